@@ -1,0 +1,500 @@
+"""The building: a graph of 10-ft areas in rooms and levels, barriers between them, routes of fuel.
+
+:class:`Building` wraps a ``networkx`` graph and keeps it consistent: nobody edits the raw graph.
+Areas are numbered ``0..n-1`` (the graph's nodes); every pair of neighbouring areas (side by side
+on one level, or one above the other) is an edge carrying its :class:`Barrier`. The rules' hot
+paths use adjacency lists precomputed at build time; ``networkx`` answers the rarer questions
+(which rooms are open to which, paths to exits).
+
+Names a GM reads: a level has a name (``ground``), an area is ``level:C4`` (column letter(s), row
+number from 1, like a spreadsheet or a printed battle map), a room has a key (``kitchen``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from fuego.errors import RuleError
+from fuego.tables import AREA_FEET, COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
+
+if TYPE_CHECKING:  # networkx is imported lazily: the CLI must start fast
+    import networkx as nx
+
+
+class BarrierKind(str, Enum):
+    """What separates two neighbouring areas."""
+
+    OPEN = "open"  # same room, an archway, open ground: nothing in the way
+    WALL = "wall"
+    DOOR = "door"
+    WINDOW = "window"
+    FLOOR = "floor"  # the floor of the upper area and the ceiling of the lower
+    STAIRS = "stairs"  # an open link between levels a person can walk
+    LADDER = "ladder"
+    HOLE = "hole"  # a hatchway, a trapdoor left open, a collapsed floor
+
+
+#: Kinds that let fire, smoke and people through while intact.
+ALWAYS_OPEN = frozenset({BarrierKind.OPEN, BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE})
+#: Kinds a person can open and close during play.
+OPENABLE = frozenset({BarrierKind.DOOR, BarrierKind.WINDOW})
+VERTICAL = frozenset({BarrierKind.FLOOR, BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE})
+
+
+class Feature(str, Enum):
+    """Things in an area the rules care about."""
+
+    OIL = "oil"  # spilt oil or a lamp's reservoir: burns hot along its route
+    GUNPOWDER = "gunpowder"  # thick smoke; a magazine can be scripted to explode
+    WOODEN_BEAM = "wooden-beam"  # a structural beam or post holding up the floor above
+    STONE_BEAM = "stone-beam"
+    LARGE_STONE_BEAM = "large-stone-beam"
+    EXIT = "exit"  # a way out of the scene for heroes
+
+
+BEAM_STRUCTURE = {
+    Feature.WOODEN_BEAM: Structure.WOODEN_BEAM,
+    Feature.STONE_BEAM: Structure.STONE_BEAM,
+    Feature.LARGE_STONE_BEAM: Structure.LARGE_STONE_BEAM,
+}
+
+
+class RouteKind(str, Enum):
+    """Runs of fuel a fire follows without a roll (003, Crunchy Rules: spreading)."""
+
+    CARPET = "carpet"
+    CURTAINS = "curtains"
+    HANGINGS = "hangings"
+    OIL = "oil"
+    FUSE = "fuse"  # a powder trail
+    OTHER = "other"
+
+
+def column_letters(col: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA: spreadsheet columns."""
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def column_index(letters: str) -> int:
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + (ord(ch) - 64)
+    return col - 1
+
+
+_COORD_RE = re.compile(r"^(?:([A-Za-z0-9_-]+):)?([A-Za-z]{1,3})(\d{1,4})$")
+
+
+def parse_coordinate(text: str) -> tuple[str | None, int, int]:
+    """``ground:C4`` -> (``ground``, 2, 3); ``C4`` -> (None, 2, 3). Raises ValueError."""
+    m = _COORD_RE.match(text.strip()) if isinstance(text, str) else None
+    if not m or int(m.group(3)) < 1:
+        raise ValueError(f"not an area coordinate: {text!r} (expected e.g. C4 or ground:C4)")
+    return m.group(1), column_index(m.group(2)), int(m.group(3)) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    index: int
+    name: str
+    elevation: int  # 0 ground, -1 cellar, 1 first floor ...
+    floor: Structure = Structure.WOODEN_FLOOR  # the floor of this level (the ceiling below it)
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    key: str
+    name: str
+    level: int
+    outdoors: bool = False
+    wall: Structure = Structure.WOODEN_WALL  # default wall against other rooms
+    description: str = ""
+
+
+@dataclass(slots=True)
+class Area:
+    """One 10-ft square: the unit of one fire."""
+
+    index: int
+    col: int
+    row: int
+    level: int
+    room: str
+    fuel: int  # Resolve 0-9 still to burn (0: nothing to burn)
+    fuel_name: str = ""
+    wet: bool = False  # wet or damp fuel: thick smoke (003)
+    smoky: bool = False  # fuel that smokes thick for another reason (green leaves, chemicals)
+    features: frozenset[Feature] = frozenset()
+    name: str = ""
+    burned_out: bool = False
+
+    @property
+    def thick_smoke(self) -> bool:
+        return self.wet or self.smoky or Feature.GUNPOWDER in self.features
+
+    @property
+    def burnable(self) -> bool:
+        return self.fuel > 0 and not self.burned_out
+
+
+@dataclass(slots=True)
+class Barrier:
+    """What stands between two neighbouring areas ``a`` and ``b`` (``a < b``)."""
+
+    index: int
+    a: int
+    b: int
+    kind: BarrierKind
+    structure: Structure | None = None  # the material, for walls, doors, windows and floors
+    closed: bool = True  # doors and windows only
+    destroyed: bool = False
+    name: str = ""
+
+    @property
+    def passable(self) -> bool:
+        """Can fire, smoke and people pass without breaking it?"""
+        if self.destroyed or self.kind in ALWAYS_OPEN:
+            return True
+        return self.kind in OPENABLE and not self.closed
+
+    @property
+    def vertical(self) -> bool:
+        return self.kind in VERTICAL
+
+    @property
+    def destruction_tn(self) -> int | None:
+        if self.passable or self.structure is None:
+            return None
+        return DESTRUCTION_TN.get(self.structure)
+
+    @property
+    def pass_through_tn(self) -> int | None:
+        if self.passable or self.structure is None:
+            return None
+        return PASS_THROUGH_TN.get(self.structure)
+
+    @property
+    def combustible(self) -> bool:
+        return self.structure in COMBUSTIBLE
+
+    def other(self, i: int) -> int:
+        return self.b if i == self.a else self.a
+
+    def describe(self) -> str:
+        if self.kind in ALWAYS_OPEN:
+            return self.kind.value
+        what = self.structure.value if self.structure else self.kind.value
+        if self.destroyed:
+            return f"broken {what}"
+        if self.kind in OPENABLE:
+            return f"{'closed' if self.closed else 'open'} {what}"
+        return what
+
+
+@dataclass(slots=True)
+class Route:
+    """A run of fuel through ``areas`` in order (carpet, curtains, spilt oil)."""
+
+    index: int
+    kind: RouteKind
+    areas: tuple[int, ...]
+    name: str = ""
+
+
+@dataclass(slots=True)
+class Building:
+    """Areas, rooms, levels, barriers and routes, kept consistent.
+
+    Build one with :meth:`add_level`, :meth:`add_room`, :meth:`add_area`, :meth:`connect` and
+    :meth:`add_route`, then :meth:`freeze` (the scenario loader does this). After that only the
+    play-time mutations (open, close, destroy, burn out, new routes) change it.
+    """
+
+    title: str = ""
+    levels: list[Level] = field(default_factory=list)
+    rooms: dict[str, Room] = field(default_factory=dict)
+    areas: list[Area] = field(default_factory=list)
+    barriers: list[Barrier] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)
+    _by_pos: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    _by_name: dict[str, int] = field(default_factory=dict)
+    _between: dict[tuple[int, int], Barrier] = field(default_factory=dict)
+    _adj: list[list[tuple[int, Barrier]]] = field(default_factory=list)
+    _routes_at: list[list[Route]] = field(default_factory=list)
+    _room_areas: dict[str, list[int]] = field(default_factory=dict)
+    _graph: object = None
+
+    # -- construction ------------------------------------------------------------------------
+    def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
+        level = Level(len(self.levels), name, elevation, floor)
+        self.levels.append(level)
+        return level
+
+    def level_named(self, name: str) -> Level:
+        for level in self.levels:
+            if level.name == name:
+                return level
+        raise KeyError(name)
+
+    def add_room(self, room: Room) -> Room:
+        self.rooms[room.key] = room
+        self._room_areas.setdefault(room.key, [])
+        return room
+
+    def add_area(self, col: int, row: int, level: int, room: str, fuel: int = 0, **kw) -> Area:
+        i = len(self.areas)
+        name = f"{self.levels[level].name}:{column_letters(col)}{row + 1}"
+        area = Area(i, col, row, level, room, fuel, name=name, **kw)
+        self.areas.append(area)
+        self._by_pos[(level, col, row)] = i
+        self._by_name[name] = i
+        self._adj.append([])
+        self._routes_at.append([])
+        self._room_areas.setdefault(room, []).append(i)
+        return area
+
+    def connect(self, i: int, j: int, kind: BarrierKind, structure: Structure | None = None,
+                closed: bool = True, name: str = "") -> Barrier:
+        a, b = min(i, j), max(i, j)
+        if (a, b) in self._between:
+            raise ValueError(f"{self.areas[a].name} and {self.areas[b].name} are already connected")
+        barrier = Barrier(len(self.barriers), a, b, kind, structure,
+                          closed if kind in OPENABLE else False, name=name)
+        if not barrier.name:
+            barrier.name = f"{self.areas[a].name}|{self.areas[b].name}"
+        self.barriers.append(barrier)
+        self._between[(a, b)] = barrier
+        self._adj[a].append((b, barrier))
+        self._adj[b].append((a, barrier))
+        return barrier
+
+    def add_route(self, kind: RouteKind, areas: Iterable[int], name: str = "") -> Route:
+        route = Route(len(self.routes), kind, tuple(areas), name or f"{kind.value} {len(self.routes) + 1}")
+        self.routes.append(route)
+        for i in route.areas:
+            self._routes_at[i].append(route)
+        return route
+
+    # -- lookups -----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.areas)
+
+    def area(self, ref: int | str) -> Area:
+        """An area by index or by name (``ground:C4``; ``C4`` when there is one level)."""
+        if isinstance(ref, int):
+            return self.areas[ref]
+        i = self.find(ref)
+        if i is None:
+            raise RuleError(f"no area {ref!r} in {self.title or 'the building'}",
+                            tip="name areas as level:C4 (column letter, row number)")
+        return self.areas[i]
+
+    def find(self, name: str) -> int | None:
+        if name in self._by_name:
+            return self._by_name[name]
+        try:
+            level, col, row = parse_coordinate(name)
+        except ValueError:
+            return None
+        if level is None:
+            if len(self.levels) != 1:
+                return None
+            return self._by_pos.get((0, col, row))
+        try:
+            lv = self.level_named(level)
+        except KeyError:
+            return None
+        return self._by_pos.get((lv.index, col, row))
+
+    def at(self, level: int, col: int, row: int) -> int | None:
+        return self._by_pos.get((level, col, row))
+
+    def room_of(self, i: int) -> Room:
+        return self.rooms[self.areas[i].room]
+
+    def room_areas(self, key: str) -> list[int]:
+        return self._room_areas.get(key, [])
+
+    def between(self, i: int, j: int) -> Barrier | None:
+        return self._between.get((i, j) if i < j else (j, i))
+
+    def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
+        """Every neighbour of area ``i`` with the barrier between (precomputed)."""
+        return self._adj[i]
+
+    def open_neighbours(self, i: int) -> Iterator[int]:
+        for j, barrier in self._adj[i]:
+            if barrier.passable:
+                yield j
+
+    def routes_at(self, i: int) -> list[Route]:
+        return self._routes_at[i]
+
+    def is_exit(self, i: int) -> bool:
+        area = self.areas[i]
+        return Feature.EXIT in area.features or self.rooms[area.room].outdoors
+
+    # -- geometry ------------------------------------------------------------------------------
+    def gap_feet(self, i: int, j: int) -> tuple[float, int]:
+        """Edge-to-edge horizontal gap in feet between two areas, and the levels between them."""
+        a, b = self.areas[i], self.areas[j]
+        dx = max(0, abs(a.col - b.col) - 1)
+        dy = max(0, abs(a.row - b.row) - 1)
+        rise = self.levels[b.level].elevation - self.levels[a.level].elevation
+        return math.hypot(dx, dy) * AREA_FEET, rise
+
+    def within(self, i: int, steps: int) -> dict[int, int]:
+        """Areas reachable from ``i`` through passable barriers in at most ``steps`` moves."""
+        seen = {i: 0}
+        queue = deque([i])
+        while queue:
+            k = queue.popleft()
+            d = seen[k]
+            if d == steps:
+                continue
+            for j, barrier in self._adj[k]:
+                if j not in seen and barrier.passable:
+                    seen[j] = d + 1
+                    queue.append(j)
+        return seen
+
+    # -- play-time changes ----------------------------------------------------------------------
+    def open_barrier(self, barrier: Barrier) -> bool:
+        """Open a door or window; returns whether anything changed."""
+        if barrier.kind not in OPENABLE or barrier.destroyed:
+            raise RuleError(f"{barrier.describe()} at {barrier.name} cannot be opened",
+                            tip="only doors and windows open and close")
+        changed = barrier.closed
+        barrier.closed = False
+        return changed
+
+    def close_barrier(self, barrier: Barrier) -> bool:
+        if barrier.kind not in OPENABLE or barrier.destroyed:
+            raise RuleError(f"{barrier.describe()} at {barrier.name} cannot be closed",
+                            tip="a broken door or window stays open")
+        changed = not barrier.closed
+        barrier.closed = True
+        return changed
+
+    def destroy_barrier(self, barrier: Barrier) -> bool:
+        """A destroyed barrier becomes an opening (a floor becomes a hole)."""
+        if barrier.destroyed or barrier.kind in ALWAYS_OPEN:
+            return False
+        barrier.destroyed = True
+        return True
+
+    def burn_out(self, i: int) -> None:
+        """The area's fuel is spent: it cannot burn again."""
+        area = self.areas[i]
+        area.burned_out = True
+        area.fuel = 0
+
+    # -- derived structure (networkx) ---------------------------------------------------------
+    def graph(self) -> nx.Graph:
+        """A fresh networkx view of the current building (areas as nodes, barriers on edges)."""
+        import networkx as nx
+
+        g = nx.Graph()
+        for area in self.areas:
+            g.add_node(area.index, name=area.name, room=area.room, level=area.level,
+                       col=area.col, row=area.row, fuel=area.fuel)
+        for barrier in self.barriers:
+            g.add_edge(barrier.a, barrier.b, barrier=barrier, passable=barrier.passable)
+        return g
+
+    def room_graph(self) -> nx.Graph:
+        """Rooms as nodes, joined where some barrier between them is passable now."""
+        import networkx as nx
+
+        g = nx.Graph()
+        g.add_nodes_from(self.rooms)
+        for barrier in self.barriers:
+            ra, rb = self.areas[barrier.a].room, self.areas[barrier.b].room
+            if ra != rb and barrier.passable:
+                g.add_edge(ra, rb)
+        return g
+
+    def open_rooms(self, key: str) -> set[str]:
+        """Rooms directly open to room ``key`` through a passable barrier."""
+        out = set()
+        for i in self._room_areas.get(key, []):
+            for j, barrier in self._adj[i]:
+                other = self.areas[j].room
+                if other != key and barrier.passable:
+                    out.add(other)
+        return out
+
+    def room_vents(self, key: str) -> bool:
+        """Does smoke escape from room ``key``? Outdoors, or open to an outdoor room or window."""
+        if self.rooms[key].outdoors:
+            return True
+        for i in self._room_areas.get(key, []):
+            for j, barrier in self._adj[i]:
+                if barrier.passable and (self.rooms[self.areas[j].room].outdoors
+                                         or (barrier.kind == BarrierKind.WINDOW)):
+                    return True
+        return False
+
+    def distances_to_exit(self, passable=None) -> list[int]:
+        """Moves from every area to the nearest exit through passable (or openable) barriers.
+
+        ``passable(barrier)`` decides what a walker may cross; by default anything open or a
+        door that can be opened. Unreachable areas get a large number.
+        """
+        if passable is None:
+            passable = lambda b: b.passable or (b.kind == BarrierKind.DOOR and not b.destroyed)  # noqa: E731
+        far = 10**9
+        dist = [far] * len(self.areas)
+        queue = deque()
+        for area in self.areas:
+            if self.is_exit(area.index):
+                dist[area.index] = 0
+                queue.append(area.index)
+        while queue:
+            k = queue.popleft()
+            for j, barrier in self._adj[k]:
+                if dist[j] == far and passable(barrier):
+                    dist[j] = dist[k] + 1
+                    queue.append(j)
+        return dist
+
+    def size(self) -> tuple[int, int]:
+        """Columns and rows spanned by the plans."""
+        if not self.areas:
+            return 0, 0
+        return (max(a.col for a in self.areas) + 1, max(a.row for a in self.areas) + 1)
+
+    def summary(self) -> dict:
+        fuel = sum(a.fuel for a in self.areas)
+        return {
+            "levels": len(self.levels),
+            "rooms": len(self.rooms),
+            "areas": len(self.areas),
+            "burnable_areas": sum(1 for a in self.areas if a.fuel > 0),
+            "total_fuel": fuel,
+            "barriers": sum(1 for b in self.barriers if b.kind != BarrierKind.OPEN),
+            "doors": sum(1 for b in self.barriers if b.kind == BarrierKind.DOOR),
+            "windows": sum(1 for b in self.barriers if b.kind == BarrierKind.WINDOW),
+            "routes": len(self.routes),
+        }
+
+    # -- state (for saves and invariants) -------------------------------------------------------
+    def dynamic_state(self) -> dict:
+        """What play can change: fuel, burned areas, barrier states, routes added."""
+        return {
+            "fuel": [a.fuel for a in self.areas],
+            "burned_out": [i for i, a in enumerate(self.areas) if a.burned_out],
+            "barriers": [[b.index, b.closed, b.destroyed] for b in self.barriers
+                         if b.destroyed or b.kind in OPENABLE],
+            "routes": [[r.kind.value, list(r.areas), r.name] for r in self.routes],
+        }

@@ -1,0 +1,95 @@
+"""The ``fuego`` command line: a click group whose commands load lazily.
+
+Each command lives in its own module under ``fuego.cli`` and is imported only when it runs, so
+``fuego --help`` starts without networkx, transitions, matplotlib, icepool or rich. Every
+:class:`fuego.errors.FuegoError` becomes a message on standard error and exit status 2 here, in
+one place; any other exception is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from fuego import __version__
+from fuego.errors import FuegoError
+
+#: command name -> (module under fuego.cli, function name, one-line help for ``--help``)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),
+    "play": ("play", "play", "Run a scene at the table: prompts each round, save, resume, undo."),
+    "check": ("check", "check", "Validate scenario files and summarise them."),
+    "show": ("show", "show", "Draw a scenario's floor plan in the terminal."),
+    "map": ("mapcmd", "map_cmd", "Render a printable encounter map (SVG, PNG or PDF)."),
+    "forecast": ("forecast", "forecast", "Monte Carlo forecast of how the fire will go."),
+    "import": ("importcmd", "import_cmd", "Turn a Universal VTT map (.dd2vtt/.uvtt) into a scenario."),
+    "new": ("new", "new", "Write a commented scenario template to fill in."),
+    "roll": ("roll", "roll", "Roll dice: 7k4, 4k2+5, 5k3! (no ten again), 2d6."),
+    "odds": ("odds", "odds", "Exact chance that a roll meets a target number."),
+    "fire-stats": ("firestats", "fire_stats", "The fire-as-character table for one or all Fire Dice."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a command's module only when that command is invoked.
+
+    It is also the one place where a :class:`FuegoError` becomes a message and exit status 2,
+    for the console script and for click's ``CliRunner`` alike.
+    """
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        spec = COMMANDS.get(name)
+        if spec is None:
+            return None
+        module_name, attr, short = spec
+        try:
+            module = importlib.import_module(f"fuego.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"fuego.cli.{module_name}":
+                raise
+            return _not_yet(name, short)
+        return getattr(module, attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # The listing uses the table above, so `fuego --help` imports no command module.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except FuegoError as exc:
+            click.echo(f"fuego: error: {exc.render()}", err=True)
+            ctx.exit(2)
+
+
+def _not_yet(name: str, short: str) -> click.Command:
+    @click.command(name, help=short + " (not available in this build yet)")
+    def cmd() -> None:
+        raise FuegoError(f"'fuego {name}' is not available in this build yet")
+
+    return cmd
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="fuego")
+def cli() -> None:
+    """fuego: fire as a character for a burning building (7th Sea fire rules).
+
+    \b
+    Start with:  fuego run campaigns/tavern.yaml --seed 7
+    At the table: fuego play campaigns/tavern.yaml
+    """
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        cli(prog_name="fuego")
+    except BrokenPipeError:  # `fuego run ... | head` is fine
+        sys.exit(0)

@@ -1,0 +1,313 @@
+"""7th Sea roll-and-keep dice, plus the plain d6/2d6/d10 rolls of the optional modules.
+
+Rules (``RULES-NOTES.md``, Dice): ``XkY`` rolls X d10 and keeps the Y highest. Ten again: a die
+showing 10 is rolled again and the new face is *added to the same die*, as often as it shows 10;
+the chain is one die when choosing what to keep. The ten-dice rule folds pools over 10 dice:
+rolled dice beyond 10 become kept dice, then kept dice beyond 10 become +10 each.
+
+All randomness flows from one :class:`Roller` that wraps one seeded ``random.Random``; nothing in
+fuego touches the global ``random`` module.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from fuego.errors import DiceError, LimitError
+
+#: Limits on what a user may ask for (docs/reliability.md). A pool folds to at most 10k10, so
+#: the cap only guards against absurd bonuses and numbers that would not fit a sheet.
+MAX_DICE = 1000
+MAX_BONUS = 10_000
+#: A ten-again chain longer than this is cut (probability 1e-100): it keeps rolls bounded.
+MAX_CHAIN = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A roll-and-keep pool ``rolled k kept + bonus``; ``explode`` is ten again."""
+
+    rolled: int
+    kept: int
+    bonus: int = 0
+    explode: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rolled < 0 or self.kept < 0:
+            raise DiceError(f"a pool cannot have a negative number of dice: {self}")
+        if self.rolled > MAX_DICE or self.kept > MAX_DICE or abs(self.bonus) > MAX_BONUS:
+            raise LimitError(
+                f"pool {self} is beyond fuego's limits",
+                tip=f"at most {MAX_DICE} dice rolled or kept and a bonus within +/-{MAX_BONUS}",
+            )
+
+    def normalized(self) -> Pool:
+        """Apply the ten-dice rule: rolled over 10 become kept, then kept over 10 become +10.
+
+        12k6 -> 10k8, 15k10 -> 10k10+50, 11k11 -> 10k10+20. Kept is then capped at rolled.
+        """
+        rolled, kept, bonus = self.rolled, self.kept, self.bonus
+        if rolled > 10:
+            kept += rolled - 10
+            rolled = 10
+        if kept > 10:
+            bonus += 10 * (kept - 10)
+            kept = 10
+        kept = min(kept, rolled)
+        if (rolled, kept, bonus) == (self.rolled, self.kept, self.bonus):
+            return self
+        return Pool(rolled, kept, bonus, self.explode)
+
+    def with_unkept(self, n: int) -> Pool:
+        """Add (or with n < 0 remove) unkept dice: only X changes, never below 0."""
+        return Pool(max(0, self.rolled + n), self.kept, self.bonus, self.explode)
+
+    def with_kept(self, n: int) -> Pool:
+        """Add (or remove) kept dice: X and Y change together, never below 0."""
+        return Pool(max(0, self.rolled + n), max(0, self.kept + n), self.bonus, self.explode)
+
+    def plus(self, bonus: int) -> Pool:
+        return Pool(self.rolled, self.kept, self.bonus + bonus, self.explode)
+
+    def no_explode(self) -> Pool:
+        return Pool(self.rolled, self.kept, self.bonus, False)
+
+    def __str__(self) -> str:
+        text = f"{self.rolled}k{self.kept}"
+        if self.bonus:
+            text += f"{self.bonus:+d}"
+        if not self.explode:
+            text += " (no ten again)"
+        return text
+
+    @property
+    def notation(self) -> str:
+        """The pool as an expression :func:`parse_pool` reads back (``!`` marks no ten again)."""
+        text = f"{self.rolled}k{self.kept}"
+        if self.bonus:
+            text += f"{self.bonus:+d}"
+        return text if self.explode else text + "!"
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    """A plain ``NdS+B`` roll (d6, 2d6, d10) for the modules from the other rule texts."""
+
+    count: int
+    sides: int
+    bonus: int = 0
+
+    def __str__(self) -> str:
+        text = f"{self.count if self.count != 1 else ''}d{self.sides}"
+        return text + (f"{self.bonus:+d}" if self.bonus else "")
+
+
+_POOL_RE = re.compile(r"^\s*(\d+)\s*k\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*(!)?\s*$", re.IGNORECASE)
+_PLAIN_RE = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
+_MAX_EXPR = 64
+
+
+def _int(digits: str, expr: str) -> int:
+    if len(digits) > 9:
+        raise LimitError(f"{expr!r} asks for more than fuego rolls", tip=f"at most {MAX_DICE} dice")
+    return int(digits)
+
+
+def parse(expr: str) -> Pool | Plain:
+    """Read ``7k4``, ``4k2+5``, ``10k10-3``, ``5k3!`` (no ten again), ``d6``, ``2d6``, ``d10+1``."""
+    if not isinstance(expr, str) or len(expr) > _MAX_EXPR:
+        raise DiceError(f"not a dice expression: {str(expr)[:_MAX_EXPR]!r}")
+    m = _POOL_RE.match(expr)
+    if m:
+        rolled, kept = _int(m.group(1), expr), _int(m.group(2), expr)
+        bonus = _int(m.group(4), expr) * (-1 if m.group(3) == "-" else 1) if m.group(3) else 0
+        if rolled == 0:
+            raise DiceError(
+                f"{expr!r} rolls no dice", tip="roll at least one die, e.g. 1k1 (keeping 0 is allowed)"
+            )
+        return Pool(rolled, kept, bonus, explode=m.group(5) is None)
+    m = _PLAIN_RE.match(expr)
+    if m:
+        count = _int(m.group(1), expr) if m.group(1) else 1
+        sides = _int(m.group(2), expr)
+        bonus = _int(m.group(4), expr) * (-1 if m.group(3) == "-" else 1) if m.group(3) else 0
+        if count < 1 or sides < 2:
+            raise DiceError(f"{expr!r} is not a roll", tip="e.g. d6, 2d6 or d10")
+        if count > MAX_DICE or sides > 1000 or abs(bonus) > MAX_BONUS:
+            raise LimitError(f"{expr!r} is beyond fuego's limits", tip=f"at most {MAX_DICE}d1000")
+        return Plain(count, sides, bonus)
+    raise DiceError(
+        f"cannot read the dice expression {expr!r}",
+        tip="write roll-and-keep as XkY (7k4, 4k2+5, 5k3! for no ten again) or plain dice as 2d6",
+    )
+
+
+def parse_pool(expr: str) -> Pool:
+    """Like :func:`parse` but only roll-and-keep pools are accepted."""
+    result = parse(expr)
+    if not isinstance(result, Pool):
+        raise DiceError(f"{expr!r} is not a roll-and-keep pool", tip="write it as XkY, e.g. 7k4")
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One die of a pool: its faces in order (``(10, 10, 4)`` is one die worth 24)."""
+
+    faces: tuple[int, ...]
+
+    @property
+    def value(self) -> int:
+        return sum(self.faces)
+
+    def __str__(self) -> str:
+        return "+".join(map(str, self.faces)) if len(self.faces) > 1 else str(self.faces[0])
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """A rolled pool: every die, which were kept, the total."""
+
+    pool: Pool
+    dice: tuple[DieRoll, ...]
+    kept_index: tuple[int, ...]
+    total: int
+
+    @property
+    def kept(self) -> list[int]:
+        return [self.dice[i].value for i in self.kept_index]
+
+    @property
+    def dropped(self) -> list[int]:
+        keep = set(self.kept_index)
+        return [d.value for i, d in enumerate(self.dice) if i not in keep]
+
+    def to_dict(self) -> dict:
+        return {
+            "pool": self.pool.notation,
+            "dice": [list(d.faces) for d in self.dice],
+            "kept": self.kept,
+            "dropped": self.dropped,
+            "bonus": self.pool.normalized().bonus,
+            "total": self.total,
+        }
+
+
+@dataclass(slots=True)
+class Roller:
+    """The one source of randomness of a scene: a seeded ``random.Random`` passed down explicitly.
+
+    Same seed, same calls -> same results. ``getstate``/``setstate`` let sessions resume mid-stream.
+    """
+
+    seed: int | None = None
+    _rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+
+    # -- roll and keep ---------------------------------------------------------------------
+    def roll(self, pool: Pool) -> RollResult:
+        """Roll a pool after the ten-dice rule, keeping the highest dice."""
+        p = pool.normalized()
+        rnd = self._rng.random
+        dice: list[DieRoll] = []
+        for _ in range(p.rolled):
+            face = int(rnd() * 10) + 1
+            if face == 10 and p.explode:
+                faces = [10]
+                while face == 10 and len(faces) < MAX_CHAIN:
+                    face = int(rnd() * 10) + 1
+                    faces.append(face)
+                dice.append(DieRoll(tuple(faces)))
+            else:
+                dice.append(DieRoll((face,)))
+        order = sorted(range(len(dice)), key=lambda i: (-dice[i].value, i))
+        kept_index = tuple(sorted(order[: p.kept]))
+        total = sum(dice[i].value for i in kept_index) + p.bonus
+        return RollResult(pool, tuple(dice), kept_index, total)
+
+    def total(self, pool: Pool) -> int:
+        """The total of a pool without the per-die record: the engine's hot path.
+
+        Draws the same random numbers as :meth:`roll`, so either may be used for the same pool.
+        """
+        rolled, kept, bonus, explode = pool.rolled, pool.kept, pool.bonus, pool.explode
+        if rolled > 10 or kept > 10 or kept > rolled:
+            p = pool.normalized()
+            rolled, kept, bonus = p.rolled, p.kept, p.bonus
+        rnd = self._rng.random
+        values = []
+        for _ in range(rolled):
+            face = int(rnd() * 10) + 1
+            if face == 10 and explode:
+                value, n = 10, 1
+                while face == 10 and n < MAX_CHAIN:
+                    face = int(rnd() * 10) + 1
+                    value += face
+                    n += 1
+                values.append(value)
+            else:
+                values.append(face)
+        if kept < rolled:
+            values.sort(reverse=True)
+            return sum(values[:kept]) + bonus
+        return sum(values) + bonus
+
+    def action_dice(self, panache: int) -> list[int]:
+        """Panache d10 that never explode: the phases in which a character may act, sorted."""
+        rnd = self._rng.random
+        return sorted(int(rnd() * 10) + 1 for _ in range(max(0, panache)))
+
+    # -- plain dice --------------------------------------------------------------------------
+    def die(self, sides: int) -> int:
+        return int(self._rng.random() * sides) + 1
+
+    def d6(self) -> int:
+        return self.die(6)
+
+    def d10(self) -> int:
+        return self.die(10)
+
+    def dr(self) -> tuple[int, int]:
+        """An ASL/Alpha Strike dice roll: two d6, returned separately (doubles matter there)."""
+        return self.die(6), self.die(6)
+
+    def plain(self, roll: Plain) -> tuple[list[int], int]:
+        faces = [self.die(roll.sides) for _ in range(roll.count)]
+        return faces, sum(faces) + roll.bonus
+
+    # -- other draws ---------------------------------------------------------------------------
+    def random(self) -> float:
+        return self._rng.random()
+
+    def choice(self, seq):
+        if not seq:
+            raise IndexError("choice from an empty sequence")
+        return seq[int(self._rng.random() * len(seq))]
+
+    def shuffle(self, items: list) -> None:
+        self._rng.shuffle(items)
+
+    def getstate(self):
+        return self._rng.getstate()
+
+    def setstate(self, state) -> None:
+        self._rng.setstate(state)
+
+    def spawn(self, key: int) -> Roller:
+        """An independent roller for sub-run ``key`` (forecast runs), stable across processes."""
+        base = self.seed if self.seed is not None else 0
+        return Roller(seed=(base * 1_000_003 + key) & 0xFFFFFFFFFFFF)
+
+
+def trait_check(trait: int) -> Pool:
+    """``Trait k Trait``; a trait of 0 still rolls one die (counted 0 by the caller)."""
+    return Pool(max(1, trait), trait)
+
+
+def skill_roll(trait: int, knack: int) -> Pool:
+    """``(Trait + Knack) k Trait``."""
+    return Pool(max(1, trait + knack), trait)

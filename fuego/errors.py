@@ -1,0 +1,60 @@
+"""One root for every error fuego reports to a user.
+
+The CLI turns any :class:`FuegoError` into a one-line (or one-per-problem) message and exit
+status 2 in a single place (``fuego.cli``); anything else is a real bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class FuegoError(Exception):
+    """Base of every error a user can cause: bad input, bad files, impossible requests.
+
+    ``where`` names the file, line or key path; ``tip`` suggests a fix. Both are optional.
+    """
+
+    def __init__(self, message: str, *, where: str | None = None, tip: str | None = None):
+        self.message = message
+        self.where = where
+        self.tip = tip
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        if self.tip:
+            text += f" (tip: {self.tip})"
+        return text
+
+
+class DiceError(FuegoError):
+    """A dice expression or pool that cannot be rolled."""
+
+
+class LimitError(FuegoError):
+    """A request beyond one of fuego's documented limits (docs/reliability.md)."""
+
+
+class RuleError(FuegoError):
+    """A game action the rules do not allow (e.g. a fire where there is no fuel)."""
+
+
+class ScenarioError(FuegoError):
+    """One or more problems in a scenario file; ``problems`` holds every one found."""
+
+    def __init__(self, problems: list[FuegoError] | list[str], *, where: str | None = None):
+        self.problems: list[FuegoError] = [
+            p if isinstance(p, FuegoError) else FuegoError(p, where=where) for p in problems
+        ]
+        super().__init__(
+            "; ".join(p.render() for p in self.problems) if self.problems else "invalid scenario",
+            where=None,
+        )
+
+    def render(self) -> str:  # one problem per line for the CLI
+        if not getattr(self, "problems", None):
+            return super().render()
+        return "\n".join(p.render() for p in self.problems)
+
+
+class SaveError(FuegoError):
+    """A saved session that cannot be written or read back."""

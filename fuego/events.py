@@ -1,0 +1,113 @@
+"""Small immutable records of everything that happens in a scene.
+
+The engine never prints: it appends :class:`Event` records to the scene's log. The CLI narrates
+them (``fuego.render.narrate``) or writes them as JSON lines (:meth:`Event.to_json`). A JSON
+line is deterministic: keys sorted, no floats from timing, nothing but the event's own data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class EventKind(str, Enum):
+    # scene and round structure
+    SCENE_START = "scene-start"
+    ROUND_START = "round-start"
+    ACTION_DICE = "action-dice"
+    ROUND_END = "round-end"
+    SCENE_END = "scene-end"
+    # the fire
+    FIRE_STARTED = "fire-started"
+    FIRE_MERGED = "fire-merged"
+    FIRE_GREW = "fire-grew"
+    FIRE_SHRANK = "fire-shrank"
+    FIRE_SPREAD = "fire-spread"  # along a route, no roll
+    FIRE_LEAPT = "fire-leapt"
+    FIRE_BURNED_THROUGH = "fire-burned-through"
+    FIRE_ACTION_FAILED = "fire-action-failed"
+    FIRE_HELD = "fire-held"
+    STRUCTURE_DESTROYED = "structure-destroyed"
+    FIRE_FUEL_CHECK = "fire-fuel-check"
+    FIRE_STATE = "fire-state"  # a state-machine transition
+    FIRE_OUT = "fire-out"
+    FLASHOVER = "flashover"
+    AREA_BURNED_OUT = "area-burned-out"
+    FIRE_SPOTTED = "fire-spotted"
+    FIRE_HIDDEN = "fire-hidden"
+    # the building
+    BARRIER_OPENED = "barrier-opened"
+    BARRIER_CLOSED = "barrier-closed"
+    FLOOR_COLLAPSED = "floor-collapsed"
+    # heroes
+    HERO_ACTION = "hero-action"
+    HERO_MOVED = "hero-moved"
+    HERO_AVOIDED = "hero-avoided"
+    HERO_DAMAGED = "hero-damaged"
+    WOUND_CHECK = "wound-check"
+    CLOTHES_CAUGHT = "clothes-caught"
+    CLOTHES_OUT = "clothes-out"
+    HERO_KNOCKED_OUT = "hero-knocked-out"
+    HERO_CRIPPLED = "hero-crippled"
+    HERO_DIED = "hero-died"
+    HERO_ESCAPED = "hero-escaped"
+    HERO_CONFUSED = "hero-confused"
+    HERO_UNCONFUSED = "hero-unconfused"
+    HERO_BREATH = "hero-breath"
+    HERO_SUFFOCATING = "hero-suffocating"
+    HERO_FELL = "hero-fell"
+    DEBRIS = "debris"
+    # smoke
+    SMOKE = "smoke"
+    SMOKE_CLEARED = "smoke-cleared"
+    # script, GM, modules
+    SCRIPT = "script"
+    READ_ALOUD = "read-aloud"
+    GM = "gm"
+    WEATHER = "weather"
+    WIND = "wind"
+    MODULE = "module"
+    ROLL = "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened: kind, when (round, phase), who, where, and its data.
+
+    ``data`` holds plain JSON values only (ints, strings, lists, dicts): dice faces, TN, totals,
+    outcomes. ``phase`` is 0 for the start of round and 11 for the end of round.
+    """
+
+    kind: EventKind
+    round: int
+    phase: int
+    actor: str | None = None
+    area: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "round": self.round, "phase": self.phase}
+        if self.actor is not None:
+            out["actor"] = self.actor
+        if self.area is not None:
+            out["area"] = self.area
+        out.update(self.data)
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        d = dict(d)
+        kind = EventKind(d.pop("kind"))
+        rnd, phase = d.pop("round"), d.pop("phase")
+        return cls(kind, rnd, phase, d.pop("actor", None), d.pop("area", None), d)
+
+
+#: Phase numbers used for the parts of a round that are not one of the ten phases.
+START_PHASE = 0
+END_PHASE = 11
