@@ -232,7 +232,7 @@ class Building:
     _adj: list[list[tuple[int, Barrier]]] = field(default_factory=list)
     _routes_at: list[list[Route]] = field(default_factory=list)
     _room_areas: dict[str, list[int]] = field(default_factory=dict)
-    _graph: object = None
+    _has_exits: bool | None = None
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
@@ -341,8 +341,13 @@ class Building:
         return self._routes_at[i]
 
     def is_exit(self, i: int) -> bool:
+        """Areas marked ``exit``; where none is marked, every outdoor area is a way out."""
         area = self.areas[i]
-        return Feature.EXIT in area.features or self.rooms[area.room].outdoors
+        if self._has_exits is None:
+            self._has_exits = any(Feature.EXIT in a.features for a in self.areas)
+        if self._has_exits:
+            return Feature.EXIT in area.features
+        return self.rooms[area.room].outdoors
 
     # -- geometry ------------------------------------------------------------------------------
     def gap_feet(self, i: int, j: int) -> tuple[float, int]:
@@ -392,6 +397,20 @@ class Building:
             return False
         barrier.destroyed = True
         return True
+
+    def remove_feature(self, i: int, feature: Feature) -> None:
+        area = self.areas[i]
+        area.features = area.features - {feature}
+
+    def vertical_neighbour(self, i: int, up: bool) -> tuple[int, Barrier] | None:
+        """The area directly above (or below) ``i`` and the floor or link between them."""
+        here = self.levels[self.areas[i].level].elevation
+        for j, barrier in self._adj[i]:
+            if barrier.vertical:
+                there = self.levels[self.areas[j].level].elevation
+                if (there > here) == up:
+                    return j, barrier
+        return None
 
     def burn_out(self, i: int) -> None:
         """The area's fuel is spent: it cannot burn again."""

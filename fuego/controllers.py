@@ -1,0 +1,149 @@
+"""Who decides what heroes do: the engine asks a controller; it never prints or prompts itself.
+
+- :class:`AutoController` makes for the nearest way out, opening doors and skirting fire; it puts
+  out burning clothes first. Confused heroes stumble at random (003: the GM decides where they
+  come out; fuego decides at random unless the GM does). Used by ``fuego run`` and forecasts.
+- :class:`ScriptedController` plays the actions a scenario lists per hero and round, and falls
+  back to the automatic one where the script is silent.
+- The interactive controller of ``fuego play`` lives in the CLI.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING
+
+from fuego.building import BarrierKind
+from fuego.hero_actions import HeroAction, HeroActionKind, parse_action
+from fuego.heroes import Hero
+
+if TYPE_CHECKING:
+    from fuego.dice import Pool
+    from fuego.scene import Scene
+
+#: Extra cost the automatic heroes give to stepping into a burning area (per Fire Die).
+FIRE_COST_PER_DIE = 2
+
+
+class Controller:
+    """Decides hero actions and may supply the total of a roll the player made."""
+
+    def round_start(self, scene: Scene) -> None:
+        pass
+
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        """An action from ``legal``, or None to hold the die for a later phase."""
+        return legal[-1]
+
+    def roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
+        return None
+
+
+def exit_costs(scene: Scene) -> list[float]:
+    """Cost from each area to the nearest exit: one per move, one more per closed door,
+    and more through fire; walls and closed windows cannot be walked through."""
+    b = scene.building
+    inf = float("inf")
+    cost = [inf] * len(b.areas)
+    heap = []
+    for area in b.areas:
+        if b.is_exit(area.index):
+            cost[area.index] = 0.0
+            heap.append((0.0, area.index))
+    heapq.heapify(heap)
+    while heap:
+        c, k = heapq.heappop(heap)
+        if c > cost[k]:
+            continue
+        for j, barrier in b.neighbours(k):
+            if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+                continue
+            if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+                continue
+            step = 1.0 + (0 if barrier.passable else 1.0)
+            fire = scene.fires.get(k)  # stepping from j into k
+            if fire is not None:
+                step += FIRE_COST_PER_DIE * fire.fd
+            if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
+                step += 2.0  # dropping through a hole
+            if c + step < cost[j]:
+                cost[j] = c + step
+                heapq.heappush(heap, (c + step, j))
+    return cost
+
+
+class AutoController(Controller):
+    """Heroes who want out: clothes first, then the cheapest way to an exit."""
+
+    def __init__(self) -> None:
+        self._costs: list[float] | None = None
+        self._costs_key: tuple | None = None
+
+    def _exit_costs(self, scene: Scene) -> list[float]:
+        key = (scene.round, scene.phase, len(scene.log))
+        if self._costs_key != key:
+            self._costs = exit_costs(scene)
+            self._costs_key = key
+        return self._costs
+
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        by_kind: dict[HeroActionKind, list[HeroAction]] = {}
+        for act in legal:
+            by_kind.setdefault(act.kind, []).append(act)
+        for act in by_kind.get(HeroActionKind.PUT_OUT_CLOTHES, []):
+            if act.other is None:
+                return act
+        if by_kind.get(HeroActionKind.PUT_OUT_CLOTHES):
+            return by_kind[HeroActionKind.PUT_OUT_CLOTHES][0]
+        moves = by_kind.get(HeroActionKind.MOVE, [])
+        if hero.confused and scene.settings.confused_wander and moves:
+            return scene.roller.choice(moves)
+        costs = self._exit_costs(scene)
+        here = costs[hero.area]
+        best: tuple[float, int, HeroAction] | None = None
+        b = scene.building
+        for j, barrier in b.neighbours(hero.area):
+            if costs[j] >= here:
+                continue
+            if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
+                act = HeroAction(HeroActionKind.MOVE, target=j)
+            elif barrier.kind is BarrierKind.DOOR and not barrier.destroyed and barrier.closed:
+                act = HeroAction(HeroActionKind.OPEN, barrier=barrier.index)
+            else:
+                continue
+            if act in legal and (best is None or (costs[j], j) < best[:2]):
+                best = (costs[j], j, act)
+        if best is not None:
+            return best[2]
+        if hero.area in scene.fires:  # no way out: at least get out of the flames
+            safe = [a for a in moves if a.target not in scene.fires]
+            if safe:
+                return safe[0]
+        smother = by_kind.get(HeroActionKind.SMOTHER)
+        if smother:
+            return min(smother, key=lambda a: (scene.fires[a.target].fd, a.target))
+        return legal[-1]
+
+
+class ScriptedController(Controller):
+    """Actions listed per hero and round (``{"Isabela": {1: ["move ground:C4"], ...}}``)."""
+
+    def __init__(self, script: dict[str, dict[int, list[str]]], fallback: Controller | None = None):
+        self.script = {name.lower(): {int(r): list(acts) for r, acts in rounds.items()}
+                       for name, rounds in script.items()}
+        self.fallback = fallback or AutoController()
+        self._queue: dict[str, list[str]] = {}
+
+    def round_start(self, scene: Scene) -> None:
+        self._queue = {name: list(rounds.get(scene.round, []))
+                       for name, rounds in self.script.items()}
+        self.fallback.round_start(scene)
+
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        # A hero with actions this round follows them, then waits; others act automatically.
+        queue = self._queue.get(hero.name.lower())
+        if queue:
+            return parse_action(scene, hero, queue.pop(0))
+        if self.script.get(hero.name.lower(), {}).get(scene.round):
+            return HeroAction(HeroActionKind.WAIT)
+        return self.fallback.choose(scene, hero, legal)

@@ -1,0 +1,196 @@
+"""The fire as a character (003, Crunchy Rules for Fire Spreading).
+
+Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give its Traits and
+Knacks through :data:`fuego.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
+a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
+``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
+hundred bytes, not a machine.
+
+Fires are created and removed only by :class:`fuego.scene.Scene` (``start_fire``,
+``extinguish``), which keeps the active set, the log and the building in step.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from transitions import Machine, MachineError
+
+from fuego.dice import Pool
+from fuego.errors import RuleError
+from fuego.tables import (
+    FIRE_STATS,
+    MAX_FIRE_DICE,
+    MIN_FIRE_DICE,
+    FireKind,
+    FireStats,
+    Temperature,
+)
+
+
+class FireState(str, Enum):
+    """A fire's life. ``FLAME`` is used by the flame-and-blaze module (ASL 25.15) only."""
+
+    FLAME = "flame"  # a beginning fire: does not spread or smoke
+    BURNING = "burning"
+    HOT = "hot"  # after flashover: keeps all its damage dice
+    GUTTERING = "guttering"  # crippled (a Villain at Dramatic Wounds >= Resolve): no ten again
+    OUT = "out"
+
+
+class Trigger(str, Enum):
+    BLAZE = "blaze"
+    FLASHOVER = "flashover"
+    GUTTER = "gutter"
+    EXTINGUISH = "extinguish"
+
+
+_LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
+
+#: The lifecycle, as data. Anything not listed is illegal and raises.
+LIFECYCLE = [
+    {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING},
+    {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT},
+    {"trigger": Trigger.GUTTER.value, "source": [FireState.BURNING, FireState.HOT],
+     "dest": FireState.GUTTERING},
+    {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
+]
+
+
+class Fire:
+    """One 10-ft fire. Traits and Knacks follow its Fire Dice; damage follows temperature too."""
+
+    __slots__ = (
+        "id", "area", "fd", "temperature", "kind", "resolve", "flesh", "dramatic", "state",
+        "born", "smoke", "dice", "hidden_from",
+    )  # fmt: skip
+
+    #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
+    machine = Machine(
+        model=None,
+        states=FireState,
+        transitions=LIFECYCLE,
+        initial=None,
+        auto_transitions=False,
+        send_event=False,
+    )
+
+    def __init__(self, id: int, area: int, fd: int, resolve: int, *,
+                 temperature: Temperature = Temperature.REGULAR,
+                 kind: FireKind = FireKind.HENCHMAN, state: FireState = FireState.BURNING,
+                 born: int = 0):
+        if not MIN_FIRE_DICE <= fd <= MAX_FIRE_DICE:
+            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        self.id = id
+        self.area = area
+        self.fd = fd
+        self.temperature = temperature
+        self.kind = kind
+        self.resolve = resolve
+        self.flesh = 0
+        self.dramatic = 0
+        self.state = state
+        self.born = born
+        self.smoke = 0  # smoke it has made, in areas (fuego.smoke)
+        self.dice: list[int] = []  # this round's unspent action dice
+        self.hidden_from: frozenset[str] = frozenset()
+
+    # -- the state machine ----------------------------------------------------------------------
+    def trigger(self, trigger: Trigger) -> None:
+        """Fire a lifecycle trigger; an illegal one raises :class:`RuleError`."""
+        try:
+            self.machine.events[trigger.value].trigger(self)
+        except MachineError as exc:
+            raise RuleError(f"a {self.state.value} fire cannot {trigger.value}") from exc
+
+    def may(self, trigger: Trigger) -> bool:
+        """Is ``trigger`` legal from the current state? (transitions keys sources by name.)"""
+        return self.state.name in self.machine.events[trigger.value].transitions
+
+    @property
+    def lit(self) -> bool:
+        return self.state is not FireState.OUT
+
+    @property
+    def can_spread(self) -> bool:
+        return self.state in (FireState.BURNING, FireState.HOT, FireState.GUTTERING)
+
+    # -- the character sheet ----------------------------------------------------------------------
+    @property
+    def stats(self) -> FireStats:
+        return FIRE_STATS[self.fd]
+
+    @property
+    def brawn(self) -> int:
+        return self.fd
+
+    @property
+    def panache(self) -> int:
+        return FIRE_STATS[self.fd].panache
+
+    @property
+    def explodes(self) -> bool:
+        return self.state is not FireState.GUTTERING
+
+    def damage_pool(self) -> Pool:
+        """The damage it deals: Fire Dice rolled, kept by temperature (003 table)."""
+        pool = FIRE_STATS[self.fd].damage[self.temperature]
+        return pool if self.explodes else pool.no_explode()
+
+    @property
+    def avoid_tn(self) -> int:
+        """TN to avoid its damage when moving through it: 5 x Fire Dice (003)."""
+        return 5 * self.fd
+
+    def spreading_pool(self) -> Pool:
+        s = FIRE_STATS[self.fd]
+        return Pool(s.finesse + s.spreading, s.finesse, 0, self.explodes)
+
+    def destruction_pool(self) -> Pool:
+        s = FIRE_STATS[self.fd]
+        return Pool(s.brawn + s.destruction, s.brawn, 0, self.explodes)
+
+    def stealth_pool(self) -> Pool:
+        s = FIRE_STATS[self.fd]
+        return Pool(s.wits + s.stealth, s.wits, 0, self.explodes)
+
+    def fuel_check_pool(self) -> Pool:
+        """Its wound check uses Resolve for Brawn; wound checks always explode (RULES-NOTES)."""
+        return Pool(max(1, self.resolve), self.resolve)
+
+    @property
+    def knocked_out_at(self) -> int:
+        """Dramatic Wounds that put it out: Resolve (Henchman) or twice Resolve (Villain)."""
+        r = max(1, self.resolve)
+        return r if self.kind is FireKind.HENCHMAN else 2 * r
+
+    @property
+    def crippled_at(self) -> int | None:
+        return max(1, self.resolve) if self.kind is FireKind.VILLAIN else None
+
+    def set_dice(self, fd: int) -> None:
+        self.fd = max(MIN_FIRE_DICE, min(MAX_FIRE_DICE, fd))
+
+    def label(self, area_name: str) -> str:
+        return f"fire {area_name}"
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "area": self.area, "fd": self.fd,
+            "temperature": self.temperature.value, "kind": self.kind.value,
+            "resolve": self.resolve, "flesh": self.flesh, "dramatic": self.dramatic,
+            "state": self.state.value, "born": self.born, "smoke": self.smoke,
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Fire:
+        fire = cls(d["id"], d["area"], d["fd"], d["resolve"],
+                   temperature=Temperature(d["temperature"]), kind=FireKind(d["kind"]),
+                   state=FireState(d["state"]), born=d["born"])
+        fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
+        return fire
+
+
+def new_fire_dice(source_fd: int) -> int:
+    """Half the Fire Dice of the source, rounded down, at least 1 (RULES-NOTES)."""
+    return max(1, source_fd // 2)

@@ -1,0 +1,236 @@
+"""What a fire can do with an action (003, Crunchy Rules for Fire Spreading).
+
+- **Grow**: Spreading against 5 x Fire Dice; success adds one die (at most 10).
+- **Spread** along a route of fuel (carpet, curtains, hangings, spilt oil): no roll. The next
+  area gets a fire of half the Fire Dice; going farther, every area on the way gets a two-dice
+  fire. A fire of one or two dice reaches only the next area.
+- **Leap**: Spreading against 5 x the gap in yards (2 x yards going up or down); a one-die fire.
+- **Burn through** a wall, door, window or floor: Spreading against the pass-through TN; a fire of
+  half the Fire Dice on the far side. The barrier stands.
+- **Destroy** a wall, door, window, floor or structural beam: Destruction against its TN. The
+  barrier becomes an opening; debris threatens everyone beside it on both sides; a floor (or the
+  floor a beam held) collapses and drops whoever stands on it.
+
+:func:`candidates` lists what a fire could do now; a policy (``fuego.policy``) picks one;
+:func:`perform` rolls it through the scene's roller and changes the scene.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature
+from fuego.events import EventKind
+from fuego.fire import Fire, new_fire_dice
+from fuego.injury import debris, fall
+from fuego.tables import (
+    AREA_FEET,
+    DESTRUCTION_TN,
+    LEAP_NEW_FD,
+    LEAP_TN_PER_YARD,
+    MAX_FIRE_DICE,
+    ROUTE_ADJACENT_ONLY_MAX_FD,
+    ROUTE_WAYPOINT_FD,
+)
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+
+class ActionKind(str, Enum):
+    GROW = "grow"
+    SPREAD = "spread"
+    LEAP = "leap"
+    BURN_THROUGH = "burn-through"
+    DESTROY = "destroy"
+
+
+@dataclass(frozen=True, slots=True)
+class FireAction:
+    kind: ActionKind
+    tn: int | None = None  # None: no roll (spreading along a route)
+    target: int | None = None  # area set alight, or the area holding a beam
+    barrier: int | None = None  # barrier index for burn-through and destroy
+    path: tuple[int, ...] = ()  # route spreading: the areas in order, target last
+    beam: Feature | None = None
+    fuel_behind: int = 0  # unlit fuel this action opens up (for policies)
+
+
+def yards(feet: float) -> int:
+    """Feet to whole yards, rounding up, at least one (a leap is never free)."""
+    return max(1, math.ceil(feet / 3 - 1e-9))
+
+
+def leap_tn(scene: Scene, src: int, dst: int, moves: int) -> int:
+    """5 x yards across the gap, plus 2 x yards up or down (003).
+
+    The gap is counted through open space, ``moves`` areas away: the areas between are
+    ``moves - 1`` minus the levels climbed, 10 ft each, edge to edge; a leap to the next area
+    is one yard (fuego's reading: never free)."""
+    b = scene.building
+    rise = abs(b.levels[b.areas[dst].level].elevation - b.levels[b.areas[src].level].elevation)
+    flat = max(0, moves - rise)
+    tn = LEAP_TN_PER_YARD["horizontal"] * yards(max(0, flat - 1) * AREA_FEET) if flat else 0
+    if rise:
+        tn += LEAP_TN_PER_YARD["vertical"] * yards(rise * AREA_FEET)
+    return tn
+
+
+def _unlit(scene: Scene, i: int) -> bool:
+    return scene.building.areas[i].burnable and i not in scene.fires
+
+
+def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
+    """For each route through the fire's area and each direction: the run to the farthest
+    unlit fuel it can reach (stopping at barriers that are not passable)."""
+    b = scene.building
+    out = []
+    for route in b.routes_at(fire.area):
+        areas = route.areas
+        pos = areas.index(fire.area)
+        for step in (1, -1):
+            path: list[int] = []
+            k, prev = pos + step, fire.area
+            while 0 <= k < len(areas):
+                nxt = areas[k]
+                barrier = b.between(prev, nxt)
+                if barrier is None or not barrier.passable:
+                    break
+                path.append(nxt)
+                prev, k = nxt, k + step
+            if fire.fd <= ROUTE_ADJACENT_ONLY_MAX_FD:
+                path = path[:1]
+            # The farthest unlit area on the run is the target; burning ones on the way are fine.
+            last = max((n for n, i in enumerate(path) if _unlit(scene, i)), default=-1)
+            if last >= 0:
+                out.append(tuple(path[: last + 1]))
+    return out
+
+
+def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
+    """Every action open to ``fire`` now, with its TN after module adjustments."""
+    b = scene.building
+    mods = scene.modules
+    acts: list[FireAction] = []
+
+    def adjust(tn: int, target: int, how: str) -> int:
+        for m in mods:
+            tn = m.spread_tn(scene, fire, target, tn, how)
+        return tn
+
+    if fire.fd < MAX_FIRE_DICE:
+        acts.append(FireAction(ActionKind.GROW, adjust(5 * fire.fd, fire.area, "grow"), fire.area))
+    for path in route_paths(scene, fire):
+        fuel = sum(b.areas[i].fuel for i in path if _unlit(scene, i))
+        acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path, fuel_behind=fuel))
+    for j, barrier in b.neighbours(fire.area):
+        if barrier.passable:
+            continue
+        behind = b.areas[j].fuel if _unlit(scene, j) else 0
+        tn = barrier.pass_through_tn
+        if tn is not None and behind:
+            acts.append(FireAction(ActionKind.BURN_THROUGH, adjust(tn, j, "burn-through"), j,
+                                   barrier.index, fuel_behind=behind))
+        dtn = barrier.destruction_tn
+        if dtn is not None:
+            acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier.index, fuel_behind=behind))
+    for feature, structure in BEAM_STRUCTURE.items():
+        if feature in b.areas[fire.area].features:
+            acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], fire.area,
+                                   beam=feature))
+    reach = b.within(fire.area, scene.settings.max_leap_areas)
+    for j in sorted(reach):
+        if j != fire.area and _unlit(scene, j):
+            tn = adjust(leap_tn(scene, fire.area, j, reach[j]), j, "leap")
+            acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=b.areas[j].fuel))
+    return acts
+
+
+def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
+    """Carry out an action; returns whether it succeeded. Every roll is logged."""
+    from fuego.scene import Cause
+
+    name = scene.fire_name(fire)
+    if act.kind is ActionKind.SPREAD:
+        for i in act.path[:-1]:
+            if _unlit(scene, i):
+                scene.start_fire(i, ROUTE_WAYPOINT_FD, Cause.ROUTE, source=fire, via="on the way")
+        new = scene.start_fire(act.path[-1], new_fire_dice(fire.fd), Cause.ROUTE, source=fire)
+        scene.emit(EventKind.FIRE_SPREAD, name, fire.area, to=scene.area_name(act.path[-1]),
+                   path=[scene.area_name(i) for i in act.path], fd=new.fd if new else 0)
+        return new is not None
+    pool = fire.destruction_pool() if act.kind is ActionKind.DESTROY else fire.spreading_pool()
+    total = scene.roller.total(pool)
+    ok = total >= act.tn
+    detail = {"pool": pool.notation, "tn": act.tn, "total": total, "success": ok}
+    if act.kind is ActionKind.GROW:
+        if ok:
+            before = fire.fd
+            fire.set_dice(fire.fd + 1)
+            scene.emit(EventKind.FIRE_GREW, name, fire.area, fd=fire.fd, before=before,
+                       why="grow", **detail)
+        else:
+            scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
+                       **detail)
+        return ok
+    if not ok:
+        target = scene.area_name(act.target) if act.target is not None else None
+        scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
+                   target=target, **detail)
+        return False
+    if act.kind is ActionKind.LEAP:
+        scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
+        scene.start_fire(act.target, LEAP_NEW_FD, Cause.LEAP, source=fire)
+    elif act.kind is ActionKind.BURN_THROUGH:
+        barrier = scene.building.barriers[act.barrier]
+        scene.emit(EventKind.FIRE_BURNED_THROUGH, name, fire.area, to=scene.area_name(act.target),
+                   barrier=barrier.describe(), **detail)
+        scene.start_fire(act.target, new_fire_dice(fire.fd), Cause.BURN_THROUGH, source=fire,
+                         barrier=barrier.name)
+    elif act.kind is ActionKind.DESTROY:
+        if act.beam is not None:
+            destroy_beam(scene, fire, act.beam, detail)
+        else:
+            destroy_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name, detail)
+    return True
+
+
+def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
+                    detail: dict | None = None) -> None:
+    """A barrier gives way: it becomes an opening, debris falls both sides, floors drop people."""
+    b = scene.building
+    what = barrier.describe()
+    if not b.destroy_barrier(barrier):
+        return
+    scene.emit(EventKind.STRUCTURE_DESTROYED, by, barrier.a, structure=what,
+               barrier=barrier.name, **(detail or {}))
+    sides = (barrier.a, barrier.b)
+    if barrier.kind is BarrierKind.FLOOR:
+        upper, lower = sorted(sides, key=lambda i: b.levels[b.areas[i].level].elevation,
+                              reverse=True)
+        scene.emit(EventKind.FLOOR_COLLAPSED, by, upper, below=scene.area_name(lower))
+        for hero in scene.heroes_in(upper):
+            fall(scene, hero, AREA_FEET, lower)
+        for hero in scene.heroes_in(lower):
+            debris(scene, hero, fd, what)
+        return
+    for i in sides:
+        for hero in scene.heroes_in(i):
+            debris(scene, hero, fd, what)
+
+
+def destroy_beam(scene: Scene, fire: Fire, beam: Feature, detail: dict) -> None:
+    """A structural beam or post fails: the floor it held above comes down (fuego's reading)."""
+    b = scene.building
+    b.remove_feature(fire.area, beam)
+    name = scene.fire_name(fire)
+    scene.emit(EventKind.STRUCTURE_DESTROYED, name, fire.area, structure=beam.value, **detail)
+    above = b.vertical_neighbour(fire.area, up=True)
+    if above is not None and above[1].kind is BarrierKind.FLOOR:
+        destroy_barrier(scene, above[1], fire.fd, name)
+    else:
+        for hero in scene.heroes_in(fire.area):
+            debris(scene, hero, fire.fd, beam.value)

@@ -1,0 +1,230 @@
+"""What a hero can do with an action die in a burning building, and how each is rolled.
+
+- **Move** to a neighbouring area through an opening. Moving into a burning area: avoid with
+  Panache + Leaping, Rolling, Swinging, Sprinting or Climbing against 5 x its Fire Dice, or take
+  its damage (003). Moving into an exit leaves the scene.
+- **Open / close** a door or window beside the hero.
+- **Put out clothes**: Rolling, ``(Finesse + Rolling) k Finesse`` against 5 x the clothes' Fire
+  Dice; or pat out a companion's in the same area with the same roll (fuego's reading).
+- **Smother** a fire in the hero's area or next to it through an opening: ``(Brawn +
+  Firefighting) k Brawn`` against 5 x its Fire Dice; success takes one Fire Die off (each raise
+  called one more); a fire brought below one die goes out, its fuel unburned (fuego's reading).
+- **Spot** a fire hidden from the hero: ``(Wits + Perception) k Wits`` against the fire's Stealth
+  roll (003: only hidden fires use Stealth).
+- **Wait**: spend the die doing nothing that matters to the fire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from fuego.building import OPENABLE, BarrierKind
+from fuego.dice import Pool
+from fuego.events import EventKind
+from fuego.heroes import Hero, Status
+from fuego.injury import Sense, avoid_fire, fire_damage, hero_roll
+from fuego.tables import Exposure
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+
+class HeroActionKind(str, Enum):
+    MOVE = "move"
+    OPEN = "open"
+    CLOSE = "close"
+    PUT_OUT_CLOTHES = "put-out-clothes"
+    SMOTHER = "smother"
+    SPOT = "spot"
+    WAIT = "wait"
+
+
+@dataclass(frozen=True, slots=True)
+class HeroAction:
+    kind: HeroActionKind
+    target: int | None = None  # area (move, smother, spot)
+    barrier: int | None = None  # barrier (open, close)
+    other: str | None = None  # companion's name (put out their clothes)
+    raises: int = 0
+
+    def key(self) -> str:
+        """A stable text form (saved sessions, scripted heroes, prompts)."""
+        parts = [self.kind.value]
+        for v in (self.target, self.barrier, self.other):
+            if v is not None:
+                parts.append(str(v))
+        if self.raises:
+            parts.append(f"raises={self.raises}")
+        return ":".join(parts)
+
+
+def visible_fires(scene: Scene, hero: Hero) -> set[int]:
+    """Fires the hero can see: in its room, or through an opening from its area, or spotted."""
+    b = scene.building
+    room = b.areas[hero.area].room
+    seen = {i for i in b.room_areas(room) if i in scene.fires}
+    seen.update(j for j in b.open_neighbours(hero.area) if j in scene.fires)
+    seen.update(i for i in hero.known_fires if i in scene.fires)
+    return seen
+
+
+def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
+    """Fires the hero cannot see but could notice (within two moves through any barrier)."""
+    b = scene.building
+    visible = visible_fires(scene, hero)
+    near = {j for j, _ in b.neighbours(hero.area)}
+    near |= {k for j in list(near) for k, _ in b.neighbours(j)}
+    return sorted(i for i in near if i in scene.fires and i not in visible)
+
+
+def options(scene: Scene, hero: Hero) -> list[HeroAction]:
+    """Every legal action for the hero now, the default (wait) last."""
+    b = scene.building
+    out: list[HeroAction] = []
+    if hero.clothes_fd:
+        out.append(HeroAction(HeroActionKind.PUT_OUT_CLOTHES))
+    for other in scene.heroes_in(hero.area):
+        if other is not hero and other.clothes_fd:
+            out.append(HeroAction(HeroActionKind.PUT_OUT_CLOTHES, other=other.name))
+    for j, barrier in b.neighbours(hero.area):
+        if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
+            out.append(HeroAction(HeroActionKind.MOVE, target=j))
+        if barrier.kind in OPENABLE and not barrier.destroyed:
+            kind = HeroActionKind.CLOSE if not barrier.closed else HeroActionKind.OPEN
+            out.append(HeroAction(kind, barrier=barrier.index))
+    near = [hero.area, *b.open_neighbours(hero.area)]
+    for i in near:
+        if i in scene.fires:
+            out.append(HeroAction(HeroActionKind.SMOTHER, target=i))
+    for i in hidden_fires(scene, hero):
+        out.append(HeroAction(HeroActionKind.SPOT, target=i))
+    for m in scene.modules:
+        out.extend(m.hero_actions(scene, hero))
+    out.append(HeroAction(HeroActionKind.WAIT))
+    return out
+
+
+def move(scene: Scene, hero: Hero, to: int, why: str = "move") -> None:
+    """Step into a neighbouring area; fire there must be avoided or it burns (003)."""
+    frm = hero.area
+    hero.area = to
+    scene.emit(EventKind.HERO_MOVED, hero.name, to, frm=scene.area_name(frm), why=why)
+    fire = scene.fires.get(to)
+    if fire is not None and not avoid_fire(scene, hero, fire.fd):
+        fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING, "moved into fire",
+                    explode=fire.explodes)
+    if hero.status is Status.ACTIVE and scene.building.is_exit(to):
+        hero.status = Status.ESCAPED
+        hero.dice.clear()
+        scene.emit(EventKind.HERO_ESCAPED, hero.name, to)
+
+
+def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Carry out a hero's action; every roll is logged."""
+    b = scene.building
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=describe(scene, act))
+    if act.kind is HeroActionKind.MOVE:
+        move(scene, hero, act.target)
+    elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+        barrier = b.barriers[act.barrier]
+        opening = act.kind is HeroActionKind.OPEN
+        changed = b.open_barrier(barrier) if opening else b.close_barrier(barrier)
+        if changed:
+            kind = EventKind.BARRIER_OPENED if opening else EventKind.BARRIER_CLOSED
+            scene.emit(kind, hero.name, hero.area, barrier=barrier.name, what=barrier.describe())
+    elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
+        victim = scene.hero(act.other) if act.other else hero
+        if victim.clothes_fd:
+            tn = 5 * victim.clothes_fd
+            total, pool = hero_roll(scene, hero, Pool(max(1, hero.finesse + hero.knack("rolling")),
+                                                      hero.finesse), tn, "put out clothes",
+                                    sense=Sense.MOVEMENT)
+            ok = total >= tn
+            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+                       purpose="put out clothes", pool=pool.notation, tn=tn, total=total,
+                       success=ok)
+            if ok:
+                victim.clothes_fd = 0
+                scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
+    elif act.kind is HeroActionKind.SMOTHER:
+        fire = scene.fires.get(act.target)
+        if fire is not None:
+            tn = 5 * fire.fd + 5 * act.raises
+            total, pool = hero_roll(scene, hero, Pool(max(1, hero.brawn + hero.knack("firefighting")),
+                                                      hero.brawn), tn, "smother fire",
+                                    sense=Sense.MOVEMENT)
+            ok = total >= tn
+            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+                       purpose="smother fire", pool=pool.notation, tn=tn, total=total, success=ok,
+                       target=scene.area_name(fire.area))
+            if ok:
+                cut = 1 + act.raises
+                if fire.fd - cut < 1:
+                    scene.extinguish(fire, f"smothered by {hero.name}", burned_out=False)
+                else:
+                    scene.set_fire_dice(fire, fire.fd - cut, f"smothered by {hero.name}")
+    elif act.kind is HeroActionKind.SPOT:
+        fire = scene.fires.get(act.target)
+        if fire is not None:
+            tn = scene.roller.total(fire.stealth_pool())
+            total, pool = hero_roll(scene, hero, Pool(max(1, hero.wits + hero.knack("perception")),
+                                                      hero.wits), tn, "spot fire",
+                                    sense=Sense.SIGHT)
+            ok = total >= tn
+            scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
+                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok)
+            if ok:
+                hero.known_fires.add(fire.area)
+    else:
+        for m in scene.modules:
+            handled = getattr(m, "perform_hero_action", None)
+            if handled is not None and handled(scene, hero, act):
+                break
+
+
+def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
+    """Read an action a GM or a script names: ``move ground:C4``, ``open ground:C4|ground:C5``,
+    ``smother ground:D2``, ``spot ground:E2``, ``put-out-clothes [Name]``, ``wait``."""
+    from fuego.errors import RuleError
+
+    words = text.strip().split(None, 1)
+    if not words:
+        raise RuleError("an empty action", tip="e.g. 'move ground:C4' or 'wait'")
+    verb = words[0].lower()
+    arg = words[1].strip() if len(words) > 1 else ""
+    legal = options(scene, hero)
+    b = scene.building
+    for act in legal:
+        if act.kind.value != verb:
+            continue
+        if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
+            if arg and b.find(arg) == act.target:
+                return act
+        elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+            barrier = b.barriers[act.barrier]
+            far = barrier.other(hero.area)
+            if not arg or arg == barrier.name or b.find(arg) == far:
+                return act
+        elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
+            if (act.other or "").lower() == arg.lower() or (not arg and act.other is None):
+                return act
+        else:
+            return act
+    raise RuleError(
+        f"{hero.name} cannot {text!r} now",
+        tip="legal now: " + ", ".join(describe(scene, a) for a in legal),
+    )
+
+
+def describe(scene: Scene, act: HeroAction) -> str:
+    """The action in a GM's words, as ``parse_action`` reads it back."""
+    b = scene.building
+    if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
+        return f"{act.kind.value} {b.areas[act.target].name}"
+    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+        return f"{act.kind.value} {b.barriers[act.barrier].name}"
+    if act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other:
+        return f"{act.kind.value} {act.other}"
+    return act.kind.value

@@ -1,0 +1,184 @@
+"""What fire, debris, falls and bad air do to a character (003, Injury from Fire; RULES-NOTES).
+
+Every roll a hero makes goes through :func:`hero_roll`, which applies smoke and confusion
+penalties and lets the controller (a GM at the table) supply the player's own total.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fuego.dice import Pool, trait_check
+from fuego.events import EventKind
+from fuego.heroes import Hero, Status
+from fuego.tables import (
+    CONFUSION_UNKEPT_PENALTY,
+    EXTRA_WOUND_STEP,
+    FIRE_STATS,
+    SMOKE_KEPT_PENALTY,
+    Exposure,
+    Temperature,
+    falling_pool,
+)
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+
+class Sense:
+    """What an action leans on, for smoke penalties (003, Smoke)."""
+
+    NONE = 0
+    SIGHT = 1  # sight or smell: thin and thick smoke both hinder
+    MOVEMENT = 2  # senses or movement: only thick smoke hinders
+
+
+def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
+    """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
+    if sense == Sense.NONE or scene.smoke is None:
+        return 0
+    from fuego.smoke import Density
+
+    d = scene.smoke.at(hero.area)
+    if d is Density.THICK:
+        lost = SMOKE_KEPT_PENALTY["thick"]
+    elif d is Density.THIN and sense == Sense.SIGHT:
+        lost = SMOKE_KEPT_PENALTY["thin"]
+    else:
+        return 0
+    if hero.night_trained and not (hero.confused and d is Density.THICK):
+        lost //= 2  # 003: a confused hero cannot use Night Trained in thick smoke
+    return lost
+
+
+def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
+              action: bool = True) -> Pool:
+    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003)."""
+    lost = smoke_penalty(scene, hero, sense)
+    if lost:
+        pool = pool.with_kept(-lost)
+    if action and hero.confused:
+        pool = pool.with_unkept(-CONFUSION_UNKEPT_PENALTY)
+    if action and hero.crippled:
+        pool = pool.no_explode()
+    if pool.rolled == 0:
+        pool = Pool(1, 0, pool.bonus, pool.explode)
+    return pool
+
+
+def hero_roll(scene: Scene, hero: Hero, pool: Pool, tn: int | None, purpose: str,
+              sense: int = Sense.NONE, action: bool = True) -> tuple[int, Pool]:
+    """Roll for a hero: the controller may supply the player's total, else the roller does."""
+    pool = hero_pool(scene, hero, pool, sense, action)
+    if scene.ask_roll is not None:
+        given = scene.ask_roll(hero, pool, tn, purpose)
+        if given is not None:
+            return given, pool
+    return scene.roller.total(pool), pool
+
+
+def add_dramatic(scene: Scene, hero: Hero, n: int, cause: str) -> None:
+    """Add Dramatic Wounds; a Knocked Out character exposed to fire dies (003, Knocked Out)."""
+    if n <= 0 or hero.status is Status.DEAD:
+        return
+    if hero.status is Status.KNOCKED_OUT:
+        hero.dramatic += n
+        hero.status = Status.DEAD
+        scene.emit(EventKind.HERO_DIED, hero.name, hero.area, cause=cause, dramatic=hero.dramatic)
+        return
+    was_crippled = hero.crippled
+    hero.dramatic += n
+    if hero.dramatic >= hero.knocked_out_at:
+        hero.status = Status.KNOCKED_OUT
+        hero.dice.clear()
+        scene.emit(EventKind.HERO_KNOCKED_OUT, hero.name, hero.area, cause=cause,
+                   dramatic=hero.dramatic)
+    elif hero.crippled and not was_crippled:
+        scene.emit(EventKind.HERO_CRIPPLED, hero.name, hero.area, dramatic=hero.dramatic)
+
+
+def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> None:
+    """Brawn k Brawn against the Flesh Wounds; a failure gives Dramatic Wounds and resets them."""
+    if hero.flesh <= 0:
+        return
+    tn = hero.flesh
+    total, pool = hero_roll(scene, hero, hero.wound_check_pool(), tn, "wound check", action=False)
+    step = EXTRA_WOUND_STEP[exposure]
+    if total >= tn:
+        scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
+                   total=total, success=True)
+        return
+    dw = 1 + (tn - total) // step
+    hero.flesh = 0
+    scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
+               total=total, success=False, dramatic=dw, step=step)
+    add_dramatic(scene, hero, dw, cause)
+
+
+def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
+                exposure: Exposure, cause: str, explode: bool = True) -> None:
+    """The fire's damage roll as Flesh Wounds, then a wound check (003)."""
+    if not hero.present:
+        return
+    pool = FIRE_STATS[fd].damage[temperature]
+    if not explode:
+        pool = pool.no_explode()
+    total = scene.roller.total(pool)
+    hero.flesh += total
+    hero.fire_damaged = True
+    scene.emit(EventKind.HERO_DAMAGED, hero.name, hero.area, pool=pool.notation, damage=total,
+               flesh=hero.flesh, fd=fd, temperature=temperature.value,
+               exposure=exposure.value, cause=cause)
+    wound_check(scene, hero, exposure, cause)
+    if scene.settings.burning_clothes and hero.present and cause != "clothes":
+        catch_clothes(scene, hero, fd)
+
+
+def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
+    """Hero on Fire [Optional] (003): Finesse vs 5 x FD or clothes burn at half the dice."""
+    if hero.clothes_fd:
+        return
+    tn = 5 * fd
+    total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
+                            action=False)
+    if total >= tn:
+        return
+    hero.clothes_fd = max(1, fd // 2)
+    scene.emit(EventKind.CLOTHES_CAUGHT, hero.name, hero.area, pool=pool.notation, tn=tn,
+               total=total, fd=hero.clothes_fd)
+
+
+def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None) -> bool:
+    """Panache + a movement Knack against 5 x FD to pass through fire unharmed (003)."""
+    if knack is None:
+        knack, rank = hero.best_movement_knack()
+    else:
+        rank = hero.knack(knack)
+    tn = 5 * fd
+    total, pool = hero_roll(scene, hero, Pool(max(1, hero.panache + rank), hero.panache), tn,
+                            f"avoid fire ({knack})", sense=Sense.MOVEMENT)
+    ok = total >= tn
+    scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
+               total=total, success=ok, knack=knack)
+    return ok
+
+
+def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
+    """Falling structure: avoid at 5 x FD or take the attacking fire's damage (RULES-NOTES)."""
+    if not hero.present:
+        return
+    if hero.in_play and avoid_fire(scene, hero, fd):
+        return
+    scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
+    fire_damage(scene, hero, fd, Temperature.REGULAR, Exposure.FLEETING, "debris")
+
+
+def fall(scene: Scene, hero: Hero, feet: int, to_area: int) -> None:
+    """A floor gives way: fall damage (RULES-NOTES default), then a wound check."""
+    pool = falling_pool(feet)
+    total = scene.roller.total(pool)
+    hero.area = to_area
+    hero.flesh += total
+    scene.emit(EventKind.HERO_FELL, hero.name, to_area, feet=feet, pool=pool.notation,
+               damage=total, flesh=hero.flesh)
+    wound_check(scene, hero, Exposure.FLEETING, "fall")

@@ -1,0 +1,339 @@
+"""The round scheduler: start of round, phases 1-10, end of round (RULES-NOTES, Rounds).
+
+One round of :func:`play_round`:
+
+1. **Start**: the round's script effects; module hooks (weather, wind); every fire and every
+   active hero rolls Panache action dice (no ten again).
+2. **Phases 1-10**: whoever has an unspent die showing this phase or earlier may act; the order
+   is the highest sum of unspent dice, then the higher Panache, then a draw from the scene's
+   roller. A fire spends its die on what its policy picks; a hero on what the controller picks,
+   or holds the die for a later phase. Fires started during the round act from the next round.
+3. **End**, always in this order (docs/rules.md, "End of round"):
+   a. heroes in a burning area who took no fire damage this round take it now;
+   b. burning clothes burn (clinging exposure: an extra Dramatic Wound per 10);
+   c. smoke grows, spreads, vents, lingers or clears;
+   d. heroes in smoke: rounds in thick smoke count up, the confusion check, confusion ends outside;
+   e. bad air: holding breath, then suffocation checks;
+   f. every fire's fuel check (its own damage roll as wounds, checked with its Resolve);
+   g. module end-of-round hooks;
+   h. flashover check;
+   i. the script's end-of-round triggers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fuego.dice import trait_check
+from fuego.events import END_PHASE, START_PHASE, EventKind
+from fuego.fire import Fire, FireState, Trigger
+from fuego.hero_actions import options
+from fuego.hero_actions import perform as hero_perform
+from fuego.heroes import Hero
+from fuego.injury import add_dramatic, fire_damage, hero_roll
+from fuego.policy import POLICIES
+from fuego.fire_actions import perform as fire_perform
+from fuego.settings import FlashoverMode
+from fuego.tables import (
+    CONFUSION_AFTER_ROUNDS,
+    SUFFOCATION_TN_PER_ROUND,
+    Exposure,
+    Temperature,
+)
+
+if TYPE_CHECKING:
+    from fuego.controllers import Controller
+    from fuego.scene import Scene
+
+
+def _script(scene: Scene, when: str) -> None:
+    if scene.script is not None:
+        scene.script.check(scene, when)
+
+
+def start_scene(scene: Scene) -> None:
+    """Once before round 1: module set-up and the opening event."""
+    scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
+               fires=len(scene.fires), heroes=[h.name for h in scene.heroes])
+    for m in scene.modules:
+        m.scene_start(scene)
+    _script(scene, "scene-start")
+
+
+def _order_key(actor) -> tuple[int, int]:
+    return (-sum(actor.dice), -actor.panache)
+
+
+def _ordered(scene: Scene, actors: list) -> list:
+    """Highest sum of unspent dice, then Panache, then a draw (RULES-NOTES)."""
+    actors.sort(key=_order_key)
+    out, i = [], 0
+    while i < len(actors):
+        j = i + 1
+        key = _order_key(actors[i])
+        while j < len(actors) and _order_key(actors[j]) == key:
+            j += 1
+        group = actors[i:j]
+        if len(group) > 1:
+            scene.roller.shuffle(group)
+        out.extend(group)
+        i = j
+    return out
+
+
+def play_round(scene: Scene, controller: Controller) -> None:
+    """Play one round of the scene; everything that happens is appended to ``scene.log``."""
+    scene.round += 1
+    scene.phase = START_PHASE
+    scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
+               heroes=sum(1 for h in scene.heroes if h.in_play))
+    _script(scene, "start")
+    for m in scene.modules:
+        m.round_start(scene)
+    controller.round_start(scene)
+    roller = scene.roller
+    buckets: list[list] = [[] for _ in range(11)]
+    for i in sorted(scene.fires):
+        fire = scene.fires[i]
+        fire.dice = roller.action_dice(fire.panache) if fire.can_spread else []
+        if fire.dice:
+            buckets[fire.dice[0]].append(fire)
+    hero_dice = {}
+    for hero in scene.heroes:
+        hero.fire_damaged = False
+        hero.dice = roller.action_dice(hero.panache) if hero.in_play else []
+        if hero.dice:
+            buckets[hero.dice[0]].append(hero)
+            hero_dice[hero.name] = list(hero.dice)
+    scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
+               fire_actions=sum(len(f.dice) for f in scene.fires.values()))
+    policy = POLICIES[scene.settings.temperament]
+    for phase in range(1, 11):
+        scene.phase = phase
+        pending = buckets[phase]
+        while pending:
+            again: list = []
+            for actor in _ordered(scene, pending):
+                if isinstance(actor, Fire):
+                    _fire_acts(scene, actor, policy, phase, again, buckets)
+                else:
+                    _hero_acts(scene, actor, controller, phase, again, buckets)
+            pending = again
+            _script(scene, "phase")
+    end_round(scene)
+
+
+def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
+    if actor.dice:
+        nxt = actor.dice[0]
+        (again if nxt <= phase else buckets[nxt]).append(actor)
+
+
+def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
+    if scene.fires.get(fire.area) is not fire or not fire.dice or not fire.can_spread:
+        return
+    fire.dice.pop(0)
+    act = policy(scene, fire)
+    if act is not None:
+        fire_perform(scene, fire, act)
+    _requeue(fire, phase, again, buckets)
+
+
+def _hero_acts(scene: Scene, hero: Hero, controller, phase: int, again: list, buckets) -> None:
+    if not hero.in_play or not hero.dice:
+        return
+    legal = options(scene, hero)
+    act = controller.choose(scene, hero, legal)
+    if act is None:  # held: the die waits for the next phase
+        if phase < 10:
+            buckets[phase + 1].append(hero)
+        return
+    hero.dice.pop(0)
+    hero_perform(scene, hero, act)
+    _requeue(hero, phase, again, buckets)
+
+
+# -- end of round ------------------------------------------------------------------------------
+def end_round(scene: Scene) -> None:
+    scene.phase = END_PHASE
+    _exposure(scene)
+    _clothes(scene)
+    if scene.smoke is not None:
+        scene.smoke.update(scene)
+        _smoke_on_heroes(scene)
+    if scene.settings.suffocation:
+        _breath(scene)
+    _fuel_checks(scene)
+    for m in scene.modules:
+        m.end_of_round(scene)
+    check_flashover(scene)
+    _script(scene, "end")
+    for hero in scene.heroes:
+        hero.dice.clear()
+    scene.emit(EventKind.ROUND_END, None, None, fires=len(scene.fires),
+               fire_dice=sum(f.fd for f in scene.fires.values()),
+               heroes={h.name: [h.status.value, h.flesh, h.dramatic] for h in scene.heroes})
+
+
+def _exposure(scene: Scene) -> None:
+    """a. Standing in fire: its damage once a round if not already burned (003)."""
+    for hero in scene.heroes:
+        fire = scene.fires.get(hero.area)
+        if fire is not None and hero.present and not hero.fire_damaged:
+            fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING,
+                        "standing in fire", explode=fire.explodes)
+
+
+def _clothes(scene: Scene) -> None:
+    """b. Burning clothes or hair: a fire of their own on the hero (003, Hero on Fire)."""
+    for hero in scene.heroes:
+        if hero.clothes_fd and hero.present:
+            fire_damage(scene, hero, hero.clothes_fd, Temperature.REGULAR, Exposure.CLINGING,
+                        "clothes")
+
+
+def _smoke_on_heroes(scene: Scene) -> None:
+    """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
+    from fuego.smoke import Density
+
+    for hero in scene.heroes:
+        if not hero.in_play:
+            continue
+        d = scene.smoke.at(hero.area)
+        if d is Density.THICK:
+            hero.thick_rounds += 1
+        else:
+            hero.thick_rounds = 0
+        if d is Density.NONE and hero.confused:
+            hero.confused = False
+            scene.emit(EventKind.HERO_UNCONFUSED, hero.name, hero.area)
+        if hero.thick_rounds > CONFUSION_AFTER_ROUNDS and not hero.confused:
+            tn = 5 * hero.thick_rounds
+            total, pool = hero_roll(scene, hero, trait_check(hero.wits), tn, "keep bearings",
+                                    action=False)
+            if total < tn:
+                hero.confused = True
+                scene.emit(EventKind.HERO_CONFUSED, hero.name, hero.area, pool=pool.notation,
+                           tn=tn, total=total, rounds=hero.thick_rounds)
+
+
+def needs_air(scene: Scene, hero: Hero) -> bool:
+    """Trapped without adequate air (003, Suffocation; fuego's reading): the hero's area burns
+    or is filled with smoke, and its room does not vent."""
+    b = scene.building
+    room = b.areas[hero.area].room
+    if b.room_vents(room):
+        return False
+    if hero.area in scene.fires:
+        return True
+    return scene.smoke is not None and bool(scene.smoke.at(hero.area)) and scene.smoke.room_filled(room)
+
+
+def _breath(scene: Scene) -> None:
+    """e. Hold breath for Resolve rounds; then Resolve k Resolve vs 5 x rounds past it or take
+    a Dramatic Wound (RULES-NOTES default for the drowning rules)."""
+    limit_default = scene.settings.breath_rounds
+    for hero in scene.heroes:
+        if not hero.present:
+            continue
+        if not needs_air(scene, hero):
+            if hero.breath:
+                hero.breath = 0
+                scene.emit(EventKind.HERO_BREATH, hero.name, hero.area, breath=0, air=True)
+            continue
+        hero.breath += 1
+        limit = hero.resolve if limit_default is None else limit_default
+        past = hero.breath - limit
+        if past <= 0:
+            scene.emit(EventKind.HERO_BREATH, hero.name, hero.area, breath=hero.breath,
+                       limit=limit)
+            continue
+        tn = SUFFOCATION_TN_PER_ROUND * past
+        total, pool = hero_roll(scene, hero, trait_check(hero.resolve), tn, "breath",
+                                action=False)
+        ok = total >= tn
+        scene.emit(EventKind.HERO_SUFFOCATING, hero.name, hero.area, pool=pool.notation, tn=tn,
+                   total=total, success=ok, breath=hero.breath)
+        if not ok:
+            add_dramatic(scene, hero, 1, "suffocation")
+
+
+def _fuel_checks(scene: Scene) -> None:
+    """f. Each fire rolls its own damage as wounds and checks them with its Resolve (003)."""
+    roller = scene.roller
+    for i in sorted(scene.fires):
+        fire = scene.fires[i]
+        if fire.state is FireState.FLAME:
+            continue  # a Flame is not yet eating its fuel (flame-and-blaze module)
+        damage = roller.total(fire.damage_pool())
+        fire.flesh += damage
+        check = roller.total(fire.fuel_check_pool())
+        ok = check >= fire.flesh
+        dw = 0 if ok else 1 + (fire.flesh - check) // 20
+        scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), i, damage=damage,
+                   flesh=fire.flesh, total=check, success=ok, dramatic=fire.dramatic + dw,
+                   resolve=fire.resolve)
+        if ok:
+            continue
+        fire.flesh = 0
+        fire.dramatic += dw
+        if fire.dramatic >= fire.knocked_out_at:
+            scene.extinguish(fire, "fuel spent", burned_out=True)
+        elif (fire.crippled_at is not None and fire.dramatic >= fire.crippled_at
+              and fire.may(Trigger.GUTTER)):
+            scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
+
+
+def check_flashover(scene: Scene) -> None:
+    """h. Flashover (fuego's reading, a scenario setting): an enclosed room whose burnable areas
+    all burn (``all-burning``), or whose Fire Dice reach ``flashover_dice_per_area`` per area
+    (``dice``), flashes over: every fire in it turns hot."""
+    mode = scene.settings.flashover
+    if mode is FlashoverMode.OFF or not scene.fires:
+        return
+    b = scene.building
+    rooms = sorted({b.areas[i].room for i in scene.fires} - scene.flashed)
+    for key in rooms:
+        if b.rooms[key].outdoors:
+            continue
+        fires = scene.room_fires(key)
+        if mode is FlashoverMode.ALL_BURNING:
+            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
+            hit = bool(burnable) and all(i in scene.fires for i in burnable)
+        else:
+            need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
+            hit = sum(f.fd for f in fires) >= need
+        if not hit:
+            continue
+        scene.flashed.add(key)
+        scene.emit(EventKind.FLASHOVER, None, None, room=key, fires=len(fires))
+        for fire in fires:
+            fire.temperature = Temperature.HOT
+            if fire.may(Trigger.FLASHOVER):
+                scene.lifecycle(fire, Trigger.FLASHOVER, f"flashover in {key}")
+
+
+def finished(scene: Scene) -> bool:
+    """The scene is over when nothing burns and the smoke has cleared, or the GM ended it."""
+    if scene.ended:
+        return True
+    smoke_left = scene.smoke is not None and bool(scene.smoke.density)
+    return not scene.fires and not smoke_left
+
+
+def run_scene(scene: Scene, controller: Controller, rounds: int | None = None) -> None:
+    """Play from the start until the scene is over or ``rounds`` (default: the settings' limit)."""
+    limit = rounds if rounds is not None else scene.settings.max_rounds
+    if scene.round == 0:
+        start_scene(scene)
+    while scene.round < limit and not finished(scene):
+        play_round(scene, controller)
+    end_scene(scene)
+
+
+def end_scene(scene: Scene) -> None:
+    scene.phase = END_PHASE
+    b = scene.building
+    scene.emit(EventKind.SCENE_END, None, None, rounds=scene.round,
+               burning=len(scene.fires), burned_out=sum(1 for a in b.areas if a.burned_out),
+               heroes={h.name: h.status.value for h in scene.heroes})

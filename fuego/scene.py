@@ -1,0 +1,196 @@
+"""The scene: a building, its fires, heroes and smoke, one seeded roller and the event log.
+
+Like a Mesa model, the scene owns the random generator and passes it down explicitly. Fires are
+kept in an *active set* (area index -> :class:`Fire`): the engine only ever touches what burns.
+Every change goes through a method here that appends an :class:`Event`, so the log tells the
+whole story and a saved session can be replayed to the same state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from fuego.building import Building, Feature
+from fuego.dice import Roller
+from fuego.events import Event, EventKind
+from fuego.fire import Fire, FireState, Trigger
+from fuego.heroes import Hero
+from fuego.settings import Settings
+from fuego.tables import FireKind, Temperature
+
+if TYPE_CHECKING:
+    from fuego.modules import RuleModule
+    from fuego.smoke import SmokeField
+
+
+class Cause:
+    """Why a fire started: every new fire names one (an invariant the tests check)."""
+
+    START = "start"  # in the scenario at the start
+    ROUTE = "route"
+    LEAP = "leap"
+    BURN_THROUGH = "burn-through"
+    SCRIPT = "script"
+    GM = "gm"
+    CLOTHES = "clothes"
+    MODULE = "module"
+    DEBRIS = "debris"
+
+
+@dataclass(slots=True)
+class Scene:
+    building: Building
+    settings: Settings = field(default_factory=Settings)
+    roller: Roller = field(default_factory=Roller)
+    heroes: list[Hero] = field(default_factory=list)
+    fires: dict[int, Fire] = field(default_factory=dict)
+    round: int = 0
+    phase: int = 0
+    log: list[Event] = field(default_factory=list)
+    flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
+    smoke: SmokeField | None = None
+    modules: list[RuleModule] = field(default_factory=list)
+    script: Any = None  # fuego.scenario.script.Script, when the scenario has one
+    title: str = ""
+    ended: bool = False
+    next_fire_id: int = 1
+    listeners: list[Callable[[Event], None]] = field(default_factory=list)
+    npcs_added: list[str] = field(default_factory=list)
+    #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
+    ask_roll: Callable[..., int | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.smoke is None and self.settings.smoke:
+            from fuego.smoke import SmokeField
+
+            self.smoke = SmokeField(self.building)
+
+    # -- events -------------------------------------------------------------------------------
+    def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
+             /, **data: Any) -> Event:
+        if isinstance(area, int):
+            area = self.building.areas[area].name
+        event = Event(kind, self.round, self.phase, actor, area, data)
+        self.log.append(event)
+        for listener in self.listeners:
+            listener(event)
+        return event
+
+    # -- lookups ------------------------------------------------------------------------------
+    def area_name(self, i: int) -> str:
+        return self.building.areas[i].name
+
+    def fire_name(self, fire: Fire) -> str:
+        return f"fire@{self.building.areas[fire.area].name}"
+
+    def fire_at(self, i: int) -> Fire | None:
+        return self.fires.get(i)
+
+    def hero(self, name: str) -> Hero:
+        for hero in self.heroes:
+            if hero.name.lower() == name.lower():
+                return hero
+        from fuego.errors import RuleError
+
+        raise RuleError(f"no character named {name!r}",
+                        tip="characters here: " + ", ".join(h.name for h in self.heroes))
+
+    def heroes_in(self, i: int) -> list[Hero]:
+        return [h for h in self.heroes if h.area == i and h.present]
+
+    def room_fires(self, room: str) -> list[Fire]:
+        return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]
+
+    def module(self, name: str) -> RuleModule | None:
+        for m in self.modules:
+            if m.name == name:
+                return m
+        return None
+
+    # -- fires: the only way in and out of the active set --------------------------------------
+    def start_fire(self, area: int, fd: int, cause: str, *, source: Fire | None = None,
+                   temperature: Temperature | None = None, kind: FireKind | None = None,
+                   state: FireState | None = None, **data: Any) -> Fire | None:
+        """Start a fire (or merge into the one there). Returns None where nothing can burn.
+
+        Merging keeps the larger Fire Dice (and the hotter temperature). An area with no fuel, or
+        one already burned out, does not take fire.
+        """
+        a = self.building.areas[area]
+        if not a.burnable:
+            return None
+        fd = max(1, min(10, fd))
+        if temperature is None:
+            hot = a.room in self.flashed or Feature.OIL in a.features
+            temperature = Temperature.HOT if hot else Temperature.REGULAR
+        existing = self.fires.get(area)
+        src = self.fire_name(source) if source else None
+        if existing is not None:
+            grew = fd > existing.fd
+            if grew:
+                existing.set_dice(fd)
+            if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
+                existing.temperature = Temperature.HOT
+            self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
+                      cause=cause, source=src, grew=grew, **data)
+            return existing
+        fire = Fire(self.next_fire_id, area, fd, a.fuel, temperature=temperature,
+                    kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
+                    born=self.round)
+        self.next_fire_id += 1
+        self.fires[area] = fire
+        for module in self.modules:
+            module.fire_started(self, fire)
+        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause,
+                  source=src, temperature=fire.temperature.value, kind=fire.kind.value,
+                  resolve=fire.resolve, state=fire.state.value, **data)
+        return fire
+
+    def extinguish(self, fire: Fire, reason: str, *, burned_out: bool) -> None:
+        """Put a fire out. ``burned_out``: its fuel is spent and the area cannot burn again."""
+        if fire.state is not FireState.OUT:
+            fire.trigger(Trigger.EXTINGUISH)
+        self.fires.pop(fire.area, None)
+        area = self.building.areas[fire.area]
+        if burned_out:
+            self.building.burn_out(fire.area)
+        else:  # put out early: what it had not eaten is still there
+            spent = fire.dramatic if fire.kind is FireKind.HENCHMAN else fire.dramatic // 2
+            area.fuel = max(0, area.fuel - spent)
+            if area.fuel == 0:
+                self.building.burn_out(fire.area)
+        self.emit(EventKind.FIRE_OUT, self.fire_name(fire), fire.area, reason=reason,
+                  burned_out=area.burned_out)
+        if area.burned_out:
+            self.emit(EventKind.AREA_BURNED_OUT, None, fire.area)
+
+    def set_fire_dice(self, fire: Fire, fd: int, why: str) -> None:
+        before = fire.fd
+        fire.set_dice(fd)
+        if fire.fd != before:
+            kind = EventKind.FIRE_GREW if fire.fd > before else EventKind.FIRE_SHRANK
+            self.emit(kind, self.fire_name(fire), fire.area, fd=fire.fd, before=before, why=why)
+
+    def lifecycle(self, fire: Fire, trigger: Trigger, why: str) -> None:
+        before = fire.state
+        fire.trigger(trigger)
+        self.emit(EventKind.FIRE_STATE, self.fire_name(fire), fire.area, trigger=trigger.value,
+                  before=before.value, after=fire.state.value, why=why)
+
+    # -- state ---------------------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """Everything play changes, as plain data (saves, invariants, replay checks)."""
+        return {
+            "round": self.round,
+            "fires": [self.fires[i].to_dict() for i in sorted(self.fires)],
+            "heroes": [h.to_dict() for h in self.heroes],
+            "building": self.building.dynamic_state(),
+            "smoke": self.smoke.state() if self.smoke else None,
+            "flashed": sorted(self.flashed),
+            "ended": self.ended,
+        }
+
+    @property
+    def burning(self) -> bool:
+        return bool(self.fires)

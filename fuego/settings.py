@@ -1,0 +1,43 @@
+"""A scene's rule settings: optional rules on or off, fuego's readings a GM can change.
+
+Every field has the default fuego ships (documented in docs/rules.md); a scenario changes them
+under ``rules:``. Optional modules from the other rule texts are switched on by name in
+``rules.modules`` and configured under their own key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from fuego.tables import FireKind, Wind
+
+
+class FlashoverMode(str, Enum):
+    """When a room's fires all turn hot (fuego's reading; the text names flashover only)."""
+
+    OFF = "off"
+    ALL_BURNING = "all-burning"  # every burnable area of an enclosed room is on fire
+    DICE = "dice"  # the room's Fire Dice add up to ``flashover_dice_per_area`` x its areas
+
+
+@dataclass(slots=True)
+class Settings:
+    burning_clothes: bool = True  # 003 "Hero on Fire [Optional]"
+    smoke: bool = True  # 003 "Smoke [Optional]"
+    suffocation: bool = True
+    flashover: FlashoverMode = FlashoverMode.ALL_BURNING
+    flashover_dice_per_area: int = 5
+    temperament: str = "hungry"  # the fires' policy (fuego.policy)
+    fire_kind: FireKind = FireKind.HENCHMAN  # default for new fires
+    max_leap_areas: int = 3  # how far (in areas) a fire looks for a leap
+    wind: Wind = Wind.CALM  # for smoke dissipation (003 smoke table)
+    breath_rounds: int | None = None  # None: the hero's Resolve (RULES-NOTES default)
+    confused_wander: bool = True  # fuego moves a confused hero at random unless the GM does
+    max_rounds: int = 60  # a headless run stops here if the fire has not gone out
+    modules: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def module(self, name: str) -> dict[str, Any] | None:
+        """The options of an optional module, or None when it is off."""
+        return self.modules.get(name)

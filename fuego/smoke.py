@@ -1,0 +1,134 @@
+"""Smoke (003, Smoke [Optional]), read area by area.
+
+fuego's reading (docs/rules.md, Smoke):
+
+- A fire that smokes covers four times its own area: the four areas nearest to it (its own
+  first), reached through passable barriers; ties go to the lower area index. Nearest is counted
+  in moves, so smoke rounds corners and stairs but not closed doors or intact walls.
+- If none of the areas it can reach vents (an outdoor area, or an open window or broken barrier
+  to outside), the smoke cannot dissipate: at the end of each round it covers one more area (the
+  fire's own area). Where it vents, it stays at four, and accumulated smoke blows out at once.
+- Smoke is thick where any fire covering the area burns wet or smoky fuel or gunpowder; thin
+  otherwise.
+- Smoke left behind by fires that went out clears after 1-5 rounds by wind (RULES-NOTES); the
+  countdown only runs while no fire burns in that room.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from enum import IntEnum
+from typing import TYPE_CHECKING
+
+from fuego.building import BarrierKind, Building
+from fuego.events import EventKind
+from fuego.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
+
+if TYPE_CHECKING:
+    from fuego.fire import Fire
+    from fuego.scene import Scene
+
+
+class Density(IntEnum):
+    NONE = 0
+    THIN = 1
+    THICK = 2
+
+
+class SmokeField:
+    """Smoke density per area, recomputed at the end of every round from the fires."""
+
+    __slots__ = ("building", "density", "linger")
+
+    def __init__(self, building: Building):
+        self.building = building
+        self.density: dict[int, Density] = {}  # area -> density (absent: clear air)
+        self.linger: dict[int, int] = {}  # area -> rounds left for smoke whose fire is out
+
+    def at(self, i: int) -> Density:
+        return self.density.get(i, Density.NONE)
+
+    # -- the rule ---------------------------------------------------------------------------
+    def _reach(self, fire: Fire, cover: int) -> tuple[list[int], bool]:
+        """The ``cover`` areas nearest the fire, and whether its smoke can vent."""
+        b = self.building
+        seen = {fire.area}
+        order = [fire.area]
+        vents = b.rooms[b.areas[fire.area].room].outdoors
+        frontier = deque([fire.area])
+        # Breadth first, level by level, so ties resolve by area index (deterministic).
+        while frontier and (len(order) < cover or not vents):
+            nxt = []
+            for k in frontier:
+                for j, barrier in b.neighbours(k):
+                    if not barrier.passable or j in seen:
+                        continue
+                    if b.rooms[b.areas[j].room].outdoors or barrier.kind is BarrierKind.WINDOW:
+                        vents = True
+                    seen.add(j)
+                    nxt.append(j)
+            nxt.sort()
+            order.extend(nxt)
+            frontier = deque(nxt)
+            if len(order) > 4 * cover + 64:  # far enough to know; keep big fields cheap
+                break
+        return order[:cover], vents
+
+    def update(self, scene: Scene) -> None:
+        """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
+        b = self.building
+        new: dict[int, Density] = {}
+        for fire in scene.fires.values():
+            if not fire.can_spread:  # a Flame makes no smoke (ASL 25.2)
+                continue
+            if fire.smoke == 0:
+                fire.smoke = SMOKE_AREA_FACTOR
+            covered, vents = self._reach(fire, fire.smoke)
+            thick = b.areas[fire.area].thick_smoke
+            for i in covered:
+                d = Density.THICK if thick else Density.THIN
+                if new.get(i, Density.NONE) < d:
+                    new[i] = d
+            # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
+            fire.smoke = SMOKE_AREA_FACTOR if vents else fire.smoke + 1
+        rounds = SMOKE_DISSIPATE_ROUNDS[scene.settings.wind]
+        burning_rooms = {b.areas[i].room for i in scene.fires}
+        linger: dict[int, int] = {}
+        cleared = []
+        for i, d in self.density.items():
+            if i in new:
+                continue
+            left = self.linger.get(i, rounds)
+            if b.areas[i].room not in burning_rooms:
+                left -= 1
+            if left > 0:
+                new[i] = d
+                linger[i] = left
+            else:
+                cleared.append(i)
+        before = (sum(1 for d in self.density.values() if d is Density.THIN),
+                  sum(1 for d in self.density.values() if d is Density.THICK))
+        self.density, self.linger = new, linger
+        thin = sum(1 for d in new.values() if d is Density.THIN)
+        thick = sum(1 for d in new.values() if d is Density.THICK)
+        if (thin, thick) != before or cleared:
+            rooms = sorted({b.areas[i].room for i in new})
+            scene.emit(EventKind.SMOKE, None, None, thin=thin, thick=thick, rooms=rooms,
+                       cleared=len(cleared))
+        if cleared and not new:
+            scene.emit(EventKind.SMOKE_CLEARED, None, None)
+
+    def room_filled(self, room: str) -> bool:
+        areas = self.building.room_areas(room)
+        return bool(areas) and all(i in self.density for i in areas)
+
+    # -- state ---------------------------------------------------------------------------------
+    def state(self) -> dict:
+        return {
+            "density": sorted([i, int(d)] for i, d in self.density.items()),
+            "linger": sorted([i, n] for i, n in self.linger.items()),
+        }
+
+    def load_state(self, state: dict) -> None:
+        self.density = {i: Density(d) for i, d in state["density"]}
+        self.linger = {i: n for i, n in state["linger"]}
