@@ -212,9 +212,10 @@ def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
         upper, lower = sorted(sides, key=lambda i: b.levels[b.areas[i].level].elevation,
                               reverse=True)
         scene.emit(EventKind.FLOOR_COLLAPSED, by, upper, below=scene.area_name(lower))
+        below = scene.heroes_in(lower)  # those already there, not those who fall on them
         for hero in scene.heroes_in(upper):
             fall(scene, hero, AREA_FEET, lower)
-        for hero in scene.heroes_in(lower):
+        for hero in below:
             debris(scene, hero, fd, what)
         return
     for i in sides:

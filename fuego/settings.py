@@ -38,6 +38,12 @@ class Settings:
     max_rounds: int = 60  # a headless run stops here if the fire has not gone out
     modules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Accept the words a scenario uses ("off", "villain", "calm") as well as the enums.
+        self.flashover = FlashoverMode(self.flashover)
+        self.fire_kind = FireKind(self.fire_kind)
+        self.wind = Wind(self.wind)
+
     def module(self, name: str) -> dict[str, Any] | None:
         """The options of an optional module, or None when it is off."""
         return self.modules.get(name)
