@@ -1,0 +1,104 @@
+"""The GM's hand on the scene: overrides a game master may make at any prompt.
+
+Each override goes through the scene like any rule (the active set, the building, the log), and
+leaves an ``EventKind.GM`` record naming what the GM did, so a saved session replays it and the
+log shows it. The script's effects reuse the barrier and fire functions here too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fuego.building import OPENABLE, Barrier
+from fuego.errors import RuleError
+from fuego.events import EventKind
+from fuego.fire_actions import destroy_barrier
+from fuego.heroes import Status
+from fuego.tables import FireKind, Temperature
+
+if TYPE_CHECKING:
+    from fuego.fire import Fire
+    from fuego.scene import Scene
+
+
+def _area(scene: Scene, name: str) -> int:
+    return scene.building.area(name).index
+
+
+def find_barrier(scene: Scene, ref: str) -> Barrier:
+    """A barrier by name (``ground:C4|ground:D4``) or by its two areas (``ground:C4 ground:D4``,
+    ``C4-D4``)."""
+    b = scene.building
+    for barrier in b.barriers:
+        if barrier.name == ref:
+            return barrier
+    parts = ref.replace("|", " ").replace("-", " ").replace(",", " ").split()
+    if len(parts) == 2:
+        i, j = b.find(parts[0]), b.find(parts[1])
+        if i is not None and j is not None:
+            barrier = b.between(i, j)
+            if barrier is not None:
+                return barrier
+    raise RuleError(f"no barrier {ref!r}",
+                    tip="name it by its two areas, e.g. 'ground:C4 ground:D4'")
+
+
+def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,
+               kind: str | None = None, cause: str = "gm") -> Fire | None:
+    i = _area(scene, area)
+    if not 1 <= fd <= 10:
+        raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+    if not scene.building.areas[i].burnable:
+        raise RuleError(f"nothing burns in {area}",
+                        tip="pick an area with fuel that has not burned out")
+    scene.emit(EventKind.GM, "GM", i, action="start-fire", fd=fd)
+    return scene.start_fire(i, fd, cause, temperature=Temperature(temperature) if temperature else None,
+                            kind=FireKind(kind) if kind else None)
+
+
+def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
+    i = _area(scene, area)
+    fire = scene.fires.get(i)
+    if fire is None:
+        raise RuleError(f"no fire burns in {area}")
+    if not 0 <= fd <= 10:
+        raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
+    scene.emit(EventKind.GM, "GM", i, action="set-fire-dice", fd=fd)
+    if fd == 0:
+        scene.extinguish(fire, "put out by the GM", burned_out=False)
+    else:
+        scene.set_fire_dice(fire, fd, "GM")
+
+
+def barrier(scene: Scene, ref: str, what: str, by: str = "GM") -> None:
+    """``what``: open, close or break."""
+    b = scene.building
+    target = find_barrier(scene, ref)
+    scene.emit(EventKind.GM, by, target.a, action=f"{what}-barrier", barrier=target.name)
+    if what == "break":
+        destroy_barrier(scene, target, max((f.fd for f in scene.fires.values()), default=3), by)
+    elif what in ("open", "close"):
+        if target.kind not in OPENABLE:
+            raise RuleError(f"{target.describe()} at {target.name} cannot {what}")
+        changed = b.open_barrier(target) if what == "open" else b.close_barrier(target)
+        if changed:
+            kind = EventKind.BARRIER_OPENED if what == "open" else EventKind.BARRIER_CLOSED
+            scene.emit(kind, by, target.a, barrier=target.name, what=target.describe())
+    else:
+        raise RuleError(f"unknown barrier action {what!r}", tip="open, close or break")
+
+
+def move_hero(scene: Scene, name: str, area: str) -> None:
+    hero = scene.hero(name)
+    i = _area(scene, area)
+    if hero.status in (Status.DEAD, Status.ESCAPED):
+        raise RuleError(f"{hero.name} is {hero.status.value} and cannot be moved")
+    frm = hero.area
+    hero.area = i
+    scene.emit(EventKind.GM, "GM", i, action="move-hero", hero=hero.name)
+    scene.emit(EventKind.HERO_MOVED, hero.name, i, frm=scene.area_name(frm), why="GM")
+
+
+def end_scene(scene: Scene) -> None:
+    scene.ended = True
+    scene.emit(EventKind.GM, "GM", None, action="end-scene")
