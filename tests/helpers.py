@@ -1,0 +1,213 @@
+"""Buildings and scenes built by hand, for tests that do not want a scenario file.
+
+``make_building`` reads a tiny ASCII plan, one character per 10-ft area::
+
+    plan = ["kkkhhhs",
+            "kkkhhhs",
+            "kkkhhhs"]
+    rooms = {"k": room("kitchen", fuel=5), "h": room("hall", fuel=3),
+             "s": room("street", outdoors=True)}
+    b = make_building(plan, rooms, doors={("C2", "D2"): True, ("F2", "G2"): False})
+
+- Each character names a room (``rooms`` maps it to a :func:`room` spec); ``.`` or a space is
+  no area. Areas are named ``level:C4`` as the engine does (column letter, row from 1).
+- Neighbours in the same room are joined by an opening; neighbours in different rooms by a wall
+  (``wall`` between rooms, ``outer_wall`` where one side is outdoors) unless listed in ``doors``
+  (``{("C2", "D2"): closed}``) or ``windows`` (the same form).
+- ``fuel`` overrides the room's fuel per area (``{"A1": 7}``); ``features`` adds features per
+  area (``{"A1": {Feature.OIL}}``); ``routes`` adds runs of fuel (``[(RouteKind.CARPET,
+  ["A1", "B1", "C1"])]``).
+- More levels: pass ``plans={"ground": (0, plan), "upper": (1, plan2)}`` instead of ``plan``
+  (use other room characters on each level: a room lies on one level); areas stacked on top of
+  each other are joined by a floor, or by ``stairs`` between the listed pairs (full names,
+  ``ground:B2``). On several levels, name areas in ``doors``/``fuel``/... in full.
+
+:func:`two_room_scene` is the small kitchen + hall + street scene the engine and CLI tests share.
+Import these with ``from helpers import ...`` (pytest puts ``tests/`` on ``sys.path``), or use
+the fixtures in ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from fuego.building import (
+    BarrierKind,
+    Building,
+    Feature,
+    Room,
+    RouteKind,
+    column_letters,
+)
+from fuego.dice import Roller
+from fuego.heroes import Hero
+from fuego.settings import Settings
+from fuego.tables import Structure
+
+__all__ = ["RoomSpec", "room", "make_building", "make_scene", "two_room_building",
+           "two_room_scene", "TWO_ROOM_PLAN"]
+
+
+@dataclass(frozen=True)
+class RoomSpec:
+    key: str
+    name: str = ""
+    fuel: int = 0
+    outdoors: bool = False
+    wet: bool = False
+    smoky: bool = False
+
+
+def room(key: str, name: str = "", *, fuel: int = 0, outdoors: bool = False, wet: bool = False,
+         smoky: bool = False) -> RoomSpec:
+    """A room spec for :func:`make_building` (name defaults to the key, capitalised)."""
+    return RoomSpec(key, name or key.capitalize(), fuel, outdoors, wet, smoky)
+
+
+def make_building(
+    plan: Iterable[str] | None = None,
+    rooms: Mapping[str, RoomSpec] | None = None,
+    *,
+    plans: Mapping[str, tuple[int, Iterable[str]]] | None = None,
+    doors: Mapping[tuple[str, str], bool] | None = None,
+    windows: Mapping[tuple[str, str], bool] | None = None,
+    stairs: Iterable[tuple[str, str]] = (),
+    wall: Structure = Structure.WOODEN_WALL,
+    outer_wall: Structure = Structure.STONE_WALL,
+    door: Structure = Structure.WOODEN_DOOR,
+    window: Structure = Structure.GLASS_WINDOW,
+    floor: Structure = Structure.WOODEN_FLOOR,
+    fuel: Mapping[str, int] | None = None,
+    features: Mapping[str, Iterable[Feature]] | None = None,
+    routes: Iterable[tuple[RouteKind, Iterable[str]]] = (),
+    title: str = "test building",
+) -> Building:
+    """A building from ASCII plans (see the module docstring)."""
+    if (plan is None) == (plans is None):
+        raise ValueError("give either plan (one level, 'ground') or plans")
+    if plans is None:
+        plans = {"ground": (0, plan)}
+    if rooms is None:
+        raise ValueError("rooms: map each plan character to a room(...) spec")
+    b = Building(title=title)
+    levels: dict[str, int] = {}
+    for name, (elevation, _rows) in plans.items():
+        levels[name] = b.add_level(name, elevation, floor).index
+    fuel = dict(fuel or {})
+    features = {k: frozenset(v) for k, v in (features or {}).items()}
+
+    def lookup(ref: str) -> int:
+        i = b.find(ref)
+        if i is None:
+            raise ValueError(f"no area {ref!r} in the plan")
+        return i
+
+    for lname, (_elevation, rows) in plans.items():
+        lv = levels[lname]
+        for r, line in enumerate(rows):
+            for c, ch in enumerate(line):
+                if ch in ". ":
+                    continue
+                spec = rooms[ch]
+                key = spec.key
+                if key not in b.rooms:
+                    b.add_room(Room(key, spec.name or key, lv, outdoors=spec.outdoors))
+                elif b.rooms[key].level != lv:
+                    raise ValueError(f"room {key!r} on two levels: give each level its own")
+                short = f"{column_letters(c)}{r + 1}"
+                full = f"{lname}:{short}"
+                area_fuel = fuel.get(full, fuel.get(short, spec.fuel))
+                feats = features.get(full, features.get(short, frozenset()))
+                b.add_area(c, r, lv, key, fuel=area_fuel, wet=spec.wet, smoky=spec.smoky,
+                           features=frozenset(feats))
+    special: dict[frozenset[int], tuple[BarrierKind, Structure | None, bool]] = {}
+    for pairs, kind, structure in ((doors or {}, BarrierKind.DOOR, door),
+                                   (windows or {}, BarrierKind.WINDOW, window)):
+        for (x, y), closed in pairs.items():
+            special[frozenset((lookup(x), lookup(y)))] = (kind, structure, bool(closed))
+    for x, y in stairs:
+        special[frozenset((lookup(x), lookup(y)))] = (BarrierKind.STAIRS, None, False)
+    for area in b.areas:
+        for dc, dr in ((1, 0), (0, 1)):
+            j = b.at(area.level, area.col + dc, area.row + dr)
+            if j is None:
+                continue
+            other = b.areas[j]
+            key = frozenset((area.index, j))
+            if key in special:
+                kind, structure, closed = special.pop(key)
+                b.connect(area.index, j, kind, structure, closed=closed)
+            elif area.room == other.room:
+                b.connect(area.index, j, BarrierKind.OPEN)
+            else:
+                outdoors = b.rooms[area.room].outdoors or b.rooms[other.room].outdoors
+                b.connect(area.index, j, BarrierKind.WALL, outer_wall if outdoors else wall)
+    # Vertical neighbours: same column and row on levels one apart.
+    by_elev = sorted(b.levels, key=lambda lv: lv.elevation)
+    for low, high in zip(by_elev, by_elev[1:]):
+        if high.elevation - low.elevation != 1:
+            continue
+        for area in b.areas:
+            if area.level != low.index:
+                continue
+            j = b.at(high.index, area.col, area.row)
+            if j is None:
+                continue
+            key = frozenset((area.index, j))
+            if key in special:
+                kind, structure, closed = special.pop(key)
+                b.connect(area.index, j, kind, structure, closed=closed)
+            else:
+                b.connect(area.index, j, BarrierKind.FLOOR, high.floor)
+    if special:
+        names = [" / ".join(sorted(b.areas[i].name for i in k)) for k in special]
+        raise ValueError(f"doors/windows/stairs between areas that are not neighbours: {names}")
+    for kind, refs in routes:
+        b.add_route(kind, [lookup(r) for r in refs])
+    return b
+
+
+def make_scene(building: Building, *, seed: int = 7, heroes: Iterable[Hero] = (),
+               fires: Mapping[str, int] | None = None, settings: Settings | None = None,
+               title: str = "") -> "Scene":  # noqa: F821
+    """A scene on ``building`` with a seeded roller, heroes, and starting fires (area -> FD)."""
+    from fuego.scene import Cause, Scene
+
+    scene = Scene(building, settings=settings or Settings(), roller=Roller(seed),
+                  title=title or building.title)
+    scene.heroes.extend(heroes)
+    for ref, fd in (fires or {}).items():
+        i = building.find(ref)
+        if i is None:
+            raise ValueError(f"no area {ref!r} for a starting fire")
+        scene.start_fire(i, fd, Cause.START)
+    return scene
+
+
+#: A kitchen (fuel 5), a hall (fuel 3) and the street, three rows deep. The kitchen-hall wall
+#: has a closed wooden door in row 2; the hall opens on the street through an open door there.
+TWO_ROOM_PLAN = ["kkkhhhs",
+                 "kkkhhhs",
+                 "kkkhhhs"]
+
+
+def two_room_building(**kw) -> Building:
+    rooms = {"k": room("kitchen", fuel=5), "h": room("hall", fuel=3),
+             "s": room("street", outdoors=True)}
+    kw.setdefault("doors", {("C2", "D2"): True, ("F2", "G2"): False})
+    kw.setdefault("title", "two rooms and a street")
+    return make_building(TWO_ROOM_PLAN, rooms, **kw)
+
+
+def two_room_scene(seed: int = 7, *, fires: Mapping[str, int] | None = None,
+                   heroes: Iterable[Hero] | None = None, settings: Settings | None = None,
+                   **building_kw) -> "Scene":  # noqa: F821
+    """The kitchen + hall + street scene: Isabela in the kitchen's corner, a 3-die fire beside
+    her (the scene of the engine's smoke test)."""
+    b = two_room_building(**building_kw)
+    if heroes is None:
+        heroes = [Hero("Isabela", b.find("A1"), brawn=3, finesse=3, wits=2, resolve=3,
+                       panache=3, knacks={"sprinting": 2})]
+    return make_scene(b, seed=seed, heroes=heroes, fires={"A2": 3} if fires is None else fires,
+                      settings=settings)
