@@ -143,7 +143,7 @@ class Scene:
         for module in self.modules:
             module.fire_started(self, fire)
         self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause,
-                  source=src, temperature=fire.temperature.value, kind=fire.kind.value,
+                  source=src, temperature=fire.temperature.value, fire_kind=fire.kind.value,
                   resolve=fire.resolve, state=fire.state.value, **data)
         return fire
 
