@@ -199,8 +199,11 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
-                    detail: dict | None = None) -> None:
-    """A barrier gives way: it becomes an opening, debris falls both sides, floors drop people."""
+                    detail: dict | None = None, *, bystanders: bool = True) -> None:
+    """A barrier gives way: it becomes an opening, debris falls both sides, floors drop people.
+
+    ``bystanders=False``: no debris on those beside it (an explosion hits each character once
+    itself); a floor still drops whoever stands on it."""
     b = scene.building
     what = barrier.describe()
     if not b.destroy_barrier(barrier):
@@ -215,10 +218,10 @@ def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
         below = scene.heroes_in(lower)  # those already there, not those who fall on them
         for hero in scene.heroes_in(upper):
             fall(scene, hero, AREA_FEET, lower)
-        for hero in below:
+        for hero in below if bystanders else ():
             debris(scene, hero, fd, what)
         return
-    for i in sides:
+    for i in sides if bystanders else ():
         for hero in scene.heroes_in(i):
             debris(scene, hero, fd, what)
 

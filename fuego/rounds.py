@@ -314,11 +314,16 @@ def check_flashover(scene: Scene) -> None:
 
 
 def finished(scene: Scene) -> bool:
-    """The scene is over when nothing burns and the smoke has cleared, or the GM ended it."""
+    """The scene is over when nothing burns and the smoke has cleared, or the GM ended it.
+
+    A script with a cue still due at a later round (a lamp that falls at round 2) keeps it open."""
     if scene.ended:
         return True
     smoke_left = scene.smoke is not None and bool(scene.smoke.density)
-    return not scene.fires and not smoke_left
+    if scene.fires or smoke_left:
+        return False
+    pending = getattr(scene.script, "pending", None)
+    return not (pending is not None and pending(scene))
 
 
 def run_scene(scene: Scene, controller: Controller, rounds: int | None = None) -> None:
