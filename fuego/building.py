@@ -233,6 +233,16 @@ class Building:
     _routes_at: list[list[Route]] = field(default_factory=list)
     _room_areas: dict[str, list[int]] = field(default_factory=dict)
     _has_exits: bool | None = None
+    #: What the barriers let through, cached (docs/performance.md): ``_epoch`` counts changes to
+    #: barriers; the open adjacency and the vent regions are rebuilt when it moves.
+    _epoch: int = field(default=0, compare=False, repr=False)
+    _open: list[list[int]] = field(default_factory=list, compare=False, repr=False)
+    _open_epoch: int = field(default=-1, compare=False, repr=False)
+    #: barriers whose passability can change, and whether each let fire through at the rebuild
+    _gates: list[Barrier] = field(default_factory=list, compare=False, repr=False)
+    _gate_state: list[bool] = field(default_factory=list, compare=False, repr=False)
+    _vents: list[bool] = field(default_factory=list, compare=False, repr=False)
+    _vents_epoch: int = field(default=-1, compare=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
@@ -276,6 +286,7 @@ class Building:
         self._between[(a, b)] = barrier
         self._adj[a].append((b, barrier))
         self._adj[b].append((a, barrier))
+        self._epoch += 1
         return barrier
 
     def add_route(self, kind: RouteKind, areas: Iterable[int], name: str = "") -> Route:
@@ -359,19 +370,69 @@ class Building:
         return math.hypot(dx, dy) * AREA_FEET, rise
 
     def within(self, i: int, steps: int) -> dict[int, int]:
-        """Areas reachable from ``i`` through passable barriers in at most ``steps`` moves."""
+        """Areas reachable from ``i`` through passable barriers in at most ``steps`` moves
+        (breadth first: nearer areas first, in neighbour order)."""
+        adj = self.open_adjacency()
         seen = {i: 0}
-        queue = deque([i])
-        while queue:
-            k = queue.popleft()
-            d = seen[k]
-            if d == steps:
-                continue
-            for j, barrier in self._adj[k]:
-                if j not in seen and barrier.passable:
-                    seen[j] = d + 1
-                    queue.append(j)
+        frontier = [i]
+        d = 0
+        while frontier and d != steps:
+            d += 1
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in seen:
+                        seen[j] = d
+                        nxt.append(j)
+            frontier = nxt
         return seen
+
+    # -- what the barriers let through, cached per barrier state -------------------------------
+    def open_adjacency(self) -> list[list[int]]:
+        """For each area, the neighbours it is open to now (through passable barriers), in the
+        order of :meth:`neighbours`. Rebuilt only after a barrier changed."""
+        if self._open_epoch != self._epoch:
+            self._open = [[j for j, barrier in adj if barrier.passable] for adj in self._adj]
+            self._gates = [b for b in self.barriers if b.kind not in ALWAYS_OPEN]
+            self._gate_state = [b.passable for b in self._gates]
+            self._open_epoch = self._epoch
+        return self._open
+
+    def check_barriers(self) -> None:
+        """Notice barriers changed without :meth:`open_barrier`, :meth:`close_barrier` or
+        :meth:`destroy_barrier` (a restored save): the round calls this once at its start."""
+        if self._open_epoch == self._epoch and [b.passable for b in self._gates] != self._gate_state:
+            self._epoch += 1
+
+    def vents_from(self, i: int) -> bool:
+        """Can smoke from area ``i`` reach open air at all: is an outdoor area, or an open or
+        broken window, in the region open to ``i``? (Cached per barrier state.)"""
+        if self._vents_epoch != self._epoch:
+            adj = self.open_adjacency()
+            n = len(self.areas)
+            region = [-1] * n
+            vents: list[bool] = []
+            for start in range(n):
+                if region[start] >= 0:
+                    continue
+                label = len(vents)
+                region[start] = label
+                stack = [start]
+                members = []
+                while stack:
+                    k = stack.pop()
+                    members.append(k)
+                    for j in adj[k]:
+                        if region[j] < 0:
+                            region[j] = label
+                            stack.append(j)
+                vents.append(any(self.rooms[self.areas[k].room].outdoors for k in members))
+            for barrier in self.barriers:
+                if barrier.kind is BarrierKind.WINDOW and barrier.passable:
+                    vents[region[barrier.a]] = True
+            self._vents = [vents[r] for r in region]
+            self._vents_epoch = self._epoch
+        return self._vents[i]
 
     # -- play-time changes ----------------------------------------------------------------------
     def open_barrier(self, barrier: Barrier) -> bool:
@@ -381,6 +442,7 @@ class Building:
                             tip="only doors and windows open and close")
         changed = barrier.closed
         barrier.closed = False
+        self._epoch += changed
         return changed
 
     def close_barrier(self, barrier: Barrier) -> bool:
@@ -389,6 +451,7 @@ class Building:
                             tip="a broken door or window stays open")
         changed = not barrier.closed
         barrier.closed = True
+        self._epoch += changed
         return changed
 
     def destroy_barrier(self, barrier: Barrier) -> bool:
@@ -396,6 +459,7 @@ class Building:
         if barrier.destroyed or barrier.kind in ALWAYS_OPEN:
             return False
         barrier.destroyed = True
+        self._epoch += 1
         return True
 
     def remove_feature(self, i: int, feature: Feature) -> None:

@@ -52,6 +52,8 @@ class SmokeField:
     def _reach(self, fire: Fire, cover: int) -> tuple[list[int], bool]:
         """The ``cover`` areas nearest the fire, and whether its smoke can vent."""
         b = self.building
+        if not b.vents_from(fire.area):
+            return self._nearest(fire.area, cover), False
         seen = {fire.area}
         order = [fire.area]
         vents = b.rooms[b.areas[fire.area].room].outdoors
@@ -73,6 +75,25 @@ class SmokeField:
             if len(order) > 4 * cover + 64:  # far enough to know; keep big fields cheap
                 break
         return order[:cover], vents
+
+    def _nearest(self, start: int, cover: int) -> list[int]:
+        """The ``cover`` areas nearest ``start``, as :meth:`_reach` orders them, where no vent can
+        be reached (so the search need not look further for one)."""
+        adj = self.building.open_adjacency()
+        seen = {start}
+        order = [start]
+        frontier = [start]
+        while frontier and len(order) < cover:
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            nxt.sort()
+            order.extend(nxt)
+            frontier = nxt
+        return order[:cover]
 
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
