@@ -58,7 +58,13 @@ class Pool:
         kept = min(kept, rolled)
         if (rolled, kept, bonus) == (self.rolled, self.kept, self.bonus):
             return self
-        return Pool(rolled, kept, bonus, self.explode)
+        # The fold of a pool within the limits may carry a bonus past MAX_BONUS (1000k1000 ->
+        # 10k10+19800): it is the same roll, so it skips the limit check instead of failing.
+        folded = object.__new__(Pool)
+        for name, value in (("rolled", rolled), ("kept", kept), ("bonus", bonus)):
+            object.__setattr__(folded, name, value)
+        object.__setattr__(folded, "explode", self.explode)
+        return folded
 
     def with_unkept(self, n: int) -> Pool:
         """Add (or with n < 0 remove) unkept dice: only X changes, never below 0."""
