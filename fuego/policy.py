@@ -12,7 +12,6 @@ picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Callable
 
 from fuego.fire_actions import ActionKind, FireAction, candidates
@@ -27,16 +26,11 @@ Policy = Callable[["Scene", "Fire"], "FireAction | None"]
 FAIR_CHANCE = 1.0
 
 
-@lru_cache(maxsize=None)
 def _mean(pool) -> float:
-    """Mean of a roll-and-keep pool, exactly (icepool), cached per pool."""
-    import icepool
+    """Mean of a roll-and-keep pool, from the exact odds (cached per pool in fuego.odds)."""
+    from fuego.odds import mean
 
-    p = pool.normalized()
-    if p.kept == 0:
-        return float(p.bonus)
-    die = icepool.d10.explode(depth=6) if p.explode else icepool.d10
-    return float(die.pool(p.rolled).highest(p.kept).sum().mean()) + p.bonus
+    return mean(pool)
 
 
 def _reaching(acts: list[FireAction]) -> list[FireAction]:
