@@ -147,6 +147,44 @@ class Area:
         return self.fuel > 0 and not self.burned_out
 
 
+#: Counts the changes, in any building, that may make an area burnable again: fuel set above 0,
+#: ``burned_out`` cleared (a script spilling oil, a fire put out early). Caches of where unlit
+#: fuel lies (fuego.fire_actions) start over when it moves. ``Area.fuel`` and
+#: ``Area.burned_out`` are watched properties over their slots, so any write counts.
+_fuel_changes = 0
+
+
+def fuel_epoch() -> int:
+    return _fuel_changes
+
+
+def note_fuel() -> None:
+    """Tell the caches that some area may burn again."""
+    global _fuel_changes
+    _fuel_changes += 1
+
+
+def _watch_area() -> None:
+    fuel, burned = Area.__dict__["fuel"], Area.__dict__["burned_out"]
+    put_fuel, put_burned = fuel.__set__, burned.__set__
+
+    def set_fuel(self: Area, value: int) -> None:
+        put_fuel(self, value)
+        if value > 0:
+            note_fuel()
+
+    def set_burned(self: Area, value: bool) -> None:
+        put_burned(self, value)
+        if not value:
+            note_fuel()
+
+    Area.fuel = property(fuel.__get__, set_fuel, doc="Resolve 0-9 still to burn (0: nothing)")
+    Area.burned_out = property(burned.__get__, set_burned, doc="its fuel is spent for good")
+
+
+_watch_area()
+
+
 @dataclass(slots=True)
 class Barrier:
     """What stands between two neighbouring areas ``a`` and ``b`` (``a < b``)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature
+from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature, fuel_epoch
 from fuego.events import EventKind
 from fuego.fire import Fire, new_fire_dice
 from fuego.injury import debris, fall
@@ -83,6 +83,52 @@ def _unlit(scene: Scene, i: int) -> bool:
     return scene.building.areas[i].burnable and i not in scene.fires
 
 
+class _LeapCache:
+    """Areas known to have no unlit fuel within a leap (``max_leap_areas`` moves through
+    passable barriers), so their fires need not search (docs/performance.md).
+
+    Unlit fuel only ever goes away while no area becomes burnable again and no barrier changes,
+    so a calm area stays calm until the key moves: the building's barrier epoch, the fuel epoch
+    (any area made burnable again, any fire put out early) and the leap distance. ``near``: when
+    the scene has many more fires than unlit areas, the areas within a leap of any unlit fuel
+    (found once, from the fuel); every other area is calm. Otherwise ``calm`` fills fire by fire.
+    """
+
+    __slots__ = ("key", "near", "calm")
+
+    def __init__(self, scene: Scene, key: tuple) -> None:
+        self.key = key
+        self.near: set[int] | None = None
+        self.calm: set[int] = set()
+        b, fires = scene.building, scene.fires
+        if len(fires) * 8 < len(b.areas):
+            return
+        unlit = [i for i, a in enumerate(b.areas) if a.burnable and i not in fires]
+        if len(unlit) * 8 > len(fires):
+            return
+        adj = b.open_adjacency()
+        near = set(unlit)
+        frontier, d, steps = unlit, 0, key[2]
+        while frontier and d != steps:
+            d += 1
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in near:
+                        near.add(j)
+                        nxt.append(j)
+            frontier = nxt
+        self.near = near
+
+
+def _leap_cache(scene: Scene) -> _LeapCache:
+    key = (scene.building._epoch, fuel_epoch(), scene.settings.max_leap_areas)
+    cache = scene.leap_cache
+    if cache is None or cache.key != key:
+        cache = scene.leap_cache = _LeapCache(scene, key)
+    return cache
+
+
 def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
     """For each route through the fire's area and each direction: the run to the farthest
     unlit fuel it can reach (stopping at barriers that are not passable)."""
@@ -141,7 +187,13 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
         if feature in b.areas[fire.area].features:
             acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], fire.area,
                                    beam=feature))
+    cache = _leap_cache(scene)
+    if (cache.near is not None and fire.area not in cache.near) or fire.area in cache.calm:
+        return acts
     reach = b.within(fire.area, scene.settings.max_leap_areas)
+    if not any(_unlit(scene, j) for j in reach if j != fire.area):
+        cache.calm.add(fire.area)
+        return acts
     for j in sorted(reach):
         if j != fire.area and _unlit(scene, j):
             tn = adjust(leap_tn(scene, fire.area, j, reach[j]), j, "leap")

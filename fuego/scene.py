@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from fuego.building import Building, Feature
+from fuego.building import Building, Feature, note_fuel
 from fuego.dice import Roller
 from fuego.events import Event, EventKind
 from fuego.fire import Fire, FireState, Trigger
@@ -59,6 +59,8 @@ class Scene:
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
+    #: where a fire may leap, cached by fuego.fire_actions (docs/performance.md)
+    leap_cache: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.smoke is None and self.settings.smoke:
@@ -160,6 +162,8 @@ class Scene:
             area.fuel = max(0, area.fuel - spent)
             if area.fuel == 0:
                 self.building.burn_out(fire.area)
+        if area.burnable:  # unlit fuel again: a neighbour's fire may leap here
+            note_fuel()
         self.emit(EventKind.FIRE_OUT, self.fire_name(fire), fire.area, reason=reason,
                   burned_out=area.burned_out)
         if area.burned_out:
