@@ -1,0 +1,175 @@
+"""``fuego map FILE --out MAP.svg|MAP.png|MAP.pdf``: a printable encounter map.
+
+Draws the building on a 10-ft grid whose letters and numbers are fuego's area names
+(``ground:C4``): rooms, walls by material, doors and windows (open or closed), stairs, ladders,
+holes, fuel, routes, exits and heroes, with a legend. With ``--round N`` it plays the scene
+``N`` rounds first (seeded, the same engine path and heroes as ``fuego run``) and draws the
+fires with their Fire Dice, the smoke, burned-out areas and broken barriers.
+
+SVG and PNG put the levels side by side; PDF gives one page per level. The drawing is
+:func:`fuego.render.mapdraw.draw_map`; this command only loads, plays and saves.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from fuego.errors import FuegoError, LimitError
+
+FORMATS = (".svg", ".png", ".pdf")
+#: A PNG larger than this on either side is refused (memory), with a tip.
+MAX_PNG_SIDE = 20_000
+MAX_PNG_PIXELS = 120_000_000
+
+
+def out_format(path: str) -> str:
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in FORMATS:
+        raise FuegoError(f"cannot tell the format of {path!r} from its name",
+                         tip="end the file name in .svg, .png or .pdf")
+    return ext[1:]
+
+
+def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
+    """Level names or indices (in file order) -> level indices; None for all."""
+    if not wanted:
+        return None
+    out: list[int] = []
+    names = [lv.name for lv in building.levels]
+    for text in wanted:
+        hit = next((lv.index for lv in building.levels if lv.name == text), None)
+        if hit is None and text.lstrip("-").isdigit():
+            k = int(text)
+            if 0 <= k < len(building.levels):
+                hit = k
+        if hit is None:
+            raise FuegoError(f"no level {text!r} in this scenario",
+                             tip="levels here: " + ", ".join(
+                                 f"{n} ({k})" for k, n in enumerate(names)))
+        if not any(a.level == hit for a in building.areas):
+            raise FuegoError(f"level {names[hit]!r} has no areas to draw")
+        if hit not in out:
+            out.append(hit)
+    return tuple(out)
+
+
+def play_to(scenario, seed: int, rounds: int):
+    """The scene of ``scenario`` after ``rounds`` rounds with ``seed``, played as ``fuego run``
+    plays it (scripted heroes where the scenario has actions, automatic otherwise)."""
+    from fuego.controllers import AutoController, ScriptedController
+    from fuego.rounds import run_scene
+
+    scene = scenario.build(seed)
+    if rounds > 0:
+        actions = getattr(scenario, "actions", None) or {}
+        controller = ScriptedController(actions) if actions else AutoController()
+        run_scene(scene, controller, rounds)
+    return scene
+
+
+def save_figures(figures, path: str, fmt: str, dpi: int) -> None:
+    """Write the figures: one file for SVG/PNG (one figure), a multipage PDF otherwise."""
+    import matplotlib
+
+    rc = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
+    try:
+        with matplotlib.rc_context(rc):
+            if fmt == "pdf":
+                from matplotlib.backends.backend_pdf import PdfPages
+
+                with PdfPages(path, metadata={"Creator": "fuego", "CreationDate": None}) as pdf:
+                    for fig in figures:
+                        pdf.savefig(fig)
+            else:
+                meta = {"Date": None} if fmt == "svg" else {"Software": "fuego"}
+                figures[0].savefig(path, format=fmt, dpi=dpi, metadata=meta)
+    except OSError as exc:
+        raise FuegoError(f"cannot write {path}: {exc.strerror or exc}",
+                         tip="check that its folder exists and is writable") from None
+
+
+def check_png_size(sizes, dpi: int) -> None:
+    for w, h in sizes:
+        pw, ph = round(w * dpi), round(h * dpi)
+        if pw > MAX_PNG_SIDE or ph > MAX_PNG_SIDE or pw * ph > MAX_PNG_PIXELS:
+            raise LimitError(f"the PNG would be {pw} x {ph} pixels",
+                             tip="lower --dpi or --scale, draw one --level, or write SVG/PDF")
+
+
+@click.command("map")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--out", "-o", "out", required=True, metavar="MAP.svg|MAP.png|MAP.pdf",
+              help="Where to write the map; the format follows the extension.")
+@click.option("--level", "-l", "levels", multiple=True, metavar="NAME_OR_INDEX",
+              help="Draw only this level (its name, or its index in the file); repeatable.")
+@click.option("--round", "round_", type=int, default=None, metavar="N",
+              help="Play N rounds first (seeded) and draw fires, smoke and damage.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the run for --round (default: drawn at random and printed).")
+@click.option("--scale", type=click.FloatRange(0.2, 4.0), default=1.0, show_default=True,
+              help="Inches per 10-ft area (2 gives 1 inch = 5 ft battle-mat scale).")
+@click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True,
+              help="Resolution of a PNG.")
+@click.option("--no-fuel", is_flag=True, help="No fuel shading or numbers (a players' map).")
+@click.option("--no-legend", is_flag=True, help="Leave out the legend.")
+@click.option("--subgrid", is_flag=True, help="Dotted 5-ft squares inside each 10-ft area.")
+@click.option("--title", default=None, help="Title printed on the map (default: the scenario's).")
+def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, seed: int | None,
+            scale: float, dpi: int, no_fuel: bool, no_legend: bool, subgrid: bool,
+            title: str | None) -> None:
+    """Render scenario FILE as a printable encounter map (SVG, PNG or PDF).
+
+    \b
+    One 10-ft area per --scale inches, with fuego's column letters and row
+    numbers; a PDF has one page per level, SVG and PNG show the levels side
+    by side.
+
+    \b
+    Examples:
+      fuego map campaigns/tavern.yaml --out tavern.pdf
+      fuego map campaigns/tavern.yaml --level ground --out ground.png --scale 2
+      fuego map campaigns/tavern.yaml --round 4 --seed 7 --out round4.svg
+    """
+    fmt = out_format(out)
+    from fuego.render.mapdraw import MapOptions, draw_map, figure_size
+    from fuego.scenario import load
+
+    scenario = load(file)
+    limit = scenario.settings.max_rounds
+    if round_ is not None and not 0 <= round_ <= limit:
+        raise LimitError(f"--round must be between 0 and {limit}, not {round_}",
+                         tip="the scenario's rules.max_rounds is the longest a run goes")
+    drawn = False
+    if seed is None:
+        if round_:
+            import random
+
+            seed, drawn = random.SystemRandom().randrange(1, 1_000_000), True
+        else:
+            seed = 0
+    scene = play_to(scenario, seed, round_ or 0)
+    b = scene.building
+    chosen = pick_levels(b, levels)
+    if round_:
+        sub = f"after round {scene.round} (seed {seed})"
+        if scene.round < round_:
+            sub += f"; the scene ended after round {scene.round}"
+    else:
+        sub = "as the scene starts"
+    options = MapOptions(levels=chosen, area_inches=scale, fuel=not no_fuel,
+                         legend=not no_legend, subgrid=subgrid, title=title, subtitle=sub,
+                         layout="pages" if fmt == "pdf" else "side")
+    if fmt == "png":
+        check_png_size(figure_size(b, scene, options), dpi)
+    figures = draw_map(b, scene, options)
+    save_figures(figures, out, fmt, dpi)
+    n = len(chosen) if chosen else len({a.level for a in b.areas})
+    what = f"{n} level{'s' if n != 1 else ''}"
+    if fmt == "pdf":
+        what += f" on {len(figures)} page{'s' if len(figures) != 1 else ''}"
+    w, h = figures[0].get_size_inches()
+    click.echo(f"fuego map: wrote {out} ({what}, {w:.1f} x {h:.1f} in, {sub})")
+    if drawn:
+        click.echo(f"seed {seed} — redraw with --seed {seed}", err=True)
