@@ -1,0 +1,151 @@
+"""``fuego forecast FILE``: how the fire is likely to go, from many seeded runs.
+
+Plays ``--runs`` runs of the scenario (heroes played as ``fuego run`` plays them: scripted where
+the scenario has actions, automatic otherwise) across ``--jobs`` processes and sums up: per
+room the chance it burns by each round, the median round it catches and the chance of a
+flashover; per hero the chance of escaping, being knocked out or killed and the wounds taken;
+when the last fire goes out. ``--json`` prints every number as one JSON document;
+``--out`` draws a report (heat map of the floor plan and curves over rounds).
+
+The numbers depend on the scenario, ``--runs``, ``--rounds`` and ``--seed`` only: run ``i``
+uses seed ``(S * 1000003 + i) mod 2**48`` whatever ``--jobs`` is (docs/maps-and-forecasts.md).
+The simulation is :func:`fuego.forecast.forecast`; the plots :mod:`fuego.render.forecast_plot`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import click
+
+from fuego.errors import LimitError
+
+
+def _pct(p: float) -> str:
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{100 * p:.0f}%"
+
+
+def _round(r: int | None) -> str:
+    return "-" if r is None else str(r)
+
+
+def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
+    """The terminal summary of a forecast's :meth:`~fuego.forecast.ForecastResult.to_dict`."""
+    R = data["rounds"]
+    runs = data["runs"]
+    lines = [f"fuego forecast: {data['scenario'] or 'scenario'}",
+             f"{runs} runs of up to {R} rounds, seed {data['seed']}"
+             + (f" ({elapsed:.1f} s, {runs / elapsed:.0f} runs/s with {jobs} "
+                f"job{'s' if jobs != 1 else ''})" if elapsed else ""), ""]
+    out = data["fire_out"]
+    med = out["median_round"]
+    lines.append("The fire: " + (f"out by round {med} in half the runs" if med is not None
+                                 else "still burning in more than half the runs")
+                 + f"; out by round {R} in {_pct(out['p_out_by_round'][-1])}"
+                 + (f", still burning in {_pct(out['p_still_burning'])}"
+                    if out["p_still_burning"] else ""))
+    ba = data["burning_areas_by_round"]
+    marks = sorted({r for r in (1, 2, 3, 5, 10, 15, 20, 30, 40, R) if r <= R})
+    lines.append("Areas burning (mean [10-90%]): " + ", ".join(
+        f"round {r}: {ba['mean'][r]:.1f} [{ba['p10'][r]}-{ba['p90'][r]}]" for r in marks))
+    lines.append("")
+    rooms = data["rooms"]
+    width = max([len("Room")] + [len(v["name"]) for v in rooms.values()])
+    lines.append(f"{'Room':<{width}}  burns by round {R:<3} median round caught  flashover")
+    order = sorted(rooms, key=lambda k: (-rooms[k]["p_ever"],
+                                         rooms[k]["median_first_round_when_it_burns"] or 0, k))
+    for key in order:
+        v = rooms[key]
+        lines.append(f"{v['name']:<{width}}  {_pct(v['p_ever']):>16}  "
+                     f"{_round(v['median_first_round']):>19}  {_pct(v['p_flashover']):>9}")
+    heroes = data["heroes"]
+    if heroes:
+        lines.append("")
+        width = max([len("Hero")] + [len(n) for n in heroes])
+        lines.append(f"{'Hero':<{width}}  escaped  knocked out  killed  still inside  "
+                     "mean Dramatic Wounds")
+        for name, v in heroes.items():
+            lines.append(f"{name:<{width}}  {_pct(v['p_escaped']):>7}  "
+                         f"{_pct(v['p_knocked_out']):>11}  {_pct(v['p_killed']):>6}  "
+                         f"{_pct(v['p_still_inside']):>12}  {v['mean_dramatic_wounds']:>20.2f}")
+    return lines
+
+
+@click.command("forecast")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--runs", "-n", type=int, default=1000, show_default=True,
+              help="Seeded runs to play (1 to 100000).")
+@click.option("--rounds", type=int, default=None,
+              help="Rounds per run (default and most: the scenario's max_rounds).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the forecast; run i plays seed (S*1000003+i) mod 2**48.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="Processes to share the runs (1 to 64); the numbers do not depend on it.")
+@click.option("--by-round", type=int, default=None, metavar="R",
+              help="Round of the report's heat map (default: the last round).")
+@click.option("--out", "-o", "out", default=None, metavar="REPORT.png|svg|pdf",
+              help="Draw the report: heat map of the floor plan and curves over rounds.")
+@click.option("--dpi", type=click.IntRange(36, 600), default=120, show_default=True,
+              help="Resolution of a PNG report.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every number as one JSON document on standard output.")
+def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
+             by_round: int | None, out: str | None, dpi: int, as_json: bool) -> None:
+    """Monte Carlo forecast of how the fire in scenario FILE will go.
+
+    \b
+    A progress bar shows on standard error when it is a terminal.
+
+    \b
+    Examples:
+      fuego forecast campaigns/tavern.yaml --runs 2000 --jobs 4
+      fuego forecast campaigns/tavern.yaml --rounds 10 --out tavern-forecast.pdf
+      fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
+    """
+    from fuego.cli.mapcmd import out_format
+    from fuego.forecast import forecast as run_forecast
+    from fuego.scenario import load
+
+    fmt = out_format(out) if out else None
+    scenario = load(file)
+    limit = scenario.settings.max_rounds
+    R = rounds if rounds is not None else limit
+    if by_round is not None and not 0 <= by_round <= R:
+        raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    with Progress(TextColumn("forecast"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("runs"), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console, disable=not console.is_terminal, transient=True) as bar:
+        task = bar.add_task("runs", total=runs if isinstance(runs, int) and runs > 0 else 1)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done)
+
+        result = run_forecast(scenario, runs=runs, rounds=rounds, seed=seed, jobs=jobs,
+                              progress=progress)
+    elapsed = time.perf_counter() - started
+    data = result.to_dict()
+    if as_json:
+        click.echo(json.dumps(data, sort_keys=False, separators=(",", ":")))
+    else:
+        for line in summary_lines(data, elapsed, jobs):
+            click.echo(line)
+    if out:
+        from fuego.cli.mapcmd import save_figures
+        from fuego.render.forecast_plot import plot_forecast
+
+        figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side")
+        save_figures(figures, out, fmt, dpi)
+        click.echo(f"fuego forecast: wrote {out}", err=as_json)
+

@@ -1,0 +1,202 @@
+"""Forecasts (issue 8): :func:`fuego.forecast.forecast` and ``fuego forecast``.
+
+The numbers are checked against odds computed by hand on a scene where the hand computation is
+exact, and for reproducibility: the same seed gives the same JSON whatever ``--jobs`` and
+however the runs are chunked.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.cli import cli
+from fuego.dice import Pool, Roller
+from fuego.errors import FuegoError
+from fuego.forecast import forecast, run_seed
+from fuego.odds import chance
+from fuego.scenario import loads
+
+ROOT = Path(__file__).resolve().parents[1]
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+
+#: A one-die fire (Panache 1: exactly one action a round) beside a thin wooden wall (pass-through
+#: TN 5) with fuel behind it. Nothing else to do: no route, no leap through the wall, growing is
+#: worse for the hungry fire than burning through (TN 5 against a 2k1 spreading roll), breaking
+#: the wall (TN 10) is not a fair chance. Resolve 9 fuel: the fire never burns out this soon.
+WALL = """
+format: 1
+title: One thin wall
+defaults: {wall: thin-wooden-wall}
+rooms:
+  a: {name: Fire side, fuel: 9}
+  b: {name: Far side, fuel: 9}
+legend: {a: a, b: b}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      ab
+fires:
+  - {area: ground:A1, fd: 1}
+rules: {smoke: false, max_rounds: 5}
+"""
+
+
+@pytest.fixture(scope="module")
+def wall():
+    return loads(WALL)
+
+
+@pytest.fixture(scope="module")
+def wall_forecast(wall):
+    return forecast(wall, runs=600, rounds=3, seed=11)
+
+
+def test_the_scene_is_what_the_hand_computation_assumes(wall):
+    from fuego.fire_actions import ActionKind
+    from fuego.policy import hungry
+
+    scene = wall.build(1)
+    fire = scene.fires[0]
+    barrier, = scene.building.barriers
+    assert fire.fd == 1 and fire.panache == 1 and barrier.pass_through_tn == 5
+    assert fire.spreading_pool() == Pool(2, 1)
+    act = hungry(scene, fire)
+    assert act.kind is ActionKind.BURN_THROUGH and act.tn == 5
+
+
+def test_burning_by_round_matches_the_odds_of_the_spreading_roll(wall_forecast):
+    p = chance(Pool(2, 1), 5)  # one spreading roll a round: 2k1 against TN 5
+    assert p == pytest.approx(0.84)  # 1 - (4/10)^2
+    d = wall_forecast.to_dict()
+    far = d["areas"]["ground:B1"]["p_burning_by_round"]
+    runs = d["runs"]
+    for r in (1, 2, 3):
+        exact = 1 - (1 - p) ** r  # it tries again each round until through
+        sigma = (exact * (1 - exact) / runs) ** 0.5
+        assert far[r] == pytest.approx(exact, abs=max(4 * sigma, 0.01)), r
+    assert far[0] == 0.0
+    assert d["areas"]["ground:A1"]["p_burning_by_round"] == [1.0] * 4
+    assert d["areas"]["ground:A1"]["median_first_round"] == 0
+    assert d["areas"]["ground:B1"]["median_first_round"] == 1
+    # a one-area room flashes over at the end of the round its area catches
+    assert d["rooms"]["b"]["p_flashover_by_round"] == d["rooms"]["b"]["p_burning_by_round"]
+    assert d["rooms"]["a"]["p_flashover_by_round"][1:] == [1.0] * 3
+    assert d["fire_out"]["p_still_burning"] == 1.0 and d["fire_out"]["median_round"] is None
+    assert d["burning_areas_by_round"]["mean"][0] == 1.0
+
+
+def test_one_run_is_the_scene_of_its_seed(wall):
+    from fuego.controllers import AutoController
+    from fuego.rounds import play_round, start_scene
+
+    for seed in (2024, 7, 99):
+        result = forecast(wall, runs=1, rounds=3, seed=seed).to_dict()
+        # run 0 of a forecast is wall.build(run_seed(seed, 0)): play it by hand
+        scene = wall.build(run_seed(seed, 0))
+        start_scene(scene)
+        controller = AutoController()
+        burning = [set(scene.fires)]
+        for _ in range(3):
+            play_round(scene, controller)
+            burning.append(set(scene.fires))
+        for area in scene.building.areas:
+            got = result["areas"][area.name]["p_burning_at_round"]
+            assert got == [1.0 if area.index in s else 0.0 for s in burning]
+
+
+def test_run_seeds_depend_on_the_seed_and_index_only():
+    assert run_seed(7, 3) == Roller(7).spawn(3).seed == (7 * 1_000_003 + 3) % 2**48
+    assert len({run_seed(7, i) for i in range(1000)}) == 1000
+
+
+def test_chunking_does_not_change_the_numbers(wall):
+    one = forecast(wall, runs=60, rounds=3, seed=5, chunk=1).to_dict()
+    seven = forecast(wall, runs=60, rounds=3, seed=5, chunk=7).to_dict()
+    assert one == seven
+    other = forecast(wall, runs=60, rounds=3, seed=6).to_dict()
+    assert other != one  # a different seed is a different forecast
+
+
+def test_jobs_1_and_2_give_identical_json():
+    runner = CliRunner()
+    args = ["forecast", str(TAVERN), "--runs", "24", "--rounds", "4", "--seed", "3", "--json"]
+    one = runner.invoke(cli, args + ["--jobs", "1"], catch_exceptions=False)
+    two = runner.invoke(cli, args + ["--jobs", "2"], catch_exceptions=False)
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert one.stdout == two.stdout
+    data = json.loads(one.stdout)
+    assert data["runs"] == 24 and data["rounds"] == 4 and data["seed"] == 3
+    assert "jobs" not in data
+    assert set(data) >= {"areas", "rooms", "heroes", "fire_out", "burning_areas_by_round"}
+    for hero in data["heroes"].values():
+        total = (hero["p_escaped"] + hero["p_knocked_out"] + hero["p_killed"]
+                 + hero["p_still_inside"])
+        assert total == pytest.approx(1.0)
+        assert sum(hero["dramatic_wounds"].values()) == pytest.approx(1.0)
+        assert len(hero["mean_dramatic_wounds_by_round"]) == 5
+
+
+def test_progress_is_reported_up_to_the_last_run(wall):
+    seen = []
+    forecast(wall, runs=30, rounds=2, seed=1, progress=lambda done, total: seen.append(
+        (done, total)), chunk=8)
+    assert seen == [(8, 30), (16, 30), (24, 30), (30, 30)]
+
+
+@pytest.mark.parametrize("kw,words", [
+    ({"runs": 0}, "runs must be between 1 and 100000"),
+    ({"runs": 100_001}, "runs must be between 1 and 100000"),
+    ({"rounds": 6}, "rounds must be between 1 and 5"),
+    ({"rounds": 0}, "rounds must be between 1 and 5"),
+    ({"jobs": 0}, "jobs must be between 1 and 64"),
+    ({"jobs": 65}, "jobs must be between 1 and 64"),
+    ({"runs": "many"}, "runs must be a whole number"),
+    ({"seed": -1}, "seed must be a whole number"),
+])
+def test_limits_are_clear_errors(wall, kw, words):
+    args = {"runs": 10, "rounds": 2, "seed": 1, "jobs": 1, **kw}
+    with pytest.raises(FuegoError, match=words):
+        forecast(wall, **args)
+
+
+def test_cli_summary_report_and_errors(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "report.png"
+    r = runner.invoke(cli, ["forecast", str(TAVERN), "--runs", "12", "--rounds", "3",
+                            "--out", str(out), "--by-round", "2", "--dpi", "40"],
+                      catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "12 runs of up to 3 rounds, seed 1" in r.output
+    assert "Kitchen" in r.output and "Isabela Soldano" in r.output
+    assert f"wrote {out}" in r.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = runner.invoke(cli, ["forecast", str(TAVERN), "--runs", "0"])
+    assert r.exit_code == 2 and "runs must be between 1 and 100000" in r.output
+    r = runner.invoke(cli, ["forecast", str(TAVERN), "--rounds", "3", "--by-round", "4"])
+    assert r.exit_code == 2 and "--by-round must be between 0 and 3" in r.output
+    r = runner.invoke(cli, ["forecast", str(TAVERN), "--out", "x.txt"])
+    assert r.exit_code == 2 and ".svg, .png or .pdf" in r.output
+
+
+def test_report_figures(wall_forecast, tmp_path):
+    import matplotlib
+
+    from fuego.render.forecast_plot import plot_forecast
+
+    fig, = plot_forecast(wall_forecast, by_round=1)
+    out = tmp_path / "r.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(out)
+    text = out.read_text()
+    assert 'id="heat-ground:B1"' in text and 'id="curve-burning-mean"' in text
+    pages = plot_forecast(wall_forecast, layout="pages")
+    assert len(pages) == 2  # one level, then the curves
+    # the heat map's labels are the chances of burning by that round
+    labels = {t.get_text() for ax in fig.axes for t in ax.texts}
+    p1 = wall_forecast.to_dict()["areas"]["ground:B1"]["p_burning_by_round"][1]
+    assert f"{round(100 * p1)}%" in labels and "100%" in labels
