@@ -1,0 +1,641 @@
+"""Universal VTT maps (``.dd2vtt``, ``.uvtt``) -> a fuego scenario floor plan to annotate.
+
+A Universal VTT file is JSON: ``resolution.map_size`` (``{x, y}`` in grid squares),
+``resolution.pixels_per_grid``, ``line_of_sight`` (wall polylines: lists of ``{x, y}`` in grid
+squares), ``portals`` (doors: ``position``, two ``bounds`` points, ``rotation``, ``closed``),
+optionally ``lights`` and ``image`` (the picture, base64: never decoded here).
+
+The conversion (docs/maps-and-forecasts.md, "Importing a VTT map"):
+
+1. **Scale.** One VTT square is ``grid_feet`` feet (5 by default, the usual battle-map square),
+   so ``10 / grid_feet`` squares make one 10-ft fuego area (2 x 2 squares at 5 ft; one square at
+   10 ft). A map of 16 x 10 squares at 5 ft is 8 x 5 areas; an odd number of squares gives a
+   last half area, kept as a whole one.
+2. **Walls snap to the 10-ft grid.** Each wall segment is sampled; a segment within 25 degrees
+   of horizontal (or vertical) votes, per sample, for the nearest horizontal (vertical) area edge;
+   a slanted one marks every area edge it crosses (a sealed staircase). An area edge is a wall
+   when wall segments cover at least a third of it.
+3. **Portals** become doors (or windows: by name with ``windows_from_names``, or by number with
+   ``windows``) on the area edge nearest their span; a portal replaces the wall on its edge.
+   ``closed`` is kept.
+4. **Rooms** are the regions of areas joined across edges with no wall, door or window (flood
+   fill). A region that runs off the map through an edge without a wall is the outside: one
+   outdoor room, a way out (``exit``), nothing to burn.
+
+:func:`convert` returns the scenario as YAML text with comments telling the GM what to fill in
+(materials, fuel, heroes, fires); it always passes ``fuego check``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from fuego.errors import FuegoError, LimitError
+
+#: Largest file read (the embedded picture makes them big).
+MAX_FILE_BYTES = 50 * 1024 * 1024
+#: Largest map, in VTT squares per side.
+MAX_MAP_SQUARES = 400
+#: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
+MAX_PLAN_AREAS = 200
+MAX_POLYLINES = 20_000
+MAX_POINTS_PER_POLYLINE = 10_000
+MAX_POINTS = 200_000
+MAX_PORTALS = 5_000
+MAX_LIGHTS = 5_000
+#: Coordinates may stray this many squares off the map (walls drawn on its border).
+MARGIN = 2.0
+#: An area edge is a wall when wall segments cover at least this much of it.
+WALL_COVER = 1 / 3
+#: Segments within this many degrees of horizontal or vertical snap along a grid line.
+SNAP_DEGREES = 25.0
+GRID_FEET = (5, 10)
+#: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
+ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+              "+*=%&@$!?~^<>()[]{}/;:,.'`|-_")
+OUTSIDE_CHAR = "o"
+
+Point = tuple[float, float]
+#: An area edge: ("v", x, row) is the vertical line x between columns x-1 and x on ``row``;
+#: ("h", col, y) the horizontal line y between rows y-1 and y on ``col``.
+Edge = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class Portal:
+    number: int  # 1-based, in file order
+    a: Point
+    b: Point
+    closed: bool
+    rotation: float
+    hint: str  # a name, label or type the exporter gave it ("" when none)
+
+
+@dataclass
+class VttMap:
+    """What fuego reads from a Universal VTT file (coordinates in squares, origin removed)."""
+
+    source: str
+    width: float
+    height: float
+    pixels_per_grid: float | None
+    version: str
+    walls: list[list[Point]]
+    portals: list[Portal]
+    lights: list[Point]
+    ignored: list[str] = field(default_factory=list)
+
+
+# -- reading --------------------------------------------------------------------------------------
+def _bad(source: str, message: str, tip: str | None = None) -> FuegoError:
+    return FuegoError(message, where=source, tip=tip or "export the map again as Universal VTT "
+                      "(.dd2vtt or .uvtt) and check the file is complete")
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a number")
+
+
+def read(path: str | os.PathLike) -> VttMap:
+    """Read and check a ``.dd2vtt``/``.uvtt`` file (size first, then JSON, then every key)."""
+    source = os.fspath(path)
+    try:
+        size = os.path.getsize(source)
+    except OSError as exc:
+        raise FuegoError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if size > MAX_FILE_BYTES:
+        raise LimitError(f"the file is {size / 2**20:.0f} MiB; fuego reads VTT maps up to "
+                         f"{MAX_FILE_BYTES // 2**20} MiB", where=source,
+                         tip="export it with a smaller image (the walls do not need it)")
+    try:
+        with open(source, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise FuegoError(f"cannot read {source}: {exc.strerror or exc}") from None
+    return parse(raw, source)
+
+
+def parse(raw: bytes | str, source: str = "<vtt>") -> VttMap:
+    """Check Universal VTT JSON text; every problem is a :class:`FuegoError` naming the key."""
+    if isinstance(raw, (bytes, bytearray)):
+        if len(raw) > MAX_FILE_BYTES:
+            raise LimitError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB",
+                             where=source)
+        try:
+            text = bytes(raw).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise _bad(source, "not a Universal VTT file: it is not UTF-8 text (JSON)") from None
+    else:
+        text = raw
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise _bad(source, f"not a Universal VTT file: invalid JSON at line {exc.lineno}, "
+                   f"column {exc.colno} ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise _bad(source, f"not a Universal VTT file: {exc}") from None
+    if not isinstance(data, dict):
+        raise _bad(source, f"not a Universal VTT file: expected a JSON object, got "
+                   f"{_type(data)}")
+    return _check(data, source)
+
+
+def _type(v: Any) -> str:
+    if v is None:
+        return "null"
+    return {bool: "true/false", int: "a number", float: "a number", str: "text",
+            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+
+
+def _number(v: Any, source: str, key: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise _bad(source, f"{key}: expected a number, got {_type(v)}")
+    return float(v)
+
+
+def _point(v: Any, source: str, key: str, origin: Point, w: float, h: float) -> Point:
+    if not isinstance(v, dict) or "x" not in v or "y" not in v:
+        raise _bad(source, f"{key}: expected a point {{\"x\": ..., \"y\": ...}}, got {_type(v)}")
+    x = _number(v["x"], source, key + ".x") - origin[0]
+    y = _number(v["y"], source, key + ".y") - origin[1]
+    if not (-MARGIN <= x <= w + MARGIN and -MARGIN <= y <= h + MARGIN):
+        raise _bad(source, f"{key}: the point ({x:g}, {y:g}) is off the {w:g} x {h:g} map",
+                   tip="coordinates are in grid squares from the map's top left corner")
+    return x, y
+
+
+def _check(data: dict, source: str) -> VttMap:
+    res = data.get("resolution")
+    if not isinstance(res, dict):
+        raise _bad(source, "resolution: missing or not an object (this does not look like a "
+                   "Universal VTT export)")
+    size = res.get("map_size")
+    if not isinstance(size, dict) or "x" not in size or "y" not in size:
+        raise _bad(source, "resolution.map_size: expected {\"x\": squares, \"y\": squares}")
+    w = _number(size["x"], source, "resolution.map_size.x")
+    h = _number(size["y"], source, "resolution.map_size.y")
+    if not (0 < w <= MAX_MAP_SQUARES and 0 < h <= MAX_MAP_SQUARES):
+        raise LimitError(f"resolution.map_size: {w:g} x {h:g} squares; fuego imports maps of "
+                         f"1 to {MAX_MAP_SQUARES} squares a side", where=source)
+    ppg = res.get("pixels_per_grid")
+    if ppg is not None:
+        ppg = _number(ppg, source, "resolution.pixels_per_grid")
+        if not 0 < ppg <= 10_000:
+            raise _bad(source, f"resolution.pixels_per_grid: {ppg:g} is not a grid size")
+    origin_raw = res.get("map_origin", {"x": 0, "y": 0})
+    if not isinstance(origin_raw, dict):
+        raise _bad(source, "resolution.map_origin: expected {\"x\": ..., \"y\": ...}")
+    origin = (_number(origin_raw.get("x", 0), source, "resolution.map_origin.x"),
+              _number(origin_raw.get("y", 0), source, "resolution.map_origin.y"))
+
+    los = data.get("line_of_sight", [])
+    if los is None:
+        los = []
+    if not isinstance(los, list):
+        raise _bad(source, f"line_of_sight: expected a list of wall polylines, got {_type(los)}")
+    if len(los) > MAX_POLYLINES:
+        raise LimitError(f"line_of_sight: {len(los)} wall polylines; fuego reads at most "
+                         f"{MAX_POLYLINES}", where=source)
+    walls: list[list[Point]] = []
+    total = 0
+    for i, line in enumerate(los):
+        key = f"line_of_sight[{i}]"
+        if not isinstance(line, list):
+            raise _bad(source, f"{key}: expected a list of points, got {_type(line)}")
+        if len(line) > MAX_POINTS_PER_POLYLINE:
+            raise LimitError(f"{key}: {len(line)} points; at most {MAX_POINTS_PER_POLYLINE} a "
+                             "polyline", where=source)
+        total += len(line)
+        if total > MAX_POINTS:
+            raise LimitError(f"line_of_sight: more than {MAX_POINTS} wall points", where=source)
+        walls.append([_point(p, source, f"{key}[{k}]", origin, w, h) for k, p in enumerate(line)])
+
+    portals_raw = data.get("portals", [])
+    if portals_raw is None:
+        portals_raw = []
+    if not isinstance(portals_raw, list):
+        raise _bad(source, f"portals: expected a list, got {_type(portals_raw)}")
+    if len(portals_raw) > MAX_PORTALS:
+        raise LimitError(f"portals: {len(portals_raw)}; fuego reads at most {MAX_PORTALS}",
+                         where=source)
+    portals = []
+    for i, p in enumerate(portals_raw):
+        key = f"portals[{i}]"
+        if not isinstance(p, dict):
+            raise _bad(source, f"{key}: expected an object, got {_type(p)}")
+        bounds = p.get("bounds")
+        if not isinstance(bounds, list) or len(bounds) != 2:
+            raise _bad(source, f"{key}.bounds: expected two points (the ends of the door)")
+        a = _point(bounds[0], source, f"{key}.bounds[0]", origin, w, h)
+        b = _point(bounds[1], source, f"{key}.bounds[1]", origin, w, h)
+        if "position" in p:
+            _point(p["position"], source, f"{key}.position", origin, w, h)
+        closed = p.get("closed", True)
+        if not isinstance(closed, bool):
+            raise _bad(source, f"{key}.closed: expected true or false, got {_type(closed)}")
+        rotation = _number(p.get("rotation", 0.0), source, f"{key}.rotation")
+        hints = [p.get(k) for k in ("name", "label", "type", "kind")]
+        hint = " ".join(h for h in hints if isinstance(h, str))[:80]
+        if p.get("window") is True:
+            hint = (hint + " window").strip()
+        portals.append(Portal(i + 1, a, b, closed, rotation, hint))
+
+    lights_raw = data.get("lights", [])
+    lights: list[Point] = []
+    if isinstance(lights_raw, list):
+        for i, light in enumerate(lights_raw[:MAX_LIGHTS]):
+            if isinstance(light, dict) and "position" in light:
+                try:
+                    lights.append(_point(light["position"], source, f"lights[{i}].position",
+                                         origin, w, h))
+                except FuegoError:
+                    continue  # a light is only a hint: a broken one is skipped
+    ignored = [k for k in ("objects_line_of_sight", "environment") if data.get(k)]
+    version = data.get("format")
+    return VttMap(source, w, h, ppg, str(version) if isinstance(version, (int, float, str))
+                  else "?", walls, portals, lights, ignored)
+
+
+# -- snapping -------------------------------------------------------------------------------------
+def _seg_edges(p: Point, q: Point, cover: dict[Edge, float]) -> None:
+    """Add one wall segment (in area units) to the coverage of the area edges it runs along."""
+    (x0, y0), (x1, y1) = p, q
+    dx, dy = x1 - x0, y1 - y0
+    length = math.hypot(dx, dy)
+    if length < 1e-9:
+        return
+    angle = math.degrees(math.atan2(abs(dy), abs(dx)))
+    if angle <= SNAP_DEGREES or angle >= 90 - SNAP_DEGREES:
+        horizontal = angle <= SNAP_DEGREES
+        n = max(1, math.ceil(length / 0.05))
+        step = length / n
+        for k in range(n):
+            t = (k + 0.5) / n
+            x, y = x0 + dx * t, y0 + dy * t
+            if horizontal:
+                edge = ("h", math.floor(x), math.floor(y + 0.5))
+            else:
+                edge = ("v", math.floor(x + 0.5), math.floor(y))
+            cover[edge] = cover.get(edge, 0.0) + step
+        return
+    # slanted: every grid line it crosses, the edge crossed (full weight: it must seal)
+    for axis in ("v", "h"):
+        a0, a1 = (x0, x1) if axis == "v" else (y0, y1)
+        lo, hi = sorted((a0, a1))
+        for line in range(math.ceil(lo), math.floor(hi) + 1):
+            if a1 == a0:
+                continue
+            t = (line - a0) / (a1 - a0)
+            if not 0 <= t <= 1:
+                continue
+            other = (y0 + dy * t) if axis == "v" else (x0 + dx * t)
+            edge = (axis, line, math.floor(other))
+            cover[edge] = cover.get(edge, 0.0) + 1.0
+
+
+def _portal_edges(portal: Portal, k: float) -> list[Edge]:
+    """The area edges a portal's span covers (at least the one at its middle)."""
+    ax, ay = portal.a[0] / k, portal.a[1] / k
+    bx, by = portal.b[0] / k, portal.b[1] / k
+    cover: dict[Edge, float] = {}
+    _seg_edges((ax, ay), (bx, by), cover)  # a zero-length span adds nothing
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    angle = math.degrees(math.atan2(abs(by - ay), abs(bx - ax)))
+    middle: Edge = (("h", math.floor(mx), math.floor(my + 0.5)) if angle <= 45
+                    else ("v", math.floor(mx + 0.5), math.floor(my)))
+    edges = [e for e, c in cover.items() if c >= 0.5 - 1e-9]
+    if middle not in edges:
+        edges.append(middle)
+    return sorted(set(edges))
+
+
+def _edge_areas(edge: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two areas (col, row) an edge separates."""
+    axis, u, v = edge
+    if axis == "v":
+        return (u - 1, v), (u, v)
+    return (u, v - 1), (u, v)
+
+
+# -- the plan -------------------------------------------------------------------------------------
+@dataclass
+class ImportedPlan:
+    """A VTT map on fuego's 10-ft grid: rooms, doors, windows and the walls inside rooms."""
+
+    vtt: VttMap
+    grid_feet: int
+    cols: int
+    rows: int
+    region: list[list[int]]  # [row][col] -> room number (0-based), -1 for no area
+    rooms: list[dict]  # {"key", "name", "outdoors", "areas": [(col, row)]}
+    doors: list[tuple[Edge, Portal]]
+    windows: list[tuple[Edge, Portal]]
+    inner_walls: list[Edge]  # walls between two areas of one room
+    skipped_portals: list[tuple[Portal, str]]
+    walls: set[Edge] = field(default_factory=set)
+
+    def area_name(self, col: int, row: int, level: str) -> str:
+        from fuego.building import column_letters
+
+        return f"{level}:{column_letters(col)}{row + 1}"
+
+
+def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+            windows_from_names: bool = False, outside: bool = True) -> ImportedPlan:
+    """Snap walls and portals to 10-ft area edges and find the rooms."""
+    if grid_feet not in GRID_FEET:
+        raise FuegoError(f"--grid-feet must be 5 or 10, not {grid_feet}",
+                         tip="one VTT square is 5 ft on most battle maps")
+    k = 10 / grid_feet  # squares per area
+    cols, rows = math.ceil(vtt.width / k - 1e-9), math.ceil(vtt.height / k - 1e-9)
+    if cols > MAX_PLAN_AREAS or rows > MAX_PLAN_AREAS:
+        raise LimitError(f"the map is {cols} x {rows} areas; fuego plans are at most "
+                         f"{MAX_PLAN_AREAS} areas a side", where=vtt.source,
+                         tip="with --grid-feet 10 each square is a whole area: try 5")
+    bad = [n for n in windows if not 1 <= n <= len(vtt.portals)]
+    if bad:
+        raise FuegoError(f"--window {bad[0]}: the map has {len(vtt.portals)} portals "
+                         f"(numbered 1 to {len(vtt.portals)})")
+    cover: dict[Edge, float] = {}
+    for line in vtt.walls:
+        pts = [(x / k, y / k) for x, y in line]
+        for p, q in zip(pts, pts[1:]):
+            _seg_edges(p, q, cover)
+
+    def on_map(edge: Edge) -> bool:
+        (c0, r0), (c1, r1) = _edge_areas(edge)
+        inside = [0 <= c < cols and 0 <= r < rows for c, r in ((c0, r0), (c1, r1))]
+        return any(inside)
+
+    walls = {e for e, c in cover.items() if c >= WALL_COVER - 1e-9 and on_map(e)}
+    portal_edges: dict[Edge, Portal] = {}
+    skipped: list[tuple[Portal, str]] = []
+    for portal in vtt.portals:
+        placed = False
+        for edge in _portal_edges(portal, k):
+            (c0, r0), (c1, r1) = _edge_areas(edge)
+            if not (0 <= c0 < cols and 0 <= r0 < rows and 0 <= c1 < cols and 0 <= r1 < rows):
+                continue
+            if edge in portal_edges:
+                continue
+            portal_edges[edge] = portal
+            walls.discard(edge)
+            placed = True
+        if not placed:
+            skipped.append((portal, "on the map's border or on an edge another portal took"))
+
+    # flood fill across edges with no wall and no portal
+    region = [[-1] * cols for _ in range(rows)]
+    blocked = walls | set(portal_edges)
+    n_regions = 0
+    leaks: list[bool] = []
+    for r in range(rows):
+        for c in range(cols):
+            if region[r][c] >= 0:
+                continue
+            stack = [(c, r)]
+            region[r][c] = n_regions
+            leak = False
+            while stack:
+                x, y = stack.pop()
+                for edge, (nx, ny) in ((("v", x, y), (x - 1, y)), (("v", x + 1, y), (x + 1, y)),
+                                       (("h", x, y), (x, y - 1)), (("h", x, y + 1), (x, y + 1))):
+                    if edge in blocked:
+                        continue
+                    if not (0 <= nx < cols and 0 <= ny < rows):
+                        leak = True  # open to beyond the map: the outside
+                        continue
+                    if region[ny][nx] < 0:
+                        region[ny][nx] = n_regions
+                        stack.append((nx, ny))
+            leaks.append(leak)
+            n_regions += 1
+
+    # rooms in reading order; every region open to beyond the map is one outside room
+    outside_regions = {i for i, leak in enumerate(leaks) if leak}
+    number: dict[int, int] = {}
+    rooms: list[dict] = []
+    outside_room: int | None = None
+    for r in range(rows):
+        for c in range(cols):
+            g = region[r][c]
+            if g in number:
+                continue
+            if g in outside_regions:
+                if outside_room is None:
+                    outside_room = len(rooms)
+                    rooms.append({"key": "outside", "name": "Outside", "outdoors": True,
+                                  "areas": []})
+                number[g] = outside_room
+            else:
+                n = sum(1 for room in rooms if not room["outdoors"]) + 1
+                number[g] = len(rooms)
+                rooms.append({"key": f"room{n}", "name": f"Room {n}", "outdoors": False,
+                              "areas": []})
+    for r in range(rows):
+        for c in range(cols):
+            region[r][c] = number[region[r][c]]
+            rooms[region[r][c]]["areas"].append((c, r))
+    if not outside and outside_room is not None:
+        for c, r in rooms[outside_room]["areas"]:
+            region[r][c] = -1
+        rooms[outside_room]["areas"] = []
+    if len([room for room in rooms if room["areas"]]) > len(ROOM_CHARS) + 1:
+        raise LimitError(f"the walls make {len(rooms)} rooms; fuego names at most "
+                         f"{len(ROOM_CHARS) + 1} in one imported plan", where=vtt.source,
+                         tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
+
+    doors, wins = [], []
+    for edge in sorted(portal_edges):
+        portal = portal_edges[edge]
+        (c0, r0), (c1, r1) = _edge_areas(edge)
+        if region[r0][c0] < 0 or region[r1][c1] < 0:
+            skipped.append((portal, "between the outside and nothing (--no-outside)"))
+            continue
+        is_window = portal.number in windows or (
+            windows_from_names and "window" in portal.hint.lower())
+        (wins if is_window else doors).append((edge, portal))
+    inner = []
+    for edge in sorted(walls):
+        (c0, r0), (c1, r1) = _edge_areas(edge)
+        if not (0 <= c0 < cols and 0 <= r0 < rows and 0 <= c1 < cols and 0 <= r1 < rows):
+            continue
+        if region[r0][c0] >= 0 and region[r0][c0] == region[r1][c1]:
+            inner.append(edge)
+    return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, doors, wins, inner,
+                        skipped, walls)
+
+
+# -- writing the scenario -------------------------------------------------------------------------
+def _q(text: str) -> str:
+    """A YAML double-quoted string (JSON strings are valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
+    from fuego.building import column_letters
+
+    cs = [c for c, _ in areas]
+    rs = [r for _, r in areas]
+    return (f"{column_letters(min(cs))}{min(rs) + 1}-{column_letters(max(cs))}{max(rs) + 1}")
+
+
+def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "ground") -> str:
+    """The scenario file: a checked floor plan plus comments on what the GM must add."""
+    vtt = plan.vtt
+    name = os.path.basename(vtt.source)
+    title = title or os.path.splitext(name)[0].replace("_", " ").replace("-", " ").strip() \
+        or "Imported map"
+    title = title[:80]
+    per = 10 // plan.grid_feet
+    sq = f"{per} x {per} squares make" if per > 1 else "each square is"
+    rooms = [r for r in plan.rooms if r["areas"]]
+    chars: dict[str, str] = {}
+    pool = iter(ROOM_CHARS)
+    for room in rooms:
+        chars[room["key"]] = OUTSIDE_CHAR if room["outdoors"] else next(pool)
+    L: list[str] = []
+    add = L.append
+    add(f"# Imported from {name} by `fuego import` (Universal VTT format {vtt.version}).")
+    add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
+    add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols} x {plan.rows} areas "
+        "(columns A.., rows 1..).")
+    add("# Walls were moved to the nearest 10-ft grid line; rooms are the spaces they enclose.")
+    add("# fuego check accepts this file as it is, but it is only a floor plan. TO DO:")
+    add("#   1. rooms: give each room its name, its fuel (Resolve 0-9, or paper, paper-stack,")
+    add("#      beams-small, log-pile, beams, or your own under fuels:) and, where it is not the")
+    add("#      default, its wall (paper-wall, thin-wooden-wall, wooden-wall, thick-wooden-wall,")
+    add("#      thin-stone-wall, stone-wall, thick-stone-wall); wet: true for damp stores;")
+    add("#   2. doors: material thin-wooden-door, wooden-door or thick-wooden-door; windows:")
+    add("#      papered-window or glass-window; turn a door into a window by moving its line;")
+    add("#   3. areas: features per area (oil, gunpowder, wooden-beam, stone-beam, exit);")
+    add("#   4. routes: runs of carpet, curtains, hangings or spilt oil the fire follows;")
+    add("#   5. heroes: and fires: (who is where, and where the fire starts);")
+    add("#   6. more levels (cellar, upper floor) and links: (stairs, ladders) by hand.")
+    add("# See docs/scenario-format.md and docs/maps-and-forecasts.md.")
+    add("format: 1")
+    add(f"title: {_q(title)}")
+    add(f"description: {_q('Imported from ' + name + '. Describe the place here.')}")
+    add("")
+    add("defaults:")
+    add("  wall: wooden-wall        # TO DO: the walls between rooms unless a room says otherwise")
+    add("  door: wooden-door        # TO DO: every door below unless it names its material")
+    add("  window: glass-window")
+    add("  floor: wooden-floor")
+    add("  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel")
+    add("")
+    add("rooms:")
+    for room in rooms:
+        n = len(room["areas"])
+        span = _span(plan, room["areas"], level)
+        where = f"{n} area{'s' if n != 1 else ''}, {span}"
+        if room["outdoors"]:
+            add(f"  {room['key']}: {{name: {_q(room['name'])}, outdoors: true, fuel: none, "
+                f"features: [exit]}}   # {where}: beyond the walls, a way out")
+        else:
+            add(f"  {room['key']}: {{name: {_q(room['name'])}, fuel: 0}}   # TO DO name, fuel,"
+                f" wall; {where}")
+    add("")
+    add("legend:")
+    for room in rooms:
+        add(f"  {_q(chars[room['key']])}: {room['key']}")
+    add("")
+    add("levels:")
+    add(f"  - name: {level}")
+    add("    elevation: 0")
+    add("    plan: |")
+    for r in range(plan.rows):
+        row = "".join("#" if plan.region[r][c] < 0 else chars[plan.rooms[plan.region[r][c]]["key"]]
+                      for c in range(plan.cols))
+        add("      " + row)
+
+    def edge_text(edge: Edge) -> str:
+        (c0, r0), (c1, r1) = _edge_areas(edge)
+        return f"{plan.area_name(c0, r0, level)}-{plan.area_name(c1, r1, level)}"
+
+    def portal_line(edge: Edge, portal: Portal, what: str) -> str:
+        closed = "" if portal.closed else ", closed: false"
+        hint = f" {_q(portal.hint)}" if portal.hint else ""
+        return (f"  - {{at: {edge_text(edge)}{closed}}}   # portal {portal.number}{hint}: "
+                f"TO DO material ({what})")
+
+    if plan.doors:
+        add("")
+        add("doors:")
+        for edge, portal in plan.doors:
+            add(portal_line(edge, portal, "thin-wooden-door, wooden-door, thick-wooden-door"))
+    if plan.windows:
+        add("")
+        add("windows:")
+        for edge, portal in plan.windows:
+            add(portal_line(edge, portal, "papered-window or glass-window"))
+    if plan.inner_walls:
+        add("")
+        add("walls:                      # walls that stand inside one room (partitions, stubs)")
+        for edge in plan.inner_walls:
+            add(f"  - {{at: {edge_text(edge)}, material: wooden-wall}}   # TO DO material")
+    if plan.skipped_portals:
+        add("")
+        add("# Portals not placed (add them by hand if they matter):")
+        for portal, why in plan.skipped_portals:
+            add(f"#   portal {portal.number} at ({portal.a[0]:g}, {portal.a[1]:g})-"
+                f"({portal.b[0]:g}, {portal.b[1]:g}) squares: {why}")
+    if vtt.lights:
+        add("")
+        add("# Lights on the map (lamps, candles, hearths: places a fire might start):")
+        k = 10 / plan.grid_feet
+        seen = []
+        for x, y in vtt.lights:
+            c, r = min(plan.cols - 1, max(0, int(x // k))), min(plan.rows - 1, max(0, int(y // k)))
+            name = plan.area_name(c, r, level)
+            if name not in seen:
+                seen.append(name)
+        add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
+        add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
+    add("")
+    add("heroes: []                  # TO DO: - {name: ..., start: " +
+        f"{plan.area_name(0, 0, level)}, traits: {{brawn: 2, finesse: 2, wits: 2, "
+        "resolve: 2, panache: 2}}")
+    add("fires: []                   # TO DO: - {area: ..., fd: 3}")
+    add("")
+    add("rules:")
+    add("  max_rounds: 40")
+    return "\n".join(L) + "\n"
+
+
+@dataclass
+class ImportReport:
+    cols: int
+    rows: int
+    rooms: int
+    doors: int
+    windows: int
+    inner_walls: int
+    skipped_portals: int
+    outside: bool
+
+
+def convert(path: str | os.PathLike, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+            windows_from_names: bool = False, outside: bool = True, title: str | None = None,
+            level: str = "ground") -> tuple[str, ImportReport]:
+    """Read a VTT file and return (scenario YAML, report); the YAML is checked by the loader."""
+    from fuego.scenario import loads
+
+    vtt = read(path)
+    plan = to_plan(vtt, grid_feet=grid_feet, windows=windows,
+                   windows_from_names=windows_from_names, outside=outside)
+    if not any(room["areas"] for room in plan.rooms):
+        raise FuegoError("the map has no area left to import", where=vtt.source,
+                         tip="keep the outside (drop --no-outside) or check the walls")
+    text = to_yaml(plan, title=title, level=level)
+    loads(text, source=f"{vtt.source} (imported)")  # raises if fuego would not accept it
+    report = ImportReport(plan.cols, plan.rows,
+                          sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
+                          len(plan.doors), len(plan.windows), len(plan.inner_walls),
+                          len(plan.skipped_portals),
+                          any(r["outdoors"] and r["areas"] for r in plan.rooms))
+    return text, report

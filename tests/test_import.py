@@ -1,0 +1,243 @@
+"""Universal VTT import (issue 8): ``fuego import`` and :mod:`fuego.scenario.vtt`.
+
+``tests/data/sample.dd2vtt`` was written for these tests: a 16 x 10 square battle map (5-ft
+squares) with a cottage whose walls enclose squares (2,2)-(14,8), a partition at x = 8 with a
+door (portal 1, "parlour door") and a window in the north wall at x = 4-6 (portal 2, "kitchen
+window"), one light and a tiny image.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.building import BarrierKind
+from fuego.cli import cli
+from fuego.errors import FuegoError, LimitError
+from fuego.scenario import loads
+from fuego.scenario.vtt import convert, parse, to_plan
+
+SAMPLE = Path(__file__).parent / "data" / "sample.dd2vtt"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def vtt(walls=(), portals=(), size=(8, 8), **extra) -> str:
+    data = {"format": 0.3,
+            "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": size[0], "y": size[1]},
+                           "pixels_per_grid": 50},
+            "line_of_sight": [[{"x": x, "y": y} for x, y in line] for line in walls],
+            "portals": [{"position": {"x": (a[0] + b[0]) / 2, "y": (a[1] + b[1]) / 2},
+                         "bounds": [{"x": a[0], "y": a[1]}, {"x": b[0], "y": b[1]}],
+                         "rotation": 0, "closed": True} for a, b in portals]}
+    data.update(extra)
+    return json.dumps(data)
+
+
+def barrier(building, x: str, y: str):
+    return building.between(building.find(x), building.find(y))
+
+
+# -- the sample -----------------------------------------------------------------------------------
+def test_sample_imports_to_a_scenario_fuego_check_accepts(tmp_path):
+    out = tmp_path / "cottage.yaml"
+    r = invoke("import", str(SAMPLE), "--out", str(out), "--windows-from-names")
+    assert r.exit_code == 0, r.output
+    assert "8 x 5 areas at 5 ft a square; 2 rooms and the outside, 1 door, 1 window" in r.output
+    r = invoke("check", str(out))
+    assert r.exit_code == 0, r.output
+    assert "1 level (ground), 3 rooms, 40 areas" in r.output
+    text = out.read_text()
+    assert "one VTT square = 5 ft, so 2 x 2 squares make one 10-ft area" in text
+    assert "TO DO" in text and "image" not in text.split("format: 1")[1]
+    scenario = loads(text)
+    b = scenario.build(0).building
+    assert sorted(b.rooms) == ["outside", "room1", "room2"]
+    cols = {key: sorted(b.areas[i].name for i in b.room_areas(key)) for key in b.rooms}
+    assert cols["room1"] == sorted(f"ground:{c}{r}" for c in "BCD" for r in (2, 3, 4))
+    assert cols["room2"] == sorted(f"ground:{c}{r}" for c in "EFG" for r in (2, 3, 4))
+    assert len(cols["outside"]) == 40 - 18
+    assert b.rooms["outside"].outdoors and all(b.is_exit(i) for i in b.room_areas("outside"))
+    door = barrier(b, "ground:D3", "ground:E3")
+    assert door.kind is BarrierKind.DOOR and door.closed
+    window = barrier(b, "ground:C1", "ground:C2")
+    assert window.kind is BarrierKind.WINDOW and window.closed
+    assert b.summary()["doors"] == 1 and b.summary()["windows"] == 1
+    # the rest of the partition and the outer walls are walls
+    assert barrier(b, "ground:D2", "ground:E2").kind is BarrierKind.WALL
+    assert barrier(b, "ground:B1", "ground:B2").kind is BarrierKind.WALL
+    assert barrier(b, "ground:A3", "ground:B3").kind is BarrierKind.WALL
+    assert barrier(b, "ground:C3", "ground:D3").kind is BarrierKind.OPEN
+
+
+def test_portals_are_doors_unless_named_or_numbered_windows():
+    text, report = convert(SAMPLE)
+    assert (report.doors, report.windows) == (2, 0)
+    assert 'portal 2 "kitchen window"' in text
+    b = loads(text).build(0).building
+    assert barrier(b, "ground:C1", "ground:C2").kind is BarrierKind.DOOR
+    by_number, report = convert(SAMPLE, windows=(2,))
+    assert (report.doors, report.windows) == (1, 1)
+    by_name, _ = convert(SAMPLE, windows_from_names=True)
+    assert by_number == by_name
+
+
+def test_ten_foot_squares_make_one_area_each():
+    text, report = convert(SAMPLE, grid_feet=10, windows=(2,))
+    assert (report.cols, report.rows, report.rooms) == (16, 10, 2)
+    assert "one VTT square = 10 ft, so each square is one 10-ft area" in text
+    b = loads(text).build(0).building
+    assert len(b.room_areas("room1")) == 6 * 6 and len(b.room_areas("room2")) == 6 * 6
+    # the 10-ft door and window are two area edges each
+    assert report.doors == 2 and report.windows == 2
+    assert barrier(b, "ground:H5", "ground:I5").kind is BarrierKind.DOOR
+    assert barrier(b, "ground:H6", "ground:I6").kind is BarrierKind.DOOR
+
+
+def test_stdout_lights_and_the_imported_map_renders(tmp_path):
+    r = invoke("import", str(SAMPLE))
+    assert r.exit_code == 0
+    assert r.stdout.startswith("# Imported from sample.dd2vtt")
+    assert "# Lights on the map" in r.stdout and "ground:C3" in r.stdout
+    path = tmp_path / "c.yaml"
+    path.write_text(r.stdout)
+    r = invoke("map", str(path), "--out", str(tmp_path / "c.svg"))
+    assert r.exit_code == 0, r.output
+    svg = (tmp_path / "c.svg").read_text()
+    for gid in ("room-room1", "room-room2", "room-outside"):
+        assert f'id="{gid}"' in svg
+
+
+def test_out_is_not_overwritten_without_force(tmp_path):
+    out = tmp_path / "x.yaml"
+    out.write_text("keep me")
+    r = invoke("import", str(SAMPLE), "--out", str(out))
+    assert r.exit_code == 2 and "exists already" in r.output and out.read_text() == "keep me"
+    r = invoke("import", str(SAMPLE), "--out", str(out), "--force")
+    assert r.exit_code == 0 and out.read_text().startswith("# Imported")
+
+
+# -- snapping -------------------------------------------------------------------------------------
+def test_walls_off_the_grid_snap_to_the_nearest_10ft_line():
+    # a square room whose walls wobble by up to 1.5 ft around the 10-ft lines x,y = 2 and 6
+    text, report = convert_text(vtt(walls=[[(1.8, 2.2), (6.1, 1.9), (5.8, 6.2), (2.1, 5.9),
+                                            (1.8, 2.2)]]))
+    b = loads(text).build(0).building
+    room1 = sorted(b.areas[i].name for i in b.room_areas("room1"))
+    assert room1 == sorted(f"ground:{c}{r}" for c in "BC" for r in (2, 3))
+
+
+def test_a_slanted_wall_seals_its_rooms():
+    # a diagonal wall across a walled square splits it in two: nothing leaks across it
+    walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)], [(0, 0), (8, 8)]]
+    text, report = convert_text(vtt(walls=walls))
+    assert report.rooms == 2 and not report.outside
+    b = loads(text).build(0).building
+    for key in b.rooms:
+        for i in b.room_areas(key):
+            for j in b.open_neighbours(i):
+                assert b.areas[j].room == key
+
+
+def test_a_wall_inside_a_room_is_listed_as_a_wall():
+    # a stub partition that does not close: one room, one wall inside it
+    walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)], [(4, 0), (4, 2)]]
+    text, report = convert_text(vtt(walls=walls))
+    assert report.rooms == 1 and report.inner_walls == 1
+    b = loads(text).build(0).building
+    assert barrier(b, "ground:B1", "ground:C1").kind is BarrierKind.WALL
+    assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
+
+
+def test_portal_on_the_border_is_reported_not_placed():
+    walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]]
+    text, report = convert_text(vtt(walls=walls, portals=[((2, 0), (4, 0))]))
+    assert report.skipped_portals == 1 and "Portals not placed" in text
+
+
+def convert_text(text: str, **kw):
+    """convert() on text, through a temporary file."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "m.uvtt"
+        path.write_text(text)
+        return convert(path, **kw)
+
+
+# -- malformed files ------------------------------------------------------------------------------
+SIZE8 = '"resolution": {"map_size": {"x": 8, "y": 8}}'
+TWO = '[{"x": 1, "y": 1}, {"x": 2, "y": 1}]'
+
+
+@pytest.mark.parametrize("text,words", [
+    ("not json", "invalid JSON at line 1"),
+    ("[1, 2]", "expected a JSON object, got a list"),
+    ("{}", "resolution: missing"),
+    ('{"resolution": {"map_size": {"x": 10}}}', "resolution.map_size: expected"),
+    ('{"resolution": {"map_size": {"x": "10", "y": 5}}}',
+     "map_size.x: expected a number, got text"),
+    ('{"resolution": {"map_size": {"x": 401, "y": 5}}}', "1 to 400 squares a side"),
+    ('{"resolution": {"map_size": {"x": 0, "y": 5}}}', "1 to 400 squares a side"),
+    ('{"resolution": {"map_size": {"x": NaN, "y": 5}}}', "NaN is not a number"),
+    ('{"resolution": {"map_size": {"x": 8, "y": 8}, "pixels_per_grid": -3}}',
+     "not a grid size"),
+    ("{" + SIZE8 + ', "line_of_sight": {}}', "expected a list of wall polylines"),
+    ("{" + SIZE8 + ', "line_of_sight": [3]}', "line_of_sight[0]: expected a list of points"),
+    ("{" + SIZE8 + ', "line_of_sight": [[{"x": 1}]]}', "line_of_sight[0][0]: expected a point"),
+    ("{" + SIZE8 + ', "line_of_sight": [[{"x": 1, "y": 90}]]}', "is off the 8 x 8 map"),
+    ("{" + SIZE8 + ', "portals": 5}', "portals: expected a list"),
+    ("{" + SIZE8 + ', "portals": [{"bounds": [{"x": 1, "y": 1}]}]}',
+     "portals[0].bounds: expected two points"),
+    ("{" + SIZE8 + ', "portals": [{"bounds": ' + TWO + ', "closed": "yes"}]}',
+     "portals[0].closed: expected true or false"),
+    ("[" * 100_000 + "]" * 100_000, "not a Universal VTT file"),
+])
+def test_malformed_files_give_clear_errors(text, words):
+    with pytest.raises(FuegoError) as info:
+        parse(text, "m.uvtt")
+    assert words in info.value.render()
+    assert info.value.render().startswith("m.uvtt: ")
+
+
+def test_too_many_polylines_and_oversized_files_are_refused(tmp_path):
+    many = json.dumps({"resolution": {"map_size": {"x": 8, "y": 8}},
+                       "line_of_sight": [[] for _ in range(20_001)]})
+    with pytest.raises(LimitError, match="at most 20000"):
+        parse(many, "m.uvtt")
+    big = tmp_path / "big.dd2vtt"
+    with open(big, "wb") as fh:
+        fh.truncate(50 * 1024 * 1024 + 1)  # sparse: nothing is written
+    r = invoke("import", str(big))
+    assert r.exit_code == 2 and "fuego reads VTT maps up to 50 MiB" in r.output
+    r = invoke("import", str(tmp_path / "missing.uvtt"))
+    assert r.exit_code == 2 and "cannot read" in r.output
+    binary = tmp_path / "bin.uvtt"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    r = invoke("import", str(binary))
+    assert r.exit_code == 2 and "not UTF-8" in r.output
+
+
+def test_the_image_is_never_decoded(monkeypatch):
+    import base64
+
+    def boom(*a, **k):
+        raise AssertionError("the image was decoded")
+
+    monkeypatch.setattr(base64, "b64decode", boom)
+    text = vtt(walls=[[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]], image="!!! not base64 !!!")
+    out, report = convert_text(text)
+    assert report.rooms == 1
+
+
+def test_plans_larger_than_fuego_reads_are_refused():
+    text = vtt(size=(400, 10))
+    with pytest.raises(LimitError, match="at most 200 areas a side"):
+        to_plan(parse(text), grid_feet=10)
+    plan = to_plan(parse(text), grid_feet=5)
+    assert (plan.cols, plan.rows) == (200, 5)
