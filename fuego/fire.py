@@ -137,29 +137,31 @@ class Fire:
 
     def damage_pool(self) -> Pool:
         """The damage it deals: Fire Dice rolled, kept by temperature (003 table)."""
-        pool = FIRE_STATS[self.fd].damage[self.temperature]
-        return pool if self.explodes else pool.no_explode()
+        if self.state is not FireState.GUTTERING:
+            return FIRE_STATS[self.fd].damage[self.temperature]
+        return _POOLS["damage", self.fd, self.temperature]
 
     @property
     def avoid_tn(self) -> int:
         """TN to avoid its damage when moving through it: 5 x Fire Dice (003)."""
         return 5 * self.fd
 
+    # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it.
     def spreading_pool(self) -> Pool:
-        s = FIRE_STATS[self.fd]
-        return Pool(s.finesse + s.spreading, s.finesse, 0, self.explodes)
+        return _POOLS["spreading", self.fd, self.state is not FireState.GUTTERING]
 
     def destruction_pool(self) -> Pool:
-        s = FIRE_STATS[self.fd]
-        return Pool(s.brawn + s.destruction, s.brawn, 0, self.explodes)
+        return _POOLS["destruction", self.fd, self.state is not FireState.GUTTERING]
 
     def stealth_pool(self) -> Pool:
-        s = FIRE_STATS[self.fd]
-        return Pool(s.wits + s.stealth, s.wits, 0, self.explodes)
+        return _POOLS["stealth", self.fd, self.state is not FireState.GUTTERING]
 
     def fuel_check_pool(self) -> Pool:
         """Its wound check uses Resolve for Brawn; wound checks always explode (RULES-NOTES)."""
-        return Pool(max(1, self.resolve), self.resolve)
+        pool = _FUEL_CHECK.get(self.resolve)
+        if pool is None:
+            pool = _FUEL_CHECK[self.resolve] = Pool(max(1, self.resolve), self.resolve)
+        return pool
 
     @property
     def knocked_out_at(self) -> int:
@@ -215,6 +217,23 @@ def _moves(machine: Machine) -> dict[tuple[FireState, str], FireState]:
 
 
 _MOVES = _moves(Fire.machine)
+
+
+def _pool_table() -> dict[tuple, Pool]:
+    """Every pool a fire's sheet gives, by (what, Fire Dice, ten again or temperature)."""
+    table: dict[tuple, Pool] = {}
+    for fd, s in FIRE_STATS.items():
+        for explode in (True, False):
+            table["spreading", fd, explode] = Pool(s.finesse + s.spreading, s.finesse, 0, explode)
+            table["destruction", fd, explode] = Pool(s.brawn + s.destruction, s.brawn, 0, explode)
+            table["stealth", fd, explode] = Pool(s.wits + s.stealth, s.wits, 0, explode)
+        for temperature, pool in s.damage.items():
+            table["damage", fd, temperature] = pool.no_explode()  # a guttering fire's damage
+    return table
+
+
+_POOLS = _pool_table()
+_FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 
 def new_fire_dice(source_fd: int) -> int:
