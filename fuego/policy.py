@@ -26,10 +26,52 @@ Policy = Callable[["Scene", "Fire"], "FireAction | None"]
 FAIR_CHANCE = 1.0
 
 
+#: The means of every pool a fire rolls to reach out (spreading and destruction, Fire Dice 1-10,
+#: with and without ten again), as fuego.odds.mean gives them at its EXPLODE_DEPTH 7: the policy
+#: never waits for icepool (about 0.8 s per process, paid again by each forecast worker).
+#: tests/test_bench_smoke.py checks the table against fuego.odds; other pools (or another
+#: depth) are computed as before.
+_FIRE_MEANS_DEPTH = 7
+_FIRE_MEANS: dict[tuple[int, int, int, bool], float] = {
+    (2, 1, 0, False): 7.15,
+    (2, 1, 0, True): 8.333333211111112,
+    (3, 2, 0, False): 13.475000000000001,
+    (3, 2, 0, True): 15.305305121971971,
+    (4, 2, 0, False): 14.9666,
+    (4, 2, 0, True): 17.399438798558954,
+    (5, 3, 0, False): 21.45825,
+    (5, 3, 0, True): 24.512604721484813,
+    (6, 3, 0, False): 22.87857,
+    (6, 3, 0, True): 26.541821588500017,
+    (6, 4, 0, False): 27.66412,
+    (6, 4, 0, True): 31.330661717302952,
+    (8, 4, 0, False): 30.8222266,
+    (8, 4, 0, True): 35.71008582033648,
+    (8, 5, 0, False): 35.76666005,
+    (8, 5, 0, True): 40.65550003517833,
+    (9, 6, 0, False): 41.924985135,
+    (9, 6, 0, True): 47.42497894873515,
+    (10, 5, 0, False): 38.780303525,
+    (10, 5, 0, True): 44.891096260797,
+    (11, 7, 0, False): 51.18842369,
+    (11, 7, 0, True): 57.2995341754501,
+    (12, 8, 0, False): 55.0,
+    (12, 8, 0, True): 61.1111105,
+    (14, 9, 0, False): 85.0,
+    (14, 9, 0, True): 91.1111105,
+    (15, 10, 0, False): 105.0,
+    (15, 10, 0, True): 111.1111105,
+}
+
+
 def _mean(pool) -> float:
     """Mean of a roll-and-keep pool, from the exact odds (cached per pool in fuego.odds)."""
-    from fuego.odds import mean
+    from fuego.odds import EXPLODE_DEPTH, mean
 
+    if EXPLODE_DEPTH == _FIRE_MEANS_DEPTH:
+        known = _FIRE_MEANS.get((pool.rolled, pool.kept, pool.bonus, pool.explode))
+        if known is not None:
+            return known
     return mean(pool)
 
 
@@ -42,10 +84,12 @@ def hungry(scene: Scene, fire: Fire) -> FireAction | None:
     spreads = [a for a in acts if a.kind is ActionKind.SPREAD]
     if spreads:  # no roll needed: take the run with the most fuel
         return max(spreads, key=lambda a: (a.fuel_behind, len(a.path), -a.path[-1]))
-    spread_mean = _mean(fire.spreading_pool())
-    destroy_mean = _mean(fire.destruction_pool())
+    reaching = _reaching(acts)
     fair = []
-    for a in _reaching(acts):
+    if reaching:  # (the means only matter for actions that reach fuel)
+        spread_mean = _mean(fire.spreading_pool())
+        destroy_mean = _mean(fire.destruction_pool())
+    for a in reaching:
         mean = destroy_mean if a.kind is ActionKind.DESTROY else spread_mean
         if a.tn <= FAIR_CHANCE * mean:
             # burn-through and leaps start fires now; breaking in comes second
@@ -56,7 +100,6 @@ def hungry(scene: Scene, fire: Fire) -> FireAction | None:
     grow = [a for a in acts if a.kind is ActionKind.GROW]
     if grow:
         return grow[0]
-    reaching = _reaching(acts)
     if reaching:  # at ten dice: try the easiest anyway
         return min(reaching, key=lambda a: (a.tn, a.target))
     beams = [a for a in acts if a.kind is ActionKind.DESTROY and a.beam is not None]
