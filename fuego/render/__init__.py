@@ -1,0 +1,1 @@
+"""Pure functions of a scene: terminal maps, printable maps, forecast plots, narration text."""

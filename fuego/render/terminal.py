@@ -1,0 +1,370 @@
+"""A building (or a live scene) drawn as text for the terminal: a pure function of state.
+
+:func:`plan_text` returns the lines of one level's drawing (``rich.text.Text``, styled for a
+colour terminal; ``.plain`` gives the text) with a legend underneath. ``fuego show`` draws a
+scenario's starting state with it; ``fuego play`` and ``fuego run`` can draw the live scene
+(fires with their Fire Dice, smoke, heroes, doors open or closed, burned-out areas).
+
+Each 10-ft area is a 3-character cell; barriers are drawn between cells: a 1-character column
+between areas side by side, a 3-character run between rows. Cell, left to right: the room's
+plan character; the fuel left (``.`` none, ``x`` burned out); a mark (stairs, feature). A fire
+shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial; smoke fills the blanks.
+Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fuego.building import BarrierKind, Building, Feature, column_letters
+from fuego.errors import FuegoError
+from fuego.tables import Structure
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from fuego.scene import Scene
+
+#: structure -> (vertical, horizontal) characters, Unicode and ASCII.
+WALL_GLYPHS: dict[Structure, tuple[str, str, str, str]] = {
+    Structure.PAPER_WALL: ("┊", "┈┈┈", ":", "..."),
+    Structure.THIN_WOODEN_WALL: ("╎", "╌╌╌", "!", "- -"),
+    Structure.WOODEN_WALL: ("│", "───", "|", "---"),
+    Structure.THICK_WOODEN_WALL: ("┃", "━━━", "H", "==="),
+    Structure.THIN_STONE_WALL: ("╏", "╍╍╍", "I", "=#="),
+    Structure.STONE_WALL: ("║", "═══", "#", "###"),
+    Structure.THICK_STONE_WALL: ("█", "███", "M", "MMM"),
+}
+STONE = {Structure.THIN_STONE_WALL, Structure.STONE_WALL, Structure.THICK_STONE_WALL}
+#: (closed, open) letters of doors and windows; a broken barrier is ``x``.
+OPENABLE_GLYPHS = {BarrierKind.DOOR: ("D", "d"), BarrierKind.WINDOW: ("W", "w")}
+#: Marks in a cell's third place, first match wins.
+LINK_MARKS = {BarrierKind.STAIRS: ("<", ">"), BarrierKind.LADDER: ("L", "L"),
+              BarrierKind.HOLE: ("O", "O")}
+FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.OIL, "o"),
+                 (Feature.WOODEN_BEAM, "b"), (Feature.STONE_BEAM, "b"),
+                 (Feature.LARGE_STONE_BEAM, "b")]
+SMOKE_FILL = {1: ("~", "~"), 2: ("≈", "%")}  # density -> (unicode, ascii)
+_LETTERS = set("DdWwx ")  # door, window and broken marks: lines do not continue through them
+
+_JUNCTIONS = {
+    (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (1, 1, 1, 1): "┼", (0, 1, 0, 1): "┌",
+    (0, 1, 1, 0): "┐", (1, 0, 0, 1): "└", (1, 0, 1, 0): "┘", (1, 1, 0, 1): "├",
+    (1, 1, 1, 0): "┤", (0, 1, 1, 1): "┬", (1, 0, 1, 1): "┴", (1, 0, 0, 0): "╵",
+    (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴", (0, 0, 0, 1): "╶", (0, 0, 0, 0): " ",
+}
+
+STYLE = {
+    "wood": "dark_orange3", "stone": "grey70", "outline": "grey42", "door": "bold yellow",
+    "window": "bold bright_blue", "broken": "bold red", "room": "dim", "fuel": "green",
+    "mark": "magenta", "fire": "bold white on red", "hot": "bold yellow on red",
+    "hero": "bold cyan", "thin": "on grey23", "thick": "on grey50", "burned": "grey35",
+    "header": "bold", "exit": "bold green",
+}
+
+
+def level_index(building: Building, level: int | str | None) -> int:
+    """A level by index (``0``), name (``ground``) or elevation-ordered position; FuegoError."""
+    if isinstance(level, int) and not isinstance(level, bool):
+        if 0 <= level < len(building.levels):
+            return level
+    elif isinstance(level, str):
+        for lv in building.levels:
+            if lv.name == level:
+                return lv.index
+        if level.lstrip("-").isdigit():
+            return level_index(building, int(level))
+    names = ", ".join(f"{lv.index} {lv.name}" for lv in building.levels)
+    raise FuegoError(f"no level {level!r}", tip=f"levels: {names}")
+
+
+def levels_top_down(building: Building) -> list[int]:
+    return [lv.index for lv in sorted(building.levels, key=lambda lv: -lv.elevation)]
+
+
+def room_symbols(building: Building, given: dict[str, str] | None = None) -> dict[str, str]:
+    """One character per room: the GM's plan character if known, else one picked per level."""
+    out: dict[str, str] = {}
+    used: dict[int, set[str]] = {}
+    for key, room in building.rooms.items():
+        ch = (given or {}).get(key)
+        if ch and ch not in used.setdefault(room.level, set()):
+            out[key] = ch
+            used[room.level].add(ch)
+    import string
+
+    for key in sorted(building.rooms):
+        if key in out:
+            continue
+        room = building.rooms[key]
+        taken = used.setdefault(room.level, set())
+        pool = (key.lower() + room.name.lower() + string.ascii_lowercase + string.ascii_uppercase
+                + string.digits)
+        ch = next((c for c in pool if c.isalnum() and c not in taken), "?")
+        out[key] = ch
+        taken.add(ch)
+    return out
+
+
+def plan_text(scene_or_building: Scene | Building, level: int | str | None = None, *,
+              scene: Scene | None = None, symbols: dict[str, str] | None = None,
+              ascii: bool = False, legend: bool = True, title: bool = True) -> list[Text]:
+    """The drawing of one level (``None``: every level, top down), with a legend."""
+    from rich.text import Text
+
+    if isinstance(scene_or_building, Building):
+        building = scene_or_building
+    else:
+        scene = scene_or_building
+        building = scene.building
+    if level is None:
+        out: list[Text] = []
+        for k, li in enumerate(levels_top_down(building)):
+            if k:
+                out.append(Text(""))
+            out.extend(plan_text(building, li, scene=scene, symbols=symbols, ascii=ascii,
+                                 legend=legend, title=title))
+        return out
+    li = level_index(building, level)
+    syms = room_symbols(building, symbols)
+    return _Drawing(building, li, scene, syms, ascii).lines(legend=legend, title=title)
+
+
+def plan_plain(scene_or_building: Any, level: int | str | None = None, **kw) -> list[str]:
+    """:func:`plan_text` without styles: plain strings."""
+    return [t.plain for t in plan_text(scene_or_building, level, **kw)]
+
+
+class _Drawing:
+    def __init__(self, building: Building, li: int, scene: Scene | None,
+                 symbols: dict[str, str], ascii: bool):
+        self.b = building
+        self.li = li
+        self.scene = scene
+        self.symbols = symbols
+        self.ascii = ascii
+        self.areas = [a for a in building.areas if a.level == li]
+        self.width = max((a.col for a in self.areas), default=-1) + 1
+        self.height = max((a.row for a in self.areas), default=-1) + 1
+        rows, cols = 2 * self.height + 1, 4 * self.width + 1
+        self.chars = [[" "] * cols for _ in range(rows)]
+        self.styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
+        self.used: set[str] = set()  # what the legend needs to explain
+
+    # -- canvas ------------------------------------------------------------------------------
+    def put(self, y: int, x: int, text: str, style: str | None = None) -> None:
+        for k, ch in enumerate(text):
+            self.chars[y][x + k] = ch
+            self.styles[y][x + k] = style
+
+    def at(self, col: int, row: int) -> int | None:
+        if 0 <= col < self.width and 0 <= row < self.height:
+            return self.b.at(self.li, col, row)
+        return None
+
+    # -- what goes where ---------------------------------------------------------------------
+    def barrier_glyph(self, i: int | None, j: int | None, vertical_line: bool):
+        """(text, style) for the boundary between areas i and j (either may be None)."""
+        width = 1 if vertical_line else 3
+        if i is None and j is None:
+            return " " * width, None
+        if i is None or j is None:  # the building's outline: the room's own wall, dimmed
+            room = self.b.room_of(i if i is not None else j)
+            if room.outdoors:
+                return " " * width, None
+            glyphs = WALL_GLYPHS.get(room.wall, WALL_GLYPHS[Structure.WOODEN_WALL])
+            return self._pick(glyphs, vertical_line), STYLE["outline"]
+        barrier = self.b.between(i, j)
+        if barrier is None or barrier.kind in (BarrierKind.OPEN,):
+            return " " * width, None
+        if barrier.destroyed:
+            self.used.add("broken")
+            return ("x" if vertical_line else " x "), STYLE["broken"]
+        if barrier.kind in OPENABLE_GLYPHS:
+            closed, opened = OPENABLE_GLYPHS[barrier.kind]
+            letter = closed if barrier.closed else opened
+            self.used.add(f"{barrier.kind.value}-{'closed' if barrier.closed else 'open'}")
+            style = STYLE["door" if barrier.kind is BarrierKind.DOOR else "window"]
+            if vertical_line:
+                return letter, style
+            line = "-" if self.ascii else "─"
+            return f"{line}{letter}{line}", style
+        structure = barrier.structure or Structure.WOODEN_WALL
+        glyphs = WALL_GLYPHS.get(structure, WALL_GLYPHS[Structure.WOODEN_WALL])
+        self.used.add(structure.value)
+        return self._pick(glyphs, vertical_line), STYLE["stone" if structure in STONE else "wood"]
+
+    def _pick(self, glyphs: tuple[str, str, str, str], vertical_line: bool) -> str:
+        return glyphs[(2 if self.ascii else 0) + (0 if vertical_line else 1)]
+
+    def cell(self, i: int) -> list[tuple[str, str | None]]:
+        b, scene = self.b, self.scene
+        area = b.areas[i]
+        symbol = self.symbols.get(area.room, "?")
+        fuel = "x" if area.burned_out else (str(area.fuel) if area.fuel > 0 else ".")
+        mark, mark_style = " ", None
+        here = b.levels[area.level].elevation
+        for j, barrier in b.neighbours(i):
+            if barrier.kind in LINK_MARKS or (barrier.kind is BarrierKind.FLOOR and barrier.destroyed):
+                up = b.levels[b.areas[j].level].elevation > here
+                kind = barrier.kind if barrier.kind in LINK_MARKS else BarrierKind.HOLE
+                mark = LINK_MARKS[kind][0 if up else 1]
+                mark_style = STYLE["mark"]
+                self.used.add(f"link-{kind.value}")
+                break
+        else:
+            for feature, ch in FEATURE_MARKS:
+                if feature in area.features:
+                    mark, mark_style = ch, STYLE["exit" if feature is Feature.EXIT else "mark"]
+                    self.used.add(f"feature-{ch}")
+                    break
+        out = [(symbol, STYLE["room"]), (fuel, STYLE["burned" if area.burned_out else "fuel"]),
+               (mark, mark_style)]
+        if area.burned_out:
+            self.used.add("burned")
+        fire = scene.fires.get(i) if scene is not None else None
+        heroes = scene.heroes_in(i) if scene is not None else []
+        if fire is not None:
+            hot = fire.temperature.value == "hot"
+            style = STYLE["hot" if hot else "fire"]
+            self.used.add("fire")
+            if fire.fd >= 10:
+                out = [("*", style), ("1", style), ("0", style)]
+            else:
+                out = [("*", style), (str(fire.fd), style), out[2]]
+            if heroes:
+                out[2] = ("@", STYLE["hero"])
+                self.used.add("hero")
+        elif heroes:
+            initial = heroes[0].name[:1].upper() or "?"
+            out = [("@", STYLE["hero"]), (initial, STYLE["hero"]),
+                   ("+", STYLE["hero"]) if len(heroes) > 1 else out[2]]
+            self.used.add("hero")
+        density = scene.smoke.at(i) if scene is not None and scene.smoke is not None else 0
+        if density:
+            fill = SMOKE_FILL[int(density)][1 if self.ascii else 0]
+            smoke_style = STYLE["thick" if int(density) == 2 else "thin"]
+            self.used.add(f"smoke-{int(density)}")
+            out = [((fill if ch == " " else ch), ((st + " " if st else "") + smoke_style))
+                   for ch, st in out]
+        return out
+
+    # -- drawing -----------------------------------------------------------------------------
+    def draw(self) -> None:
+        W, H = self.width, self.height
+        for r in range(H):
+            for c in range(W):
+                i = self.at(c, r)
+                y, x = 2 * r + 1, 4 * c + 1
+                if i is not None:
+                    for k, (ch, st) in enumerate(self.cell(i)):
+                        self.put(y, x + k, ch, st)
+        for r in range(H):  # vertical lines between areas side by side
+            for c in range(W + 1):
+                text, st = self.barrier_glyph(self.at(c - 1, r), self.at(c, r), True)
+                self.put(2 * r + 1, 4 * c, text, st)
+        for r in range(H + 1):  # horizontal runs between rows
+            for c in range(W):
+                text, st = self.barrier_glyph(self.at(c, r - 1), self.at(c, r), False)
+                self.put(2 * r, 4 * c + 1, text, st)
+        for r in range(H + 1):  # corners
+            for c in range(W + 1):
+                y, x = 2 * r, 4 * c
+                up = y > 0 and self.chars[y - 1][x] != " "
+                down = y + 1 < len(self.chars) and self.chars[y + 1][x] != " "
+                left = x > 0 and self.chars[y][x - 1] != " "
+                right = x + 1 < len(self.chars[0]) and self.chars[y][x + 1] != " "
+                arms = (int(up), int(down), int(left), int(right))
+                if any(arms):
+                    ch = "+" if self.ascii else _JUNCTIONS[arms]
+                    if arms == (1, 1, 0, 0):  # a straight run continues its own line
+                        ch = next((c for c in (self.chars[y - 1][x], self.chars[y + 1][x])
+                                   if c not in _LETTERS), ch)
+                    elif arms == (0, 0, 1, 1):
+                        ch = next((c for c in (self.chars[y][x - 1], self.chars[y][x + 1])
+                                   if c not in _LETTERS), ch)
+                    neighbours = [self.styles[y + dy][x + dx] for dy, dx in
+                                  ((-1, 0), (1, 0), (0, -1), (0, 1))
+                                  if 0 <= y + dy < len(self.chars) and
+                                  0 <= x + dx < len(self.chars[0])]
+                    style = next((s for s in neighbours if s in (STYLE["stone"], STYLE["wood"])),
+                                 STYLE["outline"])
+                    self.put(y, x, ch, style)
+
+    def lines(self, *, legend: bool, title: bool) -> list[Text]:
+        from rich.text import Text
+
+        self.draw()
+        lv = self.b.levels[self.li]
+        out: list[Text] = []
+        if title:
+            out.append(Text(f"Level {lv.name} (elevation {lv.elevation}, floor "
+                            f"{lv.floor.value})", style=STYLE["header"]))
+        margin = len(str(self.height)) + 1
+        header = " " * margin + "".join(f"  {column_letters(c):<2}" for c in range(self.width))
+        out.append(Text(header.rstrip(), style=STYLE["header"]))
+        for y, row in enumerate(self.chars):
+            label = f"{(y + 1) // 2:>{margin - 1}} " if y % 2 else " " * margin
+            text = Text(label, style=STYLE["header"])
+            for ch, st in zip(row, self.styles[y]):
+                text.append(ch, style=st)
+            text.rstrip()
+            out.append(text)
+        if legend:
+            out.extend(self.legend())
+        return out
+
+    def legend(self) -> list[Text]:
+        from rich.text import Text
+
+        b, scene = self.b, self.scene
+        out: list[Text] = []
+        rooms = [r for r in b.rooms.values() if r.level == self.li]
+        for room in sorted(rooms, key=lambda r: self.symbols.get(r.key, "?")):
+            areas = b.room_areas(room.key)
+            fuel = sum(b.areas[i].fuel for i in areas)
+            where = "outdoors" if room.outdoors else f"walls {room.wall.value}"
+            line = Text("  ")
+            line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
+            line.append(f"  {room.name} ({room.key}): {len(areas)} areas, fuel {fuel}, {where}")
+            out.append(line)
+        if scene is not None:
+            for hero in scene.heroes:
+                if hero.present and b.areas[hero.area].level == self.li:
+                    line = Text("  ")
+                    line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
+                    line.append(f" {hero.name} at {b.areas[hero.area].name}"
+                                + (f" ({hero.status.value})" if hero.status.value != "active"
+                                   else ""))
+                    out.append(line)
+            for i in sorted(scene.fires):
+                if b.areas[i].level != self.li:
+                    continue
+                fire = scene.fires[i]
+                line = Text("  ")
+                line.append(f"*{fire.fd}", style=STYLE["fire"])
+                line.append(f" fire at {b.areas[i].name}: {fire.fd} Fire Dice, "
+                            f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
+                out.append(line)
+        key = self.key()
+        if key:
+            out.append(Text("  " + key, style="dim"))
+        return [Text("Legend:", style=STYLE["header"])] + out if out else []
+
+    def key(self) -> str:
+        parts = ["cell: room, fuel (. none), mark"]
+        a = self.ascii
+        for s in Structure:
+            if s.value in self.used and s in WALL_GLYPHS:
+                parts.append(f"{self._pick(WALL_GLYPHS[s], True)} {s.value}")
+        names = {"door-closed": "D closed door", "door-open": "d open door",
+                 "window-closed": "W closed window", "window-open": "w open window",
+                 "broken": "x broken", "link-stairs": "< stairs up, > down",
+                 "link-ladder": "L ladder", "link-hole": "O hole",
+                 "feature-E": "E exit", "feature-g": "g gunpowder", "feature-o": "o oil",
+                 "feature-b": "b beam or post", "fire": "*N fire of N Fire Dice",
+                 "hero": "@X hero (+ more)", "burned": "x fuel burned out",
+                 "smoke-1": f"{SMOKE_FILL[1][1 if a else 0]} thin smoke",
+                 "smoke-2": f"{SMOKE_FILL[2][1 if a else 0]} thick smoke"}
+        parts += [text for k, text in names.items() if k in self.used]
+        return "; ".join(parts)

@@ -1,0 +1,463 @@
+"""A loaded, validated scenario: :class:`Scenario`, and :func:`load` / :func:`loads`.
+
+``load(path)`` reads a scenario file (YAML, docs/scenario-format.md), checks everything and
+either returns a :class:`Scenario` or raises one :class:`fuego.errors.ScenarioError` holding
+every problem found, each as ``FILE:LINE: key.path: what was expected``. A ``Scenario`` is
+immutable input: :meth:`Scenario.build` makes a fresh building and scene from it each time, so
+many seeded runs (a forecast) never share state.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from fuego.errors import FuegoError, ScenarioError
+from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
+from fuego.scenario.plan import Planner
+from fuego.scenario.source import (
+    Path,
+    Problems,
+    check_text,
+    decode,
+    fatal,
+    one_of,
+    parse,
+    read_file,
+    short,
+    suggest,
+)
+from fuego.scenario.spec import (
+    FORMAT_VERSION,
+    SECTIONS,
+    FireSpec,
+    HeroSpec,
+    RulesSpec,
+    ScenarioSpec,
+    WeatherSpec,
+    check_sections,
+)
+
+#: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
+#: modules. Listed in docs/scenario-format.md.
+KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
+                "perception", "firefighting")
+#: Verbs of scripted hero actions (fuego.hero_actions.HeroActionKind); modules may add more
+#: by a ``verbs`` attribute on their class.
+CORE_VERBS = ("move", "open", "close", "put-out-clothes", "smother", "spot", "wait")
+_AREA_VERBS = ("move", "smother", "spot")
+
+
+def module_registry() -> dict[str, type]:
+    """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
+    from fuego.modules import REGISTRY
+
+    try:
+        import fuego.modules.registry  # noqa: F401 - registers the modules
+    except ModuleNotFoundError as exc:
+        if exc.name != "fuego.modules.registry":
+            raise
+    return REGISTRY
+
+
+def temperaments() -> tuple[str, ...]:
+    from fuego.policy import POLICIES
+
+    return tuple(POLICIES)
+
+
+@dataclass
+class Scenario:
+    """A checked scenario file: the spec as written plus what the engine needs to build it."""
+
+    spec: ScenarioSpec
+    source: str = "<string>"
+    #: room key -> the plan character the GM drew it with (for maps)
+    symbols: dict[str, str] = field(default_factory=dict)
+
+    # -- what the file says ------------------------------------------------------------------
+    @property
+    def title(self) -> str:
+        return self.spec.title
+
+    @property
+    def description(self) -> str:
+        return self.spec.description
+
+    @property
+    def briefing(self) -> str:
+        return self.spec.briefing
+
+    @property
+    def heroes(self) -> list[HeroSpec]:
+        return self.spec.heroes
+
+    @property
+    def fires(self) -> list[FireSpec]:
+        return self.spec.fires
+
+    @property
+    def rules(self) -> RulesSpec:
+        return self.spec.rules
+
+    @property
+    def weather(self) -> WeatherSpec:
+        return self.spec.weather
+
+    @property
+    def modules(self) -> dict[str, dict[str, Any]]:
+        return self.spec.rules.modules
+
+    @property
+    def actions(self) -> dict[str, dict[int, list[str]]]:
+        """Scripted heroes: ``{hero: {round: ["move ground:C4", ...]}}`` (ScriptedController)."""
+        return self.spec.actions
+
+    @property
+    def script(self) -> Any:
+        """The raw ``script:`` section, kept for the script module."""
+        return self.spec.script
+
+    @property
+    def settings(self) -> Any:
+        """A fresh :class:`fuego.settings.Settings` from ``rules:`` and ``weather:``."""
+        return make_settings(self.spec.rules, self.spec.weather)
+
+    # -- building it -------------------------------------------------------------------------
+    def _planner(self) -> Planner:
+        sections = {k: getattr(self.spec, k) for k in SECTIONS}
+        problems = Problems(self.source)
+        planner = Planner(sections, {}, problems)
+        planner.build()
+        problems.raise_if_any()  # a checked spec always builds; this guards against drift
+        return planner
+
+    def building(self):
+        """A fresh :class:`fuego.building.Building` of this scenario."""
+        return self._planner().building
+
+    def build(self, seed: int | None = None):
+        """A fresh :class:`fuego.scene.Scene`: building, heroes, modules and starting fires."""
+        from fuego.dice import Roller
+        from fuego.heroes import Hero, Rank
+        from fuego.scene import Cause, Scene
+        from fuego.tables import FireKind, Temperature
+
+        planner = self._planner()
+        b = planner.building
+        b.title = self.title
+        heroes = []
+        for h in self.heroes:
+            t = h.traits
+            heroes.append(Hero(h.name, planner.area_index(h.start, ()), brawn=t.brawn,
+                               finesse=t.finesse, wits=t.wits, resolve=t.resolve,
+                               panache=t.panache, knacks=dict(h.knacks), rank=Rank(h.rank),
+                               npc=h.npc))
+        scene = Scene(b, self.settings, Roller(seed), heroes, title=self.title)
+        registry = module_registry()
+        for name, options in self.modules.items():
+            cls = registry.get(name)
+            if cls is not None:  # check reports unknown names; a build skips them
+                scene.modules.append(cls(copy.deepcopy(options)))
+        for f in self.fires:
+            scene.start_fire(planner.area_index(f.area, ()), f.fd, Cause.START,
+                             temperature=Temperature(f.temperature) if f.temperature else None,
+                             kind=FireKind(f.kind) if f.kind else None)
+        # ---- HOOK: scripted events (fuego.scenario.script, written later by its author) ----
+        try:
+            from fuego.scenario import script as script_module
+        except ImportError as exc:
+            if getattr(exc, "name", None) not in ("fuego.scenario.script", None):
+                raise
+            script_module = None
+        if script_module is not None and self.script is not None:
+            build_script = getattr(script_module, "build_script", None)
+            if build_script is not None:
+                scene.script = build_script(self.script, scene)
+        # ---- end of hook ----------------------------------------------------------------------
+        return scene
+
+    # -- writing it back -----------------------------------------------------------------------
+    def to_yaml(self) -> str:
+        """The scenario as a YAML file; loading it again gives the same building and scene."""
+        from fuego.scenario.writer import dump
+
+        return dump(self)
+
+    # -- summary -------------------------------------------------------------------------------
+    def summary(self) -> dict:
+        b = self.building()
+        s = b.summary()
+        from fuego.building import BarrierKind
+
+        s.update({
+            "source": self.source,
+            "title": self.title,
+            "level_names": [lv.name for lv in sorted(b.levels, key=lambda lv: lv.elevation)],
+            "links": sum(1 for x in b.barriers
+                         if x.kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE)),
+            "exits": sum(1 for a in b.areas if b.is_exit(a.index)),
+            "heroes": [{"name": h.name, "start": b.area(h.start).name, "rank": h.rank,
+                        "npc": h.npc} for h in self.heroes],
+            "fires": [{"area": b.area(f.area).name, "fd": f.fd,
+                       "temperature": f.temperature, "kind": f.kind} for f in self.fires],
+            "modules": list(self.modules),
+        })
+        return s
+
+    def summary_text(self) -> str:
+        """One paragraph for ``fuego check``."""
+        s = self.summary()
+
+        def n(count: int, word: str, plural: str | None = None) -> str:
+            return f"{count} {word if count == 1 else (plural or word + 's')}"
+
+        levels = ", ".join(s["level_names"])
+        heroes = "; ".join(f"{h['name']} at {h['start']}" + (" (NPC)" if h["npc"] else "")
+                           for h in s["heroes"]) or "none"
+        fires = "; ".join(f"{f['area']} {f['fd']} FD" + (f" {f['temperature']}"
+                                                         if f["temperature"] else "")
+                          + (f" {f['kind']}" if f["kind"] else "") for f in s["fires"]) or "none"
+        return (f"{s['source']}: \"{s['title']}\" is fine: {n(s['levels'], 'level')} ({levels}), "
+                f"{n(s['rooms'], 'room')}, {n(s['areas'], 'area')} ({s['burnable_areas']} "
+                f"burnable, total fuel {s['total_fuel']}), {n(s['doors'], 'door')}, "
+                f"{n(s['windows'], 'window')}, {n(s['links'], 'stair/ladder/hole link')}, "
+                f"{n(s['routes'], 'route')}, {n(s['exits'], 'exit area')}; heroes: {heroes}; "
+                f"fires: {fires}; modules: {', '.join(s['modules']) or 'none'}.")
+
+
+def make_settings(rules: RulesSpec, weather: WeatherSpec):
+    from fuego.settings import FlashoverMode, Settings
+    from fuego.tables import FireKind, Wind
+
+    return Settings(
+        burning_clothes=rules.burning_clothes,
+        smoke=rules.smoke,
+        suffocation=rules.suffocation,
+        flashover=FlashoverMode(rules.flashover),
+        flashover_dice_per_area=rules.flashover_dice_per_area,
+        temperament=rules.temperament,
+        fire_kind=FireKind(rules.fire_kind),
+        max_leap_areas=rules.max_leap_areas,
+        wind=Wind(weather.wind or rules.wind or "calm"),
+        breath_rounds=rules.breath_rounds,
+        confused_wander=rules.confused_wander,
+        max_rounds=rules.max_rounds,
+        modules=copy.deepcopy(rules.modules),
+    )
+
+
+# -- loading -------------------------------------------------------------------------------
+def load(path) -> Scenario:
+    """Read and check a scenario file; raises ScenarioError listing every problem."""
+    text, source = read_file(path)
+    return loads(text, source=source)
+
+
+def loads(text: str | bytes, source: str = "<string>") -> Scenario:
+    """Check scenario text; raises ScenarioError listing every problem."""
+    if isinstance(text, (bytes, bytearray)):
+        text = decode(bytes(text), source)
+    elif isinstance(text, str):
+        text = check_text(text, source)
+    else:
+        raise fatal(source, f"expected scenario text, got {type(text).__name__}")
+    try:
+        located, problems = parse(text, source)
+        return _check(located, problems, source)
+    except FuegoError:
+        raise
+    except RecursionError:
+        raise fatal(source, "the file is nested too deeply to read") from None
+    except Exception as exc:  # noqa: BLE001 - no input may end in a traceback
+        raise ScenarioError([FuegoError(
+            f"fuego could not check this file ({type(exc).__name__}: {short(str(exc), 120)}); "
+            "this is a bug in fuego, please report it with the file", where=source)]) from exc
+
+
+def _check(located, problems: Problems, source: str) -> Scenario:
+    data = located.data
+    sections = check_sections(data, problems)
+    if not isinstance(data, dict):
+        raise problems.error()
+    before = len(problems)
+    planner = Planner(sections, data, problems)
+    planner.build()
+    building_sound = len(problems) == before
+    _check_rules(sections, problems)
+    names = _check_heroes(sections, planner, problems)
+    _check_fires(sections, planner, problems)
+    _check_actions(sections, planner, problems, names)
+    if building_sound and sections.get("script") is not None:
+        _check_script(sections, planner, problems, names)
+    problems.raise_if_any()
+    values = {k: v for k, v in sections.items() if k in SECTIONS}
+    spec = ScenarioSpec.model_construct(**values)
+    for name, fld in ScenarioSpec.model_fields.items():  # fill what the file left out
+        if name not in values:
+            setattr(spec, name, copy.deepcopy(fld.get_default(call_default_factory=True)))
+    return Scenario(spec, source, dict(planner.symbols))
+
+
+def _check_script(sections: dict, planner: Planner, problems: Problems,
+                  heroes: dict[str, str]) -> None:
+    """---- HOOK: the script module checks ``script:`` against the building and the cast. ----
+
+    Run only when the building itself is sound (its areas are what the script names)."""
+    try:
+        from fuego.scenario import script as script_module
+    except ImportError as exc:
+        if getattr(exc, "name", None) not in ("fuego.scenario.script", None):
+            raise
+        return
+    parse_script = getattr(script_module, "parse_script", None)
+    if parse_script is None:
+        return
+    rules = sections.get("rules")
+    settings = make_settings(rules, sections.get("weather") or WeatherSpec()) if rules else None
+    parse_script(sections["script"], planner.building, problems,
+                 heroes=list(heroes.values()), settings=settings, path=("script",))
+
+
+def _check_rules(sections: dict, problems: Problems) -> None:
+    rules: RulesSpec | None = sections.get("rules")
+    weather: WeatherSpec | None = sections.get("weather")
+    if rules is not None:
+        names = temperaments()
+        if rules.temperament not in names:
+            problems.add(("rules", "temperament"), f"unknown temperament "
+                         f"{rules.temperament!r}{suggest(rules.temperament, names)}; expected "
+                         f"one of: {one_of(names)}")
+        registry = module_registry()
+        for name, options in rules.modules.items():
+            path = ("rules", "modules", name)
+            cls = registry.get(name)
+            if cls is None:
+                problems.add(path, f"unknown module {name!r}{suggest(name, registry)}; modules "
+                             f"in this build: {one_of(sorted(registry))}")
+                continue
+            check_options = getattr(cls, "check_options", None)  # optional module hook
+            if check_options is not None:
+                for message in check_options(options) or []:
+                    problems.add(path, str(message))
+    if rules is not None and weather is not None and rules.wind and weather.wind \
+            and rules.wind != weather.wind:
+        problems.add(("rules", "wind"), f"rules.wind is {rules.wind!r} but weather.wind is "
+                     f"{weather.wind!r}; give the wind once (weather.wind)")
+
+
+def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[str, str]:
+    heroes = sections.get("heroes") or []
+    if len(heroes) > MAX_HEROES:
+        problems.add(("heroes",), f"{len(heroes)} heroes; at most {MAX_HEROES}")
+    seen: dict[str, int] = {}
+    names: dict[str, str] = {}  # lowercase -> as written
+    raw = planner.raw.get("heroes") if isinstance(planner.raw.get("heroes"), list) else []
+    for i, spec in enumerate(heroes):
+        path = ("heroes", i)
+        if spec is None:  # broken, but what can be checked still is
+            item = raw[i] if i < len(raw) else None
+            if isinstance(item, dict) and isinstance(item.get("name"), str):
+                names.setdefault(item["name"].lower(), item["name"])
+            if isinstance(item, dict) and _is_area_text(item.get("start")):
+                planner.area_index(item["start"], path + ("start",), what="start")
+            continue
+        key = spec.name.lower()
+        names.setdefault(key, spec.name)
+        if key in seen:
+            problems.add(path + ("name",), f"two heroes are named {spec.name!r} (the other is "
+                         f"heroes[{seen[key]}]); names must differ")
+        seen.setdefault(key, i)
+        planner.area_index(spec.start, path + ("start",), what=f"{spec.name}'s start")
+    return names
+
+
+def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
+    fires = sections.get("fires") or []
+    if len(fires) > MAX_FIRES:
+        problems.add(("fires",), f"{len(fires)} fires; at most {MAX_FIRES}")
+    seen: dict[int, int] = {}
+    raw = planner.raw.get("fires") if isinstance(planner.raw.get("fires"), list) else []
+    for i, spec in enumerate(fires):
+        path = ("fires", i)
+        if spec is None:  # broken, but its area can still be checked
+            item = raw[i] if i < len(raw) else None
+            if isinstance(item, dict) and _is_area_text(item.get("area")):
+                planner.area_index(item["area"], path + ("area",), what="fire area")
+            continue
+        idx = planner.area_index(spec.area, path + ("area",), what="fire area")
+        if idx is None:
+            continue
+        area = planner.building.areas[idx]
+        if area.fuel <= 0 and idx not in planner.uncertain:
+            problems.add(path + ("area",), f"{area.name} has no fuel (Resolve 0): a fire cannot "
+                         "start there", tip="give the area fuel, or move the fire")
+        if idx in seen:
+            problems.add(path + ("area",), f"fires[{seen[idx]}] already starts at {area.name}; "
+                         "one fire per area")
+        seen.setdefault(idx, i)
+
+
+def _is_area_text(value: Any) -> bool:
+    from fuego.building import parse_coordinate
+
+    if not isinstance(value, str):
+        return False
+    try:
+        parse_coordinate(value)
+    except ValueError:
+        return False  # the model reported it
+    return True
+
+
+def _check_actions(sections: dict, planner: Planner, problems: Problems,
+                   heroes: dict[str, str]) -> None:
+    actions = sections.get("actions") or {}
+    rules: RulesSpec | None = sections.get("rules")
+    max_rounds = rules.max_rounds if rules is not None else RulesSpec().max_rounds
+    verbs = set(CORE_VERBS)
+    if rules is not None:
+        registry = module_registry()
+        for name in rules.modules:
+            verbs.update(getattr(registry.get(name), "verbs", ()) or ())
+    names = set(heroes)
+    for hero, rounds in actions.items():
+        path = ("actions", hero)
+        if hero.lower() not in names:
+            written = list(heroes.values())
+            problems.add(path, f"no hero named {hero!r}{suggest(hero, written)}; heroes "
+                         f"are: {one_of(written)}")
+        for rnd, acts in rounds.items():
+            rpath = path + (str(rnd),)
+            if rnd > max_rounds:
+                problems.add(rpath, f"round {rnd} is after the last round (rules.max_rounds = "
+                             f"{max_rounds})")
+            for k, text in enumerate(acts):
+                _check_action(text, rpath + (k,), planner, problems, verbs, names)
+
+
+def _check_action(text: str, path: Path, planner: Planner, problems: Problems,
+                  verbs: set[str], heroes: set[str]) -> None:
+    words = text.strip().split(None, 1)
+    if not words:
+        problems.add(path, "an empty action; e.g. 'move ground:C4' or 'wait'")
+        return
+    verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
+    if verb not in verbs:
+        problems.add(path, f"unknown action {verb!r}{suggest(verb, verbs)}; actions are: "
+                     f"{one_of(sorted(verbs))}")
+        return
+    if verb in _AREA_VERBS:
+        if not arg:
+            problems.add(path, f"'{verb}' needs an area, e.g. '{verb} ground:C4'")
+        else:
+            planner.position(arg, path)
+    elif verb in ("open", "close") and arg:
+        for part in arg.split("|"):  # a barrier as area|area, or the area beyond it
+            planner.position(part.strip(), path)
+    elif verb == "put-out-clothes" and arg and arg.lower() not in heroes:
+        problems.add(path, f"no hero named {arg!r} to help")
+
+
+__all__ = ["Scenario", "load", "loads", "make_settings", "KNOWN_KNACKS", "FORMAT_VERSION"]

@@ -1,0 +1,754 @@
+"""From the checked sections of a scenario file to a :class:`~fuego.building.Building`.
+
+The GM draws each level as an ASCII plan, one character per 10-ft area; the legend maps
+characters to rooms (``#`` and space are solid rock or nothing: no area). fuego then joins
+neighbouring areas:
+
+- side by side in the same room, or both outdoors: open (``BarrierKind.OPEN``);
+- in different rooms: a wall of the stronger default of the two rooms (higher destruction TN);
+  an outdoor room against an enclosed one takes the enclosed room's wall;
+- one above the other on levels whose elevations differ by one: the upper level's floor.
+
+Then the file's ``walls:``, ``openings:``, ``doors:``, ``windows:`` and ``links:`` replace
+barriers, by room pair (``between:``) or exact edge (``at:``), and ``routes:`` lay runs of fuel.
+Every problem is reported to the :class:`~fuego.scenario.source.Problems` with its location;
+the builder keeps going so one run finds them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fuego.building import (
+    BarrierKind,
+    Building,
+    Feature,
+    Room,
+    RouteKind,
+    column_letters,
+    parse_coordinate,
+)
+from fuego.scenario.limits import (
+    MAX_AREAS,
+    MAX_LEVELS,
+    MAX_PLAN_COLUMNS,
+    MAX_PLAN_ROWS,
+    MAX_ROUTES,
+)
+from fuego.scenario.source import Path, Problems, one_of, short, suggest
+from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, Defaults, LegendEntry, RoomSpec
+from fuego.tables import DESTRUCTION_TN, FUEL_RESOLVE, Structure
+
+#: Plan characters that are no area: solid rock or walls (``#``) and outside (space).
+NO_AREA = "# "
+
+#: Fuel a route gives an area that has none (fuego's reading: the run of fuel itself burns).
+#: A carpet, curtains, hangings or a powder trail is about a piece of paper (Resolve 1); spilt
+#: oil is about a small stack of paper (Resolve 3), the text's "flask of oil" fire.
+ROUTE_MIN_FUEL: dict[RouteKind, int] = {
+    RouteKind.CARPET: 1,
+    RouteKind.CURTAINS: 1,
+    RouteKind.HANGINGS: 1,
+    RouteKind.OIL: 3,
+    RouteKind.FUSE: 1,
+    RouteKind.OTHER: 1,
+}
+#: Fuel an ``oil`` or ``gunpowder`` feature gives an area that has none (fuego's reading).
+FEATURE_MIN_FUEL: dict[Feature, int] = {Feature.OIL: 3, Feature.GUNPOWDER: 3}
+
+_VERTICAL_KINDS = {
+    "stairs": BarrierKind.STAIRS,
+    "ladder": BarrierKind.LADDER,
+    "hole": BarrierKind.HOLE,
+    "floor": BarrierKind.FLOOR,
+}
+
+Pos = tuple[int, int, int]  # (level index, column, row), all 0-based
+
+
+@dataclass
+class EdgePlan:
+    """A barrier to be made: what it is and which entry of the file put it there."""
+
+    kind: BarrierKind
+    structure: Structure | None = None
+    closed: bool = True
+    broken: bool = False
+    name: str = ""
+    origin: Path | None = None  # the single-edge entry that claimed it
+    bulk: Path | None = None  # the bulk entry (walls/openings between rooms) that set it
+
+
+@dataclass
+class PlanLevel:
+    """One level as drawn: rows of characters, and where each row was written."""
+
+    spec: Any  # LevelSpec
+    index: int
+    path: Path
+    rows: list[str] = field(default_factory=list)
+    row_lines: list[int | None] = field(default_factory=list)
+    width: int = 0
+    elevation: int = 0
+
+
+class Planner:
+    """Builds one :class:`Building` from checked sections, reporting problems as it goes."""
+
+    def __init__(self, sections: dict[str, Any], raw: dict, problems: Problems):
+        self.sec = sections
+        self.raw = raw if isinstance(raw, dict) else {}
+        self.problems = problems
+        self.building = Building(title=sections.get("title") or "")
+        self.defaults: Defaults = sections.get("defaults") or Defaults()
+        self.fuels: dict[str, int] = dict(FUEL_RESOLVE)
+        self.rooms: dict[str, RoomSpec | None] = {}
+        self.rooms_ok = "rooms" in sections and "rooms" not in sections.get("_bad", set())
+        self.levels: list[PlanLevel] = []
+        self.level_by_name: dict[str, PlanLevel] = {}
+        self.broken_levels: set[str] = set()
+        self.cells: dict[Pos, tuple[str, LegendEntry]] = {}  # area position -> (char, entry)
+        self.index: dict[Pos, int] = {}
+        self.symbols: dict[str, str] = {}  # room key -> its plan character
+        self.edges: dict[tuple[int, int], EdgePlan] = {}
+        self.area_overrides: dict[Pos, tuple[Path, Any]] = {}
+        self.route_fuel: dict[Pos, int] = {}
+        self.room_level: dict[str, int] = {}
+        self.too_many_areas = False
+        #: areas whose fuel comes from a broken room, legend, area entry or fuel name: checks
+        #: that depend on their fuel stay quiet (the cause is reported already)
+        self.uncertain: set[int] = set()
+        self._pairs: dict[frozenset, list[tuple[int, int]]] | None = None
+
+    # -- helpers ------------------------------------------------------------------------------
+    def add(self, path: Path, message: str, **kw) -> None:
+        self.problems.add(path, message, **kw)
+
+    def fuel(self, ref: Any, path: Path) -> tuple[int, str] | None:
+        if ref is None:
+            return None
+        if isinstance(ref, int):
+            return ref, ""
+        if ref in self.fuels:
+            return self.fuels[ref], ref
+        self.add(path, f"unknown fuel {ref!r}{suggest(ref, self.fuels)}; fuels are a number 0-9 "
+                 f"or one of: {one_of(self.fuels)}",
+                 tip="name your own under 'fuels:' (e.g. fuels: {tables: 4})")
+        return None
+
+    def level_named(self, name: str, path: Path) -> PlanLevel | None:
+        lv = self.level_by_name.get(name)
+        if lv is None and name not in self.broken_levels:
+            self.add(path, f"no level {name!r}{suggest(name, self.level_by_name)}; levels are: "
+                     f"{one_of(self.level_by_name)}")
+        return lv
+
+    def position(self, ref: Any, path: Path, what: str = "area") -> Pos | None:
+        """The (level, column, row) of an area name, or None after reporting why not."""
+        if not isinstance(ref, str):
+            self.add(path, f"expected an area name such as ground:C4, got {short(ref)}")
+            return None
+        try:
+            level_name, col, row = parse_coordinate(ref)
+        except ValueError:
+            self.add(path, f"not an area name: {short(ref)} (expected e.g. C4 or ground:C4)")
+            return None
+        if level_name is None:
+            if len(self.levels) != 1 or self.broken_levels:
+                if self.levels:
+                    self.add(path, f"say which level {ref!r} is on, e.g. "
+                             f"{self.levels[0].spec.name}:{ref.upper()} (levels: "
+                             f"{one_of(self.level_by_name)})")
+                return None
+            lv = self.levels[0]
+        else:
+            lv = self.level_named(level_name, path)
+            if lv is None:
+                return None
+        name = f"{lv.spec.name}:{column_letters(col)}{row + 1}"
+        height = len(lv.rows)
+        if row >= height or col >= lv.width:
+            self.add(path, f"{what} {name} is outside the {lv.spec.name} plan (columns "
+                     f"A-{column_letters(max(0, lv.width - 1))}, rows 1-{height})")
+            return None
+        ch = lv.rows[row][col]
+        pos = (lv.index, col, row)
+        if ch in NO_AREA:
+            solid = "'#' (solid)" if ch == "#" else "a space (nothing)"
+            self.add(path, f"{what} {name} is not an area: the {lv.spec.name} plan has {solid} "
+                     "there")
+            return None
+        if pos not in self.cells:
+            return None  # an unknown plan character, already reported
+        return pos
+
+    def area_index(self, ref: Any, path: Path, what: str = "area") -> int | None:
+        pos = self.position(ref, path, what)
+        return None if pos is None else self.index.get(pos)
+
+    def name_of(self, pos: Pos) -> str:
+        lv = self.levels[pos[0]]
+        return f"{lv.spec.name}:{column_letters(pos[1])}{pos[2] + 1}"
+
+    # -- the whole build -----------------------------------------------------------------------
+    def build(self) -> Building:
+        self._fuels()
+        self._rooms()
+        legend = self._legend(self.sec.get("legend") or {}, ("legend",))
+        self._levels(legend)
+        self._place_rooms()
+        self._area_overrides()
+        self._route_fuel()
+        self._areas()
+        self._default_edges()
+        self._overrides()
+        self._connect()
+        self._routes()
+        return self.building
+
+    def _fuels(self) -> None:
+        for name, value in (self.sec.get("fuels") or {}).items():
+            path = ("fuels", name)
+            if not FUEL_RE.match(name):
+                self.add(path, f"not a fuel name: {short(name)} (lowercase letters, digits, -)")
+                continue
+            if value is None:
+                continue
+            if name in FUEL_RESOLVE and FUEL_RESOLVE[name] != value:
+                self.add(path, f"{name!r} is a built-in fuel (Resolve {FUEL_RESOLVE[name]}); "
+                         "give yours another name")
+                continue
+            self.fuels[name] = value
+        self.fuel(self.defaults.fuel, ("defaults", "fuel"))
+
+    def _rooms(self) -> None:
+        rooms = self.sec.get("rooms") or {}
+        if self.rooms_ok and not rooms:
+            self.add(("rooms",), "a scenario needs at least one room")
+        for key, spec in rooms.items():
+            path = ("rooms", key)
+            if not ROOM_KEY_RE.match(key):
+                self.add(path, f"not a room key: {short(key)} (a letter, then letters, digits, - "
+                         "or _)")
+            self.rooms[key] = spec
+            if spec is not None:
+                self.fuel(spec.fuel, path + ("fuel",))
+
+    def _room_known(self, key: str, path: Path) -> bool:
+        if key in self.rooms or not self.rooms_ok:
+            return key in self.rooms
+        self.add(path, f"no room {key!r}{suggest(key, self.rooms)}; rooms are: "
+                 f"{one_of(self.rooms)}")
+        return False
+
+    def _legend(self, legend: dict, path: Path) -> dict[str, LegendEntry | None]:
+        out = {}
+        for ch, entry in legend.items():
+            p = path + (ch,)
+            if len(ch) != 1:
+                self.add(p, f"a legend key is one plan character, not {ch!r}")
+                continue
+            if ch in NO_AREA or not ch.isprintable():
+                self.add(p, f"{ch!r} cannot be in the legend: '#' and space mean no area")
+                continue
+            out[ch] = entry  # None: a broken entry, reported already
+            if entry is None:
+                continue
+            self._room_known(entry.room, p if isinstance(self._raw(p), str) else p + ("room",))
+            self.fuel(entry.fuel, p + ("fuel",))
+        return out
+
+    def _raw(self, path: Path) -> Any:
+        node: Any = self.raw
+        for part in path:
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:
+        specs = self.sec.get("levels") or []
+        if len(specs) > MAX_LEVELS:
+            self.add(("levels",), f"{len(specs)} levels; at most {MAX_LEVELS}")
+            specs = specs[:MAX_LEVELS]
+        raw_levels = self.raw.get("levels") if isinstance(self.raw.get("levels"), list) else []
+        for i, spec in enumerate(specs):
+            if spec is None:
+                raw = raw_levels[i] if i < len(raw_levels) else None
+                if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                    self.broken_levels.add(raw["name"])
+        elevations: dict[int, str] = {}
+        total = 0
+        valid = [(i, s) for i, s in enumerate(specs) if s is not None]
+        for i, spec in valid:
+            path = ("levels", i)
+            if spec.name in self.level_by_name:
+                self.add(path + ("name",), f"two levels are named {spec.name!r}")
+                continue
+            elevation = spec.elevation
+            if elevation is None:
+                if len(specs) > 1:
+                    self.add(path, f"level {spec.name!r} needs an 'elevation:' (0 ground, -1 "
+                             "cellar, 1 the floor above) when there are several levels")
+                    self.broken_levels.add(spec.name)
+                    continue
+                elevation = 0
+            if elevation in elevations:
+                self.add(path + ("elevation",), f"levels {elevations[elevation]!r} and "
+                         f"{spec.name!r} both have elevation {elevation}")
+                self.broken_levels.add(spec.name)
+                continue
+            elevations[elevation] = spec.name
+            lv = PlanLevel(spec, len(self.levels), path, elevation=elevation)
+            if not self._read_plan(lv):
+                self.broken_levels.add(spec.name)
+                continue
+            self.levels.append(lv)
+            self.level_by_name[spec.name] = lv
+            floor = Structure(spec.floor or self.defaults.floor)
+            self.building.add_level(spec.name, elevation, floor)
+            legend = dict(global_legend)
+            legend.update(self._legend(spec.legend, path + ("legend",)))
+            total = self._cells(lv, legend, total)
+
+    def _read_plan(self, lv: PlanLevel) -> bool:
+        path = lv.path + ("plan",)
+        text = lv.spec.plan
+        raw_plan = self._raw(path)
+        rows = text.split("\n")
+        if isinstance(raw_plan, list):
+            lines = [self.problems.located.line(path + (r,)) for r in range(len(rows))]
+        else:
+            start = self.problems.located.line(path) or 0
+            style = self.problems.located.style(path)
+            first = start + 1 if style in ("|", ">") else start
+            lines = [first + r if start else None for r in range(len(rows))]
+        # blank lines before and after the drawing are not rows
+        while rows and not rows[-1].strip():
+            rows.pop(), lines.pop()
+        while rows and not rows[0].strip():
+            rows.pop(0), lines.pop(0)
+        if not rows:
+            self.add(path, "the plan is empty: draw one character per 10-ft area")
+            return False
+        if len(rows) > MAX_PLAN_ROWS:
+            self.add(path, f"the plan has {len(rows)} rows; at most {MAX_PLAN_ROWS}")
+            return False
+        width = len(rows[0])
+        ok = True
+        ragged = 0
+        for r, row in enumerate(rows):
+            if len(row) > MAX_PLAN_COLUMNS:
+                self.add(path, f"plan row {r + 1} is {len(row)} characters wide; at most "
+                         f"{MAX_PLAN_COLUMNS}", line=lines[r])
+                return False
+            if "\t" in row:
+                self.add(path, f"plan row {r + 1} has a tab; draw with spaces or '#'",
+                         line=lines[r])
+                ok = False
+            if len(row) != width:
+                ragged += 1
+                if ragged <= 5:
+                    self.add(path, f"plan row {r + 1} is {len(row)} characters wide but row 1 is "
+                             f"{width}: every row of a plan must be the same width",
+                             line=lines[r], tip="pad short rows with '#'")
+                ok = False
+        if ragged > 5:
+            self.add(path, f"... and {ragged - 5} more rows of the wrong width")
+        lv.rows, lv.row_lines, lv.width = rows, lines, width
+        return ok
+
+    def _cells(self, lv: PlanLevel, legend: dict[str, LegendEntry | None], total: int) -> int:
+        unknown: dict[str, list] = {}
+        for r, row in enumerate(lv.rows):
+            for c, ch in enumerate(row):
+                if ch in NO_AREA:
+                    continue
+                if ch not in legend:
+                    unknown.setdefault(ch, []).append((r, c))
+                    continue
+                entry = legend[ch]
+                if entry is None or entry.room not in self.rooms:
+                    continue  # a broken legend entry or an unknown room: reported already
+                if total >= MAX_AREAS:
+                    if not self.too_many_areas:
+                        self.add(lv.path + ("plan",), f"more than {MAX_AREAS:,} areas in the "
+                                 "building; that is the limit")
+                        self.too_many_areas = True
+                    return total
+                self.cells[(lv.index, c, r)] = (ch, entry)
+                total += 1
+        for ch, where in unknown.items():
+            r, c = where[0]
+            more = f" ({len(where)} places)" if len(where) > 1 else ""
+            self.add(lv.path + ("plan",), f"plan character {ch!r} at {lv.spec.name}:"
+                     f"{column_letters(c)}{r + 1} is not in the legend{more}: map it to a room "
+                     "or use '#' for no area", line=lv.row_lines[r])
+        return total
+
+    def _place_rooms(self) -> None:
+        used: dict[str, list[int]] = {}
+        for (li, _c, _r), (ch, entry) in self.cells.items():
+            levels = used.setdefault(entry.room, [])
+            if li not in levels:
+                levels.append(li)
+            self.symbols.setdefault(entry.room, ch)
+        for key, levels in used.items():
+            if len(levels) > 1:
+                names = [self.levels[i].spec.name for i in levels]
+                self.add(("rooms", key), f"room {key!r} is drawn on levels {', '.join(names)}; "
+                         "a room is on one level (make one room per level)")
+            self.room_level[key] = levels[0]
+        for key, spec in self.rooms.items():
+            if key not in used:
+                if self.levels and not self.broken_levels:
+                    self.add(("rooms", key), f"room {key!r} is not drawn on any plan (no legend "
+                             "character maps to it)")
+                continue
+            spec = spec or RoomSpec()
+            wall = Structure(spec.wall or self.defaults.wall)
+            name = spec.name or key.replace("-", " ").replace("_", " ").title()
+            self.building.add_room(Room(key, name, self.room_level[key], spec.outdoors, wall,
+                                        spec.description))
+
+    def _area_overrides(self) -> None:
+        for ref, spec in (self.sec.get("areas") or {}).items():
+            path = ("areas", ref)
+            pos = self.position(ref, path)
+            if pos is None:
+                continue
+            if pos in self.area_overrides:
+                other = self.area_overrides[pos][0]
+                self.add(path, f"area {self.name_of(pos)} is already set at "
+                         f"areas.{other[-1]}")
+                continue
+            if spec is not None:
+                self.fuel(spec.fuel, path + ("fuel",))
+            self.area_overrides[pos] = (path, spec)
+
+    def _route_fuel(self) -> None:
+        self.route_positions: list[list[Pos | None] | None] = []
+        routes = self.sec.get("routes") or []
+        if len(routes) > MAX_ROUTES:
+            self.add(("routes",), f"{len(routes)} routes; at most {MAX_ROUTES}")
+            routes = routes[:MAX_ROUTES]
+        for i, spec in enumerate(routes):
+            if spec is None:
+                self.route_positions.append(None)
+                continue
+            kind = RouteKind(spec.kind)
+            positions = []
+            for k, ref in enumerate(spec.areas):
+                pos = self.position(ref, ("routes", i, "areas", k))
+                positions.append(pos)
+                if pos is not None:
+                    self.route_fuel[pos] = max(self.route_fuel.get(pos, 0), ROUTE_MIN_FUEL[kind])
+            self.route_positions.append(positions)
+
+    def _areas(self) -> None:
+        for pos in sorted(self.cells, key=lambda p: (p[0], p[2], p[1])):
+            ch, entry = self.cells[pos]
+            if entry.room not in self.building.rooms:
+                continue
+            uncertain = self.rooms.get(entry.room) is None
+            room = self.rooms.get(entry.room) or RoomSpec()
+            fuel_ref = room.fuel if room.fuel is not None else self.defaults.fuel
+            wet, smoky = room.wet, room.smoky
+            features = set(room.features) | set(entry.features)
+            if entry.fuel is not None:
+                fuel_ref = entry.fuel
+            if entry.wet is not None:
+                wet = entry.wet
+            if entry.smoky is not None:
+                smoky = entry.smoky
+            override = self.area_overrides.get(pos)
+            if override is not None and override[1] is None:
+                uncertain = True
+            if override is not None and override[1] is not None:
+                spec = override[1]
+                if spec.fuel is not None:
+                    fuel_ref = spec.fuel
+                if spec.wet is not None:
+                    wet = spec.wet
+                if spec.smoky is not None:
+                    smoky = spec.smoky
+                if spec.features is not None:
+                    features = set(spec.features)
+            fuel, fuel_name = self._fuel_quiet(fuel_ref)
+            if isinstance(fuel_ref, str) and fuel_ref not in self.fuels:
+                uncertain = True
+            feats = frozenset(Feature(f) for f in features)
+            for feature, least in FEATURE_MIN_FUEL.items():
+                if feature in feats and fuel < least:
+                    fuel, fuel_name = least, fuel_name or feature.value
+            if pos in self.route_fuel and fuel < self.route_fuel[pos]:
+                fuel, fuel_name = self.route_fuel[pos], fuel_name or "route"
+            area = self.building.add_area(pos[1], pos[2], pos[0], entry.room, fuel,
+                                          fuel_name=fuel_name, wet=wet, smoky=smoky,
+                                          features=feats)
+            self.index[pos] = area.index
+            if uncertain:
+                self.uncertain.add(area.index)
+
+    def _fuel_quiet(self, ref: Any) -> tuple[int, str]:
+        if isinstance(ref, int):
+            return ref, ""
+        if isinstance(ref, str) and ref in self.fuels:
+            return self.fuels[ref], ref
+        return 0, ""  # an unknown name: already reported
+
+    # -- barriers ----------------------------------------------------------------------------
+    def _default_edges(self) -> None:
+        b = self.building
+        up: dict[int, PlanLevel] = {}
+        by_elevation = {lv.elevation: lv for lv in self.levels}
+        for lv in self.levels:
+            if lv.elevation + 1 in by_elevation:
+                up[lv.index] = by_elevation[lv.elevation + 1]
+        for area in b.areas:
+            for dc, dr in ((1, 0), (0, 1)):
+                j = b.at(area.level, area.col + dc, area.row + dr)
+                if j is not None:
+                    self.edges[(area.index, j)] = self._side_by_side(area.room, b.areas[j].room)
+        for area in b.areas:
+            above = up.get(area.level)
+            if above is None:
+                continue
+            j = b.at(above.index, area.col, area.row)
+            if j is not None:
+                floor = Structure(above.spec.floor or self.defaults.floor)
+                self.edges[(area.index, j)] = EdgePlan(BarrierKind.FLOOR, floor)
+
+    def _side_by_side(self, ra: str, rb: str) -> EdgePlan:
+        if ra == rb:
+            return EdgePlan(BarrierKind.OPEN)
+        a, b = self.building.rooms[ra], self.building.rooms[rb]
+        if a.outdoors and b.outdoors:
+            return EdgePlan(BarrierKind.OPEN)
+        if a.outdoors:
+            return EdgePlan(BarrierKind.WALL, b.wall)
+        if b.outdoors:
+            return EdgePlan(BarrierKind.WALL, a.wall)
+        wall = max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
+        return EdgePlan(BarrierKind.WALL, wall)
+
+    def _edge_key(self, pair: list, path: Path, *, vertical: bool) -> tuple[int, int] | None:
+        a = self.position(pair[0], path)
+        b = self.position(pair[1], path)
+        if a is None or b is None:
+            return None
+        ia, ib = self.index.get(a), self.index.get(b)
+        if ia is None or ib is None:
+            return None
+        na, nb = self.name_of(a), self.name_of(b)
+        same_spot = a[1:] == b[1:]
+        if vertical:
+            ea, eb = self.levels[a[0]].elevation, self.levels[b[0]].elevation
+            if not same_spot or abs(ea - eb) != 1:
+                self.add(path, f"{na} and {nb} are not one above the other: a link joins the "
+                         "same column and row on levels whose elevations differ by one")
+                return None
+        else:
+            if a[0] != b[0]:
+                self.add(path, f"{na} and {nb} are on different levels: doors, windows, walls "
+                         "and openings join areas side by side (use links: between levels)")
+                return None
+            if abs(a[1] - b[1]) + abs(a[2] - b[2]) != 1:
+                self.add(path, f"{na} and {nb} are not side by side (they must share an edge)")
+                return None
+        key = (min(ia, ib), max(ia, ib))
+        if key not in self.edges:  # pragma: no cover - every neighbour pair has an edge
+            self.add(path, f"{na} and {nb} are not neighbours")
+            return None
+        return key
+
+    def _shared(self, ra: str, rb: str) -> list[tuple[int, int]]:
+        """The edges between two rooms side by side, sorted by row then column."""
+        if self._pairs is None:
+            b = self.building
+            self._pairs = {}
+            for key in self.edges:
+                a, c = b.areas[key[0]], b.areas[key[1]]
+                if a.level == c.level and a.room != c.room:
+                    self._pairs.setdefault(frozenset((a.room, c.room)), []).append(key)
+            for keys in self._pairs.values():
+                keys.sort(key=lambda k: (b.areas[k[0]].row, b.areas[k[0]].col,
+                                         b.areas[k[1]].row, b.areas[k[1]].col))
+        return self._pairs.get(frozenset((ra, rb)), [])
+
+    def _pair_ok(self, pair: list, path: Path) -> bool:
+        ok = True
+        for k, key in enumerate(pair):
+            if not self._room_known(key, path + ("between", k)):
+                ok = False
+            elif key not in self.building.rooms:
+                ok = False  # known but not drawn: reported already
+        if ok and pair[0] == pair[1]:
+            self.add(path + ("between",), f"'between' names {pair[0]!r} twice; name two "
+                     "different rooms (or use 'at:' for an edge inside a room)")
+            ok = False
+        return ok
+
+    def _overrides(self) -> None:
+        walls = self.sec.get("walls") or []
+        openings = self.sec.get("openings") or []
+        doors = self.sec.get("doors") or []
+        windows = self.sec.get("windows") or []
+        links = self.sec.get("links") or []
+        bulk_claims: dict[frozenset, Path] = {}
+
+        def plan_for(section: str, spec) -> EdgePlan:
+            if section == "walls":
+                return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
+                                name=spec.name or "")
+            if section == "openings":
+                return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
+            if section == "doors":
+                return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
+                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
+            if section == "windows":
+                return EdgePlan(BarrierKind.WINDOW,
+                                Structure(spec.material or self.defaults.window),
+                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
+            raise AssertionError(section)
+
+        def claim(key: tuple[int, int], plan: EdgePlan, path: Path) -> None:
+            current = self.edges[key]
+            if current.origin is not None:
+                line = self.problems.located.line(current.origin)
+                where = f" (line {line})" if line else ""
+                self.add(path, f"the edge {self.building.areas[key[0]].name}-"
+                         f"{self.building.areas[key[1]].name} is already set by "
+                         f"{_ptext(current.origin)}{where}")
+                return
+            plan.origin = path
+            self.edges[key] = plan
+
+        singles = [("walls", walls), ("openings", openings), ("doors", doors),
+                   ("windows", windows)]
+        # 1. bulk: whole boundaries between two rooms
+        for section, items in (("walls", walls), ("openings", openings)):
+            for i, spec in enumerate(items):
+                if spec is None or spec.between is None:
+                    continue
+                if section == "openings" and not spec.all:
+                    continue
+                path = (section, i)
+                if not self._pair_ok(spec.between, path):
+                    continue
+                pair = frozenset(spec.between)
+                if pair in bulk_claims:
+                    self.add(path, f"the boundary between {spec.between[0]!r} and "
+                             f"{spec.between[1]!r} is already set by {_ptext(bulk_claims[pair])}")
+                    continue
+                shared = self._shared(*spec.between)
+                if not shared:
+                    self._no_touch(spec.between, path)
+                    continue
+                bulk_claims[pair] = path
+                for key in shared:
+                    plan = plan_for(section, spec)
+                    plan.bulk = path
+                    self.edges[key] = plan
+        # 2. exact edges
+        for section, items in singles:
+            for i, spec in enumerate(items):
+                if spec is None or spec.at is None:
+                    continue
+                path = (section, i)
+                key = self._edge_key(spec.at, path + ("at",), vertical=False)
+                if key is not None:
+                    claim(key, plan_for(section, spec), path)
+        for i, spec in enumerate(links):
+            if spec is None:
+                continue
+            path = ("links", i)
+            key = self._edge_key(spec.at, path + ("at",), vertical=True)
+            if key is None:
+                continue
+            kind = _VERTICAL_KINDS[spec.kind]
+            if kind is BarrierKind.FLOOR:
+                upper = max(key, key=lambda k: self.levels[self.building.areas[k].level].elevation)
+                level = self.levels[self.building.areas[upper].level].spec
+                structure = Structure(spec.material or level.floor or self.defaults.floor)
+            else:
+                if spec.material is not None:
+                    self.add(path + ("material",), f"a {spec.kind} has no material (only a "
+                             "floor does)")
+                structure = None
+            claim(key, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""), path)
+        # 3. one edge between two rooms: the middle free one
+        for section, items in singles:
+            for i, spec in enumerate(items):
+                if spec is None or spec.between is None:
+                    continue
+                if section == "walls" or (section == "openings" and spec.all):
+                    continue
+                path = (section, i)
+                if not self._pair_ok(spec.between, path):
+                    continue
+                shared = self._shared(*spec.between)
+                if not shared:
+                    self._no_touch(spec.between, path)
+                    continue
+                free = [k for k in shared if self.edges[k].origin is None]
+                if not free:
+                    self.add(path, f"every edge between {spec.between[0]!r} and "
+                             f"{spec.between[1]!r} already has a door, window or opening",
+                             tip="place this one with 'at:'")
+                    continue
+                plan = plan_for(section, spec)
+                plan.origin = path
+                self.edges[free[(len(free) - 1) // 2]] = plan
+
+    def _no_touch(self, pair: list, path: Path) -> None:
+        la = self.room_level.get(pair[0])
+        lb = self.room_level.get(pair[1])
+        tip = None
+        if la is not None and lb is not None and la != lb:
+            tip = (f"{pair[0]} is on {self.levels[la].spec.name}, {pair[1]} on "
+                   f"{self.levels[lb].spec.name}: join levels with links:")
+        self.add(path + ("between",), f"rooms {pair[0]!r} and {pair[1]!r} do not touch: no "
+                 "two of their areas are side by side", tip=tip)
+
+    def _connect(self) -> None:
+        b = self.building
+        for (i, j), plan in self.edges.items():
+            barrier = b.connect(i, j, plan.kind, plan.structure, closed=plan.closed,
+                                name=plan.name)
+            if plan.broken:
+                b.destroy_barrier(barrier)
+
+    def _routes(self) -> None:
+        b = self.building
+        for i, positions in enumerate(self.route_positions):
+            spec = (self.sec.get("routes") or [])[i]
+            if positions is None or spec is None:
+                continue
+            path = ("routes", i)
+            indices = [self.index.get(p) if p is not None else None for p in positions]
+            if any(x is None for x in indices):
+                continue
+            ok = True
+            seen: dict[int, int] = {}
+            for k, idx in enumerate(indices):
+                if idx in seen:
+                    self.add(path + ("areas", k), f"{b.areas[idx].name} is already in this route "
+                             f"(areas[{seen[idx]}])")
+                    ok = False
+                seen.setdefault(idx, k)
+                if k and b.between(indices[k - 1], idx) is None:
+                    self.add(path + ("areas", k), f"{b.areas[indices[k - 1]].name} and "
+                             f"{b.areas[idx].name} are not neighbours: a route runs through "
+                             "areas side by side (or one above the other), in order")
+                    ok = False
+            if ok:
+                b.add_route(RouteKind(spec.kind), indices, spec.name or "")
+
+
+def _ptext(path: Path) -> str:
+    from fuego.scenario.source import path_text
+
+    return path_text(path)

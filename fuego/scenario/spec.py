@@ -1,0 +1,580 @@
+"""The shape of a scenario file: one pydantic model per section (docs/scenario-format.md).
+
+These models check types, ranges and names only. Whether a room, an area or a hero named in one
+place exists in another is checked afterwards by :mod:`fuego.scenario.plan` and
+:mod:`fuego.scenario.model`, so one run reports every problem of a file. Each section (and each
+item of a list section) is validated on its own: a broken hero does not hide a broken fire.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from fuego.building import Feature, RouteKind, parse_coordinate
+from fuego.scenario.limits import (
+    MAX_ELEVATION,
+    MAX_KNACK,
+    MAX_NAME_CHARS,
+    MAX_ROUNDS,
+    MAX_ROUTE_AREAS,
+    MAX_TEXT_CHARS,
+    MAX_TRAIT,
+)
+from fuego.scenario.source import Path, Problems, one_of, short, suggest
+from fuego.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
+
+#: The current format version (``format:`` in the file; optional).
+FORMAT_VERSION = 1
+
+WALLS = tuple(s.value for s in Structure if s.value.endswith("-wall"))
+DOORS = tuple(s.value for s in Structure if s.value.endswith("-door"))
+WINDOWS = tuple(s.value for s in Structure if s.value.endswith("-window"))
+FLOORS = tuple(s.value for s in Structure if s.value.endswith("-floor"))
+FEATURES = tuple(f.value for f in Feature)
+ROUTE_KINDS = tuple(k.value for k in RouteKind)
+LINK_KINDS = ("stairs", "ladder", "hole", "floor")
+WINDS = ("gale", "strong", "moderate", "light", "calm")
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+_KEY_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,39}$")
+_LEVEL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,19}$")
+_FUEL_RE = re.compile(r"^[a-z][a-z0-9-]{0,29}$")
+_EDGE_RE = re.compile(
+    r"^\s*((?:[A-Za-z0-9_-]+:)?[A-Za-z]{1,3}\d{1,4})\s*(?:-|\||–|\bto\b)\s*"
+    r"((?:[A-Za-z0-9_-]+:)?[A-Za-z]{1,3}\d{1,4})\s*$"
+)
+
+
+# -- field types ---------------------------------------------------------------------------
+def _no_bool(v: Any) -> Any:
+    if isinstance(v, bool):
+        raise ValueError(f"expected a whole number, got {str(v).lower()}")
+    return v
+
+
+def Int(lo: int, hi: int):  # noqa: N802 - a type factory
+    return Annotated[int, BeforeValidator(_no_bool), Field(ge=lo, le=hi)]
+
+
+def Text(n: int = MAX_TEXT_CHARS):  # noqa: N802
+    return Annotated[str, Field(max_length=n)]
+
+
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+
+
+def _fuel(v: Any) -> Any:
+    """A fuel: a whole number 0-9 or a fuel name (checked against the file's fuels later)."""
+    if isinstance(v, bool) or v is None:
+        raise ValueError(f"expected a fuel: a number 0-{MAX_RESOLVE} or a fuel name such as "
+                         f"paper or log-pile, got {short(v)}")
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, int):
+        if not 0 <= v <= MAX_RESOLVE:
+            raise ValueError(f"fuel (Resolve) must be 0-{MAX_RESOLVE}, not {v}")
+        return v
+    if isinstance(v, str):
+        name = v.strip().lower()
+        if name.isdigit():
+            return _fuel(int(name))
+        if not _FUEL_RE.match(name):
+            raise ValueError(f"not a fuel name: {short(v)} (lowercase letters, digits and -)")
+        return name
+    raise ValueError(f"expected a fuel: a number 0-{MAX_RESOLVE} or a fuel name, got {short(v)}")
+
+
+FuelRef = Annotated[Any, BeforeValidator(_fuel)]
+
+
+def _area_ref(v: Any) -> Any:
+    if not isinstance(v, str):
+        raise ValueError(f"expected an area name such as ground:C4, got {short(v)}")
+    try:
+        parse_coordinate(v)
+    except ValueError:
+        raise ValueError(f"not an area name: {short(v)} (expected e.g. C4 or ground:C4: a column "
+                         "letter and a row number, optionally after a level name)") from None
+    return v.strip()
+
+
+AreaRef = Annotated[str, BeforeValidator(_area_ref)]
+
+
+def _edge(v: Any) -> Any:
+    """``ground:C4-ground:D4`` (or ``|``, or a two-item list) -> a two-item list of areas."""
+    if isinstance(v, (list, tuple)):
+        if len(v) != 2:
+            raise ValueError(f"an edge is two areas, e.g. [ground:C4, ground:D4]; got {len(v)}")
+        return [_area_ref(x) for x in v]
+    if isinstance(v, str):
+        m = _EDGE_RE.match(v)
+        if not m:
+            raise ValueError(f"not an edge between two areas: {short(v)} (expected e.g. "
+                             "ground:C4-ground:D4)")
+        return [m.group(1), m.group(2)]
+    raise ValueError(f"expected an edge such as ground:C4-ground:D4, got {short(v)}")
+
+
+Edge = Annotated[list, BeforeValidator(_edge)]
+
+
+def _room_key(v: Any) -> Any:
+    if not isinstance(v, str) or not _KEY_RE.match(v):
+        raise ValueError(f"not a room key: {short(v)} (a letter, then letters, digits, - or _)")
+    return v
+
+
+RoomKey = Annotated[str, BeforeValidator(_room_key)]
+
+
+def _pair(v: Any) -> Any:
+    if not isinstance(v, (list, tuple)) or len(v) != 2:
+        raise ValueError(f"'between' names two rooms, e.g. [kitchen, hall]; got {short(v)}")
+    return [_room_key(x) for x in v]
+
+
+RoomPair = Annotated[list, BeforeValidator(_pair)]
+
+
+def _knack_name(name: str) -> str:
+    """``Night Trained`` -> ``night-trained``: how heroes.py names Knacks."""
+    return re.sub(r"[\s_]+", "-", name.strip().lower())
+
+
+def _plan(v: Any) -> Any:
+    """A plan is a block of text; a list of row strings is joined into one."""
+    if isinstance(v, list):
+        if not all(isinstance(x, str) for x in v):
+            raise ValueError("a plan written as a list needs one string per row")
+        return "\n".join(v)
+    if not isinstance(v, str):
+        raise ValueError(f"expected the plan as a block of text (plan: |), got {short(v)}")
+    return v
+
+
+def _flashover(v: Any) -> Any:
+    return "off" if v is False else v  # YAML 1.1 reads a bare `off` as false
+
+
+# -- sections ------------------------------------------------------------------------------
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Defaults(Strict):
+    fuel: FuelRef = 0
+    wall: Literal[WALLS] = Structure.WOODEN_WALL.value  # type: ignore[valid-type]
+    door: Literal[DOORS] = Structure.WOODEN_DOOR.value  # type: ignore[valid-type]
+    window: Literal[WINDOWS] = Structure.GLASS_WINDOW.value  # type: ignore[valid-type]
+    floor: Literal[FLOORS] = Structure.WOODEN_FLOOR.value  # type: ignore[valid-type]
+
+
+class RoomSpec(Strict):
+    name: Name | None = None
+    outdoors: bool = False
+    wall: Literal[WALLS] | None = None  # type: ignore[valid-type]
+    fuel: FuelRef | None = None
+    wet: bool = False
+    smoky: bool = False
+    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
+    description: Text() = ""
+
+
+class LegendEntry(Strict):
+    room: RoomKey
+    fuel: FuelRef | None = None
+    wet: bool | None = None
+    smoky: bool | None = None
+    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _short(cls, v: Any) -> Any:
+        return {"room": v} if isinstance(v, str) else v
+
+
+class LevelSpec(Strict):
+    name: Annotated[str, BeforeValidator(lambda v: _level_name(v))]
+    elevation: Int(-MAX_ELEVATION, MAX_ELEVATION) | None = None
+    floor: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    plan: Annotated[str, BeforeValidator(_plan)]
+    legend: dict[str, LegendEntry] = {}
+    description: Text() = ""
+
+
+def _level_name(v: Any) -> Any:
+    if not isinstance(v, str) or not _LEVEL_RE.match(v):
+        raise ValueError(f"not a level name: {short(v)} (a letter, then letters, digits, - or _;"
+                         " e.g. ground, cellar, upper)")
+    return v
+
+
+class AreaSpec(Strict):
+    fuel: FuelRef | None = None
+    wet: bool | None = None
+    smoky: bool | None = None
+    features: list[Literal[FEATURES]] | None = None  # type: ignore[valid-type]
+
+
+class _Placed(Strict):
+    between: RoomPair | None = None
+    at: Edge | None = None
+
+    @model_validator(mode="after")
+    def _one_place(self):
+        if (self.between is None) == (self.at is None):
+            raise ValueError("give exactly one of 'between: [room, room]' or "
+                             "'at: level:C4-level:D4'")
+        return self
+
+
+class DoorSpec(_Placed):
+    material: Literal[DOORS] | None = None  # type: ignore[valid-type]
+    closed: bool = True
+    broken: bool = False
+    name: Name | None = None
+
+
+class WindowSpec(_Placed):
+    material: Literal[WINDOWS] | None = None  # type: ignore[valid-type]
+    closed: bool = True
+    broken: bool = False
+    name: Name | None = None
+
+
+class WallSpec(_Placed):
+    material: Literal[WALLS]  # type: ignore[valid-type]
+    broken: bool = False
+    name: Name | None = None
+
+
+class OpeningSpec(_Placed):
+    all: bool = False  # with `between`: open the whole shared boundary
+    name: Name | None = None
+
+
+class LinkSpec(Strict):
+    kind: Literal[LINK_KINDS]  # type: ignore[valid-type]
+    at: Edge
+    material: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    broken: bool = False
+    name: Name | None = None
+
+
+class RouteSpec(Strict):
+    kind: Literal[ROUTE_KINDS]  # type: ignore[valid-type]
+    areas: Annotated[list[AreaRef], Field(min_length=2, max_length=MAX_ROUTE_AREAS)]
+    name: Name | None = None
+
+
+class Traits(Strict):
+    brawn: Int(0, MAX_TRAIT) = 2
+    finesse: Int(0, MAX_TRAIT) = 2
+    wits: Int(0, MAX_TRAIT) = 2
+    resolve: Int(0, MAX_TRAIT) = 2
+    panache: Int(0, MAX_TRAIT) = 2
+
+
+class HeroSpec(Strict):
+    name: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[^\n\r\t]+$")]
+    traits: Traits = Traits()
+    knacks: dict[Annotated[str, BeforeValidator(_knack_name),
+                           Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")], Int(0, MAX_KNACK)] = {}
+    rank: Literal["hero", "villain", "henchman"] = "hero"
+    npc: bool = False
+    start: AreaRef
+    description: Text() = ""
+
+
+class FireSpec(Strict):
+    area: AreaRef
+    fd: Int(MIN_FIRE_DICE, MAX_FIRE_DICE)
+    temperature: Literal["cold", "regular", "hot"] | None = None
+    kind: Literal["henchman", "villain"] | None = None
+
+
+class RulesSpec(Strict):
+    burning_clothes: bool = True
+    smoke: bool = True
+    suffocation: bool = True
+    flashover: Annotated[Literal["off", "all-burning", "dice"], BeforeValidator(_flashover)] = "all-burning"
+    flashover_dice_per_area: Int(1, 10) = 5
+    temperament: Annotated[str, Field(max_length=40)] = "hungry"
+    fire_kind: Literal["henchman", "villain"] = "henchman"
+    max_leap_areas: Int(0, 20) = 3
+    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
+    breath_rounds: Int(0, 100) | None = None
+    confused_wander: bool = True
+    max_rounds: Int(1, MAX_ROUNDS) = 60
+    modules: Annotated[dict[str, dict[str, Any]], BeforeValidator(lambda v: _modules(v))] = {}
+
+
+def _modules(v: Any) -> Any:
+    """``[weather, wind]`` or ``{weather: {...}, wind: null}`` -> name -> options."""
+    if v is None:
+        return {}
+    if isinstance(v, list):
+        out = {}
+        for item in v:
+            if not isinstance(item, str):
+                raise ValueError(f"a module name is text, got {short(item)}")
+            out[item] = {}
+        return out
+    if isinstance(v, dict):
+        return {k: ({} if opts is None or opts is True else opts) for k, opts in v.items()}
+    raise ValueError(f"expected modules as a mapping name: options (or a list of names), "
+                     f"got {short(v)}")
+
+
+class WeatherSpec(Strict):
+    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
+    direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
+    description: Text() = ""
+
+
+ActionRound = Int(1, MAX_ROUNDS)
+Actions = dict[str, dict[ActionRound, Annotated[list[Annotated[str, Field(max_length=200)]],
+                                                BeforeValidator(lambda v: [v] if isinstance(v, str) else v)]]]
+
+
+class ScenarioSpec(Strict):
+    """The whole file (used once every section is valid: for ``to_yaml`` and as the record)."""
+
+    format: Int(1, FORMAT_VERSION) = FORMAT_VERSION
+    title: Name
+    description: Text() = ""
+    briefing: Text() = ""
+    fuels: dict[str, Int(0, MAX_RESOLVE)] = {}
+    defaults: Defaults = Defaults()
+    rooms: dict[str, RoomSpec]
+    legend: dict[str, LegendEntry] = {}
+    levels: Annotated[list[LevelSpec], Field(min_length=1)]
+    areas: dict[str, AreaSpec] = {}
+    walls: list[WallSpec] = []
+    openings: list[OpeningSpec] = []
+    doors: list[DoorSpec] = []
+    windows: list[WindowSpec] = []
+    links: list[LinkSpec] = []
+    routes: list[RouteSpec] = []
+    heroes: list[HeroSpec] = []
+    fires: list[FireSpec] = []
+    rules: RulesSpec = RulesSpec()
+    weather: WeatherSpec = WeatherSpec()
+    actions: Actions = {}
+    script: Any = None
+
+
+#: Sections and how each is validated: "model" (one mapping), "list" (each item),
+#: "dict" (each value), "value" (one value of a type).
+SECTIONS: dict[str, tuple[str, Any]] = {
+    "format": ("value", Int(1, FORMAT_VERSION)),
+    "title": ("value", Name),
+    "description": ("value", Text()),
+    "briefing": ("value", Text()),
+    "fuels": ("dict", Int(0, MAX_RESOLVE)),
+    "defaults": ("model", Defaults),
+    "rooms": ("dict", RoomSpec),
+    "legend": ("dict", LegendEntry),
+    "levels": ("list", LevelSpec),
+    "areas": ("dict", AreaSpec),
+    "walls": ("list", WallSpec),
+    "openings": ("list", OpeningSpec),
+    "doors": ("list", DoorSpec),
+    "windows": ("list", WindowSpec),
+    "links": ("list", LinkSpec),
+    "routes": ("list", RouteSpec),
+    "heroes": ("list", HeroSpec),
+    "fires": ("list", FireSpec),
+    "rules": ("model", RulesSpec),
+    "weather": ("model", WeatherSpec),
+    "actions": ("value", Actions),
+    "script": ("value", Any),
+}
+REQUIRED = ("title", "rooms", "levels")
+#: Sections other builds may add; named so the message says "not in this build" not "typo".
+LATER = {"house_rules": "house rules are not supported by this build of fuego yet"}
+
+_ADAPTERS: dict[int, tuple[Any, TypeAdapter]] = {}
+
+
+def _adapter(tp) -> TypeAdapter:
+    key = id(tp)
+    if key not in _ADAPTERS:  # the type is kept with its adapter, so its id is never reused
+        _ADAPTERS[key] = (tp, TypeAdapter(tp))
+    return _ADAPTERS[key][1]
+
+
+# -- pydantic errors -> problems -------------------------------------------------------------
+def _unwrap(tp):
+    """Strip Annotated and Optional to get to the model (or container) inside."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _model_at(tp, loc: tuple):
+    """The pydantic model that ``loc`` (inside a value of type ``tp``) points into, if any."""
+    tp = _unwrap(tp)
+    for part in loc:
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(part) if isinstance(part, str) else None
+            if field is None:
+                return None
+            tp = _unwrap(field.annotation)
+        elif origin is list:
+            tp = _unwrap(typing.get_args(tp)[0])
+        elif origin is dict:
+            tp = _unwrap(typing.get_args(tp)[1])
+        else:
+            return None
+    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
+
+
+def _message(err: dict, tp) -> str:
+    kind = err["type"]
+    value = err.get("input")
+    ctx = err.get("ctx") or {}
+    loc = err["loc"]
+    got = f", got {short(value)}"
+    if kind == "missing":
+        return f"missing required key {loc[-1]!r}" if loc else "missing value"
+    if kind == "extra_forbidden":
+        model = _model_at(tp, loc[:-1])
+        if model is not None:
+            keys = list(model.model_fields)
+            return (f"unknown key {loc[-1]!r}{suggest(loc[-1], keys)}; expected one of: "
+                    f"{one_of(keys)}")
+        return f"unknown key {loc[-1]!r}"
+    if kind == "literal_error":
+        return f"expected {ctx.get('expected', 'one of the listed values')}{got}"
+    if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+        field = _model_at(tp, loc[:-1])
+        lo_hi = _range_of(field, loc[-1]) if field is not None and loc else None
+        if lo_hi:
+            return f"must be {lo_hi[0]}-{lo_hi[1]}{got}"
+        bound = ctx.get("le", ctx.get("ge", ctx.get("lt", ctx.get("gt"))))
+        word = "at most" if kind.startswith("less") else "at least"
+        return f"must be {word} {bound}{got}"
+    if kind in ("int_parsing", "int_type", "int_from_float", "finite_number"):
+        return f"expected a whole number{got}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"expected true or false{got}"
+    if kind == "string_type":
+        return f"expected text{got}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"expected a mapping (key: value lines){got}"
+    if kind == "list_type":
+        return f"expected a list{got}"
+    if kind == "string_pattern_mismatch":
+        return f"not a valid name: {short(value)}"
+    if kind in ("string_too_long", "too_long"):
+        return f"too long ({err['msg'].split('at most', 1)[-1].strip()} at most)"
+    if kind in ("string_too_short", "too_short"):
+        return "must not be empty" if kind == "string_too_short" else err["msg"]
+    msg = err["msg"]
+    if msg.startswith("Value error, "):
+        return msg[len("Value error, "):]
+    return f"{msg}{got}"
+
+
+def _range_of(model, name) -> tuple[int, int] | None:
+    field = model.model_fields.get(name) if isinstance(name, str) else None
+    if field is None:
+        return None
+    lo = hi = None
+    for meta in field.metadata:
+        lo = getattr(meta, "ge", lo) if getattr(meta, "ge", None) is not None else lo
+        hi = getattr(meta, "le", hi) if getattr(meta, "le", None) is not None else hi
+    return (lo, hi) if lo is not None and hi is not None else None
+
+
+def check(tp, value: Any, path: Path, problems: Problems) -> tuple[bool, Any]:
+    """Validate ``value`` as ``tp``; report every error under ``path``. (ok, result)."""
+    try:
+        return True, _adapter(tp).validate_python(value)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = tuple(p for p in err["loc"] if isinstance(p, (str, int)))
+            # drop pydantic's internal steps (e.g. 'function-before[...]') from the path
+            loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p and "(" in p))
+            problems.add(path + loc, _message({**err, "loc": loc}, tp))
+        return False, None
+
+
+def check_sections(data: Any, problems: Problems) -> dict[str, Any]:
+    """Validate every top-level section; returns the valid parts (invalid items are None)."""
+    if not isinstance(data, dict):
+        problems.add((), f"a scenario is a mapping of sections (title:, rooms:, levels:, ...); "
+                     f"this file holds {type(data).__name__ if data is not None else 'nothing'}",
+                     broken=True)
+        return {}
+    out: dict[str, Any] = {}
+    for key in data:
+        if key not in SECTIONS:
+            if key in LATER:
+                problems.add((key,), LATER[key])
+            else:
+                problems.add((key,), f"unknown section {key!r}{suggest(key, SECTIONS)}; "
+                             f"sections are: {one_of(SECTIONS)}")
+    for key in REQUIRED:
+        if key not in data:
+            problems.add((key,), f"missing required section {key!r}", line=1)
+    for key, (how, tp) in SECTIONS.items():
+        if key not in data:
+            continue
+        value = data[key]
+        path = (key,)
+        if how in ("model", "value"):
+            if how == "model" and value is None:
+                value = {}
+            if how == "value" and value is None and key != "script":
+                if key in REQUIRED:
+                    problems.add(path, f"{key!r} is empty; it needs a value")
+                continue
+            ok, result = check(tp, value, path, problems)
+            out[key] = result if ok else None
+            out.setdefault("_bad", set())
+            if not ok:
+                out["_bad"].add(key)
+        elif how == "list":
+            if value is None:
+                value = []
+            if not isinstance(value, list):
+                problems.add(path, f"expected a list (lines starting with '- '), got "
+                             f"{short(value)}", broken=True)
+                out[key] = []
+                out.setdefault("_bad", set()).add(key)
+                continue
+            out[key] = [check(tp, item, path + (i,), problems)[1] for i, item in enumerate(value)]
+        else:  # dict
+            if value is None:
+                value = {}
+            if not isinstance(value, dict):
+                problems.add(path, f"expected a mapping (key: value lines), got {short(value)}",
+                             broken=True)
+                out[key] = {}
+                out.setdefault("_bad", set()).add(key)
+                continue
+            out[key] = {k: check(tp, v, path + (k,), problems)[1] for k, v in value.items()}
+    return out
+
+
+ROOM_KEY_RE = _KEY_RE
+LEVEL_RE = _LEVEL_RE
+FUEL_RE = _FUEL_RE
+knack_name = _knack_name

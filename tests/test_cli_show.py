@@ -1,0 +1,124 @@
+"""``fuego show`` and the terminal drawing it uses (fuego.render.terminal)."""
+
+from __future__ import annotations
+
+import os
+
+from click.testing import CliRunner
+
+from fuego.cli import cli
+from fuego.render.terminal import plan_plain, plan_text
+from fuego.scenario import load
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TAVERN = os.path.join(ROOT, "campaigns", "tavern.yaml")
+MINIMAL = os.path.join(ROOT, "tests", "scenarios", "good", "minimal.yaml")
+BOX = set("─│┌┐└┘├┤┬┴┼═║█╎╌┃━╏╍┊┈≈")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_show_draws_every_level_with_a_legend():
+    result = run("show", TAVERN)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "The Gilded Goose" in out
+    for level in ("upper", "ground", "cellar"):
+        assert f"Level {level} (elevation" in out
+    assert out.index("Level upper") < out.index("Level ground") < out.index("Level cellar")
+    assert out.count("Legend:") == 3
+    for name in ("Kitchen (kitchen)", "Common Room (common)", "Spirits Vault (vault)",
+                 "Best Suite (suite)"):
+        assert name in out
+    assert "*3 fire at ground:B2: 3 Fire Dice, hot" in out
+    assert "@I Isabela Soldano at ground:F4" in out
+    assert "D closed door" in out and "d open door" in out and "W closed window" in out
+    assert "< stairs up, > down" in out and "L ladder" in out
+    assert "\x1b[" not in out  # no colour codes when not on a terminal
+    assert "Traceback" not in out
+
+
+def test_show_one_level_by_name_or_index():
+    by_name = run("show", TAVERN, "--level", "ground")
+    assert by_name.exit_code == 0
+    assert "Level ground" in by_name.output and "Level upper" not in by_name.output
+    by_index = run("show", TAVERN, "--level", "0", "--no-color")
+    assert by_index.exit_code == 0
+    assert "Level cellar" in by_index.output and "Level ground" not in by_index.output
+
+
+def test_show_unknown_level_is_an_error():
+    result = run("show", TAVERN, "--level", "attic")
+    assert result.exit_code == 2
+    assert "no level 'attic'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_show_broken_file_is_an_error():
+    path = os.path.join(ROOT, "tests", "scenarios", "broken", "07-ragged-plan.yaml")
+    result = run("show", path)
+    assert result.exit_code == 2
+    assert "plan row 2 is 3 characters wide" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_ascii_drawing_of_a_small_building():
+    result = run("show", MINIMAL, "--level", "ground", "--ascii")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    start = lines.index("Level ground (elevation 0, floor wooden-floor)")
+    assert lines[start + 1:start + 8] == [
+        "    A   B   C   D",
+        "  +#######+-------+",
+        "1 #*2  b2 #@A  s3 |",
+        "  #       #       |",
+        "2 #b2  b2L#s3  s3 |",
+        "  +#######+-D-----+",
+        "3  o.  o.  o.  o.",
+    ]
+    assert not (set(result.output) & BOX)
+
+
+def test_unicode_drawing_uses_line_characters():
+    scenario = load(MINIMAL)
+    lines = plan_plain(scenario.build(1), "ground", symbols=scenario.symbols)
+    text = "\n".join(lines)
+    assert "║" in text  # the back room's stone walls
+    assert "─D─" in text  # the shop door onto the street
+
+
+def test_plan_text_draws_the_live_scene_and_prints_nothing(capsys):
+    from fuego.controllers import AutoController
+    from fuego.rounds import run_scene
+
+    scenario = load(TAVERN)
+    scene = scenario.build(seed=2)
+    run_scene(scene, AutoController(), rounds=4)
+    lines = plan_text(scene, "ground", symbols=scenario.symbols)
+    assert capsys.readouterr().out == ""
+    text = "\n".join(t.plain for t in lines)
+    assert text.count("*") >= 2  # fires with their dice
+    assert "fire at ground:" in text
+    assert any(t.spans for t in lines)  # styled for a colour terminal
+    smoky = [i for i in scene.fires if scene.smoke and scene.smoke.at(i)]
+    if smoky:
+        assert "~" in text or "≈" in text
+    # a building without a scene draws too, with room letters of its own
+    plain = plan_plain(scene.building, None)
+    assert sum(1 for ln in plain if ln.startswith("Level ")) == 3
+
+
+def test_a_hand_built_building_draws():
+    from fuego.building import BarrierKind, Building, Room
+
+    b = Building(title="hand")
+    b.add_level("ground", 0)
+    b.add_room(Room("kitchen", "Kitchen", 0))
+    b.add_room(Room("hall", "Hall", 0))
+    for c in range(2):
+        b.add_area(c, 0, 0, "kitchen" if c == 0 else "hall", fuel=2)
+    b.connect(0, 1, BarrierKind.DOOR, None, closed=False)
+    lines = plan_plain(b, 0, ascii=True, legend=False)
+    assert lines[-2] == "1 |k2 dh2 |"
