@@ -137,6 +137,7 @@ class Area:
     features: frozenset[Feature] = frozenset()
     name: str = ""
     burned_out: bool = False
+    terrain: str = ""  # outdoor terrain or building kind for the modules ("" = by default)
 
     @property
     def thick_smoke(self) -> bool:
@@ -499,6 +500,35 @@ class Building:
         barrier.destroyed = True
         self._epoch += 1
         return True
+
+    def cut_routes(self, areas: set[int]) -> list[str]:
+        """Clear the fuel of routes where they cross ``areas`` (a fire break): each route
+        splits into the runs between them (runs of one area are dropped). Returns the names of
+        the routes cut."""
+        cut, kept = [], []
+        for route in self.routes:
+            if not areas & set(route.areas):
+                kept.append((route.kind, route.areas, route.name))
+                continue
+            cut.append(route.name)
+            runs, run = [], []
+            for i in route.areas:
+                if i in areas:
+                    runs.append(run)
+                    run = []
+                else:
+                    run.append(i)
+            runs.append(run)
+            runs = [r for r in runs if len(r) > 1]
+            for k, r in enumerate(runs):
+                kept.append((route.kind, tuple(r), route.name if len(runs) == 1
+                             else f"{route.name} ({k + 1})"))
+        if cut:
+            self.routes = []
+            self._routes_at = [[] for _ in self.areas]
+            for kind, run, name in kept:
+                self.add_route(kind, run, name)
+        return cut
 
     def remove_feature(self, i: int, feature: Feature) -> None:
         area = self.areas[i]

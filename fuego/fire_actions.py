@@ -162,13 +162,17 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
     mods = scene.modules
     acts: list[FireAction] = []
 
-    def adjust(tn: int, target: int, how: str) -> int:
+    def adjust(tn: int, target: int, how: str) -> int | None:
         for m in mods:
             tn = m.spread_tn(scene, fire, target, tn, how)
+            if tn is None:  # a module forbids it (e.g. upwind in heavy winds)
+                return None
         return tn
 
     if fire.fd < MAX_FIRE_DICE:
-        acts.append(FireAction(ActionKind.GROW, adjust(5 * fire.fd, fire.area, "grow"), fire.area))
+        tn = adjust(5 * fire.fd, fire.area, "grow")
+        if tn is not None:
+            acts.append(FireAction(ActionKind.GROW, tn, fire.area))
     for path in route_paths(scene, fire):
         fuel = sum(b.areas[i].fuel for i in path if _unlit(scene, i))
         acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path, fuel_behind=fuel))
@@ -178,8 +182,10 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
         behind = b.areas[j].fuel if _unlit(scene, j) else 0
         tn = barrier.pass_through_tn
         if tn is not None and behind:
-            acts.append(FireAction(ActionKind.BURN_THROUGH, adjust(tn, j, "burn-through"), j,
-                                   barrier.index, fuel_behind=behind))
+            tn = adjust(tn, j, "burn-through")
+        if tn is not None and behind:
+            acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier.index,
+                                   fuel_behind=behind))
         dtn = barrier.destruction_tn
         if dtn is not None:
             acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier.index, fuel_behind=behind))
@@ -197,7 +203,8 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
     for j in sorted(reach):
         if j != fire.area and _unlit(scene, j):
             tn = adjust(leap_tn(scene, fire.area, j, reach[j]), j, "leap")
-            acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=b.areas[j].fuel))
+            if tn is not None:
+                acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=b.areas[j].fuel))
     return acts
 
 

@@ -210,6 +210,9 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
         elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
             if (act.other or "").lower() == arg.lower() or (not arg and act.other is None):
                 return act
+        elif act.target is not None and not isinstance(act.kind, HeroActionKind):
+            if not arg or b.find(arg) == act.target:  # a module's action on an area
+                return act
         else:
             return act
     raise RuleError(
@@ -227,4 +230,6 @@ def describe(scene: Scene, act: HeroAction) -> str:
         return f"{act.kind.value} {b.barriers[act.barrier].name}"
     if act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other:
         return f"{act.kind.value} {act.other}"
+    if act.target is not None and not isinstance(act.kind, HeroActionKind):
+        return f"{act.kind.value} {b.areas[act.target].name}"  # a module's action on an area
     return act.kind.value

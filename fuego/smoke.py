@@ -98,10 +98,13 @@ class SmokeField:
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
         b = self.building
+        modules = scene.modules
         new: dict[int, Density] = {}
         for fire in scene.fires.values():
             if not fire.can_spread:  # a Flame makes no smoke (ASL 25.2)
                 continue
+            if modules and any(m.smoke_claims(scene, fire) for m in modules):
+                continue  # a module places this fire's smoke (drifting-smoke)
             if fire.smoke == 0:
                 fire.smoke = SMOKE_AREA_FACTOR
             covered, vents = self._reach(fire, fire.smoke)
@@ -112,12 +115,15 @@ class SmokeField:
                     new[i] = d
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
             fire.smoke = SMOKE_AREA_FACTOR if vents else fire.smoke + 1
+        owned: set[int] = set()  # areas whose smoke a module manages: no core lingering
+        for m in modules:
+            owned |= m.smoke_update(scene, self, new) or set()
         rounds = SMOKE_DISSIPATE_ROUNDS[scene.settings.wind]
         burning_rooms = {b.areas[i].room for i in scene.fires}
         linger: dict[int, int] = {}
         cleared = []
         for i, d in self.density.items():
-            if i in new:
+            if i in new or i in owned:
                 continue
             left = self.linger.get(i, rounds)
             if b.areas[i].room not in burning_rooms:

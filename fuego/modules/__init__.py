@@ -3,7 +3,10 @@
 A module is a :class:`RuleModule` subclass registered in :data:`REGISTRY` under the name a
 scenario uses in ``rules.modules``. The engine calls its hooks at fixed points of the round; each
 hook does nothing by default, so a module overrides only what it changes. Modules combine: the
-engine calls every enabled module's hook in the order the scenario lists them.
+engine calls every enabled module's hook in the order the scenario lists them, and the shipped
+modules are written so that the order does not change what happens (docs/modules.md).
+
+``import fuego.modules.registry`` fills :data:`REGISTRY` with the shipped modules.
 """
 
 from __future__ import annotations
@@ -23,8 +26,23 @@ class RuleModule:
     #: seed file and rules this module follows, for docs and ``fuego check``
     source = ""
 
+    #: verbs of the hero actions this module adds (scripted actions, ``fuego check``)
+    verbs: tuple[str, ...] = ()
+
     def __init__(self, options: dict[str, Any] | None = None):
         self.options = dict(options or {})
+
+    @classmethod
+    def check_options(cls, options: dict[str, Any] | None) -> list[str]:
+        """Problems with ``options``, each ``key: message`` below ``rules.modules.<name>``."""
+        from fuego.errors import FuegoError
+
+        try:
+            cls(options)
+        except FuegoError as exc:
+            key = getattr(exc, "key", "")
+            return [f"{key}: {exc.message}" if key else exc.message]
+        return []
 
     # -- hooks (the order of a round) --------------------------------------------------------
     def scene_start(self, scene: Scene) -> None:
@@ -36,13 +54,28 @@ class RuleModule:
     def fire_started(self, scene: Scene, fire: Fire) -> None:
         """A new fire was just placed (e.g. it starts as a Flame)."""
 
-    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int:
-        """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow)."""
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
+        """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow); ``None``
+        forbids that action this time (e.g. upwind in heavy winds)."""
         return tn
 
     def hero_actions(self, scene: Scene, hero: Hero) -> list[Any]:
         """Extra actions a hero may take (e.g. firefighting)."""
         return []
+
+    def perform_hero_action(self, scene: Scene, hero: Hero, act: Any) -> bool:
+        """Carry out one of this module's hero actions; False if ``act`` is not one of them."""
+        return False
+
+    def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
+        """True if this module places ``fire``'s smoke itself (the core smoke skips it)."""
+        return False
+
+    def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
+        """End-of-round smoke, after the core has spread the smoke of the fires it places:
+        add densities to ``new`` and return the areas whose smoke this module manages (the
+        core does not linger or clear those)."""
+        return set()
 
     def end_of_round(self, scene: Scene) -> None:
         """After the core end-of-round steps and before the flashover check."""
