@@ -255,8 +255,8 @@ class Building:
     """Areas, rooms, levels, barriers and routes, kept consistent.
 
     Build one with :meth:`add_level`, :meth:`add_room`, :meth:`add_area`, :meth:`connect` and
-    :meth:`add_route`, then :meth:`freeze` (the scenario loader does this). After that only the
-    play-time mutations (open, close, destroy, burn out, new routes) change it.
+    :meth:`add_route` (the scenario loader does this). After that only the play-time
+    mutations (open, close, destroy, burn out, new routes) change it.
     """
 
     title: str = ""
