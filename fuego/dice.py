@@ -265,7 +265,9 @@ class Roller:
     def action_dice(self, panache: int) -> list[int]:
         """Panache d10 that never explode: the phases in which a character may act, sorted."""
         rnd = self._rng.random
-        return sorted(int(rnd() * 10) + 1 for _ in range(max(0, panache)))
+        dice = [int(rnd() * 10) + 1 for _ in range(panache)]
+        dice.sort()
+        return dice
 
     # -- plain dice --------------------------------------------------------------------------
     def die(self, sides: int) -> int:
