@@ -165,7 +165,7 @@ def end_round(scene: Scene) -> None:
     if scene.settings.suffocation:
         _breath(scene)
     _fuel_checks(scene)
-    for m in scene.modules:
+    for m in sorted(scene.modules, key=lambda m: m.end_order):  # stable: ties keep their order
         m.end_of_round(scene)
     check_flashover(scene)
     _script(scene, "end")

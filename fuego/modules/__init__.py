@@ -3,8 +3,9 @@
 A module is a :class:`RuleModule` subclass registered in :data:`REGISTRY` under the name a
 scenario uses in ``rules.modules``. The engine calls its hooks at fixed points of the round; each
 hook does nothing by default, so a module overrides only what it changes. Modules combine: the
-engine calls every enabled module's hook in the order the scenario lists them, and the shipped
-modules are written so that the order does not change what happens (docs/modules.md).
+engine calls every enabled module's hook in the order the scenario lists them (the end-of-round
+hook by :attr:`RuleModule.end_order` first), and the shipped modules are written so that the
+order does not change what happens (docs/modules.md).
 
 ``import fuego.modules.registry`` fills :data:`REGISTRY` with the shipped modules.
 """
@@ -28,6 +29,10 @@ class RuleModule:
 
     #: verbs of the hero actions this module adds (scripted actions, ``fuego check``)
     verbs: tuple[str, ...] = ()
+    #: when its end-of-round hook runs among the modules' (lower first; ties keep the scenario's
+    #: order): what puts fires out (10-29) before what spreads them (30-49) before what changes
+    #: their state (50-), so the order a scenario lists modules in changes nothing
+    end_order: int = 50
 
     def __init__(self, options: dict[str, Any] | None = None):
         self.options = dict(options or {})
