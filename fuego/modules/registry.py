@@ -1,0 +1,47 @@
+"""Importing this fills :data:`fuego.modules.REGISTRY` with every shipped module.
+
+A scenario switches modules on under ``rules.modules`` (name -> options); docs/modules.md
+describes each. :func:`build` makes the module objects from that mapping (the scenario loader
+does the same) and :func:`enable` puts them on a scene.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fuego.errors import FuegoError
+from fuego.modules import REGISTRY, RuleModule
+from fuego.modules import drifting_smoke as _drifting_smoke  # noqa: F401
+from fuego.modules import fire_breaks as _fire_breaks  # noqa: F401
+from fuego.modules import firefighting as _firefighting  # noqa: F401
+from fuego.modules import flame_and_blaze as _flame_and_blaze  # noqa: F401
+from fuego.modules import ignition as _ignition  # noqa: F401
+from fuego.modules import structures as _structures  # noqa: F401
+from fuego.modules import weather as _weather  # noqa: F401
+from fuego.modules import wind as _wind  # noqa: F401
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+#: Every shipped module, in the order docs/modules.md presents them.
+NAMES = ("weather", "wind", "flame-and-blaze", "ignition", "firefighting", "structures",
+         "drifting-smoke", "fire-breaks")
+
+
+def build(modules: dict[str, Any] | None) -> list[RuleModule]:
+    """Module objects for ``rules.modules`` (name -> options), in the order given; an unknown
+    name or a bad option raises :class:`fuego.errors.FuegoError` naming its key path."""
+    out = []
+    for name, options in (modules or {}).items():
+        cls = REGISTRY.get(name)
+        if cls is None:
+            raise FuegoError(f"unknown module {name!r}; modules: {', '.join(NAMES)}",
+                             where=f"rules.modules.{name}")
+        out.append(cls(options))
+    return out
+
+
+def enable(scene: Scene, modules: dict[str, Any] | None = None) -> Scene:
+    """Put the modules of ``modules`` (default: the scene's ``settings.modules``) on ``scene``."""
+    scene.modules = build(scene.settings.modules if modules is None else modules)
+    return scene

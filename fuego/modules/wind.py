@@ -1,0 +1,401 @@
+"""wind: force, direction, changes, gusts and collapse (ASL B25.63-25.66), Alpha Strike's arc.
+
+- **Force** is ASL's: none, mild-breeze, heavy-winds (rolled on a dr when not given, 25.63).
+  Where Alpha Strike asks for a "wind force level" fuego uses 0, 1, 2 for them.
+- **Direction**: one of the 8 compass points (docs/modules.md, "Directions"); ``direction:``
+  names where the wind comes *from*, as a scenario's ``weather.direction`` does (a north wind
+  blows fire and smoke south). Rolled on a d8 when the wind rises and none is known (25.64's d6
+  picks one of a hex's six grains; a square grid has eight).
+- **Downwind** is Alpha Strike's 120-degree arc: the three areas ahead of a fire; 120 degrees or
+  more off the wind is upwind (three areas behind), the two beside it crosswind.
+- **Change check** at the start of every round (25.65): a 2d6 of 2 changes the wind by a d6 on the
+  change table; a 12 brings gusts (25.651) and a collapse (25.66).
+- **Where it acts**: on fires burning in outdoor areas only; a fire indoors never feels it
+  (25.63: wind force does not affect fire spreading within a building).
+- **Mild breeze**: the Wind Direction DRM (downwind +1, crosswind 0, upwind -1; ASL's diagram is
+  not in the seed, fuego's reading follows Alpha Strike's "From Downwind +1") changes an outdoor
+  fire's leap and burn-through TNs by 5 per point and ASL spreading rolls (ignition) by the DRM.
+- **Heavy winds**: at each round's end an outdoor Blaze sets a 1-die fire (a Flame with
+  flame-and-blaze) in every burnable area of its downwind arc next to it, and cannot spread to
+  anything else: its crosswind and upwind leaps and burn-throughs are not offered.
+- **Gusts**: that round one Blaze with unburnt fuel two areas downwind (several on doubles of a
+  Random Selection DR) spreads two areas: 1-die fires in both. Gusts thin drifting smoke.
+- **Collapse**: on a change check of 12 one indoor area holding a Blaze (Random Selection) and
+  every level above it collapses (debris, falls; the fire burns on in the rubble).
+- **Jumps** (Alpha Strike): an outdoor Blaze whose way downwind is barred by ground that cannot
+  burn may jump up to 2 areas x force to the nearest burnable area in its downwind arc: 2d6 +
+  weather DRM against that area's intentional fire-starting target + 1 (spreading) + 3 per 2
+  areas jumped + the wind-force modifier.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from fuego.events import EventKind
+from fuego.modules import RuleModule, register
+from fuego.modules.common import (
+    DIRECTIONS,
+    VECTORS,
+    Options,
+    around,
+    collapse,
+    delta,
+    dr_text,
+    line,
+    note,
+    opposite,
+    outdoors,
+    side,
+    step,
+    terrain_of,
+    turn,
+    unlit,
+    weather_drm,
+)
+
+if TYPE_CHECKING:
+    from fuego.fire import Fire
+    from fuego.scene import Scene
+
+# -- tables ---------------------------------------------------------------------------------------
+FORCES = ("none", "mild-breeze", "heavy-winds")
+#: Wind Force dr (000, ASL 25.63): 1-3 no wind, 4-5 mild breeze, 6 heavy winds.
+WIND_FORCE_DR = {1: "none", 2: "none", 3: "none", 4: "mild-breeze", 5: "mild-breeze",
+                 6: "heavy-winds"}
+#: The change check (000, ASL 25.65, 25.651, 25.66): a DR of 2 changes the wind, 12 gusts.
+CHANGE_ON = 2
+GUSTS_ON = 12
+#: Wind Change dr (000, ASL 25.65): compass points clockwise (+) or counter-clockwise (-), or a
+#: change of force by one level. Beyond no wind or heavy winds it becomes a mild breeze instead.
+WIND_CHANGE: dict[int, tuple[str, int]] = {
+    1: ("direction", +1),
+    2: ("direction", +2),
+    3: ("direction", -1),
+    4: ("direction", -2),
+    5: ("force", +1),
+    6: ("force", -1),
+}
+#: fuego's reading: ASL's forces as Alpha Strike wind force levels.
+ALPHA_FORCE = {"none": 0, "mild-breeze": 1, "heavy-winds": 2}
+#: Wind Direction DRM in a mild breeze (000, ASL 25.64's diagram is not in the seed: fuego's
+#: reading, one point either way as Alpha Strike's "From Downwind +1", 001).
+DIRECTION_DRM = {"downwind": 1, "crosswind": 0, "upwind": -1}
+#: Alpha Strike (001, Spreading Fires): a spread is an intentional fire-starting check +1; a fire
+#: may jump over ground that cannot burn up to 2 inches x wind force, at +3 (the fire table's
+#: "Across Water/Paved terrain +3 (per 2" distance)").
+SPREAD_MODIFIER = 1
+JUMP_AREAS_PER_FORCE = 2
+JUMP_MODIFIER_PER_2 = 3
+#: Alpha Strike's wind force target modifier (001, Condition Target Modifier: force 2 +1, 3 +2,
+#: 4 +4; lower forces 0).
+WIND_TARGET_MODIFIER = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4}
+#: Fire Dice of a fire the wind carries: a Flame, the smallest fire (000 25.63; 003's leap).
+CARRIED_FD = 1
+#: The scenario's wind words (weather.wind, the script's wind effect) as ASL forces (reading).
+FROM_CORE_WIND = {"calm": "none", "light": "mild-breeze", "moderate": "mild-breeze",
+                  "strong": "heavy-winds", "gale": "heavy-winds"}
+TN_PER_DRM = 5
+
+
+def force_change(force: str, by: int) -> str:
+    """One level up or down; past either end it becomes a mild breeze (25.65 *)."""
+    k = FORCES.index(force) + by
+    return FORCES[k] if 0 <= k < len(FORCES) else "mild-breeze"
+
+
+@register
+class Wind(RuleModule):
+    name = "wind"
+    end_order = 30
+    source = "000 ASL 25.63-25.66 (wind force, direction, changes, gusts, collapse); " \
+             "001 Alpha Strike Spreading Fires (downwind arc, jumps)"
+
+    def __init__(self, options: dict[str, Any] | None = None):
+        super().__init__(options)
+        o = Options(self.name, options)
+        self.force_option = o.choice("force", (*FORCES, "random", "settings"), "random")
+        raw = o.get("direction", "random")
+        d = raw.strip().upper() if isinstance(raw, str) else raw
+        if d != "RANDOM" and d not in DIRECTIONS:
+            raise o.error("direction", f"expected one of {', '.join(DIRECTIONS)} or random, "
+                          f"got {raw!r}")
+        self.direction_option = None if d == "RANDOM" else d
+        self.changes = o.boolean("changes", True)
+        self.gusts = o.boolean("gusts", True)
+        self.collapse = o.boolean("collapse", True)
+        self.heavy_spread = o.boolean("heavy_spread", True)
+        self.jumps = o.boolean("jumps", True)
+        self.arc_only = o.boolean("arc_only", False)
+        o.done()
+        self.force = "none" if self.force_option in ("random", "settings") else self.force_option
+        self.origin: str | None = self.direction_option  # where the wind comes from
+        self.gust_round = -1
+        self._blazes: dict[int, int] = {}  # area -> fire id of the Blazes at the round's start
+
+    # -- the wind now -------------------------------------------------------------------------
+    @property
+    def blowing_to(self) -> str | None:
+        if self.force == "none" or self.origin is None:
+            return None
+        return opposite(self.origin)
+
+    @property
+    def level(self) -> int:
+        """Alpha Strike's wind force level."""
+        return ALPHA_FORCE[self.force]
+
+    def describe(self) -> str:
+        if self.force == "none":
+            return "no wind"
+        return f"{self.force.replace('-', ' ')} from the {self.origin}"
+
+    def side_of(self, scene: Scene, src: int, dst: int) -> str | None:
+        """Where ``dst`` lies from a fire at ``src`` against the wind, or None where the wind
+        does not act (no wind, or the fire is indoors)."""
+        to = self.blowing_to
+        if to is None or not outdoors(scene.building, src):
+            return None
+        dx, dy = delta(scene.building, src, dst)
+        return side(dx, dy, to)
+
+    def asl_drm(self, scene: Scene, src: int, dst: int) -> int | None:
+        """The Wind Direction DRM on an ASL spreading DR from ``src`` to ``dst``; None: the
+        wind forbids it (heavy winds carry fire downwind themselves and nowhere else)."""
+        s = self.side_of(scene, src, dst)
+        if s is None:
+            return None if (self.arc_only and outdoors(scene.building, src)) else 0
+        if self.force == "heavy-winds":
+            return None
+        if self.arc_only and s != "downwind":
+            return None
+        return DIRECTION_DRM.get(s, 0)
+
+    def target_modifier(self) -> int:
+        """Alpha Strike's wind force modifier on a fire-starting target."""
+        return WIND_TARGET_MODIFIER[self.level]
+
+    # -- hooks --------------------------------------------------------------------------------
+    def scene_start(self, scene: Scene) -> None:
+        data: dict[str, Any] = {}
+        if self.force_option == "random":
+            dr = scene.roller.d6()
+            self.force = WIND_FORCE_DR[dr]
+            data["force_dr"] = dr
+        elif self.force_option == "settings":
+            self.force = FROM_CORE_WIND[scene.settings.wind.value]
+        if self.force != "none" and self.origin is None:
+            data["direction_d8"] = self._roll_direction(scene)
+        self._announce(scene, f"The wind: {self.describe()}", **data)
+
+    def _roll_direction(self, scene: Scene) -> int:
+        d8 = scene.roller.die(8)
+        self.origin = DIRECTIONS[d8 - 1]
+        return d8
+
+    def _announce(self, scene: Scene, text: str, **data: Any) -> None:
+        note(scene, self.name, text, kind=EventKind.WIND, force=self.force,
+             direction=self.origin if self.force != "none" else None, **data)
+
+    def round_start(self, scene: Scene) -> None:
+        self._blazes = {i: f.id for i, f in scene.fires.items()
+                        if f.can_spread and f.born < scene.round}
+        if not self.changes:
+            return
+        a, b = scene.roller.dr()
+        total = a + b
+        if total == CHANGE_ON:
+            self._change(scene, (a, b))
+        elif total == GUSTS_ON:
+            self._gusts(scene, (a, b))
+        else:
+            note(scene, self.name, f"wind change check {dr_text((a, b))}: no change",
+                 kind=EventKind.WIND, check=[a, b], force=self.force,
+                 direction=self.origin if self.force != "none" else None)
+
+    def _change(self, scene: Scene, check: tuple[int, int]) -> None:
+        roll = scene.roller.d6()
+        what, by = WIND_CHANGE[roll]
+        before = self.describe()
+        data: dict[str, Any] = {"check": list(check), "change_dr": roll}
+        if what == "force":
+            self.force = force_change(self.force, by)
+            if self.force == "none":
+                self.origin = None  # 25.64: the direction lasts until there is no wind
+            elif self.origin is None:
+                data["direction_d8"] = self._roll_direction(scene)
+        elif self.force != "none" and self.origin is not None:
+            self.origin = turn(self.origin, by)  # turning the source turns the wind alike
+        self._announce(scene, f"The wind changes ({dr_text(check)}, dr {roll}): {before} -> "
+                       f"{self.describe()}", **data)
+        smoke = scene.module("drifting-smoke")
+        if smoke is not None:
+            smoke.wind_changed(scene)
+
+    def _gusts(self, scene: Scene, check: tuple[int, int]) -> None:
+        self.gust_round = scene.round
+        self._announce(scene, f"Gusts ({dr_text(check)})!", check=list(check), gusts=True)
+        smoke = scene.module("drifting-smoke")
+        if smoke is not None:
+            smoke.gust(scene)
+        if self.collapse:
+            b = scene.building
+            burning = [i for i in sorted(scene.fires)
+                       if scene.fires[i].can_spread and not outdoors(b, i)]
+            if burning:
+                i = scene.roller.choice(burning)
+                collapse(scene, i, scene.fires[i].fd, "gusts bring the burning structure down",
+                         self.name, upward=True)
+
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
+        if tn is None or how == "grow":
+            return tn
+        s = self.side_of(scene, fire.area, target)
+        if s is None:
+            if self.arc_only and outdoors(scene.building, fire.area):
+                return None  # 001: no wind, no spreading outdoors
+            return tn
+        if self.force == "heavy-winds" and s != "downwind":
+            return None
+        if self.arc_only and s != "downwind":
+            return None
+        return max(min(tn, 5), tn - TN_PER_DRM * DIRECTION_DRM.get(s, 0))
+
+    def end_of_round(self, scene: Scene) -> None:
+        to = self.blowing_to
+        if to is None:
+            return
+        blazes = [scene.fires[i] for i in sorted(self._blazes)
+                  if i in scene.fires and scene.fires[i].id == self._blazes[i]
+                  and scene.fires[i].can_spread and outdoors(scene.building, i)]
+        if self.force == "heavy-winds" and self.heavy_spread:
+            for fire in blazes:
+                self._heavy(scene, fire, to)
+        if self.gusts and self.gust_round == scene.round:
+            self._gust_spread(scene, blazes, to)
+        if self.jumps:
+            for fire in blazes:
+                if scene.fires.get(fire.area) is fire:
+                    self._jump(scene, fire, to)
+
+    # -- what the wind does to fire --------------------------------------------------------------
+    def _carry(self, scene: Scene, fire: Fire, j: int, why: str) -> None:
+        from fuego.scene import Cause
+
+        scene.start_fire(j, CARRIED_FD, Cause.MODULE, source=fire, module=self.name, why=why)
+
+    def _heavy(self, scene: Scene, fire: Fire, to: str) -> None:
+        """25.63: heavy winds set the areas downwind alight, no roll."""
+        for j, dx, dy in around(scene.building, fire.area):
+            if side(dx, dy, to) == "downwind" and unlit(scene, j):
+                self._carry(scene, fire, j, "heavy winds carry the fire downwind")
+
+    def _gust_spread(self, scene: Scene, blazes: list[Fire], to: str) -> None:
+        """25.651: at least one Blaze spreads two areas downwind (Random Selection)."""
+        b = scene.building
+        dx, dy = VECTORS[to]
+        eligible = []
+        for fire in blazes:
+            path = [step(b, fire.area, dx, dy), step(b, fire.area, 2 * dx, 2 * dy)]
+            if any(j is not None and unlit(scene, j) for j in path):
+                eligible.append((fire, path))
+        if not eligible:
+            return
+        a, c = scene.roller.dr()
+        chosen = eligible if a == c else [scene.roller.choice(eligible)]
+        note(scene, self.name, f"gusts: random selection {dr_text((a, c))}"
+             + (" (doubles: every Blaze)" if a == c else ""), check=[a, c],
+             fires=[scene.fire_name(f) for f, _ in chosen])
+        for fire, path in chosen:
+            for j in path:
+                if j is not None and unlit(scene, j):
+                    self._carry(scene, fire, j, "a gust carries the fire two areas")
+
+    def jump_target(self, scene: Scene, fire: Fire, to: str) -> tuple[int, int] | None:
+        """Nearest burnable area in the downwind arc beyond ground that cannot burn, within
+        2 x force areas: (area, areas jumped over)."""
+        b = scene.building
+        reach = JUMP_AREAS_PER_FORCE * self.level
+        src = b.areas[fire.area]
+        best = None
+        for dist in range(2, reach + 1):
+            for dy in range(-dist, dist + 1):
+                for dx in range(-dist, dist + 1):
+                    if max(abs(dx), abs(dy)) != dist or side(dx, dy, to) != "downwind":
+                        continue
+                    j = b.at(src.level, src.col + dx, src.row + dy)
+                    if j is None or not unlit(scene, j):
+                        continue
+                    between = [b.at(src.level, src.col + x, src.row + y) for x, y in line(dx, dy)]
+                    if any(k is not None and b.areas[k].burnable for k in between):
+                        continue  # fuel on the way: the fire spreads there first
+                    key = (dist, dx * dx + dy * dy, j)
+                    if best is None or key < best[0]:
+                        best = (key, j, len(between))
+            if best is not None:
+                return best[1], best[2]
+        return None
+
+    def _jump(self, scene: Scene, fire: Fire, to: str) -> None:
+        from fuego.modules.ignition import alpha_target
+
+        found = self.jump_target(scene, fire, to)
+        if found is None:
+            return
+        j, gap = found
+        base = alpha_target(scene, j, intentional=True)
+        if base is None:
+            return
+        target = (base + SPREAD_MODIFIER + JUMP_MODIFIER_PER_2 * math.ceil(gap / 2)
+                  + self.target_modifier())
+        drm = weather_drm(scene, j)
+        a, c = scene.roller.dr()
+        ok = a + c + drm >= target
+        note(scene, self.name, f"the fire tries to jump {gap} area(s) on the wind to "
+             f"{scene.area_name(j)}: {dr_text((a, c), drm)} vs {target} "
+             f"({terrain_of(scene, j)})" + (" - it catches" if ok else ""), fire.area,
+             scene.fire_name(fire), dice=[a, c], drm=drm, need=target, success=ok,
+             to=scene.area_name(j))
+        if ok:
+            self._carry(scene, fire, j, "jumped on the wind")
+
+    # -- the script's wind effect -------------------------------------------------------------------
+    def set_wind(self, scene: Scene, strength: str | None = None, direction: str | None = None,
+                 why: str = "") -> None:
+        """Set the wind in play: ``strength`` is an ASL force or a scenario wind word (calm ...
+        gale); ``direction`` where it comes from (N ... NW)."""
+        from fuego.errors import FuegoError
+
+        before = (self.force, self.origin)
+        if strength is not None:
+            s = str(strength).strip().lower()
+            force = FROM_CORE_WIND.get(s, s)
+            if force not in FORCES:
+                raise FuegoError(f"no wind {strength!r}", tip="none, mild-breeze, heavy-winds, "
+                                 "or calm ... gale")
+            self.force = force
+        if direction is not None:
+            d = str(direction).strip().upper()
+            if d not in DIRECTIONS:
+                raise FuegoError(f"no direction {direction!r}", tip=", ".join(DIRECTIONS))
+            self.origin = d
+        if self.force != "none" and self.origin is None:
+            self._roll_direction(scene)
+        if self.force == "none":
+            self.origin = None
+        self._announce(scene, f"The wind: {self.describe()}", why=why)
+        if (self.force, self.origin) != before:
+            smoke = scene.module("drifting-smoke")
+            if smoke is not None:
+                smoke.wind_changed(scene)
+
+    # -- saves --------------------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return {"force": self.force, "origin": self.origin, "gust_round": self.gust_round,
+                "blazes": sorted([i, f] for i, f in self._blazes.items())}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        self.force, self.origin = state["force"], state["origin"]
+        self.gust_round = state["gust_round"]
+        self._blazes = {i: f for i, f in state["blazes"]}

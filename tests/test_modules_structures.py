@@ -1,0 +1,100 @@
+"""structures: burning buildings lose 2 CF a round; at 0 the fire burns out and it falls."""
+
+from __future__ import annotations
+
+from test_modules_support import area, field, module_events, scene_with
+
+from fuego.building import BarrierKind, Feature
+from fuego.events import EventKind
+from fuego.fire import FireState
+from fuego.heroes import Hero
+from fuego.modules import structures as S
+from fuego.scene import Cause
+
+TWO_STOREYS = [("ground", 0, ["hh"]), ("upper", 1, ["uu"])]
+
+
+def test_alpha_strike_burns_two_construction_points_a_turn():
+    assert S.CF_LOSS_PER_ROUND == 2  # 001: "by 2 points per turn"
+
+
+def test_default_cf_from_fuel_and_beams():
+    b = field(["hh"])
+    b.areas[1].features = frozenset({Feature.WOODEN_BEAM})
+    s = scene_with(b, {"structures": {}})
+    assert S.default_cf(s, 0) == 4 * 5
+    assert S.default_cf(s, 1) == 4 * 5 + 10
+    s.modules[0].scene_start(s)
+    assert s.modules[0].cf == {0: 20, 1: 30}
+
+
+def test_cf_per_room_and_area_outdoors_only_on_request():
+    b = field(["hb"])
+    s = scene_with(b, {"structures": {"cf": {"house": 8, "ground:B1": 3}}})
+    s.modules[0].scene_start(s)
+    assert s.modules[0].cf == {0: 8, 1: 3}  # named areas count even outdoors
+    s2 = scene_with(field(["hb"]), {"structures": {}})
+    s2.modules[0].scene_start(s2)
+    assert set(s2.modules[0].cf) == {0}
+
+
+def test_a_burning_floor_gives_way_when_its_cf_is_gone():
+    b = field(None, levels=TWO_STOREYS)
+    s = scene_with(b, {"structures": {"cf": {"loft": 4}}}, totals=[0, 0, 0, 0, 0, 0])
+    st = s.modules[0]
+    st.scene_start(s)
+    up, down = area(s, "upper:A1"), area(s, "ground:A1")
+    ana = Hero("Ana", up, brawn=3)
+    s.heroes.append(ana)
+    fire = s.start_fire(up, 3, Cause.START)
+    s.round = 1
+    st.end_of_round(s)
+    assert st.cf[up] == 2 and up in s.fires
+    s.round = 2
+    st.end_of_round(s)
+    assert up not in s.fires and fire.state is FireState.OUT
+    assert s.building.areas[up].burned_out
+    floor = s.building.between(up, down)
+    assert floor.kind is BarrierKind.FLOOR and floor.destroyed
+    assert ana.area == down
+    assert [e for e in s.log if e.kind is EventKind.FIRE_OUT][-1].data["reason"] == \
+        "the structure burned down"
+    assert any(e.data.get("what") == "collapse" for e in module_events(s, "structures"))
+
+
+def test_a_flame_does_not_eat_the_structure():
+    s = scene_with(field(["hh"]), {"structures": {}, "flame-and-blaze": {"blaze_on": 13}})
+    st = s.modules[0]
+    st.scene_start(s)
+    s.round = 1
+    s.start_fire(0, 2, Cause.LEAP)
+    st.end_of_round(s)
+    assert st.cf[0] == 20
+
+
+def test_burning_rubble_falls_on_the_fuel_below_as_a_blaze():
+    b = field(None, levels=TWO_STOREYS)
+    s = scene_with(b, {"structures": {"cf": {"loft": 2}, "rubble_fire": True},
+                       "flame-and-blaze": {}}, totals=[0] * 10)
+    st = s.modules[0]
+    st.scene_start(s)
+    s.start_fire(area(s, "upper:A1"), 5, Cause.START)
+    s.round = 1
+    st.end_of_round(s)
+    below = s.fires[area(s, "ground:A1")]
+    assert below.fd == 2 and below.state is FireState.BURNING
+    started = [e for e in s.log if e.kind is EventKind.FIRE_STARTED][-1]
+    assert started.data["cause"] == "debris"
+
+
+def test_state_round_trips():
+    s = scene_with(field(["hh"]), {"structures": {"default_cf": 7}})
+    s.modules[0].scene_start(s)
+    other = S.Structures({})
+    other.load_state(s.modules[0].state())
+    assert other.cf == {0: 7, 1: 7}
+
+
+def test_bad_cf():
+    assert S.Structures.check_options({"cf": {"house": "lots"}}) == [
+        "cf.house: expected a whole number from 0 to 1000, got 'lots'"]

@@ -1,0 +1,92 @@
+"""Helpers for the optional-module tests (imported by tests/test_modules_*.py), and their tests.
+
+- :class:`Dice`: a roller whose plain dice (d6, d8, the 2d6 of ``dr``) and roll-and-keep totals
+  can be queued, so a module's table roll is forced exactly; the rest rolls from the seed.
+- :func:`field`: an outdoor grid (every character one 10-ft area) built with tests/builders.py.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from builders import grid
+
+from fuego.dice import Pool, Roller
+from fuego.modules.registry import build
+from fuego.scene import Scene
+from fuego.settings import Settings
+
+#: Plan characters for outdoor test maps.
+OUTDOOR = {
+    "w": {"key": "woods", "outdoors": True, "fuel": 7},
+    "b": {"key": "brush", "outdoors": True, "fuel": 3},
+    "g": {"key": "field", "outdoors": True, "fuel": 2},
+    "r": {"key": "road", "outdoors": True, "fuel": 0},
+    "h": {"key": "house", "fuel": 5},
+    "s": {"key": "shed", "fuel": 3},
+    "u": {"key": "loft", "fuel": 4},
+}
+
+
+class Dice(Roller):
+    """Queued d6/d8/dr faces (``faces``) and pool totals (``totals``); then the seed."""
+
+    def __init__(self, seed: int = 0, faces=(), totals=()):
+        super().__init__(seed)
+        self.faces = deque(faces)
+        self.totals = deque(totals)
+
+    def die(self, sides: int) -> int:
+        if self.faces:
+            face = self.faces.popleft()
+            assert 1 <= face <= sides, f"queued {face} on a d{sides}"
+            return face
+        return super().die(sides)
+
+    def total(self, pool):
+        if self.totals:
+            return self.totals.popleft()
+        return super().total(pool)
+
+
+def field(plan: list[str], levels: list[tuple[str, int, list[str]]] | None = None, **kw):
+    return grid(levels or [("ground", 0, plan)], OUTDOOR, **kw)
+
+
+def scene_with(building, modules: dict | None = None, *, faces=(), totals=(), seed: int = 0,
+               **settings) -> Scene:
+    """A scene on ``building`` with the given modules on and a :class:`Dice` roller."""
+    s = Scene(building, Settings(modules=dict(modules or {}), **settings),
+              Dice(seed, faces, totals))
+    s.modules = build(s.settings.modules)
+    return s
+
+
+def area(s: Scene, name: str) -> int:
+    i = s.building.find(name)
+    assert i is not None, name
+    return i
+
+
+def module_events(s: Scene, module: str) -> list:
+    """The module's own events (not the fires it started)."""
+    from fuego.events import EventKind
+
+    own = (EventKind.MODULE, EventKind.WIND, EventKind.WEATHER)
+    return [e for e in s.log if e.kind in own and e.data.get("module") == module]
+
+
+# -- the helpers' own tests ----------------------------------------------------------------------
+def test_dice_serves_queued_faces_then_the_seed():
+    d = Dice(3, faces=[6, 6, 1], totals=[17])
+    assert d.dr() == (6, 6) and d.d6() == 1
+    assert d.total(Pool(3, 2)) == 17
+    fresh = Roller(3)
+    assert d.d6() == fresh.d6()
+
+
+def test_field_builds_outdoor_areas_joined_openly():
+    b = field(["wr", "bh"])
+    assert b.rooms["woods"].outdoors and not b.rooms["house"].outdoors
+    assert b.between(b.find("A1"), b.find("B1")).passable
+    assert not b.between(b.find("A2"), b.find("B2")).passable  # brush | house wall
