@@ -1,0 +1,700 @@
+"""Scripted set pieces (issue 7): every trigger, every effect, validation, saves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from builders import LoadedRoller
+from helpers import make_building, make_scene, room
+
+from fuego import gm
+from fuego.building import Feature, RouteKind
+from fuego.controllers import AutoController, Controller
+from fuego.errors import ScenarioError
+from fuego.events import EventKind
+from fuego.fire_actions import ActionKind, candidates, destroy_barrier
+from fuego.hero_actions import HeroActionKind, move
+from fuego.heroes import Hero
+from fuego.injury import add_dramatic
+from fuego.modules import RuleModule
+from fuego.rounds import check_flashover, finished, play_round, run_scene, start_scene
+from fuego.scene import Cause
+from fuego.scenario.script import Script, blast, build_script, parse_script, say_text
+from fuego.settings import Settings
+from fuego.tables import Temperature, Wind
+
+PLANS = {
+    "ground": (0, ["kkkhhhs",
+                   "kkkhhhs",
+                   "kkkhhhs"]),
+    "upper": (1, ["bbb",
+                  "bbb"]),
+}
+ROOMS = {"k": room("kitchen", fuel=5), "h": room("hall", fuel=3),
+         "s": room("street", outdoors=True), "b": room("bedroom", fuel=4)}
+
+
+def world(seed: int = 7, *, fires=None, heroes=None, settings=None, **kw):
+    """Kitchen, hall and street; a bedroom over the kitchen (stairs at C2); a closed door
+    between kitchen and hall at row 2; an open door to the street; gunpowder at ground:F1."""
+    kw.setdefault("doors", {("ground:C2", "ground:D2"): True, ("ground:F2", "ground:G2"): False})
+    kw.setdefault("stairs", [("ground:C2", "upper:C2")])
+    kw.setdefault("features", {"ground:F1": [Feature.GUNPOWDER]})
+    b = make_building(plans=PLANS, rooms=ROOMS, **kw)
+    if heroes is None:
+        heroes = [Hero("Isabela", b.find("ground:A1"), brawn=3, finesse=3, resolve=3, panache=3),
+                  Hero("Tomas", b.find("upper:B1"), brawn=2, resolve=2)]
+    return make_scene(b, seed=seed, heroes=heroes, fires=fires or {},
+                      settings=settings or Settings(smoke=False, burning_clothes=False))
+
+
+def scripted(cues, **kw):
+    s = world(**kw)
+    s.script = build_script(cues, s)
+    return s
+
+
+def of(s, kind, **data):
+    return [e for e in s.log if e.kind is kind
+            and all(e.data.get(k) == v for k, v in data.items())]
+
+
+def fired(s, cue):
+    return [e for e in of(s, EventKind.SCRIPT, cue=cue) if "times" in e.data]
+
+
+def said(s):
+    return [e.data["text"] for e in s.log if e.kind is EventKind.READ_ALOUD]
+
+
+def area(s, name):
+    return s.building.find(name)
+
+
+class Waiter(Controller):
+    def choose(self, scene, hero, legal):
+        return next(a for a in legal if a.kind is HeroActionKind.WAIT)
+
+
+def problems(cues, s=None, **kw):
+    s = s or world()
+    with pytest.raises(ScenarioError) as err:
+        build_script(cues, s, **kw)
+    return [p.render() for p in err.value.problems]
+
+
+# -- triggers ------------------------------------------------------------------------------
+def test_round_trigger_fires_at_the_start_of_that_round_once():
+    s = scripted([{"name": "bell", "when": {"round": 2}, "do": [{"say": "Round {round}: the bell"}]}],
+                 fires={"ground:A2": 2})
+    play_round(s, Waiter())
+    assert not fired(s, "bell")
+    play_round(s, Waiter())
+    play_round(s, Waiter())
+    assert len(fired(s, "bell")) == 1
+    event = fired(s, "bell")[0]
+    assert event.round == 2 and event.phase == 0
+    assert said(s) == ["Round 2: the bell"]
+
+
+def test_fire_reaches_an_area_and_fire_in_room():
+    s = scripted([
+        {"name": "hall", "when": {"fire-reaches": "ground:E2"}, "do": {"say": "{area} in the {room}, FD {fd}"}},
+        {"name": "room", "when": {"fire-in-room": "bedroom"}, "do": {"say": "upstairs: {area}"}},
+    ])
+    s.script.check(s, "phase")
+    assert not said(s)
+    s.start_fire(area(s, "ground:E2"), 3, Cause.GM)
+    s.script.check(s, "phase")
+    assert said(s) == ["ground:E2 in the Hall, FD 3"]
+    s.start_fire(area(s, "upper:A1"), 1, Cause.LEAP)
+    s.script.check(s, "end")
+    assert said(s)[-1] == "upstairs: upper:A1"
+
+
+def test_fire_reaches_a_starting_fire_at_scene_start():
+    s = scripted([{"name": "lit", "when": {"fire-reaches": "ground:A2"}, "do": {"say": "lit"}}],
+                 fires={"ground:A2": 2})
+    start_scene(s)
+    assert said(s) == ["lit"]
+
+
+def test_fire_dice_counts_a_fire_that_grows_past_the_mark_in_its_room():
+    s = scripted([{"name": "big", "when": {"fire-dice": {"at_least": 5, "in": "kitchen"}},
+                   "do": {"say": "{fd} dice in {area}"}}])
+    fire = s.start_fire(area(s, "ground:B2"), 4, Cause.GM)
+    hall = s.start_fire(area(s, "ground:E2"), 6, Cause.GM)  # too big, but not in the kitchen
+    s.script.check(s, "phase")
+    assert not said(s)
+    s.set_fire_dice(fire, 5, "test")
+    s.script.check(s, "phase")
+    assert said(s) == ["5 dice in ground:B2"]
+    assert hall.fd == 6
+
+
+def test_fire_dice_anywhere_and_in_one_area():
+    s = scripted([{"name": "any", "when": {"fire-dice": {"at_least": 3}}, "do": {"say": "any"}},
+                  {"name": "one", "when": {"fire-dice": {"at_least": 2, "in": "ground:A3"}},
+                   "do": {"say": "one"}}])
+    s.start_fire(area(s, "ground:E1"), 3, Cause.GM)
+    s.script.check(s, "phase")
+    assert said(s) == ["any"]
+    s.start_fire(area(s, "ground:A3"), 2, Cause.GM)
+    s.script.check(s, "phase")
+    assert said(s) == ["any", "one"]
+
+
+def test_hero_enters_an_area_a_room_and_a_named_hero():
+    s = scripted([
+        {"name": "area", "when": {"hero-enters": "ground:B1"}, "do": {"say": "{hero} at {area}"}},
+        {"name": "room", "when": {"hero-enters": {"room": "hall", "hero": "tomas"}},
+         "do": {"say": "Tomas in the {room}"}},
+    ])
+    isabela, tomas = s.heroes
+    move(s, isabela, area(s, "ground:B1"))
+    s.script.check(s, "phase")
+    assert said(s) == ["Isabela at ground:B1"]
+    move(s, isabela, area(s, "ground:D1"))  # the hall, but not Tomas
+    s.script.check(s, "phase")
+    assert said(s) == ["Isabela at ground:B1"]
+    move(s, tomas, area(s, "ground:D1"))
+    s.script.check(s, "phase")
+    assert said(s)[-1] == "Tomas in the Hall"
+
+
+def test_a_fall_counts_as_entering():
+    s = scripted([{"name": "fell", "when": {"hero-enters": "kitchen"}, "do": {"say": "{hero} drops in"}}])
+    floor = s.building.vertical_neighbour(area(s, "upper:B1"), up=False)[1]
+    destroy_barrier(s, floor, 3, None)
+    s.script.check(s, "phase")
+    assert said(s) == ["Tomas drops in"]
+
+
+def test_hero_knocked_out_any_and_named():
+    s = scripted([{"name": "any", "when": {"hero-knocked-out": True}, "do": {"say": "{hero} is down"}},
+                  {"name": "tomas", "when": {"hero-knocked-out": "Tomas"}, "do": {"say": "Tomas!"}}])
+    isabela, tomas = s.heroes
+    add_dramatic(s, isabela, 6, "test")
+    s.script.check(s, "end")
+    assert said(s) == ["Isabela is down"]
+    add_dramatic(s, tomas, 4, "test")
+    s.script.check(s, "end")
+    assert said(s) == ["Isabela is down", "Tomas!"]  # "any" is a once cue
+
+
+def test_barrier_opens_and_barrier_destroyed():
+    s = scripted([
+        {"name": "opened", "when": {"barrier-opens": "ground:C2-ground:D2"}, "do": {"say": "open {barrier}"}},
+        {"name": "broken", "when": {"barrier-destroyed": ["ground:C1", "ground:D1"]}, "do": {"say": "broken"}},
+    ])
+    door = s.building.between(area(s, "ground:C2"), area(s, "ground:D2"))
+    s.building.open_barrier(door)
+    s.emit(EventKind.BARRIER_OPENED, "Isabela", door.a, barrier=door.name, what=door.describe())
+    s.script.check(s, "phase")
+    assert said(s) == ["open ground:C2|ground:D2"]
+    wall = s.building.between(area(s, "ground:C1"), area(s, "ground:D1"))
+    destroy_barrier(s, wall, 4, "fire@ground:C1")
+    s.script.check(s, "phase")
+    assert said(s) == ["open ground:C2|ground:D2", "broken"]
+
+
+def test_barrier_opens_fires_when_a_door_is_destroyed_too():
+    s = scripted([{"name": "opened", "when": {"barrier-opens": "ground:C2|ground:D2"}, "do": {"say": "gone"}}])
+    gm.barrier(s, "ground:C2 ground:D2", "break")
+    s.script.check(s, "phase")
+    assert said(s) == ["gone"]
+
+
+def test_flashover_anywhere_and_in_a_room():
+    s = scripted([{"name": "any", "when": {"flashover": True}, "do": {"say": "flash in the {room}"}},
+                  {"name": "bed", "when": {"flashover": "bedroom"}, "do": {"say": "bedroom"}}])
+    for name in ("upper:A1", "upper:B1", "upper:C1", "upper:A2", "upper:B2", "upper:C2"):
+        s.start_fire(area(s, name), 2, Cause.GM)
+    check_flashover(s)
+    s.script.check(s, "end")
+    assert said(s) == ["flash in the Bedroom", "bedroom"]
+
+
+def test_last_fire_out():
+    s = scripted([{"name": "out", "when": {"last-fire-out": True}, "do": {"say": "the last embers die in {area}"}}])
+    a = s.start_fire(area(s, "ground:A1"), 2, Cause.GM)
+    b = s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
+    s.extinguish(a, "test", burned_out=False)
+    s.script.check(s, "end")
+    assert not said(s)
+    s.extinguish(b, "test", burned_out=False)
+    s.script.check(s, "end")
+    assert said(s) == ["the last embers die in ground:E1"]
+
+
+def test_all_remembers_each_part_until_the_last_and_any_needs_one():
+    s = scripted([
+        {"name": "both", "when": {"all": [{"hero-enters": "hall"}, {"fire-reaches": "ground:F3"}]},
+         "do": {"say": "{hero} sees the fire at {area}"}},
+        {"name": "either", "when": {"any": [{"round": 9}, {"fire-in-room": "hall"}]},
+         "do": {"say": "either"}},
+    ])
+    isabela = s.heroes[0]
+    move(s, isabela, area(s, "ground:D1"))
+    s.script.check(s, "phase")
+    assert said(s) == []
+    s.start_fire(area(s, "ground:F3"), 2, Cause.GM)
+    s.script.check(s, "phase")
+    assert said(s) == ["Isabela sees the fire at ground:D1", "either"]
+
+
+def test_every_cue_fires_each_time_and_resets_its_all():
+    s = scripted([{"name": "spark", "every": True,
+                   "when": {"all": [{"fire-in-room": "hall"}, {"hero-enters": "kitchen"}]},
+                   "do": {"say": "spark"}}])
+    isabela = s.heroes[0]
+    s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
+    move(s, isabela, area(s, "ground:B1"))
+    s.script.check(s, "phase")
+    move(s, isabela, area(s, "ground:A1"))  # only one part happened again
+    s.script.check(s, "phase")
+    assert said(s) == ["spark"]
+    s.start_fire(area(s, "ground:E3"), 2, Cause.GM)
+    s.script.check(s, "phase")
+    assert said(s) == ["spark", "spark"]
+
+
+def test_once_false_is_every_and_once_is_the_default():
+    s = scripted([{"name": "a", "once": False, "when": {"fire-in-room": "hall"}, "do": {"say": "a"}},
+                  {"name": "b", "when": {"fire-in-room": "hall"}, "do": {"say": "b"}}])
+    for name in ("ground:D1", "ground:E1"):
+        s.start_fire(area(s, name), 2, Cause.GM)
+        s.script.check(s, "phase")
+    assert said(s) == ["a", "b", "a"]
+
+
+def test_cues_fire_in_file_order_and_one_cue_sets_off_the_next_in_the_same_check():
+    s = scripted([
+        {"name": "second", "when": {"fire-reaches": "ground:E1"}, "do": {"say": "second"}},
+        {"name": "first", "when": {"round": 1}, "do": [{"say": "first"}, {"fire": {"at": "ground:E1", "fd": 2}}]},
+        {"name": "third", "when": {"round": 1}, "do": {"say": "third"}},
+    ])
+    s.round = 1
+    s.script.check(s, "start")
+    assert said(s) == ["first", "third", "second"]
+
+
+# -- effects -------------------------------------------------------------------------------
+def test_fire_effect_starts_a_script_fire_and_raises_or_adds_dice():
+    s = scripted([{"name": "go", "when": {"round": 1},
+                   "do": [{"fire": {"at": ["ground:A1", "ground:B1"], "fd": 3, "temperature": "hot"}},
+                          {"fire": {"at": "ground:A1", "add": 2}},
+                          {"fire": {"at": "ground:A3", "add": 2}}]}])
+    s.round = 1
+    s.script.check(s, "start")
+    started = of(s, EventKind.FIRE_STARTED)
+    assert [e.data["cause"] for e in started] == [Cause.SCRIPT] * 3
+    assert started[0].data["cue"] == "go"
+    assert s.fires[area(s, "ground:A1")].fd == 5
+    assert s.fires[area(s, "ground:B1")].temperature is Temperature.HOT
+    assert s.fires[area(s, "ground:A3")].fd == 2
+
+
+def test_fire_and_explode_may_act_on_the_triggers_own_area():
+    s = scripted([{"name": "flare", "when": {"fire-in-room": "hall"},
+                   "do": [{"fire": {"at": "{area}", "add": 2, "temperature": "hot"}},
+                          {"explode": {"at": "{area}", "fd": 2, "radius": 0}}]}])
+    fire = s.start_fire(area(s, "ground:E3"), 1, Cause.LEAP)
+    s.script.check(s, "phase")
+    assert fire.fd == 3 and fire.temperature is Temperature.HOT
+    assert of(s, EventKind.FIRE_GREW)[0].data["why"] == "script: flare"
+    assert of(s, EventKind.SCRIPT, effect="explode")[0].area == "ground:E3"
+    found = "\n".join(problems([{"when": {"round": 1}, "do": {"fire": {"at": "{area}"}}}]))
+    assert "script[0].do.fire.at: the trigger gives no {area}" in found
+
+
+def test_spill_oil_adds_a_route_oil_and_fuel_and_fire_runs_along_it():
+    s = scripted([{"name": "lamp", "when": {"round": 1},
+                   "do": [{"spill-oil": {"areas": ["ground:C1", "ground:D1", "ground:E1"], "fuel": 6}},
+                          {"fire": {"at": "ground:C1", "fd": 4}}]}],
+                 doors={("ground:C1", "ground:D1"): False})
+    s.round = 1
+    s.script.check(s, "start")
+    b = s.building
+    route = b.routes[-1]
+    assert route.kind is RouteKind.OIL
+    assert [b.areas[i].name for i in route.areas] == ["ground:C1", "ground:D1", "ground:E1"]
+    for name in ("ground:C1", "ground:D1", "ground:E1"):
+        a = b.area(name)
+        assert Feature.OIL in a.features and a.fuel == 6
+    fire = s.fires[area(s, "ground:C1")]
+    assert fire.temperature is Temperature.HOT  # oil burns hot
+    spread = [a for a in candidates(s, fire) if a.kind is ActionKind.SPREAD]
+    assert spread and spread[0].target == area(s, "ground:E1")
+    assert of(s, EventKind.SCRIPT, effect="spill-oil")
+
+
+def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each():
+    heroes = [Hero("Isabela", 0, brawn=3), Hero("Far", 0, brawn=3)]
+    s = world(heroes=heroes)
+    b = s.building
+    heroes[0].area = area(s, "ground:C2")  # beside the closed door, one area from the blast
+    heroes[1].area = area(s, "ground:A3")
+    s.script = build_script([{"name": "boom", "when": {"round": 1},
+                              "do": {"explode": {"at": "ground:D2", "fd": 6, "radius": 1, "scatter": 2}}}], s)
+    s.roller = LoadedRoller(totals=[0, 10, 30])  # Isabela fails to avoid, 10 damage, passes
+    s.round = 1
+    s.script.check(s, "start")
+    fire = s.fires[area(s, "ground:D2")]
+    assert fire.fd == 6 and fire.temperature is Temperature.HOT
+    door = b.between(area(s, "ground:C2"), area(s, "ground:D2"))
+    assert door.destroyed  # wooden door, TN 15 <= 30
+    assert len(of(s, EventKind.DEBRIS)) == 1 and of(s, EventKind.DEBRIS)[0].actor == "Isabela"
+    assert heroes[1].flesh == 0
+    # scattered two-dice fires in the reached burnable areas
+    assert s.fires[area(s, "ground:E2")].fd == 2 and s.fires[area(s, "ground:C2")].fd == 2
+    assert of(s, EventKind.SCRIPT, effect="explode")
+
+
+def test_blast_stops_at_what_it_cannot_break_and_removes_the_powder():
+    s = world()
+    b = s.building
+    reached, broken = blast(b, area(s, "ground:F2"), 4, 2)  # TN 20: stone walls (35) hold
+    assert area(s, "ground:G2") in reached  # through the open door
+    assert all(b.barriers[k].structure.value != "stone-wall" for k in broken)
+    s.script = build_script([{"when": {"round": 1}, "do": {"explode": {"at": "ground:F1", "fd": 8}}}], s)
+    s.round = 1
+    s.script.check(s, "start")
+    assert Feature.GUNPOWDER not in b.area("ground:F1").features
+
+
+def test_open_close_and_break_barriers():
+    s = scripted([{"name": "doors", "when": {"round": 1},
+                   "do": [{"open": "ground:C2-ground:D2"}, {"close": "ground:F2|ground:G2"},
+                          {"break": {"barrier": ["ground:A1", "upper:A1"], "fd": 4}}]}])
+    s.round = 1
+    s.script.check(s, "start")
+    b = s.building
+    assert not b.between(area(s, "ground:C2"), area(s, "ground:D2")).closed
+    assert b.between(area(s, "ground:F2"), area(s, "ground:G2")).closed
+    assert b.between(area(s, "ground:A1"), area(s, "upper:A1")).destroyed
+    assert of(s, EventKind.BARRIER_OPENED, cue="doors") and of(s, EventKind.BARRIER_CLOSED, cue="doors")
+    assert of(s, EventKind.FLOOR_COLLAPSED)
+
+
+def test_break_names_who_does_it_and_debris_falls_beside_it():
+    s = scripted([{"name": "axes", "when": {"round": 1},
+                   "do": {"break": {"barrier": "ground:A1-upper:A1", "fd": 2, "by": "the crew's axes"}}}])
+    s.roller = LoadedRoller(totals=[0, 4, 20])  # Isabela (A1) fails to avoid, 4 damage
+    s.round = 1
+    s.script.check(s, "start")
+    destroyed = of(s, EventKind.STRUCTURE_DESTROYED)
+    assert destroyed and destroyed[0].actor == "the crew's axes" and destroyed[0].data["cue"] == "axes"
+    assert [e.actor for e in of(s, EventKind.DEBRIS)] == ["Isabela"]
+
+
+def test_collapse_a_floor_and_a_room_drops_whoever_stands_there():
+    s = scripted([{"name": "floor", "when": {"round": 1}, "do": {"collapse": {"floor": "upper:A2"}}},
+                  {"name": "room", "when": {"round": 2}, "do": {"collapse": "bedroom"}}])
+    tomas = s.heroes[1]
+    s.round = 1
+    s.script.check(s, "start")
+    assert len(of(s, EventKind.FLOOR_COLLAPSED)) == 1 and tomas.area == area(s, "upper:B1")
+    s.round = 2
+    s.script.check(s, "start")
+    assert tomas.area == area(s, "ground:B1")
+    assert of(s, EventKind.HERO_FELL) and of(s, EventKind.HERO_FELL)[0].actor == "Tomas"
+    # every floor of the bedroom is down, but the stairs were never a floor
+    assert len(of(s, EventKind.FLOOR_COLLAPSED)) == 5
+
+
+def test_wind_changes_the_settings_and_calls_the_wind_module():
+    calls = []
+
+    class Wind_(RuleModule):
+        name = "wind"
+
+        def set_wind(self, scene, *, strength=None, direction=None, why=""):
+            calls.append((strength, direction, why))
+
+    s = scripted([{"name": "gust", "when": {"round": 1}, "do": {"wind": {"strength": "strong", "direction": "NW"}}}])
+    s.modules.append(Wind_())
+    s.round = 1
+    s.script.check(s, "start")
+    assert s.settings.wind is Wind.STRONG
+    assert calls == [("strong", "NW", "script: gust")]  # the module announces the new wind
+
+
+def test_weather_calls_the_weather_module_and_sets_the_wind():
+    calls = []
+
+    class Weather_(RuleModule):
+        name = "weather"
+
+        def set_weather(self, scene, *, why="", **values):
+            calls.append(values)
+
+    s = scripted([{"name": "rain", "when": {"round": 1}, "do": {"weather": {"rain": "heavy", "wind": "gale"}}}],
+                 settings=Settings(smoke=False, modules={"weather": {}}))
+    s.modules.append(Weather_())
+    s.round = 1
+    s.script.check(s, "start")
+    assert calls == [{"rain": "heavy"}]
+    assert s.settings.wind is Wind.GALE
+    assert of(s, EventKind.WIND, strength="gale")  # no wind module: the script says it
+
+
+def test_wind_without_the_module_sets_the_settings_and_says_so():
+    s = scripted([{"when": {"round": 1}, "do": [{"wind": "light"}, {"wind": "SE"}]}])
+    s.round = 1
+    s.script.check(s, "start")
+    assert s.settings.wind is Wind.LIGHT
+    assert [e.data["text"] for e in of(s, EventKind.WIND)] == [
+        "The wind changes: light", "The wind turns: it blows from the SE"]
+
+
+def test_weather_words_need_the_weather_module_and_its_words():
+    found = "\n".join(problems([{"when": {"round": 1}, "do": {"weather": {"rain": "heavy"}}}]))
+    assert "script[0].do.weather.rain: rain is the weather module's" in found
+    s = world(settings=Settings(smoke=False, modules={"weather": {}}))
+    found = "\n".join(problems([{"when": {"round": 1}, "do": {"weather": {"rain": "drizzle"}}}], s))
+    assert "script[0].do.weather.rain: no rain 'drizzle'" in found
+
+
+def test_npc_appears_and_moves():
+    s = scripted([
+        {"name": "cook", "when": {"round": 1},
+         "do": [{"npc": {"name": "Old Marta", "at": "ground:E1", "traits": {"panache": 1},
+                         "knacks": {"sprinting": 1}}},
+                {"say": "Marta stumbles out of the pantry"}]},
+        {"name": "runs", "when": {"round": 2}, "do": {"move": {"who": "Old Marta", "to": "ground:E2"}}},
+    ])
+    s.round = 1
+    s.script.check(s, "start")
+    marta = s.hero("old marta")
+    assert marta.npc and marta.panache == 1 and marta.knack("sprinting") == 1
+    assert marta.area == area(s, "ground:E1") and s.npcs_added == ["Old Marta"]
+    s.round = 2
+    s.script.check(s, "start")
+    assert marta.area == area(s, "ground:E2")
+    assert of(s, EventKind.HERO_MOVED)[-1].data["why"] == "script: runs"
+
+
+def test_say_formats_the_context_and_leaves_unknown_fields():
+    assert say_text("{hero} in {area} ({fd})", {"hero": "Ana", "area": "g:A1", "fd": 3}) == "Ana in g:A1 (3)"
+    assert say_text("{hero} {{literal}}", {}) == "{hero} {literal}"
+
+
+def test_events_reach_the_json_log_and_narration():
+    Narrator = pytest.importorskip("fuego.render.narrate").Narrator  # noqa: N806
+
+    s = scripted([{"name": "lamp", "when": {"round": 1},
+                   "do": [{"say": "The lamp shatters!"}, {"fire": {"at": "ground:B2", "fd": 2}}]}])
+    play_round(s, Waiter())
+    lines = [json.loads(e.to_json()) for e in s.log]
+    kinds = [d["kind"] for d in lines]
+    assert "script" in kinds and "read-aloud" in kinds
+    text = "\n".join(line for e in s.log for line in Narrator(building=s.building).feed(e))
+    assert 'Read aloud: "The lamp shatters!"' in text
+
+
+# -- the round scheduler -------------------------------------------------------------------
+def test_a_scene_with_no_fire_yet_waits_for_a_round_cue():
+    s = scripted([{"name": "lamp", "when": {"round": 2}, "do": {"fire": {"at": "ground:B2", "fd": 3}}}])
+    assert not finished(s)
+    run_scene(s, AutoController(), rounds=4)
+    assert fired(s, "lamp") and s.round >= 2
+
+
+def test_a_full_run_is_deterministic():
+    cues = [{"name": "lamp", "when": {"round": 1},
+             "do": [{"fire": {"at": "ground:B2", "fd": 3}},
+                    {"spill-oil": {"areas": ["ground:B2", "ground:C2", "ground:D2"]}}]},
+            {"name": "powder", "when": {"fire-in-room": "hall"}, "do": {"explode": {"at": "ground:F1", "fd": 6}}}]
+
+    def run():
+        s = scripted(cues, seed=11)
+        run_scene(s, AutoController(), rounds=12)
+        return [e.to_json() for e in s.log]
+
+    assert run() == run()
+
+
+# -- saves ---------------------------------------------------------------------------------
+def test_state_round_trips_and_a_restored_script_does_not_fire_again():
+    cues = [{"name": "npc", "when": {"round": 1},
+             "do": [{"npc": {"name": "Marta", "at": "ground:E1"}},
+                    {"spill-oil": ["ground:E2", "ground:E3"]}]},
+            {"name": "both", "when": {"all": [{"round": 2}, {"fire-in-room": "kitchen"}]},
+             "do": {"say": "both"}}]
+    s = scripted(cues)
+    play_round(s, Waiter())
+    play_round(s, Waiter())
+    state = json.loads(json.dumps(s.script.state()))
+    assert state["fired"][0] == 1 and state["latches"][1]  # round 2 is remembered
+
+    fresh = world()
+    fresh.log = list(s.log)
+    fresh.round = s.round
+    fresh.script = build_script(cues, fresh)
+    fresh.script.load_state(state, fresh)
+    assert fresh.hero("Marta").npc
+    assert Feature.OIL in fresh.building.area("ground:E3").features
+    fresh.start_fire(area(fresh, "ground:A1"), 2, Cause.GM)
+    fresh.script.check(fresh, "phase")
+    assert said(fresh) == ["both"]
+    assert len(fired(fresh, "npc")) == 1
+
+
+# -- validation ----------------------------------------------------------------------------
+def test_every_problem_is_reported_with_its_key_path():
+    found = problems([
+        {"when": {"fire-reaches": "ground:Z9"}, "do": {"say": "x"}},
+        {"when": {"round": 0}, "do": {"say": "x"}},
+        {"when": {"fire-dice": {"at_least": 11}}, "do": {"say": "x"}},
+        {"when": {"hero-enters": {"room": "attic"}}, "do": {"say": "x"}},
+        {"when": {"hero-knocked-out": "Nobody"}, "do": {"say": "x"}},
+        {"when": {"fire-reach": "ground:A1"}, "do": {"say": "x"}},
+        {"when": {"round": 1}, "do": [{"explod": {"at": "ground:A1"}}, {"open": "ground:A1-ground:B1"}]},
+        {"when": {"round": 1}, "do": {"collapse": "kitchen"}},
+        {"when": {"round": 1}, "do": {"say": "{hero} arrives"}},
+        {"when": {"round": 1}, "do": {"move": {"who": "Ghost", "to": "ground:A1"}}},
+        {"when": {"round": 1}, "do": {"fire": {"at": "ground:G1", "fd": 3}}},
+        {"when": {"round": 1, "flashover": True}, "do": {"say": "x"}},
+        {"when": {"barrier-opens": "ground:A1-ground:C1"}, "do": {"say": "x"}},
+    ])
+    text = "\n".join(found)
+    expected = [
+        "script[0].when.fire-reaches: no area 'ground:Z9'",
+        "script[1].when.round: rounds start at 1, not 0",
+        "script[2].when.fire-dice.at_least: Fire Dice must be 1-10, not 11",
+        "script[3].when.hero-enters.room: no room 'attic'",
+        "script[4].when.hero-knocked-out: no character named 'Nobody'",
+        "script[5].when.fire-reach: unknown trigger 'fire-reach' (did you mean 'fire-reaches'?)",
+        "script[6].do[0].explod: unknown effect 'explod' (did you mean 'explode'?)",
+        "script[6].do[1].open: the opening at ground:A1|ground:B1 cannot open",
+        "script[7].do.collapse.room: room 'kitchen' has no floor over another level",
+        "script[8].do.say: the trigger gives no {hero}",
+        "script[9].do.move.who: no character named 'Ghost'",
+        "script[10].do.fire.at: nothing burns in ground:G1",
+        "script[11].when: one trigger per 'when'",
+        "script[12].when.barrier-opens: ground:A1 and ground:C1 are not neighbours",
+    ]
+    for line in expected:
+        assert line in text, (line, text)
+    assert len(found) == len(expected)
+
+
+def test_more_problems():
+    found = "\n".join(problems([
+        {"when": {"round": 1}},
+        "not a cue",
+        {"name": "a", "when": {"round": 1}, "do": {"say": "{nope}"}},
+        {"name": "a", "when": {"round": 2}, "do": {"spill-oil": ["ground:A1", "ground:C1"]}},
+        {"when": {"flashover": "street"}, "do": {"say": "x"}},
+        {"when": {"all": []}, "do": {"say": "x"}},
+        {"when": {"round": 1}, "do": {"npc": {"name": "Isabela", "at": "ground:A1"}}},
+        {"when": {"round": 1}, "do": {"npc": {"name": "Bob", "at": "ground:A1", "traits": {"brawn": 99}}}},
+        {"when": {"round": 1}, "every": True, "once": True, "do": {"say": "x"}},
+        {"when": {"round": 1}, "do": {"wind": "hurricane"}},
+        {"when": {"round": 1}, "do": {"explode": {"at": "ground:A1", "radius": 99}}},
+    ]))
+    for line in [
+        "script[0]: missing required key 'do'",
+        "script[1]: expected a mapping",
+        "script[2].do.say: unknown placeholder {nope}",
+        "script[3].name: two cues are named 'a'",
+        "script[3].do.spill-oil.areas[1]: ground:C1 is not next to ground:A1",
+        "script[4].when.flashover: 'street' is outdoors",
+        "script[5].when.all: expected a list of triggers",
+        "script[6].do.npc.name: 'Isabela' is already one of the scenario's heroes",
+        "script[7].do.npc.traits.brawn",
+        "script[8].every: 'once' and 'every' contradict each other",
+        "script[9].do.wind: no wind 'hurricane'",
+        "script[10].do.explode.radius: the radius (areas) must be 0-10, not 99",
+    ]:
+        assert line in found, (line, found)
+
+
+def test_round_after_the_last_round_is_impossible():
+    s = world(settings=Settings(max_rounds=10, smoke=False))
+    found = problems([{"when": {"round": 11}, "do": {"say": "x"}}], s)
+    assert "script[0].when.round: the round must be 1-10, not 11" in found[0]
+
+
+def test_names_the_script_adds_and_oil_it_spills_are_known_everywhere():
+    s = world(fuel={"ground:A1": 0})
+    cues = [{"when": {"fire-reaches": "ground:A1"}, "do": {"move": {"who": "Marta", "to": "ground:B1"}}},
+            {"when": {"round": 1}, "do": [{"npc": {"name": "Marta", "at": "ground:E1"}},
+                                          {"spill-oil": ["ground:A1", "ground:B1"]}]}]
+    assert isinstance(build_script(cues, s), Script)
+    assert parse_script(None, s.building) == []
+    assert build_script([], s) is None
+
+
+# -- through the scenario loader ---------------------------------------------------------------
+SHOP = """\
+title: The Wine Shop
+rooms:
+  shop: {fuel: 3}
+  store: {fuel: 5}
+  street: {outdoors: true, features: [exit]}
+legend: {s: shop, b: store, o: street}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      bbss
+      bbss
+      oooo
+doors:
+  - {at: ground:B2-ground:C2, name: store door}
+  - {between: [shop, street], closed: false}
+heroes:
+  - {name: Ana, start: ground:C1}
+fires:
+  - {area: ground:A1, fd: 2}
+"""
+
+
+def test_a_scenario_script_names_barriers_by_their_name_and_heroes_from_the_file():
+    from fuego.scenario import loads
+
+    text = SHOP + """\
+script:
+  - name: the door
+    when: {barrier-opens: store door}
+    do: {say: "{barrier} opens"}
+  - name: in the store
+    when: {hero-enters: {room: store, hero: ana}}
+    do: {say: "{hero} is in the store"}
+"""
+    scene = loads(text).build(2)
+    assert len(scene.script) == 2
+    from fuego import gm
+
+    gm.barrier(scene, "store door", "open")
+    gm.move_hero(scene, "Ana", "ground:B2")
+    scene.script.check(scene, "phase")
+    assert said(scene) == ["store door opens", "Ana is in the store"]
+
+
+def test_fuego_check_reports_script_problems_with_lines(tmp_path):
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    text = SHOP + """\
+script:
+  - when: {round: 1}
+    do: {say: hello}
+  - when: {fire-reaches: ground:Z9}
+    do:
+      - open: ground:A1-ground:A2
+"""
+    path = tmp_path / "shop.yaml"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 2
+    lines = r.output.splitlines()
+    n = len(SHOP.splitlines())
+    assert any(line.startswith(f"{path}:{n + 4}: script[1].when.fire-reaches: no area 'ground:Z9'")
+               for line in lines), r.output
+    assert any(line.startswith(f"{path}:{n + 6}: script[1].do[0].open: the opening at")
+               for line in lines), r.output
