@@ -1,0 +1,113 @@
+"""The shipped set pieces (issue 7): each checks, runs to its end with ``fuego run``, and its key
+scripted moment happens for a fixed seed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.cli import cli
+
+CAMPAIGNS = Path(__file__).resolve().parent.parent / "campaigns"
+SHIPPED = ("tavern", "ship", "village")
+SEED = "3"
+
+
+def run(path: Path, tmp_path: Path, *args: str) -> tuple[str, list[dict]]:
+    log = tmp_path / f"{path.stem}.jsonl"
+    r = CliRunner().invoke(cli, ["run", str(path), "--seed", SEED, "--log", str(log), *args])
+    assert r.exit_code == 0, r.output
+    return r.output, [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def cues(events: list[dict]) -> dict[str, int]:
+    """Cue name -> the round it first fired."""
+    out: dict[str, int] = {}
+    for e in events:
+        if e["kind"] == "script" and "times" in e:
+            out.setdefault(e["cue"], e["round"])
+    return out
+
+
+def test_every_campaign_checks():
+    files = sorted(str(p) for p in CAMPAIGNS.glob("*.yaml"))
+    assert {Path(f).stem for f in files} >= set(SHIPPED)
+    r = CliRunner().invoke(cli, ["check", *files])
+    assert r.exit_code == 0, r.output
+    for name in SHIPPED:
+        assert f"{name}.yaml" in r.output
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_campaign_has_a_gm_briefing_and_a_script(name):
+    from fuego.scenario import load
+
+    scenario = load(CAMPAIGNS / f"{name}.yaml")
+    assert len(scenario.briefing) > 200
+    scene = scenario.build(1)
+    assert scene.script is not None and len(scene.script) >= 6
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_campaign_runs_to_its_end(name, tmp_path):
+    output, events = run(CAMPAIGNS / f"{name}.yaml", tmp_path)
+    assert "The scene ends" in output and "Read aloud:" in output
+    assert events[0]["kind"] in ("fire-started", "scene-start") and events[-1]["kind"] == "scene-end"
+    kinds = {e["kind"] for e in events}
+    assert {"script", "read-aloud"} <= kinds
+    fired = cues(events)
+    assert "the fire is out" in fired  # it ran until the last fire went out
+    assert all(e["round"] <= events[-1]["round"] for e in events)
+
+
+def test_the_tavern_spirits_vault_flares_then_explodes(tmp_path):
+    output, events = run(CAMPAIGNS / "tavern.yaml", tmp_path)
+    fired = cues(events)
+    assert fired["the lamp falls"] == 1
+    assert fired["the casks catch"] < fired["the spirits vault goes up"]
+    blast = [e for e in events if e["kind"] == "script" and e.get("effect") == "explode"
+             and e["cue"] == "the spirits vault goes up"]
+    assert blast and blast[0]["area"] == "cellar:C3" and blast[0]["fd"] == 8
+    # a hot 8-die fire in the vault, and the blast breaks walls, doors and floors around it
+    assert any(e["kind"] in ("fire-started", "fire-merged") and e.get("explosion")
+               and e["area"] == "cellar:C3" and e["fd"] == 8 for e in events)
+    assert any(e["kind"] == "structure-destroyed" and e.get("actor") == "the explosion"
+               for e in events)
+    assert "the spirits vault goes up with a roar" in output
+
+
+def test_the_ship_powder_magazine_explodes(tmp_path):
+    output, events = run(CAMPAIGNS / "ship.yaml", tmp_path)
+    fired = cues(events)
+    assert "the magazine blows" in fired
+    boom = fired["the magazine blows"]
+    blasted = [e for e in events if e["kind"] in ("fire-started", "fire-merged")
+               and e.get("explosion") and e["round"] == boom]
+    assert any(e["area"] == "hold:I2" and e["fd"] == 10 for e in blasted)
+    assert len(blasted) > 3  # and fires scattered around it
+    assert any(e["kind"] == "script" and e.get("npc") == "Pip" for e in events)
+    assert "the magazine goes up" in output
+
+
+def test_the_village_fire_break_holds_and_without_it_the_fire_reaches_the_village(tmp_path):
+    path = CAMPAIGNS / "village.yaml"
+    output, events = run(path, tmp_path)
+    fired = cues(events)
+    assert "the hayloft falls" in fired and "the storm breaks" in fired
+    assert any(e["kind"] == "floor-collapsed" and e.get("area", "").startswith("loft:")
+               for e in events)
+    assert any(e["kind"] == "module" and "fire breaks" in e.get("text", "") for e in events) \
+        or "fire breaks" in output
+    assert "the fire jumps the break" not in fired
+    # the same afternoon without the fire break
+    text = path.read_text(encoding="utf-8")
+    bare = re.sub(r"    fire-breaks:\n(?:      .*\n)+", "", text)
+    assert bare != text
+    no_break = tmp_path / "village-no-break.yaml"
+    no_break.write_text(bare, encoding="utf-8")
+    _, events = run(no_break, tmp_path)
+    assert "the fire jumps the break" in cues(events)
