@@ -456,6 +456,7 @@ class Planner:
             room = self.rooms.get(entry.room) or RoomSpec()
             fuel_ref = room.fuel if room.fuel is not None else self.defaults.fuel
             wet, smoky = room.wet, room.smoky
+            terrain = room.terrain or ""  # for the optional modules
             features = set(room.features) | set(entry.features)
             if entry.fuel is not None:
                 fuel_ref = entry.fuel
@@ -476,6 +477,8 @@ class Planner:
                     smoky = spec.smoky
                 if spec.features is not None:
                     features = set(spec.features)
+                if spec.terrain is not None:
+                    terrain = spec.terrain
             fuel, fuel_name = self._fuel_quiet(fuel_ref)
             if isinstance(fuel_ref, str) and fuel_ref not in self.fuels:
                 uncertain = True
@@ -487,7 +490,7 @@ class Planner:
                 fuel, fuel_name = self.route_fuel[pos], fuel_name or "route"
             area = self.building.add_area(pos[1], pos[2], pos[0], entry.room, fuel,
                                           fuel_name=fuel_name, wet=wet, smoky=smoky,
-                                          features=feats)
+                                          features=feats, terrain=terrain)
             self.index[pos] = area.index
             if uncertain:
                 self.uncertain.add(area.index)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from fuego.building import Feature, RouteKind, parse_coordinate
+from fuego.modules.common import TERRAINS as TERRAIN_TABLE
 from fuego.scenario.limits import (
     MAX_ELEVATION,
     MAX_KNACK,
@@ -36,6 +37,8 @@ DOORS = tuple(s.value for s in Structure if s.value.endswith("-door"))
 WINDOWS = tuple(s.value for s in Structure if s.value.endswith("-window"))
 FLOORS = tuple(s.value for s in Structure if s.value.endswith("-floor"))
 FEATURES = tuple(f.value for f in Feature)
+#: Outdoor terrain and building kinds the optional modules read (docs/modules.md, "Terrain").
+TERRAINS = tuple(TERRAIN_TABLE)
 ROUTE_KINDS = tuple(k.value for k in RouteKind)
 LINK_KINDS = ("stairs", "ladder", "hole", "floor")
 WINDS = ("gale", "strong", "moderate", "light", "calm")
@@ -183,6 +186,7 @@ class RoomSpec(Strict):
     wet: bool = False
     smoky: bool = False
     features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
+    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
     description: Text() = ""
 
 
@@ -220,6 +224,7 @@ class AreaSpec(Strict):
     wet: bool | None = None
     smoky: bool | None = None
     features: list[Literal[FEATURES]] | None = None  # type: ignore[valid-type]
+    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
 
 
 class _Placed(Strict):
