@@ -17,13 +17,14 @@ from fuego.errors import FuegoError
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing for files that are fine.")
 def check(files: tuple[str, ...], quiet: bool) -> None:
     """Validate scenario FILES and summarise them (exit 2 listing every problem)."""
+    from fuego.modules.registry import check_note
     from fuego.scenario import load
 
     failed = 0
     for path in files:
         try:
             scenario = load(path)
-            summary = scenario.summary_text()
+            summary = scenario.summary_text() + check_note(scenario)  # modules: fire breaks
         except FuegoError as exc:
             failed += 1
             problems = getattr(exc, "problems", None) or [exc]

@@ -45,3 +45,26 @@ def enable(scene: Scene, modules: dict[str, Any] | None = None) -> Scene:
     """Put the modules of ``modules`` (default: the scene's ``settings.modules``) on ``scene``."""
     scene.modules = build(scene.settings.modules if modules is None else modules)
     return scene
+
+
+def check_note(scenario: Any) -> str:
+    """What ``fuego check`` adds to a scenario's summary for its modules: the fire-break spend
+    (" Fire breaks: 3 of 4 factor(s) spent on 2 area(s)."), or "". A spend the scenario cannot
+    make raises :class:`fuego.errors.ScenarioError` listing every problem."""
+    if "fire-breaks" not in (getattr(scenario, "modules", None) or {}):
+        return ""
+    from fuego.errors import ScenarioError
+    from fuego.modules.fire_breaks import summary
+
+    plan = summary(scenario.build(seed=0))
+    if plan is None:
+        return ""
+    if plan["problems"]:
+        raise ScenarioError([FuegoError(p) for p in plan["problems"]])
+    text = (f" Fire breaks: {plan['spent']} of {plan['factors']} factor(s) spent on "
+            f"{len(plan['areas'])} area(s)")
+    if plan["areas"]:
+        text += " (" + ", ".join(f"{r['area']} {r['from']} -> {r['to']}" for r in plan["areas"]) + ")"
+    if plan["paths_cut"]:
+        text += f"; paths cut: {', '.join(plan['paths_cut'])}"
+    return text + "."
