@@ -144,6 +144,9 @@ def test_the_script_can_change_the_weather():
     assert module_events(s, "weather")[-1].data["why"] == "storm"
     with pytest.raises(FuegoError):
         m.set_weather(s, rain="frogs")
+    assert W.Weather.check_weather({"rain": "frogs", "mood": "grim", "snow": "sleet"}) == [
+        "mood: the weather module changes only ec, rain, snowfall, temperature, ground",
+        "rain: expected one of none, light, moderate, heavy, torrential, got 'frogs'"]
 
 
 def test_an_indoor_scene_with_moderate_weather_plays_as_without_it():

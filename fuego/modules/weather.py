@@ -194,21 +194,36 @@ class Weather(RuleModule):
                 scene.extinguish(fire, f"died out on the {self.ground}", burned_out=False)
 
     # -- the script's weather effect ---------------------------------------------------------------
+    CHANGEABLE = ("ec", "rain", "snowfall", "temperature", "ground")
+
+    @classmethod
+    def check_weather(cls, values: dict[str, Any]) -> list[str]:
+        """Problems with a script's weather change (``key: message``), for load-time checks."""
+        values = dict(values)
+        if "snow" in values and "snowfall" not in values:
+            values["snowfall"] = values.pop("snow")
+        problems = [f"{k}: the weather module changes only {', '.join(cls.CHANGEABLE)}"
+                    for k in sorted(values) if k not in cls.CHANGEABLE]
+        if "ec" in values and values["ec"] == "random":
+            problems.append("ec: give the conditions (a script does not roll them)")
+        rest = {k: v for k, v in values.items() if k in cls.CHANGEABLE}
+        return problems + cls.check_options(rest)
+
     def set_weather(self, scene: Scene, why: str = "", **values: Any) -> None:
         """Change the weather in play (``ec``, ``rain``, ``snowfall``/``snow``, ``temperature``,
-        ``ground``); unknown words raise :class:`fuego.errors.FuegoError`."""
+        ``ground``); anything else raises :class:`fuego.errors.FuegoError`
+        (:meth:`check_weather` finds it before play)."""
+        problems = self.check_weather(values)
+        if problems:
+            from fuego.errors import FuegoError
+
+            raise FuegoError(f"weather change: {problems[0]}",
+                             tip="ec, rain, snowfall, temperature or ground")
         if "snow" in values and "snowfall" not in values:
             values["snowfall"] = values.pop("snow")
         merged = {"ec": self.ec, "rain": self.rain, "snowfall": self.snowfall,
-                  "temperature": self.temperature, "ground": self.ground,
-                  "indoors": self.indoors, "tn_per_drm": self.tn_per_drm}
-        merged.update({k: v for k, v in values.items() if k in merged})
-        unknown = sorted(set(values) - set(merged))
-        if unknown:
-            from fuego.errors import FuegoError
-
-            raise FuegoError(f"the weather has no {unknown[0]!r}",
-                             tip="ec, rain, snowfall, temperature or ground")
+                  "temperature": self.temperature, "ground": self.ground}
+        merged.update(values)
         other = Weather(merged)
         self.ec, self.rain, self.snowfall = other.ec, other.rain, other.snowfall
         self.temperature, self.ground = other.temperature, other.ground
