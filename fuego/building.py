@@ -427,6 +427,11 @@ class Building:
         return seen
 
     # -- what the barriers let through, cached per barrier state -------------------------------
+    @property
+    def epoch(self) -> int:
+        """Changes to the barriers so far: caches of what they let through key on it."""
+        return self._epoch
+
     def open_adjacency(self) -> list[list[int]]:
         """For each area, the neighbours it is open to now (through passable barriers), in the
         order of :meth:`neighbours`. Rebuilt only after a barrier changed."""

@@ -38,27 +38,70 @@ class Density(IntEnum):
 class SmokeField:
     """Smoke density per area, recomputed at the end of every round from the fires."""
 
-    __slots__ = ("building", "density", "linger")
+    __slots__ = ("building", "density", "linger", "_walks", "_walks_epoch")
 
     def __init__(self, building: Building):
         self.building = building
         self.density: dict[int, Density] = {}  # area -> density (absent: clear air)
         self.linger: dict[int, int] = {}  # area -> rounds left for smoke whose fire is out
+        # Where smoke from an area goes depends only on the barriers: the walks of _reach are
+        # kept per area until a barrier changes (docs/performance.md).
+        self._walks: dict[int, tuple] = {}
+        self._walks_epoch = -1
 
     def at(self, i: int) -> Density:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
     def _reach(self, fire: Fire, cover: int) -> tuple[list[int], bool]:
-        """The ``cover`` areas nearest the fire, and whether its smoke can vent."""
+        """The ``cover`` areas nearest the fire, and whether its smoke can vent.
+
+        The walk itself is :meth:`_walk`; what it found is kept per area (and per barrier
+        state), so a fire that stays put reads its smoke's areas off the walk it made before.
+        """
         b = self.building
-        if not b.vents_from(fire.area):
-            return self._nearest(fire.area, cover), False
-        seen = {fire.area}
-        order = [fire.area]
-        vents = b.rooms[b.areas[fire.area].room].outdoors
-        frontier = deque([fire.area])
-        # Breadth first, level by level, so ties resolve by area index (deterministic).
+        if self._walks_epoch != b.epoch:
+            self._walks = {}
+            self._walks_epoch = b.epoch
+        start = fire.area
+        if not b.vents_from(start):
+            # No vent to look for: the walk stops at the cover, and a longer cover only walks
+            # further; the areas are the first ``cover`` of one order.
+            order, whole = self._walks.get(start) or ((), False)
+            if len(order) < cover and not whole:
+                order, whole = self._nearest(start, cover + 8)
+                self._walks[start] = order, whole
+            return order[:cover], False
+        walk = self._walks.get(start)
+        if walk is None or walk[3] < cover:
+            walk = self._walks[start] = self._walk(start, cover + 8)
+        order, counts, vent_level, _ = walk
+        # Replay the walk for this cover: the walk for a larger cover went at least as far.
+        n, level = 1, 0
+        vents = vent_level == 0
+        while n < cover or not vents:
+            if level + 1 >= len(counts):
+                break
+            level += 1
+            before, n = n, counts[level]
+            vents = 0 <= vent_level <= level
+            if n == before or n > 4 * cover + 64:
+                break
+        return order[:cover], vents
+
+    def _walk(self, start: int, cover: int) -> tuple[list[int], list[int], int, int]:
+        """Breadth first from ``start`` through passable barriers, level by level (ties by
+        area index), until ``cover`` areas are found and a vent (an outdoor area or an open
+        window) is met, or more than ``4 * cover + 64`` areas are found (far enough to know;
+        big fields stay cheap), or nothing is left. Returns the areas in order, the count after
+        each level, the level at which a vent was met (-1: none) and ``cover``."""
+        b = self.building
+        seen = {start}
+        order = [start]
+        counts = [1]
+        vents = b.rooms[b.areas[start].room].outdoors
+        vent_level = 0 if vents else -1
+        frontier = deque([start])
         while frontier and (len(order) < cover or not vents):
             nxt = []
             for k in frontier:
@@ -71,14 +114,17 @@ class SmokeField:
                     nxt.append(j)
             nxt.sort()
             order.extend(nxt)
+            counts.append(len(order))
+            if vents and vent_level < 0:
+                vent_level = len(counts) - 1
             frontier = deque(nxt)
-            if len(order) > 4 * cover + 64:  # far enough to know; keep big fields cheap
+            if len(order) > 4 * cover + 64:
                 break
-        return order[:cover], vents
+        return order, counts, vent_level, cover
 
-    def _nearest(self, start: int, cover: int) -> list[int]:
-        """The ``cover`` areas nearest ``start``, as :meth:`_reach` orders them, where no vent can
-        be reached (so the search need not look further for one)."""
+    def _nearest(self, start: int, cover: int) -> tuple[list[int], bool]:
+        """The first ``cover`` (or more) areas in :meth:`_walk`'s order from ``start``, and
+        whether that is every area open to it; for areas that can reach no vent."""
         adj = self.building.open_adjacency()
         seen = {start}
         order = [start]
@@ -93,7 +139,7 @@ class SmokeField:
             nxt.sort()
             order.extend(nxt)
             frontier = nxt
-        return order[:cover]
+        return order, not frontier
 
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
