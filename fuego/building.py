@@ -240,6 +240,9 @@ class Barrier:
         return what
 
 
+_NO_VENTS: frozenset[int] = frozenset()
+
+
 @dataclass(slots=True)
 class Route:
     """A run of fuel through ``areas`` in order (carpet, curtains, spilt oil)."""
@@ -282,6 +285,8 @@ class Building:
     _gate_state: list[bool] = field(default_factory=list, compare=False, repr=False)
     _vents: list[bool] = field(default_factory=list, compare=False, repr=False)
     _vents_epoch: int = field(default=-1, compare=False, repr=False)
+    _vent_to: list[frozenset[int]] = field(default_factory=list, compare=False, repr=False)
+    _gate_pos: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
@@ -437,10 +442,39 @@ class Building:
         order of :meth:`neighbours`. Rebuilt only after a barrier changed."""
         if self._open_epoch != self._epoch:
             self._open = [[j for j, barrier in adj if barrier.passable] for adj in self._adj]
+            self._vent_to = [self._vents_of(i) for i in range(len(self.areas))]
             self._gates = [b for b in self.barriers if b.kind not in ALWAYS_OPEN]
             self._gate_state = [b.passable for b in self._gates]
+            self._gate_pos = {b.index: k for k, b in enumerate(self._gates)}
             self._open_epoch = self._epoch
         return self._open
+
+    def vent_edges(self) -> list[frozenset[int]]:
+        """For each area, the neighbours it is open to through which smoke vents: an outdoor
+        area, or any area through an open or broken window (cached per barrier state)."""
+        self.open_adjacency()
+        return self._vent_to
+
+    def _vents_of(self, i: int) -> frozenset[int]:
+        rooms, areas = self.rooms, self.areas
+        out = [j for j, barrier in self._adj[i] if barrier.passable
+               and (rooms[areas[j].room].outdoors or barrier.kind is BarrierKind.WINDOW)]
+        return frozenset(out) if out else _NO_VENTS
+
+    def _barrier_changed(self, barrier: Barrier) -> None:
+        """A barrier's passability changed: a new epoch; the open adjacency is patched at its
+        two areas (when it was current) rather than rebuilt."""
+        current = self._open_epoch == self._epoch
+        self._epoch += 1
+        if not current:
+            return
+        for i in (barrier.a, barrier.b):
+            self._open[i] = [j for j, bar in self._adj[i] if bar.passable]
+            self._vent_to[i] = self._vents_of(i)
+        k = self._gate_pos.get(barrier.index)
+        if k is not None:
+            self._gate_state[k] = barrier.passable
+        self._open_epoch = self._epoch
 
     def check_barriers(self) -> None:
         """Notice barriers changed without :meth:`open_barrier`, :meth:`close_barrier` or
@@ -486,7 +520,8 @@ class Building:
                             tip="only doors and windows open and close")
         changed = barrier.closed
         barrier.closed = False
-        self._epoch += changed
+        if changed:
+            self._barrier_changed(barrier)
         return changed
 
     def close_barrier(self, barrier: Barrier) -> bool:
@@ -495,7 +530,8 @@ class Building:
                             tip="a broken door or window stays open")
         changed = not barrier.closed
         barrier.closed = True
-        self._epoch += changed
+        if changed:
+            self._barrier_changed(barrier)
         return changed
 
     def destroy_barrier(self, barrier: Barrier) -> bool:
@@ -503,7 +539,7 @@ class Building:
         if barrier.destroyed or barrier.kind in ALWAYS_OPEN:
             return False
         barrier.destroyed = True
-        self._epoch += 1
+        self._barrier_changed(barrier)
         return True
 
     def cut_routes(self, areas: set[int]) -> list[str]:

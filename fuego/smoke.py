@@ -16,11 +16,10 @@ fuego's reading (docs/rules.md, Smoke):
 
 from __future__ import annotations
 
-from collections import deque
 from enum import IntEnum
 from typing import TYPE_CHECKING
 
-from fuego.building import BarrierKind, Building
+from fuego.building import Building
 from fuego.events import EventKind
 from fuego.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 
@@ -96,19 +95,22 @@ class SmokeField:
         big fields stay cheap), or nothing is left. Returns the areas in order, the count after
         each level, the level at which a vent was met (-1: none) and ``cover``."""
         b = self.building
+        adj = b.open_adjacency()
+        vent_to = b.vent_edges()  # per area: the open neighbours smoke vents through
         seen = {start}
         order = [start]
         counts = [1]
         vents = b.rooms[b.areas[start].room].outdoors
         vent_level = 0 if vents else -1
-        frontier = deque([start])
+        frontier = [start]
         while frontier and (len(order) < cover or not vents):
             nxt = []
             for k in frontier:
-                for j, barrier in b.neighbours(k):
-                    if not barrier.passable or j in seen:
+                out = vent_to[k]
+                for j in adj[k]:
+                    if j in seen:
                         continue
-                    if b.rooms[b.areas[j].room].outdoors or barrier.kind is BarrierKind.WINDOW:
+                    if j in out:
                         vents = True
                     seen.add(j)
                     nxt.append(j)
@@ -117,7 +119,7 @@ class SmokeField:
             counts.append(len(order))
             if vents and vent_level < 0:
                 vent_level = len(counts) - 1
-            frontier = deque(nxt)
+            frontier = nxt
             if len(order) > 4 * cover + 64:
                 break
         return order, counts, vent_level, cover
