@@ -1548,7 +1548,27 @@ class _Parser:
                 ok = False
                 continue
             values[k] = word
+        if ok and others:
+            ok = self._module_weather_check({k: values[k] for k in others}, p)
         return WeatherEffect(values) if ok else None
+
+    def _module_weather_check(self, values: dict[str, Any], p: Path) -> bool:
+        """The weather module's own check of a change (``Weather.check_weather``), if it has one."""
+        try:
+            from fuego.modules import weather as w
+        except ImportError:  # pragma: no cover
+            return True
+        check = getattr(getattr(w, "Weather", None), "check_weather", None)
+        if check is None:
+            return True
+        problems = list(check(values) or [])
+        for text in problems:
+            key, _, message = str(text).partition(": ")
+            if key in values and message:
+                self.add(p + (key,), message)
+            else:
+                self.add(p, str(text))
+        return not problems
 
     def e_npc(self, v, p):
         spec = self.mapping(v, p, ("name", "at", "start", "traits", "knacks", "rank",
