@@ -115,6 +115,11 @@ class Fire:
         return self.state is not FireState.OUT
 
     @property
+    def harmful(self) -> bool:
+        """A Flame (flame-and-blaze module) has no effect of its own yet (ASL 25.1, 25.15)."""
+        return self.state is not FireState.FLAME and self.state is not FireState.OUT
+
+    @property
     def can_spread(self) -> bool:
         return self.state in (FireState.BURNING, FireState.HOT, FireState.GUTTERING)
 

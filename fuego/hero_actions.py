@@ -112,7 +112,7 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move") -> None:
     hero.area = to
     scene.emit(EventKind.HERO_MOVED, hero.name, to, frm=scene.area_name(frm), why=why)
     fire = scene.fires.get(to)
-    if fire is not None and not avoid_fire(scene, hero, fire.fd):
+    if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd):
         fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING, "moved into fire",
                     explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):

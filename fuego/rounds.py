@@ -180,7 +180,7 @@ def _exposure(scene: Scene) -> None:
     """a. Standing in fire: its damage once a round if not already burned (003)."""
     for hero in scene.heroes:
         fire = scene.fires.get(hero.area)
-        if fire is not None and hero.present and not hero.fire_damaged:
+        if fire is not None and fire.harmful and hero.present and not hero.fire_damaged:
             fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING,
                         "standing in fire", explode=fire.explodes)
 

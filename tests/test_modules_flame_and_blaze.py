@@ -107,3 +107,25 @@ def test_bad_start_as():
     with pytest.raises(Exception) as exc:
         F.FlameAndBlaze({"blaze_on": 1})
     assert "rules.modules.flame-and-blaze.blaze_on" in str(exc.value)
+
+
+def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
+    from builders import TWO_ROOMS, grid, scene
+
+    from fuego.events import EventKind
+    from fuego.fire import FireState
+    from fuego.hero_actions import move
+    from fuego.heroes import Hero
+    from fuego.rounds import _exposure
+    from fuego.scene import Cause
+
+    s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
+    ana, bo = Hero("Ana", 0), Hero("Bo", 1)
+    s.heroes += [ana, bo]
+    fire = s.start_fire(0, 4, Cause.GM, state=FireState.FLAME)
+    _exposure(s)
+    move(s, bo, 0)
+    assert not [e for e in s.log if e.kind in (EventKind.HERO_DAMAGED, EventKind.HERO_AVOIDED)]
+    fire.state = FireState.BURNING
+    _exposure(s)
+    assert [e.actor for e in s.log if e.kind is EventKind.HERO_DAMAGED] == ["Ana", "Bo"]

@@ -100,3 +100,12 @@ def test_the_check_command_prints_it(tmp_path):
     path.write_text(ORCHARD.replace("factors: 2", "factors: 0"))
     result = CliRunner().invoke(check, [str(path)])
     assert result.exit_code == 2
+
+
+def test_weather_direction_reaches_the_wind_modules_unless_they_name_their_own():
+    text = ORCHARD.replace("wind: {force: mild-breeze, direction: W}", "wind: {force: mild-breeze}")
+    text = text.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)
+    scene = loads(text).build(1)
+    assert scene.module("wind").origin == "NE"
+    own = loads(ORCHARD.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)).build(1)
+    assert own.module("wind").origin == "W"

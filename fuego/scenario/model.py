@@ -159,7 +159,12 @@ class Scenario:
         for name, options in self.modules.items():
             cls = registry.get(name)
             if cls is not None:  # check reports unknown names; a build skips them
-                scene.modules.append(cls(copy.deepcopy(options)))
+                options = copy.deepcopy(options) or {}
+                if name in ("wind", "drifting-smoke") and self.weather.direction:
+                    # The scenario's weather.direction is where these modules' wind comes from,
+                    # unless the module names its own.
+                    options.setdefault("direction", self.weather.direction)
+                scene.modules.append(cls(options))
         for f in self.fires:
             scene.start_fire(planner.area_index(f.area, ()), f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
