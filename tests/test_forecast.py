@@ -141,6 +141,13 @@ def test_jobs_1_and_2_give_identical_json():
         assert len(hero["mean_dramatic_wounds_by_round"]) == 5
 
 
+def test_worker_start_methods_do_not_change_the_numbers(wall):
+    one = forecast(wall, runs=40, rounds=3, seed=8).to_dict()
+    for method in ("fork", "spawn"):
+        assert forecast(wall, runs=40, rounds=3, seed=8, jobs=2, chunk=10,
+                        start_method=method).to_dict() == one
+
+
 def test_progress_is_reported_up_to_the_last_run(wall):
     seen = []
     forecast(wall, runs=30, rounds=2, seed=1, progress=lambda done, total: seen.append(

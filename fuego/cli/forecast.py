@@ -126,11 +126,12 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     started = time.perf_counter()
     with Progress(TextColumn("forecast"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("runs"), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=console, disable=not console.is_terminal, transient=True) as bar:
+                  console=console, disable=not console.is_terminal, transient=True,
+                  auto_refresh=False) as bar:  # no refresh thread: worker processes may fork
         task = bar.add_task("runs", total=runs if isinstance(runs, int) and runs > 0 else 1)
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done)
+            bar.update(task, completed=done, refresh=True)
 
         result = run_forecast(scenario, runs=runs, rounds=rounds, seed=seed, jobs=jobs,
                               progress=progress)
