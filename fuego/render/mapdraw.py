@@ -396,7 +396,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             ax.add_patch(Rectangle((a.col + 0.06, a.row + 0.06), 0.88, 0.88, fill=False,
                                    edgecolor=EXIT_COLOUR, linewidth=1.6 * lw_scale, zorder=5,
                                    gid=f"exit-{_safe(a.name)}"))
-            if Feature.EXIT in a.features or s >= 0.75:
+            if options.heat is None and (Feature.EXIT in a.features or s >= 0.75):
                 ax.text(a.col + 0.5, a.row + 0.1, "EXIT", ha="center", va="top",
                         fontsize=fs_small, color=EXIT_COLOUR, fontweight="bold", zorder=9)
 
@@ -411,7 +411,8 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             _edge(ax, b, barrier, lw_scale)
 
     _routes(ax, b, level, lw_scale)
-    _features(ax, b, areas, options)
+    if options.heat is None:  # a heat map keeps to the plan and its numbers
+        _features(ax, b, areas, options)
     _room_labels(ax, b, level, scene, options)
     if scene is not None:
         _fires(ax, b, level, scene, options)
