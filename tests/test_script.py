@@ -698,3 +698,18 @@ script:
                for line in lines), r.output
     assert any(line.startswith(f"{path}:{n + 6}: script[1].do[0].open: the opening at")
                for line in lines), r.output
+
+
+def test_a_file_without_rules_checks_its_script_against_the_default_round_limit():
+    from fuego.errors import ScenarioError
+    from fuego.scenario import loads
+    from fuego.settings import Settings
+
+    limit = Settings().max_rounds
+    text = SHOP + f"""\
+script:
+  - when: {{round: {limit + 1}}}
+    do: {{say: "too late"}}
+"""
+    with pytest.raises(ScenarioError, match=f"the round must be 1-{limit}, not {limit + 1}"):
+        loads(text)

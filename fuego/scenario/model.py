@@ -169,18 +169,10 @@ class Scenario:
             scene.start_fire(planner.area_index(f.area, ()), f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
                              kind=FireKind(f.kind) if f.kind else None)
-        # ---- HOOK: scripted events (fuego.scenario.script, written later by its author) ----
-        try:
-            from fuego.scenario import script as script_module
-        except ImportError as exc:
-            if getattr(exc, "name", None) not in ("fuego.scenario.script", None):
-                raise
-            script_module = None
-        if script_module is not None and self.script is not None:
-            build_script = getattr(script_module, "build_script", None)
-            if build_script is not None:
-                scene.script = build_script(self.script, scene)
-        # ---- end of hook ----------------------------------------------------------------------
+        if self.script is not None:
+            from fuego.scenario.script import build_script
+
+            scene.script = build_script(self.script, scene)
         return scene
 
     # -- writing it back -----------------------------------------------------------------------
@@ -307,20 +299,13 @@ def _check(located, problems: Problems, source: str) -> Scenario:
 
 def _check_script(sections: dict, planner: Planner, problems: Problems,
                   heroes: dict[str, str]) -> None:
-    """---- HOOK: the script module checks ``script:`` against the building and the cast. ----
+    """The script is checked against the building and the cast, only when the building itself
+    is sound (its areas are what the script names)."""
+    from fuego.scenario.script import parse_script
 
-    Run only when the building itself is sound (its areas are what the script names)."""
-    try:
-        from fuego.scenario import script as script_module
-    except ImportError as exc:
-        if getattr(exc, "name", None) not in ("fuego.scenario.script", None):
-            raise
-        return
-    parse_script = getattr(script_module, "parse_script", None)
-    if parse_script is None:
-        return
-    rules = sections.get("rules")
-    settings = make_settings(rules, sections.get("weather") or WeatherSpec()) if rules else None
+    # A file without ``rules:`` plays by the default rules: check the script against those.
+    rules = sections.get("rules") or RulesSpec()
+    settings = make_settings(rules, sections.get("weather") or WeatherSpec())
     parse_script(sections["script"], planner.building, problems,
                  heroes=list(heroes.values()), settings=settings, path=("script",))
 
