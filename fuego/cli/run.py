@@ -1,0 +1,175 @@
+"""``fuego run``: play a scenario headless, narrate it round by round, log every event.
+
+The heroes follow the scenario's ``actions`` (a :class:`~fuego.controllers.ScriptedController`,
+automatic where the script is silent) or, without any, the :class:`~fuego.controllers.AutoController`.
+The narration streams as the scene plays (a listener on the scene); ``--log`` writes every event
+as one JSON line (``docs/events.md``). Same scenario and seed give byte-identical output and log.
+Without ``--seed`` a seed is drawn at random and printed, so any run can be replayed.
+"""
+
+from __future__ import annotations
+
+from typing import IO, TYPE_CHECKING, Callable
+
+import click
+
+if TYPE_CHECKING:
+    from fuego.controllers import Controller
+    from fuego.events import Event
+    from fuego.scene import Scene
+
+#: Random seeds are drawn below this (short enough to type back in).
+SEED_RANGE = 1_000_000
+
+
+def draw_seed() -> int:
+    """A fresh seed from the operating system's randomness (never the scene's roller)."""
+    import random
+
+    return random.SystemRandom().randrange(1, SEED_RANGE)
+
+
+def choose_controller(actions: dict | None) -> Controller:
+    from fuego.controllers import AutoController, ScriptedController
+
+    return ScriptedController(actions) if actions else AutoController()
+
+
+def play_headless(
+    scene: Scene,
+    controller: Controller,
+    *,
+    rounds: int | None = None,
+    echo: Callable[[str], None] = click.echo,
+    log: IO[str] | None = None,
+    verbose: bool = False,
+    quiet: bool = False,
+    json_events: bool = False,
+) -> None:
+    """Play ``scene`` to its end (or ``rounds``), streaming narration to ``echo`` and events to
+    ``log``. Events already in the scene's log (the starting fires) come first."""
+    from fuego.events import EventKind
+    from fuego.render.narrate import Narrator
+    from fuego.rounds import run_scene
+
+    narrator = Narrator(verbose=verbose, building=scene.building)
+    framing = (EventKind.ROUND_START, EventKind.ROUND_END, EventKind.SCENE_START,
+               EventKind.SCENE_END)
+
+    def say(pairs: list[tuple[Event, str]]) -> None:
+        # A round's own lines are indented under its "Round N begins/ends" lines.
+        for event, line in pairs:
+            inside = event.round >= 1 and event.kind not in framing
+            echo("  " + line if inside else line)
+
+    def show(event: Event) -> None:
+        if json_events:
+            echo(event.to_json())
+            return
+        if event.kind in (EventKind.ROUND_START, EventKind.SCENE_END):
+            echo("")
+        say(narrator.feed_pairs(event))
+
+    def write(event: Event) -> None:
+        log.write(event.to_json() + "\n")
+
+    listeners: list[Callable[[Event], None]] = []
+    if log is not None:
+        listeners.append(write)
+    if not quiet:
+        listeners.append(show)
+    for event in list(scene.log):
+        for listener in listeners:
+            listener(event)
+    scene.listeners.extend(listeners)
+    try:
+        run_scene(scene, controller, rounds)
+    finally:
+        for listener in listeners:
+            scene.listeners.remove(listener)
+    if not quiet and not json_events:
+        say(narrator.flush_pairs())
+
+
+def _open_log(path: str) -> IO[str]:
+    from fuego.errors import FuegoError
+
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise FuegoError(f"cannot write the event log {path}: {exc.strerror or exc}",
+                         tip="check that its folder exists and is writable") from None
+
+
+@click.command("run")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--seed", type=int, default=None,
+              help="Seed of the scene's dice (default: drawn at random and printed).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Stop after this many rounds (default: the scenario's max_rounds).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True, path_type=str),
+              default=None, metavar="FILE.jsonl",
+              help="Write every event as one JSON line to this file (docs/events.md).")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Narrate everything: action dice, failed fire rolls, fuel checks.")
+@click.option("--json-events", is_flag=True,
+              help="Print the events as JSON lines on standard output instead of the "
+                   "narration (the header and the summary go to standard error).")
+def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, quiet: bool,
+        verbose: bool, json_events: bool) -> None:
+    """Play the scenario FILE headless with automatic or scripted heroes.
+
+    \b
+    Narrates each round as it happens, then sums up: rounds played, what burned,
+    flashovers, every hero's wounds and who got out. The same FILE and --seed give
+    the same output and the same --log, byte for byte.
+
+    \b
+    Examples:
+      fuego run campaigns/tavern.yaml --seed 7
+      fuego run campaigns/tavern.yaml --seed 7 --rounds 3 --verbose
+      fuego run campaigns/tavern.yaml --quiet --log tavern.jsonl
+    """
+    if quiet and verbose:
+        raise click.UsageError("--quiet and --verbose do not go together")
+    from fuego.render.narrate import summarize
+    from fuego.scenario import load
+
+    scenario = load(file)
+    drawn = seed is None
+    if drawn:
+        seed = draw_seed()
+    scene = scenario.build(seed)
+    actions = getattr(scenario, "actions", None) or {}
+    controller = choose_controller(actions)
+    limit = rounds if rounds is not None else scene.settings.max_rounds
+
+    # In --json-events mode standard output carries events only; the rest goes to stderr.
+    def info(text: str = "") -> None:
+        click.echo(text, err=json_events)
+
+    seed_line = f"seed {seed}" + (f" — rerun with --seed {seed}" if drawn else "")
+    if not quiet:
+        title = scenario.title or scene.title or file
+        info(f"fuego run: {title}")
+        info(seed_line)
+        scripted = {name.lower() for name in actions}
+        who = [f"{h.name} ({'scripted' if h.name.lower() in scripted else 'automatic'})"
+               for h in scene.heroes]
+        info("Heroes: " + (", ".join(who) if who else "none") + f"; round limit {limit}")
+        if not json_events:
+            info("")
+    log = _open_log(log_path) if log_path else None
+    try:
+        play_headless(scene, controller, rounds=limit, log=log, verbose=verbose, quiet=quiet,
+                      json_events=json_events)
+    finally:
+        if log is not None:
+            log.close()
+    if not quiet:
+        info("")
+    for line in summarize(scene, limit=limit):
+        info(line)
+    if quiet and drawn:
+        info(seed_line)

@@ -1,0 +1,310 @@
+"""fuego.render.narrate: every event kind in game language, the stream narrator, the summary."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import make_building, room, two_room_scene
+
+from fuego.controllers import AutoController
+from fuego.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.heroes import Hero
+from fuego.render.narrate import QUIET_KINDS, Narrator, narrate, summarize
+from fuego.rounds import run_scene
+
+K = EventKind
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ev(kind: EventKind, rnd: int = 3, phase: int = 4, actor=None, area=None, /, **data) -> Event:
+    return Event(kind, rnd, phase, actor, area, data)
+
+
+# One event of every kind, with the data the engine emits (docs/events.md).
+SAMPLES: dict[EventKind, Event] = {
+    K.SCENE_START: ev(K.SCENE_START, 0, START_PHASE, title="The Tavern", seed=7, fires=1,
+                      heroes=["Isabela", "Diego"]),
+    K.ROUND_START: ev(K.ROUND_START, 3, START_PHASE, fires=7, heroes=2),
+    K.ACTION_DICE: ev(K.ACTION_DICE, 3, START_PHASE, heroes={"Isabela": [1, 6, 7]},
+                      fire_actions=9),
+    K.ROUND_END: ev(K.ROUND_END, 3, END_PHASE, fires=7, fire_dice=19,
+                    heroes={"Isabela": ["active", 12, 1]}),
+    K.SCENE_END: ev(K.SCENE_END, 23, END_PHASE, rounds=23, burning=0, burned_out=18,
+                    heroes={"Isabela": "escaped"}),
+    K.FIRE_STARTED: ev(K.FIRE_STARTED, 2, 4, "fire@ground:A1", "ground:A1", fd=1, cause="leap",
+                       source="fire@ground:A2", temperature="regular", fire_kind="henchman",
+                       resolve=5, state="burning"),
+    K.FIRE_MERGED: ev(K.FIRE_MERGED, 2, 4, "fire@ground:B2", "ground:B2", fd=3, cause="leap",
+                      source="fire@ground:A2", grew=True),
+    K.FIRE_GREW: ev(K.FIRE_GREW, 2, 7, "fire@ground:A2", "ground:A2", fd=4, before=3,
+                    why="grow", pool="4k2", tn=15, total=20, success=True),
+    K.FIRE_SHRANK: ev(K.FIRE_SHRANK, 2, 7, "fire@ground:A2", "ground:A2", fd=2, before=3,
+                      why="smothered by Isabela"),
+    K.FIRE_SPREAD: ev(K.FIRE_SPREAD, 2, 5, "fire@ground:A2", "ground:A2", to="ground:C2",
+                      path=["ground:B2", "ground:C2"], fd=2),
+    K.FIRE_LEAPT: ev(K.FIRE_LEAPT, 1, 2, "fire@ground:A2", "ground:A2", to="ground:A1",
+                     pool="4k2", tn=5, total=10, success=True),
+    K.FIRE_BURNED_THROUGH: ev(K.FIRE_BURNED_THROUGH, 3, 4, "fire@ground:C2", "ground:C2",
+                              to="ground:D2", barrier="closed wooden-door", pool="6k3", tn=10,
+                              total=23, success=True),
+    K.FIRE_ACTION_FAILED: ev(K.FIRE_ACTION_FAILED, 3, 2, "fire@ground:A2", "ground:A2",
+                             action="leap", target="ground:C3", pool="4k2", tn=15, total=11,
+                             success=False),
+    K.FIRE_HELD: ev(K.FIRE_HELD, 3, 2, "fire@ground:A2", "ground:A2"),
+    K.STRUCTURE_DESTROYED: ev(K.STRUCTURE_DESTROYED, 5, 4, "fire@ground:C1", "ground:C1",
+                              structure="wooden-wall", barrier="ground:C1|ground:D1",
+                              pool="4k2", tn=15, total=19, success=True),
+    K.FIRE_FUEL_CHECK: ev(K.FIRE_FUEL_CHECK, 3, END_PHASE, "fire@ground:A2", "ground:A2",
+                          damage=20, flesh=20, total=19, success=False, dramatic=1, resolve=5),
+    K.FIRE_STATE: ev(K.FIRE_STATE, 6, END_PHASE, "fire@ground:A2", "ground:A2",
+                     trigger="gutter", before="burning", after="guttering",
+                     why="crippled: fuel running low"),
+    K.FIRE_OUT: ev(K.FIRE_OUT, 6, END_PHASE, "fire@ground:A2", "ground:A2",
+                   reason="fuel spent", burned_out=True),
+    K.FLASHOVER: ev(K.FLASHOVER, 4, END_PHASE, room="kitchen", fires=9),
+    K.AREA_BURNED_OUT: ev(K.AREA_BURNED_OUT, 6, END_PHASE, None, "ground:A2"),
+    K.FIRE_SPOTTED: ev(K.FIRE_SPOTTED, 2, 3, "Isabela", "ground:E2", pool="4k2", tn=8,
+                       total=12, success=True),
+    K.FIRE_HIDDEN: ev(K.FIRE_HIDDEN, 2, 3, "Isabela", "ground:E2", pool="4k2", tn=14,
+                      total=12, success=False),
+    K.BARRIER_OPENED: ev(K.BARRIER_OPENED, 2, 3, "Isabela", "ground:C2",
+                         barrier="ground:C2|ground:D2", what="open wooden-door"),
+    K.BARRIER_CLOSED: ev(K.BARRIER_CLOSED, 2, 5, "Isabela", "ground:D2",
+                         barrier="ground:C2|ground:D2", what="closed wooden-door"),
+    K.FLOOR_COLLAPSED: ev(K.FLOOR_COLLAPSED, 7, 6, "fire@upper:B2", "upper:B2",
+                          below="ground:B2"),
+    K.HERO_ACTION: ev(K.HERO_ACTION, 2, 5, "Isabela", "ground:C2", action="roll",
+                      purpose="smother fire", pool="5k3", tn=10, total=14, success=True,
+                      target="ground:C3"),
+    K.HERO_MOVED: ev(K.HERO_MOVED, 1, 1, "Isabela", "ground:B1", frm="ground:A1", why="move"),
+    K.HERO_AVOIDED: ev(K.HERO_AVOIDED, 2, 6, "Isabela", "ground:B2", pool="5k3", tn=15,
+                       total=8, success=False, knack="sprinting"),
+    K.HERO_DAMAGED: ev(K.HERO_DAMAGED, 2, END_PHASE, "Isabela", "ground:B2", pool="5k3",
+                       damage=14, flesh=14, fd=5, temperature="regular", exposure="fleeting",
+                       cause="standing in fire"),
+    K.WOUND_CHECK: ev(K.WOUND_CHECK, 2, END_PHASE, "Isabela", "ground:B2", pool="3k3", tn=14,
+                      total=11, success=False, dramatic=1, step=20),
+    K.CLOTHES_CAUGHT: ev(K.CLOTHES_CAUGHT, 2, END_PHASE, "Isabela", "ground:B2", pool="3k3",
+                         tn=25, total=12, fd=2),
+    K.CLOTHES_OUT: ev(K.CLOTHES_OUT, 3, 2, "Isabela", "ground:B2", by="Diego"),
+    K.HERO_KNOCKED_OUT: ev(K.HERO_KNOCKED_OUT, 5, END_PHASE, "Diego", "ground:B3",
+                           cause="standing in fire", dramatic=4),
+    K.HERO_CRIPPLED: ev(K.HERO_CRIPPLED, 4, END_PHASE, "Diego", "ground:B3", dramatic=2),
+    K.HERO_DIED: ev(K.HERO_DIED, 6, END_PHASE, "Diego", "ground:B3", cause="standing in fire",
+                    dramatic=5),
+    K.HERO_ESCAPED: ev(K.HERO_ESCAPED, 3, 5, "Isabela", "ground:G2"),
+    K.HERO_CONFUSED: ev(K.HERO_CONFUSED, 4, END_PHASE, "Diego", "ground:B3", pool="2k2",
+                        tn=15, total=7, rounds=3),
+    K.HERO_UNCONFUSED: ev(K.HERO_UNCONFUSED, 5, END_PHASE, "Diego", "ground:D2"),
+    K.HERO_BREATH: ev(K.HERO_BREATH, 4, END_PHASE, "Diego", "ground:B3", breath=1, limit=2),
+    K.HERO_SUFFOCATING: ev(K.HERO_SUFFOCATING, 6, END_PHASE, "Diego", "ground:B3", pool="2k2",
+                           tn=5, total=4, success=False, breath=3),
+    K.HERO_FELL: ev(K.HERO_FELL, 7, 6, "Isabela", "ground:B2", feet=10, pool="2k1", damage=7,
+                    flesh=7),
+    K.DEBRIS: ev(K.DEBRIS, 7, 6, "Isabela", "ground:C1", what="wooden-wall", fd=3),
+    K.SMOKE: ev(K.SMOKE, 2, END_PHASE, thin=7, thick=2, rooms=["hall", "kitchen"], cleared=0),
+    K.SMOKE_CLEARED: ev(K.SMOKE_CLEARED, 23, END_PHASE),
+    K.SCRIPT: ev(K.SCRIPT, 3, START_PHASE, text="The cellar door bursts open."),
+    K.READ_ALOUD: ev(K.READ_ALOUD, 1, START_PHASE, text="Smoke curls under the kitchen door."),
+    K.GM: ev(K.GM, 3, 5, "GM", "ground:C3", action="start-fire", fd=4),
+    K.WEATHER: ev(K.WEATHER, 1, START_PHASE, text="rain"),
+    K.WIND: ev(K.WIND, 2, START_PHASE, strength="strong", direction="north"),
+    K.MODULE: ev(K.MODULE, 2, END_PHASE, module="flame-and-blaze", message="the flame blazes"),
+    K.ROLL: ev(K.ROLL, 2, 4, "Isabela", None, purpose="climb", pool="4k2", tn=15, total=17,
+               success=True),
+}
+
+
+def test_every_kind_has_a_sample():
+    assert set(SAMPLES) == set(EventKind), "add a sample for the new kind (and to docs/events.md)"
+
+
+@pytest.mark.parametrize("kind", list(EventKind), ids=lambda k: k.value)
+def test_each_kind_narrates_or_is_quiet(kind):
+    e = SAMPLES[kind]
+    text = narrate(e)
+    assert text is None or (isinstance(text, str) and text.strip() and "\n" not in text)
+    if kind in QUIET_KINDS:
+        assert text is None
+    loud = narrate(e, verbose=True)
+    assert isinstance(loud, str) and loud.strip() and "\n" not in loud
+    # data the narration reads never comes out as a Python repr
+    assert "None" not in loud and "{" not in loud and "[" not in loud
+
+
+@pytest.mark.parametrize("kind", list(EventKind), ids=lambda k: k.value)
+@pytest.mark.parametrize("verbose", [False, True])
+def test_bare_events_do_not_crash(kind, verbose):
+    """An event with no data (an older log, a module's own event) still narrates."""
+    for e in (Event(kind, 1, 5), Event(kind, 0, 0, "Someone", "ground:A1"),
+              Event(kind, 2, 11, "fire@ground:B2", "ground:B2")):
+        text = narrate(e, verbose=verbose)
+        assert text is None or isinstance(text, str)
+
+
+def test_samples_through_json_give_the_same_text():
+    for e in SAMPLES.values():
+        back = Event.from_dict(json.loads(e.to_json()))
+        assert narrate(back, verbose=True) == narrate(e, verbose=True)
+
+
+# -- the wording of the important lines ------------------------------------------------------------
+def test_burn_through_line():
+    e = SAMPLES[K.FIRE_BURNED_THROUGH]
+    assert narrate(e, fd=5) == ("Phase 4: the fire in ground:C2 (FD 5) burns through the wooden "
+                                "door to ground:D2: rolled 23 vs TN 10")
+    assert narrate(e) == ("Phase 4: the fire in ground:C2 burns through the wooden door to "
+                          "ground:D2: rolled 23 vs TN 10")
+
+
+def test_round_end_line():
+    assert narrate(SAMPLES[K.ROUND_END]) == (
+        "Round 3 ends: 7 fires (19 Fire Dice); Isabela 12 Flesh Wounds, 1 Dramatic")
+    e = ev(K.ROUND_END, 9, END_PHASE, fires=0, fire_dice=0,
+           heroes={"Isabela": ["escaped", 0, 0], "Diego": ["knocked-out", 3, 4]})
+    assert narrate(e) == ("Round 9 ends: no fire left; Isabela (escaped) unhurt; "
+                          "Diego (knocked out) 3 Flesh Wounds, 4 Dramatic")
+
+
+def test_damage_and_wound_check_join_in_the_stream():
+    n = Narrator()
+    assert n.feed(SAMPLES[K.HERO_DAMAGED]) == []  # held for the wound check
+    assert n.feed(SAMPLES[K.WOUND_CHECK]) == [
+        "Isabela takes 14 fire damage standing in the fire "
+        "(wound check 11 vs TN 14: failed, 1 Dramatic Wound)"]
+    # damage without a wound check after it comes out with the next event, or at the flush
+    n.feed(SAMPLES[K.HERO_DAMAGED])
+    lines = n.feed(SAMPLES[K.HERO_CRIPPLED])
+    assert lines == ["Isabela takes 14 fire damage standing in the fire",
+                     "Diego is crippled (2 Dramatic Wounds)"]
+    n.feed(SAMPLES[K.HERO_DAMAGED])
+    assert n.flush() == ["Isabela takes 14 fire damage standing in the fire"]
+    assert n.flush() == []
+
+
+def test_narrator_follows_fire_dice():
+    n = Narrator()
+    n.feed(ev(K.FIRE_STARTED, 0, 0, "fire@ground:C2", "ground:C2", fd=4, cause="start"))
+    n.feed(ev(K.FIRE_GREW, 2, 3, "fire@ground:C2", "ground:C2", fd=5, before=4, why="grow",
+              pool="6k3", tn=20, total=22, success=True))
+    assert n.feed(SAMPLES[K.FIRE_BURNED_THROUGH]) == [
+        "Phase 4: the fire in ground:C2 (FD 5) burns through the wooden door to ground:D2: "
+        "rolled 23 vs TN 10"]
+    n.feed(ev(K.FIRE_OUT, 4, END_PHASE, "fire@ground:C2", "ground:C2", reason="fuel spent",
+              burned_out=True))
+    assert "ground:C2" not in n.fire_dice
+
+
+def test_quiet_and_verbose():
+    ok = ev(K.FIRE_FUEL_CHECK, 3, END_PHASE, "fire@ground:A2", "ground:A2", damage=5, flesh=9,
+            total=30, success=True, dramatic=0, resolve=5)
+    assert narrate(ok) is None
+    assert "passed" in narrate(ok, verbose=True)
+    assert "failed" in narrate(SAMPLES[K.FIRE_FUEL_CHECK])
+    assert narrate(SAMPLES[K.ACTION_DICE]) is None
+    assert narrate(SAMPLES[K.ACTION_DICE], verbose=True) == (
+        "Action dice: Isabela 1, 6, 7; the fires have 9 actions")
+    move = ev(K.HERO_ACTION, 1, 1, "Isabela", "ground:A1", action="move ground:B1")
+    assert narrate(move) is None
+    assert narrate(move, verbose=True) == "Phase 1: Isabela acts: move ground:B1"
+
+
+def test_phase_prefix_only_inside_the_phases():
+    assert narrate(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
+    assert narrate(SAMPLES[K.FIRE_OUT]) == "The fire in ground:A2 burns out: its fuel is spent"
+    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes inside"
+
+
+def test_room_names_from_the_building():
+    b = make_building(["kkhs"], {"k": room("kitchen", "Kitchen", fuel=5),
+                                 "h": room("hall", "Hall", fuel=3),
+                                 "s": room("street", "Street", outdoors=True)},
+                      doors={("B1", "C1"): True})
+    e = ev(K.FIRE_BURNED_THROUGH, 3, 4, "fire@ground:B1", "ground:B1", to="ground:C1",
+           barrier="closed wooden-door", pool="6k3", tn=10, total=23, success=True)
+    assert narrate(e, building=b, fd=5) == (
+        "Phase 4: the fire in ground:B1 (Kitchen, FD 5) burns through the wooden door to "
+        "ground:C1 (Hall): rolled 23 vs TN 10")
+    moved = ev(K.HERO_MOVED, 1, 1, "Isabela", "ground:B1", frm="ground:A1", why="move")
+    # the room is named once when both areas lie in it
+    assert narrate(moved, building=b) == "Phase 1: Isabela moves from ground:A1 (Kitchen) to ground:B1"
+    assert narrate(SAMPLES[K.FLASHOVER], building=b) == (
+        "Flashover! Kitchen flashes over: 9 fires there burn hot")
+    assert "Hall and Kitchen" in narrate(SAMPLES[K.SMOKE], building=b)
+    # an area the building does not know keeps its bare name
+    assert narrate(SAMPLES[K.HERO_ESCAPED], building=b) == "Phase 5: Isabela gets out at ground:G2"
+
+
+def test_gm_overrides():
+    assert narrate(SAMPLES[K.GM]) == "Phase 5: GM: starts a fire in ground:C3 (FD 4)"
+    e = ev(K.GM, 3, 5, "GM", "ground:C2", action="open-barrier", barrier="ground:C2|ground:D2")
+    assert narrate(e) == "Phase 5: GM: opens the barrier between ground:C2 and ground:D2"
+    e = ev(K.GM, 3, 5, "GM", "ground:C2", action="set-fire-dice", fd=0)
+    assert narrate(e) == "Phase 5: GM: puts out the fire in ground:C2"
+
+
+# -- a whole scene ---------------------------------------------------------------------------------
+def _played(seed: int, rounds: int | None = None):
+    scene = two_room_scene(seed)
+    b = scene.building
+    scene.heroes.append(Hero("Diego", b.find("B3"), brawn=2, resolve=2, panache=2))
+    scene.heroes.append(Hero("Ana", b.find("A3"), brawn=1, resolve=1, panache=1))
+    run_scene(scene, AutoController(), rounds)
+    return scene
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_a_played_scene_narrates_deterministically(verbose):
+    scene = _played(3)
+    lines = Narrator(verbose=verbose, building=scene.building).narrate_all(scene.log)
+    again = Narrator(verbose=verbose, building=scene.building).narrate_all(_played(3).log)
+    assert lines == again
+    assert all(isinstance(x, str) and x for x in lines)
+    assert any(x.startswith("Round 1 begins") for x in lines)
+    if verbose:
+        assert len(lines) >= len(scene.log) - sum(
+            1 for e in scene.log if e.kind in (K.WOUND_CHECK,))
+
+
+def test_a_played_scene_log_reads_back():
+    """No event's data may shadow a common key (kind, round, phase, actor, area)."""
+    for e in _played(3).log:
+        assert Event.from_dict(json.loads(e.to_json())) == e, e
+
+
+def test_summary_of_a_finished_scene():
+    scene = _played(7)
+    text = "\n".join(summarize(scene))
+    assert text.startswith("Summary: two rooms and a street (seed 7)")
+    assert "the last fire went out in round" in text
+    assert "Rooms burned: 2 of 3" in text and "\n  Kitchen: 9 of 9 areas, alight from the start" in text
+    for hero in scene.heroes:
+        assert f"  {hero.name}: " in text
+    assert "Got out:" in text
+
+
+def test_summary_of_a_scene_stopped_at_the_limit():
+    scene = _played(7, rounds=2)
+    text = "\n".join(summarize(scene, limit=2))
+    assert "Rounds played: 2; still burning at the round limit" in text
+    assert "still inside" in text or "got out" in text
+
+
+def test_docs_name_every_kind():
+    doc = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    missing = [k.value for k in EventKind if f"`{k.value}`" not in doc]
+    assert not missing, f"docs/events.md does not describe: {missing}"
+
+
+def test_script_cues_and_effects():
+    cue = ev(K.SCRIPT, 2, 11, None, "ground:B2", cue="lamp-falls", text="cue: lamp-falls", times=1)
+    assert narrate(cue) is None
+    assert narrate(cue, verbose=True) == "Script: cue lamp-falls fires"
+    said = ev(K.READ_ALOUD, 2, 11, None, "ground:B2", cue="lamp-falls",
+              text="The lamp crashes to the floor.")
+    assert narrate(said) == 'Read aloud: "The lamp crashes to the floor."'
+    wind = ev(K.WIND, 3, 0, cue="gust", text="The wind rises to strong from the N",
+              strength="strong", direction="N")
+    assert narrate(wind) == "The wind rises to strong from the N"
