@@ -108,6 +108,9 @@ class Event:
         return cls(kind, rnd, phase, d.pop("actor", None), d.pop("area", None), d)
 
 
+#: The record's own fields in a JSON line: event data may not reuse these names.
+RESERVED_KEYS = frozenset({"kind", "round", "phase", "actor", "area"})
+
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0
 END_PHASE = 11

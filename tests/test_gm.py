@@ -60,3 +60,9 @@ def test_gm_moves_heroes_and_ends_the_scene():
         gm.move_hero(s, "Bob", "C1")
     gm.end_scene(s)
     assert s.ended
+
+
+def test_event_data_cannot_shadow_the_record_fields():
+    s, _ = _scene()
+    with pytest.raises(ValueError, match="kind"):
+        s.emit(EventKind.GM, "GM", None, kind="henchman")
