@@ -627,14 +627,25 @@ class Building:
         return out
 
     def room_vents(self, key: str) -> bool:
-        """Does smoke escape from room ``key``? Outdoors, or open to an outdoor room or window."""
-        if self.rooms[key].outdoors:
-            return True
-        for i in self._room_areas.get(key, []):
-            for j, barrier in self._adj[i]:
-                if barrier.passable and (self.rooms[self.areas[j].room].outdoors
-                                         or (barrier.kind == BarrierKind.WINDOW)):
-                    return True
+        """Does smoke escape from room ``key``? It does when the room is outdoors, or open (through
+        any chain of open rooms) to an outdoor room or an open window: the same reading as the
+        smoke's own vent search (fuego.smoke)."""
+        seen = {key}
+        queue = deque([key])
+        while queue:
+            room = queue.popleft()
+            if self.rooms[room].outdoors:
+                return True
+            for i in self._room_areas.get(room, []):
+                for j, barrier in self._adj[i]:
+                    if not barrier.passable:
+                        continue
+                    if barrier.kind == BarrierKind.WINDOW:
+                        return True
+                    other = self.areas[j].room
+                    if other not in seen:
+                        seen.add(other)
+                        queue.append(other)
         return False
 
     def distances_to_exit(self, passable=None) -> list[int]:

@@ -328,3 +328,17 @@ def test_same_seed_same_log_byte_for_byte():
 
     assert log(11) == log(11)
     assert log(11) != log(12)
+
+
+def test_air_comes_through_a_chain_of_open_rooms():
+    # kitchen -> open door -> hall -> open door -> street: the kitchen is not airless
+    b = grid([("ground", 0, ["kkhhs"])], TWO_ROOMS,
+             edges={("B1", "C1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False),
+                    ("D1", "E1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
+    s = scene(b)
+    hero = Hero("Ana", b.find("A1"))
+    s.heroes.append(hero)
+    s.start_fire(b.find("A1"), 2, Cause.GM)
+    assert not needs_air(s, hero)
+    b.close_barrier(b.between(b.find("D1"), b.find("E1")))
+    assert needs_air(s, hero)
