@@ -1,0 +1,180 @@
+"""``fuego play``: run a scene at the table, round by round, with prompts, save, resume and undo.
+
+The GM answers for the heroes (their actions, the totals the players roll) and may override the
+fire at any prompt; fuego plays the fire, narrates and saves the session after every answer.
+The session file holds the scenario's text, the seed and every answer
+(:mod:`fuego.scenario.session`), so ``fuego play --resume SAVE`` rebuilds the scene and replays
+them to exactly where it stopped, with the same random stream. The prompting lives in
+:mod:`fuego.cli.table`; the engine never prompts.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+#: Random seeds are drawn below this (short enough to type back in).
+SEED_RANGE = 1_000_000
+SESSION_SUFFIX = ".session.json"
+
+
+def draw_seed() -> int:
+    """A fresh seed from the operating system's randomness (never the scene's roller)."""
+    import random
+
+    return random.SystemRandom().randrange(1, SEED_RANGE)
+
+
+def default_session_path(scenario: str) -> str:
+    """``tavern.session.json`` in the current folder, or ``tavern-2.session.json`` ... when
+    that is taken (a new session never overwrites an old one)."""
+    stem = os.path.splitext(os.path.basename(scenario))[0] or "scene"
+    path = stem + SESSION_SUFFIX
+    n = 2
+    while os.path.exists(path) or os.path.exists(path + ".bak"):
+        path = f"{stem}-{n}{SESSION_SUFFIX}"
+        n += 1
+    return path
+
+
+@click.command("play")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=str))
+@click.option("--seed", type=int, default=None,
+              help="Seed of the scene's dice (default: drawn at random and saved).")
+@click.option("--session", "session_path", type=click.Path(dir_okay=False, path_type=str),
+              default=None, metavar="SAVE",
+              help="Save the session here (default: FILE's name + .session.json in the "
+                   "current folder). It must not exist yet.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=str),
+              default=None, metavar="SAVE", help="Continue a saved session where it stopped.")
+@click.option("--plain", is_flag=True, help="No colours or boxes, even on a terminal.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Narrate everything: action dice, failed fire rolls, fuel checks.")
+def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
+         plain: bool, verbose: bool) -> None:
+    """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
+
+    \b
+    Each round fuego shows the floor plan, the heroes and what they can see
+    (hidden fires marked for the GM), then asks for every hero's action
+    (a number, the action's words, or Enter for the suggested one) and for
+    every roll a hero makes (the player's total, or Enter and fuego rolls),
+    narrating as the fire acts. At any prompt: help, map [LEVEL], status,
+    undo, save, quit, and the GM overrides: fire AREA FD, fd AREA N,
+    open|close|break AREA AREA, move HERO AREA, end.
+
+    \b
+    The session is saved after every answer (SAVE, and SAVE.bak the one
+    before); if anything stops it, continue with fuego play --resume SAVE.
+
+    \b
+    Examples:
+      fuego play campaigns/tavern.yaml --seed 7
+      fuego play campaigns/tavern.yaml --session friday.json
+      fuego play --resume friday.json
+    """
+    from fuego.cli.table import Screen, Table
+    from fuego.scenario import session as sessions
+
+    if resume_path is not None:
+        if file is not None or seed is not None or session_path is not None:
+            raise click.UsageError("--resume SAVE goes alone: the scenario, seed and save file "
+                                   "are in SAVE")
+        save_path = resume_path
+        sessions.clean_stale(save_path)
+        session = _load_or_backup(save_path)
+        header = [f"fuego play: resuming {save_path} ({len(session.inputs)} answers, seed "
+                  f"{session.seed})"]
+        note = _scenario_note(session)
+        if note:
+            header.append(note)
+    else:
+        if file is None:
+            raise click.UsageError("give a scenario FILE to play, or --resume SAVE")
+        from fuego.scenario import loads
+        from fuego.scenario.source import read_file
+
+        text, source = read_file(file)
+        loads(text, source=source)  # check it now: problems are reported before anything else
+        if seed is None:
+            seed = draw_seed()
+        save_path = session_path or default_session_path(file)
+        if os.path.exists(save_path):
+            raise click.UsageError(f"{save_path} already exists: continue it with "
+                                   f"fuego play --resume {save_path}, or give another --session")
+        session = sessions.new(file, seed, text=text)
+        header = [f"fuego play: {file} (seed {seed})"]
+        sessions.save(session, save_path)
+
+    screen = Screen(rich=False if plain else None)
+    table = Table(screen, save_path, verbose=verbose)
+    for line in header:
+        screen.line(line, "bold")
+    screen.line(f"Saved after every answer to {save_path}; type help at any prompt.")
+    player = sessions.Player(session, table, attach=table.attach)
+    try:
+        player.run()
+    except sessions.Quit:
+        table.save(player)
+        click.echo("")
+        click.echo(_resume_line(save_path, table))
+        return
+    except KeyboardInterrupt:  # Ctrl-C away from a prompt: the last answer is already saved
+        click.echo("")
+        click.echo(_resume_line(save_path, table), err=True)
+        sys.exit(130)
+    click.echo(f"Session saved to {save_path} (fuego play --resume {save_path} reopens it).")
+
+
+def _resume_line(save_path: str, table) -> str:
+    if table.save_error:
+        return (f"NOT saved: {table.save_error}; the last good save is {save_path}: "
+                f"fuego play --resume {save_path}")
+    return f"saved to {save_path}, resume with fuego play --resume {save_path}"
+
+
+def _load_or_backup(path: str):
+    """The saved session; when it is damaged and a terminal is at hand, offer the backup."""
+    from fuego.errors import SaveError
+    from fuego.scenario import session as sessions
+
+    try:
+        return sessions.load(path)
+    except SaveError as exc:
+        bak = sessions.backup_path(path)
+        if not (_isatty(sys.stdin) and _isatty(sys.stdout) and os.path.exists(bak)):
+            raise
+        try:
+            backup = sessions.load(bak)
+        except SaveError:
+            raise exc from None
+        click.echo(f"fuego: {exc.render()}", err=True)
+        if not click.confirm(f"Resume the previous good save {bak} instead "
+                             f"({len(backup.inputs)} answers)?", default=True):
+            raise
+        backup.path = path  # saves go to PATH again; the damaged file never replaces the .bak
+        return backup
+
+
+def _scenario_note(session) -> str | None:
+    path = session.scenario_path
+    if not path or not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            now = f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if now.lstrip("\ufeff") == session.scenario_text:
+        return None
+    return (f"note: {path} has changed since this session began; fuego plays the copy saved in "
+            f"the session")
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False

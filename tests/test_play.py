@@ -1,0 +1,465 @@
+"""``fuego play``: the GM's table driven by scripted input (click's CliRunner, pipes and a real
+pseudo-terminal), killed at a prompt and in the middle of a save, resumed, undone."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.cli import cli
+from fuego.scenario import session as sessions
+from test_session import ANSWERS, SHOP
+
+SEED = "3"
+
+
+@pytest.fixture
+def shop(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    return tmp_path
+
+
+def feed(answers) -> str:
+    return "".join(a + "\n" for a in answers)
+
+
+def run(args, answers=(), env=None):
+    result = CliRunner().invoke(cli, args, input=feed(answers), env=env)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def new_game(answers, save="s.json"):
+    return run(["play", "shop.yaml", "--seed", SEED, "--session", save], answers)
+
+
+def saved(path="s.json") -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def after(text: str, marker: str) -> str:
+    """The output from the last ``marker`` on (what follows a given point of play)."""
+    i = text.rfind(marker)
+    assert i >= 0, f"{marker!r} not in the output"
+    return text[i:].replace("whole.json", "s.json")  # the save's name is not the story
+
+
+# -- a session at the table -----------------------------------------------------------------------
+def test_several_rounds_with_scripted_input(shop):
+    result = new_game(ANSWERS)
+    out = result.output
+    assert result.exit_code == 0, out
+    # the state at a glance before round 1: plan, heroes, what they see and what is hidden
+    assert "The Cooper's Shop - before round 1: 1 fire, 4 Fire Dice" in out
+    assert "rooms: t Store, s Shop, l Lane" in out
+    assert re.search(r"Ana Vaz +ground:D1 \(Shop\) +0 FW, 0/4 DW", out)
+    assert "[GM only] hidden from Ana: ground:B1 4 FD" in out
+    assert "Round 1: Enter to play it, or a command (help): \n" in out
+    # a hero's prompt: who, where, the dice, the kinds of action, numbered choices, the default
+    assert "Phase 1 - Bo (Shop, ground:E2; 2 action dice: 1, 1) - move to / wait?" in out
+    assert re.search(r"\* ?\d\. move ground:F2 \(Shop\)", out)
+    assert "  Bo [3: move ground:F2]: wait\n" in out
+    assert "Phase 4 - Ana Vaz (Shop, ground:D1; 3 action dice: 4, 7, 7)" in out
+    assert "2. close ground:C1 (open wooden door 'store door' to Store)" in out
+    # a roll: the pool, the TN and the exact chance; the GM typed the player's total
+    assert "Ana Vaz rolls for smother fire: 5k3 vs TN 20 - " in out
+    assert re.search(r"5k3 vs TN 20 - \d+\.\d% to succeed", out)
+    assert "  Ana Vaz's total (Enter: fuego rolls): 12\n" in out
+    # narration of the phases and the end of the round
+    assert ("Phase 7: Ana Vaz tries to smother the fire in ground:B1 (Store): rolled 12 vs "
+            "TN 20: failed") in out
+    assert "Round 1 ends:" in out and "Round 2 begins:" in out
+    # the end of input: saved, and how to resume
+    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+    data = saved()
+    assert data["format"] == "fuego-session" and data["seed"] == 3
+    assert data["scenario"]["path"] == "shop.yaml" and data["scenario"]["text"] == SHOP
+    assert len(data["inputs"]) == len(ANSWERS)
+    assert data["inputs"][6] == {"q": "roll", "round": 1, "phase": 7, "hero": "Ana Vaz",
+                                 "purpose": "smother fire", "a": 12}
+    assert data["position"]["round"] == data["state"]["round"] == 3
+    assert sorted(data["checks"]) == ["1", "2", "3"]  # a digest at the end of each round
+    assert os.path.exists("s.json.bak")
+
+
+def test_resume_continues_exactly(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    cut = 9  # at the end of round 1: Ana's wound check
+    first = new_game(ANSWERS[:cut], save="s.json")
+    assert first.exit_code == 0
+    assert len(saved()["inputs"]) == cut
+    again = run(["play", "--resume", "s.json"], ANSWERS[cut:])
+    assert again.exit_code == 0, again.output
+    assert "fuego play: resuming s.json (9 answers, seed 3)" in again.output
+    assert "-- back at round 1, end of round (9 answers replayed) --" in again.output
+    assert "Round 1 so far:" in again.output
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"]
+    assert a["checks"] == b["checks"]  # the same state and random stream at each round's end
+    assert a["state"] == b["state"]
+    # what follows the resume point is told word for word as in the uninterrupted run
+    assert after(again.output, "Round 2 begins") == after(whole.output, "Round 2 begins")
+
+
+def test_commands_at_every_prompt(shop):
+    result = new_game(["help", "map", "map ground", "map attic", "status", "save", "",
+                       "help", "status", "wait", "quit"])
+    out = result.output
+    assert result.exit_code == 0
+    assert "map [LEVEL|all]" in out and "fire AREA FD [hot|regular|cold]" in out
+    assert "Here: Enter plays the round." in out
+    assert "Here: a number from the list" in out
+    assert "Legend:" in out  # map LEVEL draws the full legend
+    assert "! no level 'attic' (levels: ground, or all)" in out
+    assert "== Status - before round 1 ==" in out and "Fires" in out
+    assert "saved to s.json" in out
+    assert [e["a"] for e in saved()["inputs"]] == ["next", "wait"]
+    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+
+
+def test_overrides_at_the_prompts(shop):
+    result = new_game(["fire ground:E1 3", "fd ground:B1 6", "open ground:F2 ground:F3", "",
+                       "move Ana ground:A2", "end", ""])
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "GM: " in out
+    gm = [e["gm"] for e in saved()["inputs"] if "gm" in e]
+    assert gm == ["fire ground:E1 3", "fd ground:B1 6", "open ground:F2 ground:F3",
+                  "move Ana Vaz ground:A2", "end"]
+    assert "The scene is over: Enter to finish" in out
+    assert "Session saved to s.json" in out
+    assert saved()["state"]["ended"] is True
+
+
+def test_a_bad_answer_is_asked_again(shop):
+    result = new_game(["", "fly", "42", "fire ground:A3 2", ""])
+    out = result.output
+    assert "! Bo cannot 'fly' now" in out
+    assert "! no choice 42 (tip: pick 1-4)" in out
+    assert "! nothing burns in ground:A3" in out
+    assert [e.get("a") for e in saved()["inputs"]] == ["next", "move ground:F2"]
+
+
+def test_undo(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    rounds = [i for i, e in enumerate(saved("whole.json")["inputs"]) if e["q"] == "round"]
+    r2 = rounds[1]
+    # play into round 2, undo (back to its start), then answer round 2 again the same way
+    script = ANSWERS[: r2 + 2] + ["undo"] + ANSWERS[r2:]
+    result = new_game(script)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "undone: back to the start of round 2 (2 answers dropped)" in out
+    assert "-- back before round 2 (11 answers replayed) --" in out
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
+    assert after(out, "Round 2 begins") == after(whole.output, "Round 2 begins")
+
+
+def test_undo_as_often_as_needed_then_nothing(shop):
+    result = new_game(ANSWERS[:13] + ["undo", "undo", "undo", "quit"])
+    out = result.output
+    assert "undone: back to the start of round 2" in out
+    assert "undone: back to the start of round 1" in out
+    assert "nothing to undo: no answer given yet" in out
+    assert saved()["inputs"] == []
+
+
+def test_undo_after_the_scene_ended(shop):
+    result = new_game(["", "end", "undo", "quit"])
+    out = result.output
+    assert "The scene is over" in out
+    assert "undone: back to the start of round 1" in out
+    assert saved()["inputs"] == []
+    assert saved()["state"]["ended"] is False
+
+
+# -- bad save files -------------------------------------------------------------------------------
+@pytest.fixture
+def two_saves(shop):
+    """s.json after five answers, and s.json.bak (the save before): both good."""
+    new_game(ANSWERS[:5])
+    return open("s.json", encoding="utf-8").read(), open("s.json.bak", encoding="utf-8").read()
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda t: t[: len(t) * 2 // 3], "the saved session is cut off (truncated)"),
+    (lambda t: t.replace('"inputs": [', '"inputs": [[', 1), "the saved session is damaged"),
+    (lambda t: t.replace('"version": 1', '"version": 2'),
+     "saved by fuego 0.1.0 in session format version 2; this fuego reads version 1 only "
+     "(tip: upgrade fuego to resume it"),
+    (lambda t: t.replace('"version": 1', '"version": 0'),
+     "this session is in session format version 0, older than version 1 that this fuego reads"),
+    (lambda t: "\x00\x01garbage", "is damaged"),
+])
+def test_damaged_save_files(two_saves, damage, message):
+    good, bak = two_saves
+    with open("s.json", "w", encoding="utf-8") as f:
+        f.write(damage(good))
+    result = run(["play", "--resume", "s.json"], ["", ""])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("fuego: error: s.json: ")
+    assert message in result.stderr
+    assert "the previous good save is kept in s.json.bak" in result.stderr
+    assert "fuego play --resume s.json.bak" in result.stderr
+    assert open("s.json.bak", encoding="utf-8").read() == bak  # the backup is untouched
+    # and it resumes
+    ok = run(["play", "--resume", "s.json.bak"], [])
+    assert ok.exit_code == 0 and "resuming s.json.bak (4 answers" in ok.output
+
+
+def test_missing_and_misused(shop):
+    r = run(["play", "--resume", "nope.json"])
+    assert r.exit_code == 2 and "nope.json: no saved session here" in r.stderr
+    r = run(["play"])
+    assert r.exit_code == 2 and "give a scenario FILE to play, or --resume SAVE" in r.output
+    new_game([])
+    r = run(["play", "--resume", "s.json", "--seed", "4"])
+    assert r.exit_code == 2 and "--resume SAVE goes alone" in r.output
+    r = new_game([])
+    assert r.exit_code == 2 and "s.json already exists: continue it with fuego play --resume" \
+        in r.output
+    r = run(["play", "missing.yaml"])
+    assert r.exit_code == 2 and "missing.yaml: no such file" in r.stderr
+
+
+def test_default_save_name_never_overwrites(shop):
+    first = run(["play", "shop.yaml", "--seed", SEED], [])
+    second = run(["play", "shop.yaml", "--seed", SEED], [])
+    assert "Saved after every answer to shop.session.json" in first.output
+    assert "Saved after every answer to shop-2.session.json" in second.output
+
+
+def test_a_seed_is_drawn_and_kept(shop):
+    r = run(["play", "shop.yaml", "--session", "s.json"], [])
+    seed = saved()["seed"]
+    assert f"(seed {seed})" in r.output
+
+
+# -- killed and resumed ---------------------------------------------------------------------------
+FUEGO = [sys.executable, "-c", "from fuego.cli import main; main()"]
+
+
+class Proc:
+    """``fuego`` in a subprocess over pipes; its output collected by a thread."""
+
+    def __init__(self, args, cwd, env=None):
+        full_env = dict(os.environ, **(env or {}))
+        self.p = subprocess.Popen(FUEGO + args, cwd=cwd, env=full_env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.buf = b""
+        self.mark = 0  # where the output stood when the last answer was sent
+        self.lock = threading.Lock()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        while True:
+            chunk = self.p.stdout.read1(65536)
+            if not chunk:
+                return
+            with self.lock:
+                self.buf += chunk
+
+    @property
+    def text(self) -> str:
+        with self.lock:
+            return self.buf.decode("utf-8", "replace")
+
+    def wait_prompt(self, timeout: float = 30) -> None:
+        """Until fuego waits at a prompt it wrote after the last answer sent."""
+        end = time.time() + timeout
+        while time.time() < end:
+            with self.lock:
+                fresh = self.buf[self.mark:]
+            if fresh.endswith(b": ") and b"\n" in fresh:  # the answer's echo, then a prompt
+                return
+            if self.p.poll() is not None:
+                raise AssertionError(f"fuego exited early:\n{self.text}")
+            time.sleep(0.01)
+        raise AssertionError(f"no prompt within {timeout}s:\n{self.text[-2000:]}")
+
+    def wait_first_prompt(self, timeout: float = 30) -> None:
+        end = time.time() + timeout
+        while not self.text.endswith(": "):
+            if self.p.poll() is not None or time.time() > end:
+                raise AssertionError(f"no first prompt:\n{self.text}")
+            time.sleep(0.01)
+
+    def send(self, line: str) -> None:
+        with self.lock:
+            self.mark = len(self.buf)
+        self.p.stdin.write(line.encode() + b"\n")
+        self.p.stdin.flush()
+
+    def kill(self) -> None:
+        self.p.send_signal(signal.SIGKILL)
+        self.p.wait(timeout=10)
+
+
+def _answers_then(proc: Proc, answers) -> None:
+    proc.wait_first_prompt()
+    for a in answers[:-1]:
+        proc.send(a)
+        proc.wait_prompt()
+    if answers:
+        proc.send(answers[-1])
+
+
+@pytest.mark.slow
+def test_killed_at_a_prompt_resumes_with_nothing_lost(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    cut = 14  # in round 2
+    proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json", "--plain"], shop)
+    _answers_then(proc, ANSWERS[:cut])
+    proc.wait_prompt()  # waiting for the next answer ...
+    proc.kill()  # ... when the terminal goes away
+    assert proc.p.returncode == -signal.SIGKILL
+    assert len(saved()["inputs"]) == cut  # every answer given was saved
+    again = run(["play", "--resume", "s.json"], ANSWERS[cut:])
+    assert again.exit_code == 0, again.output
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
+    assert after(again.output, "Round 3 begins") == after(whole.output, "Round 3 begins")
+
+
+@pytest.mark.slow
+def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    cut = 6
+    proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], shop,
+                env={sessions.SLOW_SAVE_ENV: "0.4"})
+    _answers_then(proc, ANSWERS[:cut - 1])
+    proc.wait_prompt()
+    before = open("s.json", encoding="utf-8").read()
+    proc.send(ANSWERS[cut - 1])  # its save sleeps between the temporary file and the rename
+    end = time.time() + 20
+    while not any(n.startswith(".s.json.") and n.endswith(".tmp") for n in os.listdir(shop)):
+        assert time.time() < end, "the save never started"
+        time.sleep(0.005)
+    proc.kill()  # mid-save
+    stale = [n for n in os.listdir(shop) if n.endswith(".tmp")]
+    assert stale  # the half-done save is left behind ...
+    assert open("s.json", encoding="utf-8").read() == before  # ... and the last good one intact
+    assert len(saved()["inputs"]) == cut - 1
+    again = run(["play", "--resume", "s.json"], ANSWERS[cut - 1:])
+    assert again.exit_code == 0, again.output
+    assert not [n for n in os.listdir(shop) if n.endswith(".tmp")]  # cleaned on resume
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
+    assert after(again.output, "Round 2 begins") == after(whole.output, "Round 2 begins")
+
+
+@pytest.mark.slow
+def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
+    proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], shop)
+    _answers_then(proc, ANSWERS[:3])
+    proc.wait_prompt()
+    proc.p.stdin.close()
+    assert proc.p.wait(timeout=20) == 0
+    assert "saved to s.json, resume with fuego play --resume s.json" in proc.text
+    assert len(saved()["inputs"]) == 3
+
+
+# -- a real terminal ------------------------------------------------------------------------------
+def _pty_run(shop, args, steps, timeout=30):
+    """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type)."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="50")
+    env.pop("NO_COLOR", None)
+    p = subprocess.Popen(FUEGO + args, cwd=shop, env=env, stdin=slave, stdout=slave,
+                         stderr=slave, close_fds=True)
+    os.close(slave)
+    out = b""
+
+    def read_until(needle: bytes) -> None:
+        nonlocal out
+        end = time.time() + timeout
+        while needle not in out:
+            if time.time() > end:
+                raise AssertionError(f"{needle!r} never came:\n{out.decode('utf-8', 'replace')}")
+            import select
+
+            r, _, _ = select.select([master], [], [], 0.1)
+            if r:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    break
+
+    try:
+        for wait, typed in steps:
+            read_until(wait.encode())
+            out_len = len(out)
+            if isinstance(typed, int):
+                time.sleep(0.3)  # as a person would: once the prompt is really waiting
+                p.send_signal(typed)
+            elif typed is not None:
+                os.write(master, typed)
+            assert out_len <= len(out)
+        import select
+
+        end = time.time() + timeout
+        while True:  # read while waiting: a full terminal buffer would block fuego
+            r, _, _ = select.select([master], [], [], 0.05)
+            if r:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    chunk = b""
+                out += chunk
+                if chunk:
+                    continue
+            if p.poll() is not None:
+                break
+            if time.time() > end:
+                raise AssertionError("fuego did not stop:\n" + out.decode("utf-8", "replace"))
+        code = p.returncode
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    return code, out.decode("utf-8", "replace")
+
+
+@pytest.mark.slow
+def test_on_a_terminal_colours_and_ctrl_d(shop):
+    code, out = _pty_run(shop, ["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], [
+        ("Enter to play it", b"\n"),
+        ("Bo [3: move ground:F2]", b"1\n"),
+        ("Bo [", b"\x04"),  # Ctrl-D: end of input
+    ])
+    assert code == 0, out
+    assert "\x1b[" in out  # rich colours on a terminal
+    assert "Heroes" in out and "Ana Vaz" in out
+    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert len(saved()["inputs"]) == 2
+
+
+@pytest.mark.slow
+def test_on_a_terminal_ctrl_c_at_a_prompt_saves(shop):
+    code, out = _pty_run(shop, ["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], [
+        ("Enter to play it", b"\n"),
+        ("Bo [3: move ground:F2]", signal.SIGINT),
+    ])
+    assert code == 0, out
+    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert saved()["inputs"] == [{"q": "round", "round": 1, "a": "next"}]
+
+
+def test_plain_over_a_pipe_has_no_colours(shop):
+    result = new_game(ANSWERS[:3])
+    assert "\x1b[" not in result.output
