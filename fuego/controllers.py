@@ -103,6 +103,9 @@ class AutoController(Controller):
         best: tuple[float, int, HeroAction] | None = None
         b = scene.building
         for j, barrier in b.neighbours(hero.area):
+            # The way on from j, plus the fire in j itself: costs[j] counts only what lies beyond.
+            fire = scene.fires.get(j)
+            through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
             if costs[j] >= here:
                 continue
             if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
@@ -111,8 +114,8 @@ class AutoController(Controller):
                 act = HeroAction(HeroActionKind.OPEN, barrier=barrier.index)
             else:
                 continue
-            if act in legal and (best is None or (costs[j], j) < best[:2]):
-                best = (costs[j], j, act)
+            if act in legal and (best is None or (through, j) < best[:2]):
+                best = (through, j, act)
         if best is not None:
             return best[2]
         if hero.area in scene.fires:  # no way out: at least get out of the flames

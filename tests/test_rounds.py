@@ -342,3 +342,16 @@ def test_air_comes_through_a_chain_of_open_rooms():
     assert not needs_air(s, hero)
     b.close_barrier(b.between(b.find("D1"), b.find("E1")))
     assert needs_air(s, hero)
+
+
+def test_auto_heroes_do_not_walk_into_fire_when_an_equal_way_is_clear():
+    b = grid([("ground", 0, ["kkk", "kkk", "sss"])], TWO_ROOMS,
+             edges={("A2", "A3"): (BarrierKind.OPEN, None), ("C2", "C3"): (BarrierKind.OPEN, None)})
+    s = scene(b)
+    hero = Hero("Ana", b.find("B2"))
+    s.heroes.append(hero)
+    s.start_fire(b.find("A2"), 1, Cause.GM)
+    from fuego.hero_actions import options
+
+    act = AutoController().choose(s, hero, options(s, hero))
+    assert act.kind is HeroActionKind.MOVE and act.target == b.find("C2")
