@@ -208,8 +208,11 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
             if not arg or arg == barrier.name or b.find(arg) == far:
                 return act
         elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
-            if (act.other or "").lower() == arg.lower() or (not arg and act.other is None):
+            other = (act.other or "").lower()
+            if not arg and act.other is None:
                 return act
+            if arg and act.other and (other == arg.lower() or other.split()[0] == arg.lower()):
+                return act  # a companion by full or first name
         elif act.target is not None and not isinstance(act.kind, HeroActionKind):
             if not arg or b.find(arg) == act.target:  # a module's action on an area
                 return act

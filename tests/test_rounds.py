@@ -355,3 +355,14 @@ def test_auto_heroes_do_not_walk_into_fire_when_an_equal_way_is_clear():
 
     act = AutoController().choose(s, hero, options(s, hero))
     assert act.kind is HeroActionKind.MOVE and act.target == b.find("C2")
+
+
+def test_a_companion_is_named_by_full_or_first_name():
+    s = scene(grid([("ground", 0, ["k"])], TWO_ROOMS))
+    ana, bo = Hero("Ana Lopez", 0), Hero("Bo", 0)
+    ana.clothes_fd = 2
+    s.heroes += [ana, bo]
+    for words in ("put-out-clothes Ana", "put-out-clothes ana lopez"):
+        assert parse_action(s, bo, words).other == "Ana Lopez"
+    with pytest.raises(Exception, match="cannot"):
+        parse_action(s, bo, "put-out-clothes Lopez")
