@@ -201,6 +201,58 @@ class RollResult:
         }
 
 
+def _ten_again(rnd) -> int:
+    """A die that showed 10 rolls again and adds (ten again): its value less one (the rolls
+    below count faces from 0), the chain cut after MAX_CHAIN faces."""
+    value, n, face = 10, 1, 10
+    while face == 10 and n < MAX_CHAIN:
+        face = int(rnd() * 10.0) + 1
+        value += face
+        n += 1
+    return value - 1
+
+
+def _make_roll(rolled: int, kept: int, explode: bool):
+    """``roll(rnd, bonus)``: the total of ``rolled`` d10 keeping the ``kept`` highest, as
+    straight-line code (no loop, no list of faces unless some are dropped).
+
+    It draws exactly as :meth:`Roller.roll` does: one draw per die in order, a ten-again chain
+    taking the draws right after its die's. Faces are counted from 0 and the kept dice's ones
+    added back at the end. Made on first use for each (rolled, kept, ten again) and kept in
+    :data:`_ROLLS`; about a quarter faster than a loop over the dice.
+    """
+    dice = [f"d{i}" for i in range(rolled)]
+    lines = ["def roll(rnd, bonus):"]
+    for d in dice:
+        lines.append(f"    {d} = int(rnd() * 10.0)")  # (10.0: a float product, the same)
+        if explode:
+            lines.append(f"    if {d} == 9:")
+            lines.append(f"        {d} = ten_again(rnd)")
+    if kept == 0:
+        lines.append("    return bonus")
+    elif kept >= rolled:
+        lines.append(f"    return {' + '.join(dice)} + bonus + {kept}")
+    else:
+        lines.append(f"    faces = [{', '.join(dice)}]")
+        lines.append("    faces.sort()")
+        top = " + ".join(f"faces[{-k - 1}]" for k in range(kept))
+        lines.append(f"    return {top} + bonus + {kept}")
+    namespace = {"ten_again": _ten_again}
+    name = f"<fuego.dice: {rolled}k{kept}{'' if explode else '!'}>"
+    exec(compile("\n".join(lines) + "\n", name, "exec"), namespace)  # noqa: S102
+    return namespace["roll"]
+
+
+class _Rolls(dict):
+    def __missing__(self, key: tuple[int, int, bool]):
+        roll = self[key] = _make_roll(*key)
+        return roll
+
+
+#: (rolled, kept, ten again) -> its straight-line roll (pools after the ten-dice rule)
+_ROLLS = _Rolls()
+
+
 @dataclass(slots=True)
 class Roller:
     """The one source of randomness of a scene: a seeded ``random.Random`` passed down explicitly.
@@ -240,27 +292,11 @@ class Roller:
 
         Draws the same random numbers as :meth:`roll`, so either may be used for the same pool.
         """
-        rolled, kept, bonus, explode = pool.rolled, pool.kept, pool.bonus, pool.explode
+        rolled, kept, bonus = pool.rolled, pool.kept, pool.bonus
         if rolled > 10 or kept > 10 or kept > rolled:
             p = pool.normalized()
             rolled, kept, bonus = p.rolled, p.kept, p.bonus
-        rnd = self._rng.random
-        values = []
-        for _ in range(rolled):
-            face = int(rnd() * 10) + 1
-            if face == 10 and explode:
-                value, n = 10, 1
-                while face == 10 and n < MAX_CHAIN:
-                    face = int(rnd() * 10) + 1
-                    value += face
-                    n += 1
-                values.append(value)
-            else:
-                values.append(face)
-        if kept < rolled:
-            values.sort(reverse=True)
-            return sum(values[:kept]) + bonus
-        return sum(values) + bonus
+        return _ROLLS[rolled, kept, pool.explode](self._rng.random, bonus)
 
     def action_dice(self, panache: int) -> list[int]:
         """Panache d10 that never explode: the phases in which a character may act, sorted."""
