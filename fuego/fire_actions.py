@@ -161,6 +161,7 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
     b = scene.building
     mods = scene.modules
     acts: list[FireAction] = []
+    here = fire.area
 
     def adjust(tn: int, target: int, how: str) -> int | None:
         for m in mods:
@@ -170,13 +171,18 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
         return tn
 
     if fire.fd < MAX_FIRE_DICE:
-        tn = adjust(5 * fire.fd, fire.area, "grow")
+        tn = adjust(5 * fire.fd, here, "grow") if mods else 5 * fire.fd
         if tn is not None:
-            acts.append(FireAction(ActionKind.GROW, tn, fire.area))
-    for path in route_paths(scene, fire):
-        fuel = sum(b.areas[i].fuel for i in path if _unlit(scene, i))
-        acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path, fuel_behind=fuel))
-    for j, barrier in b.neighbours(fire.area):
+            acts.append(FireAction(ActionKind.GROW, tn, here))
+    if b.routes_at(here):
+        for path in route_paths(scene, fire):
+            fuel = sum(b.areas[i].fuel for i in path if _unlit(scene, i))
+            acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path,
+                                   fuel_behind=fuel))
+    around = b.neighbours(here)
+    if len(around) == len(b.open_adjacency()[here]):  # open all round: nothing to break
+        around = ()
+    for j, barrier in around:
         if barrier.passable:
             continue
         behind = b.areas[j].fuel if _unlit(scene, j) else 0
@@ -189,9 +195,10 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
         dtn = barrier.destruction_tn
         if dtn is not None:
             acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier.index, fuel_behind=behind))
-    for feature, structure in BEAM_STRUCTURE.items():
-        if feature in b.areas[fire.area].features:
-            acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], fire.area,
+    features = b.areas[here].features
+    for feature, structure in BEAM_STRUCTURE.items() if features else ():
+        if feature in features:
+            acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], here,
                                    beam=feature))
     cache = _leap_cache(scene)
     if (cache.near is not None and fire.area not in cache.near) or fire.area in cache.calm:

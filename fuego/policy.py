@@ -81,6 +81,9 @@ def _reaching(acts: list[FireAction]) -> list[FireAction]:
 
 def hungry(scene: Scene, fire: Fire) -> FireAction | None:
     acts = candidates(scene, fire)
+    if len(acts) < 2:  # boxed in by fire: grow if it can (what the rules below come to)
+        if not acts or acts[0].kind is ActionKind.GROW:
+            return acts[0] if acts else None
     spreads = [a for a in acts if a.kind is ActionKind.SPREAD]
     if spreads:  # no roll needed: take the run with the most fuel
         return max(spreads, key=lambda a: (a.fuel_behind, len(a.path), -a.path[-1]))
