@@ -17,3 +17,20 @@ def building():
 def scene():
     """The two-room building with Isabela at ground:A1 and a 3-die fire at ground:A2, seed 7."""
     return two_room_scene(seed=7)
+
+
+# -- hypothesis: one reproducible profile for CI (tests/test_invariants.py, test_fuzz.py) -------
+# Derandomized (the same examples every run), no example database, no deadline: a failure in CI
+# fails again on any machine. HYPOTHESIS_PROFILE=dev (or any registered name) overrides it.
+try:
+    import os as _os
+
+    from hypothesis import HealthCheck as _HealthCheck
+    from hypothesis import settings as _hsettings
+
+    _hsettings.register_profile("fuego", derandomize=True, deadline=None, database=None,
+                                suppress_health_check=[_HealthCheck.too_slow])
+    _hsettings.register_profile("dev", deadline=None, max_examples=500)
+    _hsettings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE", "fuego"))
+except ImportError:  # hypothesis is a test extra; the other tests run without it
+    pass

@@ -13,6 +13,8 @@ from typing import IO, TYPE_CHECKING, Callable
 
 import click
 
+from fuego.scenario.limits import MAX_ROUNDS
+
 if TYPE_CHECKING:
     from fuego.controllers import Controller
     from fuego.events import Event
@@ -105,8 +107,9 @@ def _open_log(path: str) -> IO[str]:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--seed", type=int, default=None,
               help="Seed of the scene's dice (default: drawn at random and printed).")
-@click.option("--rounds", type=click.IntRange(min=1), default=None,
-              help="Stop after this many rounds (default: the scenario's max_rounds).")
+@click.option("--rounds", type=click.IntRange(min=1, max=MAX_ROUNDS), default=None,
+              help=f"Stop after this many rounds, 1-{MAX_ROUNDS} (default: the scenario's "
+                   "max_rounds).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True, path_type=str),
               default=None, metavar="FILE.jsonl",
               help="Write every event as one JSON line to this file (docs/events.md).")

@@ -221,6 +221,8 @@ def loads(text: str, where: str = "<session>") -> Session:
                           f"column {exc.colno})") from None
     except RecursionError:
         raise _bad(where, "the saved session is not readable JSON (nested too deeply)") from None
+    except ValueError:  # a number longer than Python reads (4300 digits): not a save of ours
+        raise _bad(where, "the saved session is damaged: a number too long to read") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise _bad(where, f"not a fuego session file (format {found!r}, expected {FORMAT!r})",

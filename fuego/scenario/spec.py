@@ -488,7 +488,8 @@ def _message(err: dict, tp) -> str:
     if kind == "string_pattern_mismatch":
         return f"not a valid name: {short(value)}"
     if kind in ("string_too_long", "too_long"):
-        return f"too long ({err['msg'].split('at most', 1)[-1].strip()} at most)"
+        what = "characters" if kind == "string_too_long" else "items"
+        return f"too long ({ctx.get('max_length')} {what} at most)"
     if kind in ("string_too_short", "too_short"):
         return "must not be empty" if kind == "string_too_short" else err["msg"]
     msg = err["msg"]

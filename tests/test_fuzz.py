@@ -1,0 +1,573 @@
+"""Fuzzing every input a GM can hand fuego: scenario YAML, saved sessions, VTT imports, dice.
+
+The only outcomes allowed are success or a clear ``fuego`` error with exit status 2: never a
+traceback, a hang (every case runs under a deadline), unbounded memory (alias bombs are measured)
+or code execution (YAML tags that would create a file must not create it). Inputs are generated
+(hypothesis, derandomized) and mutated from the shipped files (truncated, bytes flipped, values
+replaced by wrong types, huge sizes, deep nesting). docs/reliability.md lists the limits; the
+tests at the end check that each is enforced with its message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import signal
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fuego.cli import cli
+from fuego.errors import FuegoError, LimitError
+
+ROOT = Path(__file__).resolve().parent.parent
+CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
+MINIMAL = ROOT / "tests" / "scenarios" / "good" / "minimal.yaml"
+SAMPLE_VTT = ROOT / "tests" / "data" / "sample.dd2vtt"
+SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
+
+
+def examples(n: int) -> settings:
+    return settings(max_examples=max(1, int(n * SCALE)), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+
+class Hang(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def deadline(seconds: float):
+    """Fail (instead of hanging CI) when the body runs longer than ``seconds``."""
+    def alarm(signum, frame):
+        raise Hang(f"took longer than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def invoke(*args: str, input: str | None = None, seconds: float = 20):
+    """Run ``fuego ARGS`` in-process; assert the outcome is success or a clear error (exit 2)."""
+    with deadline(seconds):
+        result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
+    out = result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        import traceback
+
+        tb = "".join(traceback.format_exception(result.exception))
+        raise AssertionError(f"fuego {' '.join(map(str, args))} raised:\n{tb}\n{out[-2000:]}")
+    assert result.exit_code in (0, 2), (args, result.exit_code, out[-2000:])
+    assert "Traceback" not in out, out[-3000:]
+    assert "this is a bug in fuego" not in out, out[-3000:]
+    if result.exit_code == 2:
+        assert out.strip(), "an error without a message"
+    return result
+
+
+def library(call, *args, **kw):
+    """A library call: its result, or the FuegoError it raised (anything else fails)."""
+    try:
+        return call(*args, **kw)
+    except FuegoError as exc:
+        text = exc.render()
+        assert text and "this is a bug in fuego" not in text, text
+        return exc
+
+
+# -- scenario YAML: structured mutations -------------------------------------------------------
+NASTY = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**40, 10**40), st.floats(allow_nan=True),
+    st.text(max_size=30), st.sampled_from(["", "#", " ", "ground:Z99", "nowhere:A1", "A0", "k",
+                                           "1e999", "-0", "~", "\u202e", "\x7f", "\ud7ff",
+                                           "a" * 300, "ground:A1-ground:A1", "hot", "villain"]),
+    st.lists(st.integers(-3, 12), max_size=4), st.dictionaries(st.text(max_size=5),
+                                                               st.integers(), max_size=3),
+    st.recursive(st.none(), lambda inner: st.lists(inner, max_size=2), max_leaves=30),
+)
+
+
+def _paths(data, path=()):
+    yield path
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _paths(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _paths(v, path + (i,))
+
+
+def _set(data, path, value, how):
+    if not path:
+        return value
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    if how == "delete":
+        del parent[key]
+    elif how == "extra" and isinstance(parent, dict):
+        parent[str(key) + "_x"] = value
+    elif how == "extra" and isinstance(parent, list):
+        parent.append(value)
+    else:
+        parent[key] = value
+    return data
+
+
+def _sources() -> list[tuple[str, object]]:
+    out = []
+    for path in [MINIMAL, *CAMPAIGNS]:
+        out.append((path.name, yaml.safe_load(path.read_text(encoding="utf-8"))))
+    return out
+
+
+SOURCES = _sources()
+
+
+@st.composite
+def mutated_scenarios(draw) -> str:
+    name, data = draw(st.sampled_from(SOURCES))
+    data = copy.deepcopy(data)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = list(_paths(data))
+        path = draw(st.sampled_from(paths))
+        how = draw(st.sampled_from(["replace", "replace", "delete", "extra"]))
+        if how == "delete" and not path:
+            how = "replace"
+        data = _set(data, path, copy.deepcopy(draw(NASTY)), how)
+    try:
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    except (yaml.YAMLError, ValueError):
+        return yaml.safe_dump(data, sort_keys=False)
+
+
+def _load_and_run(text: str) -> None:
+    from fuego.controllers import AutoController
+    from fuego.rounds import run_scene
+    from fuego.scenario import loads
+
+    got = library(loads, text, source="fuzz.yaml")
+    if isinstance(got, FuegoError):
+        assert got.render().startswith("fuzz.yaml"), got.render()
+        return
+    scene = got.build(3)  # a scenario that checks out always builds and plays
+    run_scene(scene, AutoController(), rounds=3)
+
+
+@examples(120)
+@given(text=mutated_scenarios())
+def test_mutated_scenarios_load_or_say_why(text):
+    with deadline(20):
+        _load_and_run(text)
+
+
+@examples(12)
+@given(text=mutated_scenarios())
+def test_mutated_scenarios_through_the_cli(text, tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz") / "fuzz.yaml"
+    path.write_text(text, encoding="utf-8")
+    checked = invoke("check", path)
+    ran = invoke("run", path, "--rounds", "2", "--seed", "1", "--quiet")
+    assert (checked.exit_code == 0) == (ran.exit_code == 0), (checked.output, ran.output)
+
+
+@examples(60)
+@given(data=st.data())
+def test_truncated_and_flipped_bytes(data):
+    from fuego.scenario import loads
+
+    raw = data.draw(st.sampled_from([MINIMAL, *CAMPAIGNS])).read_bytes()
+    cut = data.draw(st.integers(0, len(raw)))
+    blob = bytearray(raw[:cut])
+    for _ in range(data.draw(st.integers(0, 4))):
+        if blob:
+            blob[data.draw(st.integers(0, len(blob) - 1))] = data.draw(st.integers(0, 255))
+    with deadline(20):
+        got = library(loads, bytes(blob), source="cut.yaml")
+    if not isinstance(got, FuegoError):
+        got.build(1)
+
+
+@examples(40)
+@given(text=st.text(max_size=400))
+def test_arbitrary_text(text):
+    from fuego.scenario import loads
+
+    with deadline(10):
+        library(loads, text, source="any.yaml")
+
+
+# -- scenario YAML: hostile files --------------------------------------------------------------
+def _touch_tags(target: Path) -> list[str]:
+    t = str(target)
+    return [
+        f'title: !!python/object/apply:os.system ["touch {t}"]\n',
+        f'title: x\nrooms: !!python/object/apply:subprocess.check_call [["touch", "{t}"]]\n',
+        f'!!python/object/apply:os.system ["touch {t}"]\n',
+        f'title: !!python/object/new:subprocess.Popen [["touch", "{t}"]]\n',
+        f'title: !!python/name:os.system\n',
+        f'? !!python/object/apply:os.system ["touch {t}"]\n: x\n',
+        f'title: x\nlevels: [!!python/object/apply:os.system ["touch {t}"]]\n',
+        f'title: &a !!python/object/apply:os.system ["touch {t}"]\nrooms: *a\n',
+    ]
+
+
+def test_yaml_tags_never_run_code(tmp_path):
+    from fuego.scenario import loads
+
+    target = tmp_path / "pwned"
+    for n, text in enumerate(_touch_tags(target)):
+        path = tmp_path / f"tag{n}.yaml"
+        path.write_text(text, encoding="utf-8")
+        for args in (("check", path), ("run", path, "--rounds", "2", "--seed", "1"),
+                     ("show", path), ("forecast", path, "--runs", "2")):
+            result = invoke(*args)
+            assert result.exit_code == 2, result.output
+        assert isinstance(library(loads, text), FuegoError)
+        assert not target.exists(), f"a YAML tag ran code: {text!r}"
+
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+    for p, c in zip("abcdefgh", "bcdefghi"))
+
+
+@pytest.mark.parametrize("text, expect", [
+    (BOMB, "aliases repeated too often"),
+    ("title: x\nk0: &k0 [x, x]\n" + "".join(f"k{n}: &k{n} [*k{n - 1}, *k{n - 1}]\n"
+                                             for n in range(1, 60)),
+     "aliases repeated too often"),  # 2**60 values from 60 short lines
+    ("&a [*a]\n", ""),
+    ("title: x\nrooms: &r {k: {fuel: *r}}\n", ""),
+])
+def test_alias_bombs_are_bounded_in_time_and_memory(text, expect):
+    """Billion-laughs aliases (and recursive ones): a clear error, in bounded time and memory."""
+    from fuego.scenario import loads
+
+    tracemalloc.start()
+    try:
+        with deadline(20):
+            got = library(loads, text, source="bomb.yaml")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert isinstance(got, FuegoError)
+    assert expect in got.render(), got.render()
+    assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MiB to read {len(text)} bytes"
+
+
+@pytest.mark.parametrize("text", [
+    "title: " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "title: " + "[" * 100_000 + "\n",
+    "title: x\nrooms: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n",
+    "title: x\nrooms:\n" + "".join("  " * n + f"k{n}:\n" for n in range(2000)),
+    "title: x\nheroes: [" + ", ".join(["{name: a, knacks: {x: [[[[[[[[1]]]]]]]]}}"] * 1000) + "]\n",
+])
+def test_deep_nesting_is_a_clear_error(text):
+    from fuego.scenario import loads
+
+    with deadline(20):
+        got = library(loads, text, source="deep.yaml")
+    assert isinstance(got, FuegoError), got
+
+
+@pytest.mark.parametrize("raw, expect", [
+    (b"title: caf\xe9\n", "not a UTF-8 text file"),
+    (b"\xff\xfet\x00i\x00t\x00l\x00e\x00", "not a UTF-8 text file"),
+    (b"title: x\x00\n", "NUL"),
+    (b"\xef\xbb\xbf", "empty"),
+    (b"", "empty"),
+    (b"\x1b[31mtitle: x\n", ""),
+    ("title: \udcff\n".encode("utf-8", "surrogatepass"), "not a UTF-8 text file"),
+])
+def test_bytes_that_are_not_text(tmp_path, raw, expect):
+    path = tmp_path / "bytes.yaml"
+    path.write_bytes(raw)
+    result = invoke("check", path)
+    assert result.exit_code == 2 and expect in result.output, result.output
+
+
+def test_hostile_files_in_a_fresh_process_under_a_memory_cap(tmp_path):
+    """The console script itself, with 1 GiB of address space and a wall-clock timeout: an
+    alias bomb, deep nesting and a tag exit 2 with one clear line, no traceback."""
+    target = tmp_path / "pwned"
+    files = {
+        "bomb.yaml": "a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n" + "".join(
+            f"{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n"
+            for p, c in zip("abcdefgh", "bcdefghi")),
+        "deep.yaml": "title: " + "[" * 50_000 + "\n",
+        "tag.yaml": _touch_tags(target)[0],
+    }
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30)); "
+            "from fuego.cli import main; sys.argv = ['fuego'] + sys.argv[1:]; main()")
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        for args in (["check", str(path)], ["run", str(path), "--rounds", "2"]):
+            proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                                  text=True, timeout=60)
+            assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
+            assert "Traceback" not in proc.stderr, proc.stderr
+            assert proc.stderr.strip(), name
+    assert not target.exists()
+
+
+# -- dice expressions ---------------------------------------------------------------------------
+DICE = st.one_of(
+    st.from_regex(r"\A\s?\d{0,12}\s?[kKdD]\s?\d{0,12}\s?([+-]\s?\d{0,12})?\s?!?\s?\Z",
+                  fullmatch=True),
+    st.text(max_size=70),
+    st.sampled_from(["10k10", "1000k1000", "1001k1", "1k1001", "1000k1+10000", "1000k1+10001",
+                     "0k0", "1k0", "5k3!", "d1", "d1000", "1000d1000", "1001d6", "2d1001",
+                     "999999999k1", "9999999999k1", "-1k1", "k", "d", "kk", "7k4" * 20,
+                     "\u0663k\u0662", "１０ｋ５", "10k5 ", " 10k5", "10K5", "2D6+1", "d6-7"]),
+)
+
+
+@examples(150)
+@given(expr=DICE)
+def test_dice_expressions_parse_or_say_why(expr):
+    from fuego.dice import Plain, Pool, Roller, parse
+
+    with deadline(5):
+        got = library(parse, expr)
+        if isinstance(got, Pool):
+            Roller(1).roll(got)
+        elif isinstance(got, Plain):
+            Roller(1).plain(got)
+
+
+@examples(25)
+@given(expr=DICE, tn=st.sampled_from(["15", "0", "1000", "1001", "-5", "hard", "x", "1e3"]))
+def test_dice_through_roll_and_odds(expr, tn):
+    if expr.startswith("-") or not expr.strip():
+        expr = "x" + expr  # click would read it as an option (that is a usage error, exit 2)
+    invoke("roll", expr, "--seed", "5", "--times", "3")
+    invoke("odds", expr, "--tn", tn, seconds=30)
+
+
+# -- VTT imports --------------------------------------------------------------------------------
+VTT = json.loads(SAMPLE_VTT.read_text(encoding="utf-8"))
+VTT_NASTY = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**20, 10**20),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12),
+    st.text(max_size=10), st.lists(st.integers(-5, 20), max_size=3),
+    st.fixed_dictionaries({"x": st.integers(-5, 500), "y": st.integers(-5, 500)}),
+    st.just([]), st.just({}), st.just([[{"x": 0, "y": 0}]] * 3),
+)
+
+
+@st.composite
+def mutated_vtts(draw) -> str:
+    data = copy.deepcopy(VTT)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(list(_paths(data))))
+        how = draw(st.sampled_from(["replace", "replace", "delete", "extra"]))
+        if how == "delete" and not path:
+            how = "replace"
+        data = _set(data, path, copy.deepcopy(draw(VTT_NASTY)), how)
+    return json.dumps(data)
+
+
+@examples(100)
+@given(text=mutated_vtts())
+def test_mutated_vtt_maps_import_or_say_why(text, tmp_path_factory):
+    from fuego.scenario import vtt
+
+    path = tmp_path_factory.mktemp("vtt") / "map.dd2vtt"
+    path.write_text(text, encoding="utf-8")
+    with deadline(20):
+        got = library(vtt.convert, str(path))
+    if not isinstance(got, FuegoError):
+        from fuego.scenario import loads
+
+        loads(got[0])  # what import writes, check accepts
+
+
+@examples(10)
+@given(text=mutated_vtts())
+def test_mutated_vtt_maps_through_the_cli(text, tmp_path_factory):
+    path = tmp_path_factory.mktemp("vtt") / "map.dd2vtt"
+    path.write_text(text, encoding="utf-8")
+    invoke("import", path)
+
+
+@pytest.mark.parametrize("blob", [
+    b"", b"{", b"[]", b"null", b"\xff\xfe{}", b'{"resolution": NaN}', b'{"resolution": Infinity}',
+    b"[" * 100_000 + b"]" * 100_000, b'{"a": ' * 50_000 + b"1" + b"}" * 50_000,
+    SAMPLE_VTT.read_bytes()[:200], SAMPLE_VTT.read_bytes()[:-5],
+    json.dumps(dict(VTT, resolution={"map_origin": {"x": 0, "y": 0},
+                                     "map_size": {"x": 10**9, "y": 10**9},
+                                     "pixels_per_grid": 70})).encode(),
+    json.dumps(dict(VTT, line_of_sight=[[{"x": 1e308, "y": -1e308}]])).encode(),
+    json.dumps(dict(VTT, portals=[{"bounds": [{"x": 0, "y": 0}]}] * 10)).encode(),
+])
+def test_broken_vtt_files(tmp_path, blob):
+    path = tmp_path / "map.dd2vtt"
+    path.write_bytes(blob)
+    result = invoke("import", path)
+    assert result.exit_code == 2, result.output
+
+
+# -- limits: each one enforced, with its message (docs/reliability.md) ---------------------------
+def _plan(cols: int, rows: int, levels: int = 1) -> str:
+    """A scenario of ``levels`` levels of ``cols`` x ``rows`` areas, one room each."""
+    chars = [chr(0x4E00 + n) for n in range(levels)]  # any character but '#' and space
+    rooms = ", ".join(f"r{n}: {{fuel: 1}}" for n in range(levels))
+    legend = ", ".join(f"{ch}: r{n}" for n, ch in enumerate(chars))
+    out = f"title: big\nrooms: {{{rooms}}}\nlegend: {{{legend}}}\nlevels:\n"
+    for n, ch in enumerate(chars):
+        out += f"  - name: l{n}\n    elevation: {n}\n    plan: [{', '.join([ch * cols] * rows)}]\n"
+    return out
+
+
+def _hero(n: int) -> str:
+    return f"  - {{name: H{n}, start: A1}}\n"
+
+
+LIMITS = [
+    ("MAX_FILE_BYTES", "title: x\n" + "#" * (1024 * 1024 + 10) + "\n",
+     "a scenario may be at most 1,048,576 bytes"),
+    ("MAX_YAML_NODES", "a: &a [" + ",".join(["x"] * 100) + "]\nb: &b [" + ",".join(["*a"] * 100)
+     + "]\nc: [" + ",".join(["*b"] * 30) + "]\n", "expands to more than 200,000 values"),
+    ("MAX_YAML_DEPTH", "title: x\nrooms: " + "[" * 60 + "]" * 60 + "\n", "nested too deeply"),
+    ("MAX_LEVELS", _plan(1, 1, 21), "levels: 21 levels; at most 20"),
+    ("MAX_PLAN_COLUMNS", _plan(201, 1), "plan row 1 is 201 characters wide; at most 200"),
+    ("MAX_PLAN_ROWS", _plan(1, 201), "the plan has 201 rows; at most 200"),
+    ("MAX_AREAS", _plan(150, 150), "more than 20,000 areas in the building"),
+    ("MAX_ELEVATION", "title: x\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, elevation: 51, plan: [k]}\n", "elevation: must be at most 50, got 51"),
+    ("MAX_HEROES", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [k]}\nheroes:\n" + "".join(_hero(n) for n in range(101)),
+     "heroes: 101 heroes; at most 100"),
+    ("MAX_FIRES", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [k]}\nfires:\n" + "  - {area: A1, fd: 1}\n" * 1001, "fires: 1001 fires; at most 1000"),
+    ("MAX_ROUTES", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [kk]}\nroutes:\n" + "  - {kind: carpet, areas: [A1, B1]}\n" * 1001,
+     "routes: 1001 routes; at most 1000"),
+    ("MAX_ROUTE_AREAS", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [kk]}\nroutes:\n  - {kind: carpet, areas: ["
+     + ", ".join(["A1", "B1"] * 501) + "]}\n", "areas: too long (1000 items at most)"),
+    ("MAX_ROUNDS", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [k]}\nrules: {max_rounds: 10001}\n", "max_rounds: must be 1-10000, got 10001"),
+    ("MAX_NAME_CHARS", "title: " + "x" * 81 + "\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [k]}\n", "title: too long (80 characters at most)"),
+    ("MAX_TEXT_CHARS", "title: x\ndescription: " + "x" * 20_001 + "\nrooms: {k: {}}\n"
+     "legend: {k: k}\nlevels:\n  - {name: g, plan: [k]}\n",
+     "description: too long (20000 characters at most)"),
+    ("MAX_TRAIT", "title: x\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n  - {name: g, plan: [k]}\n"
+     "heroes:\n  - {name: A, start: A1, traits: {brawn: 11}}\n",
+     "traits.brawn: must be 0-10, got 11"),
+    ("MAX_KNACK", "title: x\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n  - {name: g, plan: [k]}\n"
+     "heroes:\n  - {name: A, start: A1, knacks: {leaping: 11}}\n",
+     "knacks.leaping: must be at most 10, got 11"),
+    ("30 digits", "title: x\nrooms: {k: {fuel: " + "9" * 31 + "}}\nlegend: {k: k}\nlevels:\n"
+     "  - {name: g, plan: [k]}\n", "is far too large"),
+]
+
+
+@pytest.mark.parametrize("name, text, expect", LIMITS, ids=[n for n, _t, _e in LIMITS])
+def test_scenario_limits_are_enforced_with_a_message(tmp_path, name, text, expect):
+    path = tmp_path / "limit.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("check", path, seconds=60)
+    assert result.exit_code == 2, result.output[-500:]
+    assert expect in result.output, result.output[-1500:]
+    assert len(result.output) < 100_000  # problems are capped, never a flood
+
+
+def test_problems_are_capped_per_file(tmp_path):
+    from fuego.scenario.limits import MAX_PROBLEMS
+
+    text = ("title: x\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n  - {name: g, plan: [k]}\n"
+            "fires:\n" + "".join(f"  - {{area: Z{n + 1}, fd: 11}}\n" for n in range(400)))
+    path = tmp_path / "many.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = invoke("check", path)
+    assert result.exit_code == 2
+    assert "more problems (fix these first)" in result.output
+    assert result.output.count("many.yaml:") <= MAX_PROBLEMS + 2
+
+
+DICE_LIMITS = [
+    (("roll", "1001k1"), "beyond fuego's limits"),
+    (("roll", "1k1001"), "beyond fuego's limits"),
+    (("roll", "10k10+10001"), "beyond fuego's limits"),
+    (("roll", "1001d6"), "beyond fuego's limits"),
+    (("roll", "2d1001"), "beyond fuego's limits"),
+    (("roll", "9999999999k1"), "asks for more than fuego rolls"),
+    (("roll", "x" * 65), "not a dice expression"),
+    (("roll", "7k4", "--times", "100001"), "--times 100001 is out of range"),
+    (("roll", "1000d6", "--times", "1001"), "is 1001000 dice, beyond fuego's limits"),
+    (("roll", "7k4", "--seed", str(2**63)), "out of range"),
+    (("odds", "7k4", "--tn", "1001"), "--tn 1001 is out of range"),
+    (("odds", "7k4", "--tn", "15", "--raises", "21"), "--raises 21 is out of range"),
+    (("odds", "100d100", "--tn", "15"), "beyond fuego's limits"),
+]
+
+
+@pytest.mark.parametrize("args, expect", DICE_LIMITS, ids=[" ".join(a)[:30] for a, _ in
+                                                           DICE_LIMITS])
+def test_dice_limits_are_enforced_with_a_message(args, expect):
+    result = invoke(*args)
+    assert result.exit_code == 2 and expect in result.output, result.output
+
+
+def test_run_and_forecast_round_limits(tmp_path):
+    from fuego.scenario.limits import MAX_ROUNDS
+
+    result = invoke("run", MINIMAL, "--rounds", str(MAX_ROUNDS + 1), "--seed", "1", "--quiet")
+    assert result.exit_code == 2 and str(MAX_ROUNDS) in result.output, result.output
+    result = invoke("run", MINIMAL, "--rounds", "0")
+    assert result.exit_code == 2
+    result = invoke("forecast", MINIMAL, "--rounds", str(MAX_ROUNDS + 1), "--runs", "2")
+    assert result.exit_code == 2 and "rounds must be between" in result.output, result.output
+    for args, expect in ((("--runs", "100001"), "runs must be between 1 and 100000"),
+                         (("--runs", "2", "--jobs", "65"), "jobs must be between 1 and 64"),
+                         (("--runs", "2", "--seed", str(2**48)), "seed must be a whole number")):
+        result = invoke("forecast", MINIMAL, *args)
+        assert result.exit_code == 2 and expect in result.output, result.output
+
+
+def test_vtt_limits_are_enforced_with_a_message(tmp_path):
+    from fuego.scenario import vtt
+
+    def attempt(data, *args):
+        path = tmp_path / "limit.dd2vtt"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        result = invoke("import", path, *args)
+        assert result.exit_code == 2
+        return result.output
+
+    size = dict(VTT["resolution"], map_size={"x": vtt.MAX_MAP_SQUARES + 1, "y": 2})
+    assert f"1 to {vtt.MAX_MAP_SQUARES} squares" in attempt(dict(VTT, resolution=size))
+    lines = [[{"x": 1, "y": 1}, {"x": 2, "y": 1}]] * (vtt.MAX_POLYLINES + 1)
+    assert f"at most {vtt.MAX_POLYLINES}" in attempt(dict(VTT, line_of_sight=lines))
+    long = [[{"x": 1, "y": 1}] * (vtt.MAX_POINTS_PER_POLYLINE + 1)]
+    assert f"at most {vtt.MAX_POINTS_PER_POLYLINE}" in attempt(dict(VTT, line_of_sight=long))
+    many = [[{"x": 1, "y": 1}] * 9_000] * 23
+    assert f"more than {vtt.MAX_POINTS} wall points" in attempt(dict(VTT, line_of_sight=many))
+    portals = [VTT["portals"][0]] * (vtt.MAX_PORTALS + 1)
+    assert f"at most {vtt.MAX_PORTALS}" in attempt(dict(VTT, portals=portals))
+    big = dict(VTT["resolution"], map_size={"x": 400, "y": 400})
+    assert f"at most {vtt.MAX_PLAN_AREAS} areas a side" in attempt(dict(VTT, resolution=big),
+                                                                   "--grid-feet", "10")
+    # at 5 ft a square the same map is 200 x 200 areas: more than a scenario may hold
+    assert "more than 20,000 areas in the building" in attempt(dict(VTT, resolution=big))
+    with pytest.raises(LimitError, match="larger than 50 MiB"):
+        vtt.parse(b" " * (vtt.MAX_FILE_BYTES + 1))
