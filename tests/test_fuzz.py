@@ -184,6 +184,8 @@ def test_mutated_scenarios_through_the_cli(text, tmp_path_factory):
     checked = invoke("check", path)
     ran = invoke("run", path, "--rounds", "2", "--seed", "1", "--quiet")
     assert (checked.exit_code == 0) == (ran.exit_code == 0), (checked.output, ran.output)
+    shown = invoke("show", path, "--ascii", "--no-color")
+    assert (checked.exit_code == 0) == (shown.exit_code == 0), shown.output
 
 
 @examples(60)
@@ -210,6 +212,56 @@ def test_arbitrary_text(text):
 
     with deadline(10):
         library(loads, text, source="any.yaml")
+
+
+def _module_option_keys() -> dict[str, list[str]]:
+    """Every option key each module reads (from its source: ``o.integer("force", ...)``)."""
+    import inspect
+    import re
+
+    from fuego.scenario.model import module_registry
+
+    out = {}
+    for name, cls in sorted(module_registry().items()):
+        src = inspect.getsource(cls)
+        out[name] = sorted(set(re.findall(r'o\.\w+\("([a-z_]+)"', src)) | {"terrain"})
+    return out
+
+
+MODULE_KEYS = _module_option_keys()
+OPTION_VALUES = st.one_of(NASTY, st.dictionaries(st.sampled_from(["shop", "ground:A1", "", "x"]),
+                                                 NASTY, max_size=3))
+
+
+@examples(150)
+@given(data=st.data())
+def test_module_options_of_any_kind(data):
+    """Regression: a module option of the wrong type (``terrain: {shop: [1]}``) raised a
+    TypeError from the loader; every value is now accepted or named as a problem."""
+    name = data.draw(st.sampled_from(sorted(MODULE_KEYS)))
+    keys = MODULE_KEYS[name]
+    options = data.draw(st.dictionaries(st.sampled_from(keys + ["nope"]), OPTION_VALUES,
+                                        max_size=3))
+    from fuego.scenario.model import module_registry
+
+    # the loader hands a module a mapping (anything else is refused before)
+    problems = module_registry()[name].check_options(copy.deepcopy(options))
+    assert all(isinstance(p, str) and p for p in problems)
+    text = MINIMAL.read_text(encoding="utf-8") + "\n" + yaml.safe_dump(
+        {"rules": {"modules": {name: data.draw(st.one_of(st.just(options), NASTY))}}},
+        allow_unicode=True)
+    _load_and_run(text)
+
+
+def test_module_option_regressions():
+    from fuego.scenario.model import module_registry
+
+    registry = module_registry()
+    for name, options in (("fire-breaks", {"terrain": {"shop": [1]}}),
+                          ("fire-breaks", {"areas": {"ground:A1": [1]}}),
+                          ("ignition", {"terrain": {"shop": {"a": 1}}})):
+        problems = registry[name].check_options(options)
+        assert problems and "expected one of" in problems[0], problems
 
 
 # -- scenario YAML: hostile files --------------------------------------------------------------

@@ -101,7 +101,7 @@ class Options:
         out = {}
         for k, v in self.mapping(key).items():
             t = _norm(v)
-            if t not in TERRAINS:
+            if not isinstance(t, str) or t not in TERRAINS:
                 raise self.error(f"{key}.{k}", f"expected one of {', '.join(TERRAINS)}, got {v!r}")
             out[k] = t
         return out

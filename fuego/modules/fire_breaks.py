@@ -66,7 +66,7 @@ class FireBreaks(TerrainOption, RuleModule):
         self.orders: dict[str, str] = {}
         for k, v in o.mapping("areas").items():
             word = v.strip().lower().replace("_", "-") if isinstance(v, str) else v
-            if word not in CLASS_WORDS:
+            if not isinstance(word, str) or word not in CLASS_WORDS:
                 raise o.error(f"areas.{k}", f"expected one of light, clear (or vineyard, "
                               f"open-ground), got {v!r}")
             self.orders[k] = CLASS_WORDS[word]
