@@ -35,6 +35,9 @@ from fuego.tables import (
 
 #: The causes a new fire may name (fuego.scene.Cause).
 CAUSES = {v for k, v in vars(Cause).items() if k.isupper()}
+#: The farthest a module carries a fire from its source, in areas on one level (a wind jump:
+#: 2 areas per wind force, force 4 at most; fuego.modules.wind.jump_target).
+MODULE_REACH = 8
 #: Fire states in which a fire acts and smokes.
 SPREADING = {"burning", "hot", "guttering"}
 #: Hero status moves allowed in one round (from -> to).
@@ -408,6 +411,14 @@ def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, 
     elif cause in (Cause.MODULE, Cause.DEBRIS):
         if d.get("module") not in module_names:
             bad(f"a {cause} fire from module {d.get('module')!r}, which is not enabled", ev)
+        if src is not None:  # carried by the wind, spread by ASL rules: from a fire nearby
+            a = rp.b.areas[area]
+            s = rp.b.areas[src_area] if src_area is not None else None
+            if src_area not in rp.fires:
+                bad(f"a {cause} fire whose source {src!r} is not burning", ev)
+            elif s.level != a.level or max(abs(s.col - a.col), abs(s.row - a.row)) > \
+                    MODULE_REACH:
+                bad(f"a {cause} fire at {ev.area}, out of reach of its source {src}", ev)
 
 
 def _components(scene: Scene) -> list[set[int]]:

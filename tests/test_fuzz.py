@@ -161,9 +161,13 @@ def _load_and_run(text: str) -> None:
     from fuego.rounds import run_scene
     from fuego.scenario import loads
 
+    from fuego.modules.registry import check_note
+
     got = library(loads, text, source="fuzz.yaml")
     if isinstance(got, FuegoError):
         assert got.render().startswith("fuzz.yaml"), got.render()
+        return
+    if isinstance(library(check_note, got), FuegoError):  # what else `fuego check` checks
         return
     scene = got.build(3)  # a scenario that checks out always builds and plays
     run_scene(scene, AutoController(), rounds=3)
@@ -251,6 +255,21 @@ def test_module_options_of_any_kind(data):
         {"rules": {"modules": {name: data.draw(st.one_of(st.just(options), NASTY))}}},
         allow_unicode=True)
     _load_and_run(text)
+
+
+def test_check_finds_the_names_module_options_give(tmp_path):
+    """Regression: a room or area named in a module's options (ignition's fortified and terrain,
+    firefighting's water) that the building lacks passed `fuego check` and stopped `fuego run`;
+    check now names it."""
+    for options in ("ignition: {fortified: [nowhere]}", "ignition: {terrain: {nowhere: clear}}",
+                    "firefighting: {water: [nowhere]}"):
+        path = tmp_path / "m.yaml"
+        path.write_text("title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
+                        "  - {name: g, plan: [kk]}\nfires:\n  - {area: A1, fd: 3}\n"
+                        f"rules:\n  modules: {{{options}}}\n", encoding="utf-8")
+        result = invoke("check", path)
+        assert result.exit_code == 2 and ".nowhere: no room or area of that name" in \
+            result.output, result.output
 
 
 def test_module_option_regressions():
@@ -623,3 +642,38 @@ def test_vtt_limits_are_enforced_with_a_message(tmp_path):
     assert "more than 20,000 areas in the building" in attempt(dict(VTT, resolution=big))
     with pytest.raises(LimitError, match="larger than 50 MiB"):
         vtt.parse(b" " * (vtt.MAX_FILE_BYTES + 1))
+
+
+# -- what a GM types at the table ---------------------------------------------------------------
+WORDS = ["", "", "", "next", "hold", "wait", "help", "status", "map", "map ground", "map nowhere",
+         "undo", "save", "go", "1", "2", "9", "0", "-1", "99999999999999999999999", "auto", "17",
+         "move ground:C1", "move ground:Z99", "open store door", "close ground:C1 ground:D1",
+         "smother ground:B1", "spot ground:B1", "put-out-clothes", "put-out-clothes Bo",
+         "gm fire ground:A1 5", "gm fire ground:A1 11", "gm fire ground:A3 3 hot",
+         "gm fd ground:B1 0", "gm fd ground:B1 10", "gm fd ground:Z9 2", "gm open ground:C1 ground:D1",
+         "gm break ground:C1 ground:D1", "gm break ground:A1 ground:B1", "gm close store door",
+         "gm move Bo ground:A3", "gm move Nobody ground:A1", "gm end", "gm", "gm fire",
+         "fire ground:B2 4", "fd ground:B1 3", "break ground:F2 ground:F3", "end", "quit"]
+
+
+@examples(25)
+@given(answers=st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=30)), max_size=30),
+       seed=st.integers(0, 50))
+def test_anything_typed_at_the_table(answers, seed, tmp_path_factory):
+    """Any line at any prompt of ``fuego play``: played, refused with a reason and asked
+    again, or a command; the end of input saves and exits 0."""
+    from test_session import SHOP
+
+    folder = tmp_path_factory.mktemp("table")
+    (folder / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    lines = "".join(a.replace("\n", " ").replace("\r", " ") + "\n" for a in answers)
+    old = os.getcwd()
+    os.chdir(folder)
+    try:
+        result = invoke("play", "shop.yaml", "--seed", str(seed), "--session", "s.json",
+                        "--plain", input=lines, seconds=60)
+        assert result.exit_code == 0, result.output[-2000:]
+        again = invoke("play", "--resume", "s.json", "--plain", input="\n\n", seconds=60)
+        assert again.exit_code == 0, again.output[-2000:]
+    finally:
+        os.chdir(old)

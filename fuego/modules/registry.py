@@ -51,9 +51,20 @@ def check_note(scenario: Any) -> str:
     """What ``fuego check`` adds to a scenario's summary for its modules: the fire-break spend
     (" Fire breaks: 3 of 4 factor(s) spent on 2 area(s)."), or "". A spend the scenario cannot
     make raises :class:`fuego.errors.ScenarioError` listing every problem."""
+    from fuego.errors import ScenarioError
+
+    if getattr(scenario, "modules", None):  # rooms and areas named in options resolve at the
+        scene, problems = scenario.build(seed=0), []  # scene's start: try it on a throwaway
+        for m in scene.modules:
+            try:
+                if m.name != "fire-breaks":  # its plan below lists every problem
+                    m.scene_start(scene)
+            except FuegoError as exc:
+                problems.append(exc)
+        if problems:
+            raise ScenarioError(problems)
     if "fire-breaks" not in (getattr(scenario, "modules", None) or {}):
         return ""
-    from fuego.errors import ScenarioError
     from fuego.modules.fire_breaks import summary
 
     plan = summary(scenario.build(seed=0))
