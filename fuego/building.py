@@ -287,6 +287,10 @@ class Building:
     _vents_epoch: int = field(default=-1, compare=False, repr=False)
     _vent_to: list[frozenset[int]] = field(default_factory=list, compare=False, repr=False)
     _gate_pos: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    #: (epoch, barrier) for each change made through the methods below; changes before
+    #: ``_blind_epoch`` (new barriers, changes made behind the building's back) are not listed
+    _changes: list[tuple[int, Barrier]] = field(default_factory=list, compare=False, repr=False)
+    _blind_epoch: int = field(default=0, compare=False, repr=False)
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
@@ -331,6 +335,7 @@ class Building:
         self._adj[a].append((b, barrier))
         self._adj[b].append((a, barrier))
         self._epoch += 1
+        self._blind_epoch = self._epoch
         return barrier
 
     def add_route(self, kind: RouteKind, areas: Iterable[int], name: str = "") -> Route:
@@ -466,6 +471,7 @@ class Building:
         two areas (when it was current) rather than rebuilt."""
         current = self._open_epoch == self._epoch
         self._epoch += 1
+        self._changes.append((self._epoch, barrier))
         if not current:
             return
         for i in (barrier.a, barrier.b):
@@ -481,6 +487,19 @@ class Building:
         :meth:`destroy_barrier` (a restored save): the round calls this once at its start."""
         if self._open_epoch == self._epoch and [b.passable for b in self._gates] != self._gate_state:
             self._epoch += 1
+            self._blind_epoch = self._epoch
+
+    def changes_since(self, epoch: int) -> list[Barrier] | None:
+        """The barriers changed since ``epoch``, so a cache can drop only what they touch; None
+        when some change since then is not known barrier by barrier."""
+        if epoch < self._blind_epoch:
+            return None
+        out = []
+        for when, barrier in reversed(self._changes):
+            if when <= epoch:
+                break
+            out.append(barrier)
+        return out
 
     def vents_from(self, i: int) -> bool:
         """Can smoke from area ``i`` reach open air at all: is an outdoor area, or an open or

@@ -37,15 +37,16 @@ class Density(IntEnum):
 class SmokeField:
     """Smoke density per area, recomputed at the end of every round from the fires."""
 
-    __slots__ = ("building", "density", "linger", "_walks", "_walks_epoch")
+    __slots__ = ("building", "density", "linger", "_walks", "_prefixes", "_walks_epoch")
 
     def __init__(self, building: Building):
         self.building = building
         self.density: dict[int, Density] = {}  # area -> density (absent: clear air)
         self.linger: dict[int, int] = {}  # area -> rounds left for smoke whose fire is out
         # Where smoke from an area goes depends only on the barriers: the walks of _reach are
-        # kept per area until a barrier changes (docs/performance.md).
-        self._walks: dict[int, tuple] = {}
+        # kept per area until a barrier they reached changes (docs/performance.md).
+        self._walks: dict[int, tuple] = {}  # areas that can reach a vent
+        self._prefixes: dict[int, tuple] = {}  # areas that cannot
         self._walks_epoch = -1
 
     def at(self, i: int) -> Density:
@@ -60,16 +61,16 @@ class SmokeField:
         """
         b = self.building
         if self._walks_epoch != b.epoch:
-            self._walks = {}
+            self._forget(b.changes_since(self._walks_epoch))
             self._walks_epoch = b.epoch
         start = fire.area
         if not b.vents_from(start):
             # No vent to look for: the walk stops at the cover, and a longer cover only walks
             # further; the areas are the first ``cover`` of one order.
-            order, whole = self._walks.get(start) or ((), False)
+            order, whole = self._prefixes.get(start) or ((), False)
             if len(order) < cover and not whole:
                 order, whole = self._nearest(start, cover + 8)
-                self._walks[start] = order, whole
+                self._prefixes[start] = order, whole
             return order[:cover], False
         walk = self._walks.get(start)
         if walk is None or walk[3] < cover:
@@ -87,6 +88,17 @@ class SmokeField:
             if n == before or n > 4 * cover + 64:
                 break
         return order[:cover], vents
+
+    def _forget(self, changed: list | None) -> None:
+        """Drop the walks that reached either side of a changed barrier (a walk only looked
+        through the areas it found); all of them when the changes are not known."""
+        if changed is None:
+            self._walks, self._prefixes = {}, {}
+            return
+        sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
+        for walks in (self._walks, self._prefixes):
+            for start in [s for s, walk in walks.items() if not sides.isdisjoint(walk[0])]:
+                del walks[start]
 
     def _walk(self, start: int, cover: int) -> tuple[list[int], list[int], int, int]:
         """Breadth first from ``start`` through passable barriers, level by level (ties by
