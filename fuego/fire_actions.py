@@ -92,14 +92,19 @@ class _LeapCache:
     (any area made burnable again, any fire put out early) and the leap distance. ``near``: when
     the scene has many more fires than unlit areas, the areas within a leap of any unlit fuel
     (found once, from the fuel); every other area is calm. Otherwise ``calm`` fills fire by fire.
+
+    ``targets``: per area, the areas within a leap (``within``'s answer) and, in index order,
+    ``[area, moves away, TN before modules, the leap action last made]`` (the last two once
+    needed). They depend on the barriers only: a barrier change drops those that reached it.
     """
 
-    __slots__ = ("key", "near", "calm")
+    __slots__ = ("key", "near", "calm", "targets")
 
-    def __init__(self, scene: Scene, key: tuple) -> None:
+    def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple]) -> None:
         self.key = key
         self.near: set[int] | None = None
         self.calm: set[int] = set()
+        self.targets = targets
         b, fires = scene.building, scene.fires
         if len(fires) * 8 < len(b.areas):
             return
@@ -122,11 +127,33 @@ class _LeapCache:
 
 
 def _leap_cache(scene: Scene) -> _LeapCache:
-    key = (scene.building._epoch, fuel_epoch(), scene.settings.max_leap_areas)
+    key = (scene.building.epoch, fuel_epoch(), scene.settings.max_leap_areas)
     cache = scene.leap_cache
     if cache is None or cache.key != key:
-        cache = scene.leap_cache = _LeapCache(scene, key)
+        targets: dict[int, tuple] = {}
+        if cache is not None and cache.key[2] == key[2]:
+            targets = cache.targets
+            if cache.key[0] != key[0]:  # barriers changed: drop the reaches they touch
+                changed = scene.building.changes_since(cache.key[0])
+                if changed is None:
+                    targets = {}
+                else:
+                    sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
+                    for i in [i for i, (reach, _) in targets.items()
+                              if not sides.isdisjoint(reach)]:
+                        del targets[i]
+        cache = scene.leap_cache = _LeapCache(scene, key, targets)
     return cache
+
+
+def _leap_targets(scene: Scene, here: int, cache: _LeapCache) -> list[list]:
+    """``[area, moves, None, None]`` for every area a fire at ``here`` could leap to."""
+    reach = scene.building.within(here, scene.settings.max_leap_areas)
+    targets = [[j, reach[j], None, None] for j in sorted(reach) if j != here]
+    if len(cache.targets) >= 4096:  # a bound on what a huge front may leave behind
+        cache.targets.clear()
+    cache.targets[here] = reach, targets
+    return targets
 
 
 def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
@@ -201,17 +228,32 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
             acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], here,
                                    beam=feature))
     cache = _leap_cache(scene)
-    if (cache.near is not None and fire.area not in cache.near) or fire.area in cache.calm:
+    if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
-    reach = b.within(fire.area, scene.settings.max_leap_areas)
-    if not any(_unlit(scene, j) for j in reach if j != fire.area):
-        cache.calm.add(fire.area)
-        return acts
-    for j in sorted(reach):
-        if j != fire.area and _unlit(scene, j):
-            tn = adjust(leap_tn(scene, fire.area, j, reach[j]), j, "leap")
+    known = cache.targets.get(here)
+    targets = known[1] if known is not None else _leap_targets(scene, here, cache)
+    areas, fires = b.areas, scene.fires
+    unlit = False
+    for target in targets:
+        j = target[0]
+        area = areas[j]
+        if j in fires or not area.burnable:
+            continue
+        unlit = True
+        tn = target[2]
+        if tn is None:
+            tn = target[2] = leap_tn(scene, here, j, target[1])
+        if mods:
+            tn = adjust(tn, j, "leap")
             if tn is not None:
-                acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=b.areas[j].fuel))
+                acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel))
+            continue
+        act = target[3]  # the same leap as last time while the fuel there is the same
+        if act is None or act.fuel_behind != area.fuel:
+            act = target[3] = FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel)
+        acts.append(act)
+    if not unlit:
+        cache.calm.add(here)
     return acts
 
 
