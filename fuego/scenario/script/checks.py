@@ -1,0 +1,231 @@
+"""Checks every part of a script's parsing shares: problems reported with their key path, and
+the names (areas, rooms, characters, barriers) and values (numbers, mappings, flags) a script
+gives, each checked against the building and the cast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from fuego.building import BarrierKind, Building
+from fuego.errors import FuegoError, ScenarioError
+from fuego.scenario.script.words import Path
+
+if TYPE_CHECKING:
+    from fuego.settings import Settings
+
+
+# -- problems --------------------------------------------------------------------------------
+class _Collector:
+    """Stands in for the loader's ``Problems`` when the script is checked on its own."""
+
+    def __init__(self, source: str = "script"):
+        self.source = source
+        self.items: list[FuegoError] = []
+
+    def add(self, path: Path, message: str, *, tip: str | None = None, **_: Any) -> None:
+        self.items.append(FuegoError(message, where=_where(self.source, path), tip=tip))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise ScenarioError(self.items)
+
+
+def _path_text(path: Path) -> str:
+    try:
+        from fuego.scenario.source import path_text
+    except ImportError:  # pragma: no cover - the loader ships source.py
+        return ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in path)
+    return path_text(path)
+
+
+def _where(source: str, path: Path) -> str:
+    return f"{source}: {_path_text(path)}" if path else source
+
+
+def _suggest(word: Any, choices: Iterable[Any]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _one_of(choices: Iterable[Any], limit: int = 12) -> str:
+    items = [str(c) for c in choices]
+    if len(items) > limit:
+        items = items[:limit] + ["..."]
+    return ", ".join(items) if items else "(none)"
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _what(bar) -> str:
+    return "opening" if bar.kind is BarrierKind.OPEN else bar.describe()
+
+
+class _Reader:
+    """The checks of names and values the trigger and effect readers share (the parser's base)."""
+
+    def __init__(self, building: Building, problems, heroes: Iterable[str],
+                 settings: Settings | None, path: Path):
+        self.b = building
+        self.problems = problems
+        self.heroes = {h.lower(): h for h in heroes}
+        self.settings = settings
+        self.root = path
+        self.npc_names: dict[str, str] = {}
+        self.oil_areas: set[int] = set()
+        self.barrier_names = {bar.name: bar.index for bar in building.barriers}
+        self._node = 0
+        self._provides: frozenset[str] | None = None
+
+    def add(self, path: Path, message: str, tip: str | None = None) -> None:
+        self.problems.add(tuple(path), message, tip=tip)
+
+    # -- names ---------------------------------------------------------------------------
+    def area(self, value: Any, path: Path, *, fuel: bool = False) -> int | None:
+        if not isinstance(value, str) or not value.strip():
+            self.add(path, f"expected an area name such as ground:C4, got {_short(value)}")
+            return None
+        name = value.strip()
+        i = self.b.find(name)
+        if i is None:
+            names = [a.name for a in self.b.areas]
+            self.add(path, f"no area {name!r}{_suggest(name, names)}",
+                     tip="name areas as level:C4 (column letter, row number)")
+            return None
+        if fuel and self.b.areas[i].fuel <= 0 and i not in self.oil_areas:
+            self.add(path, f"nothing burns in {self.b.areas[i].name} (it has no fuel), so no "
+                     "fire can reach it", tip="give the area fuel, or spill oil there first")
+        return i
+
+    def room(self, value: Any, path: Path) -> str | None:
+        if not isinstance(value, str) or value not in self.b.rooms:
+            self.add(path, f"no room {_short(value)}{_suggest(value, self.b.rooms)}; rooms: "
+                     f"{_one_of(self.b.rooms)}")
+            return None
+        return value
+
+    def place(self, value: Any, path: Path) -> tuple[set[str], set[str]] | None:
+        """A room key or an area name -> (areas, rooms)."""
+        if isinstance(value, str) and value in self.b.rooms:
+            return set(), {value}
+        if isinstance(value, str) and self.b.find(value.strip()) is not None:
+            return {self.b.areas[self.b.find(value.strip())].name}, set()
+        choices = list(self.b.rooms) + [a.name for a in self.b.areas]
+        self.add(path, f"no room or area {_short(value)}{_suggest(value, choices)}",
+                 tip=f"rooms: {_one_of(self.b.rooms)}; areas are named like ground:C4")
+        return None
+
+    def places(self, value: Any, path: Path) -> tuple[set[str], set[str]] | None:
+        items = value if isinstance(value, list) else [value]
+        if not items:
+            self.add(path, "expected a room or an area (or a list of them), got an empty list")
+            return None
+        areas, rooms, ok = set(), set(), True
+        for n, item in enumerate(items):
+            got = self.place(item, path + (n,) if isinstance(value, list) else path)
+            if got is None:
+                ok = False
+            else:
+                areas |= got[0]
+                rooms |= got[1]
+        return (areas, rooms) if ok else None
+
+    def hero(self, value: Any, path: Path) -> str | None:
+        if not isinstance(value, str) or not value.strip():
+            self.add(path, f"expected a character's name, got {_short(value)}")
+            return None
+        key = value.strip().lower()
+        if key in self.heroes:
+            return self.heroes[key]
+        if key in self.npc_names:
+            return self.npc_names[key]
+        known = list(self.heroes.values()) + list(self.npc_names.values())
+        self.add(path, f"no character named {value!r}{_suggest(value, known)}; characters: "
+                 f"{_one_of(known)}", tip="name one of the scenario's heroes or an npc the "
+                 "script adds")
+        return None
+
+    def barrier(self, value: Any, path: Path) -> int | None:
+        """A barrier by name, by its two areas (``ground:C4-ground:D4``, ``a|b``, ``[a, b]``)."""
+        if isinstance(value, str) and value in self.barrier_names:
+            return self.barrier_names[value]
+        parts: list[Any] | None = None
+        if isinstance(value, list):
+            parts = value
+        elif isinstance(value, str):
+            text = value.replace("|", " ").replace(",", " ")
+            text = " ".join(text.split())
+            parts = text.split(" ") if " " in text else self._split_dash(text)
+        if not parts or len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+            self.add(path, f"not a barrier: {_short(value)} (name it by its two areas, e.g. "
+                     "ground:C4-ground:D4, or by the name the scenario gives it)")
+            return None
+        i, j = self.b.find(parts[0].strip()), self.b.find(parts[1].strip())
+        if i is None or j is None:
+            bad = parts[0] if i is None else parts[1]
+            self.add(path, f"no area {bad.strip()!r} for the barrier "
+                     f"{_suggest(bad, [a.name for a in self.b.areas])}".rstrip())
+            return None
+        bar = self.b.between(i, j)
+        if bar is None:
+            self.add(path, f"{self.b.areas[i].name} and {self.b.areas[j].name} are not "
+                     "neighbours: no barrier between them")
+            return None
+        return bar.index
+
+    def _by(self, value: Any, path: Path) -> str | None:
+        """Who or what does it, as the narration names it ("the crew's axes")."""
+        if not isinstance(value, str) or not value.strip() or len(value) > 60:
+            self.add(path, f"expected a short text naming who or what does it (e.g. 'the "
+                     f"crew's axes'), got {_short(value)}")
+            return None
+        return value.strip()
+
+    def _split_dash(self, text: str) -> list[str]:
+        """``ground:C4-ground:D4`` -> two areas (level names may hold dashes: the split where
+        both sides are areas wins, else the first dash)."""
+        dashes = [n for n, ch in enumerate(text) if ch == "-" and 0 < n < len(text) - 1]
+        for n in dashes:
+            if self.b.find(text[:n]) is not None and self.b.find(text[n + 1:]) is not None:
+                return [text[:n], text[n + 1:]]
+        return [text[: dashes[0]], text[dashes[0] + 1:]] if dashes else [text]
+
+    def integer(self, value: Any, path: Path, lo: int, hi: int, what: str) -> int | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.add(path, f"expected a whole number for {what}, got {_short(value)}")
+            return None
+        if not lo <= value <= hi:
+            self.add(path, f"{what} must be {lo}-{hi}, not {value}")
+            return None
+        return value
+
+    def mapping(self, value: Any, path: Path, allowed: tuple[str, ...],
+                required: tuple[str, ...] = ()) -> dict | None:
+        if not isinstance(value, dict):
+            self.add(path, f"expected a mapping with {_one_of(allowed)}, got {_short(value)}")
+            return None
+        ok = True
+        for k in value:
+            if k not in allowed:
+                self.add(path + (k,), f"unknown key {k!r}{_suggest(k, allowed)}; expected one "
+                         f"of: {_one_of(allowed)}")
+                ok = False
+        for k in required:
+            if k not in value:
+                self.add(path, f"missing required key {k!r}")
+                ok = False
+        return value if ok else None
+
+    def flag(self, value: Any, path: Path, what: str) -> bool:
+        if value is not True:
+            self.add(path, f"expected true (or a name) for {what}, got {_short(value)}")
+            return False
+        return True

@@ -1,0 +1,115 @@
+"""Cues and the :class:`Script`: the cues of a scenario, checked at the round's fixed points,
+and their progress in one scene (saved and restored as plain data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fuego.building import Feature
+from fuego.events import EventKind
+from fuego.scenario.script.effects import Effect, make_npc
+from fuego.scenario.script.triggers import Trigger, _Check
+from fuego.scenario.script.words import MAX_PASSES
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+
+# -- cues and the script -------------------------------------------------------------------------
+@dataclass
+class Cue:
+    index: int
+    name: str
+    trigger: Trigger
+    effects: list[Effect]
+    once: bool = True
+
+
+@dataclass
+class Script:
+    """The cues of a scenario and their progress in one scene."""
+
+    cues: list[Cue]
+    index: int = 0  # events of scene.log already read
+    fired: list[int] = field(default_factory=list)  # times each cue fired
+    latches: list[dict] = field(default_factory=list)  # per cue: what its all: remember
+    oiled: list[int] = field(default_factory=list)  # areas oil was spilt on
+    npcs: list[dict] = field(default_factory=list)  # sheets of characters it added
+
+    def __post_init__(self) -> None:
+        if not self.fired:
+            self.fired = [0] * len(self.cues)
+        if not self.latches:
+            self.latches = [{} for _ in self.cues]
+
+    def __len__(self) -> int:
+        return len(self.cues)
+
+    def check(self, scene: Scene, when: str) -> None:
+        """Read the events since the last check; fire the cues whose triggers happened."""
+        first = True
+        for _ in range(MAX_PASSES):
+            events = scene.log[self.index:]
+            self.index = len(scene.log)
+            if not events and not first:
+                return
+            ck = _Check(scene, when, events, first)
+            for cue in self.cues:
+                if cue.once and self.fired[cue.index]:
+                    continue
+                hit = cue.trigger.test(ck, self.latches[cue.index])
+                if hit is not None:
+                    self._fire(scene, cue, hit)
+            first = False
+
+    def _fire(self, scene: Scene, cue: Cue, hit: dict[str, Any]) -> None:
+        self.fired[cue.index] += 1
+        ctx = {"round": scene.round, "cue": cue.name, **hit}
+        data = {k: v for k, v in hit.items() if k in ("room", "hero", "fd", "barrier")}
+        scene.emit(EventKind.SCRIPT, None, hit.get("area"), cue=cue.name,
+                   text=cue.name, times=self.fired[cue.index], **data)
+        for effect in cue.effects:
+            effect.apply(scene, self, cue, ctx)
+
+    def pending(self, scene: Scene) -> bool:
+        """A cue still due at a later round (the scene is not over while one is)."""
+        for cue in self.cues:
+            if cue.once and self.fired[cue.index]:
+                continue
+            due = cue.trigger.due_round()
+            if due is not None and due > scene.round:
+                return True
+        return False
+
+    # -- saves -----------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return {"index": self.index, "fired": list(self.fired),
+                "latches": [dict(x) for x in self.latches], "oiled": list(self.oiled),
+                "npcs": [dict(x) for x in self.npcs]}
+
+    def load_state(self, state: dict[str, Any], scene: Scene | None = None) -> None:
+        """Restore :meth:`state`. With ``scene``: also put back what the building and the cast
+        do not save themselves (oil in the areas, characters the script added)."""
+        self.index = int(state.get("index", 0))
+        fired = list(state.get("fired", []))
+        self.fired = (fired + [0] * len(self.cues))[: len(self.cues)]
+        latches = list(state.get("latches", []))
+        self.latches = (latches + [{} for _ in self.cues])[: len(self.cues)]
+        self.oiled = list(state.get("oiled", []))
+        self.npcs = [dict(x) for x in state.get("npcs", [])]
+        if scene is not None:
+            self.restore(scene)
+
+    def restore(self, scene: Scene) -> None:
+        b = scene.building
+        for i in self.oiled:
+            if 0 <= i < len(b.areas):
+                b.areas[i].features = b.areas[i].features | {Feature.OIL}
+        names = {h.name.lower() for h in scene.heroes}
+        for sheet in self.npcs:
+            if sheet["name"].lower() not in names:
+                scene.heroes.append(make_npc(sheet))
+                if sheet["name"] not in scene.npcs_added:
+                    scene.npcs_added.append(sheet["name"])

@@ -1,0 +1,408 @@
+"""Reading a cue's ``do:``: each effect's raw data checked and turned into an
+:class:`Effect`.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from fuego.building import OPENABLE, BarrierKind
+from fuego.scenario.script.checks import _one_of, _Reader, _short, _suggest, _what
+from fuego.scenario.script.effects import (HERE, WEATHER_KEYS, BarrierEffect, Collapse, Effect,
+                                           Explode, FireEffect, MoveEffect, NpcEffect, Say,
+                                           SpillOil, WeatherEffect, WindEffect, weather_words)
+from fuego.scenario.script.words import (CONTEXT_KEYS, DIRECTIONS, EFFECT_NAMES, MAX_EFFECTS,
+                                         MAX_RADIUS, MAX_SAY_CHARS, WINDS, Path)
+
+
+class _EffectReader(_Reader):
+    """The parser's effects: ``effects``, ``effect`` and an ``e_NAME`` method per effect."""
+
+    # -- effects -------------------------------------------------------------------------
+    def effects(self, raw: Any, path: Path, provides: frozenset[str] | None) -> list[Effect] | None:
+        items = raw if isinstance(raw, list) else [raw]
+        if not items or raw is None:
+            self.add(path, "expected a list of effects (fire:, spill-oil:, explode:, say: ...)")
+            return None
+        if len(items) > MAX_EFFECTS:
+            self.add(path, f"{len(items)} effects; a cue may have at most {MAX_EFFECTS}")
+            return None
+        out, ok = [], True
+        for n, item in enumerate(items):
+            p = path + (n,) if isinstance(raw, list) else path
+            effect = self.effect(item, p, provides)
+            if effect is None:
+                ok = False
+            else:
+                out.append(effect)
+        return out if ok else None
+
+    def effect(self, raw: Any, path: Path, provides) -> Effect | None:
+        if not isinstance(raw, dict) or len(raw) != 1:
+            self.add(path, f"an effect is one 'name: value' line (fire:, spill-oil:, explode:, "
+                     f"say: ...), got {_short(raw)}", tip=f"effects: {_one_of(EFFECT_NAMES, 20)}")
+            return None
+        (key, value), = raw.items()
+        p = path + (key,)
+        if key not in EFFECT_NAMES:
+            self.add(p, f"unknown effect {key!r}{_suggest(key, EFFECT_NAMES)}; effects: "
+                     f"{_one_of(EFFECT_NAMES, 20)}")
+            return None
+        if key == "say":
+            return self.e_say(value, p, provides)
+        self._provides = provides
+        return getattr(self, "e_" + key.replace("-", "_"))(value, p)
+
+    def here(self, value: Any, path: Path) -> bool:
+        """Is ``value`` the trigger's own area (``"{area}"``)? Reports a trigger without one."""
+        if not (isinstance(value, str) and value.strip() == "{area}"):
+            return False
+        if self._provides is not None and "area" not in self._provides:
+            self.add(path, "the trigger gives no {area} to act on; name the area")
+        return True
+
+    def _areas(self, v, p, *, fuel: bool = False, here: bool = False) -> list[int] | None:
+        items = v if isinstance(v, list) else [v]
+        if not items:
+            self.add(p, "expected an area (or a list of areas), got an empty list")
+            return None
+        out = []
+        for n, a in enumerate(items):
+            pp = p + (n,) if isinstance(v, list) else p
+            if here and self.here(a, pp):
+                out.append(HERE)
+                continue
+            i = self.area(a, pp, fuel=fuel)
+            if i is None:
+                return None
+            out.append(i)
+        return out
+
+    def e_fire(self, v, p):
+        if isinstance(v, str) or isinstance(v, list):
+            v = {"at": v}
+        spec = self.mapping(v, p, ("at", "fd", "add", "temperature", "kind"), ("at",))
+        if spec is None:
+            return None
+        areas = self._areas(spec["at"], p + ("at",), fuel=True, here=True)
+        fd = add = None
+        if "fd" in spec and "add" in spec:
+            self.add(p, "give 'fd:' (start or raise a fire to that many dice) or 'add:' (grow "
+                     "a fire by that many), not both")
+            return None
+        if "add" in spec:
+            add = self.integer(spec["add"], p + ("add",), 1, 9, "Fire Dice to add")
+            if add is None:
+                return None
+        else:
+            fd = self.integer(spec.get("fd", 2), p + ("fd",), 1, 10, "Fire Dice")
+            if fd is None:
+                return None
+        temp = spec.get("temperature")
+        if temp is not None and temp not in ("cold", "regular", "hot"):
+            self.add(p + ("temperature",), f"expected cold, regular or hot, got {_short(temp)}")
+            return None
+        kind = spec.get("kind")
+        if kind is not None and kind not in ("henchman", "villain"):
+            self.add(p + ("kind",), f"expected henchman or villain, got {_short(kind)}")
+            return None
+        if areas is None:
+            return None
+        return FireEffect(areas, fd, add, temp, kind)
+
+    def e_spill_oil(self, v, p):
+        if isinstance(v, list):
+            v = {"areas": v}
+        spec = self.mapping(v, p, ("areas", "fuel", "name"), ("areas",))
+        if spec is None:
+            return None
+        areas = self._areas(spec["areas"], p + ("areas",))
+        fuel = self.integer(spec.get("fuel", 3), p + ("fuel",), 1, 9, "the oil's fuel")
+        name = spec.get("name", "")
+        if not isinstance(name, str) or len(name) > 80:
+            self.add(p + ("name",), f"expected a short name, got {_short(name)}")
+            return None
+        if areas is None or fuel is None:
+            return None
+        if len(set(areas)) != len(areas):
+            self.add(p + ("areas",), "an area is listed twice: oil runs through each area once")
+            return None
+        for n in range(1, len(areas)):
+            a, b = areas[n - 1], areas[n]
+            if self.b.between(a, b) is None:
+                self.add(p + ("areas", n), f"{self.b.areas[b].name} is not next to "
+                         f"{self.b.areas[a].name}: spilt oil runs through neighbouring areas "
+                         "in order")
+                return None
+        return SpillOil(areas, fuel, name)
+
+    def e_explode(self, v, p):
+        if isinstance(v, str):
+            v = {"at": v}
+        spec = self.mapping(v, p, ("at", "fd", "radius", "scatter"), ("at",))
+        if spec is None:
+            return None
+        if self.here(spec["at"], p + ("at",)):
+            i = HERE
+        else:
+            i = self.area(spec["at"], p + ("at",))
+        fd = self.integer(spec.get("fd", 6), p + ("fd",), 1, 10, "Fire Dice")
+        radius = self.integer(spec.get("radius", 1), p + ("radius",), 0, MAX_RADIUS,
+                              "the radius (areas)")
+        scatter = self.integer(spec.get("scatter", 0), p + ("scatter",), 0, 10,
+                               "the scattered fires' Fire Dice")
+        if None in (i, fd, radius, scatter):
+            return None
+        return Explode(i, fd, radius, scatter)
+
+    def _barrier_effect(self, action, v, p):
+        fd, by = 3, None
+        if isinstance(v, dict) and "barrier" in v:
+            spec = self.mapping(v, p, ("barrier", "fd", "by") if action == "break"
+                                else ("barrier",))
+            if spec is None:
+                return None
+            if "fd" in spec:
+                fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
+                if fd is None:
+                    return None
+            if "by" in spec:
+                by = self._by(spec["by"], p + ("by",))
+                if by is None:
+                    return None
+            v, p = spec["barrier"], p + ("barrier",)
+        k = self.barrier(v, p)
+        if k is None:
+            return None
+        bar = self.b.barriers[k]
+        if action in ("open", "close") and (bar.kind not in OPENABLE or bar.destroyed):
+            self.add(p, f"the {_what(bar)} at {bar.name} cannot {action}: only doors and "
+                     "windows open and close", tip="use break: to knock a hole in it")
+            return None
+        if action == "break" and (bar.passable and bar.kind not in OPENABLE
+                                  or bar.destroyed or bar.structure is None):
+            self.add(p, f"the {_what(bar)} at {bar.name} is an opening already: nothing "
+                     "to break")
+            return None
+        return BarrierEffect(action, k, fd, by)
+
+    def e_open(self, v, p):
+        return self._barrier_effect("open", v, p)
+
+    def e_close(self, v, p):
+        return self._barrier_effect("close", v, p)
+
+    def e_break(self, v, p):
+        return self._barrier_effect("break", v, p)
+
+    def e_collapse(self, v, p):
+        if isinstance(v, str):
+            v = {"room": v} if v in self.b.rooms else {"floor": v}
+        spec = self.mapping(v, p, ("room", "floor", "fd", "by"))
+        if spec is None:
+            return None
+        by = self._by(spec.get("by", "the collapse"), p + ("by",))
+        if by is None:
+            return None
+        if ("room" in spec) == ("floor" in spec):
+            self.add(p, "give exactly one of 'room:' (its whole floor) or 'floor:' (an area or "
+                     "a list of areas)")
+            return None
+        fd = self.integer(spec.get("fd", 3), p + ("fd",), 1, 10, "the debris' Fire Dice")
+        if fd is None:
+            return None
+        if "room" in spec:
+            key = self.room(spec["room"], p + ("room",))
+            if key is None:
+                return None
+            floors = [f for f in (self._floor_under(i) for i in self.b.room_areas(key))
+                      if f is not None]
+            if not floors:
+                self.add(p + ("room",), f"room {key!r} has no floor over another level to "
+                         "collapse into", tip="collapse a room on an upper level")
+                return None
+            return Collapse(floors, fd, by)
+        areas = self._areas(spec["floor"], p + ("floor",))
+        if areas is None:
+            return None
+        floors = []
+        for n, i in enumerate(areas):
+            f = self._floor_under(i)
+            if f is None:
+                pp = p + ("floor", n) if isinstance(spec["floor"], list) else p + ("floor",)
+                self.add(pp, f"{self.b.areas[i].name} has no floor over an area below to "
+                         "collapse into")
+                return None
+            floors.append(f)
+        return Collapse(floors, fd, by)
+
+    def _floor_under(self, i: int) -> int | None:
+        below = self.b.vertical_neighbour(i, up=False)
+        if below is None or below[1].kind is not BarrierKind.FLOOR or below[1].destroyed:
+            return None
+        return below[1].index
+
+    def _wind_values(self, v, p) -> tuple[str | None, str | None] | None:
+        if isinstance(v, str):
+            if v.lower() not in WINDS and v.upper() not in DIRECTIONS:
+                self.add(p, f"no wind {_short(v)}{_suggest(v, WINDS)}; give a strength "
+                         f"({_one_of(WINDS)}) or a direction ({_one_of(DIRECTIONS)})")
+                return None
+            v = {"strength": v.lower()} if v.lower() in WINDS else {"direction": v}
+        spec = self.mapping(v, p, ("strength", "direction"))
+        if spec is None:
+            return None
+        strength, direction = spec.get("strength"), spec.get("direction")
+        if strength is None and direction is None:
+            self.add(p, "give the wind's strength (calm ... gale) and/or direction (N, NE ...)")
+            return None
+        if strength is not None and strength not in WINDS:
+            self.add(p + ("strength",) if "strength" in (v or {}) else p,
+                     f"no wind {_short(strength)}{_suggest(strength, WINDS)}; winds: "
+                     f"{_one_of(WINDS)}")
+            return None
+        if direction is not None and str(direction).upper() not in DIRECTIONS:
+            self.add(p + ("direction",) if "direction" in (v or {}) else p,
+                     f"no direction {_short(direction)}; directions: {_one_of(DIRECTIONS)}")
+            return None
+        return strength, (str(direction).upper() if direction is not None else None)
+
+    def e_wind(self, v, p):
+        got = self._wind_values(v, p)
+        return WindEffect(*got) if got is not None else None
+
+    def e_weather(self, v, p):
+        allowed = ("wind", "direction", *WEATHER_KEYS)
+        spec = self.mapping(v, p, allowed)
+        if spec is None:
+            return None
+        if not spec:
+            self.add(p, f"expected weather settings such as {{rain: heavy, wind: strong}}; "
+                     f"keys: {_one_of(allowed)}")
+            return None
+        values: dict[str, Any] = {}
+        if "wind" in spec or "direction" in spec:
+            wind = {"strength" if k == "wind" else k: spec[k] for k in ("wind", "direction")
+                    if k in spec}
+            got = self._wind_values(wind, p)
+            if got is None:
+                return None
+            if got[0]:
+                values["wind"] = got[0]
+            if got[1]:
+                values["direction"] = got[1]
+        words = weather_words()
+        ok = True
+        others = [k for k in spec if k in WEATHER_KEYS]
+        if others and self.settings is not None and "weather" not in self.settings.modules:
+            self.add(p + (others[0],), f"{others[0]} is the weather module's: switch it on "
+                     "(rules.modules: {weather: {}}) or change only the wind here")
+            return None
+        for k in others:
+            val = spec[k]
+            word = val.strip().lower() if isinstance(val, str) else val
+            if k in words and word not in words[k]:
+                self.add(p + (k,), f"no {k} {_short(val)}{_suggest(val, words[k])}; expected "
+                         f"one of: {_one_of(words[k])}")
+                ok = False
+                continue
+            values[k] = word
+        if ok and others:
+            ok = self._module_weather_check({k: values[k] for k in others}, p)
+        return WeatherEffect(values) if ok else None
+
+    def _module_weather_check(self, values: dict[str, Any], p: Path) -> bool:
+        """The weather module's own check of a change (``Weather.check_weather``), if it has one."""
+        try:
+            from fuego.modules import weather as w
+        except ImportError:  # pragma: no cover
+            return True
+        check = getattr(getattr(w, "Weather", None), "check_weather", None)
+        if check is None:
+            return True
+        problems = list(check(values) or [])
+        for text in problems:
+            key, _, message = str(text).partition(": ")
+            if key in values and message:
+                self.add(p + (key,), message)
+            else:
+                self.add(p, str(text))
+        return not problems
+
+    def e_npc(self, v, p):
+        spec = self.mapping(v, p, ("name", "at", "start", "traits", "knacks", "rank",
+                                   "description"), ("name",))
+        if spec is None:
+            return None
+        if ("at" in spec) == ("start" in spec):
+            self.add(p, "give where the character appears: 'at: level:C4'")
+            return None
+        where = "at" if "at" in spec else "start"
+        i = self.area(spec[where], p + (where,))
+        sheet = {k: spec[k] for k in ("name", "traits", "knacks", "rank", "description")
+                 if k in spec}
+        sheet.setdefault("rank", "henchman")
+        sheet["start"] = spec[where] if isinstance(spec[where], str) else "A1"
+        ok, hero = _check_hero(sheet, p, self.problems)
+        if i is None or not ok:
+            return None
+        name = hero.name.strip()
+        if name.lower() in self.heroes:
+            self.add(p + ("name",), f"{name!r} is already one of the scenario's heroes")
+            return None
+        traits = hero.traits
+        return NpcEffect({"name": name, "area": i, "brawn": traits.brawn,
+                          "finesse": traits.finesse, "wits": traits.wits,
+                          "resolve": traits.resolve, "panache": traits.panache,
+                          "knacks": dict(hero.knacks), "rank": hero.rank})
+
+    def e_move(self, v, p):
+        spec = self.mapping(v, p, ("who", "hero", "to"), ("to",))
+        if spec is None:
+            return None
+        if ("who" in spec) == ("hero" in spec):
+            self.add(p, "name who moves: 'who: NAME'")
+            return None
+        key = "who" if "who" in spec else "hero"
+        who = self.hero(spec[key], p + (key,))
+        to = self.area(spec["to"], p + ("to",))
+        if who is None or to is None:
+            return None
+        return MoveEffect(who, to)
+
+    def e_say(self, v, p, provides):
+        if not isinstance(v, str) or not v.strip():
+            self.add(p, f"expected the text to read aloud, got {_short(v)}")
+            return None
+        if len(v) > MAX_SAY_CHARS:
+            self.add(p, f"text too long ({len(v)} characters; at most {MAX_SAY_CHARS})")
+            return None
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(v) if f is not None]
+        except ValueError as exc:
+            self.add(p, f"cannot read the text's {{placeholders}}: {exc}",
+                     tip="write {{ and }} for literal braces")
+            return None
+        needs = set()
+        for f in fields:
+            if f not in CONTEXT_KEYS:
+                self.add(p, f"unknown placeholder {{{f}}}{_suggest(f, CONTEXT_KEYS)}; use "
+                         f"{_one_of('{' + k + '}' for k in CONTEXT_KEYS)}",
+                         tip="write {{ and }} for literal braces")
+                return None
+            needs.add(f)
+        if provides is not None:
+            missing = sorted(needs - provides)
+            if missing:
+                self.add(p, f"the trigger gives no {', '.join('{' + m + '}' for m in missing)} "
+                         f"(it gives {_one_of('{' + k + '}' for k in CONTEXT_KEYS if k in provides)})")
+                return None
+        return Say(v, frozenset(needs))
+
+
+def _check_hero(sheet: dict, path: Path, problems) -> tuple[bool, Any]:
+    """Validate an npc's sheet with the loader's hero model (the same messages as heroes:)."""
+    from fuego.scenario.spec import HeroSpec, check
+
+    return check(HeroSpec, sheet, path, problems)
