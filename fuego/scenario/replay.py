@@ -1,0 +1,410 @@
+"""Replaying a session: the :class:`Player` drives the scene from the saved answers, then
+asks the table (a :class:`Live`) for new ones and records them; the :class:`Question` it asks,
+undo (:class:`Rewind`, :func:`undo_point`), the round's state digest, and hero actions in the
+words they are recorded in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from fuego.errors import FuegoError, RuleError, SaveError
+from fuego.scenario.overrides import (SceneOver, apply_override, find_hero, is_override,
+                                      normalize_override)
+
+if TYPE_CHECKING:
+    from fuego.dice import Pool
+    from fuego.hero_actions import HeroAction
+    from fuego.heroes import Hero
+    from fuego.scenario.session import Session
+    from fuego.scene import Scene
+
+
+# -- hero actions in words ------------------------------------------------------------------------
+def action_words(scene: Scene, act: HeroAction) -> str:
+    """A hero's action as recorded: ``describe``'s words, and for a module's action (a bucket
+    chain, a blanket) its area too, so the same one is picked again on replay."""
+    from fuego.hero_actions import HeroActionKind, describe
+
+    if not isinstance(act.kind, HeroActionKind) and act.target is not None:
+        text = f"{act.kind.value} {scene.area_name(act.target)}"
+        return text + (f" {act.other}" if act.other else "")
+    return describe(scene, act)
+
+
+def resolve_action(scene: Scene, hero: Hero, text: str,
+                   legal: list[HeroAction] | None = None) -> HeroAction:
+    """The legal action ``text`` names: its recorded words exactly, else as ``parse_action``
+    reads a GM's words (``move ground:C4``, ``open front door``). RuleError when none."""
+    from fuego.hero_actions import options, parse_action
+
+    from fuego.hero_actions import HeroActionKind
+
+    legal = options(scene, hero) if legal is None else legal
+    want = " ".join(text.split()).lower()
+    for act in legal:
+        if action_words(scene, act).lower() == want:
+            return act
+    verb, _, who = want.partition(" ")
+    if verb == HeroActionKind.PUT_OUT_CLOTHES.value and who:  # a companion by first name
+        try:
+            name = find_hero(scene, who).name.lower()
+        except RuleError:
+            name = None
+        for act in legal:
+            if act.kind is HeroActionKind.PUT_OUT_CLOTHES and (act.other or "").lower() == name:
+                return act
+    return parse_action(scene, hero, text)
+
+
+# -- playing a session -----------------------------------------------------------------------------
+class Rewind(Exception):
+    """Go back: keep the first ``keep`` answers and replay them (undo, or a failed override)."""
+
+    def __init__(self, keep: int, message: str | None = None):
+        super().__init__(message or f"rewind to {keep} answers")
+        self.keep = keep
+        self.message = message
+
+
+class Quit(Exception):
+    """The GM stops (quit, end of input): everything answered is already saved."""
+
+
+@dataclass
+class Question:
+    """What the table is asked. ``kind``: ``round`` (the boundary before round ``round``),
+    ``action`` (``hero``'s action die: ``choices`` numbered from 1, ``default`` the automatic
+    hero's pick) or ``roll`` (``hero`` rolls ``pool`` against ``tn`` for ``purpose``)."""
+
+    kind: str
+    scene: Scene
+    round: int
+    phase: int = 0
+    hero: Hero | None = None
+    choices: list[HeroAction] = field(default_factory=list)
+    default: HeroAction | None = None
+    pool: Pool | None = None
+    tn: int | None = None
+    purpose: str = ""
+
+    def key(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"q": self.kind, "round": self.round}
+        if self.kind != "round":
+            out["phase"] = self.phase
+            out["hero"] = self.hero.name
+        if self.kind == "roll":
+            out["purpose"] = self.purpose
+        return out
+
+
+class Live(Protocol):
+    """The table: asked only when the recorded answers have run out."""
+
+    def answer(self, q: Question) -> str:
+        """What the GM typed ("" for Enter). May raise :class:`Rewind` or :class:`Quit`."""
+
+    def rejected(self, q: Question, error: FuegoError) -> None:
+        """An answer that cannot be used: say why (the question is asked again)."""
+
+    def recorded(self, player: Player) -> None:
+        """A new answer was recorded (save now)."""
+
+    def finished(self, player: Player) -> None:
+        """The scene is over. Return to stop; may raise :class:`Rewind`."""
+
+
+def undo_point(inputs: list[dict]) -> int | None:
+    """How many answers to keep to go back to the start of the last round begun: to the moment
+    its "before round N" prompt first showed, so the overrides typed there go too, and
+    everything after. None: nothing to undo."""
+    if not inputs:
+        return None
+    for k in range(len(inputs) - 1, -1, -1):
+        e = inputs[k]
+        if e.get("q") == "round" and "a" in e:
+            i = k
+            while i > 0 and inputs[i - 1].get("q") == "round" and \
+                    inputs[i - 1].get("round") == e.get("round"):
+                i -= 1
+            return i
+    return 0
+
+
+def state_digest(scene: Scene) -> str:
+    """A digest of everything play changes plus the random stream and the log's length."""
+    body = json.dumps([scene.snapshot(), repr(scene.roller.getstate()), len(scene.log)],
+                      sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:32]
+
+
+class Player:
+    """Plays a session: replays its answers, then asks ``live`` for new ones (recording each).
+
+    ``build`` makes the scene (default: the session's scenario and seed). :meth:`run` plays to
+    the end of the scene and returns it; :class:`Quit` from ``live`` passes through. A replay
+    that no longer fits its answers (an answer for another question, an illegal action) raises
+    :class:`SaveError`; a state digest that differs from the saved one is listed in
+    ``warnings`` (the scene still plays).
+    """
+
+    def __init__(self, session: Session, live: Live, *,
+                 build: Callable[[], Scene] | None = None,
+                 attach: Callable[[Scene, Player], None] | None = None):
+        self.session = session
+        self.live = live
+        self._build = build or session.build
+        self._attach = attach
+        self.scene: Scene | None = None
+        self.pos = 0
+        self.warnings: list[str] = []
+        self.rewinds = 0
+        #: why the last rewind happened (an undo, a failed override), for the table to say
+        self.rewind_message: str | None = None
+        self._auto = None
+        self._unsaved = False
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        return self.pos < len(self.session.inputs)
+
+    @property
+    def inputs(self) -> list[dict]:
+        return self.session.inputs
+
+    def position(self) -> dict[str, Any]:
+        s = self.scene
+        if s is None:
+            return {}
+        return {"round": s.round, "phase": s.phase, "events": len(s.log),
+                "inputs": len(self.session.inputs), "ended": s.ended}
+
+    def undo_point(self) -> int | None:
+        return undo_point(self.session.inputs)
+
+    # -- the loop ----------------------------------------------------------------------------
+    def run(self) -> Scene:
+        while True:
+            try:
+                return self._play()
+            except Rewind as r:
+                self.rewinds += 1
+                self.rewind_message = r.message
+                self.session.truncate(r.keep)
+                self._unsaved = True  # saved once the replay is back at a question
+
+    def _play(self) -> Scene:
+        from fuego.controllers import AutoController
+        from fuego.rounds import end_scene, finished, play_round, start_scene
+
+        self.scene = scene = self._build()
+        self.pos = 0
+        self._auto = AutoController()
+        scene.ask_roll = self._ask_roll
+        if self._attach is not None:
+            self._attach(scene, self)
+        start_scene(scene)
+        try:
+            while not finished(scene):
+                self._ask(Question("round", scene, scene.round + 1))
+                if finished(scene):
+                    break
+                play_round(scene, self)
+                self._check(scene)
+        except SceneOver:
+            pass
+        end_scene(scene)
+        if self.replaying:
+            left = len(self.session.inputs) - self.pos
+            self.warnings.append(f"the scene ended with {left} saved answers not replayed")
+            del self.session.inputs[self.pos:]
+        self.live.finished(self)
+        return scene
+
+    def _check(self, scene: Scene) -> None:
+        digest = state_digest(scene)
+        key = str(scene.round)
+        saved = self.session.checks.get(key)
+        if saved is not None and saved != digest:
+            if not any("does not replay to the same state" in w for w in self.warnings):
+                self.warnings.append(
+                    f"round {scene.round} does not replay to the same state as when it was "
+                    f"saved (a different fuego?); playing on from the replayed state")
+        if saved != digest:
+            self.session.checks[key] = digest
+            if not self.replaying:
+                self.live.recorded(self)
+
+    # -- controller protocol (rounds.play_round calls these) ----------------------------------
+    def round_start(self, scene: Scene) -> None:
+        pass
+
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        q = self._action_question(scene, hero, legal)
+        entry = self._ask(q)
+        if not hero.in_play or not hero.dice:
+            return None  # an override took the hero out of play meanwhile: nothing to do
+        if entry["a"] == "hold":
+            return None
+        try:
+            return resolve_action(scene, hero, entry["a"])
+        except FuegoError as exc:
+            raise self._diverged(f"the saved action {entry['a']!r} is not legal now ({exc})")
+
+    def roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
+        return self._ask_roll(hero, pool, tn, purpose)
+
+    def _ask_roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
+        scene = self.scene
+        q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
+                     purpose=purpose)
+        entry = self._ask(q)
+        return None if entry["a"] == "auto" else int(entry["a"])
+
+    def _action_question(self, scene: Scene, hero: Hero, legal=None) -> Question:
+        from fuego.hero_actions import options
+
+        legal = options(scene, hero) if legal is None else legal
+        state = scene.roller.getstate()  # the default must not move the random stream
+        try:
+            default = self._auto.choose(scene, hero, list(legal))
+        finally:
+            scene.roller.setstate(state)
+        return Question("action", scene, scene.round, scene.phase, hero, choices=list(legal),
+                        default=default)
+
+    # -- asking -------------------------------------------------------------------------------
+    def _diverged(self, why: str) -> SaveError:
+        where = self.session.path or "the session"
+        return SaveError(f"the saved answers no longer replay: answer {self.pos + 1} of "
+                         f"{len(self.session.inputs)}: {why}", where=where,
+                         tip="resume the .bak, or start the scene again")
+
+    def _ask(self, q: Question) -> dict[str, Any]:
+        """The answer to ``q`` (a recorded one, else the table's), carrying out any overrides
+        given first."""
+        while True:
+            if self.replaying:
+                entry = self.session.inputs[self.pos]
+                want = q.key()
+                got = {k: entry.get(k) for k in want}
+                if got != want:
+                    raise self._diverged(f"it answers {got}, but fuego asks {want}")
+                self.pos += 1
+                if "gm" in entry:
+                    try:
+                        apply_override(q.scene, entry["gm"])
+                    except FuegoError as exc:
+                        raise self._diverged(f"the override {entry['gm']!r} fails ({exc})")
+                    q = self._refresh(q)
+                    if q is None:
+                        return {"a": "hold"}
+                    continue
+                return entry
+            if self._unsaved:
+                self._unsaved = False
+                self.live.recorded(self)
+            text = self.live.answer(q)
+            try:
+                entry = self._interpret(q, text)
+            except FuegoError as exc:
+                self.live.rejected(q, exc)
+                continue
+            if "gm" in entry:
+                self._live_override(q, entry)
+                q = self._refresh(q)
+                if q is None:
+                    return {"a": "hold"}  # the hero can no longer act: nothing to ask
+                continue
+            self._record(entry)
+            return entry
+
+    def _record(self, entry: dict[str, Any]) -> None:
+        self.session.inputs.append(entry)
+        self.pos = len(self.session.inputs)
+        self.live.recorded(self)
+
+    def _live_override(self, q: Question, entry: dict[str, Any]) -> None:
+        scene = q.scene
+        n_log = len(scene.log)
+        self._record(entry)  # first: rolls the override asks for are answered after it
+        keep = len(self.session.inputs) - 1
+        try:
+            apply_override(scene, entry["gm"])
+        except FuegoError as exc:
+            if len(scene.log) == n_log and len(self.session.inputs) == keep + 1:
+                del self.session.inputs[keep:]
+                self.pos = len(self.session.inputs)
+                self.live.recorded(self)
+                self.live.rejected(q, exc)
+                return
+            raise Rewind(keep, f"the override failed half-way and was undone: {exc.render()}")
+
+    def _refresh(self, q: Question) -> Question | None:
+        """The question again after an override (the hero's choices may have changed);
+        None when the hero it asked about can no longer act."""
+        if q.kind != "action":
+            return q
+        if not (q.hero.in_play and q.hero.dice) or q.scene.ended:
+            return None
+        return self._action_question(q.scene, q.hero)
+
+    def _interpret(self, q: Question, text: str) -> dict[str, Any]:
+        """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not)."""
+        text = " ".join(text.split())
+        entry = q.key()
+        low = text.lower()
+        hero_words = q.kind == "action" and text and not low.startswith("gm ") and not (
+            low.isdigit() or low in ("hold", "h"))
+        if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
+            try:
+                act = resolve_action(q.scene, q.hero, text, q.choices)
+            except FuegoError:
+                if not is_override(text, hero_prompt=True, scene=q.scene):
+                    raise
+            else:
+                entry["a"] = action_words(q.scene, act)
+                return entry
+        if text and is_override(text, hero_prompt=q.kind == "action", scene=q.scene):
+            entry["gm"] = normalize_override(q.scene, text)
+            return entry
+        if q.kind == "round":
+            if low in ("", "next", "n"):
+                entry["a"] = "next"
+                return entry
+            raise RuleError(f"{text!r} is not a command here",
+                            tip="press Enter to play the round, or type help")
+        if q.kind == "roll":
+            if low in ("", "auto", "roll", "r"):
+                entry["a"] = "auto"
+                return entry
+            try:
+                total = int(text)
+            except ValueError:
+                raise RuleError(f"{text!r} is not a total",
+                                tip="type the player's total (a number), or press Enter and "
+                                    "fuego rolls") from None
+            if total < 0:
+                raise RuleError("a total cannot be negative")
+            entry["a"] = total
+            return entry
+        # an action
+        if low == "":
+            entry["a"] = action_words(q.scene, q.default) if q.default is not None else "wait"
+            return entry
+        if low in ("hold", "h"):
+            entry["a"] = "hold"
+            return entry
+        if low.isdigit():
+            n = int(low)
+            if not 1 <= n <= len(q.choices):
+                raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
+            entry["a"] = action_words(q.scene, q.choices[n - 1])
+            return entry
+        act = resolve_action(q.scene, q.hero, text, q.choices)
+        entry["a"] = action_words(q.scene, act)
+        return entry
