@@ -111,6 +111,30 @@ class Event:
 #: The record's own fields in a JSON line: event data may not reuse these names.
 RESERVED_KEYS = frozenset({"kind", "round", "phase", "actor", "area"})
 
+
+def _recorder():
+    new = object.__new__
+    kind, rnd, phase, actor, area, data = (Event.__dict__[name].__set__ for name in (
+        "kind", "round", "phase", "actor", "area", "data"))
+
+    def record(k: EventKind, r: int, p: int, who: str | None, where: str | None,
+               what: dict[str, Any]) -> Event:
+        """``Event(k, r, p, who, where, what)``, filled slot by slot: the same frozen record
+        for about half the cost of the dataclass's __init__ (the scene emits one per action)."""
+        event = new(Event)
+        kind(event, k)
+        rnd(event, r)
+        phase(event, p)
+        actor(event, who)
+        area(event, where)
+        data(event, what)
+        return event
+
+    return record
+
+
+record = _recorder()
+
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0
 END_PHASE = 11

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from fuego.building import Building, Feature, note_fuel
 from fuego.dice import Roller
-from fuego.events import RESERVED_KEYS, Event, EventKind
+from fuego.events import RESERVED_KEYS, Event, EventKind, record
 from fuego.fire import Fire, FireState, Trigger
 from fuego.heroes import Hero
 from fuego.settings import Settings
@@ -75,7 +75,7 @@ class Scene:
             area = self.building.areas[area].name
         if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
             raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
-        event = Event(kind, self.round, self.phase, actor, area, data)
+        event = record(kind, self.round, self.phase, actor, area, data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
