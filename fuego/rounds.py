@@ -60,21 +60,21 @@ def start_scene(scene: Scene) -> None:
     _script(scene, "scene-start")
 
 
-def _order_key(actor) -> tuple[int, int]:
-    return (-sum(actor.dice), -actor.panache)
-
-
 def _ordered(scene: Scene, actors: list) -> list:
     """Highest sum of unspent dice, then Panache, then a draw (RULES-NOTES)."""
-    actors.sort(key=_order_key)
-    out, i = [], 0
-    while i < len(actors):
+    if len(actors) < 2:
+        return list(actors)
+    # Each actor's key once; the index keeps equal keys in their order (a stable sort).
+    keyed = [(-sum(a.dice), -a.panache, n) for n, a in enumerate(actors)]
+    keyed.sort()
+    out, i, end = [], 0, len(keyed)
+    while i < end:
+        dice, panache, _ = keyed[i]
         j = i + 1
-        key = _order_key(actors[i])
-        while j < len(actors) and _order_key(actors[j]) == key:
+        while j < end and keyed[j][0] == dice and keyed[j][1] == panache:
             j += 1
-        group = actors[i:j]
-        if len(group) > 1:
+        group = [actors[keyed[k][2]] for k in range(i, j)]
+        if j - i > 1:
             scene.roller.shuffle(group)
         out.extend(group)
         i = j
@@ -261,19 +261,19 @@ def _breath(scene: Scene) -> None:
 
 def _fuel_checks(scene: Scene) -> None:
     """f. Each fire rolls its own damage as wounds and checks them with its Resolve (003)."""
-    roller = scene.roller
-    for i in sorted(scene.fires):
-        fire = scene.fires[i]
-        if fire.state is FireState.FLAME:
+    total, emit, name, fires = scene.roller.total, scene.emit, scene.fire_name, scene.fires
+    flame, kind = FireState.FLAME, EventKind.FIRE_FUEL_CHECK
+    for i in sorted(fires):
+        fire = fires[i]
+        if fire.state is flame:
             continue  # a Flame is not yet eating its fuel (flame-and-blaze module)
-        damage = roller.total(fire.damage_pool())
+        damage = total(fire.damage_pool())
         fire.flesh += damage
-        check = roller.total(fire.fuel_check_pool())
+        check = total(fire.fuel_check_pool())
         ok = check >= fire.flesh
         dw = 0 if ok else 1 + (fire.flesh - check) // 20
-        scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), i, damage=damage,
-                   flesh=fire.flesh, total=check, success=ok, dramatic=fire.dramatic + dw,
-                   resolve=fire.resolve)
+        emit(kind, name(fire), i, damage=damage, flesh=fire.flesh, total=check, success=ok,
+             dramatic=fire.dramatic + dw, resolve=fire.resolve)
         if ok:
             continue
         fire.flesh = 0
