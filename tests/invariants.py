@@ -318,6 +318,14 @@ def check_invariants(scene: Scene, prev_snapshot: dict, new_events: Iterable,
             bad(f"{h['name']} is {h['status']} at {b.areas[h['area']].name} but the log says "
                 f"{r['status']} at {b.areas[r['area']].name}")
 
+    # -- the scene against the previous round -------------------------------------------------
+    if now["round"] not in (prev_snapshot["round"], prev_snapshot["round"] + 1):
+        bad(f"the round went from {prev_snapshot['round']} to {now['round']}")
+    if prev_snapshot["ended"] and not now["ended"]:
+        bad("an ended scene started again")
+    if not set(prev_snapshot["flashed"]) <= set(now["flashed"]):
+        bad("a room that flashed over is no longer marked so")
+
     # -- heroes against the previous round ---------------------------------------------------
     prev_heroes = {h["name"]: h for h in prev_snapshot["heroes"]}
     for h in now["heroes"]:

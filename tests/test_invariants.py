@@ -520,3 +520,17 @@ def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
     prev = scene.snapshot()
     scene.smoke.density.clear()
     assert "its own area has no smoke" in _broken(scene, prev)
+
+
+def test_a_row_of_open_air_on_top_keeps_the_coordinates():
+    """Regression (found by the generator): a plan written as a list whose first row is all
+    spaces (open air) lost that row, so every area of the level moved up one row and names like
+    A3 fell outside the plan. The row stays; an empty first line of a block is still no row."""
+    text = ("title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n  - name: g\n"
+            "    plan: PLAN\nfires:\n  - {area: A3, fd: 2}\n")
+    listed = loads(text.replace("PLAN", '["  ", "kk", "kk"]'))
+    assert [a.name for a in listed.building().areas] == ["g:A2", "g:B2", "g:A3", "g:B3"]
+    again = loads(listed.to_yaml())
+    assert [a.name for a in again.building().areas] == ["g:A2", "g:B2", "g:A3", "g:B3"]
+    block = loads(text.replace("PLAN", "|\n\n      ##\n      kk\n      kk"))
+    assert [a.name for a in block.building().areas] == ["g:A2", "g:B2", "g:A3", "g:B3"]

@@ -325,10 +325,11 @@ class Planner:
             style = self.problems.located.style(path)
             first = start + 1 if style in ("|", ">") else start
             lines = [first + r if start else None for r in range(len(rows))]
-        # blank lines before and after the drawing are not rows
+        # blank lines before and after the drawing are not rows; a row of spaces on top is
+        # (open air: dropping it would move every area of the level up a row)
         while rows and not rows[-1].strip():
             rows.pop(), lines.pop()
-        while rows and not rows[0].strip():
+        while rows and not rows[0]:
             rows.pop(0), lines.pop(0)
         if not rows:
             self.add(path, "the plan is empty: draw one character per 10-ft area")
