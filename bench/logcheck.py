@@ -1,0 +1,89 @@
+"""Same seed, same log: digests of the event logs of a set of seeded scenes.
+
+An optimisation must leave every event log byte-identical. Save the digests before a change
+and check them after::
+
+    python bench/logcheck.py --save /tmp/fuego-logs.json
+    ... change the engine ...
+    python bench/logcheck.py --check /tmp/fuego-logs.json
+
+The scenes cover the round's paths: the benchmark's field and manor (partly and wholly
+ablaze), heroes fleeing, the three temperaments, Villain fires (guttering), flashover by dice,
+smoke off and suffocation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
+from fuego.controllers import AutoController  # noqa: E402
+from fuego.rounds import run_scene  # noqa: E402
+
+
+def cases():
+    """name -> a function making a fresh scene, and the rounds to play."""
+    out = {}
+    for seed in (1, 2, 3):
+        for temperament in ("hungry", "patient", "wild"):
+            out[f"manor-{temperament}-{seed}"] = (
+                lambda s=seed, t=temperament: kindled(manor(), [130, 200, 450, 871], fd=3,
+                                                      seed=s, heroes=4, temperament=t), 40)
+        out[f"manor-villain-dice-{seed}"] = (
+            lambda s=seed: kindled(manor(), [130, 700], fd=4, seed=s, heroes=3,
+                                   fire_kind="villain", flashover="dice"), 40)
+        out[f"manor-nosmoke-{seed}"] = (
+            lambda s=seed: kindled(manor(), [450], fd=5, seed=s, heroes=2, smoke=False), 30)
+        out[f"field-kindled-{seed}"] = (
+            lambda s=seed: kindled(field(30, 30), [0, 465, 899], fd=2, seed=s, heroes=2), 40)
+    out["manor-ablaze"] = (lambda: ablaze(manor(), fd=3, seed=4), 6)
+    out["field-ablaze"] = (lambda: ablaze(field(40, 25), fd=3, seed=5), 8)
+    out["field-ablaze-wild"] = (lambda: ablaze(field(20, 20), fd=6, seed=6, temperament="wild"), 8)
+    return out
+
+
+def digests(only: str | None = None) -> dict[str, str]:
+    result = {}
+    for name, (make, rounds) in cases().items():
+        if only and only not in name:
+            continue
+        scene = make()
+        run_scene(scene, AutoController(), rounds=rounds)
+        h = hashlib.sha256()
+        for event in scene.log:
+            h.update(event.to_json().encode())
+            h.update(b"\n")
+        h.update(json.dumps(scene.snapshot(), sort_keys=True).encode())
+        result[name] = f"{len(scene.log)}:{h.hexdigest()[:16]}"
+    return result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--save", type=Path)
+    ap.add_argument("--check", type=Path)
+    ap.add_argument("--only")
+    args = ap.parse_args()
+    got = digests(args.only)
+    if args.save:
+        args.save.write_text(json.dumps(got, indent=1, sort_keys=True))
+    if args.check:
+        want = json.loads(args.check.read_text())
+        bad = [k for k in got if want.get(k) != got[k]]
+        for k in bad:
+            print(f"DIFFERS {k}: {want.get(k)} -> {got[k]}")
+        print(f"{len(got) - len(bad)}/{len(got)} logs identical")
+        return 1 if bad else 0
+    if not args.save:
+        print(json.dumps(got, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

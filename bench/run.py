@@ -1,0 +1,445 @@
+"""fuego's benchmarks, each as a ratio to a reference measured in the same run.
+
+    python bench/run.py [--quick] [--tiny] [--json] [--only cli,dice,round,forecast,memory]
+
+1. **cli**: ``fuego --help`` vs a bare click CLI with one command (``bench/bare_cli.py``), as
+   subprocesses of this interpreter, interleaved.
+2. **dice**: fuego's ``Roller.total`` vs ``d20.roll("7d10e10kh4")`` per 7k4 roll (ten again).
+3. **round**: the 100 x 100 field with a fire in every area (10,000 fires) vs one step of a
+   Mesa forest-fire model on the same 100 x 100 grid (``bench/mesa_forest.py``); the per-fire
+   cost at 10,000 fires vs 1,000 (a 40 x 25 field); and the 1,000-area manor ablaze.
+4. **forecast**: 1,000 runs x 20 rounds of ``campaigns/tavern.yaml`` with ``--jobs 1`` and
+   ``--jobs 2`` (``fuego.forecast.forecast``; ``bench/standin.py`` where it is missing).
+5. **memory**: bytes per fire at 10,000 fires (tracemalloc).
+
+Every figure is a median over repeats. Rounds and Mesa steps are timed alike, as ``timeit``
+times: the garbage collector runs (untimed) before each and is off while it is timed (a full
+collection otherwise lands in whichever round crosses its threshold; a full run also times the
+big field with it on, for the record). ``--quick`` repeats less and forecasts 200 runs (the
+10 s target is then checked on the time scaled to 1,000 runs); ``--tiny`` shrinks every size
+(for the test suite's smoke test: it checks the runner runs, not the numbers). The reference
+libraries are the ``bench`` extra (``pip install -e .[bench]``); without them their rows say
+so. docs/performance.md has a real run and how to read it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+import tracemalloc
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+SECTIONS = ("cli", "dice", "round", "forecast", "memory")
+
+#: name -> (sizes for full, quick, tiny)
+SIZES = {
+    "cli_repeats": (30, 12, 2),
+    "dice_rolls": (20_000, 10_000, 200),
+    "d20_rolls": (1_000, 400, 20),
+    "dice_repeats": (7, 5, 2),
+    "field": ((100, 100), (100, 100), (20, 20)),
+    "field_small": ((40, 25), (40, 25), (10, 10)),
+    "round_rounds": (3, 3, 2),
+    "round_repeats": (5, 3, 1),
+    "small_repeats": (9, 5, 1),
+    "mesa_steps": (10, 10, 3),
+    "mesa_repeats": (5, 3, 1),
+    "forecast_runs": (1000, 200, 8),
+    "forecast_rounds": (20, 20, 3),
+    "forecast_repeats": (1, 1, 1),
+    "memory_fires": ((100, 100), (100, 100), (20, 20)),
+}
+
+#: the targets of issue 10
+TARGETS = {
+    "cli": 1.4,  # fuego --help <= 1.4 x the bare click CLI
+    "dice": 50.0,  # a 7k4 roll >= 50 x faster than d20
+    "round": 10.0,  # a round of the 100x100 field ablaze <= 10 x one Mesa step
+    "scaling": 1.2,  # per-fire cost at 10,000 fires <= 1.2 x that at 1,000
+    "forecast_seconds": 10.0,  # 1,000 runs x 20 rounds with 2 jobs <= 10 s
+    "forecast_speedup": 1.7,  # 2 jobs >= 1.7 x faster than 1
+    "memory": 2048,  # <= 2 KB per fire
+}
+
+FIRE_DICE = 3  # every fire of the ablaze fields starts with three Fire Dice
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+# -- 1. CLI start --------------------------------------------------------------------------------
+def bench_cli(size: int) -> dict:
+    script = shutil.which("fuego", path=str(Path(sys.executable).parent))
+    fuego_cmd = ([sys.executable, script, "--help"] if script else
+                 [sys.executable, "-c", "import sys; from fuego.cli import main; "
+                  "sys.argv[0] = 'fuego'; main()", "--help"])
+    bare_cmd = [sys.executable, str(HERE / "bare_cli.py"), "--help"]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+
+    def once(cmd) -> float:
+        t = time.perf_counter()
+        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        dt = time.perf_counter() - t
+        if out.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.decode()[-300:]}")
+        return dt
+
+    once(fuego_cmd), once(bare_cmd)  # warm the file cache
+    fuego, bare = [], []
+    for _ in range(size):
+        fuego.append(once(fuego_cmd))
+        bare.append(once(bare_cmd))
+    f, b = median(fuego), median(bare)
+    return {"fuego_ms": f * 1e3, "bare_click_ms": b * 1e3, "ratio": f / b,
+            "command": "fuego --help" if script else "python -c 'fuego.cli.main()' --help",
+            "samples": size}
+
+
+# -- 2. dice -------------------------------------------------------------------------------------
+def bench_dice(rolls: int, d20_rolls: int, repeats: int) -> dict:
+    from fuego.dice import Pool, Roller
+
+    env = {"roller": Roller(1), "pool": Pool(7, 4)}
+    fuego = median([t / rolls for t in timeit.repeat("roller.total(pool)", globals=env,
+                                                      number=rolls, repeat=repeats)])
+    record = median([t / rolls for t in timeit.repeat("roller.roll(pool)", globals=env,
+                                                       number=rolls, repeat=repeats)])
+    out = {"fuego_total_us": fuego * 1e6, "fuego_roll_record_us": record * 1e6,
+           "d20_us": None, "speedup": None, "d20_expression": "7d10e10kh4"}
+    try:
+        import d20
+    except ImportError:
+        out["missing"] = "d20 (pip install -e .[bench])"
+        return out
+    d20.roll("7d10e10kh4")  # (d20 caches the parsed expression, as a caller's loop would)
+    ref = median([t / d20_rolls for t in timeit.repeat('d20.roll("7d10e10kh4")',
+                                                        globals={"d20": d20}, number=d20_rolls,
+                                                        repeat=repeats)])
+    out["d20_us"] = ref * 1e6
+    out["speedup"] = ref / fuego
+    return out
+
+
+# -- 3. a round with every area ablaze -------------------------------------------------------
+class _Timed:
+    """Time a block as timeit does: the garbage collector runs first (untimed), then is off."""
+
+    def __init__(self, collector_on: bool = False):
+        self.on = collector_on
+        self.seconds = 0.0
+
+    def __enter__(self):
+        gc.collect()
+        if not self.on:
+            gc.disable()
+        self.t = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.t
+        gc.enable()
+
+
+def _rounds(make, rounds: int, repeats: int, collector_on: bool = False) -> dict:
+    """Time ``rounds`` rounds of fresh scenes from ``make(seed)``; per round and per fire."""
+    from fuego.controllers import AutoController
+    from fuego.rounds import play_round, start_scene
+
+    per_round, per_fire, fires = [], [], []
+    for rep in range(repeats):
+        scene = make(rep + 1)
+        controller = AutoController()
+        start_scene(scene)
+        for _ in range(rounds):
+            n = len(scene.fires)
+            with _Timed(collector_on) as timed:
+                play_round(scene, controller)
+            per_round.append(timed.seconds)
+            per_fire.append(timed.seconds / max(1, n))
+            fires.append(n)
+        del scene
+        gc.collect()
+    return {"round_ms": median(per_round) * 1e3, "per_fire_us": median(per_fire) * 1e6,
+            "fires": median(fires), "samples": len(per_round)}
+
+
+def _mesa(width: int, height: int, steps: int, repeats: int, density: float) -> dict | None:
+    try:
+        from bench.mesa_forest import Forest
+    except ImportError:
+        return None
+    times = []
+    for rep in range(repeats):
+        model = Forest(width, height, density=density, seed=rep + 1)
+        for _ in range(steps):
+            if not model.running:
+                break
+            with _Timed() as timed:
+                model.step()
+            times.append(timed.seconds)
+        del model
+        gc.collect()
+    return {"step_ms": median(times) * 1e3, "density": density, "samples": len(times)}
+
+
+def bench_round(field_size, small_size, rounds, repeats, small_repeats, mesa_steps,
+                mesa_repeats, density, with_collector=False) -> dict:
+    from bench.scenes import ablaze, field, manor
+
+    (cols, rows), (scols, srows) = field_size, small_size
+    big = _rounds(lambda s: ablaze(field(cols, rows), FIRE_DICE, seed=s), rounds, repeats)
+    small = _rounds(lambda s: ablaze(field(scols, srows), FIRE_DICE, seed=s), rounds,
+                    small_repeats)
+    if with_collector:  # the same rounds with the garbage collector on, for the record
+        big["round_ms_collector_on"] = _rounds(
+            lambda s: ablaze(field(cols, rows), FIRE_DICE, seed=s), rounds, 1, True)["round_ms"]
+    out = {"field": f"{cols}x{rows}", "fire_dice": FIRE_DICE, "big": big,
+           "small_field": f"{scols}x{srows}", "small": small,
+           "scaling": big["per_fire_us"] / small["per_fire_us"]}
+    if small_size == (40, 25):
+        out["manor"] = _rounds(lambda s: ablaze(manor(), FIRE_DICE, seed=s), rounds,
+                               small_repeats)
+    mesa = _mesa(cols, rows, mesa_steps, mesa_repeats, density)
+    out["mesa"] = mesa
+    if mesa is None:
+        out["missing"] = "mesa (pip install -e .[bench])"
+        out["ratio"] = None
+    else:
+        out["ratio"] = big["round_ms"] / mesa["step_ms"]
+    return out
+
+
+# -- 4. forecast ----------------------------------------------------------------------------------
+def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
+    tavern = ROOT / "campaigns" / "tavern.yaml"
+    try:
+        from fuego.forecast import forecast
+        from fuego.scenario import load
+    except ImportError:
+        forecast = load = None
+    real = forecast is not None and load is not None and tavern.exists()
+    if real:
+        scenario = load(str(tavern))
+
+        def play(jobs: int):
+            forecast(scenario, runs, rounds, 1, jobs)
+
+        what = "fuego.forecast.forecast(campaigns/tavern.yaml)"
+    else:
+        from bench import standin
+
+        def play(jobs: int):
+            standin.forecast(runs, rounds, 1, jobs)
+
+        what = "stand-in: run_scene over a tests/builders.py building in a process pool"
+    times = {}
+    for jobs in (1, 2):
+        samples = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            play(jobs)
+            samples.append(time.perf_counter() - t)
+        times[jobs] = median(samples)
+    scale = 1000 / runs
+    return {"what": what, "runs": runs, "rounds": rounds, "jobs1_s": times[1],
+            "jobs2_s": times[2], "speedup": times[1] / times[2],
+            "jobs2_s_per_1000_runs": times[2] * scale, "cpus": os.cpu_count()}
+
+
+# -- 5. memory -----------------------------------------------------------------------------------
+def bench_memory(size) -> dict:
+    from bench.scenes import field
+    from fuego.dice import Roller
+    from fuego.fire import Fire
+    from fuego.scene import Cause, Scene
+    from fuego.settings import Settings
+
+    cols, rows = size
+    building = field(cols, rows)
+    scene = Scene(building, Settings(), Roller(1))
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    for i in range(len(building.areas)):
+        scene.start_fire(i, FIRE_DICE, Cause.START)
+    gc.collect()
+    lit = tracemalloc.get_traced_memory()[0]
+    n = len(scene.fires)
+    log_bytes = lit - base
+    scene.log.clear()
+    gc.collect()
+    without_log = tracemalloc.get_traced_memory()[0] - base
+    loose = [Fire(k, k, FIRE_DICE, 5) for k in range(n)]
+    alone = tracemalloc.get_traced_memory()[0] - base - without_log
+    tracemalloc.stop()
+    del loose
+    return {"fires": n, "per_fire_bytes": log_bytes / n,
+            "per_fire_without_log_bytes": without_log / n, "fire_object_bytes": alone / n}
+
+
+# -- the report -----------------------------------------------------------------------------------
+def targets(results: dict) -> list[dict]:
+    out = []
+
+    def add(name, measured, target, ok, note=""):
+        out.append({"name": name, "measured": measured, "target": target,
+                    "pass": ok if measured is not None else None, "note": note})
+
+    if "cli" in results:
+        r = results["cli"]["ratio"]
+        add("fuego --help vs bare click CLI", r, f"<= {TARGETS['cli']}x", r <= TARGETS["cli"])
+    if "dice" in results:
+        s = results["dice"]["speedup"]
+        add("7k4 roll speed vs d20", s, f">= {TARGETS['dice']:.0f}x",
+            s is not None and s >= TARGETS["dice"])
+    if "round" in results:
+        r = results["round"]
+        add(f"round of the {r['field']} field ablaze vs one Mesa step", r["ratio"],
+            f"<= {TARGETS['round']:.0f}x", r["ratio"] is not None and r["ratio"] <= TARGETS["round"])
+        add(f"per-fire cost, {r['big']['fires']:.0f} vs {r['small']['fires']:.0f} fires",
+            r["scaling"], f"<= {TARGETS['scaling']}x", r["scaling"] <= TARGETS["scaling"])
+    if "forecast" in results:
+        f = results["forecast"]
+        seconds = f["jobs2_s_per_1000_runs"]
+        note = "" if f["runs"] == 1000 else f"scaled from {f['runs']} runs"
+        add("1,000-run forecast, 2 jobs (s)", seconds, f"<= {TARGETS['forecast_seconds']:.0f} s",
+            seconds <= TARGETS["forecast_seconds"], note)
+        add("forecast speed-up, 2 jobs vs 1", f["speedup"], f">= {TARGETS['forecast_speedup']}x",
+            f["speedup"] >= TARGETS["forecast_speedup"])
+    if "memory" in results:
+        m = results["memory"]["per_fire_bytes"]
+        add(f"memory per fire at {results['memory']['fires']} fires (B)", m,
+            f"<= {TARGETS['memory']} B", m <= TARGETS["memory"])
+    return out
+
+
+def _fmt(x, unit="", digits=2):
+    if x is None:
+        return "n/a"
+    return f"{x:.{digits}f}{unit}"
+
+
+def table(results: dict, checks: list[dict]) -> str:
+    rows = [("measure", "fuego", "reference", "ratio")]
+    if "cli" in results:
+        c = results["cli"]
+        rows.append(("--help start (ms)", _fmt(c["fuego_ms"], digits=1),
+                     f"{_fmt(c['bare_click_ms'], digits=1)} bare click", _fmt(c["ratio"], "x")))
+    if "dice" in results:
+        d = results["dice"]
+        rows.append(("7k4 roll (us)", _fmt(d["fuego_total_us"]),
+                     f"{_fmt(d['d20_us'], digits=1)} d20", _fmt(d["speedup"], "x faster", 1)))
+        rows.append(("7k4 roll with record (us)", _fmt(d["fuego_roll_record_us"]), "", ""))
+    if "round" in results:
+        r = results["round"]
+        mesa = r["mesa"]
+        rows.append((f"round, {r['field']} ablaze (ms)", _fmt(r["big"]["round_ms"], digits=1),
+                     f"{_fmt(mesa and mesa['step_ms'], digits=1)} Mesa step", _fmt(r["ratio"], "x")))
+        rows.append((f"per fire, {r['big']['fires']:.0f} fires (us)",
+                     _fmt(r["big"]["per_fire_us"]),
+                     f"{_fmt(r['small']['per_fire_us'])} at {r['small']['fires']:.0f} fires",
+                     _fmt(r["scaling"], "x")))
+        if "manor" in r:
+            m = r["manor"]
+            rows.append((f"round, manor ablaze, {m['fires']:.0f} fires (ms)",
+                         _fmt(m["round_ms"], digits=1), f"{_fmt(m['per_fire_us'])} us/fire", ""))
+    if "forecast" in results:
+        f = results["forecast"]
+        rows.append((f"forecast {f['runs']} x {f['rounds']}, 2 jobs (s)", _fmt(f["jobs2_s"]),
+                     f"{_fmt(f['jobs1_s'])} s with 1 job", _fmt(f["speedup"], "x")))
+    if "memory" in results:
+        m = results["memory"]
+        rows.append((f"memory per fire, {m['fires']} fires (B)", _fmt(m["per_fire_bytes"], digits=0),
+                     f"{_fmt(m['per_fire_without_log_bytes'], digits=0)} without the log", ""))
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("targets:")
+    for t in checks:
+        mark = {True: "PASS", False: "FAIL", None: "n/a "}[t["pass"]]
+        note = f"  ({t['note']})" if t["note"] else ""
+        lines.append(f"  {mark}  {t['name']}: {_fmt(t['measured'])} (target {t['target']}){note}")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="fuego's benchmarks, as ratios to references.")
+    ap.add_argument("--quick", action="store_true", help="fewer repeats; 200 forecast runs")
+    ap.add_argument("--tiny", action="store_true", help="tiny sizes: checks the runner runs")
+    ap.add_argument("--json", action="store_true", help="print a JSON report instead")
+    ap.add_argument("--only", default=",".join(SECTIONS),
+                    help=f"comma-separated sections ({','.join(SECTIONS)})")
+    ap.add_argument("--mesa-density", type=float, default=0.65,
+                    help="tree density of the Mesa reference (the example's default: 0.65)")
+    args = ap.parse_args(argv)
+    mode = 2 if args.tiny else 1 if args.quick else 0
+    size = {k: v[mode] for k, v in SIZES.items()}
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(only) - set(SECTIONS)
+    if unknown:
+        ap.error(f"unknown sections: {', '.join(sorted(unknown))}")
+
+    def say(msg):
+        if not args.json:
+            print(msg, file=sys.stderr, flush=True)
+
+    results: dict = {}
+    started = time.perf_counter()
+    if "cli" in only:
+        say("cli ...")
+        results["cli"] = bench_cli(size["cli_repeats"])
+    if "dice" in only:
+        say("dice ...")
+        results["dice"] = bench_dice(size["dice_rolls"], size["d20_rolls"], size["dice_repeats"])
+    if "round" in only:
+        say("round ...")
+        results["round"] = bench_round(size["field"], size["field_small"], size["round_rounds"],
+                                       size["round_repeats"], size["small_repeats"],
+                                       size["mesa_steps"], size["mesa_repeats"],
+                                       args.mesa_density, with_collector=mode == 0)
+    if "forecast" in only:
+        say("forecast ...")
+        results["forecast"] = bench_forecast(size["forecast_runs"], size["forecast_rounds"],
+                                             size["forecast_repeats"])
+    if "memory" in only:
+        say("memory ...")
+        results["memory"] = bench_memory(size["memory_fires"])
+    checks = targets(results)
+    meta = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "machine": platform.machine(),
+            "system": platform.system(), "cpus": os.cpu_count(),
+            "seconds": round(time.perf_counter() - started, 1)}
+    try:
+        meta["load_average"] = os.getloadavg()
+    except OSError:
+        pass
+    if args.json:
+        print(json.dumps({"meta": meta, "results": results, "targets": checks}, indent=1))
+    else:
+        print(f"fuego benchmarks ({meta['mode']}; Python {meta['python']}, {meta['cpus']} CPUs, "
+              f"{meta['seconds']} s)\n")
+        print(table(results, checks))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The benchmark runner runs (issue 10). No timing is asserted here: timings belong to
+``python bench/run.py`` and docs/performance.md, not to the test suite.
+
+The runner's references (d20, Mesa) are the ``bench`` extra, not a test extra: without them the
+smoke test is skipped.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "bench" / "run.py"
+
+needs_bench_extra = pytest.mark.skipif(
+    importlib.util.find_spec("d20") is None or importlib.util.find_spec("mesa") is None,
+    reason="the bench extra (d20, mesa) is not installed: pip install -e .[bench]",
+)
+
+
+@needs_bench_extra
+def test_the_quick_tiny_bench_run_prints_a_json_report():
+    out = subprocess.run([sys.executable, str(RUNNER), "--quick", "--tiny", "--json"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report = json.loads(out.stdout)
+    assert set(report) == {"meta", "results", "targets"}
+    assert report["meta"]["mode"] == "tiny"
+    assert set(report["results"]) == {"cli", "dice", "round", "forecast", "memory"}
+    results = report["results"]
+    assert {"fuego_ms", "bare_click_ms", "ratio"} <= set(results["cli"])
+    assert {"fuego_total_us", "d20_us", "speedup"} <= set(results["dice"])
+    assert {"big", "small", "mesa", "ratio", "scaling"} <= set(results["round"])
+    assert {"jobs1_s", "jobs2_s", "speedup", "jobs2_s_per_1000_runs"} <= set(results["forecast"])
+    assert {"fires", "per_fire_bytes"} <= set(results["memory"])
+    assert len(report["targets"]) == 7
+    for target in report["targets"]:
+        assert {"name", "measured", "target", "pass", "note"} <= set(target)
+        assert isinstance(target["measured"], (int, float))
+
+
+def test_the_policy_means_table_is_what_fuego_odds_computes():
+    """fuego.policy reads the means of a fire's pools from a table (icepool takes ~1 s per
+    process for them); it must stay exactly what fuego.odds.mean gives."""
+    from fuego import odds, policy
+    from fuego.dice import Pool
+    from fuego.fire import _POOLS
+
+    if odds.EXPLODE_DEPTH != policy._FIRE_MEANS_DEPTH:
+        pytest.skip("fuego.odds changed its depth: the policy computes every mean itself")
+    shapes = {(p.rolled, p.kept, p.bonus, p.explode) for (what, _, _), p in _POOLS.items()
+              if what in ("spreading", "destruction")}
+    assert shapes == set(policy._FIRE_MEANS)
+    for shape, mean in policy._FIRE_MEANS.items():
+        assert odds.mean(Pool(*shape)) == mean, shape
