@@ -93,9 +93,10 @@ class _LeapCache:
     the scene has many more fires than unlit areas, the areas within a leap of any unlit fuel
     (found once, from the fuel); every other area is calm. Otherwise ``calm`` fills fire by fire.
 
-    ``targets``: per area, the areas within a leap (``within``'s answer) and, in index order,
-    ``[area, moves away, TN before modules, the leap action last made]`` (the last two once
-    needed). They depend on the barriers only: a barrier change drops those that reached it.
+    ``targets``: per area, the areas within a leap (``within``'s answer: area -> moves), the
+    same in index order, and the leap actions made from there so far (area -> action, its TN
+    before modules). They depend on the barriers only: a barrier change drops those that
+    reached it.
     """
 
     __slots__ = ("key", "near", "calm", "targets")
@@ -139,21 +140,21 @@ def _leap_cache(scene: Scene) -> _LeapCache:
                     targets = {}
                 else:
                     sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
-                    for i in [i for i, (reach, _) in targets.items()
-                              if not sides.isdisjoint(reach)]:
+                    for i in [i for i, known in targets.items()
+                              if not sides.isdisjoint(known[0])]:
                         del targets[i]
         cache = scene.leap_cache = _LeapCache(scene, key, targets)
     return cache
 
 
-def _leap_targets(scene: Scene, here: int, cache: _LeapCache) -> list[list]:
-    """``[area, moves, None, None]`` for every area a fire at ``here`` could leap to."""
+def _leap_targets(scene: Scene, here: int, cache: _LeapCache) -> tuple:
+    """What a fire at ``here`` could leap to: (reach, areas in index order, actions)."""
     reach = scene.building.within(here, scene.settings.max_leap_areas)
-    targets = [[j, reach[j], None, None] for j in sorted(reach) if j != here]
+    known = reach, sorted(reach), {}
     if len(cache.targets) >= 4096:  # a bound on what a huge front may leave behind
         cache.targets.clear()
-    cache.targets[here] = reach, targets
-    return targets
+    cache.targets[here] = known
+    return known
 
 
 def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
@@ -230,27 +231,25 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
     cache = _leap_cache(scene)
     if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
-    known = cache.targets.get(here)
-    targets = known[1] if known is not None else _leap_targets(scene, here, cache)
+    reach, order, made = cache.targets.get(here) or _leap_targets(scene, here, cache)
     areas, fires = b.areas, scene.fires
     unlit = False
-    for target in targets:
-        j = target[0]
+    for j in order:
+        if j in fires:  # (the fire's own area among them)
+            continue
         area = areas[j]
-        if j in fires or not area.burnable:
+        if not area.burnable:
             continue
         unlit = True
-        tn = target[2]
-        if tn is None:
-            tn = target[2] = leap_tn(scene, here, j, target[1])
+        act = made.get(j)  # the same leap as last time while the fuel there is the same
+        if act is None or (not mods and act.fuel_behind != area.fuel):
+            act = made[j] = FireAction(ActionKind.LEAP, leap_tn(scene, here, j, reach[j]), j,
+                                       fuel_behind=area.fuel)
         if mods:
-            tn = adjust(tn, j, "leap")
+            tn = adjust(act.tn, j, "leap")
             if tn is not None:
                 acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel))
             continue
-        act = target[3]  # the same leap as last time while the fuel there is the same
-        if act is None or act.fuel_behind != area.fuel:
-            act = target[3] = FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel)
         acts.append(act)
     if not unlit:
         cache.calm.add(here)
