@@ -1,0 +1,271 @@
+"""Map styles and the legend: how a printable map looks and what its key says.
+
+The colours and line widths by material, route, fire and hero (:data:`WALL_STYLE`,
+:data:`ROUTE_STYLE`, ...), the drawing options (:class:`MapOptions`) and the legend of exactly
+what a map shows. :mod:`fuego.render.mapdraw` draws the plan with them. matplotlib is imported
+inside the functions only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fuego.building import (
+    ALWAYS_OPEN,
+    OPENABLE,
+    Barrier,
+    BarrierKind,
+    Building,
+    Feature,
+    RouteKind,
+)
+from fuego.tables import Structure
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+# -- styles ---------------------------------------------------------------------------------------
+#: Wall line width (points at 1 inch per area) and colour, by material.
+WALL_STYLE: dict[Structure | None, tuple[float, str, str]] = {
+    Structure.PAPER_WALL: (1.2, "#c9b27c", "paper wall"),
+    Structure.THIN_WOODEN_WALL: (2.0, "#b07a45", "thin wooden wall"),
+    Structure.WOODEN_WALL: (3.2, "#8b5a2b", "wooden wall"),
+    Structure.THICK_WOODEN_WALL: (5.0, "#5e3714", "thick wooden wall"),
+    Structure.THIN_STONE_WALL: (3.2, "#9a9a9a", "thin stone wall"),
+    Structure.STONE_WALL: (5.0, "#5f5f5f", "stone wall"),
+    Structure.THICK_STONE_WALL: (7.0, "#2f2f2f", "thick stone wall"),
+    Structure.WOODEN_FLOOR: (3.2, "#8b5a2b", "wooden floor"),
+    Structure.STONE_FLOOR: (5.0, "#5f5f5f", "stone floor"),
+    None: (2.5, "#444444", "wall"),
+}
+DOOR_COLOUR = {
+    Structure.THIN_WOODEN_DOOR: "#c8935a",
+    Structure.WOODEN_DOOR: "#8b5a2b",
+    Structure.THICK_WOODEN_DOOR: "#5e3714",
+}
+WINDOW_COLOUR = {Structure.GLASS_WINDOW: "#9fd3f0", Structure.PAPERED_WINDOW: "#f3e6c4"}
+BROKEN = "#c0392b"
+ROUTE_STYLE: dict[RouteKind, dict[str, Any]] = {
+    RouteKind.CARPET: dict(color="#b03a2e", lw=6.0, alpha=0.45, ls="-"),
+    RouteKind.CURTAINS: dict(color="#7d3c98", lw=2.5, alpha=0.8, ls="--"),
+    RouteKind.HANGINGS: dict(color="#7d3c98", lw=2.5, alpha=0.8, ls="-."),
+    RouteKind.OIL: dict(color="#111111", lw=3.0, alpha=0.85, ls=":"),
+    RouteKind.FUSE: dict(color="#555555", lw=1.5, alpha=0.9, ls=(0, (6, 2, 1, 2))),
+    RouteKind.OTHER: dict(color="#b7950b", lw=2.5, alpha=0.7, ls="-"),
+}
+FIRE_COLOUR = {"regular": "#e67e22", "hot": "#c0392b", "cold": "#f5b041", "flame": "#f7dc6f"}
+HERO_COLOUR = {"active": "#2e86c1", "knocked-out": "#7f8c8d", "dead": "#111111",
+               "escaped": "#aed6f1"}
+OUTDOOR = "#eaf4e4"
+EXIT_COLOUR = "#1e8449"
+BURNED = "#3b3b3b"
+GRID = "#c8c8c8"
+
+
+@dataclass(frozen=True)
+class MapOptions:
+    """How to draw. ``levels``: level indices to draw (None: all, in elevation order).
+
+    ``layout``: ``"side"`` (one figure, levels side by side: SVG, PNG) or ``"pages"`` (one
+    figure per level: PDF). ``heat``: area index -> 0..1 to shade instead of fuel (forecasts).
+    """
+
+    levels: tuple[int, ...] | None = None
+    area_inches: float = 1.0
+    layout: str = "side"
+    fuel: bool = True
+    legend: bool = True
+    subgrid: bool = False
+    title: str | None = None
+    subtitle: str = ""
+    heat: dict[int, float] | None = None
+    heat_label: str = "probability"
+
+
+# -- small helpers --------------------------------------------------------------------------------
+def _levels(building: Building, options: MapOptions) -> list[int]:
+    if options.levels is not None:
+        return list(options.levels)
+    used = {a.level for a in building.areas}
+    return [lv.index for lv in sorted(building.levels, key=lambda lv: (lv.elevation, lv.index))
+            if lv.index in used]
+
+
+def barrier_state(barrier: Barrier) -> str:
+    if barrier.destroyed:
+        return "broken"
+    if barrier.kind in OPENABLE:
+        return "closed" if barrier.closed else "open"
+    if barrier.kind in ALWAYS_OPEN:
+        return "open"
+    return "intact"
+
+
+def _wall_style(structure: Structure | None) -> tuple[float, str, str]:
+    return WALL_STYLE.get(structure, WALL_STYLE[None])
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.split()[:2]).upper() or "?"
+
+
+# -- the legend -----------------------------------------------------------------------------------
+def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
+                 options: MapOptions) -> list[tuple]:
+    """What the legend will list (computed before drawing, so the figure can be sized)."""
+    b = building
+    on = set(levels)
+    keys: set[tuple] = set()
+    for area in b.areas:
+        if area.level not in on:
+            continue
+        if options.heat is None and options.fuel and area.fuel > 0:
+            keys.add(("fuel",))
+        if b.rooms[area.room].outdoors:
+            keys.add(("outdoors",))
+        if b.is_exit(area.index):
+            keys.add(("exit",))
+        for feat in (Feature.OIL, Feature.GUNPOWDER):
+            if feat in area.features:
+                keys.add(("feature", feat.value))
+        if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
+            keys.add(("feature", "beam"))
+        if area.burned_out:
+            keys.add(("burned",))
+    for barrier in b.barriers:
+        if b.areas[barrier.a].level not in on and b.areas[barrier.b].level not in on:
+            continue
+        kind = barrier.kind
+        if barrier.destroyed and kind is BarrierKind.FLOOR:
+            keys.add(("collapsed",))
+        elif barrier.destroyed:
+            keys.add(("broken",))
+        elif kind is BarrierKind.WALL:
+            keys.add(("wall", barrier.structure))
+        elif kind in OPENABLE:
+            keys.add((kind.value, barrier_state(barrier)))
+        elif kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
+            keys.add((kind.value,))
+    for route in b.routes:
+        if any(b.areas[i].level in on for i in route.areas):
+            keys.add(("route", route.kind))
+    if scene is not None:
+        for i, fire in scene.fires.items():
+            if b.areas[i].level in on:
+                keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
+        if scene.smoke is not None:
+            for i, d in scene.smoke.density.items():
+                if b.areas[i].level in on and int(d):
+                    keys.add(("smoke", "thick" if int(d) == 2 else "thin"))
+        for k, hero in enumerate(scene.heroes):
+            if b.areas[hero.area].level in on:
+                keys.add(("hero", k))
+    order = ["fuel", "outdoors", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
+             "collapsed",
+             "route", "feature", "exit", "fire", "smoke", "burned", "hero"]
+    return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] == "hero" else 0,
+                                       str(k[1:])))
+
+
+def _legend_rows(n: int, width: float) -> tuple[int, int]:
+    ncol = max(1, min(5, int(width // 2.1)))
+    return ncol, math.ceil(n / ncol) if n else 0
+
+
+def _legend_height(n: int, width: float) -> float:
+    if not n:
+        return 0.0
+    _, rows = _legend_rows(n, width)
+    return 0.25 + 0.2 * rows
+
+
+def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+            width: float, height: float) -> None:
+    import matplotlib
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    keys = _legend_keys(b, scene, levels, options)
+    handles: list[Any] = []
+    labels: list[str] = []
+
+    def add(handle, label):
+        handles.append(handle)
+        labels.append(label)
+
+    fuel_cmap = matplotlib.colormaps["YlOrBr"]
+    for key in keys:
+        kind = key[0]
+        if kind == "fuel":
+            add(Patch(facecolor=fuel_cmap(0.08 + 0.62 * 5 / 9), edgecolor="#999999"),
+                "fuel (shade and number: Resolve 1-9)")
+        elif kind == "outdoors":
+            add(Patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors")
+        elif kind == "wall":
+            lw, colour, label = _wall_style(key[1])
+            add(Line2D([], [], color=colour, lw=lw), label)
+        elif kind == "door":
+            add(Patch(facecolor="#8b5a2b" if key[1] == "closed" else "white",
+                      edgecolor="#222222"), f"door ({key[1]})")
+        elif kind == "window":
+            add(Patch(facecolor="#9fd3f0" if key[1] == "closed" else "white",
+                      edgecolor="#222222"), f"window ({key[1]})")
+        elif kind == "broken":
+            add(Line2D([], [], color=BROKEN, lw=1.4, ls=(0, (3, 2))), "broken barrier")
+        elif kind == "stairs":
+            add(Patch(facecolor="#f4f1ea", edgecolor="#444444", hatch="---"), "stairs (up/down)")
+        elif kind == "ladder":
+            add(Line2D([], [], color="#6e4b2a", lw=1.4, marker="|", ms=8), "ladder (up/down)")
+        elif kind == "hole":
+            add(Line2D([], [], color="#555555", lw=0, marker="o", ms=8), "hole / hatch")
+        elif kind == "route":
+            style = ROUTE_STYLE.get(key[1], ROUTE_STYLE[RouteKind.OTHER])
+            add(Line2D([], [], color=style["color"], lw=style["lw"], alpha=style["alpha"],
+                       ls=style["ls"]), f"{key[1].value} (fire runs along it)")
+        elif kind == "feature":
+            add(Line2D([], [], lw=0, marker="$" + key[1][0] + "$", color="#111111", ms=7),
+                key[1] if key[1] != "powder" else "gunpowder")
+        elif kind == "exit":
+            add(Patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6), "way out")
+        elif kind == "fire":
+            colour = FIRE_COLOUR["hot" if key[1] == "hot" else "regular"]
+            add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor=colour,
+                       markeredgecolor="#7b241c"),
+                "fire (number: Fire Dice)" if key[1] != "hot" else "hot fire (flashover)")
+        elif kind == "smoke":
+            thick = key[1] == "thick"
+            add(Patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",
+                      hatch="xxx" if thick else "//"), f"{key[1]} smoke")
+        elif kind == "burned":
+            add(Patch(facecolor=BURNED, alpha=0.7), "burned out")
+        elif kind == "collapsed":
+            add(Line2D([], [], lw=0, marker="o", ms=9, markerfacecolor="#555555",
+                       markeredgecolor=BROKEN), "collapsed floor (hole)")
+        elif kind == "hero" and scene is not None:
+            hero = scene.heroes[key[1]]
+            status = hero.status.value
+            label = f"{_initials(hero.name)} {hero.name}"
+            if status != "active":
+                label += f" ({status})"
+            add(Line2D([], [], lw=0, marker="o", ms=9,
+                       markerfacecolor=HERO_COLOUR.get(status, "#2e86c1"),
+                       markeredgecolor="#0b2e4a"), label)
+    if options.heat is not None:
+        add(Patch(facecolor=matplotlib.colormaps["inferno_r"](0.5), edgecolor="#999999"),
+            options.heat_label)
+    if not handles:
+        return
+    ncol, _ = _legend_rows(len(handles), width)
+    leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=7.5,
+                     frameon=True, bbox_to_anchor=(0.5, 0.08 / height), handlelength=2.6,
+                     columnspacing=1.2, borderaxespad=0.2)
+    leg.set_gid("legend")
+
+
+def legend_labels(building: Building, scene: Scene | None = None,
+                  options: MapOptions | None = None) -> list[tuple]:
+    """The legend's entries for every level drawn (for tests and tools)."""
+    options = options or MapOptions()
+    return _legend_keys(building, scene, _levels(building, options), options)
