@@ -1,0 +1,299 @@
+"""Barriers, links and routes: how a plan's areas are joined, the second half of a build.
+
+Neighbouring areas get a barrier by default (open inside a room or outdoors, the stronger wall
+between two rooms, the upper level's floor between levels one above the other); the file's
+``walls:``, ``openings:``, ``doors:``, ``windows:`` and ``links:`` then replace barriers, by room
+pair (``between:``) or exact edge (``at:``), and ``routes:`` lay runs of fuel.
+:class:`BarrierPlanner` is part of :class:`~fuego.scenario.plan.Planner` (a mixin): it works on
+the areas, levels and problems the Planner has read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fuego.building import BarrierKind, RouteKind
+from fuego.scenario.source import Path
+from fuego.tables import DESTRUCTION_TN, Structure
+
+if TYPE_CHECKING:
+    from fuego.scenario.plan import PlanLevel
+
+_VERTICAL_KINDS = {
+    "stairs": BarrierKind.STAIRS,
+    "ladder": BarrierKind.LADDER,
+    "hole": BarrierKind.HOLE,
+    "floor": BarrierKind.FLOOR,
+}
+
+
+@dataclass
+class EdgePlan:
+    """A barrier to be made: what it is and which entry of the file put it there."""
+
+    kind: BarrierKind
+    structure: Structure | None = None
+    closed: bool = True
+    broken: bool = False
+    name: str = ""
+    origin: Path | None = None  # the single-edge entry that claimed it
+    bulk: Path | None = None  # the bulk entry (walls/openings between rooms) that set it
+
+
+class BarrierPlanner:
+    """The barriers, links and routes of a :class:`~fuego.scenario.plan.Planner`'s building."""
+
+    # -- barriers ----------------------------------------------------------------------------
+    def _default_edges(self) -> None:
+        b = self.building
+        up: dict[int, PlanLevel] = {}
+        by_elevation = {lv.elevation: lv for lv in self.levels}
+        for lv in self.levels:
+            if lv.elevation + 1 in by_elevation:
+                up[lv.index] = by_elevation[lv.elevation + 1]
+        for area in b.areas:
+            for dc, dr in ((1, 0), (0, 1)):
+                j = b.at(area.level, area.col + dc, area.row + dr)
+                if j is not None:
+                    self.edges[(area.index, j)] = self._side_by_side(area.room, b.areas[j].room)
+        for area in b.areas:
+            above = up.get(area.level)
+            if above is None:
+                continue
+            j = b.at(above.index, area.col, area.row)
+            if j is not None:
+                floor = Structure(above.spec.floor or self.defaults.floor)
+                self.edges[(area.index, j)] = EdgePlan(BarrierKind.FLOOR, floor)
+
+    def _side_by_side(self, ra: str, rb: str) -> EdgePlan:
+        if ra == rb:
+            return EdgePlan(BarrierKind.OPEN)
+        a, b = self.building.rooms[ra], self.building.rooms[rb]
+        if a.outdoors and b.outdoors:
+            return EdgePlan(BarrierKind.OPEN)
+        if a.outdoors:
+            return EdgePlan(BarrierKind.WALL, b.wall)
+        if b.outdoors:
+            return EdgePlan(BarrierKind.WALL, a.wall)
+        wall = max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
+        return EdgePlan(BarrierKind.WALL, wall)
+
+    def _edge_key(self, pair: list, path: Path, *, vertical: bool) -> tuple[int, int] | None:
+        a = self.position(pair[0], path)
+        b = self.position(pair[1], path)
+        if a is None or b is None:
+            return None
+        ia, ib = self.index.get(a), self.index.get(b)
+        if ia is None or ib is None:
+            return None
+        na, nb = self.name_of(a), self.name_of(b)
+        same_spot = a[1:] == b[1:]
+        if vertical:
+            ea, eb = self.levels[a[0]].elevation, self.levels[b[0]].elevation
+            if not same_spot or abs(ea - eb) != 1:
+                self.add(path, f"{na} and {nb} are not one above the other: a link joins the "
+                         "same column and row on levels whose elevations differ by one")
+                return None
+        else:
+            if a[0] != b[0]:
+                self.add(path, f"{na} and {nb} are on different levels: doors, windows, walls "
+                         "and openings join areas side by side (use links: between levels)")
+                return None
+            if abs(a[1] - b[1]) + abs(a[2] - b[2]) != 1:
+                self.add(path, f"{na} and {nb} are not side by side (they must share an edge)")
+                return None
+        key = (min(ia, ib), max(ia, ib))
+        if key not in self.edges:  # pragma: no cover - every neighbour pair has an edge
+            self.add(path, f"{na} and {nb} are not neighbours")
+            return None
+        return key
+
+    def _shared(self, ra: str, rb: str) -> list[tuple[int, int]]:
+        """The edges between two rooms side by side, sorted by row then column."""
+        if self._pairs is None:
+            b = self.building
+            self._pairs = {}
+            for key in self.edges:
+                a, c = b.areas[key[0]], b.areas[key[1]]
+                if a.level == c.level and a.room != c.room:
+                    self._pairs.setdefault(frozenset((a.room, c.room)), []).append(key)
+            for keys in self._pairs.values():
+                keys.sort(key=lambda k: (b.areas[k[0]].row, b.areas[k[0]].col,
+                                         b.areas[k[1]].row, b.areas[k[1]].col))
+        return self._pairs.get(frozenset((ra, rb)), [])
+
+    def _pair_ok(self, pair: list, path: Path) -> bool:
+        ok = True
+        for k, key in enumerate(pair):
+            if not self._room_known(key, path + ("between", k)):
+                ok = False
+            elif key not in self.building.rooms:
+                ok = False  # known but not drawn: reported already
+        if ok and pair[0] == pair[1]:
+            self.add(path + ("between",), f"'between' names {pair[0]!r} twice; name two "
+                     "different rooms (or use 'at:' for an edge inside a room)")
+            ok = False
+        return ok
+
+    def _overrides(self) -> None:
+        walls = self.sec.get("walls") or []
+        openings = self.sec.get("openings") or []
+        doors = self.sec.get("doors") or []
+        windows = self.sec.get("windows") or []
+        links = self.sec.get("links") or []
+        bulk_claims: dict[frozenset, Path] = {}
+
+        def plan_for(section: str, spec) -> EdgePlan:
+            if section == "walls":
+                return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
+                                name=spec.name or "")
+            if section == "openings":
+                return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
+            if section == "doors":
+                return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
+                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
+            if section == "windows":
+                return EdgePlan(BarrierKind.WINDOW,
+                                Structure(spec.material or self.defaults.window),
+                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
+            raise AssertionError(section)
+
+        def claim(key: tuple[int, int], plan: EdgePlan, path: Path) -> None:
+            current = self.edges[key]
+            if current.origin is not None:
+                line = self.problems.located.line(current.origin)
+                where = f" (line {line})" if line else ""
+                self.add(path, f"the edge {self.building.areas[key[0]].name}-"
+                         f"{self.building.areas[key[1]].name} is already set by "
+                         f"{_ptext(current.origin)}{where}")
+                return
+            plan.origin = path
+            self.edges[key] = plan
+
+        singles = [("walls", walls), ("openings", openings), ("doors", doors),
+                   ("windows", windows)]
+        # 1. bulk: whole boundaries between two rooms
+        for section, items in (("walls", walls), ("openings", openings)):
+            for i, spec in enumerate(items):
+                if spec is None or spec.between is None:
+                    continue
+                if section == "openings" and not spec.all:
+                    continue
+                path = (section, i)
+                if not self._pair_ok(spec.between, path):
+                    continue
+                pair = frozenset(spec.between)
+                if pair in bulk_claims:
+                    self.add(path, f"the boundary between {spec.between[0]!r} and "
+                             f"{spec.between[1]!r} is already set by {_ptext(bulk_claims[pair])}")
+                    continue
+                shared = self._shared(*spec.between)
+                if not shared:
+                    self._no_touch(spec.between, path)
+                    continue
+                bulk_claims[pair] = path
+                for key in shared:
+                    plan = plan_for(section, spec)
+                    plan.bulk = path
+                    self.edges[key] = plan
+        # 2. exact edges
+        for section, items in singles:
+            for i, spec in enumerate(items):
+                if spec is None or spec.at is None:
+                    continue
+                path = (section, i)
+                key = self._edge_key(spec.at, path + ("at",), vertical=False)
+                if key is not None:
+                    claim(key, plan_for(section, spec), path)
+        for i, spec in enumerate(links):
+            if spec is None:
+                continue
+            path = ("links", i)
+            key = self._edge_key(spec.at, path + ("at",), vertical=True)
+            if key is None:
+                continue
+            kind = _VERTICAL_KINDS[spec.kind]
+            if kind is BarrierKind.FLOOR:
+                upper = max(key, key=lambda k: self.levels[self.building.areas[k].level].elevation)
+                level = self.levels[self.building.areas[upper].level].spec
+                structure = Structure(spec.material or level.floor or self.defaults.floor)
+            else:
+                if spec.material is not None:
+                    self.add(path + ("material",), f"a {spec.kind} has no material (only a "
+                             "floor does)")
+                structure = None
+            claim(key, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""), path)
+        # 3. one edge between two rooms: the middle free one
+        for section, items in singles:
+            for i, spec in enumerate(items):
+                if spec is None or spec.between is None:
+                    continue
+                if section == "walls" or (section == "openings" and spec.all):
+                    continue
+                path = (section, i)
+                if not self._pair_ok(spec.between, path):
+                    continue
+                shared = self._shared(*spec.between)
+                if not shared:
+                    self._no_touch(spec.between, path)
+                    continue
+                free = [k for k in shared if self.edges[k].origin is None]
+                if not free:
+                    self.add(path, f"every edge between {spec.between[0]!r} and "
+                             f"{spec.between[1]!r} already has a door, window or opening",
+                             tip="place this one with 'at:'")
+                    continue
+                plan = plan_for(section, spec)
+                plan.origin = path
+                self.edges[free[(len(free) - 1) // 2]] = plan
+
+    def _no_touch(self, pair: list, path: Path) -> None:
+        la = self.room_level.get(pair[0])
+        lb = self.room_level.get(pair[1])
+        tip = None
+        if la is not None and lb is not None and la != lb:
+            tip = (f"{pair[0]} is on {self.levels[la].spec.name}, {pair[1]} on "
+                   f"{self.levels[lb].spec.name}: join levels with links:")
+        self.add(path + ("between",), f"rooms {pair[0]!r} and {pair[1]!r} do not touch: no "
+                 "two of their areas are side by side", tip=tip)
+
+    def _connect(self) -> None:
+        b = self.building
+        for (i, j), plan in self.edges.items():
+            barrier = b.connect(i, j, plan.kind, plan.structure, closed=plan.closed,
+                                name=plan.name)
+            if plan.broken:
+                b.destroy_barrier(barrier)
+
+    def _routes(self) -> None:
+        b = self.building
+        for i, positions in enumerate(self.route_positions):
+            spec = (self.sec.get("routes") or [])[i]
+            if positions is None or spec is None:
+                continue
+            path = ("routes", i)
+            indices = [self.index.get(p) if p is not None else None for p in positions]
+            if any(x is None for x in indices):
+                continue
+            ok = True
+            seen: dict[int, int] = {}
+            for k, idx in enumerate(indices):
+                if idx in seen:
+                    self.add(path + ("areas", k), f"{b.areas[idx].name} is already in this route "
+                             f"(areas[{seen[idx]}])")
+                    ok = False
+                seen.setdefault(idx, k)
+                if k and b.between(indices[k - 1], idx) is None:
+                    self.add(path + ("areas", k), f"{b.areas[indices[k - 1]].name} and "
+                             f"{b.areas[idx].name} are not neighbours: a route runs through "
+                             "areas side by side (or one above the other), in order")
+                    ok = False
+            if ok:
+                b.add_route(RouteKind(spec.kind), indices, spec.name or "")
+
+
+def _ptext(path: Path) -> str:
+    from fuego.scenario.source import path_text
+
+    return path_text(path)
