@@ -39,9 +39,7 @@ def resolve_action(scene: Scene, hero: Hero, text: str,
                    legal: list[HeroAction] | None = None) -> HeroAction:
     """The legal action ``text`` names: its recorded words exactly, else as ``parse_action``
     reads a GM's words (``move ground:C4``, ``open front door``). RuleError when none."""
-    from fuego.hero_actions import options, parse_action
-
-    from fuego.hero_actions import HeroActionKind
+    from fuego.hero_actions import HeroActionKind, options, parse_action
 
     legal = options(scene, hero) if legal is None else legal
     want = " ".join(text.split()).lower()

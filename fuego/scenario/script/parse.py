@@ -77,7 +77,7 @@ class _Parser(_TriggerReader, _EffectReader):
                     self._node = 0
                     self.trigger(item["when"], path + ("when",))
                 if "do" in item:
-                    self.effects(item["do"], path + ("do",), ALWAYS | _maybe_provides(self, item))
+                    self.effects(item["do"], path + ("do",), ALWAYS | BROKEN_TRIGGER_CONTEXT)
             return None
         name = spec.get("name", f"cue {n + 1}")
         ok = True
@@ -122,8 +122,8 @@ def _effects_of(item: Any) -> list:
     return do if isinstance(do, list) else [do]
 
 
-def _maybe_provides(parser: _Parser, item: dict) -> frozenset[str]:
-    return frozenset(CONTEXT_KEYS)  # the trigger is broken: do not complain about placeholders
+#: When a cue's trigger is broken, every placeholder counts as given: one problem is enough.
+BROKEN_TRIGGER_CONTEXT = frozenset(CONTEXT_KEYS)
 
 
 # -- entry points -----------------------------------------------------------------------------

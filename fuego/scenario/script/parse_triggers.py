@@ -86,9 +86,7 @@ class _TriggerReader(_Reader):
         if spec is None:
             return None
         n = self.integer(spec["at_least"], p + ("at_least",), 1, 10, "Fire Dice")
-        if n is None:
-            if isinstance(spec["at_least"], int) and spec["at_least"] > 10:
-                pass  # reported: a fire has at most 10 Fire Dice
+        if n is None:  # already reported (a fire has 1-10 Fire Dice)
             return None
         areas: set[str] = set()
         rooms: set[str] = set()
