@@ -1,0 +1,115 @@
+"""The end of a run: :func:`summarize` describes a finished (or stopped) scene in a few lines."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fuego.events import EventKind
+from fuego.render.phrases import _area, _list, _plural
+
+if TYPE_CHECKING:
+    from fuego.scene import Scene
+
+
+# -- the end of a run -----------------------------------------------------------------------------
+def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
+    """A few lines on how the scene went: rounds, what burned, flashovers, every hero's fate.
+
+    ``limit`` is the round limit the run had: a scene still burning when it stopped says so.
+    Computed from the scene's state and its event log only (so it is deterministic too).
+    """
+    b = scene.building
+    log = scene.log
+    K = EventKind
+    lines: list[str] = []
+    seed = scene.roller.seed
+    title = scene.title or b.title or "the scene"
+    lines.append(f"Summary: {title}" + (f" (seed {seed})" if seed is not None else ""))
+
+    # rounds and how it ended
+    last_out = None
+    smoke_cleared = None
+    for e in log:
+        if e.kind is K.FIRE_OUT:
+            last_out = e.round
+        elif e.kind is K.FIRE_STARTED:
+            last_out = None
+        elif e.kind is K.SMOKE_CLEARED:
+            smoke_cleared = e.round
+    rounds = f"Rounds played: {scene.round}"
+    if scene.fires:
+        fd = sum(f.fd for f in scene.fires.values())
+        stop = "the round limit" if limit is None or scene.round >= limit else "the stop"
+        rounds += (f"; still burning at {stop}: {_plural(len(scene.fires), 'fire')} "
+                   f"({_plural(fd, 'Fire Die', 'Fire Dice')})")
+    else:
+        if last_out is not None:
+            rounds += f"; the last fire went out in round {last_out}"
+        elif not any(e.kind is K.FIRE_STARTED for e in log):
+            rounds += "; nothing ever burned"
+        if scene.smoke is not None and scene.smoke.density:
+            rounds += "; smoke still hangs in the air"
+        elif smoke_cleared is not None:
+            rounds += f"; the smoke cleared in round {smoke_cleared}"
+    lines.append(rounds)
+
+    # what burned
+    lit = {}
+    for e in log:
+        if e.kind is K.FIRE_STARTED and e.area is not None:
+            lit.setdefault(e.area, e.round)
+    burnable = sum(1 for a in b.areas if a.fuel > 0 or a.burned_out)
+    burned_out = sum(1 for a in b.areas if a.burned_out)
+    lines.append(f"Areas burned: {len(lit)} of {burnable} that could burn "
+                 f"({burned_out} burned out, {len(scene.fires)} still burning)")
+    flash_round = {e.data.get("room"): e.round for e in log if e.kind is K.FLASHOVER}
+    rooms_hit: dict[str, int] = {}
+    first_lit: dict[str, int] = {}
+    for name, rnd in lit.items():
+        i = b.find(name)
+        if i is not None:
+            key = b.areas[i].room
+            rooms_hit[key] = rooms_hit.get(key, 0) + 1
+            first_lit[key] = min(first_lit.get(key, rnd), rnd)
+    lines.append("Rooms burned: " + ("none" if not rooms_hit else
+                                     f"{len(rooms_hit)} of {len(b.rooms)}, first to last"))
+    for key in sorted(rooms_hit, key=lambda k: (first_lit[k], k)):
+        room = b.rooms[key]
+        total = sum(1 for i in b.room_areas(key) if b.areas[i].fuel > 0 or b.areas[i].burned_out)
+        start = first_lit[key]
+        part = (f"  {room.name or key}: {rooms_hit[key]} of {_plural(total, 'area')}, alight "
+                + (f"from round {start}" if start else "from the start"))
+        if key in flash_round:
+            part += f", flashover in round {flash_round[key]}"
+        lines.append(part)
+
+    # heroes
+    escaped_at = {e.actor: (e.round, e.area) for e in log if e.kind is K.HERO_ESCAPED}
+    fell = {e.actor: e.round for e in log if e.kind in (K.HERO_KNOCKED_OUT, K.HERO_DIED)}
+    if scene.heroes:
+        lines.append("Heroes:")
+    for hero in scene.heroes:
+        status = hero.status.value
+        if status == "escaped" and hero.name in escaped_at:
+            rnd, area = escaped_at[hero.name]
+            fate = f"got out in round {rnd} at {_area(area, b)}"
+        elif status in ("knocked-out", "dead"):
+            word = "knocked out" if status == "knocked-out" else "died"
+            rnd = fell.get(hero.name)
+            fate = f"{word}{f' in round {rnd}' if rnd else ''} in {_area(b.areas[hero.area].name, b)}"
+        else:
+            fate = f"still inside at {_area(b.areas[hero.area].name, b)}"
+        wounds = []
+        if hero.dramatic:
+            wounds.append(_plural(hero.dramatic, "Dramatic Wound"))
+        if hero.flesh:
+            wounds.append(_plural(hero.flesh, "Flesh Wound"))
+        if hero.crippled and status != "dead":
+            wounds.append("crippled")
+        if hero.clothes_fd and hero.present:
+            wounds.append("clothes still burning")
+        lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
+    out = [h.name for h in scene.heroes if h.status.value == "escaped"]
+    if scene.heroes:
+        lines.append("Got out: " + (_list(out) if out else "nobody"))
+    return lines
