@@ -35,8 +35,9 @@ from fuego.tables import (
 
 #: The causes a new fire may name (fuego.scene.Cause).
 CAUSES = {v for k, v in vars(Cause).items() if k.isupper()}
-#: The farthest a module carries a fire from its source, in areas on one level (a wind jump:
-#: 2 areas per wind force, force 4 at most; fuego.modules.wind.jump_target).
+#: The farthest a module carries a fire from its source, in areas across (a wind jump: 2 areas
+#: per wind force, force 4 at most; fuego.modules.wind.jump_target), and one level up or down
+#: (ASL 25.6 spreads to the area joined above or below: fuego.modules.ignition.targets).
 MODULE_REACH = 8
 #: Fire states in which a fire acts and smokes.
 SPREADING = {"burning", "hot", "guttering"}
@@ -424,8 +425,8 @@ def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, 
             s = rp.b.areas[src_area] if src_area is not None else None
             if src_area not in rp.fires:
                 bad(f"a {cause} fire whose source {src!r} is not burning", ev)
-            elif s.level != a.level or max(abs(s.col - a.col), abs(s.row - a.row)) > \
-                    MODULE_REACH:
+            elif abs(rp.b.levels[s.level].elevation - rp.b.levels[a.level].elevation) > 1 \
+                    or max(abs(s.col - a.col), abs(s.row - a.row)) > MODULE_REACH:
                 bad(f"a {cause} fire at {ev.area}, out of reach of its source {src}", ev)
 
 

@@ -22,8 +22,9 @@ from fuego.cli import cli
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
 MINIMAL = ROOT / "tests" / "scenarios" / "good" / "minimal.yaml"
-#: PYTHONHASHSEED values the processes run with; None: unset (a random one per process).
-HASH_SEEDS = ("0", "1", None)
+#: PYTHONHASHSEED values the processes run with; None: unset (a random one per process). A
+#: third process of each test runs with yet another value (7, or the in-process test run's).
+HASH_SEEDS = ("0", None)
 FUEGO = "from fuego.cli import main; main()"
 
 
@@ -88,7 +89,7 @@ from fuego.scenario import load
 out = {}
 for path in sys.argv[2:]:
     scenario = load(path)
-    for seed in (1, 2, 3):
+    for seed in (1, 2):
         for kind in ("auto", "random"):
             scene = scenario.build(seed)
             ctrl = AutoController() if kind == "auto" else RandomController(seed)
@@ -127,7 +128,7 @@ def test_engine_results_do_not_depend_on_the_hash_seed(tmp_path):
     """Many buildings (the campaigns and generated ones with modules), automatic and random
     heroes and GM: a digest of every log and final state, computed in processes with different
     PYTHONHASHSEED values, is the same."""
-    files = [str(p) for p in CAMPAIGNS] + [str(p) for p in _generated(8, tmp_path)]
+    files = [str(p) for p in CAMPAIGNS] + [str(p) for p in _generated(6, tmp_path)]
     here = str(Path(__file__).resolve().parent)
     procs = [subprocess.Popen([sys.executable, "-c", _ENGINE_SCRIPT, here, *files],
                               env=_env(hs), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -136,7 +137,7 @@ def test_engine_results_do_not_depend_on_the_hash_seed(tmp_path):
     for proc in procs:
         out, _ = _finish(proc, timeout=300)
         digests.append(json.loads(out))
-    assert len(digests[0]) == len(files) * 6
+    assert len(digests[0]) == len(files) * 4
     for other in digests[1:]:
         differ = sorted(k for k in digests[0] if digests[0][k] != other.get(k))
         assert not differ, f"results depend on the hash seed: {differ[:5]}"

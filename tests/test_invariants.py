@@ -41,7 +41,7 @@ def examples(n: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-PROPERTY = examples(40)
+PROPERTY = examples(30)
 ROUNDS = 30
 
 LEVEL_ROOMS = ["abc", "def", "ghi"]  # plan characters per level: a room lies on one level
@@ -256,7 +256,7 @@ def test_generated_scenarios_keep_every_invariant(text, seed, kind):
     _play_twice(text, seed, kind)
 
 
-@examples(25)
+@examples(20)
 @given(text=scenarios(modules=True), seed=st.integers(0, 2**32),
        kind=st.sampled_from(["auto", "random"]))
 def test_generated_scenarios_with_modules_keep_every_invariant(text, seed, kind):
@@ -332,7 +332,7 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:
     return scenes[0], scenes[1]
 
 
-@examples(40)
+@examples(30)
 @given(pair=odd_scenes(), kind=st.sampled_from(["auto", "random"]))
 def test_odd_shapes_keep_every_invariant(pair, kind):
     scene, twin = pair
@@ -342,7 +342,7 @@ def test_odd_shapes_keep_every_invariant(pair, kind):
 
 # -- the campaigns, with their scripts and modules ----------------------------------------------
 @pytest.mark.parametrize("name", ["tavern", "ship", "village"])
-@examples(6)
+@examples(2)  # tests/test_soak.py plays the campaigns for many more seeds
 @given(seed=st.integers(0, 2**32))
 def test_campaigns_keep_every_invariant(name, seed):
     from pathlib import Path
