@@ -9,7 +9,7 @@ and check them after::
 
 The scenes cover the round's paths: the benchmark's field and manor (partly and wholly
 ablaze), heroes fleeing, the three temperaments, Villain fires (guttering), flashover by dice,
-smoke off and suffocation.
+smoke off and suffocation; and the shipped campaigns (tavern, ship) with their scripts.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
 from fuego.controllers import AutoController  # noqa: E402
@@ -43,6 +44,16 @@ def cases():
         out[f"field-kindled-{seed}"] = (
             lambda s=seed: kindled(field(30, 30), [0, 465, 899], fd=2, seed=s, heroes=2), 40)
     out["manor-ablaze"] = (lambda: ablaze(manor(), fd=3, seed=4), 6)
+    for name in ("tavern", "ship"):  # the shipped campaigns, where the loader has landed
+        path = ROOT / "campaigns" / f"{name}.yaml"
+        try:
+            from fuego.scenario import load
+        except ImportError:
+            break
+        if path.exists():
+            scenario = load(str(path))
+            for seed in range(1, 9):
+                out[f"{name}-{seed}"] = (lambda sc=scenario, s=seed: sc.build(s), 30)
     out["field-ablaze"] = (lambda: ablaze(field(40, 25), fd=3, seed=5), 8)
     out["field-ablaze-wild"] = (lambda: ablaze(field(20, 20), fd=6, seed=6, temperament="wild"), 8)
     return out

@@ -285,6 +285,7 @@ class Building:
     _gate_state: list[bool] = field(default_factory=list, compare=False, repr=False)
     _vents: list[bool] = field(default_factory=list, compare=False, repr=False)
     _vents_epoch: int = field(default=-1, compare=False, repr=False)
+    _regions: list[tuple[int, bool]] = field(default_factory=list, compare=False, repr=False)
     _vent_to: list[frozenset[int]] = field(default_factory=list, compare=False, repr=False)
     _gate_pos: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
     #: (epoch, barrier) for each change made through the methods below; changes before
@@ -505,31 +506,45 @@ class Building:
         """Can smoke from area ``i`` reach open air at all: is an outdoor area, or an open or
         broken window, in the region open to ``i``? (Cached per barrier state.)"""
         if self._vents_epoch != self._epoch:
-            adj = self.open_adjacency()
-            n = len(self.areas)
-            region = [-1] * n
-            vents: list[bool] = []
-            for start in range(n):
-                if region[start] >= 0:
-                    continue
-                label = len(vents)
-                region[start] = label
-                stack = [start]
-                members = []
-                while stack:
-                    k = stack.pop()
-                    members.append(k)
-                    for j in adj[k]:
-                        if region[j] < 0:
-                            region[j] = label
-                            stack.append(j)
-                vents.append(any(self.rooms[self.areas[k].room].outdoors for k in members))
-            for barrier in self.barriers:
-                if barrier.kind is BarrierKind.WINDOW and barrier.passable:
-                    vents[region[barrier.a]] = True
-            self._vents = [vents[r] for r in region]
-            self._vents_epoch = self._epoch
+            self._find_regions()
         return self._vents[i]
+
+    def open_region(self, i: int) -> tuple[int, bool]:
+        """The region open to area ``i`` (through passable barriers): how many areas, and
+        whether one of them is outdoors. (Cached per barrier state.)"""
+        if self._vents_epoch != self._epoch:
+            self._find_regions()
+        return self._regions[i]
+
+    def _find_regions(self) -> None:
+        adj = self.open_adjacency()
+        n = len(self.areas)
+        region = [-1] * n
+        vents: list[bool] = []
+        sizes: list[tuple[int, bool]] = []
+        for start in range(n):
+            if region[start] >= 0:
+                continue
+            label = len(vents)
+            region[start] = label
+            stack = [start]
+            members = []
+            while stack:
+                k = stack.pop()
+                members.append(k)
+                for j in adj[k]:
+                    if region[j] < 0:
+                        region[j] = label
+                        stack.append(j)
+            outdoors = any(self.rooms[self.areas[k].room].outdoors for k in members)
+            vents.append(outdoors)
+            sizes.append((len(members), outdoors))
+        for barrier in self.barriers:
+            if barrier.kind is BarrierKind.WINDOW and barrier.passable:
+                vents[region[barrier.a]] = True
+        self._vents = [vents[r] for r in region]
+        self._regions = [sizes[r] for r in region]
+        self._vents_epoch = self._epoch
 
     # -- play-time changes ----------------------------------------------------------------------
     def open_barrier(self, barrier: Barrier) -> bool:

@@ -64,14 +64,24 @@ class SmokeField:
             self._forget(b.changes_since(self._walks_epoch))
             self._walks_epoch = b.epoch
         start = fire.area
-        if not b.vents_from(start):
-            # No vent to look for: the walk stops at the cover, and a longer cover only walks
-            # further; the areas are the first ``cover`` of one order.
-            order, whole = self._prefixes.get(start) or ((), False)
-            if len(order) < cover and not whole:
-                order, whole = self._nearest(start, cover + 8)
-                self._prefixes[start] = order, whole
-            return order[:cover], False
+        vents = b.vents_from(start)
+        if vents:
+            size, outdoors = b.open_region(start)
+            if not (outdoors and size <= 4 * cover + 64):
+                return self._replay(start, cover)
+            # An outdoor area is open to the fire and the whole open region lies within the
+            # walk's bound: the walk cannot stop short of it, so the smoke vents, and its areas
+            # are the first ``cover`` of the same order as where nothing vents.
+        # No vent to look for (or one surely met): the walk stops at the cover, and a longer
+        # cover only walks further; the areas are the first ``cover`` of one order.
+        order, whole = self._prefixes.get(start) or ((), False)
+        if len(order) < cover and not whole:
+            order, whole = self._nearest(start, cover + 8)
+            self._prefixes[start] = order, whole
+        return order[:cover], vents
+
+    def _replay(self, start: int, cover: int) -> tuple[list[int], bool]:
+        """The walk from ``start`` (kept per area) replayed for ``cover``."""
         walk = self._walks.get(start)
         if walk is None or walk[3] < cover:
             walk = self._walks[start] = self._walk(start, cover + 8)
@@ -138,7 +148,7 @@ class SmokeField:
 
     def _nearest(self, start: int, cover: int) -> tuple[list[int], bool]:
         """The first ``cover`` (or more) areas in :meth:`_walk`'s order from ``start``, and
-        whether that is every area open to it; for areas that can reach no vent."""
+        whether that is every area open to it."""
         adj = self.building.open_adjacency()
         seen = {start}
         order = [start]
