@@ -250,18 +250,34 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
             standin.forecast(runs, rounds, 1, jobs)
 
         what = "stand-in: run_scene over a tests/builders.py building in a process pool"
-    times = {}
+    times, cpu = {}, {}
     for jobs in (1, 2):
-        samples = []
+        samples, cpus = [], []
         for _ in range(repeats):
+            c = _cpu_seconds()
             t = time.perf_counter()
             play(jobs)
             samples.append(time.perf_counter() - t)
-        times[jobs] = median(samples)
+            cpus.append(_cpu_seconds() - c)
+        times[jobs], cpu[jobs] = median(samples), median(cpus)
     scale = 1000 / runs
     return {"what": what, "runs": runs, "rounds": rounds, "jobs1_s": times[1],
             "jobs2_s": times[2], "speedup": times[1] / times[2],
-            "jobs2_s_per_1000_runs": times[2] * scale, "cpus": os.cpu_count()}
+            "jobs2_s_per_1000_runs": times[2] * scale, "cpus": os.cpu_count(),
+            # CPU time of this process and its finished workers: the work done, whatever the
+            # machine's load; cpu / wall is how many processors the run actually had
+            "jobs1_cpu_s": cpu[1], "jobs2_cpu_s": cpu[2],
+            "jobs2_processors_used": cpu[2] / times[2] if times[2] else None,
+            "ms_per_run_cpu": cpu[1] / runs * 1e3}
+
+
+def _cpu_seconds() -> float:
+    try:
+        import resource
+    except ImportError:  # not on Unix: process time only
+        return time.process_time()
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 # -- 5. memory -----------------------------------------------------------------------------------
@@ -365,6 +381,8 @@ def table(results: dict, checks: list[dict]) -> str:
         f = results["forecast"]
         rows.append((f"forecast {f['runs']} x {f['rounds']}, 2 jobs (s)", _fmt(f["jobs2_s"]),
                      f"{_fmt(f['jobs1_s'])} s with 1 job", _fmt(f["speedup"], "x")))
+        rows.append(("forecast CPU per run (ms); processors had", _fmt(f["ms_per_run_cpu"], digits=1),
+                     f"{_fmt(f['jobs2_processors_used'])} of {f['cpus']} with 2 jobs", ""))
     if "memory" in results:
         m = results["memory"]
         rows.append((f"memory per fire, {m['fires']} fires (B)", _fmt(m["per_fire_bytes"], digits=0),
@@ -404,6 +422,10 @@ def main(argv=None) -> int:
 
     results: dict = {}
     started = time.perf_counter()
+    try:
+        load_at_start = os.getloadavg()
+    except OSError:
+        load_at_start = None
     if "cli" in only:
         say("cli ...")
         results["cli"] = bench_cli(size["cli_repeats"])
@@ -429,14 +451,16 @@ def main(argv=None) -> int:
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}
     try:
-        meta["load_average"] = os.getloadavg()
+        meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
     except OSError:
         pass
     if args.json:
         print(json.dumps({"meta": meta, "results": results, "targets": checks}, indent=1))
     else:
-        print(f"fuego benchmarks ({meta['mode']}; Python {meta['python']}, {meta['cpus']} CPUs, "
-              f"{meta['seconds']} s)\n")
+        load = meta.get("load_average") or {}
+        busy = f"; load average {load['end'][0]:.1f}" if load.get("end") else ""
+        print(f"fuego benchmarks ({meta['mode']}; Python {meta['python']}, {meta['cpus']} CPUs"
+              f"{busy}; {meta['seconds']} s)\n")
         print(table(results, checks))
     return 0
 
