@@ -104,10 +104,6 @@ def level_extent(building: Building, level: int) -> tuple[int, int, int, int]:
     return min(cols), max(cols), min(rows), max(rows)
 
 
-def _is_vertical(building: Building, barrier: Barrier) -> bool:
-    return building.areas[barrier.a].level != building.areas[barrier.b].level
-
-
 def _level_box(building: Building, level: int, s: float) -> tuple[float, float]:
     c0, c1, r0, r1 = level_extent(building, level)
     return (c1 - c0 + 1) * s, (r1 - r0 + 1) * s

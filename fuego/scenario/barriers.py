@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fuego.building import BarrierKind, RouteKind
-from fuego.scenario.source import Path
+from fuego.scenario.source import Path, path_text
 from fuego.tables import DESTRUCTION_TN, Structure
 
 if TYPE_CHECKING:
@@ -294,6 +294,4 @@ class BarrierPlanner:
 
 
 def _ptext(path: Path) -> str:
-    from fuego.scenario.source import path_text
-
     return path_text(path)
