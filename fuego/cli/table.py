@@ -150,7 +150,7 @@ class Table:
                 if q.kind != "round":
                     self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
                     continue
-                if len(words) == 2 and not (words[1].isdigit() and int(words[1]) >= 1):
+                if len(words) == 2 and not (words[1].isdecimal() and int(words[1]) >= 1):
                     self.screen.line("  ! go N: a number of rounds (1 or more)", "bold red")
                     continue
                 n = int(words[1]) if len(words) == 2 else q.scene.settings.max_rounds

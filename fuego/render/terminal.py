@@ -72,7 +72,7 @@ def level_index(building: Building, level: int | str | None) -> int:
         for lv in building.levels:
             if lv.name == level:
                 return lv.index
-        if level.lstrip("-").isdigit():
+        if level.lstrip("-").isdecimal():
             return level_index(building, int(level))
     names = ", ".join(f"{lv.index} {lv.name}" for lv in building.levels)
     raise FuegoError(f"no level {level!r}", tip=f"levels: {names}")

@@ -357,7 +357,7 @@ class Player:
         entry = q.key()
         low = text.lower()
         hero_words = q.kind == "action" and text and not low.startswith("gm ") and not (
-            low.isdigit() or low in ("hold", "h"))
+            low.isdecimal() or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
                 act = resolve_action(q.scene, q.hero, text, q.choices)
@@ -397,7 +397,7 @@ class Player:
         if low in ("hold", "h"):
             entry["a"] = "hold"
             return entry
-        if low.isdigit():
+        if low.isdecimal():  # not isdigit: int() refuses "²"
             n = int(low)
             if not 1 <= n <= len(q.choices):
                 raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")

@@ -263,7 +263,7 @@ def loads(text: str, where: str = "<session>") -> Session:
         _check_entry(i, e, where)
     checks = data.get("checks", {})
     if not isinstance(checks, dict) or not all(
-            isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in checks.items()):
+            isinstance(k, str) and k.isdecimal() and isinstance(v, str) for k, v in checks.items()):
         raise _bad(where, "'checks' must map round numbers to digests")
     options = data.get("options", {})
     if not isinstance(options, dict):

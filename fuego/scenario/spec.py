@@ -84,7 +84,7 @@ def _fuel(v: Any) -> Any:
         return v
     if isinstance(v, str):
         name = v.strip().lower()
-        if name.isdigit():
+        if name.isdecimal():
             return _fuel(int(name))
         if not _FUEL_RE.match(name):
             raise ValueError(f"not a fuel name: {short(v)} (lowercase letters, digits and -)")
