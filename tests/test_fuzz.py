@@ -766,3 +766,39 @@ def test_digits_that_are_not_numbers(tmp_path, monkeypatch):
     data["checks"] = {"\u00b2": "0" * 32}
     with pytest.raises(SaveError, match="'checks' must map round numbers"):
         sessions.loads(json.dumps(data))
+
+
+# -- command-line values -------------------------------------------------------------------------
+VALUES = st.one_of(st.sampled_from(["0", "-1", "1", "2", "7", "61", "10001", str(2**48),
+                                    str(2**63), "9" * 40, "\u00b2", "\u0663", "", " ", "x", "1e3",
+                                    "-0", "nan", "inf", "3.5", "ground", "upper:B2", "..",
+                                    "/dev/null", "a" * 300]),
+                   st.text(max_size=12))
+
+
+@examples(60)
+@given(data=st.data())
+def test_command_options_of_any_value(data, tmp_path_factory):
+    """Every command with a value of any kind in each option: success or a clear error."""
+    folder = tmp_path_factory.mktemp("opts")
+    v = [data.draw(VALUES) for _ in range(4)]
+    commands = [
+        ["run", MINIMAL, "--seed", v[0], "--rounds", v[1], "--quiet"],
+        ["forecast", MINIMAL, "--runs", "2", "--rounds", v[0], "--seed", v[1], "--by-round",
+         v[2]],
+        ["show", MINIMAL, "--level", v[0]],
+        ["map", MINIMAL, "--out", folder / "m.svg", "--level", v[0], "--round", v[1], "--scale",
+         v[2]],
+        ["roll", "7k4", "--times", v[0], "--seed", v[1]],
+        ["odds", "5k3", "--tn", v[0], "--raises", v[1]],
+        ["fire-stats", v[0]],
+        ["new", folder / (v[0].replace("/", "_") or "x"), "--title", v[1]],
+        ["import", SAMPLE_VTT, "--grid-feet", v[0], "--window", v[1], "--level", v[2],
+         "--title", v[3]],
+    ]
+    args = data.draw(st.sampled_from(commands))
+    if "--rounds" in args and args[0] == "run":  # a long run is fine but slow: keep it short
+        k = args.index("--rounds") + 1
+        if args[k].strip().isdecimal() and int(args[k]) > 60:
+            args[k] = "61"
+    invoke(*args, seconds=60)
