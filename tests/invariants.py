@@ -22,7 +22,6 @@ from typing import Any, Callable, Iterable
 
 from fuego.building import ALWAYS_OPEN, OPENABLE, BarrierKind
 from fuego.events import EventKind
-from fuego.heroes import Status
 from fuego.modules import RuleModule
 from fuego.scene import Cause, Scene
 from fuego.tables import (

@@ -294,7 +294,7 @@ def _touch_tags(target: Path) -> list[str]:
         f'title: x\nrooms: !!python/object/apply:subprocess.check_call [["touch", "{t}"]]\n',
         f'!!python/object/apply:os.system ["touch {t}"]\n',
         f'title: !!python/object/new:subprocess.Popen [["touch", "{t}"]]\n',
-        f'title: !!python/name:os.system\n',
+        'title: !!python/name:os.system\n',
         f'? !!python/object/apply:os.system ["touch {t}"]\n: x\n',
         f'title: x\nlevels: [!!python/object/apply:os.system ["touch {t}"]]\n',
         f'title: &a !!python/object/apply:os.system ["touch {t}"]\nrooms: *a\n',
@@ -580,7 +580,8 @@ LIMITS = [
      "  - {name: g, plan: [k]}\nheroes:\n" + "".join(_hero(n) for n in range(101)),
      "heroes: 101 heroes; at most 100"),
     ("MAX_FIRES", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
-     "  - {name: g, plan: [k]}\nfires:\n" + "  - {area: A1, fd: 1}\n" * 1001, "fires: 1001 fires; at most 1000"),
+     "  - {name: g, plan: [k]}\nfires:\n" + "  - {area: A1, fd: 1}\n" * 1001,
+     "fires: 1001 fires; at most 1000"),
     ("MAX_ROUTES", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
      "  - {name: g, plan: [kk]}\nroutes:\n" + "  - {kind: carpet, areas: [A1, B1]}\n" * 1001,
      "routes: 1001 routes; at most 1000"),
@@ -588,7 +589,8 @@ LIMITS = [
      "  - {name: g, plan: [kk]}\nroutes:\n  - {kind: carpet, areas: ["
      + ", ".join(["A1", "B1"] * 501) + "]}\n", "areas: too long (1000 items at most)"),
     ("MAX_ROUNDS", "title: x\nrooms: {k: {fuel: 1}}\nlegend: {k: k}\nlevels:\n"
-     "  - {name: g, plan: [k]}\nrules: {max_rounds: 10001}\n", "max_rounds: must be 1-10000, got 10001"),
+     "  - {name: g, plan: [k]}\nrules: {max_rounds: 10001}\n",
+     "max_rounds: must be 1-10000, got 10001"),
     ("MAX_NAME_CHARS", "title: " + "x" * 81 + "\nrooms: {k: {}}\nlegend: {k: k}\nlevels:\n"
      "  - {name: g, plan: [k]}\n", "title: too long (80 characters at most)"),
     ("MAX_TEXT_CHARS", "title: x\ndescription: " + "x" * 20_001 + "\nrooms: {k: {}}\n"
@@ -703,7 +705,8 @@ WORDS = ["", "", "", "next", "hold", "wait", "help", "status", "map", "map groun
          "move ground:C1", "move ground:Z99", "open store door", "close ground:C1 ground:D1",
          "smother ground:B1", "spot ground:B1", "put-out-clothes", "put-out-clothes Bo",
          "gm fire ground:A1 5", "gm fire ground:A1 11", "gm fire ground:A3 3 hot",
-         "gm fd ground:B1 0", "gm fd ground:B1 10", "gm fd ground:Z9 2", "gm open ground:C1 ground:D1",
+         "gm fd ground:B1 0", "gm fd ground:B1 10", "gm fd ground:Z9 2",
+         "gm open ground:C1 ground:D1",
          "gm break ground:C1 ground:D1", "gm break ground:A1 ground:B1", "gm close store door",
          "gm move Bo ground:A3", "gm move Nobody ground:A1", "gm end", "gm", "gm fire",
          "fire ground:B2 4", "fd ground:B1 3", "break ground:F2 ground:F3", "end", "quit",

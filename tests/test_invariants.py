@@ -295,9 +295,11 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:
                 if ch == "." or c + 1 >= len(row) or row[c + 1] == ".":
                     continue
                 pairs.append((f"l{li}:{col(c)}{r + 1}", f"l{li}:{col(c + 1)}{r + 1}"))
-    edge_kinds = [(BarrierKind.DOOR, Structure.WOODEN_DOOR), (BarrierKind.DOOR, Structure.THIN_WOODEN_DOOR),
+    edge_kinds = [(BarrierKind.DOOR, Structure.WOODEN_DOOR),
+                  (BarrierKind.DOOR, Structure.THIN_WOODEN_DOOR),
                   (BarrierKind.WINDOW, Structure.GLASS_WINDOW),
-                  (BarrierKind.WALL, Structure.PAPER_WALL), (BarrierKind.WALL, Structure.STONE_WALL),
+                  (BarrierKind.WALL, Structure.PAPER_WALL),
+                  (BarrierKind.WALL, Structure.STONE_WALL),
                   (BarrierKind.OPEN, None)]
     edges = {}
     for pair in draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True)) if pairs else []:
