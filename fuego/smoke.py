@@ -7,11 +7,12 @@ fuego's reading (docs/rules.md, Smoke):
   in moves, so smoke rounds corners and stairs but not closed doors or intact walls.
 - If none of the areas it can reach vents (an outdoor area, or an open window or broken barrier
   to outside), the smoke cannot dissipate: at the end of each round it covers one more area (the
-  fire's own area). Where it vents, it stays at four, and accumulated smoke blows out at once.
+  fire's own area). Where it vents, it stays at four; what it had piled up beyond that clears
+  like smoke whose fire is out.
 - Smoke is thick where any fire covering the area burns wet or smoky fuel or gunpowder; thin
   otherwise.
-- Smoke left behind by fires that went out clears after 1-5 rounds by wind (RULES-NOTES); the
-  countdown only runs while no fire burns in that room.
+- Smoke left behind clears after 1-5 rounds by wind (RULES-NOTES); the countdown runs while no
+  fire burns in that room, or where the smoke has a way out to open air.
 """
 
 from __future__ import annotations
@@ -196,8 +197,8 @@ class SmokeField:
             if i in new or i in owned:
                 continue
             left = self.linger.get(i, rounds)
-            if b.areas[i].room not in burning_rooms:
-                left -= 1
+            if b.areas[i].room not in burning_rooms or b.vents_from(i):
+                left -= 1  # its fire is out, or the smoke piled up here has a way out now
             if left > 0:
                 new[i] = d
                 linger[i] = left

@@ -506,7 +506,9 @@ def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None
             if p["state"] not in SPREADING or fire.state.value not in SPREADING:
                 continue
             room = b.areas[i].room
-            lost = [a for a in b.room_areas(room) if a in before and a not in after]
+            # The closed room is the part of it inside this closed space: a part of the same
+            # room that opens to the air may clear by wind (fuego.smoke).
+            lost = [a for a in b.room_areas(room) if a in comp and a in before and a not in after]
             if lost:
                 bad(f"smoke cleared from {', '.join(b.areas[a].name for a in lost[:5])} in the "
                     f"closed room {room!r} while the fire at {b.areas[i].name} burns there")

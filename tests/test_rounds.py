@@ -366,3 +366,20 @@ def test_a_companion_is_named_by_full_or_first_name():
         assert parse_action(s, bo, words).other == "Ana Lopez"
     with pytest.raises(Exception, match="cannot"):
         parse_action(s, bo, "put-out-clothes Lopez")
+
+
+def test_smoke_piled_up_in_a_closed_room_clears_by_wind_once_a_window_opens():
+    b = grid([("ground", 0, ["kkkkkkks"])], TWO_ROOMS, wall=Structure.STONE_WALL,
+             edges={("G1", "H1"): (BarrierKind.WINDOW, Structure.GLASS_WINDOW, True)})
+    s = scene(b, wind="strong")  # two rounds to clear
+    fire = s.start_fire(0, 2, Cause.GM)
+    fire.resolve = 9
+    for _ in range(4):
+        s.smoke.update(s)
+    assert len(s.smoke.density) == 7  # 4, 5, 6, 7: no way out
+    b.open_barrier(b.between(b.find("G1"), b.find("H1")))
+    s.smoke.update(s)
+    assert b.find("H1") in s.smoke.density  # it pours out of the window
+    for _ in range(2):  # strong wind: what piled up clears in two rounds
+        s.smoke.update(s)
+    assert sorted(s.smoke.density) == [0, 1, 2, 3]  # the burning fire's own four remain
