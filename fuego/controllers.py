@@ -80,7 +80,11 @@ class AutoController(Controller):
         self._costs_key: tuple | None = None
 
     def _exit_costs(self, scene: Scene) -> list[float]:
-        key = (scene.round, scene.phase, len(scene.log))
+        # The way out changes with the doors and the fires: recompute when a barrier changed or
+        # a fire started or went out, at most once a phase otherwise (a fire growing within the
+        # phase is seen from the next one).
+        key = (scene.round, scene.phase, scene.building._epoch, scene.next_fire_id,
+               len(scene.fires))
         if self._costs_key != key:
             self._costs = exit_costs(scene)
             self._costs_key = key
