@@ -13,244 +13,36 @@ number from 1, like a spreadsheet or a printed battle map), a room has a key (``
 from __future__ import annotations
 
 import math
-import re
 from collections import deque
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from fuego.errors import RuleError
-from fuego.tables import AREA_FEET, COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
+from fuego.places import (  # noqa: F401  (the parts, importable from here as before)
+    ALWAYS_OPEN,
+    BEAM_STRUCTURE,
+    OPENABLE,
+    VERTICAL,
+    Area,
+    Barrier,
+    BarrierKind,
+    Feature,
+    Level,
+    Room,
+    Route,
+    RouteKind,
+    column_index,
+    column_letters,
+    fuel_epoch,
+    note_fuel,
+    parse_coordinate,
+)
+from fuego.tables import AREA_FEET, Structure
 
 if TYPE_CHECKING:  # networkx is imported lazily: the CLI must start fast
     import networkx as nx
 
-
-class BarrierKind(str, Enum):
-    """What separates two neighbouring areas."""
-
-    OPEN = "open"  # same room, an archway, open ground: nothing in the way
-    WALL = "wall"
-    DOOR = "door"
-    WINDOW = "window"
-    FLOOR = "floor"  # the floor of the upper area and the ceiling of the lower
-    STAIRS = "stairs"  # an open link between levels a person can walk
-    LADDER = "ladder"
-    HOLE = "hole"  # a hatchway, a trapdoor left open, a collapsed floor
-
-
-#: Kinds that let fire, smoke and people through while intact.
-ALWAYS_OPEN = frozenset({BarrierKind.OPEN, BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE})
-#: Kinds a person can open and close during play.
-OPENABLE = frozenset({BarrierKind.DOOR, BarrierKind.WINDOW})
-VERTICAL = frozenset({BarrierKind.FLOOR, BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE})
-
-
-class Feature(str, Enum):
-    """Things in an area the rules care about."""
-
-    OIL = "oil"  # spilt oil or a lamp's reservoir: burns hot along its route
-    GUNPOWDER = "gunpowder"  # thick smoke; a magazine can be scripted to explode
-    WOODEN_BEAM = "wooden-beam"  # a structural beam or post holding up the floor above
-    STONE_BEAM = "stone-beam"
-    LARGE_STONE_BEAM = "large-stone-beam"
-    EXIT = "exit"  # a way out of the scene for heroes
-
-
-BEAM_STRUCTURE = {
-    Feature.WOODEN_BEAM: Structure.WOODEN_BEAM,
-    Feature.STONE_BEAM: Structure.STONE_BEAM,
-    Feature.LARGE_STONE_BEAM: Structure.LARGE_STONE_BEAM,
-}
-
-
-class RouteKind(str, Enum):
-    """Runs of fuel a fire follows without a roll (003, Crunchy Rules: spreading)."""
-
-    CARPET = "carpet"
-    CURTAINS = "curtains"
-    HANGINGS = "hangings"
-    OIL = "oil"
-    FUSE = "fuse"  # a powder trail
-    OTHER = "other"
-
-
-def column_letters(col: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA: spreadsheet columns."""
-    letters = ""
-    col += 1
-    while col:
-        col, rem = divmod(col - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
-
-
-def column_index(letters: str) -> int:
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + (ord(ch) - 64)
-    return col - 1
-
-
-_COORD_RE = re.compile(r"^(?:([A-Za-z0-9_-]+):)?([A-Za-z]{1,3})(\d{1,4})$")
-
-
-def parse_coordinate(text: str) -> tuple[str | None, int, int]:
-    """``ground:C4`` -> (``ground``, 2, 3); ``C4`` -> (None, 2, 3). Raises ValueError."""
-    m = _COORD_RE.match(text.strip()) if isinstance(text, str) else None
-    if not m or int(m.group(3)) < 1:
-        raise ValueError(f"not an area coordinate: {text!r} (expected e.g. C4 or ground:C4)")
-    return m.group(1), column_index(m.group(2)), int(m.group(3)) - 1
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    index: int
-    name: str
-    elevation: int  # 0 ground, -1 cellar, 1 first floor ...
-    floor: Structure = Structure.WOODEN_FLOOR  # the floor of this level (the ceiling below it)
-
-
-@dataclass(frozen=True, slots=True)
-class Room:
-    key: str
-    name: str
-    level: int
-    outdoors: bool = False
-    wall: Structure = Structure.WOODEN_WALL  # default wall against other rooms
-    description: str = ""
-
-
-@dataclass(slots=True)
-class Area:
-    """One 10-ft square: the unit of one fire."""
-
-    index: int
-    col: int
-    row: int
-    level: int
-    room: str
-    fuel: int  # Resolve 0-9 still to burn (0: nothing to burn)
-    fuel_name: str = ""
-    wet: bool = False  # wet or damp fuel: thick smoke (003)
-    smoky: bool = False  # fuel that smokes thick for another reason (green leaves, chemicals)
-    features: frozenset[Feature] = frozenset()
-    name: str = ""
-    burned_out: bool = False
-    terrain: str = ""  # outdoor terrain or building kind for the modules ("" = by default)
-
-    @property
-    def thick_smoke(self) -> bool:
-        return self.wet or self.smoky or Feature.GUNPOWDER in self.features
-
-    @property
-    def burnable(self) -> bool:
-        return self.fuel > 0 and not self.burned_out
-
-
-#: Counts the changes, in any building, that may make an area burnable again: fuel set above 0,
-#: ``burned_out`` cleared (a script spilling oil, a fire put out early). Caches of where unlit
-#: fuel lies (fuego.fire_actions) start over when it moves. ``Area.fuel`` and
-#: ``Area.burned_out`` are watched properties over their slots, so any write counts.
-_fuel_changes = 0
-
-
-def fuel_epoch() -> int:
-    return _fuel_changes
-
-
-def note_fuel() -> None:
-    """Tell the caches that some area may burn again."""
-    global _fuel_changes
-    _fuel_changes += 1
-
-
-def _watch_area() -> None:
-    fuel, burned = Area.__dict__["fuel"], Area.__dict__["burned_out"]
-    put_fuel, put_burned = fuel.__set__, burned.__set__
-
-    def set_fuel(self: Area, value: int) -> None:
-        put_fuel(self, value)
-        if value > 0:
-            note_fuel()
-
-    def set_burned(self: Area, value: bool) -> None:
-        put_burned(self, value)
-        if not value:
-            note_fuel()
-
-    Area.fuel = property(fuel.__get__, set_fuel, doc="Resolve 0-9 still to burn (0: nothing)")
-    Area.burned_out = property(burned.__get__, set_burned, doc="its fuel is spent for good")
-
-
-_watch_area()
-
-
-@dataclass(slots=True)
-class Barrier:
-    """What stands between two neighbouring areas ``a`` and ``b`` (``a < b``)."""
-
-    index: int
-    a: int
-    b: int
-    kind: BarrierKind
-    structure: Structure | None = None  # the material, for walls, doors, windows and floors
-    closed: bool = True  # doors and windows only
-    destroyed: bool = False
-    name: str = ""
-
-    @property
-    def passable(self) -> bool:
-        """Can fire, smoke and people pass without breaking it?"""
-        if self.destroyed or self.kind in ALWAYS_OPEN:
-            return True
-        return self.kind in OPENABLE and not self.closed
-
-    @property
-    def vertical(self) -> bool:
-        return self.kind in VERTICAL
-
-    @property
-    def destruction_tn(self) -> int | None:
-        if self.passable or self.structure is None:
-            return None
-        return DESTRUCTION_TN.get(self.structure)
-
-    @property
-    def pass_through_tn(self) -> int | None:
-        if self.passable or self.structure is None:
-            return None
-        return PASS_THROUGH_TN.get(self.structure)
-
-    @property
-    def combustible(self) -> bool:
-        return self.structure in COMBUSTIBLE
-
-    def other(self, i: int) -> int:
-        return self.b if i == self.a else self.a
-
-    def describe(self) -> str:
-        if self.kind in ALWAYS_OPEN:
-            return self.kind.value
-        what = self.structure.value if self.structure else self.kind.value
-        if self.destroyed:
-            return f"broken {what}"
-        if self.kind in OPENABLE:
-            return f"{'closed' if self.closed else 'open'} {what}"
-        return what
-
-
 _NO_VENTS: frozenset[int] = frozenset()
-
-
-@dataclass(slots=True)
-class Route:
-    """A run of fuel through ``areas`` in order (carpet, curtains, spilt oil)."""
-
-    index: int
-    kind: RouteKind
-    areas: tuple[int, ...]
-    name: str = ""
 
 
 @dataclass(slots=True)
