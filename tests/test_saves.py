@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from fuego.cli import cli
 from fuego.errors import SaveError
 from fuego.scenario import session as sessions
-from test_fuzz import deadline, invoke
+from test_fuzz import _paths, deadline, invoke
 from test_session import ANSWERS, SHOP
 
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
@@ -107,16 +107,6 @@ NASTY = st.one_of(
     st.lists(st.integers(0, 3), max_size=3), st.dictionaries(st.text(max_size=4),
                                                              st.integers(), max_size=2),
 )
-
-
-def _paths(data, path=()):
-    yield path
-    if isinstance(data, dict):
-        for k, v in data.items():
-            yield from _paths(v, path + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _paths(v, path + (i,))
 
 
 @st.composite

@@ -44,6 +44,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import contextlib
 import os
 import tempfile
 import time
@@ -365,6 +366,12 @@ def clean_stale(path: str) -> list[str]:
     return gone
 
 
+def _discard(tmp: str) -> None:
+    """Remove a temporary file left by a save that failed (it may already be gone)."""
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
 def _backup(path: str, directory: str) -> None:
     """Keep the current save (if it is a good one) as ``SAVE.bak``, atomically."""
     if not os.path.exists(path):
@@ -387,10 +394,7 @@ def _backup(path: str, directory: str) -> None:
                 os.fsync(dst.fileno())
         os.replace(tmp, bak)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
 
 
@@ -422,16 +426,10 @@ def save(session: Session, path: str, *, position: dict | None = None,
         os.replace(tmp, path)
         _fsync_dir(directory)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise SaveError(f"cannot save the session: {exc.strerror or exc}", where=path) from None
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise
     session.path = path
     session._written, session._written_text = key, text
