@@ -46,14 +46,8 @@ class LazyGroup(click.Group):
         spec = COMMANDS.get(name)
         if spec is None:
             return None
-        module_name, attr, short = spec
-        try:
-            module = importlib.import_module(f"fuego.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"fuego.cli.{module_name}":
-                raise
-            return _not_yet(name, short)
-        return getattr(module, attr)
+        module_name, attr, _short = spec
+        return getattr(importlib.import_module(f"fuego.cli.{module_name}"), attr)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The listing uses the table above, so `fuego --help` imports no command module.
@@ -66,14 +60,6 @@ class LazyGroup(click.Group):
         except FuegoError as exc:
             click.echo(f"fuego: error: {exc.render()}", err=True)
             ctx.exit(2)
-
-
-def _not_yet(name: str, short: str) -> click.Command:
-    @click.command(name, help=short + " (not available in this build yet)")
-    def cmd() -> None:
-        raise FuegoError(f"'fuego {name}' is not available in this build yet")
-
-    return cmd
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
