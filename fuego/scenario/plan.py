@@ -441,23 +441,13 @@ class Planner(BarrierPlanner):
             wet, smoky = room.wet, room.smoky
             terrain = room.terrain or ""  # for the optional modules
             features = set(room.features) | set(entry.features)
-            if entry.fuel is not None:
-                fuel_ref = entry.fuel
-            if entry.wet is not None:
-                wet = entry.wet
-            if entry.smoky is not None:
-                smoky = entry.smoky
+            fuel_ref, wet, smoky = _overlay(entry, fuel_ref, wet, smoky)
             override = self.area_overrides.get(pos)
             if override is not None and override[1] is None:
                 uncertain = True
             if override is not None and override[1] is not None:
                 spec = override[1]
-                if spec.fuel is not None:
-                    fuel_ref = spec.fuel
-                if spec.wet is not None:
-                    wet = spec.wet
-                if spec.smoky is not None:
-                    smoky = spec.smoky
+                fuel_ref, wet, smoky = _overlay(spec, fuel_ref, wet, smoky)
                 if spec.features is not None:
                     features = set(spec.features)
                 if spec.terrain is not None:
@@ -484,3 +474,11 @@ class Planner(BarrierPlanner):
         if isinstance(ref, str) and ref in self.fuels:
             return self.fuels[ref], ref
         return 0, ""  # an unknown name: already reported
+
+
+def _overlay(spec, fuel, wet, smoky):
+    """Fuel, wet and smoky as ``spec`` (a legend entry or an area override) sets them: each
+    only where it says something, the room's (or the legend's) value otherwise."""
+    return (spec.fuel if spec.fuel is not None else fuel,
+            spec.wet if spec.wet is not None else wet,
+            spec.smoky if spec.smoky is not None else smoky)
