@@ -1,0 +1,141 @@
+"""The automatic heroes' way-out map: kept between decisions, always what a fresh one would be."""
+
+from __future__ import annotations
+
+import heapq
+from pathlib import Path
+
+import pytest
+from builders import TWO_ROOMS, grid, scene
+
+from fuego.building import BarrierKind
+from fuego.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
+from fuego.heroes import Hero
+from fuego.hero_actions import options
+from fuego.rounds import run_scene
+from fuego.scene import Cause
+from fuego.tables import Structure
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reference_costs(scene):
+    """The costs as first written: a Dijkstra reading every barrier afresh."""
+    b = scene.building
+    cost = [float("inf")] * len(b.areas)
+    heap = []
+    for area in b.areas:
+        if b.is_exit(area.index):
+            cost[area.index] = 0.0
+            heap.append((0.0, area.index))
+    heapq.heapify(heap)
+    while heap:
+        c, k = heapq.heappop(heap)
+        if c > cost[k]:
+            continue
+        for j, barrier in b.neighbours(k):
+            if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+                continue
+            if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+                continue
+            step = 1.0 + (0 if barrier.passable else 1.0)
+            fire = scene.fires.get(k)
+            if fire is not None:
+                step += FIRE_COST_PER_DIE * fire.fd
+            if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
+                step += 2.0
+            if c + step < cost[j]:
+                cost[j] = c + step
+                heapq.heappush(heap, (c + step, j))
+    return cost
+
+
+def two_floors():
+    rooms = {**TWO_ROOMS, "u": {"key": "upstairs"}}
+    return grid([("ground", 0, ["kkkh", "kkkh", "ssss"]), ("upper", 1, ["uuu.", "uuu."])], rooms,
+                edges={("ground:A2", "ground:A3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR)},
+                links={"ground:C1": BarrierKind.STAIRS})
+
+
+def fresh_costs(controller, s):
+    s.phase += 1  # a new phase: the controller looks again
+    return controller._exit_costs(s)
+
+
+def test_the_kept_map_follows_doors_walls_floors_and_fires():
+    b = two_floors()
+    s = scene(b)
+    s.heroes.append(Hero("Ana", b.find("upper:A1")))
+    ctrl = AutoController()
+    assert fresh_costs(ctrl, s) == exit_costs(s) == reference_costs(s)
+    door = b.between(b.find("ground:A2"), b.find("ground:A3"))
+    changes = [
+        lambda: b.open_barrier(door),
+        lambda: s.start_fire(b.find("ground:A2"), 2, Cause.GM),
+        lambda: s.set_fire_dice(s.fires[b.find("ground:A2")], 5, "test"),  # grows: same fires
+        lambda: b.destroy_barrier(b.between(b.find("ground:C2"), b.find("ground:D2"))),  # wall
+        lambda: b.destroy_barrier(b.between(b.find("ground:A1"), b.find("upper:A1"))),  # floor
+        lambda: b.close_barrier(door),
+        lambda: s.extinguish(s.fires[b.find("ground:A2")], "test", burned_out=False),
+        lambda: b.destroy_barrier(door),
+    ]
+    for change in changes:
+        before = fresh_costs(ctrl, s)
+        change()
+        after = fresh_costs(ctrl, s)
+        assert after == exit_costs(s) == reference_costs(s)
+        assert after != before  # each change moves the way out
+
+
+def test_within_a_phase_the_map_is_not_redone_for_a_fire_growing():
+    b = two_floors()
+    s = scene(b)
+    s.start_fire(b.find("ground:A2"), 2, Cause.GM)
+    ctrl = AutoController()
+    before = fresh_costs(ctrl, s)
+    s.set_fire_dice(s.fires[b.find("ground:A2")], 6, "test")
+    assert ctrl._exit_costs(s) == before != exit_costs(s)  # seen from the next phase
+    assert fresh_costs(ctrl, s) == exit_costs(s)
+
+
+def test_a_controller_moved_to_another_scene_starts_its_map_over():
+    ctrl = AutoController()
+    one, two = scene(two_floors()), scene(two_floors())
+    two.building.open_barrier(two.building.between(two.building.find("ground:A2"),
+                                                   two.building.find("ground:A3")))
+    assert fresh_costs(ctrl, one) == reference_costs(one)
+    assert fresh_costs(ctrl, two) == reference_costs(two) != reference_costs(one)
+
+
+class Checked(AutoController):
+    """Checks every fresh look at the way out against the reference."""
+
+    looks = 0
+
+    def _exit_costs(self, scene):
+        key = self._costs_key
+        costs = super()._exit_costs(scene)
+        if self._costs_key != key:
+            assert costs == reference_costs(scene)
+            Checked.looks += 1
+        return costs
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_tavern_heroes_see_the_way_out_as_a_fresh_map_would(seed):
+    from fuego.scenario import load
+
+    s = load(str(ROOT / "campaigns" / "tavern.yaml")).build(seed)
+    Checked.looks = 0
+    run_scene(s, Checked(), rounds=20)
+    assert Checked.looks > 10
+
+
+def test_auto_choice_reads_the_kept_map():
+    b = two_floors()
+    s = scene(b)
+    hero = Hero("Ana", b.find("ground:B1"))
+    s.heroes.append(hero)
+    ctrl = AutoController()
+    act = ctrl.choose(s, hero, options(s, hero))
+    assert act.target == b.find("ground:A1")  # towards the door (a tie: the lower area)
