@@ -34,6 +34,8 @@ class Pool:
     kept: int
     bonus: int = 0
     explode: bool = True
+    #: its notation, written on first use (every logged roll quotes its pool)
+    _notation: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rolled < 0 or self.kept < 0:
@@ -65,6 +67,7 @@ class Pool:
         for name, value in (("rolled", rolled), ("kept", kept), ("bonus", bonus)):
             object.__setattr__(folded, name, value)
         object.__setattr__(folded, "explode", self.explode)
+        object.__setattr__(folded, "_notation", None)
         return folded
 
     def with_unkept(self, n: int) -> Pool:
@@ -92,10 +95,15 @@ class Pool:
     @property
     def notation(self) -> str:
         """The pool as an expression :func:`parse_pool` reads back (``!`` marks no ten again)."""
-        text = f"{self.rolled}k{self.kept}"
-        if self.bonus:
-            text += f"{self.bonus:+d}"
-        return text if self.explode else text + "!"
+        text = self._notation
+        if text is None:
+            text = f"{self.rolled}k{self.kept}"
+            if self.bonus:
+                text += f"{self.bonus:+d}"
+            if not self.explode:
+                text += "!"
+            object.__setattr__(self, "_notation", text)
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +331,23 @@ class Roller:
             p = pool.normalized()
             return _ROLLS[p.explode][p.rolled][p.kept](self._random, p.bonus)
         return roll(self._random, pool.bonus)
+
+    def totals(self, pools: list[Pool]) -> list[int]:
+        """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
+        long lists (``fuego.batch``: a round of a big fire rolls thousands of pools)."""
+        if type(self).total is not Roller.total:  # a roller that loads its totals (tests)
+            return [self.total(p) for p in pools]
+        from fuego.batch import totals
+
+        return totals(self._rng, pools, self.total)
+
+    def action_dice_of(self, panaches: list[int]) -> list[list[int]]:
+        """``[self.action_dice(p) for p in panaches]``, drawn as one array for long lists."""
+        if type(self).action_dice is not Roller.action_dice:
+            return [self.action_dice(p) for p in panaches]
+        from fuego.batch import action_dice
+
+        return action_dice(self._rng, panaches, self.action_dice)
 
     def action_dice(self, panache: int) -> list[int]:
         """Panache d10 that never explode: the phases in which a character may act, sorted."""

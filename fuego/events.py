@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import Enum
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 
@@ -138,3 +139,78 @@ record = _recorder()
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0
 END_PHASE = 11
+
+
+class EventLog(Sequence):
+    """The scene's log: its events in order, some of them made only when first read.
+
+    A round of a big fire records tens of thousands of rolls. Where nobody listens as they
+    happen, the engine hands those as a :class:`Deferred` batch (their values in columns, and
+    how to make the events from them); any read makes them, in their place. Reading gives
+    exactly the events the engine would have appended one by one.
+    """
+
+    __slots__ = ("_events", "_tail", "_size")
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self._events: list[Event] = list(events)
+        self._tail: list = []  # from the first deferred batch on: events and batches
+        self._size = len(self._events)
+
+    def append(self, event: Event) -> None:
+        (self._tail or self._events).append(event)
+        self._size += 1
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.append(event)
+
+    def defer(self, batch: Deferred) -> None:
+        self._tail.append(batch)
+        self._size += batch.count
+
+    def clear(self) -> None:
+        self._events.clear()
+        self._tail.clear()
+        self._size = 0
+
+    def _made(self) -> list[Event]:
+        if self._tail:
+            events = self._events
+            for item in self._tail:
+                if type(item) is Deferred:
+                    events += item.make()
+                else:
+                    events.append(item)
+            self._tail.clear()
+        return self._events
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, index):
+        return self._made()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._made())
+
+    def __reversed__(self) -> Iterator[Event]:
+        return reversed(self._made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog):
+            other = other._made()
+        return self._made() == other
+
+    def __repr__(self) -> str:
+        return f"EventLog({self._made()!r})"
+
+
+class Deferred:
+    """``count`` events not made yet: ``make()`` makes them (once), in order."""
+
+    __slots__ = ("count", "make")
+
+    def __init__(self, count: int, make: Callable[[], list[Event]]) -> None:
+        self.count = count
+        self.make = make

@@ -18,12 +18,14 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature, fuel_epoch
-from fuego.events import EventKind
+from fuego.events import Event, EventKind
+from fuego.events import record as new_event
 from fuego.fire import Fire, new_fire_dice
 from fuego.injury import debris, fall
 from fuego.tables import (
@@ -99,13 +101,15 @@ class _LeapCache:
     reached it.
     """
 
-    __slots__ = ("key", "near", "calm", "targets")
+    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes")
 
     def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple]) -> None:
         self.key = key
         self.near: set[int] | None = None
         self.calm: set[int] = set()
         self.targets = targets
+        self.boxed: set[int] = set()  # areas where growing is all a fire can do (boxed_in)
+        self.routes = len(scene.building.routes)
         b, fires = scene.building, scene.fires
         if len(fires) * 8 < len(b.areas):
             return
@@ -269,20 +273,12 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         scene.emit(EventKind.FIRE_SPREAD, name, fire.area, to=scene.area_name(act.path[-1]),
                    path=[scene.area_name(i) for i in act.path], fd=new.fd if new else 0)
         return new is not None
+    if act.kind is ActionKind.GROW:
+        return _grow(scene, [fire], [act.tn])[0]
     pool = fire.destruction_pool() if act.kind is ActionKind.DESTROY else fire.spreading_pool()
     total = scene.roller.total(pool)
     ok = total >= act.tn
     detail = {"pool": pool.notation, "tn": act.tn, "total": total, "success": ok}
-    if act.kind is ActionKind.GROW:
-        if ok:
-            before = fire.fd
-            fire.set_dice(fire.fd + 1)
-            scene.emit(EventKind.FIRE_GREW, name, fire.area, fd=fire.fd, before=before,
-                       why="grow", **detail)
-        else:
-            scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
-                       **detail)
-        return ok
     if not ok:
         target = scene.area_name(act.target) if act.target is not None else None
         scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
@@ -303,6 +299,78 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         else:
             destroy_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name, detail)
     return True
+
+
+def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> list[bool]:
+    """Each fire in turn rolls Spreading against its TN to grow: one more die on a success,
+    an event either way. The rolls are drawn in this order, as one batch (``Roller.totals``:
+    a big fire has thousands of them each phase). Returns the successes."""
+    pools = [f.spreading_pool() for f in fires]
+    totals = scene.roller.totals(pools)
+    before = [f.fd for f in fires]
+    grew = [total >= tn for total, tn in zip(totals, tns)]
+    for fire, ok in zip(fires, grew):
+        if ok:
+            fire.set_dice(fire.fd + 1)
+    scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
+                             [f.area for f in fires], [p.notation for p in pools], tns, totals,
+                             before, [f.fd for f in fires]), len(fires))
+    return grew
+
+
+def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
+                 pools: list[str], tns: list[int], totals: list[int], before: list[int],
+                 after: list[int]) -> list[Event]:
+    """The events of :func:`_grow`'s rolls, from its columns."""
+    fire_names, area_names = names
+    grew, failed = EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED
+    return [new_event(grew, rnd, phase, fire_names[here], area_names[here],
+                      {"fd": fd, "before": was, "why": "grow", "pool": pool, "tn": tn,
+                       "total": total, "success": True})
+            if total >= tn else
+            new_event(failed, rnd, phase, fire_names[here], area_names[here],
+                      {"action": "grow", "pool": pool, "tn": tn, "total": total,
+                       "success": False})
+            for here, pool, tn, total, was, fd in zip(areas, pools, tns, totals, before, after)]
+
+
+def boxed_in(scene: Scene) -> Callable[[Fire], bool]:
+    """A test of whether growing is all a fire can do now: no route through its area, every
+    barrier around it open, no beam, and no unlit fuel within a leap (as the leap cache knows
+    it). Where it says yes, :func:`candidates` offers the grow action alone (or nothing at ten
+    dice). Valid while nothing but growing happens; modules may add to what a fire can do, so
+    callers ask only in scenes without them.
+
+    Areas found boxed in are kept with the leap cache (they stay so while its key stands and
+    no route is added: beams are only ever taken away)."""
+    b = scene.building
+    cache = _leap_cache(scene)
+    if cache.routes != len(b.routes):  # a script spilt oil: a new route of fuel
+        cache.routes = len(b.routes)
+        cache.boxed.clear()
+    boxed = cache.boxed
+    routes, areas, adjacency, open_adjacency = b._routes_at, b.areas, b._adj, b.open_adjacency()
+    near, calm = cache.near, cache.calm
+
+    def test(fire: Fire) -> bool:
+        here = fire.area
+        if here in boxed:
+            return True
+        if (not routes[here] and areas[here].features.isdisjoint(BEAM_STRUCTURE)
+                and len(adjacency[here]) == len(open_adjacency[here])
+                and (here in calm or (near is not None and here not in near))):
+            boxed.add(here)
+            return True
+        return False
+
+    return test
+
+
+def grow_all(scene: Scene, fires: list[Fire]) -> None:
+    """Each of ``fires``, boxed in (:func:`boxed_in`), tries to grow, in this order: the same
+    draws, events and changes as :func:`perform` with each one's grow action."""
+    growing = [f for f in fires if f.fd < MAX_FIRE_DICE]
+    _grow(scene, growing, [5 * f.fd for f in growing])
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,

@@ -22,17 +22,20 @@ One round of :func:`play_round`:
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from fuego.dice import trait_check
-from fuego.events import END_PHASE, START_PHASE, EventKind
+from fuego.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.events import record as new_event
 from fuego.fire import Fire, FireState, Trigger
 from fuego.hero_actions import options
 from fuego.hero_actions import perform as hero_perform
 from fuego.heroes import Hero
 from fuego.injury import add_dramatic, fire_damage, hero_roll
-from fuego.policy import POLICIES
+from fuego.fire_actions import boxed_in, grow_all
 from fuego.fire_actions import perform as fire_perform
+from fuego.policy import GROWS_WHEN_BOXED, POLICIES
 from fuego.settings import FlashoverMode
 from fuego.tables import (
     CONFUSION_AFTER_ROUNDS,
@@ -94,11 +97,14 @@ def play_round(scene: Scene, controller: Controller) -> None:
     controller.round_start(scene)
     roller = scene.roller
     buckets: list[list] = [[] for _ in range(11)]
-    for i in sorted(scene.fires):
-        fire = scene.fires[i]
-        fire.dice = roller.action_dice(fire.panache) if fire.can_spread else []
-        if fire.dice:
-            buckets[fire.dice[0]].append(fire)
+    fires = [scene.fires[i] for i in sorted(scene.fires)]
+    acting = [f for f in fires if f.can_spread]
+    for fire in fires:
+        fire.dice = []
+    for fire, dice in zip(acting, roller.action_dice_of([f.panache for f in acting])):
+        fire.dice = dice
+        if dice:
+            buckets[dice[0]].append(fire)
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
@@ -108,20 +114,46 @@ def play_round(scene: Scene, controller: Controller) -> None:
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(len(f.dice) for f in scene.fires.values()))
+    _phases(scene, controller, buckets)
+    end_round(scene)
+
+
+def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
+    """Phases 1-10: each actor with a die showing this phase or earlier acts, in order."""
     policy = POLICIES[scene.settings.temperament]
+    # Fires that can only grow act as one batch (their rolls drawn together, in the same
+    # order): only where no module may change what a fire can do.
+    batch = policy in GROWS_WHEN_BOXED and not scene.modules
+    fires = scene.fires
     for phase in range(1, 11):
         scene.phase = phase
         pending = buckets[phase]
         while pending:
             again: list = []
+            run: list[Fire] = []
+            boxed = boxed_in(scene) if batch else None
             for actor in _ordered(scene, pending):
-                if isinstance(actor, Fire):
+                if type(actor) is Fire:
+                    if (boxed is not None and boxed(actor) and fires.get(actor.area) is actor
+                            and actor.dice and actor.can_spread):
+                        actor.dice.pop(0)
+                        run.append(actor)
+                        continue
+                    if run:
+                        _grow_run(scene, run, phase, again, buckets)
+                        run = []
                     _fire_acts(scene, actor, policy, phase, again, buckets)
                 else:
+                    if run:
+                        _grow_run(scene, run, phase, again, buckets)
+                        run = []
                     _hero_acts(scene, actor, controller, phase, again, buckets)
+                if batch:  # what it did may have changed what others can do
+                    boxed = boxed_in(scene)
+            if run:
+                _grow_run(scene, run, phase, again, buckets)
             pending = again
             _script(scene, "phase")
-    end_round(scene)
 
 
 def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
@@ -130,8 +162,23 @@ def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
         (again if nxt <= phase else buckets[nxt]).append(actor)
 
 
+def _may_act(scene: Scene, fire: Fire) -> bool:
+    """Still burning there, with a die left, and able to act (not a Flame, not out)."""
+    return scene.fires.get(fire.area) is fire and bool(fire.dice) and fire.can_spread
+
+
+def _grow_run(scene: Scene, run: list[Fire], phase: int, again: list, buckets) -> None:
+    """Fires next to each other in the phase order that can only grow: as :func:`_fire_acts`
+    would have them act one after another (their dice already spent)."""
+    grow_all(scene, run)
+    for fire in run:
+        if fire.dice:
+            nxt = fire.dice[0]
+            (again if nxt <= phase else buckets[nxt]).append(fire)
+
+
 def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
-    if scene.fires.get(fire.area) is not fire or not fire.dice or not fire.can_spread:
+    if not _may_act(scene, fire):
         return
     fire.dice.pop(0)
     act = policy(scene, fire)
@@ -261,28 +308,51 @@ def _breath(scene: Scene) -> None:
 
 def _fuel_checks(scene: Scene) -> None:
     """f. Each fire rolls its own damage as wounds and checks them with its Resolve (003)."""
-    total, emit, name, fires = scene.roller.total, scene.emit, scene.fire_name, scene.fires
-    flame, kind = FireState.FLAME, EventKind.FIRE_FUEL_CHECK
-    for i in sorted(fires):
-        fire = fires[i]
-        if fire.state is flame:
-            continue  # a Flame is not yet eating its fuel (flame-and-blaze module)
-        damage = total(fire.damage_pool())
-        fire.flesh += damage
-        check = total(fire.fuel_check_pool())
-        ok = check >= fire.flesh
-        dw = 0 if ok else 1 + (fire.flesh - check) // 20
-        emit(kind, name(fire), i, damage=damage, flesh=fire.flesh, total=check, success=ok,
-             dramatic=fire.dramatic + dw, resolve=fire.resolve)
+    fires, flame = scene.fires, FireState.FLAME
+    # A Flame is not yet eating its fuel (flame-and-blaze module). What a check puts out
+    # changes no other fire's pools, so every roll is drawn first, in the same order.
+    checking = [fires[i] for i in sorted(fires) if fires[i].state is not flame]
+    pools = []
+    for fire in checking:
+        pools += fire.damage_pool(), fire.fuel_check_pool()
+    totals = scene.roller.totals(pools)
+    rows: list[tuple] = []  # checks whose events are not recorded yet
+
+    def record() -> None:
+        scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase, rows),
+                         len(rows))
+
+    for fire, damage, check in zip(checking, totals[0::2], totals[1::2]):
+        flesh = fire.flesh + damage
+        ok = check >= flesh
+        dw = 0 if ok else 1 + (flesh - check) // 20
+        rows.append((fire.area, damage, flesh, check, ok, fire.dramatic + dw, fire.resolve))
         if ok:
+            fire.flesh = flesh
             continue
         fire.flesh = 0
         fire.dramatic += dw
         if fire.dramatic >= fire.knocked_out_at:
+            record()
+            rows = []
             scene.extinguish(fire, "fuel spent", burned_out=True)
         elif (fire.crippled_at is not None and fire.dramatic >= fire.crippled_at
               and fire.may(Trigger.GUTTER)):
+            record()
+            rows = []
             scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
+    record()
+
+
+def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,
+                 rows: list[tuple]) -> list[Event]:
+    """The events of :func:`_fuel_checks`' rolls, from its rows."""
+    fire_names, area_names = names
+    kind = EventKind.FIRE_FUEL_CHECK
+    return [new_event(kind, rnd, phase, fire_names[here], area_names[here],
+                      {"damage": damage, "flesh": flesh, "total": check, "success": ok,
+                       "dramatic": dramatic, "resolve": resolve})
+            for here, damage, flesh, check, ok, dramatic, resolve in rows]
 
 
 def check_flashover(scene: Scene) -> None:

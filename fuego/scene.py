@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from fuego.building import Building, Feature, note_fuel
 from fuego.dice import Roller
-from fuego.events import RESERVED_KEYS, Event, EventKind, record
+from fuego.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
+from fuego.events import record as new_event
 from fuego.fire import Fire, FireState, Trigger
 from fuego.heroes import Hero
 from fuego.settings import Settings
@@ -47,7 +48,7 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
-    log: list[Event] = field(default_factory=list)
+    log: EventLog = field(default_factory=EventLog)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
@@ -61,6 +62,8 @@ class Scene:
     ask_roll: Callable[..., int | None] | None = None
     #: where a fire may leap, cached by fuego.fire_actions (docs/performance.md)
     leap_cache: Any = field(default=None, repr=False, compare=False)
+    _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,
+                                                compare=False)
 
     def __post_init__(self) -> None:
         if self.smoke is None and self.settings.smoke:
@@ -75,18 +78,49 @@ class Scene:
             area = self.building.areas[area].name
         if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
             raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
-        event = record(kind, self.round, self.phase, actor, area, data)
+        event = new_event(kind, self.round, self.phase, actor, area, data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
         return event
+
+    def record(self, kind: EventKind, actor: str | None, area: int, data: dict[str, Any]) -> None:
+        """:meth:`emit` for the engine's own hot paths (a fire's roll, its fuel check): data
+        whose keys are known not to clash, an area by index. Thousands a round on a big fire."""
+        event = new_event(kind, self.round, self.phase, actor, self.building.areas[area].name,
+                          data)
+        self.log.append(event)
+        for listener in self.listeners:
+            listener(event)
+
+    def record_all(self, make: Callable[[], list[Event]], count: int) -> None:
+        """``count`` events that ``make()`` makes, in order: made now for the listeners, or
+        left to the log to make when it is first read (``EventLog.defer``): a big fire's round
+        records tens of thousands of rolls that a headless run or a forecast may never read."""
+        log = self.log
+        if self.listeners or type(log) is not EventLog:
+            for event in make():
+                log.append(event)
+                for listener in self.listeners:
+                    listener(event)
+        elif count:
+            log.defer(Deferred(count, make))
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:
         return self.building.areas[i].name
 
     def fire_name(self, fire: Fire) -> str:
-        return f"fire@{self.building.areas[fire.area].name}"
+        return self.names()[0][fire.area]
+
+    def names(self) -> tuple[list[str], list[str]]:
+        """Each area's fire name and area name, by index: made once (a fire is named by its
+        area), looked up by every event a fire makes."""
+        fires, areas = self._names
+        if len(areas) != len(self.building.areas):
+            areas[:] = [a.name for a in self.building.areas]
+            fires[:] = [f"fire@{name}" for name in areas]
+        return self._names
 
     def fire_at(self, i: int) -> Fire | None:
         return self.fires.get(i)

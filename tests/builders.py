@@ -91,3 +91,29 @@ TWO_ROOMS = {
     "s": {"key": "street", "outdoors": True, "fuel": 0},
     "e": {"key": "empty", "fuel": 0},
 }
+
+
+def field_scene(cols: int, rows: int, seed: int = 1, fd: int = 3, fuel: int = 5,
+                gaps: list[tuple[int, int]] = (), **settings) -> Scene:
+    """One open room of ``cols`` x ``rows`` fuelled areas, a ``fd``-dice fire in each but the
+    ``gaps`` (column, row): a big fire whose fires are nearly all boxed in by fire."""
+    from fuego.scene import Cause
+
+    b = Building(title="field")
+    b.add_level("ground", 0)
+    b.add_room(Room("field", "Field", 0))
+    for r in range(rows):
+        for c in range(cols):
+            b.add_area(c, r, 0, "field", fuel=fuel)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            if c + 1 < cols:
+                b.connect(i, i + 1, BarrierKind.OPEN)
+            if r + 1 < rows:
+                b.connect(i, i + cols, BarrierKind.OPEN)
+    s = scene(b, seed, **settings)
+    for i in range(len(b.areas)):
+        if (i % cols, i // cols) not in gaps:
+            s.start_fire(i, fd, Cause.START)
+    return s

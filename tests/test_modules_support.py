@@ -34,7 +34,7 @@ class Dice(Roller):
     def __init__(self, seed: int = 0, faces=(), totals=()):
         super().__init__(seed)
         self.faces = deque(faces)
-        self.totals = deque(totals)
+        self.queued = deque(totals)
 
     def die(self, sides: int) -> int:
         if self.faces:
@@ -44,8 +44,8 @@ class Dice(Roller):
         return super().die(sides)
 
     def total(self, pool):
-        if self.totals:
-            return self.totals.popleft()
+        if self.queued:
+            return self.queued.popleft()
         return super().total(pool)
 
 

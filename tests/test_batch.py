@@ -1,0 +1,89 @@
+"""Batched rolls (fuego.batch) and the round's batch of boxed-in fires: exactly the one-by-one
+results, draws and logs, only made faster."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fuego.batch as batch
+import fuego.rounds as rounds
+from fuego.controllers import AutoController
+from fuego.dice import Pool, Roller
+from fuego.rounds import play_round, start_scene
+from builders import field_scene
+
+pools = st.builds(Pool, st.integers(0, 14), st.integers(0, 12), st.integers(-5, 5),
+                  st.booleans())
+
+
+def _both(seed: int):
+    return Roller(seed), Roller(seed)
+
+
+@given(st.lists(pools, min_size=batch.MIN_BATCH, max_size=400), st.integers(0, 2**32))
+def test_totals_are_the_one_by_one_totals_with_the_same_draws(batch_pools, seed):
+    fast, slow = _both(seed)
+    assert fast.totals(batch_pools) == [slow.total(p) for p in batch_pools]
+    assert fast.getstate() == slow.getstate()  # it goes on from the same point
+    assert fast.random() == slow.random()
+
+
+def test_long_batches_with_many_ten_again_chains():
+    # 60,000 exploding dice: chains of two, three and more tens all occur
+    rnd = random.Random(3)
+    long = [Pool(rnd.randint(1, 10), rnd.randint(1, 10), 0, True) for _ in range(12_000)]
+    fast, slow = _both(11)
+    assert fast.totals(long) == [slow.total(p) for p in long]
+    assert fast.getstate() == slow.getstate()
+
+
+def test_a_chain_at_the_cut_falls_back_to_rolling_one_by_one(monkeypatch):
+    # With the cut at two faces every ten-again die counts as reaching it: the batch must put
+    # the generator back and roll one by one (the dice module still cuts at its own length).
+    monkeypatch.setattr(batch, "MAX_CHAIN", 2)
+    group = [Pool(5, 3)] * 300
+    fast, slow = _both(5)
+    assert fast.totals(group) == [slow.total(p) for p in group]
+    assert fast.getstate() == slow.getstate()
+
+
+def test_without_numpy_the_plain_loop_runs(monkeypatch):
+    monkeypatch.setattr(batch, "_np", False)
+    group = [Pool(4, 2)] * 200
+    fast, slow = _both(9)
+    assert fast.totals(group) == [slow.total(p) for p in group]
+    assert fast.action_dice_of([2] * 200) == [slow.action_dice(2) for _ in range(200)]
+
+
+@given(st.lists(st.integers(0, 6), min_size=batch.MIN_BATCH, max_size=300),
+       st.integers(0, 2**32))
+def test_action_dice_are_the_one_by_one_dice(panaches, seed):
+    fast, slow = _both(seed)
+    assert fast.action_dice_of(panaches) == [slow.action_dice(p) for p in panaches]
+    assert fast.getstate() == slow.getstate()
+
+
+@pytest.mark.parametrize("temperament", ["hungry", "patient"])
+@pytest.mark.parametrize("fire_kind", ["henchman", "villain"])
+def test_a_round_with_the_batch_logs_what_one_by_one_logs(monkeypatch, temperament, fire_kind):
+    # 24 x 24 fires, nearly all boxed in: each phase's runs of them grow as one batch. Villain
+    # fires gutter (pools without ten again), so the batches mix both kinds of pool.
+    def played(batched: bool) -> list[dict]:
+        if not batched:
+            monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
+        scene = field_scene(24, 24, seed=4, temperament=temperament, fire_kind=fire_kind,
+                            gaps=[(5, 5), (17, 9)])
+        start_scene(scene)
+        for _ in range(6):
+            play_round(scene, AutoController())
+        monkeypatch.undo()
+        return [e.to_dict() for e in scene.log]
+
+    fast, slow = played(True), played(False)
+    assert fast == slow
+    assert sum(e["kind"] == "fire-grew" for e in fast) > 24 * 24  # the batch had work to do
+
