@@ -334,12 +334,13 @@ def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas
             for here, pool, tn, total, was, fd in zip(areas, pools, tns, totals, before, after)]
 
 
-def boxed_in(scene: Scene) -> Callable[[Fire], bool]:
-    """A test of whether growing is all a fire can do now: no route through its area, every
-    barrier around it open, no beam, and no unlit fuel within a leap (as the leap cache knows
-    it). Where it says yes, :func:`candidates` offers the grow action alone (or nothing at ten
-    dice). Valid while nothing but growing happens; modules may add to what a fire can do, so
-    callers ask only in scenes without them.
+def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
+    """The areas known to be boxed in, and a test of whether growing is all a fire can do now
+    (it adds what it finds to those areas): no route through its area, every barrier around it
+    open, no beam, and no unlit fuel within a leap (as the leap cache knows it). Where it says
+    yes, :func:`candidates` offers the grow action alone (or nothing at ten dice). Valid while
+    nothing but growing happens; modules may add to what a fire can do, so callers ask only in
+    scenes without them.
 
     Areas found boxed in are kept with the leap cache (they stay so while its key stands and
     no route is added: beams are only ever taken away)."""
@@ -363,7 +364,7 @@ def boxed_in(scene: Scene) -> Callable[[Fire], bool]:
             return True
         return False
 
-    return test
+    return boxed, test
 
 
 def grow_all(scene: Scene, fires: list[Fire]) -> None:

@@ -64,23 +64,26 @@ def start_scene(scene: Scene) -> None:
 
 
 def _ordered(scene: Scene, actors: list) -> list:
-    """Highest sum of unspent dice, then Panache, then a draw (RULES-NOTES)."""
+    """Highest sum of unspent dice, then Panache, then a draw (RULES-NOTES).
+
+    Ties are gathered in the order given and shuffled by the scene's roller, highest first."""
     if len(actors) < 2:
         return list(actors)
-    # Each actor's key once; the index keeps equal keys in their order (a stable sort).
-    keyed = [(-sum(a.dice), -a.panache, n) for n, a in enumerate(actors)]
-    keyed.sort()
-    out, i, end = [], 0, len(keyed)
-    while i < end:
-        dice, panache, _ = keyed[i]
-        j = i + 1
-        while j < end and keyed[j][0] == dice and keyed[j][1] == panache:
-            j += 1
-        group = [actors[keyed[k][2]] for k in range(i, j)]
-        if j - i > 1:
-            scene.roller.shuffle(group)
-        out.extend(group)
-        i = j
+    tied: dict[tuple[int, int], list] = {}
+    for actor in actors:
+        key = (sum(actor.dice), actor.panache)
+        group = tied.get(key)
+        if group is None:
+            tied[key] = [actor]
+        else:
+            group.append(actor)
+    out: list = []
+    shuffle = scene.roller.shuffle
+    for key in sorted(tied, reverse=True):
+        group = tied[key]
+        if len(group) > 1:
+            shuffle(group)
+        out += group
     return out
 
 
@@ -131,11 +134,12 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
         while pending:
             again: list = []
             run: list[Fire] = []
-            boxed = boxed_in(scene) if batch else None
+            known, boxed = boxed_in(scene) if batch else (frozenset(), None)
             for actor in _ordered(scene, pending):
                 if type(actor) is Fire:
-                    if (boxed is not None and boxed(actor) and fires.get(actor.area) is actor
-                            and actor.dice and actor.can_spread):
+                    here = actor.area
+                    if ((here in known or (boxed is not None and boxed(actor)))
+                            and fires.get(here) is actor and actor.dice and actor.can_spread):
                         actor.dice.pop(0)
                         run.append(actor)
                         continue
@@ -149,7 +153,7 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
                         run = []
                     _hero_acts(scene, actor, controller, phase, again, buckets)
                 if batch:  # what it did may have changed what others can do
-                    boxed = boxed_in(scene)
+                    known, boxed = boxed_in(scene)
             if run:
                 _grow_run(scene, run, phase, again, buckets)
             pending = again
