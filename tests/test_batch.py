@@ -13,6 +13,7 @@ import fuego.batch as batch
 import fuego.rounds as rounds
 from fuego.controllers import AutoController
 from fuego.dice import Pool, Roller
+from fuego.events import Deferred, Event, EventKind, EventLog
 from fuego.rounds import play_round, start_scene
 from builders import field_scene
 
@@ -87,3 +88,54 @@ def test_a_round_with_the_batch_logs_what_one_by_one_logs(monkeypatch, temperame
     assert fast == slow
     assert sum(e["kind"] == "fire-grew" for e in fast) > 24 * 24  # the batch had work to do
 
+
+
+# -- the log that makes a batch's events when first read ---------------------------------------
+def _event(n: int) -> Event:
+    return Event(EventKind.GM, 1, 0, None, None, {"n": n})
+
+
+def test_a_deferred_batch_is_made_once_in_its_place_when_the_log_is_read():
+    made = []
+
+    def make():
+        made.append(1)
+        return [_event(2), _event(3)]
+
+    log = EventLog([_event(1)])
+    log.defer(Deferred(2, make))
+    log.append(_event(4))
+    assert len(log) == 4 and not made  # counted, not made
+    assert [e.data["n"] for e in log] == [1, 2, 3, 4]
+    assert log[-1].data["n"] == 4 and [e.data["n"] for e in log[1:3]] == [2, 3]
+    assert [e.data["n"] for e in reversed(log)] == [4, 3, 2, 1]
+    assert made == [1]
+    assert log == [_event(n) for n in (1, 2, 3, 4)]
+    log.clear()
+    assert len(log) == 0 and list(log) == []
+
+
+def test_listeners_hear_every_event_in_order_and_the_log_reads_the_same():
+    # Heard as they happen (the CLI) or read after the round (a headless run): the same events.
+    heard: list[Event] = []
+    loud = field_scene(20, 20, seed=6, gaps=[(3, 3)])
+    loud.listeners.append(heard.append)
+    quiet = field_scene(20, 20, seed=6, gaps=[(3, 3)])
+    for scene in (loud, quiet):
+        start_scene(scene)
+        for _ in range(3):
+            play_round(scene, AutoController())
+    assert list(loud.log) == list(quiet.log)
+    assert heard == list(loud.log)[-len(heard):]  # (the fires were lit before it listened)
+    assert len(heard) > 3 * 400
+
+
+def test_a_scene_whose_log_is_a_plain_list_still_records_everything():
+    scene = field_scene(20, 20, seed=2)
+    scene.log = list(scene.log)
+    start_scene(scene)
+    play_round(scene, AutoController())
+    fresh = field_scene(20, 20, seed=2)
+    start_scene(fresh)
+    play_round(fresh, AutoController())
+    assert type(scene.log) is list and scene.log == list(fresh.log)
