@@ -151,12 +151,13 @@ class Fire:
         """TN to avoid its damage when moving through it: 5 x Fire Dice (003)."""
         return 5 * self.fd
 
-    # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it.
+    # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it;
+    # the hot ones are also listed by [ten again][Fire Dice] (a big round looks up thousands).
     def spreading_pool(self) -> Pool:
-        return _POOLS["spreading", self.fd, self.state is not FireState.GUTTERING]
+        return _SPREADING[self.state is not FireState.GUTTERING][self.fd]
 
     def destruction_pool(self) -> Pool:
-        return _POOLS["destruction", self.fd, self.state is not FireState.GUTTERING]
+        return _DESTRUCTION[self.state is not FireState.GUTTERING][self.fd]
 
     def stealth_pool(self) -> Pool:
         return _POOLS["stealth", self.fd, self.state is not FireState.GUTTERING]
@@ -238,6 +239,10 @@ def _pool_table() -> dict[tuple, Pool]:
 
 
 _POOLS = _pool_table()
+_SPREADING = tuple([_POOLS.get(("spreading", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
+                   for explode in (False, True))
+_DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
+                     for explode in (False, True))
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 

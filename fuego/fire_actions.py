@@ -18,9 +18,9 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 from dataclasses import dataclass
 from enum import Enum
+from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature, fuel_epoch
@@ -39,6 +39,7 @@ from fuego.tables import (
 )
 
 if TYPE_CHECKING:
+    from fuego.dice import Pool
     from fuego.scene import Scene
 
 
@@ -310,28 +311,27 @@ def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> list[bool]:
     before = [f.fd for f in fires]
     grew = [total >= tn for total, tn in zip(totals, tns)]
     for fire, ok in zip(fires, grew):
-        if ok:
-            fire.set_dice(fire.fd + 1)
+        if ok and fire.fd < MAX_FIRE_DICE:
+            fire.fd += 1
     scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
-                             [f.area for f in fires], [p.notation for p in pools], tns, totals,
-                             before, [f.fd for f in fires]), len(fires))
+                             [f.area for f in fires], pools, tns, totals, before), len(fires))
     return grew
 
 
 def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
-                 pools: list[str], tns: list[int], totals: list[int], before: list[int],
-                 after: list[int]) -> list[Event]:
+                 pools: list[Pool], tns: list[int], totals: list[int],
+                 before: list[int]) -> list[Event]:
     """The events of :func:`_grow`'s rolls, from its columns."""
     fire_names, area_names = names
     grew, failed = EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED
     return [new_event(grew, rnd, phase, fire_names[here], area_names[here],
-                      {"fd": fd, "before": was, "why": "grow", "pool": pool, "tn": tn,
-                       "total": total, "success": True})
+                      {"fd": min(was + 1, MAX_FIRE_DICE), "before": was, "why": "grow",
+                       "pool": pool.notation, "tn": tn, "total": total, "success": True})
             if total >= tn else
             new_event(failed, rnd, phase, fire_names[here], area_names[here],
-                      {"action": "grow", "pool": pool, "tn": tn, "total": total,
+                      {"action": "grow", "pool": pool.notation, "tn": tn, "total": total,
                        "success": False})
-            for here, pool, tn, total, was, fd in zip(areas, pools, tns, totals, before, after)]
+            for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]
 
 
 def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
