@@ -8,7 +8,7 @@ numpy's legacy ``RandomState`` are the same Mersenne Twister with the same 53-bi
 the generator's state moves from one to the other and back (``tests/test_batch.py`` checks the
 equality on random pools, forced ten-again chains and the state afterwards).
 
-Only long lists are worth it (moving the state costs ~0.1 ms): below :data:`MIN_BATCH` pools,
+Only long lists are worth it (moving the state costs ~0.1 ms): below ``dice.MIN_BATCH`` pools,
 and whenever numpy is missing, the plain loop runs. numpy is imported on first use only.
 """
 
@@ -16,16 +16,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from fuego.dice import MAX_CHAIN
+from fuego.dice import MAX_CHAIN, MIN_BATCH
 
 if TYPE_CHECKING:
     import random
 
     from fuego.dice import Pool
-
-#: Fewer pools than this roll one by one: moving the generator's state costs about as much as
-#: rolling 100 pools.
-MIN_BATCH = 128
 
 _np = None
 

@@ -24,6 +24,9 @@ MAX_DICE = 1000
 MAX_BONUS = 10_000
 #: A ten-again chain longer than this is cut (probability 1e-100): it keeps rolls bounded.
 MAX_CHAIN = 100
+#: Fewer pools than this roll one by one (fuego.batch: moving the generator's state to numpy
+#: and back costs about as much as rolling 100 pools).
+MIN_BATCH = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,15 +338,15 @@ class Roller:
     def totals(self, pools: list[Pool]) -> list[int]:
         """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
         long lists (``fuego.batch``: a round of a big fire rolls thousands of pools)."""
-        if type(self).total is not Roller.total:  # a roller that loads its totals (tests)
-            return [self.total(p) for p in pools]
+        if len(pools) < MIN_BATCH or type(self).total is not Roller.total:
+            return [self.total(p) for p in pools]  # (a roller that loads its totals: tests)
         from fuego.batch import totals
 
         return totals(self._rng, pools, self.total)
 
     def action_dice_of(self, panaches: list[int]) -> list[list[int]]:
         """``[self.action_dice(p) for p in panaches]``, drawn as one array for long lists."""
-        if type(self).action_dice is not Roller.action_dice:
+        if len(panaches) < MIN_BATCH or type(self).action_dice is not Roller.action_dice:
             return [self.action_dice(p) for p in panaches]
         from fuego.batch import action_dice
 

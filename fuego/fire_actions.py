@@ -18,10 +18,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from enum import Enum
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature, fuel_epoch
 from fuego.events import Event, EventKind
@@ -51,8 +50,9 @@ class ActionKind(str, Enum):
     DESTROY = "destroy"
 
 
-@dataclass(frozen=True, slots=True)
-class FireAction:
+class FireAction(NamedTuple):
+    """One thing a fire could do now (a tuple: candidates makes thousands a round)."""
+
     kind: ActionKind
     tn: int | None = None  # None: no roll (spreading along a route)
     target: int | None = None  # area set alight, or the area holding a beam
@@ -102,7 +102,7 @@ class _LeapCache:
     reached it.
     """
 
-    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes")
+    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester")
 
     def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple]) -> None:
         self.key = key
@@ -111,6 +111,7 @@ class _LeapCache:
         self.targets = targets
         self.boxed: set[int] = set()  # areas where growing is all a fire can do (boxed_in)
         self.routes = len(scene.building.routes)
+        self.tester: tuple | None = None  # (boxed, its test), made by boxed_in
         b, fires = scene.building, scene.fires
         if len(fires) * 8 < len(b.areas):
             return
@@ -189,8 +190,11 @@ def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
     return out
 
 
-def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
-    """Every action open to ``fire`` now, with its TN after module adjustments."""
+def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:
+    """Every action open to ``fire`` now, with its TN after module adjustments.
+
+    ``fuel_only``: leave out breaking a barrier with no unlit fuel behind it (the grow, the
+    actions that reach fuel and the beams are all a ``hungry`` fire ever picks from)."""
     b = scene.building
     mods = scene.modules
     acts: list[FireAction] = []
@@ -219,6 +223,8 @@ def candidates(scene: Scene, fire: Fire) -> list[FireAction]:
         if barrier.passable:
             continue
         behind = b.areas[j].fuel if _unlit(scene, j) else 0
+        if fuel_only and not behind:
+            continue
         tn = barrier.pass_through_tn
         if tn is not None and behind:
             tn = adjust(tn, j, "burn-through")
@@ -275,7 +281,7 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
                    path=[scene.area_name(i) for i in act.path], fd=new.fd if new else 0)
         return new is not None
     if act.kind is ActionKind.GROW:
-        return _grow(scene, [fire], [act.tn])[0]
+        return _grow_one(scene, fire, act.tn)
     pool = fire.destruction_pool() if act.kind is ActionKind.DESTROY else fire.spreading_pool()
     total = scene.roller.total(pool)
     ok = total >= act.tn
@@ -322,16 +328,34 @@ def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas
                  pools: list[Pool], tns: list[int], totals: list[int],
                  before: list[int]) -> list[Event]:
     """The events of :func:`_grow`'s rolls, from its columns."""
-    fire_names, area_names = names
-    grew, failed = EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED
-    return [new_event(grew, rnd, phase, fire_names[here], area_names[here],
-                      {"fd": min(was + 1, MAX_FIRE_DICE), "before": was, "why": "grow",
-                       "pool": pool.notation, "tn": tn, "total": total, "success": True})
-            if total >= tn else
-            new_event(failed, rnd, phase, fire_names[here], area_names[here],
-                      {"action": "grow", "pool": pool.notation, "tn": tn, "total": total,
-                       "success": False})
+    return [_grow_event(names, rnd, phase, here, pool, tn, total, was)
             for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]
+
+
+def _grow_event(names: tuple[list[str], list[str]], rnd: int, phase: int, here: int,
+                pool: Pool, tn: int, total: int, was: int) -> Event:
+    fire_name, area_name = names[0][here], names[1][here]
+    if total >= tn:
+        return new_event(EventKind.FIRE_GREW, rnd, phase, fire_name, area_name,
+                         {"fd": min(was + 1, MAX_FIRE_DICE), "before": was, "why": "grow",
+                          "pool": pool.notation, "tn": tn, "total": total, "success": True})
+    return new_event(EventKind.FIRE_ACTION_FAILED, rnd, phase, fire_name, area_name,
+                     {"action": "grow", "pool": pool.notation, "tn": tn, "total": total,
+                      "success": False})
+
+
+def _grow_one(scene: Scene, fire: Fire, tn: int) -> bool:
+    """:func:`_grow` for one fire (a fire that had other choices and chose to grow)."""
+    pool = fire.spreading_pool()
+    total = scene.roller.total(pool)
+    was = fire.fd
+    if total >= tn and was < MAX_FIRE_DICE:
+        fire.fd = was + 1
+    scene.log.append(event := _grow_event(scene.names(), scene.round, scene.phase, fire.area,
+                                          pool, tn, total, was))
+    for listener in scene.listeners:
+        listener(event)
+    return total >= tn
 
 
 def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
@@ -349,6 +373,14 @@ def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
     if cache.routes != len(b.routes):  # a script spilt oil: a new route of fuel
         cache.routes = len(b.routes)
         cache.boxed.clear()
+        cache.tester = None
+    if cache.tester is None:
+        cache.tester = cache.boxed, _boxed_test(scene, cache)
+    return cache.tester
+
+
+def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
+    b = scene.building
     boxed = cache.boxed
     routes, areas, adjacency, open_adjacency = b._routes_at, b.areas, b._adj, b.open_adjacency()
     near, calm = cache.near, cache.calm
@@ -364,7 +396,7 @@ def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
             return True
         return False
 
-    return boxed, test
+    return test
 
 
 def grow_all(scene: Scene, fires: list[Fire]) -> None:

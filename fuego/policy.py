@@ -80,7 +80,7 @@ def _reaching(acts: list[FireAction]) -> list[FireAction]:
 
 
 def hungry(scene: Scene, fire: Fire) -> FireAction | None:
-    acts = candidates(scene, fire)
+    acts = candidates(scene, fire, fuel_only=True)  # (what the rules below can pick)
     if len(acts) < 2:  # boxed in by fire: grow if it can (what the rules below come to)
         if not acts or acts[0].kind is ActionKind.GROW:
             return acts[0] if acts else None
@@ -113,7 +113,7 @@ def hungry(scene: Scene, fire: Fire) -> FireAction | None:
 
 def patient(scene: Scene, fire: Fire) -> FireAction | None:
     if fire.fd < 5:
-        for a in candidates(scene, fire):
+        for a in candidates(scene, fire, fuel_only=True):
             if a.kind is ActionKind.GROW:
                 return a
     return hungry(scene, fire)
