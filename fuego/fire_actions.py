@@ -102,10 +102,14 @@ class _LeapCache:
     reached it.
     """
 
-    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester")
+    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester", "walls")
 
-    def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple]) -> None:
+    def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple],
+                 walls: dict[int, list]) -> None:
         self.key = key
+        #: per area, the barriers around it that fire cannot pass: (area beyond, barrier,
+        #: burn-through TN, destruction TN); they change with the barriers only
+        self.walls = walls
         self.near: set[int] | None = None
         self.calm: set[int] = set()
         self.targets = targets
@@ -138,6 +142,7 @@ def _leap_cache(scene: Scene) -> _LeapCache:
     cache = scene.leap_cache
     if cache is None or cache.key != key:
         targets: dict[int, tuple] = {}
+        walls = cache.walls if cache is not None and cache.key[0] == key[0] else {}
         if cache is not None and cache.key[2] == key[2]:
             targets = cache.targets
             if cache.key[0] != key[0]:  # barriers changed: drop the reaches they touch
@@ -149,7 +154,7 @@ def _leap_cache(scene: Scene) -> _LeapCache:
                     for i in [i for i, known in targets.items()
                               if not sides.isdisjoint(known[0])]:
                         del targets[i]
-        cache = scene.leap_cache = _LeapCache(scene, key, targets)
+        cache = scene.leap_cache = _LeapCache(scene, key, targets, walls)
     return cache
 
 
@@ -216,34 +221,31 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
             fuel = sum(b.areas[i].fuel for i in path if _unlit(scene, i))
             acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path,
                                    fuel_behind=fuel))
-    around = b.neighbours(here)
-    if len(around) == len(b.open_adjacency()[here]):  # open all round: nothing to break
-        around = ()
-    for j, barrier in around:
-        if barrier.passable:
-            continue
-        behind = b.areas[j].fuel if _unlit(scene, j) else 0
+    cache = _leap_cache(scene)
+    areas, fires = b.areas, scene.fires
+    walls = cache.walls.get(here)
+    if walls is None:
+        walls = cache.walls[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                                     for j, w in b.neighbours(here) if not w.passable]
+    for j, barrier, tn, dtn in walls:
+        area = areas[j]
+        behind = area.fuel if j not in fires and area.burnable else 0
         if fuel_only and not behind:
             continue
-        tn = barrier.pass_through_tn
-        if tn is not None and behind:
+        if tn is not None and behind and mods:
             tn = adjust(tn, j, "burn-through")
         if tn is not None and behind:
-            acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier.index,
-                                   fuel_behind=behind))
-        dtn = barrier.destruction_tn
+            acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier, fuel_behind=behind))
         if dtn is not None:
-            acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier.index, fuel_behind=behind))
+            acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier, fuel_behind=behind))
     features = b.areas[here].features
     for feature, structure in BEAM_STRUCTURE.items() if features else ():
         if feature in features:
             acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], here,
                                    beam=feature))
-    cache = _leap_cache(scene)
     if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
     reach, order, made = cache.targets.get(here) or _leap_targets(scene, here, cache)
-    areas, fires = b.areas, scene.fires
     unlit = False
     for j in order:
         if j in fires:  # (the fire's own area among them)

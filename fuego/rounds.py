@@ -25,7 +25,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from fuego.dice import trait_check
+from fuego.dice import MIN_BATCH, trait_check
 from fuego.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.events import record as new_event
 from fuego.fire import Fire, FireState, Trigger
@@ -125,8 +125,10 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
     """Phases 1-10: each actor with a die showing this phase or earlier acts, in order."""
     policy = POLICIES[scene.settings.temperament]
     # Fires that can only grow act as one batch (their rolls drawn together, in the same
-    # order): only where no module may change what a fire can do.
-    batch = policy in GROWS_WHEN_BOXED and not scene.modules
+    # order): only where no module may change what a fire can do, and where there are enough
+    # fires for batches to be long (a small scene would only pay for the look-up).
+    batch = (policy in GROWS_WHEN_BOXED and not scene.modules
+             and len(scene.fires) >= MIN_BATCH)
     fires = scene.fires
     for phase in range(1, 11):
         scene.phase = phase
