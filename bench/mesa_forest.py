@@ -5,8 +5,11 @@ cell, each Fine, Burning or Burned out; every step shuffles and steps *every* ag
 tree sets its Fine neighbours alight and burns out, and a data collector counts the three
 states. This is that design, written here for fuego's benchmark (not a copy of the example):
 Mesa 3's ``OrthogonalMooreGrid`` cell space, ``FixedAgent`` trees, ``shuffle_do`` activation and
-a ``DataCollector`` counting
-the states with AgentSet selections. Fire starts along the left edge, as in the example.
+a ``DataCollector`` whose reporters count the states with a plain loop over the agents, as the
+example's ``count_type`` does (and the step counts the burning trees once more to know whether
+to stop). Counting with Mesa's ``AgentSet.select`` instead makes a step about 40 % slower: the
+benchmark used that until 29 Nov 2026, which flattered fuego's ratio. Fire starts along the
+left edge, as in the example.
 """
 
 from __future__ import annotations
@@ -34,8 +37,12 @@ class Tree(FixedAgent):
 
 
 def count(model: mesa.Model, condition: str) -> int:
-    """Trees in ``condition``, counted the Mesa way (an AgentSet selection)."""
-    return len(model.agents.select(lambda tree: tree.condition == condition))
+    """Trees in ``condition``, counted as the example counts them (a loop over the agents)."""
+    n = 0
+    for tree in model.agents:
+        if tree.condition == condition:
+            n += 1
+    return n
 
 
 class Forest(mesa.Model):
