@@ -10,6 +10,7 @@ many seeded runs (a forecast) never share state.
 from __future__ import annotations
 
 import copy
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,8 @@ class Scenario:
     source: str = "<string>"
     #: room key -> the plan character the GM drew it with (for maps)
     symbols: dict[str, str] = field(default_factory=dict)
+    #: the planned building, pickled, and where the heroes and fires start (see _template)
+    _plan: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- what the file says ------------------------------------------------------------------
     @property
@@ -137,6 +140,18 @@ class Scenario:
         """A fresh :class:`fuego.building.Building` of this scenario."""
         return self._planner().building
 
+    def _template(self) -> tuple[bytes, list[int | None], list[int | None]]:
+        # Planning the building is most of a build, and a forecast builds the same one for
+        # every run: plan it once (the spec does not change) and unpickle a fresh copy per build.
+        if self._plan is None:
+            planner = self._planner()
+            b = planner.building
+            b.title = self.title
+            self._plan = (pickle.dumps(b, pickle.HIGHEST_PROTOCOL),
+                          [planner.area_index(h.start, ()) for h in self.heroes],
+                          [planner.area_index(f.area, ()) for f in self.fires])
+        return self._plan
+
     def build(self, seed: int | None = None):
         """A fresh :class:`fuego.scene.Scene`: building, heroes, modules and starting fires."""
         from fuego.dice import Roller
@@ -144,13 +159,12 @@ class Scenario:
         from fuego.scene import Cause, Scene
         from fuego.tables import FireKind, Temperature
 
-        planner = self._planner()
-        b = planner.building
-        b.title = self.title
+        blob, hero_areas, fire_areas = self._template()
+        b = pickle.loads(blob)
         heroes = []
-        for h in self.heroes:
+        for h, start in zip(self.heroes, hero_areas):
             t = h.traits
-            heroes.append(Hero(h.name, planner.area_index(h.start, ()), brawn=t.brawn,
+            heroes.append(Hero(h.name, start, brawn=t.brawn,
                                finesse=t.finesse, wits=t.wits, resolve=t.resolve,
                                panache=t.panache, knacks=dict(h.knacks), rank=Rank(h.rank),
                                npc=h.npc))
@@ -165,8 +179,8 @@ class Scenario:
                     # unless the module names its own.
                     options.setdefault("direction", self.weather.direction)
                 scene.modules.append(cls(options))
-        for f in self.fires:
-            scene.start_fire(planner.area_index(f.area, ()), f.fd, Cause.START,
+        for f, area in zip(self.fires, fire_areas):
+            scene.start_fire(area, f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
                              kind=FireKind(f.kind) if f.kind else None)
         if self.script is not None:

@@ -1,0 +1,46 @@
+"""Each build of a scenario is a fresh scene, whatever the scenario keeps between builds."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from fuego.scenario import load
+
+ROOT = Path(__file__).resolve().parent.parent
+CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_every_build_has_the_building_as_planned(path):
+    scenario = load(str(path))
+    planner = scenario._planner()
+    planned = planner.building
+    planned.title = scenario.title
+    for seed in (1, 2):
+        scene = scenario.build(seed)
+        assert scene.building == planned
+        assert scene.building.dynamic_state() == planned.dynamic_state()
+        assert [h.area for h in scene.heroes] == [planner.area_index(h.start, ())
+                                                  for h in scenario.heroes]
+        assert sorted(scene.fires) == sorted(planner.area_index(f.area, ())
+                                             for f in scenario.fires)
+
+
+def test_builds_share_no_state():
+    scenario = load(str(ROOT / "campaigns" / "tavern.yaml"))
+    one, two = scenario.build(1), scenario.build(1)
+    b1, b2 = one.building, two.building
+    assert b1 is not b2 and b1 == b2
+    door = next(x for x in b1.barriers if x.closed and x.kind.value == "door")
+    fuel = b2.areas[0].fuel
+    b1.open_barrier(door)
+    b1.areas[0].fuel = fuel + 1
+    b1.burn_out(1)
+    assert b2.barriers[door.index].closed and b2.areas[0].fuel == fuel
+    assert not b2.areas[1].burned_out and b2.epoch != b1.epoch
+    assert scenario.build(1).building == b2 != b1
+    # a scenario sent to a worker process builds the same scene there
+    assert pickle.loads(pickle.dumps(scenario)).build(3).building == scenario.build(3).building
