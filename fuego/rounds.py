@@ -137,7 +137,16 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             again: list = []
             run: list[Fire] = []
             known, boxed = boxed_in(scene) if batch else (frozenset(), None)
-            for actor in _ordered(scene, pending):
+            ordered = _ordered(scene, pending)
+            # The common case in a big fire: one run, all growing. (A queued actor has a die
+            # left; without modules a fire still in the active set can act; a hero in a boxed
+            # area is not the fire there.)
+            if batch and all(a.area in known and fires.get(a.area) is a for a in ordered):
+                for fire in ordered:
+                    del fire.dice[0]
+                _grow_run(scene, ordered, phase, again, buckets)
+                ordered = []
+            for actor in ordered:
                 if type(actor) is Fire:
                     here = actor.area
                     if ((here in known or (boxed is not None and boxed(actor)))
@@ -316,49 +325,53 @@ def _fuel_checks(scene: Scene) -> None:
     """f. Each fire rolls its own damage as wounds and checks them with its Resolve (003)."""
     fires, flame = scene.fires, FireState.FLAME
     # A Flame is not yet eating its fuel (flame-and-blaze module). What a check puts out
-    # changes no other fire's pools, so every roll is drawn first, in the same order.
+    # changes no other fire's pools, so every roll is drawn first, in the same order, and the
+    # checks are worked out column by column (a big fire has thousands).
     checking = [fires[i] for i in sorted(fires) if fires[i].state is not flame]
-    pools = []
-    for fire in checking:
-        pools += fire.damage_pool(), fire.fuel_check_pool()
+    pools: list = [None] * (2 * len(checking))
+    pools[0::2] = [f.damage_pool() for f in checking]
+    pools[1::2] = [f.fuel_check_pool() for f in checking]
     totals = scene.roller.totals(pools)
-    rows: list[tuple] = []  # checks whose events are not recorded yet
+    damage, check = totals[0::2], totals[1::2]
+    flesh = [f.flesh + d for f, d in zip(checking, damage)]
+    dramatic = [f.dramatic for f in checking]
+    for fire, wounds in zip(checking, flesh):
+        fire.flesh = wounds
+    columns = ([f.area for f in checking], damage, flesh, check, dramatic,
+               [f.resolve for f in checking])
+    done = 0  # checks recorded so far
 
-    def record() -> None:
-        scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase, rows),
-                         len(rows))
+    def record(upto: int) -> None:
+        scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase,
+                                 columns, done, upto), upto - done)
 
-    for fire, damage, check in zip(checking, totals[0::2], totals[1::2]):
-        flesh = fire.flesh + damage
-        ok = check >= flesh
-        dw = 0 if ok else 1 + (flesh - check) // 20
-        rows.append((fire.area, damage, flesh, check, ok, fire.dramatic + dw, fire.resolve))
-        if ok:
-            fire.flesh = flesh
-            continue
+    for k in [k for k, (c, w) in enumerate(zip(check, flesh)) if c < w]:
+        fire = checking[k]
         fire.flesh = 0
-        fire.dramatic += dw
+        fire.dramatic += 1 + (flesh[k] - check[k]) // 20
+        dramatic[k] = fire.dramatic
         if fire.dramatic >= fire.knocked_out_at:
-            record()
-            rows = []
+            record(k + 1)
+            done = k + 1
             scene.extinguish(fire, "fuel spent", burned_out=True)
         elif (fire.crippled_at is not None and fire.dramatic >= fire.crippled_at
               and fire.may(Trigger.GUTTER)):
-            record()
-            rows = []
+            record(k + 1)
+            done = k + 1
             scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
-    record()
+    record(len(checking))
 
 
 def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,
-                 rows: list[tuple]) -> list[Event]:
-    """The events of :func:`_fuel_checks`' rolls, from its rows."""
+                 columns: tuple[list, ...], start: int, stop: int) -> list[Event]:
+    """The events of :func:`_fuel_checks`' rolls ``start`` to ``stop``, from its columns."""
     fire_names, area_names = names
     kind = EventKind.FIRE_FUEL_CHECK
     return [new_event(kind, rnd, phase, fire_names[here], area_names[here],
-                      {"damage": damage, "flesh": flesh, "total": check, "success": ok,
-                       "dramatic": dramatic, "resolve": resolve})
-            for here, damage, flesh, check, ok, dramatic, resolve in rows]
+                      {"damage": damage, "flesh": flesh, "total": check,
+                       "success": check >= flesh, "dramatic": dramatic, "resolve": resolve})
+            for here, damage, flesh, check, dramatic, resolve
+            in zip(*(column[start:stop] for column in columns))]
 
 
 def check_flashover(scene: Scene) -> None:
