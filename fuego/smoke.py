@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from fuego.building import Building
 from fuego.events import EventKind
+from fuego.smoke_walks import Walks
 from fuego.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 
 if TYPE_CHECKING:
@@ -38,133 +39,23 @@ class Density(IntEnum):
 class SmokeField:
     """Smoke density per area, recomputed at the end of every round from the fires."""
 
-    __slots__ = ("building", "density", "linger", "_walks", "_prefixes", "_walks_epoch")
+    __slots__ = ("building", "density", "linger", "_walks")
 
     def __init__(self, building: Building):
         self.building = building
         self.density: dict[int, Density] = {}  # area -> density (absent: clear air)
         self.linger: dict[int, int] = {}  # area -> rounds left for smoke whose fire is out
-        # Where smoke from an area goes depends only on the barriers: the walks of _reach are
-        # kept per area until a barrier they reached changes (docs/performance.md).
-        self._walks: dict[int, tuple] = {}  # areas that can reach a vent
-        self._prefixes: dict[int, tuple] = {}  # areas that cannot
-        self._walks_epoch = -1
+        # Where smoke from an area goes depends only on the barriers: walks kept per area.
+        self._walks = Walks(building)
 
     def at(self, i: int) -> Density:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
     def _reach(self, fire: Fire, cover: int) -> tuple[list[int], bool]:
-        """The ``cover`` areas nearest the fire, and whether its smoke can vent.
-
-        The walk itself is :meth:`_walk`; what it found is kept per area (and per barrier
-        state), so a fire that stays put reads its smoke's areas off the walk it made before.
-        """
-        b = self.building
-        if self._walks_epoch != b.epoch:
-            self._forget(b.changes_since(self._walks_epoch))
-            self._walks_epoch = b.epoch
-        start = fire.area
-        vents = b.vents_from(start)
-        if vents:
-            size, outdoors = b.open_region(start)
-            if not (outdoors and size <= 4 * cover + 64):
-                return self._replay(start, cover)
-            # An outdoor area is open to the fire and the whole open region lies within the
-            # walk's bound: the walk cannot stop short of it, so the smoke vents, and its areas
-            # are the first ``cover`` of the same order as where nothing vents.
-        # No vent to look for (or one surely met): the walk stops at the cover, and a longer
-        # cover only walks further; the areas are the first ``cover`` of one order.
-        order, whole = self._prefixes.get(start) or ((), False)
-        if len(order) < cover and not whole:
-            order, whole = self._nearest(start, cover + 8)
-            self._prefixes[start] = order, whole
-        return order[:cover], vents
-
-    def _replay(self, start: int, cover: int) -> tuple[list[int], bool]:
-        """The walk from ``start`` (kept per area) replayed for ``cover``."""
-        walk = self._walks.get(start)
-        if walk is None or walk[3] < cover:
-            walk = self._walks[start] = self._walk(start, cover + 8)
-        order, counts, vent_level, _ = walk
-        # Replay the walk for this cover: the walk for a larger cover went at least as far.
-        n, level = 1, 0
-        vents = vent_level == 0
-        while n < cover or not vents:
-            if level + 1 >= len(counts):
-                break
-            level += 1
-            before, n = n, counts[level]
-            vents = 0 <= vent_level <= level
-            if n == before or n > 4 * cover + 64:
-                break
-        return order[:cover], vents
-
-    def _forget(self, changed: list | None) -> None:
-        """Drop the walks that reached either side of a changed barrier (a walk only looked
-        through the areas it found); all of them when the changes are not known."""
-        if changed is None:
-            self._walks, self._prefixes = {}, {}
-            return
-        sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
-        for walks in (self._walks, self._prefixes):
-            for start in [s for s, walk in walks.items() if not sides.isdisjoint(walk[0])]:
-                del walks[start]
-
-    def _walk(self, start: int, cover: int) -> tuple[list[int], list[int], int, int]:
-        """Breadth first from ``start`` through passable barriers, level by level (ties by
-        area index), until ``cover`` areas are found and a vent (an outdoor area or an open
-        window) is met, or more than ``4 * cover + 64`` areas are found (far enough to know;
-        big fields stay cheap), or nothing is left. Returns the areas in order, the count after
-        each level, the level at which a vent was met (-1: none) and ``cover``."""
-        b = self.building
-        adj = b.open_adjacency()
-        vent_to = b.vent_edges()  # per area: the open neighbours smoke vents through
-        seen = {start}
-        order = [start]
-        counts = [1]
-        vents = b.rooms[b.areas[start].room].outdoors
-        vent_level = 0 if vents else -1
-        frontier = [start]
-        while frontier and (len(order) < cover or not vents):
-            nxt = []
-            for k in frontier:
-                out = vent_to[k]
-                for j in adj[k]:
-                    if j in seen:
-                        continue
-                    if j in out:
-                        vents = True
-                    seen.add(j)
-                    nxt.append(j)
-            nxt.sort()
-            order.extend(nxt)
-            counts.append(len(order))
-            if vents and vent_level < 0:
-                vent_level = len(counts) - 1
-            frontier = nxt
-            if len(order) > 4 * cover + 64:
-                break
-        return order, counts, vent_level, cover
-
-    def _nearest(self, start: int, cover: int) -> tuple[list[int], bool]:
-        """The first ``cover`` (or more) areas in :meth:`_walk`'s order from ``start``, and
-        whether that is every area open to it."""
-        adj = self.building.open_adjacency()
-        seen = {start}
-        order = [start]
-        frontier = [start]
-        while frontier and len(order) < cover:
-            nxt = []
-            for k in frontier:
-                for j in adj[k]:
-                    if j not in seen:
-                        seen.add(j)
-                        nxt.append(j)
-            nxt.sort()
-            order.extend(nxt)
-            frontier = nxt
-        return order, not frontier
+        """The ``cover`` areas nearest the fire, and whether its smoke can vent (the walks are
+        kept per area and barrier state: :mod:`fuego.smoke_walks`)."""
+        return self._walks.reach(fire.area, cover)
 
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
@@ -230,3 +121,4 @@ class SmokeField:
     def load_state(self, state: dict) -> None:
         self.density = {i: Density(d) for i, d in state["density"]}
         self.linger = {i: n for i, n in state["linger"]}
+
