@@ -150,16 +150,19 @@ class EventLog(Sequence):
     exactly the events the engine would have appended one by one.
     """
 
-    __slots__ = ("_events", "_tail", "_size")
+    __slots__ = ("_events", "_tail", "_pending", "append")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self._events: list[Event] = list(events)
         self._tail: list = []  # from the first deferred batch on: events and batches
-        self._size = len(self._events)
+        self._pending = 0  # events in the tail
+        #: append(event): straight onto the list while nothing waits to be made (the scene
+        #: emits through it), onto the tail after a deferred batch
+        self.append: Callable[[Event], None] = self._events.append
 
-    def append(self, event: Event) -> None:
-        (self._tail or self._events).append(event)
-        self._size += 1
+    def _append_to_tail(self, event: Event) -> None:
+        self._tail.append(event)
+        self._pending += 1
 
     def extend(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -167,12 +170,14 @@ class EventLog(Sequence):
 
     def defer(self, batch: Deferred) -> None:
         self._tail.append(batch)
-        self._size += batch.count
+        self._pending += batch.count
+        self.append = self._append_to_tail
 
     def clear(self) -> None:
         self._events.clear()
         self._tail.clear()
-        self._size = 0
+        self._pending = 0
+        self.append = self._events.append
 
     def _made(self) -> list[Event]:
         if self._tail:
@@ -183,10 +188,12 @@ class EventLog(Sequence):
                 else:
                     events.append(item)
             self._tail.clear()
+            self._pending = 0
+            self.append = events.append
         return self._events
 
     def __len__(self) -> int:
-        return self._size
+        return len(self._events) + self._pending
 
     def __getitem__(self, index):
         return self._made()[index]
@@ -204,6 +211,9 @@ class EventLog(Sequence):
 
     def __repr__(self) -> str:
         return f"EventLog({self._made()!r})"
+
+    def __reduce__(self) -> tuple:  # copies and pickles: the events, made (``append`` is bound)
+        return EventLog, (self._made(),)
 
 
 class Deferred:

@@ -102,9 +102,11 @@ def play_round(scene: Scene, controller: Controller) -> None:
     buckets: list[list] = [[] for _ in range(11)]
     fires = [scene.fires[i] for i in sorted(scene.fires)]
     acting = [f for f in fires if f.can_spread]
-    for fire in fires:
-        fire.dice = []
-    for fire, dice in zip(acting, roller.action_dice_of([f.panache for f in acting])):
+    if len(acting) < len(fires):
+        for fire in fires:
+            fire.dice = []
+    rolled = roller.action_dice_of([f.panache for f in acting])
+    for fire, dice in zip(acting, rolled):
         fire.dice = dice
         if dice:
             buckets[dice[0]].append(fire)
@@ -116,7 +118,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
             buckets[hero.dice[0]].append(hero)
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
-               fire_actions=sum(len(f.dice) for f in scene.fires.values()))
+               fire_actions=sum(map(len, rolled)))
     _phases(scene, controller, buckets)
     end_round(scene)
 

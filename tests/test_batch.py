@@ -139,3 +139,15 @@ def test_a_scene_whose_log_is_a_plain_list_still_records_everything():
     start_scene(fresh)
     play_round(fresh, AutoController())
     assert type(scene.log) is list and scene.log == list(fresh.log)
+
+
+def test_a_copied_or_pickled_log_is_its_own():
+    import copy
+    import pickle
+
+    log = EventLog([_event(1)])
+    log.defer(Deferred(1, lambda: [_event(2)]))
+    for other in (copy.deepcopy(log), copy.copy(log), pickle.loads(pickle.dumps(log))):
+        other.append(_event(3))
+        assert [e.data["n"] for e in other] == [1, 2, 3]
+    assert [e.data["n"] for e in log] == [1, 2]
