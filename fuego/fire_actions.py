@@ -22,7 +22,7 @@ from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
-from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Feature, fuel_epoch
+from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
 from fuego.events import Event, EventKind
 from fuego.events import record as new_event
 from fuego.fire import Fire, new_fire_dice
@@ -223,11 +223,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
                                    fuel_behind=fuel))
     cache = _leap_cache(scene)
     areas, fires = b.areas, scene.fires
-    walls = cache.walls.get(here)
-    if walls is None:
-        walls = cache.walls[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
-                                     for j, w in b.neighbours(here) if not w.passable]
-    for j, barrier, tn, dtn in walls:
+    for j, barrier, tn, dtn in _walls(cache, b, here):
         area = areas[j]
         behind = area.fuel if j not in fires and area.burnable else 0
         if fuel_only and not behind:
@@ -361,18 +357,19 @@ def _grow_one(scene: Scene, fire: Fire, tn: int) -> bool:
 
 
 def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
-    """The areas known to be boxed in, and a test of whether growing is all a fire can do now
-    (it adds what it finds to those areas): no route through its area, every barrier around it
-    open, no beam, and no unlit fuel within a leap (as the leap cache knows it). Where it says
-    yes, :func:`candidates` offers the grow action alone (or nothing at ten dice). Valid while
-    nothing but growing happens; modules may add to what a fire can do, so callers ask only in
-    scenes without them.
+    """The areas known to be boxed in, and a test of whether a fire is (it adds what it finds
+    to those areas): no route through its area, no beam, no unlit fuel behind any barrier
+    around it nor within a leap (as the leap cache knows it). There
+    ``candidates(..., fuel_only=True)`` offers the grow action alone (or nothing at ten dice),
+    which is what a ``hungry`` or ``patient`` fire then picks. Modules may add to what a fire
+    can do, so callers ask only in scenes without them.
 
-    Areas found boxed in are kept with the leap cache (they stay so while its key stands and
-    no route is added: beams are only ever taken away)."""
+    Boxed-in areas are kept with the leap cache: unlit fuel only goes away while its key
+    stands, beams are only ever taken away, and a new route (a script's spilt oil) starts the
+    set over."""
     b = scene.building
     cache = _leap_cache(scene)
-    if cache.routes != len(b.routes):  # a script spilt oil: a new route of fuel
+    if cache.routes != len(b.routes):
         cache.routes = len(b.routes)
         cache.boxed.clear()
         cache.tester = None
@@ -382,30 +379,44 @@ def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
 
 
 def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
-    b = scene.building
+    b, fires = scene.building, scene.fires
     boxed = cache.boxed
-    routes, areas, adjacency, open_adjacency = b._routes_at, b.areas, b._adj, b.open_adjacency()
+    routes, areas = b._routes_at, b.areas
     near, calm = cache.near, cache.calm
 
     def test(fire: Fire) -> bool:
         here = fire.area
         if here in boxed:
             return True
-        if (not routes[here] and areas[here].features.isdisjoint(BEAM_STRUCTURE)
-                and len(adjacency[here]) == len(open_adjacency[here])
-                and (here in calm or (near is not None and here not in near))):
-            boxed.add(here)
-            return True
-        return False
+        if (routes[here] or not areas[here].features.isdisjoint(BEAM_STRUCTURE)
+                or not (here in calm or (near is not None and here not in near))):
+            return False
+        for j, _, _, _ in _walls(cache, b, here):
+            if j not in fires and areas[j].burnable:
+                return False
+        boxed.add(here)
+        return True
 
     return test
 
 
+def _walls(cache: _LeapCache, b: Building, here: int) -> list[tuple]:
+    """The barriers around ``here`` that fire cannot pass (kept per barrier state)."""
+    walls = cache.walls.get(here)
+    if walls is None:
+        walls = cache.walls[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                                     for j, w in b.neighbours(here) if not w.passable]
+    return walls
+
+
 def grow_all(scene: Scene, fires: list[Fire]) -> None:
-    """Each of ``fires``, boxed in (:func:`boxed_in`), tries to grow, in this order: the same
-    draws, events and changes as :func:`perform` with each one's grow action."""
+    """Each of ``fires``, boxed in (:func:`boxed_in`), grows if it can, in this order: the same
+    draws, events and changes as a ``hungry`` fire's grow action through :func:`perform`."""
     growing = [f for f in fires if f.fd < MAX_FIRE_DICE]
-    _grow(scene, growing, [5 * f.fd for f in growing])
+    if len(growing) == 1:
+        _grow_one(scene, growing[0], 5 * growing[0].fd)
+    else:
+        _grow(scene, growing, [5 * f.fd for f in growing])
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,

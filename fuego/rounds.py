@@ -129,8 +129,8 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
     # Fires that can only grow act as one batch (their rolls drawn together, in the same
     # order): only where no module may change what a fire can do, and where there are enough
     # fires for batches to be long (a small scene would only pay for the look-up).
-    batch = (policy in GROWS_WHEN_BOXED and not scene.modules
-             and len(scene.fires) >= MIN_BATCH)
+    quick = policy in GROWS_WHEN_BOXED and not scene.modules
+    batch = quick and len(scene.fires) >= MIN_BATCH
     fires = scene.fires
     for phase in range(1, 11):
         scene.phase = phase
@@ -159,7 +159,8 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
                     if run:
                         _grow_run(scene, run, phase, again, buckets)
                         run = []
-                    _fire_acts(scene, actor, policy, phase, again, buckets)
+                    _fire_acts(scene, actor, policy, phase, again, buckets,
+                               boxed_in(scene)[1] if quick else None)
                 else:
                     if run:
                         _grow_run(scene, run, phase, again, buckets)
@@ -194,13 +195,19 @@ def _grow_run(scene: Scene, run: list[Fire], phase: int, again: list, buckets) -
             (again if nxt <= phase else buckets[nxt]).append(fire)
 
 
-def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
+def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets,
+               boxed=None) -> None:
+    """One fire spends a die. ``boxed``: a test (``fire_actions.boxed_in``) for a fire whose
+    policy would only grow it, asked first: it saves the policy's look at every option."""
     if not _may_act(scene, fire):
         return
     fire.dice.pop(0)
-    act = policy(scene, fire)
-    if act is not None:
-        fire_perform(scene, fire, act)
+    if boxed is not None and boxed(fire):
+        grow_all(scene, [fire])
+    else:
+        act = policy(scene, fire)
+        if act is not None:
+            fire_perform(scene, fire, act)
     _requeue(fire, phase, again, buckets)
 
 

@@ -4,6 +4,7 @@ results, draws and logs, only made faster."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -151,3 +152,35 @@ def test_a_copied_or_pickled_log_is_its_own():
         other.append(_event(3))
         assert [e.data["n"] for e in other] == [1, 2, 3]
     assert [e.data["n"] for e in log] == [1, 2]
+
+
+@pytest.mark.parametrize("temperament", ["hungry", "patient"])
+def test_where_a_fire_is_boxed_in_its_policy_would_only_grow_it(monkeypatch, temperament):
+    # The shortcut skips the policy for boxed-in fires: check that the policy, asked anyway,
+    # picks the grow (or nothing at ten dice) every time, in a building of walls and doors.
+    from fuego.fire_actions import ActionKind
+    from fuego.scenario import load
+
+    checked = 0
+    act_as_before = rounds._fire_acts
+
+    def acts(scene, fire, policy, phase, again, buckets, boxed=None):
+        nonlocal checked
+        if boxed is not None and rounds._may_act(scene, fire) and boxed(fire):
+            act = policy(scene, fire)
+            if fire.fd == 10:
+                assert act is None
+            else:
+                assert act.kind is ActionKind.GROW and act.tn == 5 * fire.fd
+            checked += 1
+        act_as_before(scene, fire, policy, phase, again, buckets, boxed)
+
+    monkeypatch.setattr(rounds, "_fire_acts", acts)
+    scenario = load(str(Path(__file__).parent.parent / "campaigns" / "tavern.yaml"))
+    for seed in range(3):
+        scene = scenario.build(seed)
+        scene.settings.temperament = temperament
+        start_scene(scene)
+        for _ in range(16):
+            play_round(scene, AutoController())
+    assert checked > 20
