@@ -58,7 +58,7 @@ class Walks:
     """The walks of one building's areas, kept across barrier changes."""
 
     __slots__ = ("building", "_epoch", "_nbr", "_outdoor", "_windows", "_window_edges",
-                 "_walks", "_prefixes")
+                 "_window_sides", "_walks", "_prefixes")
 
     def __init__(self, building: Building) -> None:
         self.building = building
@@ -68,6 +68,7 @@ class Walks:
         self._outdoor = sum(1 << a.index for a in b.areas if b.rooms[a.room].outdoors)
         self._windows = [x for x in b.barriers if x.kind is BarrierKind.WINDOW]
         self._window_edges: list[tuple[int, int]] = []  # (k, j): an open window from k to j
+        self._window_sides = 0  # the areas beside an open window
         self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
         self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
 
@@ -77,6 +78,13 @@ class Walks:
         b = self.building
         if self._epoch != b.epoch:
             self._update()
+        walk = self._walks.get(start)
+        if walk is not None and walk.done:
+            # Asked before and still standing: where the smoke can vent, walking finds what the
+            # shortcuts below find (those only skip the walk), so the answer holds either way.
+            answer = walk.answers.get(cover)
+            if answer is not None:
+                return answer
         vents = b.vents_from(start)
         if vents:
             size, outdoors = b.open_region(start)
@@ -138,10 +146,10 @@ class Walks:
             level += 1
             found = 0
             m = frontier
-            while m:
-                low = m & -m
-                found |= nbr[low.bit_length() - 1]
-                m ^= low
+            while m:  # highest area first: the union is the same in any order
+                i = m.bit_length() - 1
+                found |= nbr[i]
+                m ^= 1 << i
             new = found & ~seen
             if vent_level < 0 and new:
                 if new & outdoor:
@@ -195,6 +203,7 @@ class Walks:
             self._nbr = [sum(1 << j for j in adj[i]) for i in range(len(b.areas))]
             self._windows = [x for x in b.barriers if x.kind is BarrierKind.WINDOW]
             self._walks, self._prefixes = {}, {}
+            self._find_windows()
         else:
             sides = 0
             for barrier in changed:
@@ -202,16 +211,68 @@ class Walks:
             for i in range(sides.bit_length()):
                 if sides >> i & 1:
                     self._nbr[i] = sum(1 << j for j in adj[i])
+            window_sides = self._window_sides | self._find_windows()
             for walk in self._walks.values():
                 balls = walk.balls
                 if len(balls) < 2 or not balls[-2] & sides:
                     continue  # it never looked through a changed barrier
-                level = 0
-                while not balls[level] & sides:
-                    level += 1
-                walk.cut(level)
+                if not _levels_stand(balls, changed, self._nbr, window_sides):
+                    level = 0
+                    while not balls[level] & sides:
+                        level += 1
+                    walk.cut(level)
             for start in [s for s, p in self._prefixes.items() if p[2] & sides]:
                 del self._prefixes[start]
-        self._window_edges = [edge for w in self._windows if w.passable
-                              for edge in ((w.a, w.b), (w.b, w.a))]
         self._epoch = b.epoch
+
+    def _find_windows(self) -> int:
+        """Note the open windows (as edges, for the vents) and return the areas beside them."""
+        edges, sides = [], 0
+        for w in self._windows:
+            if w.passable:
+                edges += [(w.a, w.b), (w.b, w.a)]
+                sides |= 1 << w.a | 1 << w.b
+        self._window_edges, self._window_sides = edges, sides
+        return sides
+
+
+def _level(balls: list[int], bit: int) -> int:
+    """The level of the area ``bit`` in a walk (len(balls): beyond it)."""
+    level = 0
+    for ball in balls:
+        if ball & bit:
+            return level
+        level += 1
+    return level
+
+
+def _levels_stand(balls: list[int], changed: list, nbr: list[int], window_sides: int) -> bool:
+    """Would the walk find every area at the same level after the ``changed`` barriers?
+
+    Only the areas whose neighbours it looked at (up to ``balls[-2]``) matter. A barrier there
+    may open between areas at most one level apart (no shortcut), or close where the farther
+    area keeps an open neighbour (``nbr``: now) one level nearer; then the counts and where an
+    outdoor area is met stand too. Smoke vents through a window only by the area that finds
+    the one beyond first, so a changed window, or a change to which areas find one beside an
+    open window (before or after: ``window_sides``), does not stand.
+    """
+    looked = balls[-2]
+    for barrier in changed:
+        a, b = 1 << barrier.a, 1 << barrier.b
+        if not looked & (a | b):
+            continue
+        if barrier.kind is BarrierKind.WINDOW:
+            return False
+        la, lb = _level(balls, a), _level(balls, b)
+        if la == lb:
+            continue
+        if la - lb not in (1, -1):
+            return False  # a shortcut, or to an area the walk never found (beyond its last)
+        far, near = (barrier.a, lb) if la > lb else (barrier.b, la)
+        if window_sides >> far & 1:
+            return False
+        if not barrier.passable:
+            ring = balls[near] & ~balls[near - 1] if near else balls[0]
+            if not nbr[far] & ring:
+                return False
+    return True
