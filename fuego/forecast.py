@@ -36,6 +36,7 @@ Definitions (docs/maps-and-forecasts.md, "Reading a forecast"):
 
 from __future__ import annotations
 
+import gc
 import math
 import pickle
 import sys
@@ -222,8 +223,18 @@ def _chunk(seed: int, start: int, stop: int, scenario: Buildable | None = None,
     scenario = scenario if scenario is not None else _WORKER["scenario"]
     shape = shape if shape is not None else _WORKER["shape"]
     counts = _Counts(*shape)
-    for i in range(start, stop):
-        _play(scenario, run_seed(seed, i), counts)
+    # A run allocates a building, its events and caches that live until it ends, and the
+    # collector would walk them over and over meanwhile (~10 % of a tavern run): collect once
+    # after each run instead, which also frees the run's own cycles.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(start, stop):
+            _play(scenario, run_seed(seed, i), counts)
+            gc.collect(1)
+    finally:
+        if collecting:
+            gc.enable()
     return start, counts
 
 

@@ -207,3 +207,16 @@ def test_report_figures(wall_forecast, tmp_path):
     labels = {t.get_text() for ax in fig.axes for t in ax.texts}
     p1 = wall_forecast.to_dict()["areas"]["ground:B1"]["p_burning_by_round"][1]
     assert f"{round(100 * p1)}%" in labels and "100%" in labels
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_collector_is_left_as_it_was_and_changes_nothing(wall, collecting):
+    import gc
+
+    before = forecast(wall, runs=12, rounds=4, seed=3).to_dict()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        assert forecast(wall, runs=12, rounds=4, seed=3, chunk=5).to_dict() == before
+        assert gc.isenabled() is collecting
+    finally:
+        gc.enable()
