@@ -18,6 +18,7 @@ fuego's reading (docs/rules.md, Smoke):
 from __future__ import annotations
 
 from enum import IntEnum
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from fuego.building import Building
@@ -60,8 +61,9 @@ class SmokeField:
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
         b = self.building
-        modules = scene.modules
-        new: dict[int, Density] = {}
+        areas, modules = b.areas, scene.modules
+        covers: list[list[int]] = []  # each smoking fire's areas, in the fires' order
+        thick_covers: list[list[int]] = []
         for fire in scene.fires.values():
             if not fire.can_spread:  # a Flame makes no smoke (ASL 25.2)
                 continue
@@ -70,38 +72,41 @@ class SmokeField:
             if fire.smoke == 0:
                 fire.smoke = SMOKE_AREA_FACTOR
             covered, vents = self._reach(fire, fire.smoke)
-            thick = b.areas[fire.area].thick_smoke
-            for i in covered:
-                d = Density.THICK if thick else Density.THIN
-                if new.get(i, Density.NONE) < d:
-                    new[i] = d
+            covers.append(covered)
+            if areas[fire.area].thick_smoke:
+                thick_covers.append(covered)
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
             fire.smoke = SMOKE_AREA_FACTOR if vents else fire.smoke + 1
+        # Thin wherever some fire's smoke reaches, thick where a thick smoker's does; areas in
+        # the order first reached (a big fire covers tens of thousands: made as whole dicts).
+        new = dict.fromkeys(chain.from_iterable(covers), Density.THIN)
+        if thick_covers:
+            new.update(dict.fromkeys(chain.from_iterable(thick_covers), Density.THICK))
         owned: set[int] = set()  # areas whose smoke a module manages: no core lingering
         for m in modules:
             owned |= m.smoke_update(scene, self, new) or set()
-        rounds = SMOKE_DISSIPATE_ROUNDS[scene.settings.wind]
-        burning_rooms = {b.areas[i].room for i in scene.fires}
         linger: dict[int, int] = {}
         cleared = []
-        for i, d in self.density.items():
-            if i in new or i in owned:
-                continue
-            left = self.linger.get(i, rounds)
-            if b.areas[i].room not in burning_rooms or b.vents_from(i):
-                left -= 1  # its fire is out, or the smoke piled up here has a way out now
-            if left > 0:
-                new[i] = d
-                linger[i] = left
-            else:
-                cleared.append(i)
-        before = (sum(1 for d in self.density.values() if d is Density.THIN),
-                  sum(1 for d in self.density.values() if d is Density.THICK))
+        left_behind = [i for i in self.density if i not in new and i not in owned]
+        if left_behind:
+            rounds = SMOKE_DISSIPATE_ROUNDS[scene.settings.wind]
+            burning_rooms = {areas[i].room for i in scene.fires}
+            for i in left_behind:
+                left = self.linger.get(i, rounds)
+                if areas[i].room not in burning_rooms or b.vents_from(i):
+                    left -= 1  # its fire is out, or the smoke piled up here has a way out now
+                if left > 0:
+                    new[i] = self.density[i]
+                    linger[i] = left
+                else:
+                    cleared.append(i)
+        was = list(self.density.values())
+        before = was.count(Density.THIN), was.count(Density.THICK)
         self.density, self.linger = new, linger
-        thin = sum(1 for d in new.values() if d is Density.THIN)
-        thick = sum(1 for d in new.values() if d is Density.THICK)
+        now = list(new.values())
+        thin, thick = now.count(Density.THIN), now.count(Density.THICK)
         if (thin, thick) != before or cleared:
-            rooms = sorted({b.areas[i].room for i in new})
+            rooms = sorted({areas[i].room for i in new})
             scene.emit(EventKind.SMOKE, None, None, thin=thin, thick=thick, rooms=rooms,
                        cleared=len(cleared))
         if cleared and not new:
