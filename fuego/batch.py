@@ -55,7 +55,11 @@ class _Stream:
 
     def faces(self, n: int):
         """The next ``n`` d10 faces (1-10), as ``int(random() * 10) + 1`` makes them."""
-        return (self.twister.random_sample(n) * 10.0).astype(self.np.int64) + 1
+        faces = self.twister.random_sample(n)
+        faces *= 10.0
+        faces = faces.astype(self.np.int32)
+        faces += 1
+        return faces
 
     def close(self) -> None:
         """Hand the state back to the roller's generator: it goes on after the last draw."""
@@ -68,23 +72,24 @@ def _exploding(stream: _Stream, dice: int):
     reaches MAX_CHAIN (never seen: probability 1e-100; the caller rolls one by one).
 
     A die takes draws up to and including its first face below 10, so the k-th such face ends
-    the k-th die; a die's value is the sum of its run of faces (a prefix sum)."""
+    the k-th die; a die's value is the sum of its run of faces (a difference of prefix sums)."""
     np = stream.np
     if not dice:
         return np.zeros(0, np.int64)
-    faces = stream.faces(dice)
-    ends = np.flatnonzero(faces != 10)
-    while len(ends) < dice:  # the last dice are still rolling tens: draw just what they need
-        more = stream.faces(dice - len(ends))
-        ends = np.concatenate((ends, np.flatnonzero(more != 10) + len(faces)))
-        faces = np.concatenate((faces, more))
-    ends = ends[:dice]
-    sums = np.cumsum(faces)
-    before = np.concatenate(([0], sums[ends[:-1]]))
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    if int((ends - starts).max()) >= MAX_CHAIN - 1:
+    pieces = [stream.faces(dice)]
+    ends = [np.flatnonzero(pieces[0] != 10)]
+    drawn, found = dice, len(ends[0])
+    while found < dice:  # the last dice are still rolling tens: draw just what they need
+        more = stream.faces(dice - found)
+        ends.append(np.flatnonzero(more != 10) + drawn)
+        pieces.append(more)
+        drawn += len(more)
+        found += len(ends[-1])
+    faces = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+    last = np.concatenate(ends) if len(ends) > 1 else ends[0]
+    if int(np.diff(last, prepend=-1).max()) >= MAX_CHAIN:
         return None
-    return sums[ends] - before
+    return np.diff(np.cumsum(faces, dtype=np.int64)[last], prepend=0)
 
 
 def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
@@ -124,8 +129,8 @@ def _keep_highest(np, values, rolled, kept, bonus) -> list[int]:
     offsets = np.cumsum(rolled) - rolled
     col = np.arange(len(values)) - np.repeat(offsets, rolled)
     grid[row, col] = values
-    grid = -np.sort(-grid, axis=1)  # highest first
-    keep = np.arange(width)[None, :] < kept[:, None]
+    grid.sort(axis=1)  # highest last
+    keep = np.arange(width)[None, :] >= (width - kept)[:, None]
     return ((grid * keep).sum(axis=1) + bonus).tolist()
 
 
