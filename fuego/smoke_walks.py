@@ -51,7 +51,9 @@ class _Walk:
         if self.vent_level > level:
             self.vent_level = -1
         self.done = False
-        self.order, self.upto, self.answers = [], 0, {}
+        self.answers = {}
+        if self.upto > level + 1:  # the order read so far reaches past the cut
+            self.order, self.upto = [], 0
 
 
 class Walks:
