@@ -142,18 +142,22 @@ def _leap_cache(scene: Scene) -> _LeapCache:
     cache = scene.leap_cache
     if cache is None or cache.key != key:
         targets: dict[int, tuple] = {}
-        walls = cache.walls if cache is not None and cache.key[0] == key[0] else {}
-        if cache is not None and cache.key[2] == key[2]:
-            targets = cache.targets
-            if cache.key[0] != key[0]:  # barriers changed: drop the reaches they touch
+        walls: dict[int, list] = {}
+        if cache is not None:
+            walls = cache.walls
+            if cache.key[2] == key[2]:
+                targets = cache.targets
+            if cache.key[0] != key[0]:  # barriers changed: drop what they touch
                 changed = scene.building.changes_since(cache.key[0])
                 if changed is None:
-                    targets = {}
+                    targets, walls = {}, {}
                 else:
                     sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
                     for i in [i for i, known in targets.items()
                               if not sides.isdisjoint(known[0])]:
                         del targets[i]
+                    for i in sides & walls.keys():
+                        del walls[i]
         cache = scene.leap_cache = _LeapCache(scene, key, targets, walls)
     return cache
 
@@ -251,9 +255,11 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
             continue
         unlit = True
         act = made.get(j)  # the same leap as last time while the fuel there is the same
-        if act is None or (not mods and act.fuel_behind != area.fuel):
+        if act is None:
             act = made[j] = FireAction(ActionKind.LEAP, leap_tn(scene, here, j, reach[j]), j,
                                        fuel_behind=area.fuel)
+        elif act.fuel_behind != area.fuel:  # (the gap, and so the TN, is the same)
+            act = made[j] = FireAction(ActionKind.LEAP, act.tn, j, fuel_behind=area.fuel)
         if mods:
             tn = adjust(act.tn, j, "leap")
             if tn is not None:

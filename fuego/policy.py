@@ -12,6 +12,7 @@ picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Callable
 
 from fuego.fire_actions import ActionKind, FireAction, candidates
@@ -66,13 +67,25 @@ _FIRE_MEANS: dict[tuple[int, int, int, bool], float] = {
 
 def _mean(pool) -> float:
     """Mean of a roll-and-keep pool, from the exact odds (cached per pool in fuego.odds)."""
+    known = _MEAN_OF.get(id(pool))  # fires share their pools: most are looked up by identity
+    if known is not None:
+        return known[1]
     from fuego.odds import EXPLODE_DEPTH, mean
 
+    value = None
     if EXPLODE_DEPTH == _FIRE_MEANS_DEPTH:
-        known = _FIRE_MEANS.get((pool.rolled, pool.kept, pool.bonus, pool.explode))
-        if known is not None:
-            return known
-    return mean(pool)
+        value = _FIRE_MEANS.get((pool.rolled, pool.kept, pool.bonus, pool.explode))
+    if value is None:
+        value = mean(pool)
+    if len(_MEAN_OF) < 1024:
+        _MEAN_OF[id(pool)] = pool, value  # (the pool kept alive, so its id stays its own)
+    return value
+
+
+_MEAN_OF: dict[int, tuple] = {}
+
+
+_RANK = itemgetter(0, 1, 2, 3)  # TN, then leaps and burn-through first, more fuel, lower area
 
 
 def _reaching(acts: list[FireAction]) -> list[FireAction]:
@@ -99,7 +112,7 @@ def hungry(scene: Scene, fire: Fire) -> FireAction | None:
             rank = 1 if a.kind is ActionKind.DESTROY else 0
             fair.append((a.tn, rank, -a.fuel_behind, a.target, a))
     if fair:
-        return min(fair, key=lambda t: t[:4])[4]
+        return min(fair, key=_RANK)[4]
     grow = [a for a in acts if a.kind is ActionKind.GROW]
     if grow:
         return grow[0]
