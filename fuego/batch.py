@@ -87,9 +87,11 @@ def _exploding(stream: _Stream, dice: int):
         found += len(ends[-1])
     faces = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
     last = np.concatenate(ends) if len(ends) > 1 else ends[0]
-    if int(np.diff(last, prepend=-1).max()) >= MAX_CHAIN:
+    if last[0] + 1 >= MAX_CHAIN or (dice > 1 and int((last[1:] - last[:-1]).max()) >= MAX_CHAIN):
         return None
-    return np.diff(np.cumsum(faces, dtype=np.int64)[last], prepend=0)
+    values = np.cumsum(faces, dtype=np.int64)[last]
+    values[1:] -= values[:-1].copy()
+    return values
 
 
 def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
@@ -123,12 +125,16 @@ def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
 
 def _keep_highest(np, values, rolled, kept, bonus) -> list[int]:
     """Per pool (its ``rolled`` values in a row), the sum of the ``kept`` highest plus bonus."""
-    rows, width = len(rolled), max(1, int(rolled.max()) if len(rolled) else 1)
-    grid = np.zeros((rows, width), np.int64)  # missing dice count 0: below every die
-    row = np.repeat(np.arange(rows), rolled)
-    offsets = np.cumsum(rolled) - rolled
-    col = np.arange(len(values)) - np.repeat(offsets, rolled)
-    grid[row, col] = values
+    rows, width = len(rolled), int(rolled.max())
+    if (rolled == width).all():  # one width: the values are already the rows
+        grid = values.reshape(rows, width)
+    else:  # rows padded with zeros, below every die
+        grid = np.zeros((rows, width), np.int64)
+        start = np.cumsum(rolled) - rolled  # each row's first value
+        grid.ravel()[np.arange(len(values)) + np.repeat(np.arange(rows) * width - start,
+                                                        rolled)] = values
+    if (kept == rolled).all():  # nothing dropped
+        return (grid.sum(axis=1) + bonus).tolist()
     grid.sort(axis=1)  # highest last
     keep = np.arange(width)[None, :] >= (width - kept)[:, None]
     return ((grid * keep).sum(axis=1) + bonus).tolist()
