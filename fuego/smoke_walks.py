@@ -175,17 +175,17 @@ class Walks:
 
     def _nearest(self, start: int, cover: int) -> tuple[list[int], bool, int]:
         """The first ``cover`` (or more) areas in the walks' order from ``start``, whether that
-        is every area open to it, and the areas whose neighbours it looked at (a mask); no vent
-        is looked for."""
+        is every area open to it, and how many of them (the first) it looked around; no vent
+        is looked for. (Lists, not masks: a big field keeps one per fire.)"""
         adj = self.building.open_adjacency()
         seen = {start}
         order = [start]
         frontier = [start]
         looked = 0
         while frontier and len(order) < cover:
+            looked = len(order)
             nxt = []
             for k in frontier:
-                looked |= 1 << k
                 for j in adj[k]:
                     if j not in seen:
                         seen.add(j)
@@ -223,7 +223,9 @@ class Walks:
                     while not balls[level] & sides:
                         level += 1
                     walk.cut(level)
-            for start in [s for s, p in self._prefixes.items() if p[2] & sides]:
+            near = {i for barrier in changed for i in (barrier.a, barrier.b)}
+            for start in [s for s, (order, _, looked) in self._prefixes.items()
+                          if not near.isdisjoint(order[:looked])]:
                 del self._prefixes[start]
         self._epoch = b.epoch
 

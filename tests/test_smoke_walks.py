@@ -97,10 +97,10 @@ def test_kept_walks_answer_as_fresh_ones_through_any_changes(seed):
     b = house()
     walks = Walks(b)
     starts = range(len(b.areas))
-    for _ in range(40):
+    for _ in range(60):
         for _ in range(rng.choice((1, 1, 2, 3))):
             change(b, rng)
-        for start in rng.sample(starts, 16):
+        for start in rng.sample(starts, 24):
             cover = rng.choice((1, 4, 4, 5, 9, 14, 30))
             assert walks.reach(start, cover) == reference(b, start, cover), (start, cover)
             assert Walks(b).reach(start, cover) == reference(b, start, cover)
