@@ -150,12 +150,13 @@ def action_dice(rng: random.Random, panaches: Sequence[int], one) -> list[list[i
     stream = _Stream(np, rng)
     faces = stream.faces(int(counts.sum()))
     stream.close()
-    out, at = [], 0
-    flat = faces.tolist()
-    for n in panaches:
-        dice = flat[at:at + n]
-        dice.sort()
-        out.append(dice)
-        at += n
+    # A block of rows per Panache (a few), each row sorted: a character's dice in order.
+    starts = np.cumsum(counts) - counts
+    out: list = [None] * len(panaches)
+    for width in np.unique(counts).tolist():
+        rows = np.flatnonzero(counts == width)
+        block = faces[starts[rows][:, None] + np.arange(width)]
+        block.sort(axis=1)
+        for i, dice in zip(rows.tolist(), block.tolist()):
+            out[i] = dice
     return out
-
