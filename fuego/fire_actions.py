@@ -99,21 +99,28 @@ class _LeapCache:
     ``targets``: per area, the areas within a leap (``within``'s answer: area -> moves), the
     same in index order, and the leap actions made from there so far (area -> action, its TN
     before modules). They depend on the barriers only: a barrier change drops those that
-    reached it.
+    reached it. ``live``: per area, the targets that were unlit when last looked at: an area
+    that burns or burns out never becomes unlit again while the key stands, so each look
+    starts from the last one's. What is known of unlit fuel (``live``, ``calm``, ``boxed``)
+    outlives a barrier change where the reach stands (the same fuel, the same areas).
     """
 
-    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester", "walls")
+    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester", "walls",
+                 "live")
 
     def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple],
-                 walls: dict[int, list]) -> None:
+                 walls: dict[int, list], kept: tuple | None = None) -> None:
         self.key = key
         #: per area, the barriers around it that fire cannot pass: (area beyond, barrier,
         #: burn-through TN, destruction TN); they change with the barriers only
         self.walls = walls
         self.near: set[int] | None = None
-        self.calm: set[int] = set()
         self.targets = targets
-        self.boxed: set[int] = set()  # areas where growing is all a fire can do (boxed_in)
+        #: live, calm, and the areas where growing is all a fire would do (boxed_in)
+        self.live: dict[int, list[int]]
+        self.calm: set[int]
+        self.boxed: set[int]
+        self.live, self.calm, self.boxed = kept or ({}, set(), set())
         self.routes = len(scene.building.routes)
         self.tester: tuple | None = None  # (boxed, its test), made by boxed_in
         b, fires = scene.building, scene.fires
@@ -158,7 +165,14 @@ def _leap_cache(scene: Scene) -> _LeapCache:
                         del targets[i]
                     for i in sides & walls.keys():
                         del walls[i]
-        cache = scene.leap_cache = _LeapCache(scene, key, targets, walls)
+        kept = None
+        if (cache is not None and cache.key[1:] == key[1:]
+                and cache.routes == len(scene.building.routes)):
+            # No fuel came back: where an area's reach stands, what was known of it holds.
+            calm = {i for i in cache.calm if i in targets}
+            kept = ({i: live for i, live in cache.live.items() if i in targets}, calm,
+                    {i for i in cache.boxed if i in calm and i in walls})
+        cache = scene.leap_cache = _LeapCache(scene, key, targets, walls, kept)
     return cache
 
 
@@ -246,14 +260,14 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
     reach, order, made = cache.targets.get(here) or _leap_targets(scene, here, cache)
-    unlit = False
-    for j in order:
+    still: list[int] = []  # the targets unlit now, for the next look
+    for j in cache.live.get(here, order):
         if j in fires:  # (the fire's own area among them)
             continue
         area = areas[j]
         if not area.burnable:
             continue
-        unlit = True
+        still.append(j)
         act = made.get(j)  # the same leap as last time while the fuel there is the same
         if act is None:
             act = made[j] = FireAction(ActionKind.LEAP, leap_tn(scene, here, j, reach[j]), j,
@@ -266,7 +280,8 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
                 acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel))
             continue
         acts.append(act)
-    if not unlit:
+    cache.live[here] = still
+    if not still:
         cache.calm.add(here)
     return acts
 
