@@ -150,19 +150,17 @@ class EventLog(Sequence):
     exactly the events the engine would have appended one by one.
     """
 
-    __slots__ = ("_events", "_tail", "_pending", "append")
+    __slots__ = ("_events", "_tail", "_batches", "_batched", "append")
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
         self._events: list[Event] = list(events)
         self._tail: list = []  # from the first deferred batch on: events and batches
-        self._pending = 0  # events in the tail
+        self._batches = 0  # deferred batches in the tail
+        self._batched = 0  # events they hold
         #: append(event): straight onto the list while nothing waits to be made (the scene
-        #: emits through it), onto the tail after a deferred batch
+        #: emits through it), onto the tail after a deferred batch. (A list's own method,
+        #: never one of the log's: the log would hold itself in a cycle.)
         self.append: Callable[[Event], None] = self._events.append
-
-    def _append_to_tail(self, event: Event) -> None:
-        self._tail.append(event)
-        self._pending += 1
 
     def extend(self, events: Iterable[Event]) -> None:
         for event in events:
@@ -170,13 +168,14 @@ class EventLog(Sequence):
 
     def defer(self, batch: Deferred) -> None:
         self._tail.append(batch)
-        self._pending += batch.count
-        self.append = self._append_to_tail
+        self._batches += 1
+        self._batched += batch.count
+        self.append = self._tail.append
 
     def clear(self) -> None:
         self._events.clear()
         self._tail.clear()
-        self._pending = 0
+        self._batches = self._batched = 0
         self.append = self._events.append
 
     def _made(self) -> list[Event]:
@@ -188,12 +187,12 @@ class EventLog(Sequence):
                 else:
                     events.append(item)
             self._tail.clear()
-            self._pending = 0
+            self._batches = self._batched = 0
             self.append = events.append
         return self._events
 
     def __len__(self) -> int:
-        return len(self._events) + self._pending
+        return len(self._events) + len(self._tail) - self._batches + self._batched
 
     def __getitem__(self, index):
         return self._made()[index]

@@ -241,7 +241,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
                                    fuel_behind=fuel))
     cache = _leap_cache(scene)
     areas, fires = b.areas, scene.fires
-    for j, barrier, tn, dtn in _walls(cache, b, here):
+    for j, barrier, tn, dtn in _walls(cache.walls, b, here):
         area = areas[j]
         behind = area.fuel if j not in fires and area.burnable else 0
         if fuel_only and not behind:
@@ -401,7 +401,7 @@ def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
 
 def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
     b, fires = scene.building, scene.fires
-    boxed = cache.boxed
+    boxed, walls = cache.boxed, cache.walls  # (not the cache itself: it keeps this test)
     routes, areas = b._routes_at, b.areas
     near, calm = cache.near, cache.calm
 
@@ -412,7 +412,7 @@ def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
         if (routes[here] or not areas[here].features.isdisjoint(BEAM_STRUCTURE)
                 or not (here in calm or (near is not None and here not in near))):
             return False
-        for j, _, _, _ in _walls(cache, b, here):
+        for j, _, _, _ in _walls(walls, b, here):
             if j not in fires and areas[j].burnable:
                 return False
         boxed.add(here)
@@ -421,12 +421,12 @@ def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
     return test
 
 
-def _walls(cache: _LeapCache, b: Building, here: int) -> list[tuple]:
-    """The barriers around ``here`` that fire cannot pass (kept per barrier state)."""
-    walls = cache.walls.get(here)
+def _walls(kept: dict[int, list], b: Building, here: int) -> list[tuple]:
+    """The barriers around ``here`` that fire cannot pass (``kept``: the leap cache's)."""
+    walls = kept.get(here)
     if walls is None:
-        walls = cache.walls[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
-                                     for j, w in b.neighbours(here) if not w.passable]
+        walls = kept[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                              for j, w in b.neighbours(here) if not w.passable]
     return walls
 
 

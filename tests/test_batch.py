@@ -184,3 +184,28 @@ def test_where_a_fire_is_boxed_in_its_policy_would_only_grow_it(monkeypatch, tem
         for _ in range(16):
             play_round(scene, AutoController())
     assert checked > 20
+
+
+def test_a_played_scene_is_freed_without_the_cycle_collector():
+    # A forecast plays thousands of scenes: their caches must not hold themselves in cycles.
+    import gc
+
+    from fuego.scenario import load
+
+    scenario = load(str(Path(__file__).parent.parent / "campaigns" / "tavern.yaml"))
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for scene in (scenario.build(1), field_scene(24, 24, seed=3)):
+            start_scene(scene)
+            for _ in range(6):
+                play_round(scene, AutoController())
+            del scene
+        gc.collect()
+        ours = [o for o in gc.garbage
+                if (getattr(type(o), "__module__", "") or "").startswith("fuego")
+                or (callable(o) and (getattr(o, "__module__", "") or "").startswith("fuego"))]
+        assert ours == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
