@@ -84,15 +84,6 @@ class Scene:
             listener(event)
         return event
 
-    def record(self, kind: EventKind, actor: str | None, area: int, data: dict[str, Any]) -> None:
-        """:meth:`emit` for the engine's own hot paths (a fire's roll, its fuel check): data
-        whose keys are known not to clash, an area by index. Thousands a round on a big fire."""
-        event = new_event(kind, self.round, self.phase, actor, self.building.areas[area].name,
-                          data)
-        self.log.append(event)
-        for listener in self.listeners:
-            listener(event)
-
     def record_all(self, make: Callable[[], list[Event]], count: int) -> None:
         """``count`` events that ``make()`` makes, in order: made now for the listeners, or
         left to the log to make when it is first read (``EventLog.defer``): a big fire's round
