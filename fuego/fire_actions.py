@@ -327,20 +327,18 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     return True
 
 
-def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> list[bool]:
+def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> None:
     """Each fire in turn rolls Spreading against its TN to grow: one more die on a success,
     an event either way. The rolls are drawn in this order, as one batch (``Roller.totals``:
-    a big fire has thousands of them each phase). Returns the successes."""
+    a big fire has thousands of them each phase)."""
     pools = [f.spreading_pool() for f in fires]
     totals = scene.roller.totals(pools)
     before = [f.fd for f in fires]
-    grew = [total >= tn for total, tn in zip(totals, tns)]
-    for fire, ok in zip(fires, grew):
-        if ok and fire.fd < MAX_FIRE_DICE:
+    for fire, total, tn in zip(fires, totals, tns):
+        if total >= tn and fire.fd < MAX_FIRE_DICE:
             fire.fd += 1
     scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
                              [f.area for f in fires], pools, tns, totals, before), len(fires))
-    return grew
 
 
 def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],

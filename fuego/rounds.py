@@ -152,7 +152,7 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
                 if type(actor) is Fire:
                     here = actor.area
                     if ((here in known or (boxed is not None and boxed(actor)))
-                            and fires.get(here) is actor and actor.dice and actor.can_spread):
+                            and _may_act(scene, actor)):
                         actor.dice.pop(0)
                         run.append(actor)
                         continue
