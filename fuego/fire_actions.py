@@ -368,10 +368,8 @@ def _grow_one(scene: Scene, fire: Fire, tn: int) -> bool:
     was = fire.fd
     if total >= tn and was < MAX_FIRE_DICE:
         fire.fd = was + 1
-    scene.log.append(event := _grow_event(scene.names(), scene.round, scene.phase, fire.area,
-                                          pool, tn, total, was))
-    for listener in scene.listeners:
-        listener(event)
+    scene.add(_grow_event(scene.names(), scene.round, scene.phase, fire.area, pool, tn, total,
+                          was))
     return total >= tn
 
 

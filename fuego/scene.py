@@ -79,23 +79,24 @@ class Scene:
         if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
             raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
         event = new_event(kind, self.round, self.phase, actor, area, data)
+        self.add(event)
+        return event
+
+    def add(self, event: Event) -> None:
+        """Log an event already made, and pass it to the listeners."""
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
-        return event
 
     def record_all(self, make: Callable[[], list[Event]], count: int) -> None:
         """``count`` events that ``make()`` makes, in order: made now for the listeners, or
         left to the log to make when it is first read (``EventLog.defer``): a big fire's round
         records tens of thousands of rolls that a headless run or a forecast may never read."""
-        log = self.log
-        if self.listeners or type(log) is not EventLog:
+        if self.listeners or type(self.log) is not EventLog:
             for event in make():
-                log.append(event)
-                for listener in self.listeners:
-                    listener(event)
+                self.add(event)
         elif count:
-            log.defer(Deferred(count, make))
+            self.log.defer(Deferred(count, make))
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:
