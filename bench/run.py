@@ -458,6 +458,8 @@ def main(argv=None) -> int:
             "implementation": platform.python_implementation(), "machine": platform.machine(),
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}
+    from fuego import _compiled  # which engine modules ran compiled (setup.py's optional build)
+    meta["compiled"], meta["compiled_modules"] = _compiled.summary(), _compiled.status()
     try:
         meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
     except OSError:
@@ -468,7 +470,7 @@ def main(argv=None) -> int:
         load = meta.get("load_average") or {}
         busy = f"; load average {load['end'][0]:.1f}" if load.get("end") else ""
         print(f"fuego benchmarks ({meta['mode']}; Python {meta['python']}, {meta['cpus']} CPUs"
-              f"{busy}; {meta['seconds']} s)\n")
+              f"{busy}; {meta['seconds']} s; {meta['compiled']})\n")
         print(table(results, checks))
     return 0
 
