@@ -301,6 +301,12 @@ class Building:
             self._find_regions()
         return self._vents[i]
 
+    def vent_flags(self) -> list[bool]:
+        """:meth:`vents_from` for every area, by index (do not change the list)."""
+        if self._vents_epoch != self._epoch:
+            self._find_regions()
+        return self._vents
+
     def open_region(self, i: int) -> tuple[int, bool]:
         """The region open to area ``i`` (through passable barriers): how many areas, and
         whether one of them is outdoors. (Cached per barrier state.)"""

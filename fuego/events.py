@@ -194,6 +194,29 @@ class EventLog(Sequence):
     def __len__(self) -> int:
         return len(self._events) + len(self._tail) - self._batches + self._batched
 
+    def since(self, start: int, kinds: frozenset[EventKind]) -> list[Event]:
+        """The events from index ``start`` on whose kind is one of ``kinds``. Deferred batches
+        that cannot hold such an event stay unmade (a script reads the log after every phase;
+        the tail is read from its end back to ``start``, not from its beginning)."""
+        tail = self._tail
+        picked = []
+        at, k = len(self), len(tail)
+        while k and at > start:
+            k -= 1
+            item = tail[k]
+            if type(item) is Deferred:
+                at -= item.count
+                if item.kinds is None or not kinds.isdisjoint(item.kinds):
+                    return [e for e in self._made()[start:] if e.kind in kinds]
+            else:
+                at -= 1
+                if item.kind in kinds:
+                    picked.append(item)
+        picked.reverse()
+        if at > start:  # on into the events already made
+            return [e for e in self._events[start:at] if e.kind in kinds] + picked
+        return picked
+
     def __getitem__(self, index):
         return self._made()[index]
 
@@ -216,10 +239,13 @@ class EventLog(Sequence):
 
 
 class Deferred:
-    """``count`` events not made yet: ``make()`` makes them (once), in order."""
+    """``count`` events not made yet: ``make()`` makes them (once), in order. ``kinds``: the
+    kinds they may be (None: any), so a reader of other kinds leaves them unmade."""
 
-    __slots__ = ("count", "make")
+    __slots__ = ("count", "make", "kinds")
 
-    def __init__(self, count: int, make: Callable[[], list[Event]]) -> None:
+    def __init__(self, count: int, make: Callable[[], list[Event]],
+                 kinds: frozenset[EventKind] | None = None) -> None:
         self.count = count
         self.make = make
+        self.kinds = kinds

@@ -38,6 +38,10 @@ class FireState(str, Enum):
     OUT = "out"
 
 
+#: The states in which a fire acts, spreads and smokes (a Flame does none of these; ASL 25.2).
+ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
+
+
 class Trigger(str, Enum):
     BLAZE = "blaze"
     FLASHOVER = "flashover"
@@ -121,7 +125,7 @@ class Fire:
 
     @property
     def can_spread(self) -> bool:
-        return self.state in (FireState.BURNING, FireState.HOT, FireState.GUTTERING)
+        return self.state in ACTING
 
     # -- the character sheet ----------------------------------------------------------------------
     @property

@@ -338,7 +338,11 @@ def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> None:
         if total >= tn and fire.fd < MAX_FIRE_DICE:
             fire.fd += 1
     scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
-                             [f.area for f in fires], pools, tns, totals, before), len(fires))
+                             [f.area for f in fires], pools, tns, totals, before), len(fires),
+                     _GROW_KINDS)
+
+
+_GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
 
 
 def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],

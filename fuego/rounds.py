@@ -352,7 +352,7 @@ def _fuel_checks(scene: Scene) -> None:
 
     def record(upto: int) -> None:
         scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase,
-                                 columns, done, upto), upto - done)
+                                 columns, done, upto), upto - done, _FUEL_KINDS)
 
     for k in [k for k, (c, w) in enumerate(zip(check, flesh)) if c < w]:
         fire = checking[k]
@@ -369,6 +369,9 @@ def _fuel_checks(scene: Scene) -> None:
             done = k + 1
             scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
     record(len(checking))
+
+
+_FUEL_KINDS = frozenset({EventKind.FIRE_FUEL_CHECK})
 
 
 def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,

@@ -88,15 +88,17 @@ class Scene:
         for listener in self.listeners:
             listener(event)
 
-    def record_all(self, make: Callable[[], list[Event]], count: int) -> None:
-        """``count`` events that ``make()`` makes, in order: made now for the listeners, or
-        left to the log to make when it is first read (``EventLog.defer``): a big fire's round
-        records tens of thousands of rolls that a headless run or a forecast may never read."""
+    def record_all(self, make: Callable[[], list[Event]], count: int,
+                   kinds: frozenset[EventKind] | None = None) -> None:
+        """``count`` events that ``make()`` makes, in order (of ``kinds``): made now for the
+        listeners, or left to the log to make when it is first read (``EventLog.defer``): a big
+        fire's round records tens of thousands of rolls that a headless run or a forecast may
+        never read."""
         if self.listeners or type(self.log) is not EventLog:
             for event in make():
                 self.add(event)
         elif count:
-            self.log.defer(Deferred(count, make))
+            self.log.defer(Deferred(count, make, kinds))
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:

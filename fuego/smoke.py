@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING
 
 from fuego.building import Building
 from fuego.events import EventKind
+from fuego.fire import ACTING
 from fuego.smoke_walks import Walks
 from fuego.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
     from fuego.scene import Scene
 
 
@@ -53,30 +53,21 @@ class SmokeField:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
-    def _reach(self, fire: Fire, cover: int) -> tuple[list[int], bool]:
-        """The ``cover`` areas nearest the fire, and whether its smoke can vent (the walks are
-        kept per area and barrier state: :mod:`fuego.smoke_walks`)."""
-        return self._walks.reach(fire.area, cover)
-
     def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
         b = self.building
         areas, modules = b.areas, scene.modules
-        covers: list[list[int]] = []  # each smoking fire's areas, in the fires' order
-        thick_covers: list[list[int]] = []
-        for fire in scene.fires.values():
-            if not fire.can_spread:  # a Flame makes no smoke (ASL 25.2)
-                continue
-            if modules and any(m.smoke_claims(scene, fire) for m in modules):
-                continue  # a module places this fire's smoke (drifting-smoke)
-            if fire.smoke == 0:
-                fire.smoke = SMOKE_AREA_FACTOR
-            covered, vents = self._reach(fire, fire.smoke)
-            covers.append(covered)
-            if areas[fire.area].thick_smoke:
-                thick_covers.append(covered)
+        smokers = [f for f in scene.fires.values() if f.state in ACTING]  # a Flame makes none
+        if modules:  # a module may place a fire's smoke itself (drifting-smoke)
+            smokers = [f for f in smokers if not any(m.smoke_claims(scene, f) for m in modules)]
+        asks = [(f.area, f.smoke or SMOKE_AREA_FACTOR) for f in smokers]
+        got = self._walks.reach_all(asks)
+        for fire, (_, cover), (_, vents) in zip(smokers, asks, got):
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
-            fire.smoke = SMOKE_AREA_FACTOR if vents else fire.smoke + 1
+            fire.smoke = SMOKE_AREA_FACTOR if vents else cover + 1
+        covers = [covered for covered, _ in got]  # each smoking fire's areas, in their order
+        thick_covers = [covered for fire, (covered, _) in zip(smokers, got)
+                        if areas[fire.area].thick_smoke]
         # Thin wherever some fire's smoke reaches, thick where a thick smoker's does; areas in
         # the order first reached (a big fire covers tens of thousands: made as whole dicts).
         new = dict.fromkeys(chain.from_iterable(covers), Density.THIN)

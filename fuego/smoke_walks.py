@@ -74,6 +74,23 @@ class Walks:
         self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
         self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
 
+    def reach_all(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
+        """:meth:`reach` for each ``(start, cover)``: a big fire asks it of thousands of areas,
+        most with no vent to look for (the cheap case, done here without a call)."""
+        b = self.building
+        if self._epoch != b.epoch:
+            self._update()
+        prefixes, reach = self._prefixes, self.reach
+        vents = b.vent_flags()
+        out = []
+        for start, cover in asks:
+            prefix = None if vents[start] else prefixes.get(start)
+            if prefix is not None and (len(prefix[0]) >= cover or prefix[1]):
+                out.append((prefix[0][:cover], False))
+            else:
+                out.append(reach(start, cover))
+        return out
+
     def reach(self, start: int, cover: int) -> tuple[list[int], bool]:
         """The ``cover`` areas nearest ``start`` and whether smoke from there vents (the list
         may be kept for the next ask: do not change it)."""

@@ -116,6 +116,32 @@ def test_a_deferred_batch_is_made_once_in_its_place_when_the_log_is_read():
     assert len(log) == 0 and list(log) == []
 
 
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3), st.booleans()), max_size=12),
+       st.integers(0, 40))
+def test_since_reads_the_kinds_asked_from_an_index_and_leaves_other_batches_unmade(items,
+                                                                                 start):
+    # Reading some kinds from an index gives what filtering the whole log gives; a deferred
+    # batch of other kinds is not made (a script reads the log after every phase).
+    wanted, other = EventKind.FIRE_GREW, EventKind.FIRE_FUEL_CHECK
+    made: list[int] = []
+    log, plain, n = EventLog(), [], 0
+    for deferred, count, of_wanted in items:
+        kind = wanted if of_wanted else other
+        events = [Event(kind, 1, 0, None, None, {"n": n + k}) for k in range(count)]
+        n += count
+        plain += events
+        if deferred:
+            log.defer(Deferred(count, lambda events=events: made.append(1) or events,
+                               frozenset({kind})))
+        else:
+            log.extend(events)
+    got = log.since(start, frozenset({wanted}))
+    assert got == [e for e in plain[start:] if e.kind is wanted]
+    if not any(d and w for d, _, w in items):
+        assert not made
+    assert list(log) == plain
+
+
 def test_listeners_hear_every_event_in_order_and_the_log_reads_the_same():
     # Heard as they happen (the CLI) or read after the round (a headless run): the same events.
     heard: list[Event] = []

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.building import Feature
 from fuego.events import EventKind
 from fuego.scenario.script.effects import Effect, make_npc
-from fuego.scenario.script.triggers import Trigger, _Check
+from fuego.scenario.script.triggers import Trigger, _Check, _kinds_of
 from fuego.scenario.script.words import MAX_PASSES
 
 if TYPE_CHECKING:
@@ -43,16 +43,25 @@ class Script:
             self.fired = [0] * len(self.cues)
         if not self.latches:
             self.latches = [{} for _ in self.cues]
+        # the event kinds some cue reads (None: any), for check
+        self._kinds = _kinds_of([cue.trigger for cue in self.cues])
 
     def __len__(self) -> int:
         return len(self.cues)
 
     def check(self, scene: Scene, when: str) -> None:
-        """Read the events since the last check; fire the cues whose triggers happened."""
+        """Read the events since the last check; fire the cues whose triggers happened.
+
+        Only the kinds of event some trigger reads are read (``Trigger.kinds``): a pass with
+        none of those cannot fire a cue, and the log need not make the others."""
+        kinds = self._kinds
+        log = scene.log
+        since = getattr(log, "since", None) if kinds is not None else None
         first = True
         for _ in range(MAX_PASSES):
-            events = scene.log[self.index:]
-            self.index = len(scene.log)
+            end = len(log)
+            events = since(self.index, kinds) if since is not None else log[self.index:]
+            self.index = end
             if not events and not first:
                 return
             ck = _Check(scene, when, events, first)

@@ -43,10 +43,12 @@ class Trigger:
     """A condition on the scene and the events since the last check.
 
     ``test`` returns the context it happened with (for ``say:``), or None. ``provides`` names
-    the context keys it always gives.
+    the context keys it always gives; ``kinds`` the event kinds ``test`` reads (None: any),
+    so a check need not make or pass it the others.
     """
 
     provides: frozenset[str] = frozenset()
+    kinds: frozenset[EventKind] | None = None
 
     def test(self, ck: _Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
         raise NotImplementedError
@@ -60,6 +62,7 @@ class Trigger:
 class RoundTrigger(Trigger):
     n: int
     provides = ALWAYS
+    kinds = frozenset()
 
     def test(self, ck, latch):
         if ck.when == "start" and ck.first and ck.scene.round == self.n:
@@ -77,6 +80,7 @@ class FireReaches(Trigger):
     areas: frozenset[str] = frozenset()
     rooms: frozenset[str] = frozenset()
     provides = frozenset({"area", "room", "fd"})
+    kinds = frozenset({EventKind.FIRE_STARTED})
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -96,6 +100,7 @@ class FireDice(Trigger):
     areas: frozenset[str] = frozenset()
     rooms: frozenset[str] = frozenset()
     provides = frozenset({"area", "room", "fd"})
+    kinds = frozenset({EventKind.FIRE_STARTED, EventKind.FIRE_GREW, EventKind.FIRE_MERGED})
 
     def _in_scope(self, b: Building, area: str | None) -> bool:
         if area is None:
@@ -130,6 +135,7 @@ class HeroEnters(Trigger):
     rooms: frozenset[str] = frozenset()
     hero: str | None = None
     provides = frozenset({"area", "room", "hero"})
+    kinds = frozenset({EventKind.HERO_MOVED, EventKind.HERO_FELL})
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -147,6 +153,7 @@ class HeroEnters(Trigger):
 class HeroKnockedOut(Trigger):
     hero: str | None = None
     provides = frozenset({"area", "room", "hero"})
+    kinds = frozenset({EventKind.HERO_KNOCKED_OUT})
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -165,6 +172,7 @@ class BarrierOpens(Trigger):
     names: frozenset[str]
     destroyed: bool = False
     provides = frozenset({"area", "room", "barrier"})
+    kinds = frozenset({EventKind.STRUCTURE_DESTROYED, EventKind.BARRIER_OPENED})
 
     def test(self, ck, latch):
         kinds = ((EventKind.STRUCTURE_DESTROYED,) if self.destroyed
@@ -180,6 +188,7 @@ class BarrierOpens(Trigger):
 class Flashover(Trigger):
     rooms: frozenset[str] = frozenset()  # empty: any room
     provides = frozenset({"room"})
+    kinds = frozenset({EventKind.FLASHOVER})
 
     def test(self, ck, latch):
         for e in ck.events:
@@ -191,6 +200,7 @@ class Flashover(Trigger):
 @dataclass
 class LastFireOut(Trigger):
     provides = frozenset({"area", "room"})
+    kinds = frozenset({EventKind.FIRE_OUT})
 
     def test(self, ck, latch):
         if ck.scene.fires:
@@ -218,6 +228,10 @@ class All(Trigger):
             out |= c.provides
         return out
 
+    @property
+    def kinds(self):  # type: ignore[override]
+        return _kinds_of(self.children)
+
     def test(self, ck, latch):
         mine = latch.setdefault(str(self.node), {})
         for i, child in enumerate(self.children):
@@ -242,6 +256,10 @@ class Any_(Trigger):
     children: list[Trigger]
 
     @property
+    def kinds(self):  # type: ignore[override]
+        return _kinds_of(self.children)
+
+    @property
     def provides(self):  # type: ignore[override]
         sets = [c.provides for c in self.children]
         out = sets[0] if sets else frozenset()
@@ -260,6 +278,16 @@ class Any_(Trigger):
     def due_round(self):
         rounds = [r for r in (c.due_round() for c in self.children) if r is not None]
         return min(rounds) if rounds else None
+
+
+def _kinds_of(triggers: list[Trigger]) -> frozenset[EventKind] | None:
+    """The event kinds any of ``triggers`` reads (None: any)."""
+    out: frozenset[EventKind] = frozenset()
+    for t in triggers:
+        if t.kinds is None:
+            return None
+        out |= t.kinds
+    return out
 
 
 def _clear(node: Trigger, latch: dict) -> None:
