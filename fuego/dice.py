@@ -387,7 +387,16 @@ class Roller:
         return seq[int(self._rng.random() * len(seq))]
 
     def shuffle(self, items: list) -> None:
-        self._rng.shuffle(items)
+        """Shuffle in place: ``random.Random.shuffle``'s algorithm and draws, written out so a
+        long list costs one call per draw (ties in a big fire's phases are thousands long)."""
+        getrandbits = self._rng.getrandbits
+        for i in reversed(range(1, len(items))):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:  # rejection: uniform below n
+                j = getrandbits(k)
+            items[i], items[j] = items[j], items[i]
 
     def getstate(self):
         return self._rng.getstate()

@@ -250,6 +250,26 @@ _DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(M
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 
+# A batch's pools (a big fire's round rolls thousands): each fire's, looked up without a call.
+def spreading_pools(fires: list[Fire]) -> list[Pool]:
+    """``[f.spreading_pool() for f in fires]``."""
+    guttering = FireState.GUTTERING
+    return [_SPREADING[f.state is not guttering][f.fd] for f in fires]
+
+
+def damage_pools(fires: list[Fire]) -> list[Pool]:
+    """``[f.damage_pool() for f in fires]``."""
+    guttering, stats = FireState.GUTTERING, FIRE_STATS
+    return [stats[f.fd].damage[f.temperature] if f.state is not guttering else f.damage_pool()
+            for f in fires]
+
+
+def fuel_check_pools(fires: list[Fire]) -> list[Pool]:
+    """``[f.fuel_check_pool() for f in fires]``."""
+    known = _FUEL_CHECK
+    return [known.get(f.resolve) or f.fuel_check_pool() for f in fires]
+
+
 def new_fire_dice(source_fd: int) -> int:
     """Half the Fire Dice of the source, rounded down, at least 1 (RULES-NOTES)."""
     return max(1, source_fd // 2)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
 from fuego.events import Event, EventKind
 from fuego.events import record as new_event
-from fuego.fire import Fire, new_fire_dice
+from fuego.fire import Fire, new_fire_dice, spreading_pools
 from fuego.injury import debris, fall
 from fuego.tables import (
     AREA_FEET,
@@ -331,7 +331,7 @@ def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> None:
     """Each fire in turn rolls Spreading against its TN to grow: one more die on a success,
     an event either way. The rolls are drawn in this order, as one batch (``Roller.totals``:
     a big fire has thousands of them each phase)."""
-    pools = [f.spreading_pool() for f in fires]
+    pools = spreading_pools(fires)
     totals = scene.roller.totals(pools)
     before = [f.fd for f in fires]
     for fire, total, tn in zip(fires, totals, tns):

@@ -23,12 +23,13 @@ One round of :func:`play_round`:
 from __future__ import annotations
 
 from functools import partial
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING
 
 from fuego.dice import MIN_BATCH, trait_check
 from fuego.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.events import record as new_event
-from fuego.fire import Fire, FireState, Trigger
+from fuego.fire import Fire, FireState, Trigger, damage_pools, fuel_check_pools
 from fuego.hero_actions import options
 from fuego.hero_actions import perform as hero_perform
 from fuego.heroes import Hero
@@ -143,7 +144,7 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             # The common case in a big fire: one run, all growing. (A queued actor has a die
             # left; without modules a fire still in the active set can act; a hero in a boxed
             # area is not the fire there.)
-            if batch and all(a.area in known and fires.get(a.area) is a for a in ordered):
+            if batch and _all_boxed(ordered, known, fires):
                 for fire in ordered:
                     del fire.dice[0]
                 _grow_run(scene, ordered, phase, again, buckets)
@@ -172,6 +173,16 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
                 _grow_run(scene, run, phase, again, buckets)
             pending = again
             _script(scene, "phase")
+
+
+def _all_boxed(actors: list, known: set[int], fires: dict[int, Fire]) -> bool:
+    """Is every actor a fire still burning in its area, and that area known to be boxed in?
+    (A hero in a boxed area is not the fire there.) Asked of a big fire's whole phase."""
+    here = list(map(_AREA, actors))
+    return known.issuperset(here) and all(map(is_, map(fires.get, here), actors))
+
+
+_AREA = attrgetter("area")
 
 
 def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
@@ -338,8 +349,8 @@ def _fuel_checks(scene: Scene) -> None:
     # checks are worked out column by column (a big fire has thousands).
     checking = [fires[i] for i in sorted(fires) if fires[i].state is not flame]
     pools: list = [None] * (2 * len(checking))
-    pools[0::2] = [f.damage_pool() for f in checking]
-    pools[1::2] = [f.fuel_check_pool() for f in checking]
+    pools[0::2] = damage_pools(checking)
+    pools[1::2] = fuel_check_pools(checking)
     totals = scene.roller.totals(pools)
     damage, check = totals[0::2], totals[1::2]
     flesh = [f.flesh + d for f, d in zip(checking, damage)]

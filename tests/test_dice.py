@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -255,3 +257,15 @@ def test_plain_dice_ranges() -> None:
         seen.update(faces)
     assert seen == set(range(1, 7))
     assert {r.d10() for _ in range(500)} == set(range(1, 11))
+
+
+@given(st.integers(0, 2**32), st.integers(0, 300))
+def test_shuffle_draws_and_orders_as_the_standard_library_does(seed, n):
+    # The roller writes the shuffle out (a big fire's ties are long): the same order and draws
+    # as random.Random.shuffle, so the tie-breaks of the rules' phase order stand.
+    roller, reference = Roller(seed), random.Random(seed)
+    mine, theirs = list(range(n)), list(range(n))
+    roller.shuffle(mine)
+    reference.shuffle(theirs)
+    assert mine == theirs
+    assert roller.getstate() == reference.getstate()
