@@ -75,11 +75,18 @@ def leap_tn(scene: Scene, src: int, dst: int, moves: int) -> int:
     is one yard (fuego's reading: never free)."""
     b = scene.building
     rise = abs(b.levels[b.areas[dst].level].elevation - b.levels[b.areas[src].level].elevation)
-    flat = max(0, moves - rise)
-    tn = LEAP_TN_PER_YARD["horizontal"] * yards(max(0, flat - 1) * AREA_FEET) if flat else 0
-    if rise:
-        tn += LEAP_TN_PER_YARD["vertical"] * yards(rise * AREA_FEET)
+    per_yard = LEAP_TN_PER_YARD["horizontal"], LEAP_TN_PER_YARD["vertical"]  # (house rules)
+    tn = _LEAP_TNS.get((rise, moves, per_yard))
+    if tn is None:
+        flat = max(0, moves - rise)
+        tn = LEAP_TN_PER_YARD["horizontal"] * yards(max(0, flat - 1) * AREA_FEET) if flat else 0
+        if rise:
+            tn += LEAP_TN_PER_YARD["vertical"] * yards(rise * AREA_FEET)
+        _LEAP_TNS[rise, moves, per_yard] = tn
     return tn
+
+
+_LEAP_TNS: dict[tuple, int] = {}  # (levels climbed, moves, TN per yard) -> TN: a few dozen
 
 
 def _unlit(scene: Scene, i: int) -> bool:
