@@ -251,6 +251,12 @@ _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 
 # A batch's pools (a big fire's round rolls thousands): each fire's, looked up without a call.
+def panaches(fires: list[Fire]) -> list[int]:
+    """``[f.panache for f in fires]``."""
+    stats = FIRE_STATS
+    return [stats[f.fd].panache for f in fires]
+
+
 def spreading_pools(fires: list[Fire]) -> list[Pool]:
     """``[f.spreading_pool() for f in fires]``."""
     guttering = FireState.GUTTERING

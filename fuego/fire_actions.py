@@ -334,16 +334,15 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     return True
 
 
-def _grow(scene: Scene, fires: list[Fire], tns: list[int]) -> None:
+def _grow(scene: Scene, fires: list[Fire], before: list[int], tns: list[int]) -> None:
     """Each fire in turn rolls Spreading against its TN to grow: one more die on a success,
-    an event either way. The rolls are drawn in this order, as one batch (``Roller.totals``:
-    a big fire has thousands of them each phase)."""
+    an event either way (``before``: their Fire Dice). The rolls are drawn in this order, as
+    one batch (``Roller.totals``: a big fire has thousands of them each phase)."""
     pools = spreading_pools(fires)
     totals = scene.roller.totals(pools)
-    before = [f.fd for f in fires]
-    for fire, total, tn in zip(fires, totals, tns):
-        if total >= tn and fire.fd < MAX_FIRE_DICE:
-            fire.fd += 1
+    for fire, total, tn, fd in zip(fires, totals, tns, before):
+        if total >= tn and fd < MAX_FIRE_DICE:
+            fire.fd = fd + 1
     scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
                              [f.area for f in fires], pools, tns, totals, before), len(fires),
                      _GROW_KINDS)
@@ -444,7 +443,8 @@ def grow_all(scene: Scene, fires: list[Fire]) -> None:
     if len(growing) == 1:
         _grow_one(scene, growing[0], 5 * growing[0].fd)
     else:
-        _grow(scene, growing, [5 * f.fd for f in growing])
+        before = [f.fd for f in growing]
+        _grow(scene, growing, before, [5 * fd for fd in before])
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,

@@ -29,7 +29,15 @@ from typing import TYPE_CHECKING
 from fuego.dice import MIN_BATCH, trait_check
 from fuego.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.events import record as new_event
-from fuego.fire import Fire, FireState, Trigger, damage_pools, fuel_check_pools
+from fuego.fire import (
+    ACTING,
+    Fire,
+    FireState,
+    Trigger,
+    damage_pools,
+    fuel_check_pools,
+    panaches,
+)
 from fuego.hero_actions import options
 from fuego.hero_actions import perform as hero_perform
 from fuego.heroes import Hero
@@ -37,6 +45,7 @@ from fuego.injury import add_dramatic, fire_damage, hero_roll
 from fuego.fire_actions import boxed_in, grow_all
 from fuego.fire_actions import perform as fire_perform
 from fuego.policy import GROWS_WHEN_BOXED, POLICIES
+from fuego.scene import out_events
 from fuego.settings import FlashoverMode
 from fuego.tables import (
     CONFUSION_AFTER_ROUNDS,
@@ -102,11 +111,11 @@ def play_round(scene: Scene, controller: Controller) -> None:
     roller = scene.roller
     buckets: list[list] = [[] for _ in range(11)]
     fires = [scene.fires[i] for i in sorted(scene.fires)]
-    acting = [f for f in fires if f.can_spread]
+    acting = [f for f in fires if f.state in ACTING]  # (Fire.can_spread)
     if len(acting) < len(fires):
         for fire in fires:
             fire.dice = []
-    rolled = roller.action_dice_of([f.panache for f in acting])
+    rolled = roller.action_dice_of(panaches(acting))
     for fire, dice in zip(acting, rolled):
         fire.dice = dice
         if dice:
@@ -145,9 +154,13 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             # left; without modules a fire still in the active set can act; a hero in a boxed
             # area is not the fire there.)
             if batch and _all_boxed(ordered, known, fires):
-                for fire in ordered:
-                    del fire.dice[0]
-                _grow_run(scene, ordered, phase, again, buckets)
+                for fire in ordered:  # each spends its die and waits for its next
+                    dice = fire.dice
+                    del dice[0]
+                    if dice:
+                        nxt = dice[0]
+                        (again if nxt <= phase else buckets[nxt]).append(fire)
+                grow_all(scene, ordered)
                 ordered = []
             for actor in ordered:
                 if type(actor) is Fire:
@@ -360,10 +373,12 @@ def _fuel_checks(scene: Scene) -> None:
     columns = ([f.area for f in checking], damage, flesh, check, dramatic,
                [f.resolve for f in checking])
     done = 0  # checks recorded so far
+    spent: list[int] = []  # the checks after which the fire burned out (their events follow)
 
     def record(upto: int) -> None:
         scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase,
-                                 columns, done, upto), upto - done, _FUEL_KINDS)
+                                 columns, done, upto, spent),
+                         upto - done + 2 * len(spent), _FUEL_KINDS)
 
     for k in [k for k, (c, w) in enumerate(zip(check, flesh)) if c < w]:
         fire = checking[k]
@@ -371,30 +386,37 @@ def _fuel_checks(scene: Scene) -> None:
         fire.dramatic += 1 + (flesh[k] - check[k]) // 20
         dramatic[k] = fire.dramatic
         if fire.dramatic >= fire.knocked_out_at:
-            record(k + 1)
-            done = k + 1
-            scene.extinguish(fire, "fuel spent", burned_out=True)
+            # out, its area burned out; its events go with the checks' (the same order)
+            scene.put_out(fire, burned_out=True)
+            spent.append(k)
         elif (fire.crippled_at is not None and fire.dramatic >= fire.crippled_at
               and fire.may(Trigger.GUTTER)):
             record(k + 1)
-            done = k + 1
+            done, spent = k + 1, []
             scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
     record(len(checking))
 
 
-_FUEL_KINDS = frozenset({EventKind.FIRE_FUEL_CHECK})
+_FUEL_KINDS = frozenset({EventKind.FIRE_FUEL_CHECK, EventKind.FIRE_OUT,
+                         EventKind.AREA_BURNED_OUT})
 
 
 def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,
-                 columns: tuple[list, ...], start: int, stop: int) -> list[Event]:
-    """The events of :func:`_fuel_checks`' rolls ``start`` to ``stop``, from its columns."""
+                 columns: tuple[list, ...], start: int, stop: int,
+                 spent: list[int]) -> list[Event]:
+    """The events of :func:`_fuel_checks`' rolls ``start`` to ``stop``, from its columns, each
+    check that burned a fire out followed by its going out (``spent``)."""
     fire_names, area_names = names
     kind = EventKind.FIRE_FUEL_CHECK
-    return [new_event(kind, rnd, phase, fire_names[here], area_names[here],
-                      {"damage": damage, "flesh": flesh, "total": check,
-                       "success": check >= flesh, "dramatic": dramatic, "resolve": resolve})
-            for here, damage, flesh, check, dramatic, resolve
-            in zip(*(column[start:stop] for column in columns))]
+    out = [new_event(kind, rnd, phase, fire_names[here], area_names[here],
+                     {"damage": damage, "flesh": flesh, "total": check,
+                      "success": check >= flesh, "dramatic": dramatic, "resolve": resolve})
+           for here, damage, flesh, check, dramatic, resolve
+           in zip(*(column[start:stop] for column in columns))]
+    for k in reversed(spent):  # from the last, so the earlier places stand
+        here = columns[0][k]
+        out[k - start + 1:k - start + 1] = out_events(names, rnd, phase, here, "fuel spent", True)
+    return out
 
 
 def check_flashover(scene: Scene) -> None:

@@ -181,6 +181,13 @@ class Scene:
 
     def extinguish(self, fire: Fire, reason: str, *, burned_out: bool) -> None:
         """Put a fire out. ``burned_out``: its fuel is spent and the area cannot burn again."""
+        spent = self.put_out(fire, burned_out=burned_out)
+        for event in out_events(self.names(), self.round, self.phase, fire.area, reason, spent):
+            self.add(event)
+
+    def put_out(self, fire: Fire, *, burned_out: bool) -> bool:
+        """:meth:`extinguish` without its events, for a caller that logs them in a batch
+        (:func:`out_events`); returns whether the area burned out."""
         if fire.state is not FireState.OUT:
             fire.trigger(Trigger.EXTINGUISH)
         self.fires.pop(fire.area, None)
@@ -194,10 +201,7 @@ class Scene:
                 self.building.burn_out(fire.area)
         if area.burnable:  # unlit fuel again: a neighbour's fire may leap here
             note_fuel()
-        self.emit(EventKind.FIRE_OUT, self.fire_name(fire), fire.area, reason=reason,
-                  burned_out=area.burned_out)
-        if area.burned_out:
-            self.emit(EventKind.AREA_BURNED_OUT, None, fire.area)
+        return area.burned_out
 
     def set_fire_dice(self, fire: Fire, fd: int, why: str) -> None:
         before = fire.fd
@@ -228,3 +232,14 @@ class Scene:
     @property
     def burning(self) -> bool:
         return bool(self.fires)
+
+
+def out_events(names: tuple[list[str], list[str]], rnd: int, phase: int, here: int, reason: str,
+               burned_out: bool) -> list[Event]:
+    """The events of a fire going out at ``here`` (:meth:`Scene.extinguish`)."""
+    fire_name, area_name = names[0][here], names[1][here]
+    out = new_event(EventKind.FIRE_OUT, rnd, phase, fire_name, area_name,
+                    {"reason": reason, "burned_out": burned_out})
+    if not burned_out:
+        return [out]
+    return [out, new_event(EventKind.AREA_BURNED_OUT, rnd, phase, None, area_name, {})]
