@@ -9,7 +9,8 @@ and check them after::
 
 The scenes cover the round's paths: the benchmark's field and manor (partly and wholly
 ablaze), heroes fleeing, the three temperaments, Villain fires (guttering), flashover by dice,
-smoke off and suffocation; and the shipped campaigns (tavern, ship) with their scripts.
+smoke off and suffocation; and the shipped campaigns (tavern, ship) with their scripts, and
+the forecasts of every shipped campaign.
 """
 
 from __future__ import annotations
@@ -72,6 +73,25 @@ def digests(only: str | None = None) -> dict[str, str]:
             h.update(b"\n")
         h.update(json.dumps(scene.snapshot(), sort_keys=True).encode())
         result[name] = f"{len(scene.log)}:{h.hexdigest()[:16]}"
+    result.update(forecast_digests(only))
+    return result
+
+
+def forecast_digests(only: str | None = None) -> dict[str, str]:
+    """The shipped campaigns' forecasts (which keep only the events their scripts read)."""
+    try:
+        from fuego.forecast import forecast
+        from fuego.scenario import load
+    except ImportError:
+        return {}
+    result = {}
+    for path in sorted((ROOT / "campaigns").glob("*.yaml")):
+        name = f"forecast-{path.stem}"
+        if only and only not in name:
+            continue
+        numbers = forecast(load(str(path)), 40, 15, 7, 1).to_dict()
+        text = json.dumps(numbers, sort_keys=True, default=str).encode()
+        result[name] = hashlib.sha256(text).hexdigest()[:16]
     return result
 
 

@@ -22,6 +22,7 @@ from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
+from fuego import places
 from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
 from fuego.events import Event, EventKind
 from fuego.events import record as new_event
@@ -152,8 +153,13 @@ class _LeapCache:
 
 
 def _leap_cache(scene: Scene) -> _LeapCache:
-    key = (scene.building.epoch, fuel_epoch(), scene.settings.max_leap_areas)
     cache = scene.leap_cache
+    if cache is not None:  # (asked by every fire's every action: the key read in place)
+        epoch, fuel, steps = cache.key
+        if (epoch == scene.building._epoch and fuel == places._fuel_changes
+                and steps == scene.settings.max_leap_areas):
+            return cache
+    key = (scene.building.epoch, fuel_epoch(), scene.settings.max_leap_areas)
     if cache is None or cache.key != key:
         targets: dict[int, tuple] = {}
         walls: dict[int, list] = {}
@@ -230,12 +236,13 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     acts: list[FireAction] = []
     here = fire.area
 
-    def adjust(tn: int, target: int, how: str) -> int | None:
-        for m in mods:
-            tn = m.spread_tn(scene, fire, target, tn, how)
-            if tn is None:  # a module forbids it (e.g. upwind in heavy winds)
-                return None
-        return tn
+    if mods:
+        def adjust(tn: int, target: int, how: str) -> int | None:
+            for m in mods:
+                tn = m.spread_tn(scene, fire, target, tn, how)
+                if tn is None:  # a module forbids it (e.g. upwind in heavy winds)
+                    return None
+            return tn
 
     if fire.fd < MAX_FIRE_DICE:
         tn = adjust(5 * fire.fd, here, "grow") if mods else 5 * fire.fd

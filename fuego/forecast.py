@@ -142,6 +142,7 @@ def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
 
     R = counts.rounds
     scene = scenario.build(seed)
+    scene.keep = _read_kinds(scene)
     actions = getattr(scenario, "actions", None) or {}
     b = scene.building
     room_index = {key: k for k, key in enumerate(counts.rooms)}
@@ -207,6 +208,14 @@ def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
             d = counts.hero_final_wounds[h]
             d[hero.dramatic] = d.get(hero.dramatic, 0) + 1
     counts.runs += 1
+
+
+def _read_kinds(scene: Scene) -> frozenset | None:
+    """What a forecast's log must keep: the events its script reads (None: all of them, where
+    a rule module may read the log). The rest are never shown, so never made."""
+    if scene.modules:
+        return None
+    return scene.script.reads if scene.script is not None else frozenset()
 
 
 # -- workers --------------------------------------------------------------------------------------

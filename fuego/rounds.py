@@ -374,11 +374,12 @@ def _fuel_checks(scene: Scene) -> None:
                [f.resolve for f in checking])
     done = 0  # checks recorded so far
     spent: list[int] = []  # the checks after which the fire burned out (their events follow)
+    logged = scene.keep is None or EventKind.FIRE_FUEL_CHECK in scene.keep
 
     def record(upto: int) -> None:
         scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase,
-                                 columns, done, upto, spent),
-                         upto - done + 2 * len(spent), _FUEL_KINDS)
+                                 columns, done, upto, spent, logged),
+                         (upto - done if logged else 0) + 2 * len(spent), _FUEL_KINDS)
 
     for k in [k for k, (c, w) in enumerate(zip(check, flesh)) if c < w]:
         fire = checking[k]
@@ -402,11 +403,15 @@ _FUEL_KINDS = frozenset({EventKind.FIRE_FUEL_CHECK, EventKind.FIRE_OUT,
 
 
 def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,
-                 columns: tuple[list, ...], start: int, stop: int,
-                 spent: list[int]) -> list[Event]:
+                 columns: tuple[list, ...], start: int, stop: int, spent: list[int],
+                 checks: bool = True) -> list[Event]:
     """The events of :func:`_fuel_checks`' rolls ``start`` to ``stop``, from its columns, each
-    check that burned a fire out followed by its going out (``spent``)."""
+    check that burned a fire out followed by its going out (``spent``); ``checks=False``: the
+    goings out alone (a scene that does not keep the checks)."""
     fire_names, area_names = names
+    if not checks:
+        return [e for k in spent
+                for e in out_events(names, rnd, phase, columns[0][k], "fuel spent", True)]
     kind = EventKind.FIRE_FUEL_CHECK
     out = [new_event(kind, rnd, phase, fire_names[here], area_names[here],
                      {"damage": damage, "flesh": flesh, "total": check,

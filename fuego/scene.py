@@ -57,6 +57,9 @@ class Scene:
     ended: bool = False
     next_fire_id: int = 1
     listeners: list[Callable[[Event], None]] = field(default_factory=list)
+    #: the event kinds the log keeps (None: every one). A forecast never shows the log: it
+    #: keeps only what its script reads (fuego.forecast), and skips making the rest.
+    keep: frozenset[EventKind] | None = None
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
@@ -73,7 +76,10 @@ class Scene:
 
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
-             /, **data: Any) -> Event:
+             /, **data: Any) -> Event | None:
+        """Log an event (None: a kind this scene does not keep, see ``keep``)."""
+        if self.keep is not None and kind not in self.keep:
+            return None
         if isinstance(area, int):
             area = self.building.areas[area].name
         if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
@@ -84,6 +90,8 @@ class Scene:
 
     def add(self, event: Event) -> None:
         """Log an event already made, and pass it to the listeners."""
+        if self.keep is not None and event.kind not in self.keep:
+            return
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
@@ -94,7 +102,10 @@ class Scene:
         listeners, or left to the log to make when it is first read (``EventLog.defer``): a big
         fire's round records tens of thousands of rolls that a headless run or a forecast may
         never read."""
-        if self.listeners or type(self.log) is not EventLog:
+        keep = self.keep
+        if keep is not None and kinds is not None and keep.isdisjoint(kinds):
+            return
+        if self.listeners or type(self.log) is not EventLog or keep is not None:
             for event in make():
                 self.add(event)
         elif count:

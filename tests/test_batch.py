@@ -168,6 +168,25 @@ def test_a_scene_whose_log_is_a_plain_list_still_records_everything():
     assert type(scene.log) is list and scene.log == list(fresh.log)
 
 
+@pytest.mark.parametrize("campaign", ["tavern", "ship"])
+def test_a_scene_that_keeps_some_kinds_plays_the_same_and_logs_just_those(campaign):
+    # A forecast keeps only what its script reads (Scene.keep): the play must not change, and
+    # what is kept is the full log's events of those kinds, in order.
+    from fuego.forecast import _read_kinds
+    from fuego.rounds import run_scene
+    from fuego.scenario import load
+
+    scenario = load(str(Path(__file__).parent.parent / "campaigns" / f"{campaign}.yaml"))
+    full, lean = scenario.build(5), scenario.build(5)
+    lean.keep = _read_kinds(lean)
+    assert lean.keep  # the campaigns' scripts read some kinds, not all
+    for scene in (full, lean):
+        run_scene(scene, AutoController(), rounds=15)
+    assert lean.snapshot() == full.snapshot()
+    assert list(lean.log) == [e for e in full.log if e.kind in lean.keep]
+    assert len(lean.log) < len(full.log)
+
+
 def test_a_copied_or_pickled_log_is_its_own():
     import copy
     import pickle

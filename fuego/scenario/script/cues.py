@@ -43,11 +43,19 @@ class Script:
             self.fired = [0] * len(self.cues)
         if not self.latches:
             self.latches = [{} for _ in self.cues]
-        # the event kinds some cue reads (None: any), for check
+        # the event kinds some cue reads (None: any), and per cue those it cannot happen
+        # without (None: it may happen with none), for check
         self._kinds = _kinds_of([cue.trigger for cue in self.cues])
+        self._wants = [cue.trigger.kinds if cue.trigger.needs_events else None
+                       for cue in self.cues]
 
     def __len__(self) -> int:
         return len(self.cues)
+
+    @property
+    def reads(self) -> frozenset[EventKind] | None:
+        """The event kinds its cues read (None: any)."""
+        return self._kinds
 
     def check(self, scene: Scene, when: str) -> None:
         """Read the events since the last check; fire the cues whose triggers happened.
@@ -65,9 +73,12 @@ class Script:
             if not events and not first:
                 return
             ck = _Check(scene, when, events, first)
-            for cue in self.cues:
+            present = {e.kind for e in events}
+            for cue, wants in zip(self.cues, self._wants):
                 if cue.once and self.fired[cue.index]:
                     continue
+                if wants is not None and wants.isdisjoint(present):
+                    continue  # none of the events it happens by
                 hit = cue.trigger.test(ck, self.latches[cue.index])
                 if hit is not None:
                     self._fire(scene, cue, hit)

@@ -44,11 +44,13 @@ class Trigger:
 
     ``test`` returns the context it happened with (for ``say:``), or None. ``provides`` names
     the context keys it always gives; ``kinds`` the event kinds ``test`` reads (None: any),
-    so a check need not make or pass it the others.
+    so a check need not make or pass it the others; ``needs_events``: it cannot happen
+    without one of those (a check with none need not ask it).
     """
 
     provides: frozenset[str] = frozenset()
     kinds: frozenset[EventKind] | None = None
+    needs_events: bool = False
 
     def test(self, ck: _Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
         raise NotImplementedError
@@ -81,6 +83,7 @@ class FireReaches(Trigger):
     rooms: frozenset[str] = frozenset()
     provides = frozenset({"area", "room", "fd"})
     kinds = frozenset({EventKind.FIRE_STARTED})
+    needs_events = True
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -101,6 +104,7 @@ class FireDice(Trigger):
     rooms: frozenset[str] = frozenset()
     provides = frozenset({"area", "room", "fd"})
     kinds = frozenset({EventKind.FIRE_STARTED, EventKind.FIRE_GREW, EventKind.FIRE_MERGED})
+    needs_events = True
 
     def _in_scope(self, b: Building, area: str | None) -> bool:
         if area is None:
@@ -136,6 +140,7 @@ class HeroEnters(Trigger):
     hero: str | None = None
     provides = frozenset({"area", "room", "hero"})
     kinds = frozenset({EventKind.HERO_MOVED, EventKind.HERO_FELL})
+    needs_events = True
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -154,6 +159,7 @@ class HeroKnockedOut(Trigger):
     hero: str | None = None
     provides = frozenset({"area", "room", "hero"})
     kinds = frozenset({EventKind.HERO_KNOCKED_OUT})
+    needs_events = True
 
     def test(self, ck, latch):
         b = ck.scene.building
@@ -173,6 +179,7 @@ class BarrierOpens(Trigger):
     destroyed: bool = False
     provides = frozenset({"area", "room", "barrier"})
     kinds = frozenset({EventKind.STRUCTURE_DESTROYED, EventKind.BARRIER_OPENED})
+    needs_events = True
 
     def test(self, ck, latch):
         kinds = ((EventKind.STRUCTURE_DESTROYED,) if self.destroyed
@@ -189,6 +196,7 @@ class Flashover(Trigger):
     rooms: frozenset[str] = frozenset()  # empty: any room
     provides = frozenset({"room"})
     kinds = frozenset({EventKind.FLASHOVER})
+    needs_events = True
 
     def test(self, ck, latch):
         for e in ck.events:
@@ -201,6 +209,7 @@ class Flashover(Trigger):
 class LastFireOut(Trigger):
     provides = frozenset({"area", "room"})
     kinds = frozenset({EventKind.FIRE_OUT})
+    needs_events = True
 
     def test(self, ck, latch):
         if ck.scene.fires:
@@ -232,6 +241,10 @@ class All(Trigger):
     def kinds(self):  # type: ignore[override]
         return _kinds_of(self.children)
 
+    @property
+    def needs_events(self):  # type: ignore[override]
+        return bool(self.children) and all(c.needs_events for c in self.children)
+
     def test(self, ck, latch):
         mine = latch.setdefault(str(self.node), {})
         for i, child in enumerate(self.children):
@@ -258,6 +271,10 @@ class Any_(Trigger):
     @property
     def kinds(self):  # type: ignore[override]
         return _kinds_of(self.children)
+
+    @property
+    def needs_events(self):  # type: ignore[override]
+        return bool(self.children) and all(c.needs_events for c in self.children)
 
     @property
     def provides(self):  # type: ignore[override]
