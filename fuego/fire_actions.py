@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import math
+from itertools import islice
 from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING, Callable, NamedTuple
@@ -134,8 +135,11 @@ class _LeapCache:
         b, fires = scene.building, scene.fires
         if len(fires) * 8 < len(b.areas):
             return
-        unlit = [i for i, a in enumerate(b.areas) if a.burnable and i not in fires]
-        if len(unlit) * 8 > len(fires):
+        # (stop looking once there are too many: the usual case while a fire is young)
+        most = len(fires) // 8
+        unlit = list(islice((i for i, a in enumerate(b.areas) if a.burnable and i not in fires),
+                            most + 1))
+        if len(unlit) > most:
             return
         adj = b.open_adjacency()
         near = set(unlit)
@@ -320,9 +324,10 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     ok = total >= act.tn
     detail = {"pool": pool.notation, "tn": act.tn, "total": total, "success": ok}
     if not ok:
-        target = scene.area_name(act.target) if act.target is not None else None
-        scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
-                   target=target, **detail)
+        if scene.keeps(EventKind.FIRE_ACTION_FAILED):
+            target = scene.area_name(act.target) if act.target is not None else None
+            scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
+                       target=target, **detail)
         return False
     if act.kind is ActionKind.LEAP:
         scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
@@ -385,8 +390,9 @@ def _grow_one(scene: Scene, fire: Fire, tn: int) -> bool:
     was = fire.fd
     if total >= tn and was < MAX_FIRE_DICE:
         fire.fd = was + 1
-    scene.add(_grow_event(scene.names(), scene.round, scene.phase, fire.area, pool, tn, total,
-                          was))
+    if scene.keeps(EventKind.FIRE_GREW if total >= tn else EventKind.FIRE_ACTION_FAILED):
+        scene.add(_grow_event(scene.names(), scene.round, scene.phase, fire.area, pool, tn,
+                              total, was))
     return total >= tn
 
 

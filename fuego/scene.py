@@ -88,6 +88,10 @@ class Scene:
         self.add(event)
         return event
 
+    def keeps(self, kind: EventKind) -> bool:
+        """Does the log keep events of ``kind`` (``keep``)? Asked before making a costly one."""
+        return self.keep is None or kind in self.keep
+
     def add(self, event: Event) -> None:
         """Log an event already made, and pass it to the listeners."""
         if self.keep is not None and event.kind not in self.keep:
