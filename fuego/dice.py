@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Callable
 
 from fuego.errors import DiceError, LimitError
@@ -27,6 +28,10 @@ MAX_CHAIN = 100
 #: Fewer pools than this roll one by one (fuego.batch: moving the generator's state to numpy
 #: and back costs about as much as rolling 100 pools).
 MIN_BATCH = 128
+#: ... and so do lists of fewer dice than this in all: numpy's ~0.1 ms of set-up pays for
+#: itself at about a thousand dice, whatever their pools (measured pools of 3 to 10 dice and
+#: action dice of 1 to 5, pure and compiled: docs/performance.md).
+MIN_BATCH_DICE = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +281,7 @@ def _first_roll(explode: bool, rolled: int, kept: int):
 #: and kept (keeping more than rolled keeps them all: the ten-dice rule leaves the bonus alone)
 _ROLLS = [[[_first_roll(explode, r, k) for k in range(11)] for r in range(11)]
           for explode in (False, True)]
+_ROLLED = attrgetter("rolled")  # a pool's dice (MIN_BATCH_DICE)
 
 
 @dataclass(slots=True)
@@ -338,7 +344,8 @@ class Roller:
     def totals(self, pools: list[Pool]) -> list[int]:
         """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
         long lists (``fuego.batch``: a round of a big fire rolls thousands of pools)."""
-        if len(pools) < MIN_BATCH or type(self).total is not Roller.total:
+        if (len(pools) < MIN_BATCH or type(self).total is not Roller.total
+                or sum(map(_ROLLED, pools)) < MIN_BATCH_DICE):
             return [self.total(p) for p in pools]  # (a roller that loads its totals: tests)
         from fuego.batch import totals
 
@@ -346,7 +353,8 @@ class Roller:
 
     def action_dice_of(self, panaches: list[int]) -> list[list[int]]:
         """``[self.action_dice(p) for p in panaches]``, drawn as one array for long lists."""
-        if len(panaches) < MIN_BATCH or type(self).action_dice is not Roller.action_dice:
+        if (len(panaches) < MIN_BATCH or type(self).action_dice is not Roller.action_dice
+                or sum(panaches) < MIN_BATCH_DICE):
             return [self.action_dice(p) for p in panaches]
         from fuego.batch import action_dice
 

@@ -29,7 +29,8 @@ def _both(seed: int):
 @given(st.lists(pools, min_size=batch.MIN_BATCH, max_size=400), st.integers(0, 2**32))
 def test_totals_are_the_one_by_one_totals_with_the_same_draws(batch_pools, seed):
     fast, slow = _both(seed)
-    assert fast.totals(batch_pools) == [slow.total(p) for p in batch_pools]
+    # (straight to the batch: the roller sends it only lists of a thousand dice or more)
+    assert batch.totals(fast._rng, batch_pools, fast.total) == [slow.total(p) for p in batch_pools]
     assert fast.getstate() == slow.getstate()  # it goes on from the same point
     assert fast.random() == slow.random()
 
@@ -49,7 +50,7 @@ def test_a_chain_at_the_cut_falls_back_to_rolling_one_by_one(monkeypatch):
     monkeypatch.setattr(batch, "MAX_CHAIN", 2)
     group = [Pool(5, 3)] * 300
     fast, slow = _both(5)
-    assert fast.totals(group) == [slow.total(p) for p in group]
+    assert batch.totals(fast._rng, group, fast.total) == [slow.total(p) for p in group]
     assert fast.getstate() == slow.getstate()
 
 
@@ -57,15 +58,36 @@ def test_without_numpy_the_plain_loop_runs(monkeypatch):
     monkeypatch.setattr(batch, "_np", False)
     group = [Pool(4, 2)] * 200
     fast, slow = _both(9)
+    assert batch.totals(fast._rng, group, fast.total) == [slow.total(p) for p in group]
+    assert (batch.action_dice(fast._rng, [2] * 200, fast.action_dice)
+            == [slow.action_dice(2) for _ in range(200)])
+
+
+@pytest.mark.parametrize("dice", [4, 5])
+def test_the_roller_batches_lists_of_a_thousand_dice_or_more(monkeypatch, dice):
+    # numpy's set-up pays for itself at about a thousand dice (MIN_BATCH_DICE): shorter lists
+    # roll one by one, longer ones as a batch; the totals are the same either way.
+    from fuego.dice import MIN_BATCH_DICE
+
+    batched = []
+    totals, action_dice = batch.totals, batch.action_dice
+    monkeypatch.setattr(batch, "totals", lambda *a: batched.append("totals") or totals(*a))
+    monkeypatch.setattr(batch, "action_dice",
+                        lambda *a: batched.append("action") or action_dice(*a))
+    n = MIN_BATCH_DICE // 4 - 1  # 4 dice a pool: just under the line, or (5) over it
+    group = [Pool(dice, 2)] * n
+    fast, slow = _both(2)
     assert fast.totals(group) == [slow.total(p) for p in group]
-    assert fast.action_dice_of([2] * 200) == [slow.action_dice(2) for _ in range(200)]
+    assert fast.action_dice_of([dice] * n) == [slow.action_dice(dice) for _ in range(n)]
+    assert batched == ([] if dice * n < MIN_BATCH_DICE else ["totals", "action"])
 
 
 @given(st.lists(st.integers(0, 6), min_size=batch.MIN_BATCH, max_size=300),
        st.integers(0, 2**32))
 def test_action_dice_are_the_one_by_one_dice(panaches, seed):
     fast, slow = _both(seed)
-    assert fast.action_dice_of(panaches) == [slow.action_dice(p) for p in panaches]
+    assert (batch.action_dice(fast._rng, panaches, fast.action_dice)
+            == [slow.action_dice(p) for p in panaches])
     assert fast.getstate() == slow.getstate()
 
 

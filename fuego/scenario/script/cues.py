@@ -48,6 +48,7 @@ class Script:
         self._kinds = _kinds_of([cue.trigger for cue in self.cues])
         self._wants = [cue.trigger.kinds if cue.trigger.needs_events else None
                        for cue in self.cues]
+        self._eventless = [cue for cue, wants in zip(self.cues, self._wants) if wants is None]
 
     def __len__(self) -> int:
         return len(self.cues)
@@ -70,15 +71,20 @@ class Script:
             end = len(log)
             events = since(self.index, kinds) if since is not None else log[self.index:]
             self.index = end
-            if not events and not first:
+            if events:  # the cues that may happen by one of them
+                present = {e.kind for e in events}
+                asked = [cue for cue, wants in zip(self.cues, self._wants)
+                         if wants is None or not wants.isdisjoint(present)]
+            elif first:  # (a round's cue happens with no event)
+                asked = self._eventless
+            else:
+                return
+            if not asked:  # nothing can fire, so nothing more will come
                 return
             ck = _Check(scene, when, events, first)
-            present = {e.kind for e in events}
-            for cue, wants in zip(self.cues, self._wants):
+            for cue in asked:
                 if cue.once and self.fired[cue.index]:
                     continue
-                if wants is not None and wants.isdisjoint(present):
-                    continue  # none of the events it happens by
                 hit = cue.trigger.test(ck, self.latches[cue.index])
                 if hit is not None:
                     self._fire(scene, cue, hit)
