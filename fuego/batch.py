@@ -14,9 +14,10 @@ and whenever numpy is missing, the plain loop runs. numpy is imported on first u
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Sequence
 
-from fuego.dice import MAX_CHAIN, MIN_BATCH
+from fuego.dice import CODE_BONUS_OFFSET, MAX_CHAIN, MIN_BATCH
 
 if TYPE_CHECKING:
     import random
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from fuego.dice import Pool
 
 _np = None
+_CODE = attrgetter("_code")
 
 
 def _numpy():
@@ -100,14 +102,12 @@ def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
     np = _numpy() if len(pools) >= MIN_BATCH else False
     if not np:
         return [total(p) for p in pools]
-    # Fires share their pools (one object per shape), so the work per pool is a lookup by id.
-    ids = list(map(id, pools))
-    shapes = dict(zip(ids, pools))
-    code_of = {key: n for n, key in enumerate(shapes)}
-    norm = [shapes[key].normalized() for key in shapes]
-    table = np.array([(p.rolled, p.kept, p.bonus, p.explode) for p in norm], np.int64)
-    per_pool = table[np.fromiter(map(code_of.__getitem__, ids), np.int64, len(ids))]
-    rolled, kept, bonus, explode = per_pool.T
+    # Each pool's shape after the ten-dice rule, as one int (dice.shape_code), unpacked here.
+    codes = np.fromiter(map(_CODE, pools), np.int64, len(pools))
+    bonus, shape = np.divmod(codes, 242)
+    bonus -= CODE_BONUS_OFFSET
+    explode, shape = np.divmod(shape, 121)
+    rolled, kept = np.divmod(shape, 11)
     stream = _Stream(np, rng)
     values = []
     # runs of pools with and without ten again, in order

@@ -34,6 +34,16 @@ MIN_BATCH = 128
 MIN_BATCH_DICE = 1000
 
 
+#: :func:`shape_code`'s bonus offset: above any bonus a pool within the limits folds to
+CODE_BONUS_OFFSET = 1 << 40
+
+
+def shape_code(rolled: int, kept: int, bonus: int, explode: bool) -> int:
+    """A normalized pool (at most ten dice rolled and kept) as one int: ``kept + 11 * rolled +
+    121 * explode + 242 * (bonus + CODE_BONUS_OFFSET)`` (fuego.batch unpacks it as arrays)."""
+    return kept + 11 * rolled + 121 * bool(explode) + 242 * (bonus + CODE_BONUS_OFFSET)
+
+
 @dataclass(frozen=True, slots=True)
 class Pool:
     """A roll-and-keep pool ``rolled k kept + bonus``; ``explode`` is ten again."""
@@ -44,6 +54,9 @@ class Pool:
     explode: bool = True
     #: its notation, written on first use (every logged roll quotes its pool)
     _notation: str | None = field(default=None, init=False, repr=False, compare=False)
+    #: its shape after the ten-dice rule as one int (:func:`shape_code`): fuego.batch reads
+    #: thousands at once. Arithmetic, so the same in every process (pools are pickled).
+    _code: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rolled < 0 or self.kept < 0:
@@ -53,6 +66,8 @@ class Pool:
                 f"pool {self} is beyond fuego's limits",
                 tip=f"at most {MAX_DICE} dice rolled or kept and a bonus within +/-{MAX_BONUS}",
             )
+        n = self.normalized()
+        object.__setattr__(self, "_code", shape_code(n.rolled, n.kept, n.bonus, n.explode))
 
     def normalized(self) -> Pool:
         """Apply the ten-dice rule: rolled over 10 become kept, then kept over 10 become +10.
@@ -76,6 +91,7 @@ class Pool:
             object.__setattr__(folded, name, value)
         object.__setattr__(folded, "explode", self.explode)
         object.__setattr__(folded, "_notation", None)
+        object.__setattr__(folded, "_code", shape_code(rolled, kept, bonus, self.explode))
         return folded
 
     def with_unkept(self, n: int) -> Pool:

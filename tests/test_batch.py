@@ -44,6 +44,19 @@ def test_long_batches_with_many_ten_again_chains():
     assert fast.getstate() == slow.getstate()
 
 
+def test_pools_at_the_limits_roll_in_a_batch_as_one_by_one():
+    # A pool's shape travels as one int (dice.shape_code): the ten-dice rule's folds and the
+    # largest and most negative bonuses must come back out of it whole.
+    from fuego.dice import MAX_BONUS, MAX_DICE
+
+    ends = [Pool(MAX_DICE, MAX_DICE, MAX_BONUS), Pool(MAX_DICE, 1, -MAX_BONUS, False),
+            Pool(0, 0, -MAX_BONUS), Pool(11, 11), Pool(10, 0, 7, False), Pool(1, 1)]
+    group = ends * 40
+    fast, slow = _both(8)
+    assert batch.totals(fast._rng, group, fast.total) == [slow.total(p) for p in group]
+    assert fast.getstate() == slow.getstate()
+
+
 def test_a_chain_at_the_cut_falls_back_to_rolling_one_by_one(monkeypatch):
     # With the cut at two faces every ten-again die counts as reaching it: the batch must put
     # the generator back and roll one by one (the dice module still cuts at its own length).
