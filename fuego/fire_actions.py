@@ -452,12 +452,14 @@ def _walls(kept: dict[int, list], b: Building, here: int) -> list[tuple]:
 def grow_all(scene: Scene, fires: list[Fire]) -> None:
     """Each of ``fires``, boxed in (:func:`boxed_in`), grows if it can, in this order: the same
     draws, events and changes as a ``hungry`` fire's grow action through :func:`perform`."""
-    growing = [f for f in fires if f.fd < MAX_FIRE_DICE]
-    if len(growing) == 1:
-        _grow_one(scene, growing[0], 5 * growing[0].fd)
-    else:
-        before = [f.fd for f in growing]
-        _grow(scene, growing, before, [5 * fd for fd in before])
+    before = [f.fd for f in fires]
+    if MAX_FIRE_DICE in before:  # (a fire at ten dice cannot grow: it lets its die go)
+        fires = [f for f, fd in zip(fires, before) if fd < MAX_FIRE_DICE]
+        before = [fd for fd in before if fd < MAX_FIRE_DICE]
+    if len(fires) == 1:
+        _grow_one(scene, fires[0], 5 * before[0])
+    elif fires:
+        _grow(scene, fires, before, [5 * fd for fd in before])
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
