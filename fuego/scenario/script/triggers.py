@@ -224,18 +224,10 @@ class LastFireOut(Trigger):
 
 
 @dataclass
-class All(Trigger):
-    """Every child has happened; each is remembered (latched) until the cue fires."""
+class _Group(Trigger):
+    """A trigger made of others: it reads what they read, and needs an event if each does."""
 
     children: list[Trigger]
-    node: int = 0  # its number within the cue, for the latch store
-
-    @property
-    def provides(self):  # type: ignore[override]
-        out: frozenset[str] = frozenset()
-        for c in self.children:
-            out |= c.provides
-        return out
 
     @property
     def kinds(self):  # type: ignore[override]
@@ -244,6 +236,20 @@ class All(Trigger):
     @property
     def needs_events(self):  # type: ignore[override]
         return bool(self.children) and all(c.needs_events for c in self.children)
+
+
+@dataclass
+class All(_Group):
+    """Every child has happened; each is remembered (latched) until the cue fires."""
+
+    node: int = 0  # its number within the cue, for the latch store
+
+    @property
+    def provides(self):  # type: ignore[override]
+        out: frozenset[str] = frozenset()
+        for c in self.children:
+            out |= c.provides
+        return out
 
     def test(self, ck, latch):
         mine = latch.setdefault(str(self.node), {})
@@ -263,18 +269,8 @@ class All(Trigger):
 
 
 @dataclass
-class Any_(Trigger):
+class Any_(_Group):
     """One child happens (every child is still evaluated, so nested ``all`` keep count)."""
-
-    children: list[Trigger]
-
-    @property
-    def kinds(self):  # type: ignore[override]
-        return _kinds_of(self.children)
-
-    @property
-    def needs_events(self):  # type: ignore[override]
-        return bool(self.children) and all(c.needs_events for c in self.children)
 
     @property
     def provides(self):  # type: ignore[override]
