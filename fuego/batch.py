@@ -17,7 +17,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import TYPE_CHECKING, Sequence
 
-from fuego.dice import CODE_BONUS_OFFSET, MAX_CHAIN, MIN_BATCH
+from fuego.dice import CODE_BONUS_OFFSET, CODE_DICE, MAX_CHAIN, MIN_BATCH
 
 if TYPE_CHECKING:
     import random
@@ -104,10 +104,10 @@ def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
         return [total(p) for p in pools]
     # Each pool's shape after the ten-dice rule, as one int (dice.shape_code), unpacked here.
     codes = np.fromiter(map(_CODE, pools), np.int64, len(pools))
-    bonus, shape = np.divmod(codes, 242)
+    rest, kept = np.divmod(codes, CODE_DICE)
+    rest, rolled = np.divmod(rest, CODE_DICE)
+    bonus, explode = np.divmod(rest, 2)
     bonus -= CODE_BONUS_OFFSET
-    explode, shape = np.divmod(shape, 121)
-    rolled, kept = np.divmod(shape, 11)
     stream = _Stream(np, rng)
     values = []
     # runs of pools with and without ten again, in order

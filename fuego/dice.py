@@ -34,14 +34,17 @@ MIN_BATCH = 128
 MIN_BATCH_DICE = 1000
 
 
-#: :func:`shape_code`'s bonus offset: above any bonus a pool within the limits folds to
+#: :func:`shape_code`'s digits: 0-10 dice kept and rolled (after the ten-dice rule), and a
+#: bonus offset above any bonus a pool within the limits folds to
+CODE_DICE = 11
 CODE_BONUS_OFFSET = 1 << 40
 
 
 def shape_code(rolled: int, kept: int, bonus: int, explode: bool) -> int:
-    """A normalized pool (at most ten dice rolled and kept) as one int: ``kept + 11 * rolled +
-    121 * explode + 242 * (bonus + CODE_BONUS_OFFSET)`` (fuego.batch unpacks it as arrays)."""
-    return kept + 11 * rolled + 121 * bool(explode) + 242 * (bonus + CODE_BONUS_OFFSET)
+    """A normalized pool as one int, digit by digit: kept and rolled (base ``CODE_DICE``), ten
+    again (base 2), then the bonus (fuego.batch unpacks thousands as arrays)."""
+    return kept + CODE_DICE * (rolled + CODE_DICE * (bool(explode)
+                                                     + 2 * (bonus + CODE_BONUS_OFFSET)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -254,7 +254,7 @@ _DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(M
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 
-# A batch's pools (a big fire's round rolls thousands): each fire's, looked up without a call.
+# A batch's look-ups (a big fire's round rolls thousands of pools): each fire's, without a call.
 def panaches(fires: list[Fire]) -> list[int]:
     """``[f.panache for f in fires]``."""
     stats = FIRE_STATS

@@ -18,9 +18,9 @@
 from __future__ import annotations
 
 import math
-from itertools import islice
 from enum import Enum
 from functools import partial
+from itertools import islice
 from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from fuego import places
