@@ -82,12 +82,16 @@ class Script:
             if not asked:  # nothing can fire, so nothing more will come
                 return
             ck = _Check(scene, when, events, first)
+            fired = False
             for cue in asked:
                 if cue.once and self.fired[cue.index]:
                     continue
                 hit = cue.trigger.test(ck, self.latches[cue.index])
                 if hit is not None:
                     self._fire(scene, cue, hit)
+                    fired = True
+            if not fired:  # (a test only reads: with no cue fired, no new event came)
+                return
             first = False
 
     def _fire(self, scene: Scene, cue: Cue, hit: dict[str, Any]) -> None:
