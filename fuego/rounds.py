@@ -142,6 +142,9 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
     quick = policy in GROWS_WHEN_BOXED and not scene.modules
     batch = quick and len(scene.fires) >= MIN_BATCH
     fires = scene.fires
+    # Fires only start through Scene.start_fire (a new id) and go out through Scene.put_out
+    # (one fewer): while both stand, every fire queued this round still burns where it did.
+    as_queued = (scene.next_fire_id, len(fires))
     for phase in range(1, 11):
         scene.phase = phase
         pending = buckets[phase]
@@ -153,7 +156,9 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             # The common case in a big fire: one run, all growing. (A queued actor has a die
             # left; without modules a fire still in the active set can act; a hero in a boxed
             # area is not the fire there.)
-            if batch and _all_boxed(ordered, known, fires):
+            if batch and _all_boxed(ordered, known, fires,
+                                    as_queued == (scene.next_fire_id, len(fires))
+                                    and known.isdisjoint([h.area for h in scene.heroes])):
                 for fire in ordered:  # each spends its die and waits for its next
                     dice = fire.dice
                     del dice[0]
@@ -188,9 +193,13 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             _script(scene, "phase")
 
 
-def _all_boxed(actors: list, known: set[int], fires: dict[int, Fire]) -> bool:
+def _all_boxed(actors: list, known: set[int], fires: dict[int, Fire], settled: bool) -> bool:
     """Is every actor a fire still burning in its area, and that area known to be boxed in?
-    (A hero in a boxed area is not the fire there.) Asked of a big fire's whole phase."""
+    (A hero in a boxed area is not the fire there.) Asked of a big fire's whole phase.
+    ``settled``: no fire started or went out since the actors were queued and no hero stands
+    in a boxed area, so an actor in a boxed area is the fire there (no need to look)."""
+    if settled:
+        return known.issuperset(map(_AREA, actors))
     here = list(map(_AREA, actors))
     return known.issuperset(here) and all(map(is_, map(fires.get, here), actors))
 

@@ -125,6 +125,27 @@ def test_a_round_with_the_batch_logs_what_one_by_one_logs(monkeypatch, temperame
     assert sum(e["kind"] == "fire-grew" for e in fast) > 24 * 24  # the batch had work to do
 
 
+def test_heroes_in_a_big_fire_act_among_its_batches_as_one_by_one(monkeypatch):
+    # A hero standing in a boxed-in area is queued with the fires there (and may put fires
+    # out, so not every queued fire still burns): the batch must tell them apart.
+    from fuego.heroes import Hero
+
+    def played(batched: bool) -> list[dict]:
+        if not batched:
+            monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
+        scene = field_scene(16, 16, seed=3, gaps=[(0, 0)])
+        scene.heroes += [Hero("Ana", 8 * 16 + 8, panache=3), Hero("Bo", 16 + 1, panache=2)]
+        start_scene(scene)
+        for _ in range(4):
+            play_round(scene, AutoController())
+        monkeypatch.undo()
+        return [e.to_dict() for e in scene.log]
+
+    fast, slow = played(True), played(False)
+    assert fast == slow
+    assert any(e["kind"].startswith("hero-") for e in fast)
+
+
 
 # -- the log that makes a batch's events when first read ---------------------------------------
 def _event(n: int) -> Event:
