@@ -109,18 +109,11 @@ def test_action_dice_are_the_one_by_one_dice(panaches, seed):
 def test_a_round_with_the_batch_logs_what_one_by_one_logs(monkeypatch, temperament, fire_kind):
     # 24 x 24 fires, nearly all boxed in: each phase's runs of them grow as one batch. Villain
     # fires gutter (pools without ten again), so the batches mix both kinds of pool.
-    def played(batched: bool) -> list[dict]:
-        if not batched:
-            monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
-        scene = field_scene(24, 24, seed=4, temperament=temperament, fire_kind=fire_kind,
-                            gaps=[(5, 5), (17, 9)])
-        start_scene(scene)
-        for _ in range(6):
-            play_round(scene, AutoController())
-        monkeypatch.undo()
-        return [e.to_dict() for e in scene.log]
+    def make():
+        return field_scene(24, 24, seed=4, temperament=temperament, fire_kind=fire_kind,
+                           gaps=[(5, 5), (17, 9)])
 
-    fast, slow = played(True), played(False)
+    fast, slow = _played(monkeypatch, make, 6, True), _played(monkeypatch, make, 6, False)
     assert fast == slow
     assert sum(e["kind"] == "fire-grew" for e in fast) > 24 * 24  # the batch had work to do
 
@@ -130,21 +123,26 @@ def test_heroes_in_a_big_fire_act_among_its_batches_as_one_by_one(monkeypatch):
     # out, so not every queued fire still burns): the batch must tell them apart.
     from fuego.heroes import Hero
 
-    def played(batched: bool) -> list[dict]:
-        if not batched:
-            monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
+    def make():
         scene = field_scene(16, 16, seed=3, gaps=[(0, 0)])
         scene.heroes += [Hero("Ana", 8 * 16 + 8, panache=3), Hero("Bo", 16 + 1, panache=2)]
-        start_scene(scene)
-        for _ in range(4):
-            play_round(scene, AutoController())
-        monkeypatch.undo()
-        return [e.to_dict() for e in scene.log]
+        return scene
 
-    fast, slow = played(True), played(False)
+    fast, slow = _played(monkeypatch, make, 4, True), _played(monkeypatch, make, 4, False)
     assert fast == slow
     assert any(e["kind"].startswith("hero-") for e in fast)
 
+
+def _played(monkeypatch, make, n_rounds: int, batched: bool) -> list[dict]:
+    """The log of ``make()``'s scene after ``n_rounds``, batched or one by one."""
+    if not batched:
+        monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
+    scene = make()
+    start_scene(scene)
+    for _ in range(n_rounds):
+        play_round(scene, AutoController())
+    monkeypatch.undo()
+    return [e.to_dict() for e in scene.log]
 
 
 # -- the log that makes a batch's events when first read ---------------------------------------
