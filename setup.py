@@ -19,6 +19,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = (
     "fire_actions", "smoke_walks", "policy", "rounds", "smoke", "building", "fire", "scene",
     "dice", "batch", "events", "places", "controllers", "injury", "heroes", "hero_actions",
+    "boxed_phases",
 )
 
 #: annotation_typing off: annotations stay hints, so compiled code behaves as the source does

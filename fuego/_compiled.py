@@ -21,6 +21,7 @@ import sys
 MODULES = frozenset(f"fuego.{name}" for name in (
     "fire_actions", "smoke_walks", "policy", "rounds", "smoke", "building", "fire", "scene",
     "dice", "batch", "events", "places", "controllers", "injury", "heroes", "hero_actions",
+    "boxed_phases",
 ))
 
 #: written by setup.py's build next to this file: {"modules": {module name: sha256 of its .py}}

@@ -74,36 +74,42 @@ def _exploding(stream: _Stream, dice: int):
     reaches MAX_CHAIN (never seen: probability 1e-100; the caller rolls one by one).
 
     A die takes draws up to and including its first face below 10, so the k-th such face ends
-    the k-th die; a die's value is the sum of its run of faces (a difference of prefix sums)."""
+    the k-th die; a die's value is ten for each ten in its run, plus that last face."""
     np = stream.np
     if not dice:
         return np.zeros(0, np.int64)
     pieces = [stream.faces(dice)]
-    ends = [np.flatnonzero(pieces[0] != 10)]
+    ends = [(pieces[0] != 10).nonzero()[0]]
     drawn, found = dice, len(ends[0])
     while found < dice:  # the last dice are still rolling tens: draw just what they need
         more = stream.faces(dice - found)
-        ends.append(np.flatnonzero(more != 10) + drawn)
+        ends.append((more != 10).nonzero()[0] + drawn)
         pieces.append(more)
         drawn += len(more)
         found += len(ends[-1])
     faces = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
     last = np.concatenate(ends) if len(ends) > 1 else ends[0]
-    if last[0] + 1 >= MAX_CHAIN or (dice > 1 and int((last[1:] - last[:-1]).max()) >= MAX_CHAIN):
+    runs = np.empty_like(last)  # each die's faces: its tens, then the face that ends it
+    runs[0] = last[0] + 1
+    np.subtract(last[1:], last[:-1], out=runs[1:])
+    if int(runs.max()) >= MAX_CHAIN:
         return None
-    values = np.cumsum(faces, dtype=np.int64)[last]
-    values[1:] -= values[:-1].copy()
-    return values
+    runs -= 1
+    runs *= 10
+    runs += faces[last]
+    return runs
 
 
-def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
+def totals(rng: random.Random, pools: Sequence[Pool], total, codes=None) -> list[int]:
     """The totals of ``pools`` rolled in order from ``rng``; ``total(pool)`` rolls one the
-    plain way (the roller's own :meth:`~fuego.dice.Roller.total`, for short lists)."""
+    plain way (the roller's own :meth:`~fuego.dice.Roller.total`, for short lists).
+    ``codes``: the pools' ``_code`` as an array, when the caller has them already."""
     np = _numpy() if len(pools) >= MIN_BATCH else False
     if not np:
         return [total(p) for p in pools]
     # Each pool's shape after the ten-dice rule, as one int (dice.shape_code), unpacked here.
-    codes = np.fromiter(map(_CODE, pools), np.int64, len(pools))
+    if codes is None:
+        codes = np.fromiter(map(_CODE, pools), np.int64, len(pools))
     rest, kept = np.divmod(codes, CODE_DICE)
     rest, rolled = np.divmod(rest, CODE_DICE)
     bonus, explode = np.divmod(rest, 2)
@@ -111,8 +117,9 @@ def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
     stream = _Stream(np, rng)
     values = []
     # runs of pools with and without ten again, in order
-    cuts = [0, *(np.flatnonzero(explode[1:] != explode[:-1]) + 1).tolist(), len(pools)]
-    dice_before = np.concatenate(([0], np.cumsum(rolled)))
+    cuts = [0, *((explode[1:] != explode[:-1]).nonzero()[0] + 1).tolist(), len(pools)]
+    dice_before = np.zeros(len(pools) + 1, np.int64)
+    rolled.cumsum(out=dice_before[1:])
     for start, end in zip(cuts, cuts[1:]):
         dice = int(dice_before[end] - dice_before[start])
         part = _exploding(stream, dice) if explode[start] else stream.faces(dice)
@@ -123,21 +130,29 @@ def totals(rng: random.Random, pools: Sequence[Pool], total) -> list[int]:
     return _keep_highest(np, np.concatenate(values), rolled, kept, bonus)
 
 
+#: A die's value in :func:`_keep_highest`'s sort keys: a ten-again chain is cut at MAX_CHAIN
+#: faces, so a value is below 10 * MAX_CHAIN and fits these low bits.
+_VALUE_BITS = (10 * MAX_CHAIN).bit_length()
+
+
 def _keep_highest(np, values, rolled, kept, bonus) -> list[int]:
-    """Per pool (its ``rolled`` values in a row), the sum of the ``kept`` highest plus bonus."""
-    rows, width = len(rolled), int(rolled.max())
-    if (rolled == width).all():  # one width: the values are already the rows
-        grid = values.reshape(rows, width)
-    else:  # rows padded with zeros, below every die
-        grid = np.zeros((rows, width), np.int64)
-        start = np.cumsum(rolled) - rolled  # each row's first value
-        grid.ravel()[np.arange(len(values)) + np.repeat(np.arange(rows) * width - start,
-                                                        rolled)] = values
-    if (kept == rolled).all():  # nothing dropped
-        return (grid.sum(axis=1) + bonus).tolist()
-    grid.sort(axis=1)  # highest last
-    keep = np.arange(width)[None, :] >= (width - kept)[:, None]
-    return ((grid * keep).sum(axis=1) + bonus).tolist()
+    """Per pool (its ``rolled`` values in a row), the sum of the ``kept`` highest plus bonus.
+
+    One sort of the whole batch, not one per row: each value's key is its row above, the value
+    below (negated), so the rows stay in order and each row runs highest first. A row's kept
+    sum is then a difference of prefix sums."""
+    ends = rolled.cumsum()
+    starts = ends - rolled
+    if (kept != rolled).any():
+        keys = (np.arange(1, len(rolled) + 1, dtype=np.int64) << _VALUE_BITS).repeat(rolled)
+        keys -= values  # row r (from 1): r * 2**bits - value, above row r - 1's keys
+        keys.sort()
+        keys &= (1 << _VALUE_BITS) - 1
+        values = (1 << _VALUE_BITS) - keys
+        ends = starts + kept
+    sums = np.zeros(len(values) + 1, np.int64)
+    values.cumsum(out=sums[1:])
+    return (sums[ends] - sums[starts] + bonus).tolist()
 
 
 def action_dice(rng: random.Random, panaches: Sequence[int], one) -> list[list[int]]:
@@ -147,16 +162,25 @@ def action_dice(rng: random.Random, panaches: Sequence[int], one) -> list[list[i
     if not np:
         return [one(p) for p in panaches]
     counts = np.fromiter(panaches, np.int64, len(panaches))
+    if counts.min() < 0:  # (no dice, as one by one: not seen in play)
+        return [one(p) for p in panaches]
     stream = _Stream(np, rng)
     faces = stream.faces(int(counts.sum()))
     stream.close()
-    # A block of rows per Panache (a few), each row sorted: a character's dice in order.
-    starts = np.cumsum(counts) - counts
-    out: list = [None] * len(panaches)
-    for width in np.unique(counts).tolist():
-        rows = np.flatnonzero(counts == width)
-        block = faces[starts[rows][:, None] + np.arange(width)]
-        block.sort(axis=1)
-        for i, dice in zip(rows.tolist(), block.tolist()):
-            out[i] = dice
+    # One sort of all the dice: each face's key is its character above, the face below, so
+    # the characters stay in order and each one's dice come out sorted.
+    keys = (np.arange(len(panaches), dtype=np.int64) << 4).repeat(counts)
+    keys += faces
+    keys.sort()
+    keys &= 15
+    widths = np.unique(counts).tolist()
+    if len(widths) == 1:  # one Panache for all: the rows as they are
+        return keys.reshape(len(panaches), widths[0]).tolist() if widths[0] else [
+            [] for _ in panaches]
+    flat = keys.tolist()
+    out: list = []
+    start = 0
+    for width in panaches:
+        out.append(flat[start:start + width])
+        start += width
     return out

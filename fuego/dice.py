@@ -360,15 +360,16 @@ class Roller:
             return _ROLLS[p.explode][p.rolled][p.kept](self._random, p.bonus)
         return roll(self._random, pool.bonus)
 
-    def totals(self, pools: list[Pool]) -> list[int]:
+    def totals(self, pools: list[Pool], codes=None) -> list[int]:
         """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
-        long lists (``fuego.batch``: a round of a big fire rolls thousands of pools)."""
+        long lists (``fuego.batch``: a round of a big fire rolls thousands of pools).
+        ``codes``: the pools' shape codes as a numpy array, when the caller has them."""
         if (len(pools) < MIN_BATCH or type(self).total is not Roller.total
                 or sum(map(_ROLLED, pools)) < MIN_BATCH_DICE):
             return [self.total(p) for p in pools]  # (a roller that loads its totals: tests)
         from fuego.batch import totals
 
-        return totals(self._rng, pools, self.total)
+        return totals(self._rng, pools, self.total, codes)
 
     def action_dice_of(self, panaches: list[int]) -> list[list[int]]:
         """``[self.action_dice(p) for p in panaches]``, drawn as one array for long lists."""

@@ -249,6 +249,8 @@ def _pool_table() -> dict[tuple, Pool]:
 _POOLS = _pool_table()
 _SPREADING = tuple([_POOLS.get(("spreading", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
                    for explode in (False, True))
+#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice): fuego.boxed_phases
+SPREADING_POOLS = _SPREADING
 _DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
                      for explode in (False, True))
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool

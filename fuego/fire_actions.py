@@ -355,18 +355,19 @@ def _grow(scene: Scene, fires: list[Fire], before: list[int], tns: list[int]) ->
     for fire, total, tn, fd in zip(fires, totals, tns, before):
         if total >= tn and fd < MAX_FIRE_DICE:
             fire.fd = fd + 1
-    scene.record_all(partial(_grow_events, scene.names(), scene.round, scene.phase,
+    scene.record_all(partial(grow_events, scene.names(), scene.round, scene.phase,
                              [f.area for f in fires], pools, tns, totals, before), len(fires),
-                     _GROW_KINDS)
+                     GROW_KINDS)
 
 
-_GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
+#: The kinds of event a grow roll makes (``Scene.record_all``).
+GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
 
 
-def _grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
+def grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
                  pools: list[Pool], tns: list[int], totals: list[int],
                  before: list[int]) -> list[Event]:
-    """The events of :func:`_grow`'s rolls, from its columns."""
+    """The events of grow rolls, from their columns (:func:`_grow`, fuego.boxed_phases)."""
     return [_grow_event(names, rnd, phase, here, pool, tn, total, was)
             for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]
 

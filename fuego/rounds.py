@@ -23,9 +23,11 @@ One round of :func:`play_round`:
 from __future__ import annotations
 
 from functools import partial
+from itertools import chain
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING
 
+from fuego import boxed_phases
 from fuego.dice import MIN_BATCH, trait_check
 from fuego.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.events import record as new_event
@@ -49,6 +51,7 @@ from fuego.scene import out_events
 from fuego.settings import FlashoverMode
 from fuego.tables import (
     CONFUSION_AFTER_ROUNDS,
+    FIRE_STATS,
     SUFFOCATION_TN_PER_ROUND,
     Exposure,
     Temperature,
@@ -79,9 +82,15 @@ def _ordered(scene: Scene, actors: list) -> list:
     Ties are gathered in the order given and shuffled by the scene's roller, highest first."""
     if len(actors) < 2:
         return list(actors)
-    tied: dict[tuple[int, int], list] = {}
-    for actor in actors:
-        key = (sum(actor.dice), actor.panache)
+    # The key (sum, Panache) as one int, sum * span + Panache: a tuple for each of thousands
+    # of actors costs more than the two passes over the Panaches.
+    stats = FIRE_STATS
+    pans = [stats[a.fd].panache if type(a) is Fire else a.panache for a in actors]
+    low = min(pans)
+    span = max(pans) - low + 1
+    tied: dict[int, list] = {}
+    for actor, panache in zip(actors, pans):
+        key = sum(actor.dice) * span + panache - low
         group = tied.get(key)
         if group is None:
             tied[key] = [actor]
@@ -109,7 +118,6 @@ def play_round(scene: Scene, controller: Controller) -> None:
         m.round_start(scene)
     controller.round_start(scene)
     roller = scene.roller
-    buckets: list[list] = [[] for _ in range(11)]
     fires = [scene.fires[i] for i in sorted(scene.fires)]
     acting = [f for f in fires if f.state in ACTING]  # (Fire.can_spread)
     if len(acting) < len(fires):
@@ -118,18 +126,22 @@ def play_round(scene: Scene, controller: Controller) -> None:
     rolled = roller.action_dice_of(panaches(acting))
     for fire, dice in zip(acting, rolled):
         fire.dice = dice
-        if dice:
-            buckets[dice[0]].append(fire)
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
         hero.dice = roller.action_dice(hero.panache) if hero.in_play else []
         if hero.dice:
-            buckets[hero.dice[0]].append(hero)
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(map(len, rolled)))
-    _phases(scene, controller, buckets)
+    if boxed_phases.applies(scene, acting, bool(hero_dice)):
+        boxed_phases.play(scene, acting, rolled)  # the same phases, as columns of numbers
+    else:
+        buckets: list[list] = [[] for _ in range(11)]
+        for actor in chain(acting, scene.heroes):  # fires first, then heroes, as they rolled
+            if actor.dice:
+                buckets[actor.dice[0]].append(actor)
+        _phases(scene, controller, buckets)
     end_round(scene)
 
 

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fuego.batch as batch
+import fuego.boxed_phases as boxed_phases
 import fuego.rounds as rounds
 from fuego.controllers import AutoController
 from fuego.dice import Pool, Roller
@@ -134,9 +135,11 @@ def test_heroes_in_a_big_fire_act_among_its_batches_as_one_by_one(monkeypatch):
 
 
 def _played(monkeypatch, make, n_rounds: int, batched: bool) -> list[dict]:
-    """The log of ``make()``'s scene after ``n_rounds``, batched or one by one."""
+    """The log of ``make()``'s scene after ``n_rounds``, batched or one by one (and then not
+    as columns either: tests/test_boxed_phases.py)."""
     if not batched:
         monkeypatch.setattr(rounds, "GROWS_WHEN_BOXED", frozenset())
+        monkeypatch.setattr(boxed_phases, "applies", lambda *a: False)
     scene = make()
     start_scene(scene)
     for _ in range(n_rounds):
