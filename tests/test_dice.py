@@ -20,6 +20,7 @@ from fuego.dice import (
     skill_roll,
     trait_check,
 )
+from fuego import dice
 from fuego.errors import DiceError, FuegoError, LimitError
 
 
@@ -180,6 +181,21 @@ def test_total_and_roll_draw_the_same(pool: Pool) -> None:
     for _ in range(300):
         assert a.total(pool) == b.roll(pool).total
     assert a.random() == b.random()  # and they consumed the same random numbers
+
+
+@pytest.mark.skipif(not dice.TYPED, reason="the typed roll is the compiled build's (setup.py)")
+@pytest.mark.parametrize("explode", [True, False])
+def test_the_compiled_roll_is_the_straight_line_roll_of_every_shape(explode: bool) -> None:
+    # Every shape the ten-dice rule leaves (kept <= rolled <= 10): the same totals from the
+    # same draws, the generator left at the same point; 10k9 and up bring ten-again chains.
+    for rolled in range(11):
+        for kept in range(rolled + 1):
+            straight = dice._make_roll(rolled, kept, explode)
+            a, b = random.Random(rolled * 11 + kept), random.Random(rolled * 11 + kept)
+            for bonus in (0, 3, -2) * 100:
+                assert dice._typed_roll(a.random, rolled, kept, explode, bonus) == straight(
+                    b.random, bonus)
+            assert a.getstate() == b.getstate()
 
 
 def test_same_seed_same_sequence() -> None:
