@@ -78,6 +78,8 @@ class Scenario:
     symbols: dict[str, str] = field(default_factory=dict)
     #: the planned building, pickled, and where the heroes and fires start (see _template)
     _plan: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    #: the script's cues, parsed once (see build): a cue only describes, a Script keeps progress
+    _cues: list | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- what the file says ------------------------------------------------------------------
     @property
@@ -184,9 +186,15 @@ class Scenario:
                              temperature=Temperature(f.temperature) if f.temperature else None,
                              kind=FireKind(f.kind) if f.kind else None)
         if self.script is not None:
-            from fuego.scenario.script import build_script
+            from fuego.scenario.script import Script, build_script
 
-            scene.script = build_script(self.script, scene)
+            # Every build has the same building, cast and settings, so the same cues: parse
+            # them once (a forecast builds a thousand scenes). Cues, their triggers and their
+            # effects never change as they play; each scene's Script keeps its own progress.
+            if self._cues is None:
+                script = build_script(self.script, scene)
+                self._cues = script.cues if script is not None else []
+            scene.script = Script(self._cues) if self._cues else None
         return scene
 
     # -- writing it back -----------------------------------------------------------------------
