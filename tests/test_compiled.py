@@ -180,3 +180,15 @@ def test_seeded_scenes_play_alike_compiled_pure_and_half_stale(tmp_path):
     assert Path(where).parent == copy
     assert "partly compiled" in summary and "rounds: source changed since the build" in summary
     assert json.loads(result) == runs["pure"]
+
+
+def test_version_says_how_the_engine_runs():
+    # A GM reporting a slow table can tell at once whether the compiled build is in use.
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    out = CliRunner().invoke(cli, ["--version"]).output
+    assert out == f"fuego {fuego.__version__}: {_compiled.summary()}\n"
+    pure = python("-c", "from fuego.cli import main; main()", "-V", pure=True)
+    assert pure.stdout == f"fuego {fuego.__version__}: pure Python (FUEGO_PURE=1)\n"

@@ -62,8 +62,19 @@ class LazyGroup(click.Group):
             ctx.exit(2)
 
 
+def _version(ctx: click.Context, _param, value: bool) -> None:
+    """``fuego --version``: the version, and whether the engine runs compiled (setup.py)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from fuego._compiled import summary
+
+    click.echo(f"fuego {__version__}: {summary()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="fuego")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True,
+              callback=_version, help="Show the version and the build, and exit.")
 def cli() -> None:
     """fuego: fire as a character for a burning building (7th Sea fire rules).
 
