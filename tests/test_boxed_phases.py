@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fuego.boxed_phases as boxed_phases
 import fuego.rounds as rounds
 from fuego.controllers import AutoController
-from fuego.heroes import Hero
+from fuego.heroes import Hero, Status
 from fuego.rounds import play_round, start_scene
 from builders import field_scene
 
@@ -19,9 +21,11 @@ from builders import field_scene
 WAYS = ("columns", "batched", "one by one")
 
 
-def _played(monkeypatch, make, n_rounds: int, way: str) -> tuple[list[dict], list, int]:
+def _played(monkeypatch, make, n_rounds: int, way: str,
+            listening: bool = False) -> tuple[list[dict], list, int]:
     """``make()``'s scene after ``n_rounds`` played one way: its log, its fires (Fire Dice,
-    state, dice left) and how many rounds the columns played."""
+    state, dice left) and how many rounds the columns played. ``listening``: with a listener,
+    which must hear the log's events as they are made (the CLI's way)."""
     if way != "columns":
         monkeypatch.setattr(boxed_phases, "applies", lambda *a: False)
     if way == "one by one":
@@ -30,17 +34,25 @@ def _played(monkeypatch, make, n_rounds: int, way: str) -> tuple[list[dict], lis
     play = boxed_phases.play
     monkeypatch.setattr(boxed_phases, "play", lambda *a: played.append(1) or play(*a))
     scene = make()
+    heard: list = []
+    already = len(scene.log)  # (the fires lit as the scene was made)
+    if listening:
+        scene.listeners.append(lambda e: heard.append(e.to_dict()))
     start_scene(scene)
     for _ in range(n_rounds):
         play_round(scene, AutoController())
     monkeypatch.undo()
+    log = [e.to_dict() for e in scene.log]
+    if listening:
+        assert heard == log[already:]
     fires = [(i, f.fd, f.state.value, list(f.dice)) for i, f in sorted(scene.fires.items())]
-    return [e.to_dict() for e in scene.log], fires + [scene.roller.getstate()], len(played)
+    return log, fires + [scene.roller.getstate()], len(played)
 
 
-def _same_three_ways(monkeypatch, make, n_rounds: int) -> int:
+def _same_three_ways(monkeypatch, make, n_rounds: int, listening: bool = False) -> int:
     """Play ``make()``'s scene the three ways; they must agree. Rounds the columns played."""
-    (log, fires, columns), *others = [_played(monkeypatch, make, n_rounds, way) for way in WAYS]
+    (log, fires, columns), *others = [_played(monkeypatch, make, n_rounds, way, listening)
+                                      for way in WAYS]
     for way, (other_log, other_fires, _) in zip(WAYS[1:], others):
         assert other_log == log, way
         assert other_fires == fires, way
@@ -71,6 +83,29 @@ def test_fires_of_every_size_keep_the_phase_order(monkeypatch):
         return scene
 
     assert _same_three_ways(monkeypatch, make, 3) == 3
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(12, 22), st.integers(12, 22), st.integers(1, 10), st.integers(0, 2**16),
+       st.sampled_from(["henchman", "villain"]), st.booleans())
+def test_any_boxed_in_field_plays_as_the_fire_objects_play(cols, rows, fd, seed, kind,
+                                                          listening):
+    # (hypothesis runs many examples in one test: the three ways are patched and undone inside)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        def make():
+            return field_scene(cols, rows, seed=seed, fd=fd, fire_kind=kind)
+
+        assert _same_three_ways(monkeypatch, make, 2, listening) >= 1
+
+
+def test_heroes_out_of_play_and_listeners_leave_the_columns_on(monkeypatch):
+    # An escaped hero has no action dice; a listener hears each event as it is made.
+    def make():
+        scene = field_scene(20, 20, seed=9, fd=4)
+        scene.heroes.append(Hero("Ana", 0, panache=2, status=Status.ESCAPED))
+        return scene
+
+    assert _same_three_ways(monkeypatch, make, 3, listening=True) == 3
 
 
 def test_a_small_boxed_in_fire_plays_one_roll_at_a_time_the_same(monkeypatch):
