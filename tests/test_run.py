@@ -273,3 +273,12 @@ def test_log_that_cannot_be_written_is_exit_2(hand, tmp_path):
                                  str(tmp_path / "no" / "such" / "dir.jsonl")])
     assert r.exit_code == 2
     assert "cannot write the event log" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "play", "show", "map"])
+@pytest.mark.parametrize("seed", ["-3", "9223372036854775808", "7.5", "x"])
+def test_a_seed_is_a_whole_number_a_gm_can_type_back(command, seed):
+    # random.Random would take -3 as 3: the same scene under two seeds. Refused, exit 2.
+    out = CliRunner().invoke(cli, [command, str(TAVERN), "--seed", seed])
+    assert out.exit_code == 2
+    assert "Invalid value for '--seed'" in out.output and "Traceback" not in out.output

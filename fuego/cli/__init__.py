@@ -16,6 +16,25 @@ import click
 from fuego import __version__
 from fuego.errors import FuegoError
 
+class _Seed(click.ParamType):
+    """A scene's ``--seed``: a whole number from 0 to 2**63-1. (``random.Random`` would take a
+    negative one too, as its positive twin: ``--seed -3`` would replay ``--seed 3``.)"""
+
+    name = "seed"
+
+    def convert(self, value, param, ctx) -> int:
+        try:
+            n = value if type(value) is int else int(str(value), 10)
+        except ValueError:
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if not 0 <= n < 2**63:
+            self.fail(f"{n} is out of range: a seed is a whole number from 0 to 2**63-1", param,
+                      ctx)
+        return n
+
+
+SEED = _Seed()
+
 #: command name -> (module under fuego.cli, function name, one-line help for ``--help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),

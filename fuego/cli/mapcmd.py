@@ -16,6 +16,7 @@ import os
 
 import click
 
+from fuego.cli import SEED
 from fuego.errors import FuegoError, LimitError
 
 FORMATS = (".svg", ".png", ".pdf")
@@ -106,7 +107,7 @@ def check_png_size(sizes, dpi: int) -> None:
               help="Draw only this level (its name, or its index in the file); repeatable.")
 @click.option("--round", "round_", type=int, default=None, metavar="N",
               help="Play N rounds first (seeded) and draw fires, smoke and damage.")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the run for --round (default: drawn at random and printed).")
 @click.option("--scale", type=click.FloatRange(0.2, 4.0), default=1.0, show_default=True,
               help="Inches per 10-ft area (2 gives 1 inch = 5 ft battle-mat scale).")

@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from fuego.cli import SEED
+
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
 SESSION_SUFFIX = ".session.json"
@@ -41,7 +43,7 @@ def default_session_path(scenario: str) -> str:
 
 @click.command("play")
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=str))
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the scene's dice (default: drawn at random and saved).")
 @click.option("--session", "session_path", type=click.Path(dir_okay=False, path_type=str),
               default=None, metavar="SAVE",

@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Callable
 
 import click
 
+from fuego.cli import SEED
 from fuego.scenario.limits import MAX_ROUNDS
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def _open_log(path: str) -> IO[str]:
 
 @click.command("run")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the scene's dice (default: drawn at random and printed).")
 @click.option("--rounds", type=click.IntRange(min=1, max=MAX_ROUNDS), default=None,
               help=f"Stop after this many rounds, 1-{MAX_ROUNDS} (default: the scenario's "

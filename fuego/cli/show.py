@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from fuego.cli import SEED
+
 
 @click.command("show")
 @click.argument("file", type=click.Path(dir_okay=False))
@@ -18,7 +20,7 @@ import click
               help="Draw only this level (its name, e.g. ground, or its index in the file).")
 @click.option("--no-color", "--no-colour", "no_color", is_flag=True, help="Plain text, no colour.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="ASCII characters only (no box lines).")
-@click.option("--seed", type=int, default=None, help="Seed for building the scene (modules).")
+@click.option("--seed", type=SEED, default=None, help="Seed for building the scene (modules).")
 def show(file: str, level: str | None, no_color: bool, ascii_only: bool, seed: int | None) -> None:
     """Draw the floor plan of scenario FILE with a legend."""
     from fuego.render.terminal import plan_text
