@@ -28,7 +28,8 @@ _np = None
 _CODE = attrgetter("_code")
 
 
-def _numpy():
+def load_numpy():
+    """numpy, imported on first use, or False where it is missing (then rolls go one by one)."""
     global _np
     if _np is None:
         try:
@@ -104,7 +105,7 @@ def totals(rng: random.Random, pools: Sequence[Pool], total, codes=None) -> list
     """The totals of ``pools`` rolled in order from ``rng``; ``total(pool)`` rolls one the
     plain way (the roller's own :meth:`~fuego.dice.Roller.total`, for short lists).
     ``codes``: the pools' ``_code`` as an array, when the caller has them already."""
-    np = _numpy() if len(pools) >= MIN_BATCH else False
+    np = load_numpy() if len(pools) >= MIN_BATCH else False
     if not np:
         return [total(p) for p in pools]
     # Each pool's shape after the ten-dice rule, as one int (dice.shape_code), unpacked here.
@@ -158,7 +159,7 @@ def _keep_highest(np, values, rolled, kept, bonus) -> list[int]:
 def action_dice(rng: random.Random, panaches: Sequence[int], one) -> list[list[int]]:
     """Each character's action dice (Panache d10, no ten again, sorted), rolled in order: what
     ``[one(p) for p in panaches]`` gives (``one``: the roller's own ``action_dice``)."""
-    np = _numpy() if len(panaches) >= MIN_BATCH else False
+    np = load_numpy() if len(panaches) >= MIN_BATCH else False
     if not np:
         return [one(p) for p in panaches]
     counts = np.fromiter(panaches, np.int64, len(panaches))
@@ -175,8 +176,7 @@ def action_dice(rng: random.Random, panaches: Sequence[int], one) -> list[list[i
     keys &= 15
     widths = np.unique(counts).tolist()
     if len(widths) == 1:  # one Panache for all: the rows as they are
-        return keys.reshape(len(panaches), widths[0]).tolist() if widths[0] else [
-            [] for _ in panaches]
+        return keys.reshape(len(panaches), widths[0]).tolist()
     flat = keys.tolist()
     out: list = []
     start = 0

@@ -21,7 +21,7 @@ from functools import partial
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from fuego.batch import _numpy
+from fuego.batch import load_numpy
 from fuego.dice import MIN_BATCH
 from fuego.fire import SPREADING_POOLS, Fire, FireState
 from fuego.fire_actions import GROW_KINDS, boxed_in, grow_all, grow_events
@@ -38,7 +38,7 @@ _ROW = MAX_FIRE_DICE + 1
 def applies(scene: Scene, acting: list[Fire], heroes_act: bool) -> bool:
     """May :func:`play` play this round's phases (``acting``: the fires with action dice)?"""
     if (not acting or heroes_act or scene.modules or scene.script is not None or len(scene.fires) < MIN_BATCH
-            or POLICIES[scene.settings.temperament] not in GROWS_WHEN_BOXED or not _numpy()):
+            or POLICIES[scene.settings.temperament] not in GROWS_WHEN_BOXED or not load_numpy()):
         return False
     known, boxed = boxed_in(scene)
     return known.issuperset([f.area for f in acting]) or all(map(boxed, acting))
@@ -64,7 +64,7 @@ def play(scene: Scene, acting: list[Fire], rolled: list[list[int]]) -> None:
     """Phases 1-10 for ``acting`` (all boxed in, :func:`applies`), whose action dice are
     ``rolled`` (sorted, as ``fire.dice``): each spends every die on a grow roll."""
     global _tables
-    np = _numpy()
+    np = load_numpy()
     if _tables is None:
         _tables = _Tables(np)
     n = len(acting)

@@ -162,7 +162,7 @@ class Fire:
     # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it;
     # the hot ones are also listed by [ten again][Fire Dice] (a big round looks up thousands).
     def spreading_pool(self) -> Pool:
-        return _SPREADING[self.state is not FireState.GUTTERING][self.fd]
+        return SPREADING_POOLS[self.state is not FireState.GUTTERING][self.fd]
 
     def destruction_pool(self) -> Pool:
         return _DESTRUCTION[self.state is not FireState.GUTTERING][self.fd]
@@ -247,10 +247,9 @@ def _pool_table() -> dict[tuple, Pool]:
 
 
 _POOLS = _pool_table()
-_SPREADING = tuple([_POOLS.get(("spreading", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
-                   for explode in (False, True))
-#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice): fuego.boxed_phases
-SPREADING_POOLS = _SPREADING
+#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice; fuego.boxed_phases too)
+SPREADING_POOLS = tuple([_POOLS.get(("spreading", fd, explode))
+                         for fd in range(MAX_FIRE_DICE + 1)] for explode in (False, True))
 _DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
                      for explode in (False, True))
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
@@ -266,7 +265,7 @@ def panaches(fires: list[Fire]) -> list[int]:
 def spreading_pools(fires: list[Fire]) -> list[Pool]:
     """``[f.spreading_pool() for f in fires]``."""
     guttering = FireState.GUTTERING
-    return [_SPREADING[f.state is not guttering][f.fd] for f in fires]
+    return [SPREADING_POOLS[f.state is not guttering][f.fd] for f in fires]
 
 
 def damage_pools(fires: list[Fire]) -> list[Pool]:

@@ -365,8 +365,8 @@ GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
 
 
 def grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
-                 pools: list[Pool], tns: list[int], totals: list[int],
-                 before: list[int]) -> list[Event]:
+                pools: list[Pool], tns: list[int], totals: list[int],
+                before: list[int]) -> list[Event]:
     """The events of grow rolls, from their columns (:func:`_grow`, fuego.boxed_phases)."""
     return [_grow_event(names, rnd, phase, here, pool, tn, total, was)
             for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]

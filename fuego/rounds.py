@@ -51,7 +51,6 @@ from fuego.scene import out_events
 from fuego.settings import FlashoverMode
 from fuego.tables import (
     CONFUSION_AFTER_ROUNDS,
-    FIRE_STATS,
     SUFFOCATION_TN_PER_ROUND,
     Exposure,
     Temperature,
@@ -82,15 +81,9 @@ def _ordered(scene: Scene, actors: list) -> list:
     Ties are gathered in the order given and shuffled by the scene's roller, highest first."""
     if len(actors) < 2:
         return list(actors)
-    # The key (sum, Panache) as one int, sum * span + Panache: a tuple for each of thousands
-    # of actors costs more than the two passes over the Panaches.
-    stats = FIRE_STATS
-    pans = [stats[a.fd].panache if type(a) is Fire else a.panache for a in actors]
-    low = min(pans)
-    span = max(pans) - low + 1
-    tied: dict[int, list] = {}
-    for actor, panache in zip(actors, pans):
-        key = sum(actor.dice) * span + panache - low
+    tied: dict[tuple[int, int], list] = {}
+    for actor in actors:
+        key = (sum(actor.dice), actor.panache)
         group = tied.get(key)
         if group is None:
             tied[key] = [actor]
