@@ -37,7 +37,8 @@ _ROW = MAX_FIRE_DICE + 1
 
 def applies(scene: Scene, acting: list[Fire], heroes_act: bool) -> bool:
     """May :func:`play` play this round's phases (``acting``: the fires with action dice)?"""
-    if (not acting or heroes_act or scene.modules or scene.script is not None or len(scene.fires) < MIN_BATCH
+    if (not acting or heroes_act or scene.modules or scene.script is not None
+            or len(scene.fires) < MIN_BATCH
             or POLICIES[scene.settings.temperament] not in GROWS_WHEN_BOXED or not load_numpy()):
         return False
     known, boxed = boxed_in(scene)
