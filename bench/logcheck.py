@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
-from fuego.controllers import AutoController  # noqa: E402
-from fuego.rounds import run_scene  # noqa: E402
+from fuego.engine.controllers import AutoController  # noqa: E402
+from fuego.engine.rounds import run_scene  # noqa: E402
 
 
 def cases():

@@ -115,7 +115,7 @@ def bench_cli(size: int) -> dict:
 
 # -- 2. dice -------------------------------------------------------------------------------------
 def bench_dice(rolls: int, d20_rolls: int, repeats: int) -> dict:
-    from fuego.dice import Pool, Roller
+    from fuego.dice.roller import Pool, Roller
 
     env = {"roller": Roller(1), "pool": Pool(7, 4)}
     fuego = median([t / rolls for t in timeit.repeat("roller.total(pool)", globals=env,
@@ -160,8 +160,8 @@ class _Timed:
 
 def _rounds(make, rounds: int, repeats: int, collector_on: bool = False) -> dict:
     """Time ``rounds`` rounds of fresh scenes from ``make(seed)``; per round and per fire."""
-    from fuego.controllers import AutoController
-    from fuego.rounds import play_round, start_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import play_round, start_scene
 
     per_round, per_fire, fires, made = [], [], [], []
     for rep in range(repeats):
@@ -176,7 +176,7 @@ def _rounds(make, rounds: int, repeats: int, collector_on: bool = False) -> dict
             per_fire.append(timed.seconds / max(1, n))
             fires.append(n)
             # With nobody listening, a big round leaves most of its events to be made when
-            # the log is first read (fuego.events.EventLog): that cost, timed apart.
+            # the log is first read (fuego.engine.events.EventLog): that cost, timed apart.
             with _Timed(collector_on) as reading:
                 scene.log[-1]
             made.append(reading.seconds)
@@ -289,10 +289,10 @@ def _cpu_seconds() -> float:
 # -- 5. memory -----------------------------------------------------------------------------------
 def bench_memory(size) -> dict:
     from bench.scenes import field
-    from fuego.dice import Roller
-    from fuego.fire import Fire
-    from fuego.scene import Cause, Scene
-    from fuego.settings import Settings
+    from fuego.dice.roller import Roller
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Cause, Scene
+    from fuego.rules.settings import Settings
 
     cols, rows = size
     building = field(cols, rows)
@@ -458,8 +458,6 @@ def main(argv=None) -> int:
             "implementation": platform.python_implementation(), "machine": platform.machine(),
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}
-    from fuego import _compiled  # which engine modules ran compiled (setup.py's optional build)
-    meta["compiled"], meta["compiled_modules"] = _compiled.summary(), _compiled.status()
     try:
         meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
     except OSError:
@@ -470,7 +468,7 @@ def main(argv=None) -> int:
         load = meta.get("load_average") or {}
         busy = f"; load average {load['end'][0]:.1f}" if load.get("end") else ""
         print(f"fuego benchmarks ({meta['mode']}; Python {meta['python']}, {meta['cpus']} CPUs"
-              f"{busy}; {meta['seconds']} s; {meta['compiled']})\n")
+              f"{busy}; {meta['seconds']} s)\n")
         print(table(results, checks))
     return 0
 

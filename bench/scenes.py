@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 
-from fuego.building import BarrierKind, Building, Feature, Room, RouteKind
-from fuego.dice import Roller
-from fuego.heroes import Hero
-from fuego.scene import Cause, Scene
-from fuego.settings import Settings
-from fuego.tables import Structure
+from fuego.dice.roller import Roller
+from fuego.engine.heroes import Hero
+from fuego.engine.scene import Cause, Scene
+from fuego.rules.settings import Settings
+from fuego.rules.tables import Structure
+from fuego.world.building import BarrierKind, Building, Feature, Room, RouteKind
 
 
 def field(cols: int = 100, rows: int = 100, fuel: int = 5) -> Building:

@@ -24,10 +24,10 @@ def _scene(seed: int):
     sys.path.insert(0, str(ROOT / "tests"))
     from builders import TWO_ROOMS, grid, scene
 
-    from fuego.building import BarrierKind
-    from fuego.heroes import Hero
-    from fuego.scene import Cause
-    from fuego.tables import Structure
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Cause
+    from fuego.rules.tables import Structure
+    from fuego.world.building import BarrierKind
 
     b = grid([("ground", 0, PLAN)], TWO_ROOMS,
              edges={("F3", "G3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True),
@@ -42,9 +42,9 @@ def _scene(seed: int):
 
 def _chunk(args: tuple[int, int, int, int]) -> int:
     """Play runs ``start..stop`` of a stand-in forecast; returns the areas that burned."""
-    from fuego.controllers import AutoController
-    from fuego.dice import Roller
-    from fuego.rounds import run_scene
+    from fuego.dice.roller import Roller
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
 
     seed, start, stop, rounds = args
     burned = 0

@@ -1,8 +1,8 @@
 """How will the fire go? Many seeded runs of one scenario with the automatic heroes, aggregated.
 
 :func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
-:func:`fuego.rounds.play_round` as ``fuego run``, with its heroes (automatic,
-:class:`fuego.controllers.AutoController`; scripted where the scenario has ``actions:``, falling
+:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes (automatic,
+:class:`fuego.engine.controllers.AutoController`; scripted where the scenario has ``actions:``, falling
 back to automatic where the script is silent), and counts per round what burns and what
 happens to the heroes. It prints nothing: ``fuego forecast`` shows the numbers,
 :mod:`fuego.render.forecast_plot` draws them.
@@ -41,15 +41,16 @@ import math
 import pickle
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from fuego.dice import Roller
+from fuego.dice.roller import Roller
 from fuego.errors import FuegoError, LimitError
 
 if TYPE_CHECKING:
-    from fuego.building import Building
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
+    from fuego.world.building import Building
 
 __all__ = ["forecast", "ForecastResult", "run_seed", "MAX_RUNS", "MAX_JOBS", "STATUSES"]
 
@@ -137,8 +138,8 @@ class _Counts:
 # -- one run --------------------------------------------------------------------------------------
 def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
     """Play one seeded run and add it to ``counts`` (per-round state read off the scene)."""
-    from fuego.controllers import AutoController, ScriptedController
-    from fuego.rounds import finished, play_round, start_scene
+    from fuego.engine.controllers import AutoController, ScriptedController
+    from fuego.engine.rounds import finished, play_round, start_scene
 
     R = counts.rounds
     scene = scenario.build(seed)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from fuego.building import BarrierKind, Building, Room
-from fuego.dice import Roller
-from fuego.scene import Scene
-from fuego.settings import Settings
-from fuego.tables import Structure
+from fuego.dice.roller import Roller
+from fuego.engine.scene import Scene
+from fuego.rules.settings import Settings
+from fuego.rules.tables import Structure
+from fuego.world.building import BarrierKind, Building, Room
 
 
 def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,
@@ -97,7 +97,7 @@ def field_scene(cols: int, rows: int, seed: int = 1, fd: int = 3, fuel: int = 5,
                 gaps: list[tuple[int, int]] = (), **settings) -> Scene:
     """One open room of ``cols`` x ``rows`` fuelled areas, a ``fd``-dice fire in each but the
     ``gaps`` (column, row): a big fire whose fires are nearly all boxed in by fire."""
-    from fuego.scene import Cause
+    from fuego.engine.scene import Cause
 
     b = Building(title="field")
     b.add_level("ground", 0)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from helpers import make_building, room, two_room_building, two_room_scene  # noqa: F401
 
 

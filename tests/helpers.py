@@ -29,10 +29,14 @@ the fixtures in ``tests/conftest.py``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
-from fuego.building import (
+from fuego.dice.roller import Roller
+from fuego.engine.heroes import Hero
+from fuego.rules.settings import Settings
+from fuego.rules.tables import Structure
+from fuego.world.building import (
     BarrierKind,
     Building,
     Feature,
@@ -40,10 +44,6 @@ from fuego.building import (
     RouteKind,
     column_letters,
 )
-from fuego.dice import Roller
-from fuego.heroes import Hero
-from fuego.settings import Settings
-from fuego.tables import Structure
 
 __all__ = ["RoomSpec", "room", "make_building", "make_scene", "two_room_building",
            "two_room_scene", "TWO_ROOM_PLAN"]
@@ -170,9 +170,9 @@ def make_building(
 
 def make_scene(building: Building, *, seed: int = 7, heroes: Iterable[Hero] = (),
                fires: Mapping[str, int] | None = None, settings: Settings | None = None,
-               title: str = "") -> "Scene":  # noqa: F821
+               title: str = "") -> Scene:  # noqa: F821
     """A scene on ``building`` with a seeded roller, heroes, and starting fires (area -> FD)."""
-    from fuego.scene import Cause, Scene
+    from fuego.engine.scene import Cause, Scene
 
     scene = Scene(building, settings=settings or Settings(), roller=Roller(seed),
                   title=title or building.title)
@@ -202,7 +202,7 @@ def two_room_building(**kw) -> Building:
 
 def two_room_scene(seed: int = 7, *, fires: Mapping[str, int] | None = None,
                    heroes: Iterable[Hero] | None = None, settings: Settings | None = None,
-                   **building_kw) -> "Scene":  # noqa: F821
+                   **building_kw) -> Scene:  # noqa: F821
     """The kitchen + hall + street scene: Isabela in the kitchen's corner, a 3-die fire beside
     her (the scene of the engine's smoke test)."""
     b = two_room_building(**building_kw)

@@ -1,7 +1,7 @@
 """Invariants of a scene, checked after every round (docs/reliability.md, "Invariants").
 
 ``check_invariants(scene, prev_snapshot, new_events)`` is called after each round with the
-scene's :meth:`~fuego.scene.Scene.snapshot` from the end of the round before and the events the
+scene's :meth:`~fuego.engine.scene.Scene.snapshot` from the end of the round before and the events the
 round appended to ``scene.log``. It raises :class:`InvariantError` listing every violation.
 
 It works from plain data, not from the engine's caches: barrier states are replayed event by
@@ -18,21 +18,22 @@ The property tests (tests/test_invariants.py) and the soak (tests/test_soak.py) 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from fuego.building import ALWAYS_OPEN, OPENABLE, BarrierKind
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
+from fuego.engine.scene import Cause, Scene
 from fuego.modules import RuleModule
-from fuego.scene import Cause, Scene
-from fuego.tables import (
+from fuego.rules.tables import (
     LEAP_NEW_FD,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
     ROUTE_ADJACENT_ONLY_MAX_FD,
     ROUTE_WAYPOINT_FD,
 )
+from fuego.world.building import ALWAYS_OPEN, OPENABLE, BarrierKind
 
-#: The causes a new fire may name (fuego.scene.Cause).
+#: The causes a new fire may name (fuego.engine.scene.Cause).
 CAUSES = {v for k, v in vars(Cause).items() if k.isupper()}
 #: The farthest a module carries a fire from its source, in areas across (a wind jump: 2 areas
 #: per wind force, force 4 at most; fuego.modules.wind.jump_target), and one level up or down
@@ -507,7 +508,7 @@ def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None
                 continue
             room = b.areas[i].room
             # The closed room is the part of it inside this closed space: a part of the same
-            # room that opens to the air may clear by wind (fuego.smoke).
+            # room that opens to the air may clear by wind (fuego.world.smoke).
             lost = [a for a in b.room_areas(room) if a in comp and a in before and a not in after]
             if lost:
                 bad(f"smoke cleared from {', '.join(b.areas[a].name for a in lost[:5])} in the "
@@ -526,7 +527,7 @@ def play_checked(scene: Scene, controller, rounds: int, *, twin: Scene | None = 
     the build and after every round. With ``twin`` (the same scenario, seed and controller
     kind), play it in step and compare snapshots and event JSON after every round. Returns the
     rounds played."""
-    from fuego.rounds import finished, play_round, start_scene
+    from fuego.engine.rounds import finished, play_round, start_scene
 
     if scene.round == 0:
         # The starting fires are events of round 0 (before scene-start): check them, and what
@@ -597,8 +598,8 @@ class RandomController:
         self.hold_rate = hold_rate
 
     def round_start(self, scene: Scene) -> None:
-        from fuego import gm
         from fuego.errors import FuegoError
+        from fuego.table import gm
 
         rng, b = self.rng, scene.building
         if rng.random() >= self.gm_rate:

@@ -1,4 +1,4 @@
-"""Batched rolls (fuego.batch) and the round's batch of boxed-in fires: exactly the one-by-one
+"""Batched rolls (fuego.dice.batch) and the round's batch of boxed-in fires: exactly the one-by-one
 results, draws and logs, only made faster."""
 
 from __future__ import annotations
@@ -7,17 +7,17 @@ import random
 from pathlib import Path
 
 import pytest
+from builders import field_scene
 from hypothesis import given
 from hypothesis import strategies as st
 
-import fuego.batch as batch
-import fuego.boxed_phases as boxed_phases
-import fuego.rounds as rounds
-from fuego.controllers import AutoController
-from fuego.dice import Pool, Roller
-from fuego.events import Deferred, Event, EventKind, EventLog
-from fuego.rounds import play_round, start_scene
-from builders import field_scene
+import fuego.dice.batch as batch
+import fuego.engine.boxed_phases as boxed_phases
+import fuego.engine.rounds as rounds
+from fuego.dice.roller import Pool, Roller
+from fuego.engine.controllers import AutoController
+from fuego.engine.events import Deferred, Event, EventKind, EventLog
+from fuego.engine.rounds import play_round, start_scene
 
 pools = st.builds(Pool, st.integers(0, 14), st.integers(0, 12), st.integers(-5, 5),
                   st.booleans())
@@ -48,7 +48,7 @@ def test_long_batches_with_many_ten_again_chains():
 def test_pools_at_the_limits_roll_in_a_batch_as_one_by_one():
     # A pool's shape travels as one int (dice.shape_code): the ten-dice rule's folds and the
     # largest and most negative bonuses must come back out of it whole.
-    from fuego.dice import MAX_BONUS, MAX_DICE
+    from fuego.dice.roller import MAX_BONUS, MAX_DICE
 
     ends = [Pool(MAX_DICE, MAX_DICE, MAX_BONUS), Pool(MAX_DICE, 1, -MAX_BONUS, False),
             Pool(0, 0, -MAX_BONUS), Pool(11, 11), Pool(10, 0, 7, False), Pool(1, 1)]
@@ -81,7 +81,7 @@ def test_without_numpy_the_plain_loop_runs(monkeypatch):
 def test_the_roller_batches_lists_of_a_thousand_dice_or_more(monkeypatch, dice):
     # numpy's set-up pays for itself at about a thousand dice (MIN_BATCH_DICE): shorter lists
     # roll one by one, longer ones as a batch; the totals are the same either way.
-    from fuego.dice import MIN_BATCH_DICE
+    from fuego.dice.roller import MIN_BATCH_DICE
 
     batched = []
     totals, action_dice = batch.totals, batch.action_dice
@@ -122,7 +122,7 @@ def test_a_round_with_the_batch_logs_what_one_by_one_logs(monkeypatch, temperame
 def test_heroes_in_a_big_fire_act_among_its_batches_as_one_by_one(monkeypatch):
     # A hero standing in a boxed-in area is queued with the fires there (and may put fires
     # out, so not every queued fire still burns): the batch must tell them apart.
-    from fuego.heroes import Hero
+    from fuego.engine.heroes import Hero
 
     def make():
         scene = field_scene(16, 16, seed=3, gaps=[(0, 0)])
@@ -229,8 +229,8 @@ def test_a_scene_whose_log_is_a_plain_list_still_records_everything():
 def test_a_scene_that_keeps_some_kinds_plays_the_same_and_logs_just_those(campaign):
     # A forecast keeps only what its script reads (Scene.keep): the play must not change, and
     # what is kept is the full log's events of those kinds, in order.
+    from fuego.engine.rounds import run_scene
     from fuego.forecast import _read_kinds
-    from fuego.rounds import run_scene
     from fuego.scenario import load
 
     scenario = load(str(Path(__file__).parent.parent / "campaigns" / f"{campaign}.yaml"))
@@ -260,7 +260,7 @@ def test_a_copied_or_pickled_log_is_its_own():
 def test_where_a_fire_is_boxed_in_its_policy_would_only_grow_it(monkeypatch, temperament):
     # The shortcut skips the policy for boxed-in fires: check that the policy, asked anyway,
     # picks the grow (or nothing at ten dice) every time, in a building of walls and doors.
-    from fuego.fire_actions import ActionKind
+    from fuego.engine.fire_actions import ActionKind
     from fuego.scenario import load
 
     checked = 0

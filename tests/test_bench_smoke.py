@@ -46,14 +46,15 @@ def test_the_quick_tiny_bench_run_prints_a_json_report():
 
 
 def test_the_policy_means_table_is_what_fuego_odds_computes():
-    """fuego.policy reads the means of a fire's pools from a table (icepool takes ~1 s per
-    process for them); it must stay exactly what fuego.odds.mean gives."""
-    from fuego import odds, policy
-    from fuego.dice import Pool
-    from fuego.fire import _POOLS
+    """fuego.engine.policy reads the means of a fire's pools from a table (icepool takes ~1 s per
+    process for them); it must stay exactly what fuego.dice.odds.mean gives."""
+    from fuego.dice import odds
+    from fuego.dice.roller import Pool
+    from fuego.engine import policy
+    from fuego.engine.fire import _POOLS
 
     if odds.EXPLODE_DEPTH != policy._FIRE_MEANS_DEPTH:
-        pytest.skip("fuego.odds changed its depth: the policy computes every mean itself")
+        pytest.skip("fuego.dice.odds changed its depth: the policy computes every mean itself")
     shapes = {(p.rolled, p.kept, p.bonus, p.explode) for (what, _, _), p in _POOLS.items()
               if what in ("spreading", "destruction")}
     assert shapes == set(policy._FIRE_MEANS)

@@ -1,4 +1,4 @@
-"""The phases of a round of boxed-in fires played as columns (fuego.boxed_phases): exactly the
+"""The phases of a round of boxed-in fires played as columns (fuego.engine.boxed_phases): exactly the
 log, draws and fires that the fire objects give one at a time."""
 
 from __future__ import annotations
@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from builders import field_scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fuego.boxed_phases as boxed_phases
-import fuego.rounds as rounds
-from fuego.controllers import AutoController
-from fuego.heroes import Hero, Status
-from fuego.rounds import play_round, start_scene
-from builders import field_scene
+import fuego.engine.boxed_phases as boxed_phases
+import fuego.engine.rounds as rounds
+from fuego.engine.controllers import AutoController
+from fuego.engine.heroes import Hero, Status
+from fuego.engine.rounds import play_round, start_scene
 
 #: how a round's boxed-in fires act: as columns (the default), in the fire objects' batches,
 #: or one fire at a time

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from fuego.building import BarrierKind, Feature, RouteKind
+from fuego.rules.tables import Structure
 from fuego.scenario import loads
 from fuego.scenario.plan import FEATURE_MIN_FUEL, ROUTE_MIN_FUEL
-from fuego.tables import Structure
+from fuego.world.building import BarrierKind, Feature, RouteKind
 
 HOUSE = """
 title: Test house

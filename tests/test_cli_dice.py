@@ -8,9 +8,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from fuego import odds as exact
 from fuego.cli import cli
-from fuego.dice import Pool, Roller, parse
+from fuego.dice import odds as exact
+from fuego.dice.roller import Pool, Roller, parse
 
 
 def run(*args: str):

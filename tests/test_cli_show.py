@@ -90,8 +90,8 @@ def test_unicode_drawing_uses_line_characters():
 
 
 def test_plan_text_draws_the_live_scene_and_prints_nothing(capsys):
-    from fuego.controllers import AutoController
-    from fuego.rounds import run_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
 
     scenario = load(TAVERN)
     scene = scenario.build(seed=2)
@@ -111,7 +111,7 @@ def test_plan_text_draws_the_live_scene_and_prints_nothing(capsys):
 
 
 def test_a_hand_built_building_draws():
-    from fuego.building import BarrierKind, Building, Room
+    from fuego.world.building import BarrierKind, Building, Room
 
     b = Building(title="hand")
     b.add_level("ground", 0)

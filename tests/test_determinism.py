@@ -83,8 +83,8 @@ _ENGINE_SCRIPT = r"""
 import hashlib, json, random, sys
 sys.path.insert(0, sys.argv[1])
 from invariants import RandomController
-from fuego.controllers import AutoController
-from fuego.rounds import run_scene
+from fuego.engine.controllers import AutoController
+from fuego.engine.rounds import run_scene
 from fuego.scenario import load
 out = {}
 for path in sys.argv[2:]:
@@ -104,7 +104,6 @@ print(json.dumps(out, sort_keys=True))
 def _generated(n: int, tmp_path: Path) -> list[Path]:
     """``n`` scenarios from the property tests' generator (fixed examples), as files."""
     from hypothesis import HealthCheck, given, settings
-
     from test_invariants import scenarios
 
     texts: list[str] = []
@@ -192,7 +191,7 @@ def test_forecast_workers_with_their_own_hash_seeds(tmp_path):
 def test_the_log_of_a_run_reads_back_to_the_same_lines(tmp_path):
     """Every line of a log is an Event that writes the same line again (a log can be replayed
     and diffed)."""
-    from fuego.events import Event
+    from fuego.engine.events import Event
 
     log = tmp_path / "run.jsonl"
     result = CliRunner().invoke(cli, ["run", str(CAMPAIGNS[-1]), "--seed", "3", "--log",
@@ -204,8 +203,8 @@ def test_the_log_of_a_run_reads_back_to_the_same_lines(tmp_path):
 
 def test_a_scenario_written_back_plays_the_same(tmp_path):
     """``Scenario.to_yaml()`` then load gives the same game: the same log for the same seed."""
-    from fuego.controllers import AutoController
-    from fuego.rounds import run_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
     from fuego.scenario import load, loads
 
     for path in CAMPAIGNS:

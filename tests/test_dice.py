@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuego.dice import (
+from fuego.dice import roller as dice
+from fuego.dice.roller import (
     MAX_CHAIN,
     MAX_DICE,
     DieRoll,
@@ -20,7 +21,6 @@ from fuego.dice import (
     skill_roll,
     trait_check,
 )
-from fuego import dice
 from fuego.errors import DiceError, FuegoError, LimitError
 
 

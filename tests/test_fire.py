@@ -7,17 +7,17 @@ import statistics
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
 
-from fuego.building import BarrierKind, Feature, RouteKind
+from fuego.engine.events import EventKind
+from fuego.engine.fire import Fire, FireState, Trigger
+from fuego.engine.fire_actions import ActionKind, FireAction, candidates, perform, route_paths
+from fuego.engine.heroes import Hero, Status
+from fuego.engine.policy import hungry
+from fuego.engine.rounds import check_flashover, end_round
+from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
-from fuego.events import EventKind
-from fuego.fire import Fire, FireState, Trigger
-from fuego.fire_actions import ActionKind, FireAction, candidates, perform, route_paths
-from fuego.heroes import Hero, Status
-from fuego.policy import hungry
-from fuego.rounds import check_flashover, end_round
-from fuego.scene import Cause, Scene
-from fuego.settings import FlashoverMode, Settings
-from fuego.tables import FIRE_STATS, FireKind, Structure, Temperature
+from fuego.rules.settings import FlashoverMode, Settings
+from fuego.rules.tables import FireKind, Structure, Temperature
+from fuego.world.building import BarrierKind, Feature, RouteKind
 
 # The fire table of 003 as the text prints it: FD -> Brawn, Finesse/Panache, Wits,
 # Destruction/Spreading, Stealth, damage cold, regular, hot, TN.

@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from fuego.cli import cli
-from fuego.dice import Pool, Roller
+from fuego.dice.odds import chance
+from fuego.dice.roller import Pool, Roller
 from fuego.errors import FuegoError
 from fuego.forecast import forecast, run_seed
-from fuego.odds import chance
 from fuego.scenario import loads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,8 +57,8 @@ def wall_forecast(wall):
 
 
 def test_the_scene_is_what_the_hand_computation_assumes(wall):
-    from fuego.fire_actions import ActionKind
-    from fuego.policy import hungry
+    from fuego.engine.fire_actions import ActionKind
+    from fuego.engine.policy import hungry
 
     scene = wall.build(1)
     fire = scene.fires[0]
@@ -91,8 +91,8 @@ def test_burning_by_round_matches_the_odds_of_the_spreading_roll(wall_forecast):
 
 
 def test_one_run_is_the_scene_of_its_seed(wall):
-    from fuego.controllers import AutoController
-    from fuego.rounds import play_round, start_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import play_round, start_scene
 
     for seed in (2024, 7, 99):
         result = forecast(wall, runs=1, rounds=3, seed=seed).to_dict()

@@ -160,11 +160,10 @@ def mutated_scenarios(draw) -> str:
 
 
 def _load_and_run(text: str) -> None:
-    from fuego.controllers import AutoController
-    from fuego.rounds import run_scene
-    from fuego.scenario import loads
-
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
     from fuego.modules.registry import check_note
+    from fuego.scenario import loads
 
     got = library(loads, text, source="fuzz.yaml")
     if isinstance(got, FuegoError):
@@ -419,7 +418,7 @@ DICE = st.one_of(
 @examples(150)
 @given(expr=DICE)
 def test_dice_expressions_parse_or_say_why(expr):
-    from fuego.dice import Plain, Pool, Roller, parse
+    from fuego.dice.roller import Plain, Pool, Roller, parse
 
     with deadline(5):
         got = library(parse, expr)
@@ -739,9 +738,8 @@ def test_anything_typed_at_the_table(answers, seed, tmp_path_factory):
 def test_the_deadline_guard_stops_a_hang():
     import time
 
-    with pytest.raises(Hang):
-        with deadline(0.2):
-            time.sleep(5)
+    with pytest.raises(Hang), deadline(0.2):
+        time.sleep(5)
 
 
 def test_digits_that_are_not_numbers(tmp_path, monkeypatch):
@@ -763,7 +761,7 @@ def test_digits_that_are_not_numbers(tmp_path, monkeypatch):
     path.write_text(SHOP.replace("fuel: 5", "fuel: '\u00b2'"), encoding="utf-8")
     assert "not a fuel name" in invoke("check", path).output
     from fuego.errors import SaveError
-    from fuego.scenario import session as sessions
+    from fuego.table import session as sessions
 
     data = json.loads(open("s.json", encoding="utf-8").read())
     data["checks"] = {"\u00b2": "0" * 32}

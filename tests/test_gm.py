@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from builders import TWO_ROOMS, grid, scene
 
-from fuego import gm
-from fuego.building import BarrierKind
+from fuego.engine.events import EventKind
+from fuego.engine.heroes import Hero
 from fuego.errors import RuleError
-from fuego.events import EventKind
-from fuego.heroes import Hero
-from fuego.tables import Structure, Temperature
+from fuego.rules.tables import Structure, Temperature
+from fuego.table import gm
+from fuego.world.building import BarrierKind
 
 
 def _scene():

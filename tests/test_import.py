@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fuego.building import BarrierKind
 from fuego.cli import cli
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario import loads
 from fuego.scenario.vtt import convert, parse, to_plan
+from fuego.world.building import BarrierKind
 
 SAMPLE = Path(__file__).parent / "data" / "sample.dd2vtt"
 

@@ -17,20 +17,20 @@ import os
 
 import pytest
 import yaml
+from builders import grid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from builders import grid
-from fuego.building import BarrierKind, Feature
-from fuego.controllers import AutoController, ScriptedController
-from fuego.dice import Roller
-from fuego.events import Event, EventKind
-from fuego.heroes import Hero, Rank, Status
-from fuego.scenario import loads
-from fuego.scene import Cause, Scene
-from fuego.settings import FlashoverMode, Settings
-from fuego.tables import Structure
 from invariants import InvariantError, RandomController, check_invariants, play_checked
+
+from fuego.dice.roller import Roller
+from fuego.engine.controllers import AutoController, ScriptedController
+from fuego.engine.events import Event, EventKind
+from fuego.engine.heroes import Hero, Rank, Status
+from fuego.engine.scene import Cause, Scene
+from fuego.rules.settings import FlashoverMode, Settings
+from fuego.rules.tables import Structure
+from fuego.scenario import loads
+from fuego.world.building import BarrierKind, Feature
 
 #: FUEGO_EXAMPLES_SCALE=10 (with HYPOTHESIS_PROFILE=dev for fresh random examples) hunts longer.
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
@@ -408,7 +408,7 @@ def test_the_checker_sees_fire_dice_out_of_range():
 def test_the_checker_sees_a_fire_without_its_event():
     scene, prev = _started()
     i = scene.building.find("g:A2")  # put in the active set behind the scene's back
-    from fuego.fire import Fire
+    from fuego.engine.fire import Fire
 
     scene.fires[i] = Fire(scene.next_fire_id, i, 2, 5)
     scene.next_fire_id += 1
@@ -493,7 +493,7 @@ def test_events_read_back_from_json_check_the_same():
 
     scene = loads(PLAN).build(11)
     prev = scene.snapshot()
-    from fuego.rounds import play_round, start_scene
+    from fuego.engine.rounds import play_round, start_scene
 
     start_scene(scene)
     mark = len(scene.log)
@@ -510,7 +510,7 @@ def test_the_generator_draws_the_engines_names():
 
 
 def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
-    from fuego.smoke import Density
+    from fuego.world.smoke import Density
 
     scene, prev = _started()
     behind = scene.building.find("g:C2")  # the hall, behind a stone wall from the fire

@@ -16,14 +16,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from fuego.building import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
-from fuego.cli import cli
-from fuego.heroes import Hero, Status
-from fuego.render.mapdraw import MapOptions, count_drawn, draw_map, figure_size
-from fuego.scene import Cause
-
 from helpers import make_building, make_scene, room
+
+from fuego.cli import cli
+from fuego.engine.heroes import Hero, Status
+from fuego.engine.scene import Cause
+from fuego.render.mapdraw import MapOptions, count_drawn, draw_map, figure_size
+from fuego.world.building import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
@@ -150,9 +149,9 @@ def test_campaign_pdf_has_one_page_per_level(campaign, tmp_path):
 
 
 def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
-    from fuego.controllers import AutoController, ScriptedController
-    from fuego.rounds import run_scene
-    from fuego.smoke import Density
+    from fuego.engine.controllers import AutoController, ScriptedController
+    from fuego.engine.rounds import run_scene
+    from fuego.world.smoke import Density
 
     path, scenario = campaign
     out = tmp_path / "r3.svg"

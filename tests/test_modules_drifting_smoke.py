@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from test_modules_support import area, field, module_events, scene_with
 
+from fuego.engine.scene import Cause
 from fuego.modules import drifting_smoke as D
-from fuego.scene import Cause
-from fuego.smoke import Density
+from fuego.world.smoke import Density
 
 ROW = ["bbbbbbbbb"]
 

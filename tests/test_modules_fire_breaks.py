@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from test_modules_support import area, field, scene_with
 
-from fuego.building import RouteKind
 from fuego.errors import FuegoError
 from fuego.modules import fire_breaks as FB
 from fuego.modules.common import terrain_of
+from fuego.world.building import RouteKind
 
 WOODS = {"terrain": {"woods": "woods"}}
 
@@ -77,7 +77,7 @@ def test_clearing_lowers_fuel_changes_terrain_and_cuts_paths():
 
 
 def test_a_starting_fire_cannot_be_cleared():
-    from fuego.scene import Cause
+    from fuego.engine.scene import Cause
 
     s = scene_with(field(["ww"]), {"fire-breaks": {"factors": 2, "areas": {"A1": "light"},
                                                    **WOODS}})

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from test_modules_support import area, field, module_events, scene_with
 
-from fuego.building import Feature
+from fuego.engine.events import EventKind
+from fuego.engine.hero_actions import describe, options, parse_action
+from fuego.engine.hero_actions import perform as hero_perform
+from fuego.engine.heroes import Hero
+from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.hero_actions import describe, options, parse_action
-from fuego.hero_actions import perform as hero_perform
-from fuego.heroes import Hero
 from fuego.modules import firefighting as FF
-from fuego.scene import Cause
+from fuego.world.building import Feature
 
 K = FF.FirefightingAction
 

@@ -6,15 +6,15 @@ import pytest
 from builders import TWO_ROOMS, grid
 from test_modules_support import area, field, module_events, scene_with
 
-from fuego.controllers import Controller
-from fuego.events import EventKind
-from fuego.fire import FireState
-from fuego.hero_actions import HeroAction, HeroActionKind
-from fuego.hero_actions import perform as hero_perform
-from fuego.heroes import Hero
+from fuego.engine.controllers import Controller
+from fuego.engine.events import EventKind
+from fuego.engine.fire import FireState
+from fuego.engine.hero_actions import HeroAction, HeroActionKind
+from fuego.engine.hero_actions import perform as hero_perform
+from fuego.engine.heroes import Hero
+from fuego.engine.rounds import play_round
+from fuego.engine.scene import Cause
 from fuego.modules import flame_and_blaze as F
-from fuego.rounds import play_round
-from fuego.scene import Cause
 
 
 class Waiter(Controller):
@@ -112,12 +112,12 @@ def test_bad_start_as():
 def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
     from builders import TWO_ROOMS, grid, scene
 
-    from fuego.events import EventKind
-    from fuego.fire import FireState
-    from fuego.hero_actions import move
-    from fuego.heroes import Hero
-    from fuego.rounds import _exposure
-    from fuego.scene import Cause
+    from fuego.engine.events import EventKind
+    from fuego.engine.fire import FireState
+    from fuego.engine.hero_actions import move
+    from fuego.engine.heroes import Hero
+    from fuego.engine.rounds import _exposure
+    from fuego.engine.scene import Cause
 
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
     ana, bo = Hero("Ana", 0), Hero("Bo", 1)

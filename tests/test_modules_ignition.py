@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from test_modules_support import area, field, module_events, scene_with
 
+from fuego.engine.events import EventKind
+from fuego.engine.hero_actions import describe, options, parse_action
+from fuego.engine.hero_actions import perform as hero_perform
+from fuego.engine.heroes import Hero
+from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.hero_actions import describe, options, parse_action
-from fuego.hero_actions import perform as hero_perform
-from fuego.heroes import Hero
 from fuego.modules import common
 from fuego.modules import ignition as I
-from fuego.scene import Cause
-from fuego.tables import Temperature
+from fuego.rules.tables import Temperature
 
 # 001, Fire Starting Base Target (Intentional/Unintentional), as printed.
 TEXT_BASE_TARGET = {"water": None, "clear": (11, 11), "paved": None, "rough": (12, 12),

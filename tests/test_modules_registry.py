@@ -12,15 +12,15 @@ import pytest
 from helpers import two_room_scene
 from test_modules_support import field, scene_with
 
-from fuego.controllers import AutoController, ScriptedController
+from fuego.engine.controllers import AutoController, ScriptedController
+from fuego.engine.events import EventKind
+from fuego.engine.fire import FireState
+from fuego.engine.heroes import Hero
+from fuego.engine.rounds import run_scene
+from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.fire import FireState
-from fuego.heroes import Hero
 from fuego.modules import REGISTRY
 from fuego.modules.registry import NAMES, build, enable
-from fuego.rounds import run_scene
-from fuego.scene import Cause
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,8 +29,8 @@ RUN = """
 import hashlib, sys
 sys.path.insert(0, {here!r})
 from helpers import two_room_scene
-from fuego.controllers import AutoController
-from fuego.rounds import run_scene
+from fuego.engine.controllers import AutoController
+from fuego.engine.rounds import run_scene
 s = two_room_scene(seed={seed})
 run_scene(s, AutoController(), rounds=12)
 assert "fuego.modules.registry" not in sys.modules
@@ -171,7 +171,7 @@ def test_enable_reads_the_settings():
 
 @pytest.mark.parametrize("order", [["wind", "firefighting"], ["firefighting", "wind"]])
 def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
-    from fuego.rounds import end_round
+    from fuego.engine.rounds import end_round
 
     opts = {"wind": {"force": "heavy-winds", "direction": "W"}, "firefighting": {}}
     b = field(["bbb", "bbb", "bbb"])
@@ -184,8 +184,8 @@ def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
     s.round = 1
     for m in s.modules:
         m.round_start(s)
-    from fuego.hero_actions import parse_action
-    from fuego.hero_actions import perform as hero_perform
+    from fuego.engine.hero_actions import parse_action
+    from fuego.engine.hero_actions import perform as hero_perform
 
     hero_perform(s, ana, parse_action(s, ana, "bucket-chain ground:B2"))
     end_round(s)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from fuego.controllers import AutoController
+from fuego.engine.controllers import AutoController
+from fuego.engine.rounds import run_scene
 from fuego.errors import ScenarioError
 from fuego.modules.common import terrain_of
 from fuego.modules.registry import check_note
-from fuego.rounds import run_scene
 from fuego.scenario import loads
 
 ORCHARD = """

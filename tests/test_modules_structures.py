@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from test_modules_support import area, field, module_events, scene_with
 
-from fuego.building import BarrierKind, Feature
-from fuego.events import EventKind
-from fuego.fire import FireState
-from fuego.heroes import Hero
+from fuego.engine.events import EventKind
+from fuego.engine.fire import FireState
+from fuego.engine.heroes import Hero
+from fuego.engine.scene import Cause
 from fuego.modules import structures as S
-from fuego.scene import Cause
+from fuego.world.building import BarrierKind, Feature
 
 TWO_STOREYS = [("ground", 0, ["hh"]), ("upper", 1, ["uu"])]
 

@@ -11,10 +11,10 @@ from collections import deque
 
 from builders import grid
 
-from fuego.dice import Pool, Roller
+from fuego.dice.roller import Pool, Roller
+from fuego.engine.scene import Scene
 from fuego.modules.registry import build
-from fuego.scene import Scene
-from fuego.settings import Settings
+from fuego.rules.settings import Settings
 
 #: Plan characters for outdoor test maps.
 OUTDOOR = {
@@ -70,7 +70,7 @@ def area(s: Scene, name: str) -> int:
 
 def module_events(s: Scene, module: str) -> list:
     """The module's own events (not the fires it started)."""
-    from fuego.events import EventKind
+    from fuego.engine.events import EventKind
 
     own = (EventKind.MODULE, EventKind.WIND, EventKind.WEATHER)
     return [e for e in s.log if e.kind in own and e.data.get("module") == module]

@@ -6,13 +6,13 @@ import pytest
 from builders import TWO_ROOMS, grid
 from test_modules_support import Dice, area, field, module_events, scene_with
 
-from fuego.controllers import Controller
+from fuego.engine.controllers import Controller
+from fuego.engine.events import EventKind
+from fuego.engine.fire_actions import ActionKind, candidates
+from fuego.engine.rounds import end_round, play_round
+from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.fire_actions import ActionKind, candidates
 from fuego.modules import weather as W
-from fuego.rounds import end_round, play_round
-from fuego.scene import Cause
 
 # 000 ASL 25.5, as printed: Final dr -> EC, EC DRM; month -> drm.
 TEXT_EC_CHART = {
@@ -45,7 +45,7 @@ def test_alpha_strike_condition_modifiers_match_the_text():
     assert c["atmosphere"]["vacuum"] is None and c["atmosphere"]["thick"] == -2
     assert c["fire-spreading"] == {"from-downwind": 1, "across-water-paved-per-2": 3}
     # marked * in the text: burn out by themselves after 1d6 turns
-    assert W.SELF_EXTINGUISHING == {"deep-snow", "ice", "mud", "swamp", "tundra"}
+    assert {"deep-snow", "ice", "mud", "swamp", "tundra"} == W.SELF_EXTINGUISHING
     assert (W.RAIN["light"], W.RAIN["heavy"], W.RAIN["torrential"]) == (1, 1, 2)
     assert (W.SNOWFALL["sleet"], W.SNOWFALL["blizzard"]) == (1, 2)
 

@@ -6,21 +6,21 @@ from __future__ import annotations
 import pytest
 from test_modules_support import Dice, area, field, module_events, scene_with
 
-from fuego.building import BarrierKind
+from fuego.engine.events import EventKind
+from fuego.engine.fire_actions import ActionKind, candidates
+from fuego.engine.heroes import Hero
+from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.fire_actions import ActionKind, candidates
-from fuego.heroes import Hero
 from fuego.modules import common
 from fuego.modules import wind as W
-from fuego.scene import Cause
+from fuego.world.building import BarrierKind
 
 # -- the tables against the text (000 ASL 25.63, 25.65, 25.651; 001 Spreading Fires) -----------------
 
 
 def test_wind_force_dr_table():
     text = {1: "none", 2: "none", 3: "none", 4: "mild-breeze", 5: "mild-breeze", 6: "heavy-winds"}
-    assert W.WIND_FORCE_DR == text
+    assert text == W.WIND_FORCE_DR
 
 
 def test_wind_change_table():

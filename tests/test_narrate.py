@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import make_building, room, two_room_scene
 
-from fuego.controllers import AutoController
-from fuego.events import END_PHASE, START_PHASE, Event, EventKind
-from fuego.heroes import Hero
+from fuego.engine.controllers import AutoController
+from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.heroes import Hero
+from fuego.engine.rounds import run_scene
 from fuego.render.narrate import QUIET_KINDS, Narrator, narrate, summarize
-from fuego.rounds import run_scene
 
 K = EventKind
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,9 +22,9 @@ def test_new_writes_a_template_that_passes_check_and_runs(tmp_path, monkeypatch)
     r = runner.invoke(cli, ["check", "old-mill.yaml"])
     assert r.exit_code == 0, r.output
     assert '"Old Mill" is fine' in r.output
-    from fuego.controllers import AutoController
-    from fuego.events import EventKind
-    from fuego.rounds import run_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.events import EventKind
+    from fuego.engine.rounds import run_scene
     from fuego.scenario import load
 
     scene = load(path).build(1)

@@ -1,4 +1,4 @@
-"""Exact odds (fuego.odds) against brute force, hand-known values, and the seeded roller."""
+"""Exact odds (fuego.dice.odds) against brute force, hand-known values, and the seeded roller."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from statistics import NormalDist
 
 import pytest
 
-from fuego import odds
-from fuego.dice import Plain, Pool, Roller, parse
+from fuego.dice import odds
+from fuego.dice.roller import Plain, Pool, Roller, parse
 from fuego.errors import DiceError, LimitError
 
 
@@ -145,7 +145,7 @@ def test_not_a_pool() -> None:
 
 def test_icepool_is_imported_only_when_needed() -> None:
     code = (
-        "import sys, fuego.odds, fuego.cli, fuego.cli.roll, fuego.cli.odds, fuego.cli.firestats\n"
+        "import sys, fuego.dice.odds, fuego.cli, fuego.cli.roll, fuego.cli.odds, fuego.cli.firestats\n"
         "assert 'icepool' not in sys.modules, 'icepool imported at start'\n"
         "assert 'rich' not in sys.modules, 'rich imported at start'\n"
     )

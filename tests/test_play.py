@@ -14,10 +14,10 @@ import time
 
 import pytest
 from click.testing import CliRunner
+from test_session import ANSWERS, SHOP
 
 from fuego.cli import cli
-from fuego.scenario import session as sessions
-from test_session import ANSWERS, SHOP
+from fuego.table import session as sessions
 
 SEED = "3"
 

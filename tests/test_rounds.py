@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
 
-from fuego.building import BarrierKind
-from fuego.controllers import AutoController, Controller, ScriptedController
-from fuego.events import EventKind
-from fuego.hero_actions import HeroActionKind, parse_action
-from fuego.heroes import Hero, Rank, Status
-from fuego.injury import add_dramatic, fire_damage, wound_check
-from fuego.rounds import _ordered, end_round, needs_air, play_round, run_scene
-from fuego.scene import Cause
-from fuego.smoke import Density
-from fuego.tables import Exposure, Structure, Temperature
+from fuego.engine.controllers import AutoController, Controller, ScriptedController
+from fuego.engine.events import EventKind
+from fuego.engine.hero_actions import HeroActionKind, parse_action
+from fuego.engine.heroes import Hero, Rank, Status
+from fuego.engine.injury import add_dramatic, fire_damage, wound_check
+from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
+from fuego.engine.scene import Cause
+from fuego.rules.tables import Exposure, Structure, Temperature
+from fuego.world.building import BarrierKind
+from fuego.world.smoke import Density
 
 
 class Waiter(Controller):
@@ -119,7 +119,7 @@ def test_putting_out_clothes_is_a_rolling_roll():
     s.heroes.append(hero)
     s.roller = LoadedRoller(totals=[10])
     act = parse_action(s, hero, "put-out-clothes")
-    from fuego.hero_actions import perform
+    from fuego.engine.hero_actions import perform
 
     perform(s, hero, act)
     assert hero.clothes_fd == 0
@@ -147,7 +147,7 @@ def test_moving_through_fire_uses_panache_and_the_best_movement_knack():
     s.heroes.append(hero)
     s.start_fire(1, 4, Cause.GM)
     s.roller = LoadedRoller(totals=[20])
-    from fuego.hero_actions import move
+    from fuego.engine.hero_actions import move
 
     move(s, hero, 1)
     avoided = kinds(s, EventKind.HERO_AVOIDED, "Ana")[0]
@@ -218,7 +218,7 @@ def test_confusion_after_the_third_round_in_thick_smoke():
     s.fires[0].resolve = 9  # keep the fire alive
     s.roller.load(0, 90, 0)  # fire damage, fuel check, then Ana's Wits check fails
     # third round: a Wits check against 5 x 3
-    from fuego.rounds import _smoke_on_heroes
+    from fuego.engine.rounds import _smoke_on_heroes
 
     s.smoke.update(s)
     _smoke_on_heroes(s)
@@ -226,15 +226,15 @@ def test_confusion_after_the_third_round_in_thick_smoke():
     confused = kinds(s, EventKind.HERO_CONFUSED, "Ana")[0]
     assert confused.data["tn"] == 15
     # confused: one unkept die less on actions
-    from fuego.dice import Pool
-    from fuego.injury import hero_pool
+    from fuego.dice.roller import Pool
+    from fuego.engine.injury import hero_pool
 
     assert hero_pool(s, hero, Pool(4, 2)).notation == "3k2"
 
 
 def test_thin_and_thick_smoke_penalties_and_night_training():
-    from fuego.dice import Pool
-    from fuego.injury import Sense, hero_pool
+    from fuego.dice.roller import Pool
+    from fuego.engine.injury import Sense, hero_pool
 
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
     hero = Hero("Ana", 1)
@@ -256,7 +256,7 @@ def test_suffocation_after_holding_breath_for_resolve_rounds():
     fire.resolve = 9
     s.smoke.update(s)
     assert needs_air(s, hero)
-    from fuego.rounds import _breath
+    from fuego.engine.rounds import _breath
 
     _breath(s)
     _breath(s)
@@ -351,7 +351,7 @@ def test_auto_heroes_do_not_walk_into_fire_when_an_equal_way_is_clear():
     hero = Hero("Ana", b.find("B2"))
     s.heroes.append(hero)
     s.start_fire(b.find("A2"), 1, Cause.GM)
-    from fuego.hero_actions import options
+    from fuego.engine.hero_actions import options
 
     act = AutoController().choose(s, hero, options(s, hero))
     assert act.kind is HeroActionKind.MOVE and act.target == b.find("C2")

@@ -21,9 +21,9 @@ from click.testing import CliRunner
 from helpers import two_room_scene
 
 from fuego.cli import cli
-from fuego.events import Event
-from fuego.heroes import Hero
-from fuego.settings import Settings
+from fuego.engine.events import Event
+from fuego.engine.heroes import Hero
+from fuego.rules.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -31,7 +31,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "tavern-seed-7.jsonl"
 REGEN = os.environ.get("FUEGO_REGEN_GOLDEN") == "1"
 
 
-def run(*args: str) -> "click.testing.Result":  # noqa: F821
+def run(*args: str) -> click.testing.Result:  # noqa: F821
     return CliRunner().invoke(cli, ["run", *map(str, args)], catch_exceptions=False)
 
 

@@ -20,12 +20,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_fuzz import _paths, deadline, invoke
+from test_session import ANSWERS, SHOP
 
 from fuego.cli import cli
 from fuego.errors import SaveError
-from fuego.scenario import session as sessions
-from test_fuzz import _paths, deadline, invoke
-from test_session import ANSWERS, SHOP
+from fuego.table import session as sessions
 
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
 

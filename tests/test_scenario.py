@@ -7,13 +7,13 @@ import os
 
 import pytest
 
-from fuego.building import BarrierKind
+from fuego.engine.heroes import Rank
 from fuego.errors import ScenarioError
-from fuego.heroes import Rank
 from fuego.modules import REGISTRY, RuleModule
+from fuego.rules.settings import FlashoverMode
+from fuego.rules.tables import FireKind, Temperature, Wind
 from fuego.scenario import Scenario, load, loads
-from fuego.settings import FlashoverMode
-from fuego.tables import FireKind, Temperature, Wind
+from fuego.world.building import BarrierKind
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAMPAIGNS = sorted(glob.glob(os.path.join(ROOT, "campaigns", "*.yaml")))
@@ -108,8 +108,8 @@ def test_build_places_fires_and_heroes_where_the_file_says(tavern):
 
 
 def test_each_build_is_fresh_and_seeded(tavern):
-    from fuego.controllers import AutoController
-    from fuego.rounds import run_scene
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
 
     one, two = tavern.build(seed=3), tavern.build(seed=3)
     assert one.building is not two.building
@@ -149,8 +149,8 @@ def test_round_trip_keeps_actions_script_and_modules_options(tmp_path):
 
 
 def test_scripted_actions_drive_the_scripted_controller():
-    from fuego.controllers import ScriptedController
-    from fuego.rounds import play_round, start_scene
+    from fuego.engine.controllers import ScriptedController
+    from fuego.engine.rounds import play_round, start_scene
 
     text = open(MINIMAL).read() + "actions:\n  Ana:\n    1: [move ground:D1]\n"
     s = loads(text)

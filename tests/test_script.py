@@ -8,21 +8,21 @@ import pytest
 from builders import LoadedRoller
 from helpers import make_building, make_scene, room
 
-from fuego import gm
-from fuego.building import Feature, RouteKind
-from fuego.controllers import AutoController, Controller
+from fuego.engine.controllers import AutoController, Controller
+from fuego.engine.events import EventKind
+from fuego.engine.fire_actions import ActionKind, candidates, destroy_barrier
+from fuego.engine.hero_actions import HeroActionKind, move
+from fuego.engine.heroes import Hero
+from fuego.engine.injury import add_dramatic
+from fuego.engine.rounds import check_flashover, finished, play_round, run_scene, start_scene
+from fuego.engine.scene import Cause
 from fuego.errors import ScenarioError
-from fuego.events import EventKind
-from fuego.fire_actions import ActionKind, candidates, destroy_barrier
-from fuego.hero_actions import HeroActionKind, move
-from fuego.heroes import Hero
-from fuego.injury import add_dramatic
 from fuego.modules import RuleModule
-from fuego.rounds import check_flashover, finished, play_round, run_scene, start_scene
-from fuego.scene import Cause
+from fuego.rules.settings import Settings
+from fuego.rules.tables import Temperature, Wind
 from fuego.scenario.script import Script, blast, build_script, parse_script, say_text
-from fuego.settings import Settings
-from fuego.tables import Temperature, Wind
+from fuego.table import gm
+from fuego.world.building import Feature, RouteKind
 
 PLANS = {
     "ground": (0, ["kkkhhhs",
@@ -667,7 +667,7 @@ script:
 """
     scene = loads(text).build(2)
     assert len(scene.script) == 2
-    from fuego import gm
+    from fuego.table import gm
 
     gm.barrier(scene, "store door", "open")
     gm.move_hero(scene, "Ana", "ground:B2")
@@ -702,8 +702,8 @@ script:
 
 def test_a_file_without_rules_checks_its_script_against_the_default_round_limit():
     from fuego.errors import ScenarioError
+    from fuego.rules.settings import Settings
     from fuego.scenario import loads
-    from fuego.settings import Settings
 
     limit = Settings().max_rounds
     text = SHOP + f"""\

@@ -1,4 +1,4 @@
-"""Saved sessions (fuego.scenario.session): the file, atomic saves, replay, undo, overrides."""
+"""Saved sessions (fuego.table.session): the file, atomic saves, replay, undo, overrides."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import os
 
 import pytest
 
+from fuego.engine.events import EventKind
 from fuego.errors import SaveError
-from fuego.events import EventKind
-from fuego.scenario import session as sessions
-from fuego.scenario.session import Player, Quit, Rewind, Session, state_digest
+from fuego.table import session as sessions
+from fuego.table.session import Player, Quit, Rewind, Session, state_digest
 
 #: A small scene for sessions: a store on fire (open door to the shop), two heroes, a lane out.
 SHOP = """\
@@ -70,7 +70,7 @@ class ScriptLive:
     def answer(self, q):
         self.asked.append(q.key())
         if q.kind == "action":
-            from fuego.hero_actions import describe
+            from fuego.engine.hero_actions import describe
 
             self.offered.append(([describe(q.scene, c) for c in q.choices],
                                  describe(q.scene, q.default)))
@@ -177,7 +177,7 @@ def test_numbers_pick_from_the_listed_choices_and_enter_takes_the_default():
 
 
 def test_the_default_does_not_move_the_random_stream():
-    from fuego.controllers import AutoController
+    from fuego.engine.controllers import AutoController
 
     session = new_session()
     player = Player(session, ScriptLive([]))
@@ -457,7 +457,7 @@ def test_a_modules_action_keeps_its_area():
 
 
 def test_put_out_a_companions_clothes_by_first_name():
-    from fuego.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind
 
     session = new_session()
     scene = session.build()

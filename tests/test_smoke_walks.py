@@ -7,9 +7,9 @@ import random
 import pytest
 from builders import grid
 
-from fuego.building import ALWAYS_OPEN, BarrierKind
-from fuego.smoke_walks import Walks
-from fuego.tables import Structure
+from fuego.rules.tables import Structure
+from fuego.world.building import ALWAYS_OPEN, BarrierKind
+from fuego.world.smoke_walks import Walks
 
 ROOMS = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry"},
@@ -34,7 +34,7 @@ def house():
 
 
 def reference(b, start, cover):
-    """Where the smoke goes, walked afresh (fuego.smoke's rule as first written)."""
+    """Where the smoke goes, walked afresh (fuego.world.smoke's rule as first written)."""
     adj, vent_to = b.open_adjacency(), b.vent_edges()
     vents = b.vents_from(start)
     size, outdoors = b.open_region(start)

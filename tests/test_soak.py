@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from fuego.controllers import AutoController, ScriptedController
-from fuego.scenario import load
 from invariants import RandomController, play_checked
+
+from fuego.engine.controllers import AutoController, ScriptedController
+from fuego.scenario import load
 
 CAMPAIGNS = sorted((Path(__file__).resolve().parent.parent / "campaigns").glob("*.yaml"))
 DEFAULT_ROUNDS = 400

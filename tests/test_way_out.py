@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from builders import TWO_ROOMS, grid, scene
 
-from fuego.building import BarrierKind
-from fuego.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
-from fuego.heroes import Hero
-from fuego.hero_actions import options
-from fuego.rounds import run_scene
-from fuego.scene import Cause
-from fuego.tables import Structure
+from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
+from fuego.engine.hero_actions import options
+from fuego.engine.heroes import Hero
+from fuego.engine.rounds import run_scene
+from fuego.engine.scene import Cause
+from fuego.rules.tables import Structure
+from fuego.world.building import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,6 +16,7 @@ import click
 from fuego import __version__
 from fuego.errors import FuegoError
 
+
 class _Seed(click.ParamType):
     """A scene's ``--seed``: a whole number from 0 to 2**63-1. (``random.Random`` would take a
     negative one too, as its positive twin: ``--seed -3`` would replay ``--seed 3``.)"""
@@ -82,18 +83,16 @@ class LazyGroup(click.Group):
 
 
 def _version(ctx: click.Context, _param, value: bool) -> None:
-    """``fuego --version``: the version, and whether the engine runs compiled (setup.py)."""
+    """``fuego --version``."""
     if not value or ctx.resilient_parsing:
         return
-    from fuego._compiled import summary
-
-    click.echo(f"fuego {__version__}: {summary()}")
+    click.echo(f"fuego {__version__}")
     ctx.exit()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True,
-              callback=_version, help="Show the version and the build, and exit.")
+              callback=_version, help="Show the version and exit.")
 def cli() -> None:
     """fuego: fire as a character for a burning building (7th Sea fire rules).
 

@@ -119,8 +119,14 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     started = time.perf_counter()

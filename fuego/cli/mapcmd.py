@@ -59,8 +59,8 @@ def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
 def play_to(scenario, seed: int, rounds: int):
     """The scene of ``scenario`` after ``rounds`` rounds with ``seed``, played as ``fuego run``
     plays it (scripted heroes where the scenario has actions, automatic otherwise)."""
-    from fuego.controllers import AutoController, ScriptedController
-    from fuego.rounds import run_scene
+    from fuego.engine.controllers import AutoController, ScriptedController
+    from fuego.engine.rounds import run_scene
 
     scene = scenario.build(seed)
     if rounds > 0:

@@ -1,4 +1,4 @@
-"""``fuego odds``: the exact chance that a roll meets a target number (see ``fuego.odds``)."""
+"""``fuego odds``: the exact chance that a roll meets a target number (see ``fuego.dice.odds``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 
 import click
 
-from fuego.dice import Pool, parse
+from fuego.dice.roller import Pool, parse
 from fuego.errors import LimitError
-from fuego.tables import RAISE_STEP, TN_BY_NAME
+from fuego.rules.tables import RAISE_STEP, TN_BY_NAME
 
 MAX_TN = 1000
 MAX_RAISES = 20
@@ -45,7 +45,7 @@ def odds(expr: str, tn_text: str, raises: int, as_json: bool) -> None:
       fuego odds 7k4 --tn hard --raises 2
       fuego odds 2d6 --tn 8 --json
     """
-    from fuego import odds as exact
+    from fuego.dice import odds as exact
 
     dice = parse(expr)
     tn = read_tn(tn_text)
@@ -95,6 +95,6 @@ def _percent(p: float, certain: bool, can_explode: bool) -> str:
 
 
 def exact_error() -> float:
-    from fuego.odds import MAX_ERROR
+    from fuego.dice.odds import MAX_ERROR
 
     return MAX_ERROR

@@ -3,7 +3,7 @@
 The GM answers for the heroes (their actions, the totals the players roll) and may override the
 fire at any prompt; fuego plays the fire, narrates and saves the session after every answer.
 The session file holds the scenario's text, the seed and every answer
-(:mod:`fuego.scenario.session`), so ``fuego play --resume SAVE`` rebuilds the scene and replays
+(:mod:`fuego.table.session`), so ``fuego play --resume SAVE`` rebuilds the scene and replays
 them to exactly where it stopped, with the same random stream. The prompting lives in
 :mod:`fuego.cli.table`; the engine never prompts.
 """
@@ -78,7 +78,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
       fuego play --resume friday.json
     """
     from fuego.cli.table import Screen, Table
-    from fuego.scenario import session as sessions
+    from fuego.table import session as sessions
 
     if resume_path is not None:
         if file is not None or seed is not None or session_path is not None:
@@ -140,7 +140,7 @@ def _resume_line(save_path: str, table) -> str:
 def _load_or_backup(path: str):
     """The saved session; when it is damaged and a terminal is at hand, offer the backup."""
     from fuego.errors import SaveError
-    from fuego.scenario import session as sessions
+    from fuego.table import session as sessions
 
     try:
         return sessions.load(path)

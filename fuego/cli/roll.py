@@ -12,7 +12,7 @@ import secrets
 
 import click
 
-from fuego.dice import Plain, Pool, Roller, parse
+from fuego.dice.roller import Plain, Pool, Roller, parse
 from fuego.errors import DiceError, LimitError
 
 #: At most this many rolls per command, and this many dice rolled in all (so nothing hangs).

@@ -1,7 +1,7 @@
 """``fuego run``: play a scenario headless, narrate it round by round, log every event.
 
-The heroes follow the scenario's ``actions`` (a :class:`~fuego.controllers.ScriptedController`,
-automatic where the script is silent) or, without any, the :class:`~fuego.controllers.AutoController`.
+The heroes follow the scenario's ``actions`` (a :class:`~fuego.engine.controllers.ScriptedController`,
+automatic where the script is silent) or, without any, the :class:`~fuego.engine.controllers.AutoController`.
 The narration streams as the scene plays (a listener on the scene); ``--log`` writes every event
 as one JSON line (``docs/events.md``). Same scenario and seed give byte-identical output and log.
 Without ``--seed`` a seed is drawn at random and printed, so any run can be replayed.
@@ -9,7 +9,8 @@ Without ``--seed`` a seed is drawn at random and printed, so any run can be repl
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -17,9 +18,9 @@ from fuego.cli import SEED
 from fuego.scenario.limits import MAX_ROUNDS
 
 if TYPE_CHECKING:
-    from fuego.controllers import Controller
-    from fuego.events import Event
-    from fuego.scene import Scene
+    from fuego.engine.controllers import Controller
+    from fuego.engine.events import Event
+    from fuego.engine.scene import Scene
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -33,7 +34,7 @@ def draw_seed() -> int:
 
 
 def choose_controller(actions: dict | None) -> Controller:
-    from fuego.controllers import AutoController, ScriptedController
+    from fuego.engine.controllers import AutoController, ScriptedController
 
     return ScriptedController(actions) if actions else AutoController()
 
@@ -51,9 +52,9 @@ def play_headless(
 ) -> None:
     """Play ``scene`` to its end (or ``rounds``), streaming narration to ``echo`` and events to
     ``log``. Events already in the scene's log (the starting fires) come first."""
-    from fuego.events import EventKind
+    from fuego.engine.events import EventKind
+    from fuego.engine.rounds import run_scene
     from fuego.render.narrate import Narrator
-    from fuego.rounds import run_scene
 
     narrator = Narrator(verbose=verbose, building=scene.building)
     framing = (EventKind.ROUND_START, EventKind.ROUND_END, EventKind.SCENE_START,

@@ -1,8 +1,8 @@
 """The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.scenario.session.Live` side of a session: the
-:class:`~fuego.scenario.session.Player` replays the saved answers and asks the table only when
+:class:`Table` is the :class:`fuego.table.session.Live` side of a session: the
+:class:`~fuego.table.session.Player` replays the saved answers and asks the table only when
 they run out. The table
 
 - shows the state at a glance before each round: the floor plan of the heroes' level(s) with
@@ -27,21 +27,36 @@ labels) is in :mod:`fuego.cli.table_view`; its names are importable from here as
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
-from fuego.cli.table_view import (KEY, Screen, _event_style, _isatty, area_label,  # noqa: F401
-                                  choice_label, choice_words, fire_label, fire_rows, hero_levels,
-                                  hero_rows, plan, roll_line, sight_lines, when)
+from fuego.cli.table_view import (  # noqa: F401
+    KEY,
+    Screen,
+    _event_style,
+    _isatty,
+    area_label,
+    choice_label,
+    choice_words,
+    fire_label,
+    fire_rows,
+    hero_levels,
+    hero_rows,
+    plan,
+    roll_line,
+    sight_lines,
+    when,
+)
 from fuego.errors import FuegoError, SaveError
-from fuego.scenario import session as sessions
-from fuego.scenario.session import Question, Quit, Rewind
+from fuego.table import session as sessions
+from fuego.table.session import Question, Quit, Rewind
 
 if TYPE_CHECKING:
-    from fuego.events import Event
-    from fuego.scenario.session import Player
-    from fuego.scene import Scene
+    from fuego.engine.events import Event
+    from fuego.engine.scene import Scene
+    from fuego.table.session import Player
 
 META_HELP = (
     "help                 this help (and the choices again)\n"
@@ -62,7 +77,7 @@ _KIND_WORDS = {
 
 # -- the table -----------------------------------------------------------------------------------
 class Table:
-    """Shows and asks; implements :class:`fuego.scenario.session.Live`."""
+    """Shows and asks; implements :class:`fuego.table.session.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
                  read: Callable[[str], str] | None = None, color: bool | None = None):
@@ -96,7 +111,7 @@ class Table:
         scene.listeners.append(self._narrate)
 
     def _narrate(self, event: Event) -> None:
-        from fuego.events import EventKind
+        from fuego.engine.events import EventKind
 
         pairs = self.narrator.feed_pairs(event)
         if self.muted:

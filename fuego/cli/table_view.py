@@ -7,19 +7,20 @@ of a narrated event.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fuego.errors import FuegoError
-from fuego.scenario import session as sessions
+from fuego.table import session as sessions
 
 if TYPE_CHECKING:
-    from fuego.events import Event
-    from fuego.hero_actions import HeroAction
-    from fuego.heroes import Hero
-    from fuego.scenario.session import Question
-    from fuego.scene import Scene
+    from fuego.engine.events import Event
+    from fuego.engine.hero_actions import HeroAction
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
+    from fuego.table.session import Question
 
 
 # -- output --------------------------------------------------------------------------------------
@@ -112,7 +113,7 @@ def fire_label(scene: Scene, i: int) -> str:
 
 def when(scene: Scene) -> str:
     """``round 2, phase 7``; ``round 2, start of round`` / ``end of round``."""
-    from fuego.events import END_PHASE, START_PHASE
+    from fuego.engine.events import END_PHASE, START_PHASE
 
     if scene.round == 0:
         return "before round 1"
@@ -150,7 +151,7 @@ def plan(scene: Scene, level: int, *, color: bool, legend: bool = True, ascii: b
 
 
 def hero_rows(scene: Scene) -> tuple[list[str], list[list[str]], list[str | None]]:
-    from fuego.smoke import Density
+    from fuego.world.smoke import Density
 
     header = ["hero", "where", "wounds", "burning", "confused", "smoke", "breath", "status"]
     rows, styles = [], []
@@ -180,7 +181,7 @@ def hero_rows(scene: Scene) -> tuple[list[str], list[list[str]], list[str | None
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
     """What each hero in play sees, and (for the GM only) the fires hidden from them."""
-    from fuego.hero_actions import hidden_fires, visible_fires
+    from fuego.engine.hero_actions import hidden_fires, visible_fires
 
     out: list[tuple[str, str | None]] = []
     for h in scene.heroes:
@@ -211,7 +212,7 @@ def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
 def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
     """A choice in the words a GM types (``parse_action`` reads them back): a door or window
     is named by the area beyond it."""
-    from fuego.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind
 
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
         far = scene.building.barriers[act.barrier].other(hero.area)
@@ -221,7 +222,7 @@ def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
 
 def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     """A choice as the GM reads it: its words, then what it means."""
-    from fuego.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind
 
     b = scene.building
     k = act.kind
@@ -255,7 +256,7 @@ def roll_line(q: Question) -> str:
     pool = q.pool
     text = f"{q.hero.name} rolls for {q.purpose}: {pool}"
     if q.tn is not None:
-        from fuego.odds import chance
+        from fuego.dice.odds import chance
 
         try:
             p = chance(pool, q.tn)
@@ -266,7 +267,7 @@ def roll_line(q: Question) -> str:
 
 
 def _event_style(e: Event) -> str | None:
-    from fuego.events import EventKind as K
+    from fuego.engine.events import EventKind as K
 
     if e.kind in (K.HERO_DIED, K.HERO_KNOCKED_OUT, K.FLASHOVER, K.CLOTHES_CAUGHT,
                   K.STRUCTURE_DESTROYED, K.FLOOR_COLLAPSED):

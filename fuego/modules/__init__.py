@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.heroes import Hero
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
 
 
 class RuleModule:

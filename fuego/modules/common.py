@@ -9,16 +9,17 @@ Scale (docs/modules.md, "Scale"): one ASL hex = one Alpha Strike inch = one fueg
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
-from fuego.building import BarrierKind, Building, Feature
+from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
-from fuego.events import EventKind
-from fuego.tables import Structure
+from fuego.rules.tables import Structure
+from fuego.world.building import BarrierKind, Building, Feature
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 # -- options ------------------------------------------------------------------------------------
@@ -347,9 +348,9 @@ def collapse(scene: Scene, i: int, fd: int, why: str, module: str, *, upward: bo
     """A building location gives way (001 structures at CF 0; 000 25.66 on a gust): its beams
     fail, its floor drops whoever stands on it to the level below, and the floor above comes
     down on it (with ``upward``, every level above in the column as well). Debris and falls use
-    the core rules (fuego.fire_actions.destroy_barrier; RULES-NOTES)."""
-    from fuego.fire_actions import destroy_barrier
-    from fuego.injury import debris
+    the core rules (fuego.engine.fire_actions.destroy_barrier; RULES-NOTES)."""
+    from fuego.engine.fire_actions import destroy_barrier
+    from fuego.engine.injury import debris
 
     b = scene.building
     note(scene, module, f"{b.areas[i].name} collapses ({why})", i, what="collapse", why=why)

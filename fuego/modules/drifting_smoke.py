@@ -44,8 +44,8 @@ from fuego.modules.common import (
 )
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Drifting Smoke (001): a path 2 inches x wind force long, at most 6 inches; past that it is gone.
@@ -132,7 +132,7 @@ class DriftingSmoke(RuleModule):
         fire = scene.fires.get(src)
         return fire if fire is not None and self.smoke_claims(scene, fire) else None
 
-    # -- hooks (fuego.smoke.SmokeField.update) ------------------------------------------------------
+    # -- hooks (fuego.world.smoke.SmokeField.update) ------------------------------------------------------
     def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
         return fire.can_spread and outdoors(scene.building, fire.area)
 
@@ -172,7 +172,7 @@ class DriftingSmoke(RuleModule):
 
     def _paint(self, scene: Scene, into: dict) -> set[int]:
         """Write the trails into a density map; returns the areas this module manages."""
-        from fuego.smoke import Density
+        from fuego.world.smoke import Density
 
         current: set[int] = set()
         for src in sorted(self.trails):

@@ -24,8 +24,8 @@ from fuego.errors import FuegoError
 from fuego.modules import RuleModule, register
 from fuego.modules.common import (
     TERRAINS,
-    Options,
     OptionError,
+    Options,
     TerrainOption,
     note,
     outdoors,
@@ -34,7 +34,7 @@ from fuego.modules.common import (
 )
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Fuel classes, heaviest first: one PFZ factor converts one area one step (002, ASL 36.21: woods

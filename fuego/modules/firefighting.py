@@ -29,14 +29,14 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import Feature
-from fuego.dice import Pool
+from fuego.dice.roller import Pool
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
+from fuego.world.building import Feature
 
 if TYPE_CHECKING:
-    from fuego.heroes import Hero
-    from fuego.scene import Scene
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Infantry Firefighting (001): 2d6, +1 per additional unit fighting the same fire; 10+ puts it out.
@@ -137,7 +137,7 @@ class Firefighting(RuleModule):
         self.water_areas(scene)  # unknown names fail before round 1
 
     def hero_actions(self, scene: Scene, hero: Hero) -> list[Any]:
-        from fuego.hero_actions import HeroAction
+        from fuego.engine.hero_actions import HeroAction
 
         out = []
         b = scene.building
@@ -181,7 +181,7 @@ class Firefighting(RuleModule):
 
     def _roll(self, scene: Scene, hero: Hero, trait: int, tn: int, purpose: str,
               target: str) -> bool:
-        from fuego.injury import Sense, hero_roll
+        from fuego.engine.injury import Sense, hero_roll
 
         pool = Pool(max(1, trait + hero.knack("firefighting")), trait)
         total, used = hero_roll(scene, hero, pool, tn, purpose, sense=Sense.MOVEMENT)
@@ -203,7 +203,7 @@ class Firefighting(RuleModule):
             self._dice_off(scene, fire, n, f"{purpose} by {hero.name}")
 
     def _tear_down(self, scene: Scene, hero: Hero, fire) -> None:
-        from fuego.injury import debris
+        from fuego.engine.injury import debris
 
         b = scene.building
         area = b.areas[fire.area]
@@ -247,7 +247,7 @@ class Firefighting(RuleModule):
                 if best is None:
                     continue
                 tn = TN_PER_FD * fire.fd
-                from fuego.injury import Sense, hero_roll
+                from fuego.engine.injury import Sense, hero_roll
 
                 pool = Pool(max(1, best.brawn + best.knack("firefighting")), best.brawn,
                             FREE_RAISE * (members - 1))

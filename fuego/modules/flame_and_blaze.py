@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fuego.fire import FireState, Trigger
+from fuego.engine.fire import FireState, Trigger
 from fuego.modules import RuleModule, register
 from fuego.modules.common import TERRAINS, Options, dr_text, note, terrain_of, weather_drm
 from fuego.modules.ignition import ASL_SPREAD_NEEDED
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 # A Flame becomes a Blaze on 2d6 + DRM >= the Final DR column of ASL's spreading table
 # (000 ASL 25.6, ``fuego.modules.ignition.ASL_SPREAD_NEEDED``): fuego's reading of the cut 25.151.

@@ -40,12 +40,12 @@ from fuego.modules.common import (
     unlit,
     weather_drm,
 )
-from fuego.tables import Temperature
+from fuego.rules.tables import Temperature
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.heroes import Hero
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Fire Starting Base Target, intentional / unintentional (001, Alpha Strike fire tables);
@@ -98,7 +98,7 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
            incendiary: bool = False, modifier: int = 0) -> Fire | None:
     """Try to start a fire in area ``i`` (a hero's deliberate act or an accident). Logs the roll;
     returns the new fire, or None. Works whether or not the ignition module is on."""
-    from fuego.scene import Cause
+    from fuego.engine.scene import Cause
 
     b = scene.building
     name = b.areas[i].name
@@ -189,7 +189,7 @@ class Ignition(TerrainOption, RuleModule):
                         if f.can_spread and f.born < scene.round}
 
     def hero_actions(self, scene: Scene, hero: Hero) -> list[Any]:
-        from fuego.hero_actions import HeroAction
+        from fuego.engine.hero_actions import HeroAction
 
         out = []
         if self.set_fire and unlit(scene, hero.area) and \
@@ -264,7 +264,7 @@ class Ignition(TerrainOption, RuleModule):
         return ASL_SPREAD_NEEDED[terrain.asl], drm
 
     def _spread(self, scene: Scene, fire: Fire, j: int, attached: bool) -> None:
-        from fuego.scene import Cause
+        from fuego.engine.scene import Cause
 
         got = self.spread_need(scene, fire.area, j, attached)
         if got is None:

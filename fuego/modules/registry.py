@@ -21,7 +21,7 @@ from fuego.modules import weather as _weather  # noqa: F401
 from fuego.modules import wind as _wind  # noqa: F401
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 #: Every shipped module, in the order docs/modules.md presents them.
 NAMES = ("weather", "wind", "flame-and-blaze", "ignition", "firefighting", "structures",

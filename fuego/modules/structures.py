@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import Feature
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, collapse, note, outdoors, resolve_refs, unlit
+from fuego.world.building import Feature
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Fire reduces the Construction Factor of a building it touches by 2 per turn; at 0 the fire
@@ -119,7 +119,7 @@ class Structures(RuleModule):
             self._collapse(scene, i, fd)
 
     def _collapse(self, scene: Scene, i: int, fd: int) -> None:
-        from fuego.scene import Cause
+        from fuego.engine.scene import Cause
 
         b = scene.building
         collapse(scene, i, fd, "its structure burned through", self.name)

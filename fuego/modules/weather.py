@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, note, outdoors
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 #: EC chart (000, ASL 25.5): final dr -> Environmental Conditions and their DRM, in order; a final

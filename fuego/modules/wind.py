@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
 from fuego.modules import RuleModule, register
 from fuego.modules.common import (
     DIRECTIONS,
@@ -56,8 +56,8 @@ from fuego.modules.common import (
 )
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
 FORCES = ("none", "mild-breeze", "heavy-winds")
@@ -281,7 +281,7 @@ class Wind(RuleModule):
 
     # -- what the wind does to fire --------------------------------------------------------------
     def _carry(self, scene: Scene, fire: Fire, j: int, why: str) -> None:
-        from fuego.scene import Cause
+        from fuego.engine.scene import Cause
 
         scene.start_fire(j, CARRIED_FD, Cause.MODULE, source=fire, module=self.name, why=why)
 

@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import (
+from fuego.rules.tables import Structure
+from fuego.world.building import (
     ALWAYS_OPEN,
     OPENABLE,
     Barrier,
@@ -21,10 +22,9 @@ from fuego.building import (
     Feature,
     RouteKind,
 )
-from fuego.tables import Structure
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 # -- styles ---------------------------------------------------------------------------------------
 #: Wall line width (points at 1 inch per area) and colour, by material.

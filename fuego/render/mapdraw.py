@@ -35,19 +35,10 @@ scale. matplotlib is imported inside the functions only. The colour and line tab
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from fuego.building import (
-    ALWAYS_OPEN,
-    OPENABLE,
-    Barrier,
-    BarrierKind,
-    Building,
-    Feature,
-    RouteKind,
-    column_letters,
-)
-from fuego.render.map_style import (
+from fuego.render.map_style import (  # noqa: F401  (importable here)
     BROKEN,
     BURNED,
     DOOR_COLOUR,
@@ -64,18 +55,29 @@ from fuego.render.map_style import (
     _legend,
     _legend_height,
     _legend_keys,
+    _legend_rows,
     _levels,
     _wall_style,
     barrier_state,
+    legend_labels,
 )
-from fuego.render.map_style import _legend_rows, legend_labels  # noqa: F401  (importable here)
-from fuego.tables import Structure
+from fuego.rules.tables import Structure
+from fuego.world.building import (
+    ALWAYS_OPEN,
+    OPENABLE,
+    Barrier,
+    BarrierKind,
+    Building,
+    Feature,
+    RouteKind,
+    column_letters,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 __all__ = ["MapOptions", "draw_map", "draw_level", "figure_size", "level_extent",
            "barrier_gid", "WALL_STYLE"]
@@ -181,10 +183,10 @@ def _fs(options: MapOptions, base: float, lo: float = 5.0, hi: float = 14.0) -> 
 def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                options: MapOptions) -> None:
     """Draw one level's plan into ``ax`` (used by maps and by forecast heat maps)."""
+    import matplotlib
     from matplotlib.collections import LineCollection
     from matplotlib.colors import Normalize
     from matplotlib.patches import Rectangle
-    import matplotlib
 
     b = building
     s = options.area_inches

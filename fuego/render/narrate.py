@@ -1,6 +1,6 @@
 """Events in game language: one line of plain text per event, for ``fuego run`` and the table.
 
-:func:`narrate` turns one :class:`~fuego.events.Event` into a line a GM could read out, or None
+:func:`narrate` turns one :class:`~fuego.engine.events.Event` into a line a GM could read out, or None
 for events not worth a line (action-dice detail, failed fire rolls, successful fuel checks and
 the other bookkeeping; ``verbose=True`` narrates those too). It is a pure function of the event:
 the same event always gives the same text, and nothing is printed.
@@ -25,9 +25,10 @@ is the stream, and every name above can be imported from it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from fuego.events import Event, EventKind
+from fuego.engine.events import Event, EventKind
 from fuego.render.phrases import (
     QUIET_KINDS,
     _damage_text,
@@ -39,7 +40,7 @@ from fuego.render.phrases import (
 from fuego.render.summary import summarize
 
 if TYPE_CHECKING:
-    from fuego.building import Building
+    from fuego.world.building import Building
 
 __all__ = ["narrate", "Narrator", "summarize", "QUIET_KINDS"]
 

@@ -7,12 +7,13 @@ lines a hero's damage and its wound check make. A pure function of the event: no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from fuego.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 
 if TYPE_CHECKING:
-    from fuego.building import Building
+    from fuego.world.building import Building
 
 #: Kinds narrated only with ``verbose=True`` (whatever their data).
 QUIET_KINDS = frozenset({
@@ -169,7 +170,7 @@ def _gm_barrier(verb: str):
     return text
 
 
-#: The GM's overrides (fuego.gm), by their ``action``.
+#: The GM's overrides (fuego.table.gm), by their ``action``.
 _GM_ACTIONS = {
     "start-fire": lambda e, b: f"starts a fire in {_area(e.area, b, extra=_fd_word(e.data))}",
     "set-fire-dice": lambda e, b: (f"puts out the fire in {_area(e.area, b)}" if not e.data.get("fd")

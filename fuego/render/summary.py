@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
 from fuego.render.phrases import _area, _list, _plural
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 # -- the end of a run -----------------------------------------------------------------------------

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import BarrierKind, Building, Feature, column_letters
 from fuego.errors import FuegoError
-from fuego.tables import Structure
+from fuego.rules.tables import Structure
+from fuego.world.building import BarrierKind, Building, Feature, column_letters
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 #: structure -> (vertical, horizontal) characters, Unicode and ASCII.
 WALL_GLYPHS: dict[Structure, tuple[str, str, str, str]] = {

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fuego.building import BarrierKind, RouteKind
+from fuego.rules.tables import DESTRUCTION_TN, Structure
 from fuego.scenario.source import Path, path_text
-from fuego.tables import DESTRUCTION_TN, Structure
+from fuego.world.building import BarrierKind, RouteKind
 
 if TYPE_CHECKING:
     from fuego.scenario.plan import PlanLevel

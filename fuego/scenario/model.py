@@ -44,7 +44,7 @@ from fuego.scenario.spec import (
 #: modules. Listed in docs/scenario-format.md.
 KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
                 "perception", "firefighting")
-#: Verbs of scripted hero actions (fuego.hero_actions.HeroActionKind); modules may add more
+#: Verbs of scripted hero actions (fuego.engine.hero_actions.HeroActionKind); modules may add more
 #: by a ``verbs`` attribute on their class.
 CORE_VERBS = ("move", "open", "close", "put-out-clothes", "smother", "spot", "wait")
 _AREA_VERBS = ("move", "smother", "spot")
@@ -63,7 +63,7 @@ def module_registry() -> dict[str, type]:
 
 
 def temperaments() -> tuple[str, ...]:
-    from fuego.policy import POLICIES
+    from fuego.engine.policy import POLICIES
 
     return tuple(POLICIES)
 
@@ -126,7 +126,7 @@ class Scenario:
 
     @property
     def settings(self) -> Any:
-        """A fresh :class:`fuego.settings.Settings` from ``rules:`` and ``weather:``."""
+        """A fresh :class:`fuego.rules.settings.Settings` from ``rules:`` and ``weather:``."""
         return make_settings(self.spec.rules, self.spec.weather)
 
     # -- building it -------------------------------------------------------------------------
@@ -139,7 +139,7 @@ class Scenario:
         return planner
 
     def building(self):
-        """A fresh :class:`fuego.building.Building` of this scenario."""
+        """A fresh :class:`fuego.world.building.Building` of this scenario."""
         return self._planner().building
 
     def _template(self) -> tuple[bytes, list[int | None], list[int | None]]:
@@ -155,11 +155,11 @@ class Scenario:
         return self._plan
 
     def build(self, seed: int | None = None):
-        """A fresh :class:`fuego.scene.Scene`: building, heroes, modules and starting fires."""
-        from fuego.dice import Roller
-        from fuego.heroes import Hero, Rank
-        from fuego.scene import Cause, Scene
-        from fuego.tables import FireKind, Temperature
+        """A fresh :class:`fuego.engine.scene.Scene`: building, heroes, modules and starting fires."""
+        from fuego.dice.roller import Roller
+        from fuego.engine.heroes import Hero, Rank
+        from fuego.engine.scene import Cause, Scene
+        from fuego.rules.tables import FireKind, Temperature
 
         blob, hero_areas, fire_areas = self._template()
         b = pickle.loads(blob)
@@ -208,7 +208,7 @@ class Scenario:
     def summary(self) -> dict:
         b = self.building()
         s = b.summary()
-        from fuego.building import BarrierKind
+        from fuego.world.building import BarrierKind
 
         s.update({
             "source": self.source,
@@ -247,8 +247,8 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec):
-    from fuego.settings import FlashoverMode, Settings
-    from fuego.tables import FireKind, Wind
+    from fuego.rules.settings import FlashoverMode, Settings
+    from fuego.rules.tables import FireKind, Wind
 
     return Settings(
         burning_clothes=rules.burning_clothes,
@@ -412,7 +412,7 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
 
 
 def _is_area_text(value: Any) -> bool:
-    from fuego.building import parse_coordinate
+    from fuego.world.building import parse_coordinate
 
     if not isinstance(value, str):
         return False

@@ -1,4 +1,4 @@
-"""From the checked sections of a scenario file to a :class:`~fuego.building.Building`.
+"""From the checked sections of a scenario file to a :class:`~fuego.world.building.Building`.
 
 The GM draws each level as an ASCII plan, one character per 10-ft area; the legend maps
 characters to rooms (``#`` and space are solid rock or nothing: no area). fuego then joins
@@ -21,16 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fuego.building import (
-    Building,
-    Feature,
-    Room,
-    RouteKind,
-    column_letters,
-    parse_coordinate,
-)
-from fuego.scenario.barriers import BarrierPlanner, EdgePlan
-from fuego.scenario.barriers import _VERTICAL_KINDS, _ptext  # noqa: F401  (importable here)
+from fuego.rules.tables import FUEL_RESOLVE, Structure
+from fuego.scenario.barriers import _VERTICAL_KINDS, BarrierPlanner, EdgePlan, _ptext  # noqa: F401  (importable here)
 from fuego.scenario.limits import (
     MAX_AREAS,
     MAX_LEVELS,
@@ -40,7 +32,14 @@ from fuego.scenario.limits import (
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
 from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, Defaults, LegendEntry, RoomSpec
-from fuego.tables import FUEL_RESOLVE, Structure
+from fuego.world.building import (
+    Building,
+    Feature,
+    Room,
+    RouteKind,
+    column_letters,
+    parse_coordinate,
+)
 
 #: Plan characters that are no area: solid rock or walls (``#``) and outside (space).
 NO_AREA = "# "

@@ -13,10 +13,18 @@ import types
 import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
-from fuego.building import Feature, RouteKind, parse_coordinate
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
+from fuego.rules.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
 from fuego.scenario.limits import (
     MAX_ELEVATION,
     MAX_KNACK,
@@ -27,7 +35,7 @@ from fuego.scenario.limits import (
     MAX_TRAIT,
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
-from fuego.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
+from fuego.world.building import Feature, RouteKind, parse_coordinate
 
 #: The current format version (``format:`` in the file; optional).
 FORMAT_VERSION = 1

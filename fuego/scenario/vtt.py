@@ -35,7 +35,6 @@ import os
 from dataclasses import dataclass, field
 
 from fuego.errors import FuegoError, LimitError
-from fuego.scenario.vtt_read import Point, Portal, VttMap, read
 from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; importable here too)
     MARGIN,
     MAX_FILE_BYTES,
@@ -45,7 +44,11 @@ from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; import
     MAX_POINTS_PER_POLYLINE,
     MAX_POLYLINES,
     MAX_PORTALS,
+    Point,
+    Portal,
+    VttMap,
     parse,
+    read,
 )
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
@@ -144,7 +147,7 @@ class ImportedPlan:
     walls: set[Edge] = field(default_factory=set)
 
     def area_name(self, col: int, row: int, level: str) -> str:
-        from fuego.building import column_letters
+        from fuego.world.building import column_letters
 
         return f"{level}:{column_letters(col)}{row + 1}"
 
@@ -282,7 +285,7 @@ def _q(text: str) -> str:
 
 
 def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
-    from fuego.building import column_letters
+    from fuego.world.building import column_letters
 
     cs = [c for c, _ in areas]
     rs = [r for _, r in areas]

@@ -60,19 +60,58 @@ The package: :mod:`~fuego.scenario.script.words` (names and limits),
 
 from __future__ import annotations
 
-from fuego.scenario.script.words import (ALWAYS, CHECK_POINTS, CONTEXT_KEYS, DIRECTIONS,
-                                         EFFECT_NAMES, MAX_CUES, MAX_EFFECTS, MAX_PASSES,
-                                         MAX_RADIUS, MAX_SAY_CHARS, MAX_TRIGGERS, TRIGGER_NAMES,
-                                         WINDS, Path)
-from fuego.scenario.script.triggers import (All, Any_, BarrierOpens, FireDice, FireReaches,
-                                            Flashover, HeroEnters, HeroKnockedOut, LastFireOut,
-                                            RoundTrigger, Trigger)
-from fuego.scenario.script.effects import (HERE, WEATHER_KEYS, BarrierEffect, Collapse, Effect,
-                                           Explode, FireEffect, MoveEffect, NpcEffect, Say,
-                                           SpillOil, WeatherEffect, WindEffect, blast, make_npc,
-                                           say_text, set_wind, spill, weather_words)
 from fuego.scenario.script.cues import Cue, Script
+from fuego.scenario.script.effects import (
+                                         HERE,
+                                         WEATHER_KEYS,
+                                         BarrierEffect,
+                                         Collapse,
+                                         Effect,
+                                         Explode,
+                                         FireEffect,
+                                         MoveEffect,
+                                         NpcEffect,
+                                         Say,
+                                         SpillOil,
+                                         WeatherEffect,
+                                         WindEffect,
+                                         blast,
+                                         make_npc,
+                                         say_text,
+                                         set_wind,
+                                         spill,
+                                         weather_words,
+)
 from fuego.scenario.script.parse import build_script, parse_script
+from fuego.scenario.script.triggers import (
+                                         All,
+                                         Any_,
+                                         BarrierOpens,
+                                         FireDice,
+                                         FireReaches,
+                                         Flashover,
+                                         HeroEnters,
+                                         HeroKnockedOut,
+                                         LastFireOut,
+                                         RoundTrigger,
+                                         Trigger,
+)
+from fuego.scenario.script.words import (
+                                         ALWAYS,
+                                         CHECK_POINTS,
+                                         CONTEXT_KEYS,
+                                         DIRECTIONS,
+                                         EFFECT_NAMES,
+                                         MAX_CUES,
+                                         MAX_EFFECTS,
+                                         MAX_PASSES,
+                                         MAX_RADIUS,
+                                         MAX_SAY_CHARS,
+                                         MAX_TRIGGERS,
+                                         TRIGGER_NAMES,
+                                         WINDS,
+                                         Path,
+)
 
 __all__ = [
     "MAX_PASSES", "MAX_CUES", "MAX_EFFECTS", "MAX_TRIGGERS", "MAX_SAY_CHARS", "MAX_RADIUS",

@@ -5,14 +5,15 @@ gives, each checked against the building and the cast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from fuego.building import BarrierKind, Building
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.script.words import Path
+from fuego.world.building import BarrierKind, Building
 
 if TYPE_CHECKING:
-    from fuego.settings import Settings
+    from fuego.rules.settings import Settings
 
 
 # -- problems --------------------------------------------------------------------------------

@@ -7,14 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import Feature
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
 from fuego.scenario.script.effects import Effect, make_npc
 from fuego.scenario.script.triggers import Trigger, _Check, _kinds_of
 from fuego.scenario.script.words import MAX_PASSES
+from fuego.world.building import Feature
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 # -- cues and the script -------------------------------------------------------------------------

@@ -9,12 +9,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import Building, Feature, RouteKind
-from fuego.events import EventKind
+from fuego.engine.events import EventKind
+from fuego.world.building import Building, Feature, RouteKind
 
 if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
     from fuego.scenario.script.cues import Cue, Script
-    from fuego.scene import Scene
 
 
 # -- effects ---------------------------------------------------------------------------------
@@ -54,8 +54,8 @@ class FireEffect(Effect):
     kind: str | None = None
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.scene import Cause
-        from fuego.tables import FireKind, Temperature
+        from fuego.engine.scene import Cause
+        from fuego.rules.tables import FireKind, Temperature
 
         temp = Temperature(self.temperature) if self.temperature else None
         kind = FireKind(self.kind) if self.kind else None
@@ -116,10 +116,10 @@ class Explode(Effect):
     scatter: int = 0
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.fire_actions import destroy_barrier
-        from fuego.injury import debris
-        from fuego.scene import Cause
-        from fuego.tables import Temperature
+        from fuego.engine.fire_actions import destroy_barrier
+        from fuego.engine.injury import debris
+        from fuego.engine.scene import Cause
+        from fuego.rules.tables import Temperature
 
         b = scene.building
         here = _here(scene, [self.area], ctx)
@@ -182,7 +182,7 @@ class BarrierEffect(Effect):
     by: str | None = None  # who or what breaks it, for the narration
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.fire_actions import destroy_barrier
+        from fuego.engine.fire_actions import destroy_barrier
 
         b = scene.building
         target = b.barriers[self.barrier]
@@ -205,7 +205,7 @@ class Collapse(Effect):
     by: str = "the collapse"
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.fire_actions import destroy_barrier
+        from fuego.engine.fire_actions import destroy_barrier
 
         b = scene.building
         for k in self.floors:
@@ -225,7 +225,7 @@ def set_wind(scene: Scene, strength: str | None, direction: str | None, why: str
     """Change the wind: the scene's settings (smoke clearing reads ``settings.wind``) and the
     wind module's state through its ``set_wind`` where the module is on (it announces the new
     wind itself); without the module a ``WIND`` event says it."""
-    from fuego.tables import Wind
+    from fuego.rules.tables import Wind
 
     if strength is not None:
         scene.settings.wind = Wind(strength)
@@ -295,7 +295,7 @@ class NpcEffect(Effect):
 
 
 def make_npc(sheet: dict[str, Any]):
-    from fuego.heroes import Hero, Rank
+    from fuego.engine.heroes import Hero, Rank
 
     kw = dict(sheet)
     kw["rank"] = Rank(kw.get("rank", "henchman"))
@@ -309,7 +309,7 @@ class MoveEffect(Effect):
     to: int
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.hero_actions import move
+        from fuego.engine.hero_actions import move
 
         hero = next((h for h in scene.heroes if h.name.lower() == self.who.lower()), None)
         if hero is None or not hero.in_play:

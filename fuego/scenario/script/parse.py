@@ -4,18 +4,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from fuego.building import Building
 from fuego.scenario.script.checks import _Collector, _short
 from fuego.scenario.script.cues import Cue, Script
 from fuego.scenario.script.parse_effects import _EffectReader
 from fuego.scenario.script.parse_triggers import _TriggerReader
 from fuego.scenario.script.words import ALWAYS, CONTEXT_KEYS, MAX_CUES, Path
+from fuego.world.building import Building
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
-    from fuego.settings import Settings
+    from fuego.engine.scene import Scene
+    from fuego.rules.settings import Settings
 
 
 # -- parsing and validation ----------------------------------------------------------------------

@@ -7,13 +7,34 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from fuego.building import OPENABLE, BarrierKind
 from fuego.scenario.script.checks import _one_of, _Reader, _short, _suggest, _what
-from fuego.scenario.script.effects import (HERE, WEATHER_KEYS, BarrierEffect, Collapse, Effect,
-                                           Explode, FireEffect, MoveEffect, NpcEffect, Say,
-                                           SpillOil, WeatherEffect, WindEffect, weather_words)
-from fuego.scenario.script.words import (CONTEXT_KEYS, DIRECTIONS, EFFECT_NAMES, MAX_EFFECTS,
-                                         MAX_RADIUS, MAX_SAY_CHARS, WINDS, Path)
+from fuego.scenario.script.effects import (
+    HERE,
+    WEATHER_KEYS,
+    BarrierEffect,
+    Collapse,
+    Effect,
+    Explode,
+    FireEffect,
+    MoveEffect,
+    NpcEffect,
+    Say,
+    SpillOil,
+    WeatherEffect,
+    WindEffect,
+    weather_words,
+)
+from fuego.scenario.script.words import (
+    CONTEXT_KEYS,
+    DIRECTIONS,
+    EFFECT_NAMES,
+    MAX_EFFECTS,
+    MAX_RADIUS,
+    MAX_SAY_CHARS,
+    WINDS,
+    Path,
+)
+from fuego.world.building import OPENABLE, BarrierKind
 
 
 class _EffectReader(_Reader):

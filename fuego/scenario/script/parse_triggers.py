@@ -6,12 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuego.building import OPENABLE, BarrierKind
 from fuego.scenario.script.checks import _one_of, _Reader, _short, _suggest, _what
-from fuego.scenario.script.triggers import (All, Any_, BarrierOpens, FireDice, FireReaches,
-                                            Flashover, HeroEnters, HeroKnockedOut, LastFireOut,
-                                            RoundTrigger, Trigger)
+from fuego.scenario.script.triggers import (
+    All,
+    Any_,
+    BarrierOpens,
+    FireDice,
+    FireReaches,
+    Flashover,
+    HeroEnters,
+    HeroKnockedOut,
+    LastFireOut,
+    RoundTrigger,
+    Trigger,
+)
 from fuego.scenario.script.words import MAX_TRIGGERS, TRIGGER_NAMES, Path
+from fuego.world.building import OPENABLE, BarrierKind
 
 
 class _TriggerReader(_Reader):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.building import Building
-from fuego.events import Event, EventKind
+from fuego.engine.events import Event, EventKind
 from fuego.scenario.script.words import ALWAYS
+from fuego.world.building import Building
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 # -- the scene as a check sees it --------------------------------------------------------------

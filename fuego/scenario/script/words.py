@@ -14,7 +14,7 @@ MAX_SAY_CHARS = 2000
 #: An explosion reaches at most this many areas out.
 MAX_RADIUS = 10
 
-#: What the ``when`` argument of :meth:`Script.check` may be (fuego.rounds).
+#: What the ``when`` argument of :meth:`Script.check` may be (fuego.engine.rounds).
 CHECK_POINTS = ("scene-start", "start", "phase", "end")
 
 TRIGGER_NAMES = ("round", "fire-reaches", "fire-in-room", "fire-dice", "hero-enters",

@@ -12,14 +12,15 @@ picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from fuego.fire_actions import ActionKind, FireAction, candidates
+from fuego.engine.fire_actions import ActionKind, FireAction, candidates
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 Policy = Callable[["Scene", "Fire"], "FireAction | None"]
 
@@ -28,9 +29,9 @@ FAIR_CHANCE = 1.0
 
 
 #: The means of every pool a fire rolls to reach out (spreading and destruction, Fire Dice 1-10,
-#: with and without ten again), as fuego.odds.mean gives them at its EXPLODE_DEPTH 7: the policy
+#: with and without ten again), as fuego.dice.odds.mean gives them at its EXPLODE_DEPTH 7: the policy
 #: never waits for icepool (about 0.8 s per process, paid again by each forecast worker).
-#: tests/test_bench_smoke.py checks the table against fuego.odds; other pools (or another
+#: tests/test_bench_smoke.py checks the table against fuego.dice.odds; other pools (or another
 #: depth) are computed as before.
 _FIRE_MEANS_DEPTH = 7
 _FIRE_MEANS: dict[tuple[int, int, int, bool], float] = {
@@ -66,11 +67,11 @@ _FIRE_MEANS: dict[tuple[int, int, int, bool], float] = {
 
 
 def _mean(pool) -> float:
-    """Mean of a roll-and-keep pool, from the exact odds (cached per pool in fuego.odds)."""
+    """Mean of a roll-and-keep pool, from the exact odds (cached per pool in fuego.dice.odds)."""
     known = _MEAN_OF.get(id(pool))  # fires share their pools: most are looked up by identity
     if known is not None:
         return known[1]
-    from fuego.odds import EXPLODE_DEPTH, mean
+    from fuego.dice.odds import EXPLODE_DEPTH, mean
 
     value = None
     if EXPLODE_DEPTH == _FIRE_MEANS_DEPTH:
@@ -140,7 +141,7 @@ def wild(scene: Scene, fire: Fire) -> FireAction | None:
 
 POLICIES: dict[str, Policy] = {"hungry": hungry, "patient": patient, "wild": wild}
 
-#: Policies whose pick for a fire boxed in by fire (``fuego.fire_actions.boxed_in``) is always
+#: Policies whose pick for a fire boxed in by fire (``fuego.engine.fire_actions.boxed_in``) is always
 #: its grow action, with no draw to choose: the round may batch those fires' rolls. (``wild``
 #: draws to choose even among one.)
 GROWS_WHEN_BOXED: frozenset[Policy] = frozenset({hungry, patient})

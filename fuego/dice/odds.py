@@ -1,6 +1,6 @@
 """Exact odds of roll-and-keep pools (and plain dice), computed with ``icepool``.
 
-The distribution is that of :class:`fuego.dice.Roller`: the ten-dice rule first, then each die a
+The distribution is that of :class:`fuego.dice.roller.Roller`: the ten-dice rule first, then each die a
 d10 whose 10s roll again and add to the same die (ten again), then the highest ``kept`` dice
 summed, plus the bonus. Keeping 0 dice totals the bonus alone.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from fuego.dice import Plain, Pool
+from fuego.dice.roller import Plain, Pool
 from fuego.errors import DiceError, LimitError
 
 #: Extra rolls of one die's ten-again chain that the exact computation follows.
@@ -70,7 +70,7 @@ def _key(pool: Pool | Plain) -> tuple:
                 tip=f"plain dice with count x sides up to {MAX_PLAIN_OUTCOMES}, e.g. 2d6 or 100d20",
             )
         return ("plain", pool.count, pool.sides), pool.bonus
-    raise DiceError(f"not a dice pool: {pool!r}", tip="parse it first with fuego.dice.parse")
+    raise DiceError(f"not a dice pool: {pool!r}", tip="parse it first with fuego.dice.roller.parse")
 
 
 @lru_cache(maxsize=256)
@@ -99,7 +99,7 @@ def _shifted(pool: Pool | Plain) -> tuple[tuple[int, float], ...]:
 
 def _table(pool: Pool | Plain) -> tuple[tuple[int, float], ...]:
     if not isinstance(pool, (Pool, Plain)):
-        raise DiceError(f"not a dice pool: {pool!r}", tip="parse it first with fuego.dice.parse")
+        raise DiceError(f"not a dice pool: {pool!r}", tip="parse it first with fuego.dice.roller.parse")
     return _shifted(pool)
 
 

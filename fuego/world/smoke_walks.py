@@ -1,4 +1,4 @@
-"""Where smoke from an area goes: breadth-first walks through the open barriers (fuego.smoke).
+"""Where smoke from an area goes: breadth-first walks through the open barriers (fuego.world.smoke).
 
 A walk from an area finds the areas open to it level by level (ties by area index) and the
 level at which the smoke meets a vent: an outdoor area, or an area first found through an open
@@ -11,7 +11,7 @@ walks on from there when next asked. Sets of areas are Python integers (bit ``i`
 
 from __future__ import annotations
 
-from fuego.building import BarrierKind, Building
+from fuego.world.building import BarrierKind, Building
 
 
 class _Walk:

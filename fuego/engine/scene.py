@@ -8,21 +8,22 @@ whole story and a saved session can be replayed to the same state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from fuego.building import Building, Feature, note_fuel
-from fuego.dice import Roller
-from fuego.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
-from fuego.events import record as new_event
-from fuego.fire import Fire, FireState, Trigger
-from fuego.heroes import Hero
-from fuego.settings import Settings
-from fuego.tables import FireKind, Temperature
+from fuego.dice.roller import Roller
+from fuego.engine.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
+from fuego.engine.events import record as new_event
+from fuego.engine.fire import Fire, FireState, Trigger
+from fuego.engine.heroes import Hero
+from fuego.rules.settings import Settings
+from fuego.rules.tables import FireKind, Temperature
+from fuego.world.building import Building, Feature, note_fuel
 
 if TYPE_CHECKING:
     from fuego.modules import RuleModule
-    from fuego.smoke import SmokeField
+    from fuego.world.smoke import SmokeField
 
 
 class Cause:
@@ -63,14 +64,14 @@ class Scene:
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
-    #: where a fire may leap, cached by fuego.fire_actions (docs/performance.md)
+    #: where a fire may leap, cached by fuego.engine.fire_actions (docs/performance.md)
     leap_cache: Any = field(default=None, repr=False, compare=False)
     _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,
                                                 compare=False)
 
     def __post_init__(self) -> None:
         if self.smoke is None and self.settings.smoke:
-            from fuego.smoke import SmokeField
+            from fuego.world.smoke import SmokeField
 
             self.smoke = SmokeField(self.building)
 

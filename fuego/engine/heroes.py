@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from fuego.dice import Pool, trait_check
+from fuego.dice.roller import Pool, trait_check
 
 
 class Rank(str, Enum):

@@ -8,9 +8,9 @@ line is deterministic: keys sorted, no floats from timing, nothing but the event
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.dice import Pool, trait_check
-from fuego.events import EventKind
-from fuego.heroes import Hero, Status
-from fuego.tables import (
+from fuego.dice.roller import Pool, trait_check
+from fuego.engine.events import EventKind
+from fuego.engine.heroes import Hero, Status
+from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
     EXTRA_WOUND_STEP,
     FIRE_STATS,
@@ -22,7 +22,7 @@ from fuego.tables import (
 )
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 class Sense:
@@ -37,7 +37,7 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
     """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
     if sense == Sense.NONE or scene.smoke is None:
         return 0
-    from fuego.smoke import Density
+    from fuego.world.smoke import Density
 
     d = scene.smoke.at(hero.area)
     if d is Density.THICK:

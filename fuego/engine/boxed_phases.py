@@ -1,10 +1,10 @@
 """Phases 1-10 of a round in which every fire is boxed in: the fire as columns of numbers.
 
 In a big fire that has eaten everything around it, every fire's every action is the same: it
-grows (``fuego.fire_actions.boxed_in``; ``hungry`` and ``patient`` fires pick nothing else).
+grows (``fuego.engine.fire_actions.boxed_in``; ``hungry`` and ``patient`` fires pick nothing else).
 Such a round then needs nothing from the fires but their Fire Dice, their action dice and their
 ten again. :func:`play` keeps those as numpy arrays for the whole of phases 1-10 and gives
-exactly what :func:`fuego.rounds._phases` gives one fire object at a time: the same phase order
+exactly what :func:`fuego.engine.rounds._phases` gives one fire object at a time: the same phase order
 (highest sum of unspent dice, then Panache, ties shuffled by the scene's roller in the same
 draws), the same grow rolls in the same order, the same events, and the same Fire Dice after.
 ``tests/test_boxed_phases.py`` plays scenes both ways and compares the logs byte for byte.
@@ -21,15 +21,15 @@ from functools import partial
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from fuego.batch import load_numpy
-from fuego.dice import MIN_BATCH
-from fuego.fire import SPREADING_POOLS, Fire, FireState
-from fuego.fire_actions import GROW_KINDS, boxed_in, grow_all, grow_events
-from fuego.policy import GROWS_WHEN_BOXED, POLICIES
-from fuego.tables import FIRE_STATS, MAX_FIRE_DICE
+from fuego.dice.batch import load_numpy
+from fuego.dice.roller import MIN_BATCH
+from fuego.engine.fire import SPREADING_POOLS, Fire, FireState
+from fuego.engine.fire_actions import GROW_KINDS, boxed_in, grow_all, grow_events
+from fuego.engine.policy import GROWS_WHEN_BOXED, POLICIES
+from fuego.rules.tables import FIRE_STATS, MAX_FIRE_DICE
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 #: (an index for the pool and Panache tables: ten again, then Fire Dice)
 _ROW = MAX_FIRE_DICE + 1
@@ -113,7 +113,7 @@ def play(scene: Scene, acting: list[Fire], rolled: list[list[int]]) -> None:
 
 
 def _ordered(np, scene: Scene, pending, left, panache):
-    """``fuego.rounds._ordered`` for fire indices: by sum of unspent dice, then Panache, ties
+    """``fuego.engine.rounds._ordered`` for fire indices: by sum of unspent dice, then Panache, ties
     in the order given and shuffled by the scene's roller, the highest key first."""
     if len(pending) < 2:
         return pending
@@ -132,7 +132,7 @@ def _ordered(np, scene: Scene, pending, left, panache):
 
 
 def _grow(np, scene: Scene, acting: list[Fire], ordered, fd, table, area) -> None:
-    """``fuego.fire_actions.grow_all`` for fire indices: each below ten dice rolls to grow."""
+    """``fuego.engine.fire_actions.grow_all`` for fire indices: each below ten dice rolls to grow."""
     growing = ordered[fd[ordered] < MAX_FIRE_DICE]
     if len(growing) == 1:  # one roll, as grow_all rolls one: on the fire itself
         i = int(growing[0])

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Callable
 
 from fuego.errors import DiceError, LimitError
 
@@ -40,7 +40,7 @@ MAX_DICE = 1000
 MAX_BONUS = 10_000
 #: A ten-again chain longer than this is cut (probability 1e-100): it keeps rolls bounded.
 MAX_CHAIN = 100
-#: Fewer pools than this roll one by one (fuego.batch: moving the generator's state to numpy
+#: Fewer pools than this roll one by one (fuego.dice.batch: moving the generator's state to numpy
 #: and back costs about as much as rolling 100 pools).
 MIN_BATCH = 128
 #: ... and so do lists of fewer dice than this in all: numpy's ~0.1 ms of set-up pays for
@@ -57,7 +57,7 @@ CODE_BONUS_OFFSET = 1 << 40
 
 def shape_code(rolled: int, kept: int, bonus: int, explode: bool) -> int:
     """A normalized pool as one int, digit by digit: kept and rolled (base ``CODE_DICE``), ten
-    again (base 2), then the bonus (fuego.batch unpacks thousands as arrays)."""
+    again (base 2), then the bonus (fuego.dice.batch unpacks thousands as arrays)."""
     return kept + CODE_DICE * (rolled + CODE_DICE * (bool(explode)
                                                      + 2 * (bonus + CODE_BONUS_OFFSET)))
 
@@ -72,7 +72,7 @@ class Pool:
     explode: bool = True
     #: its notation, written on first use (every logged roll quotes its pool)
     _notation: str | None = field(default=None, init=False, repr=False, compare=False)
-    #: its shape after the ten-dice rule as one int (:func:`shape_code`): fuego.batch reads
+    #: its shape after the ten-dice rule as one int (:func:`shape_code`): fuego.dice.batch reads
     #: thousands at once. Arithmetic, so the same in every process (pools are pickled).
     _code: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -296,7 +296,7 @@ def _make_roll(rolled: int, kept: int, explode: bool):
         top = " + ".join(f"int(faces[{-k - 1}])" for k in range(kept))
         lines.append(f"    return {top} + bonus + {kept}")
     namespace = {"ten_again": _ten_again}
-    name = f"<fuego.dice: {rolled}k{kept}{'' if explode else '!'}>"
+    name = f"<fuego.dice.roller: {rolled}k{kept}{'' if explode else '!'}>"
     exec(compile("\n".join(lines) + "\n", name, "exec"), namespace)  # noqa: S102
     return namespace["roll"]
 
@@ -406,12 +406,12 @@ class Roller:
 
     def totals(self, pools: list[Pool], codes=None) -> list[int]:
         """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
-        long lists (``fuego.batch``: a round of a big fire rolls thousands of pools).
+        long lists (``fuego.dice.batch``: a round of a big fire rolls thousands of pools).
         ``codes``: the pools' shape codes as a numpy array, when the caller has them."""
         if (len(pools) < MIN_BATCH or type(self).total is not Roller.total
                 or sum(map(_ROLLED, pools)) < MIN_BATCH_DICE):
             return [self.total(p) for p in pools]  # (a roller that loads its totals: tests)
-        from fuego.batch import totals
+        from fuego.dice.batch import totals
 
         return totals(self._rng, pools, self.total, codes)
 
@@ -420,7 +420,7 @@ class Roller:
         if (len(panaches) < MIN_BATCH or type(self).action_dice is not Roller.action_dice
                 or sum(panaches) < MIN_BATCH_DICE):
             return [self.action_dice(p) for p in panaches]
-        from fuego.batch import action_dice
+        from fuego.dice.batch import action_dice
 
         return action_dice(self._rng, panaches, self.action_dice)
 

@@ -1,5 +1,5 @@
 """The parts of a building: levels, rooms, 10-ft areas, the barriers between them, routes of
-fuel, and the names a GM reads (``ground:C4``). :mod:`fuego.building` puts them together into
+fuel, and the names a GM reads (``ground:C4``). :mod:`fuego.world.building` puts them together into
 the graph and keeps it consistent; this module holds the records themselves.
 """
 
@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from fuego.tables import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
+from fuego.rules.tables import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
 
 
 class BarrierKind(str, Enum):
@@ -136,7 +136,7 @@ class Area:
 
 #: Counts the changes, in any building, that may make an area burnable again: fuel set above 0,
 #: ``burned_out`` cleared (a script spilling oil, a fire put out early). Caches of where unlit
-#: fuel lies (fuego.fire_actions) start over when it moves. ``Area.fuel`` and
+#: fuel lies (fuego.engine.fire_actions) start over when it moves. ``Area.fuel`` and
 #: ``Area.burned_out`` are watched properties over their slots, so any write counts.
 _fuel_changes = 0
 

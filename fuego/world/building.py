@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from fuego.errors import RuleError
-from fuego.places import (  # noqa: F401  (the parts, importable from here as before)
+from fuego.rules.tables import AREA_FEET, Structure
+from fuego.world.places import (  # noqa: F401  (the parts, importable from here as before)
     ALWAYS_OPEN,
     BEAM_STRUCTURE,
     OPENABLE,
@@ -37,7 +39,6 @@ from fuego.places import (  # noqa: F401  (the parts, importable from here as be
     note_fuel,
     parse_coordinate,
 )
-from fuego.tables import AREA_FEET, Structure
 
 if TYPE_CHECKING:  # networkx is imported lazily: the CLI must start fast
     import networkx as nx
@@ -461,7 +462,7 @@ class Building:
     def room_vents(self, key: str) -> bool:
         """Does smoke escape from room ``key``? It does when the room is outdoors, or open (through
         any chain of open rooms) to an outdoor room or an open window: the same reading as the
-        smoke's own vent search (fuego.smoke)."""
+        smoke's own vent search (fuego.world.smoke)."""
         seen = {key}
         queue = deque([key])
         while queue:

@@ -21,14 +21,14 @@ from enum import IntEnum
 from itertools import chain
 from typing import TYPE_CHECKING
 
-from fuego.building import Building
-from fuego.events import EventKind
-from fuego.fire import ACTING
-from fuego.smoke_walks import Walks
-from fuego.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
+from fuego.engine.events import EventKind
+from fuego.engine.fire import ACTING
+from fuego.rules.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
+from fuego.world.building import Building
+from fuego.world.smoke_walks import Walks
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 class Density(IntEnum):

@@ -8,26 +8,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.errors import FuegoError, RuleError, SaveError
-from fuego.scenario.overrides import (SceneOver, apply_override, find_hero, is_override,
-                                      normalize_override)
+from fuego.table.overrides import (
+    SceneOver,
+    apply_override,
+    find_hero,
+    is_override,
+    normalize_override,
+)
 
 if TYPE_CHECKING:
-    from fuego.dice import Pool
-    from fuego.hero_actions import HeroAction
-    from fuego.heroes import Hero
-    from fuego.scenario.session import Session
-    from fuego.scene import Scene
+    from fuego.dice.roller import Pool
+    from fuego.engine.hero_actions import HeroAction
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
+    from fuego.table.session import Session
 
 
 # -- hero actions in words ------------------------------------------------------------------------
 def action_words(scene: Scene, act: HeroAction) -> str:
     """A hero's action as recorded: ``describe``'s words, and for a module's action (a bucket
     chain, a blanket) its area too, so the same one is picked again on replay."""
-    from fuego.hero_actions import HeroActionKind, describe
+    from fuego.engine.hero_actions import HeroActionKind, describe
 
     if not isinstance(act.kind, HeroActionKind) and act.target is not None:
         text = f"{act.kind.value} {scene.area_name(act.target)}"
@@ -39,7 +45,7 @@ def resolve_action(scene: Scene, hero: Hero, text: str,
                    legal: list[HeroAction] | None = None) -> HeroAction:
     """The legal action ``text`` names: its recorded words exactly, else as ``parse_action``
     reads a GM's words (``move ground:C4``, ``open front door``). RuleError when none."""
-    from fuego.hero_actions import HeroActionKind, options, parse_action
+    from fuego.engine.hero_actions import HeroActionKind, options, parse_action
 
     legal = options(scene, hero) if legal is None else legal
     want = " ".join(text.split()).lower()
@@ -196,8 +202,8 @@ class Player:
                 self._unsaved = True  # saved once the replay is back at a question
 
     def _play(self) -> Scene:
-        from fuego.controllers import AutoController
-        from fuego.rounds import end_scene, finished, play_round, start_scene
+        from fuego.engine.controllers import AutoController
+        from fuego.engine.rounds import end_scene, finished, play_round, start_scene
 
         self.scene = scene = self._build()
         self.pos = 0
@@ -264,7 +270,7 @@ class Player:
         return None if entry["a"] == "auto" else int(entry["a"])
 
     def _action_question(self, scene: Scene, hero: Hero, legal=None) -> Question:
-        from fuego.hero_actions import options
+        from fuego.engine.hero_actions import options
 
         legal = options(scene, hero) if legal is None else legal
         state = scene.roller.getstate()  # the default must not move the random stream

@@ -11,25 +11,24 @@
   barrier becomes an opening; debris threatens everyone beside it on both sides; a floor (or the
   floor a beam held) collapses and drops whoever stands on it.
 
-:func:`candidates` lists what a fire could do now; a policy (``fuego.policy``) picks one;
+:func:`candidates` lists what a fire could do now; a policy (``fuego.engine.policy``) picks one;
 :func:`perform` rolls it through the scene's roller and changes the scene.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from enum import Enum
 from functools import partial
 from itertools import islice
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from fuego import places
-from fuego.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
-from fuego.events import Event, EventKind
-from fuego.events import record as new_event
-from fuego.fire import Fire, new_fire_dice, spreading_pools
-from fuego.injury import debris, fall
-from fuego.tables import (
+from fuego.engine.events import Event, EventKind
+from fuego.engine.events import record as new_event
+from fuego.engine.fire import Fire, new_fire_dice, spreading_pools
+from fuego.engine.injury import debris, fall
+from fuego.rules.tables import (
     AREA_FEET,
     DESTRUCTION_TN,
     LEAP_NEW_FD,
@@ -38,10 +37,12 @@ from fuego.tables import (
     ROUTE_ADJACENT_ONLY_MAX_FD,
     ROUTE_WAYPOINT_FD,
 )
+from fuego.world import places
+from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
 
 if TYPE_CHECKING:
-    from fuego.dice import Pool
-    from fuego.scene import Scene
+    from fuego.dice.roller import Pool
+    from fuego.engine.scene import Scene
 
 
 class ActionKind(str, Enum):
@@ -306,7 +307,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
 
 def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     """Carry out an action; returns whether it succeeded. Every roll is logged."""
-    from fuego.scene import Cause
+    from fuego.engine.scene import Cause
 
     name = scene.fire_name(fire)
     if act.kind is ActionKind.SPREAD:
@@ -367,7 +368,7 @@ GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
 def grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
                 pools: list[Pool], tns: list[int], totals: list[int],
                 before: list[int]) -> list[Event]:
-    """The events of grow rolls, from their columns (:func:`_grow`, fuego.boxed_phases)."""
+    """The events of grow rolls, from their columns (:func:`_grow`, fuego.engine.boxed_phases)."""
     return [_grow_event(names, rnd, phase, here, pool, tn, total, was)
             for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]
 

@@ -27,11 +27,11 @@ from itertools import chain
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING
 
-from fuego import boxed_phases
-from fuego.dice import MIN_BATCH, trait_check
-from fuego.events import END_PHASE, START_PHASE, Event, EventKind
-from fuego.events import record as new_event
-from fuego.fire import (
+from fuego.dice.roller import MIN_BATCH, trait_check
+from fuego.engine import boxed_phases
+from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.events import record as new_event
+from fuego.engine.fire import (
     ACTING,
     Fire,
     FireState,
@@ -40,16 +40,16 @@ from fuego.fire import (
     fuel_check_pools,
     panaches,
 )
-from fuego.hero_actions import options
-from fuego.hero_actions import perform as hero_perform
-from fuego.heroes import Hero
-from fuego.injury import add_dramatic, fire_damage, hero_roll
-from fuego.fire_actions import boxed_in, grow_all
-from fuego.fire_actions import perform as fire_perform
-from fuego.policy import GROWS_WHEN_BOXED, POLICIES
-from fuego.scene import out_events
-from fuego.settings import FlashoverMode
-from fuego.tables import (
+from fuego.engine.fire_actions import boxed_in, grow_all
+from fuego.engine.fire_actions import perform as fire_perform
+from fuego.engine.hero_actions import options
+from fuego.engine.hero_actions import perform as hero_perform
+from fuego.engine.heroes import Hero
+from fuego.engine.injury import add_dramatic, fire_damage, hero_roll
+from fuego.engine.policy import GROWS_WHEN_BOXED, POLICIES
+from fuego.engine.scene import out_events
+from fuego.rules.settings import FlashoverMode
+from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
     SUFFOCATION_TN_PER_ROUND,
     Exposure,
@@ -57,8 +57,8 @@ from fuego.tables import (
 )
 
 if TYPE_CHECKING:
-    from fuego.controllers import Controller
-    from fuego.scene import Scene
+    from fuego.engine.controllers import Controller
+    from fuego.engine.scene import Scene
 
 
 def _script(scene: Scene, when: str) -> None:
@@ -304,7 +304,7 @@ def _clothes(scene: Scene) -> None:
 
 def _smoke_on_heroes(scene: Scene) -> None:
     """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
-    from fuego.smoke import Density
+    from fuego.world.smoke import Density
 
     for hero in scene.heroes:
         if not hero.in_play:

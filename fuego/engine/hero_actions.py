@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from fuego.building import OPENABLE, BarrierKind
-from fuego.dice import Pool
-from fuego.events import EventKind
-from fuego.heroes import Hero, Status
-from fuego.injury import Sense, avoid_fire, fire_damage, hero_roll
-from fuego.tables import Exposure
+from fuego.dice.roller import Pool
+from fuego.engine.events import EventKind
+from fuego.engine.heroes import Hero, Status
+from fuego.engine.injury import Sense, avoid_fire, fire_damage, hero_roll
+from fuego.rules.tables import Exposure
+from fuego.world.building import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 
 class HeroActionKind(str, Enum):

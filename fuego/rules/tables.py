@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from fuego.dice import Pool
+from fuego.dice.roller import Pool
 
 
 class Temperature(str, Enum):

@@ -13,14 +13,14 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING
 
-from fuego.building import Barrier, BarrierKind, Building
-from fuego.hero_actions import HeroAction, HeroActionKind, parse_action
-from fuego.heroes import Hero
+from fuego.engine.hero_actions import HeroAction, HeroActionKind, parse_action
+from fuego.engine.heroes import Hero
+from fuego.world.building import Barrier, BarrierKind, Building
 
 if TYPE_CHECKING:
-    from fuego.dice import Pool
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.dice.roller import Pool
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 #: Extra cost the automatic heroes give to stepping into a burning area (per Fire Die).
 FIRE_COST_PER_DIE = 2

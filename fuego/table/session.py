@@ -35,16 +35,16 @@ good save is kept as ``SAVE.bak``. Nothing here prints or prompts: :class:`Playe
 :class:`Live` object (the table, in ``fuego.cli.table``) whenever the recorded answers run out.
 
 Overrides (their words, their check and carrying them out) live in
-:mod:`fuego.scenario.overrides`; replaying a session (:class:`Player`, :class:`Question`,
-:class:`Live`) in :mod:`fuego.scenario.replay`. Their names are importable from here as before.
+:mod:`fuego.table.overrides`; replaying a session (:class:`Player`, :class:`Question`,
+:class:`Live`) in :mod:`fuego.table.replay`. Their names are importable from here as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import hashlib
 import json
-import contextlib
 import os
 import tempfile
 import time
@@ -54,14 +54,29 @@ from typing import TYPE_CHECKING, Any
 from fuego.errors import SaveError
 
 # Re-exported: defined in overrides and replay, imported from here by the table and the tests.
-from fuego.scenario.overrides import (OVERRIDE_HELP, OVERRIDE_WORDS, SceneOver,  # noqa: F401
-                                      apply_override, find_hero, is_override,
-                                      normalize_override)
-from fuego.scenario.replay import (Live, Player, Question, Quit, Rewind,  # noqa: F401
-                                   action_words, resolve_action, state_digest, undo_point)
+from fuego.table.overrides import (  # noqa: F401
+    OVERRIDE_HELP,
+    OVERRIDE_WORDS,
+    SceneOver,
+    apply_override,
+    find_hero,
+    is_override,
+    normalize_override,
+)
+from fuego.table.replay import (  # noqa: F401
+    Live,
+    Player,
+    Question,
+    Quit,
+    Rewind,
+    action_words,
+    resolve_action,
+    state_digest,
+    undo_point,
+)
 
 if TYPE_CHECKING:
-    from fuego.scene import Scene
+    from fuego.engine.scene import Scene
 
 __all__ = [
     "FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path",

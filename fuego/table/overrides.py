@@ -1,6 +1,6 @@
 """GM overrides at the table: which words are an override (rather than a hero's action), the
 check of one against the scene (its canonical text, recorded in the session), and carrying it
-out through ``fuego.gm``.
+out through ``fuego.table.gm``.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from fuego.errors import RuleError
 
 if TYPE_CHECKING:
-    from fuego.heroes import Hero
-    from fuego.scene import Scene
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
 
-#: The first words of GM overrides (``fuego.gm``); ``open``/``close``/``move`` are overrides
+#: The first words of GM overrides (``fuego.table.gm``); ``open``/``close``/``move`` are overrides
 #: only with two arguments (with one they are a hero's action).
 OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end")
 
@@ -85,8 +85,8 @@ def normalize_override(scene: Scene, text: str) -> str:
     """Check an override against the scene without changing anything; its canonical text.
 
     Raises :class:`RuleError` with what is wrong (so nothing half-happens)."""
-    from fuego import gm
-    from fuego.building import OPENABLE
+    from fuego.table import gm
+    from fuego.world.building import OPENABLE
 
     words = text.split()
     if words and words[0].lower() == "gm":
@@ -111,7 +111,7 @@ def normalize_override(scene: Scene, text: str) -> str:
                             tip="pick an area with fuel that has not burned out")
         temp = ""
         if len(args) == 3:
-            from fuego.tables import Temperature
+            from fuego.rules.tables import Temperature
 
             try:
                 temp = " " + Temperature(args[2].lower()).value
@@ -154,9 +154,9 @@ def normalize_override(scene: Scene, text: str) -> str:
 
 
 def apply_override(scene: Scene, text: str) -> None:
-    """Carry out a GM override (``fuego.gm``) from its text; ``end`` raises
+    """Carry out a GM override (``fuego.table.gm``) from its text; ``end`` raises
     :class:`SceneOver` after ending the scene."""
-    from fuego import gm
+    from fuego.table import gm
 
     canon = normalize_override(scene, text)
     verb, *args = canon.split()

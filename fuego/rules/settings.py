@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from fuego.tables import FireKind, Wind
+from fuego.rules.tables import FireKind, Wind
 
 
 class FlashoverMode(str, Enum):
@@ -29,7 +29,7 @@ class Settings:
     suffocation: bool = True
     flashover: FlashoverMode = FlashoverMode.ALL_BURNING
     flashover_dice_per_area: int = 5
-    temperament: str = "hungry"  # the fires' policy (fuego.policy)
+    temperament: str = "hungry"  # the fires' policy (fuego.engine.policy)
     fire_kind: FireKind = FireKind.HENCHMAN  # default for new fires
     max_leap_areas: int = 3  # how far (in areas) a fire looks for a leap
     wind: Wind = Wind.CALM  # for smoke dissipation (003 smoke table)

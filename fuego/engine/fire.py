@@ -1,12 +1,12 @@
 """The fire as a character (003, Crunchy Rules for Fire Spreading).
 
 Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give its Traits and
-Knacks through :data:`fuego.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
+Knacks through :data:`fuego.rules.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
 hundred bytes, not a machine.
 
-Fires are created and removed only by :class:`fuego.scene.Scene` (``start_fire``,
+Fires are created and removed only by :class:`fuego.engine.scene.Scene` (``start_fire``,
 ``extinguish``), which keeps the active set, the log and the building in step.
 """
 
@@ -16,9 +16,9 @@ from enum import Enum
 
 from transitions import Machine
 
-from fuego.dice import Pool
+from fuego.dice.roller import Pool
 from fuego.errors import RuleError
-from fuego.tables import (
+from fuego.rules.tables import (
     FIRE_STATS,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
@@ -99,7 +99,7 @@ class Fire:
         self.dramatic = 0
         self.state = state
         self.born = born
-        self.smoke = 0  # smoke it has made, in areas (fuego.smoke)
+        self.smoke = 0  # smoke it has made, in areas (fuego.world.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
         self.hidden_from: frozenset[str] = _NOBODY
 
@@ -247,7 +247,7 @@ def _pool_table() -> dict[tuple, Pool]:
 
 
 _POOLS = _pool_table()
-#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice; fuego.boxed_phases too)
+#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice; fuego.engine.boxed_phases too)
 SPREADING_POOLS = tuple([_POOLS.get(("spreading", fd, explode))
                          for fd in range(MAX_FIRE_DICE + 1)] for explode in (False, True))
 _DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]

@@ -14,15 +14,16 @@ and whenever numpy is missing, the plain loop runs. numpy is imported on first u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
-from fuego.dice import CODE_BONUS_OFFSET, CODE_DICE, MAX_CHAIN, MIN_BATCH
+from fuego.dice.roller import CODE_BONUS_OFFSET, CODE_DICE, MAX_CHAIN, MIN_BATCH
 
 if TYPE_CHECKING:
     import random
 
-    from fuego.dice import Pool
+    from fuego.dice.roller import Pool
 
 _np = None
 _CODE = attrgetter("_code")
@@ -103,7 +104,7 @@ def _exploding(stream: _Stream, dice: int):
 
 def totals(rng: random.Random, pools: Sequence[Pool], total, codes=None) -> list[int]:
     """The totals of ``pools`` rolled in order from ``rng``; ``total(pool)`` rolls one the
-    plain way (the roller's own :meth:`~fuego.dice.Roller.total`, for short lists).
+    plain way (the roller's own :meth:`~fuego.dice.roller.Roller.total`, for short lists).
     ``codes``: the pools' ``_code`` as an array, when the caller has them already."""
     np = load_numpy() if len(pools) >= MIN_BATCH else False
     if not np:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.building import OPENABLE, Barrier
+from fuego.engine.events import EventKind
+from fuego.engine.fire_actions import destroy_barrier
+from fuego.engine.heroes import Status
 from fuego.errors import RuleError
-from fuego.events import EventKind
-from fuego.fire_actions import destroy_barrier
-from fuego.heroes import Status
-from fuego.tables import FireKind, Temperature
+from fuego.rules.tables import FireKind, Temperature
+from fuego.world.building import OPENABLE, Barrier
 
 if TYPE_CHECKING:
-    from fuego.fire import Fire
-    from fuego.scene import Scene
+    from fuego.engine.fire import Fire
+    from fuego.engine.scene import Scene
 
 
 def _area(scene: Scene, name: str) -> int:

@@ -1,0 +1,1 @@
+"""The rules as data: every number of the core rules (tables) and the settings a scenario changes."""
