@@ -70,7 +70,7 @@ def test_clearing_lowers_fuel_changes_terrain_and_cuts_paths():
     assert terrain_of(s, 1) == "clear" and terrain_of(s, 4) == "vineyard"
     assert terrain_of(s, 0) == "woods"
     assert [r.areas for r in b.routes] == [(2, 3)]  # A1 alone is no run; B1, E1 cleared
-    assert b.routes_at(0) == [] and b.routes_at(2)[0].name == "dry undergrowth"
+    assert not b.routes_at(0) and b.routes_at(2)[0].name == "dry undergrowth"
     assert FB.cleared_areas(s) == {"ground:B1": "clear", "ground:E1": "light"}
     assert s.modules[0].paths_cut == ["dry undergrowth"]
     assert b.between(0, 1).kind.value == "open"  # walls and openings untouched

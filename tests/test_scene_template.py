@@ -37,10 +37,10 @@ def test_builds_share_no_state():
     door = next(x for x in b1.barriers if x.closed and x.kind.value == "door")
     fuel = b2.areas[0].fuel
     b1.open_barrier(door)
-    b1.areas[0].fuel = fuel + 1
+    b1.set_fuel(0, fuel + 1)
     b1.burn_out(1)
     assert b2.barriers[door.index].closed and b2.areas[0].fuel == fuel
-    assert not b2.areas[1].burned_out and b2.epoch != b1.epoch
+    assert not b2.areas[1].burned_out and b2.version != b1.version
     assert scenario.build(1).building == b2 != b1
     # a scenario sent to a worker process builds the same scene there
     assert pickle.loads(pickle.dumps(scenario)).build(3).building == scenario.build(3).building

@@ -9,7 +9,7 @@ from builders import grid
 
 from fuego.rules.tables import Structure
 from fuego.world.building import ALWAYS_OPEN, BarrierKind
-from fuego.world.smoke_walks import Walks
+from fuego.world.paths import SmokeWalks as Walks
 
 ROOMS = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry"},
@@ -35,7 +35,9 @@ def house():
 
 def reference(b, start, cover):
     """Where the smoke goes, walked afresh (fuego.world.smoke's rule as first written)."""
-    adj, vent_to = b.open_adjacency(), b.vent_edges()
+    og = b.paths.open_graph()
+    adj = {i: list(og.adj[i]) for i in og}
+    vent_to = [b.paths.vent_edges(i) for i in range(len(b.areas))]
     vents = b.vents_from(start)
     size, outdoors = b.open_region(start)
     if not vents or (outdoors and size <= 4 * cover + 64):

@@ -10,16 +10,14 @@
 
 from __future__ import annotations
 
-import heapq
 from typing import TYPE_CHECKING
 
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, parse_action
 from fuego.engine.heroes import Hero
-from fuego.world.building import Barrier, BarrierKind, Building
+from fuego.world.building import BarrierKind, Building
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
-    from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
 
 #: Extra cost the automatic heroes give to stepping into a burning area (per Fire Die).
@@ -40,84 +38,16 @@ class Controller:
         return None
 
 
-def _step(barrier: Barrier) -> float | None:
-    """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
-    more dropping through a hole; None where it cannot be walked through (walls, closed
-    windows, floors)."""
-    if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
-        return None
-    if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
-        return None
-    step = 1.0 + (0 if barrier.passable else 1.0)
-    if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
-        step += 2.0  # dropping through a hole
-    return step
-
-
-def _steps_at(b: Building, i: int) -> list[tuple[int, float]]:
-    out = []
-    for j, barrier in b.neighbours(i):
-        step = _step(barrier)
-        if step is not None:
-            out.append((j, step))
-    return out
-
-
-def _cheapest(steps: list[list[tuple[int, float]]], exits: list[int],
-              fires: dict[int, Fire]) -> list[float]:
-    """Dijkstra from the exits outward; entering a burning area costs its Fire Dice more."""
-    cost = [float("inf")] * len(steps)
-    heap = []
-    for i in exits:
-        cost[i] = 0.0
-        heap.append((0.0, i))
-    heapq.heapify(heap)
-    pop, push, fire_at = heapq.heappop, heapq.heappush, fires.get
-    while heap:
-        c, k = pop(heap)
-        if c > cost[k]:
-            continue
-        fire = fire_at(k)  # stepping from a neighbour into k
-        if fire is not None:
-            c += FIRE_COST_PER_DIE * fire.fd  # whole numbers: the sums are exact in any order
-        for j, step in steps[k]:
-            if c + step < cost[j]:
-                cost[j] = c + step
-                push(heap, (c + step, j))
-    return cost
+def _tolls(scene: Scene) -> dict[int, float]:
+    """What stepping into each burning area costs a walker on top of the move."""
+    return {i: float(FIRE_COST_PER_DIE * fire.fd) for i, fire in scene.fires.items()}
 
 
 def exit_costs(scene: Scene) -> list[float]:
     """Cost from each area to the nearest exit: one per move, one more per closed door,
-    and more through fire; walls and closed windows cannot be walked through."""
-    b = scene.building
-    steps = [_steps_at(b, i) for i in range(len(b.areas))]
-    return _cheapest(steps, [i for i in range(len(b.areas)) if b.is_exit(i)], scene.fires)
-
-
-class _WalkMap:
-    """Where a walker can step from each area of one building, kept per barrier state: a
-    changed barrier patches its two areas (``Building.changes_since``)."""
-
-    __slots__ = ("building", "steps", "exits", "epoch")
-
-    def __init__(self, b: Building) -> None:
-        self.building = b
-        self.steps = [_steps_at(b, i) for i in range(len(b.areas))]
-        self.exits = [i for i in range(len(b.areas)) if b.is_exit(i)]
-        self.epoch = b.epoch
-
-    def current(self) -> list[list[tuple[int, float]]]:
-        b = self.building
-        if self.epoch != b.epoch:
-            changed = b.changes_since(self.epoch)
-            if changed is None:
-                self.steps = [_steps_at(b, i) for i in range(len(b.areas))]
-            else:
-                for i in {i for barrier in changed for i in (barrier.a, barrier.b)}:
-                    self.steps[i] = _steps_at(b, i)
-            self.epoch = b.epoch
-        return self.steps
+    and more through fire; walls and closed windows cannot be walked through
+    (:meth:`fuego.world.paths.Paths.exit_costs`)."""
+    return scene.building.paths.exit_costs(_tolls(scene))
 
 
 class AutoController(Controller):
@@ -126,24 +56,23 @@ class AutoController(Controller):
     def __init__(self) -> None:
         self._costs: list[float] | None = None
         self._costs_key: tuple | None = None
-        self._map: _WalkMap | None = None
-        # what the costs were computed from: the barriers (epoch) and each fire's dice
+        self._building: Building | None = None  # the building they were computed for
+        # what the costs were computed from: the building (version) and each fire's dice
         self._costs_from: tuple | None = None
 
     def _exit_costs(self, scene: Scene) -> list[float]:
         # The way out changes with the doors and the fires: recompute when a barrier changed or
         # a fire started or went out, at most once a phase otherwise (a fire growing within the
         # phase is seen from the next one).
-        key = (scene.round, scene.phase, scene.building._epoch, scene.next_fire_id,
-               len(scene.fires))
+        b = scene.building
+        if self._building is not b:
+            self._building, self._costs_key, self._costs_from = b, None, None
+        key = (scene.round, scene.phase, b.version, scene.next_fire_id, len(scene.fires))
         if self._costs_key != key:
             self._costs_key = key
-            b = scene.building
-            if self._map is None or self._map.building is not b:
-                self._map, self._costs_from = _WalkMap(b), None
-            state = (b.epoch, {i: fire.fd for i, fire in scene.fires.items()})
+            state = (b.version, _tolls(scene))
             if state != self._costs_from:  # else exit_costs(scene) would give the same again
-                self._costs = _cheapest(self._map.current(), self._map.exits, scene.fires)
+                self._costs = b.paths.exit_costs(state[1])
                 self._costs_from = state
         return self._costs
 

@@ -37,8 +37,7 @@ from fuego.rules.tables import (
     ROUTE_ADJACENT_ONLY_MAX_FD,
     ROUTE_WAYPOINT_FD,
 )
-from fuego.world import places
-from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
+from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Change, Feature
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -97,43 +96,37 @@ def _unlit(scene: Scene, i: int) -> bool:
 
 
 class _LeapCache:
-    """Areas known to have no unlit fuel within a leap (``max_leap_areas`` moves through
-    passable barriers), so their fires need not search (docs/performance.md).
+    """What is known of unlit fuel within a leap (``max_leap_areas`` moves through the open
+    graph, :meth:`fuego.world.paths.Paths.reach`), so fires with none near need not search
+    (docs/performance.md).
 
-    Unlit fuel only ever goes away while no area becomes burnable again and no barrier changes,
-    so a calm area stays calm until the key moves: the building's barrier epoch, the fuel epoch
-    (any area made burnable again, any fire put out early) and the leap distance. ``near``: when
-    the scene has many more fires than unlit areas, the areas within a leap of any unlit fuel
-    (found once, from the fuel); every other area is calm. Otherwise ``calm`` fills fire by fire.
-
-    ``targets``: per area, the areas within a leap (``within``'s answer: area -> moves), the
-    same in index order, and the leap actions made from there so far (area -> action, its TN
-    before modules). They depend on the barriers only: a barrier change drops those that
-    reached it. ``live``: per area, the targets that were unlit when last looked at: an area
-    that burns or burns out never becomes unlit again while the key stands, so each look
-    starts from the last one's. What is known of unlit fuel (``live``, ``calm``, ``boxed``)
-    outlives a barrier change where the reach stands (the same fuel, the same areas).
+    Unlit fuel only ever goes away while no barrier changes and no area is given fuel that
+    may burn (a fire put out early, a script's spilt oil): changes that only take fuel away
+    (an area burned out) keep what is known and move ``version`` on; any other change starts
+    a new cache. ``near``: when the scene has many more fires than unlit areas, the areas
+    within a leap of any unlit fuel (found once, from the fuel); every other area is calm.
+    Otherwise ``calm`` fills fire by fire. ``live``: per area, the targets that were unlit when
+    last looked at: an area that burns or burns out never becomes unlit again while the cache
+    stands, so each look starts from the last one's. ``made``: per area, the reach's area
+    order it was made from and the leap actions made from there so far (area -> action, its
+    TN before modules): the same while the reach is.
     """
 
-    __slots__ = ("key", "near", "calm", "targets", "boxed", "routes", "tester", "walls",
-                 "live")
+    __slots__ = ("version", "steps", "near", "calm", "boxed", "routes", "tester", "live",
+                 "made")
 
-    def __init__(self, scene: Scene, key: tuple, targets: dict[int, tuple],
-                 walls: dict[int, list], kept: tuple | None = None) -> None:
-        self.key = key
-        #: per area, the barriers around it that fire cannot pass: (area beyond, barrier,
-        #: burn-through TN, destruction TN); they change with the barriers only
-        self.walls = walls
-        self.near: set[int] | None = None
-        self.targets = targets
-        #: live, calm, and the areas where growing is all a fire would do (boxed_in)
-        self.live: dict[int, list[int]]
-        self.calm: set[int]
-        self.boxed: set[int]
-        self.live, self.calm, self.boxed = kept or ({}, set(), set())
-        self.routes = len(scene.building.routes)
-        self.tester: tuple | None = None  # (boxed, its test), made by boxed_in
+    def __init__(self, scene: Scene, steps: int, made: dict[int, tuple]) -> None:
         b, fires = scene.building, scene.fires
+        self.version = b.version
+        self.steps = steps
+        self.made = made
+        self.near: set[int] | None = None
+        #: live, calm, and the areas where growing is all a fire would do (boxed_in)
+        self.live: dict[int, list[int]] = {}
+        self.calm: set[int] = set()
+        self.boxed: set[int] = set()
+        self.routes = len(b.routes)
+        self.tester: tuple | None = None  # (boxed, its test), made by boxed_in
         if len(fires) * 8 < len(b.areas):
             return
         # (stop looking once there are too many: the usual case while a fire is young)
@@ -142,66 +135,32 @@ class _LeapCache:
                             most + 1))
         if len(unlit) > most:
             return
-        adj = b.open_adjacency()
-        near = set(unlit)
-        frontier, d, steps = unlit, 0, key[2]
-        while frontier and d != steps:
-            d += 1
-            nxt = []
-            for k in frontier:
-                for j in adj[k]:
-                    if j not in near:
-                        near.add(j)
-                        nxt.append(j)
-            frontier = nxt
-        self.near = near
+        self.near = b.paths.near(unlit, steps)
 
 
 def _leap_cache(scene: Scene) -> _LeapCache:
     cache = scene.leap_cache
-    if cache is not None:  # (asked by every fire's every action: the key read in place)
-        epoch, fuel, steps = cache.key
-        if (epoch == scene.building._epoch and fuel == places._fuel_changes
-                and steps == scene.settings.max_leap_areas):
+    b, steps = scene.building, scene.settings.max_leap_areas
+    if cache is not None and cache.steps == steps:
+        if cache.version == b.version:  # (asked by every fire's every action)
             return cache
-    key = (scene.building.epoch, fuel_epoch(), scene.settings.max_leap_areas)
-    if cache is None or cache.key != key:
-        targets: dict[int, tuple] = {}
-        walls: dict[int, list] = {}
-        if cache is not None:
-            walls = cache.walls
-            if cache.key[2] == key[2]:
-                targets = cache.targets
-            if cache.key[0] != key[0]:  # barriers changed: drop what they touch
-                changed = scene.building.changes_since(cache.key[0])
-                if changed is None:
-                    targets, walls = {}, {}
-                else:
-                    sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
-                    for i in [i for i, known in targets.items()
-                              if not sides.isdisjoint(known[0])]:
-                        del targets[i]
-                    for i in sides & walls.keys():
-                        del walls[i]
-        kept = None
-        if (cache is not None and cache.key[1:] == key[1:]
-                and cache.routes == len(scene.building.routes)):
-            # No fuel came back: where an area's reach stands, what was known of it holds.
-            calm = {i for i in cache.calm if i in targets}
-            kept = ({i: live for i, live in cache.live.items() if i in targets}, calm,
-                    {i for i in cache.boxed if i in calm and i in walls})
-        cache = scene.leap_cache = _LeapCache(scene, key, targets, walls, kept)
+        if not _fuel_may_return(scene, cache.version):
+            cache.version = b.version
+            return cache
+    made = cache.made if cache is not None and cache.steps == steps else {}
+    cache = scene.leap_cache = _LeapCache(scene, steps, made)
     return cache
 
 
-def _leap_targets(scene: Scene, here: int, cache: _LeapCache) -> tuple:
-    """What a fire at ``here`` could leap to: (reach, areas in index order, actions)."""
-    reach = scene.building.within(here, scene.settings.max_leap_areas)
-    known = reach, sorted(reach), {}
-    if len(cache.targets) >= 4096:  # a bound on what a huge front may leave behind
-        cache.targets.clear()
-    cache.targets[here] = known
-    return known
+def _fuel_may_return(scene: Scene, version: int) -> bool:
+    """Since the building's ``version``, has a barrier changed, or an unlit area been given
+    fuel that may burn?"""
+    changes = scene.building.changes_since(version)
+    if changes is None:
+        return True
+    areas, fires = scene.building.areas, scene.fires
+    return any(what is Change.BARRIER or (what is Change.AREA and areas[i].burnable
+                                          and i not in fires) for what, i in changes)
 
 
 def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
@@ -260,7 +219,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
                                    fuel_behind=fuel))
     cache = _leap_cache(scene)
     areas, fires = b.areas, scene.fires
-    for j, barrier, tn, dtn in _walls(cache.walls, b, here):
+    for j, barrier, tn, dtn in b.paths.walls(here):
         area = areas[j]
         behind = area.fuel if j not in fires and area.burnable else 0
         if fuel_only and not behind:
@@ -278,7 +237,13 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
                                    beam=feature))
     if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
-    reach, order, made = cache.targets.get(here) or _leap_targets(scene, here, cache)
+    reach, order = b.paths.reach(here, cache.steps)
+    known = cache.made.get(here)
+    if known is None or known[0] is not order:  # (a barrier changed the reach: made anew)
+        if len(cache.made) >= 4096:  # a bound on what a huge front may leave behind
+            cache.made.clear()
+        known = cache.made[here] = (order, {})
+    made = known[1]
     still: list[int] = []  # the targets unlit now, for the next look
     for j in cache.live.get(here, order):
         if j in fires:  # (the fire's own area among them)
@@ -422,33 +387,24 @@ def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
 
 def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
     b, fires = scene.building, scene.fires
-    boxed, walls = cache.boxed, cache.walls  # (not the cache itself: it keeps this test)
-    routes, areas = b._routes_at, b.areas
+    boxed = cache.boxed  # (not the cache itself: it keeps this test)
+    routes, areas, walls = b.routes_at, b.areas, b.paths.walls
     near, calm = cache.near, cache.calm
 
     def test(fire: Fire) -> bool:
         here = fire.area
         if here in boxed:
             return True
-        if (routes[here] or not areas[here].features.isdisjoint(BEAM_STRUCTURE)
+        if (routes(here) or not areas[here].features.isdisjoint(BEAM_STRUCTURE)
                 or not (here in calm or (near is not None and here not in near))):
             return False
-        for j, _, _, _ in _walls(walls, b, here):
+        for j, _, _, _ in walls(here):
             if j not in fires and areas[j].burnable:
                 return False
         boxed.add(here)
         return True
 
     return test
-
-
-def _walls(kept: dict[int, list], b: Building, here: int) -> list[tuple]:
-    """The barriers around ``here`` that fire cannot pass (``kept``: the leap cache's)."""
-    walls = kept.get(here)
-    if walls is None:
-        walls = kept[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
-                              for j, w in b.neighbours(here) if not w.passable]
-    return walls
 
 
 def grow_all(scene: Scene, fires: list[Fire]) -> None:

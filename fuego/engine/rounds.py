@@ -103,7 +103,6 @@ def play_round(scene: Scene, controller: Controller) -> None:
     """Play one round of the scene; everything that happens is appended to ``scene.log``."""
     scene.round += 1
     scene.phase = START_PHASE
-    scene.building.check_barriers()
     scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
                heroes=sum(1 for h in scene.heroes if h.in_play))
     _script(scene, "start")

@@ -19,7 +19,7 @@ from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
 from fuego.rules.settings import Settings
 from fuego.rules.tables import FireKind, Temperature
-from fuego.world.building import Building, Feature, note_fuel
+from fuego.world.building import Building, Feature
 
 if TYPE_CHECKING:
     from fuego.modules import RuleModule
@@ -210,13 +210,12 @@ class Scene:
         area = self.building.areas[fire.area]
         if burned_out:
             self.building.burn_out(fire.area)
-        else:  # put out early: what it had not eaten is still there
+        else:  # put out early: what it had not eaten is still there (unlit fuel again)
             spent = fire.dramatic if fire.kind is FireKind.HENCHMAN else fire.dramatic // 2
-            area.fuel = max(0, area.fuel - spent)
-            if area.fuel == 0:
+            if area.fuel - spent <= 0:
                 self.building.burn_out(fire.area)
-        if area.burnable:  # unlit fuel again: a neighbour's fire may leap here
-            note_fuel()
+            else:
+                self.building.set_fuel(fire.area, area.fuel - spent)
         return area.burned_out
 
     def set_fire_dice(self, fire: Fire, fd: int, why: str) -> None:

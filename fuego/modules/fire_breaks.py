@@ -141,7 +141,7 @@ class FireBreaks(TerrainOption, RuleModule):
             i = b.find(row["area"])
             self.converted[i] = row["to"]
             self.cleared[i] = row["class"]
-            b.areas[i].fuel = row["fuel"][1]
+            b.set_fuel(i, row["fuel"][1])
         if self.cut_paths and self.cleared:
             self.paths_cut = b.cut_routes(set(self.cleared))
         self.applied = True

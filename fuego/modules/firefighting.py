@@ -212,7 +212,7 @@ class Firefighting(RuleModule):
                           area.name):
             debris(scene, hero, fire.fd, "burning timber")
             return
-        area.fuel = max(0, area.fuel - TEAR_DOWN_FUEL)
+        b.set_fuel(fire.area, max(0, area.fuel - TEAR_DOWN_FUEL))
         fire.resolve = max(0, fire.resolve - TEAR_DOWN_FUEL)
         structures = scene.module("structures")
         if structures is not None:

@@ -12,6 +12,66 @@ from enum import Enum
 from fuego.rules.tables import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
 
 
+class BarrierState(str, Enum):
+    """Where a barrier stands: what fire, smoke and people meet on its edge."""
+
+    OPEN = "open"  # an opening, or a door or window standing open
+    CLOSED = "closed"  # intact and shut (walls and floors are always this until broken)
+    BROKEN = "broken"  # destroyed: an opening now (a floor becomes a hole)
+
+
+class Change(str, Enum):
+    """What a play-time change to a building touched (``Building.changes_since``)."""
+
+    BARRIER = "barrier"  # a barrier opened, closed or broke (its index)
+    AREA = "area"  # an area's fuel or burned-out state was set (its index)
+    FEATURES = "features"  # an area's features changed (its index)
+    ROUTES = "routes"  # routes added or cut (-1)
+
+
+class Journal:
+    """A building's version and what each change touched, for the caches that follow it.
+
+    ``version`` counts every change; ``entries`` holds (version, what, index) for each change
+    since version ``since`` (a change of the graph's shape, or a long run of them, starts it
+    over)."""
+
+    __slots__ = ("version", "entries", "since")
+
+    #: changes kept (older asks start over)
+    KEPT = 8192
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.entries: list[tuple[int, Change, int]] = []
+        self.since = 0
+
+    def note(self, what: Change, index: int) -> None:
+        self.version += 1
+        entries = self.entries
+        entries.append((self.version, what, index))
+        if len(entries) > self.KEPT:
+            del entries[: self.KEPT // 2]
+            self.since = entries[0][0] - 1
+
+    def restart(self) -> None:
+        self.version += 1
+        self.entries.clear()
+        self.since = self.version
+
+    def since_version(self, version: int) -> list[tuple[Change, int]] | None:
+        """What changed after ``version``, in order; None when that is not known."""
+        if version < self.since:
+            return None
+        out = []
+        for when, what, index in reversed(self.entries):
+            if when <= version:
+                break
+            out.append((what, index))
+        out.reverse()
+        return out
+
+
 class BarrierKind(str, Enum):
     """What separates two neighbouring areas."""
 
@@ -109,7 +169,11 @@ class Room:
 
 @dataclass(slots=True)
 class Area:
-    """One 10-ft square: the unit of one fire."""
+    """One 10-ft square: the unit of one fire, and the data of its node in the building's graph.
+
+    Play changes ``fuel``, ``burned_out`` and ``features`` only through the
+    :class:`fuego.world.building.Building` methods (``set_fuel``, ``burn_out``,
+    ``add_feature``, ``remove_feature``), which bump the building's version."""
 
     index: int
     col: int
@@ -124,6 +188,7 @@ class Area:
     name: str = ""
     burned_out: bool = False
     terrain: str = ""  # outdoor terrain or building kind for the modules ("" = by default)
+    routes: tuple[Route, ...] = ()  # the routes of fuel through it (Building.add_route)
 
     @property
     def thick_smoke(self) -> bool:
@@ -134,47 +199,12 @@ class Area:
         return self.fuel > 0 and not self.burned_out
 
 
-#: Counts the changes, in any building, that may make an area burnable again: fuel set above 0,
-#: ``burned_out`` cleared (a script spilling oil, a fire put out early). Caches of where unlit
-#: fuel lies (fuego.engine.fire_actions) start over when it moves. ``Area.fuel`` and
-#: ``Area.burned_out`` are watched properties over their slots, so any write counts.
-_fuel_changes = 0
-
-
-def fuel_epoch() -> int:
-    return _fuel_changes
-
-
-def note_fuel() -> None:
-    """Tell the caches that some area may burn again."""
-    global _fuel_changes
-    _fuel_changes += 1
-
-
-def _watch_area() -> None:
-    fuel, burned = Area.__dict__["fuel"], Area.__dict__["burned_out"]
-    put_fuel, put_burned = fuel.__set__, burned.__set__
-
-    def set_fuel(self: Area, value: int) -> None:
-        put_fuel(self, value)
-        if value > 0:
-            note_fuel()
-
-    def set_burned(self: Area, value: bool) -> None:
-        put_burned(self, value)
-        if not value:
-            note_fuel()
-
-    Area.fuel = property(fuel.__get__, set_fuel, doc="Resolve 0-9 still to burn (0: nothing)")
-    Area.burned_out = property(burned.__get__, set_burned, doc="its fuel is spent for good")
-
-
-_watch_area()
-
-
 @dataclass(slots=True)
 class Barrier:
-    """What stands between two neighbouring areas ``a`` and ``b`` (``a < b``)."""
+    """What stands between two neighbouring areas ``a`` and ``b`` (``a < b``): the data of
+    their edge in the building's graph. ``closed`` and ``destroyed`` change only through
+    :class:`fuego.world.building.Building` (``open_barrier``, ``close_barrier``,
+    ``destroy_barrier``), which bump the building's version."""
 
     index: int
     a: int
@@ -184,6 +214,14 @@ class Barrier:
     closed: bool = True  # doors and windows only
     destroyed: bool = False
     name: str = ""
+
+    @property
+    def state(self) -> BarrierState:
+        if self.destroyed:
+            return BarrierState.BROKEN
+        if self.kind in ALWAYS_OPEN or (self.kind in OPENABLE and not self.closed):
+            return BarrierState.OPEN
+        return BarrierState.CLOSED
 
     @property
     def passable(self) -> bool:
@@ -224,8 +262,6 @@ class Barrier:
         if self.kind in OPENABLE:
             return f"{'closed' if self.closed else 'open'} {what}"
         return what
-
-
 
 
 @dataclass(slots=True)

@@ -25,7 +25,6 @@ from fuego.engine.events import EventKind
 from fuego.engine.fire import ACTING
 from fuego.rules.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.world.building import Building
-from fuego.world.smoke_walks import Walks
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -40,14 +39,12 @@ class Density(IntEnum):
 class SmokeField:
     """Smoke density per area, recomputed at the end of every round from the fires."""
 
-    __slots__ = ("building", "density", "linger", "_walks")
+    __slots__ = ("building", "density", "linger")
 
     def __init__(self, building: Building):
         self.building = building
         self.density: dict[int, Density] = {}  # area -> density (absent: clear air)
         self.linger: dict[int, int] = {}  # area -> rounds left for smoke whose fire is out
-        # Where smoke from an area goes depends only on the barriers: walks kept per area.
-        self._walks = Walks(building)
 
     def at(self, i: int) -> Density:
         return self.density.get(i, Density.NONE)
@@ -61,7 +58,9 @@ class SmokeField:
         if modules:  # a module may place a fire's smoke itself (drifting-smoke)
             smokers = [f for f in smokers if not any(m.smoke_claims(scene, f) for m in modules)]
         asks = [(f.area, f.smoke or SMOKE_AREA_FACTOR) for f in smokers]
-        got = self._walks.reach_all(asks)
+        # where smoke from an area goes depends only on the barriers: the building keeps the
+        # walks (fuego.world.paths.SmokeWalks)
+        got = b.smoke_walks().reach_all(asks)
         for fire, (_, cover), (_, vents) in zip(smokers, asks, got):
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
             fire.smoke = SMOKE_AREA_FACTOR if vents else cover + 1

@@ -136,7 +136,7 @@ class Script:
         b = scene.building
         for i in self.oiled:
             if 0 <= i < len(b.areas):
-                b.areas[i].features = b.areas[i].features | {Feature.OIL}
+                b.add_feature(i, Feature.OIL)
         names = {h.name.lower() for h in scene.heroes}
         for sheet in self.npcs:
             if sheet["name"].lower() not in names:

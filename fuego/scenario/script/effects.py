@@ -96,11 +96,11 @@ def spill(b: Building, areas: list[int], fuel: int, name: str) -> None:
     b.add_route(RouteKind.OIL, areas, name)
     for i in areas:
         area = b.areas[i]
-        area.features = area.features | {Feature.OIL}
+        b.add_feature(i, Feature.OIL)
         if area.burned_out:
-            area.burned_out = False
-            area.fuel = 0
-        area.fuel = max(area.fuel, fuel)
+            b.set_fuel(i, fuel, renew=True)
+        else:
+            b.set_fuel(i, max(area.fuel, fuel))
 
 
 @dataclass

@@ -1,0 +1,630 @@
+"""Every walk over a building's graph: the one place that answers where things can go.
+
+:class:`Paths` belongs to one :class:`fuego.world.building.Building` (``Building.paths``) and
+reads its networkx graph. What it derives is cached and follows ``Building.version``: on each
+ask it reads the changes since it last looked (``Building.changes_since``) and drops or patches
+only what a changed barrier touches (fuel and burned areas change no walk).
+
+- the **open graph**: a networkx graph of the areas and the barriers that let fire, smoke and
+  people through now, patched edge by edge as barriers open, close and break;
+- **reach** (leaps, a bucket chain's water): the areas within ``n`` moves through the open
+  graph, ``nx.single_source_shortest_path_length`` with a cutoff, kept per area;
+- **near**: the areas within ``n`` moves of any of several areas (multi-source, with a cutoff);
+- **regions and vents**: the connected components of the open graph, and whether each holds an
+  outdoor area or an open window (smoke can escape);
+- **walls**: per area, the barriers around it that fire cannot pass, with their TNs;
+- **smoke reach** (:class:`SmokeWalks`): the areas nearest a smoking fire and whether its smoke
+  vents (fuego.world.smoke), walks kept across barrier changes;
+- **the way out**: moves to the nearest exit (``nx.multi_source_dijkstra_path_length`` over
+  what a walker may cross) and the heroes' cost of it through fire
+  (:meth:`Paths.exit_costs`);
+- **rooms**: the room graph (rooms as nodes, the barriers between them on edges), which rooms
+  are open to which, and whether a room's air reaches outside.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+import networkx as nx
+
+from fuego.world.places import Barrier, BarrierKind, Change, Feature
+
+if TYPE_CHECKING:
+    from fuego.world.building import Building
+
+_NO_VENTS: frozenset[int] = frozenset()
+#: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
+_REACH_KEPT = 4096
+
+
+def walk_step(barrier: Barrier) -> float | None:
+    """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
+    more dropping through a hole; None where it cannot be walked through (walls, closed
+    windows, floors)."""
+    if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+        return None
+    if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+        return None
+    step = 1.0 + (0 if barrier.passable else 1.0)
+    if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
+        step += 2.0  # dropping through a hole
+    return step
+
+
+class Paths:
+    """The walks of one building, cached per its version (see the module docstring)."""
+
+    __slots__ = ("graph", "areas", "barriers", "rooms", "room_areas", "journal", "version",
+                 "_nbrs", "_open", "_walls", "_reach", "_regions",
+                 "_rooms", "_room_vents", "_exits", "_exit_set", "_steps")
+
+    def __init__(self, building: Building) -> None:
+        # The building's parts, not the building: it holds this (no reference cycle to collect)
+        self.graph = building.graph
+        self.areas, self.barriers, self.rooms = building.areas, building.barriers, building.rooms
+        self.room_areas: dict[str, list[int]] = building.room_index()
+        self.journal = building.journal
+        self.version = -1  # the building's version these caches were made at
+        self._reset()
+
+    def _reset(self) -> None:
+        g = self.graph
+        self._nbrs: list[list[tuple[int, Barrier]]] = [
+            [(j, data["barrier"]) for j, data in g.adj[i].items()] for i in g]
+        self._open = nx.Graph()
+        self._open.add_nodes_from(g)
+        self._open.add_edges_from((bar.a, bar.b) for bar in self.barriers if bar.passable)
+        self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
+        self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
+        self._regions: tuple[list[bool], list[tuple[int, bool]]] | None = None
+        self._rooms: nx.MultiGraph | None = None
+        self._room_vents: dict[str, bool] = {}
+        self._exits: list[int] | None = None
+        self._exit_set: frozenset[int] = frozenset()
+        self._steps: list[list[tuple[int, float]]] | None = None
+
+    def sync(self) -> None:
+        """Catch up with the building's changes since these caches were made."""
+        b = self.journal
+        if self.version == b.version:
+            return
+        changes = b.since_version(self.version)
+        self.version = b.version  # (first: what follows reads the caches through here)
+        if changes is None:
+            self._reset()
+        else:
+            barriers = [self.barriers[k] for kind, k in changes if kind is Change.BARRIER]
+            if barriers:
+                self._barriers_changed(barriers)
+            if any(kind is Change.FEATURES for kind, _ in changes):
+                self._exits = None
+
+    def _barriers_changed(self, changed: list[Barrier]) -> None:
+        og = self._open
+        sides = set()
+        for barrier in changed:
+            a, b = barrier.a, barrier.b
+            sides.update((a, b))
+            if barrier.passable:
+                og.add_edge(a, b)
+            elif og.has_edge(a, b):
+                og.remove_edge(a, b)
+        for i in sides:
+            self._walls.pop(i, None)
+        self._reach = {i: known for i, known in self._reach.items()
+                       if sides.isdisjoint(known[1])}
+        self._regions = None
+        self._rooms = None
+        self._room_vents = {}
+        if self._steps is not None:
+            for i in sides:
+                self._steps[i] = self._steps_at(i)
+
+
+    # -- neighbours ----------------------------------------------------------------------------
+    def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
+        """Every neighbour of area ``i`` with the barrier between, in the graph's order."""
+        if self.version != self.journal.version:
+            self.sync()
+        return self._nbrs[i]
+
+    def open_graph(self) -> nx.Graph:
+        """The areas and the edges fire, smoke and people pass now (do not change it)."""
+        if self.version != self.journal.version:
+            self.sync()
+        return self._open
+
+    def walls(self, i: int) -> list[tuple[int, int, int | None, int | None]]:
+        """The barriers around area ``i`` that fire cannot pass: (area beyond, barrier index,
+        burn-through TN, destruction TN)."""
+        if self.version != self.journal.version:
+            self.sync()
+        walls = self._walls.get(i)
+        if walls is None:
+            walls = self._walls[i] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                                      for j, w in self._nbrs[i] if not w.passable]
+        return walls
+
+    # -- reach ---------------------------------------------------------------------------------
+    def reach(self, i: int, steps: int) -> tuple[dict[int, int], list[int]]:
+        """The areas within ``steps`` moves of ``i`` through the open graph (area -> moves),
+        and the same areas in index order. Kept per area until a barrier near them changes
+        (the same objects meanwhile: callers may key what they derive on them)."""
+        if self.version != self.journal.version:
+            self.sync()
+        known = self._reach.get(i)
+        if known is not None and known[0] == steps:
+            return known[1], known[2]
+        dist = nx.single_source_shortest_path_length(self._open, i, cutoff=steps)
+        if len(self._reach) >= _REACH_KEPT:
+            self._reach.clear()
+        self._reach[i] = (steps, dist, sorted(dist))
+        return dist, self._reach[i][2]
+
+    def near(self, sources: Iterable[int], steps: int) -> set[int]:
+        """The areas within ``steps`` moves of any of ``sources`` through the open graph."""
+        sources = list(sources)
+        if not sources:
+            return set()
+        return set(nx.multi_source_dijkstra_path_length(self.open_graph(), sources,
+                                                        cutoff=steps))
+
+    # -- regions and vents ---------------------------------------------------------------------
+    def _find_regions(self) -> tuple[list[bool], list[tuple[int, bool]]]:
+        if self.version != self.journal.version:
+            self.sync()
+        if self._regions is None:
+            b = self
+            n = len(b.areas)
+            vents = [False] * n
+            sizes: list[tuple[int, bool]] = [(0, False)] * n
+            for members in nx.connected_components(self._open):
+                outdoors = any(b.rooms[b.areas[k].room].outdoors for k in members)
+                # smoke also escapes where an open or broken window stands in the region
+                vented = outdoors or any(bar.kind is BarrierKind.WINDOW and bar.passable
+                                         for k in members for _, bar in self._nbrs[k])
+                for k in members:
+                    vents[k] = vented
+                    sizes[k] = (len(members), outdoors)
+            self._regions = vents, sizes
+        return self._regions
+
+    def vent_flags(self) -> list[bool]:
+        """For each area: can its smoke reach open air at all (an outdoor area, or an open or
+        broken window, in its region of the open graph)? Do not change the list."""
+        return self._find_regions()[0]
+
+    def open_region(self, i: int) -> tuple[int, bool]:
+        """The region of the open graph holding ``i``: how many areas, and whether one of them
+        is outdoors."""
+        return self._find_regions()[1][i]
+
+    def vent_edges(self, i: int) -> frozenset[int]:
+        """The neighbours ``i`` is open to through which smoke vents: an outdoor area, or any
+        area through an open or broken window."""
+        b = self
+        out = [j for j, bar in self.neighbours(i) if bar.passable
+               and (b.rooms[b.areas[j].room].outdoors or bar.kind is BarrierKind.WINDOW)]
+        return frozenset(out) if out else _NO_VENTS
+
+    # -- the way out ---------------------------------------------------------------------------
+    def exits(self) -> list[int]:
+        """Areas marked ``exit``; where none is marked, every outdoor area is a way out."""
+        if self.version != self.journal.version:
+            self.sync()
+        if self._exits is None:
+            b = self
+            marked = [a.index for a in b.areas if Feature.EXIT in a.features]
+            self._exits = marked or [a.index for a in b.areas if b.rooms[a.room].outdoors]
+            self._exit_set = frozenset(self._exits)
+        return self._exits
+
+    def is_exit(self, i: int) -> bool:
+        self.exits()
+        return i in self._exit_set
+
+    def distances_to_exit(self, passable: Callable[[Barrier], bool] | None = None) -> list[int]:
+        """Moves from every area to the nearest exit through what a walker may cross
+        (``passable(barrier)``; by default anything open or a door that can be opened).
+        Unreachable areas get a large number."""
+        if passable is None:
+            def passable(bar: Barrier) -> bool:
+                return bar.passable or (bar.kind is BarrierKind.DOOR and not bar.destroyed)
+        g = self.graph
+        # (g.adj, not g.edges: that view would hold the graph in a reference cycle)
+        view = nx.subgraph_view(g, filter_edge=lambda u, v: passable(g.adj[u][v]["barrier"]))
+        dist = nx.multi_source_dijkstra_path_length(view, self.exits()) if self.exits() else {}
+        far = 10**9
+        return [dist.get(i, far) for i in range(len(self.areas))]
+
+    def _steps_at(self, i: int) -> list[tuple[int, float]]:
+        out = []
+        for j, barrier in self._nbrs[i]:
+            step = walk_step(barrier)
+            if step is not None:
+                out.append((j, step))
+        return out
+
+    def exit_costs(self, toll: Mapping[int, float]) -> list[float]:
+        """The cost from each area to the nearest exit: :func:`walk_step` per barrier crossed,
+        plus ``toll[k]`` for stepping into area ``k`` (the heroes' way out: the fire there).
+
+        Dijkstra from the exits outward, over the walker's steps kept per barrier state (a
+        hero's choice asks it every phase: a weight function per edge through networkx costs
+        several times this)."""
+        if self.version != self.journal.version:
+            self.sync()
+        if self._steps is None:
+            self._steps = [self._steps_at(i) for i in range(len(self.areas))]
+        steps = self._steps
+        cost = [float("inf")] * len(steps)
+        heap = []
+        for i in self.exits():
+            cost[i] = 0.0
+            heap.append((0.0, i))
+        heapq.heapify(heap)
+        pop, push, toll_at = heapq.heappop, heapq.heappush, toll.get
+        while heap:
+            c, k = pop(heap)
+            if c > cost[k]:
+                continue
+            c += toll_at(k, 0.0)  # stepping from a neighbour into k
+            for j, step in steps[k]:
+                if c + step < cost[j]:
+                    cost[j] = c + step
+                    push(heap, (c + step, j))
+        return cost
+
+    # -- rooms ---------------------------------------------------------------------------------
+    def room_graph(self) -> nx.MultiGraph:
+        """Rooms as nodes; an edge per barrier between two rooms, keyed by the barrier's index,
+        with its ``barrier``, ``kind`` and ``state`` (do not change it)."""
+        if self.version != self.journal.version:
+            self.sync()
+        if self._rooms is None:
+            b = self
+            g = nx.MultiGraph()
+            for key, room in b.rooms.items():
+                g.add_node(key, room=room)
+            for barrier in b.barriers:
+                ra, rb = b.areas[barrier.a].room, b.areas[barrier.b].room
+                if ra != rb:
+                    g.add_edge(ra, rb, key=barrier.index, barrier=barrier, kind=barrier.kind,
+                               state=barrier.state)
+            self._rooms = g
+        return self._rooms
+
+    def open_rooms(self, key: str) -> set[str]:
+        """Rooms directly open to room ``key`` through a passable barrier."""
+        g = self.room_graph()
+        if key not in g:
+            return set()
+        return {other for other, edges in g.adj[key].items()
+                if any(data["barrier"].passable for data in edges.values())}
+
+    def room_vents(self, key: str) -> bool:
+        """Does smoke escape from room ``key``? It does when the room is outdoors, or open
+        (through any chain of open rooms) to an outdoor room or an open window: the same
+        reading as the smoke's own vent search."""
+        g = self.room_graph()  # (syncs)
+        vents = self._room_vents.get(key)
+        if vents is None:
+            vents = self._room_vents[key] = self._vents_of_room(g, key)
+        return vents
+
+    def _vents_of_room(self, g: nx.MultiGraph, key: str) -> bool:
+        b = self
+        seen = {key}
+        for room in nx.bfs_tree(nx.subgraph_view(
+                g, filter_edge=lambda u, v, k: g.adj[u][v][k]["barrier"].passable), key):
+            seen.add(room)
+            if b.rooms[room].outdoors:
+                return True
+        # an open window anywhere in those rooms, even onto a room of the same chain
+        return any(bar.kind is BarrierKind.WINDOW and bar.passable
+                   for room in seen for i in b.room_areas.get(room, ()) for _, bar in self._nbrs[i])
+
+
+class _Walk:
+    """One walk: ``balls[L]`` holds the areas within ``L`` moves, ``counts[L]`` how many;
+    ``vent_level`` is where a vent was met (-1: not yet); ``cover`` how far it walks (see
+    :meth:`SmokeWalks._walk_on`); ``order`` the areas in order, as far as asked."""
+
+    __slots__ = ("balls", "counts", "vent_level", "cover", "done", "order", "upto", "answers")
+
+    def __init__(self, start: int, cover: int, outdoors: bool) -> None:
+        self.balls = [1 << start]
+        self.counts = [1]
+        self.vent_level = 0 if outdoors else -1
+        self.cover = cover
+        self.done = False
+        self.order: list[int] = []
+        self.upto = 0  # levels read into order
+        self.answers: dict[int, tuple[list[int], bool]] = {}  # cover -> SmokeWalks._replay's
+
+    def first(self, cover: int) -> list[int]:
+        """The first ``cover`` areas in order (whole levels, lowest index first)."""
+        order, balls = self.order, self.balls
+        while len(order) < cover and self.upto < len(balls):
+            k = self.upto
+            m = balls[k] & ~balls[k - 1] if k else balls[0]
+            while m:
+                low = m & -m
+                order.append(low.bit_length() - 1)
+                m ^= low
+            self.upto = k + 1
+        return order[:cover]
+
+    def cut(self, level: int) -> None:
+        """Forget everything beyond ``level``."""
+        del self.balls[level + 1:]
+        del self.counts[level + 1:]
+        if self.vent_level > level:
+            self.vent_level = -1
+        self.done = False
+        self.answers = {}
+        if self.upto > level + 1:  # the order read so far reaches past the cut
+            self.order, self.upto = [], 0
+
+
+class SmokeWalks:
+    """Where smoke from an area goes: breadth-first walks through the open graph.
+
+    A walk from an area finds the areas open to it level by level (ties by area index) and the
+    level at which the smoke meets a vent: an outdoor area, or an area first found through an
+    open window. Walks are kept per area while barriers change (docs/performance.md): a change
+    the walk never looked through leaves it whole; otherwise its levels up to the nearer side
+    of the change still stand (it looked through the barrier only from there), so it is cut
+    back to them and walks on from there when next asked. Sets of areas are Python integers
+    (bit ``i``: area ``i``): a level costs one mask per area found rather than a set insertion
+    per barrier.
+    """
+
+    __slots__ = ("paths", "journal", "version", "_nbr", "_outdoor", "_windows",
+                 "_window_edges", "_window_sides", "_walks", "_prefixes")
+
+    def __init__(self, building: Building) -> None:
+        self.paths = building.paths  # (and not the building: it may hold this)
+        self.journal = building.journal
+        b = building
+        self._outdoor = sum(1 << a.index for a in b.areas if b.rooms[a.room].outdoors)
+        self.reset()
+
+    def reset(self) -> None:
+        """Start over from the open graph as it is."""
+        og = self.paths.open_graph()
+        self.version = self.journal.version  # the building's version the walks stand for
+        self._nbr = [sum(1 << j for j in og.adj[i]) for i in range(len(self.paths.areas))]
+        self._windows = [x for x in self.paths.barriers if x.kind is BarrierKind.WINDOW]
+        self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
+        self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
+        self._window_edges: list[tuple[int, int]] = []  # (k, j): an open window from k to j
+        self._window_sides = 0  # the areas beside an open window
+        self._find_windows()
+
+    def reach_all(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
+        """:meth:`reach` for each ``(start, cover)``: a big fire asks it of thousands of areas,
+        most with no vent to look for (the cheap case, done here without a call)."""
+        vents = self.paths.vent_flags()  # (syncs the paths)
+        if self.version != self.journal.version:
+            self._catch_up()
+        prefixes, reach = self._prefixes, self.reach
+        out = []
+        for start, cover in asks:
+            prefix = None if vents[start] else prefixes.get(start)
+            if prefix is not None and (len(prefix[0]) >= cover or prefix[1]):
+                out.append((prefix[0][:cover], False))
+            else:
+                out.append(reach(start, cover))
+        return out
+
+    def reach(self, start: int, cover: int) -> tuple[list[int], bool]:
+        """The ``cover`` areas nearest ``start`` and whether smoke from there vents (the list
+        may be kept for the next ask: do not change it)."""
+        paths = self.paths
+        vents_all = paths.vent_flags()  # (syncs)
+        if self.version != self.journal.version:
+            self._catch_up()
+        walk = self._walks.get(start)
+        if walk is not None and walk.done:
+            # Asked before and still standing: where the smoke can vent, walking finds what the
+            # shortcuts below find (those only skip the walk), so the answer holds either way.
+            answer = walk.answers.get(cover)
+            if answer is not None:
+                return answer
+        vents = vents_all[start]
+        if vents:
+            size, outdoors = paths.open_region(start)
+            if not (outdoors and size <= 4 * cover + 64):
+                return self._replay(start, cover)
+            # An outdoor area is open to the fire and the whole open region lies within the
+            # walk's bound: the walk cannot stop short of it, so the smoke vents, and its areas
+            # are the first ``cover`` of the same order as where nothing vents.
+        # No vent to look for (or one surely met): the walk stops at the cover, and a longer
+        # cover only walks further; the areas are the first ``cover`` of one order.
+        prefix = self._prefixes.get(start)
+        if prefix is None or (len(prefix[0]) < cover and not prefix[1]):
+            prefix = self._prefixes[start] = self._nearest(start, cover + 8)
+        return prefix[0][:cover], vents
+
+    # -- walks ---------------------------------------------------------------------------------
+    def _replay(self, start: int, cover: int) -> tuple[list[int], bool]:
+        """The walk from ``start`` replayed for ``cover``: a walk for a larger cover went at
+        least as far, and its first levels are the same."""
+        walk = self._walks.get(start)
+        if walk is None:
+            walk = self._walks[start] = _Walk(start, cover + 8, bool(self._outdoor >> start & 1))
+        else:
+            answer = walk.answers.get(cover) if walk.done else None
+            if answer is not None:
+                return answer
+            if walk.cover < cover:
+                walk.cover, walk.done = cover + 8, False
+        if not walk.done:
+            self._walk_on(walk)
+        counts, vent_level = walk.counts, walk.vent_level
+        n, level = 1, 0
+        vents = vent_level == 0
+        while n < cover or not vents:
+            if level + 1 >= len(counts):
+                break
+            level += 1
+            before, n = n, counts[level]
+            vents = 0 <= vent_level <= level
+            if n == before or n > 4 * cover + 64:
+                break
+        answer = walk.answers[cover] = walk.first(cover), vents
+        return answer
+
+    def _walk_on(self, walk: _Walk) -> None:
+        """Breadth first from where ``walk`` stopped, a level at a time, until ``cover`` areas
+        are found and a vent is met, or more than ``4 * cover + 64`` areas are found (far
+        enough to know; big fields stay cheap), or nothing is left."""
+        cover = walk.cover
+        bound = 4 * cover + 64
+        balls, counts = walk.balls, walk.counts
+        nbr, outdoor, window_edges = self._nbr, self._outdoor, self._window_edges
+        seen = balls[-1]
+        frontier = seen & ~balls[-2] if len(balls) > 1 else seen
+        total = counts[-1]
+        vent_level = walk.vent_level
+        level = len(balls) - 1
+        while frontier and (total < cover or vent_level < 0) and total <= bound:
+            level += 1
+            found = 0
+            m = frontier
+            while m:  # highest area first: the union is the same in any order
+                i = m.bit_length() - 1
+                found |= nbr[i]
+                m ^= 1 << i
+            new = found & ~seen
+            if vent_level < 0 and new:
+                if new & outdoor:
+                    vent_level = level
+                else:
+                    # through a window only when the window's own side finds the area first:
+                    # the lowest-numbered area of the last level open to it
+                    for k, j in window_edges:
+                        if new >> j & 1:
+                            first = frontier & nbr[j]
+                            if (first & -first).bit_length() - 1 == k:
+                                vent_level = level
+                                break
+            seen |= new
+            total += new.bit_count()
+            balls.append(seen)
+            counts.append(total)
+            frontier = new
+        walk.vent_level = vent_level
+        walk.done = True
+
+    def _nearest(self, start: int, cover: int) -> tuple[list[int], bool, int]:
+        """The first ``cover`` (or more) areas in the walks' order from ``start``, whether that
+        is every area open to it, and how many of them (the first) it looked around; no vent
+        is looked for. (Lists, not masks: a big field keeps one per fire.)"""
+        adj = self.paths.open_graph().adj
+        seen = {start}
+        order = [start]
+        frontier = [start]
+        looked = 0
+        while frontier and len(order) < cover:
+            looked = len(order)
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            nxt.sort()
+            order.extend(nxt)
+            frontier = nxt
+        return order, not frontier, looked
+
+    # -- barrier changes -----------------------------------------------------------------------
+    def _catch_up(self) -> None:
+        """Catch up with the building's changes since the walks' version (the paths' open graph
+        is current): patch the open masks of the areas beside changed barriers, cut or drop
+        the walks that looked through them. A batch: the walks catch up only when asked."""
+        changes = self.journal.since_version(self.version)
+        if changes is None:
+            self.reset()
+            return
+        self.version = self.journal.version
+        changed = [self.paths.barriers[k] for what, k in changes if what is Change.BARRIER]
+        if not changed:
+            return
+        sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
+        adj = self.paths.open_graph().adj
+        mask = 0
+        for i in sides:
+            mask |= 1 << i
+            self._nbr[i] = sum(1 << j for j in adj[i])
+        window_sides = self._window_sides | self._find_windows()
+        for walk in self._walks.values():
+            balls = walk.balls
+            if len(balls) < 2 or not balls[-2] & mask:
+                continue  # it never looked through a changed barrier
+            if not _levels_stand(balls, changed, self._nbr, window_sides):
+                level = 0
+                while not balls[level] & mask:
+                    level += 1
+                walk.cut(level)
+        for start in [s for s, (order, _, looked) in self._prefixes.items()
+                      if not sides.isdisjoint(order[:looked])]:
+            del self._prefixes[start]
+
+    def _find_windows(self) -> int:
+        """Note the open windows (as edges, for the vents) and return the areas beside them."""
+        edges, sides = [], 0
+        for w in self._windows:
+            if w.passable:
+                edges += [(w.a, w.b), (w.b, w.a)]
+                sides |= 1 << w.a | 1 << w.b
+        self._window_edges, self._window_sides = edges, sides
+        return sides
+
+
+def _level(balls: list[int], bit: int) -> int:
+    """The level of the area ``bit`` in a walk (len(balls): beyond it)."""
+    level = 0
+    for ball in balls:
+        if ball & bit:
+            return level
+        level += 1
+    return level
+
+
+def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int],
+                  window_sides: int) -> bool:
+    """Would the walk find every area at the same level after the ``changed`` barriers?
+
+    Only the areas whose neighbours it looked at (up to ``balls[-2]``) matter. A barrier there
+    may open between areas at most one level apart (no shortcut), or close where the farther
+    area keeps an open neighbour (``nbr``: now) one level nearer; then the counts and where an
+    outdoor area is met stand too. Smoke vents through a window only by the area that finds
+    the one beyond first, so a changed window, or a change to which areas find one beside an
+    open window (before or after: ``window_sides``), does not stand.
+    """
+    looked = balls[-2]
+    for barrier in changed:
+        a, b = 1 << barrier.a, 1 << barrier.b
+        if not looked & (a | b):
+            continue
+        if barrier.kind is BarrierKind.WINDOW:
+            return False
+        la, lb = _level(balls, a), _level(balls, b)
+        if la == lb:
+            continue
+        if la - lb not in (1, -1):
+            return False  # a shortcut, or to an area the walk never found (beyond its last)
+        far, near = (barrier.a, lb) if la > lb else (barrier.b, la)
+        if window_sides >> far & 1:
+            return False
+        if not barrier.passable:
+            ring = balls[near] & ~balls[near - 1] if near else balls[0]
+            if not nbr[far] & ring:
+                return False
+    return True
