@@ -100,12 +100,13 @@ class _LeapCache:
     graph, :meth:`fuego.world.paths.Paths.reach`), so fires with none near need not search
     (docs/performance.md).
 
-    Unlit fuel only ever goes away while no barrier changes and no area is given fuel that
-    may burn (a fire put out early, a script's spilt oil): changes that only take fuel away
-    (an area burned out) keep what is known and move ``version`` on; any other change starts
-    a new cache. ``near``: when the scene has many more fires than unlit areas, the areas
-    within a leap of any unlit fuel (found once, from the fuel); every other area is calm.
-    Otherwise ``calm`` fills fire by fire. ``live``: per area, the targets that were unlit when
+    Unlit fuel only ever goes away while no area is given fuel that may burn (a fire put out
+    early, a script's spilt oil): changes that only take fuel away (an area burned out) keep
+    the cache and move ``version`` on; a barrier change starts a new one that keeps what was
+    known of the areas whose reach stands; fuel given back starts over. ``near``: when the
+    scene has many more fires than unlit areas, the areas within a leap of any unlit fuel
+    (found once, from the fuel); every other area is calm. Otherwise ``calm`` fills fire by
+    fire. ``live``: per area, the targets that were unlit when
     last looked at: an area that burns or burns out never becomes unlit again while the cache
     stands, so each look starts from the last one's. ``made``: per area, the reach's area
     order it was made from and the leap actions made from there so far (area -> action, its
@@ -115,16 +116,18 @@ class _LeapCache:
     __slots__ = ("version", "steps", "near", "calm", "boxed", "routes", "tester", "live",
                  "made")
 
-    def __init__(self, scene: Scene, steps: int, made: dict[int, tuple]) -> None:
+    def __init__(self, scene: Scene, steps: int, made: dict[int, tuple],
+                 kept: tuple | None = None) -> None:
         b, fires = scene.building, scene.fires
         self.version = b.version
         self.steps = steps
         self.made = made
         self.near: set[int] | None = None
         #: live, calm, and the areas where growing is all a fire would do (boxed_in)
-        self.live: dict[int, list[int]] = {}
-        self.calm: set[int] = set()
-        self.boxed: set[int] = set()
+        self.live: dict[int, list[int]]
+        self.calm: set[int]
+        self.boxed: set[int]
+        self.live, self.calm, self.boxed = kept or ({}, set(), set())
         self.routes = len(b.routes)
         self.tester: tuple | None = None  # (boxed, its test), made by boxed_in
         if len(fires) * 8 < len(b.areas):
@@ -144,23 +147,32 @@ def _leap_cache(scene: Scene) -> _LeapCache:
     if cache is not None and cache.steps == steps:
         if cache.version == b.version:  # (asked by every fire's every action)
             return cache
-        if not _fuel_may_return(scene, cache.version):
-            cache.version = b.version
-            return cache
+        changes = b.changes_since(cache.version)
+        if changes is not None:
+            areas, fires = b.areas, scene.fires
+            if not any(what is Change.AREA and areas[i].burnable and i not in fires
+                       for what, i in changes):
+                # No fuel came back: only barriers changed, or fuel went away.
+                sides = {i for what, k in changes if what is Change.BARRIER
+                         for i in (b.barriers[k].a, b.barriers[k].b)}
+                if not sides:
+                    cache.version = b.version
+                    return cache
+                # Where an area's reach stands (the paths kept it), what was known of it holds.
+                made, reaches = cache.made, b.paths.kept_reaches()
+
+                def same(i: int) -> bool:
+                    known, now = made.get(i), reaches.get(i)
+                    return known is not None and now is not None and now[2] is known[0]
+
+                calm = {i for i in cache.calm if same(i)}
+                kept = ({i: live for i, live in cache.live.items() if same(i)}, calm,
+                        {i for i in cache.boxed if i in calm and i not in sides})
+                cache = scene.leap_cache = _LeapCache(scene, steps, made, kept)
+                return cache
     made = cache.made if cache is not None and cache.steps == steps else {}
     cache = scene.leap_cache = _LeapCache(scene, steps, made)
     return cache
-
-
-def _fuel_may_return(scene: Scene, version: int) -> bool:
-    """Since the building's ``version``, has a barrier changed, or an unlit area been given
-    fuel that may burn?"""
-    changes = scene.building.changes_since(version)
-    if changes is None:
-        return True
-    areas, fires = scene.building.areas, scene.fires
-    return any(what is Change.BARRIER or (what is Change.AREA and areas[i].burnable
-                                          and i not in fires) for what, i in changes)
 
 
 def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:

@@ -327,6 +327,9 @@ class _Drawing:
             line = Text("  ")
             line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
             line.append(f"  {room.name} ({room.key}): {len(areas)} areas, fuel {fuel}, {where}")
+            for other, ways in b.room_links(room.key):  # the room graph: which way leads where
+                kinds = sorted({w.describe() for w in ways})
+                line.append(f"; to {other}: {', '.join(kinds)}")
             out.append(line)
         if scene is not None:
             for hero in scene.heroes:

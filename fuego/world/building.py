@@ -82,7 +82,7 @@ class Building:
                 == (other.title, other.levels, other.rooms, other.areas, other.barriers,
                     other.routes))
 
-    __hash__ = None  # type: ignore[assignment]  (mutable)
+    __hash__ = None  # type: ignore[assignment]  # (mutable)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -271,6 +271,22 @@ class Building:
         the barrier's index, with its ``barrier``, ``kind`` and ``state``)."""
         return self.paths.room_graph()
 
+    def room_links(self, key: str) -> list[tuple[str, list[Barrier]]]:
+        """The rooms next to room ``key`` that a way leads to (a door, window, opening, stairs,
+        ladder or hole, or a broken wall or floor), each with those barriers (rooms by key,
+        barriers by index): read from :meth:`room_graph`."""
+        g = self.room_graph()
+        if key not in g:
+            return []
+        out = []
+        for other in sorted(g.adj[key]):
+            ways = [data["barrier"] for _, data in sorted(g.adj[key][other].items())
+                    if data["kind"] not in (BarrierKind.WALL, BarrierKind.FLOOR)
+                    or data["state"] is BarrierState.BROKEN]
+            if ways:
+                out.append((other, ways))
+        return out
+
     def open_rooms(self, key: str) -> set[str]:
         """Rooms directly open to room ``key`` through a passable barrier."""
         return self.paths.open_rooms(key)
@@ -345,13 +361,15 @@ class Building:
         """Clear the fuel of routes where they cross ``areas`` (a fire break): each route
         splits into the runs between them (runs of one area are dropped). Returns the names of
         the routes cut."""
-        cut, kept = [], []
+        cut: list[str] = []
+        kept: list[tuple[RouteKind, tuple[int, ...], str]] = []
         for route in self.routes:
             if not areas & set(route.areas):
                 kept.append((route.kind, route.areas, route.name))
                 continue
             cut.append(route.name)
-            runs, run = [], []
+            runs: list[list[int]] = []
+            run: list[int] = []
             for i in route.areas:
                 if i in areas:
                     runs.append(run)
@@ -359,16 +377,16 @@ class Building:
                 else:
                     run.append(i)
             runs.append(run)
-            runs = [r for r in runs if len(r) > 1]
-            for k, r in enumerate(runs):
-                kept.append((route.kind, tuple(r), route.name if len(runs) == 1
+            long = [r for r in runs if len(r) > 1]
+            for k, r in enumerate(long):
+                kept.append((route.kind, tuple(r), route.name if len(long) == 1
                              else f"{route.name} ({k + 1})"))
         if cut:
             self.routes = []
             for area in self.areas:
                 area.routes = ()
-            for kind, run, name in kept:
-                self._add_route(kind, run, name)
+            for kind, part, name in kept:
+                self._add_route(kind, part, name)
             self._note(Change.ROUTES, -1)
         return cut
 

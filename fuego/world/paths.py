@@ -104,7 +104,7 @@ class Paths:
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
         og = self._open
-        sides = set()
+        sides: set[int] = set()
         for barrier in changed:
             a, b = barrier.a, barrier.b
             sides.update((a, b))
@@ -163,6 +163,13 @@ class Paths:
             self._reach.clear()
         self._reach[i] = (steps, dist, sorted(dist))
         return dist, self._reach[i][2]
+
+    def kept_reaches(self) -> Mapping[int, tuple[int, dict[int, int], list[int]]]:
+        """The reaches kept now: area -> (steps, what :meth:`reach` gives); nothing is walked
+        (do not change it)."""
+        if self.version != self.journal.version:
+            self.sync()
+        return self._reach
 
     def near(self, sources: Iterable[int], steps: int) -> set[int]:
         """The areas within ``steps`` moves of any of ``sources`` through the open graph."""
@@ -308,24 +315,24 @@ class Paths:
     def room_vents(self, key: str) -> bool:
         """Does smoke escape from room ``key``? It does when the room is outdoors, or open
         (through any chain of open rooms) to an outdoor room or an open window: the same
-        reading as the smoke's own vent search."""
+        reading as the smoke's own vent search. (Found for every room at once, per barrier
+        state: the suffocation rule asks it of every hero every round.)"""
         g = self.room_graph()  # (syncs)
-        vents = self._room_vents.get(key)
-        if vents is None:
-            vents = self._room_vents[key] = self._vents_of_room(g, key)
-        return vents
-
-    def _vents_of_room(self, g: nx.MultiGraph, key: str) -> bool:
-        b = self
-        seen = {key}
-        for room in nx.bfs_tree(nx.subgraph_view(
-                g, filter_edge=lambda u, v, k: g.adj[u][v][k]["barrier"].passable), key):
-            seen.add(room)
-            if b.rooms[room].outdoors:
-                return True
-        # an open window anywhere in those rooms, even onto a room of the same chain
-        return any(bar.kind is BarrierKind.WINDOW and bar.passable
-                   for room in seen for i in b.room_areas.get(room, ()) for _, bar in self._nbrs[i])
+        if not self._room_vents:
+            open_rooms = nx.Graph()
+            open_rooms.add_nodes_from(g)
+            rooms, areas, nbrs = self.rooms, self.room_areas, self._nbrs
+            open_rooms.add_edges_from(
+                (self.areas[bar.a].room, self.areas[bar.b].room) for bar in self.barriers
+                if bar.passable and self.areas[bar.a].room != self.areas[bar.b].room)
+            for members in nx.connected_components(open_rooms):
+                # an open window anywhere in those rooms, even onto a room of the same chain
+                vents = any(rooms[r].outdoors for r in members) or any(
+                    bar.kind is BarrierKind.WINDOW and bar.passable
+                    for r in members for i in areas.get(r, ()) for _, bar in nbrs[i])
+                for r in members:
+                    self._room_vents[r] = vents
+        return self._room_vents.get(key, False)
 
 
 class _Walk:
@@ -418,16 +425,19 @@ class SmokeWalks:
             if prefix is not None and (len(prefix[0]) >= cover or prefix[1]):
                 out.append((prefix[0][:cover], False))
             else:
-                out.append(reach(start, cover))
+                out.append(reach(start, cover, vents))
         return out
 
-    def reach(self, start: int, cover: int) -> tuple[list[int], bool]:
+    def reach(self, start: int, cover: int,
+              vents_all: list[bool] | None = None) -> tuple[list[int], bool]:
         """The ``cover`` areas nearest ``start`` and whether smoke from there vents (the list
-        may be kept for the next ask: do not change it)."""
+        may be kept for the next ask: do not change it). ``vents_all``: the paths'
+        ``vent_flags()`` when the caller has just asked for them (and so caught up)."""
         paths = self.paths
-        vents_all = paths.vent_flags()  # (syncs)
-        if self.version != self.journal.version:
-            self._catch_up()
+        if vents_all is None:
+            vents_all = paths.vent_flags()  # (syncs)
+            if self.version != self.journal.version:
+                self._catch_up()
         walk = self._walks.get(start)
         if walk is not None and walk.done:
             # Asked before and still standing: where the smoke can vent, walking finds what the

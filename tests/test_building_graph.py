@@ -1,0 +1,134 @@
+"""The building is its networkx graph: areas on nodes, barriers on edges, every change through
+the Building, and whatever is derived following ``Building.version``."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import networkx as nx
+from click.testing import CliRunner
+
+from fuego.engine.controllers import AutoController
+from fuego.engine.fire_actions import destroy_barrier
+from fuego.engine.rounds import play_round, start_scene
+from fuego.scenario import load
+from fuego.table import gm
+from fuego.world.building import BarrierKind, BarrierState, Change, Feature, RouteKind
+
+ROOT = Path(__file__).resolve().parent.parent
+TAVERN = str(ROOT / "campaigns" / "tavern.yaml")
+
+
+def fresh(b):
+    """A copy of the building as it stands, with nothing derived yet."""
+    return pickle.loads(pickle.dumps(b))
+
+
+def test_the_tavern_is_a_networkx_graph_of_its_areas_and_barriers():
+    b = load(TAVERN).build(1).building
+    g = b.graph
+    assert isinstance(g, nx.Graph)
+    assert g.number_of_nodes() == len(b.areas) and sorted(g) == list(range(len(b.areas)))
+    for i, data in g.nodes(data=True):
+        area = data["area"]
+        assert area is b.areas[i] and area.index == i
+        assert (area.room, area.level) == (b.areas[i].room, b.areas[i].level)
+    assert g.number_of_edges() == len(b.barriers)
+    kinds = set()
+    for u, v, barrier in g.edges(data="barrier"):
+        assert {u, v} == {barrier.a, barrier.b} and b.barriers[barrier.index] is barrier
+        kinds.add(barrier.kind)
+        assert barrier.state in BarrierState
+    assert {BarrierKind.OPEN, BarrierKind.WALL, BarrierKind.DOOR, BarrierKind.WINDOW,
+            BarrierKind.FLOOR} <= kinds
+    # routes are node data: every area of a route holds it
+    for route in b.routes:
+        assert all(route in g.nodes[i]["area"].routes for i in route.areas)
+
+
+def test_a_barrier_opened_or_destroyed_in_play_changes_its_edge_and_the_version():
+    scene = load(TAVERN).build(1)
+    b = scene.building
+    door = next(x for x in b.barriers if x.kind is BarrierKind.DOOR and x.closed)
+    edge = b.graph.edges[door.a, door.b]
+    assert edge["barrier"].state is BarrierState.CLOSED
+    assert not b.paths.open_graph().has_edge(door.a, door.b)
+    before = b.version
+    gm.barrier(scene, door.name, "open")
+    assert edge["barrier"].state is BarrierState.OPEN and b.version == before + 1
+    assert b.changes_since(before) == [(Change.BARRIER, door.index)]
+    assert b.paths.open_graph().has_edge(door.a, door.b)
+
+    wall = next(x for x in b.barriers if x.kind is BarrierKind.WALL)
+    before = b.version
+    destroy_barrier(scene, wall, 5, "test")
+    assert b.graph.edges[wall.a, wall.b]["barrier"].state is BarrierState.BROKEN
+    assert b.version > before and (Change.BARRIER, wall.index) in b.changes_since(before)
+    assert b.paths.open_graph().has_edge(wall.a, wall.b)
+
+
+def test_every_change_goes_through_the_building_and_bumps_its_version():
+    b = load(TAVERN).build(1).building
+    i = next(a.index for a in b.areas if a.fuel > 0 and not a.features)
+    steps = []
+    for change, what in [(lambda: b.set_fuel(i, 2), Change.AREA),
+                         (lambda: b.burn_out(i), Change.AREA),
+                         (lambda: b.set_fuel(i, 4, renew=True), Change.AREA),
+                         (lambda: b.add_feature(i, Feature.OIL), Change.FEATURES),
+                         (lambda: b.remove_feature(i, Feature.OIL), Change.FEATURES),
+                         (lambda: b.add_route(RouteKind.OIL, [i, i + 1]), Change.ROUTES)]:
+        before = b.version
+        change()
+        assert b.version == before + 1
+        steps.append(b.changes_since(before)[0][0])
+        assert steps[-1] is what
+    assert b.areas[i].fuel == 4 and not b.areas[i].burned_out
+    assert b.routes_at(i)[-1].kind is RouteKind.OIL
+
+
+def test_what_is_derived_follows_the_version():
+    scene = load(TAVERN).build(1)
+    b = scene.building
+    start_scene(scene)
+    asked = [(i, 3) for i in range(len(b.areas))]
+    for _ in range(6):  # fires burn, doors open, walls fall: the kept answers stay fresh ones
+        play_round(scene, AutoController())
+        copy = fresh(b)
+        assert [b.within(i, s) for i, s in asked] == [copy.within(i, s) for i, s in asked]
+        assert [b.paths.walls(i) for i in range(len(b.areas))] == \
+            [copy.paths.walls(i) for i in range(len(b.areas))]
+        assert b.paths.vent_flags() == copy.paths.vent_flags()
+        assert b.paths.exit_costs({}) == copy.paths.exit_costs({})
+        assert b.smoke_walks().reach_all(asked) == copy.smoke_walks().reach_all(asked)
+        assert {k: b.room_vents(k) for k in b.rooms} == {k: copy.room_vents(k) for k in b.rooms}
+    # a door opened between two asks: the cached reach moves with it
+    door = next(x for x in b.barriers if x.kind is BarrierKind.DOOR and x.closed
+                and not x.destroyed)
+    seen = b.within(door.a, 1)
+    assert door.b not in seen
+    b.open_barrier(door)
+    assert b.within(door.a, 1)[door.b] == 1
+
+
+def test_the_room_graph_says_which_rooms_connect_through_what():
+    b = load(TAVERN).build(1).building
+    g = b.room_graph()
+    assert set(g) == set(b.rooms)
+    for _, _, data in g.edges(data=True):
+        barrier = data["barrier"]
+        assert {b.areas[barrier.a].room, b.areas[barrier.b].room} == set(_ends(g, barrier))
+        assert data["kind"] is barrier.kind
+    ways = dict(b.room_links("kitchen"))
+    assert "pantry" in ways and all(w.kind is BarrierKind.DOOR for w in ways["pantry"])
+    from fuego.cli import cli
+
+    out = CliRunner().invoke(cli, ["show", TAVERN, "--level", "ground", "--no-color"]).output
+    assert "Kitchen (kitchen): " in out and "; to pantry: closed wooden-door" in out
+
+
+def _ends(g, barrier):
+    for u, v, k in g.edges(keys=True):
+        if k == barrier.index:
+            return u, v
+    raise AssertionError(barrier)
