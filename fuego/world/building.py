@@ -86,14 +86,9 @@ class Building:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.pop("paths", None)  # derived: made again where it is unpickled
-        state.pop("_smoke", None)
+        state["paths"].sync()  # (a forecast unpickles one per run: its walks come ready made)
+        state["_smoke"] = None  # made again where it is asked for
         return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self.paths = Paths(self)
-        self._smoke = None
 
     # -- versions ------------------------------------------------------------------------------
     @property

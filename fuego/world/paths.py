@@ -25,6 +25,7 @@ only what a changed barrier touches (fuel and burned areas change no walk).
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,7 @@ class Paths:
     """The walks of one building, cached per its version (see the module docstring)."""
 
     __slots__ = ("graph", "areas", "barriers", "rooms", "room_areas", "journal", "version",
-                 "_nbrs", "_open", "_walls", "_reach", "_regions",
+                 "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
                  "_rooms", "_room_vents", "_exits", "_exit_set", "_steps")
 
     def __init__(self, building: Building) -> None:
@@ -77,6 +78,7 @@ class Paths:
         self._open = nx.Graph()
         self._open.add_nodes_from(g)
         self._open.add_edges_from((bar.a, bar.b) for bar in self.barriers if bar.passable)
+        self._lists: list[list[int]] = [list(self._open.adj[i]) for i in range(len(self.areas))]
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
         self._regions: tuple[list[bool], list[tuple[int, bool]]] | None = None
@@ -114,11 +116,12 @@ class Paths:
                 og.remove_edge(a, b)
         for i in sides:
             self._walls.pop(i, None)
+            self._lists[i] = list(og.adj[i])
         self._reach = {i: known for i, known in self._reach.items()
                        if sides.isdisjoint(known[1])}
         self._regions = None
         self._rooms = None
-        self._room_vents = {}
+        self._room_vents.clear()
         if self._steps is not None:
             for i in sides:
                 self._steps[i] = self._steps_at(i)
@@ -136,6 +139,12 @@ class Paths:
         if self.version != self.journal.version:
             self.sync()
         return self._open
+
+    def open_lists(self) -> list[list[int]]:
+        """:meth:`open_graph`'s adjacency as lists by area (do not change them)."""
+        if self.version != self.journal.version:
+            self.sync()
+        return self._lists
 
     def walls(self, i: int) -> list[tuple[int, int, int | None, int | None]]:
         """The barriers around area ``i`` that fire cannot pass: (area beyond, barrier index,
@@ -158,7 +167,17 @@ class Paths:
         known = self._reach.get(i)
         if known is not None and known[0] == steps:
             return known[1], known[2]
-        dist = nx.single_source_shortest_path_length(self._open, i, cutoff=steps)
+        dist = {i: 0}
+        frontier, adj, d = [i], self._lists, 0
+        while frontier and d != steps:  # breadth first over the open lists, to the cutoff
+            d += 1
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in dist:
+                        dist[j] = d
+                        nxt.append(j)
+            frontier = nxt
         if len(self._reach) >= _REACH_KEPT:
             self._reach.clear()
         self._reach[i] = (steps, dist, sorted(dist))
@@ -315,24 +334,35 @@ class Paths:
     def room_vents(self, key: str) -> bool:
         """Does smoke escape from room ``key``? It does when the room is outdoors, or open
         (through any chain of open rooms) to an outdoor room or an open window: the same
-        reading as the smoke's own vent search. (Found for every room at once, per barrier
-        state: the suffocation rule asks it of every hero every round.)"""
-        g = self.room_graph()  # (syncs)
-        if not self._room_vents:
-            open_rooms = nx.Graph()
-            open_rooms.add_nodes_from(g)
-            rooms, areas, nbrs = self.rooms, self.room_areas, self._nbrs
-            open_rooms.add_edges_from(
-                (self.areas[bar.a].room, self.areas[bar.b].room) for bar in self.barriers
-                if bar.passable and self.areas[bar.a].room != self.areas[bar.b].room)
-            for members in nx.connected_components(open_rooms):
-                # an open window anywhere in those rooms, even onto a room of the same chain
-                vents = any(rooms[r].outdoors for r in members) or any(
-                    bar.kind is BarrierKind.WINDOW and bar.passable
-                    for r in members for i in areas.get(r, ()) for _, bar in nbrs[i])
-                for r in members:
-                    self._room_vents[r] = vents
-        return self._room_vents.get(key, False)
+        reading as the smoke's own vent search. (Kept per room and barrier state: the
+        suffocation rule asks it of every hero every round.)"""
+        if self.version != self.journal.version:
+            self.sync()
+        vents = self._room_vents.get(key)
+        if vents is None:
+            vents = self._room_vents[key] = self._vents_of_room(key)
+        return vents
+
+    def _vents_of_room(self, key: str) -> bool:
+        # breadth first over rooms, through the barriers of their areas that are open now
+        areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
+        seen = {key}
+        queue = deque([key])
+        while queue:
+            room = queue.popleft()
+            if rooms[room].outdoors:
+                return True
+            for i in self.room_areas.get(room, ()):
+                for j, barrier in nbrs[i]:
+                    if not barrier.passable:
+                        continue
+                    if barrier.kind is BarrierKind.WINDOW:
+                        return True
+                    other = areas[j].room
+                    if other not in seen:
+                        seen.add(other)
+                        queue.append(other)
+        return False
 
 
 class _Walk:
@@ -535,7 +565,7 @@ class SmokeWalks:
         """The first ``cover`` (or more) areas in the walks' order from ``start``, whether that
         is every area open to it, and how many of them (the first) it looked around; no vent
         is looked for. (Lists, not masks: a big field keeps one per fire.)"""
-        adj = self.paths.open_graph().adj
+        adj = self.paths.open_lists()
         seen = {start}
         order = [start]
         frontier = [start]
