@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 TAVERN = str(ROOT / "campaigns" / "tavern.yaml")
 
 
+def _passable_edge(b):
+    return lambda u, v: b.between(u, v).passable
+
+
 def fresh(b):
     """A copy of the building as it stands, with nothing derived yet."""
     return pickle.loads(pickle.dumps(b))
@@ -99,6 +103,14 @@ def test_what_is_derived_follows_the_version():
         assert [b.paths.walls(i) for i in range(len(b.areas))] == \
             [copy.paths.walls(i) for i in range(len(b.areas))]
         assert b.paths.vent_flags() == copy.paths.vent_flags()
+        # the open graph is the building's graph through what is passable now, and reach is
+        # networkx's breadth first search over it, to the cutoff
+        passable = nx.subgraph_view(b.graph, filter_edge=_passable_edge(b))
+        og = b.paths.open_graph()
+        assert set(og) == set(passable)
+        assert {frozenset(e) for e in og.edges} == {frozenset(e) for e in passable.edges}
+        assert all(b.within(i, s) == nx.single_source_shortest_path_length(passable, i, cutoff=s)
+                   for i, s in asked)
         assert b.paths.exit_costs({}) == copy.paths.exit_costs({})
         assert b.smoke_walks().reach_all(asked) == copy.smoke_walks().reach_all(asked)
         assert {k: b.room_vents(k) for k in b.rooms} == {k: copy.room_vents(k) for k in b.rooms}

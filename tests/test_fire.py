@@ -109,7 +109,7 @@ def test_start_fire_merges_keeping_the_larger_dice_and_refuses_no_fuel():
 def test_fire_takes_resolve_from_fuel_and_oil_burns_hot():
     s = _kitchen()
     b = s.building
-    b.areas[b.find("A1")].features = frozenset({Feature.OIL})
+    b.add_feature(b.find("A1"), Feature.OIL)
     oil = s.start_fire(b.find("A1"), 2, Cause.GM)
     plain = s.start_fire(b.find("D1"), 2, Cause.GM)
     assert oil.temperature is Temperature.HOT and plain.temperature is Temperature.REGULAR
@@ -243,7 +243,7 @@ def test_debris_threatens_both_sides_and_a_floor_drops_those_on_it():
 
 def test_a_beam_brought_down_collapses_the_floor_above():
     b = grid([("ground", 0, ["k"]), ("upper", 1, ["k"])], TWO_ROOMS)
-    b.areas[b.find("ground:A1")].features = frozenset({Feature.WOODEN_BEAM})
+    b.add_feature(b.find("ground:A1"), Feature.WOODEN_BEAM)
     s = scene(b)
     s.roller = LoadedRoller(totals=[30])
     fire = s.start_fire(b.find("ground:A1"), 9, Cause.GM)

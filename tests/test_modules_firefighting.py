@@ -72,7 +72,7 @@ def test_the_7th_sea_chain_roll_adds_a_free_raise_per_helper():
 
 def test_no_buckets_on_burning_oil_and_none_without_water():
     s, (ana, _), fire = _crew()
-    s.building.areas[2].features = frozenset({Feature.OIL})
+    s.building.add_feature(2, Feature.OIL)
     kinds = {a.kind for a in options(s, ana)}
     assert K.BUCKET_CHAIN not in kinds and K.BLANKET not in kinds  # 5 dice: too big to beat
     s2, (ana2, _), _ = _crew(water=False)
@@ -107,7 +107,7 @@ def test_tearing_down_kills_the_fuel_and_the_structure():
                    totals=[20, 20])
     ana = Hero("Ana", 0, brawn=3)
     s.heroes.append(ana)
-    s.building.areas[1].fuel = 2
+    s.building.set_fuel(1, 2)
     fire = s.start_fire(1, 3, Cause.GM)
     hero_perform(s, ana, parse_action(s, ana, "tear-down ground:B1"))  # 20 vs 5 x 2
     assert s.building.areas[1].fuel == 1 and fire.resolve == 1

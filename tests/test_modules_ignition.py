@@ -99,7 +99,7 @@ def test_the_wind_and_weather_modify_kindling():
 def test_accidents_use_the_unintentional_target_and_na_terrain_never_burns():
     b = field(["hr"])
     s = scene_with(b, {"ignition": {"terrain": {"road": "paved"}}}, faces=[5, 4])
-    b.areas[1].fuel = 2  # a cart of straw on the cobbles: paved is still NA
+    b.set_fuel(1, 2)  # a cart of straw on the cobbles: paved is still NA
     assert I.accidental_ignition(s, "ground:B1", "a dropped lantern") is None
     assert module_events(s, "ignition")[-1].data["success"] is False
     fire = I.accidental_ignition(s, "ground:A1", "a dropped lantern")  # 9 < building 10

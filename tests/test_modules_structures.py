@@ -20,7 +20,7 @@ def test_alpha_strike_burns_two_construction_points_a_turn():
 
 def test_default_cf_from_fuel_and_beams():
     b = field(["hh"])
-    b.areas[1].features = frozenset({Feature.WOODEN_BEAM})
+    b.add_feature(1, Feature.WOODEN_BEAM)
     s = scene_with(b, {"structures": {}})
     assert S.default_cf(s, 0) == 4 * 5
     assert S.default_cf(s, 1) == 4 * 5 + 10

@@ -6,10 +6,14 @@ ask it reads the changes since it last looked (``Building.changes_since``) and d
 only what a changed barrier touches (fuel and burned areas change no walk).
 
 - the **open graph**: a networkx graph of the areas and the barriers that let fire, smoke and
-  people through now, patched edge by edge as barriers open, close and break;
+  people through now, patched edge by edge as barriers open, close and break, and its
+  adjacency as lists by area (patched with it);
 - **reach** (leaps, a bucket chain's water): the areas within ``n`` moves through the open
-  graph, ``nx.single_source_shortest_path_length`` with a cutoff, kept per area;
-- **near**: the areas within ``n`` moves of any of several areas (multi-source, with a cutoff);
+  graph, breadth first with a cutoff over those lists, kept per area (what
+  ``nx.single_source_shortest_path_length(open_graph, i, cutoff=n)`` answers: a tavern
+  forecast asks ~300 a run, and networkx's views cost twice the walk);
+- **near**: the areas within ``n`` moves of any of several areas
+  (``nx.multi_source_dijkstra_path_length`` with a cutoff);
 - **regions and vents**: the connected components of the open graph, and whether each holds an
   outdoor area or an open window (smoke can escape);
 - **walls**: per area, the barriers around it that fire cannot pass, with their TNs;
