@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.dice.roller import Roller
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
     from fuego.world.smoke import SmokeField
 
 
-class Cause:
-    """Why a fire started: every new fire names one (an invariant the tests check)."""
+class Cause(str, Enum):
+    """Why a fire started: every new fire names one (an invariant the tests check). The log
+    carries its value (docs/events.md, ``fire-started``)."""
 
     START = "start"  # in the scenario at the start
     ROUTE = "route"
@@ -157,7 +159,7 @@ class Scene:
         return None
 
     # -- fires: the only way in and out of the active set --------------------------------------
-    def start_fire(self, area: int, fd: int, cause: str, *, source: Fire | None = None,
+    def start_fire(self, area: int, fd: int, cause: Cause, *, source: Fire | None = None,
                    temperature: Temperature | None = None, kind: FireKind | None = None,
                    state: FireState | None = None, **data: Any) -> Fire | None:
         """Start a fire (or merge into the one there). Returns None where nothing can burn.
@@ -181,7 +183,7 @@ class Scene:
             if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
                 existing.temperature = Temperature.HOT
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
-                      cause=cause, source=src, grew=grew, **data)
+                      cause=cause.value, source=src, grew=grew, **data)
             return existing
         fire = Fire(self.next_fire_id, area, fd, a.fuel, temperature=temperature,
                     kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
@@ -190,7 +192,7 @@ class Scene:
         self.fires[area] = fire
         for module in self.modules:
             module.fire_started(self, fire)
-        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause,
+        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause.value,
                   source=src, temperature=fire.temperature.value, fire_kind=fire.kind.value,
                   resolve=fire.resolve, state=fire.state.value, **data)
         return fire
