@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
 from fuego.engine.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
@@ -25,6 +25,8 @@ from fuego.world.building import Building, Feature, note_fuel
 if TYPE_CHECKING:
     from fuego.modules import RuleModule
     from fuego.world.smoke import SmokeField
+
+M = TypeVar("M", bound="RuleModule")
 
 
 class Cause(str, Enum):
@@ -152,9 +154,11 @@ class Scene:
     def room_fires(self, room: str) -> list[Fire]:
         return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]
 
-    def module(self, name: str) -> RuleModule | None:
+    def module(self, kind: type[M]) -> M | None:
+        """The scene's module of class ``kind`` (None when it is off): modules find each other
+        by type, and the scenario's names stay in fuego.modules.registry."""
         for m in self.modules:
-            if m.name == name:
+            if isinstance(m, kind):
                 return m
         return None
 

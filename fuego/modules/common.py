@@ -20,6 +20,7 @@ from fuego.world.building import BarrierKind, Building, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
+    from fuego.modules.wind import Wind
 
 
 # -- options ------------------------------------------------------------------------------------
@@ -304,7 +305,9 @@ def terrain_of(scene: Scene, i: int, *, cleared: bool = True) -> str:
     """An area's terrain: what a fire break made of it, else its own ``terrain`` (the
     scenario), else a module's ``terrain:`` option (area name before room key), else
     :func:`default_terrain`."""
-    breaks = scene.module("fire-breaks") if cleared else None
+    from fuego.modules.fire_breaks import FireBreaks  # it builds on this module
+
+    breaks = scene.module(FireBreaks) if cleared else None
     if breaks is not None and i in breaks.converted:
         return breaks.converted[i]
     own = getattr(scene.building.areas[i], "terrain", "")
@@ -332,12 +335,16 @@ class TerrainOption:
 # -- weather and wind, asked by the other modules --------------------------------------------------
 def weather_drm(scene: Scene, i: int) -> int:
     """The weather module's DRM for a 2d6 fire roll in area ``i`` (0 when it is off)."""
-    w = scene.module("weather")
+    from fuego.modules.weather import Weather  # it builds on this module
+
+    w = scene.module(Weather)
     return w.drm(scene, i) if w is not None else 0
 
 
-def wind_of(scene: Scene) -> Any:
-    return scene.module("wind")
+def wind_of(scene: Scene) -> Wind | None:
+    from fuego.modules.wind import Wind  # it builds on this module
+
+    return scene.module(Wind)
 
 
 # -- collapse -------------------------------------------------------------------------------------

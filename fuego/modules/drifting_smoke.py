@@ -42,6 +42,8 @@ from fuego.modules.common import (
     step,
     terrain_of,
 )
+from fuego.modules.ignition import Ignition
+from fuego.modules.wind import Wind
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -100,7 +102,7 @@ class DriftingSmoke(RuleModule):
     # -- the wind it feels ----------------------------------------------------------------------
     def wind_now(self, scene: Scene) -> tuple[str | None, int]:
         """(where the smoke blows to, Alpha Strike wind force level)."""
-        wind = scene.module("wind")
+        wind = scene.module(Wind)
         if wind is not None:
             return wind.blowing_to, wind.level
         level = self.force if self.force is not None else \
@@ -123,7 +125,7 @@ class DriftingSmoke(RuleModule):
 
     def density_of(self, scene: Scene, fire: Fire) -> int:
         area = scene.building.areas[fire.area]
-        ignition = scene.module("ignition")
+        ignition = scene.module(Ignition)
         heavy = (TERRAINS[terrain_of(scene, fire.area)].heavy_smoke or area.thick_smoke
                  or (ignition is not None and ignition.is_incendiary(fire)))
         return THICK if heavy else THIN

@@ -169,7 +169,7 @@ def summary(scene: Scene) -> dict[str, Any] | None:
     """The fire-break spend of a built scene, for ``fuego check`` (None when the module is off):
     ``factors`` available (``granted`` + ``from_crew_hours``), ``spent``, ``left``, ``areas``
     (area, from, to, class, cost, fuel [before, after]), ``paths_cut`` and ``problems``."""
-    m = scene.module("fire-breaks")
+    m = scene.module(FireBreaks)
     if m is None:
         return None
     return m.plan(scene)
@@ -192,7 +192,7 @@ def summary_line(scene: Scene) -> str | None:
 def cleared_areas(scene: Scene) -> dict[str, str]:
     """Areas a map should mark as cleared: area name -> ``light`` or ``clear`` (before round 1
     this is the plan; after, what was done)."""
-    m = scene.module("fire-breaks")
+    m = scene.module(FireBreaks)
     if m is None:
         return {}
     if m.applied:

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.dice.roller import Pool
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
+from fuego.modules.structures import Structures
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
@@ -214,7 +215,7 @@ class Firefighting(RuleModule):
             return
         area.fuel = max(0, area.fuel - TEAR_DOWN_FUEL)
         fire.resolve = max(0, fire.resolve - TEAR_DOWN_FUEL)
-        structures = scene.module("structures")
+        structures = scene.module(Structures)
         if structures is not None:
             structures.damage(scene, fire.area, TEAR_DOWN_CF, f"torn down by {hero.name}",
                               by=hero.name)

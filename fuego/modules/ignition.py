@@ -40,6 +40,7 @@ from fuego.modules.common import (
     unlit,
     weather_drm,
 )
+from fuego.modules.wind import Wind
 from fuego.rules.tables import Temperature
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
 
     b = scene.building
     name = b.areas[i].name
-    module = scene.module("ignition")
+    module = scene.module(Ignition)
     what = "set fire" if intentional else "accidental fire"
     if not unlit(scene, i):
         note(scene, "ignition", f"{what} in {name}: nothing there will burn"
@@ -121,7 +122,7 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
         note(scene, "ignition", f"{what} in {name}: {terrain_of(scene, i)} cannot be set alight",
              i, by, what=what, success=False)
         return None
-    wind = scene.module("wind")
+    wind = scene.module(Wind)
     target = base + modifier + (wind.target_modifier() if wind is not None else 0)
     drm = weather_drm(scene, i)
     a, c = scene.roller.dr()
@@ -255,7 +256,7 @@ class Ignition(TerrainOption, RuleModule):
         if rise:
             drm += ASL_SPREAD_DRM["higher" if rise > 0 else "lower"]
         drm += weather_drm(scene, dst)
-        wind = scene.module("wind")
+        wind = scene.module(Wind)
         if wind is not None:
             w = wind.asl_drm(scene, src, dst)
             if w is None:

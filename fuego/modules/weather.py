@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, note, outdoors
+from fuego.modules.ignition import Ignition
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -174,7 +175,7 @@ class Weather(RuleModule):
             self.burn_out.clear()
             return
         b = scene.building
-        ignition = scene.module("ignition")
+        ignition = scene.module(Ignition)
         for i in sorted(scene.fires):
             if i in self.burn_out or not outdoors(b, i):
                 continue

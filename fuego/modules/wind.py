@@ -229,14 +229,18 @@ class Wind(RuleModule):
             self.origin = turn(self.origin, by)  # turning the source turns the wind alike
         self._announce(scene, f"The wind changes ({dr_text(check)}, dr {roll}): {before} -> "
                        f"{self.describe()}", **data)
-        smoke = scene.module("drifting-smoke")
+        from fuego.modules.drifting_smoke import DriftingSmoke  # it reads the wind
+
+        smoke = scene.module(DriftingSmoke)
         if smoke is not None:
             smoke.wind_changed(scene)
 
     def _gusts(self, scene: Scene, check: tuple[int, int]) -> None:
         self.gust_round = scene.round
         self._announce(scene, f"Gusts ({dr_text(check)})!", check=list(check), gusts=True)
-        smoke = scene.module("drifting-smoke")
+        from fuego.modules.drifting_smoke import DriftingSmoke  # it reads the wind
+
+        smoke = scene.module(DriftingSmoke)
         if smoke is not None:
             smoke.gust(scene)
         if self.collapse:
@@ -386,7 +390,9 @@ class Wind(RuleModule):
             self.origin = None
         self._announce(scene, f"The wind: {self.describe()}", why=why)
         if (self.force, self.origin) != before:
-            smoke = scene.module("drifting-smoke")
+            from fuego.modules.drifting_smoke import DriftingSmoke  # it reads the wind
+
+            smoke = scene.module(DriftingSmoke)
             if smoke is not None:
                 smoke.wind_changed(scene)
 
