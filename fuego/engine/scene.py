@@ -14,7 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
-from fuego.engine.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
+from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
@@ -53,7 +53,7 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
-    log: EventLog = field(default_factory=EventLog)
+    log: EventLog = field(default_factory=list)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
@@ -82,13 +82,12 @@ class Scene:
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
              /, **data: Any) -> Event | None:
-        """Log an event (None: a kind this scene does not keep, see ``keep``)."""
+        """Log an event (None: a kind this scene does not keep, see ``keep``). ``data`` is the
+        kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
         if self.keep is not None and kind not in self.keep:
             return None
         if isinstance(area, int):
             area = self.building.areas[area].name
-        if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
-            raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
         event = new_event(kind, self.round, self.phase, actor, area, data)
         self.add(event)
         return event
@@ -98,27 +97,23 @@ class Scene:
         return self.keep is None or kind in self.keep
 
     def add(self, event: Event) -> None:
-        """Log an event already made, and pass it to the listeners."""
+        """Log an event already made, and pass it to the listeners. Its data must be its kind's
+        payload: a missing or unknown key raises (a programming error, caught by the tests)."""
         if self.keep is not None and event.kind not in self.keep:
             return
+        check_payload(event.kind, event.data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
 
     def record_all(self, make: Callable[[], list[Event]], count: int,
                    kinds: frozenset[EventKind] | None = None) -> None:
-        """``count`` events that ``make()`` makes, in order (of ``kinds``): made now for the
-        listeners, or left to the log to make when it is first read (``EventLog.defer``): a big
-        fire's round records tens of thousands of rolls that a headless run or a forecast may
-        never read."""
+        """``count`` events that ``make()`` makes, in order (of ``kinds``), logged now."""
         keep = self.keep
         if keep is not None and kinds is not None and keep.isdisjoint(kinds):
             return
-        if self.listeners or type(self.log) is not EventLog or keep is not None:
-            for event in make():
-                self.add(event)
-        elif count:
-            self.log.defer(Deferred(count, make, kinds))
+        for event in make():
+            self.add(event)
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:

@@ -65,11 +65,12 @@ class Script:
         none of those cannot fire a cue, and the log need not make the others."""
         kinds = self._kinds
         log = scene.log
-        since = getattr(log, "since", None) if kinds is not None else None
         first = True
         for _ in range(MAX_PASSES):
             end = len(log)
-            events = since(self.index, kinds) if since is not None else log[self.index:]
+            events = log[self.index:]
+            if kinds is not None:
+                events = [e for e in events if e.kind in kinds]
             self.index = end
             if events:  # the cues that may happen by one of them
                 present = {e.kind for e in events}
