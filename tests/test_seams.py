@@ -4,6 +4,7 @@ Protocol."""
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from pathlib import Path
@@ -120,3 +121,15 @@ def test_every_modules_events_carry_their_payloads_types():
     for seed in (1, 2, 3):
         seen |= _check_types(_combined(seed, list(ALL)).log)
     assert {EventKind.MODULE, EventKind.WIND, EventKind.WEATHER} <= seen
+
+
+def test_docs_events_has_a_table_per_kind_with_its_payloads_keys():
+    doc = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### `([a-z-]+)`$", doc, flags=re.M)
+    tables = dict(zip(sections[1::2], sections[2::2]))
+    assert set(tables) == {k.value for k in EventKind}
+    for kind, payload in PAYLOADS.items():
+        text = tables[kind.value].split("\n## ", 1)[0]
+        keys = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.M))
+        assert keys == payload.__required_keys__ | payload.__optional_keys__, kind
+        assert f"`events.{payload.__name__}`" in text, kind
