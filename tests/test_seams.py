@@ -18,6 +18,8 @@ from fuego.engine.rounds import run_scene
 from fuego.modules import RuleModule
 from fuego.modules.registry import build
 from fuego.modules.wind import Wind
+from fuego.render.narrate import Narrator, narrate
+from fuego.render.phrases import PHRASES
 from fuego.scenario import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -133,3 +135,19 @@ def test_docs_events_has_a_table_per_kind_with_its_payloads_keys():
         keys = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.M))
         assert keys == payload.__required_keys__ | payload.__optional_keys__, kind
         assert f"`events.{payload.__name__}`" in text, kind
+
+
+# -- narration keyed by kind ----------------------------------------------------------------
+def test_every_kind_has_a_phrase():
+    assert set(PHRASES) == set(EventKind)
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_every_campaigns_run_narrates_through_the_phrases(path):
+    scene = load(path).build(2)
+    run_scene(scene, AutoController())
+    for verbose in (False, True):
+        lines = Narrator(building=scene.building, verbose=verbose).narrate_all(scene.log)
+        assert lines and all(isinstance(line, str) and line for line in lines)
+    said = {e.kind for e in scene.log if narrate(e, verbose=True, building=scene.building)}
+    assert said == {e.kind for e in scene.log}  # verbose: every event has its line
