@@ -23,6 +23,7 @@ from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature, note_fuel
 
 if TYPE_CHECKING:
+    from fuego.engine.script import Script
     from fuego.modules import RuleModule
     from fuego.world.smoke import SmokeField
 
@@ -57,7 +58,7 @@ class Scene:
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
-    script: Any = None  # fuego.scenario.script.Script, when the scenario has one
+    script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
     ended: bool = False
     next_fire_id: int = 1

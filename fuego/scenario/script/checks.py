@@ -117,8 +117,9 @@ class _Reader:
         """A room key or an area name -> (areas, rooms)."""
         if isinstance(value, str) and value in self.b.rooms:
             return set(), {value}
-        if isinstance(value, str) and self.b.find(value.strip()) is not None:
-            return {self.b.areas[self.b.find(value.strip())].name}, set()
+        i = self.b.find(value.strip()) if isinstance(value, str) else None
+        if i is not None:
+            return {self.b.areas[i].name}, set()
         choices = list(self.b.rooms) + [a.name for a in self.b.areas]
         self.add(path, f"no room or area {_short(value)}{_suggest(value, choices)}",
                  tip=f"rooms: {_one_of(self.b.rooms)}; areas are named like ground:C4")

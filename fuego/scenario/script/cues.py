@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
+from fuego.engine.script import When
 from fuego.scenario.script.effects import Effect, make_npc
 from fuego.scenario.script.triggers import Trigger, _Check, _kinds_of
 from fuego.scenario.script.words import MAX_PASSES
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
+    from fuego.engine import script as engine
     from fuego.engine.scene import Scene
 
 
@@ -58,7 +60,7 @@ class Script:
         """The event kinds its cues read (None: any)."""
         return self._kinds
 
-    def check(self, scene: Scene, when: str) -> None:
+    def check(self, scene: Scene, when: When) -> None:
         """Read the events since the last check; fire the cues whose triggers happened.
 
         Only the kinds of event some trigger reads are read (``Trigger.kinds``): a pass with
@@ -144,3 +146,8 @@ class Script:
                 scene.heroes.append(make_npc(sheet))
                 if sheet["name"] not in scene.npcs_added:
                     scene.npcs_added.append(sheet["name"])
+
+
+if TYPE_CHECKING:  # the engine's Protocol: mypy checks that a Script is one
+    def _as_engine_script(script: Script) -> engine.Script:
+        return script

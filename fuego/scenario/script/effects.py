@@ -33,9 +33,10 @@ def _here(scene: Scene, areas: list[int], ctx: dict[str, Any]) -> list[int]:
     out = []
     for i in areas:
         if i == HERE:
-            i = scene.building.find(str(ctx.get("area", "")))
-            if i is None:
+            found = scene.building.find(str(ctx.get("area", "")))
+            if found is None:
                 continue
+            i = found
         out.append(i)
     return out
 

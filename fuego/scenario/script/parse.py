@@ -36,7 +36,7 @@ class _Parser(_TriggerReader, _EffectReader):
             self.add(path, f"{len(raw)} cues; a script may have at most {MAX_CUES}")
             return None
         # Names first: characters the script adds, and oil it spills, may be used anywhere.
-        for n, item in enumerate(raw):
+        for item in raw:
             for effect in _effects_of(item):
                 if not isinstance(effect, dict) or len(effect) != 1:
                     continue
@@ -155,6 +155,7 @@ def build_script(spec: Any, building: Building | Scene, *, heroes: Iterable[str]
         heroes = [h.name for h in scene.heroes] if heroes is None else heroes
         settings = scene.settings if settings is None else settings
     heroes = heroes or ()
+    cues: list[Cue] | None
     if isinstance(spec, list) and all(isinstance(c, Cue) for c in spec) and spec:
         cues = spec
     else:

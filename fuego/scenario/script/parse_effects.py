@@ -101,7 +101,7 @@ class _EffectReader(_Reader):
         return out
 
     def e_fire(self, v, p):
-        if isinstance(v, str) or isinstance(v, list):
+        if isinstance(v, (str, list)):
             v = {"at": v}
         spec = self.mapping(v, p, ("at", "fd", "add", "temperature", "kind"), ("at",))
         if spec is None:
@@ -164,10 +164,7 @@ class _EffectReader(_Reader):
         spec = self.mapping(v, p, ("at", "fd", "radius", "scatter"), ("at",))
         if spec is None:
             return None
-        if self.here(spec["at"], p + ("at",)):
-            i = HERE
-        else:
-            i = self.area(spec["at"], p + ("at",))
+        i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
         fd = self.integer(spec.get("fd", 6), p + ("fd",), 1, 10, "Fire Dice")
         radius = self.integer(spec.get("radius", 1), p + ("radius",), 0, MAX_RADIUS,
                               "the radius (areas)")
