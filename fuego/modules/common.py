@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
@@ -66,6 +66,12 @@ class Options:
         if norm not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
         return norm
+
+    @overload
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int: ...
+
+    @overload
+    def integer(self, key: str, default: None, lo: int, hi: int) -> int | None: ...
 
     def integer(self, key: str, default: int | None, lo: int, hi: int) -> int | None:
         value = self.get(key, default)
@@ -126,10 +132,10 @@ def resolve_refs(building: Building, refs: dict[str, Any], module: str, key: str
             for i in building.room_areas(ref):
                 out[i] = value
             continue
-        i = building.find(ref)
-        if i is None:
+        found = building.find(ref)
+        if found is None:
             raise OptionError(module, f"{key}.{ref}", "no room or area of that name")
-        per_area[i] = value
+        per_area[found] = value
     out.update(per_area)
     return out
 

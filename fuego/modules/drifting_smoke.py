@@ -163,11 +163,11 @@ class DriftingSmoke(RuleModule):
             fire = scene.fires[i]
             if not self.smoke_claims(scene, fire):
                 continue
-            t = self.trails.get(i)
-            if t is None:
+            trail = self.trails.get(i)
+            if trail is None:
                 self.trails[i] = Trail(self.density_of(scene, fire), scene.round)
             else:
-                t.density, t.linger = self.density_of(scene, fire), None
+                trail.density, trail.linger = self.density_of(scene, fire), None
         for src, t in self.trails.items():
             t.areas = self.path(scene, src)
         return self._paint(scene, new)

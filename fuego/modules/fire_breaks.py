@@ -122,7 +122,7 @@ class FireBreaks(TerrainOption, RuleModule):
                             f"but only {self.budget} are available")
         cut = []
         if self.cut_paths:
-            chosen = {b.find(r["area"]) for r in rows}
+            chosen = {b.find(str(r["area"])) for r in rows}
             cut = [r.name for r in b.routes if chosen & set(r.areas)]
         return {"factors": self.budget, "granted": self.factors,
                 "from_crew_hours": self.crew_hours // CREW_HOURS_PER_FACTOR, "spent": spent,
@@ -139,6 +139,7 @@ class FireBreaks(TerrainOption, RuleModule):
         b = scene.building
         for row in p["areas"]:
             i = b.find(row["area"])
+            assert i is not None  # (the plan names the scene's own areas)
             self.converted[i] = row["to"]
             self.cleared[i] = row["class"]
             b.areas[i].fuel = row["fuel"][1]

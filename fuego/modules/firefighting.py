@@ -36,6 +36,7 @@ from fuego.modules.structures import Structures
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
@@ -203,7 +204,7 @@ class Firefighting(RuleModule):
         if self._roll(scene, hero, trait, tn, purpose, scene.area_name(fire.area)):
             self._dice_off(scene, fire, n, f"{purpose} by {hero.name}")
 
-    def _tear_down(self, scene: Scene, hero: Hero, fire) -> None:
+    def _tear_down(self, scene: Scene, hero: Hero, fire: Fire) -> None:
         from fuego.engine.injury import debris
 
         b = scene.building

@@ -65,7 +65,8 @@ SELF_EXTINGUISHING = frozenset({"deep-snow", "ice", "mud", "swamp", "tundra"})
 RAIN = {"none": 0, "light": 1, "moderate": 1, "heavy": 1, "torrential": 2}
 SNOWFALL = {"none": 0, "light": 1, "moderate": 1, "heavy": 1, "sleet": 1, "blizzard": 2}
 TEMPERATURE = {"normal": 0, "cold": 1, "hot": -2}
-GROUND = {"none": 0, **{k: ALPHA_CONDITIONS["terrain"][k] for k in sorted(SELF_EXTINGUISHING)}}
+GROUND: dict[str, int] = {"none": 0, **{k: v for k in sorted(SELF_EXTINGUISHING)
+                                         if (v := ALPHA_CONDITIONS["terrain"][k]) is not None}}
 
 #: fuego's reading: one 2d6 DRM point is worth one raise (5) on a 7th Sea TN.
 TN_PER_DRM = 5
