@@ -299,12 +299,8 @@ def default_terrain(b: Building, i: int) -> str:
 
 def terrain_maps(scene: Scene) -> list[dict[int, str]]:
     """The ``terrain:`` options of the modules that are on, resolved to area indexes."""
-    out = []
-    for m in scene.modules:
-        resolved = getattr(m, "terrain_by_area", None)
-        if resolved is not None:
-            out.append(resolved(scene.building))
-    return out
+    return [m.terrain_by_area(scene.building) for m in scene.modules
+            if isinstance(m, TerrainOption)]
 
 
 def terrain_of(scene: Scene, i: int, *, cleared: bool = True) -> str:
