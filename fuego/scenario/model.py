@@ -77,7 +77,8 @@ class Scenario:
     #: room key -> the plan character the GM drew it with (for maps)
     symbols: dict[str, str] = field(default_factory=dict)
     #: the planned building, pickled, and where the heroes and fires start (see _template)
-    _plan: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _plan: tuple[bytes, list[int], list[int]] | None = field(default=None, init=False, repr=False,
+                                                             compare=False)
     #: the script's cues, parsed once (see build): a cue only describes, a Script keeps progress
     _cues: list | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -142,7 +143,7 @@ class Scenario:
         """A fresh :class:`fuego.world.building.Building` of this scenario."""
         return self._planner().building
 
-    def _template(self) -> tuple[bytes, list[int | None], list[int | None]]:
+    def _template(self) -> tuple[bytes, list[int], list[int]]:
         # Planning the building is most of a build, and a forecast builds the same one for
         # every run: plan it once (the spec does not change) and unpickle a fresh copy per build.
         if self._plan is None:
@@ -150,8 +151,8 @@ class Scenario:
             b = planner.building
             b.title = self.title
             self._plan = (pickle.dumps(b, pickle.HIGHEST_PROTOCOL),
-                          [planner.area_index(h.start, ()) for h in self.heroes],
-                          [planner.area_index(f.area, ()) for f in self.fires])
+                          [_placed(planner, h.start) for h in self.heroes],
+                          [_placed(planner, f.area) for f in self.fires])
         return self._plan
 
     def build(self, seed: int | None = None):
@@ -359,13 +360,22 @@ def _check_rules(sections: dict, problems: Problems) -> None:
                      f"{weather.wind!r}; give the wind once (weather.wind)")
 
 
+def _placed(planner: Planner, ref: str) -> int:
+    """The area a checked spec's hero or fire starts in (a checked spec names only real ones)."""
+    index = planner.area_index(ref, ())
+    if index is None:  # pragma: no cover - guards against drift between check and build
+        planner.problems.raise_if_any()
+        raise AssertionError(f"no area {ref!r} in a checked scenario")
+    return index
+
+
 def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[str, str]:
     heroes = sections.get("heroes") or []
     if len(heroes) > MAX_HEROES:
         problems.add(("heroes",), f"{len(heroes)} heroes; at most {MAX_HEROES}")
     seen: dict[str, int] = {}
     names: dict[str, str] = {}  # lowercase -> as written
-    raw = planner.raw.get("heroes") if isinstance(planner.raw.get("heroes"), list) else []
+    raw = planner.raw_list("heroes")
     for i, spec in enumerate(heroes):
         path = ("heroes", i)
         if spec is None:  # broken, but what can be checked still is
@@ -390,7 +400,7 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
     if len(fires) > MAX_FIRES:
         problems.add(("fires",), f"{len(fires)} fires; at most {MAX_FIRES}")
     seen: dict[int, int] = {}
-    raw = planner.raw.get("fires") if isinstance(planner.raw.get("fires"), list) else []
+    raw = planner.raw_list("fires")
     for i, spec in enumerate(fires):
         path = ("fires", i)
         if spec is None:  # broken, but its area can still be checked

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -68,15 +68,36 @@ def _no_bool(v: Any) -> Any:
     return v
 
 
-def Int(lo: int, hi: int):  # noqa: N802 - a type factory
-    return Annotated[int, BeforeValidator(_no_bool), Field(ge=lo, le=hi)]
-
-
-def Text(n: int = MAX_TEXT_CHARS):  # noqa: N802
-    return Annotated[str, Field(max_length=n)]
-
-
+#: A whole number, never a YAML true/false (pydantic would read those as 1 and 0); each field
+#: adds its range with ``Field(ge=..., le=...)``.
+Whole = BeforeValidator(_no_bool)
+Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+
+# The file's words for walls, doors, windows, floors, features, terrains, routes, links, winds
+# and directions, read from the tables: a Literal built at run time, which mypy reads as text.
+if TYPE_CHECKING:
+    WallName = str
+    DoorName = str
+    WindowName = str
+    FloorName = str
+    FeatureName = str
+    TerrainName = str
+    RouteKindName = str
+    LinkKindName = str
+    WindName = str
+    DirectionName = str
+else:
+    WallName = Literal[WALLS]
+    DoorName = Literal[DOORS]
+    WindowName = Literal[WINDOWS]
+    FloorName = Literal[FLOORS]
+    FeatureName = Literal[FEATURES]
+    TerrainName = Literal[TERRAINS]
+    RouteKindName = Literal[ROUTE_KINDS]
+    LinkKindName = Literal[LINK_KINDS]
+    WindName = Literal[WINDS]
+    DirectionName = Literal[DIRECTIONS]
 
 
 def _fuel(v: Any) -> Any:
@@ -180,22 +201,22 @@ class Strict(BaseModel):
 
 class Defaults(Strict):
     fuel: FuelRef = 0
-    wall: Literal[WALLS] = Structure.WOODEN_WALL.value  # type: ignore[valid-type]
-    door: Literal[DOORS] = Structure.WOODEN_DOOR.value  # type: ignore[valid-type]
-    window: Literal[WINDOWS] = Structure.GLASS_WINDOW.value  # type: ignore[valid-type]
-    floor: Literal[FLOORS] = Structure.WOODEN_FLOOR.value  # type: ignore[valid-type]
+    wall: WallName = Structure.WOODEN_WALL.value
+    door: DoorName = Structure.WOODEN_DOOR.value
+    window: WindowName = Structure.GLASS_WINDOW.value
+    floor: FloorName = Structure.WOODEN_FLOOR.value
 
 
 class RoomSpec(Strict):
     name: Name | None = None
     outdoors: bool = False
-    wall: Literal[WALLS] | None = None  # type: ignore[valid-type]
+    wall: WallName | None = None
     fuel: FuelRef | None = None
     wet: bool = False
     smoky: bool = False
-    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
-    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
-    description: Text() = ""
+    features: list[FeatureName] = []
+    terrain: TerrainName | None = None
+    description: Text = ""
 
 
 class LegendEntry(Strict):
@@ -203,7 +224,7 @@ class LegendEntry(Strict):
     fuel: FuelRef | None = None
     wet: bool | None = None
     smoky: bool | None = None
-    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
+    features: list[FeatureName] = []
 
     @model_validator(mode="before")
     @classmethod
@@ -213,11 +234,11 @@ class LegendEntry(Strict):
 
 class LevelSpec(Strict):
     name: Annotated[str, BeforeValidator(lambda v: _level_name(v))]
-    elevation: Int(-MAX_ELEVATION, MAX_ELEVATION) | None = None
-    floor: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    elevation: Annotated[int, Whole, Field(ge=-MAX_ELEVATION, le=MAX_ELEVATION)] | None = None
+    floor: FloorName | None = None
     plan: Annotated[str, BeforeValidator(_plan)]
     legend: dict[str, LegendEntry] = {}
-    description: Text() = ""
+    description: Text = ""
 
 
 def _level_name(v: Any) -> Any:
@@ -231,8 +252,8 @@ class AreaSpec(Strict):
     fuel: FuelRef | None = None
     wet: bool | None = None
     smoky: bool | None = None
-    features: list[Literal[FEATURES]] | None = None  # type: ignore[valid-type]
-    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
+    features: list[FeatureName] | None = None
+    terrain: TerrainName | None = None
 
 
 class _Placed(Strict):
@@ -248,21 +269,21 @@ class _Placed(Strict):
 
 
 class DoorSpec(_Placed):
-    material: Literal[DOORS] | None = None  # type: ignore[valid-type]
+    material: DoorName | None = None
     closed: bool = True
     broken: bool = False
     name: Name | None = None
 
 
 class WindowSpec(_Placed):
-    material: Literal[WINDOWS] | None = None  # type: ignore[valid-type]
+    material: WindowName | None = None
     closed: bool = True
     broken: bool = False
     name: Name | None = None
 
 
 class WallSpec(_Placed):
-    material: Literal[WALLS]  # type: ignore[valid-type]
+    material: WallName
     broken: bool = False
     name: Name | None = None
 
@@ -273,41 +294,45 @@ class OpeningSpec(_Placed):
 
 
 class LinkSpec(Strict):
-    kind: Literal[LINK_KINDS]  # type: ignore[valid-type]
+    kind: LinkKindName
     at: Edge
-    material: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    material: FloorName | None = None
     broken: bool = False
     name: Name | None = None
 
 
 class RouteSpec(Strict):
-    kind: Literal[ROUTE_KINDS]  # type: ignore[valid-type]
+    kind: RouteKindName
     areas: Annotated[list[AreaRef], Field(min_length=2, max_length=MAX_ROUTE_AREAS)]
     name: Name | None = None
 
 
+Trait = Annotated[int, Whole, Field(ge=0, le=MAX_TRAIT)]
+
+
 class Traits(Strict):
-    brawn: Int(0, MAX_TRAIT) = 2
-    finesse: Int(0, MAX_TRAIT) = 2
-    wits: Int(0, MAX_TRAIT) = 2
-    resolve: Int(0, MAX_TRAIT) = 2
-    panache: Int(0, MAX_TRAIT) = 2
+    brawn: Trait = 2
+    finesse: Trait = 2
+    wits: Trait = 2
+    resolve: Trait = 2
+    panache: Trait = 2
 
 
 class HeroSpec(Strict):
     name: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[^\n\r\t]+$")]
     traits: Traits = Traits()
     knacks: dict[Annotated[str, BeforeValidator(_knack_name),
-                           Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")], Int(0, MAX_KNACK)] = {}
+                           Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")],
+                 Annotated[int, Whole, Field(ge=0, le=MAX_KNACK)]] = {}
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
     start: AreaRef
-    description: Text() = ""
+    description: Text = ""
 
 
 class FireSpec(Strict):
     area: AreaRef
-    fd: Int(MIN_FIRE_DICE, MAX_FIRE_DICE)
+    fd: Annotated[int, Whole, Field(ge=MIN_FIRE_DICE, le=MAX_FIRE_DICE)]
     temperature: Literal["cold", "regular", "hot"] | None = None
     kind: Literal["henchman", "villain"] | None = None
 
@@ -317,14 +342,14 @@ class RulesSpec(Strict):
     smoke: bool = True
     suffocation: bool = True
     flashover: Annotated[Literal["off", "all-burning", "dice"], BeforeValidator(_flashover)] = "all-burning"
-    flashover_dice_per_area: Int(1, 10) = 5
+    flashover_dice_per_area: Annotated[int, Whole, Field(ge=1, le=10)] = 5
     temperament: Annotated[str, Field(max_length=40)] = "hungry"
     fire_kind: Literal["henchman", "villain"] = "henchman"
-    max_leap_areas: Int(0, 20) = 3
-    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
-    breath_rounds: Int(0, 100) | None = None
+    max_leap_areas: Annotated[int, Whole, Field(ge=0, le=20)] = 3
+    wind: WindName | None = None
+    breath_rounds: Annotated[int, Whole, Field(ge=0, le=100)] | None = None
     confused_wander: bool = True
-    max_rounds: Int(1, MAX_ROUNDS) = 60
+    max_rounds: Annotated[int, Whole, Field(ge=1, le=MAX_ROUNDS)] = 60
     modules: Annotated[dict[str, dict[str, Any]], BeforeValidator(lambda v: _modules(v))] = {}
 
 
@@ -333,7 +358,7 @@ def _modules(v: Any) -> Any:
     if v is None:
         return {}
     if isinstance(v, list):
-        out = {}
+        out: dict[str, dict[str, Any]] = {}
         for item in v:
             if not isinstance(item, str):
                 raise ValueError(f"a module name is text, got {short(item)}")
@@ -346,12 +371,14 @@ def _modules(v: Any) -> Any:
 
 
 class WeatherSpec(Strict):
-    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
-    direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
-    description: Text() = ""
+    wind: WindName | None = None
+    direction: DirectionName | None = None
+    description: Text = ""
 
 
-ActionRound = Int(1, MAX_ROUNDS)
+ActionRound = Annotated[int, Whole, Field(ge=1, le=MAX_ROUNDS)]
+FormatNumber = Annotated[int, Whole, Field(ge=1, le=FORMAT_VERSION)]
+FuelResolve = Annotated[int, Whole, Field(ge=0, le=MAX_RESOLVE)]
 Actions = dict[str, dict[ActionRound, Annotated[list[Annotated[str, Field(max_length=200)]],
                                                 BeforeValidator(lambda v: [v] if isinstance(v, str) else v)]]]
 
@@ -359,11 +386,11 @@ Actions = dict[str, dict[ActionRound, Annotated[list[Annotated[str, Field(max_le
 class ScenarioSpec(Strict):
     """The whole file (used once every section is valid: for ``to_yaml`` and as the record)."""
 
-    format: Int(1, FORMAT_VERSION) = FORMAT_VERSION
+    format: FormatNumber = FORMAT_VERSION
     title: Name
-    description: Text() = ""
-    briefing: Text() = ""
-    fuels: dict[str, Int(0, MAX_RESOLVE)] = {}
+    description: Text = ""
+    briefing: Text = ""
+    fuels: dict[str, FuelResolve] = {}
     defaults: Defaults = Defaults()
     rooms: dict[str, RoomSpec]
     legend: dict[str, LegendEntry] = {}
@@ -386,11 +413,11 @@ class ScenarioSpec(Strict):
 #: Sections and how each is validated: "model" (one mapping), "list" (each item),
 #: "dict" (each value), "value" (one value of a type).
 SECTIONS: dict[str, tuple[str, Any]] = {
-    "format": ("value", Int(1, FORMAT_VERSION)),
+    "format": ("value", FormatNumber),
     "title": ("value", Name),
-    "description": ("value", Text()),
-    "briefing": ("value", Text()),
-    "fuels": ("dict", Int(0, MAX_RESOLVE)),
+    "description": ("value", Text),
+    "briefing": ("value", Text),
+    "fuels": ("dict", FuelResolve),
     "defaults": ("model", Defaults),
     "rooms": ("dict", RoomSpec),
     "legend": ("dict", LegendEntry),
