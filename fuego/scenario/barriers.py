@@ -163,7 +163,7 @@ class BarrierPlanner:
         links = self.sec.get("links") or []
         bulk_claims: dict[frozenset, Path] = {}
 
-        def plan_for(section: str, spec) -> EdgePlan:
+        def plan_for(section: str, spec: Any) -> EdgePlan:
             if section == "walls":
                 return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
                                 name=spec.name or "")

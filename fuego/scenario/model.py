@@ -10,14 +10,16 @@ many seeded runs (a forecast) never share state.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
 from fuego.scenario.source import (
+    Located,
     Path,
     Problems,
     check_text,
@@ -39,6 +41,11 @@ from fuego.scenario.spec import (
     WeatherSpec,
     check_sections,
 )
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
+    from fuego.rules.settings import Settings
+    from fuego.world.building import Building
 
 #: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
 #: modules. Listed in docs/scenario-format.md.
@@ -126,7 +133,7 @@ class Scenario:
         return self.spec.script
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         """A fresh :class:`fuego.rules.settings.Settings` from ``rules:`` and ``weather:``."""
         return make_settings(self.spec.rules, self.spec.weather)
 
@@ -139,7 +146,7 @@ class Scenario:
         problems.raise_if_any()  # a checked spec always builds; this guards against drift
         return planner
 
-    def building(self):
+    def building(self) -> Building:
         """A fresh :class:`fuego.world.building.Building` of this scenario."""
         return self._planner().building
 
@@ -155,7 +162,7 @@ class Scenario:
                           [_placed(planner, f.area) for f in self.fires])
         return self._plan
 
-    def build(self, seed: int | None = None):
+    def build(self, seed: int | None = None) -> Scene:
         """A fresh :class:`fuego.engine.scene.Scene`: building, heroes, modules and starting fires."""
         from fuego.dice.roller import Roller
         from fuego.engine.heroes import Hero, Rank
@@ -247,7 +254,7 @@ class Scenario:
                 f"fires: {fires}; modules: {', '.join(s['modules']) or 'none'}.")
 
 
-def make_settings(rules: RulesSpec, weather: WeatherSpec):
+def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
     from fuego.rules.settings import FlashoverMode, Settings
     from fuego.rules.tables import FireKind, Wind
 
@@ -269,7 +276,7 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec):
 
 
 # -- loading -------------------------------------------------------------------------------
-def load(path) -> Scenario:
+def load(path: str | os.PathLike[str]) -> Scenario:
     """Read and check a scenario file; raises ScenarioError listing every problem."""
     text, source = read_file(path)
     return loads(text, source=source)
@@ -296,7 +303,7 @@ def loads(text: str | bytes, source: str = "<string>") -> Scenario:
             "this is a bug in fuego, please report it with the file", where=source)]) from exc
 
 
-def _check(located, problems: Problems, source: str) -> Scenario:
+def _check(located: Located, problems: Problems, source: str) -> Scenario:
     data = located.data
     sections = check_sections(data, problems)
     if not isinstance(data, dict):

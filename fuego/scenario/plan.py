@@ -31,7 +31,7 @@ from fuego.scenario.limits import (
     MAX_ROUTES,
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
-from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, Defaults, LegendEntry, RoomSpec
+from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, AreaSpec, Defaults, LegendEntry, LevelSpec, RoomSpec
 from fuego.world.building import (
     Building,
     Feature,
@@ -65,7 +65,7 @@ Pos = tuple[int, int, int]  # (level index, column, row), all 0-based
 class PlanLevel:
     """One level as drawn: rows of characters, and where each row was written."""
 
-    spec: Any  # LevelSpec
+    spec: LevelSpec
     index: int
     path: Path
     rows: list[str] = field(default_factory=list)
@@ -103,7 +103,7 @@ class Planner(BarrierPlanner):
         self._pairs = None  # the edges between two rooms, by room pair (barriers._shared)
 
     # -- helpers ------------------------------------------------------------------------------
-    def add(self, path: Path, message: str, **kw) -> None:
+    def add(self, path: Path, message: str, **kw: Any) -> None:
         self.problems.add(path, message, **kw)
 
     def fuel(self, ref: Any, path: Path) -> tuple[int, str] | None:
@@ -480,7 +480,7 @@ class Planner(BarrierPlanner):
         return 0, ""  # an unknown name: already reported
 
 
-def _overlay(spec, fuel, wet, smoky):
+def _overlay(spec: LegendEntry | AreaSpec, fuel: Any, wet: bool, smoky: bool) -> tuple[Any, bool, bool]:
     """Fuel, wet and smoky as ``spec`` (a legend entry or an area override) sets them: each
     only where it says something, the room's (or the legend's) value otherwise."""
     return (spec.fuel if spec.fuel is not None else fuel,

@@ -261,7 +261,7 @@ class _Placed(Strict):
     at: Edge | None = None
 
     @model_validator(mode="after")
-    def _one_place(self):
+    def _one_place(self) -> _Placed:
         if (self.between is None) == (self.at is None):
             raise ValueError("give exactly one of 'between: [room, room]' or "
                              "'at: level:C4-level:D4'")
@@ -443,7 +443,7 @@ LATER = {"house_rules": "house rules are not supported by this build of fuego ye
 _ADAPTERS: dict[int, tuple[Any, TypeAdapter]] = {}
 
 
-def _adapter(tp) -> TypeAdapter:
+def _adapter(tp: Any) -> TypeAdapter:
     key = id(tp)
     if key not in _ADAPTERS:  # the type is kept with its adapter, so its id is never reused
         _ADAPTERS[key] = (tp, TypeAdapter(tp))
@@ -451,7 +451,7 @@ def _adapter(tp) -> TypeAdapter:
 
 
 # -- pydantic errors -> problems -------------------------------------------------------------
-def _unwrap(tp):
+def _unwrap(tp: Any) -> Any:
     """Strip Annotated and Optional to get to the model (or container) inside."""
     while True:
         origin = typing.get_origin(tp)
@@ -466,7 +466,7 @@ def _unwrap(tp):
             return tp
 
 
-def _model_at(tp, loc: tuple):
+def _model_at(tp: Any, loc: tuple) -> type[BaseModel] | None:
     """The pydantic model that ``loc`` (inside a value of type ``tp``) points into, if any."""
     tp = _unwrap(tp)
     for part in loc:
@@ -485,7 +485,7 @@ def _model_at(tp, loc: tuple):
     return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
 
 
-def _message(err: dict, tp) -> str:
+def _message(err: dict, tp: Any) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -533,7 +533,7 @@ def _message(err: dict, tp) -> str:
     return f"{msg}{got}"
 
 
-def _range_of(model, name) -> tuple[int, int] | None:
+def _range_of(model: type[BaseModel], name: Any) -> tuple[int, int] | None:
     field = model.model_fields.get(name) if isinstance(name, str) else None
     if field is None:
         return None
@@ -544,7 +544,7 @@ def _range_of(model, name) -> tuple[int, int] | None:
     return (lo, hi) if lo is not None and hi is not None else None
 
 
-def check(tp, value: Any, path: Path, problems: Problems) -> tuple[bool, Any]:
+def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, Any]:
     """Validate ``value`` as ``tp``; report every error under ``path``. (ok, result)."""
     try:
         return True, _adapter(tp).validate_python(value)
