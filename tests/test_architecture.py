@@ -54,8 +54,50 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+#: Names with a leading underscore that are public API: namedtuple's methods and fields.
+NAMEDTUPLE_API = frozenset({"_make", "_replace", "_asdict", "_fields", "_field_defaults"})
+
+
 def _private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    """``_x`` and ``__x``; not ``__x__`` (dunder), ``_x_`` (enum's sunder) nor namedtuple API."""
+    return (name.startswith("_") and not name.endswith("_") and name != "_"
+            and name not in NAMEDTUPLE_API)
+
+
+def _scope_names(body: list[ast.stmt], names: set[str]) -> None:
+    """Names bound at module or class level (not a function's locals), classes included."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.ClassDef):
+            names.add(stmt.name)
+            _scope_names(stmt.body, names)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets):
+                names.update(c.value for c in ast.walk(stmt.value or ast.Constant(None))
+                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                _scope_names(getattr(stmt, field, []), names)
+            for handler in getattr(stmt, "handlers", []):
+                _scope_names(handler.body, names)
+
+
+def _attribute_reads(tree: ast.Module) -> list[tuple[ast.expr, str, int]]:
+    """Every ``obj.name`` read, and ``getattr(obj, "name")`` with a literal name."""
+    out: list[tuple[ast.expr, str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            out.append((node.value, node.attr, node.lineno))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            out.append((node.args[0], node.args[1].value, node.lineno))
+    return out
 
 
 def _dotted(node: ast.expr) -> str:
@@ -133,20 +175,12 @@ class Tree:
         return sorted(set(problems))
 
     def defined(self, module: str) -> frozenset[str]:
-        """The private names a module defines: functions, classes, assignments (module, class
-        or attributes) and ``__slots__`` entries."""
+        """The private names a module defines: at module or class level (functions, classes,
+        assignments, ``__slots__`` entries) and any attribute it assigns (``x._y = ...``)."""
         names: set[str] = set()
-        for node in ast.walk(self.trees[module]):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                names.add(node.attr)
-            elif isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets):
-                names.update(c.value for c in ast.walk(node.value)
-                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
+        _scope_names(self.trees[module].body, names)
+        names.update(node.attr for node in ast.walk(self.trees[module])
+                     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store))
         return frozenset(n for n in names if _private(n))
 
     def private_reads(self) -> list[str]:
@@ -161,23 +195,21 @@ class Tree:
             for imp in reader.imports:
                 problems.extend(f"{imp.where}: imports {name} from {imp.target}"
                                 for name in imp.names if _private(name))
-            for node in ast.walk(self.trees[module]):
-                if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            for base, attr, line in _attribute_reads(self.trees[module]):
+                if not _private(attr):
                     continue
-                base = node.value
                 if isinstance(base, ast.Name) and base.id in ("self", "cls"):
                     continue  # an object's own state
                 if isinstance(base, ast.Name) and base.id in reader.bound:
                     # module._x, or Class._x of a class imported from another module
-                    problems.append(f"{path}:{node.lineno}: reads {base.id}.{node.attr} "
+                    problems.append(f"{path}:{line}: reads {base.id}.{attr} "
                                     f"({reader.bound[base.id]})")
                 elif _dotted(base).startswith("fuego."):
-                    problems.append(f"{path}:{node.lineno}: reads {_dotted(base)}.{node.attr}")
-                elif node.attr not in defined[module] and node.attr in owners:
+                    problems.append(f"{path}:{line}: reads {_dotted(base)}.{attr}")
+                elif attr not in defined[module] and attr in owners:
                     # obj._x where only other modules define _x: another module's object
-                    problems.append(f"{path}:{node.lineno}: reads .{node.attr} of "
-                                    f"{ast.unparse(base)} (defined in "
-                                    f"{', '.join(sorted(owners[node.attr]))})")
+                    problems.append(f"{path}:{line}: reads .{attr} of {ast.unparse(base)} "
+                                    f"(defined in {', '.join(sorted(owners[attr]))})")
         return sorted(problems)
 
 
@@ -312,6 +344,9 @@ def test_the_checks_find_each_fault(tmp_path):
             from .. import errors                          # relative import of fuego.errors
             def tick(scene):
                 return scene.building._epoch               # obj._x defined elsewhere only
+            def peek(scene):
+                scene.point._replace(x=1), scene.kind._value_  # public API: not private
+                return getattr(scene, "_epoch")            # a literal getattr
             """,
         "cli/__init__.py": "",
         "cli/main.py": "import fuego.cli.main\n",
@@ -330,6 +365,7 @@ def test_the_checks_find_each_fault(tmp_path):
         "fuego/engine/scene.py:2: imports _helper from fuego.world.building",
         "fuego/engine/scene.py:5: reads ._epoch of scene.building (defined in "
         "fuego.world.building)",
+        "fuego/engine/scene.py:8: reads ._epoch of scene (defined in fuego.world.building)",
         "fuego/world/building.py:11: reads places._fuel_changes (fuego.world.places)",
         "fuego/world/places.py:5: reads Building._epoch (fuego.world.building)"]
     relative = [imp for imp in tree.imports() if imp.source == "fuego.engine.scene"]
