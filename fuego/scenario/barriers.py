@@ -98,7 +98,7 @@ class BarrierPlanner:
         wall = max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
         return EdgePlan(BarrierKind.WALL, wall)
 
-    def _edge_key(self, pair: list, path: Path, *, vertical: bool) -> tuple[int, int] | None:
+    def _edge_key(self, pair: list[str], path: Path, *, vertical: bool) -> tuple[int, int] | None:
         a = self.position(pair[0], path)
         b = self.position(pair[1], path)
         if a is None or b is None:
@@ -142,7 +142,7 @@ class BarrierPlanner:
                                          b.areas[k[1]].row, b.areas[k[1]].col))
         return self._pairs.get(frozenset((ra, rb)), [])
 
-    def _pair_ok(self, pair: list, path: Path) -> bool:
+    def _pair_ok(self, pair: list[str], path: Path) -> bool:
         ok = True
         for k, key in enumerate(pair):
             if not self.room_known(key, path + ("between", k)):
@@ -267,7 +267,7 @@ class BarrierPlanner:
                 plan.origin = path
                 self.edges[free[(len(free) - 1) // 2]] = plan
 
-    def _no_touch(self, pair: list, path: Path) -> None:
+    def _no_touch(self, pair: list[str], path: Path) -> None:
         la = self.room_level.get(pair[0])
         lb = self.room_level.get(pair[1])
         tip = None

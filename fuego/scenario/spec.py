@@ -153,7 +153,7 @@ def _edge(v: Any) -> Any:
     raise ValueError(f"expected an edge such as ground:C4-ground:D4, got {short(v)}")
 
 
-Edge = Annotated[list, BeforeValidator(_edge)]
+Edge = Annotated[list[str], BeforeValidator(_edge)]
 
 
 def _room_key(v: Any) -> Any:
@@ -171,7 +171,7 @@ def _pair(v: Any) -> Any:
     return [_room_key(x) for x in v]
 
 
-RoomPair = Annotated[list, BeforeValidator(_pair)]
+RoomPair = Annotated[list[str], BeforeValidator(_pair)]
 
 
 def _knack_name(name: str) -> str:
