@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "fuego"
 
 #: The layers, lowest first: a module may import its own layer or any below it. Each entry is
-#: a top-level module or package of fuego ("fuego" is the root package itself: its version).
+#: a top-level module or package of fuego ("fuego" is the root package itself: its version;
+#: "files" is reading and writing files, under every command).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("fuego", "errors", "rules", "dice"),
+    ("fuego", "errors", "files", "rules", "dice"),
     ("world",),
     ("engine",),
     ("modules",),
