@@ -8,8 +8,8 @@ from click.testing import CliRunner
 from fuego.engine.controllers import AutoController
 from fuego.engine.rounds import run_scene
 from fuego.errors import ScenarioError
-from fuego.modules.common import terrain_of
 from fuego.modules.registry import check_note
+from fuego.modules.terrain import terrain_of
 from fuego.modules.wind import Wind
 from fuego.scenario import loads
 

@@ -85,6 +85,17 @@ class RuleModule:
     def end_of_round(self, scene: Scene) -> None:
         """After the core end-of-round steps and before the flashover check."""
 
+    # -- what modules ask of each other where they cannot import each other's class --------------
+    def is_incendiary(self, fire: Fire) -> bool:
+        """Did this module make ``fire`` an incendiary (the weather does not put it out)?"""
+        return False
+
+    def wind_changed(self, scene: Scene) -> None:
+        """The wind module changed the wind (e.g. the drifting smoke turns with it)."""
+
+    def gust(self, scene: Scene) -> None:
+        """The wind module's gusts blew this round."""
+
     def state(self) -> dict[str, Any]:
         """What this module changes during play, for saves."""
         return {}

@@ -20,7 +20,6 @@ from fuego.world.building import BarrierKind, Building, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
-    from fuego.modules.wind import Wind
 
 
 # -- options ------------------------------------------------------------------------------------
@@ -303,15 +302,10 @@ def terrain_maps(scene: Scene) -> list[dict[int, str]]:
             if isinstance(m, TerrainOption)]
 
 
-def terrain_of(scene: Scene, i: int, *, cleared: bool = True) -> str:
-    """An area's terrain: what a fire break made of it, else its own ``terrain`` (the
-    scenario), else a module's ``terrain:`` option (area name before room key), else
-    :func:`default_terrain`."""
-    from fuego.modules.fire_breaks import FireBreaks  # it builds on this module
-
-    breaks = scene.module(FireBreaks) if cleared else None
-    if breaks is not None and i in breaks.converted:
-        return breaks.converted[i]
+def natural_terrain(scene: Scene, i: int) -> str:
+    """An area's terrain before any fire break: its own ``terrain`` (the scenario), else a
+    module's ``terrain:`` option (area name before room key), else :func:`default_terrain`.
+    (``fuego.modules.terrain.terrain_of`` adds what a fire break made of it.)"""
     own = getattr(scene.building.areas[i], "terrain", "")
     if own:
         return own
@@ -332,21 +326,6 @@ class TerrainOption:
         if self._terrain_cache is None or self._terrain_cache[0] != id(b):
             self._terrain_cache = (id(b), resolve_refs(b, self.terrain, self.name, "terrain"))
         return self._terrain_cache[1]
-
-
-# -- weather and wind, asked by the other modules --------------------------------------------------
-def weather_drm(scene: Scene, i: int) -> int:
-    """The weather module's DRM for a 2d6 fire roll in area ``i`` (0 when it is off)."""
-    from fuego.modules.weather import Weather  # it builds on this module
-
-    w = scene.module(Weather)
-    return w.drm(scene, i) if w is not None else 0
-
-
-def wind_of(scene: Scene) -> Wind | None:
-    from fuego.modules.wind import Wind  # it builds on this module
-
-    return scene.module(Wind)
 
 
 # -- collapse -------------------------------------------------------------------------------------

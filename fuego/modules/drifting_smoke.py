@@ -40,9 +40,9 @@ from fuego.modules.common import (
     opposite,
     outdoors,
     step,
-    terrain_of,
 )
 from fuego.modules.ignition import Ignition
+from fuego.modules.terrain import terrain_of
 from fuego.modules.wind import Wind
 
 if TYPE_CHECKING:

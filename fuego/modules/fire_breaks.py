@@ -27,10 +27,10 @@ from fuego.modules.common import (
     OptionError,
     Options,
     TerrainOption,
+    natural_terrain,
     note,
     outdoors,
     resolve_refs,
-    terrain_of,
 )
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class FireBreaks(TerrainOption, RuleModule):
         for i in sorted(targets):
             to = targets[i]
             area = b.areas[i]
-            before = terrain_of(scene, i, cleared=False)
+            before = natural_terrain(scene, i)
             klass = TERRAINS[before].fuel_class
             where = f"rules.modules.{self.name}.areas: {area.name}"
             if not outdoors(b, i):

@@ -36,10 +36,10 @@ from fuego.modules.common import (
     note,
     outdoors,
     resolve_refs,
-    terrain_of,
     unlit,
-    weather_drm,
 )
+from fuego.modules.terrain import alpha_target, terrain_of
+from fuego.modules.weather import weather_drm
 from fuego.modules.wind import Wind
 from fuego.rules.tables import Temperature
 
@@ -49,19 +49,6 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
-#: Fire Starting Base Target, intentional / unintentional (001, Alpha Strike fire tables);
-#: None is NA (cannot be set on fire normally).
-ALPHA_BASE_TARGET: dict[str, tuple[int, int] | None] = {
-    "water": None,
-    "clear": (11, 11),
-    "paved": None,
-    "rough": (12, 12),
-    "jungle": (7, 10),
-    "woods": (6, 9),
-    "building": (9, 10),
-    "industrial": (4, 6),
-    "magma": (4, 6),
-}
 #: Spreading Fire: Final DR needed by burnable terrain (000, ASL 25.6).
 ASL_SPREAD_NEEDED = {
     "stone-building": 9,
@@ -83,16 +70,6 @@ INCENDIARY_FD = 4
 class IgnitionAction(str, Enum):
     SET_FIRE = "set-fire"
     THROW_INCENDIARY = "throw-incendiary"
-
-
-def alpha_target(scene: Scene, i: int, *, intentional: bool) -> int | None:
-    """The Alpha Strike base target of area ``i``'s terrain with the terrain's own modifier
-    (Planted Fields for grain and vineyards); None where the text says NA."""
-    t = TERRAINS[terrain_of(scene, i)]
-    base = ALPHA_BASE_TARGET[t.alpha]
-    if base is None:
-        return None
-    return base[0 if intentional else 1] + t.alpha_mod
 
 
 def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None = None,

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, note, outdoors
-from fuego.modules.ignition import Ignition
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -176,12 +175,11 @@ class Weather(RuleModule):
             self.burn_out.clear()
             return
         b = scene.building
-        ignition = scene.module(Ignition)
         for i in sorted(scene.fires):
             if i in self.burn_out or not outdoors(b, i):
                 continue
-            if ignition is not None and ignition.is_incendiary(scene.fires[i]):
-                continue
+            if any(m.is_incendiary(scene.fires[i]) for m in scene.modules):
+                continue  # (the ignition module's: it builds on this one, so a hook asks it)
             self.burn_out[i] = scene.roller.d6()
             note(scene, self.name, f"on {self.ground} the fire will die by itself in "
                  f"{self.burn_out[i]} round(s)", i, rounds=self.burn_out[i], ground=self.ground)
@@ -242,3 +240,9 @@ class Weather(RuleModule):
         self.ec, self.rain, self.snowfall = state["ec"], state["rain"], state["snowfall"]
         self.temperature, self.ground = state["temperature"], state["ground"]
         self.burn_out = {i: n for i, n in state["burn_out"]}
+
+
+def weather_drm(scene: Scene, i: int) -> int:
+    """The weather module's DRM for a 2d6 fire roll in area ``i`` (0 when it is off)."""
+    w = scene.module(Weather)
+    return w.drm(scene, i) if w is not None else 0
