@@ -23,8 +23,8 @@ from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature, note_fuel
 
 if TYPE_CHECKING:
+    from fuego.engine.rule_module import RuleModule
     from fuego.engine.script import Script
-    from fuego.modules import RuleModule
     from fuego.world.smoke import SmokeField
 
 M = TypeVar("M", bound="RuleModule")
