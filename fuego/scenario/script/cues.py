@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.engine.script import When
 from fuego.scenario.script.effects import Effect, make_npc
-from fuego.scenario.script.triggers import Trigger, _Check, _kinds_of
+from fuego.scenario.script.triggers import Check, Trigger, kinds_of
 from fuego.scenario.script.words import MAX_PASSES
 from fuego.world.building import Feature
 
@@ -47,7 +47,7 @@ class Script:
             self.latches = [{} for _ in self.cues]
         # the event kinds some cue reads (None: any), and per cue those it cannot happen
         # without (None: it may happen with none), for check
-        self._kinds = _kinds_of([cue.trigger for cue in self.cues])
+        self._kinds = kinds_of([cue.trigger for cue in self.cues])
         self._wants = [cue.trigger.kinds if cue.trigger.needs_events else None
                        for cue in self.cues]
         self._eventless = [cue for cue, wants in zip(self.cues, self._wants) if wants is None]
@@ -84,7 +84,7 @@ class Script:
                 return
             if not asked:  # nothing can fire, so nothing more will come
                 return
-            ck = _Check(scene, when, events, first)
+            ck = Check(scene, when, events, first)
             fired = False
             for cue in asked:
                 if cue.once and self.fired[cue.index]:

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # -- the scene as a check sees it --------------------------------------------------------------
 @dataclass(slots=True)
-class _Check:
+class Check:
     scene: Scene
     when: When
     events: list[Event]
@@ -53,7 +53,7 @@ class Trigger:
     kinds: frozenset[EventKind] | None = None
     needs_events: bool = False
 
-    def test(self, ck: _Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
+    def test(self, ck: Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
         raise NotImplementedError
 
     def due_round(self) -> int | None:
@@ -232,7 +232,7 @@ class _Group(Trigger):
 
     @property
     def kinds(self):
-        return _kinds_of(self.children)
+        return kinds_of(self.children)
 
     @property
     def needs_events(self):
@@ -294,7 +294,7 @@ class Any_(_Group):
         return min(rounds) if rounds else None
 
 
-def _kinds_of(triggers: list[Trigger]) -> frozenset[EventKind] | None:
+def kinds_of(triggers: list[Trigger]) -> frozenset[EventKind] | None:
     """The event kinds any of ``triggers`` reads (None: any)."""
     out: frozenset[EventKind] = frozenset()
     for t in triggers:
