@@ -3,6 +3,10 @@
 The engine never prints: it appends :class:`Event` records to the scene's log. The CLI narrates
 them (``fuego.render.narrate``) or writes them as JSON lines (:meth:`Event.to_json`). A JSON
 line is deterministic: keys sorted, no floats from timing, nothing but the event's own data.
+
+Each :class:`EventKind` has a payload: a ``TypedDict`` of the keys its ``data`` holds
+(:data:`PAYLOADS`; docs/events.md has a table per kind). The scene checks every event's keys as
+it logs it (:func:`check_payload`). The log itself is a plain list of events (:data:`EventLog`).
 """
 
 import json
