@@ -8,10 +8,11 @@ hero's damage and its wound check make. A pure function of the event: nothing is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def _who(actor: Any) -> str:
     return text
 
 
-def _roll(d: dict, *, outcome: bool = False) -> str:
+def _roll(d: Mapping[str, object], *, outcome: bool = False) -> str:
     """``rolled 23 vs TN 10`` (and ``: failed``/``: passed`` when ``outcome``)."""
     if "total" not in d:
         return ""
@@ -126,7 +127,7 @@ def _roll(d: dict, *, outcome: bool = False) -> str:
     return text
 
 
-def _with_roll(text: str, d: dict, *, outcome: bool = False) -> str:
+def _with_roll(text: str, d: Mapping[str, object], *, outcome: bool = False) -> str:
     roll = _roll(d, outcome=outcome)
     return f"{text}: {roll}" if roll else text
 
@@ -254,7 +255,7 @@ def _phrase(*kinds: EventKind) -> Callable[[Phrase], Phrase]:
 
 @_phrase(K.SCENE_START)
 def _on_scene_start(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.SceneStart, e.data)
     title = d.get("title") or "The scene"
     heroes = d.get("heroes") or []
     fires = d.get("fires", 0)
@@ -267,7 +268,7 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
 
 @_phrase(K.ROUND_START)
 def _on_round_start(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.RoundStart, e.data)
     inside = d.get("heroes", 0)
     return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning, "
             f"{_count(inside, 'hero', 'heroes')} inside")
@@ -275,7 +276,7 @@ def _on_round_start(e: Event, c: Context) -> str | None:
 
 @_phrase(K.ACTION_DICE)
 def _on_action_dice(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.ActionDice, e.data)
     heroes = d.get("heroes") or {}
     parts = [f"{name} {', '.join(str(x) for x in dice)}" for name, dice in heroes.items()]
     text = "Action dice: " + ("; ".join(parts) if parts else "no hero acts")
@@ -284,7 +285,7 @@ def _on_action_dice(e: Event, c: Context) -> str | None:
 
 @_phrase(K.ROUND_END)
 def _on_round_end(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.RoundEnd, e.data)
     fires = d.get("fires", 0)
     if fires:
         text = (f"Round {e.round} ends: {plural(fires, 'fire')} "
@@ -292,13 +293,13 @@ def _on_round_end(e: Event, c: Context) -> str | None:
     else:
         text = f"Round {e.round} ends: no fire left"
     heroes = d.get("heroes") or {}
-    parts = [_hero_status(n, s, f, dw) for n, (s, f, dw) in heroes.items()]
+    parts = [_hero_status(n, str(s), int(f), int(dw)) for n, (s, f, dw) in heroes.items()]
     return text + ("; " + "; ".join(parts) if parts else "")
 
 
 @_phrase(K.SCENE_END)
 def _on_scene_end(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.SceneEnd, e.data)
     rounds = d.get("rounds", e.round)
     text = f"The scene ends after {plural(rounds, 'round')}: "
     burning = d.get("burning", 0)
@@ -312,7 +313,7 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_STARTED)
 def _on_fire_started(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireStarted, e.data)
     b = c.building
     cause = d.get("cause")
     extras = [f"FD {d.get('fd')}"]
@@ -336,7 +337,7 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_MERGED)
 def _on_fire_merged(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireMerged, e.data)
     b = c.building
     src = d.get("source")
     by = f" from the fire in {src[5:]}" if isinstance(src, str) and src.startswith("fire@") else ""
@@ -349,7 +350,7 @@ def _on_fire_merged(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_GREW)
 def _on_fire_grew(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireGrew, e.data)
     b = c.building
     text = f"{_fire(e, b)} grows to FD {d.get('fd')}"
     if "total" in d:
@@ -360,7 +361,7 @@ def _on_fire_grew(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SHRANK)
 def _on_fire_shrank(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireShrank, e.data)
     b = c.building
     why = d.get("why")
     return f"{_fire(e, b)} dies down to FD {d.get('fd')}" + (f" ({why})" if why else "")
@@ -368,7 +369,7 @@ def _on_fire_shrank(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPREAD)
 def _on_fire_spread(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireSpread, e.data)
     b = c.building
     path = d.get("path") or []
     to = place(d.get("to"), b, near=fire_area(e.actor, e.area))
@@ -382,7 +383,7 @@ def _on_fire_spread(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_LEAPT)
 def _on_fire_leapt(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireLeapt, e.data)
     b = c.building
     return _with_roll(f"{_fire(e, b, c.fd)} leaps to "
                       f"{place(d.get('to'), b, near=fire_area(e.actor, e.area))}", d)
@@ -390,7 +391,7 @@ def _on_fire_leapt(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_BURNED_THROUGH)
 def _on_fire_burned_through(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireBurnedThrough, e.data)
     b = c.building
     what = _thing(d.get("barrier") or "barrier")
     return _with_roll(f"{_fire(e, b, c.fd)} burns through the {what} to "
@@ -399,7 +400,7 @@ def _on_fire_burned_through(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_ACTION_FAILED)
 def _on_fire_action_failed(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireActionFailed, e.data)
     b = c.building
     action = str(d.get("action"))
     target = d.get("target")
@@ -421,7 +422,7 @@ def _on_fire_held(e: Event, c: Context) -> str | None:
 
 @_phrase(K.STRUCTURE_DESTROYED)
 def _on_structure_destroyed(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.StructureDestroyed, e.data)
     b = c.building
     what = _thing(d.get("structure") or "structure")
     barrier = d.get("barrier")
@@ -438,7 +439,7 @@ def _on_structure_destroyed(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_FUEL_CHECK)
 def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireFuelCheck, e.data)
     b = c.building
     if d.get("success"):
         if not c.verbose:
@@ -452,7 +453,7 @@ def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_STATE)
 def _on_fire_state(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireState, e.data)
     b = c.building
     if d.get("trigger") == "flashover" and not c.verbose:
         return None  # the flashover line says it
@@ -463,7 +464,7 @@ def _on_fire_state(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_OUT)
 def _on_fire_out(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FireOut, e.data)
     b = c.building
     reason = d.get("reason") or ""
     if reason == "fuel spent":
@@ -476,7 +477,7 @@ def _on_fire_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FLASHOVER)
 def _on_flashover(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Flashover, e.data)
     b = c.building
     return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
             f"{plural(d.get('fires', 0), 'fire')} there burn hot")
@@ -490,21 +491,21 @@ def _on_area_burned_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPOTTED)
 def _on_fire_spotted(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Roll, e.data)
     b = c.building
     return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
 
 
 @_phrase(K.FIRE_HIDDEN)
 def _on_fire_hidden(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Roll, e.data)
     b = c.building
     return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
 
 
 @_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)
 def _on_barrier(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Barrier, e.data)
     b = c.building
     what = _thing(d.get("what") or "door")
     verb = "opens" if e.kind is K.BARRIER_OPENED else "closes"
@@ -520,14 +521,14 @@ def _on_barrier(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FLOOR_COLLAPSED)
 def _on_floor_collapsed(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.FloorCollapsed, e.data)
     b = c.building
     return f"the floor of {place(e.area, b)} gives way into {place(d.get('below'), b)}"
 
 
 @_phrase(K.HERO_ACTION)
 def _on_hero_action(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroAction, e.data)
     b = c.building
     action = d.get("action")
     if action == "roll":
@@ -546,7 +547,7 @@ def _on_hero_action(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_MOVED)
 def _on_hero_moved(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroMoved, e.data)
     b = c.building
     frm = d.get("frm")
     text = f"{e.actor} moves from {place(frm, b)} to {place(e.area, b, near=frm)}"
@@ -556,7 +557,7 @@ def _on_hero_moved(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_AVOIDED)
 def _on_hero_avoided(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroAvoided, e.data)
     knack = _words(d.get("knack") or "")
     how = f" ({knack})" if knack else ""
     text = (f"{e.actor} gets through the flames unharmed{how}" if d.get("success")
@@ -576,14 +577,14 @@ def _on_wound_check(e: Event, c: Context) -> str | None:
 
 @_phrase(K.CLOTHES_CAUGHT)
 def _on_clothes_caught(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.ClothesCaught, e.data)
     text = f"{e.actor}'s clothes catch fire (FD {d.get('fd')})"
     return text + (f": Finesse check {d['total']} vs TN {d.get('tn')}" if "total" in d else "")
 
 
 @_phrase(K.CLOTHES_OUT)
 def _on_clothes_out(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.ClothesOut, e.data)
     by = d.get("by")
     text = f"{e.actor}'s burning clothes are put out"
     return text + (f" by {by}" if by and by != e.actor else "")
@@ -591,7 +592,7 @@ def _on_clothes_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_KNOCKED_OUT)
 def _on_hero_knocked_out(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroDown, e.data)
     cause = d.get("cause")
     return (f"{e.actor} is knocked out ({plural(d.get('dramatic', 0), 'Dramatic Wound')}"
             + (f", {cause})" if cause else ")"))
@@ -599,13 +600,13 @@ def _on_hero_knocked_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_CRIPPLED)
 def _on_hero_crippled(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Dramatic, e.data)
     return f"{e.actor} is crippled ({plural(d.get('dramatic', 0), 'Dramatic Wound')})"
 
 
 @_phrase(K.HERO_DIED)
 def _on_hero_died(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroDown, e.data)
     cause = d.get("cause")
     return (f"{e.actor} dies ({plural(d.get('dramatic', 0), 'Dramatic Wound')}"
             + (f", {cause})" if cause else ")"))
@@ -619,7 +620,7 @@ def _on_hero_escaped(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_CONFUSED)
 def _on_hero_confused(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroConfused, e.data)
     text = (f"{e.actor} loses all sense of direction after "
             f"{plural(d.get('rounds', 0), 'round')} in thick smoke")
     return _with_roll(text, d)
@@ -632,7 +633,7 @@ def _on_hero_unconfused(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_BREATH)
 def _on_hero_breath(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroBreath, e.data)
     if d.get("air"):
         return f"{e.actor} can breathe again"
     limit = d.get("limit")
@@ -644,14 +645,14 @@ def _on_hero_breath(e: Event, c: Context) -> str | None:
 
 @_phrase(K.HERO_SUFFOCATING)
 def _on_hero_suffocating(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroSuffocating, e.data)
     text = f"{e.actor} is suffocating after {plural(d.get('breath', 0), 'round')} without air"
     return _with_roll(text, d, outcome=True)
 
 
 @_phrase(K.HERO_FELL)
 def _on_hero_fell(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.HeroFell, e.data)
     b = c.building
     return (f"{e.actor} falls {d.get('feet')} ft into {place(e.area, b)}: "
             f"{d.get('damage')} damage ({plural(d.get('flesh', 0), 'Flesh Wound')})")
@@ -659,13 +660,13 @@ def _on_hero_fell(e: Event, c: Context) -> str | None:
 
 @_phrase(K.DEBRIS)
 def _on_debris(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Debris, e.data)
     return f"debris from the {_thing(d.get('what') or 'structure')} hits {e.actor} (FD {d.get('fd')})"
 
 
 @_phrase(K.SMOKE)
 def _on_smoke(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Smoke, e.data)
     b = c.building
     thin, thick = d.get("thin", 0), d.get("thick", 0)
     parts = []
@@ -694,7 +695,7 @@ def _on_read_aloud(e: Event, c: Context) -> str | None:
 
 @_phrase(K.ROLL)
 def _on_roll(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.TableRoll, e.data)
     who = f"{e.actor} " if e.actor else ""
     purpose = d.get("purpose")
     return _with_roll(f"{who}rolls{' for ' + str(purpose) if purpose else ''}", d,
@@ -703,7 +704,7 @@ def _on_roll(e: Event, c: Context) -> str | None:
 
 @_phrase(K.SCRIPT)
 def _on_script(e: Event, c: Context) -> str | None:
-    d = e.data
+    d = cast(events.Script, e.data)
     if "effect" not in d and d.get("cue") and "times" in d:
         # a cue firing: its effects tell what happens, each in its own event
         return f"Script: cue {d['cue']} fires" if c.verbose else None
