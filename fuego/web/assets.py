@@ -35,65 +35,65 @@ PAGE = """<!doctype html>
 </nav>
 <main>
   <section id="maps" aria-label="maps"></section>
+  <section id="legend"><h2>Key</h2>
+    <ul>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="14" fill="#ff8a1f" stroke="#ffd447" stroke-width="3"/>
+        <text x="20" y="27" fill="#fff" font-size="18" font-weight="bold" text-anchor="middle">3</text>
+        </svg> fire: its Fire Dice, bigger as it grows</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="17" cy="22" r="14" fill="#ff2d2d" stroke="#ffd447" stroke-width="3"/>
+        <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
+        </svg> hot fire (triangle)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#3b3631"/>
+        <rect width="40" height="40" fill="url(#k-thin)"/><defs>
+        <pattern id="k-thin" width="16" height="16" patternUnits="userSpaceOnUse"
+        patternTransform="rotate(45)">
+        <line x1="0" y1="0" x2="0" y2="16" stroke="#e0e0e0" stroke-width="3" stroke-opacity="0.55"/>
+        </pattern></defs></svg> thin smoke //</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#3b3631"/>
+        <rect width="40" height="40" fill="#b4b4b4" fill-opacity="0.42"/>
+        <path d="M0 10L10 0M0 30L30 0M10 40L40 10M30 40L40 30M0 10L30 40M0 30L10 40M10 0L40 30M30 0L40
+        10" stroke="#f2f2f2" stroke-width="3" stroke-opacity="0.7"/></svg> thick smoke xx</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#080808"/>
+        <path d="M6 6L34 34M34 6L6 34" stroke="#6d6d6d" stroke-width="3"/></svg> burned out</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="4" y="14" width="32" height="12" fill="#c98a4b" stroke="#111" stroke-width="2"/>
+        </svg> closed door (filled)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="4" y="14" width="32" height="12" fill="none" stroke="#c98a4b" stroke-width="2"/>
+        <line x1="4" y1="20" x2="4" y2="40" stroke="#c98a4b" stroke-width="4"/>
+        </svg> open door (hollow)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="4" y="14" width="32" height="12" fill="#8fd3ff" stroke="#111" stroke-width="2"/>
+        <line x1="4" y1="20" x2="36" y2="20" stroke="#10202c" stroke-width="2"/>
+        </svg> closed window</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="4" y="14" width="32" height="12" fill="none" stroke="#ff6b5b" stroke-width="3"
+        stroke-dasharray="6 4"/><path d="M4 14L36 26M36 14L4 26" stroke="#ff6b5b" stroke-width="3"/>
+        </svg> broken (dashed, x)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="15" fill="#050505" stroke="#ff6b5b" stroke-width="3"
+        stroke-dasharray="6 4"/></svg> hole, collapsed floor</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="14" fill="#3d8bfd" stroke="#fff" stroke-width="3"/>
+        <text x="20" y="26" fill="#fff" font-size="15" font-weight="bold" text-anchor="middle">IS</text>
+        </svg> hero</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="6" y="6" width="28" height="28" rx="4" fill="#f2c744" stroke="#fff" stroke-width="3"/>
+        <text x="20" y="26" fill="#111" font-size="15" font-weight="bold" text-anchor="middle">MH</text>
+        </svg> someone else</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="3" y="3" width="34" height="34" fill="none" stroke="#5ee08c" stroke-width="3"
+        stroke-dasharray="8 5"/></svg> way out</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect width="40" height="40" fill="#211f1c" stroke="#57514a"/>
+        </svg> out of the heroes' sight</li>
+    </ul>
+  </section>
   <aside>
     <section id="heroes-box"><h2>Heroes</h2><ul id="heroes"></ul></section>
     <section id="story"><h2>What happens</h2><ol id="lines"></ol></section>
-    <section id="legend"><h2>Key</h2>
-      <ul>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <circle cx="20" cy="20" r="14" fill="#ff8a1f" stroke="#ffd447" stroke-width="3"/>
-          <text x="20" y="27" fill="#fff" font-size="18" font-weight="bold" text-anchor="middle">3</text>
-          </svg> fire: its Fire Dice, bigger as it grows</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <circle cx="17" cy="22" r="14" fill="#ff2d2d" stroke="#ffd447" stroke-width="3"/>
-          <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
-          </svg> hot fire (triangle)</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#3b3631"/>
-          <rect width="40" height="40" fill="url(#k-thin)"/><defs>
-          <pattern id="k-thin" width="16" height="16" patternUnits="userSpaceOnUse"
-          patternTransform="rotate(45)">
-          <line x1="0" y1="0" x2="0" y2="16" stroke="#e0e0e0" stroke-width="3" stroke-opacity="0.55"/>
-          </pattern></defs></svg> thin smoke //</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#3b3631"/>
-          <rect width="40" height="40" fill="#b4b4b4" fill-opacity="0.42"/>
-          <path d="M0 10L10 0M0 30L30 0M10 40L40 10M30 40L40 30M0 10L30 40M0 30L10 40M10 0L40 30M30 0L40
-          10" stroke="#f2f2f2" stroke-width="3" stroke-opacity="0.7"/></svg> thick smoke xx</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#080808"/>
-          <path d="M6 6L34 34M34 6L6 34" stroke="#6d6d6d" stroke-width="3"/></svg> burned out</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="4" y="14" width="32" height="12" fill="#c98a4b" stroke="#111" stroke-width="2"/>
-          </svg> closed door (filled)</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="4" y="14" width="32" height="12" fill="none" stroke="#c98a4b" stroke-width="2"/>
-          <line x1="4" y1="20" x2="4" y2="40" stroke="#c98a4b" stroke-width="4"/>
-          </svg> open door (hollow)</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="4" y="14" width="32" height="12" fill="#8fd3ff" stroke="#111" stroke-width="2"/>
-          <line x1="4" y1="20" x2="36" y2="20" stroke="#10202c" stroke-width="2"/>
-          </svg> closed window</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="4" y="14" width="32" height="12" fill="none" stroke="#ff6b5b" stroke-width="3"
-          stroke-dasharray="6 4"/><path d="M4 14L36 26M36 14L4 26" stroke="#ff6b5b" stroke-width="3"/>
-          </svg> broken (dashed, x)</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <circle cx="20" cy="20" r="15" fill="#050505" stroke="#ff6b5b" stroke-width="3"
-          stroke-dasharray="6 4"/></svg> hole, collapsed floor</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <circle cx="20" cy="20" r="14" fill="#3d8bfd" stroke="#fff" stroke-width="3"/>
-          <text x="20" y="26" fill="#fff" font-size="15" font-weight="bold" text-anchor="middle">IS</text>
-          </svg> hero</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="6" y="6" width="28" height="28" rx="4" fill="#f2c744" stroke="#fff" stroke-width="3"/>
-          <text x="20" y="26" fill="#111" font-size="15" font-weight="bold" text-anchor="middle">MH</text>
-          </svg> someone else</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect x="3" y="3" width="34" height="34" fill="none" stroke="#5ee08c" stroke-width="3"
-          stroke-dasharray="8 5"/></svg> way out</li>
-        <li><svg viewBox="0 0 40 40" aria-hidden="true">
-          <rect width="40" height="40" fill="#211f1c" stroke="#57514a"/>
-          </svg> out of the heroes' sight</li>
-      </ul>
-    </section>
   </aside>
 </main>
 </body>
@@ -106,7 +106,8 @@ CSS = """
 * { box-sizing: border-box; }
 html, body { margin: 0; background: var(--bg); color: var(--text);
   font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
-body { font-size: clamp(16px, 1.25vw, 26px); line-height: 1.3; }
+body { font-size: clamp(16px, 1.25vw, 26px); line-height: 1.3; display: flex;
+  flex-direction: column; height: 100vh; overflow: hidden; }
 header#top { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.4em 1.2em;
   padding: 0.35em 0.8em; background: #16171b; border-bottom: 2px solid #2c2d33; }
 h1 { margin: 0; font-size: 1.45em; letter-spacing: 0.02em; }
@@ -121,9 +122,15 @@ nav#review[hidden] { display: none; }
 nav#review button { font: inherit; padding: 0.2em 0.8em; background: #30323b; color: var(--text);
   border: 1px solid #555; border-radius: 6px; }
 #frame-label { font-weight: bold; min-width: 12em; text-align: center; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(18em, 24vw); gap: 0.6em;
-  padding: 0.6em; min-height: calc(100vh - 3.5em); }
-#maps { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 30em), 1fr));
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(17em, 23vw);
+  grid-template-rows: minmax(0, 1fr) auto; gap: 0.6em; padding: 0.6em; flex: 1 1 auto;
+  min-height: 0; }
+#maps { grid-column: 1; grid-row: 1; }
+#legend { grid-column: 1; grid-row: 2; background: var(--panel); border-radius: 8px;
+  padding: 0.3em 0.7em; }
+aside { grid-column: 2; grid-row: 1 / span 2; }
+#maps { display: grid; min-height: 0; overflow: auto;
+  grid-template-columns: repeat(auto-fit, minmax(min(100%, 30em), 1fr));
   gap: 0.6em; align-content: start; }
 figure.level { margin: 0; background: var(--panel); border-radius: 8px; padding: 0.3em 0.4em; }
 figure.level figcaption { font-size: 1.05em; font-weight: bold; color: #e9d9bd; padding: 0 0.2em; }
@@ -132,23 +139,28 @@ figure.level.heroes-here figcaption::after { content: "  - heroes here"; color: 
 figure.level svg { display: block; width: 100%; height: auto; }
 svg text.outlined, svg .outlined { paint-order: stroke; stroke: #101114; stroke-width: 4px;
   stroke-linejoin: round; }
-aside { display: flex; flex-direction: column; gap: 0.6em; min-width: 0; }
+aside { display: flex; flex-direction: column; gap: 0.6em; min-width: 0; min-height: 0; }
+#story { flex: 1 1 auto; min-height: 6em; overflow: hidden; display: flex;
+  flex-direction: column; }
+#story ol { flex: 1 1 auto; min-height: 0; overflow: hidden; }
 aside section { background: var(--panel); border-radius: 8px; padding: 0.4em 0.7em; }
 aside h2 { margin: 0 0 0.3em; font-size: 1em; color: var(--dim); text-transform: uppercase;
   letter-spacing: 0.08em; }
 ul#heroes { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column;
   gap: 0.45em; }
 ul#heroes li { display: grid; grid-template-columns: 2.2em 1fr; gap: 0 0.5em; align-items: start; }
-.token { grid-row: span 3; width: 2.2em; height: 2.2em; border-radius: 50%; background: var(--hero);
+ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
+.token { grid-row: span 2; font-size: 0.8em; width: 2.2em; height: 2.2em; border-radius: 50%;
+  background: var(--hero);
   border: 3px solid #fff; display: flex; align-items: center; justify-content: center;
-  font-weight: bold; font-size: 0.8em; }
+  font-weight: bold; }
 .token.npc { border-radius: 6px; background: #f2c744; color: #111; }
 .token.knocked-out { background: #7d7d7d; } .token.dead { background: #1a1a1a; }
 .token.escaped { background: #1d2b3d; border-style: dashed; }
 .hname { font-weight: bold; font-size: 1.05em; }
-.where, .wounds { color: var(--dim); font-size: 0.9em; }
+.where, .wounds { color: var(--dim); font-size: 0.85em; font-weight: normal; }
 .wounds b { color: var(--text); }
-.conds { display: flex; flex-wrap: wrap; gap: 0.25em; }
+.conds { display: flex; flex-wrap: wrap; gap: 0.25em 0.4em; align-items: baseline; }
 .cond { font-size: 0.8em; padding: 0.05em 0.5em; border-radius: 999px; background: #33343c;
   border: 1px solid #666; }
 .cond.alarm { background: #5a1410; border-color: #ff6b5b; color: #ffd2cc; font-weight: bold; }
@@ -159,15 +171,20 @@ ol#lines li { padding-left: 0.6em; border-left: 3px solid #3a3b44; }
 ol#lines li.round { border-left-color: #ffd9a8; font-weight: bold; color: #ffd9a8; }
 ol#lines li:last-child { border-left-color: var(--fire); }
 #legend ul { list-style: none; margin: 0; padding: 0; display: grid;
-  grid-template-columns: repeat(auto-fill, minmax(11em, 1fr)); gap: 0.2em 0.6em; font-size: 0.75em; }
+  grid-template-columns: repeat(7, minmax(0, 1fr)); gap: 0.1em 0.5em; font-size: 0.62em; }
+#legend h2 { display: none; }
 #legend li { display: flex; align-items: center; gap: 0.4em; }
 #legend svg { width: 1.8em; height: 1.8em; flex: none; }
 .nofire { color: var(--dim); }
 @media (max-width: 900px) {
-  body { font-size: 16px; }
+  body { font-size: 16px; height: auto; overflow: visible; display: block; }
+  #story { overflow: visible; } #story ol { overflow: visible; }
+  #legend ul { font-size: 0.8em; }
   main { grid-template-columns: 1fr; padding: 0.4em; }
   aside { display: contents; }
+  #maps, #legend, aside { grid-column: auto; grid-row: auto; }
   #maps { order: 0; grid-template-columns: 1fr; }
+  #legend ul { grid-template-columns: repeat(2, minmax(0, 1fr)); }
   #heroes-box { order: 1; } #story { order: 2; } #legend { order: 3; }
   ul#heroes li { grid-template-columns: 2em 1fr; }
   header#top { padding: 0.3em 0.5em; }
@@ -211,36 +228,59 @@ JS = r"""
     state.levels.forEach((l) => {
       const fig = $("lvl-" + l.name);
       fig.classList.toggle("heroes-here", here.has(l.name));
+      fig.classList.toggle("focus", l.name === state.focus);
       const wrap = fig.querySelector(".svgwrap");
       if (wrap.dataset.svg !== l.svg) { wrap.innerHTML = l.svg; wrap.dataset.svg = l.svg; }
     });
   }
 
-  // Wide screens: as many columns of levels as make the maps biggest within the window.
+  // Wide screens: the busiest level big on the left, the others in a column beside it, at
+  // the split that makes them biggest within the window. Narrow ones: one column, busiest first.
   function fit() {
     const maps = $("maps");
     const figs = Array.from(maps.children);
     const svgs = figs.map((f) => f.querySelector("svg"));
     if (!figs.length || svgs.some((s) => !s)) return;
+    const focus = figs.find((f) => f.classList.contains("focus")) || figs[0];
+    const others = figs.filter((f) => f !== focus);
+    figs.forEach((f) => { f.style.gridColumn = ""; f.style.gridRow = ""; f.style.order = ""; });
+    focus.style.order = "-1";
     if (window.matchMedia("(max-width: 900px)").matches) {
       maps.style.gridTemplateColumns = "";
       svgs.forEach((s) => { s.style.maxHeight = ""; });
       return;
     }
-    const sizes = svgs.map((s) => [s.viewBox.baseVal.width || 1, s.viewBox.baseVal.height || 1]);
-    const width = maps.clientWidth;
-    const height = window.innerHeight - maps.getBoundingClientRect().top - 16;
-    const caption = figs[0].querySelector("figcaption").offsetHeight + 14;
-    let best = [1, 0];
-    for (let cols = 1; cols <= figs.length; cols++) {
-      const rows = Math.ceil(figs.length / cols);
-      const cw = (width - (cols - 1) * 10) / cols - 14;
-      const ch = (height - (rows - 1) * 10) / rows - caption;
-      const scale = Math.min(...sizes.map(([w, h]) => Math.min(cw / w, ch / h)));
-      if (scale > best[1]) best = [cols, scale];
+    const size = (f) => {
+      const box = f.querySelector("svg").viewBox.baseVal;
+      return [box.width || 1, box.height || 1];
+    };
+    const width = maps.clientWidth, height = maps.clientHeight, gap = 10;
+    const caption = focus.querySelector("figcaption").offsetHeight + 14;
+    const fits = (f, w, h) => Math.min((w - 14) / size(f)[0], (h - caption) / size(f)[1]);
+    if (!others.length) {
+      maps.style.gridTemplateColumns = "minmax(0, 1fr)";
+      focus.querySelector("svg").style.maxHeight = Math.floor(fits(focus, width, height) *
+                                                              size(focus)[1]) + "px";
+      return;
     }
-    maps.style.gridTemplateColumns = "repeat(" + best[0] + ", minmax(0, 1fr))";
-    svgs.forEach((s, i) => { s.style.maxHeight = Math.floor(sizes[i][1] * best[1]) + "px"; });
+    let best = null;
+    for (let part = 0.2; part <= 0.56; part += 0.02) {
+      const big = fits(focus, width * (1 - part) - gap, height);
+      const rowH = (height - gap * (others.length - 1)) / others.length;
+      const small = Math.min(...others.map((f) => fits(f, width * part - gap, rowH)));
+      // the busiest level biggest, the others not too small beside it
+      if (!best || big + 1.5 * small > best.big + 1.5 * best.small) best = { part, big, small };
+    }
+    maps.style.gridTemplateColumns = "minmax(0, " + (1 - best.part).toFixed(2) + "fr) minmax(0, " +
+                                     best.part.toFixed(2) + "fr)";
+    focus.style.gridColumn = "1";
+    focus.style.gridRow = "1 / span " + others.length;
+    focus.querySelector("svg").style.maxHeight = Math.floor(best.big * size(focus)[1]) + "px";
+    others.forEach((f, k) => {
+      f.style.gridColumn = "2";
+      f.style.gridRow = String(k + 1);
+      f.querySelector("svg").style.maxHeight = Math.floor(best.small * size(f)[1]) + "px";
+    });
   }
 
   function drawHeroes(state) {
@@ -248,25 +288,29 @@ JS = r"""
       const li = text("li", "hero " + h.status);
       li.id = "card-" + h.name.replace(/[^A-Za-z0-9_-]/g, "-");
       li.append(text("div", "token " + h.status + (h.npc ? " npc" : ""), h.initials));
-      li.append(text("div", "hname", h.name));
-      const w = text("div", "wounds");
-      w.append("Flesh Wounds ", text("b", "", String(h.flesh)), "  Dramatic ",
-               text("b", "", h.dramatic + "/" + h.knocked_out_at), "  - " + h.where);
-      li.append(w);
+      const name = text("div", "hname", h.name + " ");
+      const w = text("span", "wounds");
+      w.append(text("b", "", String(h.flesh)), " FW  ",
+               text("b", "", h.dramatic + "/" + h.knocked_out_at), " DW");
+      name.append(w);
+      li.append(name);
       const c = text("div", "conds");
+      c.append(text("span", "where", h.where));
       h.conditions.forEach((k) => {
         const alarm = /alight|confused|breath|knocked|dead|crippled|thick/.test(k);
         c.append(text("span", "cond" + (alarm ? " alarm" : ""), k));
       });
-      if (!h.conditions.length) c.append(text("span", "cond", "fine"));
       li.append(c);
       return li;
     }));
   }
 
   function drawLines(state) {
-    $("lines").replaceChildren(...state.narration.map((line) =>
+    const ol = $("lines");
+    ol.replaceChildren(...state.narration.map((line) =>
       text("li", /^(Round \d+ (begins|ends)|The scene)/.test(line) ? "round" : "", line)));
+    // the newest lines that fit, whole (a TV has no scroll bar)
+    while (ol.children.length > 1 && ol.scrollHeight > ol.clientHeight + 1) ol.firstChild.remove();
   }
 
   function draw(state, label) {

@@ -237,7 +237,7 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
         text = room["name"] + (" (flashover)" if room["flashed"] else "")
         cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=cv.x(room["x"] - 0.5) + S / 2)}'
                f'{_attr(y=cv.y(room["y"]) + S * 0.36, fill=EXIT if room["outdoors"] else LABEL)}'
-               f'{_attr(font_size=13, text_anchor="middle", class_="room outlined")}'
+               f'{_attr(font_size=15, text_anchor="middle", class_="room outlined")}'
                f'{_attr(font_style="italic" if room["outdoors"] else None)}>{escape(text)}</text>')
 
 
@@ -248,7 +248,7 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
     kind = "flame" if state == "flame" else ("hot" if hot else "regular")
     parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if kind != "flame" else "none")}'
              f'{_attr(stroke=FIRE["flame"] if kind != "flame" else FIRE["flame"], stroke_width=3)}/>']
-    parts.append(f'<text{_attr(x=cx, y=cy + 9, fill="#ffffff", font_size=26, font_weight="bold")}'
+    parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
                  f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
     if hot:  # a white triangle: hot reads without colour
         tx, ty = cx + r * 0.75, cy - r * 0.75
@@ -296,6 +296,6 @@ def _figures(cv: _Canvas, figures: list[dict[str, Any]]) -> None:
         cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
                f'{_attr(data_name=fig["name"], data_area=fig["area"])}>'
                f'<title>{escape(fig["name"])} ({escape(status)})</title>{shape}'
-               f'<text{_attr(x=_f(x), y=_f(y + 6), fill=text_fill, font_size=17)}'
+               f'<text{_attr(x=_f(x), y=_f(y + 6), fill=text_fill, font_size=19)}'
                f'{_attr(font_weight="bold", text_anchor="middle")}>'
                f'{escape(fig["initials"])}</text>{mark}</g>')

@@ -280,6 +280,11 @@ def players_view(scene: Scene, narration: Iterable[str] = ()) -> dict[str, Any]:
     seen = in_sight(scene)
     fires = known_fires(scene)
     order = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
+    # the level to draw biggest: the most fires in sight, then the most heroes still inside
+    busy = {lv: (sum(1 for i in fires if b.areas[i].level == lv),
+                 sum(1 for h in scene.heroes if h.present and not h.npc
+                     and b.areas[h.area].level == lv)) for lv in order}
+    focus = max(order, key=lambda lv: busy[lv])
     return {
         "title": scene.title or b.title or "fuego",
         "round": scene.round,
@@ -287,6 +292,7 @@ def players_view(scene: Scene, narration: Iterable[str] = ()) -> dict[str, Any]:
         "moment": moment(scene),
         "ended": scene.ended,
         "levels": [_level(scene, lv, seen, fires) for lv in order],
+        "focus": b.levels[focus].name,
         "heroes": [_hero_row(scene, h) for h in scene.heroes if not h.npc or h.area in seen],
         "fires": len(fires),
         "fire_dice": sum(scene.fires[i].fd for i in fires),
@@ -341,6 +347,9 @@ def _named_areas(b: Building, event: Event) -> list[int | None]:
     for key in ("to", "target", "below", "frm"):
         if event.data.get(key) is not None:
             names.append(event.data[key])
+    path = event.data.get("path")
+    if isinstance(path, list):  # a spread "by way of" these
+        names.extend(path)
     barrier = event.data.get("barrier")
     if isinstance(barrier, str) and "|" in barrier:
         names.extend(barrier.split("|", 1))
