@@ -17,6 +17,7 @@ from collections.abc import Callable
 import click
 
 from fuego.cli import SEED
+from fuego.cli.screen import screen_address
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -56,7 +57,7 @@ def default_session_path(scenario: str) -> str:
 @click.option("--verbose", "-v", is_flag=True,
               help="Narrate everything: action dice, failed fire rolls, fuel checks.")
 @click.option("--screen", "screen_at", is_flag=False, flag_value="", default=None,
-              metavar="[HOST:PORT]",
+              metavar="[HOST:PORT]", callback=screen_address,
               help="Also serve the players' screen (a live map in a browser; prints its "
                    "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
                    "network.")

@@ -43,10 +43,12 @@ def _remember(save_path: str, token: str, port: int) -> None:
             json.dump({"token": token, "port": port}, f)
 
 
-def _check_address(address: str) -> None:
-    if address.endswith((".yaml", ".yml", ".json")) or "/" in address:
-        raise click.UsageError(f"--screen takes HOST:PORT, not {address!r}: put the scenario "
-                               "FILE before --screen (fuego play FILE --screen)")
+def screen_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--screen``'s value (click callback): HOST:PORT, not the scenario it swallowed."""
+    if value is not None and (value.endswith((".yaml", ".yml", ".json")) or "/" in value):
+        raise click.BadParameter(f"it takes HOST:PORT, not {value!r}: put the scenario FILE "
+                                 "before --screen (fuego play FILE --screen)", ctx, param)
+    return value
 
 
 def open_server(address: str, hub, *, token: str | None = None,
@@ -74,7 +76,6 @@ def start_for_play(address: str, save_path: str,
     from fuego.web.feed import ScreenFeed
     from fuego.web.server import Hub
 
-    _check_address(address)
     known = _remembered(save_path)
     token = known.get("token") if isinstance(known.get("token"), str) else None
     hint = known.get("port") if isinstance(known.get("port"), int) else None
