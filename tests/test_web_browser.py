@@ -282,9 +282,9 @@ def test_ctrl_c_stops_the_server(tmp_path):
         url = _url(proc)
         assert not _refused(url)
         proc.p.send_signal(signal.SIGINT)
-        assert proc.p.wait(timeout=30) == 130
+        assert proc.p.wait(timeout=30) in (0, 130)  # saved either way (docs/gm-guide.md)
         assert _refused(url)
-        assert "resume with fuego play --resume s.json" in proc.text
+        assert "fuego play --resume s.json" in proc.text
     finally:
         if proc.p.poll() is None:
             proc.kill()

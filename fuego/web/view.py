@@ -322,10 +322,14 @@ HERO_KINDS = frozenset({
 })
 
 
-def framing_line(event: Event) -> str | None:
-    """The page's own lines for the scene's and rounds' start and end (the GM's say how many
-    fires burn, the seed too)."""
+def own_line(event: Event, building: Building | None = None) -> str | None:
+    """The page's own lines for the scene's and rounds' start and end, and a flashover: the
+    GM's count the fires (those out of sight too) and give the seed."""
     k = event.kind
+    if k is EventKind.FLASHOVER:
+        key = str(event.data.get("room"))
+        room = building.rooms.get(key) if building is not None else None
+        return f"Flashover! {room.name if room is not None else key} flashes over"
     if k is EventKind.SCENE_START:
         return f"{event.data.get('title') or 'The scene'} begins"
     if k is EventKind.ROUND_START:
@@ -411,10 +415,10 @@ class PlayersNarration:
         seen = now | self._before
         self._before = set(now)
         for e, text in self._narrator.feed_pairs(event):
-            line = framing_line(e)
-            if line is not None:
+            line = own_line(e, self.scene.building)
+            if line is not None and (e.kind is not EventKind.FLASHOVER or self.told(e, seen)):
                 self._add(line)
-            elif self.told(e, seen):
+            elif line is None and self.told(e, seen):
                 self._add(text)
 
     def flush(self) -> None:
