@@ -328,11 +328,16 @@ def test_screen_serves_a_saved_session_round_by_round(browser, tmp_path):
         until(browser, lambda d: fires_on_page(d) == newest)
         shot(browser, "review", 1920, 1080)
         browser.set_window_size(1920, 1080)
+        assert (tmp_path / "friday.json").read_bytes() == before  # read-only
+
+        # the game goes on in the same file (a third round saved): the page follows
+        on, _ = play_tavern(rounds=3)
+        sessions.save(on.session, str(tmp_path / "friday.json"))
+        until(browser, lambda d: label.text == "End of round 3 (4/4)", 10, "followed the save")
         proc.p.send_signal(signal.SIGINT)
         assert proc.p.wait(timeout=30) == 0
         assert "Players' screen stopped." in proc.text
         assert _refused(url)
-        assert (tmp_path / "friday.json").read_bytes() == before  # read-only
     finally:
         if proc.p.poll() is None:
             proc.kill()

@@ -49,11 +49,13 @@ class ScreenFeed:
         self.interval = interval
         self.scene: Scene | None = None
         self.narration: PlayersNarration | None = None
+        self.player: Player | None = None
         self._last = 0.0
 
     def attach(self, scene: Scene, player: Player | None = None) -> None:
         """A (re)built scene: narrate what it logged so far, then every event as it comes."""
         self.scene = scene
+        self.player = player
         self.narration = PlayersNarration(scene)
         for event in list(scene.log):
             self.narration.feed(event)
@@ -69,6 +71,8 @@ class ScreenFeed:
     def _event(self, event: Event) -> None:
         if self.narration is not None:
             self.narration.feed(event)
+        if self.player is not None and self.player.replaying:
+            return  # a resume or an undo replaying: the page waits for where it lands
         if time.monotonic() - self._last >= self.interval:
             self.publish()
 
