@@ -221,3 +221,65 @@ def test_a_saved_session_replays_round_by_round(tmp_path):
     assert latest["round"] == player.scene.round
     # the same view as the live table had when it stopped
     assert latest == page_state(players_view(player.scene, latest["narration"]))
+
+
+def tavern_scene():
+    from fuego.scenario import loads
+
+    return loads(TAVERN.read_text(encoding="utf-8"), source="tavern.yaml").build(7)
+
+
+def level_of(view: dict, name: str) -> dict:
+    return next(lv for lv in view["levels"] if lv["name"] == name)
+
+
+def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
+    from fuego.world.smoke import Density
+
+    scene = tavern_scene()
+    b = scene.building
+    seen = in_sight(scene)
+    front = b.between(b.find("ground:G5"), b.find("ground:G6"))  # in Isabela's sight
+    pantry = b.between(b.find("ground:A3"), b.find("ground:A4"))  # kitchen-pantry: out of sight
+    window = b.between(b.find("ground:E5"), b.find("ground:E6"))
+    floor = b.between(b.find("ground:F4"), b.find("cellar:F4"))  # under Isabela's feet
+    hidden_floor = b.between(b.find("ground:B5"), b.find("upper:B5"))  # pantry, linen closet
+    assert b.find("ground:G5") in seen and b.find("ground:A3") not in seen
+    b.open_barrier(front)
+    b.destroy_barrier(window)
+    b.destroy_barrier(floor)
+    b.destroy_barrier(hidden_floor)
+    scene.smoke.density[b.find("ground:F3")] = Density.THICK  # in sight
+    scene.smoke.density[b.find("ground:B1")] = Density.THIN  # the kitchen: out of sight
+    view = players_view(scene)
+    ground = level_of(view, "ground")
+    walls = {w["index"]: w["state"] for w in ground["walls"]}
+    assert walls[front.index] == "open" and walls[window.index] == "broken"
+    assert walls[pantry.index] == "unseen"  # where it is, not how it stands
+    links = {(k["index"], k["kind"]): k["state"] for k in ground["links"]}
+    assert links[(floor.index, "floor")] == "broken"  # a collapsed floor, both levels
+    assert (hidden_floor.index, "floor") not in links
+    cellar = level_of(view, "cellar")
+    assert any(k["index"] == floor.index and k["up"] for k in cellar["links"])
+    smoke = {a["name"]: a["smoke"] for a in ground["areas"]}
+    assert smoke["ground:F3"] == "thick" and smoke["ground:B1"] == ""
+    svg = level_svg(ground)
+    assert f'id="barrier-door-open-{front.index}"' in svg
+    assert f'id="barrier-window-broken-{window.index}"' in svg
+    assert f'id="barrier-door-unseen-{pantry.index}"' in svg
+    assert f'id="link-floor-{floor.index}"' in svg and ">collapsed<" in svg
+    assert 'id="smoke-thick-ground:F3"' in svg and "smoke-thin-ground:B1" not in svg
+    assert f'id="barrier-floor-broken-{floor.index}"' in level_svg(cellar)
+
+
+def test_conditions_in_the_players_words():
+    scene = tavern_scene()
+    hero = scene.hero("Isabela Soldano")
+    from fuego.world.smoke import Density
+
+    scene.smoke.density[hero.area] = Density.THICK
+    hero.clothes_fd, hero.confused, hero.breath, hero.flesh, hero.dramatic = 2, True, 1, 7, 1
+    row = next(h for h in players_view(scene)["heroes"] if h["name"] == hero.name)
+    assert row["conditions"] == ["in thick smoke", "clothes alight (2 FD)", "confused",
+                                 "holding breath (1 round)"]
+    assert (row["flesh"], row["dramatic"], row["knocked_out_at"]) == (7, 1, 6)
