@@ -238,7 +238,7 @@ def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[st
                       "col": a.col, "row": a.row, "up": up})
     figures = []
     for hero in scene.heroes:
-        if b.areas[hero.area].level != level or hero.status is Status.DEAD and hero.npc:
+        if b.areas[hero.area].level != level:
             continue
         if hero.npc and (hero.area not in seen or not hero.present):
             continue  # the GM's characters only where the heroes see them
