@@ -58,3 +58,18 @@ def test_screen_option_wants_an_address(tmp_path, monkeypatch):
 def test_screen_of_a_missing_save_says_so(tmp_path):
     r = run(["screen", str(tmp_path / "nope.json")])
     assert r.exit_code == 2 and "no saved session here" in r.output
+
+
+def test_the_screen_leaves_the_table_its_own_hooks():
+    """The players' screen wraps the table: whatever else the table offers the session (told
+    a roll's total, say) still reaches it."""
+    from fuego.web.feed import ScreenFeed
+    from fuego.web.server import Hub
+
+    class Table:
+        def rolled(self, q, total, asked):
+            return ("rolled", total, asked)
+
+    live = ScreenFeed(Hub()).wrap(Table())
+    assert live.rolled(None, 17, True) == ("rolled", 17, True)
+    assert getattr(live, "nothing", None) is None

@@ -112,6 +112,10 @@ class _Publishing:
         self.feed.publish(flush=True)
         self.live.finished(player)
 
+    def __getattr__(self, name: str) -> Any:
+        """Anything else the table offers (a roll's total told back, ...) is the table's own."""
+        return getattr(self.live, name)
+
 
 # -- a saved session ---------------------------------------------------------------------------------
 class _ReadOnly:
