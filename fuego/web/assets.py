@@ -234,8 +234,9 @@ JS = r"""
     });
   }
 
-  // Wide screens: the busiest level big on the left, the others in a column beside it, at
-  // the split that makes them biggest within the window. Narrow ones: one column, busiest first.
+  // Wide screens: the busiest level big, the others beside it (a column on the right) or
+  // under it (a row), whichever draws them bigger; never another level bigger than the busiest.
+  // Narrow screens: one column, the busiest level first.
   function fit() {
     const maps = $("maps");
     const figs = Array.from(maps.children);
@@ -244,6 +245,7 @@ JS = r"""
     const focus = figs.find((f) => f.classList.contains("focus")) || figs[0];
     const others = figs.filter((f) => f !== focus);
     figs.forEach((f) => { f.style.gridColumn = ""; f.style.gridRow = ""; f.style.order = ""; });
+    maps.style.gridTemplateRows = "";
     focus.style.order = "-1";
     if (window.matchMedia("(max-width: 900px)").matches) {
       maps.style.gridTemplateColumns = "";
@@ -256,31 +258,39 @@ JS = r"""
     };
     const width = maps.clientWidth, height = maps.clientHeight, gap = 10;
     const caption = focus.querySelector("figcaption").offsetHeight + 14;
-    const fits = (f, w, h) => Math.min((w - 14) / size(f)[0], (h - caption) / size(f)[1]);
-    if (!others.length) {
-      maps.style.gridTemplateColumns = "minmax(0, 1fr)";
-      focus.querySelector("svg").style.maxHeight = Math.floor(fits(focus, width, height) *
-                                                              size(focus)[1]) + "px";
-      return;
+    const fits = (f, w, h) => Math.max(0.01, Math.min((w - 14) / size(f)[0], (h - caption) / size(f)[1]));
+    const n = others.length;
+    let best = { side: true, part: 0, big: fits(focus, width, height), small: 0 };
+    for (let part = 0.16; n && part <= 0.6; part += 0.02) {
+      for (const side of [true, false]) {
+        const big = side ? fits(focus, width * (1 - part) - gap, height)
+                         : fits(focus, width, height * (1 - part) - gap);
+        const small = Math.min(big, ...others.map((f) => side
+          ? fits(f, width * part - gap, (height - gap * (n - 1)) / n)
+          : fits(f, (width - gap * (n - 1)) / n, height * part - gap)));
+        if (!best.small || big + 1.5 * small > best.big + 1.5 * best.small) {
+          best = { side, part, big, small };
+        }
+      }
     }
-    let best = null;
-    for (let part = 0.2; part <= 0.56; part += 0.02) {
-      const big = fits(focus, width * (1 - part) - gap, height);
-      const rowH = (height - gap * (others.length - 1)) / others.length;
-      const small = Math.min(...others.map((f) => fits(f, width * part - gap, rowH)));
-      // the busiest level biggest, the others not too small beside it
-      if (!best || big + 1.5 * small > best.big + 1.5 * best.small) best = { part, big, small };
+    const px = (f, scale) => { f.querySelector("svg").style.maxHeight =
+                               Math.floor(scale * size(f)[1]) + "px"; };
+    px(focus, best.big);
+    if (!n) { maps.style.gridTemplateColumns = "minmax(0, 1fr)"; return; }
+    const a = (1 - best.part).toFixed(2), b = best.part.toFixed(2);
+    if (best.side) {
+      maps.style.gridTemplateColumns = "minmax(0, " + a + "fr) minmax(0, " + b + "fr)";
+      focus.style.gridColumn = "1";
+      focus.style.gridRow = "1 / span " + n;
+      others.forEach((f, k) => { f.style.gridColumn = "2"; f.style.gridRow = String(k + 1); });
+    } else {
+      maps.style.gridTemplateColumns = "repeat(" + n + ", minmax(0, 1fr))";
+      maps.style.gridTemplateRows = "minmax(0, " + a + "fr) minmax(0, " + b + "fr)";
+      focus.style.gridColumn = "1 / span " + n;
+      focus.style.gridRow = "1";
+      others.forEach((f, k) => { f.style.gridColumn = String(k + 1); f.style.gridRow = "2"; });
     }
-    maps.style.gridTemplateColumns = "minmax(0, " + (1 - best.part).toFixed(2) + "fr) minmax(0, " +
-                                     best.part.toFixed(2) + "fr)";
-    focus.style.gridColumn = "1";
-    focus.style.gridRow = "1 / span " + others.length;
-    focus.querySelector("svg").style.maxHeight = Math.floor(best.big * size(focus)[1]) + "px";
-    others.forEach((f, k) => {
-      f.style.gridColumn = "2";
-      f.style.gridRow = String(k + 1);
-      f.querySelector("svg").style.maxHeight = Math.floor(best.small * size(f)[1]) + "px";
-    });
+    others.forEach((f) => px(f, best.small));
   }
 
   function drawHeroes(state) {

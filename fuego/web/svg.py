@@ -226,7 +226,9 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
     word = "up" if link["up"] else "down"
     if kind == "floor":
         word = "collapsed"
-    parts.append(f'<text{_attr(x=x + S / 2, y=y + 9, fill=LABEL, font_size=12)}'
+    # "up" along the top of the area, "down" along its bottom: an area with both reads
+    ty = y + 9 if link["up"] else y + S - 3
+    parts.append(f'<text{_attr(x=x + S / 2, y=ty, fill=LABEL, font_size=12)}'
                  f'{_attr(text_anchor="middle", font_weight="bold", class_="outlined")}>'
                  f"{word}</text>")
     cv.add(f"<g{base}>{''.join(parts)}</g>")

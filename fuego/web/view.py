@@ -280,10 +280,12 @@ def players_view(scene: Scene, narration: Iterable[str] = ()) -> dict[str, Any]:
     seen = in_sight(scene)
     fires = known_fires(scene)
     order = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
-    # the level to draw biggest: the most fires in sight, then the most heroes still inside
+    # the level to draw biggest: the most fires in sight, then the most heroes still inside,
+    # then the one nearest the ground
     busy = {lv: (sum(1 for i in fires if b.areas[i].level == lv),
                  sum(1 for h in scene.heroes if h.present and not h.npc
-                     and b.areas[h.area].level == lv)) for lv in order}
+                     and b.areas[h.area].level == lv),
+                 -abs(b.levels[lv].elevation)) for lv in order}
     focus = max(order, key=lambda lv: busy[lv])
     return {
         "title": scene.title or b.title or "fuego",
