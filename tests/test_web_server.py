@@ -162,6 +162,21 @@ def test_twenty_browsers_and_a_stalled_one_never_block_the_table(served):
     stalled.close()
 
 
+def test_head_of_the_stream_starts_no_stream(served):
+    server = served[0]
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:  # the connection kept open, as a browser keeps it
+        conn.request("HEAD", with_token(server, "/events"))
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.read() == b""
+        assert resp.getheader("content-type").startswith("text/event-stream")
+        for _ in range(20):  # the server busy with other requests meanwhile: still no stream
+            assert request(server, "GET", with_token(server, "/state"))[0] == 200
+        assert server.hub.clients == 0
+    finally:
+        conn.close()
+
+
 def test_too_many_streams_are_turned_away(served):
     server = served[0]
     conns = [_sse(server) for _ in range(MAX_CLIENTS)]

@@ -216,6 +216,8 @@ def make_app(hub: Hub, token: str) -> Any:
         return Response(text, media_type="application/json")
 
     async def events(request: Request) -> Response:
+        if request.method == "HEAD":  # the headers only: no stream to start (and never end)
+            return Response(media_type="text/event-stream")
         if hub.clients >= MAX_CLIENTS:
             return PlainTextResponse("too many screens\n", status_code=503)
         return StreamingResponse(hub.stream(), media_type="text/event-stream",
