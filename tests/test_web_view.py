@@ -283,3 +283,32 @@ def test_conditions_in_the_players_words():
     assert row["conditions"] == ["in thick smoke", "clothes alight (2 FD)", "confused",
                                  "holding breath (1 round)"]
     assert (row["flesh"], row["dramatic"], row["knocked_out_at"]) == (7, 1, 6)
+
+
+def test_what_the_players_hear():
+    """Each kind of line, told or not, against who and where it is about."""
+    from fuego.engine.events import Event
+
+    scene = tavern_scene()
+    told = PlayersNarration(scene)
+    seen = in_sight(scene)
+    K = EventKind
+
+    def ev(kind, actor=None, area=None, **data):
+        return told.told(Event(kind, 1, 3, actor, area, data), seen)
+
+    assert ev(K.HERO_MOVED, "Isabela Soldano", "ground:E4", frm="ground:F4")
+    assert ev(K.HERO_MOVED, "Bjorn Haraldsson", "cellar:C4", frm="cellar:C3")  # another level
+    assert not ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")  # behind her bar
+    assert ev(K.READ_ALOUD, None, None, text="A crash from the kitchen")
+    assert not ev(K.SCRIPT, None, None, cue="the lamp falls", times=1)
+    assert not ev(K.GM, "GM", "ground:B2", action="start-fire", fd=3)
+    assert not ev(K.FIRE_HIDDEN, "Gaston Allais", "ground:B2", tn=14, total=3, success=False)
+    assert ev(K.FIRE_SPOTTED, "Gaston Allais", "ground:B2", tn=14, total=40, success=True)
+    assert not ev(K.FIRE_GREW, "fire@ground:B2", "ground:B2", fd=4, before=3)  # not in sight
+    assert ev(K.FIRE_STARTED, "fire@ground:F3", "ground:F3", fd=1, cause="leap")  # her room
+    assert not ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # from the bar
+    assert not ev(K.FIRE_SPREAD, "fire@ground:E2", "ground:E2", to="ground:F2",
+                  path=["ground:D2", "ground:F2"])  # by way of the bar
+    assert not ev(K.FLASHOVER, None, None, room="kitchen", fires=9)
+    assert ev(K.FLASHOVER, None, None, room="common", fires=4)
