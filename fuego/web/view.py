@@ -177,41 +177,50 @@ def _edge(b: Building, barrier: Barrier) -> tuple[int, int, int, int] | None:
     return a.col, y, a.col + 1, y
 
 
-def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[str, Any]:
+def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
     from fuego.world.smoke import Density
 
-    b = scene.building
-    lv = b.levels[level]
-    here = [a for a in b.areas if a.level == level]
-    cols = [a.col for a in here] or [0]
-    rows = [a.row for a in here] or [0]
-    c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-    smoke = scene.smoke
-    areas = []
+    b, smoke = scene.building, scene.smoke
+    out = []
     for a in here:
         d = smoke.at(a.index) if smoke is not None and a.index in seen else Density.NONE
-        areas.append({
+        out.append({
             "name": a.name, "col": a.col, "row": a.row, "room": a.room,
             "outdoors": b.rooms[a.room].outdoors, "exit": b.is_exit(a.index),
             "seen": a.index in seen, "burned": a.burned_out and a.index in seen,
             "smoke": {Density.THIN: "thin", Density.THICK: "thick"}.get(d, ""),
         })  # fmt: skip
-    rooms = []
+    return out
+
+
+def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
+    """Each room's label and where it goes: the room's own area nearest its centre (an
+    L-shaped room keeps its label inside)."""
+    b = scene.building
+    out = []
     for key, room in b.rooms.items():
         idx = [i for i in b.room_areas(key) if b.areas[i].level == level]
         if not idx:
             continue
         cx = sum(b.areas[i].col + 0.5 for i in idx) / len(idx)
         cy = sum(b.areas[i].row + 0.5 for i in idx) / len(idx)
-        # the room's own area nearest its centre: an L-shaped room keeps its label inside
         best = min(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
                                       + (b.areas[i].row + 0.5 - cy) ** 2, i))
         inside = len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
         x, y = (cx, cy) if inside else (b.areas[best].col + 0.5, b.areas[best].row + 0.5)
-        rooms.append({"key": key, "name": room.name or key, "x": x, "y": y,
-                      "outdoors": room.outdoors, "flashed": key in scene.flashed and
-                      any(i in seen for i in idx)})
-    walls, links = [], []
+        out.append({"key": key, "name": room.name or key, "x": x, "y": y,
+                    "outdoors": room.outdoors,
+                    "flashed": key in scene.flashed and any(i in seen for i in idx)})
+    return out
+
+
+def _barriers(scene: Scene, level: int, seen: set[int]) -> tuple[list[dict], list[dict]]:
+    """Walls, doors, windows and archways on the level (``walls``), and the links to the
+    levels above and below (``links``: stairs, ladders, holes, collapsed floors). Each is in
+    its state where an observer sees either side, ``unseen`` elsewhere."""
+    b = scene.building
+    walls: list[dict] = []
+    links: list[dict] = []
     for barrier in b.barriers:
         la, lb = b.areas[barrier.a].level, b.areas[barrier.b].level
         if la != level and lb != level:
@@ -220,42 +229,39 @@ def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[st
         state = barrier_state(barrier) if visible else "unseen"
         if la == lb:
             edge = _edge(b, barrier)
-            if edge is None:
-                continue
             same_room = b.areas[barrier.a].room == b.areas[barrier.b].room
-            if barrier.kind in ALWAYS_OPEN and same_room:
+            if edge is None or barrier.kind in ALWAYS_OPEN and same_room:
                 continue  # open floor inside a room: nothing to draw
             walls.append({"kind": barrier.kind.value, "state": state, "index": barrier.index,
                           "edge": list(edge)})
             continue
         if barrier.kind is BarrierKind.FLOOR and not (barrier.destroyed and visible):
             continue  # every area has a floor: only its loss is drawn (where it is seen)
-        here_i = barrier.a if la == level else barrier.b
-        there = barrier.other(here_i)
-        a = b.areas[here_i]
-        up = b.levels[b.areas[there].level].elevation > lv.elevation
+        here = barrier.a if la == level else barrier.b
+        a = b.areas[here]
+        up = b.levels[b.areas[barrier.other(here)].level].elevation > b.levels[level].elevation
         links.append({"kind": barrier.kind.value, "state": state, "index": barrier.index,
                       "col": a.col, "row": a.row, "up": up})
-    figures = []
+    return walls, links
+
+
+def _figures(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
+    """The heroes on the level, and the GM's characters where an observer sees them."""
+    b = scene.building
+    out = []
     for hero in scene.heroes:
-        if b.areas[hero.area].level != level:
-            continue
-        if hero.npc and (hero.area not in seen or not hero.present):
-            continue  # the GM's characters only where the heroes see them
         a = b.areas[hero.area]
-        figures.append({"name": hero.name, "initials": initials(hero.name), "npc": hero.npc,
-                        "status": hero.status.value, "col": a.col, "row": a.row,
-                        "area": a.name})
-    fire_list = []
-    for i in sorted(fires):
-        fire = scene.fires[i]
-        a = b.areas[i]
-        if a.level != level:
+        if a.level != level or hero.npc and (hero.area not in seen or not hero.present):
             continue
-        fire_list.append({"area": a.name, "col": a.col, "row": a.row, "fd": fire.fd,
-                          "hot": fire.temperature.value == "hot", "state": fire.state.value})
-    # the open sides of the plan: where an area has no neighbour it is joined to
-    outline = []
+        out.append({"name": hero.name, "initials": initials(hero.name), "npc": hero.npc,
+                    "status": hero.status.value, "col": a.col, "row": a.row, "area": a.name})
+    return out
+
+
+def _outline(scene: Scene, level: int, here: list) -> list[list[int]]:
+    """The open sides of the plan: where an area has no neighbour it is joined to."""
+    b = scene.building
+    out = []
     for a in here:
         for dc, dr, edge in ((-1, 0, (a.col, a.row, a.col, a.row + 1)),
                              (1, 0, (a.col + 1, a.row, a.col + 1, a.row + 1)),
@@ -263,13 +269,32 @@ def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[st
                              (0, 1, (a.col, a.row + 1, a.col + 1, a.row + 1))):
             j = b.at(level, a.col + dc, a.row + dr)
             if j is None or b.between(a.index, j) is None:
-                outline.append(list(edge))
+                out.append(list(edge))
+    return out
+
+
+def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[str, Any]:
+    b = scene.building
+    lv = b.levels[level]
+    here = [a for a in b.areas if a.level == level]
+    cols = [a.col for a in here] or [0]
+    rows = [a.row for a in here] or [0]
+    c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
+    walls, links = _barriers(scene, level, seen)
+    fire_list = []
+    for i in sorted(fires):
+        fire, a = scene.fires[i], b.areas[i]
+        if a.level == level:
+            fire_list.append({"area": a.name, "col": a.col, "row": a.row, "fd": fire.fd,
+                              "hot": fire.temperature.value == "hot",
+                              "state": fire.state.value})
     return {
         "index": level, "name": lv.name, "elevation": lv.elevation,
         "cols": [column_letters(c) for c in range(c0, c1 + 1)], "c0": c0, "r0": r0,
         "width": c1 - c0 + 1, "height": r1 - r0 + 1,
-        "areas": areas, "rooms": rooms, "walls": walls, "links": links, "outline": outline,
-        "fires": fire_list, "figures": figures,
+        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen),
+        "walls": walls, "links": links, "outline": _outline(scene, level, here),
+        "fires": fire_list, "figures": _figures(scene, level, seen),
     }  # fmt: skip
 
 
