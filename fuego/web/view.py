@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
-from fuego.world.building import ALWAYS_OPEN, OPENABLE, BarrierKind, column_letters
+from fuego.render.map_style import barrier_state  # the words fuego map's ids use
+from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -112,18 +113,6 @@ def moment(scene: Scene) -> str:
 def initials(name: str) -> str:
     """A token's letters: the first letters of the first two words (``Isabela Soldano`` IS)."""
     return "".join(w[0] for w in name.split()[:2]).upper() or "?"
-
-
-def barrier_state(barrier: Barrier) -> str:
-    """``closed``/``open`` for doors and windows, ``open`` for stairs, ladders and holes,
-    ``intact``/``broken`` for walls and floors (the words ``fuego map`` uses in its ids)."""
-    if barrier.destroyed:
-        return "broken"
-    if barrier.kind in OPENABLE:
-        return "closed" if barrier.closed else "open"
-    if barrier.kind in ALWAYS_OPEN:
-        return "open"
-    return "intact"
 
 
 def _conditions(scene: Scene, hero: Hero) -> list[str]:
