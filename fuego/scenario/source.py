@@ -143,17 +143,15 @@ def fatal(source: str, message: str, *, line: int | None = None, tip: str | None
 
 # -- bytes -> text ------------------------------------------------------------------------------
 def decode(raw: bytes, source: str) -> str:
+    from fuego.files import decode as strict
+
     if len(raw) > MAX_FILE_BYTES:
         raise fatal(source, f"file is {len(raw):,} bytes; a scenario may be at most "
                             f"{MAX_FILE_BYTES:,} bytes")
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise fatal(source, f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset "
-                            f"{exc.start}); a scenario is YAML text", line=line) from None
+        text = strict(raw, source, "a scenario (YAML)")
+    except FuegoError as exc:
+        raise ScenarioError([exc]) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise fatal(source, "not a text file (it contains NUL bytes); a scenario is YAML text",
@@ -179,25 +177,15 @@ def check_text(text: str, source: str) -> str:
 
 
 def read_file(path) -> tuple[str, str]:
-    """(text, source name) of a scenario file, or a ScenarioError naming what is wrong."""
-    import os
+    """(text, source name) of a scenario file, or a ScenarioError naming what is wrong (read by
+    :func:`fuego.files.read_bytes`: a regular file of at most ``MAX_FILE_BYTES``)."""
+    from fuego.files import read_bytes
 
     source = str(path)
     try:
-        if os.path.isdir(path):
-            raise fatal(source, "is a directory, not a scenario file")
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise fatal(source, f"file is {size:,} bytes; a scenario may be at most "
-                                f"{MAX_FILE_BYTES:,} bytes")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except ScenarioError:
-        raise
-    except FileNotFoundError:
-        raise fatal(source, "no such file") from None
-    except OSError as exc:
-        raise fatal(source, f"cannot read the file: {exc.strerror or exc}") from None
+        raw = read_bytes(path, limit=MAX_FILE_BYTES, what="a scenario")
+    except FuegoError as exc:
+        raise ScenarioError([exc]) from None
     return decode(raw, source), source
 
 
