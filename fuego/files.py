@@ -162,6 +162,10 @@ class Output:
         name = self.path
         if not name or name.endswith(os.sep):
             raise FuegoError(f"not a file name: {name!r}", tip=f"name the {self.what}'s file")
+        folder = os.path.dirname(os.path.abspath(name))
+        if not os.path.isdir(folder):
+            raise FuegoError(f"cannot write the {self.what}: no folder {folder}", where=name,
+                             tip="check that its folder exists and is writable")
         try:
             st = os.stat(name)
         except FileNotFoundError:

@@ -14,6 +14,7 @@ legend characters and names never turn into booleans or numbers.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -290,6 +291,10 @@ class _Walker:
                                   "on a key", line=kline)
                 continue
             key = key_node.value
+            if _SURROGATE.search(key):
+                self.problems.add(path, "a key " + surrogate_problem(key), line=kline,
+                                  tip=SURROGATE_TIP)
+                continue
             if key in out:
                 self.problems.add(path + (key,), f"duplicate key {key!r} (the first is on line "
                                   f"{self.located.line(path + (key,))})", line=kline)
@@ -314,6 +319,10 @@ class _Walker:
                               line=line, broken=True)
             return _BAD
         if tag in (_TAG + "str", _TAG + "timestamp"):
+            if _SURROGATE.search(node.value):
+                self.problems.add(path, surrogate_problem(node.value), line=line, broken=True,
+                                  tip=SURROGATE_TIP)
+                return _BAD
             return node.value
         if tag == _TAG + "int" and len(node.value.replace("_", "").lstrip("+-")) > 30:
             self.problems.add(path, f"number {short(node.value, 24)} is far too large",
@@ -331,6 +340,19 @@ class _Walker:
         if tag.startswith(_TAG):
             return "!!" + tag[len(_TAG):]
         return tag if tag.startswith("!") else f"!<{tag}>"
+
+
+#: Half of a UTF-16 surrogate pair: a YAML escape such as "\uD800" makes one, and no file,
+#: terminal or log can hold it (names are text: printed literally, or refused here).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_TIP = "write the character itself, or a whole pair of \\u escapes"
+
+
+def surrogate_problem(text: str) -> str:
+    bad = _SURROGATE.search(text)
+    assert bad is not None
+    return (f"holds {bad.group()!r} at character {bad.start() + 1}, half of a UTF-16 "
+            "surrogate pair: not a character fuego can print or save")
 
 
 class _Bad:
