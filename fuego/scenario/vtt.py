@@ -97,27 +97,31 @@ def _cover(segments: list[tuple[Point, Point]]) -> dict[Edge, float]:
     horizontal = real & (angle <= SNAP_DEGREES)
     vertical = real & (angle >= 90 - SNAP_DEGREES) & ~horizontal
     slanted = real & ~horizontal & ~vertical
-    low = int(np.floor(seg.min())) - 2  # the grid's cells run from low to high on both axes
-    size = int(np.ceil(seg.max())) + 3 - low
-    grid = {"h": np.zeros((size, size)), "v": np.zeros((size, size))}  # [across, along]
+    # the grid's cells on each axis: [across, along], just big enough (a portal is a few cells)
+    xlo, ylo = int(np.floor(min(x0.min(), x1.min()))) - 2, int(np.floor(min(y0.min(), y1.min()))) - 2
+    nx = int(np.ceil(max(x0.max(), x1.max()))) + 3 - xlo
+    ny = int(np.ceil(max(y0.max(), y1.max()))) + 3 - ylo
+    low = {"h": (ylo, xlo), "v": (xlo, ylo)}
+    grid = {"h": np.zeros((ny, nx)), "v": np.zeros((nx, ny))}
     # along x: u = x, w = y (edges "h"); along y: u = y, w = x (edges "v")
     for axis, pick, u0, w0, u1, w1 in (("h", horizontal, x0, y0, x1, y1),
                                        ("v", vertical, y0, x0, y1, x1)):
         idx = np.flatnonzero(pick)
         n = np.abs(np.floor(w1[idx] + 0.5) - np.floor(w0[idx] + 0.5)).astype(np.int64) + 1
         for part in _chunks(idx, n):
-            _along(grid[axis], low, u0[part], w0[part], u1[part], w1[part], count[part])
+            _along(grid[axis], low[axis], u0[part], w0[part], u1[part], w1[part], count[part])
     idx = np.flatnonzero(slanted)
     for axis, a0, a1, b0, b1 in (("v", x0, x1, y0, y1), ("h", y0, y1, x0, x1)):
         n = np.maximum(np.floor(np.maximum(a0[idx], a1[idx]))
                        - np.ceil(np.minimum(a0[idx], a1[idx])) + 1, 0).astype(np.int64)
         for part in _chunks(idx, n):
-            _crossings(grid[axis], low, a0[part], a1[part], b0[part], b1[part], count[part])
+            _crossings(grid[axis], low[axis], a0[part], a1[part], b0[part], b1[part],
+                       count[part])
     cover: dict[Edge, float] = {}
     for axis, g in grid.items():
         for j, c in zip(*np.nonzero(g > 1e-9)):
             v = float(g[j, c])
-            j, c = int(j) + low, int(c) + low
+            j, c = int(j) + low[axis][0], int(c) + low[axis][1]
             cover[(axis, c, j) if axis == "h" else (axis, j, c)] = v
     return cover
 
@@ -142,7 +146,7 @@ def _expand(n):
     return seg, np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
 
 
-def _along(grid, low: int, u0, w0, u1, w1, count) -> None:
+def _along(grid, low: tuple[int, int], u0, w0, u1, w1, count) -> None:
     """Add segments running along ``u`` (``w`` across) to ``grid[band, cell]``."""
     import numpy as np
 
@@ -164,21 +168,21 @@ def _along(grid, low: int, u0, w0, u1, w1, count) -> None:
         cut_out = np.where(k == n[seg] - 1, s_u1, s_u0 + (band + step * 0.5 - s_w0) / s_sl)
     a, b = np.clip(cut_in, s_u0, s_u1), np.clip(cut_out, s_u0, s_u1)
     weight = per_u[seg]
-    rows = band.astype(np.int64) - low
+    rows = band.astype(np.int64) - low[0]
     size = grid.shape[1]
     direct = np.zeros(grid.size)
     ramp = np.zeros(grid.size + 1)
     # the overlap of [a, b] with each cell [c, c + 1): a ramp up at a, minus a ramp at b
     for end, sign in ((a, 1.0), (b, -1.0)):
-        cell = np.floor(end).astype(np.int64) - low
-        direct += np.bincount(rows * size + cell, sign * weight * (cell + low + 1 - end),
+        cell = np.floor(end).astype(np.int64) - low[1]
+        direct += np.bincount(rows * size + cell, sign * weight * (cell + low[1] + 1 - end),
                               minlength=grid.size)
         ramp += np.bincount(rows * size + cell + 1, sign * weight, minlength=grid.size + 1)
     grid += direct.reshape(grid.shape) + np.cumsum(
         ramp[:-1].reshape(grid.shape), axis=1)
 
 
-def _crossings(grid, low: int, a0, a1, b0, b1, count) -> None:
+def _crossings(grid, low: tuple[int, int], a0, a1, b0, b1, count) -> None:
     """Every grid line ``a = L`` a slanted segment crosses marks the edge it crosses:
     ``grid[L, floor(b)]``."""
     import numpy as np
@@ -189,7 +193,7 @@ def _crossings(grid, low: int, a0, a1, b0, b1, count) -> None:
     line = np.ceil(np.minimum(a0, a1))[seg] + k
     t = (line - a0[seg]) / (a1[seg] - a0[seg])
     other = np.floor(b0[seg] + (b1[seg] - b0[seg]) * t).astype(np.int64)
-    flat = (line.astype(np.int64) - low) * grid.shape[1] + (other - low)
+    flat = (line.astype(np.int64) - low[0]) * grid.shape[1] + (other - low[1])
     grid += np.bincount(flat, count[seg].astype(float), minlength=grid.size).reshape(grid.shape)
 
 
