@@ -496,6 +496,30 @@ def test_float_options_refuse_nan_and_infinity(tmp_path, value):
     assert not (tmp_path / "m.svg").exists()
 
 
+OPTION_CASES = {
+    ("run", str(MINI)): ["--seed", "--rounds"],
+    ("map", str(MINI), "--out", "OUT.svg", "--force"): ["--round", "--seed", "--scale", "--dpi",
+                                                        "--level"],
+    ("forecast", str(MINI)): ["--runs", "--rounds", "--seed", "--jobs", "--by-round", "--dpi"],
+    ("show", str(MINI)): ["--seed"],
+    ("roll", "7k4"): ["--times", "--seed"],
+    ("odds", "7k4"): ["--tn", "--raises"],
+    ("import", str(SAMPLE_VTT)): ["--window", "--grid-feet"],
+    ("play", str(MINI), "--session", "OUT.json"): ["--seed"],
+}
+
+
+@pytest.mark.parametrize("value", ["9" * 400, "-" + "9" * 400, "9" * 5000, "nan", "inf", "1e999",
+                                   "0x1f", "1_0", "\udcff"])
+def test_every_number_option_takes_any_text_without_a_traceback(tmp_path, value):
+    # issue 22: map --level <5000 digits> hit Python's int-string limit
+    for base, options in OPTION_CASES.items():
+        base = tuple(str(tmp_path / a) if a.startswith("OUT.") else a for a in base)
+        for option in options:
+            r = invoke(*base, option, value, input="quit\n")
+            assert r.exit_code in (0, 2), (base, option, r.output[-500:])
+
+
 @pytest.mark.parametrize("args", [["odds", "1000d2", "--tn", "1000"],
                                   ["odds", "967d2", "--tn", "1000"],
                                   ["odds", "999d2", "--tn", "0"]])

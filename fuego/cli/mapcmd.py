@@ -42,7 +42,7 @@ def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
     names = [lv.name for lv in building.levels]
     for text in wanted:
         hit = next((lv.index for lv in building.levels if lv.name == text), None)
-        if hit is None and text.lstrip("-").isdecimal():
+        if hit is None and text.lstrip("-").isdecimal() and len(text) < 10:  # no 5,000 digits
             k = int(text)
             if 0 <= k < len(building.levels):
                 hit = k
