@@ -563,7 +563,8 @@ HUGE = "9" * 5000
 JUNK = [HUGE, "-" + HUGE, "go " + HUGE, "move " + HUGE, "map " + HUGE, "fd ground:B1 " + HUGE,
         "fire ground:A1 " + HUGE, "fire ground:A1 1e999", "fd ground:B1 nan",
         "move Bo ground:" + "Z" * 3000 + HUGE, "open ground:C1 " + HUGE, "x" * 200_000,
-        "[/]", "[bold]", "$x$", "\x00", "\x1b[31mred", "1e999", "nan", "inf"]
+        "[/]", "[bold]", "$x$", "\x00", "\x1b[31mred", "1e999", "nan", "inf", "\udcff",
+        "go \udcff", "move Bo \ud800"]
 
 
 @TABLE_BRANCH
