@@ -564,7 +564,7 @@ JUNK = [HUGE, "-" + HUGE, "go " + HUGE, "move " + HUGE, "map " + HUGE, "fd groun
         "fire ground:A1 " + HUGE, "fire ground:A1 1e999", "fd ground:B1 nan",
         "move Bo ground:" + "Z" * 3000 + HUGE, "open ground:C1 " + HUGE, "x" * 200_000,
         "[/]", "[bold]", "$x$", "\x00", "\x1b[31mred", "1e999", "nan", "inf", "\udcff",
-        "go \udcff", "move Bo \ud800"]
+        "go \udcff", "move Bo \udcfe"]  # (invalid UTF-8 bytes at a terminal)
 
 
 @TABLE_BRANCH
@@ -578,8 +578,10 @@ def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, 
         monkeypatch.setattr(view, "_isatty", lambda stream: True)
     (tmp_path / "shop.yaml").write_text(SHOP)
     answers = (JUNK + [""]) * 12 + ["quit"]
+    # bytes: a terminal hands over what was typed, invalid UTF-8 included
+    typed = ("\n".join(answers) + "\n").encode("utf-8", "surrogateescape")
     result = CliRunner().invoke(cli, ["play", "shop.yaml", "--seed", "3", "--session", "s.json"],
-                                input="\n".join(answers) + "\n")
+                                input=typed)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     assert result.exit_code in (0, 2), result.output[-2000:]
