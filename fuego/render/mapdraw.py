@@ -35,8 +35,9 @@ scale. matplotlib is imported inside the functions only. The colour and line tab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from fuego.render.map_style import (  # noqa: F401  (importable here)
     BROKEN,
@@ -88,6 +89,22 @@ MIN_WIDTH = 4.5
 
 
 # -- small helpers --------------------------------------------------------------------------------
+_F = TypeVar("_F", bound=Callable)
+
+
+def literal_text(draw: _F) -> _F:
+    """Names are text: ``$`` in a room, title or hero name is drawn as ``$``, never parsed as
+    mathtext (every Text made while ``draw`` runs keeps ``parse_math=False``)."""
+    @functools.wraps(draw)
+    def literally(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return literally  # type: ignore[return-value]
+
+
 def _safe(text: str) -> str:
     """An id-friendly form of a name (no spaces or quotes)."""
     return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
@@ -145,6 +162,7 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions):
 
 
 # -- the drawing ----------------------------------------------------------------------------------
+@literal_text
 def draw_map(building: Building, scene: Scene | None = None,
              options: MapOptions | None = None) -> list[Figure]:
     """Figures of the building (and the scene's fires, smoke and heroes when given).
