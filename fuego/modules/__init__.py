@@ -85,6 +85,14 @@ class RuleModule:
     def end_of_round(self, scene: Scene) -> None:
         """After the core end-of-round steps and before the flashover check."""
 
+    def hero_moved(self, scene: Scene, hero: Hero, frm: int) -> None:
+        """A hero just stepped from ``frm`` into ``hero.area`` (e.g. a wreck costs a move)."""
+
+    def alight(self, scene: Scene) -> bool:
+        """Does something this module keeps burning, outside ``scene.fires``, keep the scene
+        going (a burning wreck)?"""
+        return False
+
     def state(self) -> dict[str, Any]:
         """What this module changes during play, for saves."""
         return {}
