@@ -15,7 +15,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.fire import FireState
 from fuego.engine.hero_actions import move
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import finished
+from fuego.engine.rounds import finished, start_scene
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError, ScenarioError
 from fuego.modules import wrecks as W
@@ -240,8 +240,11 @@ def test_the_wagon_map_draws_the_wreck(tmp_path):
     assert r.exit_code == 0 and 'id="wreck-' not in out.read_text(encoding="utf-8")
 
 
-def test_the_events_say_what_each_wreck_roll_was():
+def test_the_scenarios_wrecks_are_announced_as_the_scene_starts():
     s = loads(WAGON.read_text(encoding="utf-8")).build(3)
+    assert not s.log  # placed quietly: the scene's first event is its start
+    start_scene(s)
+    assert s.log[0].kind is EventKind.SCENE_START
     placed = [e for e in s.log if e.kind is EventKind.MODULE]
     assert placed[0].data == {"module": "wrecks", "text": "a burning wagon in ground:C2",
                               "what": "wreck", "vehicle": "wagon", "rounds": W.DEFAULT_ROUNDS}

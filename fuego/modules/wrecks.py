@@ -79,7 +79,9 @@ class Wrecks(RuleModule):
 
     # -- placing and removing -------------------------------------------------------------------
     def place(self, scene: Scene, area: int, vehicle: str, *, rounds: int | None = None,
-              why: str = "") -> Wreck:
+              why: str = "", announce: bool = True) -> Wreck:
+        """Put a burning wreck in ``area``; ``announce=False`` (a scenario's, before the scene
+        starts) leaves the event to :meth:`scene_start`."""
         if vehicle not in VEHICLES:
             raise FuegoError(f"no wreck {vehicle!r}", tip=", ".join(VEHICLES))
         if area in self.wrecks:
@@ -87,10 +89,14 @@ class Wrecks(RuleModule):
                              f"{self.wrecks[area].vehicle}", tip="one wreck per area")
         wreck = Wreck(area, vehicle, scene.round, self.rounds if rounds is None else rounds)
         self.wrecks[area] = wreck
-        note(scene, self.name, f"a {wreck.label()} in {scene.area_name(area)}"
-             + (f" ({why})" if why else ""), area, what="wreck", vehicle=vehicle,
-             rounds=wreck.rounds)
+        if announce:
+            self._announce(scene, wreck, why)
         return wreck
+
+    def _announce(self, scene: Scene, wreck: Wreck, why: str = "") -> None:
+        note(scene, self.name, f"a {wreck.label()} in {scene.area_name(wreck.area)}"
+             + (f" ({why})" if why else ""), wreck.area, what="wreck", vehicle=wreck.vehicle,
+             rounds=wreck.rounds)
 
     def _remove(self, scene: Scene, wreck: Wreck, text: str) -> None:
         del self.wrecks[wreck.area]
@@ -105,6 +111,10 @@ class Wrecks(RuleModule):
                 self._remove(scene, self.wrecks[i], "is part of the fire there now")
 
     # -- hooks ------------------------------------------------------------------------------------
+    def scene_start(self, scene: Scene) -> None:
+        for i in sorted(self.wrecks):  # the scenario's, placed before the scene's first event
+            self._announce(scene, self.wrecks[i])
+
     def round_start(self, scene: Scene) -> None:
         self._merged(scene)
 
@@ -181,14 +191,14 @@ def wrecks_module(scene: Scene) -> Wrecks | None:
 
 
 def place_wreck(scene: Scene, area: int | str, vehicle: str, *, rounds: int | None = None,
-                why: str = "") -> Wreck:
+                why: str = "", announce: bool = True) -> Wreck:
     """Put a burning ``vehicle`` in ``area`` (index or name); the wrecks module must be on."""
     module = wrecks_module(scene)
     if module is None:
         raise FuegoError("a burning wreck needs the wrecks module",
                          tip="add 'wrecks: {}' under rules.modules")
     i = area if isinstance(area, int) else scene.building.area(area).index
-    return module.place(scene, i, vehicle, rounds=rounds, why=why)
+    return module.place(scene, i, vehicle, rounds=rounds, why=why, announce=announce)
 
 
 def burning_wrecks(scene: Scene) -> list[Wreck]:

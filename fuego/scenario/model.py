@@ -202,7 +202,8 @@ class Scenario:
             from fuego.modules.wrecks import place_wreck
 
             for w in self.wrecks:
-                place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds)
+                place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds,
+                            announce=False)  # the module announces it as the scene starts
         if self.script is not None:
             from fuego.scenario.script import Script, build_script
 
