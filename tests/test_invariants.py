@@ -53,7 +53,7 @@ FLOORS = ["wooden-floor", "stone-floor"]
 FUELS = [0, 1, 2, 3, 5, 9, "paper", "paper-stack", "beams-small", "log-pile", "beams", "none"]
 FEATURES = ["oil", "gunpowder", "wooden-beam", "stone-beam", "large-stone-beam", "exit"]
 MODULES = ["weather", "wind", "flame-and-blaze", "ignition", "firefighting", "structures",
-           "drifting-smoke", "fire-breaks"]
+           "drifting-smoke", "fire-breaks", "wrecks"]
 
 
 def col(c: int) -> str:
