@@ -26,16 +26,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fuego.modules import RuleModule, register
-from fuego.modules.common import (
-    TERRAINS,
-    Options,
-    collapse,
-    note,
-    outdoors,
-    resolve_refs,
-    terrain_of,
-    unlit,
-)
+from fuego.modules.common import TERRAINS, Options, collapse, note, outdoors, resolve_refs, unlit
+from fuego.modules.flame_and_blaze import FlameAndBlaze
+from fuego.modules.terrain import terrain_of
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
@@ -162,7 +155,7 @@ class Structures(RuleModule):
             return
         new = scene.start_fire(below[0], max(1, fd // RUBBLE_FD_DIVISOR), Cause.DEBRIS,
                                module=self.name, why="burning rubble falls")
-        fab = scene.module("flame-and-blaze")
+        fab = scene.module(FlameAndBlaze)
         if new is not None and fab is not None:
             fab.blaze_now(scene, new, "burning rubble (ASL 25.15: not a Flame)")
 

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError
 from fuego.modules import RuleModule, register
-from fuego.modules.common import Options, dr_text, note, unlit, weather_drm, wind_of
+from fuego.modules.common import Options, dr_text, note, unlit
 from fuego.modules.flame_and_blaze import blaze_need
+from fuego.modules.weather import weather_drm
+from fuego.modules.wind import Wind
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -120,7 +122,7 @@ class Wrecks(RuleModule):
 
     def end_of_round(self, scene: Scene) -> None:
         self._merged(scene)
-        wind = wind_of(scene)
+        wind = scene.module(Wind)
         heavy = wind is not None and wind.force == "heavy-winds" and wind.heavy_spread
         gust = wind is not None and wind.gusts and wind.gust_round == scene.round
         for i in sorted(self.wrecks):
@@ -183,17 +185,10 @@ class Wrecks(RuleModule):
 
 
 # -- for scenarios, scripts and maps --------------------------------------------------------------
-def wrecks_module(scene: Scene) -> Wrecks | None:
-    for m in scene.modules:
-        if isinstance(m, Wrecks):
-            return m
-    return None
-
-
 def place_wreck(scene: Scene, area: int | str, vehicle: str, *, rounds: int | None = None,
                 why: str = "", announce: bool = True) -> Wreck:
     """Put a burning ``vehicle`` in ``area`` (index or name); the wrecks module must be on."""
-    module = wrecks_module(scene)
+    module = scene.module(Wrecks)
     if module is None:
         raise FuegoError("a burning wreck needs the wrecks module",
                          tip="add 'wrecks: {}' under rules.modules")
@@ -203,5 +198,5 @@ def place_wreck(scene: Scene, area: int | str, vehicle: str, *, rounds: int | No
 
 def burning_wrecks(scene: Scene) -> list[Wreck]:
     """The wrecks burning now, by area (none when the module is off)."""
-    module = wrecks_module(scene)
+    module = scene.module(Wrecks)
     return [] if module is None else [module.wrecks[i] for i in sorted(module.wrecks)]
