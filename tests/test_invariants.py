@@ -344,7 +344,7 @@ def test_odd_shapes_keep_every_invariant(pair, kind):
 
 
 # -- the campaigns, with their scripts and modules ----------------------------------------------
-@pytest.mark.parametrize("name", ["tavern", "ship", "village"])
+@pytest.mark.parametrize("name", ["tavern", "ship", "village", "wagon"])
 @examples(2)  # tests/test_soak.py plays the campaigns for many more seeds
 @given(seed=st.integers(0, 2**32))
 def test_campaigns_keep_every_invariant(name, seed):

@@ -198,6 +198,11 @@ def test_a_scenario_places_wrecks_by_area():
     assert "wrecks:" in sc.to_yaml() and "coach" in sc.to_yaml()
 
 
+def test_fuego_check_lists_the_wrecks():
+    r = CliRunner().invoke(cli, ["check", str(WAGON)])
+    assert r.exit_code == 0 and "fires: none; burning wagon at ground:C2;" in r.output
+
+
 @pytest.mark.parametrize("wrecks,modules,message", [
     ("  - {area: ground:B1, vehicle: coach}", "{}", "need the wrecks module"),
     ("  - {area: ground:B1, vehicle: chariot}", "{wrecks: {}}", "wrecks[0].vehicle: expected 'cart'"),

@@ -240,6 +240,7 @@ class Scenario:
                         "npc": h.npc} for h in self.heroes],
             "fires": [{"area": b.area(f.area).name, "fd": f.fd,
                        "temperature": f.temperature, "kind": f.kind} for f in self.fires],
+            "wrecks": [{"area": b.area(w.area).name, "vehicle": w.vehicle} for w in self.wrecks],
             "modules": list(self.modules),
         })
         return s
@@ -257,6 +258,8 @@ class Scenario:
         fires = "; ".join(f"{f['area']} {f['fd']} FD" + (f" {f['temperature']}"
                                                          if f["temperature"] else "")
                           + (f" {f['kind']}" if f["kind"] else "") for f in s["fires"]) or "none"
+        if s["wrecks"]:  # a burning wagon is a fire too, though not the area's
+            fires += "; burning " + ", ".join(f"{w['vehicle']} at {w['area']}" for w in s["wrecks"])
         return (f"{s['source']}: \"{s['title']}\" is fine: {n(s['levels'], 'level')} ({levels}), "
                 f"{n(s['rooms'], 'room')}, {n(s['areas'], 'area')} ({s['burnable_areas']} "
                 f"burnable, total fuel {s['total_fuel']}), {n(s['doors'], 'door')}, "
