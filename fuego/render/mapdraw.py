@@ -51,6 +51,7 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     ROUTE_STYLE,
     WALL_STYLE,
     WINDOW_COLOUR,
+    WRECK_STYLE,
     MapOptions,
     _initials,
     _legend,
@@ -309,6 +310,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     _room_labels(ax, b, level, scene, options)
     if scene is not None:
         _fires(ax, b, level, scene, options)
+        _wrecks(ax, b, level, scene)
         _heroes(ax, b, level, scene, options)
 
 
@@ -553,6 +555,21 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> No
                             lw=1.0, zorder=11, gid=f"fire-{_safe(a.name)}"))
         ax.text(a.col + 0.5, a.row + 0.45, str(fire.fd), ha="center", va="center", fontsize=fs,
                 fontweight="bold", color="white" if state != "flame" else "#7b241c", zorder=12)
+
+
+def _wrecks(ax, b: Building, level: int, scene: Scene) -> None:
+    """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
+    area (a fire there keeps the middle)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    from fuego.modules.wrecks import burning_wrecks
+
+    for wreck in burning_wrecks(scene):
+        a = b.areas[wreck.area]
+        if a.level == level:
+            ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
+                                        boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
+                                        gid=f"wreck-{_safe(a.name)}"))
 
 
 def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> None:
