@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -23,7 +24,7 @@ class _Seed(click.ParamType):
 
     name = "seed"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
             n = value if type(value) is int else int(str(value), 10)
         except ValueError:
@@ -36,10 +37,24 @@ class _Seed(click.ParamType):
 
 SEED = _Seed()
 
+
+class FiniteRange(click.FloatRange):
+    """A float option in a range that also refuses ``nan`` and ``inf`` (click's FloatRange lets
+    NaN through: every comparison with it is false)."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
 #: command name -> (module under fuego.cli, function name, one-line help for ``--help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),
     "play": ("play", "play", "Run a scene at the table: prompts each round, save, resume, undo."),
+    "screen": ("screen", "screen", "Serve a saved session as the players' screen (read-only)."),
     "check": ("check", "check", "Validate scenario files and summarise them."),
     "show": ("show", "show", "Draw a scenario's floor plan in the terminal."),
     "map": ("mapcmd", "map_cmd", "Render a printable encounter map (SVG, PNG or PDF)."),
@@ -74,15 +89,22 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except FuegoError as exc:
             click.echo(f"fuego: error: {exc.render()}", err=True)
             ctx.exit(2)
+        except OSError as exc:
+            # every file fuego writes reports its own errors (fuego.files): a closed pipe or a
+            # full device that gets here is standard output's
+            status = stdout_failed(exc)
+            if status is None:
+                raise
+            ctx.exit(status)
 
 
-def _version(ctx: click.Context, _param, value: bool) -> None:
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``fuego --version``."""
     if not value or ctx.resilient_parsing:
         return
@@ -102,9 +124,43 @@ def cli() -> None:
     """
 
 
+def stdout_failed(exc: OSError) -> int | None:
+    """The exit status when ``exc`` came from standard output, else None.
+
+    A closed pipe (``fuego run ... | head``) is the reader's choice: fuego stops quietly with
+    status 0. A full or broken standard output (``> /dev/full``) is one line on standard error
+    and status 2, like any other error. docs/cli.md, "Output files".
+    """
+    import errno
+    import os
+
+    from fuego.files import FULL
+
+    if exc.errno == errno.EPIPE:
+        try:  # further writes, and the flush at exit, go nowhere instead of failing again
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
+    if exc.errno not in FULL | {errno.EIO}:
+        return None
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+    click.echo(f"fuego: error: cannot write to standard output: {exc.strerror or exc}",
+               err=True)
+    return 2
+
+
 def main() -> None:
     """Console entry point."""
     try:
         cli(prog_name="fuego")
     except BrokenPipeError:  # `fuego run ... | head` is fine
+        stdout_failed(BrokenPipeError(32, "Broken pipe"))
         sys.exit(0)

@@ -43,7 +43,7 @@ class HeroActionKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class HeroAction:
-    kind: HeroActionKind
+    kind: Enum  # a HeroActionKind, or a rule module's own kind (fuego.modules)
     target: int | None = None  # area (move, smother, spot)
     barrier: int | None = None  # barrier (open, close)
     other: str | None = None  # companion's name (put out their clothes)
@@ -111,6 +111,8 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move") -> None:
     frm = hero.area
     hero.area = to
     scene.emit(EventKind.HERO_MOVED, hero.name, to, frm=scene.area_name(frm), why=why)
+    for m in scene.modules:
+        m.hero_moved(scene, hero, frm)
     fire = scene.fires.get(to)
     if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd):
         fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING, "moved into fire",

@@ -10,14 +10,16 @@ many seeded runs (a forecast) never share state.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
 from fuego.scenario.source import (
+    Located,
     Path,
     Problems,
     check_text,
@@ -37,8 +39,14 @@ from fuego.scenario.spec import (
     RulesSpec,
     ScenarioSpec,
     WeatherSpec,
+    WreckSpec,
     check_sections,
 )
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
+    from fuego.rules.settings import Settings
+    from fuego.world.building import Building
 
 #: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
 #: modules. Listed in docs/scenario-format.md.
@@ -77,7 +85,8 @@ class Scenario:
     #: room key -> the plan character the GM drew it with (for maps)
     symbols: dict[str, str] = field(default_factory=dict)
     #: the planned building, pickled, and where the heroes and fires start (see _template)
-    _plan: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _plan: tuple[bytes, list[int], list[int]] | None = field(default=None, init=False, repr=False,
+                                                             compare=False)
     #: the script's cues, parsed once (see build): a cue only describes, a Script keeps progress
     _cues: list | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -103,6 +112,10 @@ class Scenario:
         return self.spec.fires
 
     @property
+    def wrecks(self) -> list[WreckSpec]:
+        return self.spec.wrecks
+
+    @property
     def rules(self) -> RulesSpec:
         return self.spec.rules
 
@@ -125,7 +138,7 @@ class Scenario:
         return self.spec.script
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         """A fresh :class:`fuego.rules.settings.Settings` from ``rules:`` and ``weather:``."""
         return make_settings(self.spec.rules, self.spec.weather)
 
@@ -138,11 +151,11 @@ class Scenario:
         problems.raise_if_any()  # a checked spec always builds; this guards against drift
         return planner
 
-    def building(self):
+    def building(self) -> Building:
         """A fresh :class:`fuego.world.building.Building` of this scenario."""
         return self._planner().building
 
-    def _template(self) -> tuple[bytes, list[int | None], list[int | None]]:
+    def _template(self) -> tuple[bytes, list[int], list[int]]:
         # Planning the building is most of a build, and a forecast builds the same one for
         # every run: plan it once (the spec does not change) and unpickle a fresh copy per build.
         if self._plan is None:
@@ -150,11 +163,11 @@ class Scenario:
             b = planner.building
             b.title = self.title
             self._plan = (pickle.dumps(b, pickle.HIGHEST_PROTOCOL),
-                          [planner.area_index(h.start, ()) for h in self.heroes],
-                          [planner.area_index(f.area, ()) for f in self.fires])
+                          [_placed(planner, h.start) for h in self.heroes],
+                          [_placed(planner, f.area) for f in self.fires])
         return self._plan
 
-    def build(self, seed: int | None = None):
+    def build(self, seed: int | None = None) -> Scene:
         """A fresh :class:`fuego.engine.scene.Scene`: building, heroes, modules and starting fires."""
         from fuego.dice.roller import Roller
         from fuego.engine.heroes import Hero, Rank
@@ -185,6 +198,12 @@ class Scenario:
             scene.start_fire(area, f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
                              kind=FireKind(f.kind) if f.kind else None)
+        if self.wrecks:
+            from fuego.modules.wrecks import place_wreck
+
+            for w in self.wrecks:
+                place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds,
+                            announce=False)  # the module announces it as the scene starts
         if self.script is not None:
             from fuego.scenario.script import Script, build_script
 
@@ -221,6 +240,7 @@ class Scenario:
                         "npc": h.npc} for h in self.heroes],
             "fires": [{"area": b.area(f.area).name, "fd": f.fd,
                        "temperature": f.temperature, "kind": f.kind} for f in self.fires],
+            "wrecks": [{"area": b.area(w.area).name, "vehicle": w.vehicle} for w in self.wrecks],
             "modules": list(self.modules),
         })
         return s
@@ -238,6 +258,8 @@ class Scenario:
         fires = "; ".join(f"{f['area']} {f['fd']} FD" + (f" {f['temperature']}"
                                                          if f["temperature"] else "")
                           + (f" {f['kind']}" if f["kind"] else "") for f in s["fires"]) or "none"
+        if s["wrecks"]:  # a burning wagon is a fire too, though not the area's
+            fires += "; burning " + ", ".join(f"{w['vehicle']} at {w['area']}" for w in s["wrecks"])
         return (f"{s['source']}: \"{s['title']}\" is fine: {n(s['levels'], 'level')} ({levels}), "
                 f"{n(s['rooms'], 'room')}, {n(s['areas'], 'area')} ({s['burnable_areas']} "
                 f"burnable, total fuel {s['total_fuel']}), {n(s['doors'], 'door')}, "
@@ -246,7 +268,7 @@ class Scenario:
                 f"fires: {fires}; modules: {', '.join(s['modules']) or 'none'}.")
 
 
-def make_settings(rules: RulesSpec, weather: WeatherSpec):
+def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
     from fuego.rules.settings import FlashoverMode, Settings
     from fuego.rules.tables import FireKind, Wind
 
@@ -268,7 +290,7 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec):
 
 
 # -- loading -------------------------------------------------------------------------------
-def load(path) -> Scenario:
+def load(path: str | os.PathLike[str]) -> Scenario:
     """Read and check a scenario file; raises ScenarioError listing every problem."""
     text, source = read_file(path)
     return loads(text, source=source)
@@ -295,7 +317,7 @@ def loads(text: str | bytes, source: str = "<string>") -> Scenario:
             "this is a bug in fuego, please report it with the file", where=source)]) from exc
 
 
-def _check(located, problems: Problems, source: str) -> Scenario:
+def _check(located: Located, problems: Problems, source: str) -> Scenario:
     data = located.data
     sections = check_sections(data, problems)
     if not isinstance(data, dict):
@@ -307,6 +329,7 @@ def _check(located, problems: Problems, source: str) -> Scenario:
     _check_rules(sections, problems)
     names = _check_heroes(sections, planner, problems)
     _check_fires(sections, planner, problems)
+    _check_wrecks(sections, planner, problems)
     _check_actions(sections, planner, problems, names)
     if building_sound and sections.get("script") is not None:
         _check_script(sections, planner, problems, names)
@@ -359,13 +382,22 @@ def _check_rules(sections: dict, problems: Problems) -> None:
                      f"{weather.wind!r}; give the wind once (weather.wind)")
 
 
+def _placed(planner: Planner, ref: str) -> int:
+    """The area a checked spec's hero or fire starts in (a checked spec names only real ones)."""
+    index = planner.area_index(ref, ())
+    if index is None:  # pragma: no cover - guards against drift between check and build
+        planner.problems.raise_if_any()
+        raise AssertionError(f"no area {ref!r} in a checked scenario")
+    return index
+
+
 def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[str, str]:
     heroes = sections.get("heroes") or []
     if len(heroes) > MAX_HEROES:
         problems.add(("heroes",), f"{len(heroes)} heroes; at most {MAX_HEROES}")
     seen: dict[str, int] = {}
     names: dict[str, str] = {}  # lowercase -> as written
-    raw = planner.raw.get("heroes") if isinstance(planner.raw.get("heroes"), list) else []
+    raw = planner.raw_list("heroes")
     for i, spec in enumerate(heroes):
         path = ("heroes", i)
         if spec is None:  # broken, but what can be checked still is
@@ -390,7 +422,7 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
     if len(fires) > MAX_FIRES:
         problems.add(("fires",), f"{len(fires)} fires; at most {MAX_FIRES}")
     seen: dict[int, int] = {}
-    raw = planner.raw.get("fires") if isinstance(planner.raw.get("fires"), list) else []
+    raw = planner.raw_list("fires")
     for i, spec in enumerate(fires):
         path = ("fires", i)
         if spec is None:  # broken, but its area can still be checked
@@ -408,6 +440,27 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
         if idx in seen:
             problems.add(path + ("area",), f"fires[{seen[idx]}] already starts at {area.name}; "
                          "one fire per area")
+        seen.setdefault(idx, i)
+
+
+def _check_wrecks(sections: dict, planner: Planner, problems: Problems) -> None:
+    """Each wreck in a real area, one per area, and the wrecks module on to burn them."""
+    wrecks = [w for w in sections.get("wrecks") or [] if w is not None]
+    rules: RulesSpec | None = sections.get("rules")
+    if wrecks and (rules is None or "wrecks" not in rules.modules):
+        problems.add(("wrecks",), "burning wrecks need the wrecks module; add 'wrecks: {}' "
+                     "under rules.modules")
+    seen: dict[int, int] = {}
+    for i, spec in enumerate(sections.get("wrecks") or []):
+        if spec is None:
+            continue
+        path = ("wrecks", i, "area")
+        idx = planner.area_index(spec.area, path, what="wreck area")
+        if idx is None:
+            continue
+        if idx in seen:
+            problems.add(path, f"wrecks[{seen[idx]}] already burns at "
+                         f"{planner.building.areas[idx].name}; one wreck per area")
         seen.setdefault(idx, i)
 
 
