@@ -508,7 +508,7 @@ def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None
                 continue
             room = b.areas[i].room
             # The closed room is the part of it inside this closed space: a part of the same
-            # room that opens to the air may clear by wind (fuego.world.smoke).
+            # room that opens to the air may clear by wind (fuego.engine.smoke).
             lost = [a for a in b.room_areas(room) if a in comp and a in before and a not in after]
             if lost:
                 bad(f"smoke cleared from {', '.join(b.areas[a].name for a in lost[:5])} in the "

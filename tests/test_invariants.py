@@ -512,7 +512,7 @@ def test_the_generator_draws_the_engines_names():
 
 
 def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     scene, prev = _started()
     behind = scene.building.find("g:C2")  # the hall, behind a stone wall from the fire

@@ -151,7 +151,7 @@ def test_campaign_pdf_has_one_page_per_level(campaign, tmp_path):
 def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
     from fuego.engine.controllers import AutoController, ScriptedController
     from fuego.engine.rounds import run_scene
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     path, scenario = campaign
     out = tmp_path / "r3.svg"

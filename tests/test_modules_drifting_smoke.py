@@ -8,7 +8,7 @@ from fuego.engine.scene import Cause
 from fuego.modules import drifting_smoke as D
 from fuego.modules.drifting_smoke import DriftingSmoke
 from fuego.modules.wind import Wind
-from fuego.world.smoke import Density
+from fuego.engine.smoke import Density
 
 ROW = ["bbbbbbbbb"]
 

@@ -20,7 +20,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError, ScenarioError
 from fuego.modules import wrecks as W
 from fuego.scenario import loads
-from fuego.world.smoke import Density
+from fuego.engine.smoke import Density
 
 WAGON = Path(__file__).resolve().parent.parent / "campaigns" / "wagon.yaml"
 

@@ -14,7 +14,7 @@ from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_
 from fuego.engine.scene import Cause
 from fuego.rules.tables import Exposure, Structure, Temperature
 from fuego.world.building import BarrierKind
-from fuego.world.smoke import Density
+from fuego.engine.smoke import Density
 
 
 class Waiter(Controller):

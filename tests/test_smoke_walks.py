@@ -34,7 +34,7 @@ def house():
 
 
 def reference(b, start, cover):
-    """Where the smoke goes, walked afresh (fuego.world.smoke's rule as first written)."""
+    """Where the smoke goes, walked afresh (fuego.engine.smoke's rule as first written)."""
     og = b.paths.open_graph()
     adj = {i: list(og.adj[i]) for i in og}
     vent_to = [b.paths.vent_edges(i) for i in range(len(b.areas))]

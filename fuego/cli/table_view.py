@@ -151,7 +151,7 @@ def plan(scene: Scene, level: int, *, color: bool, legend: bool = True, ascii: b
 
 
 def hero_rows(scene: Scene) -> tuple[list[str], list[list[str]], list[str | None]]:
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     header = ["hero", "where", "wounds", "burning", "confused", "smoke", "breath", "status"]
     rows, styles = [], []

@@ -99,7 +99,7 @@ class Fire:
         self.dramatic = 0
         self.state = state
         self.born = born
-        self.smoke = 0  # smoke it has made, in areas (fuego.world.smoke)
+        self.smoke = 0  # smoke it has made, in areas (fuego.engine.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
         self.hidden_from: frozenset[str] = _NOBODY
 

@@ -38,7 +38,7 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
     """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
     if sense is Sense.NONE or scene.smoke is None:
         return 0
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     d = scene.smoke.at(hero.area)
     if d is Density.THICK:

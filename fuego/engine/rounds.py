@@ -304,7 +304,7 @@ def _clothes(scene: Scene) -> None:
 
 def _smoke_on_heroes(scene: Scene) -> None:
     """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     for hero in scene.heroes:
         if not hero.in_play:

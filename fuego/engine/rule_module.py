@@ -1,7 +1,7 @@
 """The optional rule modules' hooks: :class:`RuleModule`, the base every module subclasses.
 
 The engine calls these hooks at fixed points of the round (fuego.engine.rounds, fire_actions,
-hero_actions, fuego.world.smoke); each does nothing by default, so a module overrides only what
+hero_actions, fuego.engine.smoke); each does nothing by default, so a module overrides only what
 it changes, and a module that overrides nothing plays exactly as no module (tests/test_seams.py).
 The modules themselves, and the registry of their scenario names, are ``fuego.modules``.
 """

@@ -25,7 +25,7 @@ from fuego.world.building import Building, Feature
 if TYPE_CHECKING:
     from fuego.engine.rule_module import RuleModule
     from fuego.engine.script import Script
-    from fuego.world.smoke import SmokeField
+    from fuego.engine.smoke import SmokeField
 
 M = TypeVar("M", bound="RuleModule")
 
@@ -76,7 +76,7 @@ class Scene:
 
     def __post_init__(self) -> None:
         if self.smoke is None and self.settings.smoke:
-            from fuego.world.smoke import SmokeField
+            from fuego.engine.smoke import SmokeField
 
             self.smoke = SmokeField(self.building)
 

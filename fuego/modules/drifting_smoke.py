@@ -134,7 +134,7 @@ class DriftingSmoke(RuleModule):
         fire = scene.fires.get(src)
         return fire if fire is not None and self.smoke_claims(scene, fire) else None
 
-    # -- hooks (fuego.world.smoke.SmokeField.update) ------------------------------------------------------
+    # -- hooks (fuego.engine.smoke.SmokeField.update) ------------------------------------------------------
     def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
         return fire.can_spread and outdoors(scene.building, fire.area)
 
@@ -174,7 +174,7 @@ class DriftingSmoke(RuleModule):
 
     def _paint(self, scene: Scene, into: dict) -> set[int]:
         """Write the trails into a density map; returns the areas this module manages."""
-        from fuego.world.smoke import Density
+        from fuego.engine.smoke import Density
 
         current: set[int] = set()
         for src in sorted(self.trails):

@@ -170,7 +170,7 @@ class Wrecks(RuleModule):
              hero.area, hero.name, what="wreck-move", vehicle=wreck.vehicle, dice=spent)
 
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
-        from fuego.world.smoke import Density
+        from fuego.engine.smoke import Density
 
         for i in self.wrecks:
             new.setdefault(i, Density.THIN)  # thicker smoke from a fire there stays thicker

@@ -117,7 +117,7 @@ def initials(name: str) -> str:
 
 def _conditions(scene: Scene, hero: Hero) -> list[str]:
     """A hero's conditions in words the players read (each one a word or two)."""
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     out: list[str] = []
     if hero.status is not Status.ACTIVE:
@@ -167,7 +167,7 @@ def _edge(b: Building, barrier: Barrier) -> tuple[int, int, int, int] | None:
 
 
 def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
-    from fuego.world.smoke import Density
+    from fuego.engine.smoke import Density
 
     b, smoke = scene.building, scene.smoke
     out = []

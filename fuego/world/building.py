@@ -109,7 +109,7 @@ class Building:
         return self.journal.since_version(version)
 
     def smoke_walks(self) -> SmokeWalks:
-        """The smoke's walks over this building, kept across changes (fuego.world.smoke)."""
+        """The smoke's walks over this building, kept across changes (fuego.engine.smoke)."""
         if self._smoke is None:
             self._smoke = SmokeWalks(self)
         return self._smoke

@@ -18,7 +18,7 @@ only what a changed barrier touches (fuel and burned areas change no walk).
   outdoor area or an open window (smoke can escape);
 - **walls**: per area, the barriers around it that fire cannot pass, with their TNs;
 - **smoke reach** (:class:`SmokeWalks`): the areas nearest a smoking fire and whether its smoke
-  vents (fuego.world.smoke), walks kept across barrier changes;
+  vents (fuego.engine.smoke), walks kept across barrier changes;
 - **the way out**: moves to the nearest exit (``nx.multi_source_dijkstra_path_length`` over
   what a walker may cross) and the heroes' cost of it through fire
   (:meth:`Paths.exit_costs`);
