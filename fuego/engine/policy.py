@@ -140,8 +140,3 @@ def wild(scene: Scene, fire: Fire) -> FireAction | None:
 
 
 POLICIES: dict[str, Policy] = {"hungry": hungry, "patient": patient, "wild": wild}
-
-#: Policies whose pick for a fire boxed in by fire (``fuego.engine.fire_actions.boxed_in``) is always
-#: its grow action, with no draw to choose: the round may batch those fires' rolls. (``wild``
-#: draws to choose even among one.)
-GROWS_WHEN_BOXED: frozenset[Policy] = frozenset({hungry, patient})
