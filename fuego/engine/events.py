@@ -136,6 +136,9 @@ def _recorder():
 
 record = _recorder()
 
+#: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
+LOG_FORMAT = 2
+
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0
 END_PHASE = 11

@@ -26,7 +26,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import trait_check
-from fuego.engine.events import END_PHASE, START_PHASE, EventKind
+from fuego.engine.events import END_PHASE, LOG_FORMAT, START_PHASE, EventKind
 from fuego.engine.fire import ACTING, Fire, FireState, Trigger
 from fuego.engine.fire_actions import perform as fire_perform
 from fuego.engine.hero_actions import options
@@ -56,7 +56,7 @@ def _script(scene: Scene, when: str) -> None:
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
-               fires=len(scene.fires), heroes=[h.name for h in scene.heroes])
+               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT)
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, "scene-start")
