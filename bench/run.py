@@ -1,6 +1,7 @@
 """fuego's benchmarks, each as a ratio to a reference measured in the same run.
 
     python bench/run.py [--quick] [--tiny] [--json] [--only cli,dice,round,forecast,memory]
+                        [--baseline TREE]
 
 1. **cli**: ``fuego --help`` vs a bare click CLI with one command (``bench/bare_cli.py``), as
    subprocesses of this interpreter, interleaved.
@@ -11,6 +12,8 @@
 4. **forecast**: 1,000 runs x 20 rounds of ``campaigns/tavern.yaml`` with ``--jobs 1`` and
    ``--jobs 2`` (``fuego.forecast.forecast``; ``bench/standin.py`` where it is missing).
 5. **memory**: bytes per fire at 10,000 fires (tracemalloc).
+6. **baseline** (``--baseline TREE``): the tavern forecast's CPU with 1 job, this tree against
+   another checkout run from its source (``FUEGO_PURE=1``), each in a fresh interpreter.
 
 Every figure is a median over repeats. Rounds and Mesa steps are timed alike, as ``timeit``
 times: the garbage collector runs (untimed) before each and is off while it is timed (a full
@@ -61,6 +64,8 @@ SIZES = {
     "forecast_rounds": (20, 20, 3),
     "forecast_repeats": (1, 1, 1),
     "memory_fires": ((100, 100), (100, 100), (20, 20)),
+    "baseline_runs": (300, 100, 4),
+    "baseline_repeats": (3, 2, 1),
 }
 
 #: the targets of issue 10
@@ -277,6 +282,46 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
             "ms_per_run_cpu": cpu[1] / runs * 1e3}
 
 
+#: One forecast in a fresh interpreter (ours or a baseline tree's): its CPU and wall seconds.
+_FORECAST_CHILD = """
+import resource, sys, time
+from fuego.forecast import forecast
+from fuego.scenario import load
+scenario = load(sys.argv[1])
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+c, t = cpu(), time.perf_counter()
+forecast(scenario, int(sys.argv[2]), int(sys.argv[3]), 1, 1)
+print(cpu() - c, time.perf_counter() - t)
+"""
+
+
+def bench_baseline(tree: Path, runs: int, rounds: int, repeats: int) -> dict:
+    """The tavern forecast (1 job) run by this tree and by ``tree`` (another checkout, run
+    from its source with ``FUEGO_PURE=1``: e.g. commit 19f7b3a's pure-Python engine), each in a
+    fresh interpreter, interleaved; CPU seconds of the forecast alone (not the start-up)."""
+    tavern = str(ROOT / "campaigns" / "tavern.yaml")
+
+    def once(root: Path) -> tuple[float, float]:
+        env = dict(os.environ, PYTHONPATH=str(root), FUEGO_PURE="1")
+        out = subprocess.run([sys.executable, "-c", _FORECAST_CHILD, tavern, str(runs),
+                              str(rounds)], env=env, capture_output=True, text=True, check=False)
+        if out.returncode != 0:
+            raise RuntimeError(f"the forecast in {root} failed: {out.stderr[-500:]}")
+        cpu, wall = map(float, out.stdout.split())
+        return cpu, wall
+
+    ours, theirs = [], []
+    for _ in range(repeats):
+        ours.append(once(ROOT))
+        theirs.append(once(tree))
+    cpu, base_cpu = median([c for c, _ in ours]), median([c for c, _ in theirs])
+    return {"baseline": str(tree), "runs": runs, "rounds": rounds, "cpu_s": cpu,
+            "baseline_cpu_s": base_cpu, "ratio": cpu / base_cpu,
+            "ms_per_run_cpu": cpu / runs * 1e3, "baseline_ms_per_run_cpu": base_cpu / runs * 1e3}
+
+
 def _cpu_seconds() -> float:
     try:
         import resource
@@ -346,6 +391,9 @@ def targets(results: dict) -> list[dict]:
             seconds <= TARGETS["forecast_seconds"], note)
         add("forecast speed-up, 2 jobs vs 1", f["speedup"], f">= {TARGETS['forecast_speedup']}x",
             f["speedup"] >= TARGETS["forecast_speedup"])
+    if "baseline" in results:
+        r = results["baseline"]["ratio"]
+        add("tavern forecast CPU vs the baseline tree", r, "<= 1.0x", r <= 1.0)
     if "memory" in results:
         m = results["memory"]["per_fire_bytes"]
         add(f"memory per fire at {results['memory']['fires']} fires (B)", m,
@@ -391,6 +439,11 @@ def table(results: dict, checks: list[dict]) -> str:
                      f"{_fmt(f['jobs1_s'])} s with 1 job", _fmt(f["speedup"], "x")))
         rows.append(("forecast CPU per run (ms); processors had", _fmt(f["ms_per_run_cpu"], digits=1),
                      f"{_fmt(f['jobs2_processors_used'])} of {f['cpus']} with 2 jobs", ""))
+    if "baseline" in results:
+        b = results["baseline"]
+        rows.append(("forecast CPU per run, 1 job (ms)", _fmt(b["ms_per_run_cpu"], digits=1),
+                     f"{_fmt(b['baseline_ms_per_run_cpu'], digits=1)} baseline",
+                     _fmt(b["ratio"], "x")))
     if "memory" in results:
         m = results["memory"]
         rows.append((f"memory per fire, {m['fires']} fires (B)", _fmt(m["per_fire_bytes"], digits=0),
@@ -414,6 +467,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print a JSON report instead")
     ap.add_argument("--only", default=",".join(SECTIONS),
                     help=f"comma-separated sections ({','.join(SECTIONS)})")
+    ap.add_argument("--baseline", type=Path, metavar="TREE",
+                    help="also time the tavern forecast (1 job) run by TREE, another checkout "
+                         "(run pure: FUEGO_PURE=1), e.g. a worktree of commit 19f7b3a")
     ap.add_argument("--mesa-density", type=float, default=0.65,
                     help="tree density of the Mesa reference (the example's default: 0.65)")
     args = ap.parse_args(argv)
@@ -450,6 +506,10 @@ def main(argv=None) -> int:
         say("forecast ...")
         results["forecast"] = bench_forecast(size["forecast_runs"], size["forecast_rounds"],
                                              size["forecast_repeats"])
+    if args.baseline is not None:
+        say(f"baseline {args.baseline} ...")
+        results["baseline"] = bench_baseline(args.baseline, size["baseline_runs"],
+                                             size["forecast_rounds"], size["baseline_repeats"])
     if "memory" in only:
         say("memory ...")
         results["memory"] = bench_memory(size["memory_fires"])

@@ -75,15 +75,16 @@ def test_state_machine_refuses_illegal_transitions():
         fire.trigger(Trigger.BLAZE, s, "test")
     assert fire.trigger(Trigger.FLASHOVER, s, "test")
     # the machine's conditions: not crippled, so no guttering; not spent, so not out
-    assert not fire.trigger(Trigger.GUTTER, s, "test") and fire.state is FireState.HOT
-    assert not fire.trigger(Trigger.SPEND, s, "test") and fire.state is FireState.HOT
+    fire.dramatic = fire.resolve - 1
+    assert not fire.trigger(Trigger.WOUND, s) and fire.state is FireState.HOT
     fire.dramatic = fire.resolve  # a Villain is crippled at Resolve ...
-    assert fire.trigger(Trigger.GUTTER, s, "test")
+    assert fire.trigger(Trigger.WOUND, s)
+    assert fire.state is FireState.GUTTERING
     assert not fire.explodes and not fire.damage_pool().explode
     assert not fire.spreading_pool().explode
-    assert not fire.trigger(Trigger.SPEND, s, "test")  # ... and out at twice Resolve
+    assert not fire.trigger(Trigger.WOUND, s)  # ... and out at twice Resolve
     fire.dramatic = 2 * fire.resolve
-    assert fire.trigger(Trigger.SPEND, s, "test")
+    assert fire.trigger(Trigger.WOUND, s)
     assert fire.state is FireState.OUT and 0 not in s.fires
     assert s.building.areas[0].burned_out
     for trigger in Trigger:
@@ -92,6 +93,8 @@ def test_state_machine_refuses_illegal_transitions():
             fire.trigger(trigger, s, "test")
     states = [(e.data["before"], e.data["after"]) for e in s.log if e.kind is EventKind.FIRE_STATE]
     assert states == [("flame", "burning"), ("burning", "hot"), ("hot", "guttering")]
+    assert [e.data["why"] for e in s.log if e.kind is EventKind.FIRE_STATE][-1] == \
+        "crippled: fuel running low"
     assert [e.kind for e in s.log][-2:] == [EventKind.FIRE_OUT, EventKind.AREA_BURNED_OUT]
 
 
@@ -99,10 +102,10 @@ def test_a_henchman_fire_goes_out_at_resolve():
     s = _kitchen()
     fire = s.start_fire(0, 3, Cause.GM)
     fire.dramatic = fire.resolve - 1
-    assert not fire.trigger(Trigger.SPEND, s, "test") and 0 in s.fires
-    assert not fire.trigger(Trigger.GUTTER, s, "test")  # a Henchman never gutters
+    assert not fire.trigger(Trigger.WOUND, s) and 0 in s.fires  # a Henchman never gutters
+    assert fire.state is FireState.BURNING
     fire.dramatic = fire.resolve
-    assert fire.trigger(Trigger.SPEND, s, "test") and 0 not in s.fires
+    assert fire.trigger(Trigger.WOUND, s) and 0 not in s.fires
 
 
 def test_state_changes_run_the_machines_callbacks(monkeypatch):
@@ -131,8 +134,8 @@ def test_state_changes_run_the_machines_callbacks(monkeypatch):
     s.extinguish(s.fires[kitchen[0]], "doused", burned_out=False)
     fire = s.fires[kitchen[1]]
     fire.dramatic = fire.resolve
-    s.lifecycle(fire, Trigger.SPEND, "fuel spent")
-    assert calls == [("went_out", "extinguish", FireState.OUT), ("went_out", "spend", FireState.OUT)]
+    s.lifecycle(fire, Trigger.WOUND, None)
+    assert calls == [("went_out", "extinguish", FireState.OUT), ("went_out", "wound", FireState.OUT)]
     assert kitchen[0] not in s.fires and kitchen[1] not in s.fires
 
 

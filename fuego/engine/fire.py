@@ -47,6 +47,9 @@ class FireState(str, Enum):
 #: each time, 216 bytes a fire at 10,000 fires).
 _NOBODY: frozenset[str] = frozenset()
 
+_GUTTERING = FireState.GUTTERING  # (a module constant: an enum member read from its class
+#: costs a descriptor call on Python 3.11, and pools are looked up on every roll)
+
 #: The states in which a fire acts, spreads and smokes (a Flame does none of these; ASL 25.2).
 ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
 
@@ -54,8 +57,9 @@ ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
 class Trigger(str, Enum):
     BLAZE = "blaze"
     FLASHOVER = "flashover"
-    GUTTER = "gutter"  # only when crippled: a Villain at Dramatic Wounds >= Resolve
-    SPEND = "spend"  # only when its fuel is spent: Dramatic Wounds at its kind's limit
+    #: Dramatic Wounds taken (a failed fuel check): out when its fuel is spent (Dramatic Wounds
+    #: at its kind's limit), else guttering when crippled (a Villain at Resolve), else no change
+    WOUND = "wound"
     EXTINGUISH = "extinguish"  # put out by someone or something
 
 
@@ -66,16 +70,20 @@ _LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
 LIFECYCLE = [
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING},
     {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT},
-    {"trigger": Trigger.GUTTER.value, "source": [FireState.BURNING, FireState.HOT],
-     "dest": FireState.GUTTERING, "conditions": "crippled"},
-    {"trigger": Trigger.SPEND.value, "source": _LIT, "dest": FireState.OUT,
+    # (a trigger's transitions are tried in order: going out comes first)
+    {"trigger": Trigger.WOUND.value, "source": _LIT, "dest": FireState.OUT,
      "conditions": "spent"},
+    {"trigger": Trigger.WOUND.value, "source": [FireState.BURNING, FireState.HOT],
+     "dest": FireState.GUTTERING, "conditions": "crippled"},
     {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
 ]
 
 #: Entering a state: every lit state logs the change (``Fire.entered``); going out takes the
 #: fire out of the scene (``Fire.went_out``). A guttering fire's dice stop exploding because
 #: its pools are read from its state (``Fire.explodes``).
+#: Why a state was entered, where the trigger did not say (``wound`` leads to either).
+_WHY = {FireState.OUT: "fuel spent", FireState.GUTTERING: "crippled: fuel running low"}
+
 _STATES = [
     {"name": FireState.FLAME},
     {"name": FireState.BURNING, "on_enter": "entered"},
@@ -125,9 +133,11 @@ class Fire:
         self.hidden_from: frozenset[str] = _NOBODY
 
     # -- the state machine ----------------------------------------------------------------------
-    def trigger(self, trigger: Trigger, scene: Scene, why: str, **data: Any) -> bool:
+    def trigger(self, trigger: Trigger, scene: Scene, why: str | None = None,
+                **data: Any) -> bool:
         """Fire a lifecycle trigger through the shared machine, which checks its conditions and
-        runs the state's callbacks (``scene`` and ``why`` go to them). Returns whether the fire
+        runs the state's callbacks (``scene`` and ``why`` go to them; without ``why`` the state
+        entered says it, :data:`_WHY`). Returns whether the fire
         changed state; a trigger the current state does not allow raises :class:`RuleError`."""
         if not self.may(trigger):
             raise RuleError(f"a {self.state.value} fire cannot {trigger.value}")
@@ -152,16 +162,18 @@ class Fire:
     def entered(self, event: EventData) -> None:
         """A lit state entered: the change in the scene's log."""
         scene = event.kwargs["scene"]
+        why = event.kwargs["why"] or _WHY[self.state]
         scene.emit(EventKind.FIRE_STATE, scene.fire_name(self), self.area,
                    trigger=event.event.name, before=FireState[event.transition.source].value,
-                   after=self.state.value, why=event.kwargs["why"])
+                   after=self.state.value, why=why)
 
     def went_out(self, event: EventData) -> None:
         """Out: the scene takes the fire out of play (its area burned out when the fuel is
         spent, or when ``burned_out`` says so) and logs it."""
         kwargs = event.kwargs
-        spent = event.event.name == Trigger.SPEND.value
-        kwargs["scene"].remove_fire(self, kwargs["why"], spent or kwargs.get("burned_out", False))
+        why = kwargs["why"] or _WHY[self.state]
+        spent = event.event.name == Trigger.WOUND.value
+        kwargs["scene"].remove_fire(self, why, spent or kwargs.get("burned_out", False))
 
     @property
     def lit(self) -> bool:
@@ -195,7 +207,7 @@ class Fire:
 
     def damage_pool(self) -> Pool:
         """The damage it deals (:func:`damage_pool`), with no ten again while guttering."""
-        return damage_pool(self.fd, self.temperature, self.state is not FireState.GUTTERING)
+        return damage_pool(self.fd, self.temperature, self.state is not _GUTTERING)
 
     @property
     def avoid_tn(self) -> int:
@@ -209,13 +221,13 @@ class Fire:
 
     # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it.
     def spreading_pool(self) -> Pool:
-        return _POOLS["spreading", self.fd, self.state is not FireState.GUTTERING]
+        return _POOLS["spreading", self.fd, self.state is not _GUTTERING]
 
     def destruction_pool(self) -> Pool:
-        return _POOLS["destruction", self.fd, self.state is not FireState.GUTTERING]
+        return _POOLS["destruction", self.fd, self.state is not _GUTTERING]
 
     def stealth_pool(self) -> Pool:
-        return _POOLS["stealth", self.fd, self.state is not FireState.GUTTERING]
+        return _POOLS["stealth", self.fd, self.state is not _GUTTERING]
 
     def fuel_check_pool(self) -> Pool:
         """Its wound check uses Resolve for Brawn; wound checks always explode (RULES-NOTES)."""

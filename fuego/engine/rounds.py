@@ -288,9 +288,9 @@ def _fuel_checks(scene: Scene) -> None:
 
 def fuel_check(scene: Scene, fire: Fire) -> None:
     """The fire rolls its own damage as Flesh Wounds and checks them with Resolve k Resolve,
-    as a character's wound check (003; RULES-NOTES). A failure gives Dramatic Wounds; at its
-    kind's limit the lifecycle's ``spend`` puts it out, and a crippled Villain gutters (the
-    machine's conditions)."""
+    as a character's wound check (003; RULES-NOTES). A failure gives Dramatic Wounds: the
+    lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
+    machine's conditions decide)."""
     roller = scene.roller
     damage = roller.total(fire.damage_pool())
     flesh = fire.flesh + damage
@@ -304,10 +304,8 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
     scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
                flesh=flesh, total=check, success=ok, dramatic=fire.dramatic,
                resolve=fire.resolve)
-    if ok:
-        return
-    if not fire.trigger(Trigger.SPEND, scene, "fuel spent") and fire.may(Trigger.GUTTER):
-        fire.trigger(Trigger.GUTTER, scene, "crippled: fuel running low")
+    if not ok:
+        fire.trigger(Trigger.WOUND, scene)
 
 
 def check_flashover(scene: Scene) -> None:

@@ -202,7 +202,7 @@ class Scene:
             kind = EventKind.FIRE_GREW if fire.fd > before else EventKind.FIRE_SHRANK
             self.emit(kind, self.fire_name(fire), fire.area, fd=fire.fd, before=before, why=why)
 
-    def lifecycle(self, fire: Fire, trigger: Trigger, why: str) -> bool:
+    def lifecycle(self, fire: Fire, trigger: Trigger, why: str | None) -> bool:
         """Fire a lifecycle trigger (the machine logs the change); whether the state changed."""
         return fire.trigger(trigger, self, why)
 
