@@ -68,7 +68,9 @@ class Buildable(Protocol):
 
 def run_seed(seed: int, index: int) -> int:
     """The seed of run ``index`` of a forecast seeded ``seed`` (``Roller(seed).spawn(index)``)."""
-    return Roller(seed).spawn(index).seed
+    spawned = Roller(seed).spawn(index).seed
+    assert spawned is not None
+    return spawned
 
 
 # -- counts ---------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ _LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
 
 #: The lifecycle, as data: the rule's conditions are the machine's (properties of the fire),
 #: and what entering a state does is the state's callback. Anything not listed raises.
-LIFECYCLE = [
+LIFECYCLE: list[Any] = [
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING},
     {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT},
     # (a trigger's transitions are tried in order: going out comes first)
@@ -84,7 +84,7 @@ LIFECYCLE = [
 #: Why a state was entered, where the trigger did not say (``wound`` leads to either).
 _WHY = {FireState.OUT: "fuel spent", FireState.GUTTERING: "crippled: fuel running low"}
 
-_STATES = [
+_STATES: list[Any] = [
     {"name": FireState.FLAME},
     {"name": FireState.BURNING, "on_enter": "entered"},
     {"name": FireState.HOT, "on_enter": "entered"},
@@ -164,7 +164,7 @@ class Fire:
         scene = event.kwargs["scene"]
         why = event.kwargs["why"] or _WHY[self.state]
         scene.emit(EventKind.FIRE_STATE, scene.fire_name(self), self.area,
-                   trigger=event.event.name, before=FireState[event.transition.source].value,
+                   trigger=event.event.name, before=_source(event).value,
                    after=self.state.value, why=why)
 
     def went_out(self, event: EventData) -> None:
@@ -276,6 +276,12 @@ def _pool_table() -> dict[tuple, Pool]:
         for temperature, pool in s.damage.items():
             table["damage", fd, temperature] = pool.no_explode()  # a guttering fire's damage
     return table
+
+
+def _source(event: EventData) -> FireState:
+    """The state a transition left (the machine keeps it by name)."""
+    assert event.transition is not None
+    return FireState[event.transition.source]
 
 
 _POOLS = _pool_table()

@@ -240,9 +240,10 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     if mods:
         def adjust(tn: int, target: int, how: str) -> int | None:
             for m in mods:
-                tn = m.spread_tn(scene, fire, target, tn, how)
-                if tn is None:  # a module forbids it (e.g. upwind in heavy winds)
+                changed = m.spread_tn(scene, fire, target, tn, how)
+                if changed is None:  # a module forbids it (e.g. upwind in heavy winds)
                     return None
+                tn = changed
             return tn
 
     if fire.fd < MAX_FIRE_DICE:
@@ -321,6 +322,7 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     pool = fire.destruction_pool() if kind is ActionKind.DESTROY else fire.spreading_pool()
     total = scene.roller.total(pool)
     tn = act.tn
+    assert tn is not None  # (every action but spreading along a route is rolled)
     ok = total >= tn
     if not ok:
         target = scene.area_name(act.target) if act.target is not None else None
@@ -334,9 +336,11 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         scene.emit(EventKind.FIRE_GREW, name, fire.area, fd=fire.fd, before=before, why="grow",
                    **detail)
     elif kind is ActionKind.LEAP:
+        assert act.target is not None
         scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
         scene.start_fire(act.target, LEAP_NEW_FD, Cause.LEAP, source=fire)
     elif kind is ActionKind.BURN_THROUGH:
+        assert act.target is not None and act.barrier is not None
         barrier = scene.building.barriers[act.barrier]
         scene.emit(EventKind.FIRE_BURNED_THROUGH, name, fire.area, to=scene.area_name(act.target),
                    barrier=barrier.describe(), **detail)
@@ -346,6 +350,7 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         if act.beam is not None:
             destroy_beam(scene, fire, act.beam, detail)
         else:
+            assert act.barrier is not None
             destroy_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name, detail)
     return True
 

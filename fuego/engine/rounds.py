@@ -22,7 +22,6 @@ One round of :func:`play_round`:
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import trait_check
@@ -115,7 +114,8 @@ def play_round(scene: Scene, controller: Controller) -> None:
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(len(f.dice) for f in acting))
     buckets: list[list] = [[] for _ in range(11)]
-    for actor in chain(acting, scene.heroes):
+    actors: list[Fire | Hero] = [*acting, *scene.heroes]
+    for actor in actors:
         if actor.dice:
             buckets[actor.dice[0]].append(actor)
     _phases(scene, controller, buckets)
@@ -214,10 +214,12 @@ def _smoke_on_heroes(scene: Scene) -> None:
     """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
     from fuego.world.smoke import Density
 
+    smoke = scene.smoke
+    assert smoke is not None  # (called only where the scene has smoke)
     for hero in scene.heroes:
         if not hero.in_play:
             continue
-        d = scene.smoke.at(hero.area)
+        d = smoke.at(hero.area)
         if d is Density.THICK:
             hero.thick_rounds += 1
         else:
