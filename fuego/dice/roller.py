@@ -320,10 +320,6 @@ class Roller:
         dice = tuple(DieRoll(_faces(v)) for v in values)
         return RollResult(pool, dice, kept_index, total)
 
-    def totals(self, pools: list[Pool]) -> list[int]:
-        """Each pool rolled by :meth:`total`, in order (a phase's pools in one call)."""
-        return list(map(self.total, pools))
-
     def action_dice(self, panache: int) -> list[int]:
         """Panache d10 that never explode: the phases in which a character may act, sorted."""
         digits = self._block()
