@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -23,7 +24,7 @@ class _Seed(click.ParamType):
 
     name = "seed"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
             n = value if type(value) is int else int(str(value), 10)
         except ValueError:
@@ -40,6 +41,7 @@ SEED = _Seed()
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),
     "play": ("play", "play", "Run a scene at the table: prompts each round, save, resume, undo."),
+    "screen": ("screen", "screen", "Serve a saved session as the players' screen (read-only)."),
     "check": ("check", "check", "Validate scenario files and summarise them."),
     "show": ("show", "show", "Draw a scenario's floor plan in the terminal."),
     "map": ("mapcmd", "map_cmd", "Render a printable encounter map (SVG, PNG or PDF)."),
@@ -74,7 +76,7 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except FuegoError as exc:
@@ -82,7 +84,7 @@ class LazyGroup(click.Group):
             ctx.exit(2)
 
 
-def _version(ctx: click.Context, _param, value: bool) -> None:
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``fuego --version``."""
     if not value or ctx.resilient_parsing:
         return

@@ -33,6 +33,7 @@ from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic, dramatic_wounds, fire_damage, hero_roll
 from fuego.engine.policy import POLICIES
+from fuego.engine.script import When
 from fuego.rules.settings import FlashoverMode
 from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
-def _script(scene: Scene, when: str) -> None:
+def _script(scene: Scene, when: When) -> None:
     if scene.script is not None:
         scene.script.check(scene, when)
 
@@ -58,7 +59,7 @@ def start_scene(scene: Scene) -> None:
                fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT)
     for m in scene.modules:
         m.scene_start(scene)
-    _script(scene, "scene-start")
+    _script(scene, When.SCENE_START)
 
 
 def _ordered(scene: Scene, actors: list) -> list:
@@ -92,7 +93,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
     scene.building.check_barriers()
     scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
                heroes=sum(1 for h in scene.heroes if h.in_play))
-    _script(scene, "start")
+    _script(scene, When.START)
     for m in scene.modules:
         m.round_start(scene)
     controller.round_start(scene)
@@ -136,7 +137,7 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
                 else:
                     _hero_acts(scene, actor, controller, phase, again, buckets)
             pending = again
-            _script(scene, "phase")
+            _script(scene, When.PHASE)
 
 
 def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
@@ -185,7 +186,7 @@ def end_round(scene: Scene) -> None:
     for m in sorted(scene.modules, key=lambda m: m.end_order):  # stable: ties keep their order
         m.end_of_round(scene)
     check_flashover(scene)
-    _script(scene, "end")
+    _script(scene, When.END)
     for hero in scene.heroes:
         hero.dice.clear()
     scene.emit(EventKind.ROUND_END, None, None, fires=len(scene.fires),
@@ -348,8 +349,7 @@ def finished(scene: Scene) -> bool:
     smoke_left = scene.smoke is not None and bool(scene.smoke.density)
     if scene.fires or smoke_left:
         return False
-    pending = getattr(scene.script, "pending", None)
-    return not (pending is not None and pending(scene))
+    return not (scene.script is not None and scene.script.pending(scene))
 
 
 def run_scene(scene: Scene, controller: Controller, rounds: int | None = None) -> None:

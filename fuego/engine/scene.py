@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
-from fuego.engine.events import RESERVED_KEYS, Event, EventKind, EventLog
+from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
@@ -22,12 +23,16 @@ from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature, note_fuel
 
 if TYPE_CHECKING:
-    from fuego.modules import RuleModule
+    from fuego.engine.rule_module import RuleModule
+    from fuego.engine.script import Script
     from fuego.world.smoke import SmokeField
 
+M = TypeVar("M", bound="RuleModule")
 
-class Cause:
-    """Why a fire started: every new fire names one (an invariant the tests check)."""
+
+class Cause(str, Enum):
+    """Why a fire started: every new fire names one (an invariant the tests check). The log
+    carries its value (docs/events.md, ``fire-started``)."""
 
     START = "start"  # in the scenario at the start
     ROUTE = "route"
@@ -49,13 +54,13 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
-    #: where events go, in order: any object with ``append`` (a forecast gives one that keeps
-    #: only what its script reads); readers of the log (scripts, modules) index and slice it
-    log: Any = field(default_factory=EventLog)
+    #: where events go, in order: a list, or any list of events with its own ``append`` (a
+    #: forecast's keeps only what its script reads); scripts and modules index and slice it
+    log: EventLog = field(default_factory=list)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
-    script: Any = None  # fuego.scenario.script.Script, when the scenario has one
+    script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
     ended: bool = False
     next_fire_id: int = 1
@@ -77,12 +82,12 @@ class Scene:
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
              /, **data: Any) -> Event:
-        """Append an event to the log as it happens, and pass it to the listeners."""
+        """Append an event to the log as it happens, and pass it to the listeners. ``data`` is
+        the kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
         if isinstance(area, int):
             area = self.building.areas[area].name
-        if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
-            raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
         event = new_event(kind, self.round, self.phase, actor, area, data)
+        check_payload(kind, data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
@@ -122,14 +127,16 @@ class Scene:
     def room_fires(self, room: str) -> list[Fire]:
         return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]
 
-    def module(self, name: str) -> RuleModule | None:
+    def module(self, kind: type[M]) -> M | None:
+        """The scene's module of class ``kind`` (None when it is off): modules find each other
+        by type, and the scenario's names stay in fuego.modules.registry."""
         for m in self.modules:
-            if m.name == name:
+            if isinstance(m, kind):
                 return m
         return None
 
     # -- fires: the only way in and out of the active set --------------------------------------
-    def start_fire(self, area: int, fd: int, cause: str, *, source: Fire | None = None,
+    def start_fire(self, area: int, fd: int, cause: Cause, *, source: Fire | None = None,
                    temperature: Temperature | None = None, kind: FireKind | None = None,
                    state: FireState | None = None, **data: Any) -> Fire | None:
         """Start a fire (or merge into the one there). Returns None where nothing can burn.
@@ -153,7 +160,7 @@ class Scene:
             if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
                 existing.temperature = Temperature.HOT
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
-                      cause=cause, source=src, grew=grew, **data)
+                      cause=cause.value, source=src, grew=grew, **data)
             return existing
         fire = Fire(self.next_fire_id, area, fd, a.fuel, temperature=temperature,
                     kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
@@ -162,7 +169,7 @@ class Scene:
         self.fires[area] = fire
         for module in self.modules:
             module.fire_started(self, fire)
-        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause,
+        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause.value,
                   source=src, temperature=fire.temperature.value, fire_kind=fire.kind.value,
                   resolve=fire.resolve, state=fire.state.value, **data)
         return fire
