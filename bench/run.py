@@ -16,7 +16,8 @@
    another checkout run from its source (``FUEGO_PURE=1``), each in a fresh interpreter.
 
 Every figure is a median over repeats. Rolls, rounds and Mesa steps are timed as CPU time of
-this process (``CLOCK``), rounds and Mesa steps alike, as ``timeit`` times: the garbage collector runs (untimed) before each and is off while it is timed (a full
+this process (``CLOCK``), rounds and Mesa steps alike, as ``timeit`` times: the garbage
+collector runs (untimed) before each and is off while it is timed (a full
 collection otherwise lands in whichever round crosses its threshold; a full run also times the
 big field with it on, for the record). ``--quick`` repeats less and forecasts 200 runs (the
 10 s target is then checked on the time scaled to 1,000 runs); ``--tiny`` shrinks every size

@@ -231,9 +231,10 @@ class ScriptReads(list):
 def _log_for(scene: Scene) -> list:
     """Where a forecast run's events go: all of them where a rule module or the script may read
     any; otherwise only those its script reads (none without a script)."""
-    if scene.modules or (scene.script is not None and scene.script.reads is None):
-        return []
-    return ScriptReads(scene.script.reads if scene.script is not None else frozenset())
+    if scene.script is None:
+        return [] if scene.modules else ScriptReads(frozenset())
+    reads = scene.script.reads
+    return [] if scene.modules or reads is None else ScriptReads(reads)
 
 
 # -- workers --------------------------------------------------------------------------------------
