@@ -229,12 +229,15 @@ class ScriptReads(list):
 
 
 def _log_for(scene: Scene) -> list:
-    """Where a forecast run's events go: all of them where a rule module or the script may read
-    any; otherwise only those its script reads (none without a script)."""
-    if scene.script is None:
-        return [] if scene.modules else ScriptReads(frozenset())
-    reads = scene.script.reads
-    return [] if scene.modules or reads is None else ScriptReads(reads)
+    """Where a forecast run's events go: all of them (the scene's own log) where a rule module
+    or the script may read any; otherwise only those its script reads (none without one)."""
+    reads = scene.script.reads if scene.script is not None else frozenset()
+    if scene.modules or reads is None:
+        return scene.log
+    sink = ScriptReads(reads)
+    for event in scene.log:  # what the build logged (the starting fires) goes through it too
+        sink.append(event)
+    return sink
 
 
 # -- workers --------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@ Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give i
 Knacks through :data:`fuego.rules.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
-hundred bytes, not a machine.
+hundred bytes, not a machine. Every change of state is a trigger the machine dispatches
+(:meth:`Fire.trigger`): the rule's limits are its conditions, what entering a state does is its
+callbacks (docs/rules.md, "Its life").
 
 Fires are created and removed only by :class:`fuego.engine.scene.Scene` (``start_fire``,
 ``extinguish``), which keeps the active set, the log and the building in step.
