@@ -11,6 +11,7 @@ them to exactly where it stopped, with the same random stream. The prompting liv
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 
 import click
@@ -54,8 +55,11 @@ def default_session_path(scenario: str) -> str:
 @click.option("--plain", is_flag=True, help="No colours or boxes, even on a terminal.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Narrate everything: action dice, failed fire rolls, fuel checks.")
+@click.option("--action-dice", type=click.Choice(["fuego", "players"]), default=None,
+              help="Who rolls the heroes' action dice each round: fuego (the default) or the "
+                   "players (asked at the round's start; Enter takes fuego's roll). Saved.")
 def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
-         plain: bool, verbose: bool) -> None:
+         plain: bool, verbose: bool, action_dice: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
     \b
@@ -81,7 +85,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     from fuego.table import session as sessions
 
     if resume_path is not None:
-        if file is not None or seed is not None or session_path is not None:
+        if file is not None or seed is not None or session_path is not None or action_dice:
             raise click.UsageError("--resume SAVE goes alone: the scenario, seed and save file "
                                    "are in SAVE")
         save_path = resume_path
@@ -106,11 +110,14 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         if os.path.exists(save_path):
             raise click.UsageError(f"{save_path} already exists: continue it with "
                                    f"fuego play --resume {save_path}, or give another --session")
-        session = sessions.new(file, seed, text=text)
+        options = {sessions.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
+        session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
         sessions.save(session, save_path)
 
-    screen = Screen(rich=False if plain else None)
+    size = shutil.get_terminal_size() if _isatty(sys.stdout) else None
+    screen = Screen(rich=False if plain else None, width=size.columns if size else None,
+                    height=size.lines if size else None)
     table = Table(screen, save_path, verbose=verbose)
     for line in header:
         screen.line(line, "bold")
@@ -118,6 +125,11 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     player = sessions.Player(session, table, attach=table.attach)
     try:
         player.run()
+    except sessions.Interrupted:  # Ctrl-C at a prompt: save, then stop as an interrupt does
+        table.save(player)
+        click.echo("")
+        click.echo(_resume_line(save_path, table), err=True)
+        sys.exit(130)
     except sessions.Quit:
         table.save(player)
         click.echo("")

@@ -40,18 +40,24 @@ from fuego.cli.table_view import (  # noqa: F401
     area_label,
     choice_label,
     choice_words,
+    fire_dice,
     fire_label,
     fire_rows,
     hero_levels,
     hero_rows,
+    level_state,
+    literal,
     plan,
+    plural,
+    purpose_words,
     roll_line,
+    side_by_side,
     sight_lines,
     when,
 )
 from fuego.errors import FuegoError, SaveError
 from fuego.table import session as sessions
-from fuego.table.session import Question, Quit, Rewind
+from fuego.table.session import PLAY_OUT, Question, Quit, Rewind
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
@@ -62,6 +68,9 @@ META_HELP = (
     "help                 this help (and the choices again)\n"
     "map [LEVEL|all]      the floor plan of a level (default: where the heroes are)\n"
     "status               heroes, fires and what each hero can see\n"
+    "look ROOM            a room's description, its fires and who is in it\n"
+    "briefing             the scene's title, read-aloud description and the GM's briefing\n"
+    "back                 at a roll: back to the hero's choices (the round stays)\n"
     "go [N]               between rounds: play N rounds without stopping between them\n"
     "                     (no N: until a hero must act or the scene ends)\n"
     "undo                 back to the start of the last round begun (again: one more round)\n"
@@ -95,6 +104,8 @@ class Table:
         self._warned = 0
         self.go = 0  # rounds still to play without stopping between them
         self.go_until_hero = False  # ... or until a hero must act
+        self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
+        self._roll_text = ""  # the last answer typed at a roll prompt
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -106,6 +117,9 @@ class Table:
         self.muted = player.replaying or player.rewinds > 0  # quiet until back at a question
         self._last_round_shown = -1
         self._shown = None
+        self._levels_seen = {}
+        if not self.muted and scene.round == 0:
+            self.show_intro(scene)
         for event in list(scene.log):
             self._narrate(event)
         scene.listeners.append(self._narrate)
@@ -136,7 +150,7 @@ class Table:
             self._resumed(q)
         self._flush_narration()
         self._warnings()
-        if q.kind == "round" and self.go:
+        if q.kind == "round" and self.go and not q.offer_end:
             self.go -= 1
             return ""  # playing on: the round's own narration says it begins
         if q.kind != "round" and self.go_until_hero:
@@ -145,7 +159,14 @@ class Table:
             if self._last_round_shown != q.round:
                 self._last_round_shown = q.round
                 self.show_state(q.scene, before_round=q.round)
+            if q.offer_end:
+                return self._offer_end(q)
             prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
+        elif q.kind == "dice":
+            n = len(q.rolled)
+            prompt = (f"  {q.hero.name}'s {plural(n, 'action die', 'action dice')} "
+                      f"({n} d10, no ten again; Enter: fuego's "
+                      f"{' '.join(map(str, q.rolled))})")
         elif q.kind == "action":
             shown = (q.key(), tuple(q.hero.dice), q.choices, q.default)
             if shown != self._shown:  # not again after a rejected answer
@@ -157,7 +178,7 @@ class Table:
             if shown != self._shown:
                 self._shown = shown
                 self.screen.line("  " + roll_line(q), "cyan")
-            prompt = f"  {q.hero.name}'s total (Enter: fuego rolls)"
+            prompt = f"  {q.hero.name}'s total or dice (Enter: fuego rolls; back: the choices)"
         while True:
             text = self._read(prompt)
             words = text.split()
@@ -165,15 +186,64 @@ class Table:
                 if q.kind != "round":
                     self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
                     continue
-                if len(words) == 2 and not (words[1].isdecimal() and int(words[1]) >= 1):
-                    self.screen.line("  ! go N: a number of rounds (1 or more)", "bold red")
+                if len(words) == 2 and not (words[1].isascii() and words[1].isdigit()
+                                            and len(words[1]) <= 6 and int(words[1]) >= 1):
+                    self.screen.line("  ! go N: a number of rounds (1 to 999999)", "bold red")
                     continue
                 n = int(words[1]) if len(words) == 2 else q.scene.settings.max_rounds
                 self.go, self.go_until_hero = n - 1, len(words) == 1
                 return ""
             handled = self._meta(q, text)
-            if not handled:
-                return text
+            if handled:
+                if q.kind == "action":  # the menu again under what the command showed
+                    self._show_choices(q)
+                continue
+            if q.kind == "action" and text.strip().lower() in ("hold", "h"):
+                self._held(q)
+            if q.kind == "roll":
+                self._roll_text = text
+            return text
+
+    def _offer_end(self, q: Question) -> str:
+        """No hero is left to act: end the scene now, or let the fire play out unasked."""
+        heroes = q.scene.heroes
+        states = ", ".join(f"{h.name} {h.status.value}" for h in heroes)
+        self.screen.line(f"No hero is left to act ({states}).", "bold yellow")
+        while True:
+            text = self._read("End the scene now? [Y: end / n: let the fire play out]")
+            low = text.strip().lower()
+            if low in ("", "y", "yes", "end"):
+                return "end"
+            if low in ("n", "no", PLAY_OUT, "play"):
+                self.go, self.go_until_hero = q.scene.settings.max_rounds, False
+                return PLAY_OUT
+            if not self._meta(q, text):
+                self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
+
+    def _held(self, q: Question) -> None:
+        die = q.hero.dice[0] if q.hero.dice else q.phase
+        later = ("for a later phase" if q.phase < 10
+                 else "- phase 10 is the last: the die is lost at the round's end")
+        self.screen.line(f"  {q.hero.name} holds the action die ({die}) {later}", "dim")
+
+    def rolled(self, q: Question, total: int, asked: bool) -> None:
+        """A hero's roll is made: what it came to and what that means."""
+        said = purpose_words(q.purpose)
+        if q.tn is None or said is None:
+            return
+        ok = total >= q.tn
+        dice = self._roll_text.split() if asked else []
+        self._roll_text = ""
+        how = "typed" if asked and len(dice) <= 1 else "kept from the dice" if dice else ""
+        if not asked:
+            lead = f"  {q.hero.name} cannot fail ({q.pool} vs TN {q.tn}): fuego rolled {total}"
+        elif len(dice) > 1:
+            lead = f"  {q.hero.name}'s dice keep {total} ({how})"
+        else:
+            lead = f"  {q.hero.name}: {total}"
+        outcome = said[1] if ok else said[2]
+        self.screen.line(f"{lead} vs TN {q.tn}: {'success' if ok else 'failure'} - {outcome}",
+                         "green" if ok else "yellow")
 
     def rejected(self, q: Question, error: FuegoError) -> None:
         self.screen.line(f"  ! {error.render()}", "bold red")
@@ -261,40 +331,103 @@ class Table:
             self.screen.line(f"  ! {w}", "yellow")
         self._warned = len(self.player.warnings)
 
+    def show_intro(self, scene: Scene) -> None:
+        """The scene as it begins: title, the description to read aloud (set apart), the GM's
+        briefing and who the heroes are."""
+        texts = self.player.session.texts if self.player is not None else None
+        title = scene.title or scene.building.title or "the scene"
+        self.screen.line("")
+        self.screen.rule(title)
+        if texts is not None and texts.description.strip():
+            self.screen.line("Read aloud:", "bold")
+            for para in texts.description.strip().splitlines():
+                self.screen.line("  | " + para.strip(), "italic")
+        if texts is not None and texts.briefing.strip():
+            self.screen.line("GM briefing (not for the players):", "bold")
+            self.screen.line("  " + " ".join(texts.briefing.split()))
+        for h in scene.heroes:
+            about = texts.heroes.get(h.name, "") if texts is not None else ""
+            self.screen.line(f"  {h.name}{' (NPC)' if h.npc else ''} at "
+                             f"{area_label(scene, h.area)}" + (f": {about}" if about else ""),
+                             "dim")
+
     def show_state(self, scene: Scene, *, before_round: int | None = None,
                    levels: list[int] | None = None) -> None:
+        """The round's screen: the plans of the levels where a hero stands or something
+        changed (side by side as the width allows; left out when the terminal is too short),
+        the heroes' table and what each hero sees."""
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
         fd = sum(f.fd for f in scene.fires.values())
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {len(scene.fires)} fire"
-                         f"{'s' if len(scene.fires) != 1 else ''}, {fd} Fire Dice")
-        for lv in (levels if levels is not None else hero_levels(scene)):
-            self.show_plan(scene, lv)
-        self.screen.line(KEY, "dim")
-        self.show_heroes(scene)
-        for text, style in sight_lines(scene):
+        self.screen.rule(f"{title} - {moment}: {plural(len(scene.fires), 'fire')}, "
+                         f"{fire_dice(fd)}")
+        b = scene.building
+        if levels is None:
+            levels = hero_levels(scene)
+            for lv in b.levels:
+                state = level_state(scene, lv.index)
+                if self._levels_seen.get(lv.index) != state and lv.index not in levels and (
+                        scene.fires or lv.index in self._levels_seen):
+                    levels.append(lv.index)
+                self._levels_seen[lv.index] = state
+            levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+        header, rows, styles = hero_rows(scene, self.screen.width)
+        sights = sight_lines(scene)
+        blocks = [self._plan_block(scene, lv) for lv in levels]
+        drawn = side_by_side(blocks, self.screen.width)
+        rooms = self._rooms_line(scene, levels)
+        rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
+        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(KEY))
+        height = self.screen.height
+        if height and 2 + plan_lines + rest > height:
+            names = ", ".join(b.levels[lv].name for lv in levels)
+            self.screen.line(f"(the plans of {names} do not fit this terminal: map, or "
+                             f"map LEVEL)", "dim")
+        else:
+            for line in drawn:
+                self.screen.drawn(line)
+            self.screen.line(rooms, "dim")
+            self.screen.line(KEY, "dim")
+        hidden = [lv.name for lv in b.levels if lv.index not in levels]
+        if hidden and not (height and 2 + plan_lines + rest > height):
+            self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
+                             "dim")
+        self.screen.table("", header, rows, styles, flex=1)
+        for text, style in sights:
             self.screen.line(text, style)
+
+    def _plan_block(self, scene: Scene, level: int) -> tuple[str, list]:
+        lv = scene.building.levels[level]
+        symbols = self.player.session.symbols if self.player is not None else None
+        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols))
+        return f"{lv.name} (level {lv.elevation})", body
+
+    def _rooms_line(self, scene: Scene, levels: list[int]) -> str:
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        symbols = self.player.session.symbols if self.player is not None else None
+        syms = room_symbols(b, symbols)
+        parts = []
+        for lv in levels:
+            rooms = [f"{syms[k]} {r.name}" for k, r in b.rooms.items() if r.level == lv]
+            parts.append(f"{b.levels[lv].name}: " + ", ".join(rooms))
+        return "rooms - " + "; ".join(parts)
 
     def show_plan(self, scene: Scene, level: int, *, legend: bool = False) -> None:
         """A level's plan; without the full legend, a one-line key of its rooms follows."""
-        b = scene.building
-        lv = b.levels[level]
-        symbols = self.player.session.symbols if self.player is not None else None
-        body = list(plan(scene, level, color=self.color, legend=legend, symbols=symbols))
-        while body and not getattr(body[-1], "plain", body[-1]).strip():
-            body.pop()
-        self.screen.block(f"{lv.name} (level {lv.elevation})", body)
+        title, body = self._plan_block(scene, level)
+        if legend:
+            symbols = self.player.session.symbols if self.player is not None else None
+            body = list(plan(scene, level, color=self.color, legend=True, symbols=symbols))
+        self.screen.block(title, body)
         if not legend:
-            from fuego.render.terminal import room_symbols
-
-            syms = room_symbols(b, symbols)
-            rooms = [f"{syms[k]} {r.name}" for k, r in b.rooms.items() if r.level == level]
-            self.screen.line("rooms: " + ", ".join(rooms), "dim")
+            self.screen.line(self._rooms_line(scene, [level]), "dim")
 
     def show_heroes(self, scene: Scene) -> None:
-        header, rows, styles = hero_rows(scene)
-        self.screen.table("Heroes", header, rows, styles)
+        header, rows, styles = hero_rows(scene, self.screen.width)
+        self.screen.table("Heroes", header, rows, styles, flex=1)
 
     def show_status(self, scene: Scene, moment: str | None = None) -> None:
         self.screen.line("")
@@ -326,7 +459,9 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for a later phase; help: every command", "dim")
+        self.screen.line("      hold: keep the die for a later phase; raise N after smother, "
+                         "spot or a move into fire calls raises (+5 TN each); help: every "
+                         "command", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
@@ -351,6 +486,15 @@ class Table:
         if verb == "status":
             self.show_status(scene, f"before round {q.round}" if q.kind == "round" else None)
             return True
+        if verb == "look":
+            self._look(scene, " ".join(words[1:]))
+            return True
+        if verb == "briefing":
+            self.show_intro(scene)
+            return True
+        if verb == "back":
+            self._back(q)
+            return True
         if verb == "save":
             if self.save():
                 self.screen.line(f"  saved to {self.save_path}", "green")
@@ -369,6 +513,66 @@ class Table:
                                f"({dropped} answer{'s' if dropped != 1 else ''} dropped)")
         return False
 
+    def _look(self, scene: Scene, what: str) -> None:
+        """A room's description, what burns in it and who stands in it."""
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        texts = self.player.session.texts if self.player is not None else None
+        key = None
+        low = what.strip().lower()
+        if low:
+            for k, r in b.rooms.items():
+                if low in (k.lower(), r.name.lower()):
+                    key = k
+            if key is None:
+                i = b.find(what.strip())
+                if i is not None:
+                    key = b.areas[i].room
+            if key is None:
+                hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
+                        or r.name.lower().removeprefix("the ").startswith(low)]
+                key = hits[0] if len(hits) == 1 else None
+        if key is None:
+            import difflib
+
+            names = [r.name for r in b.rooms.values()]
+            near = difflib.get_close_matches(what, names + list(b.rooms), n=1, cutoff=0.5)
+            self.screen.line(f"  ! look ROOM: no room {what!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else "")
+                             + " (a room's name, its key or an area in it)", "bold red")
+            return
+        room = b.rooms[key]
+        areas = b.room_areas(key)
+        sym = room_symbols(b, self.player.session.symbols if self.player else None)[key]
+        fuel = sum(b.areas[i].fuel for i in areas)
+        self.screen.line(f"  {room.name} ({key}, {sym} on the {b.levels[room.level].name} plan): "
+                         f"{plural(len(areas), 'area')}, fuel {fuel}"
+                         + (", outdoors" if room.outdoors else ""), "bold")
+        about = texts.rooms.get(key, "") if texts is not None else ""
+        self.screen.line("  | " + (about.strip() or "(the scenario does not describe it)"),
+                         "italic")
+        fires = [fire_label(scene, i) for i in areas if i in scene.fires]
+        people = [f"{h.name} ({scene.area_name(h.area)})" for h in scene.heroes
+                  if h.present and h.area in areas]
+        self.screen.line("  fires: " + (", ".join(fires) or "none") + "; here: "
+                         + (", ".join(people) or "nobody"))
+
+    def _back(self, q: Question) -> None:
+        """At a roll an action makes: back to the hero's choices (its action answer and what
+        followed it are dropped and replayed up to it; the round stays)."""
+        inputs = self.player.inputs if self.player is not None else []
+        k = len(inputs) - 1
+        while k >= 0 and inputs[k].get("q") in ("roll",) or (k >= 0 and "gm" in inputs[k]):
+            k -= 1
+        e = inputs[k] if k >= 0 else {}
+        if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
+                e.get("phase") != q.phase:
+            self.screen.line("  ! back goes from a roll to the choices of the action that "
+                             "made it; undo goes back a round", "bold red")
+            return
+        raise Rewind(k, f"back to {e.get('hero')}'s choices (round {q.round}, phase {q.phase})")
+
     def _help(self, q: Question) -> None:
         self.screen.line("  At every prompt:", "bold")
         self.screen.lines("    " + line for line in META_HELP.splitlines())
@@ -381,7 +585,11 @@ class Table:
                              "[Name], wait), hold, or Enter for the starred choice.", "bold")
             self._show_choices(q)
         elif q.kind == "roll":
-            self.screen.line("  Here: the player's rolled total, or Enter and fuego rolls.", "bold")
+            self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
+                             "fuego keeps the highest), Enter and fuego rolls, or back.", "bold")
+        elif q.kind == "dice":
+            self.screen.line("  Here: the player's action dice (3 6 9), or Enter for fuego's.",
+                             "bold")
         elif q.kind == "round":
             self.screen.line("  Here: Enter plays the round.", "bold")
 
@@ -403,12 +611,18 @@ class Table:
 
     # -- input -------------------------------------------------------------------------------------
     def _prompt(self, text: str) -> str:
-        """One line from the GM. On a terminal click's prompt (line editing, Ctrl-C); over a
-        pipe the line is read and echoed, so a transcript reads like the terminal did."""
+        """One line from the GM. On a terminal ``input`` (line editing; Ctrl-C stops play
+        with status 130 after saving); over a pipe the line is read and echoed, so a transcript
+        reads like the terminal did."""
+        text = literal(text)
         if _isatty(sys.stdin):
+            click.echo(text + ":", nl=False)  # as click.prompt does: readline gets " " only
             try:
-                return click.prompt(text, default="", show_default=False, prompt_suffix=": ")
-            except click.exceptions.Abort:  # end of input or Ctrl-C at the prompt
+                return input(" ")
+            except KeyboardInterrupt:
+                raise sessions.Interrupted() from None
+            except EOFError:
+                click.echo("")
                 raise Quit() from None
         click.echo(text + ": ", nl=False)
         line = sys.stdin.readline()
@@ -416,5 +630,5 @@ class Table:
             click.echo("")
             raise Quit()
         answer = line.rstrip("\r\n")
-        click.echo(answer)
+        click.echo(literal(answer))
         return answer

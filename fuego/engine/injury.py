@@ -148,15 +148,23 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
                total=total, fd=hero.clothes_fd)
 
 
-def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None) -> bool:
-    """Panache + a movement Knack against 5 x FD to pass through fire unharmed (003)."""
+def avoid_pool(hero: Hero, knack: str | None = None) -> tuple[str, Pool]:
+    """The Knack a hero avoids fire with (its best movement Knack unless named) and the
+    ``(Panache + Knack) k Panache`` pool it rolls (003)."""
     if knack is None:
         knack, rank = hero.best_movement_knack()
     else:
         rank = hero.knack(knack)
-    tn = 5 * fd
-    total, pool = hero_roll(scene, hero, Pool(max(1, hero.panache + rank), hero.panache), tn,
-                            f"avoid fire ({knack})", sense=Sense.MOVEMENT)
+    return knack, Pool(max(1, hero.panache + rank), hero.panache)
+
+
+def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
+               raises: int = 0) -> bool:
+    """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
+    unharmed (003)."""
+    knack, base = avoid_pool(hero, knack)
+    tn = 5 * fd + 5 * raises
+    total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=ok, knack=knack)

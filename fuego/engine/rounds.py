@@ -124,6 +124,10 @@ def play_round(scene: Scene, controller: Controller) -> None:
         hero.fire_damaged = False
         hero.dice = roller.action_dice(hero.panache) if hero.in_play else []
         if hero.dice:
+            ask = getattr(controller, "action_dice", None)  # (Controller's; duck-typed ones)
+            own = ask(scene, hero, hero.dice) if ask is not None else None  # a player's roll
+            if own is not None:
+                hero.dice = own
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(map(len, rolled)))

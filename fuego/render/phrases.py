@@ -180,6 +180,12 @@ _GM_ACTIONS = {
     "break-barrier": _gm_barrier("breaks"),
     "move-hero": lambda e, b: f"moves {e.data.get('hero')} to {_area(e.area, b)}",
     "end-scene": lambda e, b: "ends the scene",
+    "flesh-wounds": lambda e, b: f"gives {e.data.get('hero')} {e.data.get('n')} Flesh Wounds",
+    "dramatic-wounds": lambda e, b: (f"gives {e.data.get('hero')} {e.data.get('n')} Dramatic "
+                                     f"Wound{'' if e.data.get('n') == 1 else 's'}"),
+    "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {_area(e.area, b)}"
+                                   + (" (an NPC)" if e.data.get("npc") else "")),
+    "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
 }
 
 _STATE_WORDS = {
@@ -367,7 +373,8 @@ def _text(e: Event, verbose: bool, b: Building | None, fd: int | None) -> str | 
         return text
     if k is K.FLASHOVER:
         return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
-                f"{_plural(d.get('fires', 0), 'fire')} there burn hot")
+                f"{_plural(d.get('fires', 0), 'fire')} there "
+                f"burn{'s' if d.get('fires', 0) == 1 else ''} hot")
     if k is K.AREA_BURNED_OUT:
         return f"{_area(e.area, b)} is burned out"
     if k is K.FIRE_SPOTTED:

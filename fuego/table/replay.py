@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.errors import FuegoError, RuleError, SaveError
+from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
     SceneOver,
     apply_override,
@@ -20,6 +21,11 @@ from fuego.table.overrides import (
     is_override,
     normalize_override,
 )
+
+#: A round boundary's answer that lets the fire play out once no hero is left to act.
+PLAY_OUT = "play-out"
+#: The session option saying who rolls the heroes' action dice (``players`` or ``fuego``).
+ACTION_DICE_OPTION = "action_dice"
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -78,9 +84,14 @@ class Quit(Exception):
     """The GM stops (quit, end of input): everything answered is already saved."""
 
 
+class Interrupted(Quit):
+    """The GM pressed Ctrl-C at a prompt: saved like a quit, then play exits with 130."""
+
+
 @dataclass
 class Question:
     """What the table is asked. ``kind``: ``round`` (the boundary before round ``round``),
+    ``dice`` (``hero``'s action dice at the round's start, when the players roll them),
     ``action`` (``hero``'s action die: ``choices`` numbered from 1, ``default`` the automatic
     hero's pick) or ``roll`` (``hero`` rolls ``pool`` against ``tn`` for ``purpose``)."""
 
@@ -94,6 +105,10 @@ class Question:
     pool: Pool | None = None
     tn: int | None = None
     purpose: str = ""
+    #: a round boundary at which no hero is left to act: the table offers to end the scene
+    offer_end: bool = False
+    #: the action dice fuego rolled (a ``dice`` question: the player may give their own)
+    rolled: list[int] = field(default_factory=list)
 
     def key(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.kind, "round": self.round}
@@ -119,6 +134,9 @@ class Live(Protocol):
 
     def finished(self, player: Player) -> None:
         """The scene is over. Return to stop; may raise :class:`Rewind`."""
+
+    def rolled(self, q: Question, total: int, asked: bool) -> None:
+        """The total of a hero's roll (``asked`` False: certain, so nobody was asked)."""
 
 
 def undo_point(inputs: list[dict]) -> int | None:
@@ -214,7 +232,8 @@ class Player:
         start_scene(scene)
         try:
             while not finished(scene):
-                self._ask(Question("round", scene, scene.round + 1))
+                self._ask(Question("round", scene, scene.round + 1,
+                                   offer_end=self._offer_end(scene)))
                 if finished(scene):
                     break
                 play_round(scene, self)
@@ -229,15 +248,22 @@ class Player:
         self.live.finished(self)
         return scene
 
+    def _offer_end(self, scene: Scene) -> bool:
+        """No hero left to act (all out, down or dead) and the GM has not yet chosen to let the
+        fire play out: the round boundary offers to end the scene."""
+        if not scene.heroes or any(h.in_play for h in scene.heroes):
+            return False
+        return not any(e.get("a") == PLAY_OUT for e in self.session.inputs[:self.pos])
+
     def _check(self, scene: Scene) -> None:
         digest = state_digest(scene)
         key = str(scene.round)
         saved = self.session.checks.get(key)
-        if saved is not None and saved != digest:
-            if not any("does not replay to the same state" in w for w in self.warnings):
-                self.warnings.append(
-                    f"round {scene.round} does not replay to the same state as when it was "
-                    f"saved (a different fuego?); playing on from the replayed state")
+        if saved is not None and saved != digest and not any(
+                "does not replay to the same state" in w for w in self.warnings):
+            self.warnings.append(
+                f"round {scene.round} does not replay to the same state as when it was "
+                f"saved (a different fuego?); playing on from the replayed state")
         if saved != digest:
             self.session.checks[key] = digest
             if not self.replaying:
@@ -257,17 +283,44 @@ class Player:
         try:
             return resolve_action(scene, hero, entry["a"])
         except FuegoError as exc:
-            raise self._diverged(f"the saved action {entry['a']!r} is not legal now ({exc})")
+            raise self._diverged(f"the saved action {entry['a']!r} is not legal now "
+                                 f"({exc})") from None
+
+    def action_dice(self, scene: Scene, hero: Hero, rolled: list[int]) -> list[int] | None:
+        """The player's own action dice when the session lets players roll them (else None:
+        fuego's roll stands). fuego has rolled them first either way, so the random stream is
+        the same whoever rolls."""
+        if self.session.options.get(ACTION_DICE_OPTION) != "players":
+            return None
+        q = Question("dice", scene, scene.round, scene.phase, hero, rolled=list(rolled))
+        entry = self._ask(q)
+        return None if entry["a"] == "auto" else sorted(int(d) for d in entry["a"])
 
     def roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
         return self._ask_roll(hero, pool, tn, purpose)
 
     def _ask_roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
+        """The player's total, or fuego's roll of the same pool (the draw the engine would make
+        itself), which the table is told; a roll that cannot fail is not asked."""
+        from fuego.table.risk import certain
+
         scene = self.scene
         q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
                      purpose=purpose)
+        if certain(pool, tn):
+            total = scene.roller.total(pool)
+            self._tell(q, total, asked=False)
+            return total
         entry = self._ask(q)
-        return None if entry["a"] == "auto" else int(entry["a"])
+        total = scene.roller.total(pool) if entry["a"] == "auto" else int(entry["a"])
+        self._tell(q, total, asked=True)
+        return total
+
+    def _tell(self, q: Question, total: int, asked: bool) -> None:
+        if not self.replaying:
+            told = getattr(self.live, "rolled", None)
+            if told is not None:
+                told(q, total, asked)
 
     def _action_question(self, scene: Scene, hero: Hero, legal=None) -> Question:
         from fuego.engine.hero_actions import options
@@ -303,7 +356,8 @@ class Player:
                     try:
                         apply_override(q.scene, entry["gm"])
                     except FuegoError as exc:
-                        raise self._diverged(f"the override {entry['gm']!r} fails ({exc})")
+                        raise self._diverged(f"the override {entry['gm']!r} fails "
+                                             f"({exc})") from None
                     q = self._refresh(q)
                     if q is None:
                         return {"a": "hold"}
@@ -346,7 +400,8 @@ class Player:
                 self.live.recorded(self)
                 self.live.rejected(q, exc)
                 return
-            raise Rewind(keep, f"the override failed half-way and was undone: {exc.render()}")
+            raise Rewind(keep, f"the override failed half-way and was undone: "
+                               f"{exc.render()}") from None
 
     def _refresh(self, q: Question) -> Question | None:
         """The question again after an override (the hero's choices may have changed);
@@ -363,7 +418,7 @@ class Player:
         entry = q.key()
         low = text.lower()
         hero_words = q.kind == "action" and text and not low.startswith("gm ") and not (
-            low.isdecimal() or low in ("hold", "h"))
+            (low.isascii() and low.isdigit()) or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
                 act = resolve_action(q.scene, q.hero, text, q.choices)
@@ -380,21 +435,25 @@ class Player:
             if low in ("", "next", "n"):
                 entry["a"] = "next"
                 return entry
+            if low == PLAY_OUT:
+                entry["a"] = PLAY_OUT
+                return entry
             raise RuleError(f"{text!r} is not a command here",
-                            tip="press Enter to play the round, or type help")
+                            tip="press Enter to play the round, or type help" + _near(low))
+        if q.kind == "dice":
+            if low in ("", "auto", "roll", "r"):
+                entry["a"] = "auto"
+                return entry
+            entry["a"] = read_action_dice(text, len(q.rolled))
+            return entry
         if q.kind == "roll":
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
-            try:
-                total = int(text)
-            except ValueError:
-                raise RuleError(f"{text!r} is not a total",
-                                tip="type the player's total (a number), or press Enter and "
-                                    "fuego rolls") from None
-            if total < 0:
-                raise RuleError("a total cannot be negative")
+            total, dice = read_roll(text, q.pool)
             entry["a"] = total
+            if dice is not None:
+                entry["dice"] = text
             return entry
         # an action
         if low == "":
@@ -403,12 +462,41 @@ class Player:
         if low in ("hold", "h"):
             entry["a"] = "hold"
             return entry
-        if low.isdecimal():  # not isdigit: int() refuses "²"
+        if low.isascii() and low.isdigit():  # not isdecimal: int() reads "٣"
+            if not is_whole(low):
+                raise RuleError(f"no choice {low[:12]}...", tip=f"pick 1-{len(q.choices)}")
             n = int(low)
             if not 1 <= n <= len(q.choices):
                 raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
             entry["a"] = action_words(q.scene, q.choices[n - 1])
             return entry
-        act = resolve_action(q.scene, q.hero, text, q.choices)
+        try:
+            act = resolve_action(q.scene, q.hero, text, q.choices)
+        except RuleError as exc:
+            hint = _near(low, [a.kind.value for a in q.choices])
+            if hint and not exc.tip:
+                exc.tip = hint.lstrip("; ")
+            elif hint:
+                exc.tip += hint
+            exc.args = (exc.render(),)
+            raise
         entry["a"] = action_words(q.scene, act)
         return entry
+
+
+#: The table's words at every prompt (a mistyped one is answered with the nearest).
+TABLE_WORDS = ("help", "map", "status", "undo", "save", "quit", "go", "look", "briefing",
+               "back", "hold", "wait", "fire", "fd", "open", "close", "break", "move", "end",
+               "wound", "add", "remove", PLAY_OUT)
+
+
+def _near(text: str, more: list[str] | None = None) -> str:
+    """``; did you mean 'status'?`` for a mistyped first word, else ''."""
+    import difflib
+
+    word = text.split()[0] if text.split() else ""
+    if not word:
+        return ""
+    hits = difflib.get_close_matches(word, list(dict.fromkeys([*(more or []), *TABLE_WORDS])),
+                                     n=1, cutoff=0.7)
+    return f"; did you mean {hits[0]!r}?" if hits and hits[0] != word else ""
