@@ -227,23 +227,20 @@ class Table:
         self.screen.line(f"  {q.hero.name} holds the action die ({die}) {later}", "dim")
 
     def rolled(self, q: Question, total: int, asked: bool) -> None:
-        """A hero's roll is made: what it came to and what that means."""
+        """A hero's roll is made: the total kept from the dice the player typed, and the
+        outcome of a roll no event tells (the clothes that did not catch). A roll that cannot
+        fail was not asked: the narration tells it."""
+        typed, self._roll_text = self._roll_text, ""
         said = purpose_words(q.purpose)
-        if q.tn is None or said is None:
-            return
-        ok = total >= q.tn
-        dice = self._roll_text.split() if asked else []
-        self._roll_text = ""
-        how = "typed" if asked and len(dice) <= 1 else "kept from the dice" if dice else ""
         if not asked:
-            lead = f"  {q.hero.name} cannot fail ({q.pool} vs TN {q.tn}): fuego rolled {total}"
-        elif len(dice) > 1:
-            lead = f"  {q.hero.name}'s dice keep {total} ({how})"
-        else:
-            lead = f"  {q.hero.name}: {total}"
-        outcome = said[1] if ok else said[2]
-        self.screen.line(f"{lead} vs TN {q.tn}: {'success' if ok else 'failure'} - {outcome}",
-                         "green" if ok else "yellow")
+            return
+        parts = []
+        if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
+            parts.append(f"{q.hero.name}'s dice keep {total}")
+        if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:
+            parts.append(f"{total} vs TN {q.tn}: {said[1]}")
+        if parts:
+            self.screen.line("  " + "; ".join(parts), "green")
 
     def rejected(self, q: Question, error: FuegoError) -> None:
         self.screen.line(f"  ! {error.render()}", "bold red")
@@ -459,9 +456,8 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for a later phase; raise N after smother, "
-                         "spot or a move into fire calls raises (+5 TN each); help: every "
-                         "command", "dim")
+        self.screen.line("      hold: keep the die for later; ... raise N: call raises (+5 TN "
+                         "each); help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:

@@ -404,7 +404,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
 #: What a roll is for, by the purpose the engine names it with: (what the hero does, what
 #: success means, what failure means).
 PURPOSES = {
-    "smother fire": ("smother the fire", "Fire Dice off (1 + 1 per raise)",
+    "smother fire": ("smother the fire", "a Fire Die off (one more per raise)",
                      "the fire burns on"),
     "spot fire": ("spot a hidden fire, against its Stealth roll", "the hero sees it",
                   "it stays hidden"),
