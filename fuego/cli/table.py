@@ -164,7 +164,7 @@ class Table:
             prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
         elif q.kind == "dice":
             n = len(q.rolled)
-            prompt = (f"  {q.hero.name}'s {plural(n, 'action die', 'action dice')} "
+            prompt = (f"  {q.hero.name}'s action di{'e' if n == 1 else 'ce'} "
                       f"({n} d10, no ten again; Enter: fuego's "
                       f"{' '.join(map(str, q.rolled))})")
         elif q.kind == "action":
