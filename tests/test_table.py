@@ -254,6 +254,22 @@ def test_players_roll_their_action_dice(shop):
     assert "Phase 9 - Ana Vaz" in out
 
 
+def test_drama_dice_add_a_kept_die(shop, tmp_path):
+    (tmp_path / "drama.yaml").write_text(SHOP.replace(
+        "    knacks: {firefighting: 2, leaping: 1}\n",
+        "    knacks: {firefighting: 2, leaping: 1}\n    drama: 2\n"), encoding="utf-8")
+    out = play(ANSWERS[:6] + ["drama drama drama 30", "drama 3 7 9 10+4 2 6", "quit"],
+               scenario="drama.yaml", save="d.json")
+    assert "drama: +1 kept die, 2 left" in out
+    assert "! Ana Vaz has 2 Drama dice left, not 3" in out
+    # 5k3 and one Drama die: 6k4, the dice keep 14 + 9 + 7 + 6
+    assert "Ana Vaz spends 1 Drama Die: 6k4, 1 left; Ana Vaz's dice keep 36" in out
+    roll = saved("d.json")["inputs"][-1]
+    assert roll["a"] == 36 and roll["drama"] == 1
+    assert saved("d.json")["state"]["heroes"][0]["drama"] == 1
+    assert re.search(r"^  Ana Vaz +ground:D1 \(Shop\) .* 2$", out, re.M)  # the drama column
+
+
 def test_raises_are_called_with_the_tn_shown(shop):
     out = play(ANSWERS[:5] + ["smother ground:B1 raise 1", "quit"])
     assert "Ana Vaz rolls to smother the fire: 5k3 vs TN 25" in out

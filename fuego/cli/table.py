@@ -178,7 +178,9 @@ class Table:
             if shown != self._shown:
                 self._shown = shown
                 self.screen.line("  " + roll_line(q), "cyan")
-            prompt = f"  {q.hero.name}'s total or dice (Enter: fuego rolls; back: the choices)"
+            drama = (f"; drama: +1 kept die, {q.hero.drama} left" if q.hero.drama else "")
+            prompt = (f"  {q.hero.name}'s total or dice (Enter: fuego rolls; back: the "
+                      f"choices{drama})")
         while True:
             text = self._read(prompt)
             words = text.split()
@@ -235,6 +237,10 @@ class Table:
         if not asked:
             return
         parts = []
+        if q.drama:
+            parts.append(f"{q.hero.name} spends {plural(q.drama, 'Drama Die', 'Drama Dice')}: "
+                         f"{q.pool}, {q.hero.drama} left")
+            typed = " ".join(w for w in typed.split() if w.lower() != "drama")
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
             parts.append(f"{q.hero.name}'s dice keep {total}")
         if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:

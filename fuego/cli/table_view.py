@@ -296,16 +296,19 @@ def hero_rows(scene: Scene, width: int | None = None
                      f"{h.breath}/{limit}" if h.breath else "-"])
         styles.append("bold red" if h.clothes_fd or status in ("dead", "knocked-out")
                       else ("dim" if not h.present else None))
+    header = list(HERO_HEADER)
+    if any(h.drama for h in scene.heroes):  # only when the scenario gives any
+        header.append("drama")
+        for r, h in zip(rows, scene.heroes):
+            r.append(str(h.drama) if h.drama else "-")
     if width:
-        need = 2 + sum(max([len(HERO_HEADER[c])] + [len(r[c]) for r in rows])
-                       for c in range(len(HERO_HEADER))) + 2 * (len(HERO_HEADER) - 1)
-        areas = max((len(scene.area_name(h.area)) for h in scene.heroes), default=0)
-        where = max((len(r[1]) for r in rows), default=0)
-        if need - (where - max(areas, 5)) > width:  # the rooms' names cannot make room enough
+        need = 2 + sum(max([len(header[c])] + [len(r[c]) for r in rows])
+                       for c in range(len(header))) + 2 * (len(header) - 1)
+        if need > width:  # first names first: the rooms' names are cut only after them
             short = short_names([h.name for h in scene.heroes])
             for r, name in zip(rows, short):
                 r[0] = name
-    return HERO_HEADER, rows, styles
+    return header, rows, styles
 
 
 def short_names(names: list[str]) -> list[str]:

@@ -343,7 +343,8 @@ class _Drawing:
                 fire = scene.fires[i]
                 line = Text("  ")
                 line.append(f"*{fire.fd}", style=STYLE["fire"])
-                line.append(f" fire at {b.areas[i].name}: {fire.fd} Fire Dice, "
+                dice = "Fire Die" if fire.fd == 1 else "Fire Dice"
+                line.append(f" fire at {b.areas[i].name}: {fire.fd} {dice}, "
                             f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
                 out.append(line)
         key = self.key()

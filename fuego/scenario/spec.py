@@ -301,6 +301,8 @@ class HeroSpec(Strict):
                            Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")], Int(0, MAX_KNACK)] = {}
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
+    #: Drama Dice for this scene (RULES-NOTES: [default], the scenario sets them per hero)
+    drama: Int(0, MAX_TRAIT) = 0
     start: AreaRef
     description: Text() = ""
 

@@ -70,6 +70,16 @@ def resolve_action(scene: Scene, hero: Hero, text: str,
     return parse_action(scene, hero, text)
 
 
+def spend_drama(scene: Scene, hero: Hero, n: int) -> None:
+    """``hero`` spends ``n`` Drama Dice on the roll being made: one rolled and kept die each
+    (RULES-NOTES, Drama Dice). Logged, so the log tells why the pool grew."""
+    from fuego.engine.events import EventKind
+
+    hero.drama -= n
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="drama", dice=n,
+               left=hero.drama)
+
+
 # -- playing a session -----------------------------------------------------------------------------
 class Rewind(Exception):
     """Go back: keep the first ``keep`` answers and replay them (undo, or a failed override)."""
@@ -109,6 +119,8 @@ class Question:
     offer_end: bool = False
     #: the action dice fuego rolled (a ``dice`` question: the player may give their own)
     rolled: list[int] = field(default_factory=list)
+    #: Drama Dice spent on this roll (``pool`` then includes them)
+    drama: int = 0
 
     def key(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.kind, "round": self.round}
@@ -312,6 +324,11 @@ class Player:
             self._tell(q, total, asked=False)
             return total
         entry = self._ask(q)
+        drama = int(entry.get("drama", 0))
+        if drama:
+            spend_drama(scene, hero, drama)
+            pool = pool.with_kept(drama)
+            q.pool, q.drama = pool, drama
         total = scene.roller.total(pool) if entry["a"] == "auto" else int(entry["a"])
         self._tell(q, total, asked=True)
         return total
@@ -447,10 +464,22 @@ class Player:
             entry["a"] = read_action_dice(text, len(q.rolled))
             return entry
         if q.kind == "roll":
+            words = text.split()
+            drama = 0
+            while words and words[0].lower() == "drama":
+                drama += 1
+                words.pop(0)
+            if drama:
+                left = q.hero.drama
+                if drama > left:
+                    raise RuleError(f"{q.hero.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
+                                    f" left, not {drama}")
+                entry["drama"] = drama
+                text, low = " ".join(words), " ".join(words).lower()
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
-            total, dice = read_roll(text, q.pool)
+            total, dice = read_roll(text, q.pool.with_kept(drama) if drama else q.pool)
             entry["a"] = total
             if dice is not None:
                 entry["dice"] = text

@@ -249,6 +249,8 @@ def _check_entry(i: int, e: Any, where: str) -> None:
         raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
     if q == "action" and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
+    if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
+        raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
     if q == "roll" and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
