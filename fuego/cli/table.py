@@ -106,6 +106,7 @@ class Table:
         self.go_until_hero = False  # ... or until a hero must act
         self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
         self._roll_text = ""  # the last answer typed at a roll prompt
+        self._backing = False  # a rewind by 'back': no recap, the choices again
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -311,6 +312,9 @@ class Table:
         msg, self.player.rewind_message = self.player.rewind_message, None
         if msg:
             self.screen.line(msg, "yellow")
+        if self._backing:  # back from a roll: the same moment, so only the choices again
+            self._backing = False
+            return
         where = f"before round {q.round}" if q.kind == "round" else when(scene)
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
@@ -573,7 +577,9 @@ class Table:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
                              "made it; undo goes back a round", "bold red")
             return
-        raise Rewind(k, f"back to {e.get('hero')}'s choices (round {q.round}, phase {q.phase})")
+        self._backing = True
+        raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "
+                        f"{q.phase})")
 
     def _help(self, q: Question) -> None:
         self.screen.line("  At every prompt:", "bold")
