@@ -188,7 +188,7 @@ def test_dice_as_rolled_keep_the_highest():
 
 
 @pytest.mark.parametrize("text, pool, reason", [
-    ("3 7 0 4 2", Pool(5, 3), "a d10 has no 0"),
+    ("3 7 0 4 2", Pool(5, 3), "a d10 reads 1-10, not 0"),
     ("3 7 9 11 2", Pool(5, 3, explode=False), "a die over 10 needs ten again"),
     ("3 7 9 10+4 2", Pool(5, 3, explode=False), "this roll has no ten again"),
     ("3 7 9 10 2", Pool(5, 3), "a 10 rolls again"),
@@ -222,7 +222,7 @@ def test_action_dice_never_explode():
 
 def test_the_dice_at_a_roll_prompt(shop):
     out = play(ANSWERS[:6] + ["3 7 0 4 2", "3 7 9 10+4 2", "quit"])
-    assert "! '0': a d10 has no 0" in out
+    assert "! '0': a d10 reads 1-10, not 0 (tip: the face marked 0 is a 10" in out
     assert "Ana Vaz's dice keep 30" in out
     roll = saved()["inputs"][-1]
     assert roll["purpose"] == "smother fire" and roll["a"] == 30

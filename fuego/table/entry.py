@@ -41,8 +41,9 @@ def die_value(word: str, explode: bool) -> int:
     parts = [_number(p, "a die") for p in word.split("+")]
     for p in parts:
         if p == 0:
-            raise RuleError(f"{word!r}: a d10 has no 0 (its faces are 1-10; the 0 face counts "
-                            f"10)")
+            raise RuleError(f"{word!r}: a d10 reads 1-10, not 0",
+                            tip="the face marked 0 is a 10: type 10+N with the next roll "
+                                "(ten again), or 10 where there is none")
     if len(parts) == 1 and parts[0] > 10:
         if not explode:
             raise RuleError(f"{word!r}: a die over 10 needs ten again, and this roll has none",
