@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -62,6 +62,7 @@ from fuego.table.session import PLAY_OUT, Question, Quit, Rewind
 if TYPE_CHECKING:
     from fuego.engine.events import Event
     from fuego.engine.scene import Scene
+    from fuego.render.narrate import Narrator
     from fuego.table.session import Player
 
 META_HELP = (
@@ -96,11 +97,11 @@ class Table:
         self._read = read or self._prompt
         self.color = screen.rich if color is None else color
         self.player: Player | None = None
-        self.narrator = None
+        self.narrator: Narrator | None = None
         self.muted = False
         self.save_error: str | None = None
         self._last_round_shown = -1
-        self._shown: tuple | None = None  # the question whose choices were shown last
+        self._shown: tuple[Any, ...] | None = None  # the question whose choices were shown last
         self._warned = 0
         self.go = 0  # rounds still to play without stopping between them
         self.go_until_hero = False  # ... or until a hero must act
@@ -128,6 +129,7 @@ class Table:
     def _narrate(self, event: Event) -> None:
         from fuego.engine.events import EventKind
 
+        assert self.narrator is not None, "attached before the scene's events"
         pairs = self.narrator.feed_pairs(event)
         if self.muted:
             return
@@ -165,11 +167,11 @@ class Table:
             prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
         elif q.kind == "dice":
             n = len(q.rolled)
-            prompt = (f"  {q.hero.name}'s action di{'e' if n == 1 else 'ce'} "
+            prompt = (f"  {q.actor.name}'s action di{'e' if n == 1 else 'ce'} "
                       f"({n} d10, no ten again; Enter: fuego's "
                       f"{' '.join(map(str, q.rolled))})")
         elif q.kind == "action":
-            shown = (q.key(), tuple(q.hero.dice), q.choices, q.default)
+            shown: tuple[Any, ...] = (q.key(), tuple(q.actor.dice), q.choices, q.default)
             if shown != self._shown:  # not again after a rejected answer
                 self._shown = shown
                 self._show_choices(q)
@@ -179,8 +181,8 @@ class Table:
             if shown != self._shown:
                 self._shown = shown
                 self.screen.line("  " + roll_line(q), "cyan")
-            drama = (f"; drama: +1 kept die, {q.hero.drama} left" if q.hero.drama else "")
-            prompt = (f"  {q.hero.name}'s total or dice (Enter: fuego rolls; back: the "
+            drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
+            prompt = (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
                       f"choices{drama})")
         while True:
             text = self._read(prompt)
@@ -224,10 +226,10 @@ class Table:
                 self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
 
     def _held(self, q: Question) -> None:
-        die = q.hero.dice[0] if q.hero.dice else q.phase
+        die = q.actor.dice[0] if q.actor.dice else q.phase
         later = ("for a later phase" if q.phase < 10
                  else "- phase 10 is the last: the die is lost at the round's end")
-        self.screen.line(f"  {q.hero.name} holds the action die ({die}) {later}", "dim")
+        self.screen.line(f"  {q.actor.name} holds the action die ({die}) {later}", "dim")
 
     def rolled(self, q: Question, total: int, asked: bool) -> None:
         """A hero's roll is made: the total kept from the dice the player typed, and the
@@ -239,11 +241,11 @@ class Table:
             return
         parts = []
         if q.drama:
-            parts.append(f"{q.hero.name} spends {plural(q.drama, 'Drama Die', 'Drama Dice')}: "
-                         f"{q.pool}, {q.hero.drama} left")
+            parts.append(f"{q.actor.name} spends {plural(q.drama, 'Drama Die', 'Drama Dice')}: "
+                         f"{q.pool}, {q.actor.drama} left")
             typed = " ".join(w for w in typed.split() if w.lower() != "drama")
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
-            parts.append(f"{q.hero.name}'s dice keep {total}")
+            parts.append(f"{q.actor.name}'s dice keep {total}")
         if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:
             parts.append(f"{total} vs TN {q.tn}: {said[1]}")
         if parts:
@@ -258,16 +260,18 @@ class Table:
     def finished(self, player: Player) -> None:
         from fuego.render.narrate import summarize
 
+        scene = player.scene
+        assert scene is not None, "a scene played to its end"
         if self.muted:
             self.muted = False
             self.screen.line(f"(resumed: the scene is already over after round "
-                             f"{player.scene.round})")
+                             f"{scene.round})")
         self._flush_narration()
         self._warnings()
         self.screen.line("")
-        self.screen.lines(summarize(player.scene, limit=player.scene.settings.max_rounds))
+        self.screen.lines(summarize(scene, limit=scene.settings.max_rounds))
         self.save(player)
-        q = Question("end", player.scene, player.scene.round)
+        q = Question("end", scene, scene.round)
         while True:
             try:
                 text = self._read("The scene is over: Enter to finish (undo goes back a round)")
@@ -286,8 +290,9 @@ class Table:
         session = player.session if player is not None else None
         if session is None:
             return False
-        state = scene.snapshot() if scene is not None and not player.replaying else None
-        position = player.position() if scene is not None and not player.replaying else {}
+        live = player is not None and scene is not None and not player.replaying
+        state = scene.snapshot() if live and scene is not None else None
+        position = player.position() if live and player is not None else {}
         try:
             sessions.save(session, self.save_path, position=position, state=state)
         except SaveError as exc:
@@ -309,6 +314,7 @@ class Table:
 
         self.muted = False
         scene = q.scene
+        assert self.player is not None, "a replay has a player"
         msg, self.player.rewind_message = self.player.rewind_message, None
         if msg:
             self.screen.line(msg, "yellow")
@@ -449,7 +455,7 @@ class Table:
             self.screen.line(text, style)
 
     def _show_choices(self, q: Question) -> None:
-        scene, hero = q.scene, q.hero
+        scene, hero = q.scene, q.actor
         kinds = []
         for act in q.choices:
             word = _KIND_WORDS.get(act.kind.value, act.kind.value)
@@ -472,8 +478,8 @@ class Table:
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
             n = q.choices.index(q.default) + 1
-            return f"  {q.hero.name} [{n}: {choice_words(q.scene, q.hero, q.default)}]"
-        return f"  {q.hero.name}"
+            return f"  {q.actor.name} [{n}: {choice_words(q.scene, q.actor, q.default)}]"
+        return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
     def _meta(self, q: Question, text: str) -> bool:
@@ -508,6 +514,7 @@ class Table:
         if verb in ("quit", "exit"):
             raise Quit()
         if verb == "undo":
+            assert self.player is not None, "undo while a session plays"
             keep = self.player.undo_point()
             if keep is None:
                 self.screen.line("  nothing to undo: no answer given yet", "yellow")

@@ -360,7 +360,7 @@ def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
     from fuego.engine.hero_actions import HeroActionKind
 
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        far = scene.building.barriers[act.barrier].other(hero.area)
+        far = scene.building.barriers[act.door].other(hero.area)
         return f"{act.kind.value} {scene.area_name(far)}"
     return sessions.action_words(scene, act)
 
@@ -377,26 +377,26 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     odds = choice_odds(scene, hero, act)
     roll = odds.words() if odds is not None else ""
     if k is HeroActionKind.MOVE:
-        notes = [b.rooms[b.areas[act.target].room].name]
-        fire = scene.fires.get(act.target)
+        notes = [b.rooms[b.areas[act.area].room].name]
+        fire = scene.fires.get(act.area)
         if fire is not None:
             notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
                          else f"on fire, {fire.fd} FD")
-        if b.is_exit(act.target):
+        if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"
     if k in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        barrier = b.barriers[act.barrier]
+        barrier = b.barriers[act.door]
         far = barrier.other(hero.area)
         what = barrier.describe().replace("-", " ")
         named = "" if "|" in barrier.name else f" '{barrier.name}'"
         return f"{words} ({what}{named} to {b.rooms[b.areas[far].room].name})"
     if k is HeroActionKind.SMOTHER:
-        fd = scene.fires[act.target].fd
+        fd = scene.fires[act.area].fd
         return f"{words} ({fire_dice(fd)}; {roll or f'TN {5 * fd}'}; success: " \
                f"{1 + act.raises} FD off)"
     if k is HeroActionKind.SPOT:
-        return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.target].fd)}; " \
+        return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.area].fd)}; " \
                f"{roll})"
     if k is HeroActionKind.PUT_OUT_CLOTHES:
         victim = scene.hero(act.other) if act.other else hero
@@ -439,10 +439,10 @@ def roll_line(q: Question) -> str:
     """``Isabela Soldano rolls to ...: 5k3 vs TN 15 - 64%. Success: ...; failure: ...``"""
     from fuego.table.risk import percent, roll_chance
 
-    pool = q.pool
+    pool = q.dice_pool
     said = purpose_words(q.purpose)
     what = f"to {said[0]}" if said else f"for {q.purpose}"
-    text = f"{q.hero.name} rolls {what}: {pool}"
+    text = f"{q.actor.name} rolls {what}: {pool}"
     if q.tn is not None:
         p = roll_chance(pool, q.tn)
         text += f" vs TN {q.tn}" + (f" - {percent(p)} to succeed" if p is not None else "")

@@ -190,7 +190,7 @@ class AutoController(Controller):
                 return safe[0]
         smother = by_kind.get(HeroActionKind.SMOTHER)
         if smother:
-            return min(smother, key=lambda a: (scene.fires[a.target].fd, a.target))
+            return min(smother, key=lambda a: (scene.fires[a.area].fd, a.area))
         return legal[-1]
 
 

@@ -56,6 +56,18 @@ class HeroAction:
     other: str | None = None  # companion's name (put out their clothes)
     raises: int = 0
 
+    @property
+    def area(self) -> int:
+        """The area it acts on (move, smother, spot, a module's action on an area)."""
+        assert self.target is not None, f"{self.kind.value} names no area"
+        return self.target
+
+    @property
+    def door(self) -> int:
+        """The barrier it opens or closes."""
+        assert self.barrier is not None, f"{self.kind.value} names no barrier"
+        return self.barrier
+
     def key(self) -> str:
         """A stable text form (saved sessions, scripted heroes, prompts)."""
         parts = [self.kind.value]
@@ -90,12 +102,24 @@ class ActionRoll:
     raises: int = 0
     damage: Pool | None = None
 
+    @property
+    def target(self) -> int:
+        """The TN of a roll against a fixed number."""
+        assert self.tn is not None, f"{self.purpose} is rolled against a roll, not a TN"
+        return self.tn
+
+    @property
+    def opposed(self) -> Pool:
+        """The pool a roll against a roll must beat."""
+        assert self.against is not None, f"{self.purpose} is rolled against a TN"
+        return self.against
+
 
 def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     """The roll ``act`` makes now (None: it rolls nothing)."""
     k = act.kind
     if k is HeroActionKind.MOVE:
-        fire = scene.fires.get(act.target)
+        fire = scene.fires.get(act.area)
         if fire is None or not fire.harmful:
             return None
         knack, pool = avoid_pool(hero)
@@ -105,14 +129,14 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
         return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
                           tn=5 * fire.fd + 5 * act.raises, raises=act.raises, damage=damage)
     if k is HeroActionKind.SMOTHER:
-        fire = scene.fires.get(act.target)
+        fire = scene.fires.get(act.area)
         if fire is None:
             return None
         pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
         return ActionRoll("smother fire", pool, Sense.MOVEMENT,
                           tn=5 * fire.fd + 5 * act.raises, raises=act.raises)
     if k is HeroActionKind.SPOT:
-        fire = scene.fires.get(act.target)
+        fire = scene.fires.get(act.area)
         if fire is None:
             return None
         pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
@@ -194,9 +218,9 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
     b = scene.building
     scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=describe(scene, act))
     if act.kind is HeroActionKind.MOVE:
-        move(scene, hero, act.target, raises=act.raises)
+        move(scene, hero, act.area, raises=act.raises)
     elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        barrier = b.barriers[act.barrier]
+        barrier = b.barriers[act.door]
         opening = act.kind is HeroActionKind.OPEN
         changed = b.open_barrier(barrier) if opening else b.close_barrier(barrier)
         if changed:
@@ -206,7 +230,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         victim = scene.hero(act.other) if act.other else hero
         spec = action_roll(scene, hero, act)
         if spec is not None:
-            tn = spec.tn
+            tn = spec.target
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
@@ -216,10 +240,10 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
                 victim.clothes_fd = 0
                 scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
     elif act.kind is HeroActionKind.SMOTHER:
-        fire = scene.fires.get(act.target)
+        fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
-            tn = spec.tn
+            tn = spec.target
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
@@ -232,10 +256,10 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
                 else:
                     scene.set_fire_dice(fire, fire.fd - cut, f"smothered by {hero.name}")
     elif act.kind is HeroActionKind.SPOT:
-        fire = scene.fires.get(act.target)
+        fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
-            tn = scene.roller.total(spec.against) + 5 * act.raises
+            tn = scene.roller.total(spec.opposed) + 5 * act.raises
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
@@ -278,7 +302,7 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
         if raises > MAX_RAISES:
             raise RuleError(f"at most {MAX_RAISES} raises, not {raises}")
         if act.kind is HeroActionKind.MOVE and action_roll(scene, hero, act) is None:
-            raise RuleError(f"moving to {scene.area_name(act.target)} rolls nothing to raise",
+            raise RuleError(f"moving to {scene.area_name(act.area)} rolls nothing to raise",
                             tip="raises go on the avoid roll of a move into fire")
         act = replace(act, raises=raises)
     return act
@@ -299,7 +323,7 @@ def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
             if arg and b.find(arg) == act.target:
                 return act
         elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-            barrier = b.barriers[act.barrier]
+            barrier = b.barriers[act.door]
             far = barrier.other(hero.area)
             if not arg or arg == barrier.name or b.find(arg) == far:
                 return act
@@ -322,9 +346,9 @@ def describe(scene: Scene, act: HeroAction) -> str:
     b = scene.building
     if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
         raised = f" raise {act.raises}" if act.raises else ""
-        return f"{act.kind.value} {b.areas[act.target].name}{raised}"
+        return f"{act.kind.value} {b.areas[act.area].name}{raised}"
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        return f"{act.kind.value} {b.barriers[act.barrier].name}"
+        return f"{act.kind.value} {b.barriers[act.door].name}"
     if act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other:
         return f"{act.kind.value} {act.other}"
     if act.target is not None and not isinstance(act.kind, HeroActionKind):

@@ -36,9 +36,9 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
     if len(parts) == 2:
         i, j = b.find(parts[0]), b.find(parts[1])
         if i is not None and j is not None:
-            barrier = b.between(i, j)
-            if barrier is not None:
-                return barrier
+            found = b.between(i, j)
+            if found is not None:
+                return found
     raise RuleError(f"no barrier {ref!r}",
                     tip="name it by its two areas, e.g. 'ground:C4 ground:D4'")
 

@@ -10,7 +10,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fuego.errors import FuegoError, RuleError, SaveError
 from fuego.table.entry import is_whole, read_action_dice, read_roll
@@ -29,6 +29,7 @@ ACTION_DICE_OPTION = "action_dice"
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
+    from fuego.engine.controllers import AutoController, Controller
     from fuego.engine.hero_actions import HeroAction
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
@@ -122,11 +123,23 @@ class Question:
     #: Drama Dice spent on this roll (``pool`` then includes them)
     drama: int = 0
 
+    @property
+    def actor(self) -> Hero:
+        """The hero a dice, action or roll question is about."""
+        assert self.hero is not None, f"a {self.kind} question names no hero"
+        return self.hero
+
+    @property
+    def dice_pool(self) -> Pool:
+        """The pool a roll question rolls."""
+        assert self.pool is not None, f"a {self.kind} question rolls nothing"
+        return self.pool
+
     def key(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.kind, "round": self.round}
         if self.kind != "round":
             out["phase"] = self.phase
-            out["hero"] = self.hero.name
+            out["hero"] = self.actor.name
         if self.kind == "roll":
             out["purpose"] = self.purpose
         return out
@@ -198,7 +211,7 @@ class Player:
         self.rewinds = 0
         #: why the last rewind happened (an undo, a failed override), for the table to say
         self.rewind_message: str | None = None
-        self._auto = None
+        self._auto: AutoController | None = None
         self._unsaved = False
 
     # -- state -------------------------------------------------------------------------------
@@ -248,7 +261,7 @@ class Player:
                                    offer_end=self._offer_end(scene)))
                 if finished(scene):
                     break
-                play_round(scene, self)
+                play_round(scene, cast("Controller", self))  # a Controller by its methods
                 self._check(scene)
         except SceneOver:
             pass
@@ -317,6 +330,7 @@ class Player:
         from fuego.table.risk import certain
 
         scene = self.scene
+        assert scene is not None, "a roll is asked while a scene plays"
         q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
                      purpose=purpose)
         if certain(pool, tn):
@@ -344,6 +358,7 @@ class Player:
 
         legal = options(scene, hero) if legal is None else legal
         state = scene.roller.getstate()  # the default must not move the random stream
+        assert self._auto is not None, "actions are asked while a scene plays"
         try:
             default = self._auto.choose(scene, hero, list(legal))
         finally:
@@ -375,9 +390,10 @@ class Player:
                     except FuegoError as exc:
                         raise self._diverged(f"the override {entry['gm']!r} fails "
                                              f"({exc})") from None
-                    q = self._refresh(q)
-                    if q is None:
+                    again = self._refresh(q)
+                    if again is None:
                         return {"a": "hold"}
+                    q = again
                     continue
                 return entry
             if self._unsaved:
@@ -391,9 +407,10 @@ class Player:
                 continue
             if "gm" in entry:
                 self._live_override(q, entry)
-                q = self._refresh(q)
-                if q is None:
+                again = self._refresh(q)
+                if again is None:
                     return {"a": "hold"}  # the hero can no longer act: nothing to ask
+                q = again
                 continue
             self._record(entry)
             return entry
@@ -425,9 +442,9 @@ class Player:
         None when the hero it asked about can no longer act."""
         if q.kind != "action":
             return q
-        if not (q.hero.in_play and q.hero.dice) or q.scene.ended:
+        if not (q.actor.in_play and q.actor.dice) or q.scene.ended:
             return None
-        return self._action_question(q.scene, q.hero)
+        return self._action_question(q.scene, q.actor)
 
     def _interpret(self, q: Question, text: str) -> dict[str, Any]:
         """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not)."""
@@ -438,7 +455,7 @@ class Player:
             (low.isascii() and low.isdigit()) or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
-                act = resolve_action(q.scene, q.hero, text, q.choices)
+                act = resolve_action(q.scene, q.actor, text, q.choices)
             except FuegoError:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
                     raise
@@ -470,16 +487,17 @@ class Player:
                 drama += 1
                 words.pop(0)
             if drama:
-                left = q.hero.drama
+                left = q.actor.drama
                 if drama > left:
-                    raise RuleError(f"{q.hero.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
+                    raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
                                     f" left, not {drama}")
                 entry["drama"] = drama
                 text, low = " ".join(words), " ".join(words).lower()
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
-            total, dice = read_roll(text, q.pool.with_kept(drama) if drama else q.pool)
+            total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama
+                                    else q.dice_pool)
             entry["a"] = total
             if dice is not None:
                 entry["dice"] = text
@@ -500,13 +518,11 @@ class Player:
             entry["a"] = action_words(q.scene, q.choices[n - 1])
             return entry
         try:
-            act = resolve_action(q.scene, q.hero, text, q.choices)
+            act = resolve_action(q.scene, q.actor, text, q.choices)
         except RuleError as exc:
             hint = _near(low, [a.kind.value for a in q.choices])
-            if hint and not exc.tip:
-                exc.tip = hint.lstrip("; ")
-            elif hint:
-                exc.tip += hint
+            if hint:
+                exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
             exc.args = (exc.render(),)
             raise
         entry["a"] = action_words(q.scene, act)

@@ -77,7 +77,7 @@ def choice_odds(scene: Scene, hero: Hero, act: HeroAction) -> Odds | None:
     pool = hero_pool(scene, hero, spec.pool, spec.sense)
     try:
         p = (odds.chance(pool, spec.tn) if spec.tn is not None
-             else versus(pool, spec.against, 5 * spec.raises))
+             else versus(pool, spec.opposed, 5 * spec.raises))
     except FuegoError:
         return None
     flesh = dramatic = None
