@@ -311,8 +311,21 @@ def test_wounds_add_remove_move_look_and_briefing(shop):
 
 
 def test_a_mistyped_command_gets_a_did_you_mean(shop):
-    out = play(["stauts", "quit"])
-    assert "did you mean 'status'?" in out
+    out = play(["stauts", "", "stauts", "quit"])
+    assert out.count("did you mean 'status'?") == 2  # between rounds and at a hero's prompt
+
+
+def test_names_are_drawn_literally_on_a_terminal(capsys):
+    from fuego.cli.table_view import Screen
+
+    screen = Screen(rich=True, width=60)
+    screen.line("Bo [/] [bold]x\ud800 wraps at words across the width of the terminal here")
+    screen.rule("[/] title")
+    screen.table("", ["hero", "where"], [["Bo [/]", "ground:A1"]], flex=1)
+    screen.blocks([("[/] level", ["[red]plan[/red]"])])
+    out = capsys.readouterr().out
+    assert "Bo [/] [bold]x\ufffd wraps" in out and "[/] title" in out
+    assert "[red]plan[/red]" in out and "Bo [/]" in out
 
 
 def test_huge_numbers_and_markup_at_the_table(shop, tmp_path):

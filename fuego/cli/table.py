@@ -199,9 +199,11 @@ class Table:
                 self.go, self.go_until_hero = n - 1, len(words) == 1
                 return ""
             handled = self._meta(q, text)
-            if handled:
-                if q.kind == "action":  # the menu again under what the command showed
+            if handled:  # the menu or the roll again under what the command showed
+                if q.kind == "action":
                     self._show_choices(q)
+                elif q.kind == "roll":
+                    self.screen.line("  " + roll_line(q), "cyan")
                 continue
             if q.kind == "action" and text.strip().lower() in ("hold", "h"):
                 self._held(q)
@@ -380,8 +382,10 @@ class Table:
             levels = hero_levels(scene)
             for lv in b.levels:
                 state = level_state(scene, lv.index)
-                if self._levels_seen.get(lv.index) != state and lv.index not in levels and (
-                        scene.fires or lv.index in self._levels_seen):
+                before = self._levels_seen.get(lv.index)
+                # changed since it was last drawn; drawn the first time when something burns
+                changed = before != state if before is not None else bool(state[0])
+                if changed and lv.index not in levels:
                     levels.append(lv.index)
                 self._levels_seen[lv.index] = state
             levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
@@ -576,8 +580,8 @@ class Table:
         followed it are dropped and replayed up to it; the round stays)."""
         inputs = self.player.inputs if self.player is not None else []
         k = len(inputs) - 1
-        while k >= 0 and inputs[k].get("q") in ("roll",) or (k >= 0 and "gm" in inputs[k]):
-            k -= 1
+        while k >= 0 and (inputs[k].get("q") == "roll" or "gm" in inputs[k]):
+            k -= 1  # the rolls (and overrides) since the action
         e = inputs[k] if k >= 0 else {}
         if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
                 e.get("phase") != q.phase:

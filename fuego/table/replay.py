@@ -456,9 +456,9 @@ class Player:
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
                 act = resolve_action(q.scene, q.actor, text, q.choices)
-            except FuegoError:
+            except RuleError as exc:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
-                    raise
+                    raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
             else:
                 entry["a"] = action_words(q.scene, act)
                 return entry
@@ -496,8 +496,11 @@ class Player:
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
-            total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama
-                                    else q.dice_pool)
+            try:
+                total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama
+                                        else q.dice_pool)
+            except RuleError as exc:
+                raise _with_hint(exc, low) from None
             entry["a"] = total
             if dice is not None:
                 entry["dice"] = text
@@ -520,13 +523,18 @@ class Player:
         try:
             act = resolve_action(q.scene, q.actor, text, q.choices)
         except RuleError as exc:
-            hint = _near(low, [a.kind.value for a in q.choices])
-            if hint:
-                exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
-            exc.args = (exc.render(),)
-            raise
+            raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
         entry["a"] = action_words(q.scene, act)
         return entry
+
+
+def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> RuleError:
+    """``exc`` with the nearest command to a mistyped first word added to its tip."""
+    hint = _near(text, more)
+    if hint:
+        exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
+        exc.args = (exc.render(),)
+    return exc
 
 
 #: The table's words at every prompt (a mistyped one is answered with the nearest).
