@@ -35,8 +35,8 @@ import click
 from fuego.cli.table_view import (  # noqa: F401
     KEY,
     Screen,
-    _event_style,
-    _isatty,
+    event_style,
+    isatty,
     area_label,
     choice_label,
     choice_words,
@@ -139,7 +139,7 @@ class Table:
             self.screen.line("")
         for e, text in pairs:
             inside = e.round >= 1 and e.kind not in framing
-            style = "bold" if e.kind in framing else _event_style(e)
+            style = "bold" if e.kind in framing else event_style(e)
             self.screen.line(("  " + text) if inside else text, style)
 
     def _flush_narration(self) -> None:
@@ -634,7 +634,7 @@ class Table:
         with status 130 after saving); over a pipe the line is read and echoed, so a transcript
         reads like the terminal did."""
         text = literal(text)
-        if _isatty(sys.stdin):
+        if isatty(sys.stdin):
             click.echo(text + ":", nl=False)  # as click.prompt does: readline gets " " only
             try:
                 return input(" ")

@@ -44,7 +44,7 @@ class Screen:
     def __init__(self, *, rich: bool | None = None, echo: Callable[[str], None] | None = None,
                  width: int | None = None, height: int | None = None):
         if rich is None:
-            rich = _isatty(sys.stdout)
+            rich = isatty(sys.stdout)
         self.rich = rich
         self._echo = echo or click.echo
         self._console = None
@@ -177,7 +177,7 @@ def fit_columns(header: list[str], rows: list[list[str]], width: int | None,
     return out
 
 
-def _isatty(stream: Any) -> bool:
+def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
@@ -451,7 +451,7 @@ def roll_line(q: Question) -> str:
     return text
 
 
-def _event_style(e: Event) -> str | None:
+def event_style(e: Event) -> str | None:
     from fuego.engine.events import EventKind as K
 
     if e.kind in (K.HERO_DIED, K.HERO_KNOCKED_OUT, K.FLASHOVER, K.CLOTHES_CAUGHT,
