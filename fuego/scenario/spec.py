@@ -327,7 +327,7 @@ class HeroSpec(Strict):
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
     #: Drama Dice for this scene (RULES-NOTES: [default], the scenario sets them per hero)
-    drama: Int(0, MAX_TRAIT) = 0
+    drama: Trait = 0
     start: AreaRef
     description: Text = ""
 
