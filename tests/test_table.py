@@ -315,6 +315,13 @@ def test_a_mistyped_command_gets_a_did_you_mean(shop):
     assert out.count("did you mean 'status'?") == 2  # between rounds and at a hero's prompt
 
 
+def test_undecodable_input_is_text_not_a_crash(shop):
+    result = CliRunner().invoke(cli, ["play", "shop.yaml", "--seed", "3", "--session", "s.json"],
+                                input=b"add \xff ground:E1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert saved()["inputs"] == [{"q": "round", "round": 1, "gm": "add \ufffd ground:E1"}]
+
+
 def test_names_are_drawn_literally_on_a_terminal(capsys):
     from fuego.cli.table_view import Screen
 

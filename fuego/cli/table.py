@@ -185,7 +185,7 @@ class Table:
             prompt = (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
                       f"choices{drama})")
         while True:
-            text = self._read(prompt)
+            text = literal(self._read(prompt))
             words = text.split()
             if words and words[0].lower() == "go" and len(words) <= 2:
                 if q.kind != "round":
@@ -217,7 +217,8 @@ class Table:
         states = ", ".join(f"{h.name} {h.status.value}" for h in heroes)
         self.screen.line(f"No hero is left to act ({states}).", "bold yellow")
         while True:
-            text = self._read("End the scene now? [Y: end / n: let the fire play out]")
+            text = literal(self._read("End the scene now? [Y: end / n: let the fire play "
+                                      "out]"))
             low = text.strip().lower()
             if low in ("", "y", "yes", "end"):
                 return "end"
@@ -276,7 +277,8 @@ class Table:
         q = Question("end", scene, scene.round)
         while True:
             try:
-                text = self._read("The scene is over: Enter to finish (undo goes back a round)")
+                text = literal(self._read("The scene is over: Enter to finish (undo goes "
+                                          "back a round)"))
             except Quit:
                 return
             if text.strip().lower() in ("", "quit", "q", "exit"):
@@ -644,7 +646,9 @@ class Table:
                 click.echo("")
                 raise Quit() from None
         click.echo(text + ": ", nl=False)
-        line = sys.stdin.readline()
+        raw = getattr(sys.stdin, "buffer", None)  # bytes: what is not UTF-8 becomes U+FFFD
+        line = raw.readline().decode("utf-8", "replace") if raw is not None else \
+            sys.stdin.readline()
         if not line:  # end of input
             click.echo("")
             raise Quit()
