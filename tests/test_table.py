@@ -388,3 +388,43 @@ def test_the_scene_begins_with_its_texts(shop, tmp_path):
     assert "Read aloud:\n  | Barrels to the rafters." in out
     assert "GM briefing (not for the players):\n  The lamp fell." in out
     assert out.index("Read aloud") < out.index("before round 1")
+
+
+def test_the_odds_shown_are_those_of_the_roll_the_engine_makes():
+    """For every choice that rolls, in smoke and fire: the pool and TN the menu shows are the
+    ones the engine then asks for (one rule: hero_actions.action_roll)."""
+    import copy
+
+    from test_session import new_session
+
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.hero_actions import options, perform
+    from fuego.engine.rounds import play_round, start_scene
+    from fuego.table.risk import choice_odds
+
+    scene = new_session().build()
+    start_scene(scene)
+    play_round(scene, AutoController())
+    from fuego.table import gm
+
+    fire = min(scene.fires)  # both heroes beside a fire, in its smoke
+    near = [j for j, _ in scene.building.neighbours(fire)]
+    for hero, j in zip(scene.heroes, near):
+        gm.move_hero(scene, hero.name, scene.area_name(j))
+        hero.dice = [5]
+    checked = 0
+    for hero in [h for h in scene.heroes if h.in_play]:
+        for act in options(scene, hero):
+            odds = choice_odds(scene, hero, act)
+            if odds is None:
+                continue
+            twin = copy.deepcopy(scene)
+            asked: list = []
+            twin.ask_roll = lambda h, pool, tn, purpose: asked.append((pool, tn, purpose)) or 0
+            perform(twin, twin.hero(hero.name), act)
+            pool, tn, purpose = asked[0]
+            assert (pool, purpose) == (odds.pool, odds.purpose)
+            if odds.tn is not None:
+                assert tn == odds.tn
+            checked += 1
+    assert checked >= 2

@@ -156,6 +156,8 @@ class Table:
         if q.kind == "round" and self.go and not q.offer_end:
             self.go -= 1
             return ""  # playing on: the round's own narration says it begins
+        if q.kind == "round" and self._playing_out(q):
+            return ""  # the GM let the fire play out (also after a resume or an undo)
         if q.kind != "round" and self.go_until_hero:
             self.go, self.go_until_hero = 0, False
         if q.kind == "round":
@@ -223,10 +225,15 @@ class Table:
             if low in ("", "y", "yes", "end"):
                 return "end"
             if low in ("n", "no", PLAY_OUT, "play"):
-                self.go, self.go_until_hero = q.scene.settings.max_rounds, False
                 return PLAY_OUT
             if not self._meta(q, text):
                 self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
+
+    def _playing_out(self, q: Question) -> bool:
+        """No hero can act and the GM chose to let the fire play out: no round prompts."""
+        if self.player is None or any(h.in_play for h in q.scene.heroes):
+            return False
+        return any(e.get("a") == PLAY_OUT for e in self.player.inputs)
 
     def _held(self, q: Question) -> None:
         die = q.actor.dice[0] if q.actor.dice else q.phase
@@ -454,7 +461,7 @@ class Table:
         self.show_heroes(scene)
         header, rows = fire_rows(scene)
         if rows:
-            self.screen.table("Fires", header, rows)
+            self.screen.table("Fires", header, rows, flex=1)
         else:
             self.screen.line("No fire burns.")
         for text, style in sight_lines(scene):

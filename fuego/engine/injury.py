@@ -33,13 +33,14 @@ class Sense:
     MOVEMENT = 2  # senses or movement: only thick smoke hinders
 
 
-def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
-    """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
+def smoke_penalty(scene: Scene, hero: Hero, sense: int, at: int | None = None) -> int:
+    """Kept dice lost to smoke for this action (in area ``at``, default where the hero stands);
+    Night Trained halves it, rounding down."""
     if sense == Sense.NONE or scene.smoke is None:
         return 0
     from fuego.world.smoke import Density
 
-    d = scene.smoke.at(hero.area)
+    d = scene.smoke.at(hero.area if at is None else at)
     if d is Density.THICK:
         lost = SMOKE_KEPT_PENALTY["thick"]
     elif d is Density.THIN and sense == Sense.SIGHT:
@@ -52,9 +53,10 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
 
 
 def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
-              action: bool = True) -> Pool:
-    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003)."""
-    lost = smoke_penalty(scene, hero, sense)
+              action: bool = True, at: int | None = None) -> Pool:
+    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003); ``at``: the area
+    whose smoke counts, when the roll is made elsewhere than where the hero stands now."""
+    lost = smoke_penalty(scene, hero, sense, at)
     if lost:
         pool = pool.with_kept(-lost)
     if action and hero.confused:

@@ -74,7 +74,9 @@ def choice_odds(scene: Scene, hero: Hero, act: HeroAction) -> Odds | None:
     spec = action_roll(scene, hero, act)
     if spec is None:
         return None
-    pool = hero_pool(scene, hero, spec.pool, spec.sense)
+    # a move's avoid roll is made in the burning area, in its smoke
+    at = act.area if act.kind.value == "move" else None
+    pool = hero_pool(scene, hero, spec.pool, spec.sense, at=at)
     try:
         p = (odds.chance(pool, spec.tn) if spec.tn is not None
              else versus(pool, spec.opposed, 5 * spec.raises))
