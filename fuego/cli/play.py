@@ -63,13 +63,16 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
     \b
-    Each round fuego shows the floor plan, the heroes and what they can see
-    (hidden fires marked for the GM), then asks for every hero's action
-    (a number, the action's words, or Enter for the suggested one) and for
-    every roll a hero makes (the player's total, or Enter and fuego rolls),
+    Each round fuego shows the floor plans, the heroes and what they can see
+    (hidden fires marked for the GM), then asks for every hero's action (a
+    number, the action's words, + raise N, or Enter for the suggested one;
+    each choice that rolls shows its chance) and for every roll a hero makes
+    (the player's total, the dice as rolled such as 3 7 9 10+4 2, drama to
+    spend a Drama Die, back to the choices, or Enter and fuego rolls),
     narrating as the fire acts. At any prompt: help, map [LEVEL], status,
-    undo, save, quit, and the GM overrides: fire AREA FD, fd AREA N,
-    open|close|break AREA AREA, move HERO AREA, end.
+    look ROOM, briefing, undo, save, quit, and the GM overrides: fire AREA FD,
+    fd AREA N, open|close|break AREA AREA, move HERO AREA, wound HERO N
+    [fw|dw], add NAME AREA [npc], remove HERO, end.
 
     \b
     The session is saved after every answer (SAVE, and SAVE.bak the one

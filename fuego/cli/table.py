@@ -5,15 +5,22 @@ prompts).
 :class:`~fuego.table.session.Player` replays the saved answers and asks the table only when
 they run out. The table
 
-- shows the state at a glance before each round: the floor plan of the heroes' level(s) with
-  fires, smoke, heroes and doors; a table of the heroes; what each hero sees and what is hidden
-  from them (marked for the GM only);
-- asks for each hero's action (numbered choices, Enter takes the automatic hero's pick) and for
-  every roll a hero makes (pool, TN and the exact chance; Enter lets fuego roll);
-- narrates the phases and the end of each round as they happen;
-- answers ``help``, ``map [LEVEL]``, ``status``, ``undo``, ``save`` and ``quit`` at every prompt,
-  and passes GM overrides (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``end``) on
-  to the session, which records and carries them out;
+- opens the scene with its title, the description to read aloud (set apart) and the GM's
+  briefing;
+- shows the state at a glance before each round, fitted to the terminal: the plans of the
+  levels where a hero stands or something changed (side by side; left out, with a note, when
+  the terminal is too short), a line per hero (where, wounds, smoke, confusion, clothes,
+  breath) and what each hero sees, with what is hidden marked for the GM only;
+- asks for each hero's action (numbered choices, each roll-bearing one with its pool, TN and
+  chance and what a failure risks; Enter takes the automatic hero's pick; ``raise N`` calls
+  raises) and for every roll a hero makes (a total or the dice as rolled, checked against the
+  pool; Drama Dice; ``back`` to the choices; a roll that cannot fail is not asked);
+- narrates the phases and the end of each round as they happen, wrapped between words;
+- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo``, ``save``
+  and ``quit`` at every prompt (a mistyped word gets the nearest), and passes GM overrides
+  (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``wound``, ``add``, ``remove``,
+  ``end``) on to the session, which records and carries them out;
+- offers once to end the scene when no hero is left to act;
 - saves after every answer (atomically, keeping ``SAVE.bak``).
 
 Output goes through :class:`Screen`: rich colours and boxes on a terminal, plain text over a
@@ -610,7 +617,8 @@ class Table:
         if q.kind == "action":
             self.screen.line("  Here: a number from the list, the action's words (move ground:C4, "
                              "open ground:C5, smother ground:D2, spot ground:E2, put-out-clothes "
-                             "[Name], wait), hold, or Enter for the starred choice.", "bold")
+                             "[Name], wait; add 'raise N' to call raises on its roll), hold, or "
+                             "Enter for the starred choice.", "bold")
             self._show_choices(q)
         elif q.kind == "roll":
             self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
