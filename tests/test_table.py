@@ -310,6 +310,13 @@ def test_wounds_add_remove_move_look_and_briefing(shop):
     assert "Watchman" in out and saved()["state"]["heroes"] == state["heroes"]
 
 
+def test_a_character_removed_at_its_own_prompt_acts_no_more(shop):
+    out = play(["", "remove Bo", "", "quit"])
+    assert "GM: takes Bo out of the scene" in out
+    assert "Phase 1 - Bo" in out and "Phase 2 - Bo" not in out
+    assert [h["name"] for h in saved()["state"]["heroes"]] == ["Ana Vaz"]
+
+
 def test_a_mistyped_command_gets_a_did_you_mean(shop):
     out = play(["stauts", "", "stauts", "quit"])
     assert out.count("did you mean 'status'?") == 2  # between rounds and at a hero's prompt

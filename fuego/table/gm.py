@@ -137,6 +137,7 @@ def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -
 def remove_character(scene: Scene, name: str) -> None:
     """Take a character out of the scene altogether (the GM's call, not an escape)."""
     hero = scene.hero(name)
+    hero.dice.clear()  # a die already queued in this round's phases is not played
     scene.heroes.remove(hero)
     scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
 
