@@ -435,3 +435,18 @@ def test_the_odds_shown_are_those_of_the_roll_the_engine_makes():
                 assert tn == odds.tn
             checked += 1
     assert checked >= 2
+
+
+def test_an_older_save_that_answered_a_certain_roll_still_replays():
+    from test_session import new_session, play as replay
+
+    whole, _ = replay(new_session(), ANSWERS)
+    inputs = whole.session.inputs
+    clothes = next(i for i, e in enumerate(inputs) if e.get("purpose") == "clothes")
+    older = new_session()
+    # fuego used to ask Ana's wound check against 1 Flesh Wound (it cannot fail), just before
+    older.inputs = inputs[:clothes] + [dict(inputs[clothes], purpose="wound check", a="auto")] \
+        + inputs[clothes:]
+    again, live = replay(older, [])
+    assert not live.errors and not again.warnings
+    assert again.scene.snapshot() == whole.scene.snapshot()

@@ -333,7 +333,7 @@ class Player:
         assert scene is not None, "a roll is asked while a scene plays"
         q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
                      purpose=purpose)
-        if certain(pool, tn):
+        if certain(pool, tn) and not self._saved_for(q):  # (older saves asked these too)
             total = scene.roller.total(pool)
             self._tell(q, total, asked=False)
             return total
@@ -346,6 +346,14 @@ class Player:
         total = scene.roller.total(pool) if entry["a"] == "auto" else int(entry["a"])
         self._tell(q, total, asked=True)
         return total
+
+    def _saved_for(self, q: Question) -> bool:
+        """The next saved answer answers ``q`` itself."""
+        if not self.replaying:
+            return False
+        entry = self.session.inputs[self.pos]
+        want = q.key()
+        return "a" in entry and {k: entry.get(k) for k in want} == want
 
     def _tell(self, q: Question, total: int, asked: bool) -> None:
         if not self.replaying:
