@@ -427,7 +427,12 @@ def test_the_odds_shown_are_those_of_the_roll_the_engine_makes():
                 continue
             twin = copy.deepcopy(scene)
             asked: list = []
-            twin.ask_roll = lambda h, pool, tn, purpose: asked.append((pool, tn, purpose)) or 0
+
+            def ask(h, pool, tn, purpose, asked=asked):
+                asked.append((pool, tn, purpose))
+                return 0
+
+            twin.ask_roll = ask
             perform(twin, twin.hero(hero.name), act)
             pool, tn, purpose = asked[0]
             assert (pool, purpose) == (odds.pool, odds.purpose)
@@ -438,7 +443,8 @@ def test_the_odds_shown_are_those_of_the_roll_the_engine_makes():
 
 
 def test_an_older_save_that_answered_a_certain_roll_still_replays():
-    from test_session import new_session, play as replay
+    from test_session import new_session
+    from test_session import play as replay
 
     whole, _ = replay(new_session(), ANSWERS)
     inputs = whole.session.inputs
