@@ -6,6 +6,7 @@ penalties and lets the controller (a GM at the table) supply the player's own to
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool, trait_check
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
-class Sense:
+class Sense(Enum):
     """What an action leans on, for smoke penalties (003, Smoke)."""
 
     NONE = 0
@@ -33,17 +34,17 @@ class Sense:
     MOVEMENT = 2  # senses or movement: only thick smoke hinders
 
 
-def smoke_penalty(scene: Scene, hero: Hero, sense: int, at: int | None = None) -> int:
+def smoke_penalty(scene: Scene, hero: Hero, sense: Sense, at: int | None = None) -> int:
     """Kept dice lost to smoke for this action (in area ``at``, default where the hero stands);
     Night Trained halves it, rounding down."""
-    if sense == Sense.NONE or scene.smoke is None:
+    if sense is Sense.NONE or scene.smoke is None:
         return 0
     from fuego.world.smoke import Density
 
     d = scene.smoke.at(hero.area if at is None else at)
     if d is Density.THICK:
         lost = SMOKE_KEPT_PENALTY["thick"]
-    elif d is Density.THIN and sense == Sense.SIGHT:
+    elif d is Density.THIN and sense is Sense.SIGHT:
         lost = SMOKE_KEPT_PENALTY["thin"]
     else:
         return 0
@@ -52,7 +53,7 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: int, at: int | None = None) -
     return lost
 
 
-def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
+def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: Sense = Sense.NONE,
               action: bool = True, at: int | None = None) -> Pool:
     """The pool after smoke, confusion and crippling (all RULES-NOTES / 003); ``at``: the area
     whose smoke counts, when the roll is made elsewhere than where the hero stands now."""
@@ -69,7 +70,7 @@ def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
 
 
 def hero_roll(scene: Scene, hero: Hero, pool: Pool, tn: int | None, purpose: str,
-              sense: int = Sense.NONE, action: bool = True) -> tuple[int, Pool]:
+              sense: Sense = Sense.NONE, action: bool = True) -> tuple[int, Pool]:
     """Roll for a hero: the controller may supply the player's total, else the roller does."""
     pool = hero_pool(scene, hero, pool, sense, action)
     if scene.ask_roll is not None:
