@@ -96,7 +96,7 @@ class ActionRoll:
 
     purpose: str
     pool: Pool
-    sense: int
+    sense: Sense
     tn: int | None = None
     against: Pool | None = None
     raises: int = 0

@@ -160,8 +160,8 @@ class Live(Protocol):
     def finished(self, player: Player) -> None:
         """The scene is over. Return to stop; may raise :class:`Rewind`."""
 
-    def rolled(self, q: Question, total: int, asked: bool) -> None:
-        """The total of a hero's roll (``asked`` False: certain, so nobody was asked)."""
+    # A table may also offer ``rolled(q, total, asked)``: told the total of every hero's roll
+    # made live (``asked`` False: it could not fail, so nobody was asked). It is optional.
 
 
 def undo_point(inputs: list[dict]) -> int | None:
