@@ -456,3 +456,25 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
     again, live = replay(older, [])
     assert not live.errors and not again.warnings
     assert again.scene.snapshot() == whole.scene.snapshot()
+
+
+def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
+    from fuego.cli.table import Screen, Table
+    from fuego.table import gm
+    from fuego.table import session as sessions
+
+    out: list[str] = []
+    table = Table(Screen(rich=False, echo=out.append, width=120), "unused.json")
+    scene = sessions.new(str(TAVERN), 7).build()
+    table.show_state(scene, before_round=1)
+    assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
+    for hero in scene.heroes:
+        gm.move_hero(scene, hero.name, "ground:G4")
+    del out[:]
+    table.show_state(scene, before_round=2)  # the heroes left upper and cellar: drawn once more
+    assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
+    del out[:]
+    table.show_state(scene, before_round=3)  # nothing changed there since
+    assert not any("upper (level 1)" in line for line in out)
+    assert any(line.startswith("(not drawn, nothing changed: ") and "upper" in line
+               and "cellar" in line for line in out)
