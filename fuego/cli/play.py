@@ -195,10 +195,13 @@ def _scenario_note(session) -> str | None:
     path = session.scenario_path
     if not path or not os.path.exists(path):
         return None
-    try:
-        with open(path, encoding="utf-8") as f:
-            now = f.read()
-    except (OSError, UnicodeDecodeError):
+    from fuego.errors import FuegoError
+    from fuego.files import read_text
+    from fuego.scenario.limits import MAX_FILE_BYTES
+
+    try:  # through the one reader: a FIFO or /dev/zero at that path must not hang a resume
+        now = read_text(path, limit=MAX_FILE_BYTES, what="a scenario")
+    except FuegoError:
         return None
     if now.lstrip("\ufeff") == session.scenario_text:
         return None

@@ -443,6 +443,7 @@ class Module(TypedDict):
     chain: NotRequired[list[str]]
     crew: NotRequired[list[str]]
     sand: NotRequired[int]
+    vehicle: NotRequired[str]  # the wrecks module's
 
 
 class TableRoll(TypedDict):

@@ -202,6 +202,8 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
     frm = hero.area
     hero.area = to
     scene.emit(EventKind.HERO_MOVED, hero.name, to, frm=scene.area_name(frm), why=why)
+    for m in scene.modules:
+        m.hero_moved(scene, hero, frm)
     fire = scene.fires.get(to)
     if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd,
                                                             raises=raises):

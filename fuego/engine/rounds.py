@@ -479,7 +479,7 @@ def finished(scene: Scene) -> bool:
     if scene.ended:
         return True
     smoke_left = scene.smoke is not None and bool(scene.smoke.density)
-    if scene.fires or smoke_left:
+    if scene.fires or smoke_left or any(m.alight(scene) for m in scene.modules):
         return False
     return not (scene.script is not None and scene.script.pending(scene))
 

@@ -202,14 +202,9 @@ def new(scenario_path: str, seed: int, *, text: str | None = None,
         options: dict[str, Any] | None = None) -> Session:
     """A session of the scenario file at ``scenario_path`` (its text read now unless given)."""
     if text is None:
-        try:
-            with open(scenario_path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise SaveError(f"cannot read the scenario: {exc.strerror or exc}",
-                            where=scenario_path) from None
-        except UnicodeDecodeError:
-            raise SaveError("the scenario is not UTF-8 text", where=scenario_path) from None
+        from fuego.scenario.source import read_file
+
+        text, _ = read_file(scenario_path)
     return Session(text, scenario_path, seed, options=dict(options or {}))
 
 
@@ -330,24 +325,16 @@ def _bak_tip(path: str) -> str | None:
 
 
 def _load_file(path: str) -> Session:
+    from fuego.errors import FuegoError
+    from fuego.files import decode, read_bytes
+
+    if not os.path.lexists(path):
+        raise _bad(path, "no saved session here")
     try:
-        size = os.path.getsize(path)
-        if size > MAX_SESSION_BYTES:
-            raise _bad(path, f"the file is {size:,} bytes; a session may be at most "
-                             f"{MAX_SESSION_BYTES:,}")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        raise _bad(path, "no saved session here") from None
-    except IsADirectoryError:
-        raise _bad(path, "is a folder, not a saved session") from None
-    except OSError as exc:
-        raise _bad(path, f"cannot read the saved session: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _bad(path, "the saved session is damaged (not UTF-8 text at byte "
-                         f"{exc.start})") from None
+        text = decode(read_bytes(path, limit=MAX_SESSION_BYTES, what="a session"), path,
+                      "a session", lines=False)
+    except FuegoError as exc:
+        raise SaveError(exc.message, where=exc.where, tip=exc.tip) from None
     session = loads(text, path)
     session.path = path
     return session
@@ -367,29 +354,6 @@ def load(path: str) -> Session:
             exc.tip = f"{exc.tip}; {tip}"
             exc.args = (exc.render(),)
         raise
-
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _mode(path: str) -> int:
-    """The permissions for a save: those of the file it replaces, else the umask's default."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def _tmp_prefix(path: str) -> str:
@@ -420,11 +384,14 @@ def _backup(path: str, directory: str) -> None:
     """Keep the current save (if it is a good one) as ``SAVE.bak``, atomically."""
     if not os.path.exists(path):
         return
+    bak = backup_path(path)
+    with contextlib.suppress(OSError):
+        if os.path.samefile(path, bak):  # a kill after the last backup: it is this save already
+            return
     try:
         _load_file(path)
     except SaveError:
         return  # never let a damaged file push out the good backup
-    bak = backup_path(path)
     fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".tmp", dir=directory)
     os.close(fd)
     try:
@@ -437,43 +404,38 @@ def _backup(path: str, directory: str) -> None:
                 dst.flush()
                 os.fsync(dst.fileno())
         os.replace(tmp, bak)
-    except BaseException:
-        _discard(tmp)
-        raise
+    finally:
+        _discard(tmp)  # gone after the rename; left only if rename found bak == tmp already
 
 
 def save(session: Session, path: str, *, position: dict | None = None,
          state: dict | None = None) -> None:
-    """Write the session atomically: temporary file, fsync, keep the old save as ``.bak``,
-    rename into place. A reader (or a crash) sees the old save or the new one, never half."""
+    """Write the session atomically (:class:`fuego.files.Output`: temporary file, fsync, keep
+    the old save as ``.bak``, rename into place). A reader (or a crash) sees the old save or
+    the new one, never half."""
+    from fuego.errors import FuegoError
+    from fuego.files import Output
+
     key = (os.path.abspath(path), session.dumps())
     text = session.dumps(position=position, state=state)
     same = session._written == key and os.path.exists(path)
     if same and session._written_text == text:
         return
     directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise SaveError(f"cannot save the session: {exc.strerror or exc}", where=path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _mode(path))  # mkstemp makes it private; a save is an ordinary file
+
+    def before_replace() -> None:
         slow = os.environ.get(SLOW_SAVE_ENV)
         if slow:
             time.sleep(float(slow))
         if not same:  # no new answer (only the state moved on): the backup stays one back
             _backup(path, directory)
-        os.replace(tmp, path)
-        _fsync_dir(directory)
-    except OSError as exc:
-        _discard(tmp)
-        raise SaveError(f"cannot save the session: {exc.strerror or exc}", where=path) from None
-    except BaseException:
-        _discard(tmp)
-        raise
+
+    # a session replaces its own earlier save: that is what saving after every answer means
+    try:
+        with Output(path, what="session", force=True).open(before_replace) as fh:
+            fh.write(text.encode("utf-8"))
+    except FuegoError as exc:
+        raise SaveError(f"cannot save the session: {exc.message.split(': ', 1)[-1]}",
+                        where=path, tip=exc.tip) from None
     session.path = path
     session._written, session._written_text = key, text
