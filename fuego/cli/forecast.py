@@ -94,8 +94,11 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
               help="Resolution of a PNG report.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every number as one JSON document on standard output.")
+@click.option("--force", is_flag=True,
+              help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
-             by_round: int | None, out: str | None, dpi: int, as_json: bool) -> None:
+             by_round: int | None, out: str | None, dpi: int, as_json: bool,
+             force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
     \b
@@ -108,10 +111,12 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
       fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
     """
     from fuego.cli.mapcmd import out_format
+    from fuego.files import Output
     from fuego.forecast import forecast as run_forecast
     from fuego.scenario import load
 
     fmt = out_format(out) if out else None
+    target = Output(out, what="report", force=force, inputs=[file]).check() if out else None
     scenario = load(file)
     limit = scenario.settings.max_rounds
     R = rounds if rounds is not None else limit
@@ -153,6 +158,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         from fuego.render.forecast_plot import plot_forecast
 
         figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side")
-        save_figures(figures, out, fmt, dpi)
+        assert fmt is not None
+        save_figures(figures, target, fmt, dpi)
         click.echo(f"fuego forecast: wrote {out}", err=as_json)
 

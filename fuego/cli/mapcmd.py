@@ -13,10 +13,11 @@ SVG and PNG put the levels side by side; PDF gives one page per level. The drawi
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import click
 
-from fuego.cli import SEED
+from fuego.cli import SEED, FiniteRange
 from fuego.errors import FuegoError, LimitError
 
 FORMATS = (".svg", ".png", ".pdf")
@@ -41,7 +42,7 @@ def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
     names = [lv.name for lv in building.levels]
     for text in wanted:
         hit = next((lv.index for lv in building.levels if lv.name == text), None)
-        if hit is None and text.lstrip("-").isdecimal():
+        if hit is None and text.lstrip("-").isdecimal() and len(text) < 10:  # no 5,000 digits
             k = int(text)
             if 0 <= k < len(building.levels):
                 hit = k
@@ -70,25 +71,32 @@ def play_to(scenario, seed: int, rounds: int):
     return scene
 
 
-def save_figures(figures, path: str, fmt: str, dpi: int) -> None:
-    """Write the figures: one file for SVG/PNG (one figure), a multipage PDF otherwise."""
+def save_figures(figures, target, fmt: str, dpi: int) -> None:
+    """Write the figures to ``target`` (a :class:`fuego.files.Output`, checked): one file for
+    SVG/PNG (one figure), a multipage PDF otherwise; atomically, so a full disk leaves any
+    previous file whole."""
+    import zlib
+
     import matplotlib
 
-    rc = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
+    rc: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
     try:
-        with matplotlib.rc_context(rc):
+        with matplotlib.rc_context(rc), target.open() as fh:  # type: ignore[arg-type]
             if fmt == "pdf":
                 from matplotlib.backends.backend_pdf import PdfPages
 
-                with PdfPages(path, metadata={"Creator": "fuego", "CreationDate": None}) as pdf:
+                with PdfPages(fh, metadata={"Creator": "fuego", "CreationDate": None}) as pdf:
                     for fig in figures:
                         pdf.savefig(fig)
             else:
                 meta = {"Date": None} if fmt == "svg" else {"Software": "fuego"}
-                figures[0].savefig(path, format=fmt, dpi=dpi, metadata=meta)
-    except OSError as exc:
-        raise FuegoError(f"cannot write {path}: {exc.strerror or exc}",
-                         tip="check that its folder exists and is writable") from None
+                figures[0].savefig(fh, format=fmt, dpi=dpi, metadata=meta)
+    except zlib.error as exc:  # the PDF's compressor fails after its file did (a full disk)
+        cause = exc.__context__
+        reason = (cause.strerror if isinstance(cause, OSError) and cause.strerror
+                  else "the file could not be written")
+        raise FuegoError(f"cannot write the map: {reason}", where=target.path,
+                         tip="free some space or write elsewhere") from None
 
 
 def check_png_size(sizes, dpi: int) -> None:
@@ -109,7 +117,7 @@ def check_png_size(sizes, dpi: int) -> None:
               help="Play N rounds first (seeded) and draw fires, smoke and damage.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the run for --round (default: drawn at random and printed).")
-@click.option("--scale", type=click.FloatRange(0.2, 4.0), default=1.0, show_default=True,
+@click.option("--scale", type=FiniteRange(0.2, 4.0), default=1.0, show_default=True,
               help="Inches per 10-ft area (2 gives 1 inch = 5 ft battle-mat scale).")
 @click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True,
               help="Resolution of a PNG.")
@@ -117,9 +125,11 @@ def check_png_size(sizes, dpi: int) -> None:
 @click.option("--no-legend", is_flag=True, help="Leave out the legend.")
 @click.option("--subgrid", is_flag=True, help="Dotted 5-ft squares inside each 10-ft area.")
 @click.option("--title", default=None, help="Title printed on the map (default: the scenario's).")
+@click.option("--force", is_flag=True,
+              help="Replace --out if it exists (never the scenario itself).")
 def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, seed: int | None,
             scale: float, dpi: int, no_fuel: bool, no_legend: bool, subgrid: bool,
-            title: str | None) -> None:
+            title: str | None, force: bool) -> None:
     """Render scenario FILE as a printable encounter map (SVG, PNG or PDF).
 
     \b
@@ -133,7 +143,10 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
       fuego map campaigns/tavern.yaml --level ground --out ground.png --scale 2
       fuego map campaigns/tavern.yaml --round 4 --seed 7 --out round4.svg
     """
+    from fuego.files import Output
+
     fmt = out_format(out)
+    target = Output(out, what="map", force=force, inputs=[file]).check()
     from fuego.render.mapdraw import MapOptions, draw_map, figure_size
     from fuego.scenario import load
 
@@ -165,7 +178,7 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     if fmt == "png":
         check_png_size(figure_size(b, scene, options), dpi)
     figures = draw_map(b, scene, options)
-    save_figures(figures, out, fmt, dpi)
+    save_figures(figures, target, fmt, dpi)
     n = len(chosen) if chosen else len({a.level for a in b.areas})
     what = f"{n} level{'s' if n != 1 else ''}"
     if fmt == "pdf":

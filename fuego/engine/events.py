@@ -254,6 +254,9 @@ class HeroAction(TypedDict):
     total: NotRequired[int]
     success: NotRequired[bool]
     target: NotRequired[str]
+    # Drama Dice spent on a roll (action "drama", fuego play)
+    dice: NotRequired[int]
+    left: NotRequired[int]
 
 
 class HeroMoved(TypedDict):
@@ -363,6 +366,9 @@ class Gm(TypedDict):
     fd: NotRequired[int]
     barrier: NotRequired[str]
     hero: NotRequired[str]
+    n: NotRequired[int]  # wounds given
+    npc: NotRequired[bool]  # a character added
+    rank: NotRequired[str]
 
 
 class Weather(TypedDict):
@@ -438,6 +444,7 @@ class Module(TypedDict):
     chain: NotRequired[list[str]]
     crew: NotRequired[list[str]]
     sand: NotRequired[int]
+    vehicle: NotRequired[str]  # the wrecks module's
 
 
 class TableRoll(TypedDict):

@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.render.mapdraw import MapOptions, _levels, draw_level, draw_map, level_extent
+from fuego.render.mapdraw import (
+    MapOptions,
+    _levels,
+    draw_level,
+    draw_map,
+    level_extent,
+    literal_text,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -45,6 +52,7 @@ def _area_inches(result: ForecastResult, levels: list[int]) -> float:
     return max(0.12, s)
 
 
+@literal_text
 def plot_forecast(result: ForecastResult, by_round: int | None = None,
                   layout: str = "side") -> list[Figure]:
     """Figures of a forecast (see the module docstring). Nothing is saved or shown."""

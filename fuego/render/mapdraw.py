@@ -35,8 +35,9 @@ scale. matplotlib is imported inside the functions only. The colour and line tab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, TypeVar
 
 from fuego.render.map_style import (  # noqa: F401  (importable here)
     BROKEN,
@@ -50,6 +51,7 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     ROUTE_STYLE,
     WALL_STYLE,
     WINDOW_COLOUR,
+    WRECK_STYLE,
     MapOptions,
     _initials,
     _legend,
@@ -88,6 +90,22 @@ MIN_WIDTH = 4.5
 
 
 # -- small helpers --------------------------------------------------------------------------------
+_F = TypeVar("_F", bound=Callable)
+
+
+def literal_text(draw: _F) -> _F:
+    """Names are text: ``$`` in a room, title or hero name is drawn as ``$``, never parsed as
+    mathtext (every Text made while ``draw`` runs keeps ``parse_math=False``)."""
+    @functools.wraps(draw)
+    def literally(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return literally  # type: ignore[return-value]
+
+
 def _safe(text: str) -> str:
     """An id-friendly form of a name (no spaces or quotes)."""
     return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
@@ -145,6 +163,7 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions):
 
 
 # -- the drawing ----------------------------------------------------------------------------------
+@literal_text
 def draw_map(building: Building, scene: Scene | None = None,
              options: MapOptions | None = None) -> list[Figure]:
     """Figures of the building (and the scene's fires, smoke and heroes when given).
@@ -291,6 +310,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     _room_labels(ax, b, level, scene, options)
     if scene is not None:
         _fires(ax, b, level, scene, options)
+        _wrecks(ax, b, level, scene)
         _heroes(ax, b, level, scene, options)
 
 
@@ -535,6 +555,21 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> No
                             lw=1.0, zorder=11, gid=f"fire-{_safe(a.name)}"))
         ax.text(a.col + 0.5, a.row + 0.45, str(fire.fd), ha="center", va="center", fontsize=fs,
                 fontweight="bold", color="white" if state != "flame" else "#7b241c", zorder=12)
+
+
+def _wrecks(ax, b: Building, level: int, scene: Scene) -> None:
+    """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
+    area (a fire there keeps the middle)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    from fuego.modules.wrecks import burning_wrecks
+
+    for wreck in burning_wrecks(scene):
+        a = b.areas[wreck.area]
+        if a.level == level:
+            ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
+                                        boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
+                                        gid=f"wreck-{_safe(a.name)}"))
 
 
 def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> None:
