@@ -84,6 +84,17 @@ class LazyGroup(click.Group):
         module_name, attr, _short = spec
         return getattr(importlib.import_module(f"fuego.cli.{module_name}"), attr)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        # An unknown command names the nearest one (`fuego rol` -> roll).
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            import difflib
+
+            near = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.5)
+            hint = f" Did you mean {' or '.join(near)}?" if near else ""
+            ctx.fail(f"No such command {name!r}.{hint} (fuego --help lists them)")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The listing uses the table above, so `fuego --help` imports no command module.
         with formatter.section("Commands"):

@@ -31,6 +31,11 @@ class Controller:
     def round_start(self, scene: Scene) -> None:
         pass
 
+    def action_dice(self, scene: Scene, hero: Hero, rolled: list[int]) -> list[int] | None:
+        """The hero's action dice as its player rolled them (sorted), or None to keep fuego's
+        ``rolled`` (drawn first either way, so the random stream does not depend on it)."""
+        return None
+
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """An action from ``legal``, or None to hold the die for a later phase."""
         return legal[-1]
@@ -75,6 +80,7 @@ class AutoController(Controller):
             if state != self._costs_from:  # else exit_costs(scene) would give the same again
                 self._costs = b.paths.exit_costs(state[1])
                 self._costs_from = state
+        assert self._costs is not None
         return self._costs
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
@@ -115,7 +121,7 @@ class AutoController(Controller):
                 return safe[0]
         smother = by_kind.get(HeroActionKind.SMOTHER)
         if smother:
-            return min(smother, key=lambda a: (scene.fires[a.target].fd, a.target))
+            return min(smother, key=lambda a: (scene.fires[a.area].fd, a.area))
         return legal[-1]
 
 

@@ -96,6 +96,7 @@ class SceneStart(TypedDict):
     seed: int | None
     fires: int
     heroes: list[str]
+    format: int  # LOG_FORMAT
 
 
 class RoundStart(TypedDict):
@@ -253,6 +254,9 @@ class HeroAction(TypedDict):
     total: NotRequired[int]
     success: NotRequired[bool]
     target: NotRequired[str]
+    # Drama Dice spent on a roll (action "drama", fuego play)
+    dice: NotRequired[int]
+    left: NotRequired[int]
 
 
 class HeroMoved(TypedDict):
@@ -362,6 +366,9 @@ class Gm(TypedDict):
     fd: NotRequired[int]
     barrier: NotRequired[str]
     hero: NotRequired[str]
+    n: NotRequired[int]  # wounds given
+    npc: NotRequired[bool]  # a character added
+    rank: NotRequired[str]
 
 
 class Weather(TypedDict):
@@ -588,6 +595,9 @@ def _recorder():
 
 
 record = _recorder()
+
+#: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
+LOG_FORMAT = 2
 
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0

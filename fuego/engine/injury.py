@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
+from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
 from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
     EXTRA_WOUND_STEP,
     FIRE_STATS,
+    RAISE_STEP,
     SMOKE_KEPT_PENALTY,
     Exposure,
     Temperature,
@@ -34,13 +36,14 @@ class Sense(Enum):
     MOVEMENT = 2  # senses or movement: only thick smoke hinders
 
 
-def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
-    """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
+def smoke_penalty(scene: Scene, hero: Hero, sense: Sense, at: int | None = None) -> int:
+    """Kept dice lost to smoke for this action (in area ``at``, default where the hero stands);
+    Night Trained halves it, rounding down."""
     if sense is Sense.NONE or scene.smoke is None:
         return 0
     from fuego.engine.smoke import Density
 
-    d = scene.smoke.at(hero.area)
+    d = scene.smoke.at(hero.area if at is None else at)
     if d is Density.THICK:
         lost = SMOKE_KEPT_PENALTY["thick"]
     elif d is Density.THIN and sense is Sense.SIGHT:
@@ -53,9 +56,10 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
 
 
 def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: Sense = Sense.NONE,
-              action: bool = True) -> Pool:
-    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003)."""
-    lost = smoke_penalty(scene, hero, sense)
+              action: bool = True, at: int | None = None) -> Pool:
+    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003); ``at``: the area
+    whose smoke counts, when the roll is made elsewhere than where the hero stands now."""
+    lost = smoke_penalty(scene, hero, sense, at)
     if lost:
         pool = pool.with_kept(-lost)
     if action and hero.confused:
@@ -98,6 +102,12 @@ def add_dramatic(scene: Scene, hero: Hero, n: int, cause: str) -> None:
         scene.emit(EventKind.HERO_CRIPPLED, hero.name, hero.area, dramatic=hero.dramatic)
 
 
+def dramatic_wounds(flesh: int, total: int, exposure: Exposure) -> int:
+    """A failed wound check against ``flesh`` Flesh Wounds: one Dramatic Wound, plus one for
+    every full step it failed by (20, or 10 for clinging fire; 003). Heroes and fires alike."""
+    return 1 + (flesh - total) // EXTRA_WOUND_STEP[exposure]
+
+
 def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> None:
     """Brawn k Brawn against the Flesh Wounds; a failure gives Dramatic Wounds and resets them."""
     if hero.flesh <= 0:
@@ -109,7 +119,7 @@ def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> Non
         scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
                    total=total, success=True)
         return
-    dw = 1 + (tn - total) // step
+    dw = dramatic_wounds(tn, total, exposure)
     hero.flesh = 0
     scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=False, dramatic=dw, step=step)
@@ -121,9 +131,7 @@ def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
     """The fire's damage roll as Flesh Wounds, then a wound check (003)."""
     if not hero.present:
         return
-    pool = FIRE_STATS[fd].damage[temperature]
-    if not explode:
-        pool = pool.no_explode()
+    pool = damage_pool(fd, temperature, explode)
     total = scene.roller.total(pool)
     hero.flesh += total
     hero.fire_damaged = True
@@ -139,7 +147,7 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     """Hero on Fire [Optional] (003): Finesse vs 5 x FD or clothes burn at half the dice."""
     if hero.clothes_fd:
         return
-    tn = 5 * fd
+    tn = FIRE_STATS[fd].tn
     total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
                             action=False)
     if total >= tn:
@@ -149,15 +157,23 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
                total=total, fd=hero.clothes_fd)
 
 
-def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None) -> bool:
-    """Panache + a movement Knack against 5 x FD to pass through fire unharmed (003)."""
+def avoid_pool(hero: Hero, knack: str | None = None) -> tuple[str, Pool]:
+    """The Knack a hero avoids fire with (its best movement Knack unless named) and the
+    ``(Panache + Knack) k Panache`` pool it rolls (003)."""
     if knack is None:
         knack, rank = hero.best_movement_knack()
     else:
         rank = hero.knack(knack)
-    tn = 5 * fd
-    total, pool = hero_roll(scene, hero, Pool(max(1, hero.panache + rank), hero.panache), tn,
-                            f"avoid fire ({knack})", sense=Sense.MOVEMENT)
+    return knack, Pool(max(1, hero.panache + rank), hero.panache)
+
+
+def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
+               raises: int = 0) -> bool:
+    """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
+    unharmed (003)."""
+    knack, base = avoid_pool(hero, knack)
+    tn = FIRE_STATS[fd].tn + RAISE_STEP * raises
+    total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=ok, knack=knack)

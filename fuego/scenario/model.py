@@ -182,7 +182,7 @@ class Scenario:
             heroes.append(Hero(h.name, start, brawn=t.brawn,
                                finesse=t.finesse, wits=t.wits, resolve=t.resolve,
                                panache=t.panache, knacks=dict(h.knacks), rank=Rank(h.rank),
-                               npc=h.npc))
+                               npc=h.npc, drama=h.drama))
         scene = Scene(b, self.settings, Roller(seed), heroes, title=self.title)
         registry = module_registry()
         for name, options in self.modules.items():

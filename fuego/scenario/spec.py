@@ -330,6 +330,8 @@ class HeroSpec(Strict):
                  Annotated[int, Whole, Field(ge=0, le=MAX_KNACK)]] = {}
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
+    #: Drama Dice for this scene (RULES-NOTES: [default], the scenario sets them per hero)
+    drama: Trait = 0
     start: AreaRef
     description: Text = ""
 

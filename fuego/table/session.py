@@ -9,7 +9,7 @@ prefix of the answers.
 
 The file (JSON, ``docs/gm-guide.md``)::
 
-    {"format": "fuego-session", "version": 1, "fuego": "0.1.0",
+    {"format": "fuego-session", "version": 2, "fuego": "0.1.0",
      "scenario": {"path": "campaigns/tavern.yaml", "sha256": "...", "text": "..."},
      "seed": 7, "options": {},
      "inputs": [
@@ -64,6 +64,9 @@ from fuego.table.overrides import (  # noqa: F401
     normalize_override,
 )
 from fuego.table.replay import (  # noqa: F401
+    ACTION_DICE_OPTION,
+    PLAY_OUT,
+    Interrupted,
     Live,
     Player,
     Question,
@@ -85,18 +88,32 @@ __all__ = [
 ]
 
 FORMAT = "fuego-session"
-VERSION = 1
+#: 2: the dice draw differently (docs/events.md, log format 2): a version 1 session's answers
+#: would replay into another story, so it is refused.
+VERSION = 2
 #: Seconds to sleep between writing the temporary file and renaming it (tests kill mid-save).
 SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).
 MAX_SESSION_BYTES = 64 * 1024 * 1024
 
-QUESTIONS = ("round", "action", "roll")
+QUESTIONS = ("round", "dice", "action", "roll")
 
 
 # -- the file -------------------------------------------------------------------------------------
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Texts:
+    """The scenario's words for the table: read-aloud description, the GM's briefing, and the
+    descriptions of rooms (by key) and heroes (by name)."""
+
+    title: str = ""
+    description: str = ""
+    briefing: str = ""
+    rooms: dict[str, str] = field(default_factory=dict)
+    heroes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +134,8 @@ class Session:
     _written_text: str | None = field(default=None, repr=False, compare=False)
     #: room key -> the plan character the GM drew it with (known once built; for maps)
     symbols: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    #: the scenario's texts (known once built; for the table)
+    texts: Texts = field(default_factory=Texts, repr=False, compare=False)
 
     @property
     def scenario_sha256(self) -> str:
@@ -131,6 +150,12 @@ class Session:
             where += f" (the copy saved in {self.path})"
         parsed = scenario.loads(self.scenario_text, source=where)
         self.symbols = dict(getattr(parsed, "symbols", {}) or {})
+        spec = parsed.spec
+        self.texts = Texts(
+            title=spec.title, description=spec.description, briefing=spec.briefing,
+            rooms={key: room.description for key, room in spec.rooms.items()
+                   if room.description},
+            heroes={h.name: h.description for h in spec.heroes if h.description})
         return parsed.build(self.seed)
 
     # -- answers ---------------------------------------------------------------------------
@@ -208,15 +233,21 @@ def _check_entry(i: int, e: Any, where: str) -> None:
                           "(an override)")
     if has_gm and not isinstance(e["gm"], str):
         raise _bad(where, f"{at}: 'gm' must be the override's text")
-    if q in ("action", "roll") and not isinstance(e.get("hero"), str):
+    if q in ("dice", "action", "roll") and not isinstance(e.get("hero"), str):
         raise _bad(where, f"{at}: a {q} answer names its hero")
     if not has_a:
         return
     a = e["a"]
-    if q == "round" and a != "next":
-        raise _bad(where, f"{at}: a round boundary's answer is 'next', not {a!r}")
+    if q == "round" and a not in ("next", PLAY_OUT):
+        raise _bad(where, f"{at}: a round boundary's answer is 'next' or '{PLAY_OUT}', "
+                          f"not {a!r}")
+    if q == "dice" and a != "auto" and not (
+            isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
+        raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
     if q == "action" and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
+    if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
+        raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
     if q == "roll" and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
