@@ -89,12 +89,20 @@ def is_session(path: str) -> bool:
     return head.lstrip().startswith(b"{") and b'"fuego-session"' in head
 
 
-def session_scene(path: str):
+def session_scene(path: str, round_: int | None = None):
     """The scene of a saved session as the table last saw it: its answers replayed, stopping
-    where they run out."""
+    where they run out (or, with ``round_``, at the end of that round)."""
     from fuego.table import session as sessions
 
     session = sessions.load(path)
+    if round_ is not None:
+        if round_ < 0:
+            raise LimitError(f"--round must be 0 or more, not {round_}")
+        # stop at the question before round round_+1: its answer and all after are left out
+        cut = next((k for k, e in enumerate(session.inputs)
+                    if e.get("q") == "round" and e.get("round", 0) > round_), None)
+        if cut is not None:
+            del session.inputs[cut:]
 
     class _Stop:
         def answer(self, q):
@@ -195,10 +203,7 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
 
     drawn = False
     if is_session(file):
-        if round_ is not None or seed is not None:
-            raise FuegoError("--round and --seed do not apply to a saved session",
-                             tip="a session is drawn as the table last saw it")
-        scene = session_scene(file)
+        scene = session_from(file, round_, seed)
         sub = f"session {os.path.basename(file)}, round {scene.round}" + \
             (" (GM's map)" if gm else "")
     else:
@@ -228,6 +233,19 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     click.echo(f"fuego map: wrote {out} ({what}, {w:.1f} x {h:.1f} in, {sub})")
     if drawn:
         click.echo(f"seed {seed} — redraw with --seed {seed}", err=True)
+
+
+def session_from(file: str, round_: int | None, seed: int | None):
+    """A saved session's scene at ``round_`` (default: where the table stopped)."""
+    if seed is not None:
+        raise FuegoError("--seed does not apply to a saved session",
+                         tip="the session carries its own seed and the GM's answers")
+    scene = session_scene(file, round_)
+    if round_ is not None and scene.round < round_:
+        raise LimitError(f"--round {round_}: the session has played only {scene.round} "
+                         f"round{'s' if scene.round != 1 else ''}",
+                         tip="leave out --round for where the table stopped")
+    return scene
 
 
 def scenario_scene(file: str, round_: int | None, seed: int | None):
