@@ -434,8 +434,10 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                              gid=f"heat-{_safe(a.name)}")
             ax.add_patch(rect)
             if p is not None and (a.fuel > 0 or p > 0):
-                text(a.col + 0.5, a.row + 0.5, f"{round(100 * p)}%", ha="center",
-                     va="center", fontsize=_fs(options, 7, 4.5, 10),
+                label, size = f"{round(100 * p)}%", _fs(options, 7, 4.5, 10)
+                placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
+                                         "center"))
+                text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
                      color="white" if p > 0.55 else "black", zorder=9)
             continue
         if options.fuel and a.fuel > 0:
