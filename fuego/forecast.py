@@ -36,11 +36,13 @@ Definitions (docs/maps-and-forecasts.md, "Reading a forecast"):
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import pickle
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -58,6 +60,8 @@ __all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX
 
 MAX_RUNS = 100_000
 MAX_JOBS = 64
+#: After Ctrl-C, how long to wait for the workers' finished runs before stopping them.
+STOP_WAIT = 0.6
 #: Hero statuses counted at the end of every round, in this order.
 STATUSES = ("active", "escaped", "knocked-out", "dead")
 
@@ -285,11 +289,19 @@ def _read_kinds(scene: Scene) -> frozenset | None:
 _WORKER: dict[str, Any] = {}
 
 
+def _on_interrupt(signum: int, frame: Any) -> None:
+    """A worker's Ctrl-C: stop taking runs; a run being played stops at once (it is not
+    counted), while adding a finished run to the counts it waits until that is done."""
+    _WORKER["stop"] = True
+    if _WORKER.get("playing"):
+        raise KeyboardInterrupt
+
+
 def _init_worker(blob: bytes, shape: tuple, plans: HeroPlans | None, done: Any) -> None:
     import signal
 
-    # Ctrl-C is the parent's to handle: it stops the workers itself (terminate), at once
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _on_interrupt)
+    _WORKER["stop"] = _WORKER["playing"] = False
     _WORKER["scenario"] = pickle.loads(blob)
     _WORKER["shape"] = shape
     _WORKER["plans"] = plans
@@ -319,7 +331,18 @@ def _chunk(seed: int, start: int, stop: int, scenario: Buildable | None = None,
     gc.disable()
     try:
         for i in range(start, stop):
-            run = _play(scenario, run_seed(seed, i), counts, plans)
+            if worker:
+                if _WORKER["stop"]:
+                    break  # Ctrl-C: send back the runs finished
+                _WORKER["playing"] = True
+                try:
+                    run = _play(scenario, run_seed(seed, i), counts, plans)
+                except KeyboardInterrupt:
+                    break
+                finally:
+                    _WORKER["playing"] = False
+            else:
+                run = _play(scenario, run_seed(seed, i), counts, plans)
             counts.add_run(run)  # only whole runs are counted (an interrupted one is not)
             del run
             gc.collect(1)
@@ -441,7 +464,8 @@ class ForecastResult:
     def burning_areas(self) -> dict[str, list[float]]:
         c = self.counts
         hists = c.burning_hist
-        mean = [round(sum(n * k for n, k in h.items()) / self.runs, 6) for h in hists]
+        runs = max(1, self.runs)
+        mean = [round(sum(n * k for n, k in h.items()) / runs, 6) for h in hists]
         return {
             "mean": mean,
             "p10": [_quantile(h, self.runs, 0.10) for h in hists],
@@ -456,7 +480,7 @@ class ForecastResult:
         for h, name in enumerate(self.counts.heroes):
             st = self.counts.hero_status[h]
             out[name] = {
-                "mean_dramatic_wounds": [round(w / self.runs, 6)
+                "mean_dramatic_wounds": [round(w / max(1, self.runs), 6)
                                          for w in self.counts.hero_wounds[h]],
                 "p_down": [_p(row[ko] + row[dead], self.runs) for row in st],
                 "p_dead": [_p(row[dead], self.runs) for row in st],
@@ -718,7 +742,31 @@ def _in_workers(scenario: Buildable, seed: int, runs: int, jobs: int, bounds: li
                 progress(min(done.value, runs), runs)
         pool.close()
     except KeyboardInterrupt:
-        pool.terminate()  # every worker stops now, mid-run (they ignore SIGINT themselves)
+        # Every worker stops its run now and sends back the runs it finished (a terminal's
+        # Ctrl-C reaches them too; a SIGINT to this process alone is passed on); what has not
+        # come back within STOP_WAIT seconds is dropped with the workers.
+        import os
+        import signal
+
+        for child in multiprocessing.active_children():
+            with contextlib.suppress(OSError):
+                os.kill(child.pid or 0, signal.SIGINT)
+        deadline = time.monotonic() + STOP_WAIT
+        try:
+            while finished < len(bounds) and time.monotonic() < deadline:
+                try:
+                    start, counts = results.next(timeout=max(0.01,
+                                                             deadline - time.monotonic()))
+                except multiprocessing.TimeoutError:
+                    break
+                except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
+                    finished += 1
+                    continue
+                finished += 1
+                pending[start] = counts
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: stop waiting
+        pool.terminate()
         pool.join()
         for counts in pending.values():
             total.add(counts)
@@ -731,4 +779,6 @@ def _in_workers(scenario: Buildable, seed: int, runs: int, jobs: int, bounds: li
         raise FuegoError(f"a worker process stopped unexpectedly ({type(exc).__name__}: "
                          f"{exc})", tip="try fewer --jobs, or --jobs 1") from exc
     pool.join()
+    if total.runs < runs:  # the workers were stopped (a Ctrl-C this process did not see)
+        raise ForecastInterrupted(result(total, runs))
     return total

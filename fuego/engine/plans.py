@@ -72,9 +72,9 @@ def _find(name: str, names: list[str], what: str) -> str:
     exact = [n for n in names if n.lower() == low]
     if exact:
         return exact[0]
-    first = [n for n in names if n.lower().split()[0] == low] if low else []
-    if len(first) == 1:
-        return first[0]
+    word = [n for n in names if low in n.lower().split()] if low else []
+    if len(word) == 1:  # one word of one name: "Bjorn", "Hettie"
+        return word[0]
     raise FuegoError(f"no {what} {name!r} in this scenario",
                      tip="heroes here: " + ", ".join(names))
 
@@ -99,7 +99,7 @@ def _plan(text: str, names: list[str], npcs: list[str]) -> Plan:
 
 def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero]) -> HeroPlans:
     """``["fight"]`` (every player hero), ``["Isabela=hold", "Gaston=rescue:Hettie"]``
-    (named heroes; a name is the hero's full name or its unique first word)."""
+    (named heroes; a name is the hero's full name or a word of it no other name has)."""
     names = [h.name for h in heroes]
     npcs = [h.name for h in heroes if h.npc]
     default = FLEE
