@@ -501,6 +501,12 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                 marks.append((mark[0], mark[1], fs_small, dict(color="#222222")))
         else:
             _edge(ax, b, barrier, lw_scale)
+            geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
+            if geo is not None:  # no word over a door or window (its leaf swings 0.6 in)
+                (x0, y0), (x1, y1), _ = geo
+                pad = 0.12
+                placer.block(min(x0, x1) - pad, min(y0, y1) - pad, max(x0, x1) + pad,
+                             max(y0, y1) + pad)
 
     _routes(ax, b, level, lw_scale)
     if options.heat is None:  # a heat map keeps to the plan and its numbers
