@@ -123,3 +123,22 @@ def test_a_destroyed_barrier_leaves_a_gap_and_portals_keep_their_state():
     after = export_level(b, scene, ground, image=False)
     assert "door: front door" not in {p["name"] for p in after["portals"]}
     assert wall_squares(after) == wall_squares(before) - 2  # the wall's 10 ft (2 squares) gone
+
+
+def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
+    from test_map_print import _saved_session
+
+    save = _saved_session(tmp_path, 2)
+    out = tmp_path / "s.dd2vtt"
+    result = invoke("export", str(save), "--level", "ground", "--out", str(out),
+                    "--pixels-per-grid", "20")
+    assert result.exit_code == 0, result.output
+    assert "round 2" in result.output
+    data = json.loads(out.read_text(encoding="utf-8"))
+    from fuego.cli.mapcmd import session_scene
+
+    scene = session_scene(str(save))
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    assert data == export_level(b, scene, ground, ppg=20) | {"image": data["image"]}
+    assert len(data["lights"]) == sum(1 for i in scene.fires if b.areas[i].level == ground)
