@@ -92,7 +92,10 @@ def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_p
         assert (w, h) == (2 * len(cols) * 30, 2 * len(rows) * 30)
         fires = {i: f for i, f in scene.fires.items() if b.areas[i].level == lv.index}
         assert len(data["lights"]) == len(fires)
+        c0, r0 = min(cols), min(rows)
         for light, (i, fire) in zip(data["lights"], sorted(fires.items())):
+            a = b.areas[i]
+            assert light["position"] == {"x": 2 * (a.col - c0) + 1, "y": 2 * (a.row - r0) + 1}
             assert light["range"] == light_range(fire.fd)
             temp = "flame" if fire.state.value == "flame" else fire.temperature.value
             assert light["color"] == LIGHT_COLOUR[temp]

@@ -153,6 +153,7 @@ class AutoController(Controller):
             if state != self._costs_from:  # else exit_costs(scene) would give the same again
                 self._costs = _cheapest(self._map.current(), self._map.exits, scene.fires)
                 self._costs_from = state
+        assert self._costs is not None
         return self._costs
 
     def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
@@ -198,7 +199,7 @@ class AutoController(Controller):
                 return safe[0]
         smother = by_kind.get(HeroActionKind.SMOTHER)
         if smother:
-            return min(smother, key=lambda a: (scene.fires[a.target].fd, a.target))
+            return min(smother, key=lambda a: (scene.fires[a.target or 0].fd, a.target or 0))
         return legal[-1]
 
 
