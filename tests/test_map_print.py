@@ -203,3 +203,30 @@ def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
     name = scene.area_name(i)
     assert f"fire-{name}" not in players and f"fire-hidden-{name}" not in players
     assert f"fire-hidden-{name}" in gm
+
+
+def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
+    """At the table: a broken barrier is not the burned-out ``x``, no room letter is a mark,
+    and the key is wrapped rather than cut at the panel's edge."""
+    from fuego.render.terminal import KEY_WIDTH, MARK_CHARS, plan_plain, room_symbols
+    from fuego.scenario import load
+
+    for path in sorted((ROOT / "campaigns").glob("*.yaml")):
+        scenario = load(path)
+        symbols = room_symbols(scenario.build(0).building, scenario.symbols)
+        assert not set(symbols.values()) & MARK_CHARS, path.name
+    scenario = load(TAVERN)
+    scene = scenario.build(0)
+    b = scene.building
+    wall = next(x for x in b.barriers if x.kind.value == "wall"
+                and b.areas[x.a].level == b.areas[x.b].level == 1)
+    wall.destroyed = True
+    b.areas[wall.a].burned_out = True
+    lines = plan_plain(scene, "ground", symbols=scenario.symbols)
+    key = [line.strip() for line in lines if "cell: room" in line or line.startswith("  ")]
+    text = "\n".join(lines)
+    assert "/ broken wall, door or window (a gap)" in text
+    assert "x fuel burned out" in text
+    assert "x broken" not in text
+    assert all(len(line) <= KEY_WIDTH + 2 for line in lines[lines.index("Legend:"):])
+    assert key
