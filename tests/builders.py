@@ -49,7 +49,8 @@ def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,
             if key in edges:
                 kind, structure, *closed = edges[key]
                 b.connect(area.index, j, kind, structure, closed=closed[0] if closed else True)
-            elif area.room == b.areas[j].room or (b.rooms[area.room].outdoors and b.rooms[b.areas[j].room].outdoors):
+            elif area.room == b.areas[j].room or (b.rooms[area.room].outdoors
+                                                  and b.rooms[b.areas[j].room].outdoors):
                 b.connect(area.index, j, BarrierKind.OPEN)
             else:
                 b.connect(area.index, j, BarrierKind.WALL, wall)

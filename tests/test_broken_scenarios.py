@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +23,7 @@ PWNED = "/tmp/fuego-pwned"
 
 
 def expectations(path: str) -> tuple[str, str | None]:
-    raw = open(path, "rb").read()
+    raw = Path(path).read_bytes()
     head = raw.decode("latin-1").splitlines()
     expect = next(line[len("# expect: "):] for line in head if line.startswith("# expect: "))
     at = next((line[len("# at: "):] for line in head[:3] if line.startswith("# at: ")), None)
@@ -101,7 +102,7 @@ def test_no_input_prints_a_traceback(tmp_path):
     """A fuzz of small mutations of a good file: exit 0 or 2, never a traceback."""
     import random
 
-    good = open(os.path.join(HERE, "scenarios", "good", "minimal.yaml"), encoding="utf-8").read()
+    good = Path(HERE, "scenarios", "good", "minimal.yaml").read_text(encoding="utf-8")
     rng = random.Random(1234)
     junk = ["", "-", ":", "{", "]", "&a", "*a", "!!binary", "1e999", "-7", "null", "\t", "~",
             "'", '"', "#", "?", "[x, y]", "{k: v}", "\u00e9", "99999999999999999999999999999999"]

@@ -87,7 +87,8 @@ def test_roll_shows_chains_fold_and_bonus() -> None:
 def test_roll_zero_kept_and_no_explode() -> None:
     data = json.loads(run("roll", "3k0+4", "--seed", "1", "--json").output)
     assert data["total"] == 4 and data["kept"] == [] and len(data["dropped"]) == 3
-    for line in run("roll", "5k3", "--no-explode", "--seed", "2", "--times", "300", "--json").output.splitlines():
+    out = run("roll", "5k3", "--no-explode", "--seed", "2", "--times", "300", "--json").output
+    for line in out.splitlines():
         data = json.loads(line)
         assert data["pool"] == "5k3!" and all(len(die) == 1 for die in data["dice"])
 
@@ -230,4 +231,5 @@ def test_fire_stats_all_rows() -> None:
 
 def test_fire_stats_one_row() -> None:
     lines = run("fire-stats", "7").output.splitlines()
-    assert len(lines) == 2 and lines[1].split()[:10] == ["7", "7", "4", "1", "4", "1", "7k1", "7k4", "7k7", "35"]
+    assert len(lines) == 2
+    assert lines[1].split()[:10] == ["7", "7", "4", "1", "4", "1", "7k1", "7k4", "7k7", "35"]

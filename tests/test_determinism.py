@@ -61,7 +61,7 @@ def test_run_logs_are_identical_across_processes_and_hash_seeds(tmp_path):
         jobs.append((path, "json", None, _spawn(["run", str(path), "--seed", "11",
                                                  "--json-events"], "7", tmp_path)))
     results: dict[Path, list[tuple[bytes, bytes]]] = {}
-    for path, hs, log, proc in jobs:
+    for path, _hs, log, proc in jobs:
         out, _err = _finish(proc)
         if log is None:
             results.setdefault(path, []).append((b"json", out))

@@ -763,7 +763,7 @@ def test_digits_that_are_not_numbers(tmp_path, monkeypatch):
     from fuego.errors import SaveError
     from fuego.table import session as sessions
 
-    data = json.loads(open("s.json", encoding="utf-8").read())
+    data = json.loads(Path("s.json").read_text(encoding="utf-8"))
     data["checks"] = {"\u00b2": "0" * 32}
     with pytest.raises(SaveError, match="'checks' must map round numbers"):
         sessions.loads(json.dumps(data))

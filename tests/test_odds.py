@@ -153,7 +153,8 @@ def test_icepool_is_imported_only_when_needed() -> None:
 
 
 # -- the roller's samples follow the exact distribution ----------------------------------------
-def chi_square_check(samples: list[int], dist: dict[int, float], alpha: float = 1e-3) -> tuple[float, float, bool]:
+def chi_square_check(samples: list[int], dist: dict[int, float],
+                     alpha: float = 1e-3) -> tuple[float, float, bool]:
     """Chi-square goodness of fit, adjacent totals merged until every bin expects >= 5.
 
     Returns (statistic, critical value at ``alpha``, passed). The critical value uses the

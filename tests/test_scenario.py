@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+from pathlib import Path
 
 import pytest
 
@@ -131,7 +132,7 @@ def test_round_trip_gives_the_same_building(path):
 
 
 def test_round_trip_keeps_actions_script_and_modules_options(tmp_path):
-    text = open(MINIMAL).read() + (
+    text = Path(MINIMAL).read_text() + (
         "actions:\n  Ana:\n    1: [move ground:D1]\n    2: wait\n"
         "script:\n  - {name: bell, when: {round: 3}, do: {say: The bell rings}}\n"
         "weather: {wind: gale, direction: NE, description: A storm}\n"
@@ -152,7 +153,7 @@ def test_scripted_actions_drive_the_scripted_controller():
     from fuego.engine.controllers import ScriptedController
     from fuego.engine.rounds import play_round, start_scene
 
-    text = open(MINIMAL).read() + "actions:\n  Ana:\n    1: [move ground:D1]\n"
+    text = Path(MINIMAL).read_text() + "actions:\n  Ana:\n    1: [move ground:D1]\n"
     s = loads(text)
     scene = s.build(1)
     start_scene(scene)
@@ -174,7 +175,7 @@ def test_summary(tavern):
 
 
 def test_loads_accepts_bytes_and_names_the_source():
-    s = loads(open(MINIMAL, "rb").read(), "bytes.yaml")
+    s = loads(Path(MINIMAL).read_bytes(), "bytes.yaml")
     assert s.source == "bytes.yaml"
     with pytest.raises(ScenarioError) as info:
         loads(b"title: \xff", "bad.yaml")
@@ -201,7 +202,7 @@ def test_modules_are_built_from_the_registry():
 
     REGISTRY["test-dummy"] = Dummy
     try:
-        text = open(MINIMAL).read() + "rules:\n  modules:\n    test-dummy: {strength: 2}\n"
+        text = Path(MINIMAL).read_text() + "rules:\n  modules:\n    test-dummy: {strength: 2}\n"
         s = loads(text)
         scene = s.build(1)
         assert [m.name for m in scene.modules] == ["test-dummy"]
@@ -214,7 +215,7 @@ def test_modules_are_built_from_the_registry():
 
 
 def test_every_problem_is_reported_at_once():
-    text = open(MINIMAL).read()
+    text = Path(MINIMAL).read_text()
     text = text.replace("fd: 2}", "fd: 12}").replace("brawn: 2", "brawn: 20")
     text = text.replace("start: ground:C1", "start: ground:Q9")
     text += "rules: {temperament: sleepy}\n"
@@ -236,7 +237,7 @@ def test_the_worked_example_in_the_docs_loads_and_draws_as_documented():
 
     from fuego.render.terminal import plan_plain
 
-    doc = open(os.path.join(ROOT, "docs", "scenario-format.md"), encoding="utf-8").read()
+    doc = Path(ROOT, "docs", "scenario-format.md").read_text(encoding="utf-8")
     example = re.findall(r"```yaml\n(.*?)```", doc, re.S)[0]
     scenario = loads(example, "wine-shop.yaml")
     assert scenario.title == "The Wine Shop"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -23,7 +24,7 @@ class _Seed(click.ParamType):
 
     name = "seed"
 
-    def convert(self, value, param, ctx) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
             n = value if type(value) is int else int(str(value), 10)
         except ValueError:
@@ -75,7 +76,7 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except FuegoError as exc:
@@ -83,7 +84,7 @@ class LazyGroup(click.Group):
             ctx.exit(2)
 
 
-def _version(ctx: click.Context, _param, value: bool) -> None:
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """``fuego --version``."""
     if not value or ctx.resilient_parsing:
         return

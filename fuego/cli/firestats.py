@@ -95,7 +95,7 @@ def fire_stats(fd: int | None, as_json: bool) -> None:
         pad_edge=False,
         padding=(0, 1, 0, 0) if terminal else (0, 1),
     )
-    headers = TERMINAL_COLUMNS if terminal else COLUMNS
+    headers: tuple[str, ...] = TERMINAL_COLUMNS if terminal else COLUMNS
     # A narrow terminal drops the size examples rather than squeezing the numbers.
     show_size = not terminal or console.width >= 100
     if not show_size:

@@ -23,7 +23,8 @@ def read_tn(text: str) -> int:
         tn = int(text.strip())
     except ValueError:
         names = ", ".join(n.replace(" ", "-") for n in TN_BY_NAME)
-        raise LimitError(f"--tn {text!r} is not a target number", tip=f"a number 0-{MAX_TN} or one of {names}") from None
+        raise LimitError(f"--tn {text!r} is not a target number",
+                         tip=f"a number 0-{MAX_TN} or one of {names}") from None
     if not 0 <= tn <= MAX_TN:
         raise LimitError(f"--tn {tn} is out of range", tip=f"a target number from 0 to {MAX_TN}")
     return tn
@@ -31,8 +32,10 @@ def read_tn(text: str) -> int:
 
 @click.command("odds")
 @click.argument("expr")
-@click.option("--tn", "tn_text", required=True, metavar="TN", help=f"Target number 0-{MAX_TN}, or a name such as hard.")
-@click.option("--raises", type=int, default=0, show_default=True, help=f"Raises called, 0-{MAX_RAISES} (+5 TN each).")
+@click.option("--tn", "tn_text", required=True, metavar="TN",
+              help=f"Target number 0-{MAX_TN}, or a name such as hard.")
+@click.option("--raises", type=int, default=0, show_default=True,
+              help=f"Raises called, 0-{MAX_RAISES} (+5 TN each).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def odds(expr: str, tn_text: str, raises: int, as_json: bool) -> None:
     """Exact chance that EXPR meets --tn (plus 5 per raise), with ten again.
@@ -77,7 +80,8 @@ def odds(expr: str, tn_text: str, raises: int, as_json: bool) -> None:
     totals = exact.distribution(dice)
     can_explode = isinstance(dice, Pool) and dice.explode and dice.normalized().kept > 0
     click.echo(f"{head} vs {against}: {_percent(probability, target <= min(totals), can_explode)}")
-    click.echo(f"mean total {mean:.2f}" + ("" if not isinstance(dice, Pool) or dice.explode else ", no ten again"))
+    no_ten_again = isinstance(dice, Pool) and not dice.explode
+    click.echo(f"mean total {mean:.2f}" + (", no ten again" if no_ten_again else ""))
 
 
 def _percent(p: float, certain: bool, can_explode: bool) -> str:

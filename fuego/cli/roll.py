@@ -12,7 +12,7 @@ import secrets
 
 import click
 
-from fuego.dice.roller import Plain, Pool, Roller, parse
+from fuego.dice.roller import Plain, Pool, Roller, RollResult, parse
 from fuego.errors import DiceError, LimitError
 
 #: At most this many rolls per command, and this many dice rolled in all (so nothing hangs).
@@ -31,8 +31,8 @@ def check_seed(seed: int | None) -> int:
     return seed
 
 
-def _pool_line(result) -> tuple[str, dict]:
-    pool: Pool = result.pool
+def _pool_line(result: RollResult) -> tuple[str, dict]:
+    pool = result.pool
     folded = pool.normalized()
     kept = set(result.kept_index)
     shown = [str(die) if i in kept else f"({die})" for i, die in enumerate(result.dice)]

@@ -74,11 +74,13 @@ def play_headless(
             echo("")
         say(narrator.feed_pairs(event))
 
-    def write(event: Event) -> None:
-        log.write(event.to_json() + "\n")
-
     listeners: list[Callable[[Event], None]] = []
     if log is not None:
+        out = log  # (a name the closure keeps, known not to be None)
+
+        def write(event: Event) -> None:
+            out.write(event.to_json() + "\n")
+
         listeners.append(write)
     if not quiet:
         listeners.append(show)

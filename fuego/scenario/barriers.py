@@ -11,16 +11,17 @@ the areas, levels and problems the Planner has read.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fuego.rules.tables import DESTRUCTION_TN, Structure
-from fuego.scenario.source import Path, path_text
-from fuego.world.building import BarrierKind, RouteKind
+from fuego.scenario.source import Path, Problems, path_text
+from fuego.world.building import BarrierKind, Building, RouteKind
 
 if TYPE_CHECKING:
-    from fuego.scenario.plan import PlanLevel
+    from fuego.scenario.plan import PlanLevel, Pos
+    from fuego.scenario.spec import Defaults
 
-_VERTICAL_KINDS = {
+VERTICAL_KINDS = {
     "stairs": BarrierKind.STAIRS,
     "ladder": BarrierKind.LADDER,
     "hole": BarrierKind.HOLE,
@@ -43,6 +44,24 @@ class EdgePlan:
 
 class BarrierPlanner:
     """The barriers, links and routes of a :class:`~fuego.scenario.plan.Planner`'s building."""
+
+    # What the Planner has read and this half works on (set by Planner.__init__ and its steps).
+    sec: dict[str, Any]
+    problems: Problems
+    building: Building
+    defaults: Defaults
+    levels: list[PlanLevel]
+    index: dict[Pos, int]
+    edges: dict[tuple[int, int], EdgePlan]
+    room_level: dict[str, int]
+    route_positions: list[list[Pos | None] | None]
+    _pairs: dict[frozenset[str], list[tuple[int, int]]] | None
+
+    if TYPE_CHECKING:  # the Planner's helpers this half calls (defined in fuego.scenario.plan)
+        def add(self, path: Path, message: str, **kw: Any) -> None: ...
+        def position(self, ref: Any, path: Path, what: str = "area") -> Pos | None: ...
+        def name_of(self, pos: Pos) -> str: ...
+        def room_known(self, key: str, path: Path) -> bool: ...
 
     # -- barriers ----------------------------------------------------------------------------
     def _default_edges(self) -> None:
@@ -79,7 +98,7 @@ class BarrierPlanner:
         wall = max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
         return EdgePlan(BarrierKind.WALL, wall)
 
-    def _edge_key(self, pair: list, path: Path, *, vertical: bool) -> tuple[int, int] | None:
+    def _edge_key(self, pair: list[str], path: Path, *, vertical: bool) -> tuple[int, int] | None:
         a = self.position(pair[0], path)
         b = self.position(pair[1], path)
         if a is None or b is None:
@@ -123,10 +142,10 @@ class BarrierPlanner:
                                          b.areas[k[1]].row, b.areas[k[1]].col))
         return self._pairs.get(frozenset((ra, rb)), [])
 
-    def _pair_ok(self, pair: list, path: Path) -> bool:
+    def _pair_ok(self, pair: list[str], path: Path) -> bool:
         ok = True
         for k, key in enumerate(pair):
-            if not self._room_known(key, path + ("between", k)):
+            if not self.room_known(key, path + ("between", k)):
                 ok = False
             elif key not in self.building.rooms:
                 ok = False  # known but not drawn: reported already
@@ -144,7 +163,7 @@ class BarrierPlanner:
         links = self.sec.get("links") or []
         bulk_claims: dict[frozenset, Path] = {}
 
-        def plan_for(section: str, spec) -> EdgePlan:
+        def plan_for(section: str, spec: Any) -> EdgePlan:
             if section == "walls":
                 return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
                                 name=spec.name or "")
@@ -166,7 +185,7 @@ class BarrierPlanner:
                 where = f" (line {line})" if line else ""
                 self.add(path, f"the edge {self.building.areas[key[0]].name}-"
                          f"{self.building.areas[key[1]].name} is already set by "
-                         f"{_ptext(current.origin)}{where}")
+                         f"{path_text(current.origin)}{where}")
                 return
             plan.origin = path
             self.edges[key] = plan
@@ -186,7 +205,7 @@ class BarrierPlanner:
                 pair = frozenset(spec.between)
                 if pair in bulk_claims:
                     self.add(path, f"the boundary between {spec.between[0]!r} and "
-                             f"{spec.between[1]!r} is already set by {_ptext(bulk_claims[pair])}")
+                             f"{spec.between[1]!r} is already set by {path_text(bulk_claims[pair])}")
                     continue
                 shared = self._shared(*spec.between)
                 if not shared:
@@ -203,19 +222,19 @@ class BarrierPlanner:
                 if spec is None or spec.at is None:
                     continue
                 path = (section, i)
-                key = self._edge_key(spec.at, path + ("at",), vertical=False)
-                if key is not None:
-                    claim(key, plan_for(section, spec), path)
+                edge = self._edge_key(spec.at, path + ("at",), vertical=False)
+                if edge is not None:
+                    claim(edge, plan_for(section, spec), path)
         for i, spec in enumerate(links):
             if spec is None:
                 continue
             path = ("links", i)
-            key = self._edge_key(spec.at, path + ("at",), vertical=True)
-            if key is None:
+            edge = self._edge_key(spec.at, path + ("at",), vertical=True)
+            if edge is None:
                 continue
-            kind = _VERTICAL_KINDS[spec.kind]
+            kind = VERTICAL_KINDS[spec.kind]
             if kind is BarrierKind.FLOOR:
-                upper = max(key, key=lambda k: self.levels[self.building.areas[k].level].elevation)
+                upper = max(edge, key=lambda k: self.levels[self.building.areas[k].level].elevation)
                 level = self.levels[self.building.areas[upper].level].spec
                 structure = Structure(spec.material or level.floor or self.defaults.floor)
             else:
@@ -223,7 +242,7 @@ class BarrierPlanner:
                     self.add(path + ("material",), f"a {spec.kind} has no material (only a "
                              "floor does)")
                 structure = None
-            claim(key, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""), path)
+            claim(edge, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""), path)
         # 3. one edge between two rooms: the middle free one
         for section, items in singles:
             for i, spec in enumerate(items):
@@ -248,7 +267,7 @@ class BarrierPlanner:
                 plan.origin = path
                 self.edges[free[(len(free) - 1) // 2]] = plan
 
-    def _no_touch(self, pair: list, path: Path) -> None:
+    def _no_touch(self, pair: list[str], path: Path) -> None:
         la = self.room_level.get(pair[0])
         lb = self.room_level.get(pair[1])
         tip = None
@@ -273,8 +292,9 @@ class BarrierPlanner:
             if positions is None or spec is None:
                 continue
             path = ("routes", i)
-            indices = [self.index.get(p) if p is not None else None for p in positions]
-            if any(x is None for x in indices):
+            found = [self.index.get(p) if p is not None else None for p in positions]
+            indices = [x for x in found if x is not None]
+            if len(indices) != len(found):
                 continue
             ok = True
             seen: dict[int, int] = {}
@@ -292,6 +312,3 @@ class BarrierPlanner:
             if ok:
                 b.add_route(RouteKind(spec.kind), indices, spec.name or "")
 
-
-def _ptext(path: Path) -> str:
-    return path_text(path)

@@ -10,14 +10,16 @@ many seeded runs (a forecast) never share state.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
 from fuego.scenario.source import (
+    Located,
     Path,
     Problems,
     check_text,
@@ -39,6 +41,11 @@ from fuego.scenario.spec import (
     WeatherSpec,
     check_sections,
 )
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
+    from fuego.rules.settings import Settings
+    from fuego.world.building import Building
 
 #: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
 #: modules. Listed in docs/scenario-format.md.
@@ -77,7 +84,8 @@ class Scenario:
     #: room key -> the plan character the GM drew it with (for maps)
     symbols: dict[str, str] = field(default_factory=dict)
     #: the planned building, pickled, and where the heroes and fires start (see _template)
-    _plan: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _plan: tuple[bytes, list[int], list[int]] | None = field(default=None, init=False, repr=False,
+                                                             compare=False)
     #: the script's cues, parsed once (see build): a cue only describes, a Script keeps progress
     _cues: list | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -125,7 +133,7 @@ class Scenario:
         return self.spec.script
 
     @property
-    def settings(self) -> Any:
+    def settings(self) -> Settings:
         """A fresh :class:`fuego.rules.settings.Settings` from ``rules:`` and ``weather:``."""
         return make_settings(self.spec.rules, self.spec.weather)
 
@@ -138,11 +146,11 @@ class Scenario:
         problems.raise_if_any()  # a checked spec always builds; this guards against drift
         return planner
 
-    def building(self):
+    def building(self) -> Building:
         """A fresh :class:`fuego.world.building.Building` of this scenario."""
         return self._planner().building
 
-    def _template(self) -> tuple[bytes, list[int | None], list[int | None]]:
+    def _template(self) -> tuple[bytes, list[int], list[int]]:
         # Planning the building is most of a build, and a forecast builds the same one for
         # every run: plan it once (the spec does not change) and unpickle a fresh copy per build.
         if self._plan is None:
@@ -150,11 +158,11 @@ class Scenario:
             b = planner.building
             b.title = self.title
             self._plan = (pickle.dumps(b, pickle.HIGHEST_PROTOCOL),
-                          [planner.area_index(h.start, ()) for h in self.heroes],
-                          [planner.area_index(f.area, ()) for f in self.fires])
+                          [_placed(planner, h.start) for h in self.heroes],
+                          [_placed(planner, f.area) for f in self.fires])
         return self._plan
 
-    def build(self, seed: int | None = None):
+    def build(self, seed: int | None = None) -> Scene:
         """A fresh :class:`fuego.engine.scene.Scene`: building, heroes, modules and starting fires."""
         from fuego.dice.roller import Roller
         from fuego.engine.heroes import Hero, Rank
@@ -246,7 +254,7 @@ class Scenario:
                 f"fires: {fires}; modules: {', '.join(s['modules']) or 'none'}.")
 
 
-def make_settings(rules: RulesSpec, weather: WeatherSpec):
+def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
     from fuego.rules.settings import FlashoverMode, Settings
     from fuego.rules.tables import FireKind, Wind
 
@@ -268,7 +276,7 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec):
 
 
 # -- loading -------------------------------------------------------------------------------
-def load(path) -> Scenario:
+def load(path: str | os.PathLike[str]) -> Scenario:
     """Read and check a scenario file; raises ScenarioError listing every problem."""
     text, source = read_file(path)
     return loads(text, source=source)
@@ -295,7 +303,7 @@ def loads(text: str | bytes, source: str = "<string>") -> Scenario:
             "this is a bug in fuego, please report it with the file", where=source)]) from exc
 
 
-def _check(located, problems: Problems, source: str) -> Scenario:
+def _check(located: Located, problems: Problems, source: str) -> Scenario:
     data = located.data
     sections = check_sections(data, problems)
     if not isinstance(data, dict):
@@ -359,13 +367,22 @@ def _check_rules(sections: dict, problems: Problems) -> None:
                      f"{weather.wind!r}; give the wind once (weather.wind)")
 
 
+def _placed(planner: Planner, ref: str) -> int:
+    """The area a checked spec's hero or fire starts in (a checked spec names only real ones)."""
+    index = planner.area_index(ref, ())
+    if index is None:  # pragma: no cover - guards against drift between check and build
+        planner.problems.raise_if_any()
+        raise AssertionError(f"no area {ref!r} in a checked scenario")
+    return index
+
+
 def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[str, str]:
     heroes = sections.get("heroes") or []
     if len(heroes) > MAX_HEROES:
         problems.add(("heroes",), f"{len(heroes)} heroes; at most {MAX_HEROES}")
     seen: dict[str, int] = {}
     names: dict[str, str] = {}  # lowercase -> as written
-    raw = planner.raw.get("heroes") if isinstance(planner.raw.get("heroes"), list) else []
+    raw = planner.raw_list("heroes")
     for i, spec in enumerate(heroes):
         path = ("heroes", i)
         if spec is None:  # broken, but what can be checked still is
@@ -390,7 +407,7 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
     if len(fires) > MAX_FIRES:
         problems.add(("fires",), f"{len(fires)} fires; at most {MAX_FIRES}")
     seen: dict[int, int] = {}
-    raw = planner.raw.get("fires") if isinstance(planner.raw.get("fires"), list) else []
+    raw = planner.raw_list("fires")
     for i, spec in enumerate(fires):
         path = ("fires", i)
         if spec is None:  # broken, but its area can still be checked

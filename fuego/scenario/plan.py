@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuego.rules.tables import FUEL_RESOLVE, Structure
-from fuego.scenario.barriers import _VERTICAL_KINDS, BarrierPlanner, EdgePlan, _ptext  # noqa: F401  (importable here)
+from fuego.scenario.barriers import BarrierPlanner, EdgePlan
 from fuego.scenario.limits import (
     MAX_AREAS,
     MAX_LEVELS,
@@ -31,7 +31,7 @@ from fuego.scenario.limits import (
     MAX_ROUTES,
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
-from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, Defaults, LegendEntry, RoomSpec
+from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, AreaSpec, Defaults, LegendEntry, LevelSpec, RoomSpec
 from fuego.world.building import (
     Building,
     Feature,
@@ -65,7 +65,7 @@ Pos = tuple[int, int, int]  # (level index, column, row), all 0-based
 class PlanLevel:
     """One level as drawn: rows of characters, and where each row was written."""
 
-    spec: Any  # LevelSpec
+    spec: LevelSpec
     index: int
     path: Path
     rows: list[str] = field(default_factory=list)
@@ -100,10 +100,10 @@ class Planner(BarrierPlanner):
         #: areas whose fuel comes from a broken room, legend, area entry or fuel name: checks
         #: that depend on their fuel stay quiet (the cause is reported already)
         self.uncertain: set[int] = set()
-        self._pairs: dict[frozenset, list[tuple[int, int]]] | None = None
+        self._pairs = None  # the edges between two rooms, by room pair (barriers._shared)
 
     # -- helpers ------------------------------------------------------------------------------
-    def add(self, path: Path, message: str, **kw) -> None:
+    def add(self, path: Path, message: str, **kw: Any) -> None:
         self.problems.add(path, message, **kw)
 
     def fuel(self, ref: Any, path: Path) -> tuple[int, str] | None:
@@ -142,11 +142,11 @@ class Planner(BarrierPlanner):
                              f"{self.levels[0].spec.name}:{ref.upper()} (levels: "
                              f"{one_of(self.level_by_name)})")
                 return None
-            lv = self.levels[0]
+            lv: PlanLevel | None = self.levels[0]
         else:
             lv = self.level_named(level_name, path)
-            if lv is None:
-                return None
+        if lv is None:
+            return None
         name = f"{lv.spec.name}:{column_letters(col)}{row + 1}"
         height = len(lv.rows)
         if row >= height or col >= lv.width:
@@ -216,7 +216,7 @@ class Planner(BarrierPlanner):
             if spec is not None:
                 self.fuel(spec.fuel, path + ("fuel",))
 
-    def _room_known(self, key: str, path: Path) -> bool:
+    def room_known(self, key: str, path: Path) -> bool:
         if key in self.rooms or not self.rooms_ok:
             return key in self.rooms
         self.add(path, f"no room {key!r}{suggest(key, self.rooms)}; rooms are: "
@@ -236,7 +236,7 @@ class Planner(BarrierPlanner):
             out[ch] = entry  # None: a broken entry, reported already
             if entry is None:
                 continue
-            self._room_known(entry.room, p if isinstance(self._raw(p), str) else p + ("room",))
+            self.room_known(entry.room, p if isinstance(self._raw(p), str) else p + ("room",))
             self.fuel(entry.fuel, p + ("fuel",))
         return out
 
@@ -249,12 +249,17 @@ class Planner(BarrierPlanner):
                 return None
         return node
 
+    def raw_list(self, section: str) -> list[Any]:
+        """A list section as written in the file (``[]`` if it is not a list)."""
+        items = self.raw.get(section)
+        return items if isinstance(items, list) else []
+
     def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:
         specs = self.sec.get("levels") or []
         if len(specs) > MAX_LEVELS:
             self.add(("levels",), f"{len(specs)} levels; at most {MAX_LEVELS}")
             specs = specs[:MAX_LEVELS]
-        raw_levels = self.raw.get("levels") if isinstance(self.raw.get("levels"), list) else []
+        raw_levels = self.raw_list("levels")
         for i, spec in enumerate(specs):
             if spec is None:
                 raw = raw_levels[i] if i < len(raw_levels) else None
@@ -475,7 +480,7 @@ class Planner(BarrierPlanner):
         return 0, ""  # an unknown name: already reported
 
 
-def _overlay(spec, fuel, wet, smoky):
+def _overlay(spec: LegendEntry | AreaSpec, fuel: Any, wet: bool, smoky: bool) -> tuple[Any, bool, bool]:
     """Fuel, wet and smoky as ``spec`` (a legend entry or an area override) sets them: each
     only where it says something, the room's (or the legend's) value otherwise."""
     return (spec.fuel if spec.fuel is not None else fuel,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import types
 import typing
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -68,15 +68,36 @@ def _no_bool(v: Any) -> Any:
     return v
 
 
-def Int(lo: int, hi: int):  # noqa: N802 - a type factory
-    return Annotated[int, BeforeValidator(_no_bool), Field(ge=lo, le=hi)]
-
-
-def Text(n: int = MAX_TEXT_CHARS):  # noqa: N802
-    return Annotated[str, Field(max_length=n)]
-
-
+#: A whole number, never a YAML true/false (pydantic would read those as 1 and 0); each field
+#: adds its range with ``Field(ge=..., le=...)``.
+Whole = BeforeValidator(_no_bool)
+Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+
+# The file's words for walls, doors, windows, floors, features, terrains, routes, links, winds
+# and directions, read from the tables: a Literal built at run time, which mypy reads as text.
+if TYPE_CHECKING:
+    WallName = str
+    DoorName = str
+    WindowName = str
+    FloorName = str
+    FeatureName = str
+    TerrainName = str
+    RouteKindName = str
+    LinkKindName = str
+    WindName = str
+    DirectionName = str
+else:
+    WallName = Literal[WALLS]
+    DoorName = Literal[DOORS]
+    WindowName = Literal[WINDOWS]
+    FloorName = Literal[FLOORS]
+    FeatureName = Literal[FEATURES]
+    TerrainName = Literal[TERRAINS]
+    RouteKindName = Literal[ROUTE_KINDS]
+    LinkKindName = Literal[LINK_KINDS]
+    WindName = Literal[WINDS]
+    DirectionName = Literal[DIRECTIONS]
 
 
 def _fuel(v: Any) -> Any:
@@ -132,7 +153,7 @@ def _edge(v: Any) -> Any:
     raise ValueError(f"expected an edge such as ground:C4-ground:D4, got {short(v)}")
 
 
-Edge = Annotated[list, BeforeValidator(_edge)]
+Edge = Annotated[list[str], BeforeValidator(_edge)]
 
 
 def _room_key(v: Any) -> Any:
@@ -150,7 +171,7 @@ def _pair(v: Any) -> Any:
     return [_room_key(x) for x in v]
 
 
-RoomPair = Annotated[list, BeforeValidator(_pair)]
+RoomPair = Annotated[list[str], BeforeValidator(_pair)]
 
 
 def _knack_name(name: str) -> str:
@@ -180,22 +201,22 @@ class Strict(BaseModel):
 
 class Defaults(Strict):
     fuel: FuelRef = 0
-    wall: Literal[WALLS] = Structure.WOODEN_WALL.value  # type: ignore[valid-type]
-    door: Literal[DOORS] = Structure.WOODEN_DOOR.value  # type: ignore[valid-type]
-    window: Literal[WINDOWS] = Structure.GLASS_WINDOW.value  # type: ignore[valid-type]
-    floor: Literal[FLOORS] = Structure.WOODEN_FLOOR.value  # type: ignore[valid-type]
+    wall: WallName = Structure.WOODEN_WALL.value
+    door: DoorName = Structure.WOODEN_DOOR.value
+    window: WindowName = Structure.GLASS_WINDOW.value
+    floor: FloorName = Structure.WOODEN_FLOOR.value
 
 
 class RoomSpec(Strict):
     name: Name | None = None
     outdoors: bool = False
-    wall: Literal[WALLS] | None = None  # type: ignore[valid-type]
+    wall: WallName | None = None
     fuel: FuelRef | None = None
     wet: bool = False
     smoky: bool = False
-    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
-    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
-    description: Text() = ""
+    features: list[FeatureName] = []
+    terrain: TerrainName | None = None
+    description: Text = ""
 
 
 class LegendEntry(Strict):
@@ -203,7 +224,7 @@ class LegendEntry(Strict):
     fuel: FuelRef | None = None
     wet: bool | None = None
     smoky: bool | None = None
-    features: list[Literal[FEATURES]] = []  # type: ignore[valid-type]
+    features: list[FeatureName] = []
 
     @model_validator(mode="before")
     @classmethod
@@ -213,11 +234,11 @@ class LegendEntry(Strict):
 
 class LevelSpec(Strict):
     name: Annotated[str, BeforeValidator(lambda v: _level_name(v))]
-    elevation: Int(-MAX_ELEVATION, MAX_ELEVATION) | None = None
-    floor: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    elevation: Annotated[int, Whole, Field(ge=-MAX_ELEVATION, le=MAX_ELEVATION)] | None = None
+    floor: FloorName | None = None
     plan: Annotated[str, BeforeValidator(_plan)]
     legend: dict[str, LegendEntry] = {}
-    description: Text() = ""
+    description: Text = ""
 
 
 def _level_name(v: Any) -> Any:
@@ -231,8 +252,8 @@ class AreaSpec(Strict):
     fuel: FuelRef | None = None
     wet: bool | None = None
     smoky: bool | None = None
-    features: list[Literal[FEATURES]] | None = None  # type: ignore[valid-type]
-    terrain: Literal[TERRAINS] | None = None  # type: ignore[valid-type]
+    features: list[FeatureName] | None = None
+    terrain: TerrainName | None = None
 
 
 class _Placed(Strict):
@@ -240,7 +261,7 @@ class _Placed(Strict):
     at: Edge | None = None
 
     @model_validator(mode="after")
-    def _one_place(self):
+    def _one_place(self) -> _Placed:
         if (self.between is None) == (self.at is None):
             raise ValueError("give exactly one of 'between: [room, room]' or "
                              "'at: level:C4-level:D4'")
@@ -248,21 +269,21 @@ class _Placed(Strict):
 
 
 class DoorSpec(_Placed):
-    material: Literal[DOORS] | None = None  # type: ignore[valid-type]
+    material: DoorName | None = None
     closed: bool = True
     broken: bool = False
     name: Name | None = None
 
 
 class WindowSpec(_Placed):
-    material: Literal[WINDOWS] | None = None  # type: ignore[valid-type]
+    material: WindowName | None = None
     closed: bool = True
     broken: bool = False
     name: Name | None = None
 
 
 class WallSpec(_Placed):
-    material: Literal[WALLS]  # type: ignore[valid-type]
+    material: WallName
     broken: bool = False
     name: Name | None = None
 
@@ -273,41 +294,45 @@ class OpeningSpec(_Placed):
 
 
 class LinkSpec(Strict):
-    kind: Literal[LINK_KINDS]  # type: ignore[valid-type]
+    kind: LinkKindName
     at: Edge
-    material: Literal[FLOORS] | None = None  # type: ignore[valid-type]
+    material: FloorName | None = None
     broken: bool = False
     name: Name | None = None
 
 
 class RouteSpec(Strict):
-    kind: Literal[ROUTE_KINDS]  # type: ignore[valid-type]
+    kind: RouteKindName
     areas: Annotated[list[AreaRef], Field(min_length=2, max_length=MAX_ROUTE_AREAS)]
     name: Name | None = None
 
 
+Trait = Annotated[int, Whole, Field(ge=0, le=MAX_TRAIT)]
+
+
 class Traits(Strict):
-    brawn: Int(0, MAX_TRAIT) = 2
-    finesse: Int(0, MAX_TRAIT) = 2
-    wits: Int(0, MAX_TRAIT) = 2
-    resolve: Int(0, MAX_TRAIT) = 2
-    panache: Int(0, MAX_TRAIT) = 2
+    brawn: Trait = 2
+    finesse: Trait = 2
+    wits: Trait = 2
+    resolve: Trait = 2
+    panache: Trait = 2
 
 
 class HeroSpec(Strict):
     name: Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[^\n\r\t]+$")]
     traits: Traits = Traits()
     knacks: dict[Annotated[str, BeforeValidator(_knack_name),
-                           Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")], Int(0, MAX_KNACK)] = {}
+                           Field(pattern=r"^[a-z][a-z0-9-]{0,39}$")],
+                 Annotated[int, Whole, Field(ge=0, le=MAX_KNACK)]] = {}
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
     start: AreaRef
-    description: Text() = ""
+    description: Text = ""
 
 
 class FireSpec(Strict):
     area: AreaRef
-    fd: Int(MIN_FIRE_DICE, MAX_FIRE_DICE)
+    fd: Annotated[int, Whole, Field(ge=MIN_FIRE_DICE, le=MAX_FIRE_DICE)]
     temperature: Literal["cold", "regular", "hot"] | None = None
     kind: Literal["henchman", "villain"] | None = None
 
@@ -317,14 +342,14 @@ class RulesSpec(Strict):
     smoke: bool = True
     suffocation: bool = True
     flashover: Annotated[Literal["off", "all-burning", "dice"], BeforeValidator(_flashover)] = "all-burning"
-    flashover_dice_per_area: Int(1, 10) = 5
+    flashover_dice_per_area: Annotated[int, Whole, Field(ge=1, le=10)] = 5
     temperament: Annotated[str, Field(max_length=40)] = "hungry"
     fire_kind: Literal["henchman", "villain"] = "henchman"
-    max_leap_areas: Int(0, 20) = 3
-    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
-    breath_rounds: Int(0, 100) | None = None
+    max_leap_areas: Annotated[int, Whole, Field(ge=0, le=20)] = 3
+    wind: WindName | None = None
+    breath_rounds: Annotated[int, Whole, Field(ge=0, le=100)] | None = None
     confused_wander: bool = True
-    max_rounds: Int(1, MAX_ROUNDS) = 60
+    max_rounds: Annotated[int, Whole, Field(ge=1, le=MAX_ROUNDS)] = 60
     modules: Annotated[dict[str, dict[str, Any]], BeforeValidator(lambda v: _modules(v))] = {}
 
 
@@ -333,7 +358,7 @@ def _modules(v: Any) -> Any:
     if v is None:
         return {}
     if isinstance(v, list):
-        out = {}
+        out: dict[str, dict[str, Any]] = {}
         for item in v:
             if not isinstance(item, str):
                 raise ValueError(f"a module name is text, got {short(item)}")
@@ -346,12 +371,14 @@ def _modules(v: Any) -> Any:
 
 
 class WeatherSpec(Strict):
-    wind: Literal[WINDS] | None = None  # type: ignore[valid-type]
-    direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
-    description: Text() = ""
+    wind: WindName | None = None
+    direction: DirectionName | None = None
+    description: Text = ""
 
 
-ActionRound = Int(1, MAX_ROUNDS)
+ActionRound = Annotated[int, Whole, Field(ge=1, le=MAX_ROUNDS)]
+FormatNumber = Annotated[int, Whole, Field(ge=1, le=FORMAT_VERSION)]
+FuelResolve = Annotated[int, Whole, Field(ge=0, le=MAX_RESOLVE)]
 Actions = dict[str, dict[ActionRound, Annotated[list[Annotated[str, Field(max_length=200)]],
                                                 BeforeValidator(lambda v: [v] if isinstance(v, str) else v)]]]
 
@@ -359,11 +386,11 @@ Actions = dict[str, dict[ActionRound, Annotated[list[Annotated[str, Field(max_le
 class ScenarioSpec(Strict):
     """The whole file (used once every section is valid: for ``to_yaml`` and as the record)."""
 
-    format: Int(1, FORMAT_VERSION) = FORMAT_VERSION
+    format: FormatNumber = FORMAT_VERSION
     title: Name
-    description: Text() = ""
-    briefing: Text() = ""
-    fuels: dict[str, Int(0, MAX_RESOLVE)] = {}
+    description: Text = ""
+    briefing: Text = ""
+    fuels: dict[str, FuelResolve] = {}
     defaults: Defaults = Defaults()
     rooms: dict[str, RoomSpec]
     legend: dict[str, LegendEntry] = {}
@@ -386,11 +413,11 @@ class ScenarioSpec(Strict):
 #: Sections and how each is validated: "model" (one mapping), "list" (each item),
 #: "dict" (each value), "value" (one value of a type).
 SECTIONS: dict[str, tuple[str, Any]] = {
-    "format": ("value", Int(1, FORMAT_VERSION)),
+    "format": ("value", FormatNumber),
     "title": ("value", Name),
-    "description": ("value", Text()),
-    "briefing": ("value", Text()),
-    "fuels": ("dict", Int(0, MAX_RESOLVE)),
+    "description": ("value", Text),
+    "briefing": ("value", Text),
+    "fuels": ("dict", FuelResolve),
     "defaults": ("model", Defaults),
     "rooms": ("dict", RoomSpec),
     "legend": ("dict", LegendEntry),
@@ -416,7 +443,7 @@ LATER = {"house_rules": "house rules are not supported by this build of fuego ye
 _ADAPTERS: dict[int, tuple[Any, TypeAdapter]] = {}
 
 
-def _adapter(tp) -> TypeAdapter:
+def _adapter(tp: Any) -> TypeAdapter:
     key = id(tp)
     if key not in _ADAPTERS:  # the type is kept with its adapter, so its id is never reused
         _ADAPTERS[key] = (tp, TypeAdapter(tp))
@@ -424,7 +451,7 @@ def _adapter(tp) -> TypeAdapter:
 
 
 # -- pydantic errors -> problems -------------------------------------------------------------
-def _unwrap(tp):
+def _unwrap(tp: Any) -> Any:
     """Strip Annotated and Optional to get to the model (or container) inside."""
     while True:
         origin = typing.get_origin(tp)
@@ -439,7 +466,7 @@ def _unwrap(tp):
             return tp
 
 
-def _model_at(tp, loc: tuple):
+def _model_at(tp: Any, loc: tuple) -> type[BaseModel] | None:
     """The pydantic model that ``loc`` (inside a value of type ``tp``) points into, if any."""
     tp = _unwrap(tp)
     for part in loc:
@@ -458,7 +485,7 @@ def _model_at(tp, loc: tuple):
     return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
 
 
-def _message(err: dict, tp) -> str:
+def _message(err: dict, tp: Any) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -506,7 +533,7 @@ def _message(err: dict, tp) -> str:
     return f"{msg}{got}"
 
 
-def _range_of(model, name) -> tuple[int, int] | None:
+def _range_of(model: type[BaseModel], name: Any) -> tuple[int, int] | None:
     field = model.model_fields.get(name) if isinstance(name, str) else None
     if field is None:
         return None
@@ -517,7 +544,7 @@ def _range_of(model, name) -> tuple[int, int] | None:
     return (lo, hi) if lo is not None and hi is not None else None
 
 
-def check(tp, value: Any, path: Path, problems: Problems) -> tuple[bool, Any]:
+def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, Any]:
     """Validate ``value`` as ``tp``; report every error under ``path``. (ok, result)."""
     try:
         return True, _adapter(tp).validate_python(value)

@@ -38,7 +38,7 @@ def dump(scenario: Scenario) -> str:
     class Dumper(yaml.SafeDumper):
         pass
 
-    def text(dumper: yaml.SafeDumper, value: str):
+    def text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
         style = "|" if "\n" in value else None
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 

@@ -1,0 +1,385 @@
+"""The package's layering, read from the source with ``ast`` (docs/architecture.md, issue 17).
+
+- No import cycle among fuego's modules.
+- Imports point down the layers: a lower layer never imports a higher one.
+- No private name (``_x``) of one module imported or read by another.
+
+"At run time", as this file reads it: an import counts if it can execute while fuego runs,
+whether at module level or inside a function (a deferred import only hides a cycle from the
+import machinery; the two modules still need each other). Only imports under
+``if TYPE_CHECKING:`` are left out of the cycle check: they never execute. The layer check
+counts every import, those included: a type named by a lower layer is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "fuego"
+
+#: The layers, lowest first: a module may import its own layer or any below it. Each entry is
+#: a top-level module or package of fuego ("fuego" is the root package itself: its version;
+#: "files" is reading and writing files, under every command).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("fuego", "errors", "files", "rules", "dice"),
+    ("world",),
+    ("engine",),
+    ("modules",),
+    ("scenario",),
+    ("table", "forecast"),
+    ("render",),
+    ("web",),
+    ("cli",),
+)
+LAYER_OF = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # the importing module (dotted)
+    target: str  # the fuego module imported (dotted)
+    where: str  # file:line
+    type_only: bool  # under `if TYPE_CHECKING:`
+    names: tuple[str, ...]  # for `from X import a, b`: a and b (as written)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+#: Names with a leading underscore that are public API: namedtuple's methods and fields.
+NAMEDTUPLE_API = frozenset({"_make", "_replace", "_asdict", "_fields", "_field_defaults"})
+
+
+def _private(name: str) -> bool:
+    """``_x`` and ``__x``; not ``__x__`` (dunder), ``_x_`` (enum's sunder) nor namedtuple API."""
+    return (name.startswith("_") and not name.endswith("_") and name != "_"
+            and name not in NAMEDTUPLE_API)
+
+
+def _scope_names(body: list[ast.stmt], names: set[str]) -> None:
+    """Names bound at module or class level (not a function's locals), classes included."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.ClassDef):
+            names.add(stmt.name)
+            _scope_names(stmt.body, names)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets):
+                names.update(c.value for c in ast.walk(stmt.value or ast.Constant(None))
+                             if isinstance(c, ast.Constant) and isinstance(c.value, str))
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                _scope_names(getattr(stmt, field, []), names)
+            for handler in getattr(stmt, "handlers", []):
+                _scope_names(handler.body, names)
+
+
+def _attribute_reads(tree: ast.Module) -> list[tuple[ast.expr, str, int]]:
+    """Every ``obj.name`` read, and ``getattr(obj, "name")`` with a literal name."""
+    out: list[tuple[ast.expr, str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            out.append((node.value, node.attr, node.lineno))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            out.append((node.args[0], node.args[1].value, node.lineno))
+    return out
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+class Tree:
+    """The modules of one package (``fuego/`` of this checkout, or a test's small one)."""
+
+    def __init__(self, package: Path):
+        self.base = package.parent
+        self.modules: dict[str, Path] = {}  # dotted name -> file (a package: its __init__.py)
+        for path in sorted(package.rglob("*.py")):
+            parts = path.relative_to(self.base).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            self.modules[".".join(parts)] = path
+        self.trees = {m: ast.parse(p.read_text(encoding="utf-8"), str(p))
+                      for m, p in self.modules.items()}
+        self.readers = {m: _Reader(self, m) for m in self.modules}
+        for module, reader in self.readers.items():
+            reader.visit(self.trees[module])
+
+    def path(self, module: str) -> str:
+        return str(self.modules[module].relative_to(self.base))
+
+    def existing(self, dotted: str) -> str | None:
+        """The module ``dotted`` names, or the nearest enclosing one (fuego.x.Name -> fuego.x)."""
+        parts = dotted.split(".")
+        while parts:
+            name = ".".join(parts)
+            if name in self.modules:
+                return name
+            parts.pop()
+        return None
+
+    def imports(self) -> list[Import]:
+        return [imp for reader in self.readers.values() for imp in reader.imports
+                if imp.target != imp.source]
+
+    # -- the checks ----------------------------------------------------------------------------
+    def import_cycles(self) -> list[str]:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self.modules)
+        first: dict[tuple[str, str], Import] = {}
+        for imp in self.imports():
+            if not imp.type_only:
+                graph.add_edge(imp.source, imp.target)
+                first.setdefault((imp.source, imp.target), imp)
+        problems = []
+        for component in nx.strongly_connected_components(graph):
+            if len(component) < 2:
+                continue
+            cycle = nx.find_cycle(graph.subgraph(component), source=min(component))
+            steps = "; ".join(f"{first[edge].where} {edge[0]} -> {edge[1]}" for edge in cycle)
+            problems.append(f"import cycle among {sorted(component)}: {steps}")
+        return sorted(problems)
+
+    def upward_imports(self) -> list[str]:
+        problems = []
+        for imp in self.imports():
+            low, high = _layer(imp.target), _layer(imp.source)
+            if low is None or high is None:
+                unknown = imp.source if high is None else imp.target
+                problems.append(f"{imp.where}: {unknown} is in no layer (add it to LAYERS)")
+            elif low > high:
+                kind = " (type-only)" if imp.type_only else ""
+                problems.append(f"{imp.where}: {imp.source} imports {imp.target}{kind}, a "
+                                f"higher layer ({', '.join(LAYERS[low])} is above "
+                                f"{', '.join(LAYERS[high])})")
+        return sorted(set(problems))
+
+    def defined(self, module: str) -> frozenset[str]:
+        """The private names a module defines: at module or class level (functions, classes,
+        assignments, ``__slots__`` entries) and any attribute it assigns (``x._y = ...``)."""
+        names: set[str] = set()
+        _scope_names(self.trees[module].body, names)
+        names.update(node.attr for node in ast.walk(self.trees[module])
+                     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store))
+        return frozenset(n for n in names if _private(n))
+
+    def private_reads(self) -> list[str]:
+        defined = {m: self.defined(m) for m in self.modules}
+        owners: dict[str, set[str]] = {}
+        for module, names in defined.items():
+            for name in names:
+                owners.setdefault(name, set()).add(module)
+        problems: list[str] = []
+        for module, reader in self.readers.items():
+            path = self.path(module)
+            for imp in reader.imports:
+                problems.extend(f"{imp.where}: imports {name} from {imp.target}"
+                                for name in imp.names if _private(name))
+            for base, attr, line in _attribute_reads(self.trees[module]):
+                if not _private(attr):
+                    continue
+                if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+                    continue  # an object's own state
+                if isinstance(base, ast.Name) and base.id in reader.bound:
+                    # module._x, or Class._x of a class imported from another module
+                    problems.append(f"{path}:{line}: reads {base.id}.{attr} "
+                                    f"({reader.bound[base.id]})")
+                elif _dotted(base).startswith("fuego."):
+                    problems.append(f"{path}:{line}: reads {_dotted(base)}.{attr}")
+                elif attr not in defined[module] and attr in owners:
+                    # obj._x where only other modules define _x: another module's object
+                    problems.append(f"{path}:{line}: reads .{attr} of {ast.unparse(base)} "
+                                    f"(defined in {', '.join(sorted(owners[attr]))})")
+        return sorted(problems)
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYER_OF.get(parts[1] if len(parts) > 1 else "fuego")
+
+
+class _Reader(ast.NodeVisitor):
+    """One module's imports (with whether they are type-only) and the names bound to them."""
+
+    def __init__(self, tree: Tree, module: str):
+        self.tree = tree
+        self.module = module
+        self.imports: list[Import] = []
+        self.type_only = 0
+        #: local name -> the fuego module it names, or the module a name was imported from
+        self.bound: dict[str, str] = {}
+
+    def visit_If(self, node: ast.If) -> None:
+        if _is_type_checking(node.test):
+            self.type_only += 1
+            for stmt in node.body:
+                self.visit(stmt)
+            self.type_only -= 1
+            for stmt in node.orelse:  # the else branch is what runs
+                self.visit(stmt)
+        else:
+            self.generic_visit(node)
+
+    def _add(self, target: str, line: int, names: tuple[str, ...] = ()) -> None:
+        where = f"{self.tree.path(self.module)}:{line}"
+        self.imports.append(Import(self.module, target, where, self.type_only > 0, names))
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name == "fuego" or alias.name.startswith("fuego."):
+                target = self.tree.existing(alias.name)
+                if target is not None:
+                    self._add(target, node.lineno)
+                    self.bound[alias.asname or "fuego"] = target if alias.asname else "fuego"
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            package = self.module
+            if self.tree.modules[self.module].name != "__init__.py":
+                package = package.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                package = package.rpartition(".")[0]
+            base = f"{package}.{node.module}" if node.module else package
+        else:
+            base = node.module or ""
+        if not (base == "fuego" or base.startswith("fuego.")):
+            return
+        for alias in node.names:
+            submodule = f"{base}.{alias.name}"
+            target = submodule if submodule in self.tree.modules else self.tree.existing(base)
+            if target is None:
+                continue
+            self._add(target, node.lineno, (alias.name,))
+            self.bound[alias.asname or alias.name] = target
+
+    def visit_Call(self, node: ast.Call) -> None:
+        # importlib.import_module("fuego.x") with a literal name (an f-string is not followed:
+        # fuego.cli's lazy commands load modules of its own package)
+        func, args = node.func, node.args
+        if (isinstance(func, ast.Attribute) and func.attr == "import_module" and args
+                and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str)
+                and args[0].value.startswith("fuego")):
+            target = self.tree.existing(args[0].value)
+            if target is not None:
+                self._add(target, node.lineno)
+        self.generic_visit(node)
+
+
+@cache
+def fuego_tree() -> Tree:
+    return Tree(PACKAGE)
+
+
+# -- fuego itself ------------------------------------------------------------------------------
+def test_no_import_cycles():
+    problems = fuego_tree().import_cycles()
+    assert not problems, "\n".join(problems)
+
+
+def test_imports_point_down_the_layers():
+    problems = fuego_tree().upward_imports()
+    assert not problems, "\n".join(problems)
+
+
+def test_no_private_names_across_modules():
+    problems = fuego_tree().private_reads()
+    assert not problems, "\n".join(problems)
+
+
+# -- the checks themselves, on a small package with one of each fault --------------------------
+def _package(root: Path, files: dict[str, str]) -> Tree:
+    for name, text in files.items():
+        path = root / "fuego" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return Tree(root / "fuego")
+
+
+def test_the_checks_find_each_fault(tmp_path):
+    tree = _package(tmp_path, {
+        "__init__.py": "",
+        "errors.py": "class FuegoError(Exception):\n    pass\n",
+        "world/__init__.py": "",
+        "world/building.py": """
+            from typing import TYPE_CHECKING
+            from fuego.errors import FuegoError
+            if TYPE_CHECKING:
+                from fuego.engine.scene import Scene      # type-only: no cycle, still upward
+            else:
+                from fuego.world import places            # the else branch runs
+            class Building:
+                _epoch = 0
+            def _helper():
+                return places._fuel_changes               # module._x
+            """,
+        "world/places.py": """
+            _fuel_changes = 0
+            def grow():
+                from fuego.world.building import Building  # deferred: still a run-time edge
+                return Building._epoch                     # Class._x
+            """,
+        "engine/__init__.py": "",
+        "engine/scene.py": """
+            from fuego.world.building import _helper      # a private name imported
+            from .. import errors                          # relative import of fuego.errors
+            def tick(scene):
+                return scene.building._epoch               # obj._x defined elsewhere only
+            def peek(scene):
+                scene.point._replace(x=1), scene.kind._value_  # public API: not private
+                return getattr(scene, "_epoch")            # a literal getattr
+            """,
+        "cli/__init__.py": "",
+        "cli/main.py": "import fuego.cli.main\n",
+        "modules/__init__.py": "import fuego.cli.main\n",  # upward, at run time
+    })
+    assert tree.import_cycles() == [
+        "import cycle among ['fuego.world.building', 'fuego.world.places']: "
+        "fuego/world/building.py:7 fuego.world.building -> fuego.world.places; "
+        "fuego/world/places.py:4 fuego.world.places -> fuego.world.building"]
+    assert tree.upward_imports() == [
+        "fuego/modules/__init__.py:1: fuego.modules imports fuego.cli.main, a higher layer "
+        "(cli is above modules)",
+        "fuego/world/building.py:5: fuego.world.building imports fuego.engine.scene "
+        "(type-only), a higher layer (engine is above world)"]
+    assert tree.private_reads() == [
+        "fuego/engine/scene.py:2: imports _helper from fuego.world.building",
+        "fuego/engine/scene.py:5: reads ._epoch of scene.building (defined in "
+        "fuego.world.building)",
+        "fuego/engine/scene.py:8: reads ._epoch of scene (defined in fuego.world.building)",
+        "fuego/world/building.py:11: reads places._fuel_changes (fuego.world.places)",
+        "fuego/world/places.py:5: reads Building._epoch (fuego.world.building)"]
+    relative = [imp for imp in tree.imports() if imp.source == "fuego.engine.scene"]
+    assert {imp.target for imp in relative} == {"fuego.world.building", "fuego.errors"}
+
+
+def test_an_unlisted_top_level_module_fails_the_layer_check(tmp_path):
+    tree = _package(tmp_path, {"__init__.py": "", "gadgets.py": "import fuego.errors\n",
+                               "errors.py": ""})
+    assert tree.upward_imports() == [
+        "fuego/gadgets.py:1: fuego.gadgets is in no layer (add it to LAYERS)"]
+
+
+def test_every_top_level_module_of_fuego_has_a_layer():
+    tops = {m.split(".")[1] if "." in m else "fuego" for m in fuego_tree().modules}
+    assert tops - set(LAYER_OF) == set()
