@@ -142,7 +142,7 @@ class AutoController(Controller):
         # The way out changes with the doors and the fires: recompute when a barrier changed or
         # a fire started or went out, at most once a phase otherwise (a fire growing within the
         # phase is seen from the next one).
-        key = (scene.round, scene.phase, scene.building._epoch, scene.next_fire_id,
+        key = (scene.round, scene.phase, scene.building.epoch, scene.next_fire_id,
                len(scene.fires))
         if self._costs_key != key:
             self._costs_key = key

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.render.mapdraw import MapOptions, _levels, draw_level, draw_map, level_extent
+from fuego.render.mapdraw import MapOptions, draw_level, draw_map, drawn_levels, level_extent
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -61,7 +61,7 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     by = result.half_fuel_round() if by_round is None else max(0, min(R, by_round))
     base = _heat_options(result, by)
     b = result.building
-    levels = _levels(b, base)
+    levels = drawn_levels(b, base)
     s = _area_inches(result, levels)
     title = f"Forecast: {result.title or b.title or 'scenario'}"
     sub = (f"{result.runs} runs, up to {R} rounds, seed {result.seed}; "

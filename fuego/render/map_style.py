@@ -118,7 +118,7 @@ class MapOptions:
 
 
 # -- small helpers --------------------------------------------------------------------------------
-def _levels(building: Building, options: MapOptions) -> list[int]:
+def drawn_levels(building: Building, options: MapOptions) -> list[int]:
     if options.levels is not None:
         return list(options.levels)
     used = {a.level for a in building.areas}
@@ -179,16 +179,16 @@ def _word_handler():
     return HandlerWord()
 
 
-def _wall_style(structure: Structure | None) -> tuple[float, str, str]:
+def wall_style(structure: Structure | None) -> tuple[float, str, str]:
     return WALL_STYLE.get(structure, WALL_STYLE[None])
 
 
-def _initials(name: str) -> str:
+def initials(name: str) -> str:
     return "".join(w[0] for w in name.split()[:2]).upper() or "?"
 
 
 # -- the legend -----------------------------------------------------------------------------------
-def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
+def legend_keys(building: Building, scene: Scene | None, levels: list[int],
                  options: MapOptions) -> list[tuple]:
     """What the legend will list (computed before drawing, so the figure can be sized)."""
     b = building
@@ -251,26 +251,26 @@ def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
                                        str(k[1:])))
 
 
-def _legend_rows(n: int, width: float) -> tuple[int, int]:
+def legend_rows(n: int, width: float) -> tuple[int, int]:
     # a column fits the longest entry ("broken wall, door or window (a gap)") at 7.5 pt
     ncol = max(1, min(5, int((width - 0.3) // 2.9)))
     return ncol, math.ceil(n / ncol) if n else 0
 
 
-def _legend_height(n: int, width: float) -> float:
+def legend_height(n: int, width: float) -> float:
     if not n:
         return 0.0
-    _, rows = _legend_rows(n, width)
+    _, rows = legend_rows(n, width)
     return 0.25 + 0.2 * rows
 
 
-def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
             width: float, height: float, bottom: float = 0.0) -> None:
     import matplotlib
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    keys = _legend_keys(b, scene, levels, options)
+    keys = legend_keys(b, scene, levels, options)
     handles: list[Any] = []
     labels: list[str] = []
 
@@ -287,7 +287,7 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
         elif kind == "outdoors":
             add(Patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors")
         elif kind == "wall":
-            lw, colour, label = _wall_style(key[1])
+            lw, colour, label = wall_style(key[1])
             add(Line2D([], [], color=colour, lw=lw), label)
         elif kind == "door":
             add(Patch(facecolor="#8b5a2b" if key[1] == "closed" else "white",
@@ -336,7 +336,7 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
         elif kind == "hero" and scene is not None:
             hero = scene.heroes[key[1]]
             status = hero.status.value
-            label = f"{_initials(hero.name)} {hero.name}"
+            label = f"{initials(hero.name)} {hero.name}"
             if status != "active":
                 label += f" ({status})"
             add(Line2D([], [], lw=0, marker="o", ms=9,
@@ -347,7 +347,7 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
             options.heat_label)
     if not handles:
         return
-    ncol, _ = _legend_rows(len(handles), width)
+    ncol, _ = legend_rows(len(handles), width)
     leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=7.5,
                      frameon=True, bbox_to_anchor=(0.5, (0.08 + bottom) / height), handlelength=2.6,
                      columnspacing=1.2, borderaxespad=0.2,
@@ -361,4 +361,4 @@ def legend_labels(building: Building, scene: Scene | None = None,
                   options: MapOptions | None = None) -> list[tuple]:
     """The legend's entries for every level drawn (for tests and tools)."""
     options = options or MapOptions()
-    return _legend_keys(building, scene, _levels(building, options), options)
+    return legend_keys(building, scene, drawn_levels(building, options), options)

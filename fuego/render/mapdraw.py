@@ -59,16 +59,16 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     WALL_STYLE,
     WINDOW_COLOUR,
     MapOptions,
-    _initials,
-    _legend,
-    _legend_height,
-    _legend_keys,
-    _legend_rows,
-    _levels,
-    _wall_style,
     barrier_state,
+    draw_legend,
+    drawn_levels,
     hidden_fire,
+    initials,
+    legend_height,
+    legend_keys,
     legend_labels,
+    legend_rows,
+    wall_style,
 )
 from fuego.rules.tables import Structure
 from fuego.world.building import (
@@ -150,14 +150,14 @@ def _legend_n(building: Building, scene: Scene | None, group: list[int],
               options: MapOptions) -> int:
     if not options.legend:
         return 0
-    n = len(_legend_keys(building, scene, group, options))
+    n = len(legend_keys(building, scene, group, options))
     return n + (1 if options.heat is not None else 0)
 
 
 def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[_Page]:
     """The figures to draw: levels side by side, one page per level, or paper pages."""
     s = options.area_inches
-    levels = _levels(building, options)
+    levels = drawn_levels(building, options)
     if options.layout == "pages" and options.paper is not None:
         return [page for lv in levels for page in _paper_pages(building, scene, lv, options)]
     groups = [[lv] for lv in levels] if options.layout == "pages" else [levels]
@@ -166,7 +166,7 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         boxes = [_level_box(building, lv, s) for lv in group]
         content_w = sum(w for w, _ in boxes) + GAP * max(0, len(boxes) - 1)
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
-        legend_h = _legend_height(_legend_n(building, scene, group, options), width)
+        legend_h = legend_height(_legend_n(building, scene, group, options), width)
         content_h = max((h for _, h in boxes), default=0.0)
         height = _top(options, False) + content_h + BOTTOM + legend_h
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
@@ -212,7 +212,7 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
     _, (width, height), cols, rows = best
     windows = [(a, b, c, d) for c, d in rows for a, b in cols]
     n_keys = _legend_n(building, scene, [lv], options)
-    legend_h = _legend_height(n_keys, width - 2 * PAPER_MARGIN)
+    legend_h = legend_height(n_keys, width - 2 * PAPER_MARGIN)
     tallest = max((d - c + 1) * s for _, _, c, d in windows)
     room = height - 2 * PAPER_MARGIN - _top(options, True) - tallest - BOTTOM
     on_page = n_keys > 0 and legend_h <= room  # else the key gets a page of its own
@@ -265,12 +265,12 @@ def draw_map(building: Building, scene: Scene | None = None,
             bottom = PAPER_MARGIN if options.paper is not None and options.layout == "pages" \
                 else 0.0
             if not page.placed:  # a key page: the legend under the title
-                bottom = height - top - 1.0 - _legend_height(
+                bottom = height - top - 1.0 - legend_height(
                     _legend_n(building, scene, page.legend, options), width - 2 * top)
                 name = building.levels[page.legend[0]].name
                 _text(fig, 0.5, 1 - (top + 0.74) / height, f"{name}: key", ha="center",
                       va="top", fontsize=10, gid="key-page")
-            _legend(fig, building, scene, page.legend, options, width, height, bottom=bottom)
+            draw_legend(fig, building, scene, page.legend, options, width, height, bottom=bottom)
         figures.append(fig)
     return figures
 
@@ -594,7 +594,7 @@ def _surround_wall(b: Building, barrier: Barrier) -> Structure | None:
     """The wall a door or window sits in: the sturdier of the two rooms' walls (indoors)."""
     rooms = [b.rooms[b.areas[i].room] for i in (barrier.a, barrier.b)]
     walls = [r.wall for r in rooms if not r.outdoors] or [rooms[0].wall]
-    return max(walls, key=lambda w: _wall_style(w)[0])
+    return max(walls, key=lambda w: wall_style(w)[0])
 
 
 def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
@@ -613,7 +613,7 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
                                ls=(0, (1, 2)), zorder=6, gid=gid))
         return
     if kind is BarrierKind.WALL or kind is BarrierKind.FLOOR:
-        lw, colour, _ = _wall_style(barrier.structure)
+        lw, colour, _ = wall_style(barrier.structure)
         if barrier.destroyed:
             ax.add_line(Line2D([x0, x1], [y0, y1], color=BROKEN, lw=1.4 * lw_scale,
                                ls=(0, (3, 2)), zorder=7, gid=gid))
@@ -622,7 +622,7 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
                                solid_capstyle="projecting", zorder=7, gid=gid))
         return
     # a door or a window in a wall: stubs of the wall, then the opening in the middle 60%
-    lw, colour, _ = _wall_style(_surround_wall(b, barrier))
+    lw, colour, _ = wall_style(_surround_wall(b, barrier))
     ux, uy = x1 - x0, y1 - y0
 
     def at(t: float, off: float = 0.0) -> tuple[float, float]:
@@ -870,7 +870,7 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         ax.add_patch(Circle((x, y), 0.15, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
                             ls="--" if status == "escaped" else "-", zorder=13,
                             gid=f"hero-{_safe(hero.name)}"))
-        _text(ax, x, y, _initials(hero.name), ha="center", va="center", fontsize=fs,
+        _text(ax, x, y, initials(hero.name), ha="center", va="center", fontsize=fs,
               color="white" if status != "escaped" else "#0b2e4a", fontweight="bold",
               zorder=14)
         if crowd[hero.area] == 1 and options.area_inches >= 0.75:  # else the legend names them
