@@ -230,3 +230,34 @@ def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
     assert "x broken" not in text
     assert all(len(line) <= KEY_WIDTH + 2 for line in lines[lines.index("Legend:"):])
     assert key
+
+
+@pytest.mark.parametrize("name", ["tavern.yaml", "ship.yaml", "village.yaml"])
+def test_no_label_overlaps_another_or_a_token(name):
+    """Measured by matplotlib itself (each text's drawn box), not by the placer's estimate."""
+    import itertools
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from fuego.cli.mapcmd import play_to
+    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.scenario import load
+
+    scene = play_to(load(ROOT / "campaigns" / name), 7, 6)
+    for scale in (1.0, 0.6):
+        fig, = draw_map(scene.building, scene, MapOptions(area_inches=scale))
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        for ax in fig.axes:
+            tokens = [p for p in ax.patches
+                      if (p.get_gid() or "").startswith(("hero-", "fire-"))]
+            boxes = []
+            for t in ax.texts:
+                at = ax.transData.transform(t.get_position())
+                if t.get_text() and not any(p.contains_point(at) for p in tokens):
+                    boxes.append((t.get_text(), t.get_window_extent(renderer)))
+            assert len(boxes) > 3
+            for (a, ba), (b, bb) in itertools.combinations(boxes, 2):
+                assert not ba.overlaps(bb), (scale, a, b)
+            for a, box in boxes:
+                for p in tokens:
+                    assert not box.overlaps(p.get_window_extent(renderer)), (scale, a, p.get_gid())

@@ -335,8 +335,9 @@ class _Placer:
 
     def size(self, text: str, fs: float) -> tuple[float, float]:
         lines = text.split("\n")
-        w = max(len(line) for line in lines) * 0.6 * fs / 72 / self.s
-        h = len(lines) * 1.2 * fs / 72 / self.s
+        # DejaVu Sans averages about 0.6 em a character (bold a little more), a line 1.2 em
+        w = max(len(line) for line in lines) * 0.63 * fs / 72 / self.s
+        h = len(lines) * 1.25 * fs / 72 / self.s
         return w, h
 
     def box(self, text: str, fs: float, x: float, y: float, ha: str, va: str, pad: float = 0.0):
@@ -353,7 +354,7 @@ class _Placer:
         return not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
                        for o in self.boxes)
 
-    def place(self, text: str, fs: float, spots, pad: float = 0.0):
+    def place(self, text: str, fs: float, spots, pad: float = 0.02):
         """The first free spot ``(x, y, ha, va)`` (and take it), or None."""
         for x, y, ha, va in spots:
             box = self.box(text, fs, x, y, ha, va, pad)
@@ -784,15 +785,25 @@ def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapO
         if inside or len(idx) == 1:
             centres.append((cx, cy))
         centres += [(b.areas[i].col + 0.5, b.areas[i].row + 0.5) for i in near]
-        # below the centre first, so a fire or hero there stays readable
+        # below the centre first, so a fire or hero there stays readable; then across the
+        # line between two of the room's areas (between two tokens), then off-centre
         spots = [(x, y + dy, "center", "center") for x, y in centres
                  for dy in (0.3, -0.3, 0.0)]
+        cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+        spots += [(c + 0.5, r + 1.0, "center", "center") for c, r in
+                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c, r + 1) in cells]
+        spots += [(c + 1.0, r + 0.5 + dy, "center", "center") for c, r in
+                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c + 1, r) in cells
+                  for dy in (0.3, -0.3)]
+        spots += [(x + dx, y + dy, "center", "center") for x, y in centres
+                  for dy in (0.38, -0.38) for dx in (-0.2, 0.2)]
         name = room.name or key
         if scene is not None and key in scene.flashed:
             name += " (flashover)"
         placed = None
         for words, size in ((name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
-                            (_wrap(name), max(4.5, fs * 0.65))):
+                            (_wrap(name), max(4.5, fs * 0.65)), (name, max(4.0, fs * 0.55)),
+                            (_wrap(name), max(4.0, fs * 0.55))):
             spot = placer.place(words, size, spots, pad=0.03)
             if spot is not None:
                 placed = (words, size, spot)
