@@ -721,14 +721,21 @@ def _in_workers(scenario: Buildable, seed: int, runs: int, jobs: int, bounds: li
     order = [start for start, _ in bounds]
     nxt = 0
     finished = 0
+    before = set(multiprocessing.active_children())
     pool = ctx.Pool(min(jobs, len(bounds)), initializer=_init_worker,
                     initargs=(blob, shape, plans, done))
+    workers = [p for p in multiprocessing.active_children() if p not in before]
     try:
         results = pool.imap_unordered(_chunk_args, [(seed, a, z) for a, z in bounds])
         while finished < len(bounds):
             try:
                 start, counts = results.next(timeout=tick)
             except multiprocessing.TimeoutError:
+                # a worker killed mid-chunk (out of memory, kill -9) loses its chunk for
+                # good: the pool would wait for it forever
+                if any(p.exitcode not in (None, 0) for p in workers):
+                    raise FuegoError("a worker process stopped unexpectedly (out of memory, "
+                                     "or killed)", tip="try fewer --jobs, or --jobs 1") from None
                 if progress:
                     progress(min(done.value, runs), runs)
                 continue

@@ -192,3 +192,30 @@ def test_ctrl_c_stops_a_two_job_forecast_within_two_seconds(tmp_path):
     assert "Traceback" not in err.decode()
     time.sleep(0.2)
     assert _session_members(proc.pid) == []  # no worker left running
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from fuego.cli import main; "
+            "sys.argv = ['fuego'] + sys.argv[1:]; main()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", "100000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        worker = max(_session_members(proc.pid))
+        assert worker != proc.pid
+        os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer would
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 2
+    assert "a worker process stopped unexpectedly" in err.decode()
+    time.sleep(0.2)
+    assert _session_members(proc.pid) == []
