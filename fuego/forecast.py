@@ -1,11 +1,16 @@
-"""How will the fire go? Many seeded runs of one scenario with the automatic heroes, aggregated.
+"""How will the fire go? Many seeded runs of one scenario with heroes following a plan, aggregated.
 
 :func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
-:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes (automatic,
-:class:`fuego.engine.controllers.AutoController`; scripted where the scenario has ``actions:``, falling
-back to automatic where the script is silent), and counts per round what burns and what
-happens to the heroes. It prints nothing: ``fuego forecast`` shows the numbers,
-:mod:`fuego.render.forecast_plot` draws them.
+:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes following the GM's
+plans (:mod:`fuego.engine.plans`: flee, the automatic heroes of ``fuego run``, unless told
+otherwise; scripted where the scenario has ``actions:``, the plan where the script is
+silent), and counts per round what burns and what happens to the heroes. It prints nothing:
+``fuego forecast`` shows the numbers, :mod:`fuego.render.forecast_plot` draws them.
+
+Memory does not grow with areas x rounds: a run is recorded as what happened in it
+(:class:`_Run`) and added to sparse totals (:class:`_Counts`) when it ends; the summary and the
+JSON stream are computed an area at a time. Ctrl-C stops every worker at once; the runs
+finished come back in :class:`ForecastInterrupted`.
 
 Reproducible, whatever the number of processes:
 
