@@ -16,7 +16,7 @@ import fuego.engine.boxed_phases as boxed_phases
 import fuego.engine.rounds as rounds
 from fuego.dice.roller import Pool, Roller
 from fuego.engine.controllers import AutoController
-from fuego.engine.events import Deferred, Event, EventKind, EventLog
+from fuego.engine.events import Event
 from fuego.engine.rounds import play_round, start_scene
 
 pools = st.builds(Pool, st.integers(0, 14), st.integers(0, 12), st.integers(-5, 5),
@@ -148,57 +148,6 @@ def _played(monkeypatch, make, n_rounds: int, batched: bool) -> list[dict]:
     return [e.to_dict() for e in scene.log]
 
 
-# -- the log that makes a batch's events when first read ---------------------------------------
-def _event(n: int) -> Event:
-    return Event(EventKind.GM, 1, 0, None, None, {"n": n})
-
-
-def test_a_deferred_batch_is_made_once_in_its_place_when_the_log_is_read():
-    made = []
-
-    def make():
-        made.append(1)
-        return [_event(2), _event(3)]
-
-    log = EventLog([_event(1)])
-    log.defer(Deferred(2, make))
-    log.append(_event(4))
-    assert len(log) == 4 and not made  # counted, not made
-    assert [e.data["n"] for e in log] == [1, 2, 3, 4]
-    assert log[-1].data["n"] == 4 and [e.data["n"] for e in log[1:3]] == [2, 3]
-    assert [e.data["n"] for e in reversed(log)] == [4, 3, 2, 1]
-    assert made == [1]
-    assert log == [_event(n) for n in (1, 2, 3, 4)]
-    log.clear()
-    assert len(log) == 0 and list(log) == []
-
-
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3), st.booleans()), max_size=12),
-       st.integers(0, 40))
-def test_since_reads_the_kinds_asked_from_an_index_and_leaves_other_batches_unmade(items,
-                                                                                 start):
-    # Reading some kinds from an index gives what filtering the whole log gives; a deferred
-    # batch of other kinds is not made (a script reads the log after every phase).
-    wanted, other = EventKind.FIRE_GREW, EventKind.FIRE_FUEL_CHECK
-    made: list[int] = []
-    log, plain, n = EventLog(), [], 0
-    for deferred, count, of_wanted in items:
-        kind = wanted if of_wanted else other
-        events = [Event(kind, 1, 0, None, None, {"n": n + k}) for k in range(count)]
-        n += count
-        plain += events
-        if deferred:
-            log.defer(Deferred(count, lambda events=events: made.append(1) or events,
-                               frozenset({kind})))
-        else:
-            log.extend(events)
-    got = log.since(start, frozenset({wanted}))
-    assert got == [e for e in plain[start:] if e.kind is wanted]
-    if not any(d and w for d, _, w in items):
-        assert not made
-    assert list(log) == plain
-
-
 def test_listeners_hear_every_event_in_order_and_the_log_reads_the_same():
     # Heard as they happen (the CLI) or read after the round (a headless run): the same events.
     heard: list[Event] = []
@@ -242,18 +191,6 @@ def test_a_scene_that_keeps_some_kinds_plays_the_same_and_logs_just_those(campai
     assert lean.snapshot() == full.snapshot()
     assert list(lean.log) == [e for e in full.log if e.kind in lean.keep]
     assert len(lean.log) < len(full.log)
-
-
-def test_a_copied_or_pickled_log_is_its_own():
-    import copy
-    import pickle
-
-    log = EventLog([_event(1)])
-    log.defer(Deferred(1, lambda: [_event(2)]))
-    for other in (copy.deepcopy(log), copy.copy(log), pickle.loads(pickle.dumps(log))):
-        other.append(_event(3))
-        assert [e.data["n"] for e in other] == [1, 2, 3]
-    assert [e.data["n"] for e in log] == [1, 2]
 
 
 @pytest.mark.parametrize("temperament", ["hungry", "patient"])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import os
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -447,7 +448,8 @@ def test_the_checker_sees_a_leap_without_a_roll_that_met_its_tn():
 def test_the_checker_sees_a_fire_with_no_cause():
     scene, prev = _started()
     mark = len(scene.log)
-    scene.start_fire(scene.building.find("g:A2"), 2, "spontaneous")
+    unknown = SimpleNamespace(value="spontaneous")  # not a Cause: the typing would refuse it
+    scene.start_fire(scene.building.find("g:A2"), 2, unknown)  # type: ignore[arg-type]
     assert "no known cause" in _broken(scene, prev, scene.log[mark:])
 
 

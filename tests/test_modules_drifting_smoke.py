@@ -6,6 +6,8 @@ from test_modules_support import area, field, module_events, scene_with
 
 from fuego.engine.scene import Cause
 from fuego.modules import drifting_smoke as D
+from fuego.modules.drifting_smoke import DriftingSmoke
+from fuego.modules.wind import Wind
 from fuego.world.smoke import Density
 
 ROW = ["bbbbbbbbb"]
@@ -106,7 +108,7 @@ def test_a_burning_fire_keeps_its_trail_and_only_its_trail_shifts_with_the_wind(
     s.start_fire(area(s, "C2"), 3, Cause.START)
     s.smoke.update(s)
     assert _names(s) == ["ground:C2", "ground:D2", "ground:E2"]
-    s.module("wind").set_wind(s, direction="N")  # now blowing south
+    s.module(Wind).set_wind(s, direction="N")  # now blowing south
     assert _names(s) == ["ground:C2", "ground:C3"]  # moved at once; the fire's own stays
 
 
@@ -115,7 +117,7 @@ def test_gusts_clear_light_smoke_but_not_over_a_fire():
         "force": "mild-breeze", "direction": "W"}})
     s.start_fire(area(s, "A1"), 3, Cause.START)
     s.smoke.update(s)
-    s.module("drifting-smoke").gust(s)
+    s.module(DriftingSmoke).gust(s)
     assert _names(s) == ["ground:A1"]
 
 

@@ -13,6 +13,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import firefighting as FF
+from fuego.modules.structures import Structures
 from fuego.world.building import Feature
 
 K = FF.FirefightingAction
@@ -111,7 +112,7 @@ def test_tearing_down_kills_the_fuel_and_the_structure():
     fire = s.start_fire(1, 3, Cause.GM)
     hero_perform(s, ana, parse_action(s, ana, "tear-down ground:B1"))  # 20 vs 5 x 2
     assert s.building.areas[1].fuel == 1 and fire.resolve == 1
-    assert s.module("structures").cf[1] == 2
+    assert s.module(Structures).cf[1] == 2
     hero_perform(s, ana, parse_action(s, ana, "tear-down ground:B1"))
     assert 1 not in s.fires and s.building.areas[1].burned_out
 

@@ -15,6 +15,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.rounds import play_round
 from fuego.engine.scene import Cause
 from fuego.modules import flame_and_blaze as F
+from fuego.modules.flame_and_blaze import FlameAndBlaze
 
 
 class Waiter(Controller):
@@ -79,7 +80,7 @@ def test_the_weather_counts_but_the_wind_does_not():
     s.round = 1
     fire = s.start_fire(area(s, "C1"), 1, Cause.LEAP)
     s.round = 2
-    s.module("flame-and-blaze").end_of_round(s)
+    s.module(FlameAndBlaze).end_of_round(s)
     e = module_events(s, "flame-and-blaze")[-1]
     assert (e.data["drm"], e.data["need"], e.data["success"]) == (2, 6, True)  # 2+2+2 vs brush 6
     assert fire.state is FireState.BURNING

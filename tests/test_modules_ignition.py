@@ -11,7 +11,7 @@ from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
-from fuego.modules import common
+from fuego.modules import common, terrain
 from fuego.modules import ignition as I
 from fuego.rules.tables import Temperature
 
@@ -25,7 +25,7 @@ TEXT_SPREAD = {"stone-building": 9, "orchard": 9, "wooden-building": 8, "woods-r
 
 
 def test_alpha_strike_base_targets_match_the_text():
-    assert I.ALPHA_BASE_TARGET == TEXT_BASE_TARGET
+    assert terrain.ALPHA_BASE_TARGET == TEXT_BASE_TARGET
 
 
 def test_asl_spreading_table_matches_the_text():
@@ -35,7 +35,7 @@ def test_asl_spreading_table_matches_the_text():
 
 def test_every_terrain_points_at_real_rows():
     for name, t in common.TERRAINS.items():
-        assert t.alpha in I.ALPHA_BASE_TARGET, name
+        assert t.alpha in terrain.ALPHA_BASE_TARGET, name
         assert t.asl is None or t.asl in I.ASL_SPREAD_NEEDED, name
 
 

@@ -20,6 +20,7 @@ from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import REGISTRY
+from fuego.modules.fire_breaks import FireBreaks
 from fuego.modules.registry import NAMES, build, enable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -135,7 +136,7 @@ def test_every_module_together(seed, reverse):
             assert e.data["cause"]
     for fire in s.fires.values():
         assert fire.state is not FireState.OUT
-    assert s.module("fire-breaks").cleared == {s.building.find("D1"): "clear"}
+    assert s.module(FireBreaks).cleared == {s.building.find("D1"): "clear"}
     for m in s.modules:  # saves: every module's state is plain JSON
         json.dumps(m.state())
         fresh = type(m)(m.options)

@@ -8,8 +8,9 @@ from click.testing import CliRunner
 from fuego.engine.controllers import AutoController
 from fuego.engine.rounds import run_scene
 from fuego.errors import ScenarioError
-from fuego.modules.common import terrain_of
 from fuego.modules.registry import check_note
+from fuego.modules.terrain import terrain_of
+from fuego.modules.wind import Wind
 from fuego.scenario import loads
 
 ORCHARD = """
@@ -106,6 +107,6 @@ def test_weather_direction_reaches_the_wind_modules_unless_they_name_their_own()
     text = ORCHARD.replace("wind: {force: mild-breeze, direction: W}", "wind: {force: mild-breeze}")
     text = text.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)
     scene = loads(text).build(1)
-    assert scene.module("wind").origin == "NE"
+    assert scene.module(Wind).origin == "NE"
     own = loads(ORCHARD.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)).build(1)
-    assert own.module("wind").origin == "W"
+    assert own.module(Wind).origin == "W"

@@ -13,6 +13,7 @@ from fuego.engine.rounds import end_round, play_round
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import weather as W
+from fuego.modules.weather import Weather
 
 # 000 ASL 25.5, as printed: Final dr -> EC, EC DRM; month -> drm.
 TEXT_EC_CHART = {
@@ -113,7 +114,7 @@ def test_fires_on_mud_die_after_a_d6_of_rounds_unless_incendiary():
     s.round = 1
     mud = s.start_fire(0, 3, Cause.GM)
     kindle(s, area(s, "C1"), intentional=True, why="test", incendiary=True)
-    w = s.module("weather")
+    w = s.module(Weather)
     w.end_of_round(s)
     assert w.burn_out == {0: 1} and 0 in s.fires  # a 2 rolled: one round left
     w.end_of_round(s)

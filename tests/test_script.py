@@ -16,8 +16,10 @@ from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic
 from fuego.engine.rounds import check_flashover, finished, play_round, run_scene, start_scene
 from fuego.engine.scene import Cause
+from fuego.engine.script import When
 from fuego.errors import ScenarioError
-from fuego.modules import RuleModule
+from fuego.modules.weather import Weather as WeatherModule
+from fuego.modules.wind import Wind as WindModule
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Temperature, Wind
 from fuego.scenario.script import Script, blast, build_script, parse_script, say_text
@@ -103,13 +105,13 @@ def test_fire_reaches_an_area_and_fire_in_room():
         {"name": "hall", "when": {"fire-reaches": "ground:E2"}, "do": {"say": "{area} in the {room}, FD {fd}"}},
         {"name": "room", "when": {"fire-in-room": "bedroom"}, "do": {"say": "upstairs: {area}"}},
     ])
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert not said(s)
     s.start_fire(area(s, "ground:E2"), 3, Cause.GM)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["ground:E2 in the Hall, FD 3"]
     s.start_fire(area(s, "upper:A1"), 1, Cause.LEAP)
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert said(s)[-1] == "upstairs: upper:A1"
 
 
@@ -125,10 +127,10 @@ def test_fire_dice_counts_a_fire_that_grows_past_the_mark_in_its_room():
                    "do": {"say": "{fd} dice in {area}"}}])
     fire = s.start_fire(area(s, "ground:B2"), 4, Cause.GM)
     hall = s.start_fire(area(s, "ground:E2"), 6, Cause.GM)  # too big, but not in the kitchen
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert not said(s)
     s.set_fire_dice(fire, 5, "test")
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["5 dice in ground:B2"]
     assert hall.fd == 6
 
@@ -138,10 +140,10 @@ def test_fire_dice_anywhere_and_in_one_area():
                   {"name": "one", "when": {"fire-dice": {"at_least": 2, "in": "ground:A3"}},
                    "do": {"say": "one"}}])
     s.start_fire(area(s, "ground:E1"), 3, Cause.GM)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["any"]
     s.start_fire(area(s, "ground:A3"), 2, Cause.GM)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["any", "one"]
 
 
@@ -153,13 +155,13 @@ def test_hero_enters_an_area_a_room_and_a_named_hero():
     ])
     isabela, tomas = s.heroes
     move(s, isabela, area(s, "ground:B1"))
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["Isabela at ground:B1"]
     move(s, isabela, area(s, "ground:D1"))  # the hall, but not Tomas
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["Isabela at ground:B1"]
     move(s, tomas, area(s, "ground:D1"))
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s)[-1] == "Tomas in the Hall"
 
 
@@ -167,7 +169,7 @@ def test_a_fall_counts_as_entering():
     s = scripted([{"name": "fell", "when": {"hero-enters": "kitchen"}, "do": {"say": "{hero} drops in"}}])
     floor = s.building.vertical_neighbour(area(s, "upper:B1"), up=False)[1]
     destroy_barrier(s, floor, 3, None)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["Tomas drops in"]
 
 
@@ -176,10 +178,10 @@ def test_hero_knocked_out_any_and_named():
                   {"name": "tomas", "when": {"hero-knocked-out": "Tomas"}, "do": {"say": "Tomas!"}}])
     isabela, tomas = s.heroes
     add_dramatic(s, isabela, 6, "test")
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert said(s) == ["Isabela is down"]
     add_dramatic(s, tomas, 4, "test")
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert said(s) == ["Isabela is down", "Tomas!"]  # "any" is a once cue
 
 
@@ -191,18 +193,18 @@ def test_barrier_opens_and_barrier_destroyed():
     door = s.building.between(area(s, "ground:C2"), area(s, "ground:D2"))
     s.building.open_barrier(door)
     s.emit(EventKind.BARRIER_OPENED, "Isabela", door.a, barrier=door.name, what=door.describe())
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["open ground:C2|ground:D2"]
     wall = s.building.between(area(s, "ground:C1"), area(s, "ground:D1"))
     destroy_barrier(s, wall, 4, "fire@ground:C1")
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["open ground:C2|ground:D2", "broken"]
 
 
 def test_barrier_opens_fires_when_a_door_is_destroyed_too():
     s = scripted([{"name": "opened", "when": {"barrier-opens": "ground:C2|ground:D2"}, "do": {"say": "gone"}}])
     gm.barrier(s, "ground:C2 ground:D2", "break")
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["gone"]
 
 
@@ -212,7 +214,7 @@ def test_flashover_anywhere_and_in_a_room():
     for name in ("upper:A1", "upper:B1", "upper:C1", "upper:A2", "upper:B2", "upper:C2"):
         s.start_fire(area(s, name), 2, Cause.GM)
     check_flashover(s)
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert said(s) == ["flash in the Bedroom", "bedroom"]
 
 
@@ -221,10 +223,10 @@ def test_last_fire_out():
     a = s.start_fire(area(s, "ground:A1"), 2, Cause.GM)
     b = s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
     s.extinguish(a, "test", burned_out=False)
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert not said(s)
     s.extinguish(b, "test", burned_out=False)
-    s.script.check(s, "end")
+    s.script.check(s, When.END)
     assert said(s) == ["the last embers die in ground:E1"]
 
 
@@ -237,10 +239,10 @@ def test_all_remembers_each_part_until_the_last_and_any_needs_one():
     ])
     isabela = s.heroes[0]
     move(s, isabela, area(s, "ground:D1"))
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == []
     s.start_fire(area(s, "ground:F3"), 2, Cause.GM)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["Isabela sees the fire at ground:D1", "either"]
 
 
@@ -251,12 +253,12 @@ def test_every_cue_fires_each_time_and_resets_its_all():
     isabela = s.heroes[0]
     s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
     move(s, isabela, area(s, "ground:B1"))
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     move(s, isabela, area(s, "ground:A1"))  # only one part happened again
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["spark"]
     s.start_fire(area(s, "ground:E3"), 2, Cause.GM)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert said(s) == ["spark", "spark"]
 
 
@@ -265,7 +267,7 @@ def test_once_false_is_every_and_once_is_the_default():
                   {"name": "b", "when": {"fire-in-room": "hall"}, "do": {"say": "b"}}])
     for name in ("ground:D1", "ground:E1"):
         s.start_fire(area(s, name), 2, Cause.GM)
-        s.script.check(s, "phase")
+        s.script.check(s, When.PHASE)
     assert said(s) == ["a", "b", "a"]
 
 
@@ -276,7 +278,7 @@ def test_cues_fire_in_file_order_and_one_cue_sets_off_the_next_in_the_same_check
         {"name": "third", "when": {"round": 1}, "do": {"say": "third"}},
     ])
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert said(s) == ["first", "third", "second"]
 
 
@@ -287,7 +289,7 @@ def test_fire_effect_starts_a_script_fire_and_raises_or_adds_dice():
                           {"fire": {"at": "ground:A1", "add": 2}},
                           {"fire": {"at": "ground:A3", "add": 2}}]}])
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     started = of(s, EventKind.FIRE_STARTED)
     assert [e.data["cause"] for e in started] == [Cause.SCRIPT] * 3
     assert started[0].data["cue"] == "go"
@@ -301,7 +303,7 @@ def test_fire_and_explode_may_act_on_the_triggers_own_area():
                    "do": [{"fire": {"at": "{area}", "add": 2, "temperature": "hot"}},
                           {"explode": {"at": "{area}", "fd": 2, "radius": 0}}]}])
     fire = s.start_fire(area(s, "ground:E3"), 1, Cause.LEAP)
-    s.script.check(s, "phase")
+    s.script.check(s, When.PHASE)
     assert fire.fd == 3 and fire.temperature is Temperature.HOT
     assert of(s, EventKind.FIRE_GREW)[0].data["why"] == "script: flare"
     assert of(s, EventKind.SCRIPT, effect="explode")[0].area == "ground:E3"
@@ -315,7 +317,7 @@ def test_spill_oil_adds_a_route_oil_and_fuel_and_fire_runs_along_it():
                           {"fire": {"at": "ground:C1", "fd": 4}}]}],
                  doors={("ground:C1", "ground:D1"): False})
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     b = s.building
     route = b.routes[-1]
     assert route.kind is RouteKind.OIL
@@ -340,7 +342,7 @@ def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each
                               "do": {"explode": {"at": "ground:D2", "fd": 6, "radius": 1, "scatter": 2}}}], s)
     s.roller = LoadedRoller(totals=[0, 10, 30])  # Isabela fails to avoid, 10 damage, passes
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     fire = s.fires[area(s, "ground:D2")]
     assert fire.fd == 6 and fire.temperature is Temperature.HOT
     door = b.between(area(s, "ground:C2"), area(s, "ground:D2"))
@@ -360,7 +362,7 @@ def test_blast_stops_at_what_it_cannot_break_and_removes_the_powder():
     assert all(b.barriers[k].structure.value != "stone-wall" for k in broken)
     s.script = build_script([{"when": {"round": 1}, "do": {"explode": {"at": "ground:F1", "fd": 8}}}], s)
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert Feature.GUNPOWDER not in b.area("ground:F1").features
 
 
@@ -369,7 +371,7 @@ def test_open_close_and_break_barriers():
                    "do": [{"open": "ground:C2-ground:D2"}, {"close": "ground:F2|ground:G2"},
                           {"break": {"barrier": ["ground:A1", "upper:A1"], "fd": 4}}]}])
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     b = s.building
     assert not b.between(area(s, "ground:C2"), area(s, "ground:D2")).closed
     assert b.between(area(s, "ground:F2"), area(s, "ground:G2")).closed
@@ -383,7 +385,7 @@ def test_break_names_who_does_it_and_debris_falls_beside_it():
                    "do": {"break": {"barrier": "ground:A1-upper:A1", "fd": 2, "by": "the crew's axes"}}}])
     s.roller = LoadedRoller(totals=[0, 4, 20])  # Isabela (A1) fails to avoid, 4 damage
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     destroyed = of(s, EventKind.STRUCTURE_DESTROYED)
     assert destroyed and destroyed[0].actor == "the crew's axes" and destroyed[0].data["cue"] == "axes"
     assert [e.actor for e in of(s, EventKind.DEBRIS)] == ["Isabela"]
@@ -394,10 +396,10 @@ def test_collapse_a_floor_and_a_room_drops_whoever_stands_there():
                   {"name": "room", "when": {"round": 2}, "do": {"collapse": "bedroom"}}])
     tomas = s.heroes[1]
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert len(of(s, EventKind.FLOOR_COLLAPSED)) == 1 and tomas.area == area(s, "upper:B1")
     s.round = 2
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert tomas.area == area(s, "ground:B1")
     assert of(s, EventKind.HERO_FELL) and of(s, EventKind.HERO_FELL)[0].actor == "Tomas"
     # every floor of the bedroom is down, but the stairs were never a floor
@@ -407,16 +409,14 @@ def test_collapse_a_floor_and_a_room_drops_whoever_stands_there():
 def test_wind_changes_the_settings_and_calls_the_wind_module():
     calls = []
 
-    class Wind_(RuleModule):
-        name = "wind"
-
+    class Wind_(WindModule):  # found by its type, as the real one
         def set_wind(self, scene, *, strength=None, direction=None, why=""):
             calls.append((strength, direction, why))
 
     s = scripted([{"name": "gust", "when": {"round": 1}, "do": {"wind": {"strength": "strong", "direction": "NW"}}}])
     s.modules.append(Wind_())
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert s.settings.wind is Wind.STRONG
     assert calls == [("strong", "NW", "script: gust")]  # the module announces the new wind
 
@@ -424,9 +424,7 @@ def test_wind_changes_the_settings_and_calls_the_wind_module():
 def test_weather_calls_the_weather_module_and_sets_the_wind():
     calls = []
 
-    class Weather_(RuleModule):
-        name = "weather"
-
+    class Weather_(WeatherModule):
         def set_weather(self, scene, *, why="", **values):
             calls.append(values)
 
@@ -434,7 +432,7 @@ def test_weather_calls_the_weather_module_and_sets_the_wind():
                  settings=Settings(smoke=False, modules={"weather": {}}))
     s.modules.append(Weather_())
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert calls == [{"rain": "heavy"}]
     assert s.settings.wind is Wind.GALE
     assert of(s, EventKind.WIND, strength="gale")  # no wind module: the script says it
@@ -443,7 +441,7 @@ def test_weather_calls_the_weather_module_and_sets_the_wind():
 def test_wind_without_the_module_sets_the_settings_and_says_so():
     s = scripted([{"when": {"round": 1}, "do": [{"wind": "light"}, {"wind": "SE"}]}])
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert s.settings.wind is Wind.LIGHT
     assert [e.data["text"] for e in of(s, EventKind.WIND)] == [
         "The wind changes: light", "The wind turns: it blows from the SE"]
@@ -466,12 +464,12 @@ def test_npc_appears_and_moves():
         {"name": "runs", "when": {"round": 2}, "do": {"move": {"who": "Old Marta", "to": "ground:E2"}}},
     ])
     s.round = 1
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     marta = s.hero("old marta")
     assert marta.npc and marta.panache == 1 and marta.knack("sprinting") == 1
     assert marta.area == area(s, "ground:E1") and s.npcs_added == ["Old Marta"]
     s.round = 2
-    s.script.check(s, "start")
+    s.script.check(s, When.START)
     assert marta.area == area(s, "ground:E2")
     assert of(s, EventKind.HERO_MOVED)[-1].data["why"] == "script: runs"
 
@@ -537,7 +535,7 @@ def test_state_round_trips_and_a_restored_script_does_not_fire_again():
     assert fresh.hero("Marta").npc
     assert Feature.OIL in fresh.building.area("ground:E3").features
     fresh.start_fire(area(fresh, "ground:A1"), 2, Cause.GM)
-    fresh.script.check(fresh, "phase")
+    fresh.script.check(fresh, When.PHASE)
     assert said(fresh) == ["both"]
     assert len(fired(fresh, "npc")) == 1
 
@@ -671,7 +669,7 @@ script:
 
     gm.barrier(scene, "store door", "open")
     gm.move_hero(scene, "Ana", "ground:B2")
-    scene.script.check(scene, "phase")
+    scene.script.check(scene, When.PHASE)
     assert said(scene) == ["store door opens", "Ana is in the store"]
 
 

@@ -41,6 +41,7 @@ SEED = _Seed()
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),
     "play": ("play", "play", "Run a scene at the table: prompts each round, save, resume, undo."),
+    "screen": ("screen", "screen", "Serve a saved session as the players' screen (read-only)."),
     "check": ("check", "check", "Validate scenario files and summarise them."),
     "show": ("show", "show", "Draw a scenario's floor plan in the terminal."),
     "map": ("mapcmd", "map_cmd", "Render a printable encounter map (SVG, PNG or PDF)."),

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 import click
 
 from fuego.cli import SEED
+from fuego.cli.screen import screen_address
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -54,8 +56,13 @@ def default_session_path(scenario: str) -> str:
 @click.option("--plain", is_flag=True, help="No colours or boxes, even on a terminal.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Narrate everything: action dice, failed fire rolls, fuel checks.")
+@click.option("--screen", "screen_at", is_flag=False, flag_value="", default=None,
+              metavar="[HOST:PORT]", callback=screen_address,
+              help="Also serve the players' screen (a live map in a browser; prints its "
+                   "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
+                   "network.")
 def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
-         plain: bool, verbose: bool) -> None:
+         plain: bool, verbose: bool, screen_at: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
     \b
@@ -76,6 +83,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
       fuego play campaigns/tavern.yaml --seed 7
       fuego play campaigns/tavern.yaml --session friday.json
       fuego play --resume friday.json
+      fuego play campaigns/tavern.yaml --screen
     """
     from fuego.cli.table import Screen, Table
     from fuego.table import session as sessions
@@ -115,7 +123,15 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     for line in header:
         screen.line(line, "bold")
     screen.line(f"Saved after every answer to {save_path}; type help at any prompt.")
-    player = sessions.Player(session, table, attach=table.attach)
+    live: sessions.Live = table
+    attach: Callable[..., None] = table.attach
+    if screen_at is not None:  # the players' screen: fed at every question (fuego.web.feed)
+        from fuego.cli.screen import start_for_play
+
+        feed, stop_screen = start_for_play(screen_at, save_path, screen.line)
+        click.get_current_context().call_on_close(stop_screen)  # on quit, Ctrl-C, errors too
+        live, attach = feed.wrap(table), feed.after(table.attach)
+    player = sessions.Player(session, live, attach=attach)
     try:
         player.run()
     except sessions.Quit:

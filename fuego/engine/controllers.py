@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import heapq
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, parse_action
@@ -162,7 +163,7 @@ class AutoController(Controller):
         return self._exit_costs(scene)
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
-        by_kind: dict[HeroActionKind, list[HeroAction]] = {}
+        by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
             by_kind.setdefault(act.kind, []).append(act)
         for act in by_kind.get(HeroActionKind.PUT_OUT_CLOTHES, []):

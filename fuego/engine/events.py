@@ -3,15 +3,17 @@
 The engine never prints: it appends :class:`Event` records to the scene's log. The CLI narrates
 them (``fuego.render.narrate``) or writes them as JSON lines (:meth:`Event.to_json`). A JSON
 line is deterministic: keys sorted, no floats from timing, nothing but the event's own data.
+
+Each :class:`EventKind` has a payload: a ``TypedDict`` of the keys its ``data`` holds
+(:data:`PAYLOADS`; docs/events.md has a table per kind). The scene checks every event's keys as
+it logs it (:func:`check_payload`). The log itself is a plain list of events (:data:`EventLog`).
 """
 
-from __future__ import annotations
-
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 
 class EventKind(str, Enum):
@@ -74,6 +76,456 @@ class EventKind(str, Enum):
     ROLL = "roll"
 
 
+# -- payloads: the data each kind carries (docs/events.md has a table per kind) ------------------
+# One TypedDict per kind: the keys of ``Event.data`` and their JSON types. The scene checks every
+# event's keys against its kind's payload as it logs it (:func:`check_payload`): a missing or
+# unknown key is a programming error. (No ``from __future__ import annotations`` in this module:
+# on Python 3.11 a TypedDict only sees ``NotRequired`` in an evaluated annotation.)
+
+class Roll(TypedDict):
+    """A roll against a TN: the pool after every modifier, the TN, the total, pass or fail."""
+
+    pool: str
+    tn: int
+    total: int
+    success: bool
+
+
+class SceneStart(TypedDict):
+    title: str
+    seed: int | None
+    fires: int
+    heroes: list[str]
+
+
+class RoundStart(TypedDict):
+    fires: int
+    heroes: int  # heroes still acting
+
+
+class ActionDice(TypedDict):
+    heroes: dict[str, list[int]]
+    fire_actions: int
+
+
+class RoundEnd(TypedDict):
+    fires: int
+    fire_dice: int
+    heroes: dict[str, list[str | int]]  # name -> [status, flesh, dramatic]
+
+
+class SceneEnd(TypedDict):
+    rounds: int
+    burning: int
+    burned_out: int
+    heroes: dict[str, str]
+
+
+class FireStarted(TypedDict):
+    fd: int
+    cause: str  # a Cause value
+    source: str | None
+    temperature: str
+    fire_kind: str
+    resolve: int
+    state: str
+    # what the caller adds (Scene.start_fire's **data)
+    via: NotRequired[str]  # a route's areas on the way
+    barrier: NotRequired[str]  # burned through
+    cue: NotRequired[str]  # a script's
+    explosion: NotRequired[bool]
+    module: NotRequired[str]  # a module's
+    why: NotRequired[str]
+    by: NotRequired[str | None]
+    incendiary: NotRequired[bool]
+    intentional: NotRequired[bool]
+
+
+class FireMerged(TypedDict):
+    fd: int
+    cause: str
+    source: str | None
+    grew: bool
+    via: NotRequired[str]
+    barrier: NotRequired[str]
+    cue: NotRequired[str]
+    explosion: NotRequired[bool]
+    module: NotRequired[str]
+    why: NotRequired[str]
+    by: NotRequired[str | None]
+    incendiary: NotRequired[bool]
+    intentional: NotRequired[bool]
+
+
+class FireGrew(TypedDict):
+    fd: int
+    before: int
+    why: str
+    # the fire's own grow action rolled
+    pool: NotRequired[str]
+    tn: NotRequired[int]
+    total: NotRequired[int]
+    success: NotRequired[bool]
+
+
+class FireShrank(TypedDict):
+    fd: int
+    before: int
+    why: str
+
+
+class FireSpread(TypedDict):
+    to: str
+    path: list[str]
+    fd: int
+
+
+class FireLeapt(Roll):
+    to: str
+
+
+class FireBurnedThrough(Roll):
+    to: str
+    barrier: str  # the barrier's description
+
+
+class FireActionFailed(Roll):
+    action: str
+    target: NotRequired[str | None]
+
+
+class FireFuelCheck(TypedDict):
+    damage: int
+    flesh: int
+    total: int
+    success: bool
+    dramatic: int
+    resolve: int
+
+
+class StructureDestroyed(TypedDict):
+    structure: str
+    barrier: NotRequired[str]
+    cue: NotRequired[str]
+    pool: NotRequired[str]
+    tn: NotRequired[int]
+    total: NotRequired[int]
+    success: NotRequired[bool]
+
+
+class FireState(TypedDict):
+    trigger: str
+    before: str
+    after: str
+    why: str
+
+
+class FireOut(TypedDict):
+    reason: str
+    burned_out: bool
+
+
+class Flashover(TypedDict):
+    room: str
+    fires: int
+
+
+class Nothing(TypedDict):
+    """No data: the event's actor and area say it all."""
+
+
+class Barrier(TypedDict):
+    barrier: str
+    what: str
+    cue: NotRequired[str]
+
+
+class FloorCollapsed(TypedDict):
+    below: str
+
+
+class HeroAction(TypedDict):
+    action: str
+    # a rolled action (action "roll")
+    purpose: NotRequired[str]
+    pool: NotRequired[str]
+    tn: NotRequired[int]
+    total: NotRequired[int]
+    success: NotRequired[bool]
+    target: NotRequired[str]
+
+
+class HeroMoved(TypedDict):
+    frm: str
+    why: str
+
+
+class HeroAvoided(Roll):
+    knack: str
+
+
+class HeroDamaged(TypedDict):
+    pool: str
+    damage: int
+    flesh: int
+    fd: int
+    temperature: str
+    exposure: str
+    cause: str
+
+
+class WoundCheck(Roll):
+    dramatic: NotRequired[int]
+    step: NotRequired[int]
+
+
+class ClothesCaught(TypedDict):
+    pool: str
+    tn: int
+    total: int
+    fd: int
+
+
+class ClothesOut(TypedDict):
+    by: str
+
+
+class Dramatic(TypedDict):
+    dramatic: int
+
+
+class HeroDown(TypedDict):
+    cause: str
+    dramatic: int
+
+
+class HeroConfused(TypedDict):
+    pool: str
+    tn: int
+    total: int
+    rounds: int
+
+
+class HeroBreath(TypedDict):
+    breath: int
+    limit: NotRequired[int]
+    air: NotRequired[bool]
+
+
+class HeroSuffocating(Roll):
+    breath: int
+
+
+class HeroFell(TypedDict):
+    feet: int
+    pool: str
+    damage: int
+    flesh: int
+
+
+class Debris(TypedDict):
+    what: str
+    fd: int
+
+
+class Smoke(TypedDict):
+    thin: int
+    thick: int
+    rooms: list[str]
+    cleared: int
+
+
+class Script(TypedDict):
+    """A cue firing (``times`` and what triggered it), or one of its effects (``effect``)."""
+
+    cue: str
+    text: str
+    times: NotRequired[int]
+    room: NotRequired[str]
+    hero: NotRequired[str]
+    fd: NotRequired[int]
+    barrier: NotRequired[str]
+    effect: NotRequired[str]
+    areas: NotRequired[list[str]]
+    fuel: NotRequired[int]
+    radius: NotRequired[int]
+    npc: NotRequired[str]
+
+
+class ReadAloud(TypedDict):
+    cue: str
+    text: str
+
+
+class Gm(TypedDict):
+    action: str
+    fd: NotRequired[int]
+    barrier: NotRequired[str]
+    hero: NotRequired[str]
+
+
+class Weather(TypedDict):
+    text: str
+    # the weather module's
+    module: NotRequired[str]
+    ec: NotRequired[str]
+    ec_drm: NotRequired[int]
+    conditions: NotRequired[int]
+    dr: NotRequired[int]
+    month_drm: NotRequired[int]
+    why: NotRequired[str]
+    # the script's weather effect (without the module): the values it set
+    cue: NotRequired[str]
+    set_ec: NotRequired[str]
+    set_rain: NotRequired[str]
+    set_snowfall: NotRequired[str]
+    set_snow: NotRequired[str]
+    set_temperature: NotRequired[str]
+    set_ground: NotRequired[str]
+
+
+class Wind(TypedDict):
+    text: str
+    # the script's wind effect (without the module)
+    cue: NotRequired[str]
+    strength: NotRequired[str]
+    direction: NotRequired[str | None]
+    # the wind module's
+    module: NotRequired[str]
+    force: NotRequired[str]
+    force_dr: NotRequired[int]
+    direction_d8: NotRequired[int]
+    change_dr: NotRequired[int]
+    check: NotRequired[list[int]]
+    gusts: NotRequired[bool]
+    why: NotRequired[str]
+
+
+class Module(TypedDict):
+    """A rule module's event (fuego.modules.common.note): ``text`` in words, and its numbers."""
+
+    module: str
+    text: str
+    what: NotRequired[str]
+    why: NotRequired[str]
+    dice: NotRequired[int | list[int]]
+    drm: NotRequired[int]
+    modifier: NotRequired[int]
+    bonus: NotRequired[int]
+    need: NotRequired[int]
+    success: NotRequired[bool]
+    intentional: NotRequired[bool]
+    incendiary: NotRequired[bool]
+    hampered: NotRequired[bool]
+    to: NotRequired[str]
+    target: NotRequired[str]
+    fires: NotRequired[list[str]]
+    check: NotRequired[list[int]]
+    rounds: NotRequired[int]
+    ground: NotRequired[str]
+    cf: NotRequired[int]
+    loss: NotRequired[int]
+    spent: NotRequired[int]
+    factors: NotRequired[int]
+    areas: NotRequired[list[str] | dict[str, str]]
+    paths_cut: NotRequired[list[str]]
+    purpose: NotRequired[str]
+    pool: NotRequired[str]
+    tn: NotRequired[int]
+    total: NotRequired[int]
+    extinguish: NotRequired[bool]
+    chain: NotRequired[list[str]]
+    crew: NotRequired[list[str]]
+    sand: NotRequired[int]
+
+
+class TableRoll(TypedDict):
+    """A roll made at the table (``roll``): its purpose and, when it had one, the TN."""
+
+    pool: str
+    total: int
+    purpose: NotRequired[str]
+    tn: NotRequired[int | None]
+    success: NotRequired[bool]
+
+
+#: Each kind's payload: what ``Event.data`` holds for it. (Any: mypy has no type for "a
+#: TypedDict class".)
+PAYLOADS: dict[EventKind, Any] = {
+    EventKind.SCENE_START: SceneStart,
+    EventKind.ROUND_START: RoundStart,
+    EventKind.ACTION_DICE: ActionDice,
+    EventKind.ROUND_END: RoundEnd,
+    EventKind.SCENE_END: SceneEnd,
+    EventKind.FIRE_STARTED: FireStarted,
+    EventKind.FIRE_MERGED: FireMerged,
+    EventKind.FIRE_GREW: FireGrew,
+    EventKind.FIRE_SHRANK: FireShrank,
+    EventKind.FIRE_SPREAD: FireSpread,
+    EventKind.FIRE_LEAPT: FireLeapt,
+    EventKind.FIRE_BURNED_THROUGH: FireBurnedThrough,
+    EventKind.FIRE_ACTION_FAILED: FireActionFailed,
+    EventKind.FIRE_HELD: Nothing,
+    EventKind.STRUCTURE_DESTROYED: StructureDestroyed,
+    EventKind.FIRE_FUEL_CHECK: FireFuelCheck,
+    EventKind.FIRE_STATE: FireState,
+    EventKind.FIRE_OUT: FireOut,
+    EventKind.FLASHOVER: Flashover,
+    EventKind.AREA_BURNED_OUT: Nothing,
+    EventKind.FIRE_SPOTTED: Roll,
+    EventKind.FIRE_HIDDEN: Roll,
+    EventKind.BARRIER_OPENED: Barrier,
+    EventKind.BARRIER_CLOSED: Barrier,
+    EventKind.FLOOR_COLLAPSED: FloorCollapsed,
+    EventKind.HERO_ACTION: HeroAction,
+    EventKind.HERO_MOVED: HeroMoved,
+    EventKind.HERO_AVOIDED: HeroAvoided,
+    EventKind.HERO_DAMAGED: HeroDamaged,
+    EventKind.WOUND_CHECK: WoundCheck,
+    EventKind.CLOTHES_CAUGHT: ClothesCaught,
+    EventKind.CLOTHES_OUT: ClothesOut,
+    EventKind.HERO_KNOCKED_OUT: HeroDown,
+    EventKind.HERO_CRIPPLED: Dramatic,
+    EventKind.HERO_DIED: HeroDown,
+    EventKind.HERO_ESCAPED: Nothing,
+    EventKind.HERO_CONFUSED: HeroConfused,
+    EventKind.HERO_UNCONFUSED: Nothing,
+    EventKind.HERO_BREATH: HeroBreath,
+    EventKind.HERO_SUFFOCATING: HeroSuffocating,
+    EventKind.HERO_FELL: HeroFell,
+    EventKind.DEBRIS: Debris,
+    EventKind.SMOKE: Smoke,
+    EventKind.SMOKE_CLEARED: Nothing,
+    EventKind.SCRIPT: Script,
+    EventKind.READ_ALOUD: ReadAloud,
+    EventKind.GM: Gm,
+    EventKind.WEATHER: Weather,
+    EventKind.WIND: Wind,
+    EventKind.MODULE: Module,
+    EventKind.ROLL: TableRoll,
+}
+
+#: Each kind's (required keys, every key it may carry), for :func:`check_payload`.
+_KEYS: dict[EventKind, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(p.__required_keys__), frozenset(p.__required_keys__ | p.__optional_keys__))
+    for kind, p in PAYLOADS.items()
+}
+
+
+class PayloadError(ValueError):
+    """An event whose data does not match its kind's payload: a programming error."""
+
+
+def check_payload(kind: EventKind, data: Mapping[str, Any]) -> None:
+    """Raise :class:`PayloadError` when ``data`` lacks a key of ``kind``'s payload or has one
+    the payload does not know."""
+    required, allowed = _KEYS[kind]
+    if not (allowed.issuperset(data) and required.issubset(data)):
+        missing, unknown = sorted(required - data.keys()), sorted(data.keys() - allowed)
+        raise PayloadError(f"a {kind.value} event's data: missing {missing}, unknown {unknown} "
+                           f"(its payload is events.{PAYLOADS[kind].__name__}; docs/events.md)")
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened: kind, when (round, phase), who, where, and its data.
@@ -102,7 +554,7 @@ class Event:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Event:
+    def from_dict(cls, d: dict[str, Any]) -> "Event":
         d = dict(d)
         kind = EventKind(d.pop("kind"))
         rnd, phase = d.pop("round"), d.pop("phase")
@@ -141,111 +593,6 @@ START_PHASE = 0
 END_PHASE = 11
 
 
-class EventLog(Sequence):
-    """The scene's log: its events in order, some of them made only when first read.
-
-    A round of a big fire records tens of thousands of rolls. Where nobody listens as they
-    happen, the engine hands those as a :class:`Deferred` batch (their values in columns, and
-    how to make the events from them); any read makes them, in their place. Reading gives
-    exactly the events the engine would have appended one by one.
-    """
-
-    __slots__ = ("_events", "_tail", "_batches", "_batched", "append")
-
-    def __init__(self, events: Iterable[Event] = ()) -> None:
-        self._events: list[Event] = list(events)
-        self._tail: list = []  # from the first deferred batch on: events and batches
-        self._batches = 0  # deferred batches in the tail
-        self._batched = 0  # events they hold
-        #: append(event): straight onto the list while nothing waits to be made (the scene
-        #: emits through it), onto the tail after a deferred batch. (A list's own method,
-        #: never one of the log's: the log would hold itself in a cycle.)
-        self.append: Callable[[Event], None] = self._events.append
-
-    def extend(self, events: Iterable[Event]) -> None:
-        for event in events:
-            self.append(event)
-
-    def defer(self, batch: Deferred) -> None:
-        self._tail.append(batch)
-        self._batches += 1
-        self._batched += batch.count
-        self.append = self._tail.append
-
-    def clear(self) -> None:
-        self._events.clear()
-        self._tail.clear()
-        self._batches = self._batched = 0
-        self.append = self._events.append
-
-    def _made(self) -> list[Event]:
-        if self._tail:
-            events = self._events
-            for item in self._tail:
-                if type(item) is Deferred:
-                    events += item.make()
-                else:
-                    events.append(item)
-            self._tail.clear()
-            self._batches = self._batched = 0
-            self.append = events.append
-        return self._events
-
-    def __len__(self) -> int:
-        return len(self._events) + len(self._tail) - self._batches + self._batched
-
-    def since(self, start: int, kinds: frozenset[EventKind]) -> list[Event]:
-        """The events from index ``start`` on whose kind is one of ``kinds``. Deferred batches
-        that cannot hold such an event stay unmade (a script reads the log after every phase;
-        the tail is read from its end back to ``start``, not from its beginning)."""
-        tail = self._tail
-        picked = []
-        at, k = len(self), len(tail)
-        while k and at > start:
-            k -= 1
-            item = tail[k]
-            if type(item) is Deferred:
-                at -= item.count
-                if item.kinds is None or not kinds.isdisjoint(item.kinds):
-                    return [e for e in self._made()[start:] if e.kind in kinds]
-            else:
-                at -= 1
-                if item.kind in kinds:
-                    picked.append(item)
-        picked.reverse()
-        if at > start:  # on into the events already made
-            return [e for e in self._events[start:at] if e.kind in kinds] + picked
-        return picked
-
-    def __getitem__(self, index):
-        return self._made()[index]
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self._made())
-
-    def __reversed__(self) -> Iterator[Event]:
-        return reversed(self._made())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, EventLog):
-            other = other._made()
-        return self._made() == other
-
-    def __repr__(self) -> str:
-        return f"EventLog({self._made()!r})"
-
-    def __reduce__(self) -> tuple:  # copies and pickles: the events, made (``append`` is bound)
-        return EventLog, (self._made(),)
-
-
-class Deferred:
-    """``count`` events not made yet: ``make()`` makes them (once), in order. ``kinds``: the
-    kinds they may be (None: any), so a reader of other kinds leaves them unmade."""
-
-    __slots__ = ("count", "make", "kinds")
-
-    def __init__(self, count: int, make: Callable[[], list[Event]],
-                 kinds: frozenset[EventKind] | None = None) -> None:
-        self.count = count
-        self.make = make
-        self.kinds = kinds
+#: The scene's log: its events in the order they happened, a plain list. (A forecast that does
+#: not read the log gives the scene another sink; nothing is ever made later than it happens.)
+EventLog: TypeAlias = list[Event]

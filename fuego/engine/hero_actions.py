@@ -43,7 +43,7 @@ class HeroActionKind(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class HeroAction:
-    kind: HeroActionKind
+    kind: Enum  # a HeroActionKind, or a rule module's own kind (fuego.modules)
     target: int | None = None  # area (move, smother, spot)
     barrier: int | None = None  # barrier (open, close)
     other: str | None = None  # companion's name (put out their clothes)

@@ -6,6 +6,7 @@ penalties and lets the controller (a GM at the table) supply the player's own to
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool, trait_check
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
-class Sense:
+class Sense(Enum):
     """What an action leans on, for smoke penalties (003, Smoke)."""
 
     NONE = 0
@@ -33,16 +34,16 @@ class Sense:
     MOVEMENT = 2  # senses or movement: only thick smoke hinders
 
 
-def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
+def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
     """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
-    if sense == Sense.NONE or scene.smoke is None:
+    if sense is Sense.NONE or scene.smoke is None:
         return 0
     from fuego.world.smoke import Density
 
     d = scene.smoke.at(hero.area)
     if d is Density.THICK:
         lost = SMOKE_KEPT_PENALTY["thick"]
-    elif d is Density.THIN and sense == Sense.SIGHT:
+    elif d is Density.THIN and sense is Sense.SIGHT:
         lost = SMOKE_KEPT_PENALTY["thin"]
     else:
         return 0
@@ -51,7 +52,7 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: int) -> int:
     return lost
 
 
-def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
+def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: Sense = Sense.NONE,
               action: bool = True) -> Pool:
     """The pool after smoke, confusion and crippling (all RULES-NOTES / 003)."""
     lost = smoke_penalty(scene, hero, sense)
@@ -67,7 +68,7 @@ def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: int = Sense.NONE,
 
 
 def hero_roll(scene: Scene, hero: Hero, pool: Pool, tn: int | None, purpose: str,
-              sense: int = Sense.NONE, action: bool = True) -> tuple[int, Pool]:
+              sense: Sense = Sense.NONE, action: bool = True) -> tuple[int, Pool]:
     """Roll for a hero: the controller may supply the player's total, else the roller does."""
     pool = hero_pool(scene, hero, pool, sense, action)
     if scene.ask_roll is not None:

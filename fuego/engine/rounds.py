@@ -48,6 +48,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic, fire_damage, hero_roll
 from fuego.engine.policy import GROWS_WHEN_BOXED, POLICIES
 from fuego.engine.scene import out_events
+from fuego.engine.script import When
 from fuego.rules.settings import FlashoverMode
 from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
-def _script(scene: Scene, when: str) -> None:
+def _script(scene: Scene, when: When) -> None:
     if scene.script is not None:
         scene.script.check(scene, when)
 
@@ -72,7 +73,7 @@ def start_scene(scene: Scene) -> None:
                fires=len(scene.fires), heroes=[h.name for h in scene.heroes])
     for m in scene.modules:
         m.scene_start(scene)
-    _script(scene, "scene-start")
+    _script(scene, When.SCENE_START)
 
 
 def _ordered(scene: Scene, actors: list) -> list:
@@ -106,7 +107,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
     scene.building.check_barriers()
     scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
                heroes=sum(1 for h in scene.heroes if h.in_play))
-    _script(scene, "start")
+    _script(scene, When.START)
     for m in scene.modules:
         m.round_start(scene)
     controller.round_start(scene)
@@ -195,7 +196,7 @@ def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
             if run:
                 _grow_run(scene, run, phase, again, buckets)
             pending = again
-            _script(scene, "phase")
+            _script(scene, When.PHASE)
 
 
 def _all_boxed(actors: list, known: set[int], fires: dict[int, Fire], settled: bool) -> bool:
@@ -277,7 +278,7 @@ def end_round(scene: Scene) -> None:
     for m in sorted(scene.modules, key=lambda m: m.end_order):  # stable: ties keep their order
         m.end_of_round(scene)
     check_flashover(scene)
-    _script(scene, "end")
+    _script(scene, When.END)
     for hero in scene.heroes:
         hero.dice.clear()
     scene.emit(EventKind.ROUND_END, None, None, fires=len(scene.fires),
@@ -476,8 +477,7 @@ def finished(scene: Scene) -> bool:
     smoke_left = scene.smoke is not None and bool(scene.smoke.density)
     if scene.fires or smoke_left:
         return False
-    pending = getattr(scene.script, "pending", None)
-    return not (pending is not None and pending(scene))
+    return not (scene.script is not None and scene.script.pending(scene))
 
 
 def run_scene(scene: Scene, controller: Controller, rounds: int | None = None) -> None:

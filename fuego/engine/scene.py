@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
-from fuego.engine.events import RESERVED_KEYS, Deferred, Event, EventKind, EventLog
+from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
@@ -22,12 +23,16 @@ from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature, note_fuel
 
 if TYPE_CHECKING:
-    from fuego.modules import RuleModule
+    from fuego.engine.rule_module import RuleModule
+    from fuego.engine.script import Script
     from fuego.world.smoke import SmokeField
 
+M = TypeVar("M", bound="RuleModule")
 
-class Cause:
-    """Why a fire started: every new fire names one (an invariant the tests check)."""
+
+class Cause(str, Enum):
+    """Why a fire started: every new fire names one (an invariant the tests check). The log
+    carries its value (docs/events.md, ``fire-started``)."""
 
     START = "start"  # in the scenario at the start
     ROUTE = "route"
@@ -49,11 +54,11 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
-    log: EventLog = field(default_factory=EventLog)
+    log: EventLog = field(default_factory=list)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
-    script: Any = None  # fuego.scenario.script.Script, when the scenario has one
+    script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
     ended: bool = False
     next_fire_id: int = 1
@@ -78,13 +83,12 @@ class Scene:
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
              /, **data: Any) -> Event | None:
-        """Log an event (None: a kind this scene does not keep, see ``keep``)."""
+        """Log an event (None: a kind this scene does not keep, see ``keep``). ``data`` is the
+        kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
         if self.keep is not None and kind not in self.keep:
             return None
         if isinstance(area, int):
             area = self.building.areas[area].name
-        if not RESERVED_KEYS.isdisjoint(data):  # they would overwrite the record's own fields
-            raise ValueError(f"event data may not use {sorted(RESERVED_KEYS & data.keys())}")
         event = new_event(kind, self.round, self.phase, actor, area, data)
         self.add(event)
         return event
@@ -94,27 +98,23 @@ class Scene:
         return self.keep is None or kind in self.keep
 
     def add(self, event: Event) -> None:
-        """Log an event already made, and pass it to the listeners."""
+        """Log an event already made, and pass it to the listeners. Its data must be its kind's
+        payload: a missing or unknown key raises (a programming error, caught by the tests)."""
         if self.keep is not None and event.kind not in self.keep:
             return
+        check_payload(event.kind, event.data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
 
     def record_all(self, make: Callable[[], list[Event]], count: int,
                    kinds: frozenset[EventKind] | None = None) -> None:
-        """``count`` events that ``make()`` makes, in order (of ``kinds``): made now for the
-        listeners, or left to the log to make when it is first read (``EventLog.defer``): a big
-        fire's round records tens of thousands of rolls that a headless run or a forecast may
-        never read."""
+        """``count`` events that ``make()`` makes, in order (of ``kinds``), logged now."""
         keep = self.keep
         if keep is not None and kinds is not None and keep.isdisjoint(kinds):
             return
-        if self.listeners or type(self.log) is not EventLog or keep is not None:
-            for event in make():
-                self.add(event)
-        elif count:
-            self.log.defer(Deferred(count, make, kinds))
+        for event in make():
+            self.add(event)
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:
@@ -150,14 +150,16 @@ class Scene:
     def room_fires(self, room: str) -> list[Fire]:
         return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]
 
-    def module(self, name: str) -> RuleModule | None:
+    def module(self, kind: type[M]) -> M | None:
+        """The scene's module of class ``kind`` (None when it is off): modules find each other
+        by type, and the scenario's names stay in fuego.modules.registry."""
         for m in self.modules:
-            if m.name == name:
+            if isinstance(m, kind):
                 return m
         return None
 
     # -- fires: the only way in and out of the active set --------------------------------------
-    def start_fire(self, area: int, fd: int, cause: str, *, source: Fire | None = None,
+    def start_fire(self, area: int, fd: int, cause: Cause, *, source: Fire | None = None,
                    temperature: Temperature | None = None, kind: FireKind | None = None,
                    state: FireState | None = None, **data: Any) -> Fire | None:
         """Start a fire (or merge into the one there). Returns None where nothing can burn.
@@ -181,7 +183,7 @@ class Scene:
             if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
                 existing.temperature = Temperature.HOT
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
-                      cause=cause, source=src, grew=grew, **data)
+                      cause=cause.value, source=src, grew=grew, **data)
             return existing
         fire = Fire(self.next_fire_id, area, fd, a.fuel, temperature=temperature,
                     kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
@@ -190,7 +192,7 @@ class Scene:
         self.fires[area] = fire
         for module in self.modules:
             module.fire_started(self, fire)
-        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause,
+        self.emit(EventKind.FIRE_STARTED, self.fire_name(fire), area, fd=fire.fd, cause=cause.value,
                   source=src, temperature=fire.temperature.value, fire_kind=fire.kind.value,
                   resolve=fire.resolve, state=fire.state.value, **data)
         return fire

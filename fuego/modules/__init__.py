@@ -1,96 +1,21 @@
 """Optional rule modules from the other rule texts (ASL, Alpha Strike), switched on per scenario.
 
-A module is a :class:`RuleModule` subclass registered in :data:`REGISTRY` under the name a
-scenario uses in ``rules.modules``. The engine calls its hooks at fixed points of the round; each
-hook does nothing by default, so a module overrides only what it changes. Modules combine: the
-engine calls every enabled module's hook in the order the scenario lists them (the end-of-round
-hook by :attr:`RuleModule.end_order` first), and the shipped modules are written so that the
-order does not change what happens (docs/modules.md).
+A module is a :class:`RuleModule` subclass (the engine's hooks: fuego.engine.rule_module)
+registered in :data:`REGISTRY` under the name a scenario uses in ``rules.modules``. The engine
+calls its hooks at fixed points of the round; each hook does nothing by default, so a module
+overrides only what it changes. Modules combine: the engine calls every enabled module's hook in
+the order the scenario lists them (the end-of-round hook by :attr:`RuleModule.end_order` first),
+and the shipped modules are written so that the order does not change what happens
+(docs/modules.md).
 
 ``import fuego.modules.registry`` fills :data:`REGISTRY` with the shipped modules.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from fuego.engine.rule_module import RuleModule
 
-if TYPE_CHECKING:
-    from fuego.engine.fire import Fire
-    from fuego.engine.heroes import Hero
-    from fuego.engine.scene import Scene
-
-
-class RuleModule:
-    """Base of every optional module: no-op hooks, options validated by the module."""
-
-    name = "module"
-    #: seed file and rules this module follows, for docs and ``fuego check``
-    source = ""
-
-    #: verbs of the hero actions this module adds (scripted actions, ``fuego check``)
-    verbs: tuple[str, ...] = ()
-    #: when its end-of-round hook runs among the modules' (lower first; ties keep the scenario's
-    #: order): what puts fires out (10-29) before what spreads them (30-49) before what changes
-    #: their state (50-), so the order a scenario lists modules in changes nothing
-    end_order: int = 50
-
-    def __init__(self, options: dict[str, Any] | None = None):
-        self.options = dict(options or {})
-
-    @classmethod
-    def check_options(cls, options: dict[str, Any] | None) -> list[str]:
-        """Problems with ``options``, each ``key: message`` below ``rules.modules.<name>``."""
-        from fuego.errors import FuegoError
-
-        try:
-            cls(options)
-        except FuegoError as exc:
-            key = getattr(exc, "key", "")
-            return [f"{key}: {exc.message}" if key else exc.message]
-        return []
-
-    # -- hooks (the order of a round) --------------------------------------------------------
-    def scene_start(self, scene: Scene) -> None:
-        """Once, before round 1 (e.g. roll the Environmental Conditions or the wind)."""
-
-    def round_start(self, scene: Scene) -> None:
-        """Start of each round, before action dice (e.g. the wind change check)."""
-
-    def fire_started(self, scene: Scene, fire: Fire) -> None:
-        """A new fire was just placed (e.g. it starts as a Flame)."""
-
-    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
-        """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow); ``None``
-        forbids that action this time (e.g. upwind in heavy winds)."""
-        return tn
-
-    def hero_actions(self, scene: Scene, hero: Hero) -> list[Any]:
-        """Extra actions a hero may take (e.g. firefighting)."""
-        return []
-
-    def perform_hero_action(self, scene: Scene, hero: Hero, act: Any) -> bool:
-        """Carry out one of this module's hero actions; False if ``act`` is not one of them."""
-        return False
-
-    def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
-        """True if this module places ``fire``'s smoke itself (the core smoke skips it)."""
-        return False
-
-    def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
-        """End-of-round smoke, after the core has spread the smoke of the fires it places:
-        add densities to ``new`` and return the areas whose smoke this module manages (the
-        core does not linger or clear those)."""
-        return set()
-
-    def end_of_round(self, scene: Scene) -> None:
-        """After the core end-of-round steps and before the flashover check."""
-
-    def state(self) -> dict[str, Any]:
-        """What this module changes during play, for saves."""
-        return {}
-
-    def load_state(self, state: dict[str, Any]) -> None:
-        pass
+__all__ = ["REGISTRY", "RuleModule", "register"]
 
 
 #: name -> module class; filled by fuego.modules.registry (imported lazily by the loader)

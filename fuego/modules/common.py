@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
@@ -65,6 +65,12 @@ class Options:
         if norm not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
         return norm
+
+    @overload
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int: ...
+
+    @overload
+    def integer(self, key: str, default: None, lo: int, hi: int) -> int | None: ...
 
     def integer(self, key: str, default: int | None, lo: int, hi: int) -> int | None:
         value = self.get(key, default)
@@ -125,10 +131,10 @@ def resolve_refs(building: Building, refs: dict[str, Any], module: str, key: str
             for i in building.room_areas(ref):
                 out[i] = value
             continue
-        i = building.find(ref)
-        if i is None:
+        found = building.find(ref)
+        if found is None:
             raise OptionError(module, f"{key}.{ref}", "no room or area of that name")
-        per_area[i] = value
+        per_area[found] = value
     out.update(per_area)
     return out
 
@@ -292,21 +298,14 @@ def default_terrain(b: Building, i: int) -> str:
 
 def terrain_maps(scene: Scene) -> list[dict[int, str]]:
     """The ``terrain:`` options of the modules that are on, resolved to area indexes."""
-    out = []
-    for m in scene.modules:
-        resolved = getattr(m, "terrain_by_area", None)
-        if resolved is not None:
-            out.append(resolved(scene.building))
-    return out
+    return [m.terrain_by_area(scene.building) for m in scene.modules
+            if isinstance(m, TerrainOption)]
 
 
-def terrain_of(scene: Scene, i: int, *, cleared: bool = True) -> str:
-    """An area's terrain: what a fire break made of it, else its own ``terrain`` (the
-    scenario), else a module's ``terrain:`` option (area name before room key), else
-    :func:`default_terrain`."""
-    breaks = scene.module("fire-breaks") if cleared else None
-    if breaks is not None and i in breaks.converted:
-        return breaks.converted[i]
+def natural_terrain(scene: Scene, i: int) -> str:
+    """An area's terrain before any fire break: its own ``terrain`` (the scenario), else a
+    module's ``terrain:`` option (area name before room key), else :func:`default_terrain`.
+    (``fuego.modules.terrain.terrain_of`` adds what a fire break made of it.)"""
     own = getattr(scene.building.areas[i], "terrain", "")
     if own:
         return own
@@ -327,17 +326,6 @@ class TerrainOption:
         if self._terrain_cache is None or self._terrain_cache[0] != id(b):
             self._terrain_cache = (id(b), resolve_refs(b, self.terrain, self.name, "terrain"))
         return self._terrain_cache[1]
-
-
-# -- weather and wind, asked by the other modules --------------------------------------------------
-def weather_drm(scene: Scene, i: int) -> int:
-    """The weather module's DRM for a 2d6 fire roll in area ``i`` (0 when it is off)."""
-    w = scene.module("weather")
-    return w.drm(scene, i) if w is not None else 0
-
-
-def wind_of(scene: Scene) -> Any:
-    return scene.module("wind")
 
 
 # -- collapse -------------------------------------------------------------------------------------

@@ -40,8 +40,10 @@ from fuego.modules.common import (
     opposite,
     outdoors,
     step,
-    terrain_of,
 )
+from fuego.modules.ignition import Ignition
+from fuego.modules.terrain import terrain_of
+from fuego.modules.wind import Wind
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -100,7 +102,7 @@ class DriftingSmoke(RuleModule):
     # -- the wind it feels ----------------------------------------------------------------------
     def wind_now(self, scene: Scene) -> tuple[str | None, int]:
         """(where the smoke blows to, Alpha Strike wind force level)."""
-        wind = scene.module("wind")
+        wind = scene.module(Wind)
         if wind is not None:
             return wind.blowing_to, wind.level
         level = self.force if self.force is not None else \
@@ -123,7 +125,7 @@ class DriftingSmoke(RuleModule):
 
     def density_of(self, scene: Scene, fire: Fire) -> int:
         area = scene.building.areas[fire.area]
-        ignition = scene.module("ignition")
+        ignition = scene.module(Ignition)
         heavy = (TERRAINS[terrain_of(scene, fire.area)].heavy_smoke or area.thick_smoke
                  or (ignition is not None and ignition.is_incendiary(fire)))
         return THICK if heavy else THIN
@@ -161,11 +163,11 @@ class DriftingSmoke(RuleModule):
             fire = scene.fires[i]
             if not self.smoke_claims(scene, fire):
                 continue
-            t = self.trails.get(i)
-            if t is None:
+            trail = self.trails.get(i)
+            if trail is None:
                 self.trails[i] = Trail(self.density_of(scene, fire), scene.round)
             else:
-                t.density, t.linger = self.density_of(scene, fire), None
+                trail.density, trail.linger = self.density_of(scene, fire), None
         for src, t in self.trails.items():
             t.areas = self.path(scene, src)
         return self._paint(scene, new)

@@ -27,10 +27,10 @@ from fuego.modules.common import (
     OptionError,
     Options,
     TerrainOption,
+    natural_terrain,
     note,
     outdoors,
     resolve_refs,
-    terrain_of,
 )
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class FireBreaks(TerrainOption, RuleModule):
         for i in sorted(targets):
             to = targets[i]
             area = b.areas[i]
-            before = terrain_of(scene, i, cleared=False)
+            before = natural_terrain(scene, i)
             klass = TERRAINS[before].fuel_class
             where = f"rules.modules.{self.name}.areas: {area.name}"
             if not outdoors(b, i):
@@ -122,7 +122,7 @@ class FireBreaks(TerrainOption, RuleModule):
                             f"but only {self.budget} are available")
         cut = []
         if self.cut_paths:
-            chosen = {b.find(r["area"]) for r in rows}
+            chosen = {b.find(str(r["area"])) for r in rows}
             cut = [r.name for r in b.routes if chosen & set(r.areas)]
         return {"factors": self.budget, "granted": self.factors,
                 "from_crew_hours": self.crew_hours // CREW_HOURS_PER_FACTOR, "spent": spent,
@@ -139,6 +139,7 @@ class FireBreaks(TerrainOption, RuleModule):
         b = scene.building
         for row in p["areas"]:
             i = b.find(row["area"])
+            assert i is not None  # (the plan names the scene's own areas)
             self.converted[i] = row["to"]
             self.cleared[i] = row["class"]
             b.areas[i].fuel = row["fuel"][1]
@@ -169,7 +170,7 @@ def summary(scene: Scene) -> dict[str, Any] | None:
     """The fire-break spend of a built scene, for ``fuego check`` (None when the module is off):
     ``factors`` available (``granted`` + ``from_crew_hours``), ``spent``, ``left``, ``areas``
     (area, from, to, class, cost, fuel [before, after]), ``paths_cut`` and ``problems``."""
-    m = scene.module("fire-breaks")
+    m = scene.module(FireBreaks)
     if m is None:
         return None
     return m.plan(scene)
@@ -192,7 +193,7 @@ def summary_line(scene: Scene) -> str | None:
 def cleared_areas(scene: Scene) -> dict[str, str]:
     """Areas a map should mark as cleared: area name -> ``light`` or ``clear`` (before round 1
     this is the plan; after, what was done)."""
-    m = scene.module("fire-breaks")
+    m = scene.module(FireBreaks)
     if m is None:
         return {}
     if m.applied:

@@ -32,9 +32,11 @@ from typing import TYPE_CHECKING, Any
 from fuego.dice.roller import Pool
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
+from fuego.modules.structures import Structures
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
@@ -202,7 +204,7 @@ class Firefighting(RuleModule):
         if self._roll(scene, hero, trait, tn, purpose, scene.area_name(fire.area)):
             self._dice_off(scene, fire, n, f"{purpose} by {hero.name}")
 
-    def _tear_down(self, scene: Scene, hero: Hero, fire) -> None:
+    def _tear_down(self, scene: Scene, hero: Hero, fire: Fire) -> None:
         from fuego.engine.injury import debris
 
         b = scene.building
@@ -214,7 +216,7 @@ class Firefighting(RuleModule):
             return
         area.fuel = max(0, area.fuel - TEAR_DOWN_FUEL)
         fire.resolve = max(0, fire.resolve - TEAR_DOWN_FUEL)
-        structures = scene.module("structures")
+        structures = scene.module(Structures)
         if structures is not None:
             structures.damage(scene, fire.area, TEAR_DOWN_CF, f"torn down by {hero.name}",
                               by=hero.name)

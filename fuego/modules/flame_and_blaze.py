@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.engine.fire import FireState, Trigger
 from fuego.modules import RuleModule, register
-from fuego.modules.common import TERRAINS, Options, dr_text, note, terrain_of, weather_drm
+from fuego.modules.common import TERRAINS, Options, dr_text, note
 from fuego.modules.ignition import ASL_SPREAD_NEEDED
+from fuego.modules.terrain import terrain_of
+from fuego.modules.weather import weather_drm
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire

@@ -36,10 +36,11 @@ from fuego.modules.common import (
     note,
     outdoors,
     resolve_refs,
-    terrain_of,
     unlit,
-    weather_drm,
 )
+from fuego.modules.terrain import alpha_target, terrain_of
+from fuego.modules.weather import weather_drm
+from fuego.modules.wind import Wind
 from fuego.rules.tables import Temperature
 
 if TYPE_CHECKING:
@@ -48,19 +49,6 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
-#: Fire Starting Base Target, intentional / unintentional (001, Alpha Strike fire tables);
-#: None is NA (cannot be set on fire normally).
-ALPHA_BASE_TARGET: dict[str, tuple[int, int] | None] = {
-    "water": None,
-    "clear": (11, 11),
-    "paved": None,
-    "rough": (12, 12),
-    "jungle": (7, 10),
-    "woods": (6, 9),
-    "building": (9, 10),
-    "industrial": (4, 6),
-    "magma": (4, 6),
-}
 #: Spreading Fire: Final DR needed by burnable terrain (000, ASL 25.6).
 ASL_SPREAD_NEEDED = {
     "stone-building": 9,
@@ -84,16 +72,6 @@ class IgnitionAction(str, Enum):
     THROW_INCENDIARY = "throw-incendiary"
 
 
-def alpha_target(scene: Scene, i: int, *, intentional: bool) -> int | None:
-    """The Alpha Strike base target of area ``i``'s terrain with the terrain's own modifier
-    (Planted Fields for grain and vineyards); None where the text says NA."""
-    t = TERRAINS[terrain_of(scene, i)]
-    base = ALPHA_BASE_TARGET[t.alpha]
-    if base is None:
-        return None
-    return base[0 if intentional else 1] + t.alpha_mod
-
-
 def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None = None,
            incendiary: bool = False, modifier: int = 0) -> Fire | None:
     """Try to start a fire in area ``i`` (a hero's deliberate act or an accident). Logs the roll;
@@ -102,7 +80,7 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
 
     b = scene.building
     name = b.areas[i].name
-    module = scene.module("ignition")
+    module = scene.module(Ignition)
     what = "set fire" if intentional else "accidental fire"
     if not unlit(scene, i):
         note(scene, "ignition", f"{what} in {name}: nothing there will burn"
@@ -121,7 +99,7 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
         note(scene, "ignition", f"{what} in {name}: {terrain_of(scene, i)} cannot be set alight",
              i, by, what=what, success=False)
         return None
-    wind = scene.module("wind")
+    wind = scene.module(Wind)
     target = base + modifier + (wind.target_modifier() if wind is not None else 0)
     drm = weather_drm(scene, i)
     a, c = scene.roller.dr()
@@ -255,7 +233,7 @@ class Ignition(TerrainOption, RuleModule):
         if rise:
             drm += ASL_SPREAD_DRM["higher" if rise > 0 else "lower"]
         drm += weather_drm(scene, dst)
-        wind = scene.module("wind")
+        wind = scene.module(Wind)
         if wind is not None:
             w = wind.asl_drm(scene, src, dst)
             if w is None:

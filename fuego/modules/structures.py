@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, collapse, note, outdoors, resolve_refs, unlit
+from fuego.modules.flame_and_blaze import FlameAndBlaze
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ class Structures(RuleModule):
             return
         new = scene.start_fire(below[0], max(1, fd // RUBBLE_FD_DIVISOR), Cause.DEBRIS,
                                module=self.name, why="burning rubble falls")
-        fab = scene.module("flame-and-blaze")
+        fab = scene.module(FlameAndBlaze)
         if new is not None and fab is not None:
             fab.blaze_now(scene, new, "burning rubble (ASL 25.15: not a Flame)")
 

@@ -64,7 +64,8 @@ SELF_EXTINGUISHING = frozenset({"deep-snow", "ice", "mud", "swamp", "tundra"})
 RAIN = {"none": 0, "light": 1, "moderate": 1, "heavy": 1, "torrential": 2}
 SNOWFALL = {"none": 0, "light": 1, "moderate": 1, "heavy": 1, "sleet": 1, "blizzard": 2}
 TEMPERATURE = {"normal": 0, "cold": 1, "hot": -2}
-GROUND = {"none": 0, **{k: ALPHA_CONDITIONS["terrain"][k] for k in sorted(SELF_EXTINGUISHING)}}
+GROUND: dict[str, int] = {"none": 0, **{k: v for k in sorted(SELF_EXTINGUISHING)
+                                         if (v := ALPHA_CONDITIONS["terrain"][k]) is not None}}
 
 #: fuego's reading: one 2d6 DRM point is worth one raise (5) on a 7th Sea TN.
 TN_PER_DRM = 5
@@ -174,12 +175,11 @@ class Weather(RuleModule):
             self.burn_out.clear()
             return
         b = scene.building
-        ignition = scene.module("ignition")
         for i in sorted(scene.fires):
             if i in self.burn_out or not outdoors(b, i):
                 continue
-            if ignition is not None and ignition.is_incendiary(scene.fires[i]):
-                continue
+            if any(m.is_incendiary(scene.fires[i]) for m in scene.modules):
+                continue  # (the ignition module's: it builds on this one, so a hook asks it)
             self.burn_out[i] = scene.roller.d6()
             note(scene, self.name, f"on {self.ground} the fire will die by itself in "
                  f"{self.burn_out[i]} round(s)", i, rounds=self.burn_out[i], ground=self.ground)
@@ -240,3 +240,9 @@ class Weather(RuleModule):
         self.ec, self.rain, self.snowfall = state["ec"], state["rain"], state["snowfall"]
         self.temperature, self.ground = state["temperature"], state["ground"]
         self.burn_out = {i: n for i, n in state["burn_out"]}
+
+
+def weather_drm(scene: Scene, i: int) -> int:
+    """The weather module's DRM for a 2d6 fire roll in area ``i`` (0 when it is off)."""
+    w = scene.module(Weather)
+    return w.drm(scene, i) if w is not None else 0

@@ -49,11 +49,11 @@ from fuego.modules.common import (
     outdoors,
     side,
     step,
-    terrain_of,
     turn,
     unlit,
-    weather_drm,
 )
+from fuego.modules.terrain import alpha_target, terrain_of
+from fuego.modules.weather import weather_drm
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -229,16 +229,14 @@ class Wind(RuleModule):
             self.origin = turn(self.origin, by)  # turning the source turns the wind alike
         self._announce(scene, f"The wind changes ({dr_text(check)}, dr {roll}): {before} -> "
                        f"{self.describe()}", **data)
-        smoke = scene.module("drifting-smoke")
-        if smoke is not None:
-            smoke.wind_changed(scene)
+        for m in scene.modules:  # (the drifting smoke: it reads the wind)
+            m.wind_changed(scene)
 
     def _gusts(self, scene: Scene, check: tuple[int, int]) -> None:
         self.gust_round = scene.round
         self._announce(scene, f"Gusts ({dr_text(check)})!", check=list(check), gusts=True)
-        smoke = scene.module("drifting-smoke")
-        if smoke is not None:
-            smoke.gust(scene)
+        for m in scene.modules:  # (the drifting smoke: it reads the wind)
+            m.gust(scene)
         if self.collapse:
             b = scene.building
             burning = [i for i in sorted(scene.fires)
@@ -338,8 +336,6 @@ class Wind(RuleModule):
         return None
 
     def _jump(self, scene: Scene, fire: Fire, to: str) -> None:
-        from fuego.modules.ignition import alpha_target
-
         found = self.jump_target(scene, fire, to)
         if found is None:
             return
@@ -386,9 +382,8 @@ class Wind(RuleModule):
             self.origin = None
         self._announce(scene, f"The wind: {self.describe()}", why=why)
         if (self.force, self.origin) != before:
-            smoke = scene.module("drifting-smoke")
-            if smoke is not None:
-                smoke.wind_changed(scene)
+            for m in scene.modules:  # (the drifting smoke: it reads the wind)
+                m.wind_changed(scene)
 
     # -- saves --------------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

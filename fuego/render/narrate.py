@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING
 from fuego.engine.events import Event, EventKind
 from fuego.render.phrases import (
     QUIET_KINDS,
-    _damage_text,
-    _fire_area,
-    _phase_prefix,
-    _wound_text,
+    damage_text,
+    fire_area,
     narrate,
+    phase_prefix,
+    wound_text,
 )
 from fuego.render.summary import summarize
 
@@ -65,7 +65,7 @@ class Narrator:
 
     def _track(self, e: Event) -> None:
         K = EventKind
-        where = _fire_area(e.actor, e.area)
+        where = fire_area(e.actor, e.area)
         if e.kind in (K.FIRE_STARTED, K.FIRE_MERGED, K.FIRE_GREW, K.FIRE_SHRANK):
             if e.data.get("fd") is not None and where is not None:
                 self.fire_dice[where] = e.data["fd"]
@@ -81,12 +81,12 @@ class Narrator:
         with its own event, after the event that released it)."""
         K = EventKind
         out: list[tuple[Event, str]] = []
-        fd = self.fire_dice.get(_fire_area(event.actor, event.area))
+        fd = self.fire_dice.get(fire_area(event.actor, event.area))
         pending, self._pending = self._pending, None
         if pending is not None:
             if event.kind is K.WOUND_CHECK and event.actor == pending.actor:
-                line = (_phase_prefix(pending) + _damage_text(pending)
-                        + f" (wound check {_wound_text(event)})")
+                line = (phase_prefix(pending) + damage_text(pending)
+                        + f" (wound check {wound_text(event)})")
                 self._track(event)
                 return [(pending, line)]
             out.extend(self._pairs(pending, None))

@@ -1,15 +1,18 @@
 """Per-event phrases: :func:`narrate` turns one event into one line of game language.
 
-The small words (counts, area and room names, rolls), the phrase for every event kind, and the
-lines a hero's damage and its wound check make. A pure function of the event: nothing is printed.
+The small words (counts, area and room names, rolls), the phrase of every event kind (one small
+function each, registered in :data:`PHRASES` under its :class:`EventKind`), and the lines a
+hero's damage and its wound check make. A pure function of the event: nothing is printed.
 :mod:`fuego.render.narrate` (the stream) and :mod:`fuego.render.summary` are built on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
+from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 
 if TYPE_CHECKING:
@@ -26,13 +29,13 @@ QUIET_KINDS = frozenset({
 
 
 # -- small words --------------------------------------------------------------------------------
-def _plural(n: int, one: str, many: str | None = None) -> str:
+def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
-    """Like :func:`_plural` but ``no fire`` for zero."""
-    return f"no {one}" if not n else _plural(n, one, many)
+    """Like :func:`plural` but ``no fire`` for zero."""
+    return f"no {one}" if not n else plural(n, one, many)
 
 
 def _words(text: Any) -> str:
@@ -50,7 +53,7 @@ def _thing(text: Any) -> str:
     return what
 
 
-def _list(items: Iterable[str]) -> str:
+def listing(items: Iterable[str]) -> str:
     items = list(items)
     if not items:
         return "nobody"
@@ -69,7 +72,7 @@ def _room_name(name: Any, building: Building | None) -> str | None:
     return room.name or room.key if room is not None else None
 
 
-def _area(name: Any, building: Building | None, *, extra: str | None = None,
+def place(name: Any, building: Building | None, *, extra: str | None = None,
           near: Any = None) -> str:
     """``ground:C4``; with a building ``ground:C4 (Kitchen)``; ``extra`` joins the brackets
     (``ground:C4 (Kitchen, FD 5)``). The room is left out when ``near`` (the other area of the
@@ -89,7 +92,7 @@ def _room(key: Any, building: Building | None) -> str:
     return str(key)
 
 
-def _fire_area(actor: Any, area: Any) -> Any:
+def fire_area(actor: Any, area: Any) -> Any:
     """The area a fire's actor name points at (``fire@ground:C2`` -> ``ground:C2``)."""
     if isinstance(actor, str) and actor.startswith("fire@"):
         return actor[5:]
@@ -98,7 +101,7 @@ def _fire_area(actor: Any, area: Any) -> Any:
 
 def _fire(e: Event, building: Building | None, fd: int | None = None) -> str:
     """``the fire in ground:C2 (FD 5)``; without a known FD just ``the fire in ground:C2``."""
-    where = _area(_fire_area(e.actor, e.area), building, extra=f"FD {fd}" if fd else None)
+    where = place(fire_area(e.actor, e.area), building, extra=f"FD {fd}" if fd else None)
     return f"the fire in {where}"
 
 
@@ -112,7 +115,7 @@ def _who(actor: Any) -> str:
     return text
 
 
-def _roll(d: dict, *, outcome: bool = False) -> str:
+def _roll(d: Mapping[str, object], *, outcome: bool = False) -> str:
     """``rolled 23 vs TN 10`` (and ``: failed``/``: passed`` when ``outcome``)."""
     if "total" not in d:
         return ""
@@ -124,12 +127,12 @@ def _roll(d: dict, *, outcome: bool = False) -> str:
     return text
 
 
-def _with_roll(text: str, d: dict, *, outcome: bool = False) -> str:
+def _with_roll(text: str, d: Mapping[str, object], *, outcome: bool = False) -> str:
     roll = _roll(d, outcome=outcome)
     return f"{text}: {roll}" if roll else text
 
 
-def _phase_prefix(e: Event) -> str:
+def phase_prefix(e: Event) -> str:
     if START_PHASE < e.phase < END_PHASE:
         return f"Phase {e.phase}: "
     return ""
@@ -165,20 +168,20 @@ def _gm_barrier(verb: str):
         barrier = e.data.get("barrier")
         if isinstance(barrier, str) and "|" in barrier:
             x, y = barrier.split("|", 1)
-            return f"{verb} the barrier between {_area(x, b)} and {_area(y, b, near=x)}"
+            return f"{verb} the barrier between {place(x, b)} and {place(y, b, near=x)}"
         return f"{verb} {barrier or 'a barrier'}"
     return text
 
 
 #: The GM's overrides (fuego.table.gm), by their ``action``.
 _GM_ACTIONS = {
-    "start-fire": lambda e, b: f"starts a fire in {_area(e.area, b, extra=_fd_word(e.data))}",
-    "set-fire-dice": lambda e, b: (f"puts out the fire in {_area(e.area, b)}" if not e.data.get("fd")
-                                   else f"sets the fire in {_area(e.area, b)} to FD {e.data['fd']}"),
+    "start-fire": lambda e, b: f"starts a fire in {place(e.area, b, extra=_fd_word(e.data))}",
+    "set-fire-dice": lambda e, b: (f"puts out the fire in {place(e.area, b)}" if not e.data.get("fd")
+                                   else f"sets the fire in {place(e.area, b)} to FD {e.data['fd']}"),
     "open-barrier": _gm_barrier("opens"),
     "close-barrier": _gm_barrier("closes"),
     "break-barrier": _gm_barrier("breaks"),
-    "move-hero": lambda e, b: f"moves {e.data.get('hero')} to {_area(e.area, b)}",
+    "move-hero": lambda e, b: f"moves {e.data.get('hero')} to {place(e.area, b)}",
     "end-scene": lambda e, b: "ends the scene",
 }
 
@@ -194,7 +197,7 @@ _STATE_WORDS = {
 def _hero_status(name: str, status: str, flesh: int, dramatic: int) -> str:
     wounds = []
     if flesh:
-        wounds.append(_plural(flesh, "Flesh Wound"))
+        wounds.append(plural(flesh, "Flesh Wound"))
     if dramatic:
         wounds.append(f"{dramatic} Dramatic")
     hurt = ", ".join(wounds) if wounds else "unhurt"
@@ -213,293 +216,531 @@ def narrate(event: Event, *, verbose: bool = False, building: Building | None = 
     """
     if event.kind in QUIET_KINDS and not verbose:
         return None
-    text = _text(event, verbose, building, fd)
+    text = PHRASES[event.kind](event, Context(building, fd, verbose))
     if text is None:
         return None
-    prefix = _phase_prefix(event)
+    prefix = phase_prefix(event)
     if not prefix and text[:1].islower() and ":" not in text.split(" ", 1)[0]:
         text = _cap(text)  # a sentence of its own; an area name (ground:C4) stays as it is
     return prefix + text
 
 
-def _text(e: Event, verbose: bool, b: Building | None, fd: int | None) -> str | None:  # noqa: C901
-    k, d = e.kind, e.data
-    K = EventKind
-    # -- scene and round structure -------------------------------------------------------
-    if k is K.SCENE_START:
-        title = d.get("title") or "The scene"
-        heroes = d.get("heroes") or []
-        fires = d.get("fires", 0)
-        text = f"{title} begins: {_count(fires, 'fire')} burning"
-        text += f"; heroes {_list(heroes)}" if heroes else "; no heroes inside"
-        if d.get("seed") is not None:
-            text += f" (seed {d['seed']})"
-        return text
-    if k is K.ROUND_START:
-        inside = d.get("heroes", 0)
-        return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning, "
-                f"{_count(inside, 'hero', 'heroes')} inside")
-    if k is K.ACTION_DICE:
-        heroes = d.get("heroes") or {}
-        parts = [f"{name} {', '.join(str(x) for x in dice)}" for name, dice in heroes.items()]
-        text = "Action dice: " + ("; ".join(parts) if parts else "no hero acts")
-        return text + f"; the fires have {_plural(d.get('fire_actions', 0), 'action')}"
-    if k is K.ROUND_END:
-        fires = d.get("fires", 0)
-        if fires:
-            text = (f"Round {e.round} ends: {_plural(fires, 'fire')} "
-                    f"({_plural(d.get('fire_dice', 0), 'Fire Die', 'Fire Dice')})")
-        else:
-            text = f"Round {e.round} ends: no fire left"
-        heroes = d.get("heroes") or {}
-        parts = [_hero_status(n, s, f, dw) for n, (s, f, dw) in heroes.items()]
-        return text + ("; " + "; ".join(parts) if parts else "")
-    if k is K.SCENE_END:
-        rounds = d.get("rounds", e.round)
-        text = f"The scene ends after {_plural(rounds, 'round')}: "
-        burning = d.get("burning", 0)
-        text += f"still {_plural(burning, 'fire')} burning" if burning else "nothing burns"
-        text += f", {_plural(d.get('burned_out', 0), 'area')} burned out"
-        heroes = d.get("heroes") or {}
-        if heroes:
-            text += "; " + ", ".join(f"{n} {_words(s)}" for n, s in heroes.items())
-        return text
-    # -- the fire ------------------------------------------------------------------------
-    if k is K.FIRE_STARTED:
-        cause = d.get("cause")
-        extras = [f"FD {d.get('fd')}"]
-        if d.get("temperature") not in (None, "regular"):
-            extras.append(str(d["temperature"]))
-        if d.get("fire_kind") == "villain":
-            extras.append("a Villain")
-        if d.get("state") not in (None, "burning"):
-            extras.append(f"a {d['state']}")
-        source = d.get("source")
-        src = source[5:] if isinstance(source, str) and source.startswith("fire@") else None
-        if cause == "start":
-            return f"Fire in {_area(e.area, b, extra=', '.join(extras))}"
-        if cause == "route" and d.get("via"):
-            extras.append(str(d["via"]))
-        elif cause and (cause not in ("route", "leap", "burn-through") or not source):
-            extras.append(_words(cause))  # a leap or burn-through: the line before says how
-        text = f"{_area(e.area, b, near=src)} catches fire ({', '.join(extras)})"
-        return text + (" along the fuel" if cause == "route" and not d.get("via") else "")
-    if k is K.FIRE_MERGED:
-        src = d.get("source")
-        by = f" from the fire in {src[5:]}" if isinstance(src, str) and src.startswith("fire@") else ""
-        if d.get("grew"):
-            return f"{_fire(e, b)} grows to FD {d.get('fd')}{by}"
-        if not verbose:
+# -- the phrase of each kind ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a phrase may use besides its event: the building (room names), the acting fire's
+    Fire Dice where the event does not carry them, and whether to narrate the bookkeeping."""
+
+    building: Building | None = None
+    fd: int | None = None
+    verbose: bool = False
+
+
+#: A kind's phrase: its event (and the context) in one line of game language, or None when it
+#: is not worth a line.
+Phrase = Callable[[Event, Context], str | None]
+
+#: Every kind's phrase (a test checks that none is missing).
+PHRASES: dict[EventKind, Phrase] = {}
+K = EventKind
+
+
+def _phrase(*kinds: EventKind) -> Callable[[Phrase], Phrase]:
+    def register(fn: Phrase) -> Phrase:
+        for kind in kinds:
+            PHRASES[kind] = fn
+        return fn
+    return register
+
+
+@_phrase(K.SCENE_START)
+def _on_scene_start(e: Event, c: Context) -> str | None:
+    d = cast(events.SceneStart, e.data)
+    title = d.get("title") or "The scene"
+    heroes = d.get("heroes") or []
+    fires = d.get("fires", 0)
+    text = f"{title} begins: {_count(fires, 'fire')} burning"
+    text += f"; heroes {listing(heroes)}" if heroes else "; no heroes inside"
+    if d.get("seed") is not None:
+        text += f" (seed {d['seed']})"
+    return text
+
+
+@_phrase(K.ROUND_START)
+def _on_round_start(e: Event, c: Context) -> str | None:
+    d = cast(events.RoundStart, e.data)
+    inside = d.get("heroes", 0)
+    return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning, "
+            f"{_count(inside, 'hero', 'heroes')} inside")
+
+
+@_phrase(K.ACTION_DICE)
+def _on_action_dice(e: Event, c: Context) -> str | None:
+    d = cast(events.ActionDice, e.data)
+    heroes = d.get("heroes") or {}
+    parts = [f"{name} {', '.join(str(x) for x in dice)}" for name, dice in heroes.items()]
+    text = "Action dice: " + ("; ".join(parts) if parts else "no hero acts")
+    return text + f"; the fires have {plural(d.get('fire_actions', 0), 'action')}"
+
+
+@_phrase(K.ROUND_END)
+def _on_round_end(e: Event, c: Context) -> str | None:
+    d = cast(events.RoundEnd, e.data)
+    fires = d.get("fires", 0)
+    if fires:
+        text = (f"Round {e.round} ends: {plural(fires, 'fire')} "
+                f"({plural(d.get('fire_dice', 0), 'Fire Die', 'Fire Dice')})")
+    else:
+        text = f"Round {e.round} ends: no fire left"
+    heroes = d.get("heroes") or {}
+    parts = [_hero_status(n, str(s), int(f), int(dw)) for n, (s, f, dw) in heroes.items()]
+    return text + ("; " + "; ".join(parts) if parts else "")
+
+
+@_phrase(K.SCENE_END)
+def _on_scene_end(e: Event, c: Context) -> str | None:
+    d = cast(events.SceneEnd, e.data)
+    rounds = d.get("rounds", e.round)
+    text = f"The scene ends after {plural(rounds, 'round')}: "
+    burning = d.get("burning", 0)
+    text += f"still {plural(burning, 'fire')} burning" if burning else "nothing burns"
+    text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
+    heroes = d.get("heroes") or {}
+    if heroes:
+        text += "; " + ", ".join(f"{n} {_words(s)}" for n, s in heroes.items())
+    return text
+
+
+@_phrase(K.FIRE_STARTED)
+def _on_fire_started(e: Event, c: Context) -> str | None:
+    d = cast(events.FireStarted, e.data)
+    b = c.building
+    cause = d.get("cause")
+    extras = [f"FD {d.get('fd')}"]
+    if d.get("temperature") not in (None, "regular"):
+        extras.append(str(d["temperature"]))
+    if d.get("fire_kind") == "villain":
+        extras.append("a Villain")
+    if d.get("state") not in (None, "burning"):
+        extras.append(f"a {d['state']}")
+    source = d.get("source")
+    src = source[5:] if isinstance(source, str) and source.startswith("fire@") else None
+    if cause == "start":
+        return f"Fire in {place(e.area, b, extra=', '.join(extras))}"
+    if cause == "route" and d.get("via"):
+        extras.append(str(d["via"]))
+    elif cause and (cause not in ("route", "leap", "burn-through") or not source):
+        extras.append(_words(cause))  # a leap or burn-through: the line before says how
+    text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
+    return text + (" along the fuel" if cause == "route" and not d.get("via") else "")
+
+
+@_phrase(K.FIRE_MERGED)
+def _on_fire_merged(e: Event, c: Context) -> str | None:
+    d = cast(events.FireMerged, e.data)
+    b = c.building
+    src = d.get("source")
+    by = f" from the fire in {src[5:]}" if isinstance(src, str) and src.startswith("fire@") else ""
+    if d.get("grew"):
+        return f"{_fire(e, b)} grows to FD {d.get('fd')}{by}"
+    if not c.verbose:
+        return None
+    return f"{_fire(e, b, d.get('fd'))} takes in more fire{by}"
+
+
+@_phrase(K.FIRE_GREW)
+def _on_fire_grew(e: Event, c: Context) -> str | None:
+    d = cast(events.FireGrew, e.data)
+    b = c.building
+    text = f"{_fire(e, b)} grows to FD {d.get('fd')}"
+    if "total" in d:
+        return _with_roll(text, d)
+    why = d.get("why")
+    return text + (f" ({why})" if why and why != "grow" else "")
+
+
+@_phrase(K.FIRE_SHRANK)
+def _on_fire_shrank(e: Event, c: Context) -> str | None:
+    d = cast(events.FireShrank, e.data)
+    b = c.building
+    why = d.get("why")
+    return f"{_fire(e, b)} dies down to FD {d.get('fd')}" + (f" ({why})" if why else "")
+
+
+@_phrase(K.FIRE_SPREAD)
+def _on_fire_spread(e: Event, c: Context) -> str | None:
+    d = cast(events.FireSpread, e.data)
+    b = c.building
+    path = d.get("path") or []
+    to = place(d.get("to"), b, near=fire_area(e.actor, e.area))
+    text = f"{_fire(e, b, c.fd)} spreads along the fuel to {to}"
+    if len(path) > 1:
+        text += " by way of " + listing(path[:-1])
+    if d.get("fd") == 0:
+        text += ", but it does not take there"
+    return text
+
+
+@_phrase(K.FIRE_LEAPT)
+def _on_fire_leapt(e: Event, c: Context) -> str | None:
+    d = cast(events.FireLeapt, e.data)
+    b = c.building
+    return _with_roll(f"{_fire(e, b, c.fd)} leaps to "
+                      f"{place(d.get('to'), b, near=fire_area(e.actor, e.area))}", d)
+
+
+@_phrase(K.FIRE_BURNED_THROUGH)
+def _on_fire_burned_through(e: Event, c: Context) -> str | None:
+    d = cast(events.FireBurnedThrough, e.data)
+    b = c.building
+    what = _thing(d.get("barrier") or "barrier")
+    return _with_roll(f"{_fire(e, b, c.fd)} burns through the {what} to "
+                      f"{place(d.get('to'), b, near=fire_area(e.actor, e.area))}", d)
+
+
+@_phrase(K.FIRE_ACTION_FAILED)
+def _on_fire_action_failed(e: Event, c: Context) -> str | None:
+    d = cast(events.FireActionFailed, e.data)
+    b = c.building
+    action = str(d.get("action"))
+    target = d.get("target")
+    verb = {"grow": "fails to grow", "leap": "fails to leap",
+            "burn-through": "fails to burn through", "destroy": "fails to break through",
+            "spread": "fails to spread"}.get(action, f"fails to {_words(action)}")
+    text = f"{_fire(e, b, c.fd)} {verb}"
+    if target and action != "grow":
+        to = place(target, b, near=fire_area(e.actor, e.area))
+        text += f" to {to}" if action in ("leap", "spread") else f" into {to}"
+    return _with_roll(text, d)
+
+
+@_phrase(K.FIRE_HELD)
+def _on_fire_held(e: Event, c: Context) -> str | None:
+    b = c.building
+    return f"{_fire(e, b, c.fd)} holds its action"
+
+
+@_phrase(K.STRUCTURE_DESTROYED)
+def _on_structure_destroyed(e: Event, c: Context) -> str | None:
+    d = cast(events.StructureDestroyed, e.data)
+    b = c.building
+    what = _thing(d.get("structure") or "structure")
+    barrier = d.get("barrier")
+    if isinstance(barrier, str) and "|" in barrier:
+        x, y = barrier.split("|", 1)
+        where = f"between {place(x, b)} and {place(y, b, near=x)}"
+    elif barrier:
+        where = f"({barrier}) by {place(e.area, b)}"
+    else:
+        where = f"in {place(e.area, b)}"
+    who = _fire(e, b, c.fd) if str(e.actor or "").startswith("fire@") else _who(e.actor)
+    return _with_roll(f"{who} brings down the {what} {where}", d)
+
+
+@_phrase(K.FIRE_FUEL_CHECK)
+def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
+    d = cast(events.FireFuelCheck, e.data)
+    b = c.building
+    if d.get("success"):
+        if not c.verbose:
             return None
-        return f"{_fire(e, b, d.get('fd'))} takes in more fire{by}"
-    if k is K.FIRE_GREW:
-        text = f"{_fire(e, b)} grows to FD {d.get('fd')}"
-        if "total" in d:
-            return _with_roll(text, d)
-        why = d.get("why")
-        return text + (f" ({why})" if why and why != "grow" else "")
-    if k is K.FIRE_SHRANK:
-        why = d.get("why")
-        return f"{_fire(e, b)} dies down to FD {d.get('fd')}" + (f" ({why})" if why else "")
-    if k is K.FIRE_SPREAD:
-        path = d.get("path") or []
-        to = _area(d.get("to"), b, near=_fire_area(e.actor, e.area))
-        text = f"{_fire(e, b, fd)} spreads along the fuel to {to}"
-        if len(path) > 1:
-            text += " by way of " + _list(path[:-1])
-        if d.get("fd") == 0:
-            text += ", but it does not take there"
-        return text
-    if k is K.FIRE_LEAPT:
-        return _with_roll(f"{_fire(e, b, fd)} leaps to "
-                          f"{_area(d.get('to'), b, near=_fire_area(e.actor, e.area))}", d)
-    if k is K.FIRE_BURNED_THROUGH:
-        what = _thing(d.get("barrier") or "barrier")
-        return _with_roll(f"{_fire(e, b, fd)} burns through the {what} to "
-                          f"{_area(d.get('to'), b, near=_fire_area(e.actor, e.area))}", d)
-    if k is K.FIRE_ACTION_FAILED:
-        action = d.get("action")
-        target = d.get("target")
-        verb = {"grow": "fails to grow", "leap": "fails to leap",
-                "burn-through": "fails to burn through", "destroy": "fails to break through",
-                "spread": "fails to spread"}.get(action, f"fails to {_words(action)}")
-        text = f"{_fire(e, b, fd)} {verb}"
-        if target and action != "grow":
-            to = _area(target, b, near=_fire_area(e.actor, e.area))
-            text += f" to {to}" if action in ("leap", "spread") else f" into {to}"
-        return _with_roll(text, d)
-    if k is K.FIRE_HELD:
-        return f"{_fire(e, b, fd)} holds its action"
-    if k is K.STRUCTURE_DESTROYED:
-        what = _thing(d.get("structure") or "structure")
-        barrier = d.get("barrier")
-        if isinstance(barrier, str) and "|" in barrier:
-            x, y = barrier.split("|", 1)
-            where = f"between {_area(x, b)} and {_area(y, b, near=x)}"
-        elif barrier:
-            where = f"({barrier}) by {_area(e.area, b)}"
+        return (f"{_fire(e, b, c.fd)} feeds: check {d.get('total')} vs "
+                f"{plural(d.get('flesh', 0), 'wound')} (+{d.get('damage')}), passed")
+    return (f"{_fire(e, b, c.fd)} eats into its fuel: check {d.get('total')} vs "
+            f"{plural(d.get('flesh', 0), 'wound')}, failed; now "
+            f"{plural(d.get('dramatic', 0), 'Dramatic Wound')} (Resolve {d.get('resolve')})")
+
+
+@_phrase(K.FIRE_STATE)
+def _on_fire_state(e: Event, c: Context) -> str | None:
+    d = cast(events.FireState, e.data)
+    b = c.building
+    if d.get("trigger") == "flashover" and not c.verbose:
+        return None  # the flashover line says it
+    after = str(d.get("after"))
+    text = f"{_fire(e, b, c.fd)} {_STATE_WORDS.get(after, 'turns ' + _words(after))}"
+    return text + (f" ({d['why']})" if d.get("why") else "")
+
+
+@_phrase(K.FIRE_OUT)
+def _on_fire_out(e: Event, c: Context) -> str | None:
+    d = cast(events.FireOut, e.data)
+    b = c.building
+    reason = d.get("reason") or ""
+    if reason == "fuel spent":
+        return f"{_fire(e, b)} burns out: its fuel is spent"
+    text = f"{_fire(e, b)} goes out" + (f" ({reason})" if reason else "")
+    if d.get("burned_out"):
+        text += "; nothing is left to burn there"
+    return text
+
+
+@_phrase(K.FLASHOVER)
+def _on_flashover(e: Event, c: Context) -> str | None:
+    d = cast(events.Flashover, e.data)
+    b = c.building
+    return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
+            f"{plural(d.get('fires', 0), 'fire')} there burn hot")
+
+
+@_phrase(K.AREA_BURNED_OUT)
+def _on_area_burned_out(e: Event, c: Context) -> str | None:
+    b = c.building
+    return f"{place(e.area, b)} is burned out"
+
+
+@_phrase(K.FIRE_SPOTTED)
+def _on_fire_spotted(e: Event, c: Context) -> str | None:
+    d = cast(events.Roll, e.data)
+    b = c.building
+    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
+
+
+@_phrase(K.FIRE_HIDDEN)
+def _on_fire_hidden(e: Event, c: Context) -> str | None:
+    d = cast(events.Roll, e.data)
+    b = c.building
+    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
+
+
+@_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)
+def _on_barrier(e: Event, c: Context) -> str | None:
+    d = cast(events.Barrier, e.data)
+    b = c.building
+    what = _thing(d.get("what") or "door")
+    verb = "opens" if e.kind is K.BARRIER_OPENED else "closes"
+    barrier = d.get("barrier")
+    text = f"{_who(e.actor)} {verb} the {what}"
+    if isinstance(barrier, str) and "|" in barrier:
+        x, y = barrier.split("|", 1)
+        text += f" between {place(x, b)} and {place(y, b, near=x)}"
+    elif barrier:
+        text += f" ({barrier}) by {place(e.area, b)}"
+    return text
+
+
+@_phrase(K.FLOOR_COLLAPSED)
+def _on_floor_collapsed(e: Event, c: Context) -> str | None:
+    d = cast(events.FloorCollapsed, e.data)
+    b = c.building
+    return f"the floor of {place(e.area, b)} gives way into {place(d.get('below'), b)}"
+
+
+@_phrase(K.HERO_ACTION)
+def _on_hero_action(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroAction, e.data)
+    b = c.building
+    action = d.get("action")
+    if action == "roll":
+        purpose = d.get("purpose") or "act"
+        if purpose == "smother fire" and d.get("target"):
+            text = f"{e.actor} tries to smother the fire in {place(d['target'], b)}"
+        elif purpose == "put out clothes":
+            text = f"{e.actor} tries to put out burning clothes"
         else:
-            where = f"in {_area(e.area, b)}"
-        who = _fire(e, b, fd) if str(e.actor or "").startswith("fire@") else _who(e.actor)
-        return _with_roll(f"{who} brings down the {what} {where}", d)
-    if k is K.FIRE_FUEL_CHECK:
-        if d.get("success"):
-            if not verbose:
-                return None
-            return (f"{_fire(e, b, fd)} feeds: check {d.get('total')} vs "
-                    f"{_plural(d.get('flesh', 0), 'wound')} (+{d.get('damage')}), passed")
-        return (f"{_fire(e, b, fd)} eats into its fuel: check {d.get('total')} vs "
-                f"{_plural(d.get('flesh', 0), 'wound')}, failed; now "
-                f"{_plural(d.get('dramatic', 0), 'Dramatic Wound')} (Resolve {d.get('resolve')})")
-    if k is K.FIRE_STATE:
-        if d.get("trigger") == "flashover" and not verbose:
-            return None  # the flashover line says it
-        after = d.get("after")
-        text = f"{_fire(e, b, fd)} {_STATE_WORDS.get(after, 'turns ' + _words(after))}"
-        return text + (f" ({d['why']})" if d.get("why") else "")
-    if k is K.FIRE_OUT:
-        reason = d.get("reason") or ""
-        if reason == "fuel spent":
-            return f"{_fire(e, b)} burns out: its fuel is spent"
-        text = f"{_fire(e, b)} goes out" + (f" ({reason})" if reason else "")
-        if d.get("burned_out"):
-            text += "; nothing is left to burn there"
-        return text
-    if k is K.FLASHOVER:
-        return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
-                f"{_plural(d.get('fires', 0), 'fire')} there burn hot")
-    if k is K.AREA_BURNED_OUT:
-        return f"{_area(e.area, b)} is burned out"
-    if k is K.FIRE_SPOTTED:
-        return _with_roll(f"{e.actor} spots the fire in {_area(e.area, b)}", d)
-    if k is K.FIRE_HIDDEN:
-        return _with_roll(f"{e.actor} does not notice the fire in {_area(e.area, b)}", d)
-    # -- the building --------------------------------------------------------------------
-    if k in (K.BARRIER_OPENED, K.BARRIER_CLOSED):
-        what = _thing(d.get("what") or "door")
-        verb = "opens" if k is K.BARRIER_OPENED else "closes"
-        barrier = d.get("barrier")
-        text = f"{_who(e.actor)} {verb} the {what}"
-        if isinstance(barrier, str) and "|" in barrier:
-            x, y = barrier.split("|", 1)
-            text += f" between {_area(x, b)} and {_area(y, b, near=x)}"
-        elif barrier:
-            text += f" ({barrier}) by {_area(e.area, b)}"
-        return text
-    if k is K.FLOOR_COLLAPSED:
-        return f"the floor of {_area(e.area, b)} gives way into {_area(d.get('below'), b)}"
-    # -- heroes --------------------------------------------------------------------------
-    if k is K.HERO_ACTION:
-        action = d.get("action")
-        if action == "roll":
-            purpose = d.get("purpose") or "act"
-            if purpose == "smother fire" and d.get("target"):
-                text = f"{e.actor} tries to smother the fire in {_area(d['target'], b)}"
-            elif purpose == "put out clothes":
-                text = f"{e.actor} tries to put out burning clothes"
-            else:
-                text = f"{e.actor} tries to {purpose}"
-            return _with_roll(text, d, outcome=True)
-        if not verbose:
-            return None  # the move, the opened door, the spotted fire tell it
-        return f"{e.actor} acts: {action}"
-    if k is K.HERO_MOVED:
-        frm = d.get("frm")
-        text = f"{e.actor} moves from {_area(frm, b)} to {_area(e.area, b, near=frm)}"
-        why = d.get("why")
-        return text + (f" ({why})" if why and why != "move" else "")
-    if k is K.HERO_AVOIDED:
-        knack = _words(d.get("knack") or "")
-        how = f" ({knack})" if knack else ""
-        text = (f"{e.actor} gets through the flames unharmed{how}" if d.get("success")
-                else f"{e.actor} cannot avoid the flames{how}")
-        return _with_roll(text, d)
-    if k is K.HERO_DAMAGED:
-        return _damage_text(e)
-    if k is K.WOUND_CHECK:
-        return f"{e.actor}'s wound check: {_wound_text(e)}"
-    if k is K.CLOTHES_CAUGHT:
-        text = f"{e.actor}'s clothes catch fire (FD {d.get('fd')})"
-        return text + (f": Finesse check {d['total']} vs TN {d.get('tn')}" if "total" in d else "")
-    if k is K.CLOTHES_OUT:
-        by = d.get("by")
-        text = f"{e.actor}'s burning clothes are put out"
-        return text + (f" by {by}" if by and by != e.actor else "")
-    if k is K.HERO_KNOCKED_OUT:
-        cause = d.get("cause")
-        return (f"{e.actor} is knocked out ({_plural(d.get('dramatic', 0), 'Dramatic Wound')}"
-                + (f", {cause})" if cause else ")"))
-    if k is K.HERO_CRIPPLED:
-        return f"{e.actor} is crippled ({_plural(d.get('dramatic', 0), 'Dramatic Wound')})"
-    if k is K.HERO_DIED:
-        cause = d.get("cause")
-        return (f"{e.actor} dies ({_plural(d.get('dramatic', 0), 'Dramatic Wound')}"
-                + (f", {cause})" if cause else ")"))
-    if k is K.HERO_ESCAPED:
-        return f"{e.actor} gets out at {_area(e.area, b)}"
-    if k is K.HERO_CONFUSED:
-        text = (f"{e.actor} loses all sense of direction after "
-                f"{_plural(d.get('rounds', 0), 'round')} in thick smoke")
-        return _with_roll(text, d)
-    if k is K.HERO_UNCONFUSED:
-        return f"{e.actor} is out of the smoke and gets their bearings back"
-    if k is K.HERO_BREATH:
-        if d.get("air"):
-            return f"{e.actor} can breathe again"
-        limit = d.get("limit")
-        text = f"{e.actor} holds their breath"
-        if limit:
-            text += f" (round {d.get('breath')} of {limit})"
-        return text
-    if k is K.HERO_SUFFOCATING:
-        text = f"{e.actor} is suffocating after {_plural(d.get('breath', 0), 'round')} without air"
+            text = f"{e.actor} tries to {purpose}"
         return _with_roll(text, d, outcome=True)
-    if k is K.HERO_FELL:
-        return (f"{e.actor} falls {d.get('feet')} ft into {_area(e.area, b)}: "
-                f"{d.get('damage')} damage ({_plural(d.get('flesh', 0), 'Flesh Wound')})")
-    if k is K.DEBRIS:
-        return f"debris from the {_thing(d.get('what') or 'structure')} hits {e.actor} (FD {d.get('fd')})"
-    # -- smoke ---------------------------------------------------------------------------
-    if k is K.SMOKE:
-        thin, thick = d.get("thin", 0), d.get("thick", 0)
-        parts = []
-        if thick:
-            parts.append(f"{_plural(thick, 'area')} thick")
-        if thin:
-            parts.append(f"{_plural(thin, 'area')} thin")
-        text = "Smoke: " + (", ".join(parts) if parts else "none left")
-        rooms = d.get("rooms") or []
-        if rooms:
-            text += " in " + _list([_room(r, b) for r in rooms])
-        if d.get("cleared"):
-            text += f"; {_plural(d['cleared'], 'area')} cleared"
-        return text
-    if k is K.SMOKE_CLEARED:
-        return "The smoke has cleared"
-    # -- script, GM, modules -------------------------------------------------------------
-    if k is K.READ_ALOUD:
-        return f'Read aloud: "{_generic(e)}"'
-    if k is K.ROLL:
-        who = f"{e.actor} " if e.actor else ""
-        purpose = d.get("purpose")
-        return _with_roll(f"{who}rolls{' for ' + str(purpose) if purpose else ''}", d,
-                          outcome=True)
-    if k is K.SCRIPT and "effect" not in d and d.get("cue") and "times" in d:
+    if not c.verbose:
+        return None  # the move, the opened door, the spotted fire tell it
+    return f"{e.actor} acts: {action}"
+
+
+@_phrase(K.HERO_MOVED)
+def _on_hero_moved(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroMoved, e.data)
+    b = c.building
+    frm = d.get("frm")
+    text = f"{e.actor} moves from {place(frm, b)} to {place(e.area, b, near=frm)}"
+    why = d.get("why")
+    return text + (f" ({why})" if why and why != "move" else "")
+
+
+@_phrase(K.HERO_AVOIDED)
+def _on_hero_avoided(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroAvoided, e.data)
+    knack = _words(d.get("knack") or "")
+    how = f" ({knack})" if knack else ""
+    text = (f"{e.actor} gets through the flames unharmed{how}" if d.get("success")
+            else f"{e.actor} cannot avoid the flames{how}")
+    return _with_roll(text, d)
+
+
+@_phrase(K.HERO_DAMAGED)
+def _on_hero_damaged(e: Event, c: Context) -> str | None:
+    return damage_text(e)
+
+
+@_phrase(K.WOUND_CHECK)
+def _on_wound_check(e: Event, c: Context) -> str | None:
+    return f"{e.actor}'s wound check: {wound_text(e)}"
+
+
+@_phrase(K.CLOTHES_CAUGHT)
+def _on_clothes_caught(e: Event, c: Context) -> str | None:
+    d = cast(events.ClothesCaught, e.data)
+    text = f"{e.actor}'s clothes catch fire (FD {d.get('fd')})"
+    return text + (f": Finesse check {d['total']} vs TN {d.get('tn')}" if "total" in d else "")
+
+
+@_phrase(K.CLOTHES_OUT)
+def _on_clothes_out(e: Event, c: Context) -> str | None:
+    d = cast(events.ClothesOut, e.data)
+    by = d.get("by")
+    text = f"{e.actor}'s burning clothes are put out"
+    return text + (f" by {by}" if by and by != e.actor else "")
+
+
+@_phrase(K.HERO_KNOCKED_OUT)
+def _on_hero_knocked_out(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroDown, e.data)
+    cause = d.get("cause")
+    return (f"{e.actor} is knocked out ({plural(d.get('dramatic', 0), 'Dramatic Wound')}"
+            + (f", {cause})" if cause else ")"))
+
+
+@_phrase(K.HERO_CRIPPLED)
+def _on_hero_crippled(e: Event, c: Context) -> str | None:
+    d = cast(events.Dramatic, e.data)
+    return f"{e.actor} is crippled ({plural(d.get('dramatic', 0), 'Dramatic Wound')})"
+
+
+@_phrase(K.HERO_DIED)
+def _on_hero_died(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroDown, e.data)
+    cause = d.get("cause")
+    return (f"{e.actor} dies ({plural(d.get('dramatic', 0), 'Dramatic Wound')}"
+            + (f", {cause})" if cause else ")"))
+
+
+@_phrase(K.HERO_ESCAPED)
+def _on_hero_escaped(e: Event, c: Context) -> str | None:
+    b = c.building
+    return f"{e.actor} gets out at {place(e.area, b)}"
+
+
+@_phrase(K.HERO_CONFUSED)
+def _on_hero_confused(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroConfused, e.data)
+    text = (f"{e.actor} loses all sense of direction after "
+            f"{plural(d.get('rounds', 0), 'round')} in thick smoke")
+    return _with_roll(text, d)
+
+
+@_phrase(K.HERO_UNCONFUSED)
+def _on_hero_unconfused(e: Event, c: Context) -> str | None:
+    return f"{e.actor} is out of the smoke and gets their bearings back"
+
+
+@_phrase(K.HERO_BREATH)
+def _on_hero_breath(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroBreath, e.data)
+    if d.get("air"):
+        return f"{e.actor} can breathe again"
+    limit = d.get("limit")
+    text = f"{e.actor} holds their breath"
+    if limit:
+        text += f" (round {d.get('breath')} of {limit})"
+    return text
+
+
+@_phrase(K.HERO_SUFFOCATING)
+def _on_hero_suffocating(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroSuffocating, e.data)
+    text = f"{e.actor} is suffocating after {plural(d.get('breath', 0), 'round')} without air"
+    return _with_roll(text, d, outcome=True)
+
+
+@_phrase(K.HERO_FELL)
+def _on_hero_fell(e: Event, c: Context) -> str | None:
+    d = cast(events.HeroFell, e.data)
+    b = c.building
+    return (f"{e.actor} falls {d.get('feet')} ft into {place(e.area, b)}: "
+            f"{d.get('damage')} damage ({plural(d.get('flesh', 0), 'Flesh Wound')})")
+
+
+@_phrase(K.DEBRIS)
+def _on_debris(e: Event, c: Context) -> str | None:
+    d = cast(events.Debris, e.data)
+    return f"debris from the {_thing(d.get('what') or 'structure')} hits {e.actor} (FD {d.get('fd')})"
+
+
+@_phrase(K.SMOKE)
+def _on_smoke(e: Event, c: Context) -> str | None:
+    d = cast(events.Smoke, e.data)
+    b = c.building
+    thin, thick = d.get("thin", 0), d.get("thick", 0)
+    parts = []
+    if thick:
+        parts.append(f"{plural(thick, 'area')} thick")
+    if thin:
+        parts.append(f"{plural(thin, 'area')} thin")
+    text = "Smoke: " + (", ".join(parts) if parts else "none left")
+    rooms = d.get("rooms") or []
+    if rooms:
+        text += " in " + listing([_room(r, b) for r in rooms])
+    if d.get("cleared"):
+        text += f"; {plural(d['cleared'], 'area')} cleared"
+    return text
+
+
+@_phrase(K.SMOKE_CLEARED)
+def _on_smoke_cleared(e: Event, c: Context) -> str | None:
+    return "The smoke has cleared"
+
+
+@_phrase(K.READ_ALOUD)
+def _on_read_aloud(e: Event, c: Context) -> str | None:
+    return f'Read aloud: "{_generic(e)}"'
+
+
+@_phrase(K.ROLL)
+def _on_roll(e: Event, c: Context) -> str | None:
+    d = cast(events.TableRoll, e.data)
+    who = f"{e.actor} " if e.actor else ""
+    purpose = d.get("purpose")
+    return _with_roll(f"{who}rolls{' for ' + str(purpose) if purpose else ''}", d,
+                      outcome=True)
+
+
+@_phrase(K.SCRIPT)
+def _on_script(e: Event, c: Context) -> str | None:
+    d = cast(events.Script, e.data)
+    if "effect" not in d and d.get("cue") and "times" in d:
         # a cue firing: its effects tell what happens, each in its own event
-        return f"Script: cue {d['cue']} fires" if verbose else None
-    if k in (K.WIND, K.WEATHER) and isinstance(d.get("text"), str):
-        return d["text"]
-    if k is K.GM and d.get("action") in _GM_ACTIONS:
-        return "GM" + (f" ({e.actor})" if e.actor not in (None, "GM") else "") + ": " + \
-            _GM_ACTIONS[d["action"]](e, b)
-    label = {K.SCRIPT: "Script", K.GM: "GM", K.WEATHER: "Weather", K.WIND: "Wind",
-             K.MODULE: "Rule"}.get(k, _cap(_words(k.value)))
+        return f"Script: cue {d['cue']} fires" if c.verbose else None
+    return _labelled(e, "Script")
+
+
+@_phrase(K.WIND, K.WEATHER)
+def _on_wind(e: Event, c: Context) -> str | None:
+    text = e.data.get("text")
+    if isinstance(text, str):
+        return text
+    return _labelled(e, "Wind" if e.kind is K.WIND else "Weather")
+
+
+@_phrase(K.GM)
+def _on_gm(e: Event, c: Context) -> str | None:
+    action = e.data.get("action")
+    if action in _GM_ACTIONS:
+        return ("GM" + (f" ({e.actor})" if e.actor not in (None, "GM") else "") + ": "
+                + _GM_ACTIONS[action](e, c.building))
+    return _labelled(e, "GM")
+
+
+@_phrase(K.MODULE)
+def _on_module(e: Event, c: Context) -> str | None:
+    return _labelled(e, "Rule")
+
+
+def _labelled(e: Event, label: str) -> str:
+    """``Label (actor): text`` for the kinds with free-form words (script, GM, modules)."""
     body = _generic(e)
     who = f" ({e.actor})" if e.actor else ""
     return f"{label}{who}: {body}" if body else f"{label}{who}"
 
 
-def _damage_text(e: Event) -> str:
+def damage_text(e: Event) -> str:
     d = e.data
     cause = d.get("cause") or ""
     how = _DAMAGE_CAUSE.get(cause, f"({cause})" if cause else "")
@@ -507,9 +748,9 @@ def _damage_text(e: Event) -> str:
     return text + (f" {how}" if how else "")
 
 
-def _wound_text(e: Event) -> str:
+def wound_text(e: Event) -> str:
     d = e.data
     text = f"{d.get('total')} vs TN {d.get('tn')}: "
     if d.get("success"):
         return text + "passed"
-    return text + f"failed, {_plural(d.get('dramatic', 1), 'Dramatic Wound')}"
+    return text + f"failed, {plural(d.get('dramatic', 1), 'Dramatic Wound')}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
-from fuego.render.phrases import _area, _list, _plural
+from fuego.render.phrases import listing, place, plural
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -40,8 +40,8 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
     if scene.fires:
         fd = sum(f.fd for f in scene.fires.values())
         stop = "the round limit" if limit is None or scene.round >= limit else "the stop"
-        rounds += (f"; still burning at {stop}: {_plural(len(scene.fires), 'fire')} "
-                   f"({_plural(fd, 'Fire Die', 'Fire Dice')})")
+        rounds += (f"; still burning at {stop}: {plural(len(scene.fires), 'fire')} "
+                   f"({plural(fd, 'Fire Die', 'Fire Dice')})")
     else:
         if last_out is not None:
             rounds += f"; the last fire went out in round {last_out}"
@@ -54,7 +54,7 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
     lines.append(rounds)
 
     # what burned
-    lit = {}
+    lit: dict[str, int] = {}
     for e in log:
         if e.kind is K.FIRE_STARTED and e.area is not None:
             lit.setdefault(e.area, e.round)
@@ -77,7 +77,7 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         room = b.rooms[key]
         total = sum(1 for i in b.room_areas(key) if b.areas[i].fuel > 0 or b.areas[i].burned_out)
         start = first_lit[key]
-        part = (f"  {room.name or key}: {rooms_hit[key]} of {_plural(total, 'area')}, alight "
+        part = (f"  {room.name or key}: {rooms_hit[key]} of {plural(total, 'area')}, alight "
                 + (f"from round {start}" if start else "from the start"))
         if key in flash_round:
             part += f", flashover in round {flash_round[key]}"
@@ -92,18 +92,18 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         status = hero.status.value
         if status == "escaped" and hero.name in escaped_at:
             rnd, area = escaped_at[hero.name]
-            fate = f"got out in round {rnd} at {_area(area, b)}"
+            fate = f"got out in round {rnd} at {place(area, b)}"
         elif status in ("knocked-out", "dead"):
             word = "knocked out" if status == "knocked-out" else "died"
-            rnd = fell.get(hero.name)
-            fate = f"{word}{f' in round {rnd}' if rnd else ''} in {_area(b.areas[hero.area].name, b)}"
+            died = fell.get(hero.name)
+            fate = f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
         else:
-            fate = f"still inside at {_area(b.areas[hero.area].name, b)}"
+            fate = f"still inside at {place(b.areas[hero.area].name, b)}"
         wounds = []
         if hero.dramatic:
-            wounds.append(_plural(hero.dramatic, "Dramatic Wound"))
+            wounds.append(plural(hero.dramatic, "Dramatic Wound"))
         if hero.flesh:
-            wounds.append(_plural(hero.flesh, "Flesh Wound"))
+            wounds.append(plural(hero.flesh, "Flesh Wound"))
         if hero.crippled and status != "dead":
             wounds.append("crippled")
         if hero.clothes_fd and hero.present:
@@ -111,5 +111,5 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
     out = [h.name for h in scene.heroes if h.status.value == "escaped"]
     if scene.heroes:
-        lines.append("Got out: " + (_list(out) if out else "nobody"))
+        lines.append("Got out: " + (listing(out) if out else "nobody"))
     return lines

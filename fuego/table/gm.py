@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from fuego.engine.events import EventKind
 from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.heroes import Status
+from fuego.engine.scene import Cause
 from fuego.errors import RuleError
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import OPENABLE, Barrier
@@ -44,7 +45,7 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
 
 
 def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,
-               kind: str | None = None, cause: str = "gm") -> Fire | None:
+               kind: str | None = None, cause: Cause = Cause.GM) -> Fire | None:
     i = _area(scene, area)
     if not 1 <= fd <= 10:
         raise RuleError(f"Fire Dice must be 1-10, not {fd}")

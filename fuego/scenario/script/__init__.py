@@ -98,7 +98,6 @@ from fuego.scenario.script.triggers import (
 )
 from fuego.scenario.script.words import (
                                          ALWAYS,
-                                         CHECK_POINTS,
                                          CONTEXT_KEYS,
                                          DIRECTIONS,
                                          EFFECT_NAMES,
@@ -115,7 +114,7 @@ from fuego.scenario.script.words import (
 
 __all__ = [
     "MAX_PASSES", "MAX_CUES", "MAX_EFFECTS", "MAX_TRIGGERS", "MAX_SAY_CHARS", "MAX_RADIUS",
-    "CHECK_POINTS", "TRIGGER_NAMES", "EFFECT_NAMES", "ALWAYS", "CONTEXT_KEYS", "WINDS",
+    "TRIGGER_NAMES", "EFFECT_NAMES", "ALWAYS", "CONTEXT_KEYS", "WINDS",
     "DIRECTIONS", "Path", "Trigger", "RoundTrigger", "FireReaches", "FireDice", "HeroEnters",
     "HeroKnockedOut", "BarrierOpens", "Flashover", "LastFireOut", "All", "Any_", "Effect", "HERE",
     "FireEffect", "SpillOil", "spill", "Explode", "blast", "BarrierEffect", "Collapse",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 # -- problems --------------------------------------------------------------------------------
-class _Collector:
+class Collector:
     """Stands in for the loader's ``Problems`` when the script is checked on its own."""
 
     def __init__(self, source: str = "script"):
@@ -47,30 +47,30 @@ def _where(source: str, path: Path) -> str:
     return f"{source}: {_path_text(path)}" if path else source
 
 
-def _suggest(word: Any, choices: Iterable[Any]) -> str:
+def suggest(word: Any, choices: Iterable[Any]) -> str:
     import difflib
 
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _one_of(choices: Iterable[Any], limit: int = 12) -> str:
+def one_of(choices: Iterable[Any], limit: int = 12) -> str:
     items = [str(c) for c in choices]
     if len(items) > limit:
         items = items[:limit] + ["..."]
     return ", ".join(items) if items else "(none)"
 
 
-def _short(value: Any, limit: int = 40) -> str:
+def shorten(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _what(bar) -> str:
+def barrier_words(bar) -> str:
     return "opening" if bar.kind is BarrierKind.OPEN else bar.describe()
 
 
-class _Reader:
+class Reader:
     """The checks of names and values the trigger and effect readers share (the parser's base)."""
 
     def __init__(self, building: Building, problems, heroes: Iterable[str],
@@ -92,13 +92,13 @@ class _Reader:
     # -- names ---------------------------------------------------------------------------
     def area(self, value: Any, path: Path, *, fuel: bool = False) -> int | None:
         if not isinstance(value, str) or not value.strip():
-            self.add(path, f"expected an area name such as ground:C4, got {_short(value)}")
+            self.add(path, f"expected an area name such as ground:C4, got {shorten(value)}")
             return None
         name = value.strip()
         i = self.b.find(name)
         if i is None:
             names = [a.name for a in self.b.areas]
-            self.add(path, f"no area {name!r}{_suggest(name, names)}",
+            self.add(path, f"no area {name!r}{suggest(name, names)}",
                      tip="name areas as level:C4 (column letter, row number)")
             return None
         if fuel and self.b.areas[i].fuel <= 0 and i not in self.oil_areas:
@@ -108,8 +108,8 @@ class _Reader:
 
     def room(self, value: Any, path: Path) -> str | None:
         if not isinstance(value, str) or value not in self.b.rooms:
-            self.add(path, f"no room {_short(value)}{_suggest(value, self.b.rooms)}; rooms: "
-                     f"{_one_of(self.b.rooms)}")
+            self.add(path, f"no room {shorten(value)}{suggest(value, self.b.rooms)}; rooms: "
+                     f"{one_of(self.b.rooms)}")
             return None
         return value
 
@@ -117,11 +117,12 @@ class _Reader:
         """A room key or an area name -> (areas, rooms)."""
         if isinstance(value, str) and value in self.b.rooms:
             return set(), {value}
-        if isinstance(value, str) and self.b.find(value.strip()) is not None:
-            return {self.b.areas[self.b.find(value.strip())].name}, set()
+        i = self.b.find(value.strip()) if isinstance(value, str) else None
+        if i is not None:
+            return {self.b.areas[i].name}, set()
         choices = list(self.b.rooms) + [a.name for a in self.b.areas]
-        self.add(path, f"no room or area {_short(value)}{_suggest(value, choices)}",
-                 tip=f"rooms: {_one_of(self.b.rooms)}; areas are named like ground:C4")
+        self.add(path, f"no room or area {shorten(value)}{suggest(value, choices)}",
+                 tip=f"rooms: {one_of(self.b.rooms)}; areas are named like ground:C4")
         return None
 
     def places(self, value: Any, path: Path) -> tuple[set[str], set[str]] | None:
@@ -141,7 +142,7 @@ class _Reader:
 
     def hero(self, value: Any, path: Path) -> str | None:
         if not isinstance(value, str) or not value.strip():
-            self.add(path, f"expected a character's name, got {_short(value)}")
+            self.add(path, f"expected a character's name, got {shorten(value)}")
             return None
         key = value.strip().lower()
         if key in self.heroes:
@@ -149,8 +150,8 @@ class _Reader:
         if key in self.npc_names:
             return self.npc_names[key]
         known = list(self.heroes.values()) + list(self.npc_names.values())
-        self.add(path, f"no character named {value!r}{_suggest(value, known)}; characters: "
-                 f"{_one_of(known)}", tip="name one of the scenario's heroes or an npc the "
+        self.add(path, f"no character named {value!r}{suggest(value, known)}; characters: "
+                 f"{one_of(known)}", tip="name one of the scenario's heroes or an npc the "
                  "script adds")
         return None
 
@@ -166,14 +167,14 @@ class _Reader:
             text = " ".join(text.split())
             parts = text.split(" ") if " " in text else self._split_dash(text)
         if not parts or len(parts) != 2 or not all(isinstance(p, str) for p in parts):
-            self.add(path, f"not a barrier: {_short(value)} (name it by its two areas, e.g. "
+            self.add(path, f"not a barrier: {shorten(value)} (name it by its two areas, e.g. "
                      "ground:C4-ground:D4, or by the name the scenario gives it)")
             return None
         i, j = self.b.find(parts[0].strip()), self.b.find(parts[1].strip())
         if i is None or j is None:
             bad = parts[0] if i is None else parts[1]
             self.add(path, f"no area {bad.strip()!r} for the barrier "
-                     f"{_suggest(bad, [a.name for a in self.b.areas])}".rstrip())
+                     f"{suggest(bad, [a.name for a in self.b.areas])}".rstrip())
             return None
         bar = self.b.between(i, j)
         if bar is None:
@@ -186,7 +187,7 @@ class _Reader:
         """Who or what does it, as the narration names it ("the crew's axes")."""
         if not isinstance(value, str) or not value.strip() or len(value) > 60:
             self.add(path, f"expected a short text naming who or what does it (e.g. 'the "
-                     f"crew's axes'), got {_short(value)}")
+                     f"crew's axes'), got {shorten(value)}")
             return None
         return value.strip()
 
@@ -201,7 +202,7 @@ class _Reader:
 
     def integer(self, value: Any, path: Path, lo: int, hi: int, what: str) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.add(path, f"expected a whole number for {what}, got {_short(value)}")
+            self.add(path, f"expected a whole number for {what}, got {shorten(value)}")
             return None
         if not lo <= value <= hi:
             self.add(path, f"{what} must be {lo}-{hi}, not {value}")
@@ -211,13 +212,13 @@ class _Reader:
     def mapping(self, value: Any, path: Path, allowed: tuple[str, ...],
                 required: tuple[str, ...] = ()) -> dict | None:
         if not isinstance(value, dict):
-            self.add(path, f"expected a mapping with {_one_of(allowed)}, got {_short(value)}")
+            self.add(path, f"expected a mapping with {one_of(allowed)}, got {shorten(value)}")
             return None
         ok = True
         for k in value:
             if k not in allowed:
-                self.add(path + (k,), f"unknown key {k!r}{_suggest(k, allowed)}; expected one "
-                         f"of: {_one_of(allowed)}")
+                self.add(path + (k,), f"unknown key {k!r}{suggest(k, allowed)}; expected one "
+                         f"of: {one_of(allowed)}")
                 ok = False
         for k in required:
             if k not in value:
@@ -227,6 +228,6 @@ class _Reader:
 
     def flag(self, value: Any, path: Path, what: str) -> bool:
         if value is not True:
-            self.add(path, f"expected true (or a name) for {what}, got {_short(value)}")
+            self.add(path, f"expected true (or a name) for {what}, got {shorten(value)}")
             return False
         return True

@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
+from fuego.engine.script import When
 from fuego.scenario.script.effects import Effect, make_npc
-from fuego.scenario.script.triggers import Trigger, _Check, _kinds_of
+from fuego.scenario.script.triggers import Check, Trigger, kinds_of
 from fuego.scenario.script.words import MAX_PASSES
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
+    from fuego.engine import script as engine
     from fuego.engine.scene import Scene
 
 
@@ -45,7 +47,7 @@ class Script:
             self.latches = [{} for _ in self.cues]
         # the event kinds some cue reads (None: any), and per cue those it cannot happen
         # without (None: it may happen with none), for check
-        self._kinds = _kinds_of([cue.trigger for cue in self.cues])
+        self._kinds = kinds_of([cue.trigger for cue in self.cues])
         self._wants = [cue.trigger.kinds if cue.trigger.needs_events else None
                        for cue in self.cues]
         self._eventless = [cue for cue, wants in zip(self.cues, self._wants) if wants is None]
@@ -58,18 +60,19 @@ class Script:
         """The event kinds its cues read (None: any)."""
         return self._kinds
 
-    def check(self, scene: Scene, when: str) -> None:
+    def check(self, scene: Scene, when: When) -> None:
         """Read the events since the last check; fire the cues whose triggers happened.
 
         Only the kinds of event some trigger reads are read (``Trigger.kinds``): a pass with
         none of those cannot fire a cue, and the log need not make the others."""
         kinds = self._kinds
         log = scene.log
-        since = getattr(log, "since", None) if kinds is not None else None
         first = True
         for _ in range(MAX_PASSES):
             end = len(log)
-            events = since(self.index, kinds) if since is not None else log[self.index:]
+            events = log[self.index:]
+            if kinds is not None:
+                events = [e for e in events if e.kind in kinds]
             self.index = end
             if events:  # the cues that may happen by one of them
                 present = {e.kind for e in events}
@@ -81,7 +84,7 @@ class Script:
                 return
             if not asked:  # nothing can fire, so nothing more will come
                 return
-            ck = _Check(scene, when, events, first)
+            ck = Check(scene, when, events, first)
             fired = False
             for cue in asked:
                 if cue.once and self.fired[cue.index]:
@@ -143,3 +146,8 @@ class Script:
                 scene.heroes.append(make_npc(sheet))
                 if sheet["name"] not in scene.npcs_added:
                     scene.npcs_added.append(sheet["name"])
+
+
+if TYPE_CHECKING:  # the engine's Protocol: mypy checks that a Script is one
+    def _as_engine_script(script: Script) -> engine.Script:
+        return script

@@ -33,9 +33,10 @@ def _here(scene: Scene, areas: list[int], ctx: dict[str, Any]) -> list[int]:
     out = []
     for i in areas:
         if i == HERE:
-            i = scene.building.find(str(ctx.get("area", "")))
-            if i is None:
+            found = scene.building.find(str(ctx.get("area", "")))
+            if found is None:
                 continue
+            i = found
         out.append(i)
     return out
 
@@ -229,10 +230,11 @@ def set_wind(scene: Scene, strength: str | None, direction: str | None, why: str
 
     if strength is not None:
         scene.settings.wind = Wind(strength)
-    module = scene.module("wind")
-    setter = getattr(module, "set_wind", None) if module is not None else None
-    if callable(setter):
-        setter(scene, strength=strength, direction=direction, why=f"script: {why}")
+    from fuego.modules.wind import Wind as WindModule
+
+    module = scene.module(WindModule)
+    if module is not None:
+        module.set_wind(scene, strength=strength, direction=direction, why=f"script: {why}")
         return
     data = {k: v for k, v in (("strength", strength), ("direction", direction)) if v}
     if strength is None:
@@ -266,10 +268,11 @@ class WeatherEffect(Effect):
     def apply(self, scene, script, cue, ctx):
         opts = {k: v for k, v in self.values.items() if k not in ("wind", "direction")}
         if opts:
-            module = scene.module("weather")
-            setter = getattr(module, "set_weather", None) if module is not None else None
-            if callable(setter):
-                setter(scene, why=f"script: {cue.name}", **opts)
+            from fuego.modules.weather import Weather
+
+            module = scene.module(Weather)
+            if module is not None:
+                module.set_weather(scene, why=f"script: {cue.name}", **opts)
             else:
                 text = "The weather changes: " + ", ".join(f"{k} {v}" for k, v in opts.items())
                 scene.emit(EventKind.WEATHER, None, None, cue=cue.name, text=text,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from fuego.scenario.script.checks import _Collector, _short
+from fuego.scenario.script.checks import Collector, shorten
 from fuego.scenario.script.cues import Cue, Script
-from fuego.scenario.script.parse_effects import _EffectReader
-from fuego.scenario.script.parse_triggers import _TriggerReader
+from fuego.scenario.script.parse_effects import EffectReader
+from fuego.scenario.script.parse_triggers import TriggerReader
 from fuego.scenario.script.words import ALWAYS, CONTEXT_KEYS, MAX_CUES, Path
 from fuego.world.building import Building
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 # -- parsing and validation ----------------------------------------------------------------------
-class _Parser(_TriggerReader, _EffectReader):
+class _Parser(TriggerReader, EffectReader):
     """Turns the raw ``script:`` data into cues, reporting every problem with its key path."""
 
     # -- the script ------------------------------------------------------------------------
@@ -30,13 +30,13 @@ class _Parser(_TriggerReader, _EffectReader):
             return []
         if not isinstance(raw, list):
             self.add(path, f"expected a list of cues (lines starting with '- '), got "
-                     f"{_short(raw)}")
+                     f"{shorten(raw)}")
             return None
         if len(raw) > MAX_CUES:
             self.add(path, f"{len(raw)} cues; a script may have at most {MAX_CUES}")
             return None
         # Names first: characters the script adds, and oil it spills, may be used anywhere.
-        for n, item in enumerate(raw):
+        for item in raw:
             for effect in _effects_of(item):
                 if not isinstance(effect, dict) or len(effect) != 1:
                     continue
@@ -84,23 +84,23 @@ class _Parser(_TriggerReader, _EffectReader):
         ok = True
         if not isinstance(name, str) or not name.strip() or len(name) > 80:
             self.add(path + ("name",), f"a cue's name is text of 1-80 characters, got "
-                     f"{_short(name)}")
+                     f"{shorten(name)}")
             ok, name = False, f"cue {n + 1}"
         desc = spec.get("description", "")
         if not isinstance(desc, str):
-            self.add(path + ("description",), f"expected text, got {_short(desc)}")
+            self.add(path + ("description",), f"expected text, got {shorten(desc)}")
             ok = False
         once = True
         if "once" in spec:
             if not isinstance(spec["once"], bool):
-                self.add(path + ("once",), f"expected true or false, got {_short(spec['once'])}")
+                self.add(path + ("once",), f"expected true or false, got {shorten(spec['once'])}")
                 ok = False
             else:
                 once = spec["once"]
         if "every" in spec:
             if not isinstance(spec["every"], bool):
                 self.add(path + ("every",), f"expected true or false, got "
-                         f"{_short(spec['every'])}")
+                         f"{shorten(spec['every'])}")
                 ok = False
             elif "once" in spec and spec["once"] == spec["every"]:
                 self.add(path + ("every",), "'once' and 'every' contradict each other; give one")
@@ -133,7 +133,7 @@ def parse_script(raw: Any, building: Building, problems=None, *, heroes: Iterabl
     """Check the raw ``script:`` data against the building and the cast; add every problem to
     ``problems`` (the loader's :class:`~fuego.scenario.source.Problems`). Returns the cues, or
     None when anything is wrong."""
-    parser = _Parser(building, problems if problems is not None else _Collector(), heroes,
+    parser = _Parser(building, problems if problems is not None else Collector(), heroes,
                      settings, tuple(path))
     return parser.parse(raw)
 
@@ -155,10 +155,11 @@ def build_script(spec: Any, building: Building | Scene, *, heroes: Iterable[str]
         heroes = [h.name for h in scene.heroes] if heroes is None else heroes
         settings = scene.settings if settings is None else settings
     heroes = heroes or ()
+    cues: list[Cue] | None
     if isinstance(spec, list) and all(isinstance(c, Cue) for c in spec) and spec:
         cues = spec
     else:
-        collector = problems if problems is not None else _Collector(source)
+        collector = problems if problems is not None else Collector(source)
         cues = parse_script(spec, building, collector, heroes=heroes, settings=settings)
         if problems is None:
             collector.raise_if_any()

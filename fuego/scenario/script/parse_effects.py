@@ -7,7 +7,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
-from fuego.scenario.script.checks import _one_of, _Reader, _short, _suggest, _what
+from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
 from fuego.scenario.script.effects import (
     HERE,
     WEATHER_KEYS,
@@ -37,7 +37,7 @@ from fuego.scenario.script.words import (
 from fuego.world.building import OPENABLE, BarrierKind
 
 
-class _EffectReader(_Reader):
+class EffectReader(Reader):
     """The parser's effects: ``effects``, ``effect`` and an ``e_NAME`` method per effect."""
 
     # -- effects -------------------------------------------------------------------------
@@ -62,13 +62,13 @@ class _EffectReader(_Reader):
     def effect(self, raw: Any, path: Path, provides) -> Effect | None:
         if not isinstance(raw, dict) or len(raw) != 1:
             self.add(path, f"an effect is one 'name: value' line (fire:, spill-oil:, explode:, "
-                     f"say: ...), got {_short(raw)}", tip=f"effects: {_one_of(EFFECT_NAMES, 20)}")
+                     f"say: ...), got {shorten(raw)}", tip=f"effects: {one_of(EFFECT_NAMES, 20)}")
             return None
         (key, value), = raw.items()
         p = path + (key,)
         if key not in EFFECT_NAMES:
-            self.add(p, f"unknown effect {key!r}{_suggest(key, EFFECT_NAMES)}; effects: "
-                     f"{_one_of(EFFECT_NAMES, 20)}")
+            self.add(p, f"unknown effect {key!r}{suggest(key, EFFECT_NAMES)}; effects: "
+                     f"{one_of(EFFECT_NAMES, 20)}")
             return None
         if key == "say":
             return self.e_say(value, p, provides)
@@ -101,7 +101,7 @@ class _EffectReader(_Reader):
         return out
 
     def e_fire(self, v, p):
-        if isinstance(v, str) or isinstance(v, list):
+        if isinstance(v, (str, list)):
             v = {"at": v}
         spec = self.mapping(v, p, ("at", "fd", "add", "temperature", "kind"), ("at",))
         if spec is None:
@@ -122,11 +122,11 @@ class _EffectReader(_Reader):
                 return None
         temp = spec.get("temperature")
         if temp is not None and temp not in ("cold", "regular", "hot"):
-            self.add(p + ("temperature",), f"expected cold, regular or hot, got {_short(temp)}")
+            self.add(p + ("temperature",), f"expected cold, regular or hot, got {shorten(temp)}")
             return None
         kind = spec.get("kind")
         if kind is not None and kind not in ("henchman", "villain"):
-            self.add(p + ("kind",), f"expected henchman or villain, got {_short(kind)}")
+            self.add(p + ("kind",), f"expected henchman or villain, got {shorten(kind)}")
             return None
         if areas is None:
             return None
@@ -142,7 +142,7 @@ class _EffectReader(_Reader):
         fuel = self.integer(spec.get("fuel", 3), p + ("fuel",), 1, 9, "the oil's fuel")
         name = spec.get("name", "")
         if not isinstance(name, str) or len(name) > 80:
-            self.add(p + ("name",), f"expected a short name, got {_short(name)}")
+            self.add(p + ("name",), f"expected a short name, got {shorten(name)}")
             return None
         if areas is None or fuel is None:
             return None
@@ -164,10 +164,7 @@ class _EffectReader(_Reader):
         spec = self.mapping(v, p, ("at", "fd", "radius", "scatter"), ("at",))
         if spec is None:
             return None
-        if self.here(spec["at"], p + ("at",)):
-            i = HERE
-        else:
-            i = self.area(spec["at"], p + ("at",))
+        i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
         fd = self.integer(spec.get("fd", 6), p + ("fd",), 1, 10, "Fire Dice")
         radius = self.integer(spec.get("radius", 1), p + ("radius",), 0, MAX_RADIUS,
                               "the radius (areas)")
@@ -198,12 +195,12 @@ class _EffectReader(_Reader):
             return None
         bar = self.b.barriers[k]
         if action in ("open", "close") and (bar.kind not in OPENABLE or bar.destroyed):
-            self.add(p, f"the {_what(bar)} at {bar.name} cannot {action}: only doors and "
+            self.add(p, f"the {barrier_words(bar)} at {bar.name} cannot {action}: only doors and "
                      "windows open and close", tip="use break: to knock a hole in it")
             return None
         if action == "break" and (bar.passable and bar.kind not in OPENABLE
                                   or bar.destroyed or bar.structure is None):
-            self.add(p, f"the {_what(bar)} at {bar.name} is an opening already: nothing "
+            self.add(p, f"the {barrier_words(bar)} at {bar.name} is an opening already: nothing "
                      "to break")
             return None
         return BarrierEffect(action, k, fd, by)
@@ -267,8 +264,8 @@ class _EffectReader(_Reader):
     def _wind_values(self, v, p) -> tuple[str | None, str | None] | None:
         if isinstance(v, str):
             if v.lower() not in WINDS and v.upper() not in DIRECTIONS:
-                self.add(p, f"no wind {_short(v)}{_suggest(v, WINDS)}; give a strength "
-                         f"({_one_of(WINDS)}) or a direction ({_one_of(DIRECTIONS)})")
+                self.add(p, f"no wind {shorten(v)}{suggest(v, WINDS)}; give a strength "
+                         f"({one_of(WINDS)}) or a direction ({one_of(DIRECTIONS)})")
                 return None
             v = {"strength": v.lower()} if v.lower() in WINDS else {"direction": v}
         spec = self.mapping(v, p, ("strength", "direction"))
@@ -280,12 +277,12 @@ class _EffectReader(_Reader):
             return None
         if strength is not None and strength not in WINDS:
             self.add(p + ("strength",) if "strength" in (v or {}) else p,
-                     f"no wind {_short(strength)}{_suggest(strength, WINDS)}; winds: "
-                     f"{_one_of(WINDS)}")
+                     f"no wind {shorten(strength)}{suggest(strength, WINDS)}; winds: "
+                     f"{one_of(WINDS)}")
             return None
         if direction is not None and str(direction).upper() not in DIRECTIONS:
             self.add(p + ("direction",) if "direction" in (v or {}) else p,
-                     f"no direction {_short(direction)}; directions: {_one_of(DIRECTIONS)}")
+                     f"no direction {shorten(direction)}; directions: {one_of(DIRECTIONS)}")
             return None
         return strength, (str(direction).upper() if direction is not None else None)
 
@@ -300,7 +297,7 @@ class _EffectReader(_Reader):
             return None
         if not spec:
             self.add(p, f"expected weather settings such as {{rain: heavy, wind: strong}}; "
-                     f"keys: {_one_of(allowed)}")
+                     f"keys: {one_of(allowed)}")
             return None
         values: dict[str, Any] = {}
         if "wind" in spec or "direction" in spec:
@@ -324,8 +321,8 @@ class _EffectReader(_Reader):
             val = spec[k]
             word = val.strip().lower() if isinstance(val, str) else val
             if k in words and word not in words[k]:
-                self.add(p + (k,), f"no {k} {_short(val)}{_suggest(val, words[k])}; expected "
-                         f"one of: {_one_of(words[k])}")
+                self.add(p + (k,), f"no {k} {shorten(val)}{suggest(val, words[k])}; expected "
+                         f"one of: {one_of(words[k])}")
                 ok = False
                 continue
             values[k] = word
@@ -394,7 +391,7 @@ class _EffectReader(_Reader):
 
     def e_say(self, v, p, provides):
         if not isinstance(v, str) or not v.strip():
-            self.add(p, f"expected the text to read aloud, got {_short(v)}")
+            self.add(p, f"expected the text to read aloud, got {shorten(v)}")
             return None
         if len(v) > MAX_SAY_CHARS:
             self.add(p, f"text too long ({len(v)} characters; at most {MAX_SAY_CHARS})")
@@ -408,8 +405,8 @@ class _EffectReader(_Reader):
         needs = set()
         for f in fields:
             if f not in CONTEXT_KEYS:
-                self.add(p, f"unknown placeholder {{{f}}}{_suggest(f, CONTEXT_KEYS)}; use "
-                         f"{_one_of('{' + k + '}' for k in CONTEXT_KEYS)}",
+                self.add(p, f"unknown placeholder {{{f}}}{suggest(f, CONTEXT_KEYS)}; use "
+                         f"{one_of('{' + k + '}' for k in CONTEXT_KEYS)}",
                          tip="write {{ and }} for literal braces")
                 return None
             needs.add(f)
@@ -417,7 +414,7 @@ class _EffectReader(_Reader):
             missing = sorted(needs - provides)
             if missing:
                 self.add(p, f"the trigger gives no {', '.join('{' + m + '}' for m in missing)} "
-                         f"(it gives {_one_of('{' + k + '}' for k in CONTEXT_KEYS if k in provides)})")
+                         f"(it gives {one_of('{' + k + '}' for k in CONTEXT_KEYS if k in provides)})")
                 return None
         return Say(v, frozenset(needs))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fuego.scenario.script.checks import _one_of, _Reader, _short, _suggest, _what
+from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
 from fuego.scenario.script.triggers import (
     All,
     Any_,
@@ -24,26 +24,26 @@ from fuego.scenario.script.words import MAX_TRIGGERS, TRIGGER_NAMES, Path
 from fuego.world.building import OPENABLE, BarrierKind
 
 
-class _TriggerReader(_Reader):
+class TriggerReader(Reader):
     """The parser's triggers: ``trigger`` and a ``t_NAME`` method for each trigger name."""
 
     # -- triggers ------------------------------------------------------------------------
     def trigger(self, raw: Any, path: Path) -> Trigger | None:
         if not isinstance(raw, dict) or len(raw) != 1:
             if isinstance(raw, dict) and len(raw) > 1:
-                self.add(path, f"one trigger per 'when' (got {_one_of(raw)}); combine "
+                self.add(path, f"one trigger per 'when' (got {one_of(raw)}); combine "
                          "triggers with all: [...] or any: [...]")
             else:
                 self.add(path, f"expected a trigger such as 'round: 3' or 'fire-reaches: "
-                         f"ground:C4', got {_short(raw)}", tip=f"triggers: "
-                         f"{_one_of(TRIGGER_NAMES, 20)}")
+                         f"ground:C4', got {shorten(raw)}", tip=f"triggers: "
+                         f"{one_of(TRIGGER_NAMES, 20)}")
             return None
         (key, value), = raw.items()
         p = path + (key,)
         method = getattr(self, "t_" + str(key).replace("-", "_"), None)
         if key not in TRIGGER_NAMES or method is None:
-            self.add(p, f"unknown trigger {key!r}{_suggest(key, TRIGGER_NAMES)}; triggers: "
-                     f"{_one_of(TRIGGER_NAMES, 20)}")
+            self.add(p, f"unknown trigger {key!r}{suggest(key, TRIGGER_NAMES)}; triggers: "
+                     f"{one_of(TRIGGER_NAMES, 20)}")
             return None
         return method(value, p)
 
@@ -156,14 +156,14 @@ class _TriggerReader(_Reader):
             bar = self.b.barriers[k]
             if bar.kind in (BarrierKind.OPEN, BarrierKind.STAIRS, BarrierKind.LADDER,
                             BarrierKind.HOLE) or bar.destroyed:
-                self.add(pp, f"the {_what(bar)} at {bar.name} is always open: it can be "
+                self.add(pp, f"the {barrier_words(bar)} at {bar.name} is always open: it can be "
                          "neither opened nor destroyed")
                 return None
             if not destroyed and bar.kind not in OPENABLE and bar.destruction_tn is None:
-                self.add(pp, f"the {_what(bar)} at {bar.name} can never open")
+                self.add(pp, f"the {barrier_words(bar)} at {bar.name} can never open")
                 return None
             if destroyed and bar.destruction_tn is None:
-                self.add(pp, f"the {_what(bar)} at {bar.name} cannot be destroyed")
+                self.add(pp, f"the {barrier_words(bar)} at {bar.name} cannot be destroyed")
                 return None
             names.add(bar.name)
         return BarrierOpens(frozenset(names), destroyed)
@@ -191,7 +191,7 @@ class _TriggerReader(_Reader):
 
     def t_all(self, v, p, cls=All):
         if not isinstance(v, list) or not v:
-            self.add(p, f"expected a list of triggers, got {_short(v)}")
+            self.add(p, f"expected a list of triggers, got {shorten(v)}")
             return None
         if len(v) > MAX_TRIGGERS:
             self.add(p, f"{len(v)} triggers; at most {MAX_TRIGGERS}")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import Event, EventKind
+from fuego.engine.script import When
 from fuego.scenario.script.words import ALWAYS
 from fuego.world.building import Building
 
@@ -17,9 +18,9 @@ if TYPE_CHECKING:
 
 # -- the scene as a check sees it --------------------------------------------------------------
 @dataclass(slots=True)
-class _Check:
+class Check:
     scene: Scene
-    when: str
+    when: When
     events: list[Event]
     first: bool  # the first pass of this check (round triggers fire only then)
 
@@ -52,7 +53,7 @@ class Trigger:
     kinds: frozenset[EventKind] | None = None
     needs_events: bool = False
 
-    def test(self, ck: _Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
+    def test(self, ck: Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
         raise NotImplementedError
 
     def due_round(self) -> int | None:
@@ -67,7 +68,7 @@ class RoundTrigger(Trigger):
     kinds = frozenset()
 
     def test(self, ck, latch):
-        if ck.when == "start" and ck.first and ck.scene.round == self.n:
+        if ck.when is When.START and ck.first and ck.scene.round == self.n:
             return {"round": self.n}
         return None
 
@@ -230,11 +231,11 @@ class _Group(Trigger):
     children: list[Trigger]
 
     @property
-    def kinds(self):  # type: ignore[override]
-        return _kinds_of(self.children)
+    def kinds(self):
+        return kinds_of(self.children)
 
     @property
-    def needs_events(self):  # type: ignore[override]
+    def needs_events(self):
         return bool(self.children) and all(c.needs_events for c in self.children)
 
 
@@ -245,7 +246,7 @@ class All(_Group):
     node: int = 0  # its number within the cue, for the latch store
 
     @property
-    def provides(self):  # type: ignore[override]
+    def provides(self):
         out: frozenset[str] = frozenset()
         for c in self.children:
             out |= c.provides
@@ -273,7 +274,7 @@ class Any_(_Group):
     """One child happens (every child is still evaluated, so nested ``all`` keep count)."""
 
     @property
-    def provides(self):  # type: ignore[override]
+    def provides(self):
         sets = [c.provides for c in self.children]
         out = sets[0] if sets else frozenset()
         for s in sets[1:]:
@@ -293,7 +294,7 @@ class Any_(_Group):
         return min(rounds) if rounds else None
 
 
-def _kinds_of(triggers: list[Trigger]) -> frozenset[EventKind] | None:
+def kinds_of(triggers: list[Trigger]) -> frozenset[EventKind] | None:
     """The event kinds any of ``triggers`` reads (None: any)."""
     out: frozenset[EventKind] = frozenset()
     for t in triggers:

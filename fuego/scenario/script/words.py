@@ -14,9 +14,6 @@ MAX_SAY_CHARS = 2000
 #: An explosion reaches at most this many areas out.
 MAX_RADIUS = 10
 
-#: What the ``when`` argument of :meth:`Script.check` may be (fuego.engine.rounds).
-CHECK_POINTS = ("scene-start", "start", "phase", "end")
-
 TRIGGER_NAMES = ("round", "fire-reaches", "fire-in-room", "fire-dice", "hero-enters",
                  "hero-knocked-out", "barrier-opens", "barrier-destroyed", "flashover",
                  "last-fire-out", "all", "any")

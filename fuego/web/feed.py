@@ -1,0 +1,177 @@
+"""The page's state kept in step with a scene: live at the table, or a saved session's rounds.
+
+:class:`ScreenFeed` listens to the table's scene (every event feeds the players' narration) and
+publishes the players' view to the :class:`~fuego.web.server.Hub` whenever the table stops to ask
+(every question, every saved answer, the end of the scene) and, during a long stretch of play
+without questions, at most every :data:`INTERVAL` seconds. An undo rebuilds the scene: the feed
+is attached to the new one and the page gets the state it goes back to (a new version).
+
+:func:`replay` plays a saved session to where it stopped, read-only, keeping the state at the
+start and at the end of every round for the page's review.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from fuego.engine.events import EventKind
+from fuego.web.svg import level_svg
+from fuego.web.view import PlayersNarration, players_view
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from fuego.engine.events import Event
+    from fuego.engine.scene import Scene
+    from fuego.errors import FuegoError
+    from fuego.table.session import Live, Player, Question, Session
+    from fuego.web.server import Hub
+
+#: Seconds between states published while play runs on without a question.
+INTERVAL = 0.25
+
+
+def page_state(view: dict[str, Any]) -> dict[str, Any]:
+    """What the page is sent: the view, each level drawn as SVG (instead of its parts)."""
+    out = {k: v for k, v in view.items() if k != "levels"}
+    out["levels"] = [{"name": lv["name"], "elevation": lv["elevation"], "svg": level_svg(lv)}
+                     for lv in view["levels"]]
+    return out
+
+
+class ScreenFeed:
+    """Publishes the players' view of the table's scene (see the module's docstring)."""
+
+    def __init__(self, hub: Hub, interval: float = INTERVAL):
+        self.hub = hub
+        self.interval = interval
+        self.scene: Scene | None = None
+        self.narration: PlayersNarration | None = None
+        self.player: Player | None = None
+        self._last = 0.0
+
+    def attach(self, scene: Scene, player: Player | None = None) -> None:
+        """A (re)built scene: narrate what it logged so far, then every event as it comes."""
+        self.scene = scene
+        self.player = player
+        self.narration = PlayersNarration(scene)
+        for event in list(scene.log):
+            self.narration.feed(event)
+        scene.listeners.append(self._event)
+
+    def after(self, attach: Callable[[Scene, Player], None]) -> Callable[[Scene, Player], None]:
+        """``attach`` (the table's), then this feed's."""
+        def both(scene: Scene, player: Player) -> None:
+            attach(scene, player)
+            self.attach(scene, player)
+        return both
+
+    def _event(self, event: Event) -> None:
+        if self.narration is not None:
+            self.narration.feed(event)
+        if self.player is not None and self.player.replaying:
+            return  # a resume or an undo replaying: the page waits for where it lands
+        if time.monotonic() - self._last >= self.interval:
+            self.publish()
+
+    def publish(self, *, flush: bool = False) -> None:
+        """Send the players' view of the scene as it stands now."""
+        if self.scene is None or self.narration is None:
+            return
+        if flush:
+            self.narration.flush()
+        self.hub.publish(page_state(players_view(self.scene, self.narration.lines)))
+        self._last = time.monotonic()
+
+    def wrap(self, live: Live) -> Live:
+        """The table, telling this feed whenever it stops to ask or saves."""
+        return _Publishing(live, self)
+
+
+class _Publishing:
+    """A :class:`~fuego.table.session.Live` that publishes, then lets the table answer."""
+
+    def __init__(self, live: Live, feed: ScreenFeed):
+        self.live = live
+        self.feed = feed
+
+    def answer(self, q: Question) -> str:
+        self.feed.publish()
+        return self.live.answer(q)
+
+    def rejected(self, q: Question, error: FuegoError) -> None:
+        self.live.rejected(q, error)
+
+    def recorded(self, player: Player) -> None:
+        self.live.recorded(player)
+        self.feed.publish()
+
+    def finished(self, player: Player) -> None:
+        self.feed.publish(flush=True)
+        self.live.finished(player)
+
+    def __getattr__(self, name: str) -> Any:
+        """Anything else the table offers (a roll's total told back, ...) is the table's own."""
+        return getattr(self.live, name)
+
+
+# -- a saved session ---------------------------------------------------------------------------------
+class _ReadOnly:
+    """A table that asks nothing: the saved answers are all there is."""
+
+    def answer(self, q: Question) -> str:
+        from fuego.table.session import Quit
+
+        raise Quit()
+
+    def rejected(self, q: Question, error: FuegoError) -> None:
+        pass
+
+    def recorded(self, player: Player) -> None:
+        pass
+
+    def finished(self, player: Player) -> None:
+        pass
+
+
+#: The moments a review stops at, and their labels.
+_FRAMES: dict[EventKind, Callable[[Event], str]] = {
+    EventKind.SCENE_START: lambda e: "The scene begins",
+    EventKind.ROUND_END: lambda e: f"End of round {e.round}",
+    EventKind.SCENE_END: lambda e: "The scene is over",
+}
+
+
+def replay(session: Session) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
+    """Play ``session`` to where it stopped (nothing is saved): the page's state there, and
+    (label, state) at the scene's start, the end of each round and the end of the scene."""
+    from fuego.table.session import Player, Quit
+
+    frames: list[tuple[str, dict[str, Any]]] = []
+    told: list[PlayersNarration] = []
+
+    def attach(scene: Scene, _player: Player) -> None:
+        frames.clear()
+        narration = PlayersNarration(scene)
+        told[:] = [narration]
+
+        def keep(event: Event) -> None:
+            narration.feed(event)
+            label = _FRAMES.get(event.kind)
+            if label is not None:
+                frames.append((label(event), page_state(players_view(scene, narration.lines))))
+
+        scene.listeners.append(keep)
+
+    player = Player(session, _ReadOnly(), attach=attach)
+    with contextlib.suppress(Quit):  # the saved answers ran out before the scene's end
+        player.run()
+    scene = player.scene
+    assert scene is not None and told
+    told[0].flush()
+    latest = page_state(players_view(scene, told[0].lines))
+    if not frames or frames[-1][1] != latest:
+        frames.append(("Where the session stopped", latest))
+    return latest, frames

@@ -1,0 +1,303 @@
+"""One level of the players' view drawn as SVG: a pure function of :func:`players_view`'s data.
+
+A battle map for a TV across the room: a dark ground, walls in light lines, fire in orange (hot
+fire red) with its Fire Dice written in it and a white triangle on a hot one, smoke as hatching
+(thin ``//``, thick ``xx``) over a grey veil, burned-out areas black with a cross. Doors and
+windows read by shape as well as colour: closed ones are filled blocks, open ones hollow with
+the leaf swung, broken ones dashed with an ``x``. Heroes are round tokens with their initials,
+the GM's characters square ones. Areas the heroes cannot see are darker (what is there is not
+drawn).
+
+Every element a test looks for carries an ``id`` in the words ``fuego map`` uses:
+``area-ground:C4``, ``fire-ground:C4`` (``data-fd``, ``data-hot``), ``smoke-thin-ground:C4``,
+``burned-ground:C4``, ``barrier-door-closed-12``, ``link-stairs-3``, ``hero-Isabela-Soldano``,
+``room-kitchen``, ``exit-ground:A1``. Names are text: escaped, never markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+#: One 10-ft area, in SVG units; the margins hold the column letters and row numbers.
+S = 64
+PAD = 30
+
+INDOOR = {True: "#3b3631", False: "#211f1c"}  # seen, unseen
+OUTDOOR = {True: "#20402c", False: "#142419"}
+GRID = "#57514a"
+WALL = "#e4dccb"
+BROKEN = "#ff6b5b"
+UNSEEN = "#8a847a"
+DOOR = "#c98a4b"
+WINDOW = "#8fd3ff"
+EXIT = "#5ee08c"
+FIRE = {"regular": "#ff8a1f", "hot": "#ff2d2d", "flame": "#ffd447"}
+HERO = "#3d8bfd"
+NPC = "#f2c744"
+LABEL = "#efe6d2"
+AXIS = "#a39c90"
+
+
+def safe_id(text: str) -> str:
+    """An id-friendly form of a name (``Isabela Soldano`` -> ``Isabela-Soldano``)."""
+    return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
+
+
+def _attr(**kw: Any) -> str:
+    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
+                   for k, v in kw.items() if v is not None)
+
+
+def _f(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _defs() -> str:
+    """Hatching for smoke and ash: a shape, not only a colour."""
+    return (
+        "<defs>"
+        '<pattern id="p-thin" width="16" height="16" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="16" height="16" fill="#c9c9c9" '
+        'fill-opacity="0.16"/><line x1="0" y1="0" x2="0" y2="16" stroke="#e0e0e0" '
+        'stroke-width="3" stroke-opacity="0.55"/></pattern>'
+        '<pattern id="p-thick" width="14" height="14" patternUnits="userSpaceOnUse" '
+        'patternTransform="rotate(45)"><rect width="14" height="14" fill="#b4b4b4" '
+        'fill-opacity="0.42"/><line x1="0" y1="0" x2="0" y2="14" stroke="#f2f2f2" '
+        'stroke-width="3" stroke-opacity="0.7"/><line x1="0" y1="0" x2="14" y2="0" '
+        'stroke="#f2f2f2" stroke-width="3" stroke-opacity="0.7"/></pattern>'
+        "</defs>"
+    )
+
+
+class _Canvas:
+    def __init__(self, level: dict[str, Any]):
+        self.c0, self.r0 = level["c0"], level["r0"]
+        self.out: list[str] = []
+
+    def x(self, col: float) -> float:
+        return PAD + (col - self.c0) * S
+
+    def y(self, row: float) -> float:
+        return PAD + (row - self.r0) * S
+
+    def add(self, text: str) -> None:
+        self.out.append(text)
+
+
+def level_svg(level: dict[str, Any]) -> str:
+    """The SVG of one level of :func:`fuego.web.view.players_view`'s ``levels``."""
+    cv = _Canvas(level)
+    width = level["width"] * S + 2 * PAD
+    height = level["height"] * S + 2 * PAD
+    name = level["name"]
+    cv.add(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"'
+           f'{_attr(id="level-" + safe_id(name), class_="level-map", role="img")}'
+           f' aria-label={quoteattr("plan of " + name)}>')
+    cv.add(_defs())
+    _areas(cv, level)
+    _axes(cv, level)
+    _outline(cv, level)
+    for wall in level["walls"]:
+        _barrier(cv, wall)
+    for link in level["links"]:
+        _link(cv, link)
+    _rooms(cv, level)
+    for fire in level["fires"]:
+        _fire(cv, fire)
+    _figures(cv, level["figures"])
+    cv.add("</svg>")
+    return "".join(cv.out)
+
+
+def _areas(cv: _Canvas, level: dict[str, Any]) -> None:
+    for a in level["areas"]:
+        x, y, seen = cv.x(a["col"]), cv.y(a["row"]), a["seen"]
+        fill = (OUTDOOR if a["outdoors"] else INDOOR)[seen]
+        cv.add(f'<rect{_attr(id="area-" + safe_id(a["name"]), x=x, y=y, width=S, height=S)}'
+               f'{_attr(fill=fill, stroke=GRID, stroke_width=1, class_="seen" if seen else "unseen")}/>')
+        if a["burned"]:
+            cv.add(f'<g{_attr(id="burned-" + safe_id(a["name"]), class_="burned")}>'
+                   f'<rect{_attr(x=x + 2, y=y + 2, width=S - 4, height=S - 4, fill="#080808")}/>'
+                   f'<path d="M{x + 10} {y + 10}L{x + S - 10} {y + S - 10}M{x + S - 10} {y + 10}'
+                   f'L{x + 10} {y + S - 10}" stroke="#6d6d6d" stroke-width="3"/></g>')
+        if a["smoke"]:
+            kind = a["smoke"]
+            cv.add(f'<rect{_attr(id=f"smoke-{kind}-" + safe_id(a["name"]), x=x, y=y, width=S)}'
+                   f'{_attr(height=S, fill=f"url(#p-{kind})", class_=f"smoke smoke-{kind}")}/>')
+        if a["exit"]:
+            cv.add(f'<g{_attr(id="exit-" + safe_id(a["name"]), class_="exit")}>'
+                   f'<rect{_attr(x=x + 5, y=y + 5, width=S - 10, height=S - 10, fill="none")}'
+                   f'{_attr(stroke=EXIT, stroke_width=3, stroke_dasharray="8 5")}/></g>')
+
+
+def _axes(cv: _Canvas, level: dict[str, Any]) -> None:
+    for k, letters in enumerate(level["cols"]):
+        cv.add(f'<text{_attr(x=PAD + (k + 0.5) * S, y=PAD - 9, fill=AXIS, font_size=17)}'
+               f'{_attr(text_anchor="middle")}>{escape(letters)}</text>')
+    for k in range(level["height"]):
+        cv.add(f'<text{_attr(x=PAD - 7, y=PAD + (k + 0.5) * S + 6, fill=AXIS, font_size=17)}'
+               f'{_attr(text_anchor="end")}>{level["r0"] + k + 1}</text>')
+
+
+def _outline(cv: _Canvas, level: dict[str, Any]) -> None:
+    d = "".join(f"M{_f(cv.x(x0))} {_f(cv.y(y0))}L{_f(cv.x(x1))} {_f(cv.y(y1))}"
+                for x0, y0, x1, y1 in level["outline"])
+    if d:
+        cv.add(f'<path{_attr(d=d, stroke=WALL, stroke_width=6, stroke_linecap="square")}/>')
+
+
+def _barrier(cv: _Canvas, wall: dict[str, Any]) -> None:
+    x0, y0, x1, y1 = wall["edge"]
+    px0, py0, px1, py1 = cv.x(x0), cv.y(y0), cv.x(x1), cv.y(y1)
+    kind, state = wall["kind"], wall["state"]
+    gid = f"barrier-{kind}-{state}-{wall['index']}"
+    base = _attr(id=gid, class_=f"barrier {kind} {state}")
+    if kind in ("open", "stairs", "ladder", "hole"):  # an archway between rooms
+        cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=AXIS)}'
+               f'{_attr(stroke_width=2, stroke_dasharray="2 6")}/>')
+        return
+    if kind in ("wall", "floor"):
+        if state == "broken":
+            cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=BROKEN)}'
+                   f'{_attr(stroke_width=4, stroke_dasharray="9 6")}/>')
+        else:
+            cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=WALL)}'
+                   f'{_attr(stroke_width=5, stroke_linecap="square")}/>')
+        return
+    # a door or window: wall stubs, then the opening in the middle 60 %
+    ux, uy = px1 - px0, py1 - py0
+    vertical = x0 == x1
+    stubs = "".join(f"M{_f(px0 + ux * a)} {_f(py0 + uy * a)}L{_f(px0 + ux * b)} {_f(py0 + uy * b)}"
+                    for a, b in ((0, 0.2), (0.8, 1)))
+    cv.add(f'<path{_attr(d=stubs, stroke=WALL, stroke_width=5)}/>')
+    door = kind == "door"
+    half = 7 if door else 5
+    ax, ay = px0 + ux * 0.2, py0 + uy * 0.2
+    w, h = (2 * half, abs(uy) * 0.6) if vertical else (abs(ux) * 0.6, 2 * half)
+    rx, ry = (ax - half, ay) if vertical else (ax, ay - half)
+    colour = DOOR if door else WINDOW
+    if state == "broken":
+        cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill="none")}'
+               f'{_attr(stroke=BROKEN, stroke_width=3, stroke_dasharray="6 4")}/>'
+               f'<path d="M{_f(rx)} {_f(ry)}L{_f(rx + w)} {_f(ry + h)}M{_f(rx + w)} {_f(ry)}'
+               f'L{_f(rx)} {_f(ry + h)}" stroke="{BROKEN}" stroke-width="3"/></g>')
+    elif state == "closed":
+        bar = ""
+        if not door:  # the glazing bar of a closed window
+            bar = (f'<line{_attr(x1=px0 + ux * 0.2, y1=py0 + uy * 0.2, x2=px0 + ux * 0.8)}'
+                   f'{_attr(y2=py0 + uy * 0.8, stroke="#10202c", stroke_width=2)}/>')
+        cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill=colour)}'
+               f'{_attr(stroke="#111111", stroke_width=2)}/>{bar}</g>')
+    elif state == "open":
+        leaf = S * (0.55 if door else 0.28)
+        lx, ly = (ax + leaf, ay) if vertical else (ax, ay + leaf)
+        cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill="none")}'
+               f'{_attr(stroke=colour, stroke_width=2)}/>'
+               f'<line{_attr(x1=ax, y1=ay, x2=lx, y2=ly, stroke=colour, stroke_width=4)}/></g>')
+    else:  # unseen: where it is, not how it stands
+        cv.add(f'<rect{base}{_attr(x=rx, y=ry, width=w, height=h, fill="#2b2925")}'
+               f'{_attr(stroke=UNSEEN, stroke_width=2, stroke_dasharray="3 3")}/>')
+
+
+def _link(cv: _Canvas, link: dict[str, Any]) -> None:
+    """Stairs, ladders, holes and collapsed floors, on both levels they join."""
+    x, y = cv.x(link["col"]), cv.y(link["row"])
+    kind, state = link["kind"], link["state"]
+    gid = (f"barrier-{kind}-{state}-{link['index']}" if link["up"]
+           else f"link-{kind}-{link['index']}")
+    base = _attr(id=gid, class_=f"link {kind} {state}")
+    parts = []
+    if kind == "stairs":
+        parts.append(f'<rect{_attr(x=x + 10, y=y + 10, width=S - 20, height=S - 20)}'
+                     f'{_attr(fill="#5a544b", stroke=LABEL, stroke_width=2)}/>')
+        d = "".join(f"M{x + 10} {_f(y + 10 + (S - 20) * k / 5)}H{x + S - 10}" for k in range(1, 5))
+        parts.append(f'<path{_attr(d=d, stroke=LABEL, stroke_width=2)}/>')
+    elif kind == "ladder":
+        d = (f"M{x + 22} {y + 8}V{y + S - 8}M{x + S - 22} {y + 8}V{y + S - 8}"
+             + "".join(f"M{x + 22} {_f(y + 8 + (S - 16) * k / 5)}H{x + S - 22}"
+                       for k in range(1, 5)))
+        parts.append(f'<path{_attr(d=d, stroke="#d9a066", stroke_width=3)}/>')
+    else:  # a hole, a trapdoor, a collapsed floor
+        broken = state == "broken"
+        parts.append(f'<circle{_attr(cx=x + S / 2, cy=y + S / 2, r=S * 0.3, fill="#050505")}'
+                     f'{_attr(stroke=BROKEN if broken else LABEL, stroke_width=3)}'
+                     f'{_attr(stroke_dasharray="6 4" if broken else None)}/>')
+    word = "up" if link["up"] else "down"
+    if kind == "floor":
+        word = "collapsed"
+    # "up" along the top of the area, "down" along its bottom: an area with both reads
+    ty = y + 9 if link["up"] else y + S - 3
+    parts.append(f'<text{_attr(x=x + S / 2, y=ty, fill=LABEL, font_size=12)}'
+                 f'{_attr(text_anchor="middle", font_weight="bold", class_="outlined")}>'
+                 f"{word}</text>")
+    cv.add(f"<g{base}>{''.join(parts)}</g>")
+
+
+def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
+    for room in level["rooms"]:
+        text = room["name"] + (" (flashover)" if room["flashed"] else "")
+        cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=cv.x(room["x"] - 0.5) + S / 2)}'
+               f'{_attr(y=cv.y(room["y"]) + S * 0.36, fill=EXIT if room["outdoors"] else LABEL)}'
+               f'{_attr(font_size=15, text_anchor="middle", class_="room outlined")}'
+               f'{_attr(font_style="italic" if room["outdoors"] else None)}>{escape(text)}</text>')
+
+
+def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
+    cx, cy = cv.x(fire["col"]) + S / 2, cv.y(fire["row"]) + S * 0.44
+    fd, hot, state = fire["fd"], fire["hot"], fire["state"]
+    r = S * (0.2 + 0.022 * fd)
+    kind = "flame" if state == "flame" else ("hot" if hot else "regular")
+    parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if kind != "flame" else "none")}'
+             f'{_attr(stroke=FIRE["flame"] if kind != "flame" else FIRE["flame"], stroke_width=3)}/>']
+    parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
+                 f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
+    if hot:  # a white triangle: hot reads without colour
+        tx, ty = cx + r * 0.75, cy - r * 0.75
+        points = f"{_f(tx)},{_f(ty - 11)} {_f(tx + 11)},{_f(ty + 8)} {_f(tx - 11)},{_f(ty + 8)}"
+        parts.append(f'<polygon{_attr(points=points)}'
+                     f'{_attr(fill="#ffffff", stroke="#7a0000", stroke_width=2, class_="hot-mark")}/>')
+    cv.add(f'<g{_attr(id="fire-" + safe_id(fire["area"]), class_=f"fire fire-{kind}")}'
+           f'{_attr(data_fd=fd, data_hot="1" if hot else "0", data_area=fire["area"])}>'
+           f'<title>{escape(fire["area"])}: {fd} Fire Dice{", hot" if hot else ""}</title>'
+           f'{"".join(parts)}</g>')
+
+
+_SPOTS = ((0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78))
+
+
+def _figures(cv: _Canvas, figures: list[dict[str, Any]]) -> None:
+    crowd: dict[str, int] = {}
+    for fig in figures:
+        n = crowd.get(fig["area"], 0)
+        crowd[fig["area"]] = n + 1
+        dx, dy = _SPOTS[n % 4]
+        x, y = cv.x(fig["col"]) + dx * S, cv.y(fig["row"]) + dy * S
+        status = fig["status"]
+        fill = NPC if fig["npc"] else HERO
+        dash = None
+        if status == "knocked-out":
+            fill = "#7d7d7d"
+        elif status == "dead":
+            fill = "#1a1a1a"
+        elif status == "escaped":
+            fill, dash = "#1d2b3d", "4 3"
+        text_fill = "#111111" if fig["npc"] and status == "active" else "#ffffff"
+        r = S * 0.2
+        if fig["npc"]:
+            shape = (f'<rect{_attr(x=_f(x - r), y=_f(y - r), width=_f(2 * r), height=_f(2 * r))}'
+                     f'{_attr(rx=4, fill=fill, stroke="#ffffff", stroke_width=3)}'
+                     f'{_attr(stroke_dasharray=dash)}/>')
+        else:
+            shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r), fill=fill, stroke="#ffffff")}'
+                     f'{_attr(stroke_width=3, stroke_dasharray=dash)}/>')
+        mark = ""
+        if status == "dead":
+            mark = (f'<path d="M{_f(x - r)} {_f(y - r)}L{_f(x + r)} {_f(y + r)}" '
+                    f'stroke="{BROKEN}" stroke-width="3"/>')
+        cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
+               f'{_attr(data_name=fig["name"], data_area=fig["area"])}>'
+               f'<title>{escape(fig["name"])} ({escape(status)})</title>{shape}'
+               f'<text{_attr(x=_f(x), y=_f(y + 6), fill=text_fill, font_size=19)}'
+               f'{_attr(font_weight="bold", text_anchor="middle")}>'
+               f'{escape(fig["initials"])}</text>{mark}</g>')

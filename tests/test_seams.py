@@ -1,0 +1,153 @@
+"""The engine's typed seams (issue 17, item 6): rule modules found by type, a module switched on
+that changes nothing, event payloads typed per kind, narration keyed by kind, the script's
+Protocol."""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from pathlib import Path
+
+import pytest
+from builders import field_scene
+
+from fuego.engine.controllers import AutoController
+from fuego.engine.events import PAYLOADS, RESERVED_KEYS, EventKind, PayloadError
+from fuego.engine.rounds import run_scene
+from fuego.modules import RuleModule
+from fuego.modules.registry import build
+from fuego.modules.wind import Wind
+from fuego.render.narrate import Narrator, narrate
+from fuego.render.phrases import PHRASES
+from fuego.scenario import load
+
+ROOT = Path(__file__).resolve().parent.parent
+CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
+
+
+class Idle(RuleModule):
+    """A module that overrides nothing: every hook is RuleModule's default."""
+
+    name = "idle"
+
+
+def _log(make, idle: bool, rounds: int | None = None) -> list[dict]:
+    scene = make()
+    if idle:
+        scene.modules.append(Idle())
+    run_scene(scene, AutoController(), rounds)
+    return [e.to_dict() for e in scene.log]
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_module_that_does_nothing_changes_nothing_in_a_campaign(path, seed):
+    scenario = load(path)
+    assert _log(lambda: scenario.build(seed), True) == _log(lambda: scenario.build(seed), False)
+
+
+def test_a_module_that_does_nothing_changes_nothing_in_a_big_fire():
+    # a field nearly all ablaze: the rounds where fires can only grow
+    def make():
+        return field_scene(14, 14, seed=3, fd=3, gaps=[(0, 0), (7, 7)])
+
+    assert _log(make, True, rounds=6) == _log(make, False, rounds=6)
+
+
+def test_modules_find_each_other_by_type():
+    scene = field_scene(3, 3)
+    assert scene.module(Wind) is None
+    scene.modules = build({"weather": {}, "wind": {"force": "mild-breeze"}})
+    wind = scene.module(Wind)
+    assert isinstance(wind, Wind) and wind is scene.modules[1]
+    assert scene.module(Idle) is None
+
+
+# -- event payloads ---------------------------------------------------------------------------
+def _fits(value, tp) -> bool:
+    """Does a JSON value fit a payload's annotation (int, str, bool, None, lists, dicts, unions)?"""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is type(None):
+        return value is None
+    if origin in (types.UnionType, typing.Union):
+        return any(_fits(value, a) for a in args)
+    if origin is list:
+        return isinstance(value, list) and all(_fits(v, args[0]) for v in value)
+    if origin is dict:
+        return isinstance(value, dict) and all(_fits(k, args[0]) and _fits(v, args[1])
+                                               for k, v in value.items())
+    if tp is int:  # a bool is an int to Python, never to the log's readers
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, tp)
+
+
+def _check_types(events) -> set[EventKind]:
+    seen = set()
+    for e in events:
+        hints = typing.get_type_hints(PAYLOADS[e.kind])
+        for key, value in e.data.items():
+            assert _fits(value, hints[key]), (e.kind, key, value, hints[key])
+        seen.add(e.kind)
+    return seen
+
+
+def test_every_kind_has_a_payload_whose_keys_are_not_the_records_own():
+    assert set(PAYLOADS) == set(EventKind)
+    for payload in PAYLOADS.values():
+        assert RESERVED_KEYS.isdisjoint(payload.__required_keys__ | payload.__optional_keys__)
+
+
+def test_an_event_with_a_missing_or_unknown_key_is_refused():
+    scene = field_scene(2, 1)
+    with pytest.raises(PayloadError, match=r"missing \['before'\], unknown \['size'\]"):
+        scene.emit(EventKind.FIRE_GREW, None, 0, fd=3, why="test", size=2)
+    scene.emit(EventKind.FIRE_GREW, None, 0, fd=3, before=2, why="test")  # (pool etc. optional)
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_every_campaigns_events_carry_their_payloads_types(path):
+    # The scene checks the keys as it logs; here every value's type too.
+    seen: set[EventKind] = set()
+    for seed in (1, 2, 3):
+        scene = load(path).build(seed)
+        run_scene(scene, AutoController())
+        seen |= _check_types(scene.log)
+    assert {EventKind.SCENE_START, EventKind.FIRE_STARTED, EventKind.SCENE_END} <= seen
+
+
+def test_every_modules_events_carry_their_payloads_types():
+    from test_modules_registry import ALL, _combined
+
+    seen: set[EventKind] = set()
+    for seed in (1, 2, 3):
+        seen |= _check_types(_combined(seed, list(ALL)).log)
+    assert {EventKind.MODULE, EventKind.WIND, EventKind.WEATHER} <= seen
+
+
+def test_docs_events_has_a_table_per_kind_with_its_payloads_keys():
+    doc = (ROOT / "docs" / "events.md").read_text(encoding="utf-8")
+    sections = re.split(r"^### `([a-z-]+)`$", doc, flags=re.M)
+    tables = dict(zip(sections[1::2], sections[2::2]))
+    assert set(tables) == {k.value for k in EventKind}
+    for kind, payload in PAYLOADS.items():
+        text = tables[kind.value].split("\n## ", 1)[0]
+        keys = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.M))
+        assert keys == payload.__required_keys__ | payload.__optional_keys__, kind
+        assert f"`events.{payload.__name__}`" in text, kind
+
+
+# -- narration keyed by kind ----------------------------------------------------------------
+def test_every_kind_has_a_phrase():
+    assert set(PHRASES) == set(EventKind)
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_every_campaigns_run_narrates_through_the_phrases(path):
+    scene = load(path).build(2)
+    run_scene(scene, AutoController())
+    for verbose in (False, True):
+        lines = Narrator(building=scene.building, verbose=verbose).narrate_all(scene.log)
+        assert lines and all(isinstance(line, str) and line for line in lines)
+    said = {e.kind for e in scene.log if narrate(e, verbose=True, building=scene.building)}
+    assert said == {e.kind for e in scene.log}  # verbose: every event has its line

@@ -1,0 +1,314 @@
+"""The players' view (fuego.web.view): what the players' screen may show, checked against the
+session's own state as the tavern is played at the table; its SVG (fuego.web.svg)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import re
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from fuego.engine.events import EventKind
+from fuego.engine.hero_actions import hidden_fires, visible_fires
+from fuego.table import session as sessions
+from fuego.table.session import Player, Quit
+from fuego.web.feed import page_state, replay
+from fuego.web.svg import level_svg
+from fuego.web.view import PlayersNarration, in_sight, known_fires, observers, players_view, sight
+
+ROOT = Path(__file__).resolve().parent.parent
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+
+
+def tavern_session(seed: int = 7) -> sessions.Session:
+    return sessions.new(str(TAVERN), seed)
+
+
+class Watcher:
+    """A table that answers Enter to everything, except that Gaston spots the kitchen fire
+    (his player rolls 40); it keeps the players' view at every question."""
+
+    def __init__(self, rounds: int = 2):
+        self.rounds = rounds
+        self.views: list[tuple[str, dict, object]] = []  # (question, view, scene)
+        self.narration: PlayersNarration | None = None
+
+    def attach(self, scene, player) -> None:
+        self.narration = PlayersNarration(scene)
+        scene.listeners.append(self.narration.feed)
+
+    def answer(self, q) -> str:
+        self.views.append((q.kind, players_view(q.scene, self.narration.lines), q.scene))
+        check_view(q.scene, self.views[-1][1])
+        if q.kind == "round" and q.round > self.rounds:
+            raise Quit()
+        if q.kind == "action" and q.hero.name == "Gaston Allais" and \
+                any(c.kind.value == "spot" and c.target == q.scene.building.find("ground:B2")
+                    for c in q.choices):
+            return "spot ground:B2"
+        if q.kind == "roll" and q.purpose == "spot fire":
+            return "40"
+        return ""
+
+    def rejected(self, q, error) -> None:
+        raise AssertionError(error.render())
+
+    def recorded(self, player) -> None:
+        pass
+
+    def finished(self, player) -> None:
+        pass
+
+
+def check_view(scene, view: dict) -> None:
+    """The view against the scene: exactly the fires an observer sees, as they are; no other."""
+    b = scene.building
+    drawn = {f["area"]: f for lv in view["levels"] for f in lv["fires"]}
+    want = set()
+    for hero in observers(scene):
+        want |= {b.areas[i].name for i in visible_fires(scene, hero)}
+    assert set(drawn) == want
+    for name, f in drawn.items():
+        fire = scene.fires[b.find(name)]
+        assert (f["fd"], f["hot"], f["state"]) == (fire.fd, fire.temperature.value == "hot",
+                                                   fire.state.value)
+    hidden = {b.areas[i].name for h in observers(scene) for i in hidden_fires(scene, h)} - want
+    assert not hidden & set(drawn)
+    # every player's hero is on the map where the scene has them; the GM's only in sight
+    figures = {f["name"]: f["area"] for lv in view["levels"] for f in lv["figures"]}
+    seen = in_sight(scene)
+    for hero in scene.heroes:
+        if hero.npc and hero.area not in seen:
+            assert hero.name not in figures
+        elif not hero.npc:
+            assert figures[hero.name] == b.areas[hero.area].name
+    # smoke only where they look
+    for lv in view["levels"]:
+        for a in lv["areas"]:
+            if a["smoke"] or a["burned"]:
+                assert b.find(a["name"]) in seen
+
+
+def play_tavern(rounds: int = 2) -> tuple[Player, Watcher]:
+    live = Watcher(rounds)
+    player = Player(tavern_session(), live, attach=live.attach)
+    with contextlib.suppress(Quit):  # the Watcher stops after its rounds
+        player.run()
+    return player, live
+
+
+@pytest.fixture(scope="module")
+def tavern_played():
+    return play_tavern(rounds=3)  # the kitchen flashes over in round 3
+
+
+def test_a_hidden_fire_is_absent_until_a_hero_spots_it(tavern_played):
+    player, live = tavern_played
+    scene = player.scene
+    b = scene.building
+    kitchen = b.find("ground:B2")
+    spotted = [e for e in scene.log if e.kind is EventKind.FIRE_SPOTTED]
+    assert spotted and spotted[0].area == "ground:B2" and spotted[0].actor == "Gaston Allais"
+    # before round 1 the kitchen fire burns, and no hero sees it: the page has no fire at all
+    kind, first, _ = live.views[0]
+    assert kind == "round" and kitchen in scene.fires
+    assert all(not lv["fires"] for lv in first["levels"]) and first["fires"] == 0
+    # ... until Gaston spots it (the question after his roll): then it is drawn, as it is
+    n = next(i for i, (k, v, _) in enumerate(live.views)
+             if any(f["area"] == "ground:B2" for lv in v["levels"] for f in lv["fires"]))
+    before = live.views[n - 1][1]
+    assert not any(f["area"] == "ground:B2" for lv in before["levels"] for f in lv["fires"])
+    assert "Phase 1: Gaston Allais spots the fire in ground:B2 (Kitchen): rolled 40 vs TN 14" \
+        in live.views[n][1]["narration"]
+    fire = next(f for lv in live.views[n][1]["levels"] for f in lv["fires"]
+                if f["area"] == "ground:B2")
+    assert fire["fd"] == 3 and fire["hot"]
+
+
+def test_the_view_matches_the_session_at_every_question(tavern_played):
+    _player, live = tavern_played
+    assert len(live.views) > 20  # check_view ran at each of them while the scene played
+    # the oil carried the fire into the common room, where Isabela sees it
+    assert any(f["area"] == "ground:E2" for _, v, _ in live.views for lv in v["levels"]
+               for f in lv["fires"])
+
+
+def test_sight_is_the_engines_rule_for_fires(tavern_played):
+    """``sight`` asks the engine's ``visible_fires`` of every area: on the real fires it gives
+    exactly what the engine says each hero sees."""
+    scene = tavern_played[0].scene
+    for hero in scene.heroes:
+        assert {i for i in sight(scene, hero) if i in scene.fires} == visible_fires(scene, hero)
+    assert known_fires(scene) == {i for i in in_sight(scene) if i in scene.fires}
+
+
+def test_never_the_gms_words(tavern_played):
+    """No seed, no fire counts from the GM's framing lines, no script, no odds, no GM notes,
+    and no failed spot (it names where a hidden fire is)."""
+    player, live = tavern_played
+    lines = {line for _, v, _ in live.views for line in v["narration"]}
+    text = "\n".join(lines)
+    assert lines
+    assert "seed" not in text and "Script" not in text and "GM" not in text
+    assert "%" not in text and "does not notice" not in text
+    assert not re.search(r"\d+ fires? burning", text) and "fires there" not in text
+    assert "Flashover! Kitchen flashes over" in lines  # the page's own words: no count
+    assert "Round 1 begins" in lines and "Round 1 ends" in lines
+    assert any(line.startswith("Read aloud:") for line in lines)
+    view_text = json.dumps([v for _, v, _ in live.views])
+    assert '"seed"' not in view_text and "hidden" not in view_text
+    # what no hero saw burning is never named: the pantry side of the oil (ground:A3)
+    assert "ground:A3" not in text
+
+
+def test_the_view_changes_nothing():
+    player, _live = play_tavern(rounds=1)
+    scene = player.scene
+    before = (copy.deepcopy(scene.snapshot()), scene.roller.getstate(), len(scene.log))
+    view = players_view(scene, ["a line"])
+    json.dumps(page_state(view))  # plain JSON values, SVG included
+    assert (scene.snapshot(), scene.roller.getstate(), len(scene.log)) == before
+
+
+def test_an_npc_is_drawn_only_where_the_heroes_see_them(tavern_played):
+    scene = tavern_played[0].scene
+    hettie = scene.hero("Mother Hettie")
+    view = players_view(scene)
+    drawn = [f for lv in view["levels"] for f in lv["figures"] if f["name"] == hettie.name]
+    assert bool(drawn) == (hettie.area in in_sight(scene))
+    first = tavern_played[1].views[0][1]  # before round 1 she is behind her bar: out of sight
+    assert not any(f["name"] == hettie.name for lv in first["levels"] for f in lv["figures"])
+    assert all(h["name"] != hettie.name for h in first["heroes"])
+
+
+def test_svg_draws_fires_heroes_and_escapes_names(tavern_played):
+    scene = tavern_played[0].scene
+    scene.heroes[0].name = 'Isa <b>"&\'</b>'
+    try:
+        view = players_view(scene)
+    finally:
+        scene.heroes[0].name = "Isabela Soldano"
+    ground = next(lv for lv in view["levels"] if lv["name"] == "ground")
+    svg = level_svg(ground)
+    assert "<b>" not in svg and "&lt;b&gt;" in svg
+    for fire in ground["fires"]:
+        pattern = r'<g id="fire-{}"[^>]*data-fd="(\d+)" data-hot="(\d)"'.format(re.escape(fire["area"]))
+        m = re.search(pattern, svg)
+        assert m and int(m.group(1)) == fire["fd"] and m.group(2) == ("1" if fire["hot"] else "0")
+        if fire["hot"]:  # marked by a shape, not only by colour
+            block = svg[m.start():svg.index("</g>", m.start())]
+            assert "hot-mark" in block
+    # well-formed, and the name comes back as the text it is
+    root = ElementTree.fromstring(svg)
+    names = [g.get("data-name") for g in root.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("data-name")]
+    assert 'Isa <b>"&\'</b>' in names
+
+
+def test_a_saved_session_replays_round_by_round(tmp_path):
+    player, _live = play_tavern(rounds=2)
+    path = tmp_path / "s.json"
+    sessions.save(player.session, str(path))
+    latest, frames = replay(sessions.load(str(path)))
+    labels = [label for label, _ in frames]
+    assert labels[:3] == ["The scene begins", "End of round 1", "End of round 2"]
+    assert frames[0][1]["round"] == 0 and frames[1][1]["round"] == 1
+    assert latest == frames[-1][1]
+    assert latest["round"] == player.scene.round
+    # the same view as the live table had when it stopped
+    assert latest == page_state(players_view(player.scene, latest["narration"]))
+
+
+def tavern_scene():
+    from fuego.scenario import loads
+
+    return loads(TAVERN.read_text(encoding="utf-8"), source="tavern.yaml").build(7)
+
+
+def level_of(view: dict, name: str) -> dict:
+    return next(lv for lv in view["levels"] if lv["name"] == name)
+
+
+def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
+    from fuego.world.smoke import Density
+
+    scene = tavern_scene()
+    b = scene.building
+    seen = in_sight(scene)
+    front = b.between(b.find("ground:G5"), b.find("ground:G6"))  # in Isabela's sight
+    pantry = b.between(b.find("ground:A3"), b.find("ground:A4"))  # kitchen-pantry: out of sight
+    window = b.between(b.find("ground:E5"), b.find("ground:E6"))
+    floor = b.between(b.find("ground:F4"), b.find("cellar:F4"))  # under Isabela's feet
+    hidden_floor = b.between(b.find("ground:B5"), b.find("upper:B5"))  # pantry, linen closet
+    assert b.find("ground:G5") in seen and b.find("ground:A3") not in seen
+    b.open_barrier(front)
+    b.destroy_barrier(window)
+    b.destroy_barrier(floor)
+    b.destroy_barrier(hidden_floor)
+    scene.smoke.density[b.find("ground:F3")] = Density.THICK  # in sight
+    scene.smoke.density[b.find("ground:B1")] = Density.THIN  # the kitchen: out of sight
+    view = players_view(scene)
+    ground = level_of(view, "ground")
+    walls = {w["index"]: w["state"] for w in ground["walls"]}
+    assert walls[front.index] == "open" and walls[window.index] == "broken"
+    assert walls[pantry.index] == "unseen"  # where it is, not how it stands
+    links = {(k["index"], k["kind"]): k["state"] for k in ground["links"]}
+    assert links[(floor.index, "floor")] == "broken"  # a collapsed floor, both levels
+    assert (hidden_floor.index, "floor") not in links
+    cellar = level_of(view, "cellar")
+    assert any(k["index"] == floor.index and k["up"] for k in cellar["links"])
+    smoke = {a["name"]: a["smoke"] for a in ground["areas"]}
+    assert smoke["ground:F3"] == "thick" and smoke["ground:B1"] == ""
+    svg = level_svg(ground)
+    assert f'id="barrier-door-open-{front.index}"' in svg
+    assert f'id="barrier-window-broken-{window.index}"' in svg
+    assert f'id="barrier-door-unseen-{pantry.index}"' in svg
+    assert f'id="link-floor-{floor.index}"' in svg and ">collapsed<" in svg
+    assert 'id="smoke-thick-ground:F3"' in svg and "smoke-thin-ground:B1" not in svg
+    assert f'id="barrier-floor-broken-{floor.index}"' in level_svg(cellar)
+
+
+def test_conditions_in_the_players_words():
+    scene = tavern_scene()
+    hero = scene.hero("Isabela Soldano")
+    from fuego.world.smoke import Density
+
+    scene.smoke.density[hero.area] = Density.THICK
+    hero.clothes_fd, hero.confused, hero.breath, hero.flesh, hero.dramatic = 2, True, 1, 7, 1
+    row = next(h for h in players_view(scene)["heroes"] if h["name"] == hero.name)
+    assert row["conditions"] == ["in thick smoke", "clothes alight (2 FD)", "confused",
+                                 "holding breath (1 round)"]
+    assert (row["flesh"], row["dramatic"], row["knocked_out_at"]) == (7, 1, 6)
+
+
+def test_what_the_players_hear():
+    """Each kind of line, told or not, against who and where it is about."""
+    from fuego.engine.events import Event
+
+    scene = tavern_scene()
+    told = PlayersNarration(scene)
+    seen = in_sight(scene)
+    K = EventKind
+
+    def ev(kind, actor=None, area=None, **data):
+        return told.told(Event(kind, 1, 3, actor, area, data), seen)
+
+    assert ev(K.HERO_MOVED, "Isabela Soldano", "ground:E4", frm="ground:F4")
+    assert ev(K.HERO_MOVED, "Bjorn Haraldsson", "cellar:C4", frm="cellar:C3")  # another level
+    assert not ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")  # behind her bar
+    assert ev(K.READ_ALOUD, None, None, text="A crash from the kitchen")
+    assert not ev(K.SCRIPT, None, None, cue="the lamp falls", times=1)
+    assert not ev(K.GM, "GM", "ground:B2", action="start-fire", fd=3)
+    assert not ev(K.FIRE_HIDDEN, "Gaston Allais", "ground:B2", tn=14, total=3, success=False)
+    assert ev(K.FIRE_SPOTTED, "Gaston Allais", "ground:B2", tn=14, total=40, success=True)
+    assert not ev(K.FIRE_GREW, "fire@ground:B2", "ground:B2", fd=4, before=3)  # not in sight
+    assert ev(K.FIRE_STARTED, "fire@ground:F3", "ground:F3", fd=1, cause="leap")  # her room
+    assert not ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # from the bar
+    assert not ev(K.FIRE_SPREAD, "fire@ground:E2", "ground:E2", to="ground:F2",
+                  path=["ground:D2", "ground:F2"])  # by way of the bar
+    assert not ev(K.FLASHOVER, None, None, room="kitchen", fires=9)
+    assert ev(K.FLASHOVER, None, None, room="common", fires=4)
