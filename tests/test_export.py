@@ -145,3 +145,15 @@ def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     ground = next(lv.index for lv in b.levels if lv.name == "ground")
     assert data == export_level(b, scene, ground, ppg=20) | {"image": data["image"]}
     assert len(data["lights"]) == sum(1 for i in scene.fires if b.areas[i].level == ground)
+
+
+def test_export_never_replaces_a_file_unless_forced(tmp_path):
+    out = tmp_path / "g.dd2vtt"
+    out.write_text("old", encoding="utf-8")
+    args = ["export", str(TAVERN), "--level", "ground", "--out", str(out),
+            "--pixels-per-grid", "20"]
+    result = invoke(*args)
+    assert result.exit_code == 2 and "exists already" in result.output
+    assert out.read_text(encoding="utf-8") == "old"
+    assert invoke(*args, "--force").exit_code == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["format"] == 0.3

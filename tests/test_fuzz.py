@@ -694,7 +694,7 @@ def test_vtt_limits_are_enforced_with_a_message(tmp_path):
                                                                    "--grid-feet", "10")
     # at 5 ft a square the same map is 200 x 200 areas: more than a scenario may hold
     assert "more than 20,000 areas in the building" in attempt(dict(VTT, resolution=big))
-    with pytest.raises(LimitError, match="larger than 50 MiB"):
+    with pytest.raises(LimitError, match=r"a VTT map may be at most 52,428,800 bytes \(50 MiB\)"):
         vtt.parse(b" " * (vtt.MAX_FILE_BYTES + 1))
 
 

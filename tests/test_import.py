@@ -154,10 +154,28 @@ def test_a_wall_inside_a_room_is_listed_as_a_wall():
     assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
 
 
-def test_portal_on_the_border_is_reported_not_placed():
+def test_portal_on_the_border_opens_onto_an_outdoor_strip():
+    # issue 20: a window in the outer wall opens onto an outdoor strip added around the map,
+    # the outside, marked as an exit (on main it was "not placed: on the map's border")
     walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]]
-    text, report = convert_text(vtt(walls=walls, portals=[((2, 0), (4, 0))]))
-    assert report.skipped_portals == 1 and "Portals not placed" in text
+    text, report = convert_text(vtt(walls=walls, portals=[((2, 0), (4, 0))]), windows=(1,))
+    assert report.skipped_portals == 0 and report.windows == 1 and report.strip
+    assert report.outside and (report.cols, report.rows) == (6, 6)
+    b = loads(text).build(0).building
+    window = barrier(b, "ground:C1", "ground:C2")
+    assert window.kind is BarrierKind.WINDOW
+    assert b.areas[b.find("ground:C1")].room == "outside"
+    assert b.is_exit(b.find("ground:C1"))
+    assert b.areas[b.find("ground:C2")].room == "room1"
+
+
+def test_portal_on_the_border_without_an_outside_is_reported_where_and_why():
+    walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]]
+    text, report = convert_text(vtt(walls=walls, portals=[((2, 0), (4, 0))]), outside=False)
+    assert report.skipped_portals == 1 and not report.strip
+    assert "Not carried over" in text
+    assert any(line.startswith("portal 1 at (2, 0)-(4, 0) squares: not placed: on the map's "
+                               "border") for line in report.dropped)
 
 
 def convert_text(text: str, **kw):
@@ -214,9 +232,11 @@ def test_too_many_polylines_and_oversized_files_are_refused(tmp_path):
     with open(big, "wb") as fh:
         fh.truncate(50 * 1024 * 1024 + 1)  # sparse: nothing is written
     r = invoke("import", str(big))
-    assert r.exit_code == 2 and "fuego reads VTT maps up to 50 MiB" in r.output
+    # the size and the limit, honestly (on main: "the file is 50 MiB")
+    assert r.exit_code == 2 and ("the file is 52,428,801 bytes (50 MiB + 1 byte); a VTT map may "
+                                 "be at most 52,428,800 bytes (50 MiB)") in r.output
     r = invoke("import", str(tmp_path / "missing.uvtt"))
-    assert r.exit_code == 2 and "cannot read" in r.output
+    assert r.exit_code == 2 and "missing.uvtt: no such file" in r.output
     binary = tmp_path / "bin.uvtt"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     r = invoke("import", str(binary))

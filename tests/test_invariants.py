@@ -54,7 +54,7 @@ FLOORS = ["wooden-floor", "stone-floor"]
 FUELS = [0, 1, 2, 3, 5, 9, "paper", "paper-stack", "beams-small", "log-pile", "beams", "none"]
 FEATURES = ["oil", "gunpowder", "wooden-beam", "stone-beam", "large-stone-beam", "exit"]
 MODULES = ["weather", "wind", "flame-and-blaze", "ignition", "firefighting", "structures",
-           "drifting-smoke", "fire-breaks"]
+           "drifting-smoke", "fire-breaks", "wrecks"]
 
 
 def col(c: int) -> str:
@@ -344,7 +344,7 @@ def test_odd_shapes_keep_every_invariant(pair, kind):
 
 
 # -- the campaigns, with their scripts and modules ----------------------------------------------
-@pytest.mark.parametrize("name", ["tavern", "ship", "village"])
+@pytest.mark.parametrize("name", ["tavern", "ship", "village", "wagon"])
 @examples(2)  # tests/test_soak.py plays the campaigns for many more seeds
 @given(seed=st.integers(0, 2**32))
 def test_campaigns_keep_every_invariant(name, seed):

@@ -255,6 +255,7 @@ def test_pages_layout_gives_one_figure_per_level_at_scale():
 
 def test_drawing_changes_nothing_and_the_svg_is_reproducible(tmp_path):
     from fuego.cli.mapcmd import save_figures
+    from fuego.files import Output
 
     b = _house()
     scene = make_scene(b, fires={"ground:A1": 3}, heroes=[Hero("Ana", b.find("ground:D2"))])
@@ -262,7 +263,7 @@ def test_drawing_changes_nothing_and_the_svg_is_reproducible(tmp_path):
     outs = []
     for k in range(2):
         out = tmp_path / f"m{k}.svg"
-        save_figures(draw_map(scene.building, scene), str(out), "svg", 72)
+        save_figures(draw_map(scene.building, scene), Output(out, what="map"), "svg", 72)
         outs.append(out.read_bytes())
     assert scene.snapshot() == before
     assert outs[0] == outs[1]
@@ -308,7 +309,7 @@ def test_level_option_draws_only_that_level(tmp_path):
     ids = svg_ids(out)
     areas = {n[5:] for n in ids if n.startswith("area-")}
     assert areas == {a.name for a in b.areas if a.level == level.index}
-    r = invoke("map", str(CAMPAIGNS[0]), "--level", "0", "--out", str(out))
+    r = invoke("map", str(CAMPAIGNS[0]), "--level", "0", "--out", str(out), "--force")
     assert r.exit_code == 0, r.output
     assert {n[5:] for n in svg_ids(out) if n.startswith("area-")} == {
         a.name for a in b.areas if a.level == 0}

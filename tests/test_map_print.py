@@ -182,11 +182,11 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     drawn = {i for i in ids if i.startswith("fire-")}
     assert drawn == {("fire-" if not f.hidden_from else "fire-hidden-") + scene.area_name(i)
                      for i, f in scene.fires.items()}
-    result = invoke("map", str(save), "--out", str(png), "--round", "2")
+    result = invoke("map", str(save), "--out", str(png), "--round", "2", "--force")
     assert result.exit_code == 0 and "round 2" in result.output
-    result = invoke("map", str(save), "--out", str(png), "--round", "9")
+    result = invoke("map", str(save), "--out", str(png), "--round", "9", "--force")
     assert result.exit_code == 2 and "played only 3 rounds" in result.output
-    result = invoke("map", str(save), "--out", str(png), "--seed", "2")
+    result = invoke("map", str(save), "--out", str(png), "--seed", "2", "--force")
     assert result.exit_code == 2 and "saved session" in result.output
 
 

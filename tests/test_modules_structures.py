@@ -98,3 +98,44 @@ def test_state_round_trips():
 def test_bad_cf():
     assert S.Structures.check_options({"cf": {"house": "lots"}}) == [
         "cf.house: expected a whole number from 0 to 1000, got 'lots'"]
+
+
+def test_a_fire_with_no_building_or_terrain_factor_burns_out_after_one_turn():
+    # 001: "If an area set ablaze does not contain any buildings or terrain features with a CF
+    # or tF, the fire burns itself out after one turn."
+    def play(terrain: str, **opts) -> list[bool]:
+        b = field(["bh"])
+        b.areas[0].terrain = terrain
+        s = scene_with(b, {"structures": {"cf": {"house": 0}, **opts}})
+        st = s.modules[0]
+        st.scene_start(s)
+        street, house = s.start_fire(0, 2, Cause.START), s.start_fire(1, 2, Cause.START)
+        out = []
+        for rnd in (1, 2):
+            s.round = rnd
+            st.end_of_round(s)
+            out.append((street.state is FireState.OUT, house.state is FireState.OUT))
+        return out
+
+    # round 0's fires burn through round 1, then go out: paving has no tF, the house CF 0
+    assert play("paved") == [(True, True), (True, True)]
+    assert play("woods") == [(False, True), (False, True)]  # woods have a terrain factor
+    # the old reading (they burn until their fuel is spent) as a setting
+    assert play("paved", bare_burnout=False) == [(False, False), (False, False)]
+
+
+def test_a_new_fire_burns_a_whole_round_before_it_goes_out():
+    b = field(["b"])
+    b.areas[0].terrain = "grain"  # Alpha Strike's clear column: planted fields have no tF
+    s = scene_with(b, {"structures": {}})
+    st = s.modules[0]
+    st.scene_start(s)
+    s.round = 3
+    fire = s.start_fire(0, 1, Cause.GM)  # appears during round 3
+    st.end_of_round(s)
+    assert fire.state is FireState.BURNING
+    s.round = 4
+    st.end_of_round(s)
+    assert fire.state is FireState.OUT and s.building.areas[0].burned_out
+    assert [e for e in s.log if e.kind is EventKind.FIRE_OUT][-1].data["reason"] == \
+        "no building or terrain factor to keep it burning"

@@ -234,3 +234,39 @@ def test_wind_state_round_trips():
     other.load_state(s.modules[0].state())
     assert other.state() == s.modules[0].state() and other.gust_round == 1
     assert isinstance(s.roller, Dice)
+
+
+# -- issue 18: readings against the text ---------------------------------------------------------------
+def test_gusts_carry_a_blaze_inside_a_building_too():
+    # 000 25.63: "Wind Force [EXC: Gusts] does not affect Fire spreading within a building";
+    # 25.651: a terrain Blaze "will spread two hexes"; 25.1: a building is Burnable Terrain.
+    def gusty(**opts):
+        s = scene_with(field(["hhhhh"]), {"wind": {"force": "mild-breeze", "direction": "W",
+                                                   "collapse": False, **opts}},
+                       faces=[6, 6, 1, 2])
+        s.start_fire(area(s, "A1"), 3, Cause.START)
+        s.round = 1
+        s.modules[0].round_start(s)
+        s.modules[0].end_of_round(s)
+        return {s.area_name(i) for i in s.fires}
+
+    assert gusty() == {"ground:A1", "ground:B1", "ground:C1"}
+    # the old reading, gusts outdoors only, is kept as a setting
+    assert gusty(gusts_indoors=False) == {"ground:A1"}
+
+
+def test_heavy_winds_give_a_downwind_leap_no_direction_drm():
+    # 000 25.63's table: the Wind Direction DRM is a "Mild Breeze" result; "Heavy Winds" is
+    # "Automatic Spread Downwind; None Upwind". A leap downwind keeps its TN (20, not 15).
+    plan = ["bbbbb"]
+    calm = scene_with(field(plan), {})
+    heavy = scene_with(field(plan), {"wind": {"force": "heavy-winds", "direction": "W"}})
+    old = scene_with(field(plan), {"wind": {"force": "heavy-winds", "direction": "W",
+                                            "heavy_drm": True}})
+    for s in (calm, heavy, old):
+        s.start_fire(area(s, "C1"), 6, Cause.GM)
+    east = area(calm, "E1")
+    c, h, o = (_tns(s, s.fires[2]) for s in (calm, heavy, old))
+    assert h[east] == c[east] == 20
+    assert o[east] == 15  # the old reading, as a setting
+    assert area(calm, "A1") not in h  # and still nothing upwind

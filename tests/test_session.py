@@ -123,8 +123,8 @@ ANSWERS = [
     "12",                 # Ana's player rolled 12: not enough
     "smother ground:B1",
     "",                   # fuego rolls: 24, the fire dies down
-    "",                   # the fire leapt onto Ana: wound check, fuego rolls
-    "",                   # and the clothes check
+    "",                   # the fire leapt onto Ana: the clothes check (her wound check
+                          # against 1 Flesh Wound cannot fail: not asked)
     "",                   # round 2
     "", "", "", "", "",
     "",                   # round 3

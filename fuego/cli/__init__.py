@@ -37,6 +37,19 @@ class _Seed(click.ParamType):
 
 SEED = _Seed()
 
+
+class FiniteRange(click.FloatRange):
+    """A float option in a range that also refuses ``nan`` and ``inf`` (click's FloatRange lets
+    NaN through: every comparison with it is false)."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
 #: command name -> (module under fuego.cli, function name, one-line help for ``--help``)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("run", "run", "Play a scenario headless with automatic or scripted heroes."),
@@ -72,6 +85,17 @@ class LazyGroup(click.Group):
         module_name, attr, _short = spec
         return getattr(importlib.import_module(f"fuego.cli.{module_name}"), attr)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        # An unknown command names the nearest one (`fuego rol` -> roll).
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            import difflib
+
+            near = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.5)
+            hint = f" Did you mean {' or '.join(near)}?" if near else ""
+            ctx.fail(f"No such command {name!r}.{hint} (fuego --help lists them)")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # The listing uses the table above, so `fuego --help` imports no command module.
         with formatter.section("Commands"):
@@ -83,6 +107,13 @@ class LazyGroup(click.Group):
         except FuegoError as exc:
             click.echo(f"fuego: error: {exc.render()}", err=True)
             ctx.exit(2)
+        except OSError as exc:
+            # every file fuego writes reports its own errors (fuego.files): a closed pipe or a
+            # full device that gets here is standard output's
+            status = stdout_failed(exc)
+            if status is None:
+                raise
+            ctx.exit(status)
 
 
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -105,9 +136,43 @@ def cli() -> None:
     """
 
 
+def stdout_failed(exc: OSError) -> int | None:
+    """The exit status when ``exc`` came from standard output, else None.
+
+    A closed pipe (``fuego run ... | head``) is the reader's choice: fuego stops quietly with
+    status 0. A full or broken standard output (``> /dev/full``) is one line on standard error
+    and status 2, like any other error. docs/cli.md, "Output files".
+    """
+    import errno
+    import os
+
+    from fuego.files import FULL
+
+    if exc.errno == errno.EPIPE:
+        try:  # further writes, and the flush at exit, go nowhere instead of failing again
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, sys.stdout.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
+    if exc.errno not in FULL | {errno.EIO}:
+        return None
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
+    click.echo(f"fuego: error: cannot write to standard output: {exc.strerror or exc}",
+               err=True)
+    return 2
+
+
 def main() -> None:
     """Console entry point."""
     try:
         cli(prog_name="fuego")
     except BrokenPipeError:  # `fuego run ... | head` is fine
+        stdout_failed(BrokenPipeError(32, "Broken pipe"))
         sys.exit(0)

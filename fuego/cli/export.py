@@ -29,14 +29,10 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
     return [f"{stem}-{n}{ext}" for n in safe]
 
 
-def write_text(path: str, text: str) -> None:
-    """Write one output file (the one place this command writes)."""
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise FuegoError(f"cannot write {path}: {exc.strerror or exc}",
-                         tip="check that its folder exists and is writable") from None
+def write_text(target, text: str) -> None:
+    """Write one output file (the one place this command writes): atomically, through
+    :class:`fuego.files.Output`, checked before anything was played."""
+    target.write(text)
 
 
 @click.command("export")
@@ -53,8 +49,10 @@ def write_text(path: str, text: str) -> None:
 @click.option("--pixels-per-grid", "ppg", type=click.IntRange(20, 400), default=100,
               show_default=True, help="Pixels per 5-ft square of the map image.")
 @click.option("--gm", is_flag=True, help="Also light the fires hidden from every hero.")
+@click.option("--force", is_flag=True,
+              help="Replace the output files if they exist (never the scenario or session).")
 def export(file: str, out: str, round_: int | None, seed: int | None, level: str | None,
-           ppg: int, gm: bool) -> None:
+           ppg: int, gm: bool, force: bool) -> None:
     """Export a scenario or saved session to Universal VTT maps (.dd2vtt).
 
     \b
@@ -70,6 +68,7 @@ def export(file: str, out: str, round_: int | None, seed: int | None, level: str
       fuego export friday.save --level ground --out ground.dd2vtt
     """
     from fuego.cli.mapcmd import is_session, pick_levels, scenario_scene, session_from
+    from fuego.files import Output
     from fuego.render.vtt_export import MAX_IMAGE_SIDE, SQUARES_PER_AREA, dumps, export_level
 
     if os.path.splitext(out)[1].lower() not in EXTENSIONS:
@@ -95,8 +94,10 @@ def export(file: str, out: str, round_: int | None, seed: int | None, level: str
                              tip=f"lower --pixels-per-grid (at most {MAX_IMAGE_SIDE} pixels "
                                  "a side)")
     paths = level_paths(out, [b.levels[k].name for k in levels], level is not None)
-    for k, path in zip(levels, paths):
-        write_text(path, dumps(export_level(b, scene, k, ppg=ppg, gm=gm)))
+    targets = [Output(path, what="VTT map", force=force, inputs=[file]).check()
+               for path in paths]  # all refused or none, before any is written
+    for k, path, target in zip(levels, paths, targets):
+        write_text(target, dumps(export_level(b, scene, k, ppg=ppg, gm=gm)))
         click.echo(f"fuego export: wrote {path} (level {b.levels[k].name}, round {scene.round})")
     if drawn:
         click.echo(f"seed {seed} — export again with --seed {seed}", err=True)

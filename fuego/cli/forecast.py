@@ -115,9 +115,11 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
               help="Resolution of a PNG report.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print every number as one JSON document on standard output.")
+@click.option("--force", is_flag=True,
+              help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
              plans: tuple[str, ...], by_round: int | None, out: str | None, dpi: int,
-             as_json: bool) -> None:
+             as_json: bool, force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
     \b
@@ -133,11 +135,13 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     """
     from fuego.cli.mapcmd import out_format
     from fuego.engine.plans import parse_plans
+    from fuego.files import Output
     from fuego.forecast import ForecastInterrupted
     from fuego.forecast import forecast as run_forecast
     from fuego.scenario import load
 
     fmt = out_format(out) if out else None
+    target = Output(out, what="report", force=force, inputs=[file]).check() if out else None
     scenario = load(file)
     limit = scenario.settings.max_rounds
     R = rounds if rounds is not None else limit
@@ -175,14 +179,13 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         except ForecastInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    write_report(result, as_json, elapsed, jobs, out, fmt, by_round, dpi,
-                 draw=not interrupted or result.runs > 0)
+    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi)
     if interrupted:
         raise SystemExit(130)
 
 
-def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None,
-                 fmt: str | None, by_round: int | None, dpi: int, draw: bool = True) -> None:
+def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None, target,
+                 fmt: str | None, by_round: int | None, dpi: int) -> None:
     """Print the summary (or the JSON) and write the report (the one place this command
     writes a file)."""
     if as_json:
@@ -192,10 +195,11 @@ def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | No
     else:
         for line in summary_lines(result.summary(), elapsed, jobs):
             click.echo(line)
-    if out and draw and result.runs:
+    if out and result.runs:
         from fuego.cli.mapcmd import save_figures
         from fuego.render.forecast_plot import plot_forecast
 
         figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side")
-        save_figures(figures, out, fmt or "png", dpi)
+        assert fmt is not None
+        save_figures(figures, target, fmt, dpi)
         click.echo(f"fuego forecast: wrote {out}", err=as_json)

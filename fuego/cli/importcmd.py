@@ -9,8 +9,6 @@ picture is never decoded.
 
 from __future__ import annotations
 
-import os
-
 import click
 
 from fuego.errors import FuegoError
@@ -32,7 +30,7 @@ from fuego.errors import FuegoError
 @click.option("--title", default=None, help="Title of the scenario (default: from the file name).")
 @click.option("--level", "level", default="ground", show_default=True,
               help="Name of the level the map becomes.")
-@click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
+@click.option("--force", is_flag=True, help="Replace --out if it exists (never the map itself).")
 def import_cmd(vtt_file: str, out: str | None, grid_feet: str, windows_from_names: bool,
                windows: tuple[int, ...], no_outside: bool, title: str | None, level: str,
                force: bool) -> None:
@@ -50,10 +48,10 @@ def import_cmd(vtt_file: str, out: str | None, grid_feet: str, windows_from_name
       fuego import keep.uvtt --grid-feet 10 --window 3 --window 4 --out keep.yaml
       fuego check cottage.yaml
     """
+    from fuego.files import Output
     from fuego.scenario.vtt import convert
 
-    if out and os.path.exists(out) and not force:
-        raise FuegoError(f"{out} exists already", tip="use --force to overwrite it")
+    target = Output(out, what="scenario", force=force, inputs=[vtt_file]).check() if out else None
     if not level or not level[0].isalpha() or not all(c.isalnum() or c in "-_" for c in level) \
             or len(level) > 20:
         raise FuegoError(f"not a level name: {level!r}",
@@ -69,15 +67,17 @@ def import_cmd(vtt_file: str, out: str | None, grid_feet: str, windows_from_name
                + (f", {report.inner_walls} wall{'s' if report.inner_walls != 1 else ''} "
                   "inside rooms" if report.inner_walls else "")
                + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
-                  if report.skipped_portals else ""))
-    if out is None:
+                  if report.skipped_portals else "")
+               + ("; an outdoor strip added around the map for the doors and windows of its "
+                  "outer wall" if report.strip else ""))
+    lost = [f"fuego import: not carried over: {line}" for line in report.dropped]
+    if target is None:
         click.echo(text, nl=False)
         click.echo(summary, err=True)
+        for line in lost:
+            click.echo(line, err=True)
         return
-    try:
-        with open(out, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise FuegoError(f"cannot write {out}: {exc.strerror or exc}",
-                         tip="check that its folder exists and is writable") from None
+    target.write(text)
+    for line in lost:
+        click.echo(line, err=True)
     click.echo(f"{summary}\nwrote {out}: fill in the TO DO comments, then `fuego check {out}`")

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from fuego.cli import SEED
+from fuego.cli import SEED, FiniteRange
 from fuego.errors import FuegoError, LimitError
 
 FORMATS = (".svg", ".png", ".pdf")
@@ -49,7 +49,7 @@ def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
     names = [lv.name for lv in building.levels]
     for text in wanted:
         hit = next((lv.index for lv in building.levels if lv.name == text), None)
-        if hit is None and text.lstrip("-").isdecimal():
+        if hit is None and text.lstrip("-").isdecimal() and len(text) < 10:  # no 5,000 digits
             k = int(text)
             if 0 <= k < len(building.levels):
                 hit = k
@@ -80,8 +80,13 @@ def play_to(scenario, seed: int, rounds: int):
 
 def is_session(path: str) -> bool:
     """Whether ``path`` is a saved ``fuego play`` session (JSON of format ``fuego-session``)
-    rather than a scenario: sniffed from its first bytes."""
+    rather than a scenario: sniffed from its first bytes of a regular file (anything else is
+    left to the scenario loader, which refuses it without blocking on it)."""
+    import stat
+
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as fh:
             head = fh.read(4096)
     except OSError:
@@ -124,25 +129,32 @@ def session_scene(path: str, round_: int | None = None):
     return player.scene
 
 
-def save_figures(figures, path: str, fmt: str, dpi: int) -> None:
-    """Write the figures: one file for SVG/PNG (one figure), a multipage PDF otherwise."""
+def save_figures(figures, target, fmt: str, dpi: int) -> None:
+    """Write the figures to ``target`` (a :class:`fuego.files.Output`, checked): one file for
+    SVG/PNG (one figure), a multipage PDF otherwise; atomically, so a full disk leaves any
+    previous file whole."""
+    import zlib
+
     import matplotlib
 
-    rc: Any = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
+    rc: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
     try:
-        with matplotlib.rc_context(rc):
+        with matplotlib.rc_context(rc), target.open() as fh:  # type: ignore[arg-type]
             if fmt == "pdf":
                 from matplotlib.backends.backend_pdf import PdfPages
 
-                with PdfPages(path, metadata={"Creator": "fuego", "CreationDate": None}) as pdf:
+                with PdfPages(fh, metadata={"Creator": "fuego", "CreationDate": None}) as pdf:
                     for fig in figures:
                         pdf.savefig(fig)
             else:
                 meta = {"Date": None} if fmt == "svg" else {"Software": "fuego"}
-                figures[0].savefig(path, format=fmt, dpi=dpi, metadata=meta)
-    except OSError as exc:
-        raise FuegoError(f"cannot write {path}: {exc.strerror or exc}",
-                         tip="check that its folder exists and is writable") from None
+                figures[0].savefig(fh, format=fmt, dpi=dpi, metadata=meta)
+    except zlib.error as exc:  # the PDF's compressor fails after its file did (a full disk)
+        cause = exc.__context__
+        reason = (cause.strerror if isinstance(cause, OSError) and cause.strerror
+                  else "the file could not be written")
+        raise FuegoError(f"cannot write the map: {reason}", where=target.path,
+                         tip="free some space or write elsewhere") from None
 
 
 def check_png_size(sizes, dpi: int) -> None:
@@ -163,7 +175,7 @@ def check_png_size(sizes, dpi: int) -> None:
               help="Play N rounds first (seeded) and draw fires, smoke and damage.")
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the run for --round (default: drawn at random and printed).")
-@click.option("--scale", type=click.FloatRange(0.2, 4.0), default=1.0, show_default=True,
+@click.option("--scale", type=FiniteRange(0.2, 4.0), default=1.0, show_default=True,
               help="Inches per 10-ft square (1 for miniatures on 1-inch squares, as printed "
                    "at 100%).")
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
@@ -177,9 +189,11 @@ def check_png_size(sizes, dpi: int) -> None:
 @click.option("--no-legend", is_flag=True, help="Leave out the legend.")
 @click.option("--subgrid", is_flag=True, help="Dotted 5-ft squares inside each 10-ft area.")
 @click.option("--title", default=None, help="Title printed on the map (default: the scenario's).")
+@click.option("--force", is_flag=True,
+              help="Replace --out if it exists (never the scenario itself).")
 def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, seed: int | None,
             scale: float, paper: str | None, gm: bool, dpi: int, no_fuel: bool,
-            no_legend: bool, subgrid: bool, title: str | None) -> None:
+            no_legend: bool, subgrid: bool, title: str | None, force: bool) -> None:
     """Render scenario FILE (or a saved session) as a printable encounter map.
 
     \b
@@ -197,8 +211,11 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
       fuego map campaigns/tavern.yaml --paper letter --scale 1 --out minis.pdf
       fuego map friday.save --out now.png --gm
     """
+    from fuego.files import Output
+
     fmt = out_format(out)
     from fuego.render.map_style import default_paper
+    target = Output(out, what="map", force=force, inputs=[file]).check()
     from fuego.render.mapdraw import MapOptions, draw_map, figure_size
 
     drawn = False
@@ -224,7 +241,7 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     if fmt == "png":
         check_png_size(figure_size(b, scene, options), dpi)
     figures = draw_map(b, scene, options)
-    save_figures(figures, out, fmt, dpi)
+    save_figures(figures, target, fmt, dpi)
     n = len(chosen) if chosen else len({a.level for a in b.areas})
     what = f"{n} level{'s' if n != 1 else ''}"
     if fmt == "pdf":

@@ -14,6 +14,7 @@ import re
 import click
 
 from fuego.errors import FuegoError
+from fuego.files import Output
 
 #: A scenario name: a file name without folders, spaces or a leading dot or dash.
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,59}$")
@@ -159,12 +160,8 @@ def new(name: str, title: str | None) -> None:
     if title is not None and (not title.strip() or len(title) > 80 or not title.isprintable()):
         raise FuegoError(f"not a title: {title!r}", tip="1-80 printable characters")
     text = template(path[:-5], title)
-    try:
-        with open(path, "x", encoding="utf-8") as fh:
-            fh.write(text)
-    except FileExistsError:
+    if os.path.lexists(path):
         raise FuegoError(f"{path} already exists; fuego new never overwrites a file",
-                         tip="pick another name or move the file away") from None
-    except OSError as exc:
-        raise FuegoError(f"cannot write {path}: {exc.strerror or exc}") from None
+                         tip="pick another name or move the file away")
+    Output(path, what="scenario").check().write(text)
     click.echo(f"wrote {os.path.join('.', path)}: fill it in, then `fuego check {path}`")

@@ -11,6 +11,7 @@ them to exactly where it stopped, with the same random stream. The prompting liv
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable
 
@@ -56,23 +57,29 @@ def default_session_path(scenario: str) -> str:
 @click.option("--plain", is_flag=True, help="No colours or boxes, even on a terminal.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Narrate everything: action dice, failed fire rolls, fuel checks.")
+@click.option("--action-dice", type=click.Choice(["fuego", "players"]), default=None,
+              help="Who rolls the heroes' action dice each round: fuego (the default) or the "
+                   "players (asked at the round's start; Enter takes fuego's roll). Saved.")
 @click.option("--screen", "screen_at", is_flag=False, flag_value="", default=None,
               metavar="[HOST:PORT]", callback=screen_address,
               help="Also serve the players' screen (a live map in a browser; prints its "
                    "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
                    "network.")
 def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
-         plain: bool, verbose: bool, screen_at: str | None) -> None:
+         plain: bool, verbose: bool, action_dice: str | None, screen_at: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
     \b
-    Each round fuego shows the floor plan, the heroes and what they can see
-    (hidden fires marked for the GM), then asks for every hero's action
-    (a number, the action's words, or Enter for the suggested one) and for
-    every roll a hero makes (the player's total, or Enter and fuego rolls),
+    Each round fuego shows the floor plans, the heroes and what they can see
+    (hidden fires marked for the GM), then asks for every hero's action (a
+    number, the action's words, + raise N, or Enter for the suggested one;
+    each choice that rolls shows its chance) and for every roll a hero makes
+    (the player's total, the dice as rolled such as 3 7 9 10+4 2, drama to
+    spend a Drama Die, back to the choices, or Enter and fuego rolls),
     narrating as the fire acts. At any prompt: help, map [LEVEL], status,
-    undo, save, quit, and the GM overrides: fire AREA FD, fd AREA N,
-    open|close|break AREA AREA, move HERO AREA, end.
+    look ROOM, briefing, undo, save, quit, and the GM overrides: fire AREA FD,
+    fd AREA N, open|close|break AREA AREA, move HERO AREA, wound HERO N
+    [fw|dw], add NAME AREA [npc], remove HERO, end.
 
     \b
     The session is saved after every answer (SAVE, and SAVE.bak the one
@@ -89,7 +96,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     from fuego.table import session as sessions
 
     if resume_path is not None:
-        if file is not None or seed is not None or session_path is not None:
+        if file is not None or seed is not None or session_path is not None or action_dice:
             raise click.UsageError("--resume SAVE goes alone: the scenario, seed and save file "
                                    "are in SAVE")
         save_path = resume_path
@@ -114,11 +121,14 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         if os.path.exists(save_path):
             raise click.UsageError(f"{save_path} already exists: continue it with "
                                    f"fuego play --resume {save_path}, or give another --session")
-        session = sessions.new(file, seed, text=text)
+        options = {sessions.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
+        session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
         sessions.save(session, save_path)
 
-    screen = Screen(rich=False if plain else None)
+    size = shutil.get_terminal_size() if _isatty(sys.stdout) else None
+    screen = Screen(rich=False if plain else None, width=size.columns if size else None,
+                    height=size.lines if size else None)
     table = Table(screen, save_path, verbose=verbose)
     for line in header:
         screen.line(line, "bold")
@@ -134,6 +144,11 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     player = sessions.Player(session, live, attach=attach)
     try:
         player.run()
+    except sessions.Interrupted:  # Ctrl-C at a prompt: save, then stop as an interrupt does
+        table.save(player)
+        click.echo("")
+        click.echo(_resume_line(save_path, table), err=True)
+        sys.exit(130)
     except sessions.Quit:
         table.save(player)
         click.echo("")
@@ -180,10 +195,13 @@ def _scenario_note(session) -> str | None:
     path = session.scenario_path
     if not path or not os.path.exists(path):
         return None
-    try:
-        with open(path, encoding="utf-8") as f:
-            now = f.read()
-    except (OSError, UnicodeDecodeError):
+    from fuego.errors import FuegoError
+    from fuego.files import read_text
+    from fuego.scenario.limits import MAX_FILE_BYTES
+
+    try:  # through the one reader: a FIFO or /dev/zero at that path must not hang a resume
+        now = read_text(path, limit=MAX_FILE_BYTES, what="a scenario")
+    except FuegoError:
         return None
     if now.lstrip("\ufeff") == session.scenario_text:
         return None

@@ -9,6 +9,7 @@ Without ``--seed`` a seed is drawn at random and printed, so any run can be repl
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING
 
@@ -97,16 +98,6 @@ def play_headless(
         say(narrator.flush_pairs())
 
 
-def _open_log(path: str) -> IO[str]:
-    from fuego.errors import FuegoError
-
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise FuegoError(f"cannot write the event log {path}: {exc.strerror or exc}",
-                         tip="check that its folder exists and is writable") from None
-
-
 @click.command("run")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--seed", type=SEED, default=None,
@@ -114,17 +105,19 @@ def _open_log(path: str) -> IO[str]:
 @click.option("--rounds", type=click.IntRange(min=1, max=MAX_ROUNDS), default=None,
               help=f"Stop after this many rounds, 1-{MAX_ROUNDS} (default: the scenario's "
                    "max_rounds).")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True, path_type=str),
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=str),
               default=None, metavar="FILE.jsonl",
               help="Write every event as one JSON line to this file (docs/events.md).")
+@click.option("--force", is_flag=True,
+              help="Replace the --log file if it exists (never the scenario itself).")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Narrate everything: action dice, failed fire rolls, fuel checks.")
 @click.option("--json-events", is_flag=True,
               help="Print the events as JSON lines on standard output instead of the "
                    "narration (the header and the summary go to standard error).")
-def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, quiet: bool,
-        verbose: bool, json_events: bool) -> None:
+def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, force: bool,
+        quiet: bool, verbose: bool, json_events: bool) -> None:
     """Play the scenario FILE headless with automatic or scripted heroes.
 
     \b
@@ -140,9 +133,12 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, q
     """
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose do not go together")
+    from fuego.files import Output
     from fuego.render.narrate import summarize
     from fuego.scenario import load
 
+    target = (Output(log_path, what="event log", force=force, inputs=[file]).check()
+              if log_path else None)
     scenario = load(file)
     drawn = seed is None
     if drawn:
@@ -167,13 +163,18 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, q
         info("Heroes: " + (", ".join(who) if who else "none") + f"; round limit {limit}")
         if not json_events:
             info("")
-    log = _open_log(log_path) if log_path else None
-    try:
-        play_headless(scene, controller, rounds=limit, log=log, verbose=verbose, quiet=quiet,
+    if target is None:
+        play_headless(scene, controller, rounds=limit, verbose=verbose, quiet=quiet,
                       json_events=json_events)
-    finally:
-        if log is not None:
-            log.close()
+    else:  # the log is written whole or not at all: a previous log stays until it is
+        with target.open() as raw:
+            log = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+            try:
+                play_headless(scene, controller, rounds=limit, log=log, verbose=verbose,
+                              quiet=quiet, json_events=json_events)
+                log.flush()
+            finally:
+                log.detach()  # the binary file is Output's to sync and rename
     if not quiet:
         info("")
     for line in summarize(scene, limit=limit):

@@ -5,15 +5,22 @@ prompts).
 :class:`~fuego.table.session.Player` replays the saved answers and asks the table only when
 they run out. The table
 
-- shows the state at a glance before each round: the floor plan of the heroes' level(s) with
-  fires, smoke, heroes and doors; a table of the heroes; what each hero sees and what is hidden
-  from them (marked for the GM only);
-- asks for each hero's action (numbered choices, Enter takes the automatic hero's pick) and for
-  every roll a hero makes (pool, TN and the exact chance; Enter lets fuego roll);
-- narrates the phases and the end of each round as they happen;
-- answers ``help``, ``map [LEVEL]``, ``status``, ``undo``, ``save`` and ``quit`` at every prompt,
-  and passes GM overrides (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``end``) on
-  to the session, which records and carries them out;
+- opens the scene with its title, the description to read aloud (set apart) and the GM's
+  briefing;
+- shows the state at a glance before each round, fitted to the terminal: the plans of the
+  levels where a hero stands or something changed (side by side; left out, with a note, when
+  the terminal is too short), a line per hero (where, wounds, smoke, confusion, clothes,
+  breath) and what each hero sees, with what is hidden marked for the GM only;
+- asks for each hero's action (numbered choices, each roll-bearing one with its pool, TN and
+  chance and what a failure risks; Enter takes the automatic hero's pick; ``raise N`` calls
+  raises) and for every roll a hero makes (a total or the dice as rolled, checked against the
+  pool; Drama Dice; ``back`` to the choices; a roll that cannot fail is not asked);
+- narrates the phases and the end of each round as they happen, wrapped between words;
+- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo``, ``save``
+  and ``quit`` at every prompt (a mistyped word gets the nearest), and passes GM overrides
+  (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``wound``, ``add``, ``remove``,
+  ``end``) on to the session, which records and carries them out;
+- offers once to end the scene when no hero is left to act;
 - saves after every answer (atomically, keeping ``SAVE.bak``).
 
 Output goes through :class:`Screen`: rich colours and boxes on a terminal, plain text over a
@@ -28,40 +35,50 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from fuego.cli.table_view import (  # noqa: F401
     KEY,
     Screen,
-    _event_style,
-    _isatty,
     area_label,
     choice_label,
     choice_words,
+    event_style,
+    fire_dice,
     fire_label,
     fire_rows,
     hero_levels,
     hero_rows,
+    isatty,
+    level_state,
+    literal,
     plan,
+    plural,
+    purpose_words,
     roll_line,
+    side_by_side,
     sight_lines,
     when,
 )
 from fuego.errors import FuegoError, SaveError
 from fuego.table import session as sessions
-from fuego.table.session import Question, Quit, Rewind
+from fuego.table.session import PLAY_OUT, Question, Quit, Rewind
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
     from fuego.engine.scene import Scene
+    from fuego.render.narrate import Narrator
     from fuego.table.session import Player
 
 META_HELP = (
     "help                 this help (and the choices again)\n"
     "map [LEVEL|all]      the floor plan of a level (default: where the heroes are)\n"
     "status               heroes, fires and what each hero can see\n"
+    "look ROOM            a room's description, its fires and who is in it\n"
+    "briefing             the scene's title, read-aloud description and the GM's briefing\n"
+    "back                 at a roll: back to the hero's choices (the round stays)\n"
     "go [N]               between rounds: play N rounds without stopping between them\n"
     "                     (no N: until a hero must act or the scene ends)\n"
     "undo                 back to the start of the last round begun (again: one more round)\n"
@@ -87,14 +104,17 @@ class Table:
         self._read = read or self._prompt
         self.color = screen.rich if color is None else color
         self.player: Player | None = None
-        self.narrator = None
+        self.narrator: Narrator | None = None
         self.muted = False
         self.save_error: str | None = None
         self._last_round_shown = -1
-        self._shown: tuple | None = None  # the question whose choices were shown last
+        self._shown: tuple[Any, ...] | None = None  # the question whose choices were shown last
         self._warned = 0
         self.go = 0  # rounds still to play without stopping between them
         self.go_until_hero = False  # ... or until a hero must act
+        self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
+        self._roll_text = ""  # the last answer typed at a roll prompt
+        self._backing = False  # a rewind by 'back': no recap, the choices again
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -106,6 +126,9 @@ class Table:
         self.muted = player.replaying or player.rewinds > 0  # quiet until back at a question
         self._last_round_shown = -1
         self._shown = None
+        self._levels_seen = {}
+        if not self.muted and scene.round == 0:
+            self.show_intro(scene)
         for event in list(scene.log):
             self._narrate(event)
         scene.listeners.append(self._narrate)
@@ -113,6 +136,7 @@ class Table:
     def _narrate(self, event: Event) -> None:
         from fuego.engine.events import EventKind
 
+        assert self.narrator is not None, "attached before the scene's events"
         pairs = self.narrator.feed_pairs(event)
         if self.muted:
             return
@@ -122,7 +146,7 @@ class Table:
             self.screen.line("")
         for e, text in pairs:
             inside = e.round >= 1 and e.kind not in framing
-            style = "bold" if e.kind in framing else _event_style(e)
+            style = "bold" if e.kind in framing else event_style(e)
             self.screen.line(("  " + text) if inside else text, style)
 
     def _flush_narration(self) -> None:
@@ -136,18 +160,27 @@ class Table:
             self._resumed(q)
         self._flush_narration()
         self._warnings()
-        if q.kind == "round" and self.go:
+        if q.kind == "round" and self.go and not q.offer_end:
             self.go -= 1
             return ""  # playing on: the round's own narration says it begins
+        if q.kind == "round" and self._playing_out(q):
+            return ""  # the GM let the fire play out (also after a resume or an undo)
         if q.kind != "round" and self.go_until_hero:
             self.go, self.go_until_hero = 0, False
         if q.kind == "round":
             if self._last_round_shown != q.round:
                 self._last_round_shown = q.round
                 self.show_state(q.scene, before_round=q.round)
+            if q.offer_end:
+                return self._offer_end(q)
             prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
+        elif q.kind == "dice":
+            n = len(q.rolled)
+            prompt = (f"  {q.actor.name}'s action di{'e' if n == 1 else 'ce'} "
+                      f"({n} d10, no ten again; Enter: fuego's "
+                      f"{' '.join(map(str, q.rolled))})")
         elif q.kind == "action":
-            shown = (q.key(), tuple(q.hero.dice), q.choices, q.default)
+            shown: tuple[Any, ...] = (q.key(), tuple(q.actor.dice), q.choices, q.default)
             if shown != self._shown:  # not again after a rejected answer
                 self._shown = shown
                 self._show_choices(q)
@@ -157,23 +190,83 @@ class Table:
             if shown != self._shown:
                 self._shown = shown
                 self.screen.line("  " + roll_line(q), "cyan")
-            prompt = f"  {q.hero.name}'s total (Enter: fuego rolls)"
+            drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
+            prompt = (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
+                      f"choices{drama})")
         while True:
-            text = self._read(prompt)
+            text = literal(self._read(prompt))
             words = text.split()
             if words and words[0].lower() == "go" and len(words) <= 2:
                 if q.kind != "round":
                     self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
                     continue
-                if len(words) == 2 and not (words[1].isdecimal() and int(words[1]) >= 1):
-                    self.screen.line("  ! go N: a number of rounds (1 or more)", "bold red")
+                if len(words) == 2 and not (words[1].isascii() and words[1].isdigit()
+                                            and len(words[1]) <= 6 and int(words[1]) >= 1):
+                    self.screen.line("  ! go N: a number of rounds (1 to 999999)", "bold red")
                     continue
                 n = int(words[1]) if len(words) == 2 else q.scene.settings.max_rounds
                 self.go, self.go_until_hero = n - 1, len(words) == 1
                 return ""
             handled = self._meta(q, text)
-            if not handled:
-                return text
+            if handled:  # the menu or the roll again under what the command showed
+                if q.kind == "action":
+                    self._show_choices(q)
+                elif q.kind == "roll":
+                    self.screen.line("  " + roll_line(q), "cyan")
+                continue
+            if q.kind == "action" and text.strip().lower() in ("hold", "h"):
+                self._held(q)
+            if q.kind == "roll":
+                self._roll_text = text
+            return text
+
+    def _offer_end(self, q: Question) -> str:
+        """No hero is left to act: end the scene now, or let the fire play out unasked."""
+        heroes = q.scene.heroes
+        states = ", ".join(f"{h.name} {h.status.value}" for h in heroes)
+        self.screen.line(f"No hero is left to act ({states}).", "bold yellow")
+        while True:
+            text = literal(self._read("End the scene now? [Y: end / n: let the fire play "
+                                      "out]"))
+            low = text.strip().lower()
+            if low in ("", "y", "yes", "end"):
+                return "end"
+            if low in ("n", "no", PLAY_OUT, "play"):
+                return PLAY_OUT
+            if not self._meta(q, text):
+                self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
+
+    def _playing_out(self, q: Question) -> bool:
+        """No hero can act and the GM chose to let the fire play out: no round prompts."""
+        if self.player is None or any(h.in_play for h in q.scene.heroes):
+            return False
+        return any(e.get("a") == PLAY_OUT for e in self.player.inputs)
+
+    def _held(self, q: Question) -> None:
+        die = q.actor.dice[0] if q.actor.dice else q.phase
+        later = ("for a later phase" if q.phase < 10
+                 else "- phase 10 is the last: the die is lost at the round's end")
+        self.screen.line(f"  {q.actor.name} holds the action die ({die}) {later}", "dim")
+
+    def rolled(self, q: Question, total: int, asked: bool) -> None:
+        """A hero's roll is made: the total kept from the dice the player typed, and the
+        outcome of a roll no event tells (the clothes that did not catch). A roll that cannot
+        fail was not asked: the narration tells it."""
+        typed, self._roll_text = self._roll_text, ""
+        said = purpose_words(q.purpose)
+        if not asked:
+            return
+        parts = []
+        if q.drama:
+            parts.append(f"{q.actor.name} spends {plural(q.drama, 'Drama Die', 'Drama Dice')}: "
+                         f"{q.pool}, {q.actor.drama} left")
+            typed = " ".join(w for w in typed.split() if w.lower() != "drama")
+        if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
+            parts.append(f"{q.actor.name}'s dice keep {total}")
+        if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:
+            parts.append(f"{total} vs TN {q.tn}: {said[1]}")
+        if parts:
+            self.screen.line("  " + "; ".join(parts), "green")
 
     def rejected(self, q: Question, error: FuegoError) -> None:
         self.screen.line(f"  ! {error.render()}", "bold red")
@@ -184,19 +277,22 @@ class Table:
     def finished(self, player: Player) -> None:
         from fuego.render.narrate import summarize
 
+        scene = player.scene
+        assert scene is not None, "a scene played to its end"
         if self.muted:
             self.muted = False
             self.screen.line(f"(resumed: the scene is already over after round "
-                             f"{player.scene.round})")
+                             f"{scene.round})")
         self._flush_narration()
         self._warnings()
         self.screen.line("")
-        self.screen.lines(summarize(player.scene, limit=player.scene.settings.max_rounds))
+        self.screen.lines(summarize(scene, limit=scene.settings.max_rounds))
         self.save(player)
-        q = Question("end", player.scene, player.scene.round)
+        q = Question("end", scene, scene.round)
         while True:
             try:
-                text = self._read("The scene is over: Enter to finish (undo goes back a round)")
+                text = literal(self._read("The scene is over: Enter to finish (undo goes "
+                                          "back a round)"))
             except Quit:
                 return
             if text.strip().lower() in ("", "quit", "q", "exit"):
@@ -212,8 +308,9 @@ class Table:
         session = player.session if player is not None else None
         if session is None:
             return False
-        state = scene.snapshot() if scene is not None and not player.replaying else None
-        position = player.position() if scene is not None and not player.replaying else {}
+        live = player is not None and scene is not None and not player.replaying
+        state = scene.snapshot() if live and scene is not None else None
+        position = player.position() if live and player is not None else {}
         try:
             sessions.save(session, self.save_path, position=position, state=state)
         except SaveError as exc:
@@ -235,9 +332,13 @@ class Table:
 
         self.muted = False
         scene = q.scene
+        assert self.player is not None, "a replay has a player"
         msg, self.player.rewind_message = self.player.rewind_message, None
         if msg:
             self.screen.line(msg, "yellow")
+        if self._backing:  # back from a roll: the same moment, so only the choices again
+            self._backing = False
+            return
         where = f"before round {q.round}" if q.kind == "round" else when(scene)
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
@@ -261,40 +362,105 @@ class Table:
             self.screen.line(f"  ! {w}", "yellow")
         self._warned = len(self.player.warnings)
 
+    def show_intro(self, scene: Scene) -> None:
+        """The scene as it begins: title, the description to read aloud (set apart), the GM's
+        briefing and who the heroes are."""
+        texts = self.player.session.texts if self.player is not None else None
+        title = scene.title or scene.building.title or "the scene"
+        self.screen.line("")
+        self.screen.rule(title)
+        if texts is not None and texts.description.strip():
+            self.screen.line("Read aloud:", "bold")
+            for para in texts.description.strip().splitlines():
+                self.screen.line("  | " + para.strip(), "italic")
+        if texts is not None and texts.briefing.strip():
+            self.screen.line("GM briefing (not for the players):", "bold")
+            self.screen.line("  " + " ".join(texts.briefing.split()))
+        for h in scene.heroes:
+            about = texts.heroes.get(h.name, "") if texts is not None else ""
+            self.screen.line(f"  {h.name}{' (NPC)' if h.npc else ''} at "
+                             f"{area_label(scene, h.area)}" + (f": {about}" if about else ""),
+                             "dim")
+
     def show_state(self, scene: Scene, *, before_round: int | None = None,
                    levels: list[int] | None = None) -> None:
+        """The round's screen: the plans of the levels where a hero stands or something
+        changed (side by side as the width allows; left out when the terminal is too short),
+        the heroes' table and what each hero sees."""
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
         fd = sum(f.fd for f in scene.fires.values())
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {len(scene.fires)} fire"
-                         f"{'s' if len(scene.fires) != 1 else ''}, {fd} Fire Dice")
-        for lv in (levels if levels is not None else hero_levels(scene)):
-            self.show_plan(scene, lv)
-        self.screen.line(KEY, "dim")
-        self.show_heroes(scene)
-        for text, style in sight_lines(scene):
+        self.screen.rule(f"{title} - {moment}: {plural(len(scene.fires), 'fire')}, "
+                         f"{fire_dice(fd)}")
+        b = scene.building
+        if levels is None:
+            levels = hero_levels(scene)
+            for lv in b.levels:
+                state = level_state(scene, lv.index)
+                before = self._levels_seen.get(lv.index)
+                # changed since it was last drawn; drawn the first time when something burns
+                changed = before != state if before is not None else bool(state[0])
+                if changed and lv.index not in levels:
+                    levels.append(lv.index)
+                self._levels_seen[lv.index] = state
+            levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+        header, rows, styles = hero_rows(scene, self.screen.width)
+        sights = sight_lines(scene)
+        blocks = [self._plan_block(scene, lv) for lv in levels]
+        drawn = side_by_side(blocks, self.screen.width)
+        rooms = self._rooms_line(scene, levels)
+        rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
+        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(KEY))
+        height = self.screen.height
+        if height and 2 + plan_lines + rest > height:
+            names = ", ".join(b.levels[lv].name for lv in levels)
+            self.screen.line(f"(the plans of {names} do not fit this terminal: map, or "
+                             f"map LEVEL)", "dim")
+        else:
+            for line in drawn:
+                self.screen.drawn(line)
+            self.screen.line(rooms, "dim")
+            self.screen.line(KEY, "dim")
+        hidden = [lv.name for lv in b.levels if lv.index not in levels]
+        if hidden and not (height and 2 + plan_lines + rest > height):
+            self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
+                             "dim")
+        self.screen.table("", header, rows, styles, flex=1)
+        for text, style in sights:
             self.screen.line(text, style)
+
+    def _plan_block(self, scene: Scene, level: int) -> tuple[str, list]:
+        lv = scene.building.levels[level]
+        symbols = self.player.session.symbols if self.player is not None else None
+        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols))
+        return f"{lv.name} (level {lv.elevation})", body
+
+    def _rooms_line(self, scene: Scene, levels: list[int]) -> str:
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        symbols = self.player.session.symbols if self.player is not None else None
+        syms = room_symbols(b, symbols)
+        parts = []
+        for lv in levels:
+            rooms = [f"{syms[k]} {r.name}" for k, r in b.rooms.items() if r.level == lv]
+            parts.append(f"{b.levels[lv].name}: " + ", ".join(rooms))
+        return "rooms - " + "; ".join(parts)
 
     def show_plan(self, scene: Scene, level: int, *, legend: bool = False) -> None:
         """A level's plan; without the full legend, a one-line key of its rooms follows."""
-        b = scene.building
-        lv = b.levels[level]
-        symbols = self.player.session.symbols if self.player is not None else None
-        body = list(plan(scene, level, color=self.color, legend=legend, symbols=symbols))
-        while body and not getattr(body[-1], "plain", body[-1]).strip():
-            body.pop()
-        self.screen.block(f"{lv.name} (level {lv.elevation})", body)
+        title, body = self._plan_block(scene, level)
+        if legend:
+            symbols = self.player.session.symbols if self.player is not None else None
+            body = list(plan(scene, level, color=self.color, legend=True, symbols=symbols))
+        self.screen.block(title, body)
         if not legend:
-            from fuego.render.terminal import room_symbols
-
-            syms = room_symbols(b, symbols)
-            rooms = [f"{syms[k]} {r.name}" for k, r in b.rooms.items() if r.level == level]
-            self.screen.line("rooms: " + ", ".join(rooms), "dim")
+            self.screen.line(self._rooms_line(scene, [level]), "dim")
 
     def show_heroes(self, scene: Scene) -> None:
-        header, rows, styles = hero_rows(scene)
-        self.screen.table("Heroes", header, rows, styles)
+        header, rows, styles = hero_rows(scene, self.screen.width)
+        self.screen.table("Heroes", header, rows, styles, flex=1)
 
     def show_status(self, scene: Scene, moment: str | None = None) -> None:
         self.screen.line("")
@@ -302,14 +468,14 @@ class Table:
         self.show_heroes(scene)
         header, rows = fire_rows(scene)
         if rows:
-            self.screen.table("Fires", header, rows)
+            self.screen.table("Fires", header, rows, flex=1)
         else:
             self.screen.line("No fire burns.")
         for text, style in sight_lines(scene):
             self.screen.line(text, style)
 
     def _show_choices(self, q: Question) -> None:
-        scene, hero = q.scene, q.hero
+        scene, hero = q.scene, q.actor
         kinds = []
         for act in q.choices:
             word = _KIND_WORDS.get(act.kind.value, act.kind.value)
@@ -326,13 +492,14 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for a later phase; help: every command", "dim")
+        self.screen.line("      hold: keep the die for later; ... raise N: call raises (+5 TN "
+                         "each); help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
             n = q.choices.index(q.default) + 1
-            return f"  {q.hero.name} [{n}: {choice_words(q.scene, q.hero, q.default)}]"
-        return f"  {q.hero.name}"
+            return f"  {q.actor.name} [{n}: {choice_words(q.scene, q.actor, q.default)}]"
+        return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
     def _meta(self, q: Question, text: str) -> bool:
@@ -351,6 +518,15 @@ class Table:
         if verb == "status":
             self.show_status(scene, f"before round {q.round}" if q.kind == "round" else None)
             return True
+        if verb == "look":
+            self._look(scene, " ".join(words[1:]))
+            return True
+        if verb == "briefing":
+            self.show_intro(scene)
+            return True
+        if verb == "back":
+            self._back(q)
+            return True
         if verb == "save":
             if self.save():
                 self.screen.line(f"  saved to {self.save_path}", "green")
@@ -358,6 +534,7 @@ class Table:
         if verb in ("quit", "exit"):
             raise Quit()
         if verb == "undo":
+            assert self.player is not None, "undo while a session plays"
             keep = self.player.undo_point()
             if keep is None:
                 self.screen.line("  nothing to undo: no answer given yet", "yellow")
@@ -369,6 +546,68 @@ class Table:
                                f"({dropped} answer{'s' if dropped != 1 else ''} dropped)")
         return False
 
+    def _look(self, scene: Scene, what: str) -> None:
+        """A room's description, what burns in it and who stands in it."""
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        texts = self.player.session.texts if self.player is not None else None
+        key = None
+        low = what.strip().lower()
+        if low:
+            for k, r in b.rooms.items():
+                if low in (k.lower(), r.name.lower()):
+                    key = k
+            if key is None:
+                i = b.find(what.strip())
+                if i is not None:
+                    key = b.areas[i].room
+            if key is None:
+                hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
+                        or r.name.lower().removeprefix("the ").startswith(low)]
+                key = hits[0] if len(hits) == 1 else None
+        if key is None:
+            import difflib
+
+            names = [r.name for r in b.rooms.values()]
+            near = difflib.get_close_matches(what, names + list(b.rooms), n=1, cutoff=0.5)
+            self.screen.line(f"  ! look ROOM: no room {what!r}"
+                             + (f"; did you mean {near[0]!r}?" if near else "")
+                             + " (a room's name, its key or an area in it)", "bold red")
+            return
+        room = b.rooms[key]
+        areas = b.room_areas(key)
+        sym = room_symbols(b, self.player.session.symbols if self.player else None)[key]
+        fuel = sum(b.areas[i].fuel for i in areas)
+        self.screen.line(f"  {room.name} ({key}, {sym} on the {b.levels[room.level].name} plan): "
+                         f"{plural(len(areas), 'area')}, fuel {fuel}"
+                         + (", outdoors" if room.outdoors else ""), "bold")
+        about = texts.rooms.get(key, "") if texts is not None else ""
+        self.screen.line("  | " + (about.strip() or "(the scenario does not describe it)"),
+                         "italic")
+        fires = [fire_label(scene, i) for i in areas if i in scene.fires]
+        people = [f"{h.name} ({scene.area_name(h.area)})" for h in scene.heroes
+                  if h.present and h.area in areas]
+        self.screen.line("  fires: " + (", ".join(fires) or "none") + "; here: "
+                         + (", ".join(people) or "nobody"))
+
+    def _back(self, q: Question) -> None:
+        """At a roll an action makes: back to the hero's choices (its action answer and what
+        followed it are dropped and replayed up to it; the round stays)."""
+        inputs = self.player.inputs if self.player is not None else []
+        k = len(inputs) - 1
+        while k >= 0 and (inputs[k].get("q") == "roll" or "gm" in inputs[k]):
+            k -= 1  # the rolls (and overrides) since the action
+        e = inputs[k] if k >= 0 else {}
+        if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
+                e.get("phase") != q.phase:
+            self.screen.line("  ! back goes from a roll to the choices of the action that "
+                             "made it; undo goes back a round", "bold red")
+            return
+        self._backing = True
+        raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "
+                        f"{q.phase})")
+
     def _help(self, q: Question) -> None:
         self.screen.line("  At every prompt:", "bold")
         self.screen.lines("    " + line for line in META_HELP.splitlines())
@@ -378,10 +617,15 @@ class Table:
         if q.kind == "action":
             self.screen.line("  Here: a number from the list, the action's words (move ground:C4, "
                              "open ground:C5, smother ground:D2, spot ground:E2, put-out-clothes "
-                             "[Name], wait), hold, or Enter for the starred choice.", "bold")
+                             "[Name], wait; add 'raise N' to call raises on its roll), hold, or "
+                             "Enter for the starred choice.", "bold")
             self._show_choices(q)
         elif q.kind == "roll":
-            self.screen.line("  Here: the player's rolled total, or Enter and fuego rolls.", "bold")
+            self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
+                             "fuego keeps the highest), Enter and fuego rolls, or back.", "bold")
+        elif q.kind == "dice":
+            self.screen.line("  Here: the player's action dice (3 6 9), or Enter for fuego's.",
+                             "bold")
         elif q.kind == "round":
             self.screen.line("  Here: Enter plays the round.", "bold")
 
@@ -403,18 +647,26 @@ class Table:
 
     # -- input -------------------------------------------------------------------------------------
     def _prompt(self, text: str) -> str:
-        """One line from the GM. On a terminal click's prompt (line editing, Ctrl-C); over a
-        pipe the line is read and echoed, so a transcript reads like the terminal did."""
-        if _isatty(sys.stdin):
+        """One line from the GM. On a terminal ``input`` (line editing; Ctrl-C stops play
+        with status 130 after saving); over a pipe the line is read and echoed, so a transcript
+        reads like the terminal did."""
+        text = literal(text)
+        if isatty(sys.stdin):
+            click.echo(text + ":", nl=False)  # as click.prompt does: readline gets " " only
             try:
-                return click.prompt(text, default="", show_default=False, prompt_suffix=": ")
-            except click.exceptions.Abort:  # end of input or Ctrl-C at the prompt
+                return input(" ")
+            except KeyboardInterrupt:
+                raise sessions.Interrupted() from None
+            except EOFError:
+                click.echo("")
                 raise Quit() from None
         click.echo(text + ": ", nl=False)
-        line = sys.stdin.readline()
+        raw = getattr(sys.stdin, "buffer", None)  # bytes: what is not UTF-8 becomes U+FFFD
+        line = raw.readline().decode("utf-8", "replace") if raw is not None else \
+            sys.stdin.readline()
         if not line:  # end of input
             click.echo("")
             raise Quit()
         answer = line.rstrip("\r\n")
-        click.echo(answer)
+        click.echo(literal(answer))
         return answer

@@ -6,13 +6,13 @@ of a narrated event.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.errors import FuegoError
 from fuego.table import session as sessions
 
 if TYPE_CHECKING:
@@ -24,12 +24,27 @@ if TYPE_CHECKING:
 
 
 # -- output --------------------------------------------------------------------------------------
-class Screen:
-    """Where the table writes: rich on a terminal, plain text otherwise."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
-    def __init__(self, *, rich: bool | None = None, echo: Callable[[str], None] | None = None):
+
+def literal(text: str) -> str:
+    """Text as it can be printed: a lone surrogate (``"\\ud800"`` from a YAML escape) becomes
+    U+FFFD instead of stopping play with an encoding error. Markup is never read: rich gets
+    ``Text`` objects, whose characters are drawn as they are."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+class Screen:
+    """Where the table writes: rich on a terminal, plain text otherwise.
+
+    ``width``: lines longer than this wrap at word boundaries, their continuation indented
+    under their text (None: a pipe or a file, where a line stays whole). ``height``: the
+    terminal's lines, so a round's screen can leave out what does not fit (None: no limit)."""
+
+    def __init__(self, *, rich: bool | None = None, echo: Callable[[str], None] | None = None,
+                 width: int | None = None, height: int | None = None):
         if rich is None:
-            rich = _isatty(sys.stdout)
+            rich = isatty(sys.stdout)
         self.rich = rich
         self._echo = echo or click.echo
         self._console = None
@@ -37,14 +52,30 @@ class Screen:
             from rich.console import Console
 
             self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
+            if width is None:
+                width = self._console.size.width
+        self.width = width
+        self.height = height
+
+    def wrap(self, text: str) -> list[str]:
+        """``text`` in lines of at most ``width``, broken between words."""
+        text = literal(text)
+        if not self.width or len(text) <= self.width:
+            return [text]
+        import textwrap
+
+        lead = len(text) - len(text.lstrip(" "))
+        return textwrap.wrap(text, width=self.width, subsequent_indent=" " * min(lead + 2, 20),
+                             break_on_hyphens=False) or [""]
 
     def line(self, text: str = "", style: str | None = None) -> None:
-        if self._console is not None:
-            from rich.text import Text
+        for piece in self.wrap(text):
+            if self._console is not None:
+                from rich.text import Text
 
-            self._console.print(Text(text, style=style or ""))
-        else:
-            self._echo(text)
+                self._console.print(Text(piece, style=style or ""))
+            else:
+                self._echo(piece)
 
     def lines(self, texts, style: str | None = None) -> None:
         for text in texts:
@@ -52,46 +83,101 @@ class Screen:
 
     def rule(self, title: str) -> None:
         if self._console is not None:
-            self._console.rule(title)
-        else:
-            self._echo(f"== {title} ==")
-
-    def block(self, title: str, body: list) -> None:
-        """A drawn plan (lines of text or rich ``Text``): a panel on a terminal, the lines
-        under a title line otherwise."""
-        if self._console is not None:
-            from rich.panel import Panel
             from rich.text import Text
 
-            text = Text("\n").join(t if isinstance(t, Text) else Text(t) for t in body)
-            self._console.print(Panel(text, title=title, expand=False, title_align="left"))
+            self._console.rule(Text(literal(title)))
         else:
-            self._echo(title)
-            for t in body:
-                self._echo(getattr(t, "plain", t).rstrip())
+            self._echo(f"== {literal(title)} ==")
+
+    def drawn(self, line) -> None:
+        """A line of a drawing (text or rich ``Text``): never wrapped."""
+        if self._console is not None:
+            from rich.text import Text
+
+            self._console.print(line if isinstance(line, Text) else Text(literal(line)),
+                                crop=False)
+        else:
+            self._echo(literal(getattr(line, "plain", line)).rstrip())
+
+    def block(self, title: str, body: list) -> None:
+        """A drawn plan under its title."""
+        self.blocks([(title, body)])
+
+    def blocks(self, blocks: list[tuple[str, list]], gap: int = 3) -> None:
+        """Drawn plans side by side as the width allows, each under its title."""
+        for line in side_by_side(blocks, self.width, gap):
+            self.drawn(line)
 
     def table(self, title: str, header: list[str], rows: list[list[str]],
-              styles: list[str | None] | None = None) -> None:
-        if self._console is not None:
-            from rich.table import Table as RichTable
-
-            t = RichTable(title=title, title_justify="left", show_lines=False)
-            for h in header:
-                t.add_column(h)
-            for i, row in enumerate(rows):
-                t.add_row(*row, style=(styles[i] if styles else None))
-            self._console.print(t)
-            return
-        widths = [max(len(h), *(len(r[c]) for r in rows)) if rows else len(h)
-                  for c, h in enumerate(header)]
-        self._echo(title)
-        fmt = "  ".join("{:<%d}" % w for w in widths)
-        self._echo("  " + fmt.format(*header).rstrip())
-        for row in rows:
-            self._echo("  " + fmt.format(*row).rstrip())
+              styles: list[str | None] | None = None, flex: int | None = None) -> None:
+        """Columns fitted to the width: column ``flex`` gives up room first (cut with ...)."""
+        if title:
+            self.line(title, "bold")
+        lines = fit_columns(header, rows, self.width, flex)
+        self.line(lines[0], "bold")
+        for i, text in enumerate(lines[1:]):
+            self.line(text, styles[i] if styles else None)
 
 
-def _isatty(stream: Any) -> bool:
+def side_by_side(blocks: list[tuple[str, list]], width: int | None, gap: int = 3) -> list:
+    """The lines of titled drawings placed in rows across ``width`` (None: one under another).
+    Rich ``Text`` in, rich ``Text`` out (plain strings stay strings)."""
+    from rich.text import Text
+
+    shaped = []
+    for title, body in blocks:
+        lines = [Text(literal(title), style="bold")]
+        lines += [t if isinstance(t, Text) else Text(literal(t)) for t in body]
+        while len(lines) > 1 and not lines[-1].plain.strip():
+            lines.pop()
+        shaped.append((max(t.cell_len for t in lines), lines))
+    rows: list[list[tuple[int, list]]] = []
+    for w, lines in shaped:
+        if rows and width and sum(x for x, _ in rows[-1]) + gap * len(rows[-1]) + w <= width:
+            rows[-1].append((w, lines))
+        else:
+            rows.append([(w, lines)])
+    out: list = []
+    plain = not any(isinstance(t, Text) for _, body in blocks for t in body)
+    for k, row in enumerate(rows):
+        if k:
+            out.append(Text(""))
+        for i in range(max(len(lines) for _, lines in row)):
+            line = Text()
+            for j, (w, lines) in enumerate(row):
+                part = lines[i] if i < len(lines) else Text("")
+                line.append_text(part)
+                if j < len(row) - 1:
+                    line.append(" " * (w - part.cell_len + gap))
+            line.rstrip()
+            out.append(line.plain if plain else line)
+    return out
+
+
+def rows_height(blocks: list[tuple[str, list]], width: int | None, gap: int = 3) -> int:
+    return len(side_by_side(blocks, width, gap))
+
+
+def fit_columns(header: list[str], rows: list[list[str]], width: int | None,
+                flex: int | None = None) -> list[str]:
+    """Header and rows as aligned text; past ``width`` the ``flex`` column is cut (``...``)."""
+    rows = [[literal(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[c]) for r in rows]) for c, h in enumerate(header)]
+    total = 2 + sum(widths) + 2 * (len(widths) - 1)
+    if width and flex is not None and total > width:
+        widths[flex] = max(len(header[flex]), widths[flex] - (total - width))
+
+    def cut(text: str, w: int) -> str:
+        return text if len(text) <= w else text[:max(0, w - 1)] + "\u2026"
+
+    out = []
+    for r in [header, *rows]:
+        out.append(("  " + "  ".join(cut(c, widths[i]).ljust(widths[i])
+                                      for i, c in enumerate(r))).rstrip())
+    return out
+
+
+def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
@@ -135,8 +221,33 @@ def hero_levels(scene: Scene) -> list[int]:
     return sorted(levels, key=lambda lv: -b.levels[lv].elevation)
 
 
-KEY = ("key: *N fire of N Fire Dice, @X hero, ~ thin smoke, \u2248 thick smoke, D/d door "
-       "closed/open, W/w window closed/open, x broken, E exit (map LEVEL: the full legend)")
+KEY = ("key: *N fire of N Fire Dice  @X hero  ~ thin, \u2248 thick smoke  D/d door closed/open  "
+       "W/w window  x broken  E exit  (map LEVEL: full legend)")
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 Fire Die``, ``3 Fire Dice``, ``1 fire``, ``2 fires``."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def fire_dice(n: int) -> str:
+    return plural(n, "Fire Die", "Fire Dice")
+
+
+def level_state(scene: Scene, level: int) -> tuple:
+    """What a level's plan shows that can change: fires, smoke, barriers, burned areas and who
+    stands there (two equal states draw the same plan)."""
+    b = scene.building
+    areas = [a.index for a in b.areas if a.level == level]
+    fires = tuple((i, scene.fires[i].fd, scene.fires[i].temperature.value)
+                  for i in areas if i in scene.fires)
+    smoke = tuple(int(scene.smoke.at(i)) for i in areas) if scene.smoke is not None else ()
+    burned = tuple(i for i in areas if b.areas[i].burned_out)
+    doors = tuple((x.index, x.closed, x.destroyed) for x in b.barriers
+                  if b.areas[x.a].level == level or b.areas[x.b].level == level)
+    people = tuple(sorted((h.name, h.area) for h in scene.heroes
+                          if h.present and b.areas[h.area].level == level))
+    return fires, smoke, burned, doors, people
 
 
 def plan(scene: Scene, level: int, *, color: bool, legend: bool = True, ascii: bool = False,
@@ -150,33 +261,67 @@ def plan(scene: Scene, level: int, *, color: bool, legend: bool = True, ascii: b
     return draw(scene, level, ascii=ascii, title=False, legend=legend, symbols=symbols)
 
 
-def hero_rows(scene: Scene) -> tuple[list[str], list[list[str]], list[str | None]]:
+HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breath"]
+#: The column that gives up room first at a narrow width (the room's name after the area).
+HERO_FLEX = 1
+
+
+def hero_rows(scene: Scene, width: int | None = None
+              ) -> tuple[list[str], list[list[str]], list[str | None]]:
+    """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
+    burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then
+    the names are shortened to what tells them apart; no column is dropped."""
     from fuego.world.smoke import Density
 
-    header = ["hero", "where", "wounds", "burning", "confused", "smoke", "breath", "status"]
     rows, styles = [], []
     limit_default = scene.settings.breath_rounds
     for h in scene.heroes:
         d = scene.smoke.at(h.area) if scene.smoke is not None and h.present else Density.NONE
         smoke = {Density.NONE: "-", Density.THIN: "thin", Density.THICK: "thick"}[d]
         if h.thick_rounds:
-            smoke += f" ({h.thick_rounds} rd{'s' if h.thick_rounds != 1 else ''} thick)"
+            smoke += f" {h.thick_rounds}r"
         limit = h.resolve if limit_default is None else limit_default
-        wounds = f"{h.flesh} FW, {h.dramatic}/{h.knocked_out_at} DW"
+        wounds = f"{h.flesh} FW {h.dramatic}/{h.knocked_out_at} DW"
         if h.crippled:
             wounds += " crippled"
         status = h.status.value
-        if h.dice:
-            status += " (dice " + ", ".join(map(str, h.dice)) + ")"
-        rows.append([
-            h.name, area_label(scene, h.area) if h.status.value != "escaped" else "out",
-            wounds, f"clothes {h.clothes_fd} FD" if h.clothes_fd else "-",
-            "CONFUSED" if h.confused else "-", smoke,
-            f"{h.breath}/{limit} held" if h.breath else "-", status,
-        ])
-        styles.append("bold red" if h.clothes_fd or h.status.value in ("dead", "knocked-out")
+        if status == "escaped":
+            where = "out (escaped)"
+        else:
+            where = area_label(scene, h.area)
+            if status != "active":
+                where = f"{status.upper()} {where}"
+        rows.append([h.name, where, wounds, smoke, "CONFUSED" if h.confused else "-",
+                     f"{h.clothes_fd} FD" if h.clothes_fd else "-",
+                     f"{h.breath}/{limit}" if h.breath else "-"])
+        styles.append("bold red" if h.clothes_fd or status in ("dead", "knocked-out")
                       else ("dim" if not h.present else None))
+    header = list(HERO_HEADER)
+    if any(h.drama for h in scene.heroes):  # only when the scenario gives any
+        header.append("drama")
+        for r, h in zip(rows, scene.heroes):
+            r.append(str(h.drama) if h.drama else "-")
+    if width:
+        need = 2 + sum(max([len(header[c])] + [len(r[c]) for r in rows])
+                       for c in range(len(header))) + 2 * (len(header) - 1)
+        if need > width:  # first names first: the rooms' names are cut only after them
+            short = short_names([h.name for h in scene.heroes])
+            for r, name in zip(rows, short):
+                r[0] = name
     return header, rows, styles
+
+
+def short_names(names: list[str]) -> list[str]:
+    """Each name by its first word, or with the next word's initial where that is shared."""
+    firsts = [n.split()[0] if n.split() else n for n in names]
+    out = []
+    for n, first in zip(names, firsts):
+        words = n.split()
+        if firsts.count(first) == 1 or len(words) < 2:
+            out.append(first)
+        else:
+            out.append(f"{first} {words[1][:1]}.")
+    return out
 
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
@@ -191,15 +336,15 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
         hidden = hidden_fires(scene, h)
         text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
                                       if seen else "no fire")
-        out.append((text, None))
         if hidden:
-            out.append(("  [GM only] hidden from " + h.name.split()[0] + ": "
-                        + ", ".join(fire_label(scene, i) for i in hidden), "italic magenta"))
+            text += "  [GM only: hidden from " + h.name + ": " + \
+                ", ".join(fire_label(scene, i) for i in hidden) + "]"
+        out.append((text, "italic magenta" if hidden else None))
     return out
 
 
 def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
-    header = ["fire", "room", "FD", "state", "heat", "fuel", "wounds"]
+    header = ["fire", "room", "FD", "state", "temperature", "fuel", "wounds"]
     rows = []
     b = scene.building
     for i in sorted(scene.fires):
@@ -215,58 +360,98 @@ def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
     from fuego.engine.hero_actions import HeroActionKind
 
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        far = scene.building.barriers[act.barrier].other(hero.area)
+        far = scene.building.barriers[act.door].other(hero.area)
         return f"{act.kind.value} {scene.area_name(far)}"
     return sessions.action_words(scene, act)
 
 
 def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
-    """A choice as the GM reads it: its words, then what it means."""
+    """A choice as the GM reads it: its words, what it means, and for a roll its pool, TN and
+    chance (and what a failure risks), before it is picked."""
     from fuego.engine.hero_actions import HeroActionKind
+    from fuego.table.risk import choice_odds
 
     b = scene.building
     k = act.kind
     words = choice_words(scene, hero, act)
+    odds = choice_odds(scene, hero, act)
+    roll = odds.words() if odds is not None else ""
     if k is HeroActionKind.MOVE:
-        notes = [b.rooms[b.areas[act.target].room].name]
-        fire = scene.fires.get(act.target)
+        notes = [b.rooms[b.areas[act.area].room].name]
+        fire = scene.fires.get(act.area)
         if fire is not None:
-            notes.append(f"on fire, {fire.fd} FD: avoid at TN {5 * fire.fd}")
-        if b.is_exit(act.target):
+            notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
+                         else f"on fire, {fire.fd} FD")
+        if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"
     if k in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        barrier = b.barriers[act.barrier]
+        barrier = b.barriers[act.door]
         far = barrier.other(hero.area)
         what = barrier.describe().replace("-", " ")
         named = "" if "|" in barrier.name else f" '{barrier.name}'"
         return f"{words} ({what}{named} to {b.rooms[b.areas[far].room].name})"
     if k is HeroActionKind.SMOTHER:
-        fd = scene.fires[act.target].fd
-        return f"{words} ({fd} FD: TN {5 * fd})"
+        fd = scene.fires[act.area].fd
+        return f"{words} ({fire_dice(fd)}; {roll or f'TN {5 * fd}'}; success: " \
+               f"{1 + act.raises} FD off)"
     if k is HeroActionKind.SPOT:
-        return f"{words} (a hidden fire; GM only: {scene.fires[act.target].fd} FD)"
+        return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.area].fd)}; " \
+               f"{roll})"
     if k is HeroActionKind.PUT_OUT_CLOTHES:
         victim = scene.hero(act.other) if act.other else hero
-        return f"{words} ({victim.clothes_fd} FD: TN {5 * victim.clothes_fd})"
+        return f"{words} ({victim.clothes_fd} FD on {victim.name}; {roll})"
     return words
 
 
-def roll_line(q: Question) -> str:
-    pool = q.pool
-    text = f"{q.hero.name} rolls for {q.purpose}: {pool}"
-    if q.tn is not None:
-        from fuego.dice.odds import chance
+#: What a roll is for, by the purpose the engine names it with: (what the hero does, what
+#: success means, what failure means).
+PURPOSES = {
+    "smother fire": ("smother the fire", "a Fire Die off (one more per raise)",
+                     "the fire burns on"),
+    "spot fire": ("spot a hidden fire, against its Stealth roll", "the hero sees it",
+                  "it stays hidden"),
+    "put out clothes": ("put out burning clothes", "the flames are out", "they burn on"),
+    "wound check": ("make a wound check (Brawn k Brawn against all the Flesh Wounds)",
+                    "no Dramatic Wound", "Dramatic Wounds, and the Flesh Wounds go to 0"),
+    "clothes": ("keep the clothes from catching fire (Finesse k Finesse)",
+                "the clothes do not catch", "the clothes catch fire"),
+    "keep bearings": ("keep their bearings in thick smoke (Wits k Wits)", "not confused",
+                      "confused"),
+    "breath": ("hold their breath (Resolve k Resolve)", "no harm", "a Dramatic Wound"),
+}
 
-        try:
-            p = chance(pool, q.tn)
-            text += f" vs TN {q.tn} - {100 * p:.1f}% to succeed"
-        except FuegoError:
-            text += f" vs TN {q.tn}"
+
+def purpose_words(purpose: str) -> tuple[str, str, str] | None:
+    """What a roll is for, in words: ``avoid fire (climbing)`` is the avoid roll with the
+    hero's best movement Knack."""
+    if purpose in PURPOSES:
+        return PURPOSES[purpose]
+    m = re.fullmatch(r"avoid fire \((.+)\)", purpose)
+    if m:
+        knack = m[1]
+        return (f"avoid the fire (Panache + {knack.capitalize()}, the best movement Knack)",
+                "through unharmed", "the fire's damage")
+    return None
+
+
+def roll_line(q: Question) -> str:
+    """``Isabela Soldano rolls to ...: 5k3 vs TN 15 - 64%. Success: ...; failure: ...``"""
+    from fuego.table.risk import percent, roll_chance
+
+    pool = q.dice_pool
+    said = purpose_words(q.purpose)
+    what = f"to {said[0]}" if said else f"for {q.purpose}"
+    text = f"{q.actor.name} rolls {what}: {pool}"
+    if q.tn is not None:
+        p = roll_chance(pool, q.tn)
+        text += f" vs TN {q.tn}" + (f" - {percent(p)} to succeed" if p is not None else "")
+    if said:
+        text += f". Success: {said[1]}; failure: {said[2]}."
     return text
 
 
-def _event_style(e: Event) -> str | None:
+def event_style(e: Event) -> str | None:
     from fuego.engine.events import EventKind as K
 
     if e.kind in (K.HERO_DIED, K.HERO_KNOCKED_OUT, K.FLASHOVER, K.CLOTHES_CAUGHT,

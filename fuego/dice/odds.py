@@ -86,9 +86,22 @@ def _shape(key: tuple) -> tuple[tuple[int, float], ...]:
         result = die.pool(rolled).highest(kept).sum()
     else:
         _, count, sides = key
-        result = count @ icepool.d(sides)
+        result = _sum_of(icepool.d(sides), count)
     denominator = result.denominator()
     return tuple((int(outcome), q / denominator) for outcome, q in sorted(result.items()))
+
+
+def _sum_of(die, count: int):
+    """The sum of ``count`` rolls of ``die`` by doubling: about log2(count) convolutions.
+    (icepool's ``count @ die`` adds one die per level of recursion: RecursionError from 967.)"""
+    total = None
+    while count:
+        if count & 1:
+            total = die if total is None else total + die
+        count >>= 1
+        if count:
+            die = die + die
+    return total
 
 
 @lru_cache(maxsize=1024)

@@ -33,6 +33,11 @@ class Controller:
     def round_start(self, scene: Scene) -> None:
         pass
 
+    def action_dice(self, scene: Scene, hero: Hero, rolled: list[int]) -> list[int] | None:
+        """The hero's action dice as its player rolled them (sorted), or None to keep fuego's
+        ``rolled`` (drawn first either way, so the random stream does not depend on it)."""
+        return None
+
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """An action from ``legal``, or None to hold the die for a later phase."""
         return legal[-1]
@@ -200,7 +205,7 @@ class AutoController(Controller):
                 return safe[0]
         smother = by_kind.get(HeroActionKind.SMOTHER)
         if smother:
-            return min(smother, key=lambda a: (scene.fires[a.target or 0].fd, a.target or 0))
+            return min(smother, key=lambda a: (scene.fires[a.area].fd, a.area))
         return legal[-1]
 
 

@@ -253,6 +253,9 @@ class HeroAction(TypedDict):
     total: NotRequired[int]
     success: NotRequired[bool]
     target: NotRequired[str]
+    # Drama Dice spent on a roll (action "drama", fuego play)
+    dice: NotRequired[int]
+    left: NotRequired[int]
 
 
 class HeroMoved(TypedDict):
@@ -362,6 +365,9 @@ class Gm(TypedDict):
     fd: NotRequired[int]
     barrier: NotRequired[str]
     hero: NotRequired[str]
+    n: NotRequired[int]  # wounds given
+    npc: NotRequired[bool]  # a character added
+    rank: NotRequired[str]
 
 
 class Weather(TypedDict):
@@ -437,6 +443,7 @@ class Module(TypedDict):
     chain: NotRequired[list[str]]
     crew: NotRequired[list[str]]
     sand: NotRequired[int]
+    vehicle: NotRequired[str]  # the wrecks module's
 
 
 class TableRoll(TypedDict):

@@ -12,19 +12,26 @@
 - **Spot** a fire hidden from the hero: ``(Wits + Perception) k Wits`` against the fire's Stealth
   roll (003: only hidden fires use Stealth).
 - **Wait**: spend the die doing nothing that matters to the fire.
+
+Raises (RULES-NOTES, Dice: +5 to the TN each) may be called on every roll an action makes: a
+smother's raise takes one more Fire Die off; a raise on a move's avoid roll or on a spot roll has
+no effect fuego tracks (the GM narrates the bigger effect) **[reading]**. The words of an action
+with raises end ``raise N`` (``smother ground:E2 raise 1``). :func:`action_roll` says what an
+action rolls; :func:`perform` and the table's odds both read it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.engine.injury import Sense, avoid_fire, fire_damage, hero_roll
-from fuego.rules.tables import Exposure
+from fuego.engine.injury import Sense, avoid_fire, avoid_pool, fire_damage, hero_roll
+from fuego.rules.tables import FIRE_STATS, Exposure
 from fuego.world.building import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
@@ -49,6 +56,18 @@ class HeroAction:
     other: str | None = None  # companion's name (put out their clothes)
     raises: int = 0
 
+    @property
+    def area(self) -> int:
+        """The area it acts on (move, smother, spot, a module's action on an area)."""
+        assert self.target is not None, f"{self.kind.value} names no area"
+        return self.target
+
+    @property
+    def door(self) -> int:
+        """The barrier it opens or closes."""
+        assert self.barrier is not None, f"{self.kind.value} names no barrier"
+        return self.barrier
+
     def key(self) -> str:
         """A stable text form (saved sessions, scripted heroes, prompts)."""
         parts = [self.kind.value]
@@ -58,6 +77,78 @@ class HeroAction:
         if self.raises:
             parts.append(f"raises={self.raises}")
         return ":".join(parts)
+
+
+#: The most raises an action may call (a TN past 5 x 10 + 50 is out of any pool's reach).
+MAX_RAISES = 10
+#: ``... raise N`` at the end of an action's words.
+_RAISE_WORDS = re.compile(r"^(?P<rest>.*?)\s+raises?\s*(?P<n>\d{1,3})$", re.IGNORECASE)
+#: The actions whose roll may carry raises.
+RAISABLE = ("move", "smother", "spot")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRoll:
+    """What an action rolls: ``pool`` (before smoke and confusion: ``hero_roll`` applies them,
+    with ``sense``) against ``tn``, or against the roll of ``against`` (a hidden fire's
+    Stealth) plus 5 per raise; a failed roll that costs damage names the fire's damage pool,
+    its Fire Dice and whether it is the clinging kind."""
+
+    purpose: str
+    pool: Pool
+    sense: Sense
+    tn: int | None = None
+    against: Pool | None = None
+    raises: int = 0
+    damage: Pool | None = None
+
+    @property
+    def target(self) -> int:
+        """The TN of a roll against a fixed number."""
+        assert self.tn is not None, f"{self.purpose} is rolled against a roll, not a TN"
+        return self.tn
+
+    @property
+    def opposed(self) -> Pool:
+        """The pool a roll against a roll must beat."""
+        assert self.against is not None, f"{self.purpose} is rolled against a TN"
+        return self.against
+
+
+def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
+    """The roll ``act`` makes now (None: it rolls nothing)."""
+    k = act.kind
+    if k is HeroActionKind.MOVE:
+        fire = scene.fires.get(act.area)
+        if fire is None or not fire.harmful:
+            return None
+        knack, pool = avoid_pool(hero)
+        damage = FIRE_STATS[fire.fd].damage[fire.temperature]
+        if not fire.explodes:
+            damage = damage.no_explode()
+        return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
+                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises, damage=damage)
+    if k is HeroActionKind.SMOTHER:
+        fire = scene.fires.get(act.area)
+        if fire is None:
+            return None
+        pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
+        return ActionRoll("smother fire", pool, Sense.MOVEMENT,
+                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises)
+    if k is HeroActionKind.SPOT:
+        fire = scene.fires.get(act.area)
+        if fire is None:
+            return None
+        pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
+        return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
+                          raises=act.raises)
+    if k is HeroActionKind.PUT_OUT_CLOTHES:
+        victim = scene.hero(act.other) if act.other else hero
+        if not victim.clothes_fd:
+            return None
+        pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
+        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=5 * victim.clothes_fd)
+    return None
 
 
 def visible_fires(scene: Scene, hero: Hero) -> set[int]:
@@ -106,13 +197,16 @@ def options(scene: Scene, hero: Hero) -> list[HeroAction]:
     return out
 
 
-def move(scene: Scene, hero: Hero, to: int, why: str = "move") -> None:
+def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) -> None:
     """Step into a neighbouring area; fire there must be avoided or it burns (003)."""
     frm = hero.area
     hero.area = to
     scene.emit(EventKind.HERO_MOVED, hero.name, to, frm=scene.area_name(frm), why=why)
+    for m in scene.modules:
+        m.hero_moved(scene, hero, frm)
     fire = scene.fires.get(to)
-    if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd):
+    if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd,
+                                                            raises=raises):
         fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING, "moved into fire",
                     explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):
@@ -126,9 +220,9 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
     b = scene.building
     scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=describe(scene, act))
     if act.kind is HeroActionKind.MOVE:
-        move(scene, hero, act.target)
+        move(scene, hero, act.area, raises=act.raises)
     elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        barrier = b.barriers[act.barrier]
+        barrier = b.barriers[act.door]
         opening = act.kind is HeroActionKind.OPEN
         changed = b.open_barrier(barrier) if opening else b.close_barrier(barrier)
         if changed:
@@ -136,28 +230,26 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
             scene.emit(kind, hero.name, hero.area, barrier=barrier.name, what=barrier.describe())
     elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
         victim = scene.hero(act.other) if act.other else hero
-        if victim.clothes_fd:
-            tn = 5 * victim.clothes_fd
-            total, pool = hero_roll(scene, hero, Pool(max(1, hero.finesse + hero.knack("rolling")),
-                                                      hero.finesse), tn, "put out clothes",
-                                    sense=Sense.MOVEMENT)
+        spec = action_roll(scene, hero, act)
+        if spec is not None:
+            tn = spec.target
+            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
-                       purpose="put out clothes", pool=pool.notation, tn=tn, total=total,
+                       purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
                        success=ok)
             if ok:
                 victim.clothes_fd = 0
                 scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
     elif act.kind is HeroActionKind.SMOTHER:
-        fire = scene.fires.get(act.target)
-        if fire is not None:
-            tn = 5 * fire.fd + 5 * act.raises
-            total, pool = hero_roll(scene, hero, Pool(max(1, hero.brawn + hero.knack("firefighting")),
-                                                      hero.brawn), tn, "smother fire",
-                                    sense=Sense.MOVEMENT)
+        fire = scene.fires.get(act.area)
+        spec = action_roll(scene, hero, act)
+        if fire is not None and spec is not None:
+            tn = spec.target
+            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
-                       purpose="smother fire", pool=pool.notation, tn=tn, total=total, success=ok,
+                       purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
                        target=scene.area_name(fire.area))
             if ok:
                 cut = 1 + act.raises
@@ -166,12 +258,11 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
                 else:
                     scene.set_fire_dice(fire, fire.fd - cut, f"smothered by {hero.name}")
     elif act.kind is HeroActionKind.SPOT:
-        fire = scene.fires.get(act.target)
-        if fire is not None:
-            tn = scene.roller.total(fire.stealth_pool())
-            total, pool = hero_roll(scene, hero, Pool(max(1, hero.wits + hero.knack("perception")),
-                                                      hero.wits), tn, "spot fire",
-                                    sense=Sense.SIGHT)
+        fire = scene.fires.get(act.area)
+        spec = action_roll(scene, hero, act)
+        if fire is not None and spec is not None:
+            tn = scene.roller.total(spec.opposed) + 5 * act.raises
+            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
                        fire.area, pool=pool.notation, tn=tn, total=total, success=ok)
@@ -189,13 +280,44 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
     ``smother ground:D2``, ``spot ground:E2``, ``put-out-clothes [Name]``, ``wait``."""
     from fuego.errors import RuleError
 
+    raises = 0
+    m = _RAISE_WORDS.match(text.strip())
+    if m:
+        raises = int(m["n"])
+        text = m["rest"]
     words = text.strip().split(None, 1)
     if not words:
         raise RuleError("an empty action", tip="e.g. 'move ground:C4' or 'wait'")
     verb = words[0].lower()
     arg = words[1].strip() if len(words) > 1 else ""
     legal = options(scene, hero)
+    act = _find(scene, hero, legal, verb, arg)
+    if act is None:
+        raise RuleError(
+            f"{hero.name} cannot {text!r} now",
+            tip="legal now: " + ", ".join(describe(scene, a) for a in legal),
+        )
+    if raises:
+        if act.kind.value not in RAISABLE:
+            raise RuleError(f"no raise can be called on {act.kind.value}",
+                            tip="raises go on the rolls of " + ", ".join(RAISABLE))
+        if raises > MAX_RAISES:
+            raise RuleError(f"at most {MAX_RAISES} raises, not {raises}")
+        if act.kind is HeroActionKind.MOVE and action_roll(scene, hero, act) is None:
+            raise RuleError(f"moving to {scene.area_name(act.area)} rolls nothing to raise",
+                            tip="raises go on the avoid roll of a move into fire")
+        act = replace(act, raises=raises)
+    return act
+
+
+def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
+          arg: str) -> HeroAction | None:
+    """The legal action ``verb arg`` names; a verb alone names the only action of its kind."""
     b = scene.building
+    if not arg:
+        same = [a for a in legal if a.kind.value == verb]
+        if len(same) == 1 and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:
+            return same[0]  # 'smother' with one fire in reach
     for act in legal:
         if act.kind.value != verb:
             continue
@@ -203,7 +325,7 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
             if arg and b.find(arg) == act.target:
                 return act
         elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-            barrier = b.barriers[act.barrier]
+            barrier = b.barriers[act.door]
             far = barrier.other(hero.area)
             if not arg or arg == barrier.name or b.find(arg) == far:
                 return act
@@ -218,19 +340,17 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
                 return act
         else:
             return act
-    raise RuleError(
-        f"{hero.name} cannot {text!r} now",
-        tip="legal now: " + ", ".join(describe(scene, a) for a in legal),
-    )
+    return None
 
 
 def describe(scene: Scene, act: HeroAction) -> str:
     """The action in a GM's words, as ``parse_action`` reads it back."""
     b = scene.building
     if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
-        return f"{act.kind.value} {b.areas[act.target].name}"
+        raised = f" raise {act.raises}" if act.raises else ""
+        return f"{act.kind.value} {b.areas[act.area].name}{raised}"
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        return f"{act.kind.value} {b.barriers[act.barrier].name}"
+        return f"{act.kind.value} {b.barriers[act.door].name}"
     if act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other:
         return f"{act.kind.value} {act.other}"
     if act.target is not None and not isinstance(act.kind, HeroActionKind):

@@ -55,6 +55,7 @@ class Hero:
     confused: bool = False
     breath: int = 0  # rounds spent holding breath
     dice: list[int] = field(default_factory=list)
+    drama: int = 0  # Drama Dice left to spend (+1 rolled and kept die each)
     known_fires: set[int] = field(default_factory=set)  # areas of hidden fires it has spotted
 
     # -- the sheet --------------------------------------------------------------------------
@@ -96,12 +97,15 @@ class Hero:
         return best, self.knack(best)
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "name": self.name, "area": self.area, "flesh": self.flesh, "dramatic": self.dramatic,
             "status": self.status.value, "clothes_fd": self.clothes_fd,
             "thick_rounds": self.thick_rounds, "confused": self.confused, "breath": self.breath,
             "known_fires": sorted(self.known_fires), "fire_damaged": self.fire_damaged,
         }  # fmt: skip
+        if self.drama:  # only when a scenario gives any: older snapshots stay the same
+            d["drama"] = self.drama
+        return d
 
     def load_state(self, d: dict) -> None:
         self.area, self.flesh, self.dramatic = d["area"], d["flesh"], d["dramatic"]
@@ -110,6 +114,7 @@ class Hero:
         self.confused, self.breath = d["confused"], d["breath"]
         self.known_fires = set(d["known_fires"])
         self.fire_damaged = d["fire_damaged"]
+        self.drama = d.get("drama", 0)
 
 
 def dramatic_from_failure(margin: int, step: int) -> int:

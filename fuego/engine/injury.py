@@ -34,13 +34,14 @@ class Sense(Enum):
     MOVEMENT = 2  # senses or movement: only thick smoke hinders
 
 
-def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
-    """Kept dice lost to smoke for this action; Night Trained halves it, rounding down."""
+def smoke_penalty(scene: Scene, hero: Hero, sense: Sense, at: int | None = None) -> int:
+    """Kept dice lost to smoke for this action (in area ``at``, default where the hero stands);
+    Night Trained halves it, rounding down."""
     if sense is Sense.NONE or scene.smoke is None:
         return 0
     from fuego.world.smoke import Density
 
-    d = scene.smoke.at(hero.area)
+    d = scene.smoke.at(hero.area if at is None else at)
     if d is Density.THICK:
         lost = SMOKE_KEPT_PENALTY["thick"]
     elif d is Density.THIN and sense is Sense.SIGHT:
@@ -53,9 +54,10 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: Sense) -> int:
 
 
 def hero_pool(scene: Scene, hero: Hero, pool: Pool, sense: Sense = Sense.NONE,
-              action: bool = True) -> Pool:
-    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003)."""
-    lost = smoke_penalty(scene, hero, sense)
+              action: bool = True, at: int | None = None) -> Pool:
+    """The pool after smoke, confusion and crippling (all RULES-NOTES / 003); ``at``: the area
+    whose smoke counts, when the roll is made elsewhere than where the hero stands now."""
+    lost = smoke_penalty(scene, hero, sense, at)
     if lost:
         pool = pool.with_kept(-lost)
     if action and hero.confused:
@@ -149,15 +151,23 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
                total=total, fd=hero.clothes_fd)
 
 
-def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None) -> bool:
-    """Panache + a movement Knack against 5 x FD to pass through fire unharmed (003)."""
+def avoid_pool(hero: Hero, knack: str | None = None) -> tuple[str, Pool]:
+    """The Knack a hero avoids fire with (its best movement Knack unless named) and the
+    ``(Panache + Knack) k Panache`` pool it rolls (003)."""
     if knack is None:
         knack, rank = hero.best_movement_knack()
     else:
         rank = hero.knack(knack)
-    tn = 5 * fd
-    total, pool = hero_roll(scene, hero, Pool(max(1, hero.panache + rank), hero.panache), tn,
-                            f"avoid fire ({knack})", sense=Sense.MOVEMENT)
+    return knack, Pool(max(1, hero.panache + rank), hero.panache)
+
+
+def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
+               raises: int = 0) -> bool:
+    """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
+    unharmed (003)."""
+    knack, base = avoid_pool(hero, knack)
+    tn = 5 * fd + 5 * raises
+    total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=ok, knack=knack)

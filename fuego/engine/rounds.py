@@ -125,6 +125,10 @@ def play_round(scene: Scene, controller: Controller) -> None:
         hero.fire_damaged = False
         hero.dice = roller.action_dice(hero.panache) if hero.in_play else []
         if hero.dice:
+            ask = getattr(controller, "action_dice", None)  # (Controller's; duck-typed ones)
+            own = ask(scene, hero, hero.dice) if ask is not None else None  # a player's roll
+            if own is not None:
+                hero.dice = own
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(map(len, rolled)))
@@ -475,7 +479,7 @@ def finished(scene: Scene) -> bool:
     if scene.ended:
         return True
     smoke_left = scene.smoke is not None and bool(scene.smoke.density)
-    if scene.fires or smoke_left:
+    if scene.fires or smoke_left or any(m.alight(scene) for m in scene.modules):
         return False
     return not (scene.script is not None and scene.script.pending(scene))
 

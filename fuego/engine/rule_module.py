@@ -81,6 +81,14 @@ class RuleModule:
     def end_of_round(self, scene: Scene) -> None:
         """After the core end-of-round steps and before the flashover check."""
 
+    def hero_moved(self, scene: Scene, hero: Hero, frm: int) -> None:
+        """A hero just stepped from ``frm`` into ``hero.area`` (e.g. a wreck costs a move)."""
+
+    def alight(self, scene: Scene) -> bool:
+        """Does something this module keeps burning, outside ``scene.fires``, keep the scene
+        going (a burning wreck)?"""
+        return False
+
     # -- what modules ask of each other where they cannot import each other's class --------------
     def is_incendiary(self, fire: Fire) -> bool:
         """Did this module make ``fire`` an incendiary (the weather does not put it out)?"""

@@ -19,13 +19,14 @@ from fuego.modules import ignition as _ignition  # noqa: F401
 from fuego.modules import structures as _structures  # noqa: F401
 from fuego.modules import weather as _weather  # noqa: F401
 from fuego.modules import wind as _wind  # noqa: F401
+from fuego.modules import wrecks as _wrecks  # noqa: F401
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 #: Every shipped module, in the order docs/modules.md presents them.
 NAMES = ("weather", "wind", "flame-and-blaze", "ignition", "firefighting", "structures",
-         "drifting-smoke", "fire-breaks")
+         "drifting-smoke", "fire-breaks", "wrecks")
 
 
 def build(modules: dict[str, Any] | None) -> list[RuleModule]:

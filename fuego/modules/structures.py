@@ -13,6 +13,11 @@
   (falling and debris by the core rules). With ``rubble_fire: true`` the burning rubble sets
   fuel below alight, at once a Blaze (000 ASL 25.15: fires spread by falling burning rubble are
   not Flames), with half the Fire Dice of the fire that brought it down.
+- A Blaze in an area with no building or terrain factor behind it burns itself out at the end
+  of the round after the one it started in (001: "the fire burns itself out after one turn"):
+  an area with no CF here, outdoors (untracked) one whose terrain has no factor in Alpha
+  Strike's terms (open ground, paving, rough, fields; woods, jungle and buildings have one).
+  ``bare_burnout: false`` is the old reading (such a fire burns until its fuel is spent).
 - Firefighters tearing the structure down (firefighting's ``tear-down``) take CF off too.
 """
 
@@ -21,8 +26,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fuego.modules import RuleModule, register
-from fuego.modules.common import Options, collapse, note, outdoors, resolve_refs, unlit
+from fuego.modules.common import TERRAINS, Options, collapse, note, outdoors, resolve_refs, unlit
 from fuego.modules.flame_and_blaze import FlameAndBlaze
+from fuego.modules.terrain import terrain_of
 from fuego.world.building import Feature
 
 if TYPE_CHECKING:
@@ -38,6 +44,10 @@ CF_BEAM = {Feature.WOODEN_BEAM: 10, Feature.STONE_BEAM: 20, Feature.LARGE_STONE_
 #: Fire Dice of the burning rubble that falls on fuel below (half a collapsing fire, at least 1,
 #: as any new fire from another: RULES-NOTES).
 RUBBLE_FD_DIVISOR = 2
+#: Alpha Strike fire-table columns whose terrain has a factor of its own (001: a building's CF,
+#: woods' and jungle's terrain factor; fuego reads industrial as a building): a fire elsewhere,
+#: with no CF, burns itself out after one turn.
+FACTOR_COLUMNS = frozenset({"woods", "jungle", "building", "industrial"})
 
 
 def default_cf(scene: Scene, i: int) -> int:
@@ -64,6 +74,7 @@ class Structures(RuleModule):
         self.include_outdoors = o.boolean("outdoors", False)
         self.collapse = o.boolean("collapse", True)
         self.rubble_fire = o.boolean("rubble_fire", False)
+        self.bare_burnout = o.boolean("bare_burnout", True)
         o.done()
         self.cf: dict[int, int] = {}
         self._ready = False
@@ -95,8 +106,23 @@ class Structures(RuleModule):
         self.setup(scene)
         for i in sorted(scene.fires):
             fire = scene.fires.get(i)
-            if fire is not None and fire.can_spread and i in self.cf:
+            if fire is None or not fire.can_spread:
+                continue
+            if i in self.cf:
                 self.damage(scene, i, self.per_round, "the fire eats the structure")
+            elif self.bare_burnout and fire.born < scene.round and not self.has_factor(scene, i):
+                scene.extinguish(fire, "no building or terrain factor to keep it burning",
+                                 burned_out=True)
+
+    def has_factor(self, scene: Scene, i: int) -> bool:
+        """Is there a building or terrain factor behind a fire in area ``i``? Its CF where the
+        module keeps one; outdoors, where it does not, its terrain's Alpha Strike column."""
+        self.setup(scene)
+        if i in self.cf:
+            return True
+        if outdoors(scene.building, i) and not self.include_outdoors:
+            return TERRAINS[terrain_of(scene, i)].alpha in FACTOR_COLUMNS
+        return False
 
     def damage(self, scene: Scene, i: int, points: int, why: str, by: str | None = None) -> None:
         """Take ``points`` CF off area ``i``; at 0 its fire burns out and it collapses."""

@@ -10,16 +10,20 @@
   more off the wind is upwind (three areas behind), the two beside it crosswind.
 - **Change check** at the start of every round (25.65): a 2d6 of 2 changes the wind by a d6 on the
   change table; a 12 brings gusts (25.651) and a collapse (25.66).
-- **Where it acts**: on fires burning in outdoor areas only; a fire indoors never feels it
-  (25.63: wind force does not affect fire spreading within a building).
+- **Where it acts**: on fires burning in outdoor areas; a fire indoors does not feel its force
+  or direction (25.63, 25.64: not within a building) - except a gust's (25.63 "[EXC: Gusts]"):
+  gusts carry indoor Blazes too (``gusts_indoors``).
 - **Mild breeze**: the Wind Direction DRM (downwind +1, crosswind 0, upwind -1; ASL's diagram is
   not in the seed, fuego's reading follows Alpha Strike's "From Downwind +1") changes an outdoor
   fire's leap and burn-through TNs by 5 per point and ASL spreading rolls (ignition) by the DRM.
+  In a mild breeze only (25.63's table: the DRM is a Mild Breeze result).
 - **Heavy winds**: at each round's end an outdoor Blaze sets a 1-die fire (a Flame with
   flame-and-blaze) in every burnable area of its downwind arc next to it, and cannot spread to
-  anything else: its crosswind and upwind leaps and burn-throughs are not offered.
+  anything else: its crosswind and upwind leaps and burn-throughs are not offered; its downwind
+  ones keep their TN (no direction DRM; ``heavy_drm`` gives it back).
 - **Gusts**: that round one Blaze with unburnt fuel two areas downwind (several on doubles of a
-  Random Selection DR) spreads two areas: 1-die fires in both. Gusts thin drifting smoke.
+  Random Selection DR) spreads two areas: 1-die fires in both, indoors as outdoors (25.63's
+  exception; 25.1: a building is burnable terrain). Gusts thin drifting smoke.
 - **Collapse**: on a change check of 12 one indoor area holding a Blaze (Random Selection) and
   every level above it collapses (debris, falls; the fire burns on in the rubble).
 - **Jumps** (Alpha Strike): an outdoor Blaze whose way downwind is barred by ground that cannot
@@ -128,6 +132,12 @@ class Wind(RuleModule):
         self.heavy_spread = o.boolean("heavy_spread", True)
         self.jumps = o.boolean("jumps", True)
         self.arc_only = o.boolean("arc_only", False)
+        # 000 25.63: gusts are the exception to "wind force does not affect fire spreading
+        # within a building"; false is the old reading (gusts outdoors only).
+        self.gusts_indoors = o.boolean("gusts_indoors", True)
+        # 000 25.63's table gives the direction DRM to a Mild Breeze only; true is the old
+        # reading (heavy winds' downwind leaps get it too).
+        self.heavy_drm = o.boolean("heavy_drm", False)
         o.done()
         self.force = "none" if self.force_option in ("random", "settings") else self.force_option
         self.origin: str | None = self.direction_option  # where the wind comes from
@@ -258,6 +268,8 @@ class Wind(RuleModule):
             return None
         if self.arc_only and s != "downwind":
             return None
+        if self.force != "mild-breeze" and not self.heavy_drm:
+            return tn  # heavy winds: automatic downwind, no DRM (25.63)
         return max(min(tn, 5), tn - TN_PER_DRM * DIRECTION_DRM.get(s, 0))
 
     def end_of_round(self, scene: Scene) -> None:
@@ -266,14 +278,15 @@ class Wind(RuleModule):
             return
         blazes = [scene.fires[i] for i in sorted(self._blazes)
                   if i in scene.fires and scene.fires[i].id == self._blazes[i]
-                  and scene.fires[i].can_spread and outdoors(scene.building, i)]
+                  and scene.fires[i].can_spread]
+        outside = [f for f in blazes if outdoors(scene.building, f.area)]
         if self.force == "heavy-winds" and self.heavy_spread:
-            for fire in blazes:
+            for fire in outside:
                 self._heavy(scene, fire, to)
         if self.gusts and self.gust_round == scene.round:
-            self._gust_spread(scene, blazes, to)
+            self._gust_spread(scene, blazes if self.gusts_indoors else outside, to)
         if self.jumps:
-            for fire in blazes:
+            for fire in outside:
                 if scene.fires.get(fire.area) is fire:
                     self._jump(scene, fire, to)
 

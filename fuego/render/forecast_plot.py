@@ -20,7 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.render.mapdraw import MapOptions, draw_level, draw_map, drawn_levels, level_extent
+from fuego.render.mapdraw import (
+    MapOptions,
+    draw_level,
+    draw_map,
+    drawn_levels,
+    level_extent,
+    literal_text,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -50,6 +57,7 @@ def _area_inches(result: ForecastResult, levels: list[int]) -> float:
     return max(0.12, s)
 
 
+@literal_text
 def plot_forecast(result: ForecastResult, by_round: int | None = None,
                   layout: str = "side") -> list[Figure]:
     """Figures of a forecast (see the module docstring). Nothing is saved or shown."""

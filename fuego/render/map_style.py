@@ -59,6 +59,7 @@ FIRE_COLOUR = {"regular": "#e67e22", "hot": "#c0392b", "cold": "#f5b041", "flame
 HERO_COLOUR = {"active": "#2e86c1", "knocked-out": "#7f8c8d", "dead": "#111111",
                "escaped": "#aed6f1"}
 OUTDOOR = "#eaf4e4"
+WRECK_STYLE: dict[str, Any] = dict(facecolor="#4a2c17", edgecolor=FIRE_COLOUR["regular"], lw=1.6)
 EXIT_COLOUR = "#1e8449"
 BURNED = "#3b3b3b"
 #: The 10-ft grid, drawn over the fills at a weight that prints (points at 1 inch per area),
@@ -244,9 +245,13 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
         for k, hero in enumerate(scene.heroes):
             if b.areas[hero.area].level in on:
                 keys.add(("hero", k))
+        from fuego.modules.wrecks import burning_wrecks
+
+        if any(b.areas[w.area].level in on for w in burning_wrecks(scene)):
+            keys.add(("wreck",))
     order = ["fuel", "outdoors", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
              "collapsed",
-             "route", "feature", "exit", "fire", "smoke", "burned", "hero"]
+             "route", "feature", "exit", "fire", "wreck", "smoke", "burned", "hero"]
     return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] == "hero" else 0,
                                        str(k[1:])))
 
@@ -324,6 +329,8 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
                 add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor=colour,
                            markeredgecolor="#7b241c"),
                     "fire (number: Fire Dice)" if key[1] != "hot" else "hot fire (flashover)")
+        elif kind == "wreck":
+            add(Patch(**WRECK_STYLE), "burning wreck (cart, wagon, boat...)")
         elif kind == "smoke":
             thick = key[1] == "thick"
             add(Patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",

@@ -35,9 +35,10 @@ scale. matplotlib is imported inside the functions only. The colour and line tab
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.render.map_style import (  # noqa: F401  (importable here)
     BROKEN,
@@ -58,6 +59,7 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     SUBGRID_LW,
     WALL_STYLE,
     WINDOW_COLOUR,
+    WRECK_STYLE,
     MapOptions,
     barrier_state,
     draw_legend,
@@ -97,6 +99,22 @@ MIN_WIDTH = 4.5
 
 
 # -- small helpers --------------------------------------------------------------------------------
+_F = TypeVar("_F", bound=Callable)
+
+
+def literal_text(draw: _F) -> _F:
+    """Names are text: ``$`` in a room, title or hero name is drawn as ``$``, never parsed as
+    mathtext (every Text made while ``draw`` runs keeps ``parse_math=False``)."""
+    @functools.wraps(draw)
+    def literally(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return literally  # type: ignore[return-value]
+
+
 def _safe(text: str) -> str:
     """An id-friendly form of a name (no spaces or quotes)."""
     return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
@@ -230,6 +248,7 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
 
 
 # -- the drawing ----------------------------------------------------------------------------------
+@literal_text
 def draw_map(building: Building, scene: Scene | None = None,
              options: MapOptions | None = None) -> list[Figure]:
     """Figures of the building (and the scene's fires, smoke and heroes when given).
@@ -518,6 +537,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     names: list[tuple[int, str, float, dict]] = []
     if scene is not None:
         _fires(ax, b, level, scene, options, placer)
+        _wrecks(ax, b, level, scene, placer)
         names = _heroes(ax, b, level, scene, options, placer)
     _room_labels(ax, b, level, scene, options, placer, clip)
     for i, words, size, style in marks + names:
@@ -852,6 +872,22 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
             colour_text = "white" if state != "flame" else "#7b241c"
         _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
               color=colour_text, zorder=12)
+
+
+def _wrecks(ax, b: Building, level: int, scene: Scene, placer: _Placer) -> None:
+    """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
+    area (a fire there keeps the middle)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    from fuego.modules.wrecks import burning_wrecks
+
+    for wreck in burning_wrecks(scene):
+        a = b.areas[wreck.area]
+        if a.level == level:
+            placer.block(a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88)
+            ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
+                                        boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
+                                        gid=f"wreck-{_safe(a.name)}"))
 
 
 def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,

@@ -183,6 +183,12 @@ _GM_ACTIONS = {
     "break-barrier": _gm_barrier("breaks"),
     "move-hero": lambda e, b: f"moves {e.data.get('hero')} to {place(e.area, b)}",
     "end-scene": lambda e, b: "ends the scene",
+    "flesh-wounds": lambda e, b: f"gives {e.data.get('hero')} {e.data.get('n')} Flesh Wounds",
+    "dramatic-wounds": lambda e, b: (f"gives {e.data.get('hero')} {e.data.get('n')} Dramatic "
+                                     f"Wound{'' if e.data.get('n') == 1 else 's'}"),
+    "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {place(e.area, b)}"
+                                   + (" (an NPC)" if e.data.get("npc") else "")),
+    "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
 }
 
 _STATE_WORDS = {
@@ -480,7 +486,8 @@ def _on_flashover(e: Event, c: Context) -> str | None:
     d = cast(events.Flashover, e.data)
     b = c.building
     return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
-            f"{plural(d.get('fires', 0), 'fire')} there burn hot")
+            f"{plural(d.get('fires', 0), 'fire')} there "
+            f"burn{'s' if d.get('fires', 0) == 1 else ''} hot")
 
 
 @_phrase(K.AREA_BURNED_OUT)

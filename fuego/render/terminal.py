@@ -177,7 +177,9 @@ class _Drawing:
         if i is None and j is None:
             return " " * width, None
         if i is None or j is None:  # the building's outline: the room's own wall, dimmed
-            room = self.b.room_of(i if i is not None else j)  # type: ignore[arg-type]
+            one = i if i is not None else j
+            assert one is not None  # (both None returned above)
+            room = self.b.room_of(one)
             if room.outdoors:
                 return " " * width, None
             glyphs = WALL_GLYPHS.get(room.wall, WALL_GLYPHS[Structure.WOODEN_WALL])
@@ -352,7 +354,8 @@ class _Drawing:
                 fire = scene.fires[i]
                 line = Text("  ")
                 line.append(f"*{fire.fd}", style=STYLE["fire"])
-                line.append(f" fire at {b.areas[i].name}: {fire.fd} Fire Dice, "
+                dice = "Fire Die" if fire.fd == 1 else "Fire Dice"
+                line.append(f" fire at {b.areas[i].name}: {fire.fd} {dice}, "
                             f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
                 out.append(line)
         for entry in self.key_lines():

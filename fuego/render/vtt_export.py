@@ -109,7 +109,7 @@ def _image(b: Building, scene: Scene | None, level: int, ppg: int, gm: bool) -> 
     """The level as a PNG of exactly ``ppg`` pixels a square, nothing around the plan."""
     from matplotlib.figure import Figure
 
-    from fuego.render.mapdraw import draw_level
+    from fuego.render.mapdraw import draw_level, literal_text
 
     c0, c1, r0, r1 = _window(b, level)
     w, h = (c1 - c0 + 1) * SQUARES_PER_AREA * ppg, (r1 - r0 + 1) * SQUARES_PER_AREA * ppg
@@ -117,7 +117,8 @@ def _image(b: Building, scene: Scene | None, level: int, ppg: int, gm: bool) -> 
     area_inches = SQUARES_PER_AREA * ppg / dpi
     fig = Figure(figsize=(w / dpi, h / dpi), dpi=dpi)
     ax = fig.add_axes((0, 0, 1, 1))
-    draw_level(ax, b, level, scene, MapOptions(area_inches=area_inches, legend=False, gm=gm))
+    literal_text(draw_level)(ax, b, level, scene,
+                             MapOptions(area_inches=area_inches, legend=False, gm=gm))
     ax.set_title("")
     ax.set_axis_off()
     buf = io.BytesIO()

@@ -39,6 +39,7 @@ from fuego.scenario.spec import (
     RulesSpec,
     ScenarioSpec,
     WeatherSpec,
+    WreckSpec,
     check_sections,
 )
 
@@ -111,6 +112,10 @@ class Scenario:
         return self.spec.fires
 
     @property
+    def wrecks(self) -> list[WreckSpec]:
+        return self.spec.wrecks
+
+    @property
     def rules(self) -> RulesSpec:
         return self.spec.rules
 
@@ -177,7 +182,7 @@ class Scenario:
             heroes.append(Hero(h.name, start, brawn=t.brawn,
                                finesse=t.finesse, wits=t.wits, resolve=t.resolve,
                                panache=t.panache, knacks=dict(h.knacks), rank=Rank(h.rank),
-                               npc=h.npc))
+                               npc=h.npc, drama=h.drama))
         scene = Scene(b, self.settings, Roller(seed), heroes, title=self.title)
         registry = module_registry()
         for name, options in self.modules.items():
@@ -193,6 +198,12 @@ class Scenario:
             scene.start_fire(area, f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
                              kind=FireKind(f.kind) if f.kind else None)
+        if self.wrecks:
+            from fuego.modules.wrecks import place_wreck
+
+            for w in self.wrecks:
+                place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds,
+                            announce=False)  # the module announces it as the scene starts
         if self.script is not None:
             from fuego.scenario.script import Script, build_script
 
@@ -229,6 +240,7 @@ class Scenario:
                         "npc": h.npc} for h in self.heroes],
             "fires": [{"area": b.area(f.area).name, "fd": f.fd,
                        "temperature": f.temperature, "kind": f.kind} for f in self.fires],
+            "wrecks": [{"area": b.area(w.area).name, "vehicle": w.vehicle} for w in self.wrecks],
             "modules": list(self.modules),
         })
         return s
@@ -246,6 +258,8 @@ class Scenario:
         fires = "; ".join(f"{f['area']} {f['fd']} FD" + (f" {f['temperature']}"
                                                          if f["temperature"] else "")
                           + (f" {f['kind']}" if f["kind"] else "") for f in s["fires"]) or "none"
+        if s["wrecks"]:  # a burning wagon is a fire too, though not the area's
+            fires += "; burning " + ", ".join(f"{w['vehicle']} at {w['area']}" for w in s["wrecks"])
         return (f"{s['source']}: \"{s['title']}\" is fine: {n(s['levels'], 'level')} ({levels}), "
                 f"{n(s['rooms'], 'room')}, {n(s['areas'], 'area')} ({s['burnable_areas']} "
                 f"burnable, total fuel {s['total_fuel']}), {n(s['doors'], 'door')}, "
@@ -315,6 +329,7 @@ def _check(located: Located, problems: Problems, source: str) -> Scenario:
     _check_rules(sections, problems)
     names = _check_heroes(sections, planner, problems)
     _check_fires(sections, planner, problems)
+    _check_wrecks(sections, planner, problems)
     _check_actions(sections, planner, problems, names)
     if building_sound and sections.get("script") is not None:
         _check_script(sections, planner, problems, names)
@@ -425,6 +440,27 @@ def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:
         if idx in seen:
             problems.add(path + ("area",), f"fires[{seen[idx]}] already starts at {area.name}; "
                          "one fire per area")
+        seen.setdefault(idx, i)
+
+
+def _check_wrecks(sections: dict, planner: Planner, problems: Problems) -> None:
+    """Each wreck in a real area, one per area, and the wrecks module on to burn them."""
+    wrecks = [w for w in sections.get("wrecks") or [] if w is not None]
+    rules: RulesSpec | None = sections.get("rules")
+    if wrecks and (rules is None or "wrecks" not in rules.modules):
+        problems.add(("wrecks",), "burning wrecks need the wrecks module; add 'wrecks: {}' "
+                     "under rules.modules")
+    seen: dict[int, int] = {}
+    for i, spec in enumerate(sections.get("wrecks") or []):
+        if spec is None:
+            continue
+        path = ("wrecks", i, "area")
+        idx = planner.area_index(spec.area, path, what="wreck area")
+        if idx is None:
+            continue
+        if idx in seen:
+            problems.add(path, f"wrecks[{seen[idx]}] already burns at "
+                         f"{planner.building.areas[idx].name}; one wreck per area")
         seen.setdefault(idx, i)
 
 

@@ -14,6 +14,7 @@ legend characters and names never turn into booleans or numbers.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,17 +144,15 @@ def fatal(source: str, message: str, *, line: int | None = None, tip: str | None
 
 # -- bytes -> text ------------------------------------------------------------------------------
 def decode(raw: bytes, source: str) -> str:
+    from fuego.files import decode as strict
+
     if len(raw) > MAX_FILE_BYTES:
         raise fatal(source, f"file is {len(raw):,} bytes; a scenario may be at most "
                             f"{MAX_FILE_BYTES:,} bytes")
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise fatal(source, f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset "
-                            f"{exc.start}); a scenario is YAML text", line=line) from None
+        text = strict(raw, source, "a scenario (YAML)")
+    except FuegoError as exc:
+        raise ScenarioError([exc]) from None
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise fatal(source, "not a text file (it contains NUL bytes); a scenario is YAML text",
@@ -179,25 +178,15 @@ def check_text(text: str, source: str) -> str:
 
 
 def read_file(path) -> tuple[str, str]:
-    """(text, source name) of a scenario file, or a ScenarioError naming what is wrong."""
-    import os
+    """(text, source name) of a scenario file, or a ScenarioError naming what is wrong (read by
+    :func:`fuego.files.read_bytes`: a regular file of at most ``MAX_FILE_BYTES``)."""
+    from fuego.files import read_bytes
 
     source = str(path)
     try:
-        if os.path.isdir(path):
-            raise fatal(source, "is a directory, not a scenario file")
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise fatal(source, f"file is {size:,} bytes; a scenario may be at most "
-                                f"{MAX_FILE_BYTES:,} bytes")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except ScenarioError:
-        raise
-    except FileNotFoundError:
-        raise fatal(source, "no such file") from None
-    except OSError as exc:
-        raise fatal(source, f"cannot read the file: {exc.strerror or exc}") from None
+        raw = read_bytes(path, limit=MAX_FILE_BYTES, what="a scenario")
+    except FuegoError as exc:
+        raise ScenarioError([exc]) from None
     return decode(raw, source), source
 
 
@@ -302,6 +291,10 @@ class _Walker:
                                   "on a key", line=kline)
                 continue
             key = key_node.value
+            if _SURROGATE.search(key):
+                self.problems.add(path, "a key " + surrogate_problem(key), line=kline,
+                                  tip=SURROGATE_TIP)
+                continue
             if key in out:
                 self.problems.add(path + (key,), f"duplicate key {key!r} (the first is on line "
                                   f"{self.located.line(path + (key,))})", line=kline)
@@ -326,6 +319,10 @@ class _Walker:
                               line=line, broken=True)
             return _BAD
         if tag in (_TAG + "str", _TAG + "timestamp"):
+            if _SURROGATE.search(node.value):
+                self.problems.add(path, surrogate_problem(node.value), line=line, broken=True,
+                                  tip=SURROGATE_TIP)
+                return _BAD
             return node.value
         if tag == _TAG + "int" and len(node.value.replace("_", "").lstrip("+-")) > 30:
             self.problems.add(path, f"number {short(node.value, 24)} is far too large",
@@ -343,6 +340,19 @@ class _Walker:
         if tag.startswith(_TAG):
             return "!!" + tag[len(_TAG):]
         return tag if tag.startswith("!") else f"!<{tag}>"
+
+
+#: Half of a UTF-16 surrogate pair: a YAML escape such as "\uD800" makes one, and no file,
+#: terminal or log can hold it (names are text: printed literally, or refused here).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_TIP = "write the character itself, or a whole pair of \\u escapes"
+
+
+def surrogate_problem(text: str) -> str:
+    bad = _SURROGATE.search(text)
+    assert bad is not None
+    return (f"holds {bad.group()!r} at character {bad.start() + 1}, half of a UTF-16 "
+            "surrogate pair: not a character fuego can print or save")
 
 
 class _Bad:

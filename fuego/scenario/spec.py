@@ -24,6 +24,8 @@ from pydantic import (
 )
 
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
+from fuego.modules.wrecks import MAX_ROUNDS as MAX_WRECK_ROUNDS
+from fuego.modules.wrecks import VEHICLES
 from fuego.rules.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
 from fuego.scenario.limits import (
     MAX_ELEVATION,
@@ -87,6 +89,7 @@ if TYPE_CHECKING:
     LinkKindName = str
     WindName = str
     DirectionName = str
+    VehicleName = str
 else:
     WallName = Literal[WALLS]
     DoorName = Literal[DOORS]
@@ -98,6 +101,7 @@ else:
     LinkKindName = Literal[LINK_KINDS]
     WindName = Literal[WINDS]
     DirectionName = Literal[DIRECTIONS]
+    VehicleName = Literal[VEHICLES]
 
 
 def _fuel(v: Any) -> Any:
@@ -326,6 +330,8 @@ class HeroSpec(Strict):
                  Annotated[int, Whole, Field(ge=0, le=MAX_KNACK)]] = {}
     rank: Literal["hero", "villain", "henchman"] = "hero"
     npc: bool = False
+    #: Drama Dice for this scene (RULES-NOTES: [default], the scenario sets them per hero)
+    drama: Trait = 0
     start: AreaRef
     description: Text = ""
 
@@ -335,6 +341,14 @@ class FireSpec(Strict):
     fd: Annotated[int, Whole, Field(ge=MIN_FIRE_DICE, le=MAX_FIRE_DICE)]
     temperature: Literal["cold", "regular", "hot"] | None = None
     kind: Literal["henchman", "villain"] | None = None
+
+
+class WreckSpec(Strict):
+    """A burning wreck (the wrecks module, docs/modules.md): a vehicle ablaze in an area."""
+
+    area: AreaRef
+    vehicle: VehicleName
+    rounds: Annotated[int, Whole, Field(ge=1, le=MAX_WRECK_ROUNDS)] | None = None
 
 
 class RulesSpec(Strict):
@@ -404,6 +418,7 @@ class ScenarioSpec(Strict):
     routes: list[RouteSpec] = []
     heroes: list[HeroSpec] = []
     fires: list[FireSpec] = []
+    wrecks: list[WreckSpec] = []
     rules: RulesSpec = RulesSpec()
     weather: WeatherSpec = WeatherSpec()
     actions: Actions = {}
@@ -431,6 +446,7 @@ SECTIONS: dict[str, tuple[str, Any]] = {
     "routes": ("list", RouteSpec),
     "heroes": ("list", HeroSpec),
     "fires": ("list", FireSpec),
+    "wrecks": ("list", WreckSpec),
     "rules": ("model", RulesSpec),
     "weather": ("model", WeatherSpec),
     "actions": ("value", Actions),

@@ -69,48 +69,139 @@ Edge = tuple[str, int, int]
 
 
 # -- snapping -------------------------------------------------------------------------------------
-def _seg_edges(p: Point, q: Point, cover: dict[Edge, float]) -> None:
-    """Add one wall segment (in area units) to the coverage of the area edges it runs along."""
-    (x0, y0), (x1, y1) = p, q
+#: Pieces expanded at once by :func:`_cover` (bounds the memory of one numpy step).
+_CHUNK = 1 << 21
+
+
+def _cover(segments: list[tuple[Point, Point]]) -> dict[Edge, float]:
+    """How much of each area edge the wall segments (in area units) cover.
+
+    A segment within ``SNAP_DEGREES`` of horizontal runs along the nearest horizontal grid
+    line: each stretch of it counts, by its length, for the edge ``("h", floor(x),
+    floor(y + 0.5))`` it runs beside (likewise vertical). A slanted segment counts in full for
+    every edge it crosses (a sealed staircase). Computed exactly and for all segments at once
+    in numpy arrays over the grid (identical segments merged), so a long wall costs no Python
+    work per square it crosses.
+    """
+    import numpy as np
+
+    if not segments:
+        return {}
+    seg = np.array([(p[0], p[1], q[0], q[1]) for p, q in segments], dtype=float)
+    seg, count = np.unique(seg, axis=0, return_counts=True)
+    x0, y0, x1, y1 = seg.T
     dx, dy = x1 - x0, y1 - y0
-    length = math.hypot(dx, dy)
-    if length < 1e-9:
-        return
-    angle = math.degrees(math.atan2(abs(dy), abs(dx)))
-    if angle <= SNAP_DEGREES or angle >= 90 - SNAP_DEGREES:
-        horizontal = angle <= SNAP_DEGREES
-        n = max(1, math.ceil(length / 0.05))
-        step = length / n
-        for k in range(n):
-            t = (k + 0.5) / n
-            x, y = x0 + dx * t, y0 + dy * t
-            if horizontal:
-                edge = ("h", math.floor(x), math.floor(y + 0.5))
-            else:
-                edge = ("v", math.floor(x + 0.5), math.floor(y))
-            cover[edge] = cover.get(edge, 0.0) + step
-        return
-    # slanted: every grid line it crosses, the edge crossed (full weight: it must seal)
-    for axis in ("v", "h"):
-        a0, a1 = (x0, x1) if axis == "v" else (y0, y1)
-        lo, hi = sorted((a0, a1))
-        for line in range(math.ceil(lo), math.floor(hi) + 1):
-            if a1 == a0:
-                continue
-            t = (line - a0) / (a1 - a0)
-            if not 0 <= t <= 1:
-                continue
-            other = (y0 + dy * t) if axis == "v" else (x0 + dx * t)
-            edge = (axis, line, math.floor(other))
-            cover[edge] = cover.get(edge, 0.0) + 1.0
+    length = np.hypot(dx, dy)
+    angle = np.degrees(np.arctan2(np.abs(dy), np.abs(dx)))
+    real = length >= 1e-9
+    horizontal = real & (angle <= SNAP_DEGREES)
+    vertical = real & (angle >= 90 - SNAP_DEGREES) & ~horizontal
+    slanted = real & ~horizontal & ~vertical
+    # the grid's cells on each axis: [across, along], just big enough (a portal is a few cells)
+    xlo, ylo = int(np.floor(min(x0.min(), x1.min()))) - 2, int(np.floor(min(y0.min(), y1.min()))) - 2
+    nx = int(np.ceil(max(x0.max(), x1.max()))) + 3 - xlo
+    ny = int(np.ceil(max(y0.max(), y1.max()))) + 3 - ylo
+    low = {"h": (ylo, xlo), "v": (xlo, ylo)}
+    grid = {"h": np.zeros((ny, nx)), "v": np.zeros((nx, ny))}
+    # along x: u = x, w = y (edges "h"); along y: u = y, w = x (edges "v")
+    for axis, pick, u0, w0, u1, w1 in (("h", horizontal, x0, y0, x1, y1),
+                                       ("v", vertical, y0, x0, y1, x1)):
+        idx = np.flatnonzero(pick)
+        n = np.abs(np.floor(w1[idx] + 0.5) - np.floor(w0[idx] + 0.5)).astype(np.int64) + 1
+        for part in _chunks(idx, n):
+            _along(grid[axis], low[axis], u0[part], w0[part], u1[part], w1[part], count[part])
+    idx = np.flatnonzero(slanted)
+    for axis, a0, a1, b0, b1 in (("v", x0, x1, y0, y1), ("h", y0, y1, x0, x1)):
+        n = np.maximum(np.floor(np.maximum(a0[idx], a1[idx]))
+                       - np.ceil(np.minimum(a0[idx], a1[idx])) + 1, 0).astype(np.int64)
+        for part in _chunks(idx, n):
+            _crossings(grid[axis], low[axis], a0[part], a1[part], b0[part], b1[part],
+                       count[part])
+    cover: dict[Edge, float] = {}
+    for axis, g in grid.items():
+        for j, c in zip(*np.nonzero(g > 1e-9)):
+            v = float(g[j, c])
+            j, c = int(j) + low[axis][0], int(c) + low[axis][1]
+            cover[(axis, c, j) if axis == "h" else (axis, j, c)] = v
+    return cover
+
+
+def _chunks(idx, n):
+    """``idx`` in runs whose pieces (``n`` each) add up to about ``_CHUNK``."""
+    import numpy as np
+
+    ends = np.cumsum(n)
+    start = 0
+    while start < len(idx):
+        stop = max(start + 1, int(np.searchsorted(ends, ends[start] - n[start] + _CHUNK)))
+        yield idx[start:stop]
+        start = stop
+
+
+def _expand(n):
+    """For pieces ``n`` per segment: each piece's segment and its number within it."""
+    import numpy as np
+
+    seg = np.repeat(np.arange(len(n)), n)
+    return seg, np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+
+
+def _along(grid, low: tuple[int, int], u0, w0, u1, w1, count) -> None:
+    """Add segments running along ``u`` (``w`` across) to ``grid[band, cell]``."""
+    import numpy as np
+
+    flip = u1 < u0
+    u0, u1 = np.where(flip, u1, u0), np.where(flip, u0, u1)
+    w0, w1 = np.where(flip, w1, w0), np.where(flip, w0, w1)
+    slope = (w1 - w0) / (u1 - u0)
+    per_u = np.hypot(1.0, slope) * count  # length along the segment per unit of u
+    # split each segment where it passes from one band (nearest grid line) to the next
+    j0, j1 = np.floor(w0 + 0.5), np.floor(w1 + 0.5)
+    n = np.abs(j1 - j0).astype(np.int64) + 1
+    seg, k = _expand(n)
+    step = np.sign(j1 - j0)[seg]
+    band = j0[seg] + step * k
+    s_u0, s_u1, s_w0, s_sl = u0[seg], u1[seg], w0[seg], slope[seg]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a flat segment has one band
+        # going up, band j is entered at w = j - 0.5 and left at w = j + 0.5
+        cut_in = np.where(k == 0, s_u0, s_u0 + (band - step * 0.5 - s_w0) / s_sl)
+        cut_out = np.where(k == n[seg] - 1, s_u1, s_u0 + (band + step * 0.5 - s_w0) / s_sl)
+    a, b = np.clip(cut_in, s_u0, s_u1), np.clip(cut_out, s_u0, s_u1)
+    weight = per_u[seg]
+    rows = band.astype(np.int64) - low[0]
+    size = grid.shape[1]
+    direct = np.zeros(grid.size)
+    ramp = np.zeros(grid.size + 1)
+    # the overlap of [a, b] with each cell [c, c + 1): a ramp up at a, minus a ramp at b
+    for end, sign in ((a, 1.0), (b, -1.0)):
+        cell = np.floor(end).astype(np.int64) - low[1]
+        direct += np.bincount(rows * size + cell, sign * weight * (cell + low[1] + 1 - end),
+                              minlength=grid.size)
+        ramp += np.bincount(rows * size + cell + 1, sign * weight, minlength=grid.size + 1)
+    grid += direct.reshape(grid.shape) + np.cumsum(
+        ramp[:-1].reshape(grid.shape), axis=1)
+
+
+def _crossings(grid, low: tuple[int, int], a0, a1, b0, b1, count) -> None:
+    """Every grid line ``a = L`` a slanted segment crosses marks the edge it crosses:
+    ``grid[L, floor(b)]``."""
+    import numpy as np
+
+    n = np.maximum(np.floor(np.maximum(a0, a1)) - np.ceil(np.minimum(a0, a1)) + 1,
+                   0).astype(np.int64)
+    seg, k = _expand(n)
+    line = np.ceil(np.minimum(a0, a1))[seg] + k
+    t = (line - a0[seg]) / (a1[seg] - a0[seg])
+    other = np.floor(b0[seg] + (b1[seg] - b0[seg]) * t).astype(np.int64)
+    flat = (line.astype(np.int64) - low[0]) * grid.shape[1] + (other - low[1])
+    grid += np.bincount(flat, count[seg].astype(float), minlength=grid.size).reshape(grid.shape)
 
 
 def _portal_edges(portal: Portal, k: float) -> list[Edge]:
     """The area edges a portal's span covers (at least the one at its middle)."""
     ax, ay = portal.a[0] / k, portal.a[1] / k
     bx, by = portal.b[0] / k, portal.b[1] / k
-    cover: dict[Edge, float] = {}
-    _seg_edges((ax, ay), (bx, by), cover)  # a zero-length span adds nothing
+    cover = _cover([((ax, ay), (bx, by))])  # a zero-length span adds nothing
     mx, my = (ax + bx) / 2, (ay + by) / 2
     angle = math.degrees(math.atan2(abs(by - ay), abs(bx - ax)))
     middle: Edge = (("h", math.floor(mx), math.floor(my + 0.5)) if angle <= 45
@@ -145,6 +236,11 @@ class ImportedPlan:
     inner_walls: list[Edge]  # walls between two areas of one room
     skipped_portals: list[tuple[Portal, str]]
     walls: set[Edge] = field(default_factory=set)
+    #: one outdoor area added on every side for the portals in the map's outer wall (column A
+    #: and row 1 are then that strip, and the map's squares start at column B, row 2)
+    strip: bool = False
+    #: wall pieces that did not become walls: (edge, how much of it they cover)
+    short_walls: list[tuple[Edge, float]] = field(default_factory=list)
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.building import column_letters
@@ -168,11 +264,15 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     if bad:
         raise FuegoError(f"--window {bad[0]}: the map has {len(vtt.portals)} portals "
                          f"(numbered 1 to {len(vtt.portals)})")
-    cover: dict[Edge, float] = {}
+    strip = outside and _on_border(vtt, k, cols, rows) and max(cols, rows) + 2 <= MAX_PLAN_AREAS
+    if strip:  # the doors and windows of the outer wall open onto an outdoor strip
+        vtt = _shifted(vtt, k)
+        cols, rows = cols + 2, rows + 2
+    segments: list[tuple[Point, Point]] = []
     for line in vtt.walls:
         pts = [(x / k, y / k) for x, y in line]
-        for p, q in zip(pts, pts[1:]):
-            _seg_edges(p, q, cover)
+        segments += zip(pts, pts[1:])
+    cover = _cover(segments)
 
     def on_map(edge: Edge) -> bool:
         (c0, r0), (c1, r1) = _edge_areas(edge)
@@ -180,6 +280,7 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
         return any(inside)
 
     walls = {e for e, c in cover.items() if c >= WALL_COVER - 1e-9 and on_map(e)}
+    short = sorted((e, c) for e, c in cover.items() if c < WALL_COVER - 1e-9 and on_map(e))
     portal_edges: dict[Edge, Portal] = {}
     skipped: list[tuple[Portal, str]] = []
     for portal in vtt.portals:
@@ -194,7 +295,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
             walls.discard(edge)
             placed = True
         if not placed:
-            skipped.append((portal, "on the map's border or on an edge another portal took"))
+            skipped.append((portal, "on the map's border (no outdoor strip: --no-outside, or "
+                                    f"the map is already {MAX_PLAN_AREAS} areas a side) or on "
+                                    "an edge another portal took"))
 
     # flood fill across edges with no wall and no portal
     region = [[-1] * cols for _ in range(rows)]
@@ -257,7 +360,8 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                          f"{len(ROOM_CHARS) + 1} in one imported plan", where=vtt.source,
                          tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
 
-    doors, wins = [], []
+    doors: list[tuple[Edge, Portal]] = []
+    wins: list[tuple[Edge, Portal]] = []
     for edge in sorted(portal_edges):
         portal = portal_edges[edge]
         (c0, r0), (c1, r1) = _edge_areas(edge)
@@ -275,7 +379,45 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
         if region[r0][c0] >= 0 and region[r0][c0] == region[r1][c1]:
             inner.append(edge)
     return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, doors, wins, inner,
-                        skipped, walls)
+                        skipped, walls, strip, short)
+
+
+def _on_border(vtt: VttMap, k: float, cols: int, rows: int) -> bool:
+    """Whether a portal lies on the map's outer edge (one side of it beyond the map)."""
+    for portal in vtt.portals:
+        for edge in _portal_edges(portal, k):
+            inside = [0 <= c < cols and 0 <= r < rows for c, r in _edge_areas(edge)]
+            if inside.count(True) == 1:
+                return True
+    return False
+
+
+def _shifted(vtt: VttMap, k: float) -> VttMap:
+    """The map with one area (``k`` squares) of room added on every side."""
+    from dataclasses import replace
+
+    def move(p: Point) -> Point:
+        return p[0] + k, p[1] + k
+
+    return replace(vtt, width=vtt.width + 2 * k, height=vtt.height + 2 * k,
+                   walls=[[move(p) for p in line] for line in vtt.walls],
+                   portals=[replace(p, a=move(p.a), b=move(p.b)) for p in vtt.portals],
+                   lights=[move(p) for p in vtt.lights])
+
+
+def dropped(plan: ImportedPlan, level: str = "ground", most: int = 20) -> list[str]:
+    """Everything of the map the scenario does not carry, one line each: where, and why."""
+    def edge_text(edge: Edge) -> str:
+        (c0, r0), (c1, r1) = _edge_areas(edge)
+        return f"{plan.area_name(c0, r0, level)}-{plan.area_name(c1, r1, level)}"
+
+    lines = [f"portal {p.number} at ({p.a[0]:g}, {p.a[1]:g})-({p.b[0]:g}, {p.b[1]:g}) squares: "
+             f"not placed: {why}" for p, why in plan.skipped_portals]
+    shorts = [f"wall pieces along {edge_text(e)}: {c:.0%} of the 10-ft edge (less than "
+              f"{WALL_COVER:.0%}): no wall there" for e, c in plan.short_walls]
+    if len(shorts) > most:
+        shorts = shorts[:most] + [f"... and {len(shorts) - most} more short wall pieces"]
+    return lines + shorts + list(plan.vtt.ignored)
 
 
 # -- writing the scenario -------------------------------------------------------------------------
@@ -294,8 +436,10 @@ def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
 
 def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "ground") -> str:
     """The scenario file: a checked floor plan plus comments on what the GM must add."""
+    from fuego.scenario.vtt_read import plain
+
     vtt = plan.vtt
-    name = os.path.basename(vtt.source)
+    name = plain(os.path.basename(vtt.source))  # a file name may hold a newline: not in a comment
     title = title or os.path.splitext(name)[0].replace("_", " ").replace("-", " ").strip() \
         or "Imported map"
     title = title[:80]
@@ -312,6 +456,10 @@ def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "groun
     add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
     add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols} x {plan.rows} areas "
         "(columns A.., rows 1..).")
+    if plan.strip:
+        add("# The outer wall has doors or windows: a 10-ft outdoor strip was added around the")
+        add("# map for them to open onto (column A, row 1 and the last column and row; the map's")
+        add("# squares start at column B, row 2). It is the outside, a way out.")
     add("# Walls were moved to the nearest 10-ft grid line; rooms are the spaces they enclose.")
     add("# fuego check accepts this file as it is, but it is only a floor plan. TO DO:")
     add("#   1. rooms: give each room its name, its fuel (Resolve 0-9, or paper, paper-stack,")
@@ -386,12 +534,12 @@ def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "groun
         add("walls:                      # walls that stand inside one room (partitions, stubs)")
         for edge in plan.inner_walls:
             add(f"  - {{at: {edge_text(edge)}, material: wooden-wall}}   # TO DO material")
-    if plan.skipped_portals:
+    lost = dropped(plan, level)
+    if lost:
         add("")
-        add("# Portals not placed (add them by hand if they matter):")
-        for portal, why in plan.skipped_portals:
-            add(f"#   portal {portal.number} at ({portal.a[0]:g}, {portal.a[1]:g})-"
-                f"({portal.b[0]:g}, {portal.b[1]:g}) squares: {why}")
+        add("# Not carried over from the map (add them by hand if they matter):")
+        for line in lost:
+            add("#   " + line)
     if vtt.lights:
         add("")
         add("# Lights on the map (lamps, candles, hearths: places a fire might start):")
@@ -425,6 +573,10 @@ class ImportReport:
     inner_walls: int
     skipped_portals: int
     outside: bool
+    #: the outdoor strip added for the doors and windows of the outer wall
+    strip: bool = False
+    #: what the scenario does not carry over, one line each (where, and why)
+    dropped: list[str] = field(default_factory=list)
 
 
 def convert(path: str | os.PathLike, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
@@ -445,5 +597,6 @@ def convert(path: str | os.PathLike, *, grid_feet: int = 5, windows: tuple[int, 
                           sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
                           len(plan.doors), len(plan.windows), len(plan.inner_walls),
                           len(plan.skipped_portals),
-                          any(r["outdoors"] and r["areas"] for r in plan.rooms))
+                          any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
+                          dropped(plan, level))
     return text, report

@@ -54,6 +54,7 @@ class VttMap:
     walls: list[list[Point]]
     portals: list[Portal]
     lights: list[Point]
+    #: what the import does not carry over, one line each: ``where: what happened and why``
     ignored: list[str] = field(default_factory=list)
 
 
@@ -68,38 +69,36 @@ def _reject_constant(name: str):
 
 
 def read(path: str | os.PathLike) -> VttMap:
-    """Read and check a ``.dd2vtt``/``.uvtt`` file (size first, then JSON, then every key)."""
+    """Read and check a ``.dd2vtt``/``.uvtt`` file (:func:`fuego.files.read_bytes`: a regular
+    file of at most ``MAX_FILE_BYTES``), then its JSON and every key."""
+    from fuego.files import read_bytes
+
     source = os.fspath(path)
     try:
-        size = os.path.getsize(source)
-    except OSError as exc:
-        raise FuegoError(f"cannot read {source}: {exc.strerror or exc}") from None
-    if size > MAX_FILE_BYTES:
-        raise LimitError(f"the file is {size / 2**20:.0f} MiB; fuego reads VTT maps up to "
-                         f"{MAX_FILE_BYTES // 2**20} MiB", where=source,
-                         tip="export it with a smaller image (the walls do not need it)")
-    try:
-        with open(source, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise FuegoError(f"cannot read {source}: {exc.strerror or exc}") from None
+        raw = read_bytes(source, limit=MAX_FILE_BYTES, what="a VTT map")
+    except LimitError as exc:
+        raise LimitError(exc.message, where=exc.where,
+                         tip="export it with a smaller image (the walls do not need it)") \
+            from None
     return parse(raw, source)
 
 
 def parse(raw: bytes | str, source: str = "<vtt>") -> VttMap:
     """Check Universal VTT JSON text; every problem is a :class:`FuegoError` naming the key."""
+    from fuego.files import decode, size_text
+
     if isinstance(raw, (bytes, bytearray)):
         if len(raw) > MAX_FILE_BYTES:
-            raise LimitError(f"the file is larger than {MAX_FILE_BYTES // 2**20} MiB",
-                             where=source)
+            raise LimitError(f"the file is {size_text(len(raw))}; a VTT map may be at most "
+                             f"{size_text(MAX_FILE_BYTES)}", where=source)
         try:
-            text = bytes(raw).decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise _bad(source, "not a Universal VTT file: it is not UTF-8 text (JSON)") from None
+            text = decode(bytes(raw), source, "a Universal VTT file (JSON)", lines=False)
+        except FuegoError as exc:
+            raise _bad(source, exc.message) from None
     else:
         text = raw
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_int=_int)
     except json.JSONDecodeError as exc:
         raise _bad(source, f"not a Universal VTT file: invalid JSON at line {exc.lineno}, "
                    f"column {exc.colno} ({exc.msg})") from None
@@ -111,6 +110,24 @@ def parse(raw: bytes | str, source: str = "<vtt>") -> VttMap:
     return _check(data, source)
 
 
+#: Numbers beyond this are not coordinates or sizes of any map (and would overflow a float).
+MAX_NUMBER = 1e9
+
+
+def _int(text: str) -> int | float:
+    """A JSON integer; one with more digits than any map needs becomes infinity (reported as
+    too large where it is used) instead of a 4,300-digit limit or an overflow."""
+    return int(text) if len(text) <= 18 else math.copysign(math.inf, -1 if text[0] == "-" else 1)
+
+
+def plain(text: str, limit: int = 80) -> str:
+    """Text from the file made safe to print on one line: control characters and halves of
+    surrogate pairs become ``?`` (names are text, but a comment ends at a newline)."""
+    out = "".join(c if c.isprintable() and not "\ud800" <= c <= "\udfff" else "?"
+                  for c in text[:limit])
+    return out
+
+
 def _type(v: Any) -> str:
     if v is None:
         return "null"
@@ -119,8 +136,15 @@ def _type(v: Any) -> str:
 
 
 def _number(v: Any, source: str, key: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise _bad(source, f"{key}: expected a number, got {_type(v)}")
+    if math.isnan(v):
+        raise _bad(source, f"{key}: expected a number, got NaN")
+    if not abs(v) <= MAX_NUMBER:
+        raise _bad(source, f"{key}: the number is too large (at most {MAX_NUMBER:,.0f} either "
+                   "side of 0 here)" if math.isfinite(v) else
+                   f"{key}: the number is too large to be a coordinate or a size (it is "
+                   f"{'-' if v < 0 else ''}infinite as a float)")
     return float(v)
 
 
@@ -206,22 +230,34 @@ def _check(data: dict, source: str) -> VttMap:
             raise _bad(source, f"{key}.closed: expected true or false, got {_type(closed)}")
         rotation = _number(p.get("rotation", 0.0), source, f"{key}.rotation")
         hints = [p.get(k) for k in ("name", "label", "type", "kind")]
-        hint = " ".join(h for h in hints if isinstance(h, str))[:80]
+        hint = plain(" ".join(h for h in hints if isinstance(h, str)))
         if p.get("window") is True:
             hint = (hint + " window").strip()
         portals.append(Portal(i + 1, a, b, closed, rotation, hint))
 
+    ignored: list[str] = []  # every part of the map not carried over: where, and why
     lights_raw = data.get("lights", [])
     lights: list[Point] = []
     if isinstance(lights_raw, list):
         for i, light in enumerate(lights_raw[:MAX_LIGHTS]):
-            if isinstance(light, dict) and "position" in light:
-                try:
-                    lights.append(_point(light["position"], source, f"lights[{i}].position",
-                                         origin, w, h))
-                except FuegoError:
-                    continue  # a light is only a hint: a broken one is skipped
-    ignored = [k for k in ("objects_line_of_sight", "environment") if data.get(k)]
+            if not (isinstance(light, dict) and "position" in light):
+                ignored.append(f"lights[{i}]: skipped: it has no position")
+                continue
+            try:
+                lights.append(_point(light["position"], source, f"lights[{i}].position",
+                                     origin, w, h))
+            except FuegoError as exc:  # a light is only a hint: a broken one is skipped
+                ignored.append(f"lights[{i}]: skipped: {exc.message}")
+        if len(lights_raw) > MAX_LIGHTS:
+            ignored.append(f"lights[{MAX_LIGHTS}:]: {len(lights_raw) - MAX_LIGHTS} lights after "
+                           f"the first {MAX_LIGHTS} skipped")
+    elif lights_raw:
+        ignored.append("lights: skipped: not a list")
+    why = {"objects_line_of_sight": "walls of objects (tables, pillars) are not walls of rooms",
+           "environment": "lighting and weather of the picture are not fuego's weather"}
+    ignored += [f"{k}: not read: {reason}" for k, reason in why.items() if data.get(k)]
+    if data.get("image"):
+        ignored.append("the picture: not read: fuego draws its own maps from the walls")
     version = data.get("format")
-    return VttMap(source, w, h, ppg, str(version) if isinstance(version, (int, float, str))
+    return VttMap(source, w, h, ppg, plain(str(version), 20) if isinstance(version, (int, float, str))
                   else "?", walls, portals, lights, ignored)

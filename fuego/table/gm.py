@@ -37,9 +37,9 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
     if len(parts) == 2:
         i, j = b.find(parts[0]), b.find(parts[1])
         if i is not None and j is not None:
-            barrier = b.between(i, j)
-            if barrier is not None:
-                return barrier
+            found = b.between(i, j)
+            if found is not None:
+                return found
     raise RuleError(f"no barrier {ref!r}",
                     tip="name it by its two areas, e.g. 'ground:C4 ground:D4'")
 
@@ -90,14 +90,57 @@ def barrier(scene: Scene, ref: str, what: str, by: str = "GM") -> None:
 
 
 def move_hero(scene: Scene, name: str, area: str) -> None:
+    """Put a character anywhere; one who had escaped comes back into play."""
     hero = scene.hero(name)
     i = _area(scene, area)
-    if hero.status in (Status.DEAD, Status.ESCAPED):
-        raise RuleError(f"{hero.name} is {hero.status.value} and cannot be moved")
+    if hero.status is Status.DEAD:
+        raise RuleError(f"{hero.name} is dead and cannot be moved")
     frm = hero.area
     hero.area = i
+    if hero.status is Status.ESCAPED:
+        hero.status = Status.ACTIVE
     scene.emit(EventKind.GM, "GM", i, action="move-hero", hero=hero.name)
     scene.emit(EventKind.HERO_MOVED, hero.name, i, frm=scene.area_name(frm), why="GM")
+
+
+def wound(scene: Scene, name: str, n: int, kind: str) -> None:
+    """``kind`` flesh: N Flesh Wounds, then the wound check they call for; dramatic: N
+    Dramatic Wounds (crippled, knocked out or killed as the count says)."""
+    from fuego.engine.injury import add_dramatic, wound_check
+    from fuego.rules.tables import Exposure
+
+    hero = scene.hero(name)
+    if hero.status is Status.DEAD:
+        raise RuleError(f"{hero.name} is dead")
+    scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind}-wounds", hero=hero.name, n=n)
+    if kind == "flesh":
+        hero.flesh += n
+        wound_check(scene, hero, Exposure.FLEETING, "the GM")
+    else:
+        add_dramatic(scene, hero, n, "the GM")
+
+
+def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -> None:
+    """A new hero or NPC (every Trait 2, no Knacks) steps in at ``area``."""
+    from fuego.engine.heroes import Hero, Rank
+
+    if any(h.name.lower() == name.lower() for h in scene.heroes):
+        raise RuleError(f"there is already a character named {name!r}")
+    i = _area(scene, area)
+    hero = Hero(name, i, rank=Rank(rank), npc=npc)
+    scene.heroes.append(hero)
+    if npc:
+        scene.npcs_added.append(hero.name)
+    scene.emit(EventKind.GM, "GM", i, action="add-character", hero=hero.name, npc=npc,
+               rank=rank)
+
+
+def remove_character(scene: Scene, name: str) -> None:
+    """Take a character out of the scene altogether (the GM's call, not an escape)."""
+    hero = scene.hero(name)
+    hero.dice.clear()  # a die already queued in this round's phases is not played
+    scene.heroes.remove(hero)
+    scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
 
 
 def end_scene(scene: Scene) -> None:

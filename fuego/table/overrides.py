@@ -15,7 +15,14 @@ if TYPE_CHECKING:
 
 #: The first words of GM overrides (``fuego.table.gm``); ``open``/``close``/``move`` are overrides
 #: only with two arguments (with one they are a hero's action).
-OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end")
+OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end", "wound", "add",
+                  "remove")
+#: Overrides whose first word is never a hero's action.
+_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove")
+#: ``wound`` kinds as typed -> as recorded.
+WOUND_KINDS = {"fw": "flesh", "flesh": "flesh", "dw": "dramatic", "dramatic": "dramatic"}
+#: At most this many wounds at once (a typo, not a blow, past it).
+MAX_WOUNDS = 100
 
 
 # -- overrides ------------------------------------------------------------------------------------
@@ -35,7 +42,7 @@ def is_override(text: str, *, hero_prompt: bool, scene: Scene | None = None) -> 
         return True
     if verb not in OVERRIDE_WORDS:
         return False
-    if not hero_prompt or verb in ("fire", "fd", "break", "end"):
+    if not hero_prompt or verb in _GM_ONLY:
         return True
     if verb == "move":
         return len(args) >= 2
@@ -47,17 +54,20 @@ def is_override(text: str, *, hero_prompt: bool, scene: Scene | None = None) -> 
 
 
 def _int_arg(word: str, what: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise RuleError(f"{what} must be a whole number, not {word!r}") from None
+    if not (word.isascii() and word.lstrip("-").isdigit()) or len(word) > 6:
+        shown = word if len(word) <= 12 else word[:12] + "..."
+        raise RuleError(f"{what} must be a whole number, not {shown!r}")
+    return int(word)
 
 
 OVERRIDE_HELP = (
     "fire AREA FD [hot|regular|cold]   start a fire (or feed the one there)\n"
     "fd AREA N                         set a fire's Fire Dice (0 puts it out)\n"
     "open|close|break AREA AREA        a door, window, wall or floor between two areas\n"
-    "move HERO AREA                    put a hero somewhere\n"
+    "move HERO AREA                    put a hero or NPC anywhere (back in, if escaped)\n"
+    "wound HERO N [fw|dw]              N Flesh Wounds (a wound check follows) or Dramatic\n"
+    "add NAME AREA [npc] [henchman|villain]  a new character (Traits 2) steps in\n"
+    "remove HERO                       take a character out of the scene\n"
     "end                               end the scene now"
 )
 
@@ -147,10 +157,45 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
         hero = find_hero(scene, " ".join(args[:-1]))
         area = b.area(args[-1])
-        if not hero.present:
-            raise RuleError(f"{hero.name} is {hero.status.value} and cannot be moved")
+        if hero.status.value == "dead":
+            raise RuleError(f"{hero.name} is dead and cannot be moved")
         return f"move {hero.name} {area.name}"
-    raise RuleError(f"unknown override {verb!r}", tip="fire, fd, open, close, break, move, end")
+    if verb == "wound":
+        kind = "flesh"
+        if args and args[-1].lower() in WOUND_KINDS:
+            kind = WOUND_KINDS[args.pop().lower()]
+        if len(args) < 2:
+            raise RuleError("wound HERO N [fw|dw]", tip="e.g. 'wound Isabela 8' (Flesh Wounds) "
+                                                        "or 'wound Isabela 1 dw'")
+        hero = find_hero(scene, " ".join(args[:-1]))
+        n = _int_arg(args[-1], "the number of wounds")
+        if not 1 <= n <= MAX_WOUNDS:
+            raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
+        if hero.status.value == "dead":
+            raise RuleError(f"{hero.name} is dead")
+        return f"wound {hero.name} {n} {kind}"
+    if verb == "add":
+        flags = []
+        while args and args[-1].lower() in ("npc", "hero", "henchman", "villain"):
+            flags.append(args.pop().lower())
+        if len(args) < 2:
+            raise RuleError("add NAME AREA [npc] [henchman|villain]",
+                            tip="e.g. 'add Watchman Pierre ground:G6 npc henchman'")
+        area = b.area(args[-1])
+        name = " ".join(args[:-1])
+        if len(name) > 60:
+            raise RuleError("a character's name is at most 60 characters")
+        if any(h.name.lower() == name.lower() for h in scene.heroes):
+            raise RuleError(f"there is already a character named {name!r}")
+        rank = next((f for f in flags if f in ("henchman", "villain")), "hero")
+        return f"add {name} {area.name}" + (" npc" if "npc" in flags else "") + \
+            (f" {rank}" if rank != "hero" else "")
+    if verb == "remove":
+        if not args:
+            raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
+        return f"remove {find_hero(scene, ' '.join(args)).name}"
+    raise RuleError(f"unknown override {verb!r}",
+                    tip="fire, fd, open, close, break, move, wound, add, remove, end")
 
 
 def apply_override(scene: Scene, text: str) -> None:
@@ -171,3 +216,13 @@ def apply_override(scene: Scene, text: str) -> None:
         gm.barrier(scene, " ".join(args), verb)
     elif verb == "move":
         gm.move_hero(scene, " ".join(args[:-1]), args[-1])
+    elif verb == "wound":
+        gm.wound(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
+    elif verb == "add":
+        rank = args.pop() if args[-1] in ("henchman", "villain") else "hero"
+        npc = args[-1] == "npc"
+        if npc:
+            args.pop()
+        gm.add_character(scene, " ".join(args[:-1]), args[-1], npc=npc, rank=rank)
+    elif verb == "remove":
+        gm.remove_character(scene, " ".join(args))

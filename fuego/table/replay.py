@@ -10,9 +10,10 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fuego.errors import FuegoError, RuleError, SaveError
+from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
     SceneOver,
     apply_override,
@@ -21,8 +22,14 @@ from fuego.table.overrides import (
     normalize_override,
 )
 
+#: A round boundary's answer that lets the fire play out once no hero is left to act.
+PLAY_OUT = "play-out"
+#: The session option saying who rolls the heroes' action dice (``players`` or ``fuego``).
+ACTION_DICE_OPTION = "action_dice"
+
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
+    from fuego.engine.controllers import AutoController, Controller
     from fuego.engine.hero_actions import HeroAction
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
@@ -64,6 +71,16 @@ def resolve_action(scene: Scene, hero: Hero, text: str,
     return parse_action(scene, hero, text)
 
 
+def spend_drama(scene: Scene, hero: Hero, n: int) -> None:
+    """``hero`` spends ``n`` Drama Dice on the roll being made: one rolled and kept die each
+    (RULES-NOTES, Drama Dice). Logged, so the log tells why the pool grew."""
+    from fuego.engine.events import EventKind
+
+    hero.drama -= n
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="drama", dice=n,
+               left=hero.drama)
+
+
 # -- playing a session -----------------------------------------------------------------------------
 class Rewind(Exception):
     """Go back: keep the first ``keep`` answers and replay them (undo, or a failed override)."""
@@ -78,9 +95,14 @@ class Quit(Exception):
     """The GM stops (quit, end of input): everything answered is already saved."""
 
 
+class Interrupted(Quit):
+    """The GM pressed Ctrl-C at a prompt: saved like a quit, then play exits with 130."""
+
+
 @dataclass
 class Question:
     """What the table is asked. ``kind``: ``round`` (the boundary before round ``round``),
+    ``dice`` (``hero``'s action dice at the round's start, when the players roll them),
     ``action`` (``hero``'s action die: ``choices`` numbered from 1, ``default`` the automatic
     hero's pick) or ``roll`` (``hero`` rolls ``pool`` against ``tn`` for ``purpose``)."""
 
@@ -94,12 +116,30 @@ class Question:
     pool: Pool | None = None
     tn: int | None = None
     purpose: str = ""
+    #: a round boundary at which no hero is left to act: the table offers to end the scene
+    offer_end: bool = False
+    #: the action dice fuego rolled (a ``dice`` question: the player may give their own)
+    rolled: list[int] = field(default_factory=list)
+    #: Drama Dice spent on this roll (``pool`` then includes them)
+    drama: int = 0
+
+    @property
+    def actor(self) -> Hero:
+        """The hero a dice, action or roll question is about."""
+        assert self.hero is not None, f"a {self.kind} question names no hero"
+        return self.hero
+
+    @property
+    def dice_pool(self) -> Pool:
+        """The pool a roll question rolls."""
+        assert self.pool is not None, f"a {self.kind} question rolls nothing"
+        return self.pool
 
     def key(self) -> dict[str, Any]:
         out: dict[str, Any] = {"q": self.kind, "round": self.round}
         if self.kind != "round":
             out["phase"] = self.phase
-            out["hero"] = self.hero.name
+            out["hero"] = self.actor.name
         if self.kind == "roll":
             out["purpose"] = self.purpose
         return out
@@ -119,6 +159,9 @@ class Live(Protocol):
 
     def finished(self, player: Player) -> None:
         """The scene is over. Return to stop; may raise :class:`Rewind`."""
+
+    # A table may also offer ``rolled(q, total, asked)``: told the total of every hero's roll
+    # made live (``asked`` False: it could not fail, so nobody was asked). It is optional.
 
 
 def undo_point(inputs: list[dict]) -> int | None:
@@ -168,7 +211,7 @@ class Player:
         self.rewinds = 0
         #: why the last rewind happened (an undo, a failed override), for the table to say
         self.rewind_message: str | None = None
-        self._auto = None
+        self._auto: AutoController | None = None
         self._unsaved = False
 
     # -- state -------------------------------------------------------------------------------
@@ -214,10 +257,11 @@ class Player:
         start_scene(scene)
         try:
             while not finished(scene):
-                self._ask(Question("round", scene, scene.round + 1))
+                self._ask(Question("round", scene, scene.round + 1,
+                                   offer_end=self._offer_end(scene)))
                 if finished(scene):
                     break
-                play_round(scene, self)
+                play_round(scene, cast("Controller", self))  # a Controller by its methods
                 self._check(scene)
         except SceneOver:
             pass
@@ -229,15 +273,22 @@ class Player:
         self.live.finished(self)
         return scene
 
+    def _offer_end(self, scene: Scene) -> bool:
+        """No hero left to act (all out, down or dead) and the GM has not yet chosen to let the
+        fire play out: the round boundary offers to end the scene."""
+        if not scene.heroes or any(h.in_play for h in scene.heroes):
+            return False
+        return not any(e.get("a") == PLAY_OUT for e in self.session.inputs[:self.pos])
+
     def _check(self, scene: Scene) -> None:
         digest = state_digest(scene)
         key = str(scene.round)
         saved = self.session.checks.get(key)
-        if saved is not None and saved != digest:
-            if not any("does not replay to the same state" in w for w in self.warnings):
-                self.warnings.append(
-                    f"round {scene.round} does not replay to the same state as when it was "
-                    f"saved (a different fuego?); playing on from the replayed state")
+        if saved is not None and saved != digest and not any(
+                "does not replay to the same state" in w for w in self.warnings):
+            self.warnings.append(
+                f"round {scene.round} does not replay to the same state as when it was "
+                f"saved (a different fuego?); playing on from the replayed state")
         if saved != digest:
             self.session.checks[key] = digest
             if not self.replaying:
@@ -257,23 +308,65 @@ class Player:
         try:
             return resolve_action(scene, hero, entry["a"])
         except FuegoError as exc:
-            raise self._diverged(f"the saved action {entry['a']!r} is not legal now ({exc})")
+            raise self._diverged(f"the saved action {entry['a']!r} is not legal now "
+                                 f"({exc})") from None
+
+    def action_dice(self, scene: Scene, hero: Hero, rolled: list[int]) -> list[int] | None:
+        """The player's own action dice when the session lets players roll them (else None:
+        fuego's roll stands). fuego has rolled them first either way, so the random stream is
+        the same whoever rolls."""
+        if self.session.options.get(ACTION_DICE_OPTION) != "players":
+            return None
+        q = Question("dice", scene, scene.round, scene.phase, hero, rolled=list(rolled))
+        entry = self._ask(q)
+        return None if entry["a"] == "auto" else sorted(int(d) for d in entry["a"])
 
     def roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
         return self._ask_roll(hero, pool, tn, purpose)
 
     def _ask_roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
+        """The player's total, or fuego's roll of the same pool (the draw the engine would make
+        itself), which the table is told; a roll that cannot fail is not asked."""
+        from fuego.table.risk import certain
+
         scene = self.scene
+        assert scene is not None, "a roll is asked while a scene plays"
         q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
                      purpose=purpose)
+        if certain(pool, tn) and not self._saved_for(q):  # (older saves asked these too)
+            total = scene.roller.total(pool)
+            self._tell(q, total, asked=False)
+            return total
         entry = self._ask(q)
-        return None if entry["a"] == "auto" else int(entry["a"])
+        drama = int(entry.get("drama", 0))
+        if drama:
+            spend_drama(scene, hero, drama)
+            pool = pool.with_kept(drama)
+            q.pool, q.drama = pool, drama
+        total = scene.roller.total(pool) if entry["a"] == "auto" else int(entry["a"])
+        self._tell(q, total, asked=True)
+        return total
+
+    def _saved_for(self, q: Question) -> bool:
+        """The next saved answer answers ``q`` itself."""
+        if not self.replaying:
+            return False
+        entry = self.session.inputs[self.pos]
+        want = q.key()
+        return "a" in entry and {k: entry.get(k) for k in want} == want
+
+    def _tell(self, q: Question, total: int, asked: bool) -> None:
+        if not self.replaying:
+            told = getattr(self.live, "rolled", None)
+            if told is not None:
+                told(q, total, asked)
 
     def _action_question(self, scene: Scene, hero: Hero, legal=None) -> Question:
         from fuego.engine.hero_actions import options
 
         legal = options(scene, hero) if legal is None else legal
         state = scene.roller.getstate()  # the default must not move the random stream
+        assert self._auto is not None, "actions are asked while a scene plays"
         try:
             default = self._auto.choose(scene, hero, list(legal))
         finally:
@@ -303,10 +396,12 @@ class Player:
                     try:
                         apply_override(q.scene, entry["gm"])
                     except FuegoError as exc:
-                        raise self._diverged(f"the override {entry['gm']!r} fails ({exc})")
-                    q = self._refresh(q)
-                    if q is None:
+                        raise self._diverged(f"the override {entry['gm']!r} fails "
+                                             f"({exc})") from None
+                    again = self._refresh(q)
+                    if again is None:
                         return {"a": "hold"}
+                    q = again
                     continue
                 return entry
             if self._unsaved:
@@ -320,9 +415,10 @@ class Player:
                 continue
             if "gm" in entry:
                 self._live_override(q, entry)
-                q = self._refresh(q)
-                if q is None:
+                again = self._refresh(q)
+                if again is None:
                     return {"a": "hold"}  # the hero can no longer act: nothing to ask
+                q = again
                 continue
             self._record(entry)
             return entry
@@ -346,16 +442,17 @@ class Player:
                 self.live.recorded(self)
                 self.live.rejected(q, exc)
                 return
-            raise Rewind(keep, f"the override failed half-way and was undone: {exc.render()}")
+            raise Rewind(keep, f"the override failed half-way and was undone: "
+                               f"{exc.render()}") from None
 
     def _refresh(self, q: Question) -> Question | None:
         """The question again after an override (the hero's choices may have changed);
         None when the hero it asked about can no longer act."""
         if q.kind != "action":
             return q
-        if not (q.hero.in_play and q.hero.dice) or q.scene.ended:
+        if not (q.actor.in_play and q.actor.dice) or q.scene.ended:
             return None
-        return self._action_question(q.scene, q.hero)
+        return self._action_question(q.scene, q.actor)
 
     def _interpret(self, q: Question, text: str) -> dict[str, Any]:
         """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not)."""
@@ -363,13 +460,13 @@ class Player:
         entry = q.key()
         low = text.lower()
         hero_words = q.kind == "action" and text and not low.startswith("gm ") and not (
-            low.isdecimal() or low in ("hold", "h"))
+            (low.isascii() and low.isdigit()) or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
-                act = resolve_action(q.scene, q.hero, text, q.choices)
-            except FuegoError:
+                act = resolve_action(q.scene, q.actor, text, q.choices)
+            except RuleError as exc:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
-                    raise
+                    raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
             else:
                 entry["a"] = action_words(q.scene, act)
                 return entry
@@ -380,21 +477,41 @@ class Player:
             if low in ("", "next", "n"):
                 entry["a"] = "next"
                 return entry
+            if low == PLAY_OUT:
+                entry["a"] = PLAY_OUT
+                return entry
             raise RuleError(f"{text!r} is not a command here",
-                            tip="press Enter to play the round, or type help")
+                            tip="press Enter to play the round, or type help" + _near(low))
+        if q.kind == "dice":
+            if low in ("", "auto", "roll", "r"):
+                entry["a"] = "auto"
+                return entry
+            entry["a"] = read_action_dice(text, len(q.rolled))
+            return entry
         if q.kind == "roll":
+            words = text.split()
+            drama = 0
+            while words and words[0].lower() == "drama":
+                drama += 1
+                words.pop(0)
+            if drama:
+                left = q.actor.drama
+                if drama > left:
+                    raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
+                                    f" left, not {drama}")
+                entry["drama"] = drama
+                text, low = " ".join(words), " ".join(words).lower()
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
             try:
-                total = int(text)
-            except ValueError:
-                raise RuleError(f"{text!r} is not a total",
-                                tip="type the player's total (a number), or press Enter and "
-                                    "fuego rolls") from None
-            if total < 0:
-                raise RuleError("a total cannot be negative")
+                total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama
+                                        else q.dice_pool)
+            except RuleError as exc:
+                raise _with_hint(exc, low) from None
             entry["a"] = total
+            if dice is not None:
+                entry["dice"] = text
             return entry
         # an action
         if low == "":
@@ -403,12 +520,44 @@ class Player:
         if low in ("hold", "h"):
             entry["a"] = "hold"
             return entry
-        if low.isdecimal():  # not isdigit: int() refuses "²"
+        if low.isascii() and low.isdigit():  # not isdecimal: int() reads "٣"
+            if not is_whole(low):
+                raise RuleError(f"no choice {low[:12]}...", tip=f"pick 1-{len(q.choices)}")
             n = int(low)
             if not 1 <= n <= len(q.choices):
                 raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
             entry["a"] = action_words(q.scene, q.choices[n - 1])
             return entry
-        act = resolve_action(q.scene, q.hero, text, q.choices)
+        try:
+            act = resolve_action(q.scene, q.actor, text, q.choices)
+        except RuleError as exc:
+            raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
         entry["a"] = action_words(q.scene, act)
         return entry
+
+
+def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> RuleError:
+    """``exc`` with the nearest command to a mistyped first word added to its tip."""
+    hint = _near(text, more)
+    if hint:
+        exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
+        exc.args = (exc.render(),)
+    return exc
+
+
+#: The table's words at every prompt (a mistyped one is answered with the nearest).
+TABLE_WORDS = ("help", "map", "status", "undo", "save", "quit", "go", "look", "briefing",
+               "back", "hold", "wait", "fire", "fd", "open", "close", "break", "move", "end",
+               "wound", "add", "remove", PLAY_OUT)
+
+
+def _near(text: str, more: list[str] | None = None) -> str:
+    """``; did you mean 'status'?`` for a mistyped first word, else ''."""
+    import difflib
+
+    word = text.split()[0] if text.split() else ""
+    if not word:
+        return ""
+    hits = difflib.get_close_matches(word, list(dict.fromkeys([*(more or []), *TABLE_WORDS])),
+                                     n=1, cutoff=0.7)
+    return f"; did you mean {hits[0]!r}?" if hits and hits[0] != word else ""

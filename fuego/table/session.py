@@ -64,6 +64,9 @@ from fuego.table.overrides import (  # noqa: F401
     normalize_override,
 )
 from fuego.table.replay import (  # noqa: F401
+    ACTION_DICE_OPTION,
+    PLAY_OUT,
+    Interrupted,
     Live,
     Player,
     Question,
@@ -91,12 +94,24 @@ SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).
 MAX_SESSION_BYTES = 64 * 1024 * 1024
 
-QUESTIONS = ("round", "action", "roll")
+QUESTIONS = ("round", "dice", "action", "roll")
 
 
 # -- the file -------------------------------------------------------------------------------------
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Texts:
+    """The scenario's words for the table: read-aloud description, the GM's briefing, and the
+    descriptions of rooms (by key) and heroes (by name)."""
+
+    title: str = ""
+    description: str = ""
+    briefing: str = ""
+    rooms: dict[str, str] = field(default_factory=dict)
+    heroes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -117,6 +132,8 @@ class Session:
     _written_text: str | None = field(default=None, repr=False, compare=False)
     #: room key -> the plan character the GM drew it with (known once built; for maps)
     symbols: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    #: the scenario's texts (known once built; for the table)
+    texts: Texts = field(default_factory=Texts, repr=False, compare=False)
 
     @property
     def scenario_sha256(self) -> str:
@@ -131,6 +148,12 @@ class Session:
             where += f" (the copy saved in {self.path})"
         parsed = scenario.loads(self.scenario_text, source=where)
         self.symbols = dict(getattr(parsed, "symbols", {}) or {})
+        spec = parsed.spec
+        self.texts = Texts(
+            title=spec.title, description=spec.description, briefing=spec.briefing,
+            rooms={key: room.description for key, room in spec.rooms.items()
+                   if room.description},
+            heroes={h.name: h.description for h in spec.heroes if h.description})
         return parsed.build(self.seed)
 
     # -- answers ---------------------------------------------------------------------------
@@ -179,14 +202,9 @@ def new(scenario_path: str, seed: int, *, text: str | None = None,
         options: dict[str, Any] | None = None) -> Session:
     """A session of the scenario file at ``scenario_path`` (its text read now unless given)."""
     if text is None:
-        try:
-            with open(scenario_path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise SaveError(f"cannot read the scenario: {exc.strerror or exc}",
-                            where=scenario_path) from None
-        except UnicodeDecodeError:
-            raise SaveError("the scenario is not UTF-8 text", where=scenario_path) from None
+        from fuego.scenario.source import read_file
+
+        text, _ = read_file(scenario_path)
     return Session(text, scenario_path, seed, options=dict(options or {}))
 
 
@@ -213,15 +231,21 @@ def _check_entry(i: int, e: Any, where: str) -> None:
                           "(an override)")
     if has_gm and not isinstance(e["gm"], str):
         raise _bad(where, f"{at}: 'gm' must be the override's text")
-    if q in ("action", "roll") and not isinstance(e.get("hero"), str):
+    if q in ("dice", "action", "roll") and not isinstance(e.get("hero"), str):
         raise _bad(where, f"{at}: a {q} answer names its hero")
     if not has_a:
         return
     a = e["a"]
-    if q == "round" and a != "next":
-        raise _bad(where, f"{at}: a round boundary's answer is 'next', not {a!r}")
+    if q == "round" and a not in ("next", PLAY_OUT):
+        raise _bad(where, f"{at}: a round boundary's answer is 'next' or '{PLAY_OUT}', "
+                          f"not {a!r}")
+    if q == "dice" and a != "auto" and not (
+            isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
+        raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
     if q == "action" and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
+    if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
+        raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
     if q == "roll" and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
@@ -301,24 +325,16 @@ def _bak_tip(path: str) -> str | None:
 
 
 def _load_file(path: str) -> Session:
+    from fuego.errors import FuegoError
+    from fuego.files import decode, read_bytes
+
+    if not os.path.lexists(path):
+        raise _bad(path, "no saved session here")
     try:
-        size = os.path.getsize(path)
-        if size > MAX_SESSION_BYTES:
-            raise _bad(path, f"the file is {size:,} bytes; a session may be at most "
-                             f"{MAX_SESSION_BYTES:,}")
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        raise _bad(path, "no saved session here") from None
-    except IsADirectoryError:
-        raise _bad(path, "is a folder, not a saved session") from None
-    except OSError as exc:
-        raise _bad(path, f"cannot read the saved session: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _bad(path, "the saved session is damaged (not UTF-8 text at byte "
-                         f"{exc.start})") from None
+        text = decode(read_bytes(path, limit=MAX_SESSION_BYTES, what="a session"), path,
+                      "a session", lines=False)
+    except FuegoError as exc:
+        raise SaveError(exc.message, where=exc.where, tip=exc.tip) from None
     session = loads(text, path)
     session.path = path
     return session
@@ -338,29 +354,6 @@ def load(path: str) -> Session:
             exc.tip = f"{exc.tip}; {tip}"
             exc.args = (exc.render(),)
         raise
-
-
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _mode(path: str) -> int:
-    """The permissions for a save: those of the file it replaces, else the umask's default."""
-    try:
-        return os.stat(path).st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
 
 
 def _tmp_prefix(path: str) -> str:
@@ -391,11 +384,14 @@ def _backup(path: str, directory: str) -> None:
     """Keep the current save (if it is a good one) as ``SAVE.bak``, atomically."""
     if not os.path.exists(path):
         return
+    bak = backup_path(path)
+    with contextlib.suppress(OSError):
+        if os.path.samefile(path, bak):  # a kill after the last backup: it is this save already
+            return
     try:
         _load_file(path)
     except SaveError:
         return  # never let a damaged file push out the good backup
-    bak = backup_path(path)
     fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".tmp", dir=directory)
     os.close(fd)
     try:
@@ -408,43 +404,38 @@ def _backup(path: str, directory: str) -> None:
                 dst.flush()
                 os.fsync(dst.fileno())
         os.replace(tmp, bak)
-    except BaseException:
-        _discard(tmp)
-        raise
+    finally:
+        _discard(tmp)  # gone after the rename; left only if rename found bak == tmp already
 
 
 def save(session: Session, path: str, *, position: dict | None = None,
          state: dict | None = None) -> None:
-    """Write the session atomically: temporary file, fsync, keep the old save as ``.bak``,
-    rename into place. A reader (or a crash) sees the old save or the new one, never half."""
+    """Write the session atomically (:class:`fuego.files.Output`: temporary file, fsync, keep
+    the old save as ``.bak``, rename into place). A reader (or a crash) sees the old save or
+    the new one, never half."""
+    from fuego.errors import FuegoError
+    from fuego.files import Output
+
     key = (os.path.abspath(path), session.dumps())
     text = session.dumps(position=position, state=state)
     same = session._written == key and os.path.exists(path)
     if same and session._written_text == text:
         return
     directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise SaveError(f"cannot save the session: {exc.strerror or exc}", where=path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, _mode(path))  # mkstemp makes it private; a save is an ordinary file
+
+    def before_replace() -> None:
         slow = os.environ.get(SLOW_SAVE_ENV)
         if slow:
             time.sleep(float(slow))
         if not same:  # no new answer (only the state moved on): the backup stays one back
             _backup(path, directory)
-        os.replace(tmp, path)
-        _fsync_dir(directory)
-    except OSError as exc:
-        _discard(tmp)
-        raise SaveError(f"cannot save the session: {exc.strerror or exc}", where=path) from None
-    except BaseException:
-        _discard(tmp)
-        raise
+
+    # a session replaces its own earlier save: that is what saving after every answer means
+    try:
+        with Output(path, what="session", force=True).open(before_replace) as fh:
+            fh.write(text.encode("utf-8"))
+    except FuegoError as exc:
+        raise SaveError(f"cannot save the session: {exc.message.split(': ', 1)[-1]}",
+                        where=path, tip=exc.tip) from None
     session.path = path
     session._written, session._written_text = key, text

@@ -1,0 +1,258 @@
+"""One way to read an input file and one way to write an output file, for every command.
+
+Reading (:func:`read_bytes`, :func:`read_text`): what is not a regular file (a FIFO, a device,
+a folder) is refused from its ``stat`` before anything could block on it, the file is opened
+non-blocking, at most ``limit + 1`` bytes are read whatever its size claims (``/dev/zero`` says
+0), and text is decoded strictly (UTF-8; a lone surrogate is not UTF-8).
+
+Writing (:class:`Output`): a temporary file in the target's folder, flushed and fsynced, then
+renamed over the target, so a reader or a crash sees the old file or the new one, never half.
+An input of the same command is never a target, an existing file only with ``--force`` (or
+when the command's documented default is to replace), and anything but a regular file is
+refused. A full disk or an unwritable place is one :class:`~fuego.errors.FuegoError` line; the
+previous file stays whole and no temporary file is left. docs/reliability.md states the promise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO
+
+from fuego.errors import FuegoError, LimitError
+
+#: What a stat mode is, in words, for the messages.
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def kind(mode: int) -> str:
+    """``a directory``, ``a FIFO (named pipe)``, ``a character device`` ... for a stat mode."""
+    for test, words in _KINDS:
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+def size_text(n: int) -> str:
+    """``52,428,801 bytes (50 MiB + 1 byte)``: exact, and readable at the MiB limits."""
+    text = f"{n:,} byte{'s' if n != 1 else ''}"
+    mib, rest = divmod(n, 2**20)
+    if mib:
+        text += f" ({mib} MiB" + (f" + {rest:,} byte{'s' if rest != 1 else ''}" if rest
+                                  else "") + ")"
+    return text
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+# -- reading ----------------------------------------------------------------------------------
+def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``), or a one-line FuegoError
+    naming the file and what was expected (``what``: e.g. ``a scenario``)."""
+    name = os.fspath(path)
+    try:
+        before = os.stat(name)
+        if not stat.S_ISREG(before.st_mode):
+            raise FuegoError(f"is {kind(before.st_mode)}, not a file; {what} is read from a "
+                             "regular file", where=name)
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FuegoError("no such file", where=name) from None
+    except OSError as exc:
+        raise FuegoError(f"cannot read the file: {_reason(exc)}", where=name) from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped for something else since the stat
+            raise FuegoError(f"is {kind(st.st_mode)}, not a file; {what} is read from a "
+                             "regular file", where=name)
+        if st.st_size > limit:
+            raise _too_big(name, st.st_size, limit, what)
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:  # st_size can lie (/proc, a file still growing): count what comes
+            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise _too_big(name, got, limit, what, at_least=True)
+        return b"".join(chunks)
+    except BlockingIOError:
+        raise FuegoError("cannot read the file: it is not ready (a pipe or a device?)",
+                         where=name) from None
+    except OSError as exc:
+        raise FuegoError(f"cannot read the file: {_reason(exc)}", where=name) from None
+    finally:
+        os.close(fd)
+
+
+def _too_big(name: str, size: int, limit: int, what: str, at_least: bool = False) -> LimitError:
+    size_words = ("more than " + size_text(limit)) if at_least else size_text(size)
+    return LimitError(f"the file is {size_words}; {what} may be at most {size_text(limit)}",
+                      where=name)
+
+
+def decode(raw: bytes, name: str, what: str, *, lines: bool = True) -> str:
+    """Strict UTF-8 (a leading byte-order mark dropped); a FuegoError names the first bad
+    byte and its line."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise FuegoError(f"not a UTF-8 text file (byte 0x{raw[exc.start]:02x} at offset "
+                         f"{exc.start}: not UTF-8 text); {what} is UTF-8 text",
+                         where=f"{name}:{line}" if lines else name) from None
+
+
+def read_text(path: str | os.PathLike, *, limit: int, what: str) -> str:
+    """:func:`read_bytes` then :func:`decode`."""
+    name = os.fspath(path)
+    return decode(read_bytes(name, limit=limit, what=what), name, what)
+
+
+def check_text(text: str, where: str) -> None:
+    """Refuse text that cannot be written out: a lone surrogate (``"\\ud800"``) is not Unicode
+    that a terminal, a file or a log can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise FuegoError(f"holds {text[exc.start]!r}, half of a UTF-16 surrogate pair, which is "
+                         "not a character", where=where,
+                         tip="write the character itself, or its full \\U escape") from None
+
+
+# -- writing ----------------------------------------------------------------------------------
+#: errno values that mean "this place cannot take the file" (said in one line, no traceback).
+FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+class Output:
+    """An output file of one command: checked when the command starts (:meth:`check`), written
+    atomically at the end (:meth:`write`, :meth:`open`)."""
+
+    def __init__(self, path: str | os.PathLike, *, what: str, force: bool = False,
+                 inputs: Sequence[str | os.PathLike] = (), force_flag: str = "--force"):
+        self.path = os.fspath(path)
+        self.what = what
+        self.force = force
+        self.inputs = [os.fspath(p) for p in inputs if p is not None]
+        self.force_flag = force_flag
+
+    def check(self) -> Output:
+        """Refuse a target that is an input, not a regular file, or exists without --force."""
+        name = self.path
+        if not name or name.endswith(os.sep):
+            raise FuegoError(f"not a file name: {name!r}", tip=f"name the {self.what}'s file")
+        folder = os.path.dirname(os.path.abspath(name))
+        if not os.path.isdir(folder):
+            raise FuegoError(f"cannot write the {self.what}: no folder {folder}", where=name,
+                             tip="check that its folder exists and is writable")
+        try:
+            st = os.stat(name)
+        except FileNotFoundError:
+            return self
+        except OSError as exc:
+            raise FuegoError(f"cannot write the {self.what}: {_reason(exc)}", where=name) \
+                from None
+        for inp in self.inputs:
+            if _same(name, inp):
+                raise FuegoError(f"is an input of this command; fuego will not write the "
+                                 f"{self.what} over it", where=name,
+                                 tip="give the output another name")
+        if not stat.S_ISREG(st.st_mode):
+            raise FuegoError(f"is {kind(st.st_mode)}; fuego writes the {self.what} to a "
+                             "regular file", where=name, tip="give a file name")
+        if not self.force:
+            raise FuegoError("exists already; fuego does not replace it unless asked",
+                             where=name, tip=f"use {self.force_flag} to replace it")
+        return self
+
+    def write(self, data: str | bytes) -> None:
+        """Write ``data`` (text as UTF-8) atomically."""
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        with self.open() as fh:
+            fh.write(raw)
+
+    @contextlib.contextmanager
+    def open(self, before_replace: Callable[[], None] | None = None) -> Iterator[IO[bytes]]:
+        """A binary file to write the output into; on a clean exit it is flushed, fsynced and
+        renamed over the target (``before_replace`` runs just before the rename). On any
+        failure the temporary file is removed and the target left as it was."""
+        name = self.path
+        directory = os.path.dirname(os.path.abspath(name))
+        try:
+            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(name) + ".", suffix=".tmp",
+                                       dir=directory)
+        except OSError as exc:
+            raise self._error(exc) from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, _mode(name))  # mkstemp makes it private; an output is ordinary
+            if before_replace is not None:
+                before_replace()
+            os.replace(tmp, name)
+            fsync_dir(directory)
+        except OSError as exc:
+            discard(tmp)
+            raise self._error(exc) from None
+        except BaseException:
+            discard(tmp)
+            raise
+
+    def _error(self, exc: OSError) -> FuegoError:
+        tip = ("free some space or write elsewhere" if exc.errno in FULL
+               else "check that its folder exists and is writable")
+        return FuegoError(f"cannot write the {self.what}: {_reason(exc)}", where=self.path,
+                          tip=tip)
+
+
+def fsync_dir(directory: str) -> None:
+    """Make a rename in ``directory`` durable (best effort: not every system allows it)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def discard(path: str) -> None:
+    """Remove a temporary file (it may already be gone)."""
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _mode(path: str) -> int:
+    """The permissions of the file being replaced, else the umask's default."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask

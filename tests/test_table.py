@@ -1,0 +1,481 @@
+"""The GM's table, second pass (issue 19): a round screen that fits (driven in tmux), odds in
+every menu, the players' own dice, the GM's hand and a scene that offers to end."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_session import ANSWERS, SHOP
+
+from fuego.cli import cli
+from fuego.dice.odds import chance
+from fuego.dice.roller import Pool
+from fuego.errors import RuleError
+from fuego.table.entry import read_action_dice, read_roll
+from fuego.table.risk import percent
+
+REPO = Path(__file__).resolve().parents[1]
+TAVERN = REPO / "campaigns" / "tavern.yaml"
+TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+#: Where each tavern hero stands before round 1, and the Dramatic Wounds that knock it out.
+TAVERN_HEROES = {"Isabela Soldano": ("ground:F4", 6), "Gaston Allais": ("upper:B1", 4),
+                 "Bjorn Haraldsson": ("cellar:C3", 6), "Mother Hettie": ("ground:D1", 2)}
+
+
+@pytest.fixture
+def shop(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    return tmp_path
+
+
+def play(answers, *args, save="s.json", scenario="shop.yaml", seed="3"):
+    result = CliRunner().invoke(cli, ["play", scenario, "--seed", seed, "--session", save, *args],
+                                input="".join(a + "\n" for a in answers))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.output
+
+
+def saved(path="s.json") -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+# -- the round's screen in a real terminal ----------------------------------------------------------
+class Tmux:
+    """``fuego play`` in a detached tmux session of a given size; the pane read as the GM sees
+    it (``capture-pane``: the visible lines only)."""
+
+    def __init__(self, tmp: Path, width: int, height: int):
+        self.sock = str(tmp / "tmux.sock")
+        self.tmp = tmp
+        cmd = (f"cd {tmp} && PYTHONPATH={REPO} {sys.executable} -c "
+               f"'from fuego.cli import main; main()' play {TAVERN} --seed 7 --session s.json; "
+               f"sleep 60")
+        env = dict(os.environ, TERM="xterm-256color")
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
+        subprocess.run([TMUX, "-S", self.sock, "new-session", "-d", "-x", str(width), "-y",
+                        str(height), cmd], check=True, env=env)
+
+    def pane(self) -> list[str]:
+        out = subprocess.run([TMUX, "-S", self.sock, "capture-pane", "-p"], check=True,
+                             capture_output=True, text=True).stdout
+        return out.rstrip("\n").split("\n")
+
+    def wait_for(self, text: str, timeout: float = 60) -> list[str]:
+        end = time.monotonic() + timeout
+        while True:
+            lines = self.pane()
+            if any(text in line for line in lines):
+                return lines
+            if time.monotonic() > end:
+                raise AssertionError(f"{text!r} never showed:\n" + "\n".join(lines))
+            time.sleep(0.2)
+
+    def send(self, *keys: str) -> None:
+        subprocess.run([TMUX, "-S", self.sock, "send-keys", *keys], check=True)
+
+    def close(self) -> None:
+        subprocess.run([TMUX, "-S", self.sock, "kill-server"], check=False,
+                       capture_output=True)
+
+
+@pytest.fixture
+def tmux(tmp_path):
+    if not os.path.exists(TMUX):
+        pytest.skip("tmux is not installed")
+    made: list[Tmux] = []
+
+    def start(width: int, height: int) -> Tmux:
+        t = Tmux(tmp_path, width, height)
+        made.append(t)
+        return t
+
+    yield start
+    for t in made:
+        t.close()
+
+
+def _assert_heroes_visible(lines: list[str]) -> None:
+    for name, (area, knocked_out) in TAVERN_HEROES.items():
+        row = [line for line in lines if line.strip().startswith(name.split()[0])
+               and area in line]
+        assert row, f"{name}'s row (at {area}) is not on the screen:\n" + "\n".join(lines)
+        assert f"0 FW 0/{knocked_out} DW" in row[0], row[0]
+
+
+@pytest.mark.slow
+def test_round_screen_fits_120_by_50(tmux):
+    t = tmux(120, 50)
+    lines = t.wait_for("Round 1: Enter to play it")
+    # the whole round screen is on the terminal at once: from its title down to the prompt
+    top = [i for i, line in enumerate(lines) if "The Gilded Goose - before round 1" in line]
+    assert top, "the round screen's title scrolled off:\n" + "\n".join(lines)
+    assert lines[-1].startswith("Round 1: Enter to play it")
+    assert len(lines) - top[0] <= 50
+    # the three plans side by side (a hero stands on each level), not stacked
+    assert any("upper (level 1)" in line and "ground (level 0)" in line
+               and "cellar (level -1)" in line for line in lines)
+    _assert_heroes_visible(lines[top[0]:])
+    assert all(len(line) <= 120 for line in lines)
+
+
+@pytest.mark.slow
+def test_round_screen_at_80_by_24_then_narration_scrolls(tmux):
+    t = tmux(80, 24)
+    lines = t.wait_for("Round 1: Enter to play it")
+    top = [i for i, line in enumerate(lines) if "The Gilded Goose - before round 1" in line]
+    assert top, "the round screen does not fit 24 lines:\n" + "\n".join(lines)
+    assert any("map" in line for line in lines[top[0]:])  # where the plans went
+    _assert_heroes_visible(lines[top[0]:])
+    # the columns a GM needs are all there at 80 columns
+    header = next(line for line in lines if "where" in line and "wounds" in line)
+    for column in ("where", "wounds", "smoke", "confused", "clothes"):
+        assert column in header
+    t.send("", "Enter")
+    lines = t.wait_for("Isabela Soldano [")
+    assert all(len(line) <= 80 for line in lines)
+    # narration wrapped between words: joined again, the words are whole
+    text = " ".join(line.strip() for line in lines)
+    assert "the hanging lamp lies smashed by the hearth and burning oil runs across the " \
+           "flagstones" in text
+
+
+# -- odds before choosing ---------------------------------------------------------------------------
+def test_a_menu_shows_each_choice_chance_before_it_is_picked(shop):
+    out = play(ANSWERS[:5])
+    menu = out[out.rindex("Phase 7 - Ana Vaz"):out.rindex("Ana Vaz [")]
+    # Ana (Brawn 3, Firefighting 2) smothers the 4-die fire: 5k3 against TN 20
+    assert f"smother ground:B1 (4 Fire Dice; 5k3 vs TN 20: {percent(chance(Pool(5, 3), 20))};" \
+           in menu
+    # stepping into fire: the avoid roll (Panache 3 + Leaping 1) and what a failure risks
+    burning = [line for line in menu.splitlines() if "move ground:B1" in line]
+    assert burning and "avoid 4k3 vs TN 20:" in burning[0], menu
+    assert re.search(r"risks ~\d+\.\d FW, \d+% a Dramatic Wound", burning[0]), burning[0]
+    # every choice that rolls says its chance; the others (doors, plain moves) none
+    for line in menu.splitlines():
+        if re.match(r"\s+\*?\s?\d+\. (smother|spot)", line):
+            assert "%" in line, line
+
+
+def test_back_at_a_roll_returns_to_the_menu_and_keeps_the_round(shop):
+    out = play(ANSWERS[:6] + ["back", "wait", "quit"])
+    assert "back to Ana Vaz's choices (round 1, phase 7)" in out
+    inputs = saved()["inputs"]
+    assert [e.get("a") for e in inputs][-2:] == ["move ground:C1", "wait"]
+    assert inputs[0] == {"q": "round", "round": 1, "a": "next"}  # round 1 was not undone
+
+
+# -- the players' dice ------------------------------------------------------------------------------
+def test_dice_as_rolled_keep_the_highest():
+    assert read_roll("3 7 9 10+4 2", Pool(5, 3)) == (30, [3, 7, 9, 14, 2])
+    assert read_roll("3, 7, 9, 14, 2", Pool(5, 3)) == (30, [3, 7, 9, 14, 2])
+    assert read_roll("17", Pool(5, 3)) == (17, None)
+    assert read_roll("10+10+3 1", Pool(2, 1, 5)) == (28, [23, 1])
+    # the ten-dice rule: 12k6 rolls ten dice and keeps eight
+    assert read_roll("1 2 3 4 5 6 7 8 9 1", Pool(12, 6))[0] == 44
+
+
+@pytest.mark.parametrize("text, pool, reason", [
+    ("3 7 0 4 2", Pool(5, 3), "a d10 reads 1-10, not 0"),
+    ("3 7 9 11 2", Pool(5, 3, explode=False), "a die over 10 needs ten again"),
+    ("3 7 9 10+4 2", Pool(5, 3, explode=False), "this roll has no ten again"),
+    ("3 7 9 10 2", Pool(5, 3), "a 10 rolls again"),
+    ("3 7 9 2", Pool(5, 3), "5k3 rolls 5 dice: 4 given"),
+    ("3 7 9 4+2 1", Pool(5, 3), "only a 10 rolls again"),
+    ("3 7 x 4 2", Pool(5, 3), "'x' is not a die"),
+])
+def test_dice_the_pool_cannot_roll_are_refused_with_the_reason(text, pool, reason):
+    with pytest.raises(RuleError, match=re.escape(reason)):
+        read_roll(text, pool)
+
+
+@pytest.mark.parametrize("total, pool, reason", [
+    (1, Pool(2, 2), "2k2 cannot total 1: its lowest total is 2"),
+    (10, Pool(1, 1), "1k1 cannot total 10 (a die that shows 10 rolls again)"),
+    (21, Pool(2, 2, explode=False), "its highest total is 20"),
+    ("9" * 5000, Pool(2, 2), "too long"),
+])
+def test_impossible_totals_are_refused(total, pool, reason):
+    with pytest.raises(RuleError, match=re.escape(reason)):
+        read_roll(str(total), pool)
+
+
+def test_action_dice_never_explode():
+    assert read_action_dice("7 2 10", 3) == [2, 7, 10]
+    with pytest.raises(RuleError, match="needs ten again"):
+        read_action_dice("7 2 14", 3)
+    with pytest.raises(RuleError, match="Panache 3 rolls 3 action dice: 2 given"):
+        read_action_dice("7 2", 3)
+
+
+def test_the_dice_at_a_roll_prompt(shop):
+    out = play(ANSWERS[:6] + ["3 7 0 4 2", "3 7 9 10+4 2", "quit"])
+    assert "! '0': a d10 reads 1-10, not 0 (tip: the face marked 0 is a 10" in out
+    assert "Ana Vaz's dice keep 30" in out
+    roll = saved()["inputs"][-1]
+    assert roll["purpose"] == "smother fire" and roll["a"] == 30
+    assert roll["dice"] == "3 7 9 10+4 2"
+
+
+def test_an_impossible_total_is_refused_at_the_prompt(shop):
+    # the clothes roll after the fire leapt onto Ana is Finesse 2: 2k2
+    out = play(ANSWERS[:9] + ["1", "12", "quit"])
+    assert "! 2k2 cannot total 1: its lowest total is 2" in out
+    last = saved()["inputs"][-1]
+    assert last["purpose"] == "clothes" and last["a"] == 12
+
+
+def test_a_certain_roll_is_not_asked(shop):
+    out = play(ANSWERS[:9] + ["quit"])
+    # Ana's wound check against 1 Flesh Wound (3k3 vs TN 1) cannot fail: no prompt for it
+    assert "wound check" in out
+    assert not any(e.get("purpose") == "wound check" for e in saved()["inputs"])
+
+
+def test_players_roll_their_action_dice(shop):
+    out = play(["", "9 9 9", "", "", "", "quit"], "--action-dice", "players")
+    assert "Ana Vaz's action dice (3 d10, no ten again; Enter: fuego's" in out
+    inputs = saved()["inputs"]
+    assert saved()["options"] == {"action_dice": "players"}
+    given = [e for e in inputs if e["q"] == "dice"]
+    assert given[0]["hero"] == "Ana Vaz" and given[0]["a"] == [9, 9, 9]
+    assert "Phase 9 - Ana Vaz" in out
+
+
+def test_drama_dice_add_a_kept_die(shop, tmp_path):
+    (tmp_path / "drama.yaml").write_text(SHOP.replace(
+        "    knacks: {firefighting: 2, leaping: 1}\n",
+        "    knacks: {firefighting: 2, leaping: 1}\n    drama: 2\n"), encoding="utf-8")
+    out = play(ANSWERS[:6] + ["drama drama drama 30", "drama 3 7 9 10+4 2 6", "quit"],
+               scenario="drama.yaml", save="d.json")
+    assert "drama: +1 kept die, 2 left" in out
+    assert "! Ana Vaz has 2 Drama dice left, not 3" in out
+    # 5k3 and one Drama die: 6k4, the dice keep 14 + 9 + 7 + 6
+    assert "Ana Vaz spends 1 Drama Die: 6k4, 1 left; Ana Vaz's dice keep 36" in out
+    roll = saved("d.json")["inputs"][-1]
+    assert roll["a"] == 36 and roll["drama"] == 1
+    assert saved("d.json")["state"]["heroes"][0]["drama"] == 1
+    assert re.search(r"^  Ana Vaz +ground:D1 \(Shop\) .* 2$", out, re.M)  # the drama column
+
+
+def test_raises_are_called_with_the_tn_shown(shop):
+    out = play(ANSWERS[:5] + ["smother ground:B1 raise 1", "quit"])
+    assert "Ana Vaz rolls to smother the fire: 5k3 vs TN 25" in out
+    assert saved()["inputs"][-1]["a"] == "smother ground:B1 raise 1"
+
+
+def test_a_single_smother_target_is_picked():
+    from test_session import new_session
+
+    from fuego.engine.hero_actions import HeroActionKind, parse_action
+    from fuego.table import gm
+
+    scene = new_session().build()
+    ana = scene.hero("Ana Vaz")
+    gm.move_hero(scene, "Ana Vaz", "ground:C1")  # beside the one fire, ground:B1 (same room)
+    act = parse_action(scene, ana, "smother")
+    assert act.kind is HeroActionKind.SMOTHER and scene.area_name(act.target) == "ground:B1"
+    gm.start_fire(scene, "ground:C2", 1)  # two fires in reach: the words must say which
+    with pytest.raises(RuleError, match="cannot 'smother' now"):
+        parse_action(scene, ana, "smother")
+
+
+# -- the GM's hand ---------------------------------------------------------------------------------
+def test_wounds_add_remove_move_look_and_briefing(shop):
+    out = play(["wound Bo 2 dw", "add Watchman ground:E1 npc henchman", "move Watchman ground:F1",
+                "remove Ana Vaz", "look store", "briefing", "quit"])
+    assert "GM: gives Bo 2 Dramatic Wounds" in out
+    assert "GM: brings Watchman in at ground:E1" in out
+    assert "GM: takes Ana Vaz out of the scene" in out
+    assert "Store (store, t on the ground plan): 6 areas, fuel 30" in out
+    assert "fires: ground:B1 4 FD" in out
+    gms = [e["gm"] for e in saved()["inputs"] if "gm" in e]
+    assert gms == ["wound Bo 2 dramatic", "add Watchman ground:E1 npc henchman",
+                   "move Watchman ground:F1", "remove Ana Vaz"]
+    # replayed on resume: the same characters stand in the same places
+    state = saved()["state"]
+    out = CliRunner().invoke(cli, ["play", "--resume", "s.json"], input="status\nquit\n").output
+    assert "Watchman" in out and saved()["state"]["heroes"] == state["heroes"]
+
+
+def test_a_character_removed_at_its_own_prompt_acts_no_more(shop):
+    out = play(["", "remove Bo", "", "quit"])
+    assert "GM: takes Bo out of the scene" in out
+    assert "Phase 1 - Bo" in out and "Phase 2 - Bo" not in out
+    assert [h["name"] for h in saved()["state"]["heroes"]] == ["Ana Vaz"]
+
+
+def test_a_mistyped_command_gets_a_did_you_mean(shop):
+    out = play(["stauts", "", "stauts", "quit"])
+    assert out.count("did you mean 'status'?") == 2  # between rounds and at a hero's prompt
+
+
+def test_undecodable_input_is_text_not_a_crash(shop):
+    result = CliRunner().invoke(cli, ["play", "shop.yaml", "--seed", "3", "--session", "s.json"],
+                                input=b"add \xff ground:E1\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert saved()["inputs"] == [{"q": "round", "round": 1, "gm": "add \ufffd ground:E1"}]
+
+
+def test_names_are_drawn_literally_on_a_terminal(capsys):
+    from fuego.cli.table_view import Screen
+
+    screen = Screen(rich=True, width=60)
+    screen.line("Bo [/] [bold]x\ud800 wraps at words across the width of the terminal here")
+    screen.rule("[/] title")
+    screen.table("", ["hero", "where"], [["Bo [/]", "ground:A1"]], flex=1)
+    screen.blocks([("[/] level", ["[red]plan[/red]"])])
+    out = capsys.readouterr().out
+    assert "Bo [/] [bold]x\ufffd wraps" in out and "[/] title" in out
+    assert "[red]plan[/red]" in out and "Bo [/]" in out
+
+
+def test_huge_numbers_and_markup_at_the_table(shop, tmp_path):
+    out = play(["go " + "9" * 5000, "", "9" * 5000, "quit"])
+    assert "go N: a number of rounds" in out
+    assert "no choice 999999999999..." in out
+    # names are printed literally: rich markup in names and a script's words (a lone surrogate
+    # is refused at check now; the screen draws one as U+FFFD: the terminal test below)
+    marked = SHOP.replace("title: The Cooper's Shop", 'title: "[/] [bold]Shop"')
+    marked = marked.replace("name: Bo", 'name: "Bo [/]"') + (
+        "script:\n  - name: a cry\n    when: {round: 1}\n    do:\n"
+        '      - say: "Help [/red]!"\n')
+    (tmp_path / "marked.yaml").write_text(marked, encoding="utf-8")
+    out = play(["", "quit"], scenario="marked.yaml", save="m.json")
+    assert "[/] [bold]Shop" in out and "Bo [/]" in out and "Help [/red]!" in out
+
+
+# -- a scene that begins and ends --------------------------------------------------------------------
+#: The shop with both heroes one step from the lane, open along its whole length.
+DOORSTEP = SHOP.replace("    start: ground:D1\n", "    start: ground:D2\n").replace(
+    "    start: ground:E2\n", "    start: ground:F2\n").replace(
+    "  - {at: ground:F2-ground:F3, name: shop door}\n", "") + \
+    "openings:\n  - {between: [shop, lane], all: true}\n"
+
+
+def test_every_hero_escapes_and_fuego_offers_to_end_at_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    # round 1: each hero takes the way out (Enter: the automatic pick), then the offer
+    out = play(["", "", "", "y"], scenario="out.yaml", seed="5")
+    assert "Round 2: Enter to play it" not in out
+    offer = out.index("No hero is left to act (Ana Vaz escaped, Bo escaped)")
+    assert "End the scene now?" in out[offer:]
+    assert "The scene is over" in out[offer:]
+    inputs = saved()["inputs"]
+    assert inputs[-1] == {"q": "round", "round": 2, "gm": "end"}
+
+
+def test_letting_the_fire_play_out_asks_no_more(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    out = play(["", "", "", "n", ""], scenario="out.yaml", seed="5")
+    assert out.count("End the scene now?") == 1
+    assert "Round 3: Enter to play it" not in out
+    assert "The scene is over" in out
+    assert {"q": "round", "round": 2, "a": "play-out"} in saved()["inputs"]
+
+
+def test_the_scene_begins_with_its_texts(shop, tmp_path):
+    text = SHOP.replace("title: The Cooper's Shop\n", "title: The Cooper's Shop\n"
+                        "description: Barrels to the rafters.\nbriefing: The lamp fell.\n")
+    (tmp_path / "told.yaml").write_text(text, encoding="utf-8")
+    out = play(["quit"], scenario="told.yaml", save="t.json")
+    assert "Read aloud:\n  | Barrels to the rafters." in out
+    assert "GM briefing (not for the players):\n  The lamp fell." in out
+    assert out.index("Read aloud") < out.index("before round 1")
+
+
+def test_the_odds_shown_are_those_of_the_roll_the_engine_makes():
+    """For every choice that rolls, in smoke and fire: the pool and TN the menu shows are the
+    ones the engine then asks for (one rule: hero_actions.action_roll)."""
+    import copy
+
+    from test_session import new_session
+
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.hero_actions import options, perform
+    from fuego.engine.rounds import play_round, start_scene
+    from fuego.table.risk import choice_odds
+
+    scene = new_session().build()
+    start_scene(scene)
+    play_round(scene, AutoController())
+    from fuego.table import gm
+
+    fire = min(scene.fires)  # both heroes beside a fire, in its smoke
+    near = [j for j, _ in scene.building.neighbours(fire)]
+    for hero, j in zip(scene.heroes, near):
+        gm.move_hero(scene, hero.name, scene.area_name(j))
+        hero.dice = [5]
+    checked = 0
+    for hero in [h for h in scene.heroes if h.in_play]:
+        for act in options(scene, hero):
+            odds = choice_odds(scene, hero, act)
+            if odds is None:
+                continue
+            twin = copy.deepcopy(scene)
+            asked: list = []
+
+            def ask(h, pool, tn, purpose, asked=asked):
+                asked.append((pool, tn, purpose))
+                return 0
+
+            twin.ask_roll = ask
+            perform(twin, twin.hero(hero.name), act)
+            pool, tn, purpose = asked[0]
+            assert (pool, purpose) == (odds.pool, odds.purpose)
+            if odds.tn is not None:
+                assert tn == odds.tn
+            checked += 1
+    assert checked >= 2
+
+
+def test_an_older_save_that_answered_a_certain_roll_still_replays():
+    from test_session import new_session
+    from test_session import play as replay
+
+    whole, _ = replay(new_session(), ANSWERS)
+    inputs = whole.session.inputs
+    clothes = next(i for i, e in enumerate(inputs) if e.get("purpose") == "clothes")
+    older = new_session()
+    # fuego used to ask Ana's wound check against 1 Flesh Wound (it cannot fail), just before
+    older.inputs = inputs[:clothes] + [dict(inputs[clothes], purpose="wound check", a="auto")] \
+        + inputs[clothes:]
+    again, live = replay(older, [])
+    assert not live.errors and not again.warnings
+    assert again.scene.snapshot() == whole.scene.snapshot()
+
+
+def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
+    from fuego.cli.table import Screen, Table
+    from fuego.table import gm
+    from fuego.table import session as sessions
+
+    out: list[str] = []
+    table = Table(Screen(rich=False, echo=out.append, width=120), "unused.json")
+    scene = sessions.new(str(TAVERN), 7).build()
+    table.show_state(scene, before_round=1)
+    assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
+    for hero in scene.heroes:
+        gm.move_hero(scene, hero.name, "ground:G4")
+    del out[:]
+    table.show_state(scene, before_round=2)  # the heroes left upper and cellar: drawn once more
+    assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
+    del out[:]
+    table.show_state(scene, before_round=3)  # nothing changed there since
+    assert not any("upper (level 1)" in line for line in out)
+    assert any(line.startswith("(not drawn, nothing changed: ") and "upper" in line
+               and "cellar" in line for line in out)
