@@ -1,11 +1,16 @@
 """Same seed, same log: digests of the event logs of a set of seeded scenes.
 
-An optimisation must leave every event log byte-identical. Save the digests before a change
-and check them after::
+An optimisation must leave every event log byte-identical. ``bench/logs.json`` holds the
+digests of the current log format (docs/events.md, "Format versions"); check against it, or
+save your own before a change and check after::
 
+    python bench/logcheck.py --check                 # against bench/logs.json
     python bench/logcheck.py --save /tmp/fuego-logs.json
     ... change the engine ...
     python bench/logcheck.py --check /tmp/fuego-logs.json
+
+A change that moves the draws on purpose bumps the log format and saves a new baseline
+(``--save`` alone writes bench/logs.json).
 
 The scenes cover the round's paths: the benchmark's field and manor (partly and wholly
 ablaze), heroes fleeing, the three temperaments, Villain fires (guttering), flashover by dice,
@@ -26,7 +31,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
 from fuego.engine.controllers import AutoController  # noqa: E402
+from fuego.engine.events import LOG_FORMAT  # noqa: E402
 from fuego.engine.rounds import run_scene  # noqa: E402
+
+#: the digests of log format LOG_FORMAT
+BASELINE = ROOT / "bench" / "logs.json"
 
 
 def cases():
@@ -97,13 +106,14 @@ def forecast_digests(only: str | None = None) -> dict[str, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--save", type=Path)
-    ap.add_argument("--check", type=Path)
+    ap.add_argument("--save", type=Path, nargs="?", const=BASELINE)
+    ap.add_argument("--check", type=Path, nargs="?", const=BASELINE)
     ap.add_argument("--only")
     args = ap.parse_args()
     got = digests(args.only)
+    got["log-format"] = str(LOG_FORMAT)
     if args.save:
-        args.save.write_text(json.dumps(got, indent=1, sort_keys=True))
+        args.save.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
     if args.check:
         want = json.loads(args.check.read_text())
         bad = [k for k in got if want.get(k) != got[k]]

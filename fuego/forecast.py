@@ -80,7 +80,9 @@ class Buildable(Protocol):
 
 def run_seed(seed: int, index: int) -> int:
     """The seed of run ``index`` of a forecast seeded ``seed`` (``Roller(seed).spawn(index)``)."""
-    return int(Roller(seed).spawn(index).seed or 0)
+    spawned = Roller(seed).spawn(index).seed
+    assert spawned is not None
+    return spawned
 
 
 # -- counts ---------------------------------------------------------------------------------------
@@ -234,7 +236,7 @@ def _play(scenario: Buildable, seed: int, counts: _Counts,
 
     R = counts.rounds
     scene = scenario.build(seed)
-    scene.keep = _read_kinds(scene)
+    scene.log = _log_for(scene)
     actions = getattr(scenario, "actions", None) or {}
     b = scene.building
     room_index = {key: k for k, key in enumerate(counts.rooms)}
@@ -282,12 +284,31 @@ def _play(scenario: Buildable, seed: int, counts: _Counts,
     return run
 
 
-def _read_kinds(scene: Scene) -> frozenset | None:
-    """What a forecast's log must keep: the events its script reads (None: all of them, where
-    a rule module may read the log). The rest are never shown, so never made."""
-    if scene.modules:
-        return None
-    return scene.script.reads if scene.script is not None else frozenset()
+class ScriptReads(list):
+    """A forecast's log: nobody reads its events but the script, so it keeps only the kinds the
+    script reads and drops the rest as they come (the engine appends every event alike)."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, kinds: frozenset) -> None:
+        super().__init__()
+        self.kinds = kinds
+
+    def append(self, event: Any) -> None:
+        if event.kind in self.kinds:
+            super().append(event)
+
+
+def _log_for(scene: Scene) -> list:
+    """Where a forecast run's events go: all of them (the scene's own log) where a rule module
+    or the script may read any; otherwise only those its script reads (none without one)."""
+    reads = scene.script.reads if scene.script is not None else frozenset()
+    if scene.modules or reads is None:
+        return scene.log
+    sink = ScriptReads(reads)
+    for event in scene.log:  # what the build logged (the starting fires) goes through it too
+        sink.append(event)
+    return sink
 
 
 # -- workers --------------------------------------------------------------------------------------

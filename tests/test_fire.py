@@ -65,21 +65,78 @@ def test_traits_follow_fire_dice_when_they_change():
 
 
 def test_state_machine_refuses_illegal_transitions():
-    fire = Fire(1, 0, 3, 5, state=FireState.FLAME)
+    s = _kitchen()
+    fire = s.start_fire(0, 3, Cause.GM, state=FireState.FLAME, kind=FireKind.VILLAIN)
     with pytest.raises(RuleError):
-        fire.trigger(Trigger.FLASHOVER)  # a Flame must become a Blaze first
-    fire.trigger(Trigger.BLAZE)
+        fire.trigger(Trigger.FLASHOVER, s, "test")  # a Flame must become a Blaze first
+    assert fire.trigger(Trigger.BLAZE, s, "test")
     assert fire.state is FireState.BURNING
     with pytest.raises(RuleError):
-        fire.trigger(Trigger.BLAZE)
-    fire.trigger(Trigger.FLASHOVER)
-    fire.trigger(Trigger.GUTTER)
+        fire.trigger(Trigger.BLAZE, s, "test")
+    assert fire.trigger(Trigger.FLASHOVER, s, "test")
+    # the machine's conditions: not crippled, so no guttering; not spent, so not out
+    fire.dramatic = fire.resolve - 1
+    assert not fire.trigger(Trigger.WOUND, s) and fire.state is FireState.HOT
+    fire.dramatic = fire.resolve  # a Villain is crippled at Resolve ...
+    assert fire.trigger(Trigger.WOUND, s)
+    assert fire.state is FireState.GUTTERING
     assert not fire.explodes and not fire.damage_pool().explode
-    fire.trigger(Trigger.EXTINGUISH)
+    assert not fire.spreading_pool().explode
+    assert not fire.trigger(Trigger.WOUND, s)  # ... and out at twice Resolve
+    fire.dramatic = 2 * fire.resolve
+    assert fire.trigger(Trigger.WOUND, s)
+    assert fire.state is FireState.OUT and 0 not in s.fires
+    assert s.building.areas[0].burned_out
     for trigger in Trigger:
         assert not fire.may(trigger)
         with pytest.raises(RuleError):
-            fire.trigger(trigger)
+            fire.trigger(trigger, s, "test")
+    states = [(e.data["before"], e.data["after"]) for e in s.log if e.kind is EventKind.FIRE_STATE]
+    assert states == [("flame", "burning"), ("burning", "hot"), ("hot", "guttering")]
+    assert [e.data["why"] for e in s.log if e.kind is EventKind.FIRE_STATE][-1] == \
+        "crippled: fuel running low"
+    assert [e.kind for e in s.log][-2:] == [EventKind.FIRE_OUT, EventKind.AREA_BURNED_OUT]
+
+
+def test_a_henchman_fire_goes_out_at_resolve():
+    s = _kitchen()
+    fire = s.start_fire(0, 3, Cause.GM)
+    fire.dramatic = fire.resolve - 1
+    assert not fire.trigger(Trigger.WOUND, s) and 0 in s.fires  # a Henchman never gutters
+    assert fire.state is FireState.BURNING
+    fire.dramatic = fire.resolve
+    assert fire.trigger(Trigger.WOUND, s) and 0 not in s.fires
+
+
+def test_state_changes_run_the_machines_callbacks(monkeypatch):
+    # The machine resolves its callbacks by name on the fire: replacing them on the class
+    # shows every change of state goes through the machine (flashover and going out here).
+    calls = []
+    entered, went_out = Fire.entered, Fire.went_out
+
+    def spy_entered(fire, event):
+        calls.append(("entered", event.event.name, fire.state))
+        entered(fire, event)
+
+    def spy_went_out(fire, event):
+        calls.append(("went_out", event.event.name, fire.state))
+        went_out(fire, event)
+
+    monkeypatch.setattr(Fire, "entered", spy_entered)
+    monkeypatch.setattr(Fire, "went_out", spy_went_out)
+    s = _kitchen()
+    kitchen = s.building.room_areas("kitchen")
+    for i in kitchen:
+        s.start_fire(i, 2, Cause.GM)
+    check_flashover(s)
+    assert calls == [("entered", "flashover", FireState.HOT)] * len(kitchen)
+    calls.clear()
+    s.extinguish(s.fires[kitchen[0]], "doused", burned_out=False)
+    fire = s.fires[kitchen[1]]
+    fire.dramatic = fire.resolve
+    s.lifecycle(fire, Trigger.WOUND, None)
+    assert calls == [("went_out", "extinguish", FireState.OUT), ("went_out", "wound", FireState.OUT)]
+    assert kitchen[0] not in s.fires and kitchen[1] not in s.fires
 
 
 def test_one_machine_serves_every_fire():

@@ -35,14 +35,6 @@ SHOP = (ROOT / "tests" / "test_session.py").read_text().split('SHOP = """\\\n')[
 #: A hang guard for subprocesses, far above the second each takes (docs/reliability.md).
 HANG = 60
 
-# Until the `table` helper's branch is merged, huge numbers and rich markup at the table's
-# prompts still crash fuego play (fuego/cli/table.py, table_view.py, render/terminal.py are
-# theirs). Remove this marker once it is merged: the tests below must then pass.
-TABLE_BRANCH = pytest.mark.xfail(
-    reason="issue 22: huge numbers and markup at the table are fixed on the table branch",
-    strict=False)
-
-
 def fuego(*args: str, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=None,
           limit_bytes: int | None = None, timeout: float = HANG) -> subprocess.CompletedProcess:
     """``fuego ARGS`` in a fresh process (a hang is a TimeoutExpired, not a stuck suite)."""
@@ -567,7 +559,6 @@ JUNK = [HUGE, "-" + HUGE, "go " + HUGE, "move " + HUGE, "map " + HUGE, "fd groun
         "go \udcff", "move Bo \udcfe"]  # (invalid UTF-8 bytes at a terminal)
 
 
-@TABLE_BRANCH
 @pytest.mark.parametrize("rich", [False, True])
 def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, rich):
     # issue 22 (the table branch fixes it): 5,000 digits at an action prompt, or go <5000
@@ -575,7 +566,7 @@ def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)
     if rich:
         import fuego.cli.table_view as view
-        monkeypatch.setattr(view, "_isatty", lambda stream: True)
+        monkeypatch.setattr(view, "isatty", lambda stream: True)
     (tmp_path / "shop.yaml").write_text(SHOP)
     answers = (JUNK + [""]) * 12 + ["quit"]
     # bytes: a terminal hands over what was typed, invalid UTF-8 included
@@ -590,14 +581,13 @@ def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, 
     assert r.exit_code == 0, r.output[-2000:]
 
 
-@TABLE_BRANCH
 @pytest.mark.parametrize("name", ["[/]", "[bold]x", "[link=x]y", "\\[", "$x$"])
 def test_markup_in_names_is_printed_literally_at_the_table(tmp_path, monkeypatch, name):
     # issue 22 (the table branch fixes it): '[/]' in a name crashed fuego play on a terminal
     import fuego.cli.table_view as view
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(view, "_isatty", lambda stream: True)
+    monkeypatch.setattr(view, "isatty", lambda stream: True)
     (tmp_path / "n.yaml").write_text(_named(name), encoding="utf-8")
     answers = ["", "", "", "", "status", "map", "help", "", "", "quit"]
     result = CliRunner().invoke(cli, ["play", "n.yaml", "--seed", "3", "--session", "s.json"],

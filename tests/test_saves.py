@@ -200,16 +200,16 @@ def test_hostile_scenarios_embedded_in_a_save(tmp_path, good_save, make, expect)
 
 
 @pytest.mark.parametrize("blob, expect", [
-    (b'{"format": "fuego-session", "version": 1, "seed": ' + b"9" * 5000 + b"}",
+    (b'{"format": "fuego-session", "version": 2, "seed": ' + b"9" * 5000 + b"}",
      "a number too long to read"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b'{"format": "fuego-session", "version": 1, "inputs": ' + b"[" * 100_000, "nested too deeply"),
+    (b'{"format": "fuego-session", "version": 2, "inputs": ' + b"[" * 100_000, "nested too deeply"),
     (b"\xff\xfe{\x00}\x00", "not UTF-8 text"),
     (b"\x00" * 64, "damaged"),
     (b'{"format": "fuego-session", "version": NaN}', "is not a number"),
     (b'{"format": "fuego-session", "version": 1.0}', "is not a number"),
     (b'{"format": "fuego-session", "version": true}', "is not a number"),
-    (b'{"format": "fuego-session", "version": -3}', "older than version 1"),
+    (b'{"format": "fuego-session", "version": -3}', "older than version 2"),
     (b'{"format": ["fuego-session"]}', "not a fuego session file"),
     (b"   \n\t ", "is empty"),
 ])

@@ -19,6 +19,7 @@ import click
 
 from fuego.cli import SEED
 from fuego.cli.screen import screen_address
+from fuego.cli.table_view import isatty
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -126,7 +127,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         header = [f"fuego play: {file} (seed {seed})"]
         sessions.save(session, save_path)
 
-    size = shutil.get_terminal_size() if _isatty(sys.stdout) else None
+    size = shutil.get_terminal_size() if isatty(sys.stdout) else None
     screen = Screen(rich=False if plain else None, width=size.columns if size else None,
                     height=size.lines if size else None)
     table = Table(screen, save_path, verbose=verbose)
@@ -177,7 +178,7 @@ def _load_or_backup(path: str):
         return sessions.load(path)
     except SaveError as exc:
         bak = sessions.backup_path(path)
-        if not (_isatty(sys.stdin) and _isatty(sys.stdout) and os.path.exists(bak)):
+        if not (isatty(sys.stdin) and isatty(sys.stdout) and os.path.exists(bak)):
             raise
         try:
             backup = sessions.load(bak)
@@ -209,8 +210,3 @@ def _scenario_note(session) -> str | None:
             f"the session")
 
 
-def _isatty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False

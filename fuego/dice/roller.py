@@ -15,51 +15,27 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
 
 from fuego.errors import DiceError, LimitError
-
-try:
-    import cython
-except ImportError:  # a pure install without Cython: the declarations below become no-ops
-    class cython:  # noqa: N801 - stands in for the module
-        compiled = False
-        int = long = double = None
-
-        @staticmethod
-        def locals(**_):
-            return lambda f: f
-
-#: Is this module compiled (setup.py)? Then a roll is :func:`_typed_roll`'s loop in C numbers;
-#: as plain Python, the straight-line rolls of :func:`_make_roll` are faster.
-TYPED = cython.compiled
 
 #: Limits on what a user may ask for (docs/reliability.md). A pool folds to at most 10k10, so
 #: the cap only guards against absurd bonuses and numbers that would not fit a sheet.
 MAX_DICE = 1000
 MAX_BONUS = 10_000
-#: A ten-again chain longer than this is cut (probability 1e-100): it keeps rolls bounded.
+#: A ten-again chain longer than this many faces is cut (probability 1e-99): rolls stay bounded.
 MAX_CHAIN = 100
-#: Fewer pools than this roll one by one (fuego.dice.batch: moving the generator's state to numpy
-#: and back costs about as much as rolling 100 pools).
-MIN_BATCH = 128
-#: ... and so do lists of fewer dice than this in all: numpy's ~0.1 ms of set-up pays for
-#: itself at about a thousand dice, whatever their pools (measured pools of 3 to 10 dice and
-#: action dice of 1 to 5, pure and compiled: docs/performance.md).
-MIN_BATCH_DICE = 1000
 
-
-#: :func:`shape_code`'s digits: 0-10 dice kept and rolled (after the ten-dice rule), and a
-#: bonus offset above any bonus a pool within the limits folds to
-CODE_DICE = 11
-CODE_BONUS_OFFSET = 1 << 40
-
-
-def shape_code(rolled: int, kept: int, bonus: int, explode: bool) -> int:
-    """A normalized pool as one int, digit by digit: kept and rolled (base ``CODE_DICE``), ten
-    again (base 2), then the bonus (fuego.dice.batch unpacks thousands as arrays)."""
-    return kept + CODE_DICE * (rolled + CODE_DICE * (bool(explode)
-                                                     + 2 * (bonus + CODE_BONUS_OFFSET)))
+#: Every die is a decimal digit of one draw: a uniform number below 10**BLOCK, written out with
+#: its leading zeros, holds BLOCK independent uniform digits (the digit ``0`` is a face of 1,
+#: ``9`` a face of 10). One 64-bit draw gives BLOCK digits; draws at or above _LIMIT (a whole
+#: number of 10**BLOCK) are drawn again, so every digit is exactly uniform.
+BLOCK = 18
+_SPAN = 10**BLOCK
+_LIMIT = (1 << 64) // _SPAN * _SPAN
+_FORMAT = b"%0" + str(BLOCK).encode() + b"d"
+#: a digit's code less the face it stands for (``b"0"`` is 48, a face of 1), and a ten's code
+_ZERO = ord("0") - 1
+_TEN = ord("9")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +48,10 @@ class Pool:
     explode: bool = True
     #: its notation, written on first use (every logged roll quotes its pool)
     _notation: str | None = field(default=None, init=False, repr=False, compare=False)
-    #: its shape after the ten-dice rule as one int (:func:`shape_code`): fuego.dice.batch reads
-    #: thousands at once. Arithmetic, so the same in every process (pools are pickled).
-    _code: int = field(default=0, init=False, repr=False, compare=False)
+    #: (rolled, kept, bonus, ten again) after the ten-dice rule, kept at most rolled: what
+    #: :meth:`Roller.total` reads, made once per pool (pools are shared by every fire)
+    _shape: tuple[int, int, int, bool] = field(default=(0, 0, 0, True), init=False, repr=False,
+                                               compare=False)
 
     def __post_init__(self) -> None:
         if self.rolled < 0 or self.kept < 0:
@@ -85,7 +62,7 @@ class Pool:
                 tip=f"at most {MAX_DICE} dice rolled or kept and a bonus within +/-{MAX_BONUS}",
             )
         n = self.normalized()
-        object.__setattr__(self, "_code", shape_code(n.rolled, n.kept, n.bonus, n.explode))
+        object.__setattr__(self, "_shape", (n.rolled, n.kept, n.bonus, n.explode))
 
     def normalized(self) -> Pool:
         """Apply the ten-dice rule: rolled over 10 become kept, then kept over 10 become +10.
@@ -109,7 +86,7 @@ class Pool:
             object.__setattr__(folded, name, value)
         object.__setattr__(folded, "explode", self.explode)
         object.__setattr__(folded, "_notation", None)
-        object.__setattr__(folded, "_code", shape_code(rolled, kept, bonus, self.explode))
+        object.__setattr__(folded, "_shape", (rolled, kept, bonus, self.explode))
         return folded
 
     def with_unkept(self, n: int) -> Pool:
@@ -252,92 +229,13 @@ class RollResult:
         }
 
 
-def _ten_again(rnd) -> int:
-    """A die that showed 10 rolls again and adds (ten again): its value less one (the rolls
-    below count faces from 0), the chain cut after MAX_CHAIN faces."""
-    value, n, face = 10, 1, 10
-    while face == 10 and n < MAX_CHAIN:
-        face = int(rnd() * 10.0) + 1
-        value += face
-        n += 1
-    return value - 1
-
-
-def _make_roll(rolled: int, kept: int, explode: bool):
-    """``roll(rnd, bonus)``: the total of ``rolled`` d10 keeping the ``kept`` highest, as
-    straight-line code (no loop, no list of faces unless some are dropped).
-
-    It draws exactly as :meth:`Roller.roll` does: one draw per die in order, a ten-again chain
-    taking the draws right after its die's. Faces are counted from 0 and the kept dice's ones
-    added back at the end. Where dice are dropped, a die stays the float ``draw * 10`` (its
-    face less one is the whole part; 9 and up is a 10) until it is kept: sorting the floats
-    sorts the faces, and only kept dice are truncated. About a third faster than a loop.
-    """
-    dice = [f"d{i}" for i in range(rolled)]
-    lines = ["def roll(rnd, bonus):"]
-    floats = 0 < kept < rolled
-    for d in dice:
-        if floats:  # (10.0: the product is the one int(rnd() * 10) truncates)
-            lines.append(f"    {d} = rnd() * 10.0")
-            test, again = f"{d} >= 9.0", "float(ten_again(rnd))"
-        else:
-            lines.append(f"    {d} = int(rnd() * 10.0)")
-            test, again = f"{d} == 9", "ten_again(rnd)"
-        if explode:
-            lines.append(f"    if {test}:")
-            lines.append(f"        {d} = {again}")
-    if kept == 0:
-        lines.append("    return bonus")
-    elif not floats:
-        lines.append(f"    return {' + '.join(dice)} + bonus + {rolled}")
-    else:
-        lines.append(f"    faces = [{', '.join(dice)}]")
-        lines.append("    faces.sort()")
-        top = " + ".join(f"int(faces[{-k - 1}])" for k in range(kept))
-        lines.append(f"    return {top} + bonus + {kept}")
-    namespace = {"ten_again": _ten_again}
-    name = f"<fuego.dice.roller: {rolled}k{kept}{'' if explode else '!'}>"
-    exec(compile("\n".join(lines) + "\n", name, "exec"), namespace)  # noqa: S102
-    return namespace["roll"]
-
-
-@cython.locals(rolled=cython.int, kept=cython.int, i=cython.int, j=cython.int, d=cython.double,
-               total=cython.long)
-def _typed_roll(rnd, rolled, kept, explode, bonus):
-    """:func:`_make_roll`'s roll for any shape (``kept`` <= ``rolled`` <= 10), compiled: the
-    same draws in the same order, each die as the float ``draw * 10`` (or its ten-again value
-    less one) put in place among those before it, the ``kept`` highest truncated and summed."""
-    faces = cython.declare(cython.double[10])
-    for i in range(rolled):
-        d = rnd() * 10.0
-        if explode and d >= 9.0:
-            d = _ten_again(rnd)
-        j = i
-        while j > 0 and faces[j - 1] > d:
-            faces[j] = faces[j - 1]
-            j -= 1
-        faces[j] = d
-    total = 0
-    for i in range(rolled - kept, rolled):
-        total += cython.cast(cython.long, faces[i])
-    return total + bonus + kept
-
-
-def _first_roll(explode: bool, rolled: int, kept: int):
-    """The placeholder of a pool shape: makes its roll on first use and takes its place."""
-
-    def first(rnd, bonus: int) -> int:
-        roll = _ROLLS[explode][rolled][kept] = _make_roll(rolled, min(kept, rolled), explode)
-        return roll(rnd, bonus)
-
-    return first
-
-
-#: [ten again][rolled][kept] -> the straight-line roll of that shape, for up to 10 dice rolled
-#: and kept (keeping more than rolled keeps them all: the ten-dice rule leaves the bonus alone)
-_ROLLS = [[[_first_roll(explode, r, k) for k in range(11)] for r in range(11)]
-          for explode in (False, True)]
-_ROLLED = attrgetter("rolled")  # a pool's dice (MIN_BATCH_DICE)
+def _faces(value: int) -> tuple[int, ...]:
+    """A die's faces from its value: a ten-again chain is its tens then the face that ended it
+    (that face is never a ten, unless the chain was cut at MAX_CHAIN)."""
+    if value < 10:
+        return (value,)
+    tens, last = divmod(value, 10)
+    return (10,) * tens + ((last,) if last else ())
 
 
 @dataclass(slots=True)
@@ -349,11 +247,11 @@ class Roller:
 
     seed: int | None = None
     _rng: random.Random = field(init=False, repr=False)
-    _random: Callable[[], float] = field(init=False, repr=False, compare=False)
+    _bits: Callable[[int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
-        self._random = self._rng.random  # bound once: every roll draws through it
+        self._bits = self._rng.getrandbits  # bound once: every die is drawn through it
 
     # Copies and pickles carry the generator; the bound draw is made again for the copy's own
     # generator (a copied bound builtin method would still draw from the original's).
@@ -362,78 +260,76 @@ class Roller:
 
     def __setstate__(self, state: tuple) -> None:
         self.seed, self._rng = state
-        self._random = self._rng.random
+        self._bits = self._rng.getrandbits
+
+    def _block(self) -> bytes:
+        """BLOCK dice as digits (:data:`BLOCK`): ``b"0"`` is a face of 1, ``b"9"`` a ten."""
+        bits = self._bits
+        n = bits(64)
+        while n >= _LIMIT:
+            n = bits(64)
+        return _FORMAT % (n % _SPAN)
 
     # -- roll and keep ---------------------------------------------------------------------
+    def total(self, pool: Pool, dice: list[int] | None = None) -> int:
+        """Roll a pool after the ten-dice rule and keep the highest dice: the one roll of fuego.
+
+        The pool's dice are the first digits of one block (:meth:`_block`); each die that shows
+        a ten then rolls again and adds, in the order of the dice, from the digits that follow
+        (a new block when they run out). Ten-again dice are worth 11 or more, so they are
+        always the highest. ``dice``: a list that receives every die's value, in order (the
+        record of :meth:`roll`)."""
+        rolled, kept, bonus, explode = pool._shape
+        digits = self._block()
+        faces = digits[:rolled]
+        if explode and _TEN in faces:
+            tens = faces.count(_TEN)
+            chains = []
+            at = rolled  # each ten's chain: the digits up to and including its first non-ten
+            for _ in range(tens):
+                end = at
+                while True:
+                    if end == len(digits):
+                        digits += self._block()
+                    if digits[end] != _TEN or end - at == MAX_CHAIN - 2:
+                        break
+                    end += 1
+                end += 1
+                chains.append(10 + sum(digits[at:end]) - _ZERO * (end - at))
+                at = end
+            if dice is not None:
+                left = iter(chains)
+                dice += [next(left) if f == _TEN else f - _ZERO for f in faces]
+            if tens >= kept:
+                return sum(sorted(chains)[tens - kept:]) + bonus
+            return (sum(sorted(faces)[rolled - kept:rolled - tens]) - _ZERO * (kept - tens)
+                    + sum(chains) + bonus)
+        if dice is not None:
+            dice += [f - _ZERO for f in faces]
+        if kept < rolled:
+            return sum(sorted(faces)[rolled - kept:]) - _ZERO * kept + bonus
+        return sum(faces) - _ZERO * rolled + bonus
+
     def roll(self, pool: Pool) -> RollResult:
-        """Roll a pool after the ten-dice rule, keeping the highest dice."""
-        p = pool.normalized()
-        rnd = self._rng.random
-        dice: list[DieRoll] = []
-        for _ in range(p.rolled):
-            face = int(rnd() * 10) + 1
-            if face == 10 and p.explode:
-                faces = [10]
-                while face == 10 and len(faces) < MAX_CHAIN:
-                    face = int(rnd() * 10) + 1
-                    faces.append(face)
-                dice.append(DieRoll(tuple(faces)))
-            else:
-                dice.append(DieRoll((face,)))
-        order = sorted(range(len(dice)), key=lambda i: (-dice[i].value, i))
-        kept_index = tuple(sorted(order[: p.kept]))
-        total = sum(dice[i].value for i in kept_index) + p.bonus
-        return RollResult(pool, tuple(dice), kept_index, total)
-
-    def total(self, pool: Pool) -> int:
-        """The total of a pool without the per-die record: the engine's hot path.
-
-        Draws the same random numbers as :meth:`roll`, so either may be used for the same pool.
-        """
-        if TYPED:
-            rolled, kept = pool.rolled, pool.kept
-            if rolled > 10 or kept > 10:  # over ten dice: the ten-dice rule first
-                pool = pool.normalized()
-                rolled, kept = pool.rolled, pool.kept
-            return _typed_roll(self._random, rolled, min(kept, rolled), pool.explode,
-                               pool.bonus)
-        try:
-            roll = _ROLLS[pool.explode][pool.rolled][pool.kept]
-        except IndexError:  # over ten dice: the ten-dice rule first
-            p = pool.normalized()
-            return _ROLLS[p.explode][p.rolled][p.kept](self._random, p.bonus)
-        return roll(self._random, pool.bonus)
-
-    def totals(self, pools: list[Pool], codes=None) -> list[int]:
-        """``[self.total(p) for p in pools]``: the same draws and totals, computed as arrays for
-        long lists (``fuego.dice.batch``: a round of a big fire rolls thousands of pools).
-        ``codes``: the pools' shape codes as a numpy array, when the caller has them."""
-        if (len(pools) < MIN_BATCH or type(self).total is not Roller.total
-                or sum(map(_ROLLED, pools)) < MIN_BATCH_DICE):
-            return [self.total(p) for p in pools]  # (a roller that loads its totals: tests)
-        from fuego.dice.batch import totals
-
-        return totals(self._rng, pools, self.total, codes)
-
-    def action_dice_of(self, panaches: list[int]) -> list[list[int]]:
-        """``[self.action_dice(p) for p in panaches]``, drawn as one array for long lists."""
-        if (len(panaches) < MIN_BATCH or type(self).action_dice is not Roller.action_dice
-                or sum(panaches) < MIN_BATCH_DICE):
-            return [self.action_dice(p) for p in panaches]
-        from fuego.dice.batch import action_dice
-
-        return action_dice(self._rng, panaches, self.action_dice)
+        """:meth:`total` with the record of every die (the same draws): which were kept."""
+        values: list[int] = []
+        total = self.total(pool, values)
+        kept = pool._shape[1]
+        order = sorted(range(len(values)), key=lambda i: (-values[i], i))
+        kept_index = tuple(sorted(order[:kept]))
+        dice = tuple(DieRoll(_faces(v)) for v in values)
+        return RollResult(pool, dice, kept_index, total)
 
     def action_dice(self, panache: int) -> list[int]:
         """Panache d10 that never explode: the phases in which a character may act, sorted."""
-        rnd = self._rng.random
-        dice = [int(rnd() * 10) + 1 for _ in range(panache)]
-        dice.sort()
-        return dice
+        digits = self._block()
+        while len(digits) < panache:
+            digits += self._block()
+        return sorted([f - _ZERO for f in digits[:max(0, panache)]])
 
     # -- plain dice --------------------------------------------------------------------------
     def die(self, sides: int) -> int:
-        return int(self._rng.random() * sides) + 1
+        return self._rng.randrange(sides) + 1
 
     def d6(self) -> int:
         return self.die(6)
@@ -456,19 +352,11 @@ class Roller:
     def choice(self, seq):
         if not seq:
             raise IndexError("choice from an empty sequence")
-        return seq[int(self._rng.random() * len(seq))]
+        return self._rng.choice(seq)
 
     def shuffle(self, items: list) -> None:
-        """Shuffle in place: ``random.Random.shuffle``'s algorithm and draws, written out so a
-        long list costs one call per draw (ties in a big fire's phases are thousands long)."""
-        getrandbits = self._rng.getrandbits
-        for i in reversed(range(1, len(items))):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:  # rejection: uniform below n
-                j = getrandbits(k)
-            items[i], items[j] = items[j], items[i]
+        """Shuffle in place (``random.Random.shuffle``: ties in the phase order)."""
+        self._rng.shuffle(items)
 
     def getstate(self):
         return self._rng.getstate()

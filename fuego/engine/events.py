@@ -96,6 +96,7 @@ class SceneStart(TypedDict):
     seed: int | None
     fires: int
     heroes: list[str]
+    format: int  # LOG_FORMAT
 
 
 class RoundStart(TypedDict):
@@ -594,6 +595,9 @@ def _recorder():
 
 
 record = _recorder()
+
+#: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
+LOG_FORMAT = 2
 
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0

@@ -4,7 +4,9 @@ Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give i
 Knacks through :data:`fuego.rules.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
-hundred bytes, not a machine.
+hundred bytes, not a machine. Every change of state is a trigger the machine dispatches
+(:meth:`Fire.trigger`): the rule's limits are its conditions, what entering a state does is its
+callbacks (docs/rules.md, "Its life").
 
 Fires are created and removed only by :class:`fuego.engine.scene.Scene` (``start_fire``,
 ``extinguish``), which keeps the active set, the log and the building in step.
@@ -13,10 +15,12 @@ Fires are created and removed only by :class:`fuego.engine.scene.Scene` (``start
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
-from transitions import Machine
+from transitions import EventData, Machine
 
 from fuego.dice.roller import Pool
+from fuego.engine.events import EventKind
 from fuego.errors import RuleError
 from fuego.rules.tables import (
     FIRE_STATS,
@@ -26,6 +30,9 @@ from fuego.rules.tables import (
     FireStats,
     Temperature,
 )
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
 
 
 class FireState(str, Enum):
@@ -42,6 +49,9 @@ class FireState(str, Enum):
 #: each time, 216 bytes a fire at 10,000 fires).
 _NOBODY: frozenset[str] = frozenset()
 
+_GUTTERING = FireState.GUTTERING  # (a module constant: an enum member read from its class
+#: costs a descriptor call on Python 3.11, and pools are looked up on every roll)
+
 #: The states in which a fire acts, spreads and smokes (a Flame does none of these; ASL 25.2).
 ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
 
@@ -49,19 +59,39 @@ ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
 class Trigger(str, Enum):
     BLAZE = "blaze"
     FLASHOVER = "flashover"
-    GUTTER = "gutter"
-    EXTINGUISH = "extinguish"
+    #: Dramatic Wounds taken (a failed fuel check): out when its fuel is spent (Dramatic Wounds
+    #: at its kind's limit), else guttering when crippled (a Villain at Resolve), else no change
+    WOUND = "wound"
+    EXTINGUISH = "extinguish"  # put out by someone or something
 
 
 _LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
 
-#: The lifecycle, as data. Anything not listed is illegal and raises.
-LIFECYCLE = [
+#: The lifecycle, as data: the rule's conditions are the machine's (properties of the fire),
+#: and what entering a state does is the state's callback. Anything not listed raises.
+LIFECYCLE: list[Any] = [
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING},
     {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT},
-    {"trigger": Trigger.GUTTER.value, "source": [FireState.BURNING, FireState.HOT],
-     "dest": FireState.GUTTERING},
+    # (a trigger's transitions are tried in order: going out comes first)
+    {"trigger": Trigger.WOUND.value, "source": _LIT, "dest": FireState.OUT,
+     "conditions": "spent"},
+    {"trigger": Trigger.WOUND.value, "source": [FireState.BURNING, FireState.HOT],
+     "dest": FireState.GUTTERING, "conditions": "crippled"},
     {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
+]
+
+#: Entering a state: every lit state logs the change (``Fire.entered``); going out takes the
+#: fire out of the scene (``Fire.went_out``). A guttering fire's dice stop exploding because
+#: its pools are read from its state (``Fire.explodes``).
+#: Why a state was entered, where the trigger did not say (``wound`` leads to either).
+_WHY = {FireState.OUT: "fuel spent", FireState.GUTTERING: "crippled: fuel running low"}
+
+_STATES: list[Any] = [
+    {"name": FireState.FLAME},
+    {"name": FireState.BURNING, "on_enter": "entered"},
+    {"name": FireState.HOT, "on_enter": "entered"},
+    {"name": FireState.GUTTERING, "on_enter": "entered"},
+    {"name": FireState.OUT, "on_enter": "went_out"},
 ]
 
 
@@ -74,13 +104,14 @@ class Fire:
     )  # fmt: skip
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
+    #: Triggers carry the scene and why (``send_event``: callbacks read them off the event).
     machine = Machine(
         model=None,
-        states=FireState,
+        states=_STATES,
         transitions=LIFECYCLE,
         initial=None,
         auto_transitions=False,
-        send_event=False,
+        send_event=True,
     )
 
     def __init__(self, id: int, area: int, fd: int, resolve: int, *,
@@ -104,19 +135,47 @@ class Fire:
         self.hidden_from: frozenset[str] = _NOBODY
 
     # -- the state machine ----------------------------------------------------------------------
-    def trigger(self, trigger: Trigger) -> None:
-        """Fire a lifecycle trigger; an illegal one raises :class:`RuleError`.
-
-        The move is looked up in the machine's own transitions, read once into a table
-        (:func:`_moves`): the same state a ``transitions`` trigger sets, for a dict lookup."""
-        nxt = _MOVES.get((self.state, trigger.value))
-        if nxt is None:
+    def trigger(self, trigger: Trigger, scene: Scene, why: str | None = None,
+                **data: Any) -> bool:
+        """Fire a lifecycle trigger through the shared machine, which checks its conditions and
+        runs the state's callbacks (``scene`` and ``why`` go to them; without ``why`` the state
+        entered says it, :data:`_WHY`). Returns whether the fire
+        changed state; a trigger the current state does not allow raises :class:`RuleError`."""
+        if not self.may(trigger):
             raise RuleError(f"a {self.state.value} fire cannot {trigger.value}")
-        self.state = nxt
+        return Fire.machine.events[trigger.value].trigger(self, scene=scene, why=why, **data)
 
     def may(self, trigger: Trigger) -> bool:
-        """Is ``trigger`` legal from the current state?"""
-        return (self.state, trigger.value) in _MOVES
+        """Does the current state allow ``trigger`` (its conditions aside)?"""
+        return self.state.name in Fire.machine.events[trigger.value].transitions
+
+    # Conditions of the machine (the rule's limits, RULES-NOTES "The fire as a character").
+    @property
+    def crippled(self) -> bool:
+        """A Villain fire at Dramatic Wounds >= Resolve: its dice stop exploding."""
+        return self.kind is FireKind.VILLAIN and self.dramatic >= max(1, self.resolve)
+
+    @property
+    def spent(self) -> bool:
+        """Out of fuel: Dramatic Wounds at Resolve (Henchman) or twice Resolve (Villain)."""
+        return self.dramatic >= self.knocked_out_at
+
+    # Callbacks of the machine: what entering a state does.
+    def entered(self, event: EventData) -> None:
+        """A lit state entered: the change in the scene's log."""
+        scene = event.kwargs["scene"]
+        why = event.kwargs["why"] or _WHY[self.state]
+        scene.emit(EventKind.FIRE_STATE, scene.fire_name(self), self.area,
+                   trigger=event.event.name, before=_source(event).value,
+                   after=self.state.value, why=why)
+
+    def went_out(self, event: EventData) -> None:
+        """Out: the scene takes the fire out of play (its area burned out when the fuel is
+        spent, or when ``burned_out`` says so) and logs it."""
+        kwargs = event.kwargs
+        why = kwargs["why"] or _WHY[self.state]
+        spent = event.event.name == Trigger.WOUND.value
+        kwargs["scene"].remove_fire(self, why, spent or kwargs.get("burned_out", False))
 
     @property
     def lit(self) -> bool:
@@ -149,26 +208,28 @@ class Fire:
         return self.state is not FireState.GUTTERING
 
     def damage_pool(self) -> Pool:
-        """The damage it deals: Fire Dice rolled, kept by temperature (003 table)."""
-        if self.state is not FireState.GUTTERING:
-            return FIRE_STATS[self.fd].damage[self.temperature]
-        return _POOLS["damage", self.fd, self.temperature]
+        """The damage it deals (:func:`damage_pool`), with no ten again while guttering."""
+        return damage_pool(self.fd, self.temperature, self.state is not _GUTTERING)
 
     @property
     def avoid_tn(self) -> int:
-        """TN to avoid its damage when moving through it: 5 x Fire Dice (003)."""
-        return 5 * self.fd
+        """TN to avoid its damage when moving through it (003's TN column)."""
+        return FIRE_STATS[self.fd].tn
 
-    # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it;
-    # the hot ones are also listed by [ten again][Fire Dice] (a big round looks up thousands).
+    @property
+    def grow_tn(self) -> int:
+        """TN of its Spreading roll to grow one die (003, Crunchy Rules)."""
+        return FIRE_STATS[self.fd].grow_tn
+
+    # Pools are immutable: each is made once (_POOLS) and shared by every fire that rolls it.
     def spreading_pool(self) -> Pool:
-        return SPREADING_POOLS[self.state is not FireState.GUTTERING][self.fd]
+        return _POOLS["spreading", self.fd, self.state is not _GUTTERING]
 
     def destruction_pool(self) -> Pool:
-        return _DESTRUCTION[self.state is not FireState.GUTTERING][self.fd]
+        return _POOLS["destruction", self.fd, self.state is not _GUTTERING]
 
     def stealth_pool(self) -> Pool:
-        return _POOLS["stealth", self.fd, self.state is not FireState.GUTTERING]
+        return _POOLS["stealth", self.fd, self.state is not _GUTTERING]
 
     def fuel_check_pool(self) -> Pool:
         """Its wound check uses Resolve for Brawn; wound checks always explode (RULES-NOTES)."""
@@ -182,10 +243,6 @@ class Fire:
         """Dramatic Wounds that put it out: Resolve (Henchman) or twice Resolve (Villain)."""
         r = max(1, self.resolve)
         return r if self.kind is FireKind.HENCHMAN else 2 * r
-
-    @property
-    def crippled_at(self) -> int | None:
-        return max(1, self.resolve) if self.kind is FireKind.VILLAIN else None
 
     def set_dice(self, fd: int) -> None:
         self.fd = max(MIN_FIRE_DICE, min(MAX_FIRE_DICE, fd))
@@ -210,29 +267,6 @@ class Fire:
         return fire
 
 
-def _moves(machine: Machine) -> dict[tuple[FireState, str], FireState]:
-    """The shared machine's transitions as a table ``(state, trigger) -> next state``.
-
-    The lifecycle has no conditions and no callbacks, so following the table is exactly what
-    the machine's trigger does (about 10 us each: a flashover turns a whole room at once).
-    """
-    if any(s.on_enter or s.on_exit for s in machine.states.values()) or any(
-            (machine.before_state_change, machine.after_state_change, machine.prepare_event,
-             machine.finalize_event)):
-        raise TypeError("the fire's lifecycle machine must stay free of callbacks")
-    table: dict[tuple[FireState, str], FireState] = {}
-    for name, event in machine.events.items():
-        for source, moves in event.transitions.items():
-            move = moves[0]
-            if len(moves) > 1 or move.conditions or move.prepare or move.before or move.after:
-                raise TypeError("the fire's lifecycle machine must stay free of conditions")
-            table[(FireState[source], name)] = FireState[move.dest]
-    return table
-
-
-_MOVES = _moves(Fire.machine)
-
-
 def _pool_table() -> dict[tuple, Pool]:
     """Every pool a fire's sheet gives, by (what, Fire Dice, ten again or temperature)."""
     table: dict[tuple, Pool] = {}
@@ -246,39 +280,22 @@ def _pool_table() -> dict[tuple, Pool]:
     return table
 
 
+def _source(event: EventData) -> FireState:
+    """The state a transition left (the machine keeps it by name)."""
+    assert event.transition is not None
+    return FireState[event.transition.source]
+
+
 _POOLS = _pool_table()
-#: a fire's spreading pool by [ten again][Fire Dice] (None at 0 dice; fuego.engine.boxed_phases too)
-SPREADING_POOLS = tuple([_POOLS.get(("spreading", fd, explode))
-                         for fd in range(MAX_FIRE_DICE + 1)] for explode in (False, True))
-_DESTRUCTION = tuple([_POOLS.get(("destruction", fd, explode)) for fd in range(MAX_FIRE_DICE + 1)]
-                     for explode in (False, True))
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool
 
 
-# A batch's look-ups (a big fire's round rolls thousands of pools): each fire's, without a call.
-def panaches(fires: list[Fire]) -> list[int]:
-    """``[f.panache for f in fires]``."""
-    stats = FIRE_STATS
-    return [stats[f.fd].panache for f in fires]
-
-
-def spreading_pools(fires: list[Fire]) -> list[Pool]:
-    """``[f.spreading_pool() for f in fires]``."""
-    guttering = FireState.GUTTERING
-    return [SPREADING_POOLS[f.state is not guttering][f.fd] for f in fires]
-
-
-def damage_pools(fires: list[Fire]) -> list[Pool]:
-    """``[f.damage_pool() for f in fires]``."""
-    guttering, stats = FireState.GUTTERING, FIRE_STATS
-    return [stats[f.fd].damage[f.temperature] if f.state is not guttering else f.damage_pool()
-            for f in fires]
-
-
-def fuel_check_pools(fires: list[Fire]) -> list[Pool]:
-    """``[f.fuel_check_pool() for f in fires]``."""
-    known = _FUEL_CHECK
-    return [known.get(f.resolve) or f.fuel_check_pool() for f in fires]
+def damage_pool(fd: int, temperature: Temperature, explode: bool = True) -> Pool:
+    """The damage roll of a fire of ``fd`` Fire Dice: Fire Dice rolled, kept by temperature
+    (003 table); ``explode=False``: no ten again (a guttering fire). Fires and heroes alike."""
+    if explode:
+        return FIRE_STATS[fd].damage[temperature]
+    return _POOLS["damage", fd, temperature]
 
 
 def new_fire_dice(source_fd: int) -> int:

@@ -18,15 +18,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from enum import Enum
-from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
-from fuego.engine.events import Event, EventKind
-from fuego.engine.events import record as new_event
-from fuego.engine.fire import Fire, new_fire_dice, spreading_pools
+from fuego.engine.events import EventKind
+from fuego.engine.fire import Fire, new_fire_dice
 from fuego.engine.injury import debris, fall
 from fuego.rules.tables import (
     AREA_FEET,
@@ -41,7 +38,6 @@ from fuego.world import places
 from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Building, Feature, fuel_epoch
 
 if TYPE_CHECKING:
-    from fuego.dice.roller import Pool
     from fuego.engine.scene import Scene
 
 
@@ -244,13 +240,14 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     if mods:
         def adjust(tn: int, target: int, how: str) -> int | None:
             for m in mods:
-                tn = m.spread_tn(scene, fire, target, tn, how)
-                if tn is None:  # a module forbids it (e.g. upwind in heavy winds)
+                changed = m.spread_tn(scene, fire, target, tn, how)
+                if changed is None:  # a module forbids it (e.g. upwind in heavy winds)
                     return None
+                tn = changed
             return tn
 
     if fire.fd < MAX_FIRE_DICE:
-        tn = adjust(5 * fire.fd, here, "grow") if mods else 5 * fire.fd
+        tn = adjust(fire.grow_tn, here, "grow") if mods else fire.grow_tn
         if tn is not None:
             acts.append(FireAction(ActionKind.GROW, tn, here))
     if b.routes_at(here):
@@ -306,11 +303,15 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
 
 
 def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
-    """Carry out an action; returns whether it succeeded. Every roll is logged."""
+    """Carry out an action; returns whether it succeeded. Every roll is logged as it is made.
+
+    Every rolled action is one roll of the fire's pool (Destruction to destroy, Spreading for
+    the rest) against the action's TN: a failure is logged alike for all of them."""
     from fuego.engine.scene import Cause
 
     name = scene.fire_name(fire)
-    if act.kind is ActionKind.SPREAD:
+    kind = act.kind
+    if kind is ActionKind.SPREAD:
         for i in act.path[:-1]:
             if _unlit(scene, i):
                 scene.start_fire(i, ROUTE_WAYPOINT_FD, Cause.ROUTE, source=fire, via="on the way")
@@ -318,128 +319,40 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         scene.emit(EventKind.FIRE_SPREAD, name, fire.area, to=scene.area_name(act.path[-1]),
                    path=[scene.area_name(i) for i in act.path], fd=new.fd if new else 0)
         return new is not None
-    if act.kind is ActionKind.GROW:
-        return _grow_one(scene, fire, act.tn)
-    pool = fire.destruction_pool() if act.kind is ActionKind.DESTROY else fire.spreading_pool()
+    pool = fire.destruction_pool() if kind is ActionKind.DESTROY else fire.spreading_pool()
     total = scene.roller.total(pool)
-    ok = total >= act.tn
-    detail = {"pool": pool.notation, "tn": act.tn, "total": total, "success": ok}
+    tn = act.tn
+    assert tn is not None  # (every action but spreading along a route is rolled)
+    ok = total >= tn
     if not ok:
-        if scene.keeps(EventKind.FIRE_ACTION_FAILED):
-            target = scene.area_name(act.target) if act.target is not None else None
-            scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=act.kind.value,
-                       target=target, **detail)
+        target = scene.area_name(act.target) if act.target is not None else None
+        scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=kind.value,
+                   target=target, pool=pool.notation, tn=tn, total=total, success=False)
         return False
-    if act.kind is ActionKind.LEAP:
+    detail = {"pool": pool.notation, "tn": tn, "total": total, "success": True}
+    if kind is ActionKind.GROW:  # one more die (candidates offer it below ten dice only)
+        before = fire.fd
+        fire.fd = min(before + 1, MAX_FIRE_DICE)
+        scene.emit(EventKind.FIRE_GREW, name, fire.area, fd=fire.fd, before=before, why="grow",
+                   **detail)
+    elif kind is ActionKind.LEAP:
+        assert act.target is not None
         scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
         scene.start_fire(act.target, LEAP_NEW_FD, Cause.LEAP, source=fire)
-    elif act.kind is ActionKind.BURN_THROUGH:
+    elif kind is ActionKind.BURN_THROUGH:
+        assert act.target is not None and act.barrier is not None
         barrier = scene.building.barriers[act.barrier]
         scene.emit(EventKind.FIRE_BURNED_THROUGH, name, fire.area, to=scene.area_name(act.target),
                    barrier=barrier.describe(), **detail)
         scene.start_fire(act.target, new_fire_dice(fire.fd), Cause.BURN_THROUGH, source=fire,
                          barrier=barrier.name)
-    elif act.kind is ActionKind.DESTROY:
+    elif kind is ActionKind.DESTROY:
         if act.beam is not None:
             destroy_beam(scene, fire, act.beam, detail)
         else:
+            assert act.barrier is not None
             destroy_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name, detail)
     return True
-
-
-def _grow(scene: Scene, fires: list[Fire], before: list[int], tns: list[int]) -> None:
-    """Each fire in turn rolls Spreading against its TN to grow: one more die on a success,
-    an event either way (``before``: their Fire Dice). The rolls are drawn in this order, as
-    one batch (``Roller.totals``: a big fire has thousands of them each phase)."""
-    pools = spreading_pools(fires)
-    totals = scene.roller.totals(pools)
-    for fire, total, tn, fd in zip(fires, totals, tns, before):
-        if total >= tn and fd < MAX_FIRE_DICE:
-            fire.fd = fd + 1
-    scene.record_all(partial(grow_events, scene.names(), scene.round, scene.phase,
-                             [f.area for f in fires], pools, tns, totals, before), len(fires),
-                     GROW_KINDS)
-
-
-#: The kinds of event a grow roll makes (``Scene.record_all``).
-GROW_KINDS = frozenset({EventKind.FIRE_GREW, EventKind.FIRE_ACTION_FAILED})
-
-
-def grow_events(names: tuple[list[str], list[str]], rnd: int, phase: int, areas: list[int],
-                pools: list[Pool], tns: list[int], totals: list[int],
-                before: list[int]) -> list[Event]:
-    """The events of grow rolls, from their columns (:func:`_grow`, fuego.engine.boxed_phases)."""
-    return [_grow_event(names, rnd, phase, here, pool, tn, total, was)
-            for here, pool, tn, total, was in zip(areas, pools, tns, totals, before)]
-
-
-def _grow_event(names: tuple[list[str], list[str]], rnd: int, phase: int, here: int,
-                pool: Pool, tn: int, total: int, was: int) -> Event:
-    fire_name, area_name = names[0][here], names[1][here]
-    if total >= tn:
-        return new_event(EventKind.FIRE_GREW, rnd, phase, fire_name, area_name,
-                         {"fd": min(was + 1, MAX_FIRE_DICE), "before": was, "why": "grow",
-                          "pool": pool.notation, "tn": tn, "total": total, "success": True})
-    return new_event(EventKind.FIRE_ACTION_FAILED, rnd, phase, fire_name, area_name,
-                     {"action": "grow", "pool": pool.notation, "tn": tn, "total": total,
-                      "success": False})
-
-
-def _grow_one(scene: Scene, fire: Fire, tn: int) -> bool:
-    """:func:`_grow` for one fire (a fire that had other choices and chose to grow)."""
-    pool = fire.spreading_pool()
-    total = scene.roller.total(pool)
-    was = fire.fd
-    if total >= tn and was < MAX_FIRE_DICE:
-        fire.fd = was + 1
-    if scene.keeps(EventKind.FIRE_GREW if total >= tn else EventKind.FIRE_ACTION_FAILED):
-        scene.add(_grow_event(scene.names(), scene.round, scene.phase, fire.area, pool, tn,
-                              total, was))
-    return total >= tn
-
-
-def boxed_in(scene: Scene) -> tuple[set[int], Callable[[Fire], bool]]:
-    """The areas known to be boxed in, and a test of whether a fire is (it adds what it finds
-    to those areas): no route through its area, no beam, no unlit fuel behind any barrier
-    around it nor within a leap (as the leap cache knows it). There
-    ``candidates(..., fuel_only=True)`` offers the grow action alone (or nothing at ten dice),
-    which is what a ``hungry`` or ``patient`` fire then picks. Modules may add to what a fire
-    can do, so callers ask only in scenes without them.
-
-    Boxed-in areas are kept with the leap cache: unlit fuel only goes away while its key
-    stands, beams are only ever taken away, and a new route (a script's spilt oil) starts the
-    set over."""
-    b = scene.building
-    cache = _leap_cache(scene)
-    if cache.routes != len(b.routes):
-        cache.routes = len(b.routes)
-        cache.boxed.clear()
-        cache.tester = None
-    if cache.tester is None:
-        cache.tester = cache.boxed, _boxed_test(scene, cache)
-    return cache.tester
-
-
-def _boxed_test(scene: Scene, cache: _LeapCache) -> Callable[[Fire], bool]:
-    b, fires = scene.building, scene.fires
-    boxed, walls = cache.boxed, cache.walls  # (not the cache itself: it keeps this test)
-    routes, areas = b._routes_at, b.areas
-    near, calm = cache.near, cache.calm
-
-    def test(fire: Fire) -> bool:
-        here = fire.area
-        if here in boxed:
-            return True
-        if (routes[here] or not areas[here].features.isdisjoint(BEAM_STRUCTURE)
-                or not (here in calm or (near is not None and here not in near))):
-            return False
-        for j, _, _, _ in _walls(walls, b, here):
-            if j not in fires and areas[j].burnable:
-                return False
-        boxed.add(here)
-        return True
-
-    return test
 
 
 def _walls(kept: dict[int, list], b: Building, here: int) -> list[tuple]:
@@ -449,19 +362,6 @@ def _walls(kept: dict[int, list], b: Building, here: int) -> list[tuple]:
         walls = kept[here] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
                               for j, w in b.neighbours(here) if not w.passable]
     return walls
-
-
-def grow_all(scene: Scene, fires: list[Fire]) -> None:
-    """Each of ``fires``, boxed in (:func:`boxed_in`), grows if it can, in this order: the same
-    draws, events and changes as a ``hungry`` fire's grow action through :func:`perform`."""
-    before = [f.fd for f in fires]
-    if MAX_FIRE_DICE in before:  # (a fire at ten dice cannot grow: it lets its die go)
-        fires = [f for f, fd in zip(fires, before) if fd < MAX_FIRE_DICE]
-        before = [fd for fd in before if fd < MAX_FIRE_DICE]
-    if len(fires) == 1:
-        _grow_one(scene, fires[0], 5 * before[0])
-    elif fires:
-        _grow(scene, fires, before, [5 * fd for fd in before])
 
 
 def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,

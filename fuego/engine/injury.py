@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
+from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
 from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
     EXTRA_WOUND_STEP,
     FIRE_STATS,
+    RAISE_STEP,
     SMOKE_KEPT_PENALTY,
     Exposure,
     Temperature,
@@ -100,6 +102,12 @@ def add_dramatic(scene: Scene, hero: Hero, n: int, cause: str) -> None:
         scene.emit(EventKind.HERO_CRIPPLED, hero.name, hero.area, dramatic=hero.dramatic)
 
 
+def dramatic_wounds(flesh: int, total: int, exposure: Exposure) -> int:
+    """A failed wound check against ``flesh`` Flesh Wounds: one Dramatic Wound, plus one for
+    every full step it failed by (20, or 10 for clinging fire; 003). Heroes and fires alike."""
+    return 1 + (flesh - total) // EXTRA_WOUND_STEP[exposure]
+
+
 def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> None:
     """Brawn k Brawn against the Flesh Wounds; a failure gives Dramatic Wounds and resets them."""
     if hero.flesh <= 0:
@@ -111,7 +119,7 @@ def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> Non
         scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
                    total=total, success=True)
         return
-    dw = 1 + (tn - total) // step
+    dw = dramatic_wounds(tn, total, exposure)
     hero.flesh = 0
     scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=False, dramatic=dw, step=step)
@@ -123,9 +131,7 @@ def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
     """The fire's damage roll as Flesh Wounds, then a wound check (003)."""
     if not hero.present:
         return
-    pool = FIRE_STATS[fd].damage[temperature]
-    if not explode:
-        pool = pool.no_explode()
+    pool = damage_pool(fd, temperature, explode)
     total = scene.roller.total(pool)
     hero.flesh += total
     hero.fire_damaged = True
@@ -141,7 +147,7 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     """Hero on Fire [Optional] (003): Finesse vs 5 x FD or clothes burn at half the dice."""
     if hero.clothes_fd:
         return
-    tn = 5 * fd
+    tn = FIRE_STATS[fd].tn
     total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
                             action=False)
     if total >= tn:
@@ -166,7 +172,7 @@ def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
     """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
     unharmed (003)."""
     knack, base = avoid_pool(hero, knack)
-    tn = 5 * fd + 5 * raises
+    tn = FIRE_STATS[fd].tn + RAISE_STEP * raises
     total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,

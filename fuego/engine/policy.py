@@ -95,9 +95,9 @@ def _reaching(acts: list[FireAction]) -> list[FireAction]:
 
 def hungry(scene: Scene, fire: Fire) -> FireAction | None:
     acts = candidates(scene, fire, fuel_only=True)  # (what the rules below can pick)
-    if len(acts) < 2:  # boxed in by fire: grow if it can (what the rules below come to)
-        if not acts or acts[0].kind is ActionKind.GROW:
-            return acts[0] if acts else None
+    # boxed in by fire: grow if it can (what the rules below come to)
+    if len(acts) < 2 and (not acts or acts[0].kind is ActionKind.GROW):
+        return acts[0] if acts else None
     spreads = [a for a in acts if a.kind is ActionKind.SPREAD]
     if spreads:  # no roll needed: take the run with the most fuel
         return max(spreads, key=lambda a: (a.fuel_behind, len(a.path), -a.path[-1]))
@@ -108,7 +108,7 @@ def hungry(scene: Scene, fire: Fire) -> FireAction | None:
         destroy_mean = _mean(fire.destruction_pool())
     for a in reaching:
         mean = destroy_mean if a.kind is ActionKind.DESTROY else spread_mean
-        if a.tn <= FAIR_CHANCE * mean:
+        if a.tn is not None and a.tn <= FAIR_CHANCE * mean:
             # burn-through and leaps start fires now; breaking in comes second
             rank = 1 if a.kind is ActionKind.DESTROY else 0
             fair.append((a.tn, rank, -a.fuel_behind, a.target, a))
@@ -140,8 +140,3 @@ def wild(scene: Scene, fire: Fire) -> FireAction | None:
 
 
 POLICIES: dict[str, Policy] = {"hungry": hungry, "patient": patient, "wild": wild}
-
-#: Policies whose pick for a fire boxed in by fire (``fuego.engine.fire_actions.boxed_in``) is always
-#: its grow action, with no draw to choose: the round may batch those fires' rolls. (``wild``
-#: draws to choose even among one.)
-GROWS_WHEN_BOXED: frozenset[Policy] = frozenset({hungry, patient})

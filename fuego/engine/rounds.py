@@ -22,36 +22,22 @@ One round of :func:`play_round`:
 
 from __future__ import annotations
 
-from functools import partial
-from itertools import chain
-from operator import attrgetter, is_
 from typing import TYPE_CHECKING
 
-from fuego.dice.roller import MIN_BATCH, trait_check
-from fuego.engine import boxed_phases
-from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
-from fuego.engine.events import record as new_event
-from fuego.engine.fire import (
-    ACTING,
-    Fire,
-    FireState,
-    Trigger,
-    damage_pools,
-    fuel_check_pools,
-    panaches,
-)
-from fuego.engine.fire_actions import boxed_in, grow_all
+from fuego.dice.roller import trait_check
+from fuego.engine.events import END_PHASE, LOG_FORMAT, START_PHASE, EventKind
+from fuego.engine.fire import ACTING, Fire, FireState, Trigger
 from fuego.engine.fire_actions import perform as fire_perform
 from fuego.engine.hero_actions import options
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
-from fuego.engine.injury import add_dramatic, fire_damage, hero_roll
-from fuego.engine.policy import GROWS_WHEN_BOXED, POLICIES
-from fuego.engine.scene import out_events
+from fuego.engine.injury import add_dramatic, dramatic_wounds, fire_damage, hero_roll
+from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
 from fuego.rules.settings import FlashoverMode
 from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
+    CONFUSION_TN_PER_ROUND,
     SUFFOCATION_TN_PER_ROUND,
     Exposure,
     Temperature,
@@ -70,7 +56,7 @@ def _script(scene: Scene, when: When) -> None:
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
-               fires=len(scene.fires), heroes=[h.name for h in scene.heroes])
+               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT)
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)
@@ -111,19 +97,19 @@ def play_round(scene: Scene, controller: Controller) -> None:
     for m in scene.modules:
         m.round_start(scene)
     controller.round_start(scene)
-    roller = scene.roller
-    fires = [scene.fires[i] for i in sorted(scene.fires)]
-    acting = [f for f in fires if f.state in ACTING]  # (Fire.can_spread)
-    if len(acting) < len(fires):
-        for fire in fires:
+    action_dice = scene.roller.action_dice
+    acting = []
+    for i in sorted(scene.fires):  # fires in area order, then heroes: the order they roll in
+        fire = scene.fires[i]
+        if fire.state in ACTING:  # (Fire.can_spread)
+            fire.dice = action_dice(fire.panache)
+            acting.append(fire)
+        else:
             fire.dice = []
-    rolled = roller.action_dice_of(panaches(acting))
-    for fire, dice in zip(acting, rolled):
-        fire.dice = dice
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
-        hero.dice = roller.action_dice(hero.panache) if hero.in_play else []
+        hero.dice = action_dice(hero.panache) if hero.in_play else []
         if hero.dice:
             ask = getattr(controller, "action_dice", None)  # (Controller's; duck-typed ones)
             own = ask(scene, hero, hero.dice) if ask is not None else None  # a player's roll
@@ -131,90 +117,31 @@ def play_round(scene: Scene, controller: Controller) -> None:
                 hero.dice = own
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
-               fire_actions=sum(map(len, rolled)))
-    if boxed_phases.applies(scene, acting, bool(hero_dice)):
-        boxed_phases.play(scene, acting, rolled)  # the same phases, as columns of numbers
-    else:
-        buckets: list[list] = [[] for _ in range(11)]
-        for actor in chain(acting, scene.heroes):  # fires first, then heroes, as they rolled
-            if actor.dice:
-                buckets[actor.dice[0]].append(actor)
-        _phases(scene, controller, buckets)
+               fire_actions=sum(len(f.dice) for f in acting))
+    buckets: list[list] = [[] for _ in range(11)]
+    actors: list[Fire | Hero] = [*acting, *scene.heroes]
+    for actor in actors:
+        if actor.dice:
+            buckets[actor.dice[0]].append(actor)
+    _phases(scene, controller, buckets)
     end_round(scene)
 
 
 def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
     """Phases 1-10: each actor with a die showing this phase or earlier acts, in order."""
     policy = POLICIES[scene.settings.temperament]
-    # Fires that can only grow act as one batch (their rolls drawn together, in the same
-    # order): only where no module may change what a fire can do, and where there are enough
-    # fires for batches to be long (a small scene would only pay for the look-up).
-    quick = policy in GROWS_WHEN_BOXED and not scene.modules
-    batch = quick and len(scene.fires) >= MIN_BATCH
-    fires = scene.fires
-    # Fires only start through Scene.start_fire (a new id) and go out through Scene.put_out
-    # (one fewer): while both stand, every fire queued this round still burns where it did.
-    as_queued = (scene.next_fire_id, len(fires))
     for phase in range(1, 11):
         scene.phase = phase
         pending = buckets[phase]
         while pending:
             again: list = []
-            run: list[Fire] = []
-            known, boxed = boxed_in(scene) if batch else (frozenset(), None)
-            ordered = _ordered(scene, pending)
-            # The common case in a big fire: one run, all growing. (A queued actor has a die
-            # left; without modules a fire still in the active set can act; a hero in a boxed
-            # area is not the fire there.)
-            if batch and _all_boxed(ordered, known, fires,
-                                    as_queued == (scene.next_fire_id, len(fires))
-                                    and known.isdisjoint([h.area for h in scene.heroes])):
-                for fire in ordered:  # each spends its die and waits for its next
-                    dice = fire.dice
-                    del dice[0]
-                    if dice:
-                        nxt = dice[0]
-                        (again if nxt <= phase else buckets[nxt]).append(fire)
-                grow_all(scene, ordered)
-                ordered = []
-            for actor in ordered:
+            for actor in _ordered(scene, pending):
                 if type(actor) is Fire:
-                    here = actor.area
-                    if ((here in known or (boxed is not None and boxed(actor)))
-                            and _may_act(scene, actor)):
-                        actor.dice.pop(0)
-                        run.append(actor)
-                        continue
-                    if run:
-                        _grow_run(scene, run, phase, again, buckets)
-                        run = []
-                    _fire_acts(scene, actor, policy, phase, again, buckets,
-                               boxed_in(scene)[1] if quick else None)
+                    _fire_acts(scene, actor, policy, phase, again, buckets)
                 else:
-                    if run:
-                        _grow_run(scene, run, phase, again, buckets)
-                        run = []
                     _hero_acts(scene, actor, controller, phase, again, buckets)
-                if batch:  # what it did may have changed what others can do
-                    known, boxed = boxed_in(scene)
-            if run:
-                _grow_run(scene, run, phase, again, buckets)
             pending = again
             _script(scene, When.PHASE)
-
-
-def _all_boxed(actors: list, known: set[int], fires: dict[int, Fire], settled: bool) -> bool:
-    """Is every actor a fire still burning in its area, and that area known to be boxed in?
-    (A hero in a boxed area is not the fire there.) Asked of a big fire's whole phase.
-    ``settled``: no fire started or went out since the actors were queued and no hero stands
-    in a boxed area, so an actor in a boxed area is the fire there (no need to look)."""
-    if settled:
-        return known.issuperset(map(_AREA, actors))
-    here = list(map(_AREA, actors))
-    return known.issuperset(here) and all(map(is_, map(fires.get, here), actors))
-
-
-_AREA = attrgetter("area")
 
 
 def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
@@ -223,34 +150,15 @@ def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
         (again if nxt <= phase else buckets[nxt]).append(actor)
 
 
-def _may_act(scene: Scene, fire: Fire) -> bool:
-    """Still burning there, with a die left, and able to act (not a Flame, not out)."""
-    return scene.fires.get(fire.area) is fire and bool(fire.dice) and fire.can_spread
-
-
-def _grow_run(scene: Scene, run: list[Fire], phase: int, again: list, buckets) -> None:
-    """Fires next to each other in the phase order that can only grow: as :func:`_fire_acts`
-    would have them act one after another (their dice already spent)."""
-    grow_all(scene, run)
-    for fire in run:
-        if fire.dice:
-            nxt = fire.dice[0]
-            (again if nxt <= phase else buckets[nxt]).append(fire)
-
-
-def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets,
-               boxed=None) -> None:
-    """One fire spends a die. ``boxed``: a test (``fire_actions.boxed_in``) for a fire whose
-    policy would only grow it, asked first: it saves the policy's look at every option."""
-    if not _may_act(scene, fire):
+def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
+    """One fire spends a die on what its policy picks (if it still burns there and can act:
+    not a Flame, not out)."""
+    if scene.fires.get(fire.area) is not fire or not fire.dice or not fire.can_spread:
         return
     fire.dice.pop(0)
-    if boxed is not None and boxed(fire):
-        grow_all(scene, [fire])
-    else:
-        act = policy(scene, fire)
-        if act is not None:
-            fire_perform(scene, fire, act)
+    act = policy(scene, fire)
+    if act is not None:
+        fire_perform(scene, fire, act)
     _requeue(fire, phase, again, buckets)
 
 
@@ -311,10 +219,12 @@ def _smoke_on_heroes(scene: Scene) -> None:
     """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
     from fuego.world.smoke import Density
 
+    smoke = scene.smoke
+    assert smoke is not None  # (called only where the scene has smoke)
     for hero in scene.heroes:
         if not hero.in_play:
             continue
-        d = scene.smoke.at(hero.area)
+        d = smoke.at(hero.area)
         if d is Density.THICK:
             hero.thick_rounds += 1
         else:
@@ -323,7 +233,7 @@ def _smoke_on_heroes(scene: Scene) -> None:
             hero.confused = False
             scene.emit(EventKind.HERO_UNCONFUSED, hero.name, hero.area)
         if hero.thick_rounds > CONFUSION_AFTER_ROUNDS and not hero.confused:
-            tn = 5 * hero.thick_rounds
+            tn = CONFUSION_TN_PER_ROUND * hero.thick_rounds
             total, pool = hero_roll(scene, hero, trait_check(hero.wits), tn, "keep bearings",
                                     action=False)
             if total < tn:
@@ -374,73 +284,35 @@ def _breath(scene: Scene) -> None:
 
 
 def _fuel_checks(scene: Scene) -> None:
-    """f. Each fire rolls its own damage as wounds and checks them with its Resolve (003)."""
-    fires, flame = scene.fires, FireState.FLAME
-    # A Flame is not yet eating its fuel (flame-and-blaze module). What a check puts out
-    # changes no other fire's pools, so every roll is drawn first, in the same order, and the
-    # checks are worked out column by column (a big fire has thousands).
-    checking = [fires[i] for i in sorted(fires) if fires[i].state is not flame]
-    pools: list = [None] * (2 * len(checking))
-    pools[0::2] = damage_pools(checking)
-    pools[1::2] = fuel_check_pools(checking)
-    totals = scene.roller.totals(pools)
-    damage, check = totals[0::2], totals[1::2]
-    flesh = [f.flesh + d for f, d in zip(checking, damage)]
-    dramatic = [f.dramatic for f in checking]
-    for fire, wounds in zip(checking, flesh):
-        fire.flesh = wounds
-    columns = ([f.area for f in checking], damage, flesh, check, dramatic,
-               [f.resolve for f in checking])
-    done = 0  # checks recorded so far
-    spent: list[int] = []  # the checks after which the fire burned out (their events follow)
-    logged = scene.keep is None or EventKind.FIRE_FUEL_CHECK in scene.keep
+    """f. Each fire in area order makes its fuel check (a Flame is not yet eating its fuel:
+    flame-and-blaze module)."""
+    fires = scene.fires
+    for i in sorted(fires):
+        fire = fires[i]
+        if fire.state is not FireState.FLAME:
+            fuel_check(scene, fire)
 
-    def record(upto: int) -> None:
-        scene.record_all(partial(_fuel_events, scene.names(), scene.round, scene.phase,
-                                 columns, done, upto, spent, logged),
-                         (upto - done if logged else 0) + 2 * len(spent), _FUEL_KINDS)
 
-    for k in [k for k, (c, w) in enumerate(zip(check, flesh)) if c < w]:
-        fire = checking[k]
+def fuel_check(scene: Scene, fire: Fire) -> None:
+    """The fire rolls its own damage as Flesh Wounds and checks them with Resolve k Resolve,
+    as a character's wound check (003; RULES-NOTES). A failure gives Dramatic Wounds: the
+    lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
+    machine's conditions decide)."""
+    roller = scene.roller
+    damage = roller.total(fire.damage_pool())
+    flesh = fire.flesh + damage
+    check = roller.total(fire.fuel_check_pool())
+    ok = check >= flesh
+    if ok:
+        fire.flesh = flesh
+    else:
         fire.flesh = 0
-        fire.dramatic += 1 + (flesh[k] - check[k]) // 20
-        dramatic[k] = fire.dramatic
-        if fire.dramatic >= fire.knocked_out_at:
-            # out, its area burned out; its events go with the checks' (the same order)
-            scene.put_out(fire, burned_out=True)
-            spent.append(k)
-        elif (fire.crippled_at is not None and fire.dramatic >= fire.crippled_at
-              and fire.may(Trigger.GUTTER)):
-            record(k + 1)
-            done, spent = k + 1, []
-            scene.lifecycle(fire, Trigger.GUTTER, "crippled: fuel running low")
-    record(len(checking))
-
-
-_FUEL_KINDS = frozenset({EventKind.FIRE_FUEL_CHECK, EventKind.FIRE_OUT,
-                         EventKind.AREA_BURNED_OUT})
-
-
-def _fuel_events(names: tuple[list[str], list[str]], rnd: int, phase: int,
-                 columns: tuple[list, ...], start: int, stop: int, spent: list[int],
-                 checks: bool = True) -> list[Event]:
-    """The events of :func:`_fuel_checks`' rolls ``start`` to ``stop``, from its columns, each
-    check that burned a fire out followed by its going out (``spent``); ``checks=False``: the
-    goings out alone (a scene that does not keep the checks)."""
-    fire_names, area_names = names
-    if not checks:
-        return [e for k in spent
-                for e in out_events(names, rnd, phase, columns[0][k], "fuel spent", True)]
-    kind = EventKind.FIRE_FUEL_CHECK
-    out = [new_event(kind, rnd, phase, fire_names[here], area_names[here],
-                     {"damage": damage, "flesh": flesh, "total": check,
-                      "success": check >= flesh, "dramatic": dramatic, "resolve": resolve})
-           for here, damage, flesh, check, dramatic, resolve
-           in zip(*(column[start:stop] for column in columns))]
-    for k in reversed(spent):  # from the last, so the earlier places stand
-        here = columns[0][k]
-        out[k - start + 1:k - start + 1] = out_events(names, rnd, phase, here, "fuel spent", True)
-    return out
+        fire.dramatic += dramatic_wounds(flesh, check, Exposure.FLEETING)
+    scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
+               flesh=flesh, total=check, success=ok, dramatic=fire.dramatic,
+               resolve=fire.resolve)
+    if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
+        fire.trigger(Trigger.WOUND, scene)
 
 
 def check_flashover(scene: Scene) -> None:

@@ -54,6 +54,8 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
+    #: where events go, in order: a list, or any list of events with its own ``append`` (a
+    #: forecast's keeps only what its script reads); scripts and modules index and slice it
     log: EventLog = field(default_factory=list)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
@@ -63,9 +65,6 @@ class Scene:
     ended: bool = False
     next_fire_id: int = 1
     listeners: list[Callable[[Event], None]] = field(default_factory=list)
-    #: the event kinds the log keeps (None: every one). A forecast never shows the log: it
-    #: keeps only what its script reads (fuego.forecast), and skips making the rest.
-    keep: frozenset[EventKind] | None = None
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
@@ -82,39 +81,17 @@ class Scene:
 
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
-             /, **data: Any) -> Event | None:
-        """Log an event (None: a kind this scene does not keep, see ``keep``). ``data`` is the
-        kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
-        if self.keep is not None and kind not in self.keep:
-            return None
+             /, **data: Any) -> Event:
+        """Append an event to the log as it happens, and pass it to the listeners. ``data`` is
+        the kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
         if isinstance(area, int):
             area = self.building.areas[area].name
         event = new_event(kind, self.round, self.phase, actor, area, data)
-        self.add(event)
-        return event
-
-    def keeps(self, kind: EventKind) -> bool:
-        """Does the log keep events of ``kind`` (``keep``)? Asked before making a costly one."""
-        return self.keep is None or kind in self.keep
-
-    def add(self, event: Event) -> None:
-        """Log an event already made, and pass it to the listeners. Its data must be its kind's
-        payload: a missing or unknown key raises (a programming error, caught by the tests)."""
-        if self.keep is not None and event.kind not in self.keep:
-            return
-        check_payload(event.kind, event.data)
+        check_payload(kind, data)
         self.log.append(event)
         for listener in self.listeners:
             listener(event)
-
-    def record_all(self, make: Callable[[], list[Event]], count: int,
-                   kinds: frozenset[EventKind] | None = None) -> None:
-        """``count`` events that ``make()`` makes, in order (of ``kinds``), logged now."""
-        keep = self.keep
-        if keep is not None and kinds is not None and keep.isdisjoint(kinds):
-            return
-        for event in make():
-            self.add(event)
+        return event
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:
@@ -198,28 +175,32 @@ class Scene:
         return fire
 
     def extinguish(self, fire: Fire, reason: str, *, burned_out: bool) -> None:
-        """Put a fire out. ``burned_out``: its fuel is spent and the area cannot burn again."""
-        spent = self.put_out(fire, burned_out=burned_out)
-        for event in out_events(self.names(), self.round, self.phase, fire.area, reason, spent):
-            self.add(event)
+        """Put a fire out (its lifecycle's ``extinguish``: entering ``out`` calls
+        :meth:`remove_fire`). ``burned_out``: its fuel is spent, the area cannot burn again."""
+        if fire.state is FireState.OUT:  # (already out: only make sure it has left play)
+            if self.fires.get(fire.area) is fire:
+                self.remove_fire(fire, reason, burned_out)
+            return
+        fire.trigger(Trigger.EXTINGUISH, self, reason, burned_out=burned_out)
 
-    def put_out(self, fire: Fire, *, burned_out: bool) -> bool:
-        """:meth:`extinguish` without its events, for a caller that logs them in a batch
-        (:func:`out_events`); returns whether the area burned out."""
-        if fire.state is not FireState.OUT:
-            fire.trigger(Trigger.EXTINGUISH)
+    def remove_fire(self, fire: Fire, reason: str, burned_out: bool) -> None:
+        """A fire that went out leaves the active set (the ``out`` state's callback,
+        ``Fire.went_out``). Put out early, the fuel it had not eaten stays in the area."""
         self.fires.pop(fire.area, None)
         area = self.building.areas[fire.area]
         if burned_out:
             self.building.burn_out(fire.area)
-        else:  # put out early: what it had not eaten is still there
+        else:
             spent = fire.dramatic if fire.kind is FireKind.HENCHMAN else fire.dramatic // 2
             area.fuel = max(0, area.fuel - spent)
             if area.fuel == 0:
                 self.building.burn_out(fire.area)
         if area.burnable:  # unlit fuel again: a neighbour's fire may leap here
             note_fuel()
-        return area.burned_out
+        self.emit(EventKind.FIRE_OUT, self.fire_name(fire), fire.area, reason=reason,
+                  burned_out=area.burned_out)
+        if area.burned_out:
+            self.emit(EventKind.AREA_BURNED_OUT, None, fire.area)
 
     def set_fire_dice(self, fire: Fire, fd: int, why: str) -> None:
         before = fire.fd
@@ -228,11 +209,9 @@ class Scene:
             kind = EventKind.FIRE_GREW if fire.fd > before else EventKind.FIRE_SHRANK
             self.emit(kind, self.fire_name(fire), fire.area, fd=fire.fd, before=before, why=why)
 
-    def lifecycle(self, fire: Fire, trigger: Trigger, why: str) -> None:
-        before = fire.state
-        fire.trigger(trigger)
-        self.emit(EventKind.FIRE_STATE, self.fire_name(fire), fire.area, trigger=trigger.value,
-                  before=before.value, after=fire.state.value, why=why)
+    def lifecycle(self, fire: Fire, trigger: Trigger, why: str | None) -> bool:
+        """Fire a lifecycle trigger (the machine logs the change); whether the state changed."""
+        return fire.trigger(trigger, self, why)
 
     # -- state ---------------------------------------------------------------------------------
     def snapshot(self) -> dict:
@@ -250,14 +229,3 @@ class Scene:
     @property
     def burning(self) -> bool:
         return bool(self.fires)
-
-
-def out_events(names: tuple[list[str], list[str]], rnd: int, phase: int, here: int, reason: str,
-               burned_out: bool) -> list[Event]:
-    """The events of a fire going out at ``here`` (:meth:`Scene.extinguish`)."""
-    fire_name, area_name = names[0][here], names[1][here]
-    out = new_event(EventKind.FIRE_OUT, rnd, phase, fire_name, area_name,
-                    {"reason": reason, "burned_out": burned_out})
-    if not burned_out:
-        return [out]
-    return [out, new_event(EventKind.AREA_BURNED_OUT, rnd, phase, None, area_name, {})]

@@ -64,6 +64,11 @@ FIRE_DICE_TABLE: dict[int, tuple[int, int, int, int, int, int, int, int, int]] =
     10: (10, 5, 1, 5, 1, 2, 5, 10, 50),
 }
 
+#: The avoidance TN is 5 x Fire Dice (003's TN column); a fire grows by rolling Spreading against
+#: 5 x its current Fire Dice (003, Crunchy Rules). Read through FIRE_STATS, never written out.
+AVOID_TN_PER_FIRE_DIE = 5
+GROW_TN_PER_FIRE_DIE = 5
+
 #: Fire Dice are 1-10 (003: "rated on a scale from 1 to 10").
 MIN_FIRE_DICE, MAX_FIRE_DICE = 1, 10
 
@@ -94,7 +99,10 @@ class FireStats:
     destruction: int
     spreading: int
     stealth: int
+    #: the avoidance TN: 5 x Fire Dice (003, Injury from Fire table), to slip past its damage
     tn: int
+    #: Spreading against this to grow one die: 5 x its current Fire Dice (003, Crunchy Rules)
+    grow_tn: int
     damage: dict[Temperature, Pool]
 
     @classmethod
@@ -112,7 +120,8 @@ class FireStats:
             destruction=half,
             spreading=half,
             stealth=low,
-            tn=5 * fd,
+            tn=AVOID_TN_PER_FIRE_DIE * fd,
+            grow_tn=GROW_TN_PER_FIRE_DIE * fd,
             damage={
                 Temperature.COLD: Pool(fd, fd // 4),
                 Temperature.REGULAR: Pool(fd, half),
@@ -223,6 +232,8 @@ SMOKE_AREA_FACTOR = 4
 SMOKE_KEPT_PENALTY = {"thin": 1, "thick": 2}
 #: Rounds in thick smoke before the confusion check: more than two (003).
 CONFUSION_AFTER_ROUNDS = 2
+#: The confusion check: Wits against 5 x the rounds spent in thick smoke (003).
+CONFUSION_TN_PER_ROUND = 5
 #: Confusion penalty: one unkept die on every action (003).
 CONFUSION_UNKEPT_PENALTY = 1
 
