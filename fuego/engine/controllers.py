@@ -56,6 +56,12 @@ def exit_costs(scene: Scene) -> list[float]:
     return scene.building.paths.exit_costs(_tolls(scene))
 
 
+def costs_to(scene: Scene, targets: list[int]) -> list[float]:
+    """Cost from each area to the nearest of ``targets``, counted as :func:`exit_costs` counts
+    the way out (used by the forecast's plans: a fire to fight, an NPC to fetch)."""
+    return scene.building.paths.costs_to(targets, _tolls(scene))
+
+
 class AutoController(Controller):
     """Heroes who want out: clothes first, then the cheapest way to an exit."""
 
@@ -83,6 +89,11 @@ class AutoController(Controller):
         assert self._costs is not None
         return self._costs
 
+    def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
+        """Cost from each area to where ``hero`` is heading: the nearest way out (a plan's
+        controller heads elsewhere by overriding this)."""
+        return self._exit_costs(scene)
+
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
@@ -95,7 +106,7 @@ class AutoController(Controller):
         moves = by_kind.get(HeroActionKind.MOVE, [])
         if hero.confused and scene.settings.confused_wander and moves:
             return scene.roller.choice(moves)
-        costs = self._exit_costs(scene)
+        costs = self.costs_for(scene, hero)
         here = costs[hero.area]
         best: tuple[float, int, HeroAction] | None = None
         b = scene.building

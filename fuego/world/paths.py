@@ -279,10 +279,14 @@ class Paths:
         return out
 
     def exit_costs(self, toll: Mapping[int, float]) -> list[float]:
-        """The cost from each area to the nearest exit: :func:`walk_step` per barrier crossed,
-        plus ``toll[k]`` for stepping into area ``k`` (the heroes' way out: the fire there).
+        """The cost from each area to the nearest exit (:meth:`costs_to` the exits)."""
+        return self.costs_to(self.exits(), toll)
 
-        Dijkstra from the exits outward, over the walker's steps kept per barrier state (a
+    def costs_to(self, targets: Iterable[int], toll: Mapping[int, float]) -> list[float]:
+        """The cost from each area to the nearest of ``targets``: :func:`walk_step` per barrier
+        crossed, plus ``toll[k]`` for stepping into area ``k`` (the heroes' way: the fire there).
+
+        Dijkstra from the targets outward, over the walker's steps kept per barrier state (a
         hero's choice asks it every phase: a weight function per edge through networkx costs
         several times this)."""
         if self.version != self.journal.version:
@@ -292,7 +296,7 @@ class Paths:
         steps = self._steps
         cost = [float("inf")] * len(steps)
         heap = []
-        for i in self.exits():
+        for i in targets:
             cost[i] = 0.0
             heap.append((0.0, i))
         heapq.heapify(heap)
