@@ -280,7 +280,7 @@ def _breath(scene: Scene) -> None:
         scene.emit(EventKind.HERO_SUFFOCATING, hero.name, hero.area, pool=pool.notation, tn=tn,
                    total=total, success=ok, breath=hero.breath)
         if not ok:
-            add_dramatic(scene, hero, 1, "suffocation")
+            add_dramatic(scene, hero, 1, "suffocation", deadly=False)
 
 
 def _fuel_checks(scene: Scene) -> None:
@@ -316,9 +316,14 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
 
 
 def check_flashover(scene: Scene) -> None:
-    """h. Flashover (fuego's reading, a scenario setting): an enclosed room whose burnable areas
-    all burn (``all-burning``), or whose Fire Dice reach ``flashover_dice_per_area`` per area
-    (``dice``), flashes over: every fire in it turns hot."""
+    """h. Flashover (fuego's reading, a scenario setting): an enclosed room flashes over and
+    every fire in it turns hot when
+
+    - ``all-burning``: its burnable areas all burn, none of those fires started this round (the
+      room takes a round to heat), and their Fire Dice add up to ``flashover_min_dice`` (a
+      stone closet with a fresh one-die fire is no flashover);
+    - ``all-lit``: its burnable areas all burn (the older reading);
+    - ``dice``: its Fire Dice reach ``flashover_dice_per_area`` per area."""
     mode = scene.settings.flashover
     if mode is FlashoverMode.OFF or not scene.fires:
         return
@@ -328,12 +333,15 @@ def check_flashover(scene: Scene) -> None:
         if b.rooms[key].outdoors:
             continue
         fires = scene.room_fires(key)
-        if mode is FlashoverMode.ALL_BURNING:
-            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
-            hit = bool(burnable) and all(i in scene.fires for i in burnable)
-        else:
+        if mode is FlashoverMode.DICE:
             need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
             hit = sum(f.fd for f in fires) >= need
+        else:
+            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
+            hit = bool(burnable) and all(i in scene.fires for i in burnable)
+            if hit and mode is FlashoverMode.ALL_BURNING:
+                hit = (all(f.born < scene.round for f in fires)
+                       and sum(f.fd for f in fires) >= scene.settings.flashover_min_dice)
         if not hit:
             continue
         scene.flashed.add(key)
