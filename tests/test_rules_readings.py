@@ -134,3 +134,55 @@ def test_the_older_reading_all_lit_is_a_setting():
     s.start_fire(0, 1, Cause.GM)
     check_flashover(s)
     assert s.flashed == {"closet"}
+
+
+# -- the log shows every roll a rule makes (issue 18) ------------------------------------------
+def test_the_fuel_check_logs_both_pools():
+    s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
+    fire = s.start_fire(0, 4, Cause.GM)  # kitchen fuel 5: a 5k5 check against a 4k2 roll
+    from fuego.engine.rounds import fuel_check
+
+    fuel_check(s, fire)
+    check = kinds(s, EventKind.FIRE_FUEL_CHECK)[0].data
+    assert check["damage_pool"] == "4k2" and check["pool"] == "5k5"
+
+
+def test_every_confusion_check_is_logged_passed_or_failed():
+    # 003: "Anyone in thick smoke for more than two rounds must make a Wits check"
+    from fuego.engine.rounds import _smoke_on_heroes
+
+    s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), suffocation=False)
+    s.building.areas[0].wet = True
+    hero = Hero("Ana", 2, wits=3)
+    s.heroes.append(hero)
+    s.start_fire(0, 1, Cause.GM)
+    s.smoke.update(s)
+    hero.thick_rounds = 2
+    s.roller = LoadedRoller(totals=[15, 1])  # third round passes (TN 15), fourth fails (TN 20)
+    _smoke_on_heroes(s)
+    _smoke_on_heroes(s)
+    checks = [e.data for e in kinds(s, EventKind.CONFUSION_CHECK)]
+    assert [(c["tn"], c["total"], c["success"], c["rounds"]) for c in checks] == [
+        (15, 15, True, 3), (20, 1, False, 4)]
+    assert checks[0]["pool"] == "3k3" and hero.confused
+    assert len(kinds(s, EventKind.HERO_CONFUSED)) == 1
+
+
+def test_the_scene_start_says_where_each_hero_starts():
+    from fuego.engine.rounds import start_scene
+
+    s = scene(grid([("ground", 0, ["kkh"])], TWO_ROOMS))
+    s.heroes += [Hero("Ana", 0), Hero("Tom", 2)]
+    start_scene(s)
+    assert kinds(s, EventKind.SCENE_START)[0].data["starts"] == {"Ana": "ground:A1",
+                                                                 "Tom": "ground:C1"}
+
+
+def test_a_merge_that_makes_a_fire_hot_is_logged():
+    s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
+    s.start_fire(0, 3, Cause.GM)
+    s.start_fire(0, 2, Cause.GM)  # no change of temperature: no key
+    s.start_fire(0, 2, Cause.GM, temperature=Temperature.HOT)
+    merged = [e.data for e in kinds(s, EventKind.FIRE_MERGED)]
+    assert "temperature" not in merged[0] and merged[1]["temperature"] == "hot"
+    assert s.fires[0].temperature is Temperature.HOT

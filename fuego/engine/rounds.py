@@ -56,7 +56,8 @@ def _script(scene: Scene, when: When) -> None:
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
-               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT)
+               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT,
+               starts={h.name: scene.area_name(h.area) for h in scene.heroes})
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)
@@ -236,6 +237,8 @@ def _smoke_on_heroes(scene: Scene) -> None:
             tn = CONFUSION_TN_PER_ROUND * hero.thick_rounds
             total, pool = hero_roll(scene, hero, trait_check(hero.wits), tn, "keep bearings",
                                     action=False)
+            scene.emit(EventKind.CONFUSION_CHECK, hero.name, hero.area, pool=pool.notation,
+                       tn=tn, total=total, success=total >= tn, rounds=hero.thick_rounds)
             if total < tn:
                 hero.confused = True
                 scene.emit(EventKind.HERO_CONFUSED, hero.name, hero.area, pool=pool.notation,
@@ -299,9 +302,10 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
     lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
     machine's conditions decide)."""
     roller = scene.roller
-    damage = roller.total(fire.damage_pool())
+    damage_pool, check_pool = fire.damage_pool(), fire.fuel_check_pool()
+    damage = roller.total(damage_pool)
     flesh = fire.flesh + damage
-    check = roller.total(fire.fuel_check_pool())
+    check = roller.total(check_pool)
     ok = check >= flesh
     if ok:
         fire.flesh = flesh
@@ -309,8 +313,8 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
         fire.flesh = 0
         fire.dramatic += dramatic_wounds(flesh, check, Exposure.FLEETING)
     scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
-               flesh=flesh, total=check, success=ok, dramatic=fire.dramatic,
-               resolve=fire.resolve)
+               damage_pool=damage_pool.notation, flesh=flesh, pool=check_pool.notation,
+               total=check, success=ok, dramatic=fire.dramatic, resolve=fire.resolve)
     if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
         fire.trigger(Trigger.WOUND, scene)
 

@@ -163,6 +163,7 @@ class Scene:
                 existing.set_dice(fd)
             if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
                 existing.temperature = Temperature.HOT
+                data["temperature"] = Temperature.HOT.value  # the log shows the change
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
                       cause=cause.value, source=src, grew=grew, **data)
             return existing
