@@ -1,11 +1,16 @@
-"""How will the fire go? Many seeded runs of one scenario with the automatic heroes, aggregated.
+"""How will the fire go? Many seeded runs of one scenario with heroes following a plan, aggregated.
 
 :func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
-:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes (automatic,
-:class:`fuego.engine.controllers.AutoController`; scripted where the scenario has ``actions:``, falling
-back to automatic where the script is silent), and counts per round what burns and what
-happens to the heroes. It prints nothing: ``fuego forecast`` shows the numbers,
-:mod:`fuego.render.forecast_plot` draws them.
+:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes following the GM's
+plans (:mod:`fuego.engine.plans`: flee, the automatic heroes of ``fuego run``, unless told
+otherwise; scripted where the scenario has ``actions:``, the plan where the script is
+silent), and counts per round what burns and what happens to the heroes. It prints nothing:
+``fuego forecast`` shows the numbers, :mod:`fuego.render.forecast_plot` draws them.
+
+Memory does not grow with areas x rounds: a run is recorded as what happened in it
+(:class:`_Run`) and added to sparse totals (:class:`_Counts`) when it ends; the summary and the
+JSON stream are computed an area at a time. Ctrl-C stops every worker at once; the runs
+finished come back in :class:`ForecastInterrupted`.
 
 Reproducible, whatever the number of processes:
 
@@ -36,11 +41,13 @@ Definitions (docs/maps-and-forecasts.md, "Reading a forecast"):
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import math
 import pickle
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -49,19 +56,24 @@ from fuego.dice.roller import Roller
 from fuego.errors import FuegoError, LimitError
 
 if TYPE_CHECKING:
+    from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
     from fuego.world.building import Building
 
-__all__ = ["forecast", "ForecastResult", "run_seed", "MAX_RUNS", "MAX_JOBS", "STATUSES"]
+__all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX_RUNS",
+           "MAX_JOBS", "STATUSES"]
 
 MAX_RUNS = 100_000
 MAX_JOBS = 64
+#: After Ctrl-C, how long to wait for the workers' finished runs before stopping them.
+STOP_WAIT = 0.6
 #: Hero statuses counted at the end of every round, in this order.
 STATUSES = ("active", "escaped", "knocked-out", "dead")
 
 
 class Buildable(Protocol):
-    settings: Any
+    @property
+    def settings(self) -> Any: ...
 
     def build(self, seed: int) -> Scene: ...
 
@@ -74,23 +86,50 @@ def run_seed(seed: int, index: int) -> int:
 
 
 # -- counts ---------------------------------------------------------------------------------------
+def _bump(d: dict[int, int], key: int, by: int = 1) -> None:
+    d[key] = d.get(key, 0) + by
+
+
+@dataclass
+class _Run:
+    """What one run adds to the counts: its events by round, never a table of areas x rounds
+    (a run's memory grows with what happened in it)."""
+
+    #: area -> the round it first burned
+    area_first: dict[int, int] = field(default_factory=dict)
+    #: (area, first round burning, first round not burning; R+1: burning to the end)
+    spans: list[tuple[int, int, int]] = field(default_factory=list)
+    room_first: dict[int, int] = field(default_factory=dict)
+    room_flash: dict[int, int] = field(default_factory=dict)
+    #: areas burning at the end of each round played (the last value holds to round R)
+    burning: list[int] = field(default_factory=list)
+    out: int = 0
+    #: per hero (None: not in this scene): per round played, (status index, Dramatic Wounds)
+    heroes: list[list[tuple[int, int]] | None] = field(default_factory=list)
+
+
 @dataclass
 class _Counts:
-    """Integer tallies over some runs; two of them add up exactly (:meth:`add`)."""
+    """Integer tallies over some runs; two of them add up exactly (:meth:`add`).
+
+    Per area and room the tallies are sparse histograms over rounds (``{round: runs}``), and
+    an area's burning rounds are kept as the changes of its count (``+1`` where a run's fire
+    starts, ``-1`` where it stops), so memory grows with what happened, not with areas x
+    rounds. Per round: the distribution of areas burning, the fire's end, the heroes."""
 
     rounds: int
     n_areas: int
     rooms: list[str]
     heroes: list[str]
     runs: int = 0
-    #: [area][r] runs in which the area first burned at round r (r = 0..R); [area][R+1]: never
-    area_first: list[list[int]] = field(default_factory=list)
-    #: [area][r] runs in which the area burns at the end of round r
-    area_burning: list[list[int]] = field(default_factory=list)
-    room_first: list[list[int]] = field(default_factory=list)
-    room_flash: list[list[int]] = field(default_factory=list)
-    #: [r][n] runs with n areas burning at the end of round r
-    burning_hist: list[list[int]] = field(default_factory=list)
+    #: [area] {r: runs in which the area first burned at round r}
+    area_first: list[dict[int, int]] = field(default_factory=list)
+    #: [area] {r: change at round r of the runs in which the area burns}
+    area_burning: list[dict[int, int]] = field(default_factory=list)
+    room_first: list[dict[int, int]] = field(default_factory=list)
+    room_flash: list[dict[int, int]] = field(default_factory=list)
+    #: [r] {n: runs with n areas burning at the end of round r}
+    burning_hist: list[dict[int, int]] = field(default_factory=list)
     #: [r] runs after whose round r no fire burns again (R+1: still burning at the end)
     out_round: list[int] = field(default_factory=list)
     #: [hero][r][status] runs in which the hero has that status at the end of round r
@@ -101,46 +140,98 @@ class _Counts:
     hero_final_wounds: list[dict[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        r2 = self.rounds + 2
         r1 = self.rounds + 1
         if not self.area_first:
-            self.area_first = [[0] * r2 for _ in range(self.n_areas)]
-            self.area_burning = [[0] * r1 for _ in range(self.n_areas)]
-            self.room_first = [[0] * r2 for _ in self.rooms]
-            self.room_flash = [[0] * r2 for _ in self.rooms]
-            self.burning_hist = [[0] * (self.n_areas + 1) for _ in range(r1)]
-            self.out_round = [0] * r2
+            self.area_first = [{} for _ in range(self.n_areas)]
+            self.area_burning = [{} for _ in range(self.n_areas)]
+            self.room_first = [{} for _ in self.rooms]
+            self.room_flash = [{} for _ in self.rooms]
+            self.burning_hist = [{} for _ in range(r1)]
+            self.out_round = [0] * (self.rounds + 2)
             self.hero_status = [[[0] * len(STATUSES) for _ in range(r1)] for _ in self.heroes]
             self.hero_wounds = [[0] * r1 for _ in self.heroes]
             self.hero_final_wounds = [{} for _ in self.heroes]
 
+    def add_run(self, run: _Run) -> None:
+        R = self.rounds
+        for i, r in run.area_first.items():
+            _bump(self.area_first[i], r)
+        for i, start, stop in run.spans:
+            _bump(self.area_burning[i], start)
+            if stop <= R:
+                _bump(self.area_burning[i], stop, -1)
+        for k, r in run.room_first.items():
+            _bump(self.room_first[k], r)
+        for k, r in run.room_flash.items():
+            _bump(self.room_flash[k], r)
+        last = len(run.burning) - 1
+        for r in range(R + 1):
+            _bump(self.burning_hist[r], run.burning[min(r, last)])
+        self.out_round[run.out] += 1
+        for h, rows in enumerate(run.heroes):
+            if rows is None:
+                continue
+            status, wounds = self.hero_status[h], self.hero_wounds[h]
+            end = len(rows) - 1
+            for r in range(R + 1):
+                st, dw = rows[min(r, end)]
+                status[r][st] += 1
+                wounds[r] += dw
+            _bump(self.hero_final_wounds[h], rows[end][1])
+        self.runs += 1
+
     def add(self, other: _Counts) -> None:
         self.runs += other.runs
-        for mine, theirs in ((self.area_first, other.area_first),
-                             (self.area_burning, other.area_burning),
-                             (self.room_first, other.room_first),
-                             (self.room_flash, other.room_flash),
-                             (self.burning_hist, other.burning_hist),
-                             (self.hero_wounds, other.hero_wounds)):
-            for row, add in zip(mine, theirs):
-                for k, v in enumerate(add):
-                    if v:
-                        row[k] += v
+        for mine_l, theirs_l in ((self.area_first, other.area_first),
+                                 (self.area_burning, other.area_burning),
+                                 (self.room_first, other.room_first),
+                                 (self.room_flash, other.room_flash),
+                                 (self.burning_hist, other.burning_hist),
+                                 (self.hero_final_wounds, other.hero_final_wounds)):
+            for mine_d, theirs_d in zip(mine_l, theirs_l):
+                for k, v in theirs_d.items():
+                    _bump(mine_d, k, v)
         for k, v in enumerate(other.out_round):
             self.out_round[k] += v
+        for mine_w, theirs_w in zip(self.hero_wounds, other.hero_wounds):
+            for k, v in enumerate(theirs_w):
+                mine_w[k] += v
         for mine_h, theirs_h in zip(self.hero_status, other.hero_status):
             for row, add in zip(mine_h, theirs_h):
                 for k, v in enumerate(add):
                     row[k] += v
-        for mine_d, theirs_d in zip(self.hero_final_wounds, other.hero_final_wounds):
-            for k, v in theirs_d.items():
-                mine_d[k] = mine_d.get(k, 0) + v
+
+
+def _dense(hist: dict[int, int], rounds: int, runs: int) -> list[int]:
+    """A sparse first-round histogram as a list over rounds 0..R and 'never' (R+1)."""
+    out = [0] * (rounds + 2)
+    for r, n in hist.items():
+        out[r] += n
+    out[rounds + 1] = runs - sum(out[: rounds + 1])
+    return out
+
+
+def _burning_at(changes: dict[int, int], rounds: int) -> list[int]:
+    """Runs burning at each round 0..R from the changes of their count."""
+    out, now = [], 0
+    for r in range(rounds + 1):
+        now += changes.get(r, 0)
+        out.append(now)
+    return out
 
 
 # -- one run --------------------------------------------------------------------------------------
-def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
-    """Play one seeded run and add it to ``counts`` (per-round state read off the scene)."""
+def _controller(actions: dict, plans: HeroPlans | None):
     from fuego.engine.controllers import AutoController, ScriptedController
+    from fuego.engine.plans import PlanController
+
+    base = PlanController(plans) if plans is not None else AutoController()
+    return ScriptedController(actions, fallback=base) if actions else base
+
+
+def _play(scenario: Buildable, seed: int, counts: _Counts,
+          plans: HeroPlans | None = None) -> _Run:
+    """Play one seeded run and return what it adds to ``counts`` (read off the scene)."""
     from fuego.engine.rounds import finished, play_round, start_scene
 
     R = counts.rounds
@@ -150,13 +241,13 @@ def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
     b = scene.building
     room_index = {key: k for k, key in enumerate(counts.rooms)}
     area_room = [room_index[a.room] for a in b.areas]
-    controller = ScriptedController(actions) if actions else AutoController()
-    first = [-1] * counts.n_areas
-    room_first = [-1] * len(counts.rooms)
-    room_flash = [-1] * len(counts.rooms)
+    controller = _controller(actions, plans)
+    run = _Run()
     status_index = {s: k for k, s in enumerate(STATUSES)}
     heroes = {h.name: h for h in scene.heroes}
     hero_list = [heroes.get(name) for name in counts.heroes]
+    run.heroes = [[] if hero is not None else None for hero in hero_list]
+    started: dict[int, int] = {}  # area -> the round its current fire began
     last_burning = -1
     start_scene(scene)
     r = 0
@@ -164,53 +255,33 @@ def _play(scenario: Buildable, seed: int, counts: _Counts) -> None:
         fires = scene.fires
         if fires:
             last_burning = r
-        hist_row = counts.burning_hist[r]
-        n = 0
         for i in fires:
-            n += 1
-            counts.area_burning[i][r] += 1
-            if first[i] < 0:
-                first[i] = r
-                k = area_room[i]
-                if room_first[k] < 0:
-                    room_first[k] = r
-        hist_row[n] += 1
+            if i not in started:
+                started[i] = r
+                if i not in run.area_first:
+                    run.area_first[i] = r
+                    run.room_first.setdefault(area_room[i], r)
+        for i in [i for i in started if i not in fires]:
+            run.spans.append((i, started.pop(i), r))
+        run.burning.append(len(fires))
         for key in scene.flashed:
-            k = room_index[key]
-            if room_flash[k] < 0:
-                room_flash[k] = r
-        for h, hero in enumerate(hero_list):
-            if hero is not None:
-                counts.hero_status[h][r][status_index[hero.status.value]] += 1
-                counts.hero_wounds[h][r] += hero.dramatic
+            run.room_flash.setdefault(room_index[key], r)
+        for rows, hero in zip(run.heroes, hero_list):
+            if rows is not None and hero is not None:
+                rows.append((status_index[hero.status.value], hero.dramatic))
         if r == R:
             break
         if finished(scene):  # over: the same state for the rounds left
-            for rr in range(r + 1, R + 1):
-                counts.burning_hist[rr][n] += 1
-                for i in fires:
-                    counts.area_burning[i][rr] += 1
-                for h, hero in enumerate(hero_list):
-                    if hero is not None:
-                        counts.hero_status[h][rr][status_index[hero.status.value]] += 1
-                        counts.hero_wounds[h][rr] += hero.dramatic
             if fires:
                 last_burning = R
             break
         play_round(scene, controller)
         r += 1
+    for i, start in started.items():
+        run.spans.append((i, start, R + 1))
     never = R + 1
-    for i, f in enumerate(first):
-        counts.area_first[i][f if f >= 0 else never] += 1
-    for k in range(len(counts.rooms)):
-        counts.room_first[k][room_first[k] if room_first[k] >= 0 else never] += 1
-        counts.room_flash[k][room_flash[k] if room_flash[k] >= 0 else never] += 1
-    counts.out_round[last_burning + 1 if last_burning < R else never] += 1
-    for h, hero in enumerate(hero_list):
-        if hero is not None:
-            d = counts.hero_final_wounds[h]
-            d[hero.dramatic] = d.get(hero.dramatic, 0) + 1
-    counts.runs += 1
+    run.out = last_burning + 1 if last_burning < R else never
+    return run
 
 
 class ScriptReads(list):
@@ -244,16 +315,41 @@ def _log_for(scene: Scene) -> list:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(blob: bytes, shape: tuple) -> None:
+def _on_interrupt(signum: int, frame: Any) -> None:
+    """A worker's Ctrl-C: stop taking runs; a run being played stops at once (it is not
+    counted), while adding a finished run to the counts it waits until that is done."""
+    _WORKER["stop"] = True
+    if _WORKER.get("playing"):
+        raise KeyboardInterrupt
+
+
+def _init_worker(blob: bytes, shape: tuple, plans: HeroPlans | None, done: Any) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, _on_interrupt)
+    _WORKER["stop"] = _WORKER["playing"] = False
     _WORKER["scenario"] = pickle.loads(blob)
     _WORKER["shape"] = shape
+    _WORKER["plans"] = plans
+    _WORKER["done"] = done
 
 
 def _chunk(seed: int, start: int, stop: int, scenario: Buildable | None = None,
-           shape: tuple | None = None) -> tuple[int, _Counts]:
+           shape: tuple | None = None, plans: HeroPlans | None = None,
+           each: Callable[[], None] | None = None,
+           counts: _Counts | None = None) -> tuple[int, _Counts]:
+    worker = scenario is None
     scenario = scenario if scenario is not None else _WORKER["scenario"]
     shape = shape if shape is not None else _WORKER["shape"]
-    counts = _Counts(*shape)
+    if worker:
+        plans = _WORKER["plans"]
+        done = _WORKER["done"]
+
+        def each() -> None:
+            with done.get_lock():
+                done.value += 1
+
+    counts = counts if counts is not None else _Counts(*shape)
     # A run allocates a building, its events and caches that live until it ends, and the
     # collector would walk them over and over meanwhile (~10 % of a tavern run): collect once
     # after each run instead, which also frees the run's own cycles.
@@ -261,12 +357,39 @@ def _chunk(seed: int, start: int, stop: int, scenario: Buildable | None = None,
     gc.disable()
     try:
         for i in range(start, stop):
-            _play(scenario, run_seed(seed, i), counts)
+            if worker:
+                if _WORKER["stop"]:
+                    break  # Ctrl-C: send back the runs finished
+                _WORKER["playing"] = True
+                try:
+                    run = _play(scenario, run_seed(seed, i), counts, plans)
+                except KeyboardInterrupt:
+                    break
+                finally:
+                    _WORKER["playing"] = False
+            else:
+                run = _play(scenario, run_seed(seed, i), counts, plans)
+            counts.add_run(run)  # only whole runs are counted (an interrupted one is not)
+            del run
             gc.collect(1)
+            if each is not None:
+                each()
     finally:
         if collecting:
             gc.enable()
     return start, counts
+
+
+def _chunk_args(args: tuple) -> tuple[int, _Counts]:
+    return _chunk(*args)
+
+
+class ForecastInterrupted(Exception):
+    """Ctrl-C during a forecast: ``result`` holds the runs finished before it (any order)."""
+
+    def __init__(self, result: ForecastResult) -> None:
+        super().__init__(f"interrupted after {result.runs} runs")
+        self.result = result
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -305,15 +428,15 @@ def _p(count: int, runs: int) -> float:
     return round(count / runs, 6) if runs else 0.0
 
 
-def _quantile(hist: list[int], runs: int, q: float) -> int:
+def _quantile(hist: dict[int, int], runs: int, q: float) -> int:
     """The smallest n with at least q of the runs at or below it."""
     need = math.ceil(q * runs)
     total = 0
-    for n, k in enumerate(hist):
-        total += k
+    for n in sorted(hist):
+        total += hist[n]
         if total >= max(1, need):
             return n
-    return len(hist) - 1
+    return max(hist, default=0)
 
 
 @dataclass
@@ -331,11 +454,34 @@ class ForecastResult:
     counts: _Counts
     building: Building | None = None  # the building as it starts (for heat maps)
     jobs: int = 1  # not part of the numbers: they do not depend on it
+    #: hero -> the plan the forecast played ("flee", "fight", "rescue:NAME", "hold")
+    plans: dict[str, str] = field(default_factory=dict)
+    #: the runs asked for, when Ctrl-C stopped the forecast before all were played
+    asked: int | None = None
 
     # -- per area ---------------------------------------------------------------------------
     def p_burning_by(self, round_: int) -> list[float]:
         """Per area, the chance it has burned by the end of ``round_``."""
-        return [_p(sum(h[: round_ + 1]), self.runs) for h in self.counts.area_first]
+        return [_p(sum(n for r, n in h.items() if r <= round_), self.runs)
+                for h in self.counts.area_first]
+
+    def half_fuel_round(self) -> int:
+        """The first round by which, on average over the runs, areas holding half the fuel
+        have caught fire (the heat map's default round); the last round if never."""
+        total = sum(max(0, f) for f in self.area_fuel)
+        if not total or not self.runs:
+            return self.rounds
+        caught = [0.0] * (self.rounds + 1)
+        for fuel, hist in zip(self.area_fuel, self.counts.area_first):
+            if fuel > 0:
+                for r, n in hist.items():
+                    caught[r] += fuel * n
+        so_far = 0.0
+        for r, amount in enumerate(caught):
+            so_far += amount
+            if 2 * so_far >= total * self.runs:
+                return r
+        return self.rounds
 
     def p_out_by_round(self) -> list[float]:
         """Per round, the chance that no fire burns from then on."""
@@ -344,7 +490,8 @@ class ForecastResult:
     def burning_areas(self) -> dict[str, list[float]]:
         c = self.counts
         hists = c.burning_hist
-        mean = [round(sum(n * k for n, k in enumerate(h)) / self.runs, 6) for h in hists]
+        runs = max(1, self.runs)
+        mean = [round(sum(n * k for n, k in h.items()) / runs, 6) for h in hists]
         return {
             "mean": mean,
             "p10": [_quantile(h, self.runs, 0.10) for h in hists],
@@ -359,7 +506,7 @@ class ForecastResult:
         for h, name in enumerate(self.counts.heroes):
             st = self.counts.hero_status[h]
             out[name] = {
-                "mean_dramatic_wounds": [round(w / self.runs, 6)
+                "mean_dramatic_wounds": [round(w / max(1, self.runs), 6)
                                          for w in self.counts.hero_wounds[h]],
                 "p_down": [_p(row[ko] + row[dead], self.runs) for row in st],
                 "p_dead": [_p(row[dead], self.runs) for row in st],
@@ -367,35 +514,40 @@ class ForecastResult:
             }
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """Every number of the forecast as plain JSON data (identical for any ``jobs``)."""
-        c = self.counts
-        R = self.rounds
-        areas = {}
-        for i, name in enumerate(self.area_names):
-            hist = c.area_first[i]
-            areas[name] = {
-                "room": self.area_rooms[i],
-                "fuel": self.area_fuel[i],
-                "p_burning_by_round": _cumulative(hist, self.runs),
-                "p_burning_at_round": [_p(n, self.runs) for n in c.area_burning[i]],
-                "p_ever": _p(sum(hist[:-1]), self.runs),
-                "median_first_round": _median_round(hist, self.runs),
-                "median_first_round_when_it_burns": _conditional_median(hist),
-            }
-        rooms = {}
-        for k, key in enumerate(c.rooms):
-            hist, flash = c.room_first[k], c.room_flash[k]
-            rooms[key] = {
-                "name": self.room_names.get(key, key),
-                "p_burning_by_round": _cumulative(hist, self.runs),
-                "p_ever": _p(sum(hist[:-1]), self.runs),
-                "median_first_round": _median_round(hist, self.runs),
-                "median_first_round_when_it_burns": _conditional_median(hist),
-                "p_flashover": _p(sum(flash[:-1]), self.runs),
-                "p_flashover_by_round": _cumulative(flash, self.runs),
-                "median_flashover_round_when_it_happens": _conditional_median(flash),
-            }
+    def _area(self, i: int) -> dict[str, Any]:
+        c, R = self.counts, self.rounds
+        hist = _dense(c.area_first[i], R, self.runs)
+        return {
+            "room": self.area_rooms[i],
+            "fuel": self.area_fuel[i],
+            "p_burning_by_round": _cumulative(hist, self.runs),
+            "p_burning_at_round": [_p(n, self.runs) for n in _burning_at(c.area_burning[i], R)],
+            "p_ever": _p(sum(hist[:-1]), self.runs),
+            "median_first_round": _median_round(hist, self.runs),
+            "median_first_round_when_it_burns": _conditional_median(hist),
+        }
+
+    def _room(self, k: int, per_round: bool = True) -> dict[str, Any]:
+        c, R = self.counts, self.rounds
+        key = c.rooms[k]
+        hist = _dense(c.room_first[k], R, self.runs)
+        flash = _dense(c.room_flash[k], R, self.runs)
+        out = {
+            "name": self.room_names.get(key, key),
+            "p_burning_by_round": _cumulative(hist, self.runs) if per_round else None,
+            "p_ever": _p(sum(hist[:-1]), self.runs),
+            "median_first_round": _median_round(hist, self.runs),
+            "median_first_round_when_it_burns": _conditional_median(hist),
+            "p_flashover": _p(sum(flash[:-1]), self.runs),
+            "p_flashover_by_round": _cumulative(flash, self.runs) if per_round else None,
+            "median_flashover_round_when_it_happens": _conditional_median(flash),
+        }
+        if not per_round:
+            del out["p_burning_by_round"], out["p_flashover_by_round"]
+        return out
+
+    def _heroes(self) -> dict[str, Any]:
+        c, R = self.counts, self.rounds
         heroes = {}
         curves = self.hero_curves()
         for h, name in enumerate(c.heroes):
@@ -409,37 +561,78 @@ class ForecastResult:
                 esc_hist[r] = now - prev
                 prev = now
             esc_hist[R + 1] = self.runs - prev
+            runs = max(1, self.runs)
             heroes[name] = {
+                "plan": self.plans.get(name, "flee"),
                 "p_escaped": _p(final[STATUSES.index("escaped")], self.runs),
                 "p_knocked_out": _p(final[STATUSES.index("knocked-out")], self.runs),
                 "p_killed": _p(final[STATUSES.index("dead")], self.runs),
                 "p_still_inside": _p(final[STATUSES.index("active")], self.runs),
                 "median_escape_round_when_escaping": _conditional_median(esc_hist),
                 "dramatic_wounds": {str(k): _p(wounds[k], self.runs) for k in sorted(wounds)},
-                "mean_dramatic_wounds": round(sum(k * v for k, v in wounds.items()) / self.runs, 6),
+                "mean_dramatic_wounds": round(sum(k * v for k, v in wounds.items()) / runs, 6),
                 **{f"{key}_by_round": value for key, value in curves[name].items()},
             }
-        out = c.out_round
-        return {
+        return heroes
+
+    def _head(self) -> dict[str, Any]:
+        out = self.counts.out_round
+        R = self.rounds
+        head: dict[str, Any] = {
             "scenario": self.title,
             "seed": self.seed,
             "runs": self.runs,
             "rounds": R,
             "run_seed": "Roller(seed).spawn(i).seed = (seed * 1000003 + i) mod 2**48",
-            "fire_out": {
-                "p_out_by_round": self.p_out_by_round(),
-                "p_still_burning": _p(out[R + 1], self.runs),
-                "median_round": _median_round(out, self.runs),
-                "median_round_when_out": _conditional_median(out),
-                "distribution": {**{str(r): _p(n, self.runs) for r, n in enumerate(out[:-1]) if n},
-                                 **({"still burning": _p(out[R + 1], self.runs)}
-                                    if out[R + 1] else {})},
-            },
-            "burning_areas_by_round": self.burning_areas(),
-            "areas": areas,
-            "rooms": rooms,
-            "heroes": heroes,
         }
+        if self.asked is not None:
+            head["interrupted"] = {"runs_asked": self.asked, "runs_finished": self.runs}
+        head["fire_out"] = {
+            "p_out_by_round": self.p_out_by_round(),
+            "p_still_burning": _p(out[R + 1], self.runs),
+            "median_round": _median_round(out, self.runs),
+            "median_round_when_out": _conditional_median(out),
+            "distribution": {**{str(r): _p(n, self.runs) for r, n in enumerate(out[:-1]) if n},
+                             **({"still burning": _p(out[R + 1], self.runs)}
+                                if out[R + 1] else {})},
+        }
+        head["burning_areas_by_round"] = self.burning_areas()
+        head["half_fuel_round"] = self.half_fuel_round()
+        return head
+
+    def summary(self) -> dict[str, Any]:
+        """The numbers the terminal summary shows: no per-area or per-round table (its size
+        does not grow with areas x rounds)."""
+        return {**self._head(),
+                "rooms": {key: self._room(k, per_round=False)
+                          for k, key in enumerate(self.counts.rooms)},
+                "heroes": self._heroes()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every number of the forecast as plain JSON data (identical for any ``jobs``)."""
+        return {**self._head(),
+                "areas": {name: self._area(i) for i, name in enumerate(self.area_names)},
+                "rooms": {key: self._room(k) for k, key in enumerate(self.counts.rooms)},
+                "heroes": self._heroes()}
+
+    def json_chunks(self):
+        """:meth:`to_dict` as compact JSON text, an area or room at a time (the same bytes as
+        ``json.dumps(self.to_dict(), separators=(",", ":"))``, without holding it whole)."""
+        import json
+
+        def dump(value: Any) -> str:
+            return json.dumps(value, separators=(",", ":"))
+
+        yield dump(self._head())[:-1]
+        for key, items in (("areas", ((n, lambda i=i: self._area(i))
+                                      for i, n in enumerate(self.area_names))),
+                           ("rooms", ((n, lambda k=k: self._room(k))
+                                      for k, n in enumerate(self.counts.rooms)))):
+            yield f",{dump(key)}:{{"
+            for n, (name, entry) in enumerate(items):
+                yield ("," if n else "") + f"{dump(name)}:{dump(entry())}"
+            yield "}"
+        yield f",{dump('heroes')}:{dump(self._heroes())}}}"
 
 
 # -- the forecast ---------------------------------------------------------------------------------
@@ -453,16 +646,23 @@ def _check(name: str, value: Any, lo: int, hi: int, tip: str) -> int:
 
 def forecast(scenario: Buildable, runs: int = 1000, rounds: int | None = None, seed: int = 1,
              jobs: int = 1, progress: Callable[[int, int], None] | None = None,
-             chunk: int | None = None, start_method: str | None = None) -> ForecastResult:
+             chunk: int | None = None, start_method: str | None = None,
+             plans: HeroPlans | None = None, tick: float = 0.1) -> ForecastResult:
     """Play ``runs`` seeded runs of ``scenario`` for at most ``rounds`` rounds and count.
 
     ``scenario`` is anything with ``build(seed) -> Scene`` and ``settings`` (a loaded
     :class:`fuego.scenario.Scenario`). ``rounds`` defaults to the scenario's ``max_rounds``
     and may not exceed it. ``jobs`` processes share the runs (1: all in this process).
-    ``progress(done, total)`` is called after each chunk of runs. ``start_method``: how worker
-    processes start (``fork``, ``spawn``, ``forkserver``; default ``fork`` on Linux, else
-    ``spawn``); it changes nothing in the numbers. Raises :class:`FuegoError`
-    for runs outside 1..100000, rounds outside 1..max_rounds, jobs outside 1..64.
+    ``plans``: what each hero tries (:mod:`fuego.engine.plans`; default: all flee); the
+    scenario's ``actions:`` win where given. ``progress(done, total)`` is called after each
+    run (and, with workers, every ``tick`` seconds meanwhile, so a clock can tick).
+    ``start_method``: how worker processes start (``fork``, ``spawn``, ``forkserver``; default
+    ``fork`` on Linux, else ``spawn``); it changes nothing in the numbers.
+
+    Ctrl-C (:class:`KeyboardInterrupt`) stops every worker at once and raises
+    :class:`ForecastInterrupted` carrying the runs finished so far. Raises
+    :class:`FuegoError` for runs outside 1..100000, rounds outside 1..max_rounds, jobs
+    outside 1..64.
     """
     settings = getattr(scenario, "settings", None)
     limit = getattr(settings, "max_rounds", None) or 60
@@ -481,54 +681,137 @@ def forecast(scenario: Buildable, runs: int = 1000, rounds: int | None = None, s
     heroes = [h.name for h in first.heroes]
     shape = (rounds, len(b.areas), rooms, heroes)
     total = _Counts(*shape)
+    plan_names = (plans.describe(first.heroes) if plans is not None
+                  else {h.name: "flee" for h in first.heroes})
+    actions = getattr(scenario, "actions", None) or {}
+    scripted = {name.lower() for name in actions}
+    plan_names = {n: (p + " (scripted actions first)" if n.lower() in scripted else p)
+                  for n, p in plan_names.items()}
+    scenario_title = first.title or b.title
+    del first
+
+    def result(counts: _Counts, asked: int | None = None) -> ForecastResult:
+        return ForecastResult(
+            title=scenario_title, seed=seed, runs=counts.runs, rounds=rounds,
+            area_names=[a.name for a in b.areas], area_rooms=[a.room for a in b.areas],
+            area_fuel=[a.fuel for a in b.areas],
+            room_names={k: r.name for k, r in b.rooms.items()}, counts=counts, building=b,
+            jobs=jobs, plans=plan_names, asked=asked)
+
     if chunk is None:
         chunk = max(1, min(250, math.ceil(runs / (jobs * 8))))
     bounds = [(s, min(runs, s + chunk)) for s in range(0, runs, chunk)]
-    done = 0
     if jobs == 1 or len(bounds) == 1:
-        for start, stop in bounds:
-            _, counts = _chunk(seed, start, stop, scenario, shape)
-            total.add(counts)
-            done += stop - start
+        done = 0
+
+        def each() -> None:
+            nonlocal done
+            done += 1
             if progress:
                 progress(done, runs)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-        from concurrent.futures.process import BrokenProcessPool
 
         try:
-            blob = pickle.dumps(scenario)
-        except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
-            raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
-                             tip="use --jobs 1") from exc
-        if start_method is None:
-            linux = sys.platform.startswith("linux")
-            start_method = "fork" if linux and threading.active_count() == 1 else "spawn"
-        ctx = multiprocessing.get_context(start_method)
-        pending: dict[int, _Counts] = {}
-        order = [start for start, _ in bounds]
-        nxt = 0
-        with ProcessPoolExecutor(max_workers=min(jobs, len(bounds)), mp_context=ctx,
-                                 initializer=_init_worker, initargs=(blob, shape)) as pool:
-            futures = [pool.submit(_chunk, seed, start, stop) for start, stop in bounds]
-            for fut in as_completed(futures):
+            for start, stop in bounds:
+                # a chunk's counts join the total only when whole; an interrupted chunk's
+                # finished runs are kept by adding them as they are
+                part = _Counts(*shape)
                 try:
-                    start, counts = fut.result()
-                except BrokenProcessPool:
-                    raise FuegoError("a worker process stopped unexpectedly (out of memory, or "
-                                     "killed)", tip="try fewer --jobs, or --jobs 1") from None
-                pending[start] = counts
-                done += counts.runs
-                # add in run-index order (integer sums: the order only keeps memory bounded)
-                while nxt < len(order) and order[nxt] in pending:
-                    total.add(pending.pop(order[nxt]))
-                    nxt += 1
+                    _, part = _chunk(seed, start, stop, scenario, shape, plans, each, part)
+                finally:
+                    total.add(part)
+        except KeyboardInterrupt:
+            raise ForecastInterrupted(result(total, runs)) from None
+        return result(total)
+    return result(_in_workers(scenario, seed, runs, jobs, bounds, shape, plans, total,
+                              progress, start_method, tick, result), None)
+
+
+def _in_workers(scenario: Buildable, seed: int, runs: int, jobs: int, bounds: list,
+                shape: tuple, plans: HeroPlans | None, total: _Counts,
+                progress: Callable[[int, int], None] | None, start_method: str | None,
+                tick: float, result: Callable[..., ForecastResult]) -> _Counts:
+    """The chunks played by ``jobs`` worker processes; their counts added in run order."""
+    import multiprocessing
+
+    try:
+        blob = pickle.dumps(scenario)
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+        raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
+                         tip="use --jobs 1") from exc
+    if start_method is None:
+        linux = sys.platform.startswith("linux")
+        start_method = "fork" if linux and threading.active_count() == 1 else "spawn"
+    ctx = multiprocessing.get_context(start_method)
+    done = ctx.Value("q", 0)
+    pending: dict[int, _Counts] = {}
+    order = [start for start, _ in bounds]
+    nxt = 0
+    finished = 0
+    before = set(multiprocessing.active_children())
+    pool = ctx.Pool(min(jobs, len(bounds)), initializer=_init_worker,
+                    initargs=(blob, shape, plans, done))
+    workers = [p for p in multiprocessing.active_children() if p not in before]
+    try:
+        results = pool.imap_unordered(_chunk_args, [(seed, a, z) for a, z in bounds])
+        while finished < len(bounds):
+            try:
+                start, counts = results.next(timeout=tick)
+            except multiprocessing.TimeoutError:
+                # a worker killed mid-chunk (out of memory, kill -9) loses its chunk for
+                # good: the pool would wait for it forever
+                if any(p.exitcode not in (None, 0) for p in workers):
+                    raise FuegoError("a worker process stopped unexpectedly (out of memory, "
+                                     "or killed)", tip="try fewer --jobs, or --jobs 1") from None
                 if progress:
-                    progress(done, runs)
-    return ForecastResult(
-        title=first.title or b.title, seed=seed, runs=runs, rounds=rounds,
-        area_names=[a.name for a in b.areas], area_rooms=[a.room for a in b.areas],
-        area_fuel=[a.fuel for a in b.areas],
-        room_names={k: r.name for k, r in b.rooms.items()}, counts=total, building=b, jobs=jobs,
-    )
+                    progress(min(done.value, runs), runs)
+                continue
+            pending[start] = counts
+            finished += 1
+            # add in run-index order (integer sums: the order only keeps memory bounded)
+            while nxt < len(order) and order[nxt] in pending:
+                total.add(pending.pop(order[nxt]))
+                nxt += 1
+            if progress:
+                progress(min(done.value, runs), runs)
+        pool.close()
+    except KeyboardInterrupt:
+        # Every worker stops its run now and sends back the runs it finished (a terminal's
+        # Ctrl-C reaches them too; a SIGINT to this process alone is passed on); what has not
+        # come back within STOP_WAIT seconds is dropped with the workers.
+        import os
+        import signal
+
+        for child in multiprocessing.active_children():
+            with contextlib.suppress(OSError):
+                os.kill(child.pid or 0, signal.SIGINT)
+        deadline = time.monotonic() + STOP_WAIT
+        try:
+            while finished < len(bounds) and time.monotonic() < deadline:
+                try:
+                    start, counts = results.next(timeout=max(0.01,
+                                                             deadline - time.monotonic()))
+                except multiprocessing.TimeoutError:
+                    break
+                except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
+                    finished += 1
+                    continue
+                finished += 1
+                pending[start] = counts
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: stop waiting
+        pool.terminate()
+        pool.join()
+        for counts in pending.values():
+            total.add(counts)
+        raise ForecastInterrupted(result(total, runs)) from None
+    except Exception as exc:
+        pool.terminate()
+        pool.join()
+        if isinstance(exc, FuegoError):
+            raise
+        raise FuegoError(f"a worker process stopped unexpectedly ({type(exc).__name__}: "
+                         f"{exc})", tip="try fewer --jobs, or --jobs 1") from exc
+    pool.join()
+    if total.runs < runs:  # the workers were stopped (a Ctrl-C this process did not see)
+        raise ForecastInterrupted(result(total, runs))
+    return total

@@ -72,11 +72,11 @@ def test_ascii_drawing_of_a_small_building():
     assert lines[start + 1:start + 8] == [
         "    A   B   C   D",
         "  +#######+-------+",
-        "1 #*2  b2 #@A  s3 |",
+        "1 #*2  a2 #@A  s3 |",
         "  #       #       |",
-        "2 #b2  b2L#s3  s3 |",
+        "2 #a2  a2L#s3  s3 |",
         "  +#######+-D-----+",
-        "3  o.  o.  o.  o.",
+        "3  t.  t.  t.  t.",
     ]
     assert not (set(result.output) & BOX)
 

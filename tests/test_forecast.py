@@ -150,11 +150,16 @@ def test_worker_start_methods_do_not_change_the_numbers(wall):
                         start_method=method).to_dict() == one
 
 
-def test_progress_is_reported_up_to_the_last_run(wall):
+def test_progress_is_reported_after_every_run(wall):
     seen = []
     forecast(wall, runs=30, rounds=2, seed=1, progress=lambda done, total: seen.append(
         (done, total)), chunk=8)
-    assert seen == [(8, 30), (16, 30), (24, 30), (30, 30)]
+    assert seen == [(n, 30) for n in range(1, 31)]
+    seen.clear()
+    forecast(wall, runs=30, rounds=2, seed=1, jobs=2, chunk=8,
+             progress=lambda done, total: seen.append((done, total)))
+    # workers count each run as it ends: never backwards, up to the last
+    assert seen[-1] == (30, 30) and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
 
 
 @pytest.mark.parametrize("kw,words", [

@@ -139,13 +139,17 @@ def test_campaign_png_has_the_exact_size(campaign, tmp_path):
 def test_campaign_pdf_has_one_page_per_level(campaign, tmp_path):
     path, scenario = campaign
     out = tmp_path / "map.pdf"
-    result = invoke("map", str(path), "--out", str(out))
+    # small enough that every level and its key fit one A4 page
+    result = invoke("map", str(path), "--out", str(out), "--scale", "0.4", "--paper", "a4")
     assert result.exit_code == 0, result.output
     data = out.read_bytes()
     assert data.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page\b", data))
     levels = {a.level for a in scenario.build(0).building.areas}
     assert pages == len(levels)
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    assert boxes and all(sorted((float(w), float(h))) == pytest.approx([595.44, 841.68])
+                         for w, h in boxes)
 
 
 def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
@@ -227,7 +231,7 @@ def test_every_mark_carries_an_id(tmp_path):
             "feature-beam-upper:A1", "room-kitchen", "room-corridor", "exit-ground:F1"} <= set(ids)
     assert svg_texts(ids["room-corridor"]) == "Corridor"
     text = " ".join(svg_texts(el) for el in ids.values() if el.get("id") == "legend")
-    for word in ("door (closed)", "door (open)", "window", "stairs", "broken barrier",
+    for word in ("door (closed)", "door (open)", "window", "stairs", "broken wall",
                  "collapsed floor", "carpet", "oil", "AM Ana Maria", "B Bo (knocked-out)",
                  "fire"):
         assert word in text, word

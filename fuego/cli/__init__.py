@@ -60,6 +60,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "map": ("mapcmd", "map_cmd", "Render a printable encounter map (SVG, PNG or PDF)."),
     "forecast": ("forecast", "forecast", "Monte Carlo forecast of how the fire will go."),
     "import": ("importcmd", "import_cmd", "Turn a Universal VTT map (.dd2vtt/.uvtt) into a scenario."),
+    "export": ("export", "export", "Write each level as a Universal VTT map (.dd2vtt) at a round."),
     "new": ("new", "new", "Write a commented scenario template to fill in."),
     "roll": ("roll", "roll", "Roll dice: 7k4, 4k2+5, 5k3! (no ten again), 2d6."),
     "odds": ("odds", "odds", "Exact chance that a roll meets a target number."),

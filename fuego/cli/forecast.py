@@ -1,11 +1,13 @@
 """``fuego forecast FILE``: how the fire is likely to go, from many seeded runs.
 
-Plays ``--runs`` runs of the scenario (heroes played as ``fuego run`` plays them: scripted where
-the scenario has actions, automatic otherwise) across ``--jobs`` processes and sums up: per
+Plays ``--runs`` runs of the scenario across ``--jobs`` processes, the heroes following the
+``--plan`` the GM picks for all or per hero (``flee``, ``fight``, ``rescue:NPC``, ``hold``;
+:mod:`fuego.engine.plans`; the scenario's ``actions:`` win where given), and sums up: per
 room the chance it burns by each round, the median round it catches and the chance of a
 flashover; per hero the chance of escaping, being knocked out or killed and the wounds taken;
 when the last fire goes out. ``--json`` prints every number as one JSON document;
-``--out`` draws a report (heat map of the floor plan and curves over rounds).
+``--out`` draws a report (heat map of the floor plan and curves over rounds). Ctrl-C stops
+every worker at once, prints the summary of the runs finished and exits with status 130.
 
 The numbers depend on the scenario, ``--runs``, ``--rounds`` and ``--seed`` only: run ``i``
 uses seed ``(S * 1000003 + i) mod 2**48`` whatever ``--jobs`` is (docs/maps-and-forecasts.md).
@@ -14,7 +16,6 @@ The simulation is :func:`fuego.forecast.forecast`; the plots :mod:`fuego.render.
 
 from __future__ import annotations
 
-import json
 import time
 
 import click
@@ -35,13 +36,25 @@ def _round(r: int | None) -> str:
 
 
 def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
-    """The terminal summary of a forecast's :meth:`~fuego.forecast.ForecastResult.to_dict`."""
+    """The terminal summary of a forecast's :meth:`~fuego.forecast.ForecastResult.summary`
+    (or its ``to_dict``)."""
     R = data["rounds"]
     runs = data["runs"]
     lines = [f"fuego forecast: {data['scenario'] or 'scenario'}",
              f"{runs} runs of up to {R} rounds, seed {data['seed']}"
              + (f" ({elapsed:.1f} s, {runs / elapsed:.0f} runs/s with {jobs} "
-                f"job{'s' if jobs != 1 else ''})" if elapsed else ""), ""]
+                f"job{'s' if jobs != 1 else ''})" if elapsed and runs else "")]
+    stopped = data.get("interrupted")
+    if stopped:
+        lines.append(f"Interrupted (Ctrl-C): {stopped['runs_finished']} of "
+                     f"{stopped['runs_asked']} runs finished; the numbers below are theirs.")
+    plans = {name: v.get("plan", "flee") for name, v in data["heroes"].items()}
+    if plans:
+        lines.append("Heroes' plans: " + "; ".join(f"{n}: {p}" for n, p in plans.items()))
+    lines.append("")
+    if not runs:
+        lines.append("No run finished.")
+        return lines
     out = data["fire_out"]
     med = out["median_round"]
     lines.append("The fire: " + (f"out by round {med} in half the runs" if med is not None
@@ -67,10 +80,12 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
     if heroes:
         lines.append("")
         width = max([len("Hero")] + [len(n) for n in heroes])
-        lines.append(f"{'Hero':<{width}}  escaped  knocked out  killed  still inside  "
-                     "mean Dramatic Wounds")
+        pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
+        lines.append(f"{'Hero':<{width}}  {'plan':<{pw}}  escaped  knocked out  killed  "
+                     "still inside  mean Dramatic Wounds")
         for name, v in heroes.items():
-            lines.append(f"{name:<{width}}  {_pct(v['p_escaped']):>7}  "
+            lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
+                         f"{_pct(v['p_escaped']):>7}  "
                          f"{_pct(v['p_knocked_out']):>11}  {_pct(v['p_killed']):>6}  "
                          f"{_pct(v['p_still_inside']):>12}  {v['mean_dramatic_wounds']:>20.2f}")
     return lines
@@ -86,8 +101,14 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
               help="Seed of the forecast; run i plays seed (S*1000003+i) mod 2**48.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
               help="Processes to share the runs (1 to 64); the numbers do not depend on it.")
+@click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
+              help="What the heroes try: flee (default), fight (smother the nearest fire while "
+                   "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
+                   "player heroes, or one hero with HERO=PLAN; repeatable. The scenario's "
+                   "actions win where given.")
 @click.option("--by-round", type=int, default=None, metavar="R",
-              help="Round of the report's heat map (default: the last round).")
+              help="Round of the report's heat map (default: the round by which, on average, "
+                   "areas holding half the fuel have caught fire).")
 @click.option("--out", "-o", "out", default=None, metavar="REPORT.png|svg|pdf",
               help="Draw the report: heat map of the floor plan and curves over rounds.")
 @click.option("--dpi", type=click.IntRange(36, 600), default=120, show_default=True,
@@ -97,21 +118,25 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
 @click.option("--force", is_flag=True,
               help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
-             by_round: int | None, out: str | None, dpi: int, as_json: bool,
-             force: bool) -> None:
+             plans: tuple[str, ...], by_round: int | None, out: str | None, dpi: int,
+             as_json: bool, force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
     \b
-    A progress bar shows on standard error when it is a terminal.
+    A progress bar shows on standard error when it is a terminal. Ctrl-C
+    stops at once: the runs finished are summed up, exit status 130.
 
     \b
     Examples:
       fuego forecast campaigns/tavern.yaml --runs 2000 --jobs 4
       fuego forecast campaigns/tavern.yaml --rounds 10 --out tavern-forecast.pdf
       fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
+      fuego forecast campaigns/tavern.yaml --plan fight --plan "Gaston=rescue:Mother Hettie"
     """
     from fuego.cli.mapcmd import out_format
+    from fuego.engine.plans import parse_plans
     from fuego.files import Output
+    from fuego.forecast import ForecastInterrupted
     from fuego.forecast import forecast as run_forecast
     from fuego.scenario import load
 
@@ -122,6 +147,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     R = rounds if rounds is not None else limit
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
+    hero_plans = parse_plans(plans, scenario.build(0).heroes) if plans else None
 
     from rich.console import Console
     from rich.progress import (
@@ -135,25 +161,41 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
 
     console = Console(stderr=True)
     started = time.perf_counter()
+    interrupted = False
+    # With worker processes no refresh thread runs while they fork: the forecast calls
+    # progress() every tenth of a second instead, which redraws the clock and the ETA.
     with Progress(TextColumn("forecast"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("runs"), TimeElapsedColumn(), TimeRemainingColumn(),
-                  console=console, disable=not console.is_terminal, transient=True,
-                  auto_refresh=False) as bar:  # no refresh thread: worker processes may fork
+                  TextColumn("runs"), TimeElapsedColumn(), TextColumn("ETA"),
+                  TimeRemainingColumn(), console=console, disable=not console.is_terminal,
+                  transient=True, auto_refresh=jobs == 1) as bar:
         task = bar.add_task("runs", total=runs if isinstance(runs, int) and runs > 0 else 1)
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, refresh=True)
+            bar.update(task, completed=done, refresh=jobs != 1)
 
-        result = run_forecast(scenario, runs=runs, rounds=rounds, seed=seed, jobs=jobs,
-                              progress=progress)
+        try:
+            result = run_forecast(scenario, runs=runs, rounds=rounds, seed=seed, jobs=jobs,
+                                  progress=progress, plans=hero_plans)
+        except ForecastInterrupted as stop:
+            result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    data = result.to_dict()
+    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi)
+    if interrupted:
+        raise SystemExit(130)
+
+
+def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None, target,
+                 fmt: str | None, by_round: int | None, dpi: int) -> None:
+    """Print the summary (or the JSON) and write the report (the one place this command
+    writes a file)."""
     if as_json:
-        click.echo(json.dumps(data, sort_keys=False, separators=(",", ":")))
+        for piece in result.json_chunks():
+            click.echo(piece, nl=False)
+        click.echo("")
     else:
-        for line in summary_lines(data, elapsed, jobs):
+        for line in summary_lines(result.summary(), elapsed, jobs):
             click.echo(line)
-    if out:
+    if out and result.runs:
         from fuego.cli.mapcmd import save_figures
         from fuego.render.forecast_plot import plot_forecast
 
@@ -161,4 +203,3 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         assert fmt is not None
         save_figures(figures, target, fmt, dpi)
         click.echo(f"fuego forecast: wrote {out}", err=as_json)
-

@@ -6,12 +6,19 @@ holes, fuel, routes, exits and heroes, with a legend. With ``--round N`` it play
 ``N`` rounds first (seeded, the same engine path and heroes as ``fuego run``) and draws the
 fires with their Fire Dice, the smoke, burned-out areas and broken barriers.
 
-SVG and PNG put the levels side by side; PDF gives one page per level. The drawing is
+``FILE`` may also be a saved session of ``fuego play`` (``fuego map s1.save``): the map is then
+the table's current state, replayed from the save: what the players see (``--gm`` adds the
+fires hidden from every hero).
+
+SVG and PNG put the levels side by side; PDF gives pages of ``--paper`` (Letter or A4, by
+default from the locale), one level per page at ``--scale`` inches per 10-ft square, a level
+larger than a page tiled across pages with overlap marks and a page index. The drawing is
 :func:`fuego.render.mapdraw.draw_map`; this command only loads, plays and saves.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any
 
@@ -71,6 +78,57 @@ def play_to(scenario, seed: int, rounds: int):
     return scene
 
 
+def is_session(path: str) -> bool:
+    """Whether ``path`` is a saved ``fuego play`` session (JSON of format ``fuego-session``)
+    rather than a scenario: sniffed from its first bytes of a regular file (anything else is
+    left to the scenario loader, which refuses it without blocking on it)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False  # the scenario loader says what is wrong with it
+    return head.lstrip().startswith(b"{") and b'"fuego-session"' in head
+
+
+def session_scene(path: str, round_: int | None = None):
+    """The scene of a saved session as the table last saw it: its answers replayed, stopping
+    where they run out (or, with ``round_``, at the end of that round)."""
+    from fuego.table import session as sessions
+
+    session = sessions.load(path)
+    if round_ is not None:
+        if round_ < 0:
+            raise LimitError(f"--round must be 0 or more, not {round_}")
+        # stop at the question before round round_+1: its answer and all after are left out
+        cut = next((k for k, e in enumerate(session.inputs)
+                    if e.get("q") == "round" and e.get("round", 0) > round_), None)
+        if cut is not None:
+            del session.inputs[cut:]
+
+    class _Stop:
+        def answer(self, q):
+            raise sessions.Quit()
+
+        def rejected(self, q, error):
+            pass
+
+        def recorded(self, player):
+            pass
+
+        def finished(self, player):
+            pass
+
+    player = sessions.Player(session, _Stop())
+    with contextlib.suppress(sessions.Quit):
+        player.run()
+    assert player.scene is not None
+    return player.scene
+
+
 def save_figures(figures, target, fmt: str, dpi: int) -> None:
     """Write the figures to ``target`` (a :class:`fuego.files.Output`, checked): one file for
     SVG/PNG (one figure), a multipage PDF otherwise; atomically, so a full disk leaves any
@@ -118,7 +176,13 @@ def check_png_size(sizes, dpi: int) -> None:
 @click.option("--seed", type=SEED, default=None,
               help="Seed of the run for --round (default: drawn at random and printed).")
 @click.option("--scale", type=FiniteRange(0.2, 4.0), default=1.0, show_default=True,
-              help="Inches per 10-ft area (2 gives 1 inch = 5 ft battle-mat scale).")
+              help="Inches per 10-ft square (1 for miniatures on 1-inch squares, as printed "
+                   "at 100%).")
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+              help="Paper of a PDF's pages (default: from the locale, LC_PAPER or LANG: "
+                   "Letter in the US, Canada, Mexico..., else A4); larger levels are tiled.")
+@click.option("--gm", is_flag=True,
+              help="Also draw fires hidden from every hero (for a saved session: the GM's map).")
 @click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True,
               help="Resolution of a PNG.")
 @click.option("--no-fuel", is_flag=True, help="No fuel shading or numbers (a players' map).")
@@ -128,26 +192,81 @@ def check_png_size(sizes, dpi: int) -> None:
 @click.option("--force", is_flag=True,
               help="Replace --out if it exists (never the scenario itself).")
 def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, seed: int | None,
-            scale: float, dpi: int, no_fuel: bool, no_legend: bool, subgrid: bool,
-            title: str | None, force: bool) -> None:
-    """Render scenario FILE as a printable encounter map (SVG, PNG or PDF).
+            scale: float, paper: str | None, gm: bool, dpi: int, no_fuel: bool,
+            no_legend: bool, subgrid: bool, title: str | None, force: bool) -> None:
+    """Render scenario FILE (or a saved session) as a printable encounter map.
 
     \b
-    One 10-ft area per --scale inches, with fuego's column letters and row
-    numbers; a PDF has one page per level, SVG and PNG show the levels side
-    by side.
+    One 10-ft square per --scale inches, with fuego's column letters and row
+    numbers and the grid drawn over the plan; a PDF is printed on --paper
+    pages, a level larger than a page tiled across pages; SVG and PNG show
+    the levels side by side. A saved session (fuego play) is drawn as the
+    table last saw it.
 
     \b
     Examples:
       fuego map campaigns/tavern.yaml --out tavern.pdf
       fuego map campaigns/tavern.yaml --level ground --out ground.png --scale 2
       fuego map campaigns/tavern.yaml --round 4 --seed 7 --out round4.svg
+      fuego map campaigns/tavern.yaml --paper letter --scale 1 --out minis.pdf
+      fuego map friday.save --out now.png --gm
     """
     from fuego.files import Output
 
     fmt = out_format(out)
+    from fuego.render.map_style import default_paper
     target = Output(out, what="map", force=force, inputs=[file]).check()
     from fuego.render.mapdraw import MapOptions, draw_map, figure_size
+
+    drawn = False
+    if is_session(file):
+        scene = session_from(file, round_, seed)
+        sub = f"session {os.path.basename(file)}, round {scene.round}" + \
+            (" (GM's map)" if gm else "")
+    else:
+        scene, seed, drawn = scenario_scene(file, round_, seed)
+        if round_:
+            sub = f"after round {scene.round} (seed {seed})"
+            if scene.round < round_:
+                sub += f"; the scene ended after round {scene.round}"
+        else:
+            sub = "as the scene starts"
+        gm = True  # a scenario played headless has no table to keep secrets from
+    b = scene.building
+    chosen = pick_levels(b, levels)
+    options = MapOptions(levels=chosen, area_inches=scale, fuel=not no_fuel,
+                         legend=not no_legend, subgrid=subgrid, title=title, subtitle=sub,
+                         layout="pages" if fmt == "pdf" else "side", gm=gm,
+                         paper=(paper or default_paper()) if fmt == "pdf" else None)
+    if fmt == "png":
+        check_png_size(figure_size(b, scene, options), dpi)
+    figures = draw_map(b, scene, options)
+    save_figures(figures, target, fmt, dpi)
+    n = len(chosen) if chosen else len({a.level for a in b.areas})
+    what = f"{n} level{'s' if n != 1 else ''}"
+    if fmt == "pdf":
+        what += f" on {len(figures)} page{'s' if len(figures) != 1 else ''}"
+    w, h = figures[0].get_size_inches()
+    click.echo(f"fuego map: wrote {out} ({what}, {w:.1f} x {h:.1f} in, {sub})")
+    if drawn:
+        click.echo(f"seed {seed} — redraw with --seed {seed}", err=True)
+
+
+def session_from(file: str, round_: int | None, seed: int | None):
+    """A saved session's scene at ``round_`` (default: where the table stopped)."""
+    if seed is not None:
+        raise FuegoError("--seed does not apply to a saved session",
+                         tip="the session carries its own seed and the GM's answers")
+    scene = session_scene(file, round_)
+    if round_ is not None and scene.round < round_:
+        raise LimitError(f"--round {round_}: the session has played only {scene.round} "
+                         f"round{'s' if scene.round != 1 else ''}",
+                         tip="leave out --round for where the table stopped")
+    return scene
+
+
+def scenario_scene(file: str, round_: int | None, seed: int | None):
+    """(scene, seed, whether the seed was drawn) of scenario ``file`` after ``round_`` rounds."""
     from fuego.scenario import load
 
     scenario = load(file)
@@ -163,27 +282,4 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
             seed, drawn = random.SystemRandom().randrange(1, 1_000_000), True
         else:
             seed = 0
-    scene = play_to(scenario, seed, round_ or 0)
-    b = scene.building
-    chosen = pick_levels(b, levels)
-    if round_:
-        sub = f"after round {scene.round} (seed {seed})"
-        if scene.round < round_:
-            sub += f"; the scene ended after round {scene.round}"
-    else:
-        sub = "as the scene starts"
-    options = MapOptions(levels=chosen, area_inches=scale, fuel=not no_fuel,
-                         legend=not no_legend, subgrid=subgrid, title=title, subtitle=sub,
-                         layout="pages" if fmt == "pdf" else "side")
-    if fmt == "png":
-        check_png_size(figure_size(b, scene, options), dpi)
-    figures = draw_map(b, scene, options)
-    save_figures(figures, target, fmt, dpi)
-    n = len(chosen) if chosen else len({a.level for a in b.areas})
-    what = f"{n} level{'s' if n != 1 else ''}"
-    if fmt == "pdf":
-        what += f" on {len(figures)} page{'s' if len(figures) != 1 else ''}"
-    w, h = figures[0].get_size_inches()
-    click.echo(f"fuego map: wrote {out} ({what}, {w:.1f} x {h:.1f} in, {sub})")
-    if drawn:
-        click.echo(f"seed {seed} — redraw with --seed {seed}", err=True)
+    return play_to(scenario, seed, round_ or 0), seed, drawn

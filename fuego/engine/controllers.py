@@ -101,6 +101,14 @@ def exit_costs(scene: Scene) -> list[float]:
     return _cheapest(steps, [i for i in range(len(b.areas)) if b.is_exit(i)], scene.fires)
 
 
+def costs_to(scene: Scene, targets: list[int]) -> list[float]:
+    """Cost from each area to the nearest of ``targets``, counted as :func:`exit_costs` counts
+    the way out (used by the forecast's plans: a fire to fight, an NPC to fetch)."""
+    b = scene.building
+    steps = [_steps_at(b, i) for i in range(len(b.areas))]
+    return _cheapest(steps, targets, scene.fires)
+
+
 class _WalkMap:
     """Where a walker can step from each area of one building, kept per barrier state: a
     changed barrier patches its two areas (``Building.changes_since``)."""
@@ -140,7 +148,7 @@ class AutoController(Controller):
         # The way out changes with the doors and the fires: recompute when a barrier changed or
         # a fire started or went out, at most once a phase otherwise (a fire growing within the
         # phase is seen from the next one).
-        key = (scene.round, scene.phase, scene.building._epoch, scene.next_fire_id,
+        key = (scene.round, scene.phase, scene.building.epoch, scene.next_fire_id,
                len(scene.fires))
         if self._costs_key != key:
             self._costs_key = key
@@ -151,7 +159,13 @@ class AutoController(Controller):
             if state != self._costs_from:  # else exit_costs(scene) would give the same again
                 self._costs = _cheapest(self._map.current(), self._map.exits, scene.fires)
                 self._costs_from = state
+        assert self._costs is not None
         return self._costs
+
+    def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
+        """Cost from each area to where ``hero`` is heading: the nearest way out (a plan's
+        controller heads elsewhere by overriding this)."""
+        return self._exit_costs(scene)
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
@@ -165,7 +179,7 @@ class AutoController(Controller):
         moves = by_kind.get(HeroActionKind.MOVE, [])
         if hero.confused and scene.settings.confused_wander and moves:
             return scene.roller.choice(moves)
-        costs = self._exit_costs(scene)
+        costs = self.costs_for(scene, hero)
         here = costs[hero.area]
         best: tuple[float, int, HeroAction] | None = None
         b = scene.building

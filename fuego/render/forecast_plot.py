@@ -3,10 +3,13 @@
 :func:`plot_forecast` turns a :class:`fuego.forecast.ForecastResult` into matplotlib figures:
 
 - a heat map per level: each area shaded (and labelled in %) by the chance it has burned by
-  round ``by_round`` (default: the last round forecast), over the plan drawn by
+  round ``by_round`` (default: the round by which, on average, areas holding half the fuel
+  have caught fire: :meth:`~fuego.forecast.ForecastResult.half_fuel_round`), over the plan
+  drawn by
   :func:`fuego.render.mapdraw.draw_level` (walls, doors, stairs, room names);
 - curves over rounds: areas burning (mean, median and the 10-90% band), the chance the fire is
-  out, and per hero the mean Dramatic Wounds and the chance of being down (knocked out or dead).
+  out, and per hero the mean Dramatic Wounds, the chance of being down (knocked out or dead)
+  and of having escaped, with the plan each hero followed.
 
 ``layout="side"`` gives one figure (heat maps on top, curves below: PNG, SVG);
 ``layout="pages"`` one page per level and a page of curves (PDF). matplotlib is imported inside
@@ -19,9 +22,9 @@ from typing import TYPE_CHECKING
 
 from fuego.render.mapdraw import (
     MapOptions,
-    _levels,
     draw_level,
     draw_map,
+    drawn_levels,
     level_extent,
     literal_text,
 )
@@ -45,8 +48,10 @@ def _heat_options(result: ForecastResult, by_round: int) -> MapOptions:
 
 def _area_inches(result: ForecastResult, levels: list[int]) -> float:
     b = result.building
-    cols = sum(level_extent(b, lv)[1] - level_extent(b, lv)[0] + 1 for lv in levels)
-    rows = max((level_extent(b, lv)[3] - level_extent(b, lv)[2] + 1 for lv in levels), default=1)
+    assert b is not None
+    extents = [level_extent(b, lv) for lv in levels]
+    cols = sum(c1 - c0 + 1 for c0, c1, _, _ in extents)
+    rows = max([r1 - r0 + 1 for _, _, r0, r1 in extents], default=1)
     gaps = 0.75 * max(0, len(levels) - 1)
     s = min(0.9, (HEAT_MAX_W - gaps) / max(1, cols), 7.0 / max(1, rows))
     return max(0.12, s)
@@ -61,14 +66,15 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     if result.building is None:
         raise ValueError("the forecast carries no building to draw")
     R = result.rounds
-    by = R if by_round is None else max(0, min(R, by_round))
+    by = result.half_fuel_round() if by_round is None else max(0, min(R, by_round))
     base = _heat_options(result, by)
     b = result.building
-    levels = _levels(b, base)
+    levels = drawn_levels(b, base)
     s = _area_inches(result, levels)
     title = f"Forecast: {result.title or b.title or 'scenario'}"
     sub = (f"{result.runs} runs, up to {R} rounds, seed {result.seed}; "
-           f"heat: chance each area has burned by round {by}")
+           f"heat: chance each area has burned by round {by}"
+           + (" (half the fuel alight on average)" if by_round is None else ""))
     if layout == "pages":
         opts = MapOptions(heat=base.heat, fuel=False, heat_label=base.heat_label,
                           area_inches=s, layout="pages", title=title, subtitle=sub)
@@ -151,21 +157,29 @@ def _curves(axes, result: ForecastResult) -> None:
     colours = ["#2e86c1", "#28b463", "#af7ac5", "#dc7633", "#5d6d7e", "#f4d03f", "#17a589",
                "#cb4335"]
     twin = ax_heroes.twinx()
+    plans = result.plans
     for k, (name, c) in enumerate(curves.items()):
         colour = colours[k % len(colours)]
-        ax_heroes.plot(xs, c["mean_dramatic_wounds"], color=colour, lw=2, label=name,
+        label = f"{name} ({plans.get(name, 'flee')})"
+        ax_heroes.plot(xs, c["mean_dramatic_wounds"], color=colour, lw=2, label=label,
                        gid=f"curve-hero-{k}")
-        twin.plot(xs, [100 * p for p in c["p_down"]], color=colour, lw=1, ls="--")
+        twin.plot(xs, [100 * p for p in c["p_down"]], color=colour, lw=1, ls="--",
+                  gid=f"curve-hero-down-{k}")
+        twin.plot(xs, [100 * p for p in c["p_escaped"]], color=colour, lw=1, ls=":",
+                  gid=f"curve-hero-escaped-{k}")
     top = max([1.0] + [max(c["mean_dramatic_wounds"]) for c in curves.values()])
-    ax_heroes.set_ylim(0, top * 1.1)
-    ax_heroes.set_title("Heroes: wounds (solid), % down (dashed)", fontsize=10)
+    # a little below zero, so a hero who never takes a wound still shows a line
+    ax_heroes.set_ylim(-0.04 * top, top * 1.1)
+    ax_heroes.set_title("Heroes: wounds (solid), % down (dashed), % out (dotted)", fontsize=9)
     ax_heroes.set_xlabel("round", fontsize=8)
     ax_heroes.set_ylabel("mean Dramatic Wounds", fontsize=8)
-    twin.set_ylabel("% knocked out or dead", fontsize=8)
-    twin.set_ylim(-2, 102)
+    twin.set_ylabel("% of runs", fontsize=8)
+    twin.set_ylim(-3, 103)
     twin.tick_params(labelsize=7)
     if curves:
-        ax_heroes.legend(fontsize=7, loc="upper left")
+        leg = ax_heroes.legend(fontsize=6.5, loc="upper left")
+        for text in leg.get_texts():
+            text.set_parse_math(False)
     else:
         ax_heroes.text(0.5, 0.5, "no heroes in the scene", ha="center", va="center",
                        transform=ax_heroes.transAxes, fontsize=9, color="#666666")

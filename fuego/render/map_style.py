@@ -62,7 +62,35 @@ OUTDOOR = "#eaf4e4"
 WRECK_STYLE: dict[str, Any] = dict(facecolor="#4a2c17", edgecolor=FIRE_COLOUR["regular"], lw=1.6)
 EXIT_COLOUR = "#1e8449"
 BURNED = "#3b3b3b"
-GRID = "#c8c8c8"
+#: The 10-ft grid, drawn over the fills at a weight that prints (points at 1 inch per area),
+#: and the 5-ft sub-grid of ``--subgrid``.
+GRID = "#6f6f6f"
+GRID_LW = 0.6
+SUBGRID = "#8c8c8c"
+SUBGRID_LW = 0.45
+HIDDEN_FIRE = "#8e44ad"
+
+#: Paper sizes (portrait inches) for ``--paper``; the printable area keeps MARGIN all round.
+PAPER: dict[str, tuple[float, float]] = {"letter": (8.5, 11.0), "a4": (8.27, 11.69)}
+PAPER_MARGIN = 0.4
+#: Territories that print on Letter (LC_PAPER / LANG ``xx_US.UTF-8``); A4 everywhere else.
+LETTER_TERRITORIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "PR", "GT", "CR",
+                                "PA", "SV", "DO", "NI", "BZ"})
+
+
+def default_paper(environ: dict[str, str] | None = None) -> str:
+    """``letter`` where the locale's territory prints on Letter (LC_ALL, LC_PAPER, LANG in
+    that order), else ``a4``."""
+    import os
+
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_PAPER", "LANG"):
+        value = env.get(var)
+        if not value:
+            continue
+        territory = value.split(".")[0].split("@")[0].partition("_")[2].upper()
+        return "letter" if territory in LETTER_TERRITORIES else "a4"
+    return "a4"
 
 
 @dataclass(frozen=True)
@@ -83,10 +111,15 @@ class MapOptions:
     subtitle: str = ""
     heat: dict[int, float] | None = None
     heat_label: str = "probability"
+    #: ``letter`` or ``a4``: with ``layout="pages"`` every page is that paper and a level
+    #: larger than a page is tiled across pages; None: one page per level at its own size.
+    paper: str | None = None
+    #: draw fires hidden from every hero in play (the GM's map); else they are left out
+    gm: bool = True
 
 
 # -- small helpers --------------------------------------------------------------------------------
-def _levels(building: Building, options: MapOptions) -> list[int]:
+def drawn_levels(building: Building, options: MapOptions) -> list[int]:
     if options.levels is not None:
         return list(options.levels)
     used = {a.level for a in building.areas}
@@ -104,16 +137,59 @@ def barrier_state(barrier: Barrier) -> str:
     return "intact"
 
 
-def _wall_style(structure: Structure | None) -> tuple[float, str, str]:
+def hidden_fire(scene: Scene, area: int) -> bool:
+    """A fire hidden from every hero still in play (003's hidden fires): the players' table
+    does not see it."""
+    fire = scene.fires[area]
+    if not fire.hidden_from:
+        return False
+    names = {h.name for h in scene.heroes if h.in_play}
+    return bool(names) and names <= set(fire.hidden_from)
+
+
+#: What the map writes in an area for each feature, and its colour (the legend shows the same).
+FEATURE_MARK: dict[str, tuple[str, str]] = {
+    "oil": ("oil", "#111111"),
+    "gunpowder": ("powder", "#7b241c"),
+    "beam": ("beam", "#5e3714"),
+}
+FEATURE_LABEL = {"oil": "oil (spilt or stored)", "gunpowder": "gunpowder",
+                 "beam": "beam (may fall when burned)"}
+
+
+class _Word:
+    """A legend handle that is a word, drawn as the map draws it (see :func:`_word_handler`)."""
+
+    def __init__(self, word: str, colour: str) -> None:
+        self.word, self.colour = word, colour
+
+
+def _word_handler():
+    from matplotlib.legend_handler import HandlerBase
+    from matplotlib.text import Text
+
+    class HandlerWord(HandlerBase):
+        def create_artists(self, legend, orig_handle, xdescent, ydescent, width, height,
+                           fontsize, trans):
+            text = Text(width / 2 - xdescent, height / 2 - ydescent, orig_handle.word,
+                        ha="center", va="center", fontsize=fontsize * 0.85, fontweight="bold",
+                        color=orig_handle.colour, transform=trans, usetex=False)
+            text.set_parse_math(False)
+            return [text]
+
+    return HandlerWord()
+
+
+def wall_style(structure: Structure | None) -> tuple[float, str, str]:
     return WALL_STYLE.get(structure, WALL_STYLE[None])
 
 
-def _initials(name: str) -> str:
+def initials(name: str) -> str:
     return "".join(w[0] for w in name.split()[:2]).upper() or "?"
 
 
 # -- the legend -----------------------------------------------------------------------------------
-def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
+def legend_keys(building: Building, scene: Scene | None, levels: list[int],
                  options: MapOptions) -> list[tuple]:
     """What the legend will list (computed before drawing, so the figure can be sized)."""
     b = building
@@ -128,10 +204,12 @@ def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add(("outdoors",))
         if b.is_exit(area.index):
             keys.add(("exit",))
-        for feat in (Feature.OIL, Feature.GUNPOWDER):
-            if feat in area.features:
-                keys.add(("feature", feat.value))
-        if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
+        if options.heat is None:
+            for feat in (Feature.OIL, Feature.GUNPOWDER):
+                if feat in area.features:
+                    keys.add(("feature", feat.value))
+        if options.heat is None and area.features & {
+                Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
             keys.add(("feature", "beam"))
         if area.burned_out:
             keys.add(("burned",))
@@ -155,6 +233,10 @@ def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
     if scene is not None:
         for i, fire in scene.fires.items():
             if b.areas[i].level in on:
+                if hidden_fire(scene, i):
+                    if options.gm:
+                        keys.add(("fire", "hidden"))
+                    continue
                 keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
         if scene.smoke is not None:
             for i, d in scene.smoke.density.items():
@@ -174,25 +256,26 @@ def _legend_keys(building: Building, scene: Scene | None, levels: list[int],
                                        str(k[1:])))
 
 
-def _legend_rows(n: int, width: float) -> tuple[int, int]:
-    ncol = max(1, min(5, int(width // 2.1)))
+def legend_rows(n: int, width: float) -> tuple[int, int]:
+    # a column fits the longest entry ("broken wall, door or window (a gap)") at 7.5 pt
+    ncol = max(1, min(5, int((width - 0.3) // 2.9)))
     return ncol, math.ceil(n / ncol) if n else 0
 
 
-def _legend_height(n: int, width: float) -> float:
+def legend_height(n: int, width: float) -> float:
     if not n:
         return 0.0
-    _, rows = _legend_rows(n, width)
+    _, rows = legend_rows(n, width)
     return 0.25 + 0.2 * rows
 
 
-def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
-            width: float, height: float) -> None:
+def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+            width: float, height: float, bottom: float = 0.0) -> None:
     import matplotlib
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    keys = _legend_keys(b, scene, levels, options)
+    keys = legend_keys(b, scene, levels, options)
     handles: list[Any] = []
     labels: list[str] = []
 
@@ -209,7 +292,7 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
         elif kind == "outdoors":
             add(Patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors")
         elif kind == "wall":
-            lw, colour, label = _wall_style(key[1])
+            lw, colour, label = wall_style(key[1])
             add(Line2D([], [], color=colour, lw=lw), label)
         elif kind == "door":
             add(Patch(facecolor="#8b5a2b" if key[1] == "closed" else "white",
@@ -218,27 +301,34 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
             add(Patch(facecolor="#9fd3f0" if key[1] == "closed" else "white",
                       edgecolor="#222222"), f"window ({key[1]})")
         elif kind == "broken":
-            add(Line2D([], [], color=BROKEN, lw=1.4, ls=(0, (3, 2))), "broken barrier")
+            add(Line2D([], [], color=BROKEN, lw=1.4, ls=(0, (3, 2))),
+                "broken wall, door or window (a gap)")
         elif kind == "stairs":
             add(Patch(facecolor="#f4f1ea", edgecolor="#444444", hatch="---"), "stairs (up/down)")
         elif kind == "ladder":
             add(Line2D([], [], color="#6e4b2a", lw=1.4, marker="|", ms=8), "ladder (up/down)")
         elif kind == "hole":
-            add(Line2D([], [], color="#555555", lw=0, marker="o", ms=8), "hole / hatch")
+            add(Line2D([], [], color="#555555", lw=0, marker="o", ms=8),
+                "hole or hatch in the floor (up/down)")
         elif kind == "route":
             style = ROUTE_STYLE.get(key[1], ROUTE_STYLE[RouteKind.OTHER])
             add(Line2D([], [], color=style["color"], lw=style["lw"], alpha=style["alpha"],
                        ls=style["ls"]), f"{key[1].value} (fire runs along it)")
         elif kind == "feature":
-            add(Line2D([], [], lw=0, marker="$" + key[1][0] + "$", color="#111111", ms=7),
-                key[1] if key[1] != "powder" else "gunpowder")
+            word, colour = FEATURE_MARK[key[1]]
+            add(_Word(word, colour), FEATURE_LABEL[key[1]])
         elif kind == "exit":
-            add(Patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6), "way out")
+            add(Patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6), "way out (EXIT)")
         elif kind == "fire":
             colour = FIRE_COLOUR["hot" if key[1] == "hot" else "regular"]
-            add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor=colour,
-                       markeredgecolor="#7b241c"),
-                "fire (number: Fire Dice)" if key[1] != "hot" else "hot fire (flashover)")
+            if key[1] == "hidden":
+                add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor="white",
+                           markeredgecolor=HIDDEN_FIRE),
+                    "hidden fire (GM only; number: Fire Dice)")
+            else:
+                add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor=colour,
+                           markeredgecolor="#7b241c"),
+                    "fire (number: Fire Dice)" if key[1] != "hot" else "hot fire (flashover)")
         elif kind == "wreck":
             add(Patch(**WRECK_STYLE), "burning wreck (cart, wagon, boat...)")
         elif kind == "smoke":
@@ -246,14 +336,14 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
             add(Patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",
                       hatch="xxx" if thick else "//"), f"{key[1]} smoke")
         elif kind == "burned":
-            add(Patch(facecolor=BURNED, alpha=0.7), "burned out")
+            add(Patch(facecolor=BURNED, alpha=0.7), "burned out (fuel gone)")
         elif kind == "collapsed":
             add(Line2D([], [], lw=0, marker="o", ms=9, markerfacecolor="#555555",
                        markeredgecolor=BROKEN), "collapsed floor (hole)")
         elif kind == "hero" and scene is not None:
             hero = scene.heroes[key[1]]
             status = hero.status.value
-            label = f"{_initials(hero.name)} {hero.name}"
+            label = f"{initials(hero.name)} {hero.name}"
             if status != "active":
                 label += f" ({status})"
             add(Line2D([], [], lw=0, marker="o", ms=9,
@@ -264,10 +354,13 @@ def _legend(fig, b: Building, scene: Scene | None, levels: list[int], options: M
             options.heat_label)
     if not handles:
         return
-    ncol, _ = _legend_rows(len(handles), width)
+    ncol, _ = legend_rows(len(handles), width)
     leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=7.5,
-                     frameon=True, bbox_to_anchor=(0.5, 0.08 / height), handlelength=2.6,
-                     columnspacing=1.2, borderaxespad=0.2)
+                     frameon=True, bbox_to_anchor=(0.5, (0.08 + bottom) / height), handlelength=2.6,
+                     columnspacing=1.2, borderaxespad=0.2,
+                     handler_map={_Word: _word_handler()})
+    for text in leg.get_texts():  # names are text, never mathtext
+        text.set_parse_math(False)
     leg.set_gid("legend")
 
 
@@ -275,4 +368,4 @@ def legend_labels(building: Building, scene: Scene | None = None,
                   options: MapOptions | None = None) -> list[tuple]:
     """The legend's entries for every level drawn (for tests and tools)."""
     options = options or MapOptions()
-    return _legend_keys(building, scene, _levels(building, options), options)
+    return legend_keys(building, scene, drawn_levels(building, options), options)

@@ -37,31 +37,40 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.render.map_style import (  # noqa: F401  (importable here)
     BROKEN,
     BURNED,
     DOOR_COLOUR,
     EXIT_COLOUR,
+    FEATURE_MARK,
     FIRE_COLOUR,
     GRID,
+    GRID_LW,
     HERO_COLOUR,
+    HIDDEN_FIRE,
     OUTDOOR,
+    PAPER,
+    PAPER_MARGIN,
     ROUTE_STYLE,
+    SUBGRID,
+    SUBGRID_LW,
     WALL_STYLE,
     WINDOW_COLOUR,
     WRECK_STYLE,
     MapOptions,
-    _initials,
-    _legend,
-    _legend_height,
-    _legend_keys,
-    _legend_rows,
-    _levels,
-    _wall_style,
     barrier_state,
+    draw_legend,
+    drawn_levels,
+    hidden_fire,
+    initials,
+    legend_height,
+    legend_keys,
     legend_labels,
+    legend_rows,
+    wall_style,
 )
 from fuego.rules.tables import Structure
 from fuego.world.building import (
@@ -129,37 +138,113 @@ def _level_box(building: Building, level: int, s: float) -> tuple[float, float]:
     return (c1 - c0 + 1) * s, (r1 - r0 + 1) * s
 
 
+@dataclass
+class _Page:
+    """One figure: its size, and per level drawn its box (inches from the bottom left) and the
+    window of columns and rows it shows; ``tile``: (level, index, tiles, all windows) when a
+    level is tiled across pages."""
+
+    size: tuple[float, float]
+    placed: list[tuple[int, tuple[float, float, float, float], Window]]
+    tile: tuple[int, int, list[Window]] | None = None
+    #: the legend of these levels is drawn on this page (a key page has nothing else)
+    legend: list[int] | None = None
+
+
+Window = tuple[int, int, int, int]  # (col_min, col_max, row_min, row_max), inclusive
+
+
 def figure_size(building: Building, scene: Scene | None = None,
                 options: MapOptions | None = None) -> list[tuple[float, float]]:
     """The size in inches of each figure :func:`draw_map` makes (exact: no tight cropping)."""
-    return [size for size, _ in _layouts(building, scene, options or MapOptions())]
+    return [page.size for page in _layouts(building, scene, options or MapOptions())]
 
 
-def _layouts(building: Building, scene: Scene | None, options: MapOptions):
-    """Per figure: ((width, height), [(level, (x, y, w, h) in inches from the bottom left)])."""
+def _top(options: MapOptions, paged: bool) -> float:
+    return TOP + (0.25 if options.subtitle else 0.0) + (0.25 if paged else 0.0)
+
+
+def _legend_n(building: Building, scene: Scene | None, group: list[int],
+              options: MapOptions) -> int:
+    if not options.legend:
+        return 0
+    n = len(legend_keys(building, scene, group, options))
+    return n + (1 if options.heat is not None else 0)
+
+
+def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[_Page]:
+    """The figures to draw: levels side by side, one page per level, or paper pages."""
     s = options.area_inches
-    levels = _levels(building, options)
+    levels = drawn_levels(building, options)
+    if options.layout == "pages" and options.paper is not None:
+        return [page for lv in levels for page in _paper_pages(building, scene, lv, options)]
     groups = [[lv] for lv in levels] if options.layout == "pages" else [levels]
     out = []
     for group in groups:
         boxes = [_level_box(building, lv, s) for lv in group]
         content_w = sum(w for w, _ in boxes) + GAP * max(0, len(boxes) - 1)
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
-        n = len(_legend_keys(building, scene, group, options)) if options.legend else 0
-        if options.heat is not None and options.legend:
-            n += 1
-        legend_h = _legend_height(n, width)
+        legend_h = legend_height(_legend_n(building, scene, group, options), width)
         content_h = max((h for _, h in boxes), default=0.0)
-        top = TOP + (0.25 if options.subtitle else 0.0)
-        height = top + content_h + BOTTOM + legend_h
+        height = _top(options, False) + content_h + BOTTOM + legend_h
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
         placed = []
         for lv, (w, h) in zip(group, boxes):
             y = BOTTOM + legend_h + (content_h - h)  # top-aligned
-            placed.append((lv, (x, y, w, h)))
+            placed.append((lv, (x, y, w, h), level_extent(building, lv)))
             x += w + GAP
-        out.append(((width, height), placed))
+        out.append(_Page((width, height), placed, None, group))
     return out
+
+
+def _spans(lo: int, hi: int, fit: int) -> list[tuple[int, int]]:
+    """Cover columns (or rows) lo..hi with windows of ``fit``, neighbours sharing one."""
+    if hi - lo + 1 <= fit:
+        return [(lo, hi)]
+    step = fit - 1 if fit >= 3 else fit  # one shared row or column, when a page holds 3+
+    out, start = [], lo
+    while True:
+        stop = min(hi, start + fit - 1)
+        out.append((start, stop))
+        if stop >= hi:
+            return out
+        start += step
+
+
+def _paper_pages(building: Building, scene: Scene | None, lv: int,
+                 options: MapOptions) -> list[_Page]:
+    """A level on pages of ``options.paper``, at ``area_inches`` per area, tiled when larger
+    than one page (in the orientation that needs fewest pages; portrait on a tie)."""
+    s = options.area_inches
+    c0, c1, r0, r1 = level_extent(building, lv)
+    pw, ph = PAPER[options.paper or "a4"]
+    best = None
+    for width, height in ((pw, ph), (ph, pw)):
+        avail_w = width - 2 * PAPER_MARGIN - LEFT - RIGHT
+        avail_h = height - 2 * PAPER_MARGIN - _top(options, True) - BOTTOM
+        fit_c, fit_r = max(1, int(avail_w / s + 1e-9)), max(1, int(avail_h / s + 1e-9))
+        cols, rows = _spans(c0, c1, fit_c), _spans(r0, r1, fit_r)
+        if best is None or len(cols) * len(rows) < best[0]:
+            best = (len(cols) * len(rows), (width, height), cols, rows)
+    assert best is not None
+    _, (width, height), cols, rows = best
+    windows = [(a, b, c, d) for c, d in rows for a, b in cols]
+    n_keys = _legend_n(building, scene, [lv], options)
+    legend_h = legend_height(n_keys, width - 2 * PAPER_MARGIN)
+    tallest = max((d - c + 1) * s for _, _, c, d in windows)
+    room = height - 2 * PAPER_MARGIN - _top(options, True) - tallest - BOTTOM
+    on_page = n_keys > 0 and legend_h <= room  # else the key gets a page of its own
+    pages = []
+    for k, (a, b_, c, d) in enumerate(windows):
+        w, h = (b_ - a + 1) * s, (d - c + 1) * s
+        x = (width - w) / 2
+        y = height - PAPER_MARGIN - _top(options, True) - h
+        tile = (lv, k, windows) if len(windows) > 1 else None
+        pages.append(_Page((width, height), [(lv, (x, y, w, h), (a, b_, c, d))], tile,
+                           [lv] if on_page else None))
+    if n_keys and not on_page:
+        pages.append(_Page((width, height), [], None, [lv]))
+    return pages
 
 
 # -- the drawing ----------------------------------------------------------------------------------
@@ -169,7 +254,9 @@ def draw_map(building: Building, scene: Scene | None = None,
     """Figures of the building (and the scene's fires, smoke and heroes when given).
 
     One figure with the levels side by side (``layout="side"``) or one per level
-    (``layout="pages"``). Pure: nothing is saved, nothing in the scene changes.
+    (``layout="pages"``; with ``options.paper`` every page is that paper, and a level larger
+    than a page is tiled across pages with overlap marks and a page index). Pure: nothing is
+    saved, nothing in the scene changes.
     """
     from matplotlib.figure import Figure
 
@@ -177,31 +264,143 @@ def draw_map(building: Building, scene: Scene | None = None,
     if scene is not None:
         building = scene.building
     figures = []
-    for (width, height), placed in _layouts(building, scene, options):
+    for page in _layouts(building, scene, options):
+        width, height = page.size
         fig = Figure(figsize=(width, height))
+        top = PAPER_MARGIN if options.paper is not None and options.layout == "pages" else 0.0
         title = options.title if options.title is not None else (building.title or "fuego map")
-        fig.text(0.5, 1 - 0.22 / height, title, ha="center", va="top", fontsize=13,
-                 fontweight="bold", gid="map-title")
+        _text(fig, 0.5, 1 - (top + 0.22) / height, title, ha="center", va="top", fontsize=13,
+              fontweight="bold", gid="map-title")
         if options.subtitle:
-            fig.text(0.5, 1 - 0.48 / height, options.subtitle, ha="center", va="top",
-                     fontsize=9, color="#444444", gid="map-subtitle")
-        for lv, (x, y, w, h) in placed:
+            _text(fig, 0.5, 1 - (top + 0.48) / height, options.subtitle, ha="center", va="top",
+                  fontsize=9, color="#444444", gid="map-subtitle")
+        for lv, (x, y, w, h), window in page.placed:
             ax = fig.add_axes((x / width, y / height, w / width, h / height))
-            draw_level(ax, building, lv, scene, options)
-        if options.legend:
-            group = [lv for lv, _ in placed]
-            _legend(fig, building, scene, group, options, width, height)
+            draw_level(ax, building, lv, scene, options, window=window,
+                       tiles=page.tile[2] if page.tile is not None else None)
+        if page.tile is not None:
+            _page_index(fig, building, page, top + (0.74 if options.subtitle else 0.5))
+        if options.legend and page.legend:
+            bottom = PAPER_MARGIN if options.paper is not None and options.layout == "pages" \
+                else 0.0
+            if not page.placed:  # a key page: the legend under the title
+                bottom = height - top - 1.0 - legend_height(
+                    _legend_n(building, scene, page.legend, options), width - 2 * top)
+                name = building.levels[page.legend[0]].name
+                _text(fig, 0.5, 1 - (top + 0.74) / height, f"{name}: key", ha="center",
+                      va="top", fontsize=10, gid="key-page")
+            draw_legend(fig, building, scene, page.legend, options, width, height, bottom=bottom)
         figures.append(fig)
     return figures
+
+
+def _text(target, x: float, y: float, text: str, **kw):
+    """Text drawn literally: names are never parsed as mathtext."""
+    artist = target.text(x, y, text, **kw)
+    artist.set_parse_math(False)
+    return artist
+
+
+def _page_index(fig, building: Building, page: _Page, top: float) -> None:
+    """Which part of the level this page shows: a line of words and a small map of the tiles,
+    this page's filled."""
+    from matplotlib.patches import Rectangle
+
+    lv, k, windows = page.tile  # type: ignore[misc]
+    width, height = page.size
+    a, b, c, d = windows[k]
+    name = building.levels[lv].name
+    _text(fig, 0.5, 1 - top / height,
+          f"{name}: page {k + 1} of {len(windows)}, columns {column_letters(a)}-"
+          f"{column_letters(b)}, rows {c + 1}-{d + 1} (shaded edges are repeated on the next "
+          "page)", ha="center", va="top", fontsize=8, color="#222222", gid="page-index-text")
+    c0 = min(w[0] for w in windows)
+    c1 = max(w[1] for w in windows)
+    r0 = min(w[2] for w in windows)
+    r1 = max(w[3] for w in windows)
+    size = 0.9
+    span = max(c1 - c0 + 1, r1 - r0 + 1)
+    iw, ih = size * (c1 - c0 + 1) / span, size * (r1 - r0 + 1) / span
+    ax = fig.add_axes(((width - PAPER_MARGIN - iw) / width,
+                       (height - PAPER_MARGIN - ih) / height, iw / width, ih / height),
+                      gid="page-index")
+    ax.set_xlim(c0, c1 + 1)
+    ax.set_ylim(r1 + 1, r0)
+    ax.set_axis_off()
+    for n, (wa, wb, wc, wd) in enumerate(windows):
+        ax.add_patch(Rectangle((wa, wc), wb - wa + 1, wd - wc + 1, lw=0.6,
+                               edgecolor="#222222", facecolor="#f5b041" if n == k else "none",
+                               alpha=0.9))
+        _text(ax, (wa + wb + 1) / 2, (wc + wd + 1) / 2, str(n + 1), ha="center", va="center",
+              fontsize=6, color="#111111")
 
 
 def _fs(options: MapOptions, base: float, lo: float = 5.0, hi: float = 14.0) -> float:
     return max(lo, min(hi, base * options.area_inches))
 
 
+class _Placer:
+    """Labels placed so that none overlaps another or a token (fire, hero): each label tries
+    its candidate spots in order and takes the first whose box (estimated from the font size
+    and the text's length, in areas) is free."""
+
+    def __init__(self, area_inches: float, bounds: tuple[float, float, float, float]) -> None:
+        self.s = area_inches
+        self.bounds = bounds  # x0, y0, x1, y1 of the drawing (the axes' window)
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def block(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        self.boxes.append((x0, y0, x1, y1))
+
+    def size(self, text: str, fs: float) -> tuple[float, float]:
+        lines = text.split("\n")
+        # DejaVu Sans averages about 0.6 em a character (bold a little more), a line 1.2 em
+        w = max(len(line) for line in lines) * 0.63 * fs / 72 / self.s
+        h = len(lines) * 1.25 * fs / 72 / self.s
+        return w, h
+
+    def box(self, text: str, fs: float, x: float, y: float, ha: str, va: str, pad: float = 0.0):
+        w, h = self.size(text, fs)
+        x0 = x - w / 2 if ha == "center" else (x - w if ha == "right" else x)
+        y0 = y - h / 2 if va == "center" else (y - h if va == "bottom" else y)
+        return x0 - pad, y0 - pad, x0 + w + pad, y0 + h + pad
+
+    def free(self, box) -> bool:
+        bx0, by0, bx1, by1 = self.bounds
+        if box[0] < bx0 - 1e-9 or box[1] < by0 - 1e-9 or box[2] > bx1 + 1e-9 \
+                or box[3] > by1 + 1e-9:
+            return False
+        return not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
+                       for o in self.boxes)
+
+    def place(self, text: str, fs: float, spots, pad: float = 0.02):
+        """The first free spot ``(x, y, ha, va)`` (and take it), or None."""
+        for x, y, ha, va in spots:
+            box = self.box(text, fs, x, y, ha, va, pad)
+            if self.free(box):
+                self.boxes.append(box)
+                return x, y, ha, va
+        return None
+
+
+def _area_spots(col: int, row: int):
+    """Where a small mark may sit in an area, in order of preference."""
+    m = 0.05
+    return [(col + 0.5, row + m, "center", "top"), (col + 0.5, row + 1 - m, "center", "bottom"),
+            (col + m, row + m, "left", "top"), (col + 1 - m, row + m, "right", "top"),
+            (col + m, row + 1 - m, "left", "bottom"),
+            (col + 1 - m, row + 1 - m, "right", "bottom"),
+            (col + m, row + 0.5, "left", "center"), (col + 1 - m, row + 0.5, "right", "center")]
+
+
 def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
-               options: MapOptions) -> None:
-    """Draw one level's plan into ``ax`` (used by maps and by forecast heat maps)."""
+               options: MapOptions, window: Window | None = None,
+               tiles: list[Window] | None = None) -> None:
+    """Draw one level's plan into ``ax`` (used by maps and by forecast heat maps).
+
+    ``window``: the columns and rows to show (default: the whole level); ``tiles``: every
+    window of a level tiled across pages, to mark the rows and columns repeated on the next
+    page."""
     import matplotlib
     from matplotlib.collections import LineCollection
     from matplotlib.colors import Normalize
@@ -210,7 +409,8 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     b = building
     s = options.area_inches
     lw_scale = max(0.5, min(2.0, s))
-    c0, c1, r0, r1 = level_extent(b, level)
+    c0, c1, r0, r1 = window if window is not None else level_extent(b, level)
+    clip = window is not None and window != level_extent(b, level)
     lv = b.levels[level]
     ax.set_xlim(c0, c1 + 1)
     ax.set_ylim(r1 + 1, r0)
@@ -224,24 +424,24 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     for spine in ax.spines.values():
         spine.set_visible(False)
     where = f"{lv.name} (elevation {lv.elevation:+d})" if lv.elevation else lv.name
-    ax.set_title(where, fontsize=_fs(options, 10, 8, 12), pad=fs_tick + 8,
-                 gid=f"level-{_safe(lv.name)}")
+    title = ax.set_title(where, fontsize=_fs(options, 10, 8, 12), pad=fs_tick + 8,
+                         gid=f"level-{_safe(lv.name)}")
+    title.set_parse_math(False)
+    placer = _Placer(s, (c0, r0, c1 + 1, r1 + 1))
 
-    # grid
-    gx = [[(c, r0), (c, r1 + 1)] for c in range(c0, c1 + 2)]
-    gy = [[(c0, r), (c1 + 1, r)] for r in range(r0, r1 + 2)]
-    ax.add_collection(LineCollection(gx + gy, colors=GRID, linewidths=0.5, zorder=1))
-    if options.subgrid:
-        sx = [[(c + 0.5, r0), (c + 0.5, r1 + 1)] for c in range(c0, c1 + 1)]
-        sy = [[(c0, r + 0.5), (c1 + 1, r + 0.5)] for r in range(r0, r1 + 1)]
-        ax.add_collection(LineCollection(sx + sy, colors=GRID, linewidths=0.4,
-                                         linestyles=":", zorder=1))
+    def text(x: float, y: float, words: str, **kw):
+        artist = _text(ax, x, y, words, **kw)
+        if clip:
+            artist.set_clip_on(True)
+        return artist
 
     areas = [a for a in b.areas if a.level == level]
     fuel_cmap = matplotlib.colormaps["YlOrBr"]
     heat_cmap = matplotlib.colormaps["inferno_r"]
     heat_norm = Normalize(0.0, 1.0)
     fs_small = _fs(options, 6, 4.5, 9)
+    marks: list[tuple[int, str, float, dict]] = []  # (area, text, size, style): placed below
+    colour: Any
     for a in areas:
         outdoors = b.rooms[a.room].outdoors
         if options.heat is not None:
@@ -254,9 +454,11 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                              gid=f"heat-{_safe(a.name)}")
             ax.add_patch(rect)
             if p is not None and (a.fuel > 0 or p > 0):
-                ax.text(a.col + 0.5, a.row + 0.5, f"{round(100 * p)}%", ha="center",
-                        va="center", fontsize=_fs(options, 7, 4.5, 10),
-                        color="white" if p > 0.55 else "black", zorder=9)
+                label, size = f"{round(100 * p)}%", _fs(options, 7, 4.5, 10)
+                placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
+                                         "center"))
+                text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
+                     color="white" if p > 0.55 else "black", zorder=9)
             continue
         if options.fuel and a.fuel > 0:
             colour = fuel_cmap(0.08 + 0.62 * min(a.fuel, 9) / 9)
@@ -266,9 +468,6 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             colour = "#ffffff"
         ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
                                zorder=2, gid=f"area-{_safe(a.name)}"))
-        if options.fuel and a.fuel > 0 and s >= 0.5:
-            ax.text(a.col + 0.94, a.row + 0.94, str(a.fuel), ha="right", va="bottom",
-                    fontsize=fs_small, color="#7a5230", zorder=3)
         if a.burned_out:
             ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
                                    edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
@@ -284,6 +483,22 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                                    edgecolor="#404040" if thick else "#8c8c8c", zorder=4,
                                    gid=f"smoke-{'thick' if thick else 'thin'}-{_safe(a.name)}"))
 
+    # the grid, over the fills and the smoke (miniatures stand on it), under walls and marks
+    gx = [[(c, r0), (c, r1 + 1)] for c in range(c0, c1 + 2)]
+    gy = [[(c0, r), (c1 + 1, r)] for r in range(r0, r1 + 2)]
+    ax.add_collection(LineCollection(gx + gy, colors=GRID, linewidths=GRID_LW * lw_scale,
+                                     zorder=4.5, gid="grid"))
+    if options.subgrid:
+        sx: list[list[tuple[float, float]]] = [[(c + 0.5, r0), (c + 0.5, r1 + 1)]
+                                                for c in range(c0, c1 + 1)]
+        sy: list[list[tuple[float, float]]] = [[(c0, r + 0.5), (c1 + 1, r + 0.5)]
+                                                for r in range(r0, r1 + 1)]
+        ax.add_collection(LineCollection(sx + sy, colors=SUBGRID,
+                                         linewidths=SUBGRID_LW * lw_scale,
+                                         linestyles=(0, (2, 2)), zorder=4.5, gid="subgrid"))
+    if tiles:
+        _overlap_marks(ax, (c0, c1, r0, r1), tiles)
+
     # exits
     for a in areas:
         if b.is_exit(a.index):
@@ -291,8 +506,9 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                                    edgecolor=EXIT_COLOUR, linewidth=1.6 * lw_scale, zorder=5,
                                    gid=f"exit-{_safe(a.name)}"))
             if options.heat is None and (Feature.EXIT in a.features or s >= 0.75):
-                ax.text(a.col + 0.5, a.row + 0.1, "EXIT", ha="center", va="top",
-                        fontsize=fs_small, color=EXIT_COLOUR, fontweight="bold", zorder=9)
+                marks.append((a.index, "EXIT", fs_small,
+                              dict(color=EXIT_COLOUR, fontweight="bold", gid=f"exit-label-"
+                                   f"{_safe(a.name)}")))
 
     _outline(ax, b, level, areas, lw_scale)
     for barrier in b.barriers:
@@ -300,18 +516,68 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
         if la != level and lb != level:
             continue
         if la != lb:
-            _vertical_mark(ax, b, barrier, level, lw_scale, options)
+            mark = _vertical_mark(ax, b, barrier, level, lw_scale, options)
+            if mark is not None:
+                marks.append((mark[0], mark[1], fs_small, dict(color="#222222")))
         else:
             _edge(ax, b, barrier, lw_scale)
+            geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
+            if geo is not None:  # no word over a door or window (its leaf swings 0.6 in)
+                (x0, y0), (x1, y1), _ = geo
+                pad = 0.12
+                placer.block(min(x0, x1) - pad, min(y0, y1) - pad, max(x0, x1) + pad,
+                             max(y0, y1) + pad)
 
     _routes(ax, b, level, lw_scale)
     if options.heat is None:  # a heat map keeps to the plan and its numbers
-        _features(ax, b, areas, options)
-    _room_labels(ax, b, level, scene, options)
+        marks.extend(_features(b, areas, options))
+        if options.fuel and s >= 0.5:
+            marks.extend((a.index, str(a.fuel), fs_small, dict(color="#7a5230", corner=True))
+                         for a in areas if a.fuel > 0)
+    names: list[tuple[int, str, float, dict]] = []
     if scene is not None:
-        _fires(ax, b, level, scene, options)
-        _wrecks(ax, b, level, scene)
-        _heroes(ax, b, level, scene, options)
+        _fires(ax, b, level, scene, options, placer)
+        _wrecks(ax, b, level, scene, placer)
+        names = _heroes(ax, b, level, scene, options, placer)
+    _room_labels(ax, b, level, scene, options, placer, clip)
+    for i, words, size, style in marks + names:
+        a = b.areas[i]
+        spots = _area_spots(a.col, a.row)
+        if style.pop("corner", False):  # a fuel number: a corner, bottom right first
+            spots = [spots[5], spots[3], spots[4], spots[2]] + spots
+        if style.pop("under", False):
+            x, y = style.pop("at")
+            spots = [(x, y, "center", "top"), (x, y - 0.36, "center", "bottom")] + spots
+        spot = placer.place(words, size, spots)
+        if spot is None:
+            continue  # no room left in the area: the legend still says what it would mark
+        x, y, ha, va = spot
+        text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
+
+
+def _overlap_marks(ax, window: Window, tiles: list[Window]) -> None:
+    """Shade the columns and rows this page shares with its neighbours, edged with a dashed
+    cut line, so pages can be laid overlapping."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    c0, c1, r0, r1 = window
+    others = [t for t in tiles if t != window]
+    bands = []
+    if any(t[1] == c0 and t[2] == r0 for t in others):
+        bands.append(((c0, r0), 1, r1 - r0 + 1, [(c0 + 1, r0), (c0 + 1, r1 + 1)]))
+    if any(t[0] == c1 and t[2] == r0 for t in others):
+        bands.append(((c1, r0), 1, r1 - r0 + 1, [(c1, r0), (c1, r1 + 1)]))
+    if any(t[3] == r0 and t[0] == c0 for t in others):
+        bands.append(((c0, r0), c1 - c0 + 1, 1, [(c0, r0 + 1), (c1 + 1, r0 + 1)]))
+    if any(t[2] == r1 and t[0] == c0 for t in others):
+        bands.append(((c0, r1), c1 - c0 + 1, 1, [(c0, r1), (c1 + 1, r1)]))
+    for k, (xy, w, h, line) in enumerate(bands):
+        ax.add_patch(Rectangle(xy, w, h, facecolor="#9b9b9b", alpha=0.18, edgecolor="none",
+                               zorder=4.6, gid=f"overlap-{k}"))
+        (x0, y0), (x1, y1) = line
+        ax.add_line(Line2D([x0, x1], [y0, y1], color="#333333", lw=0.9, ls=(0, (6, 3)),
+                           zorder=4.7))
 
 
 def _outline(ax, b: Building, level: int, areas, lw_scale: float) -> None:
@@ -349,7 +615,7 @@ def _surround_wall(b: Building, barrier: Barrier) -> Structure | None:
     """The wall a door or window sits in: the sturdier of the two rooms' walls (indoors)."""
     rooms = [b.rooms[b.areas[i].room] for i in (barrier.a, barrier.b)]
     walls = [r.wall for r in rooms if not r.outdoors] or [rooms[0].wall]
-    return max(walls, key=lambda w: _wall_style(w)[0])
+    return max(walls, key=lambda w: wall_style(w)[0])
 
 
 def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
@@ -368,7 +634,7 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
                                ls=(0, (1, 2)), zorder=6, gid=gid))
         return
     if kind is BarrierKind.WALL or kind is BarrierKind.FLOOR:
-        lw, colour, _ = _wall_style(barrier.structure)
+        lw, colour, _ = wall_style(barrier.structure)
         if barrier.destroyed:
             ax.add_line(Line2D([x0, x1], [y0, y1], color=BROKEN, lw=1.4 * lw_scale,
                                ls=(0, (3, 2)), zorder=7, gid=gid))
@@ -377,7 +643,7 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
                                solid_capstyle="projecting", zorder=7, gid=gid))
         return
     # a door or a window in a wall: stubs of the wall, then the opening in the middle 60%
-    lw, colour, _ = _wall_style(_surround_wall(b, barrier))
+    lw, colour, _ = wall_style(_surround_wall(b, barrier))
     ux, uy = x1 - x0, y1 - y0
 
     def at(t: float, off: float = 0.0) -> tuple[float, float]:
@@ -395,9 +661,10 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
                              lw=1.2 * lw_scale, ls=(0, (3, 2)), zorder=8, gid=gid))
         return
     if door:
-        fill = DOOR_COLOUR.get(barrier.structure, "#8b5a2b")
+        fill = DOOR_COLOUR.get(barrier.structure, "#8b5a2b") if barrier.structure else "#8b5a2b"
     else:
-        fill = WINDOW_COLOUR.get(barrier.structure, "#9fd3f0")
+        fill = (WINDOW_COLOUR.get(barrier.structure, "#9fd3f0") if barrier.structure
+                else "#9fd3f0")
     if barrier.closed:
         ax.add_patch(Polygon(corners, closed=True, facecolor=fill, edgecolor="#222222",
                              lw=0.8 * lw_scale, zorder=8, gid=gid))
@@ -417,14 +684,15 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
 
 
 def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: float,
-                   options: MapOptions) -> None:
-    """Stairs, ladders, holes, trapdoors and collapsed floors, on both levels they join."""
+                   options: MapOptions) -> tuple[int, str] | None:
+    """Stairs, ladders, holes, trapdoors and collapsed floors, on both levels they join;
+    returns the area and its word (``up``/``down``) for the label placer."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
 
     kind = barrier.kind
     if kind is BarrierKind.FLOOR and not barrier.destroyed:
-        return  # every area has a floor: only its loss is marked
+        return None  # every area has a floor: only its loss is marked
     here = barrier.a if b.areas[barrier.a].level == level else barrier.b
     there = barrier.other(here)
     a = b.areas[here]
@@ -432,7 +700,6 @@ def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: floa
     # the barrier's own gid goes on the lower of its two levels
     gid = barrier_gid(barrier) if up else f"link-{kind.value}-{barrier.index}"
     x, y = a.col, a.row
-    fs = _fs(options, 6, 4.5, 9)
     if kind is BarrierKind.STAIRS:
         rect = Rectangle((x + 0.12, y + 0.12), 0.76, 0.76,
                          facecolor="#f4f1ea" if options.heat is None else "none",
@@ -458,9 +725,7 @@ def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: floa
                             alpha=0.8, edgecolor=BROKEN if broken else "#222222",
                             lw=1.2 * lw_scale, ls=(0, (3, 2)) if broken else "-", zorder=5,
                             gid=gid))
-    label = "up" if up else "down"
-    ax.text(x + 0.5, y + 0.08, label, ha="center", va="top", fontsize=fs, color="#222222",
-            zorder=9)
+    return here, "up" if up else "down"
 
 
 def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
@@ -494,23 +759,36 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
                                zorder=6, gid=gid))
 
 
-def _features(ax, b: Building, areas, options: MapOptions) -> None:
+def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
+    """Oil, gunpowder and beams as the words the legend shows, for the label placer."""
     fs = _fs(options, 6, 4.5, 9)
+    out = []
     for a in areas:
-        marks = []
+        keys = []
         if Feature.OIL in a.features:
-            marks.append(("oil", "#111111"))
+            keys.append("oil")
         if Feature.GUNPOWDER in a.features:
-            marks.append(("powder", "#7b241c"))
+            keys.append("gunpowder")
         if a.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
-            marks.append(("beam", "#5e3714"))
-        for k, (word, colour) in enumerate(marks):
-            ax.text(a.col + 0.06, a.row + 0.06 + 0.16 * k, word, ha="left", va="top",
-                    fontsize=fs, color=colour, fontweight="bold", zorder=9,
-                    gid=f"feature-{word}-{_safe(a.name)}")
+            keys.append("beam")
+        for key in keys:
+            word, colour = FEATURE_MARK[key]
+            out.append((a.index, word, fs, dict(color=colour, fontweight="bold",
+                                                gid=f"feature-{word}-{_safe(a.name)}")))
+    return out
 
 
-def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions) -> None:
+def _wrap(text: str) -> str:
+    """A long name on two lines, broken at the space nearest its middle."""
+    spaces = [k for k, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return text
+    k = min(spaces, key=lambda k: (abs(2 * k - len(text)), k))
+    return text[:k] + "\n" + text[k + 1:]
+
+
+def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions,
+                 placer: _Placer, clip: bool) -> None:
     fs = _fs(options, 9, 6, 14)
     for key, room in b.rooms.items():
         idx = [i for i in b.room_areas(key) if b.areas[i].level == level]
@@ -518,25 +796,53 @@ def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapO
             continue
         cx = sum(b.areas[i].col + 0.5 for i in idx) / len(idx)
         cy = sum(b.areas[i].row + 0.5 for i in idx) / len(idx)
-        # the room's own area nearest its centre (an L-shaped room keeps its label inside)
-        best = min(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
-                                      + (b.areas[i].row + 0.5 - cy) ** 2, i))
-        a = b.areas[best]
+        # the room's own areas nearest its centre first (an L-shaped room keeps its label in)
+        near = sorted(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
+                                          + (b.areas[i].row + 0.5 - cy) ** 2, i))
+        centres = []
+        a = b.areas[near[0]]
         inside = len(idx) > 1 and abs(a.col + 0.5 - cx) < 0.01 and abs(a.row + 0.5 - cy) < 0.01
-        x, y = (cx, cy) if inside or len(idx) == 1 else (a.col + 0.5, a.row + 0.5)
-        text = room.name or key
+        if inside or len(idx) == 1:
+            centres.append((cx, cy))
+        centres += [(b.areas[i].col + 0.5, b.areas[i].row + 0.5) for i in near]
+        # below the centre first, so a fire or hero there stays readable; then across the
+        # line between two of the room's areas (between two tokens), then off-centre
+        spots = [(x, y + dy, "center", "center") for x, y in centres
+                 for dy in (0.3, -0.3, 0.0)]
+        cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+        spots += [(c + 0.5, r + 1.0, "center", "center") for c, r in
+                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c, r + 1) in cells]
+        spots += [(c + 1.0, r + 0.5 + dy, "center", "center") for c, r in
+                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c + 1, r) in cells
+                  for dy in (0.3, -0.3)]
+        spots += [(x + dx, y + dy, "center", "center") for x, y in centres
+                  for dy in (0.38, -0.38) for dx in (-0.2, 0.2)]
+        name = room.name or key
         if scene is not None and key in scene.flashed:
-            text += " (flashover)"
-        # below the centre so a fire or hero there stays readable
-        ax.text(x, y + 0.3, text, ha="center", va="center", fontsize=fs,
-                fontstyle="italic" if room.outdoors else "normal",
-                color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
-                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
-                          edgecolor="none"),
-                gid=f"room-{_safe(key)}")
+            name += " (flashover)"
+        placed = None
+        for words, size in ((name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
+                            (_wrap(name), max(4.5, fs * 0.65)), (name, max(4.0, fs * 0.55)),
+                            (_wrap(name), max(4.0, fs * 0.55))):
+            spot = placer.place(words, size, spots, pad=0.03)
+            if spot is not None:
+                placed = (words, size, spot)
+                break
+        if placed is None:  # nowhere free: the centre, over whatever is there
+            placed = (_wrap(name), max(4.5, fs * 0.65), spots[0])
+        words, size, (x, y, _, _) = placed
+        artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
+                       fontstyle="italic" if room.outdoors else "normal",
+                       color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
+                       bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
+                                 edgecolor="none"),
+                       gid=f"room-{_safe(key)}")
+        if clip:
+            artist.set_clip_on(True)
 
 
-def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> None:
+def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
+           placer: _Placer) -> None:
     from matplotlib.patches import Circle
 
     fs = _fs(options, 9, 5, 14)
@@ -545,19 +851,30 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> No
         a = b.areas[i]
         if a.level != level:
             continue
+        hidden = hidden_fire(scene, i)
+        if hidden and not options.gm:
+            continue  # the players' map: what the table sees
         state = fire.state.value
         if state == "flame":
             colour = FIRE_COLOUR["flame"]
         else:
             colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR["regular"])
         r = 0.2 + 0.018 * fire.fd
-        ax.add_patch(Circle((a.col + 0.5, a.row + 0.45), r, facecolor=colour, edgecolor="#7b241c",
-                            lw=1.0, zorder=11, gid=f"fire-{_safe(a.name)}"))
-        ax.text(a.col + 0.5, a.row + 0.45, str(fire.fd), ha="center", va="center", fontsize=fs,
-                fontweight="bold", color="white" if state != "flame" else "#7b241c", zorder=12)
+        x, y = a.col + 0.5, a.row + 0.45
+        placer.block(x - r, y - r, x + r, y + r)
+        if hidden:
+            ax.add_patch(Circle((x, y), r, facecolor="white", edgecolor=HIDDEN_FIRE, lw=1.4,
+                                ls=(0, (3, 2)), zorder=11, gid=f"fire-hidden-{_safe(a.name)}"))
+            colour_text = HIDDEN_FIRE
+        else:
+            ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
+                                zorder=11, gid=f"fire-{_safe(a.name)}"))
+            colour_text = "white" if state != "flame" else "#7b241c"
+        _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
+              color=colour_text, zorder=12)
 
 
-def _wrecks(ax, b: Building, level: int, scene: Scene) -> None:
+def _wrecks(ax, b: Building, level: int, scene: Scene, placer: _Placer) -> None:
     """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
     area (a fire there keeps the middle)."""
     from matplotlib.patches import FancyBboxPatch
@@ -567,18 +884,23 @@ def _wrecks(ax, b: Building, level: int, scene: Scene) -> None:
     for wreck in burning_wrecks(scene):
         a = b.areas[wreck.area]
         if a.level == level:
+            placer.block(a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88)
             ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
                                         boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
                                         gid=f"wreck-{_safe(a.name)}"))
 
 
-def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> None:
+def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
+            placer: _Placer) -> list[tuple[int, str, float, dict]]:
+    """Hero tokens (their initials); returns their names for the label placer (a name that
+    finds no room is left to the legend)."""
     from matplotlib.patches import Circle
 
     fs = _fs(options, 7, 4.5, 11)
     spots = [(0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78)]
     count: dict[int, int] = {}
     crowd: dict[int, int] = {}
+    names = []
     for hero in scene.heroes:
         crowd[hero.area] = crowd.get(hero.area, 0) + 1
     for hero in scene.heroes:
@@ -591,14 +913,17 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions) -> N
         status = hero.status.value
         colour = HERO_COLOUR.get(status, HERO_COLOUR["active"])
         x, y = a.col + dx, a.row + dy
+        placer.block(x - 0.15, y - 0.15, x + 0.15, y + 0.15)
         ax.add_patch(Circle((x, y), 0.15, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
                             ls="--" if status == "escaped" else "-", zorder=13,
                             gid=f"hero-{_safe(hero.name)}"))
-        ax.text(x, y, _initials(hero.name), ha="center", va="center", fontsize=fs,
-                color="white" if status != "escaped" else "#0b2e4a", fontweight="bold", zorder=14)
+        _text(ax, x, y, initials(hero.name), ha="center", va="center", fontsize=fs,
+              color="white" if status != "escaped" else "#0b2e4a", fontweight="bold",
+              zorder=14)
         if crowd[hero.area] == 1 and options.area_inches >= 0.75:  # else the legend names them
-            ax.text(x, y + 0.2, hero.name, ha="center", va="top", fontsize=max(4.5, fs - 1.5),
-                    color="#0b2e4a", zorder=14)
+            names.append((hero.area, hero.name, max(4.5, fs - 1.5),
+                          dict(color="#0b2e4a", zorder=14, under=True, at=(x, y + 0.16))))
+    return names
 
 
 def count_drawn(building: Building, levels: Iterable[int] | None = None) -> dict[str, int]:

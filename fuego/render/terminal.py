@@ -8,7 +8,9 @@ scenario's starting state with it; ``fuego play`` and ``fuego run`` can draw the
 Each 10-ft area is a 3-character cell; barriers are drawn between cells: a 1-character column
 between areas side by side, a 3-character run between rows. Cell, left to right: the room's
 plan character; the fuel left (``.`` none, ``x`` burned out); a mark (stairs, feature). A fire
-shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial; smoke fills the blanks.
+shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial; smoke fills the blanks. A
+broken barrier is ``/`` (a gap), never ``x``. A room's character is never one of the marks
+(:data:`MARK_CHARS`): a GM's plan character that is one gets another, which the legend names.
 Nothing here prints.
 """
 
@@ -36,8 +38,9 @@ WALL_GLYPHS: dict[Structure, tuple[str, str, str, str]] = {
     Structure.THICK_STONE_WALL: ("█", "███", "M", "MMM"),
 }
 STONE = {Structure.THIN_STONE_WALL, Structure.STONE_WALL, Structure.THICK_STONE_WALL}
-#: (closed, open) letters of doors and windows; a broken barrier is ``x``.
+#: (closed, open) letters of doors and windows; a broken barrier is :data:`BROKEN_GLYPH`.
 OPENABLE_GLYPHS = {BarrierKind.DOOR: ("D", "d"), BarrierKind.WINDOW: ("W", "w")}
+BROKEN_GLYPH = "/"
 #: Marks in a cell's third place, first match wins.
 LINK_MARKS = {BarrierKind.STAIRS: ("<", ">"), BarrierKind.LADDER: ("L", "L"),
               BarrierKind.HOLE: ("O", "O")}
@@ -45,7 +48,11 @@ FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.OIL, "o
                  (Feature.WOODEN_BEAM, "b"), (Feature.STONE_BEAM, "b"),
                  (Feature.LARGE_STONE_BEAM, "b")]
 SMOKE_FILL = {1: ("~", "~"), 2: ("≈", "%")}  # density -> (unicode, ascii)
-_LETTERS = set("DdWwx ")  # door, window and broken marks: lines do not continue through them
+_LETTERS = set("DdWw/ ")  # door, window and broken marks: lines do not continue through them
+#: Characters that mean something on the plan: no room is drawn with one of them.
+MARK_CHARS = frozenset("DdWw/xLO<>Egob*@+~%≈.")
+#: The legend's key is wrapped to this width (the table's panel is about 80 columns).
+KEY_WIDTH = 76
 
 _JUNCTIONS = {
     (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (1, 1, 1, 1): "┼", (0, 1, 0, 1): "┌",
@@ -88,7 +95,7 @@ def room_symbols(building: Building, given: dict[str, str] | None = None) -> dic
     used: dict[int, set[str]] = {}
     for key, room in building.rooms.items():
         ch = (given or {}).get(key)
-        if ch and ch not in used.setdefault(room.level, set()):
+        if ch and ch not in MARK_CHARS and ch not in used.setdefault(room.level, set()):
             out[key] = ch
             used[room.level].add(ch)
     import string
@@ -100,7 +107,8 @@ def room_symbols(building: Building, given: dict[str, str] | None = None) -> dic
         taken = used.setdefault(room.level, set())
         pool = (key.lower() + room.name.lower() + string.ascii_lowercase + string.ascii_uppercase
                 + string.digits)
-        ch = next((c for c in pool if c.isalnum() and c not in taken), "?")
+        ch = next((c for c in pool if c.isalnum() and c not in taken and c not in MARK_CHARS),
+                  "?")
         out[key] = ch
         taken.add(ch)
     return out
@@ -181,7 +189,8 @@ class _Drawing:
             return " " * width, None
         if barrier.destroyed:
             self.used.add("broken")
-            return ("x" if vertical_line else " x "), STYLE["broken"]
+            g = BROKEN_GLYPH
+            return (g if vertical_line else f" {g} "), STYLE["broken"]
         if barrier.kind in OPENABLE_GLYPHS:
             closed, opened = OPENABLE_GLYPHS[barrier.kind]
             letter = closed if barrier.closed else opened
@@ -349,9 +358,8 @@ class _Drawing:
                 line.append(f" fire at {b.areas[i].name}: {fire.fd} {dice}, "
                             f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
                 out.append(line)
-        key = self.key()
-        if key:
-            out.append(Text("  " + key, style="dim"))
+        for entry in self.key_lines():
+            out.append(Text("  " + entry, style="dim"))
         return [Text("Legend:", style=STYLE["header"])] + out if out else []
 
     def key(self) -> str:
@@ -362,8 +370,9 @@ class _Drawing:
                 parts.append(f"{self._pick(WALL_GLYPHS[s], True)} {s.value}")
         names = {"door-closed": "D closed door", "door-open": "d open door",
                  "window-closed": "W closed window", "window-open": "w open window",
-                 "broken": "x broken", "link-stairs": "< stairs up, > down",
-                 "link-ladder": "L ladder", "link-hole": "O hole",
+                 "broken": "/ broken wall, door or window (a gap)",
+                 "link-stairs": "< stairs up, > down",
+                 "link-ladder": "L ladder", "link-hole": "O hole or hatch in the floor",
                  "feature-E": "E exit", "feature-g": "g gunpowder", "feature-o": "o oil",
                  "feature-b": "b beam or post", "fire": "*N fire of N Fire Dice",
                  "hero": "@X hero (+ more)", "burned": "x fuel burned out",
@@ -371,3 +380,13 @@ class _Drawing:
                  "smoke-2": f"{SMOKE_FILL[2][1 if a else 0]} thick smoke"}
         parts += [text for k, text in names.items() if k in self.used]
         return "; ".join(parts)
+
+    def key_lines(self) -> list[str]:
+        """:meth:`key` wrapped at :data:`KEY_WIDTH` between its entries (none is cut)."""
+        lines: list[str] = []
+        for part in self.key().split("; "):
+            if lines and len(lines[-1]) + 2 + len(part) <= KEY_WIDTH:
+                lines[-1] += "; " + part
+            else:
+                lines.append(part)
+        return lines

@@ -1,0 +1,187 @@
+"""Plans a GM picks for the heroes of a forecast: what each hero tries to do in the fire.
+
+- ``flee``: make for the nearest way out (the automatic heroes of ``fuego run``,
+  :class:`~fuego.engine.controllers.AutoController`);
+- ``fight``: smother the nearest fire while they can (until one more Dramatic Wound would
+  cripple or knock them out), then flee; with no fire left to reach they leave;
+- ``rescue:NPC``: go to the named NPC, then out together (the NPC flees on its own plan);
+- ``hold``: stay put (putting out their own burning clothes).
+
+:class:`PlanController` plays them, reusing the automatic heroes' way of walking (doors, fire
+in the way) towards another goal; a scenario's ``actions:`` still win where given
+(:class:`~fuego.engine.controllers.ScriptedController` falls back to the plan).
+:func:`parse_plans` reads the GM's words (``fight``, ``Isabela=rescue:Mother Hettie``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from fuego.engine.controllers import AutoController, costs_to
+from fuego.engine.hero_actions import HeroAction, HeroActionKind
+from fuego.errors import FuegoError
+
+if TYPE_CHECKING:
+    from fuego.engine.heroes import Hero
+    from fuego.engine.scene import Scene
+
+__all__ = ["PlanKind", "Plan", "HeroPlans", "PlanController", "parse_plans"]
+
+
+class PlanKind(str, Enum):
+    FLEE = "flee"
+    FIGHT = "fight"
+    RESCUE = "rescue"
+    HOLD = "hold"
+
+
+@dataclass(frozen=True)
+class Plan:
+    kind: PlanKind
+    target: str | None = None  # the NPC to fetch (rescue)
+
+    def __str__(self) -> str:
+        return f"{self.kind.value}:{self.target}" if self.target else self.kind.value
+
+
+FLEE = Plan(PlanKind.FLEE)
+
+
+@dataclass(frozen=True)
+class HeroPlans:
+    """The plan of every hero: ``default`` for the player heroes not named, ``flee`` for NPCs
+    not named; ``named`` by hero name (lower case)."""
+
+    default: Plan = FLEE
+    named: dict[str, Plan] = field(default_factory=dict)
+
+    def for_hero(self, hero: Hero) -> Plan:
+        plan = self.named.get(hero.name.lower())
+        if plan is not None:
+            return plan
+        return FLEE if hero.npc else self.default
+
+    def describe(self, heroes: list[Hero]) -> dict[str, str]:
+        return {h.name: str(self.for_hero(h)) for h in heroes}
+
+
+def _find(name: str, names: list[str], what: str) -> str:
+    low = name.strip().lower()
+    exact = [n for n in names if n.lower() == low]
+    if exact:
+        return exact[0]
+    word = [n for n in names if low in n.lower().split()] if low else []
+    if len(word) == 1:  # one word of one name: "Bjorn", "Hettie"
+        return word[0]
+    raise FuegoError(f"no {what} {name!r} in this scenario",
+                     tip="heroes here: " + ", ".join(names))
+
+
+def _plan(text: str, names: list[str], npcs: list[str]) -> Plan:
+    word, _, target = text.strip().partition(":")
+    try:
+        kind = PlanKind(word.strip().lower())
+    except ValueError:
+        raise FuegoError(f"not a plan: {text!r}",
+                         tip="flee, fight, hold or rescue:NPC (e.g. rescue:Mother Hettie)") \
+            from None
+    if kind is PlanKind.RESCUE:
+        if not target.strip():
+            raise FuegoError("rescue needs the NPC to fetch: rescue:NAME",
+                             tip="NPCs here: " + (", ".join(npcs) or "none"))
+        return Plan(kind, _find(target, names, "hero or NPC"))
+    if target:
+        raise FuegoError(f"the plan {word!r} takes no name (only rescue:NAME does)")
+    return Plan(kind)
+
+
+def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero]) -> HeroPlans:
+    """``["fight"]`` (every player hero), ``["Isabela=hold", "Gaston=rescue:Hettie"]``
+    (named heroes; a name is the hero's full name or a word of it no other name has)."""
+    names = [h.name for h in heroes]
+    npcs = [h.name for h in heroes if h.npc]
+    default = FLEE
+    named: dict[str, Plan] = {}
+    for text in texts:
+        who, sep, what = text.partition("=")
+        if sep:
+            named[_find(who, names, "hero").lower()] = _plan(what, names, npcs)
+        else:
+            default = _plan(text, names, npcs)
+    return HeroPlans(default, named)
+
+
+class PlanController(AutoController):
+    """Heroes following their :class:`HeroPlans` (the automatic heroes' walking, other goals)."""
+
+    def __init__(self, plans: HeroPlans) -> None:
+        super().__init__()
+        self.plans = plans
+        self._goal: list[int] | None = None
+        self._goal_costs: tuple[tuple, list[float]] | None = None
+        self._reached: set[str] = set()
+
+    def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
+        if self._goal is None:
+            return super().costs_for(scene, hero)
+        b = scene.building
+        key = (tuple(self._goal), scene.round, scene.phase, b.epoch,
+               tuple(sorted((i, f.fd) for i, f in scene.fires.items())))
+        if self._goal_costs is None or self._goal_costs[0] != key:
+            self._goal_costs = (key, costs_to(scene, self._goal))
+        return self._goal_costs[1]
+
+    def _toward(self, scene: Scene, hero: Hero, legal: list[HeroAction],
+                goal: list[int]) -> HeroAction | None:
+        self._goal = goal
+        try:
+            return super().choose(scene, hero, legal)
+        finally:
+            self._goal = None
+
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        plan = self.plans.for_hero(hero)
+        if plan.kind is PlanKind.FLEE:
+            return super().choose(scene, hero, legal)
+        own = [a for a in legal if a.kind is HeroActionKind.PUT_OUT_CLOTHES and a.other is None]
+        if own:
+            return own[0]
+        if plan.kind is PlanKind.HOLD:
+            wait = [a for a in legal if a.kind is HeroActionKind.WAIT]
+            return wait[0] if wait else None
+        if plan.kind is PlanKind.FIGHT:
+            return self._fight(scene, hero, legal)
+        return self._rescue(scene, hero, legal, plan.target or "")
+
+    def _spent(self, hero: Hero) -> bool:
+        """One more Dramatic Wound would cripple or knock the hero out: time to go."""
+        limit = hero.crippled_at
+        limit = min(limit, hero.knocked_out_at) if limit is not None else hero.knocked_out_at
+        return hero.dramatic >= limit - 1
+
+    def _fight(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        if self._spent(hero) or not scene.fires:
+            return super().choose(scene, hero, legal)
+        smother = [a for a in legal if a.kind is HeroActionKind.SMOTHER]
+        if smother:  # the fire underfoot first, then the smallest within reach
+            return min(smother, key=lambda a: (a.target != hero.area,
+                                               scene.fires[a.target or 0].fd, a.target or 0))
+        b = scene.building
+        # where a fire can be smothered from without standing in it
+        goal = sorted({j for i in scene.fires for j in (i, *b.open_neighbours(i))
+                       if j not in scene.fires})
+        if not goal:
+            return super().choose(scene, hero, legal)
+        return self._toward(scene, hero, legal, goal)
+
+    def _rescue(self, scene: Scene, hero: Hero, legal: list[HeroAction],
+                target: str) -> HeroAction | None:
+        npc = next((h for h in scene.heroes if h.name == target), None)
+        if npc is None or not npc.in_play or npc is hero or hero.name in self._reached:
+            return super().choose(scene, hero, legal)
+        if npc.area == hero.area:
+            self._reached.add(hero.name)  # found: now out, together
+            return super().choose(scene, hero, legal)
+        return self._toward(scene, hero, legal, [npc.area])

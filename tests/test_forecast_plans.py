@@ -1,0 +1,221 @@
+"""Forecasts that tell the truth (issue 20): plans, Ctrl-C, bounded counts, the half-fuel round.
+
+Ctrl-C is sent as a terminal sends it: SIGINT to the whole process group of a real
+``fuego forecast --jobs 2``, which must end (workers too) within two seconds with status 130
+and the summary of the runs it finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.cli import cli
+from fuego.engine.plans import Plan, PlanKind, parse_plans
+from fuego.errors import FuegoError
+from fuego.forecast import ForecastInterrupted, forecast
+from fuego.scenario import load
+
+ROOT = Path(__file__).resolve().parents[1]
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+
+
+@pytest.fixture(scope="module")
+def tavern():
+    return load(TAVERN)
+
+
+def test_a_fight_forecast_of_the_tavern_wounds_some_hero(tavern):
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "30", "--rounds", "15",
+                                 "--plan", "fight", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    heroes = json.loads(r.stdout)["heroes"]
+    fighters = {n: v for n, v in heroes.items() if v["plan"] == "fight"}
+    assert set(fighters) == {"Isabela Soldano", "Gaston Allais", "Bjorn Haraldsson"}
+    assert heroes["Mother Hettie"]["plan"] == "flee"  # an NPC keeps fleeing unless named
+    assert any(v["mean_dramatic_wounds"] > 0 for v in fighters.values())
+    # the same forecast with the heroes fleeing: the plan is what changed the numbers
+    flee = forecast(tavern, runs=30, rounds=15, seed=1).to_dict()["heroes"]
+    assert {v["plan"] for v in flee.values()} == {"flee"}
+    assert flee != heroes
+
+
+def test_the_summary_names_each_heroes_plan(tavern):
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "4", "--rounds", "3",
+                                 "--plan", "hold", "--plan", "Gaston=rescue:Mother Hettie"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert ("Heroes' plans: Isabela Soldano: hold; Gaston Allais: rescue:Mother Hettie; "
+            "Bjorn Haraldsson: hold; Mother Hettie: flee") in r.output
+
+
+def test_plans_are_read_with_clear_errors(tavern):
+    heroes = tavern.build(0).heroes
+    plans = parse_plans(["fight", "bjorn=hold", "Gaston Allais=rescue:hettie"], heroes)
+    by = {h.name: plans.for_hero(h) for h in heroes}
+    assert by["Isabela Soldano"] == Plan(PlanKind.FIGHT)
+    assert by["Bjorn Haraldsson"] == Plan(PlanKind.HOLD)
+    assert by["Gaston Allais"] == Plan(PlanKind.RESCUE, "Mother Hettie")
+    for bad, words in (("dance", "not a plan"), ("rescue", "rescue needs the NPC"),
+                       ("Zorro=fight", "no hero 'Zorro'"), ("fight:Bjorn", "takes no name")):
+        with pytest.raises(FuegoError, match=words):
+            parse_plans([bad], heroes)
+
+
+def test_hold_stays_put_and_rescue_reaches_the_npc(tavern):
+    from fuego.engine.plans import HeroPlans, PlanController
+    from fuego.engine.rounds import play_round, start_scene
+
+    scene = tavern.build(5)
+    gaston = next(h for h in scene.heroes if h.name == "Gaston Allais")
+    hettie = next(h for h in scene.heroes if h.name == "Mother Hettie")
+    isabela = next(h for h in scene.heroes if h.name == "Isabela Soldano")
+    start = isabela.area
+    controller = PlanController(HeroPlans(named={
+        "gaston allais": Plan(PlanKind.RESCUE, "Mother Hettie"),
+        "isabela soldano": Plan(PlanKind.HOLD)}))
+    start_scene(scene)
+    met = False
+    for _ in range(6):
+        play_round(scene, controller)
+        met = met or gaston.area == hettie.area or "Gaston Allais" in controller._reached
+    assert isabela.area == start or not isabela.in_play
+    assert met  # Gaston went to her (she is fleeing too: they meet on the way)
+
+
+def test_the_json_streamed_is_the_json_of_the_numbers(tavern):
+    result = forecast(tavern, runs=6, rounds=5, seed=2)
+    assert "".join(result.json_chunks()) == json.dumps(result.to_dict(), separators=(",", ":"))
+    summary = result.summary()
+    assert "areas" not in summary and all("p_burning_by_round" not in v
+                                          for v in summary["rooms"].values())
+
+
+def test_counts_do_not_grow_with_areas_times_rounds(tavern):
+    """A run's record and the totals hold what happened (fires started and stopped), not a
+    slot for every area in every round."""
+    from fuego.forecast import _Counts, _play
+
+    b = tavern.build(0).building
+    shape = (40, len(b.areas), list(b.rooms), [h.name for h in tavern.build(0).heroes])
+    counts = _Counts(*shape)
+    run = _play(tavern, 3, counts)
+    counts.add_run(run)
+    burned = len(run.area_first)
+    assert len(run.spans) <= 2 * burned + len(b.areas)
+    cells = sum(len(d) for d in counts.area_first) + sum(len(d) for d in counts.area_burning)
+    assert cells <= 3 * burned < len(b.areas) * 41
+
+
+def test_the_heat_map_defaults_to_the_half_fuel_round(tavern):
+    from fuego.render.forecast_plot import plot_forecast
+
+    result = forecast(tavern, runs=8, rounds=20, seed=4)
+    half = result.half_fuel_round()
+    fuel = sum(result.area_fuel)
+    caught = sum(f * p for f, p in zip(result.area_fuel, result.p_burning_by(half)))
+    before = sum(f * p for f, p in zip(result.area_fuel, result.p_burning_by(half - 1)))
+    assert caught >= fuel / 2 - 1e-6 and before < fuel / 2
+    fig, = plot_forecast(result)
+    texts = " ".join(t.get_text() for t in fig.texts)
+    assert f"burned by round {half} (half the fuel alight on average)" in texts
+    # every curve panel has data; no heroes' label is cut
+    heroes_ax = [ax for ax in fig.axes if ax.get_title().startswith("Heroes")][0]
+    assert len([ln for ln in heroes_ax.lines if ln.get_gid()]) == 4
+    labels = [t.get_text() for t in heroes_ax.get_legend().get_texts()]
+    assert "Isabela Soldano (flee)" in labels
+
+
+def test_ctrl_c_during_a_forecast_in_one_process_keeps_the_runs_finished(tavern):
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(ForecastInterrupted) as stop:
+        forecast(tavern, runs=50, rounds=4, seed=1, progress=progress)
+    result = stop.value.result
+    assert result.runs == 3 and result.asked == 50
+    assert result.to_dict()["interrupted"] == {"runs_asked": 50, "runs_finished": 3}
+
+
+def _session_members(sid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":  # field 6 of stat: the session
+            out.append(int(entry))
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_stops_a_two_job_forecast_within_two_seconds(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from fuego.cli import main; "
+            "sys.argv = ['fuego'] + sys.argv[1:]; main()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", "100000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        cwd=tmp_path)
+    try:
+        # wait until both workers are playing (three processes in the session)
+        deadline = time.monotonic() + 60
+        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_session_members(proc.pid)) >= 3, "the workers never started"
+        time.sleep(1.0)  # some runs finish
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = proc.communicate(timeout=2)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err.decode()
+    text = out.decode()
+    assert "Interrupted (Ctrl-C):" in text and "of 100000 runs finished" in text
+    assert "Traceback" not in err.decode()
+    time.sleep(0.2)
+    assert _session_members(proc.pid) == []  # no worker left running
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from fuego.cli import main; "
+            "sys.argv = ['fuego'] + sys.argv[1:]; main()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", "100000", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        worker = max(_session_members(proc.pid))
+        assert worker != proc.pid
+        os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer would
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 2
+    assert "a worker process stopped unexpectedly" in err.decode()
+    time.sleep(0.2)
+    assert _session_members(proc.pid) == []
