@@ -128,6 +128,7 @@ def test_state_changes_run_the_machines_callbacks(monkeypatch):
     kitchen = s.building.room_areas("kitchen")
     for i in kitchen:
         s.start_fire(i, 2, Cause.GM)
+    s.round = 1  # a round after they started (all-burning)
     check_flashover(s)
     assert calls == [("entered", "flashover", FireState.HOT)] * len(kitchen)
     calls.clear()
@@ -406,9 +407,13 @@ def test_flashover_turns_an_enclosed_room_hot_when_all_of_it_burns():
     kitchen = b.room_areas("kitchen")
     for i in kitchen[:-1]:
         s.start_fire(i, 2, Cause.GM)
+    s.round = 1
     check_flashover(s)
     assert "kitchen" not in s.flashed
     s.start_fire(kitchen[-1], 2, Cause.GM)
+    check_flashover(s)
+    assert "kitchen" not in s.flashed  # the last fire started this round
+    s.round = 2
     check_flashover(s)
     assert "kitchen" in s.flashed
     assert all(f.temperature is Temperature.HOT and f.state is FireState.HOT

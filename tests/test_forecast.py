@@ -27,6 +27,8 @@ TAVERN = ROOT / "campaigns" / "tavern.yaml"
 #: TN 5) with fuel behind it. Nothing else to do: no route, no leap through the wall, growing is
 #: worse for the hungry fire than burning through (TN 5 against a 2k1 spreading roll), breaking
 #: the wall (TN 10) is not a fair chance. Resolve 9 fuel: the fire never burns out this soon.
+#: Flashover ``all-lit`` (the older reading): a room flashes over the round its fuel catches,
+#: which the flashover odds below count on.
 WALL = """
 format: 1
 title: One thin wall
@@ -42,7 +44,7 @@ levels:
       ab
 fires:
   - {area: ground:A1, fd: 1}
-rules: {smoke: false, max_rounds: 5}
+rules: {smoke: false, max_rounds: 5, flashover: all-lit}
 """
 
 

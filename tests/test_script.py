@@ -213,6 +213,7 @@ def test_flashover_anywhere_and_in_a_room():
                   {"name": "bed", "when": {"flashover": "bedroom"}, "do": {"say": "bedroom"}}])
     for name in ("upper:A1", "upper:B1", "upper:C1", "upper:A2", "upper:B2", "upper:C2"):
         s.start_fire(area(s, name), 2, Cause.GM)
+    s.round = 1  # all-burning: a round after the fires started
     check_flashover(s)
     s.script.check(s, When.END)
     assert said(s) == ["flash in the Bedroom", "bedroom"]

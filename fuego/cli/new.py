@@ -110,7 +110,7 @@ weather:
   wind: calm                              # gale, strong, moderate, light or calm
 
 rules:
-  flashover: all-burning                  # or dice, or off
+  flashover: all-burning                  # or all-lit, dice, or off
   max_rounds: 30
 
 # Scripted set pieces (docs/scenario-format.md, "Script"): each cue has a trigger (when:) and

@@ -57,6 +57,7 @@ class EventKind(str, Enum):
     HERO_CRIPPLED = "hero-crippled"
     HERO_DIED = "hero-died"
     HERO_ESCAPED = "hero-escaped"
+    CONFUSION_CHECK = "confusion-check"  # every Wits check in thick smoke, passed or failed
     HERO_CONFUSED = "hero-confused"
     HERO_UNCONFUSED = "hero-unconfused"
     HERO_BREATH = "hero-breath"
@@ -97,6 +98,7 @@ class SceneStart(TypedDict):
     fires: int
     heroes: list[str]
     format: int  # LOG_FORMAT
+    starts: NotRequired[dict[str, str]]  # hero -> the area they start in (added in format 2)
 
 
 class RoundStart(TypedDict):
@@ -147,6 +149,7 @@ class FireMerged(TypedDict):
     cause: str
     source: str | None
     grew: bool
+    temperature: NotRequired[str]  # the fire's temperature, when the merge made it hotter
     via: NotRequired[str]
     barrier: NotRequired[str]
     cue: NotRequired[str]
@@ -197,6 +200,8 @@ class FireActionFailed(Roll):
 
 class FireFuelCheck(TypedDict):
     damage: int
+    damage_pool: NotRequired[str]  # the damage roll's pool (added in format 2)
+    pool: NotRequired[str]  # the check's pool, Resolve k Resolve (added in format 2)
     flesh: int
     total: int
     success: bool
@@ -301,6 +306,10 @@ class Dramatic(TypedDict):
 class HeroDown(TypedDict):
     cause: str
     dramatic: int
+
+
+class ConfusionCheck(Roll):
+    rounds: int
 
 
 class HeroConfused(TypedDict):
@@ -496,6 +505,7 @@ PAYLOADS: dict[EventKind, Any] = {
     EventKind.HERO_CRIPPLED: Dramatic,
     EventKind.HERO_DIED: HeroDown,
     EventKind.HERO_ESCAPED: Nothing,
+    EventKind.CONFUSION_CHECK: ConfusionCheck,
     EventKind.HERO_CONFUSED: HeroConfused,
     EventKind.HERO_UNCONFUSED: Nothing,
     EventKind.HERO_BREATH: HeroBreath,

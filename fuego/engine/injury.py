@@ -13,6 +13,7 @@ from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
 from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
+from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
     EXTRA_WOUND_STEP,
@@ -82,14 +83,19 @@ def hero_roll(scene: Scene, hero: Hero, pool: Pool, tn: int | None, purpose: str
     return scene.roller.total(pool), pool
 
 
-def add_dramatic(scene: Scene, hero: Hero, n: int, cause: str) -> None:
-    """Add Dramatic Wounds; a Knocked Out character exposed to fire dies (003, Knocked Out)."""
+def add_dramatic(scene: Scene, hero: Hero, n: int, cause: str, *, deadly: bool = True) -> None:
+    """Add Dramatic Wounds. A Knocked-Out character dies when *the fire* deals another (003,
+    Knocked Out): ``deadly`` says whether these wounds are the fire's (or the GM's, whose word
+    it is); suffocation, a fall and debris wound a Knocked-Out character as usual, unless
+    ``rules.knocked_out_death`` is ``any`` (the older reading: any Dramatic Wound kills)."""
     if n <= 0 or hero.status is Status.DEAD:
         return
     if hero.status is Status.KNOCKED_OUT:
         hero.dramatic += n
-        hero.status = Status.DEAD
-        scene.emit(EventKind.HERO_DIED, hero.name, hero.area, cause=cause, dramatic=hero.dramatic)
+        if deadly or scene.settings.knocked_out_death is KnockedOutDeath.ANY:
+            hero.status = Status.DEAD
+            scene.emit(EventKind.HERO_DIED, hero.name, hero.area, cause=cause,
+                       dramatic=hero.dramatic)
         return
     was_crippled = hero.crippled
     hero.dramatic += n
@@ -108,8 +114,10 @@ def dramatic_wounds(flesh: int, total: int, exposure: Exposure) -> int:
     return 1 + (flesh - total) // EXTRA_WOUND_STEP[exposure]
 
 
-def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> None:
-    """Brawn k Brawn against the Flesh Wounds; a failure gives Dramatic Wounds and resets them."""
+def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str, *,
+                deadly: bool = True) -> None:
+    """Brawn k Brawn against the Flesh Wounds; a failure gives Dramatic Wounds and resets them
+    (``deadly``: as :func:`add_dramatic`)."""
     if hero.flesh <= 0:
         return
     tn = hero.flesh
@@ -123,12 +131,14 @@ def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str) -> Non
     hero.flesh = 0
     scene.emit(EventKind.WOUND_CHECK, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, success=False, dramatic=dw, step=step)
-    add_dramatic(scene, hero, dw, cause)
+    add_dramatic(scene, hero, dw, cause, deadly=deadly)
 
 
 def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
-                exposure: Exposure, cause: str, explode: bool = True) -> None:
-    """The fire's damage roll as Flesh Wounds, then a wound check (003)."""
+                exposure: Exposure, cause: str, explode: bool = True, *, fire: bool = True) -> None:
+    """The fire's damage roll as Flesh Wounds, then a wound check (003). ``fire``: the damage is
+    the fire's own; debris deals a fire's damage but is not fire (it neither kills a
+    Knocked-Out character nor sets clothes alight)."""
     if not hero.present:
         return
     pool = damage_pool(fd, temperature, explode)
@@ -138,8 +148,10 @@ def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
     scene.emit(EventKind.HERO_DAMAGED, hero.name, hero.area, pool=pool.notation, damage=total,
                flesh=hero.flesh, fd=fd, temperature=temperature.value,
                exposure=exposure.value, cause=cause)
-    wound_check(scene, hero, exposure, cause)
-    if scene.settings.burning_clothes and hero.present and cause != "clothes":
+    wound_check(scene, hero, exposure, cause, deadly=fire)
+    # 003, Hero on Fire: "a hero who takes damage from fire" risks their clothes: fire's
+    # damage, and more than none of it
+    if fire and total > 0 and scene.settings.burning_clothes and hero.present and cause != "clothes":
         catch_clothes(scene, hero, fd)
 
 
@@ -187,7 +199,7 @@ def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
     if hero.in_play and avoid_fire(scene, hero, fd):
         return
     scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
-    fire_damage(scene, hero, fd, Temperature.REGULAR, Exposure.FLEETING, "debris")
+    fire_damage(scene, hero, fd, Temperature.REGULAR, Exposure.FLEETING, "debris", fire=False)
 
 
 def fall(scene: Scene, hero: Hero, feet: int, to_area: int) -> None:
@@ -198,4 +210,4 @@ def fall(scene: Scene, hero: Hero, feet: int, to_area: int) -> None:
     hero.flesh += total
     scene.emit(EventKind.HERO_FELL, hero.name, to_area, feet=feet, pool=pool.notation,
                damage=total, flesh=hero.flesh)
-    wound_check(scene, hero, Exposure.FLEETING, "fall")
+    wound_check(scene, hero, Exposure.FLEETING, "fall", deadly=False)

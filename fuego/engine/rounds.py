@@ -56,7 +56,8 @@ def _script(scene: Scene, when: When) -> None:
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
-               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT)
+               fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT,
+               starts={h.name: scene.area_name(h.area) for h in scene.heroes})
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)
@@ -235,6 +236,8 @@ def _smoke_on_heroes(scene: Scene) -> None:
             tn = CONFUSION_TN_PER_ROUND * hero.thick_rounds
             total, pool = hero_roll(scene, hero, trait_check(hero.wits), tn, "keep bearings",
                                     action=False)
+            scene.emit(EventKind.CONFUSION_CHECK, hero.name, hero.area, pool=pool.notation,
+                       tn=tn, total=total, success=total >= tn, rounds=hero.thick_rounds)
             if total < tn:
                 hero.confused = True
                 scene.emit(EventKind.HERO_CONFUSED, hero.name, hero.area, pool=pool.notation,
@@ -279,7 +282,7 @@ def _breath(scene: Scene) -> None:
         scene.emit(EventKind.HERO_SUFFOCATING, hero.name, hero.area, pool=pool.notation, tn=tn,
                    total=total, success=ok, breath=hero.breath)
         if not ok:
-            add_dramatic(scene, hero, 1, "suffocation")
+            add_dramatic(scene, hero, 1, "suffocation", deadly=False)
 
 
 def _fuel_checks(scene: Scene) -> None:
@@ -298,9 +301,10 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
     lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
     machine's conditions decide)."""
     roller = scene.roller
-    damage = roller.total(fire.damage_pool())
+    damage_pool, check_pool = fire.damage_pool(), fire.fuel_check_pool()
+    damage = roller.total(damage_pool)
     flesh = fire.flesh + damage
-    check = roller.total(fire.fuel_check_pool())
+    check = roller.total(check_pool)
     ok = check >= flesh
     if ok:
         fire.flesh = flesh
@@ -308,16 +312,21 @@ def fuel_check(scene: Scene, fire: Fire) -> None:
         fire.flesh = 0
         fire.dramatic += dramatic_wounds(flesh, check, Exposure.FLEETING)
     scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
-               flesh=flesh, total=check, success=ok, dramatic=fire.dramatic,
-               resolve=fire.resolve)
+               damage_pool=damage_pool.notation, flesh=flesh, pool=check_pool.notation,
+               total=check, success=ok, dramatic=fire.dramatic, resolve=fire.resolve)
     if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
         fire.trigger(Trigger.WOUND, scene)
 
 
 def check_flashover(scene: Scene) -> None:
-    """h. Flashover (fuego's reading, a scenario setting): an enclosed room whose burnable areas
-    all burn (``all-burning``), or whose Fire Dice reach ``flashover_dice_per_area`` per area
-    (``dice``), flashes over: every fire in it turns hot."""
+    """h. Flashover (fuego's reading, a scenario setting): an enclosed room flashes over and
+    every fire in it turns hot when
+
+    - ``all-burning``: its burnable areas all burn, none of those fires started this round (the
+      room takes a round to heat), and their Fire Dice add up to ``flashover_min_dice`` (a
+      stone closet with a fresh one-die fire is no flashover);
+    - ``all-lit``: its burnable areas all burn (the older reading);
+    - ``dice``: its Fire Dice reach ``flashover_dice_per_area`` per area."""
     mode = scene.settings.flashover
     if mode is FlashoverMode.OFF or not scene.fires:
         return
@@ -327,12 +336,15 @@ def check_flashover(scene: Scene) -> None:
         if b.rooms[key].outdoors:
             continue
         fires = scene.room_fires(key)
-        if mode is FlashoverMode.ALL_BURNING:
-            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
-            hit = bool(burnable) and all(i in scene.fires for i in burnable)
-        else:
+        if mode is FlashoverMode.DICE:
             need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
             hit = sum(f.fd for f in fires) >= need
+        else:
+            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
+            hit = bool(burnable) and all(i in scene.fires for i in burnable)
+            if hit and mode is FlashoverMode.ALL_BURNING:
+                hit = (all(f.born < scene.round for f in fires)
+                       and sum(f.fd for f in fires) >= scene.settings.flashover_min_dice)
         if not hit:
             continue
         scene.flashed.add(key)

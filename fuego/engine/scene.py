@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 M = TypeVar("M", bound="RuleModule")
 
+#: Fuel that burns hot from the start (003, Fire Damage: "Hot fires include chemical fires;
+#: burning gasses; explosives"): oil (a chemical fire), gunpowder and anything marked explosive.
+HOT_FEATURES = frozenset({Feature.OIL, Feature.GUNPOWDER, Feature.EXPLOSIVE})
+
 
 class Cause(str, Enum):
     """Why a fire started: every new fire names one (an invariant the tests check). The log
@@ -149,7 +153,7 @@ class Scene:
             return None
         fd = max(1, min(10, fd))
         if temperature is None:
-            hot = a.room in self.flashed or Feature.OIL in a.features
+            hot = a.room in self.flashed or not HOT_FEATURES.isdisjoint(a.features)
             temperature = Temperature.HOT if hot else Temperature.REGULAR
         existing = self.fires.get(area)
         src = self.fire_name(source) if source else None
@@ -159,6 +163,7 @@ class Scene:
                 existing.set_dice(fd)
             if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
                 existing.temperature = Temperature.HOT
+                data["temperature"] = Temperature.HOT.value  # the log shows the change
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
                       cause=cause.value, source=src, grew=grew, **data)
             return existing

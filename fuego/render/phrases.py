@@ -127,6 +127,11 @@ def _roll(d: Mapping[str, object], *, outcome: bool = False) -> str:
     return text
 
 
+def _pool(d: Mapping[str, object]) -> str:
+    """``4k4 `` before a total, where the event names its pool (older logs may not)."""
+    return f"{d['pool']} " if d.get("pool") else ""
+
+
 def _with_roll(text: str, d: Mapping[str, object], *, outcome: bool = False) -> str:
     roll = _roll(d, outcome=outcome)
     return f"{text}: {roll}" if roll else text
@@ -266,7 +271,9 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     heroes = d.get("heroes") or []
     fires = d.get("fires", 0)
     text = f"{title} begins: {_count(fires, 'fire')} burning"
-    text += f"; heroes {listing(heroes)}" if heroes else "; no heroes inside"
+    starts = d.get("starts") or {}
+    named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
+    text += f"; heroes {listing(named)}" if heroes else "; no heroes inside"
     if d.get("seed") is not None:
         text += f" (seed {d['seed']})"
     return text
@@ -347,8 +354,11 @@ def _on_fire_merged(e: Event, c: Context) -> str | None:
     b = c.building
     src = d.get("source")
     by = f" from the fire in {src[5:]}" if isinstance(src, str) and src.startswith("fire@") else ""
+    hotter = " and burns hot" if d.get("temperature") == "hot" else ""
     if d.get("grew"):
-        return f"{_fire(e, b)} grows to FD {d.get('fd')}{by}"
+        return f"{_fire(e, b)} grows to FD {d.get('fd')}{by}{hotter}"
+    if hotter:
+        return f"{_fire(e, b, d.get('fd'))} takes in hotter fire{by}{hotter}"
     if not c.verbose:
         return None
     return f"{_fire(e, b, d.get('fd'))} takes in more fire{by}"
@@ -450,9 +460,9 @@ def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
     if d.get("success"):
         if not c.verbose:
             return None
-        return (f"{_fire(e, b, c.fd)} feeds: check {d.get('total')} vs "
+        return (f"{_fire(e, b, c.fd)} feeds: check {_pool(d)}{d.get('total')} vs "
                 f"{plural(d.get('flesh', 0), 'wound')} (+{d.get('damage')}), passed")
-    return (f"{_fire(e, b, c.fd)} eats into its fuel: check {d.get('total')} vs "
+    return (f"{_fire(e, b, c.fd)} eats into its fuel: check {_pool(d)}{d.get('total')} vs "
             f"{plural(d.get('flesh', 0), 'wound')}, failed; now "
             f"{plural(d.get('dramatic', 0), 'Dramatic Wound')} (Resolve {d.get('resolve')})")
 
@@ -623,6 +633,16 @@ def _on_hero_died(e: Event, c: Context) -> str | None:
 def _on_hero_escaped(e: Event, c: Context) -> str | None:
     b = c.building
     return f"{e.actor} gets out at {place(e.area, b)}"
+
+
+@_phrase(K.CONFUSION_CHECK)
+def _on_confusion_check(e: Event, c: Context) -> str | None:
+    d = cast(events.ConfusionCheck, e.data)
+    if not d.get("success") and not c.verbose:
+        return None  # the hero-confused line says it
+    text = (f"{e.actor} checks their bearings after "
+            f"{plural(d.get('rounds', 0), 'round')} in thick smoke")
+    return _with_roll(text, d, outcome=True)
 
 
 @_phrase(K.HERO_CONFUSED)

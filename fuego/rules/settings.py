@@ -18,8 +18,18 @@ class FlashoverMode(str, Enum):
     """When a room's fires all turn hot (fuego's reading; the text names flashover only)."""
 
     OFF = "off"
-    ALL_BURNING = "all-burning"  # every burnable area of an enclosed room is on fire
+    # every burnable area of an enclosed room is on fire, none of those fires started this
+    # round, and their Fire Dice reach ``flashover_min_dice`` (docs/rules.md, Flashover)
+    ALL_BURNING = "all-burning"
+    ALL_LIT = "all-lit"  # the older reading: as soon as every burnable area is on fire
     DICE = "dice"  # the room's Fire Dice add up to ``flashover_dice_per_area`` x its areas
+
+
+class KnockedOutDeath(str, Enum):
+    """Which Dramatic Wounds kill a Knocked-Out character (003, Knocked Out)."""
+
+    FIRE = "fire"  # the fire's (and the GM's): 003 "killed by the fire when the fire causes..."
+    ANY = "any"  # any Dramatic Wound (suffocation, a fall, debris too): fuego's older reading
 
 
 @dataclass(slots=True)
@@ -29,6 +39,8 @@ class Settings:
     suffocation: bool = True
     flashover: FlashoverMode = FlashoverMode.ALL_BURNING
     flashover_dice_per_area: int = 5
+    flashover_min_dice: int = 5  # for all-burning: 003's size column, "Large Fire"
+    knocked_out_death: KnockedOutDeath = KnockedOutDeath.FIRE
     temperament: str = "hungry"  # the fires' policy (fuego.engine.policy)
     fire_kind: FireKind = FireKind.HENCHMAN  # default for new fires
     max_leap_areas: int = 3  # how far (in areas) a fire looks for a leap
@@ -41,6 +53,7 @@ class Settings:
     def __post_init__(self) -> None:
         # Accept the words a scenario uses ("off", "villain", "calm") as well as the enums.
         self.flashover = FlashoverMode(self.flashover)
+        self.knocked_out_death = KnockedOutDeath(self.knocked_out_death)
         self.fire_kind = FireKind(self.fire_kind)
         self.wind = Wind(self.wind)
 

@@ -269,7 +269,7 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
-    from fuego.rules.settings import FlashoverMode, Settings
+    from fuego.rules.settings import FlashoverMode, KnockedOutDeath, Settings
     from fuego.rules.tables import FireKind, Wind
 
     return Settings(
@@ -278,6 +278,8 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         suffocation=rules.suffocation,
         flashover=FlashoverMode(rules.flashover),
         flashover_dice_per_area=rules.flashover_dice_per_area,
+        flashover_min_dice=rules.flashover_min_dice,
+        knocked_out_death=KnockedOutDeath(rules.knocked_out_death),
         temperament=rules.temperament,
         fire_kind=FireKind(rules.fire_kind),
         max_leap_areas=rules.max_leap_areas,

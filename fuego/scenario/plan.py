@@ -55,8 +55,9 @@ ROUTE_MIN_FUEL: dict[RouteKind, int] = {
     RouteKind.FUSE: 1,
     RouteKind.OTHER: 1,
 }
-#: Fuel an ``oil`` or ``gunpowder`` feature gives an area that has none (fuego's reading).
-FEATURE_MIN_FUEL: dict[Feature, int] = {Feature.OIL: 3, Feature.GUNPOWDER: 3}
+#: Fuel an ``oil``, ``gunpowder`` or ``explosive`` feature gives an area that has none (fuego's
+#: reading).
+FEATURE_MIN_FUEL: dict[Feature, int] = {Feature.OIL: 3, Feature.GUNPOWDER: 3, Feature.EXPLOSIVE: 3}
 
 Pos = tuple[int, int, int]  # (level index, column, row), all 0-based
 

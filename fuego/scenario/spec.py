@@ -355,8 +355,11 @@ class RulesSpec(Strict):
     burning_clothes: bool = True
     smoke: bool = True
     suffocation: bool = True
-    flashover: Annotated[Literal["off", "all-burning", "dice"], BeforeValidator(_flashover)] = "all-burning"
+    flashover: Annotated[Literal["off", "all-burning", "all-lit", "dice"],
+                         BeforeValidator(_flashover)] = "all-burning"
     flashover_dice_per_area: Annotated[int, Whole, Field(ge=1, le=10)] = 5
+    flashover_min_dice: Annotated[int, Whole, Field(ge=1, le=100)] = 5
+    knocked_out_death: Literal["fire", "any"] = "fire"
     temperament: Annotated[str, Field(max_length=40)] = "hungry"
     fire_kind: Literal["henchman", "villain"] = "henchman"
     max_leap_areas: Annotated[int, Whole, Field(ge=0, le=20)] = 3

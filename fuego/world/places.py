@@ -96,7 +96,8 @@ class Feature(str, Enum):
     """Things in an area the rules care about."""
 
     OIL = "oil"  # spilt oil or a lamp's reservoir: burns hot along its route
-    GUNPOWDER = "gunpowder"  # thick smoke; a magazine can be scripted to explode
+    GUNPOWDER = "gunpowder"  # thick smoke; burns hot; a magazine can be scripted to explode
+    EXPLOSIVE = "explosive"  # any other explosive fuel (a keg of spirits, lamp gas): burns hot
     WOODEN_BEAM = "wooden-beam"  # a structural beam or post holding up the floor above
     STONE_BEAM = "stone-beam"
     LARGE_STONE_BEAM = "large-stone-beam"
