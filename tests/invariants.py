@@ -24,11 +24,12 @@ from typing import Any
 from fuego.engine.events import EventKind
 from fuego.engine.scene import Cause, Scene
 from fuego.modules import RuleModule
+from fuego.rules.settings import SmokeClears
 from fuego.rules.tables import (
+    ADJACENT_ONLY_MAX_FD,
     LEAP_NEW_FD,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
-    ROUTE_ADJACENT_ONLY_MAX_FD,
     ROUTE_WAYPOINT_FD,
 )
 from fuego.world.building import ALWAYS_OPEN, OPENABLE, BarrierKind
@@ -382,6 +383,11 @@ def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, 
         if area not in reach:
             bad(f"a leap from {src} to {ev.area}: not within {settings.max_leap_areas} moves "
                 "through passable barriers (it crossed an intact barrier?)", ev)
+        elif src_fd <= ADJACENT_ONLY_MAX_FD:  # 003: "can only start fires in adjacent areas"
+            a, c = rp.b.areas[src_area], rp.b.areas[area]
+            if not (reach[area] == 1 or (reach[area] == 2 and a.level == c.level
+                                         and abs(a.col - c.col) == abs(a.row - c.row) == 1)):
+                bad(f"a {src_fd}-die fire leapt from {src} to {ev.area}, not adjacent", ev)
         if d["fd"] != LEAP_NEW_FD:
             bad(f"a leap fire with {d['fd']} Fire Dice (a leap lights {LEAP_NEW_FD})", ev)
     elif cause == Cause.BURN_THROUGH:
@@ -403,7 +409,7 @@ def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, 
             p, q = areas.index(src_area), areas.index(area)
             run = areas[p:q + 1] if q > p else areas[q:p + 1][::-1]
             if all(rp.passable(x, y) for x, y in zip(run, run[1:])) and \
-                    (src_fd > ROUTE_ADJACENT_ONLY_MAX_FD or abs(q - p) == 1):
+                    (src_fd > ADJACENT_ONLY_MAX_FD or abs(q - p) == 1):
                 ok = True
                 break
         if not ok:
@@ -465,7 +471,8 @@ def _closed(scene: Scene, comp: set[int]) -> bool:
 
 def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None:
     """With barriers that did not change this round. In a closed space, where a fire that burned
-    at the end of the previous round still burns: (a) no smoky area of that fire's room clears;
+    at the end of the previous round still burns: (a) with ``smoke_clears: room``, no smoky area
+    of that fire's room clears;
     (b) the smoky areas of the space are at least as many as the fire's smoke covers this round
     (four the first time, one more each round after, at most the whole space). Anywhere: (c) such
     a fire's own area is smoky; (d) smoke new this round lies where some fire of the round
@@ -509,8 +516,10 @@ def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None
             room = b.areas[i].room
             # The closed room is the part of it inside this closed space: a part of the same
             # room that opens to the air may clear by wind (fuego.engine.smoke).
+            # (Fire by fire, the default, smoke of a fire that is out clears while others burn:
+            # (b) checks the burning fire's own.)
             lost = [a for a in b.room_areas(room) if a in comp and a in before and a not in after]
-            if lost:
+            if lost and scene.settings.smoke_clears is SmokeClears.ROOM:
                 bad(f"smoke cleared from {', '.join(b.areas[a].name for a in lost[:5])} in the "
                     f"closed room {room!r} while the fire at {b.areas[i].name} burns there")
             covers = min(len(comp), max(p["smoke"], 4))

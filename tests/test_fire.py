@@ -213,6 +213,38 @@ def test_leap_tn_is_five_per_yard_and_starts_a_one_die_fire():
                for a in candidates(s, fire) if a.target in (b.find("D1"), b.find("D2")))
 
 
+def test_diagonal_neighbours_are_a_zero_foot_leap():
+    # 003: "5 times the distance in yards": corners touching are 0 ft apart (one yard, as the
+    # next area), not two moves; the gap is edge to edge, straight across open space.
+    s = _kitchen()
+    b = s.building
+    fire = s.start_fire(b.find("A1"), 4, Cause.GM)
+    assert _act(s, fire, ActionKind.LEAP, target=b.find("B2")).tn == 5
+    assert _act(s, fire, ActionKind.LEAP, target=b.find("C2")).tn == 5 * 4  # 10 ft across
+
+
+def test_a_leap_round_a_wall_counts_its_walk():
+    # Only through open space: with the wall C1|D1 standing and the door C2|D2 open, D1 is
+    # three moves from C1 (not the 0 ft the map shows): 20 ft between, 7 yards.
+    s = _kitchen(edges={("C2", "D2"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
+    b = s.building
+    fire = s.start_fire(b.find("C1"), 4, Cause.GM)
+    assert _act(s, fire, ActionKind.LEAP, target=b.find("D1")).tn == 5 * 7
+    assert _act(s, fire, ActionKind.LEAP, target=b.find("D2")).tn == 5  # corner, door open
+
+
+def test_a_one_or_two_dice_fire_leaps_only_to_adjacent_areas():
+    # 003: "A one or two dice fire can only start fires in adjacent areas" (leaps too).
+    s = _kitchen()
+    b = s.building
+    fire = s.start_fire(b.find("A1"), 2, Cause.GM)
+    leaps = {a.target for a in candidates(s, fire) if a.kind is ActionKind.LEAP}
+    assert leaps == {b.find("B1"), b.find("A2"), b.find("B2")}  # corners touching count
+    fire.set_dice(3)
+    leaps = {a.target for a in candidates(s, fire) if a.kind is ActionKind.LEAP}
+    assert {b.find("C1"), b.find("C2")} <= leaps
+
+
 def test_failed_leap_starts_nothing():
     s = _kitchen()
     s.roller = LoadedRoller(totals=[4])

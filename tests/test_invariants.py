@@ -28,7 +28,7 @@ from fuego.engine.controllers import AutoController, ScriptedController
 from fuego.engine.events import Event, EventKind
 from fuego.engine.heroes import Hero, Rank, Status
 from fuego.engine.scene import Cause, Scene
-from fuego.rules.settings import FlashoverMode, Settings
+from fuego.rules.settings import FlashoverMode, Settings, SmokeClears
 from fuego.rules.tables import Structure
 from fuego.scenario import loads
 from fuego.world.building import BarrierKind, Feature
@@ -224,6 +224,8 @@ def scenarios(draw, modules: bool = False) -> str:
         "smoke": draw(st.sampled_from([True, True, False])),
         "burning_clothes": draw(st.booleans()),
         "suffocation": draw(st.booleans()),
+        "suffocation_fire": draw(st.sampled_from(["room", "area"])),
+        "smoke_clears": draw(st.sampled_from(["fire", "room"])),
         "max_leap_areas": draw(st.integers(0, 5)),
         "confused_wander": draw(st.booleans()),
         "breath_rounds": draw(st.one_of(st.none(), st.integers(0, 5))),
@@ -480,6 +482,8 @@ def test_the_checker_sees_smoke_clear_in_a_closed_burning_room():
     assert scene.fires and scene.smoke.density
     prev = scene.snapshot()
     scene.smoke.density.clear()
+    assert "smoky areas, but the fire" in _broken(scene, prev)  # fire by fire: its own four
+    scene.settings.smoke_clears = SmokeClears.ROOM  # the older reading: none of the room's
     assert "smoke cleared" in _broken(scene, prev)
 
 

@@ -9,9 +9,9 @@ from builders import TWO_ROOMS, LoadedRoller, grid, scene
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, debris, fall, fire_damage
-from fuego.engine.rounds import check_flashover
+from fuego.engine.rounds import check_flashover, needs_air
 from fuego.engine.scene import Cause
-from fuego.rules.settings import FlashoverMode, KnockedOutDeath
+from fuego.rules.settings import FlashoverMode, KnockedOutDeath, SmokeClears, SuffocationFire
 from fuego.rules.tables import Exposure, Temperature
 from fuego.world.building import Feature
 
@@ -186,3 +186,61 @@ def test_a_merge_that_makes_a_fire_hot_is_logged():
     merged = [e.data for e in kinds(s, EventKind.FIRE_MERGED)]
     assert "temperature" not in merged[0] and merged[1]["temperature"] == "hot"
     assert s.fires[0].temperature is Temperature.HOT
+
+
+# -- 003, Suffocation: "trapped in a room that is on fire or filled with smoke" ---------------
+@pytest.mark.parametrize("how,trapped", [(SuffocationFire.ROOM, True),
+                                         (SuffocationFire.AREA, False)])
+def test_a_room_on_fire_anywhere_leaves_a_hero_without_air(how, trapped):
+    # A closed kitchen burning at one end: the hero at the other end lacks air (the room is on
+    # fire); the older reading (suffocation_fire: area) asked for the hero's own area.
+    s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), smoke=False, suffocation_fire=how)
+    hero = Hero("Ana", 3)
+    s.heroes.append(hero)
+    assert not needs_air(s, hero)
+    s.start_fire(0, 2, Cause.GM)
+    assert needs_air(s, hero) is trapped
+    s.start_fire(3, 2, Cause.GM)
+    assert needs_air(s, hero)
+
+
+# -- 003, Smoke: "Once a fire is put out the smoke it produced dissipates" ---------------------
+@pytest.mark.parametrize("how", [SmokeClears.FIRE, SmokeClears.ROOM])
+def test_smoke_clears_fire_by_fire(how):
+    # A closed hall, fires at both ends: once the one at A1 is out, its smoke clears after the
+    # wind's rounds (strong: two) while the fire at H1 keeps its own; the older reading (room)
+    # kept it all while any fire in the room burned.
+    s = scene(grid([("ground", 0, ["kkkkkkkk"])], TWO_ROOMS), wind="strong", smoke_clears=how)
+    west, east = s.start_fire(0, 2, Cause.GM), s.start_fire(7, 2, Cause.GM)
+    east.resolve = 9
+    s.smoke.update(s)
+    assert sorted(s.smoke.density) == [0, 1, 2, 3, 4, 5, 6, 7]
+    s.extinguish(west, "test", burned_out=True)
+    for _ in range(2):
+        s.smoke.update(s)
+    if how is SmokeClears.FIRE:
+        assert sorted(s.smoke.density) == [2, 3, 4, 5, 6, 7]  # east's six: 4, 5, 6 areas
+    else:
+        assert sorted(s.smoke.density) == [0, 1, 2, 3, 4, 5, 6, 7]
+
+
+# -- issue 18: the log shows smoke by area when it changes --------------------------------------
+def test_the_smoke_event_names_each_area_whose_smoke_changed():
+    from fuego.render.phrases import narrate
+
+    s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), wind="gale")
+    s.building.areas[0].wet = True
+    fire = s.start_fire(0, 2, Cause.GM)
+    s.smoke.update(s)
+    first = kinds(s, EventKind.SMOKE)[-1]
+    assert first.data["areas"] == {"ground:A1": "thick", "ground:B1": "thick",
+                                   "ground:C1": "thick", "ground:D1": "thick"}
+    s.smoke.update(s)  # the same four: nothing changed, nothing logged
+    assert kinds(s, EventKind.SMOKE) == [first]
+    s.extinguish(fire, "test", burned_out=True)
+    s.smoke.update(s)  # a gale clears it in one round
+    last = kinds(s, EventKind.SMOKE)[-1]
+    assert last.data["areas"] == dict.fromkeys(["ground:A1", "ground:B1", "ground:C1",
+                                                "ground:D1"], "clear")
+    line = narrate(first, building=s.building)
+    assert "now thick: ground:A1, ground:B1, ground:C1 and ground:D1" in line

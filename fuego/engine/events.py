@@ -346,6 +346,7 @@ class Smoke(TypedDict):
     thick: int
     rooms: list[str]
     cleared: int
+    areas: NotRequired[dict[str, str]]  # each area whose smoke changed: thin, thick or clear
 
 
 class Script(TypedDict):

@@ -5,6 +5,7 @@
   area gets a fire of half the Fire Dice; going farther, every area on the way gets a two-dice
   fire. A fire of one or two dice reaches only the next area.
 - **Leap**: Spreading against 5 x the gap in yards (2 x yards going up or down); a one-die fire.
+  A fire of one or two dice leaps only to adjacent areas (corners touching count).
 - **Burn through** a wall, door, window or floor: Spreading against the pass-through TN; a fire of
   half the Fire Dice on the far side. The barrier stands.
 - **Destroy** a wall, door, window, floor or structural beam: Destruction against its TN. The
@@ -26,12 +27,12 @@ from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
 from fuego.engine.injury import debris, fall
 from fuego.rules.tables import (
+    ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
     DESTRUCTION_TN,
     LEAP_NEW_FD,
     LEAP_TN_PER_YARD,
     MAX_FIRE_DICE,
-    ROUTE_ADJACENT_ONLY_MAX_FD,
     ROUTE_WAYPOINT_FD,
 )
 from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Change, Feature
@@ -68,23 +69,45 @@ def yards(feet: float) -> int:
 def leap_tn(scene: Scene, src: int, dst: int, moves: int) -> int:
     """5 x yards across the gap, plus 2 x yards up or down (003).
 
-    The gap is counted through open space, ``moves`` areas away: the areas between are
-    ``moves - 1`` minus the levels climbed, 10 ft each, edge to edge; a leap to the next area
-    is one yard (fuego's reading: never free)."""
+    The gap is geometric, edge to edge (:meth:`Building.gap_feet`): areas whose sides or only
+    corners touch are 0 ft apart, one yard (a leap is never free: TN 5). That holds where open
+    space runs straight there (``moves``, the walk through open space, is no longer than the
+    squares and levels between); a leap that must go around a wall counts its walk, 10 ft for
+    each area between (fuego's reading, docs/rules.md)."""
     b = scene.building
-    rise = abs(b.levels[b.areas[dst].level].elevation - b.levels[b.areas[src].level].elevation)
+    a, c = b.areas[src], b.areas[dst]
+    dc, dr = abs(a.col - c.col), abs(a.row - c.row)
+    rise = abs(b.levels[c.level].elevation - b.levels[a.level].elevation)
     per_yard = LEAP_TN_PER_YARD["horizontal"], LEAP_TN_PER_YARD["vertical"]  # (house rules)
-    tn = _LEAP_TNS.get((rise, moves, per_yard))
+    key = (dc, dr, rise, moves, per_yard)
+    tn = _LEAP_TNS.get(key)
     if tn is None:
-        flat = max(0, moves - rise)
-        tn = LEAP_TN_PER_YARD["horizontal"] * yards(max(0, flat - 1) * AREA_FEET) if flat else 0
+        if moves <= dc + dr + rise:  # straight across: the geometric gap
+            across = bool(dc or dr)
+            feet = b.gap_feet(src, dst)[0]
+        else:  # around a wall: the walk's areas between
+            flat = max(0, moves - rise)
+            across, feet = bool(flat), max(0, flat - 1) * AREA_FEET
+        tn = LEAP_TN_PER_YARD["horizontal"] * yards(feet) if across else 0
         if rise:
             tn += LEAP_TN_PER_YARD["vertical"] * yards(rise * AREA_FEET)
-        _LEAP_TNS[rise, moves, per_yard] = tn
+        _LEAP_TNS[key] = tn
     return tn
 
 
-_LEAP_TNS: dict[tuple, int] = {}  # (levels climbed, moves, TN per yard) -> TN: a few dozen
+_LEAP_TNS: dict[tuple, int] = {}  # (columns, rows, levels, moves, TN per yard) -> TN: a few dozen
+
+
+def adjacent(scene: Scene, src: int, dst: int, moves: int) -> bool:
+    """Is ``dst`` adjacent to ``src`` for a small fire (003: "A one or two dice fire can only
+    start fires in adjacent areas")? The next area through an opening (side by side, or above
+    or below), or one whose corner touches on the same level with open space straight there
+    (fuego's reading: a 0-ft gap, as for :func:`leap_tn`)."""
+    if moves == 1:
+        return True
+    a, c = scene.building.areas[src], scene.building.areas[dst]
+    return (moves == 2 and a.level == c.level and abs(a.col - c.col) == 1
+            and abs(a.row - c.row) == 1)
 
 
 def _unlit(scene: Scene, i: int) -> bool:
@@ -183,7 +206,7 @@ def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
                     break
                 path.append(nxt)
                 prev, k = nxt, k + step
-            if fire.fd <= ROUTE_ADJACENT_ONLY_MAX_FD:
+            if fire.fd <= ADJACENT_ONLY_MAX_FD:
                 path = path[:1]
             # The farthest unlit area on the run is the target; burning ones on the way are fine.
             last = max((n for n, i in enumerate(path) if _unlit(scene, i)), default=-1)
@@ -248,6 +271,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         known = cache.made[here] = (order, {})
     made = known[1]
     still: list[int] = []  # the targets unlit now, for the next look
+    small = fire.fd <= ADJACENT_ONLY_MAX_FD  # (003: adjacent areas only; the rest stay known)
     for j in cache.live.get(here, order):
         if j in fires:  # (the fire's own area among them)
             continue
@@ -255,6 +279,8 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         if not area.burnable:
             continue
         still.append(j)
+        if small and not adjacent(scene, here, j, reach[j]):
+            continue
         act = made.get(j)  # the same leap as last time while the fuel there is the same
         if act is None:
             act = made[j] = FireAction(ActionKind.LEAP, leap_tn(scene, here, j, reach[j]), j,

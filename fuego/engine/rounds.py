@@ -34,7 +34,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic, dramatic_wounds, fire_damage, hero_roll
 from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
-from fuego.rules.settings import FlashoverMode
+from fuego.rules.settings import FlashoverMode, SuffocationFire
 from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
     CONFUSION_TN_PER_ROUND,
@@ -245,13 +245,19 @@ def _smoke_on_heroes(scene: Scene) -> None:
 
 
 def needs_air(scene: Scene, hero: Hero) -> bool:
-    """Trapped without adequate air (003, Suffocation; fuego's reading): the hero's area burns
-    or is filled with smoke, and its room does not vent."""
+    """Trapped without adequate air (003, Suffocation: "trapped in a room that is on fire or
+    filled with smoke"): the hero's room burns (any of its areas; ``rules.suffocation_fire:
+    area``, the older reading, asks for the hero's own) or is filled with smoke, and it does
+    not vent."""
     b = scene.building
     room = b.areas[hero.area].room
     if b.room_vents(room):
         return False
-    if hero.area in scene.fires:
+    fires = scene.fires
+    if scene.settings.suffocation_fire is SuffocationFire.AREA:
+        if hero.area in fires:
+            return True
+    elif any(i in fires for i in b.room_areas(room)):
         return True
     return scene.smoke is not None and bool(scene.smoke.at(hero.area)) and scene.smoke.room_filled(room)
 

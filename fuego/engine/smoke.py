@@ -11,8 +11,11 @@ fuego's reading (docs/rules.md, Smoke):
   like smoke whose fire is out.
 - Smoke is thick where any fire covering the area burns wet or smoky fuel or gunpowder; thin
   otherwise.
-- Smoke left behind clears after 1-5 rounds by wind (RULES-NOTES); the countdown runs while no
-  fire burns in that room, or where the smoke has a way out to open air.
+- Smoke left behind (no burning fire's smoke covers it) clears after 1-5 rounds by wind
+  (RULES-NOTES), fire by fire: "once a fire is put out the smoke it produced dissipates" (003),
+  whatever other fires burn in the room; they keep their own. ``rules.smoke_clears: room``, the
+  older reading, starts the countdown only once no fire burns in that room (or where the smoke
+  has a way out to open air).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import ACTING
+from fuego.rules.settings import SmokeClears
 from fuego.rules.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.world.building import Building
 
@@ -34,6 +38,10 @@ class Density(IntEnum):
     NONE = 0
     THIN = 1
     THICK = 2
+
+
+#: The words the log gives each density (``smoke``'s ``areas``).
+SMOKE_WORDS = {Density.NONE: "clear", Density.THIN: "thin", Density.THICK: "thick"}
 
 
 class SmokeField:
@@ -79,8 +87,13 @@ class SmokeField:
         cleared = []
         left_behind = [i for i in self.density if i not in new and i not in owned]
         if left_behind:
-            rounds = SMOKE_DISSIPATE_ROUNDS[scene.settings.wind]
-            burning_rooms = {areas[i].room for i in scene.fires}
+            settings = scene.settings
+            rounds = SMOKE_DISSIPATE_ROUNDS[settings.wind]
+            # Fire by fire (003): no burning fire's smoke covers these areas now, so the fire
+            # that made it is out (or it vents): it clears whatever else burns in the room.
+            # The older reading waited for the room's last fire (smoke_clears: room).
+            burning_rooms = ({areas[i].room for i in scene.fires}
+                             if settings.smoke_clears is SmokeClears.ROOM else set())
             for i in left_behind:
                 left = self.linger.get(i, rounds)
                 if areas[i].room not in burning_rooms or b.vents_from(i):
@@ -90,15 +103,18 @@ class SmokeField:
                     linger[i] = left
                 else:
                     cleared.append(i)
-        was = list(self.density.values())
-        before = was.count(Density.THIN), was.count(Density.THICK)
+        old = self.density
+        # Every area whose smoke changed, in area order (issue 18: the log shows smoke by area).
+        changed = sorted([i for i, d in new.items() if old.get(i) is not d]
+                         + [i for i in old if i not in new])
         self.density, self.linger = new, linger
-        now = list(new.values())
-        thin, thick = now.count(Density.THIN), now.count(Density.THICK)
-        if (thin, thick) != before or cleared:
+        if changed:
+            now = list(new.values())
             rooms = sorted({areas[i].room for i in new})
-            scene.emit(EventKind.SMOKE, None, None, thin=thin, thick=thick, rooms=rooms,
-                       cleared=len(cleared))
+            scene.emit(EventKind.SMOKE, None, None, thin=now.count(Density.THIN),
+                       thick=now.count(Density.THICK), rooms=rooms, cleared=len(cleared),
+                       areas={scene.area_name(i): SMOKE_WORDS[new.get(i, Density.NONE)]
+                              for i in changed})
         if cleared and not new:
             scene.emit(EventKind.SMOKE_CLEARED, None, None)
 

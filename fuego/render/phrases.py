@@ -707,7 +707,17 @@ def _on_smoke(e: Event, c: Context) -> str | None:
         text += " in " + listing([_room(r, b) for r in rooms])
     if d.get("cleared"):
         text += f"; {plural(d['cleared'], 'area')} cleared"
+    changed = d.get("areas") or {}
+    for word in ("thick", "thin", "clear"):
+        names = [name for name, w in changed.items() if w == word]
+        if names:  # (a big fire changes thousands: the first few, then a count)
+            more = len(names) - _SMOKE_NAMES
+            shown = names[:_SMOKE_NAMES] + ([f"{more} more"] if more > 0 else [])
+            text += f"; now {word}: {listing(shown)}"
     return text
+
+
+_SMOKE_NAMES = 6  # areas named per density in a smoke line
 
 
 @_phrase(K.SMOKE_CLEARED)

@@ -32,11 +32,27 @@ class KnockedOutDeath(str, Enum):
     ANY = "any"  # any Dramatic Wound (suffocation, a fall, debris too): fuego's older reading
 
 
+class SuffocationFire(str, Enum):
+    """Which fire leaves a hero without air in a room that does not vent (003, Suffocation)."""
+
+    ROOM = "room"  # any area of the hero's room burning: 003 "a room that is on fire"
+    AREA = "area"  # the hero's own area burning: fuego's older reading
+
+
+class SmokeClears(str, Enum):
+    """When a put-out fire's smoke starts to clear (003, Smoke)."""
+
+    FIRE = "fire"  # fire by fire: 003 "once a fire is put out the smoke it produced dissipates"
+    ROOM = "room"  # once no fire burns in its room: fuego's older reading
+
+
 @dataclass(slots=True)
 class Settings:
     burning_clothes: bool = True  # 003 "Hero on Fire [Optional]"
     smoke: bool = True  # 003 "Smoke [Optional]"
+    smoke_clears: SmokeClears = SmokeClears.FIRE
     suffocation: bool = True
+    suffocation_fire: SuffocationFire = SuffocationFire.ROOM
     flashover: FlashoverMode = FlashoverMode.ALL_BURNING
     flashover_dice_per_area: int = 5
     flashover_min_dice: int = 5  # for all-burning: 003's size column, "Large Fire"
@@ -54,6 +70,8 @@ class Settings:
         # Accept the words a scenario uses ("off", "villain", "calm") as well as the enums.
         self.flashover = FlashoverMode(self.flashover)
         self.knocked_out_death = KnockedOutDeath(self.knocked_out_death)
+        self.suffocation_fire = SuffocationFire(self.suffocation_fire)
+        self.smoke_clears = SmokeClears(self.smoke_clears)
         self.fire_kind = FireKind(self.fire_kind)
         self.wind = Wind(self.wind)
 

@@ -264,8 +264,8 @@ SMOKE_DISSIPATE_ROUNDS = {
 LEAP_TN_PER_YARD = {"horizontal": 5, "vertical": 2}
 #: Feet per area (003: each fire covers up to 10 ft by 10 ft).
 AREA_FEET = 10
-#: A fire of this many dice or fewer reaches only adjacent areas along a route (003).
-ROUTE_ADJACENT_ONLY_MAX_FD = 2
+#: A fire of this many dice or fewer starts fires only in adjacent areas, by route or leap (003).
+ADJACENT_ONLY_MAX_FD = 2
 #: Fire Dice of the fires started on the way along a longer route (003).
 ROUTE_WAYPOINT_FD = 2
 #: A leap starts a fire of one die (003).

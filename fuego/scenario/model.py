@@ -269,13 +269,15 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
-    from fuego.rules.settings import FlashoverMode, KnockedOutDeath, Settings
+    from fuego.rules.settings import FlashoverMode, KnockedOutDeath, Settings, SmokeClears, SuffocationFire
     from fuego.rules.tables import FireKind, Wind
 
     return Settings(
         burning_clothes=rules.burning_clothes,
         smoke=rules.smoke,
+        smoke_clears=SmokeClears(rules.smoke_clears),
         suffocation=rules.suffocation,
+        suffocation_fire=SuffocationFire(rules.suffocation_fire),
         flashover=FlashoverMode(rules.flashover),
         flashover_dice_per_area=rules.flashover_dice_per_area,
         flashover_min_dice=rules.flashover_min_dice,

@@ -354,7 +354,9 @@ class WreckSpec(Strict):
 class RulesSpec(Strict):
     burning_clothes: bool = True
     smoke: bool = True
+    smoke_clears: Literal["fire", "room"] = "fire"
     suffocation: bool = True
+    suffocation_fire: Literal["room", "area"] = "room"
     flashover: Annotated[Literal["off", "all-burning", "all-lit", "dice"],
                          BeforeValidator(_flashover)] = "all-burning"
     flashover_dice_per_area: Annotated[int, Whole, Field(ge=1, le=10)] = 5
