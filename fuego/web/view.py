@@ -188,13 +188,10 @@ def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
     b = scene.building
     out = []
     for key, room in b.rooms.items():
-        idx = [i for i in b.room_areas(key) if b.areas[i].level == level]
+        cx, cy, idx = b.room_centre(key, level)
         if not idx:
             continue
-        cx = sum(b.areas[i].col + 0.5 for i in idx) / len(idx)
-        cy = sum(b.areas[i].row + 0.5 for i in idx) / len(idx)
-        best = min(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
-                                      + (b.areas[i].row + 0.5 - cy) ** 2, i))
+        best = idx[0]
         inside = len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
         x, y = (cx, cy) if inside else (b.areas[best].col + 0.5, b.areas[best].row + 0.5)
         out.append({"key": key, "name": room.name or key, "x": x, "y": y,
