@@ -255,6 +255,26 @@ def test_gusts_carry_a_blaze_inside_a_building_too():
     assert gusty(gusts_indoors=False) == {"ground:A1"}
 
 
+def test_a_gust_carries_fire_through_openings_not_through_walls():
+    # 25.651's two hexes, read for a building's walls: a gust fans a Blaze on through an open
+    # door, but a wall or a closed door stops it (fuego's reading, docs/modules.md)
+    from fuego.rules.tables import Structure
+
+    def gusty(closed: bool) -> set[str]:
+        b = field(["hhhhh"], edges={("ground:B1", "ground:C1"):
+                                    (BarrierKind.DOOR, Structure.WOODEN_DOOR, closed)})
+        s = scene_with(b, {"wind": {"force": "mild-breeze", "direction": "W",
+                                    "collapse": False}}, faces=[6, 6, 1, 2])
+        s.start_fire(area(s, "A1"), 3, Cause.START)
+        s.round = 1
+        s.modules[0].round_start(s)
+        s.modules[0].end_of_round(s)
+        return {s.area_name(i) for i in s.fires}
+
+    assert gusty(closed=False) == {"ground:A1", "ground:B1", "ground:C1"}
+    assert gusty(closed=True) == {"ground:A1", "ground:B1"}
+
+
 def test_heavy_winds_give_a_downwind_leap_no_direction_drm():
     # 000 25.63's table: the Wind Direction DRM is a "Mild Breeze" result; "Heavy Winds" is
     # "Automatic Spread Downwind; None Upwind". A leap downwind keeps its TN (20, not 15).

@@ -55,6 +55,22 @@ def test_screen_option_wants_an_address(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "'host:port' is not an address to serve on" in r.output
 
 
+def test_a_port_already_taken_stops_play_before_anything_is_saved(tmp_path, monkeypatch):
+    import socket
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        r = run(["play", "shop.yaml", "--seed", "3", "--session", "s.json",
+                 "--screen", f"127.0.0.1:{port}"], [""])
+    assert r.exit_code == 2, r.output
+    # nothing saved: the same command works again once the port is free
+    assert not (tmp_path / "s.json").exists() and not (tmp_path / "s.json.screen").exists()
+
+
 def test_screen_of_a_missing_save_says_so(tmp_path):
     r = run(["screen", str(tmp_path / "nope.json")])
     assert r.exit_code == 2 and "no saved session here" in r.output

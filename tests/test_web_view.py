@@ -317,3 +317,25 @@ def test_what_the_players_hear():
                   path=["ground:D2", "ground:F2"])  # by way of the bar
     assert not ev(K.FLASHOVER, None, None, room="kitchen", fires=9)
     assert ev(K.FLASHOVER, None, None, room="common", fires=4)
+
+
+def test_a_burning_wreck_in_sight_is_drawn_with_its_vehicle():
+    from fuego.engine.rounds import start_scene
+    from fuego.scenario import load
+
+    scene = load(str(Path(__file__).resolve().parent.parent / "campaigns" / "wagon.yaml")).build(3)
+    start_scene(scene)
+
+    def ground_of(view):
+        return next(lv for lv in view["levels"] if lv["name"] == "ground")
+
+    # Tomas is in the house behind its closed door: the wagon in the street is out of sight
+    assert ground_of(players_view(scene))["wrecks"] == []
+    scene.heroes[0].area = scene.building.area("ground:D2").index  # out in the street
+    ground = ground_of(players_view(scene))
+    assert ground["wrecks"] == [{"area": "ground:C2", "col": 2, "row": 1, "vehicle": "wagon"}]
+    svg = ElementTree.fromstring(level_svg(ground))
+    ns = "{http://www.w3.org/2000/svg}"
+    (wreck,) = [g for g in svg.iter(f"{ns}g") if g.get("class") == "wreck"]
+    assert wreck.get("data-area") == "ground:C2"
+    assert "burning wagon" in (wreck.findtext(f"{ns}title") or "")

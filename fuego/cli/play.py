@@ -125,7 +125,6 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         options = {sessions.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
         session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
-        sessions.save(session, save_path)
 
     size = shutil.get_terminal_size() if isatty(sys.stdout) else None
     screen = Screen(rich=False if plain else None, width=size.columns if size else None,
@@ -139,9 +138,13 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     if screen_at is not None:  # the players' screen: fed at every question (fuego.web.feed)
         from fuego.cli.screen import start_for_play
 
+        # started before a new session is first saved: a port already taken stops here, with
+        # nothing saved, so the same command can simply be typed again
         feed, stop_screen = start_for_play(screen_at, save_path, screen.line)
         click.get_current_context().call_on_close(stop_screen)  # on quit, Ctrl-C, errors too
         live, attach = feed.wrap(table), feed.after(table.attach)
+    if resume_path is None:
+        sessions.save(session, save_path)
     player = sessions.Player(session, live, attach=attach)
     try:
         player.run()

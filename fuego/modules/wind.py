@@ -62,6 +62,7 @@ from fuego.modules.weather import weather_drm
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
+    from fuego.world.building import Building
 
 # -- tables ---------------------------------------------------------------------------------------
 FORCES = ("none", "mild-breeze", "heavy-winds")
@@ -308,8 +309,8 @@ class Wind(RuleModule):
         dx, dy = VECTORS[to]
         eligible = []
         for fire in blazes:
-            path = [step(b, fire.area, dx, dy), step(b, fire.area, 2 * dx, 2 * dy)]
-            if any(j is not None and unlit(scene, j) for j in path):
+            path = _gust_path(b, fire.area, dx, dy)
+            if any(unlit(scene, j) for j in path):
                 eligible.append((fire, path))
         if not eligible:
             return
@@ -320,7 +321,7 @@ class Wind(RuleModule):
              fires=[scene.fire_name(f) for f, _ in chosen])
         for fire, path in chosen:
             for j in path:
-                if j is not None and unlit(scene, j):
+                if unlit(scene, j):
                     self._carry(scene, fire, j, "a gust carries the fire two areas")
 
     def jump_target(self, scene: Scene, fire: Fire, to: str) -> tuple[int, int] | None:
@@ -407,3 +408,19 @@ class Wind(RuleModule):
         self.force, self.origin = state["force"], state["origin"]
         self.gust_round = state["gust_round"]
         self._blazes = {i: f for i, f in state["blazes"]}
+
+
+def _gust_path(b: Building, here: int, dx: int, dy: int) -> list[int]:
+    """The two areas downwind of ``here`` a gust carries fire into (25.651), as far as fire can
+    pass: a wall, a closed door or window or an intact floor stops it (fuego's reading, now
+    that gusts blow indoors too: a gust fans a fire through openings, not through walls)."""
+    path: list[int] = []
+    prev = here
+    for k in (1, 2):
+        j = step(b, here, k * dx, k * dy)
+        barrier = None if j is None else b.between(prev, j)
+        if j is None or (barrier is not None and not barrier.passable):
+            break
+        path.append(j)
+        prev = j
+    return path

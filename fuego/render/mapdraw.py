@@ -791,14 +791,10 @@ def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapO
                  placer: _Placer, clip: bool) -> None:
     fs = _fs(options, 9, 6, 14)
     for key, room in b.rooms.items():
-        idx = [i for i in b.room_areas(key) if b.areas[i].level == level]
-        if not idx:
+        cx, cy, near = b.room_centre(key, level)
+        if not near:
             continue
-        cx = sum(b.areas[i].col + 0.5 for i in idx) / len(idx)
-        cy = sum(b.areas[i].row + 0.5 for i in idx) / len(idx)
-        # the room's own areas nearest its centre first (an L-shaped room keeps its label in)
-        near = sorted(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
-                                          + (b.areas[i].row + 0.5 - cy) ** 2, i))
+        idx = near
         centres = []
         a = b.areas[near[0]]
         inside = len(idx) > 1 and abs(a.col + 0.5 - cx) < 0.01 and abs(a.row + 0.5 - cy) < 0.01

@@ -45,6 +45,12 @@ PAGE = """<!doctype html>
         <circle cx="17" cy="22" r="14" fill="#ff2d2d" stroke="#ffd447" stroke-width="3"/>
         <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
         </svg> hot fire (triangle)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect x="5" y="22" width="30" height="8" rx="2" fill="#8a5a2b" stroke="#ffd447" stroke-width="2"/>
+        <circle cx="13" cy="33" r="4" fill="#2a1a0e" stroke="#ffd447" stroke-width="2"/>
+        <circle cx="27" cy="33" r="4" fill="#2a1a0e" stroke="#ffd447" stroke-width="2"/>
+        <polygon points="14,22 20,6 26,22" fill="#ff8a1f" stroke="#ffd447" stroke-width="2"/>
+        </svg> burning wreck (cart, boat)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#3b3631"/>
         <rect width="40" height="40" fill="url(#k-thin)"/><defs>
         <pattern id="k-thin" width="16" height="16" patternUnits="userSpaceOnUse"

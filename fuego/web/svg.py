@@ -105,6 +105,8 @@ def level_svg(level: dict[str, Any]) -> str:
     _rooms(cv, level)
     for fire in level["fires"]:
         _fire(cv, fire)
+    for wreck in level.get("wrecks", ()):
+        _wreck(cv, wreck)
     _figures(cv, level["figures"])
     cv.add("</svg>")
     return "".join(cv.out)
@@ -261,6 +263,28 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
            f'{_attr(data_fd=fd, data_hot="1" if hot else "0", data_area=fire["area"])}>'
            f'<title>{escape(fire["area"])}: {fd} Fire Dice{", hot" if hot else ""}</title>'
            f'{"".join(parts)}</g>')
+
+
+def _wreck(cv: _Canvas, wreck: dict[str, Any]) -> None:
+    """A burning wreck: a cart's body on two wheels with a flame, low in its area (a fire
+    there keeps the middle); its name in words on hover and for a screen reader."""
+    x0, y0 = cv.x(wreck["col"]), cv.y(wreck["row"])
+    body = (f'<rect{_attr(x=_f(x0 + S * 0.18), y=_f(y0 + S * 0.66), width=_f(S * 0.64))}'
+            f'{_attr(height=_f(S * 0.14), rx=3, fill="#8a5a2b", stroke="#ffd447", stroke_width=2)}/>')
+    wheels = "".join(f'<circle{_attr(cx=_f(x0 + S * dx), cy=_f(y0 + S * 0.84), r=_f(S * 0.07))}'
+                     f'{_attr(fill="#2a1a0e", stroke="#ffd447", stroke_width=2)}/>'
+                     for dx in (0.3, 0.7))
+    flame = (f'<polygon{_attr(points=_wreck_flame(x0, y0))}'
+             f'{_attr(fill="#ff8a1f", stroke="#ffd447", stroke_width=2)}/>')
+    cv.add(f'<g{_attr(id="wreck-" + safe_id(wreck["area"]), class_="wreck")}'
+           f'{_attr(data_area=wreck["area"])}>'
+           f'<title>{escape(wreck["area"])}: a burning {escape(wreck["vehicle"])}</title>'
+           f'{body}{wheels}{flame}</g>')
+
+
+def _wreck_flame(x0: float, y0: float) -> str:
+    tip, left, right = (0.5, 0.5), (0.38, 0.67), (0.62, 0.67)
+    return " ".join(f"{_f(x0 + S * x)},{_f(y0 + S * y)}" for x, y in (left, tip, right))
 
 
 _SPOTS = ((0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
+from fuego.modules.wrecks import burning_wrecks
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
 
@@ -188,13 +189,10 @@ def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
     b = scene.building
     out = []
     for key, room in b.rooms.items():
-        idx = [i for i in b.room_areas(key) if b.areas[i].level == level]
+        cx, cy, idx = b.room_centre(key, level)
         if not idx:
             continue
-        cx = sum(b.areas[i].col + 0.5 for i in idx) / len(idx)
-        cy = sum(b.areas[i].row + 0.5 for i in idx) / len(idx)
-        best = min(idx, key=lambda i: ((b.areas[i].col + 0.5 - cx) ** 2
-                                      + (b.areas[i].row + 0.5 - cy) ** 2, i))
+        best = idx[0]
         inside = len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
         x, y = (cx, cy) if inside else (b.areas[best].col + 0.5, b.areas[best].row + 0.5)
         out.append({"key": key, "name": room.name or key, "x": x, "y": y,
@@ -277,13 +275,17 @@ def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[st
             fire_list.append({"area": a.name, "col": a.col, "row": a.row, "fd": fire.fd,
                               "hot": fire.temperature.value == "hot",
                               "state": fire.state.value})
+    # a burning cart or boat in sight (module wrecks): a fire of its own, drawn beside the fires
+    wrecks = [{"area": b.areas[w.area].name, "col": b.areas[w.area].col,
+               "row": b.areas[w.area].row, "vehicle": w.vehicle}
+              for w in burning_wrecks(scene) if b.areas[w.area].level == level and w.area in seen]
     return {
         "index": level, "name": lv.name, "elevation": lv.elevation,
         "cols": [column_letters(c) for c in range(c0, c1 + 1)], "c0": c0, "r0": r0,
         "width": c1 - c0 + 1, "height": r1 - r0 + 1,
         "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen),
         "walls": walls, "links": links, "outline": _outline(scene, level, here),
-        "fires": fire_list, "figures": _figures(scene, level, seen),
+        "fires": fire_list, "wrecks": wrecks, "figures": _figures(scene, level, seen),
     }  # fmt: skip
 
 

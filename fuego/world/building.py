@@ -211,6 +211,20 @@ class Building:
     def room_areas(self, key: str) -> list[int]:
         return self._room_areas.get(key, [])
 
+    def room_centre(self, key: str, level: int) -> tuple[float, float, list[int]]:
+        """Where room ``key`` sits on ``level``: the centre of its areas there (in squares, an
+        area's middle at +0.5) and those areas, nearest the centre first (ties by index), so an
+        L-shaped room's label can stay inside it. No areas there: ``(0, 0, [])``."""
+        areas = self.areas
+        idx = [i for i in self.room_areas(key) if areas[i].level == level]
+        if not idx:
+            return 0.0, 0.0, []
+        cx = sum(areas[i].col + 0.5 for i in idx) / len(idx)
+        cy = sum(areas[i].row + 0.5 for i in idx) / len(idx)
+        near = sorted(idx, key=lambda i: ((areas[i].col + 0.5 - cx) ** 2
+                                          + (areas[i].row + 0.5 - cy) ** 2, i))
+        return cx, cy, near
+
     def room_index(self) -> dict[str, list[int]]:
         """Each room's areas by key (do not change it)."""
         return self._room_areas
