@@ -154,10 +154,6 @@ def side_by_side(blocks: list[tuple[str, list]], width: int | None, gap: int = 3
     return out
 
 
-def rows_height(blocks: list[tuple[str, list]], width: int | None, gap: int = 3) -> int:
-    return len(side_by_side(blocks, width, gap))
-
-
 def fit_columns(header: list[str], rows: list[list[str]], width: int | None,
                 flex: int | None = None) -> list[str]:
     """Header and rows as aligned text; past ``width`` the ``flex`` column is cut (``...``)."""

@@ -115,8 +115,3 @@ class Hero:
         self.known_fires = set(d["known_fires"])
         self.fire_damaged = d["fire_damaged"]
         self.drama = d.get("drama", 0)
-
-
-def dramatic_from_failure(margin: int, step: int) -> int:
-    """Dramatic Wounds for a wound check failed by ``margin``: one, plus one per full ``step``."""
-    return 1 + margin // step
