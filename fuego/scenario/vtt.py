@@ -438,10 +438,13 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
             n = len(room["areas"])
             where = f"{n} area{'s' if n != 1 else ''}, {lv} {_span(plan, room['areas'], lv)}"
             key = keys[(li, ri)]
-            if room["outdoors"]:
-                label = "Outside" if key == "outside" else f"Outside ({lv})"
-                add(f"  {key}: {{name: {_q(label)}, outdoors: true, fuel: none, "
+            if room["outdoors"] and li == 0:
+                add(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
                     f"features: [exit]}}   # {where}: beyond the walls, a way out")
+            elif room["outdoors"]:
+                add(f"  {key}: {{name: {_q('Open air (' + lv + ')')}, outdoors: true, fuel: "
+                    f"none}}   # {where}: beyond the walls of a level above the ground: no "
+                    "way out; smoke and fire leave by its windows")
             else:
                 add(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO name, "
                     f"fuel, wall; {where}")
@@ -615,8 +618,8 @@ def convert(path: str | os.PathLike | list, *, grid_feet: int = 5,
             level: str | tuple[str, ...] = "ground") -> tuple[str, ImportReport]:
     """Read one VTT file (or several, the levels of one building from the ground up) and
     return (scenario YAML, report of the first level); the YAML is checked by the loader.
-    ``--window``/``--door`` numbers apply to the first map. Levels above the first have no
-    outside: what lies beyond their walls is no area."""
+    ``--window``/``--door`` numbers apply to the first map. Beyond the walls of a level
+    above the first is open air: outdoors, but no way out."""
     text, reports = convert_levels([path] if not isinstance(path, list) else path,
                                    grid_feet=grid_feet, windows=windows, doors=doors,
                                    windows_from_names=windows_from_names, outside=outside,
@@ -639,12 +642,10 @@ def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] 
         vtt = read(source)
         plan = to_plan(vtt, grid_feet=grid_feet, windows=windows if i == 0 else (),
                        doors=doors if i == 0 else (), windows_from_names=windows_from_names,
-                       outside=outside and i == 0)
+                       outside=outside)
         if not any(room["areas"] for room in plan.rooms):
             raise FuegoError("the map has no area left to import", where=vtt.source,
-                             tip="keep the outside (drop --no-outside) or check the walls"
-                             if i == 0 else "a level above the ground has no outside: check "
-                             "its walls enclose its rooms")
+                             tip="keep the outside (drop --no-outside) or check the walls")
         plans.append((plan, lv))
     text = to_yaml(plans, title=title)
     loads(text, source=f"{sources[0]} (imported)")  # raises if fuego would not accept it

@@ -342,7 +342,10 @@ def _check(data: dict, source: str) -> VttMap:
         if idx:
             clipped.append(f"portals: {len(idx)} ({', '.join(f'[{i}]' for i in idx[:12])}"
                            f"{' ...' if len(idx) > 12 else ''}): {what}")
-    if not walls and not portals and (everywhere or portals_raw or broken):
+    # the walls are what a map is: a file that has some, none of them on the map, is refused,
+    # as is one with only portals, none of them on it (a map with neither is open ground)
+    if (data.get("line_of_sight") and not walls) or (
+            not data.get("line_of_sight") and portals_raw and not portals):
         if broken:
             raise broken[0]
         raise _bad(source, f"nothing of the map lies on it: every wall and portal is beyond "
