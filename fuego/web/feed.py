@@ -42,13 +42,18 @@ def page_state(view: dict[str, Any]) -> dict[str, Any]:
 
 
 class Tellers:
-    """The story told to each page of one scene: the shared screen's, and each player's hero's
-    (a hero the GM adds later gets the story so far)."""
+    """The story told to each page of one scene: the shared screen's, and each player's hero's.
+
+    Made before the scene plays (the table attaches it to a new or rebuilt scene), each story is
+    told as the events come, with the sight of that moment. A hero the GM adds later gets the
+    story so far, told with the sight of when it joined."""
 
     def __init__(self, scene: Scene):
         self.scene = scene
         self.shared = PlayersNarration(scene)
         self.own: dict[int, PlayersNarration] = {}  # id(hero) -> that hero's page's story
+        for hero in player_heroes(scene).values():
+            self.own[id(hero)] = PlayersNarration(scene, hero)
         for event in list(scene.log):
             self.feed(event)
 
@@ -65,6 +70,8 @@ class Tellers:
         for hero in player_heroes(self.scene).values():
             if id(hero) in self.own:
                 self.own[id(hero)].feed(event)
+            else:  # a new hero's page: the story so far, this event included
+                self._of(hero)
 
     def states(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """The shared page's state and each player's (hero key -> state), now."""

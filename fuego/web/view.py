@@ -245,18 +245,18 @@ def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
-    """Each room's label and where it goes: the room's own area nearest its centre (an
-    L-shaped room keeps its label inside); the map writes it along the top of that area, clear
-    of a fire's number and the tokens."""
+def _rooms(scene: Scene, level: int, seen: set[int], fires: set[int]) -> list[dict[str, Any]]:
+    """Each room's label and where it goes: the room's own area nearest its centre that has no
+    fire drawn (an L-shaped room keeps its label inside); the map writes it along the top of
+    that area, clear of the fire numbers and the tokens."""
     b = scene.building
     out = []
     for key, room in b.rooms.items():
-        cx, cy, idx = b.room_centre(key, level)
+        cx, _cy, idx = b.room_centre(key, level)
         if not idx:
             continue
-        best = idx[0]
-        inside = len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
+        best = next((i for i in idx if i not in fires), idx[0])
+        inside = best == idx[0] and len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
         x = cx if inside else b.areas[best].col + 0.5
         out.append({"key": key, "name": room.name or key, "x": x, "y": b.areas[best].row + 0.5,
                     "outdoors": room.outdoors,
@@ -354,7 +354,7 @@ def _level(scene: Scene, level: int, sight: Sight, changes: Changes | None) -> d
         "index": level, "name": lv.name, "elevation": lv.elevation,
         "cols": [column_letters(c) for c in range(c0, c1 + 1)], "c0": c0, "r0": r0,
         "width": c1 - c0 + 1, "height": r1 - r0 + 1,
-        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen),
+        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen, fires),
         "walls": walls, "links": links, "outline": _outline(scene, level, here),
         "fires": fire_list, "wrecks": wrecks, "figures": _figures(scene, level, seen),
     }  # fmt: skip
@@ -399,7 +399,8 @@ def ruin(scene: Scene) -> dict[str, Any]:
         if burned or burning:
             state = ("burned out" if burned == len(idx) else
                      "still burning" if burning else "partly burned")
-            rooms.append({"name": named_room(key, b), "state": state, "burned": burned,
+            name = named_room(key, b)
+            rooms.append({"name": name[:1].upper() + name[1:], "state": state, "burned": burned,
                           "areas": len(idx)})
     rooms.sort(key=lambda r: (-r["burned"] / r["areas"], r["name"]))
     return {
