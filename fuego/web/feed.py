@@ -13,6 +13,7 @@ start and at the end of every round for the page's review.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -33,12 +34,31 @@ if TYPE_CHECKING:
 INTERVAL = 0.25
 
 
-def page_state(view: dict[str, Any]) -> dict[str, Any]:
-    """What the page is sent: the view, each level drawn as SVG (instead of its parts)."""
+#: Levels' SVG kept by a feed (the pages of one moment share most levels, and a level that did
+#: not change is not drawn again).
+SVG_KEPT = 64
+
+
+def page_state(view: dict[str, Any], drawn: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the page is sent: the view, each level drawn as SVG (instead of its parts).
+    ``drawn``: the SVG of levels drawn before, by their data (read and kept up to date)."""
     out = {k: v for k, v in view.items() if k != "levels"}
-    out["levels"] = [{"name": lv["name"], "elevation": lv["elevation"], "svg": level_svg(lv)}
+    out["levels"] = [{"name": lv["name"], "elevation": lv["elevation"], "svg": _svg(lv, drawn)}
                      for lv in view["levels"]]
     return out
+
+
+def _svg(level: dict[str, Any], drawn: dict[str, str] | None) -> str:
+    if drawn is None:
+        return level_svg(level)
+    key = json.dumps(level, sort_keys=True, separators=(",", ":"))
+    svg = drawn.pop(key, None)
+    if svg is None:
+        svg = level_svg(level)
+        while len(drawn) >= SVG_KEPT:
+            del drawn[next(iter(drawn))]  # the oldest
+    drawn[key] = svg  # the newest last
+    return svg
 
 
 class Tellers:
@@ -52,6 +72,7 @@ class Tellers:
         self.scene = scene
         self.shared = PlayersNarration(scene)
         self.own: dict[int, PlayersNarration] = {}  # id(hero) -> that hero's page's story
+        self.drawn: dict[str, str] = {}  # levels drawn (see page_state)
         for hero in player_heroes(scene).values():
             self.own[id(hero)] = PlayersNarration(scene, hero)
         for event in list(scene.log):
@@ -76,9 +97,9 @@ class Tellers:
     def states(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         """The shared page's state and each player's (hero key -> state), now."""
         scene = self.scene
-        views = {key: page_state(players_view(scene, self._of(hero), hero))
+        views = {key: page_state(players_view(scene, self._of(hero), hero), self.drawn)
                  for key, hero in player_heroes(scene).items()}
-        return page_state(players_view(scene, self.shared)), views
+        return page_state(players_view(scene, self.shared), self.drawn), views
 
 
 class ScreenFeed:
@@ -201,7 +222,7 @@ def replay(session: Session) -> tuple[dict[str, Any], list[tuple[str, dict[str, 
             label = _FRAMES.get(event.kind)
             if label is not None:
                 frames.append((label(event),
-                               page_state(players_view(scene, tellers.shared))))
+                               page_state(players_view(scene, tellers.shared), tellers.drawn)))
 
         scene.listeners.append(keep)
 

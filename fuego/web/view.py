@@ -314,13 +314,14 @@ def _figures(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
 def _outline(scene: Scene, level: int, here: list) -> list[list[int]]:
     """The open sides of the plan: where an area has no neighbour it is joined to."""
     b = scene.building
+    at = {(a.col, a.row): a.index for a in here}
     out = []
     for a in here:
         for dc, dr, edge in ((-1, 0, (a.col, a.row, a.col, a.row + 1)),
                              (1, 0, (a.col + 1, a.row, a.col + 1, a.row + 1)),
                              (0, -1, (a.col, a.row, a.col + 1, a.row)),
                              (0, 1, (a.col, a.row + 1, a.col + 1, a.row + 1))):
-            j = b.at(level, a.col + dc, a.row + dr)
+            j = at.get((a.col + dc, a.row + dr))
             if j is None or b.between(a.index, j) is None:
                 out.append(list(edge))
     return out
