@@ -144,6 +144,19 @@ def remove_character(scene: Scene, name: str) -> None:
     scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
 
 
+def show(scene: Scene, verb: str, what: str, name: str | None) -> None:
+    """``reveal`` (verb) shows the players' screen ``all`` the building, a ``level`` or a
+    ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
+    changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
+    data = {"what": what} | ({"name": name} if name is not None else {})
+    scene.emit(EventKind.GM, "GM", None, action=verb, **data)
+
+
+def note(scene: Scene, text: str) -> None:
+    """A line of the GM's own on the players' screen."""
+    scene.emit(EventKind.GM, "GM", None, action="note", text=text)
+
+
 def end_scene(scene: Scene) -> None:
     scene.ended = True
     scene.emit(EventKind.GM, "GM", None, action="end-scene")
