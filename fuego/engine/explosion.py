@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.injury import burn, debris
+from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import ExplosionRule
-from fuego.rules.tables import FIRE_STATS, Contact, Temperature
+from fuego.rules.tables import Contact, Temperature
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1
     ``data`` (a script's ``cue``) goes on the events it starts."""
     b = scene.building
     rule = scene.settings.explosions
-    tn = FIRE_STATS[fd].tn  # the blast breaks what a fire that size could destroy
+    tn = fire_tn(fd)  # the blast breaks what a fire that size could destroy
     reached, broken = b.paths.blast(center, tn, radius)
     caught = [h for h in scene.heroes if h.present and h.area in reached]
     scene.emit(EventKind.EXPLOSION, None, center, fd=fd, radius=radius, tn=tn, rule=rule.value,

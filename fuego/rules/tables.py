@@ -75,9 +75,6 @@ CONTACT_EXPOSURE: dict[Contact, Exposure] = {
 #: gasses; explosives"): an explosion and a jet of gas keep all their dice; burning oil on a
 #: hero too (a chemical fire). The rest burn at the temperature of the fire that dealt them.
 CONTACT_HOT = frozenset({Contact.EXPLOSION, Contact.JET, Contact.OIL})
-#: A fire on a hero (clothes or hair, burning oil) has the Fire Dice of the fire that set it
-#: divided by this, rounded down, at least 1 (003, Hero on Fire: "divided by two").
-ON_HERO_FD_DIVISOR = 2
 
 
 def half_up(n: int) -> int:

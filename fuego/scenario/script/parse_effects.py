@@ -178,7 +178,7 @@ class EffectReader(Reader):
         if not isinstance(debris, bool):
             self.add(p + ("debris",), f"expected true or false, got {debris!r}")
             return None
-        if None in (i, fd, radius, scatter):
+        if i is None or fd is None or radius is None or scatter is None:
             return None
         return Explode(i, fd, radius, scatter, debris)
 
@@ -190,7 +190,7 @@ class EffectReader(Reader):
             return None
         i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
         dice = self.integer(spec.get("dice", 4), p + ("dice",), 1, 10, "the blast's dice")
-        if None in (i, dice):
+        if i is None or dice is None:
             return None
         return Blast(i, dice)
 
@@ -202,9 +202,10 @@ class EffectReader(Reader):
             if spec is None:
                 return None
             if "fd" in spec:
-                fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
-                if fd is None:
+                debris_fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
+                if debris_fd is None:
                     return None
+                fd = debris_fd
             if "by" in spec:
                 by = self._by(spec["by"], p + ("by",))
                 if by is None:
