@@ -5,10 +5,11 @@
 page draws comes from these two; nothing else reads the scene for it.
 
 What the players know is what their heroes can see now. The engine says what a hero sees
-(:func:`fuego.engine.hero_actions.visible_fires`: the hero's room, the areas through an opening
-from its area, and the hidden fires it has spotted). The *observers* are the players' heroes
-still on their feet: active, or escaped and watching from outside (the GM's characters, ``npc``,
-do not count; a knocked-out or dead hero sees nothing). So the page shows
+(:func:`fuego.engine.sight.players_sight`: line of sight through openings and windows, sight
+in smoke by the text's distances, the building's outside from the street, and the hidden fires
+a hero has spotted). The *observers* are the players' heroes still on their feet: active, or
+escaped and watching from outside (the GM's characters, ``npc``, do not count; a knocked-out or
+dead hero sees nothing). So the page shows
 
 - every level's plan (the building the players are in; the same areas, rooms and names as
   ``fuego map``), with the state of doors, windows, walls and floors where an observer can see
@@ -26,10 +27,11 @@ page's own: "Round 2 begins", not the GM's "3 fires burning").
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
+from fuego.engine.sight import observers, players_sight  # noqa: F401  (observers: as before)
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
@@ -42,59 +44,17 @@ if TYPE_CHECKING:
 #: Lines of narration the page keeps (the last ones; the page shows as many as fit).
 NARRATION_LINES = 12
 
-#: A hero who can still look around and tell the players what they see.
-WATCHING = frozenset({Status.ACTIVE, Status.ESCAPED})
-
 
 # -- sight -----------------------------------------------------------------------------------------
-class _EveryArea:
-    """A stand-in for the scene's fires in which every area burns (see :func:`sight`)."""
-
-    def __contains__(self, _area: object) -> bool:
-        return True
+def in_sight(scene: Scene) -> frozenset[int]:
+    """Every area some observer sees, clearly or as shapes (:func:`fuego.engine.sight.players_sight`)."""
+    return players_sight(scene).in_view
 
 
-class _Sightlines:
-    """Just enough of a scene for ``visible_fires``: its building, every area "on fire"."""
-
-    __slots__ = ("building", "fires")
-
-    def __init__(self, building: Building) -> None:
-        self.building = building
-        self.fires = _EveryArea()
-
-
-def sight(scene: Scene, hero: Hero) -> set[int]:
-    """The areas ``hero`` can see. The engine's rule for fires is asked of a scene in which every
-    area burns, so what a hero sees is written once (``visible_fires``) and used for smoke, the
-    GM's characters and doors too."""
-    from fuego.engine.hero_actions import visible_fires
-
-    return visible_fires(cast("Scene", _Sightlines(scene.building)), hero)
-
-
-def observers(scene: Scene) -> list[Hero]:
-    """The players' heroes who can still see: not the GM's characters, not knocked out or dead."""
-    return [h for h in scene.heroes if not h.npc and h.status in WATCHING]
-
-
-def in_sight(scene: Scene) -> set[int]:
-    """Every area some observer sees."""
-    seen: set[int] = set()
-    for hero in observers(scene):
-        seen |= sight(scene, hero)
-    return seen
-
-
-def known_fires(scene: Scene) -> set[int]:
-    """The areas of the fires the players know of: those some observer sees (the engine's
-    ``visible_fires``, spotted hidden fires included)."""
-    from fuego.engine.hero_actions import visible_fires
-
-    known: set[int] = set()
-    for hero in observers(scene):
-        known |= visible_fires(scene, hero)
-    return known
+def known_fires(scene: Scene) -> frozenset[int]:
+    """The areas of the fires the players know of: those some observer sees (spotted hidden
+    fires included; :func:`fuego.engine.sight.players_sight`)."""
+    return players_sight(scene).fires
 
 
 # -- the view --------------------------------------------------------------------------------------
@@ -293,8 +253,8 @@ def players_view(scene: Scene, narration: Iterable[str] = ()) -> dict[str, Any]:
     """Everything the players' screen shows of ``scene``, as JSON values: pure (nothing in
     the scene changes) and the only place that decides what the players may know."""
     b = scene.building
-    seen = in_sight(scene)
-    fires = known_fires(scene)
+    seen = set(in_sight(scene))
+    fires = set(known_fires(scene))
     order = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
     # the level to draw biggest: the most fires in sight, then the most heroes still inside,
     # then the one nearest the ground
@@ -398,18 +358,11 @@ class PlayersNarration:
         self.limit = limit
         self.lines: list[str] = []
         self._narrator = Narrator(building=scene.building)
-        self._key: tuple | None = None
-        self._seen: set[int] = set()
         self._before: set[int] = set()
 
     def _sight(self) -> set[int]:
-        """Areas in sight, worked out again only when a hero, a barrier or a spotted fire moved."""
-        s = self.scene
-        key = (s.building.version, tuple((h.area, h.status, len(h.known_fires))
-                                         for h in observers(s)))
-        if key != self._key:
-            self._key, self._seen = key, in_sight(s)
-        return self._seen
+        """Areas in sight now (the engine keeps the players' sight per the state it follows)."""
+        return set(in_sight(self.scene))
 
     def told(self, event: Event, seen: set[int]) -> bool:
         """May the players hear ``event``'s line? (``seen``: the areas in sight around it.)"""
