@@ -237,10 +237,7 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
             for e in pick:
                 taken[e] = portal
         if not placed:
-            skipped.append((portal, "on the map's border (no outdoor strip: --no-outside, or "
-                                    f"the map is already {MAX_PLAN_AREAS} areas a side), "
-                                    "between the outside and nothing (--no-outside), or on "
-                                    "an edge another portal took"))
+            skipped.append((portal, _why_not(portal, area_units, taken, room_of, strip)))
             continue
         window = _is_window(portal, windows, doors, windows_from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
@@ -255,6 +252,20 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                     inner.append(e)
     return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, strip, shift, phase)
+
+
+def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
+    """Why a portal found no edge to stand on, in the words of the YAML's comment."""
+    edges = [e for choices in _portal_choices(portal, units) for e in choices]
+    others = sorted({taken[e].number for e in edges if e in taken})
+    if others:
+        return (f"its 10-ft edge already holds portal {others[0]} (two portals in one area "
+                "edge are one door or window)")
+    if any(room_of(cell) < 0 for e in edges for cell in _edge_areas(e)):
+        if not strip:
+            return ("on the map's border, with nothing beyond it (--no-outside, or the map is "
+                    f"already {MAX_PLAN_AREAS} areas a side)")
+    return "no area edge near it"
 
 
 def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],
