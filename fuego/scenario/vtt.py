@@ -217,8 +217,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                          tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
 
     def room_of(cell: tuple[int, int]) -> int:
+        """The room of an area; -1 for no area (--no-outside), -2 beyond the plan."""
         c, r = cell
-        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -1
+        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -2
 
     # portals: on the edge nearest their span where the rooms on either side differ
     taken: dict[Edge, Portal] = {}
@@ -261,10 +262,12 @@ def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
     if others:
         return (f"its 10-ft edge already holds portal {others[0]} (two portals in one area "
                 "edge are one door or window)")
-    if any(room_of(cell) < 0 for e in edges for cell in _edge_areas(e)):
-        if not strip:
-            return ("on the map's border, with nothing beyond it (--no-outside, or the map is "
-                    f"already {MAX_PLAN_AREAS} areas a side)")
+    cells = [cell for e in edges for cell in _edge_areas(e)]
+    if any(room_of(cell) == -2 for cell in cells) and not strip:
+        return ("on the map's border, with nothing beyond it (--no-outside, or the map is "
+                f"already {MAX_PLAN_AREAS} areas a side)")
+    if any(room_of(cell) == -1 for cell in cells):
+        return "between a room and the outside that --no-outside dropped"
     return "no area edge near it"
 
 
