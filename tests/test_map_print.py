@@ -332,6 +332,7 @@ def _tavern_tiles(paper: str = "letter", scale: float = 2.0, scene=None):
         layout="pages", paper=paper, area_inches=scale, subtitle="as the scene starts"))
 
 
+@pytest.mark.slow
 def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path):
     from fuego.render.map_style import OVERLAP, PAPER
 
@@ -380,6 +381,7 @@ def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path
     assert f"on {len(pages)} pages" in result.output
 
 
+@pytest.mark.slow
 def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
     """A hero standing on the seam of two pages: both pages draw the disc and the initials,
     each clipped to its page's plan, so no letter prints in the margin."""
@@ -420,6 +422,7 @@ def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
     assert seen >= 2  # on both pages of the seam
 
 
+@pytest.mark.slow
 def test_a_battle_mat_scale_draws_the_one_inch_grid_by_default(tmp_path):
     from fuego.render.mapdraw import MapOptions, draw_map
 
@@ -451,6 +454,7 @@ def _all_texts(fig):
     return [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper,scale", [("letter", 2.0), ("a4", 1.0), ("letter", 0.5)])
 def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
     from fuego.cli.mapcmd import play_to
@@ -489,6 +493,7 @@ def test_one_exit_mark_per_run_of_way_out_squares():
     assert counts == {"tavern.yaml": 1, "wagon.yaml": 2}  # Goose Lane; the two lane ends
 
 
+@pytest.mark.slow
 def test_a_long_title_wraps_inside_the_page(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -529,7 +529,15 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     if tiles:
         placer.avoid = _seams(tiles)
 
+    def shown(box: tuple[float, float, float, float]) -> bool:
+        """Whether a box (x0, y0, x1, y1) reaches into this page's window (a tile draws only
+        what it shows; placement above still covers the whole level)."""
+        return box[0] < x1 and box[2] > x0 and box[1] < y1 and box[3] > y0
+
     def text(x: float, y: float, words: str, **kw):
+        if clip and not shown(placer.box(words, kw.get("fontsize", MIN_PT), x, y,
+                                         kw.get("ha", "left"), kw.get("va", "baseline"), 0.5)):
+            return None
         return _text(ax, x, y, words, **kw)
 
     areas = [a for a in b.areas if a.level == level]
@@ -540,10 +548,12 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     marks: list[tuple[int, str, float, dict]] = []  # (area, text, size, style): placed below
     colour: Any
     for c, r in void_cells(b, level):  # not the building: nobody stands or burns there
-        ax.add_patch(Rectangle((c, r), 1, 1, zorder=2, **VOID,
-                               gid=f"void-{_safe(lv.name)}:{column_letters(c)}{r + 1}"))
-    for a in areas:
+        if shown((c, r, c + 1, r + 1)):
+            ax.add_artist(Rectangle((c, r), 1, 1, zorder=2, **VOID,
+                                    gid=f"void-{_safe(lv.name)}:{column_letters(c)}{r + 1}"))
+    for a in areas:  # (add_artist: the limits are set, no need to grow them patch by patch)
         outdoors = b.rooms[a.room].outdoors
+        here = shown((a.col, a.row, a.col + 1, a.row + 1))
         if options.heat is not None:
             p = options.heat.get(a.index)
             if p is None or (a.fuel <= 0 and not p):  # nothing to burn here
@@ -552,7 +562,8 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                 colour = heat_cmap(0.08 + 0.8 * heat_norm(p))
             rect = Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none", zorder=2,
                              gid=f"heat-{_safe(a.name)}")
-            ax.add_patch(rect)
+            if here:
+                ax.add_artist(rect)
             if p is not None and (a.fuel > 0 or p > 0):
                 label, size = f"{round(100 * p)}%", _fs(options, 7, MIN_PT, 10)
                 placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
@@ -560,22 +571,24 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                 text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
                      color="white" if p > 0.55 else "black", zorder=9)
             continue
+        if not here:
+            continue
         if options.fuel and a.fuel > 0:
             colour = fuel_cmap(0.08 + 0.62 * min(a.fuel, 9) / 9)
         elif outdoors:
             colour = OUTDOOR
         else:
             colour = "#ffffff"
-        ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
-                               zorder=2, gid=f"area-{_safe(a.name)}"))
+        ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
+                                zorder=2, gid=f"area-{_safe(a.name)}"))
         if a.burned_out:
-            ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
-                                   edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
+            ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
+                                    edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
     if scene is not None and scene.smoke is not None:
         for i in sorted(scene.smoke.density):
             d = int(scene.smoke.density[i])
             a = b.areas[i]
-            if a.level != level or not d:
+            if a.level != level or not d or not shown((a.col, a.row, a.col + 1, a.row + 1)):
                 continue
             thick = d == 2
             ax.add_patch(Rectangle((a.col, a.row), 1, 1, fill=False, linewidth=0,
