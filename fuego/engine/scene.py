@@ -18,6 +18,7 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.rules.formulas import clamp_fire_dice
 from fuego.rules.settings import Settings
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature
@@ -74,6 +75,8 @@ class Scene:
     ask_roll: Callable[..., int | None] | None = None
     #: where a fire may leap, cached by fuego.engine.fire_actions (docs/performance.md)
     leap_cache: Any = field(default=None, repr=False, compare=False)
+    #: what each hero sees, kept per the state it follows by fuego.engine.sight
+    sight_cache: Any = field(default=None, repr=False, compare=False)
     _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,
                                                 compare=False)
 
@@ -151,7 +154,7 @@ class Scene:
         a = self.building.areas[area]
         if not a.burnable:
             return None
-        fd = max(1, min(10, fd))
+        fd = clamp_fire_dice(fd)
         if temperature is None:
             hot = a.room in self.flashed or not HOT_FEATURES.isdisjoint(a.features)
             temperature = Temperature.HOT if hot else Temperature.REGULAR

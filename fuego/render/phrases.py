@@ -178,6 +178,12 @@ def _gm_barrier(verb: str):
     return text
 
 
+def _shown(e: Event) -> str:
+    """What a ``reveal``/``hide`` names: ``the whole building``, ``level upper``, ``room bar``."""
+    what = e.data.get("what")
+    return "the whole building" if what == "all" else f"{what} {e.data.get('name')}"
+
+
 #: The GM's overrides (fuego.table.gm), by their ``action``.
 _GM_ACTIONS = {
     "start-fire": lambda e, b: f"starts a fire in {place(e.area, b, extra=_fd_word(e.data))}",
@@ -194,6 +200,9 @@ _GM_ACTIONS = {
     "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {place(e.area, b)}"
                                    + (" (an NPC)" if e.data.get("npc") else "")),
     "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
+    "reveal": lambda e, b: "shows the players " + _shown(e),
+    "hide": lambda e, b: "takes back the players' view of " + _shown(e),
+    "note": lambda e, b: f'tells the players: "{e.data.get("text")}"',
 }
 
 _STATE_WORDS = {
@@ -508,16 +517,29 @@ def _on_area_burned_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPOTTED)
 def _on_fire_spotted(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}{_hid_by(d)}", d)
+
+
+def _hid_by(d: events.Spot) -> str:
+    """``, in thick smoke 15 ft away``: what hid a fire from the hero who tried to spot it."""
+    from fuego.engine.sight import Unseen
+
+    try:
+        why = Unseen(d.get("unseen")).words
+    except ValueError:
+        return ""  # (a log from before the spot said why)
+    feet = d.get("feet")
+    return f", {why} {feet:g} ft away" if feet is not None else f", {why}"
 
 
 @_phrase(K.FIRE_HIDDEN)
 def _on_fire_hidden(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}{_hid_by(d)}",
+                      d)
 
 
 @_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)
