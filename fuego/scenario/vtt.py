@@ -35,6 +35,7 @@ import os
 from dataclasses import dataclass, field
 
 from fuego.errors import FuegoError, LimitError
+from fuego.scenario.limits import MAX_AREAS
 from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; importable here too)
     MAX_FILE_BYTES,
     MAX_LIGHTS,
@@ -129,6 +130,11 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
         raise LimitError(f"the map is {cols0} x {rows0} areas; fuego plans are at most "
                          f"{MAX_PLAN_AREAS} areas a side", where=vtt.source,
                          tip="with --grid-feet 10 each square is a whole area: try 5")
+    if outside and cols0 * rows0 > MAX_AREAS:  # before the work: fuego check would refuse it
+        raise LimitError(f"the map is {cols0} x {rows0} areas: more than {MAX_AREAS:,} areas "
+                         "in the building; that is the limit", where=vtt.source,
+                         tip="import a region of the map (Dungeondraft's export region), or "
+                             "--grid-feet 10 if its squares are 10 ft")
     for flag, numbers in (("--window", windows), ("--door", doors)):
         bad = [n for n in numbers if not 1 <= n <= vtt.portals_read]
         if bad:
@@ -244,12 +250,14 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
         (win_list if window else door_list).extend((e, portal) for e in placed)
 
     inner = []
+    across, down = vtt_rooms.blocked(grid, ox, oy, cols, rows)
     for r in range(rows):
         for c in range(cols):
-            for e, other in ((("v", c + 1, r), (c + 1, r)), (("h", c, r + 1), (c, r + 1))):
+            for e, other, share in ((("v", c + 1, r), (c + 1, r), across, ),
+                                    (("h", c, r + 1), (c, r + 1), down)):
                 if e in taken or room_of((c, r)) < 0 or room_of((c, r)) != room_of(other):
                     continue
-                if vtt_rooms.blocked(grid, ox, oy, (c, r), other) >= WALL_SHARE:
+                if share[r, c] >= WALL_SHARE:
                     inner.append(e)
     return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, strip, shift, phase)
