@@ -364,3 +364,27 @@ def test_hidden_fires_never_reach_a_players_output(output):
     assert "ground:B2" not in drawn and "upper:H1" not in drawn
     scene.hero("Gaston Allais").known_fires.add(kitchen)
     assert OUTPUTS[output](scene) == {"ground:D3", "ground:B2"}
+
+
+# -- the GM asks why -------------------------------------------------------------------------
+def test_status_and_look_say_why_a_hero_does_not_see_a_fire():
+    """The table's ``status`` lines and ``look ROOM``'s: each hidden fire near a hero with why."""
+    from fuego.cli.table_view import sight_lines, watchers_line
+
+    b = grid([("ground", 0, ["aabbbb"])], ROOMS,
+             edges={("ground:B1", "ground:C1"): (D, Structure.WOODEN_DOOR, True)})
+    scene = make_scene(b)
+    ana = place(scene, "Ana", "ground:B1")
+    place(scene, "Bo", "ground:F1")
+    fire, = burn(scene, "ground:C1")
+    lines = [text for text, _ in sight_lines(scene)]
+    assert lines == ["Ana sees: no fire  [GM only: hidden from Ana: ground:C1 2 FD "
+                     "(behind a closed door)]", "Bo sees: ground:C1 2 FD"]
+    assert watchers_line(scene, fire) == ("ground:C1 2 FD seen by Bo; hidden from Ana (behind a "
+                                          "closed door)")
+    scene.smoke.density[b.find("ground:D1")] = Density.THICK
+    scene.smoke.density[b.find("ground:E1")] = Density.THICK
+    assert why_unseen(scene, scene.hero("Bo"), fire) is Unseen.THICK_SMOKE
+    assert "Bo (in thick smoke)" in watchers_line(scene, fire)
+    ana.status = Status.KNOCKED_OUT
+    assert [text for text, _ in sight_lines(scene)] == ["Bo sees: no fire"]  # not near: no spot
