@@ -652,3 +652,26 @@ def test_the_gms_jet_explosion_and_blast_at_the_table_replay_on_resume(tmp_path,
     assert again.exit_code == 0, again.output
     with open("s.json", encoding="utf-8") as f:
         assert json.load(f)["state"]["heroes"] == saved["state"]["heroes"]
+
+
+def test_a_jet_of_gas_burns_whoever_the_trigger_names(tmp_path):
+    text = MINIMAL + """script:
+  - name: the gas main
+    when: {hero-enters: ground:D1}
+    do:
+      - burn: {who: "{hero}", fd: 4, by: jet}
+"""
+    from fuego.engine.script import When
+    from fuego.scenario import loads
+
+    s = loads(text).build(2)
+    ana = s.hero("Ana")
+    move(s, ana, s.building.area("ground:D1").index)
+    s.script.check(s, When.PHASE)
+    hit = [e for e in kinds(s, EventKind.HERO_DAMAGED) if e.data["cause"].startswith("script")]
+    assert hit and hit[0].actor == "Ana" and hit[0].data["contact"] == "jet"
+    bad = text.replace("{hero-enters: ground:D1}", "{round: 1}")
+    from fuego.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="names a hero"):
+        loads(bad)
