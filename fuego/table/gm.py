@@ -14,6 +14,7 @@ from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
+from fuego.rules.formulas import is_fire_dice
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import OPENABLE, Barrier
 
@@ -47,7 +48,7 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
 def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,
                kind: str | None = None, cause: Cause = Cause.GM) -> Fire | None:
     i = _area(scene, area)
-    if not 1 <= fd <= 10:
+    if not is_fire_dice(fd):
         raise RuleError(f"Fire Dice must be 1-10, not {fd}")
     if not scene.building.areas[i].burnable:
         raise RuleError(f"nothing burns in {area}",
@@ -62,7 +63,7 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
     fire = scene.fires.get(i)
     if fire is None:
         raise RuleError(f"no fire burns in {area}")
-    if not 0 <= fd <= 10:
+    if not (fd == 0 or is_fire_dice(fd)):
         raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
     scene.emit(EventKind.GM, "GM", i, action="set-fire-dice", fd=fd)
     if fd == 0:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.errors import RuleError
+from fuego.rules.formulas import is_fire_dice
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -119,7 +120,7 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError("fire AREA FD [hot|regular|cold]", tip="e.g. 'fire ground:C4 5'")
         area = b.area(args[0])
         fd = _int_arg(args[1], "Fire Dice")
-        if not 1 <= fd <= 10:
+        if not is_fire_dice(fd):
             raise RuleError(f"Fire Dice must be 1-10, not {fd}")
         if not area.burnable:
             raise RuleError(f"nothing burns in {area.name}",
@@ -141,7 +142,7 @@ def normalize_override(scene: Scene, text: str) -> str:
         fd = _int_arg(args[1], "Fire Dice")
         if area.index not in scene.fires:
             raise RuleError(f"no fire burns in {area.name}")
-        if not 0 <= fd <= 10:
+        if not (fd == 0 or is_fire_dice(fd)):
             raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
         return f"fd {area.name} {fd}"
     if verb in ("open", "close", "break"):
