@@ -49,7 +49,8 @@ PAGE = """<!doctype html>
         <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
         </svg> hot fire (triangle)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
-        <circle cx="20" cy="20" r="18" fill="none" stroke="#fff36b" stroke-width="3" stroke-dasharray="5 3"/>
+        <circle cx="20" cy="20" r="18" fill="none" stroke="#fff36b" stroke-width="3"
+        stroke-dasharray="5 3"/>
         <circle cx="20" cy="20" r="12" fill="#ff8a1f" stroke="#ffd447" stroke-width="3"/>
         </svg> new this round (ring)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
@@ -57,7 +58,8 @@ PAGE = """<!doctype html>
         <path d="M3 14L11 4L19 14" stroke="#fff36b" stroke-width="4" fill="none"/>
         </svg> grew this round</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
-        <line x1="4" y1="20" x2="36" y2="20" stroke="#fff36b" stroke-width="16" stroke-opacity="0.45" stroke-linecap="round"/>
+        <line x1="4" y1="20" x2="36" y2="20" stroke="#fff36b" stroke-width="16"
+        stroke-opacity="0.45" stroke-linecap="round"/>
         <rect x="6" y="15" width="28" height="10" fill="none" stroke="#c98a4b" stroke-width="2"/>
         </svg> opened or broken this round</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
