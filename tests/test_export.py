@@ -144,7 +144,11 @@ def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     b = scene.building
     ground = next(lv.index for lv in b.levels if lv.name == "ground")
     assert data == export_level(b, scene, ground, ppg=20) | {"image": data["image"]}
-    assert len(data["lights"]) == sum(1 for i in scene.fires if b.areas[i].level == ground)
+    # without --gm, only the fires the players' heroes see are lit (fuego.engine.sight)
+    from fuego.engine.sight import players_sight
+
+    seen = players_sight(scene).fires
+    assert len(data["lights"]) == sum(1 for i in seen if b.areas[i].level == ground)
 
 
 def test_export_never_replaces_a_file_unless_forced(tmp_path):

@@ -92,6 +92,13 @@ class Roll(TypedDict):
     success: bool
 
 
+class Spot(Roll):
+    """A spot roll at a hidden fire, and what hid it from the hero (fuego.engine.sight)."""
+
+    unseen: str  # why the hero did not see it (an engine.sight.Unseen value)
+    feet: NotRequired[float]  # along the line of sight to its near side, where one runs
+
+
 class SceneStart(TypedDict):
     title: str
     seed: int | None
@@ -493,8 +500,8 @@ PAYLOADS: dict[EventKind, Any] = {
     EventKind.FIRE_OUT: FireOut,
     EventKind.FLASHOVER: Flashover,
     EventKind.AREA_BURNED_OUT: Nothing,
-    EventKind.FIRE_SPOTTED: Roll,
-    EventKind.FIRE_HIDDEN: Roll,
+    EventKind.FIRE_SPOTTED: Spot,
+    EventKind.FIRE_HIDDEN: Spot,
     EventKind.BARRIER_OPENED: Barrier,
     EventKind.BARRIER_CLOSED: Barrier,
     EventKind.FLOOR_COLLAPSED: FloorCollapsed,

@@ -31,6 +31,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, fire_damage, hero_roll
+from fuego.engine.sight import Unseen, hero_sight, look
 from fuego.rules.formulas import fire_tn, with_raises
 from fuego.rules.tables import FIRE_STATS, Exposure
 from fuego.world.building import OPENABLE, BarrierKind
@@ -153,23 +154,14 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     return None
 
 
-def visible_fires(scene: Scene, hero: Hero) -> set[int]:
-    """Fires the hero can see: in its room, or through an opening from its area, or spotted."""
-    b = scene.building
-    room = b.areas[hero.area].room
-    seen = {i for i in b.room_areas(room) if i in scene.fires}
-    seen.update(j for j in b.open_neighbours(hero.area) if j in scene.fires)
-    seen.update(i for i in hero.known_fires if i in scene.fires)
-    return seen
-
-
 def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
-    """Fires the hero cannot see but could notice (within two moves through any barrier)."""
+    """Fires hidden from the hero (fuego.engine.sight: out of sight, behind a door, in smoke)
+    that it could notice: within two moves through any barrier, its own area's included."""
     b = scene.building
-    visible = visible_fires(scene, hero)
-    near = {j for j, _ in b.neighbours(hero.area)}
+    seen = hero_sight(scene, hero).fires
+    near = {hero.area, *(j for j, _ in b.neighbours(hero.area))}
     near |= {k for j in list(near) for k, _ in b.neighbours(j)}
-    return sorted(i for i in near if i in scene.fires and i not in visible)
+    return sorted(i for i in near if i in scene.fires and i not in seen)
 
 
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:
@@ -263,11 +255,17 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
+            # what hid it (the log says: a door, a wall, smoke and how far)
+            seen = look(scene, hero, fire.area)
+            why = seen.why or Unseen.OUT_OF_SIGHT
+            where = {} if seen.feet is None or seen.line is None or not seen.line.pieces \
+                else {"feet": round(seen.feet, 1)}
             tn = with_raises(scene.roller.total(spec.opposed), act.raises)
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
-                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok)
+                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok,
+                       unseen=why.value, **where)
             if ok:
                 hero.known_fires.add(fire.area)
     else:

@@ -517,16 +517,29 @@ def _on_area_burned_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPOTTED)
 def _on_fire_spotted(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}{_hid_by(d)}", d)
+
+
+def _hid_by(d: events.Spot) -> str:
+    """``, in thick smoke 15 ft away``: what hid a fire from the hero who tried to spot it."""
+    from fuego.engine.sight import Unseen
+
+    try:
+        why = Unseen(d.get("unseen")).words
+    except ValueError:
+        return ""  # (a log from before the spot said why)
+    feet = d.get("feet")
+    return f", {why} {feet:g} ft away" if feet is not None else f", {why}"
 
 
 @_phrase(K.FIRE_HIDDEN)
 def _on_fire_hidden(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}{_hid_by(d)}",
+                      d)
 
 
 @_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)

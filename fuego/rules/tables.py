@@ -238,6 +238,19 @@ CONFUSION_TN_PER_ROUND = 5
 CONFUSION_UNKEPT_PENALTY = 1
 
 
+@dataclass(frozen=True, slots=True)
+class SmokeSight:
+    """How far one sees in smoke, in feet (003, Smoke): forms clearly, and blurred shapes."""
+
+    clear: int
+    shapes: int
+
+
+#: Sight in smoke by density (003): thin smoke, forms clearly to 20 ft and blurred shapes to
+#: 40 ft; thick smoke, clearly to 2 ft and shapes to 6 ft ("as if in darkness").
+SMOKE_SIGHT_FEET = {"thin": SmokeSight(clear=20, shapes=40), "thick": SmokeSight(clear=2, shapes=6)}
+
+
 class Wind(str, Enum):
     """Wind strength for smoke dissipation, strongest first (the weather chart, RULES-NOTES)."""
 

@@ -236,6 +236,18 @@ class Barrier:
         return self.kind in VERTICAL
 
     @property
+    def see_through(self) -> bool:
+        """Can one see across it? An opening, a door or window standing open, anything broken,
+        and a window even when shut (its glass or paper: fuego's reading, docs/rules.md Sight)."""
+        return self.passable or self.kind is BarrierKind.WINDOW
+
+    @property
+    def blurs(self) -> bool:
+        """A shut papered window: the light of a fire and shapes come through, nothing clear."""
+        return (self.kind is BarrierKind.WINDOW and self.closed and not self.destroyed
+                and self.structure is Structure.PAPERED_WINDOW)
+
+    @property
     def destruction_tn(self) -> int | None:
         if self.passable or self.structure is None:
             return None
