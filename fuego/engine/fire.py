@@ -95,7 +95,7 @@ class Fire:
 
     __slots__ = (
         "id", "area", "fd", "temperature", "kind", "resolve", "flesh", "dramatic", "state",
-        "born", "smoke", "dice",
+        "born", "smoke", "dice", "own_fuel",
     )  # fmt: skip
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
@@ -127,6 +127,7 @@ class Fire:
         self.born = born
         self.smoke = 0  # smoke it has made, in areas (fuego.engine.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
+        self.own_fuel = False  # burns fuel it brought (an incendiary), not its area's
 
     # -- the state machine ----------------------------------------------------------------------
     def trigger(self, trigger: Trigger, scene: Scene, why: str | None = None,
@@ -250,6 +251,7 @@ class Fire:
             "temperature": self.temperature.value, "kind": self.kind.value,
             "resolve": self.resolve, "flesh": self.flesh, "dramatic": self.dramatic,
             "state": self.state.value, "born": self.born, "smoke": self.smoke,
+            **({"own_fuel": True} if self.own_fuel else {}),
         }  # fmt: skip
 
     @classmethod
@@ -258,6 +260,7 @@ class Fire:
                    temperature=Temperature(d["temperature"]), kind=FireKind(d["kind"]),
                    state=FireState(d["state"]), born=d["born"])
         fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
+        fire.own_fuel = d.get("own_fuel", False)
         return fire
 
 

@@ -163,7 +163,8 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
         elif d is Density.THIN:
             out.append("in thin smoke")
     if hero.clothes_fd:
-        out.append(f"clothes alight ({hero.clothes_fd} FD)")
+        what = "burning oil on them" if hero.oiled else "clothes alight"
+        out.append(f"{what} ({hero.clothes_fd} FD)")
     if hero.confused:
         out.append("confused")
     if hero.breath:

@@ -8,6 +8,7 @@ only what a changed barrier touches (fuel and burned areas change no walk).
 - the **open graph**: a networkx graph of the areas and the barriers that let fire, smoke and
   people through now, patched edge by edge as barriers open, close and break, and its
   adjacency as lists by area (patched with it);
+- **blast**: an explosion's reach, through openings and the barriers it can break;
 - **reach** (leaps, a bucket chain's water): the areas within ``n`` moves through the open
   graph, breadth first with a cutoff over those lists, kept per area (what
   ``nx.single_source_shortest_path_length(open_graph, i, cutoff=n)`` answers: a tavern
@@ -231,6 +232,35 @@ class Paths:
             self._reach.clear()
         self._reach[i] = (steps, dist, sorted(dist))
         return dist, self._reach[i][2]
+
+    def blast(self, i: int, tn: int, steps: int) -> tuple[dict[int, int], list[int]]:
+        """An explosion's reach from area ``i``: the areas within ``steps`` moves (area ->
+        moves), through openings and through every barrier whose destruction TN is at most
+        ``tn``; and those barriers, in the order the walk meets them (it blows them open). Not
+        kept: an explosion happens once."""
+        if self.version != self.journal.version:
+            self.sync()
+        dist = {i: 0}
+        queue = deque([i])
+        broken: list[int] = []
+        seen: set[int] = set()
+        while queue:
+            k = queue.popleft()
+            d = dist[k]
+            if d >= steps:
+                continue
+            for j, barrier in self._nbrs[k]:
+                if not barrier.passable:
+                    dtn = barrier.destruction_tn
+                    if dtn is None or dtn > tn:
+                        continue
+                    if barrier.index not in seen:
+                        seen.add(barrier.index)
+                        broken.append(barrier.index)
+                if j not in dist:
+                    dist[j] = d + 1
+                    queue.append(j)
+        return dist, broken
 
     def kept_reaches(self) -> Mapping[int, tuple[int, dict[int, int], list[int]]]:
         """The reaches kept now: area -> (steps, what :meth:`reach` gives); nothing is walked

@@ -104,6 +104,9 @@ class Feature(str, Enum):
     EXIT = "exit"  # a way out of the scene for heroes
 
 
+#: Burning liquids: a fire on them covers whoever steps in (003, "covered in burning liquid").
+BURNING_LIQUIDS = frozenset({Feature.OIL})
+
 BEAM_STRUCTURE = {
     Feature.WOODEN_BEAM: Structure.WOODEN_BEAM,
     Feature.STONE_BEAM: Structure.STONE_BEAM,
