@@ -69,7 +69,12 @@ def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     assert result.exit_code == 0, result.output
     assert "not placed" not in result.output
     imported = load(back).build(0).building
-    assert passages(imported, 0) == passages(b, k)
+    # a door's or window's state is not in the file (Dungeondraft's convention: `closed` says
+    # door or window): doors and windows come back closed, each on its edge
+    def kinds(got):
+        return got[0], {e: what.split(" ")[0] for e, what in got[1].items()}
+
+    assert kinds(passages(imported, 0)) == kinds(passages(b, k))
 
 
 def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_path):

@@ -120,15 +120,14 @@ def test_an_explosion_kills_a_knocked_out_hero_and_risks_clothes():
 
 
 def test_the_blasts_own_debris_is_separate_and_said_so():
-    s = row()
+    s = bare()
     s.heroes.append(Hero("Ana", 0, brawn=3))
+    s.roller = LoadedRoller(totals=[9, 30, 0, 7, 30])  # blast 9, passes; no dodge; debris 7
     explode(s, 0, 4, Cause.GM, with_debris=True)
     hit = kinds(s, EventKind.HERO_DAMAGED)
-    assert hit[0].data["contact"] == "explosion"
-    assert kinds(s, EventKind.DEBRIS)[0].data["what"] == "the blast's debris" or \
-        kinds(s, EventKind.HERO_AVOIDED)  # dodged, or it fell on her as debris
-    if len(hit) > 1:
-        assert hit[1].data["contact"] == "debris" and hit[1].data["pool"] == "4k2"
+    assert [(e.data["contact"], e.data["pool"], e.data["damage"]) for e in hit] == \
+        [("explosion", "4k4", 9), ("debris", "4k2", 7)]
+    assert kinds(s, EventKind.DEBRIS)[0].data["what"] == "the blast's debris"
 
 
 def test_the_older_reading_an_explosion_is_debris_is_a_setting():
@@ -177,6 +176,29 @@ def test_stepping_into_burning_oil_is_the_clinging_kind_and_covers_the_hero():
     assert w["step"] == 10 and w["dramatic"] == 3 == dramatic_wounds(30, 5, Exposure.CLINGING)
     oil = kinds(s, EventKind.OIL_CLINGS)[0]
     assert oil.actor == "Ana" and oil.data["fd"] == 2 and ana.oiled and ana.clothes_fd == 2
+
+
+def test_burning_oils_odds_of_three_dramatic_wounds_are_the_texts():
+    """Brawn 2 stepping into a 6-die oil fire (hot, 6k6, per 10; Panache 1 to dodge against 30):
+    the chance of 3 or more Dramatic Wounds, exact (icepool) against 3000 seeded steps."""
+    from fuego.dice.odds import chance
+
+    dodge = chance(Pool(1, 1), 30)
+    dmg, check = distribution(Pool(6, 6)), distribution(Pool(2, 2))
+    exact = (1 - dodge) * sum(p * q for d, p in dmg.items() for t, q in check.items()
+                              if t < d and dramatic_wounds(d, t, Exposure.CLINGING) >= 3)
+    n, hits = 3000, 0
+    for seed in range(n):
+        s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS), seed, smoke=False,
+                  burning_clothes=False)
+        s.building.add_feature(1, Feature.OIL)
+        s.start_fire(1, 6, Cause.GM)
+        ana = Hero("Ana", 0, brawn=2, panache=1)
+        s.heroes.append(ana)
+        move(s, ana, 1)
+        hits += any(e.data.get("dramatic", 0) >= 3 for e in kinds(s, EventKind.WOUND_CHECK))
+    sigma = (exact * (1 - exact) / n) ** 0.5
+    assert abs(hits / n - exact) < 4 * sigma, (hits / n, exact)
 
 
 def test_covered_in_oil_a_hero_burns_every_round_until_it_is_put_out():
@@ -453,8 +475,23 @@ def test_a_cart_driven_into_fire_catches_on_12(dice, catches):
     ev = [e for e in module_events(s, "wrecks") if e.data.get("what") == "vehicle-enters"][0]
     assert ev.data["need"] == W.MOBILE_IGNITE_TARGET == 12 and ev.data["dice"] == list(dice)
     assert (got is not None) is catches
-    # 2d6 >= 12 with no modifier: 1 in 36 (001)
-    assert sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= 12) / 36 == 1 / 36
+    assert [w.vehicle for w in W.burning_wrecks(s)] == (["cart"] if catches else [])
+
+
+def test_carts_driven_into_fire_catch_one_time_in_36():
+    """001: 2d6 >= 12 with no modifier, 1 in 36: 3600 seeded carts, against the exact odds."""
+    from fuego.dice.odds import chance
+    from fuego.dice.roller import Plain
+
+    exact = chance(Plain(2, 6), 12)
+    n, caught = 3600, 0
+    for seed in range(n):
+        s = scene_with(field(["b"]), {"wrecks": {}}, seed=seed, smoke=False)
+        s.start_fire(0, 3, Cause.GM)
+        caught += W.drive_into(s, 0, "cart") is not None
+    assert exact == pytest.approx(1 / 36)
+    sigma = (exact * (1 - exact) / n) ** 0.5
+    assert abs(caught / n - exact) < 4 * sigma, (caught / n, exact)
 
 
 def tower(**modules):
@@ -498,7 +535,9 @@ def test_the_gms_wound_does_not_kill_a_knocked_out_hero():
     s.heroes.append(ko)
     apply_override(s, "wound Ko 1 dw")
     assert ko.status is Status.KNOCKED_OUT and ko.dramatic == 3
-    apply_override(s, "burn Ko 4 object")  # the fire's wound does (if it deals one)
+    s.roller = LoadedRoller(totals=[20, 1])  # a burning object: 20, the check fails
+    apply_override(s, "burn Ko 4 object")
+    assert ko.status is Status.DEAD  # the fire's wound kills
     s2 = row(knocked_out_death=KnockedOutDeath.FIRE_AND_GM)
     ko2 = Hero("Ko", 0, resolve=1)
     ko2.status, ko2.dramatic = Status.KNOCKED_OUT, 2
