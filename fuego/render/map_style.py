@@ -25,6 +25,7 @@ from fuego.world.building import (
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
+    from fuego.engine.sight import Sight
 
 # -- styles ---------------------------------------------------------------------------------------
 #: Wall line width (points at 1 inch per area) and colour, by material.
@@ -116,6 +117,21 @@ class MapOptions:
     paper: str | None = None
     #: draw fires hidden from every hero in play (the GM's map); else they are left out
     gm: bool = True
+    #: the heroes' tokens (a battle map for a virtual tabletop leaves them to its own tokens)
+    tokens: bool = True
+    #: room names and the way-out marks
+    labels: bool = True
+    #: oil, gunpowder and beams, and the routes fire runs along (carpets, curtains, fuses)
+    marks: bool = True
+    #: what the players see (:func:`fuego.engine.sight.players_sight`): fires, smoke, burned-out
+    #: areas and burning wrecks only there; None: all of them
+    sight: Sight | None = None
+
+    def shows(self, area: int, fire: bool = False) -> bool:
+        """Is what burns or smokes in ``area`` drawn? (``fire``: a fire there, seen as a fire.)"""
+        if self.sight is None:
+            return True
+        return area in (self.sight.fires if fire else self.sight.areas)
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -202,16 +218,16 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add(("fuel",))
         if b.rooms[area.room].outdoors:
             keys.add(("outdoors",))
-        if b.is_exit(area.index):
+        if b.is_exit(area.index) and options.labels:
             keys.add(("exit",))
-        if options.heat is None:
+        if options.heat is None and options.marks:
             for feat in (Feature.OIL, Feature.GUNPOWDER):
                 if feat in area.features:
                     keys.add(("feature", feat.value))
-        if options.heat is None and area.features & {
+        if options.heat is None and options.marks and area.features & {
                 Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
             keys.add(("feature", "beam"))
-        if area.burned_out:
+        if area.burned_out and options.shows(area.index):
             keys.add(("burned",))
     for barrier in b.barriers:
         if b.areas[barrier.a].level not in on and b.areas[barrier.b].level not in on:
@@ -227,12 +243,12 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add((kind.value, barrier_state(barrier)))
         elif kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
             keys.add((kind.value,))
-    for route in b.routes:
+    for route in b.routes if options.marks else ():
         if any(b.areas[i].level in on for i in route.areas):
             keys.add(("route", route.kind))
     if scene is not None:
         for i, fire in scene.fires.items():
-            if b.areas[i].level in on:
+            if b.areas[i].level in on and options.shows(i, fire=True):
                 if hidden_fire(scene, i):
                     if options.gm:
                         keys.add(("fire", "hidden"))
@@ -240,14 +256,15 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
                 keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
         if scene.smoke is not None:
             for i, d in scene.smoke.density.items():
-                if b.areas[i].level in on and int(d):
+                if b.areas[i].level in on and int(d) and options.shows(i):
                     keys.add(("smoke", "thick" if int(d) == 2 else "thin"))
-        for k, hero in enumerate(scene.heroes):
+        for k, hero in enumerate(scene.heroes if options.tokens else ()):
             if b.areas[hero.area].level in on:
                 keys.add(("hero", k))
         from fuego.modules.wrecks import burning_wrecks
 
-        if any(b.areas[w.area].level in on for w in burning_wrecks(scene)):
+        if any(b.areas[w.area].level in on and options.shows(w.area)
+               for w in burning_wrecks(scene)):
             keys.add(("wreck",))
     order = ["fuel", "outdoors", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
              "collapsed",
