@@ -209,6 +209,7 @@ def _refused(url: str) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_play_tavern_with_the_screen(browser, tmp_path):
     """The issue's must-show, end to end (see the module's docstring)."""
     args = ["play", str(ROOT / "campaigns" / "tavern.yaml"), "--seed", "24", "--session", "s.json",
@@ -297,6 +298,7 @@ def _shop() -> str:
 
 
 # -- fuego screen SAVE: a saved session, round by round ---------------------------------------------
+@pytest.mark.slow
 def test_screen_serves_a_saved_session_round_by_round(browser, tmp_path):
     from test_web_view import play_tavern
 
