@@ -79,6 +79,7 @@ def hide_a_fire(scene) -> int:
 
 
 # -- Universal VTT ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["cellar", "ground", "upper"])
 def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     out = tmp_path / f"{level}.dd2vtt"
@@ -146,6 +147,7 @@ def test_a_destroyed_barrier_is_gone_from_the_file():
     assert wall_squares(after) == wall_squares(before) - 2  # the wall's 10 ft (2 squares) gone
 
 
+@pytest.mark.slow
 def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_path):
     out = tmp_path / "t.dd2vtt"
     result = invoke("export", str(TAVERN), "--round", "4", "--seed", "3", "--out", str(out),
@@ -191,6 +193,7 @@ def test_a_players_export_lights_only_the_fires_they_see_and_the_gms_every_fire(
                                              shown=Shown(gm=True))) == here
 
 
+@pytest.mark.slow
 def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     from test_map_print import _saved_session
 
@@ -212,6 +215,7 @@ def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
                                       if b.areas[i].level == ground and i in seen)
 
 
+@pytest.mark.slow
 def test_export_never_replaces_a_file_unless_forced(tmp_path):
     out = tmp_path / "g.dd2vtt"
     out.write_text("old", encoding="utf-8")
@@ -246,6 +250,7 @@ def drawn(scene, level: int, shown: Shown) -> set[str]:
             if a.get_gid()}
 
 
+@pytest.mark.slow
 def test_the_picture_is_a_clean_battle_map_of_what_the_players_see():
     from fuego.cli.mapcmd import play_to
 
@@ -274,6 +279,7 @@ def test_the_picture_is_a_clean_battle_map_of_what_the_players_see():
         {g for g in clean if g.startswith("smoke-")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rnd", [0, 4, 12])
 def test_the_exported_picture_early_mid_and_late(tmp_path, rnd):
     """A picture of the plan's exact size at each stage of a fire (looked at by eye too)."""
@@ -412,6 +418,7 @@ def test_foundry_hides_from_the_players_what_no_hero_sees():
     assert all(x["config"]["animation"]["type"] == "flame" for x in gm["lights"])
 
 
+@pytest.mark.slow
 def test_foundry_export_writes_the_scene_and_its_picture(tmp_path):
     out = tmp_path / "t.json"
     result = invoke("export", str(TAVERN), "--round", "3", "--seed", "2", "--out", str(out),
