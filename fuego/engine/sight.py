@@ -15,11 +15,11 @@ from fuego.engine.heroes import Status
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
-__all__ = ["Sight", "players_sight"]
+__all__ = ["PlayersSight", "players_sight"]
 
 
 @dataclass(frozen=True)
-class Sight:
+class PlayersSight:
     """Area indices (``areas``, ``fires``) and names (``characters``) the players see."""
 
     areas: frozenset[int]
@@ -27,7 +27,7 @@ class Sight:
     characters: frozenset[str]
 
 
-def players_sight(scene: Scene) -> Sight:
+def players_sight(scene: Scene) -> PlayersSight:
     """What the players' heroes (not the GM's characters; active or escaped) see now."""
     b = scene.building
     watching = [h for h in scene.heroes
@@ -42,4 +42,4 @@ def players_sight(scene: Scene) -> Sight:
             if fire is not None and (hero.name not in fire.hidden_from or i in hero.known_fires):
                 fires.add(i)
     characters = {h.name for h in scene.heroes if not h.npc or h.area in areas}
-    return Sight(frozenset(areas), frozenset(fires), frozenset(characters))
+    return PlayersSight(frozenset(areas), frozenset(fires), frozenset(characters))

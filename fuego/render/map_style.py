@@ -25,7 +25,7 @@ from fuego.world.building import (
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
-    from fuego.engine.sight import Sight
+    from fuego.engine.sight import PlayersSight
 
 # -- styles ---------------------------------------------------------------------------------------
 #: Wall line width (points at 1 inch per area) and colour, by material.
@@ -125,7 +125,7 @@ class MapOptions:
     marks: bool = True
     #: what the players see (:func:`fuego.engine.sight.players_sight`): fires, smoke, burned-out
     #: areas and burning wrecks only there; None: all of them
-    sight: Sight | None = None
+    sight: PlayersSight | None = None
 
     def shows(self, area: int, fire: bool = False) -> bool:
         """Is what burns or smokes in ``area`` drawn? (``fire``: a fire there, seen as a fire.)"""
