@@ -233,7 +233,7 @@ def test_play_tavern_with_the_screen(browser, tmp_path):
         assert "Gaston Allais spots the fire in ground:B2" in proc.text
         until(browser, lambda d: fires_on_page(d).get("ground:B2") == 3, what="B2 spotted")
         assert browser.find_element(By.ID, "fire-ground:B2").get_attribute("data-hot") == "1"
-        assert "spots the fire in ground:B2" in browser.find_element(By.ID, "lines").text
+        assert "Gaston Allais spots a fire in the Kitchen" in browser.find_element(By.ID, "lines").text
 
         # on to the end of the round: the oil carries the fire into the common room
         while "Round 2: Enter to play it" not in proc.text:
