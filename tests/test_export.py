@@ -93,7 +93,7 @@ def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     k = next(lv.index for lv in b.levels if lv.name == level)
     outdoors = any(b.rooms[a.room].outdoors for a in b.areas if a.level == k)
     back = tmp_path / f"{level}.yaml"
-    args = ["import", str(out), "--windows-from-names", "--level", level, "--out", str(back)]
+    args = ["import", str(out), "--level", level, "--out", str(back)]
     if not outdoors:  # what lies beyond a level without outdoor areas is no area
         args.append("--no-outside")
     result = invoke(*args)
