@@ -288,6 +288,18 @@ def test_heavy_winds_blow_the_smoke_away_outdoors():
     assert calm.smoke.density
 
 
+def test_in_heavy_winds_no_wreck_or_blaze_smoke_stays_outdoors_either():
+    s = scene_with(field(["bbb"], [("ground", 0, ["bbb"]), ("air", 1, ["bbb"])]),
+                   {"wind": {"force": "heavy-winds", "direction": "W", "changes": False},
+                    "wrecks": {}, "flame-and-blaze": {}}, smoke=True)
+    for m in s.modules:
+        m.scene_start(s)
+    W.place_wreck(s, "ground:A1", "cart")
+    s.start_fire(area(s, "ground:C1"), 4, Cause.GM)
+    s.smoke.update(s)
+    assert not s.smoke.density
+
+
 def test_the_older_reading_the_wind_leaves_smoke_alone_is_a_setting():
     s = windy("heavy-winds", smoke=False)
     s.start_fire(area(s, "C1"), 4, Cause.GM)

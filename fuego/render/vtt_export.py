@@ -233,7 +233,7 @@ def map_options(scene: Scene | None, ppg: int, shown: Shown) -> MapOptions:
 
     sight = players_sight(scene) if scene is not None and not shown.gm else None
     return MapOptions(area_inches=SQUARES_PER_AREA * ppg / 100, legend=False, gm=shown.gm,
-                      fuel=shown.fuel, marks=shown.fuel, tokens=shown.tokens,
+                      fuel=shown.fuel, tokens=shown.tokens,
                       labels=shown.labels, sight=sight)
 
 
