@@ -388,6 +388,51 @@ def test_letting_the_fire_play_out_asks_no_more(tmp_path, monkeypatch):
     assert {"q": "round", "round": 2, "a": "play-out"} in saved()["inputs"]
 
 
+def test_undo_after_letting_the_fire_play_out_goes_back_before_that_answer(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    out = play(["", "", "", "n", "undo", "undo", "quit"], scenario="out.yaml", seed="5")
+    played = [e for e in saved()["inputs"] if e.get("by")]
+    assert not played  # the rounds the table played by itself went with the answer
+    # the first undo: back to the offer (not straight back to the end: the trap)
+    first = out.index("undone: letting the fire play out (before round 2), and ")
+    assert "End the scene now?" in out[first:]
+    assert out.count("The scene is over") == 1
+    # the second: back to the last hero's action in round 1
+    assert "undone: Bo's action (round 1, phase" in out
+    assert saved()["inputs"][-1]["q"] == "action"
+
+
+def test_undo_round_at_the_end_of_a_played_out_scene_stops_at_that_round(tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    out = play(["", "", "", "n", "undo round", "undo round", "", ""], scenario="out.yaml",
+               seed="5")
+    inputs = saved()["inputs"]
+    last = max(e["round"] for e in inputs if e["q"] == "round")
+    # both undos stop at a round's prompt, one round further back each time
+    assert f"undone: back to the start of round {last - 1}" in out
+    assert f"Round {last - 1}: Enter to play it" in out
+    assert out.count("The scene is over") == 2  # played out again to the end
+    assert saved()["position"]["ended"] is True
+    assert [e for e in inputs if e.get("by") == "play-out"]
+
+
+def test_go_rounds_are_recorded_as_the_tables_and_undone_with_the_answer_before(shop):
+    out = play(["go 3", "wait", "hold", "", "move ground:C1", "", "", "undo", "", "quit"])
+    # at Ana's first prompt of round 2: the round boundary go played goes with her last answer
+    assert ("undone: Ana Vaz's action (round 1, phase 7: move ground:E1), and 1 round played "
+            "on after it (2 answers dropped)") in out
+    # and the undo stops go: round 2 is asked for again
+    assert out.index("Round 2: Enter to play it") > out.index("undone: Ana Vaz's action")
+    inputs = saved()["inputs"]
+    assert inputs[-1] == {"q": "action", "round": 1, "phase": 7, "hero": "Ana Vaz",
+                          "a": "move ground:E1"}
+    assert not [e for e in inputs if "by" in e]
+
+
 def test_the_scene_begins_with_its_texts(shop, tmp_path):
     text = SHOP.replace("title: The Cooper's Shop\n", "title: The Cooper's Shop\n"
                         "description: Barrels to the rafters.\nbriefing: The lamp fell.\n")

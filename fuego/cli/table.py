@@ -16,8 +16,9 @@ they run out. The table
   raises) and for every roll a hero makes (a total or the dice as rolled, checked against the
   pool; Drama Dice; ``back`` to the choices; a roll that cannot fail is not asked);
 - narrates the phases and the end of each round as they happen, wrapped between words;
-- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo``, ``save``
-  and ``quit`` at every prompt (a mistyped word gets the nearest), and passes GM overrides
+- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo`` (the
+  last answer), ``undo round``, ``save`` and ``quit`` at every prompt (a mistyped word gets the
+  nearest), and passes GM overrides
   (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``wound``, ``add``, ``remove``,
   ``end``) on to the session, which records and carries them out;
 - offers once to end the scene when no hero is left to act;
@@ -81,7 +82,9 @@ META_HELP = (
     "back                 at a roll: back to the hero's choices (the round stays)\n"
     "go [N]               between rounds: play N rounds without stopping between them\n"
     "                     (no N: until a hero must act or the scene ends)\n"
-    "undo                 back to the start of the last round begun (again: one more round)\n"
+    "undo                 take back the last answer: its question is asked again (again: the\n"
+    "                     one before; fuego's dice fall the same)\n"
+    "undo round           back to the start of the last round begun (again: one more round)\n"
     "save                 save now (fuego also saves after every answer)\n"
     "quit                 save and stop; resume with fuego play --resume SAVE"
 )
@@ -90,6 +93,25 @@ _KIND_WORDS = {
     "move": "move to", "open": "open door", "close": "close door", "smother": "smother fire",
     "spot": "spot", "put-out-clothes": "put out clothes", "wait": "wait",
 }
+
+
+def undone_words(entry: dict[str, Any]) -> str:
+    """An answer as the GM gave it, for the line that says it was undone."""
+    q, who, rnd = entry.get("q"), entry.get("hero", ""), entry.get("round")
+    at = f"round {rnd}, phase {entry.get('phase')}"
+    if "gm" in entry:
+        where = f"before round {rnd}" if q == "round" else at
+        return f"the GM's {entry['gm']!r} ({where})"
+    a = entry.get("a")
+    if q == "round":
+        return (f"letting the fire play out (before round {rnd})" if a == PLAY_OUT
+                else f"the start of round {rnd}")
+    if q == "dice":
+        return f"{who}'s action dice for round {rnd}"
+    if q == "action":
+        return f"{who}'s action ({at}: {a})"
+    total = "fuego's roll" if a == "auto" else str(a)
+    return f"{who}'s roll for {entry.get('purpose', 'a roll')} ({at}: {total})"
 
 
 # -- the table -----------------------------------------------------------------------------------
@@ -115,6 +137,7 @@ class Table:
         self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
         self._roll_text = ""  # the last answer typed at a roll prompt
         self._backing = False  # a rewind by 'back': no recap, the choices again
+        self._undo_round: int | None = None  # an undo by the answer made in this round
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -124,6 +147,8 @@ class Table:
         self.player = player
         self.narrator = Narrator(verbose=self.verbose, building=scene.building)
         self.muted = player.replaying or player.rewinds > 0  # quiet until back at a question
+        if player.rewinds:  # an undo stops where it lands: no rounds played on by themselves
+            self.go, self.go_until_hero = 0, False
         self._last_round_shown = -1
         self._shown = None
         self._levels_seen = {}
@@ -155,16 +180,26 @@ class Table:
                 self.screen.line("  " + text)
 
     # -- Live ----------------------------------------------------------------------------------
+    def given(self, q: Question) -> str | None:
+        """A round boundary the table answers itself (recorded with the reason): ``go`` rounds
+        and, once the GM let the fire play out, every round. Never the first question after a
+        replay: an undo or a resume stops where it lands."""
+        if self.muted:
+            return None
+        self._flush_narration()
+        self._warnings()
+        if self.go and not q.offer_end:
+            self.go -= 1
+            return "go"  # playing on: the round's own narration says it begins
+        if self._playing_out(q):
+            return PLAY_OUT
+        return None
+
     def answer(self, q: Question) -> str:
         if self.muted:
             self._resumed(q)
         self._flush_narration()
         self._warnings()
-        if q.kind == "round" and self.go and not q.offer_end:
-            self.go -= 1
-            return ""  # playing on: the round's own narration says it begins
-        if q.kind == "round" and self._playing_out(q):
-            return ""  # the GM let the fire play out (also after a resume or an undo)
         if q.kind != "round" and self.go_until_hero:
             self.go, self.go_until_hero = 0, False
         if q.kind == "round":
@@ -291,8 +326,8 @@ class Table:
         q = Question("end", scene, scene.round)
         while True:
             try:
-                text = literal(self._read("The scene is over: Enter to finish (undo goes "
-                                          "back a round)"))
+                text = literal(self._read("The scene is over: Enter to finish (undo: back "
+                                          "one answer; undo round: back a round)"))
             except Quit:
                 return
             if text.strip().lower() in ("", "quit", "q", "exit"):
@@ -340,6 +375,10 @@ class Table:
             self._backing = False
             return
         where = f"before round {q.round}" if q.kind == "round" else when(scene)
+        same_round, self._undo_round = self._undo_round == q.round, None
+        if same_round and q.kind != "round":  # one answer back in this round: its question
+            self.screen.line(f"-- back at {where} --", "yellow")
+            return
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
                          f"({n} answer{'s' if n != 1 else ''} replayed) --", "yellow")
@@ -534,17 +573,34 @@ class Table:
         if verb in ("quit", "exit"):
             raise Quit()
         if verb == "undo":
-            assert self.player is not None, "undo while a session plays"
-            keep = self.player.undo_point()
-            if keep is None:
-                self.screen.line("  nothing to undo: no answer given yet", "yellow")
-                return True
-            nxt = self.player.inputs[keep] if keep < len(self.player.inputs) else None
-            rnd = nxt["round"] if nxt and nxt.get("q") == "round" else 1
-            dropped = len(self.player.inputs) - keep
-            raise Rewind(keep, f"undone: back to the start of round {rnd} "
-                               f"({dropped} answer{'s' if dropped != 1 else ''} dropped)")
+            self._undo(q, words[1:])
+            return True
         return False
+
+    def _undo(self, q: Question, args: list[str]) -> None:
+        """``undo``: take back the last answer the GM gave (the rounds the table then played
+        by itself go with it); ``undo round``: back to the start of the last round begun."""
+        assert self.player is not None, "undo while a session plays"
+        if args and " ".join(args).lower() not in ("round", "r"):
+            self.screen.line("  ! undo takes back the last answer; undo round, the whole round",
+                             "bold red")
+            return
+        whole = bool(args)
+        inputs = self.player.inputs
+        keep = self.player.undo_point() if whole else self.player.answer_point()
+        if keep is None:
+            self.screen.line("  nothing to undo: no answer given yet", "yellow")
+            return
+        dropped = len(inputs) - keep
+        count = plural(dropped, "answer")
+        if whole:
+            nxt = inputs[keep] if keep < len(inputs) else None
+            rnd = nxt["round"] if nxt and nxt.get("q") == "round" else 1
+            raise Rewind(keep, f"undone: back to the start of round {rnd} ({count} dropped)")
+        self._undo_round = q.round
+        played = sum(1 for e in inputs[keep + 1:] if "by" in e)
+        also = f", and {plural(played, 'round')} played on after it" if played else ""
+        raise Rewind(keep, f"undone: {undone_words(inputs[keep])}{also} ({count} dropped)")
 
     def _look(self, scene: Scene, what: str) -> None:
         """A room's description, what burns in it and who stands in it."""
@@ -602,7 +658,8 @@ class Table:
         if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
                 e.get("phase") != q.phase:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
-                             "made it; undo goes back a round", "bold red")
+                             "made it; undo takes back the last answer, undo round the round",
+                             "bold red")
             return
         self._backing = True
         raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "

@@ -389,3 +389,4 @@ def end_scene(scene: Scene) -> None:
     scene.emit(EventKind.SCENE_END, None, None, rounds=scene.round,
                burning=len(scene.fires), burned_out=sum(1 for a in b.areas if a.burned_out),
                heroes={h.name: h.status.value for h in scene.heroes})
+    scene.ended = True  # over, whichever way it ended: a save or a screen says so
