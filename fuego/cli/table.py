@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fuego.cli.table_view import (  # noqa: F401
-    KEY,
     Screen,
+    also_burning,
     area_label,
     choice_label,
     choice_words,
@@ -50,12 +50,14 @@ from fuego.cli.table_view import (  # noqa: F401
     fire_dice,
     fire_label,
     fire_rows,
+    fires_words,
     hero_levels,
     hero_rows,
     isatty,
     level_state,
     literal,
     plan,
+    plan_key,
     plural,
     purpose_words,
     roll_line,
@@ -428,10 +430,8 @@ class Table:
         the heroes' table and what each hero sees."""
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
-        fd = sum(f.fd for f in scene.fires.values())
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {plural(len(scene.fires), 'fire')}, "
-                         f"{fire_dice(fd)}")
+        self.screen.rule(f"{title} - {moment}: {fires_words(scene)}")
         b = scene.building
         if levels is None:
             levels = hero_levels(scene)
@@ -446,11 +446,13 @@ class Table:
             levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
         header, rows, styles = hero_rows(scene, self.screen.width)
         sights = sight_lines(scene)
-        blocks = [self._plan_block(scene, lv) for lv in levels]
+        marks: set[str] = set()
+        blocks = [self._plan_block(scene, lv, marks) for lv in levels]
         drawn = side_by_side(blocks, self.screen.width)
         rooms = self._rooms_line(scene, levels)
+        key = plan_key(marks)
         rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
-        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(KEY))
+        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
         height = self.screen.height
         if height and 2 + plan_lines + rest > height:
             names = ", ".join(b.levels[lv].name for lv in levels)
@@ -460,7 +462,7 @@ class Table:
             for line in drawn:
                 self.screen.drawn(line)
             self.screen.line(rooms, "dim")
-            self.screen.line(KEY, "dim")
+            self.screen.line(key, "dim")
         hidden = [lv.name for lv in b.levels if lv.index not in levels]
         if hidden and not (height and 2 + plan_lines + rest > height):
             self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
@@ -469,10 +471,12 @@ class Table:
         for text, style in sights:
             self.screen.line(text, style)
 
-    def _plan_block(self, scene: Scene, level: int) -> tuple[str, list]:
+    def _plan_block(self, scene: Scene, level: int,
+                    marks: set[str] | None = None) -> tuple[str, list]:
         lv = scene.building.levels[level]
         symbols = self.player.session.symbols if self.player is not None else None
-        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols))
+        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols,
+                         marks=marks))
         return f"{lv.name} (level {lv.elevation})", body
 
     def _rooms_line(self, scene: Scene, levels: list[int]) -> str:
@@ -610,9 +614,10 @@ class Table:
         texts = self.player.session.texts if self.player is not None else None
         key = None
         low = what.strip().lower()
+        syms = room_symbols(b, self.player.session.symbols if self.player else None)
         if low:
             for k, r in b.rooms.items():
-                if low in (k.lower(), r.name.lower()):
+                if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
                     key = k
             if key is None:
                 i = b.find(what.strip())
@@ -633,7 +638,7 @@ class Table:
             return
         room = b.rooms[key]
         areas = b.room_areas(key)
-        sym = room_symbols(b, self.player.session.symbols if self.player else None)[key]
+        sym = syms[key]
         fuel = sum(b.areas[i].fuel for i in areas)
         self.screen.line(f"  {room.name} ({key}, {sym} on the {b.levels[room.level].name} plan): "
                          f"{plural(len(areas), 'area')}, fuel {fuel}"
@@ -642,6 +647,8 @@ class Table:
         self.screen.line("  | " + (about.strip() or "(the scenario does not describe it)"),
                          "italic")
         fires = [fire_label(scene, i) for i in areas if i in scene.fires]
+        fires += [w for x, w in zip(scene.also_burning(), also_burning(scene))
+                  if x.area in areas]
         people = [f"{h.name} ({scene.area_name(h.area)})" for h in scene.heroes
                   if h.present and h.area in areas]
         self.screen.line("  fires: " + (", ".join(fires) or "none") + "; here: "
