@@ -524,3 +524,40 @@ def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
     assert not any("upper (level 1)" in line for line in out)
     assert any(line.startswith("(not drawn, nothing changed: ") and "upper" in line
                and "cellar" in line for line in out)
+
+
+# -- heroes who stay: a plan in the scenario ------------------------------------------------------
+def _planned(plan_ana: str, plan_bo: str = "flee") -> str:
+    return SHOP.replace("    start: ground:D1\n", f"    start: ground:D1\n    plan: {plan_ana}\n"
+                        ).replace("    start: ground:E2\n",
+                                  f"    start: ground:E2\n    plan: {plan_bo}\n")
+
+
+def test_a_heros_plan_is_the_suggested_choice_at_the_table(shop):
+    (shop / "hold.yaml").write_text(_planned("fight", "hold"), encoding="utf-8")
+    out = play(["", "", "", "", "quit"], scenario="hold.yaml")
+    # Bo holds (waits where he is); Ana, who fights, goes to the fire and smothers it
+    assert "Bo [4: wait]" in out and "Bo moves" not in out
+    assert "Ana Vaz [1: move ground:C1]" in out
+    assert "Ana Vaz [5: smother ground:C1]" in out
+
+
+def test_heroes_who_stay_are_still_in_play_after_round_one(shop):
+    (shop / "stay.yaml").write_text(_planned("fight", "hold"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["run", "stay.yaml", "--seed", "394", "--rounds", "1"])
+    assert r.exit_code == 0, r.output
+    ends = next(line for line in r.output.splitlines() if line.startswith("Round 1 ends"))
+    assert "escaped" not in ends, ends
+    # and without plans both make for the door
+    r = CliRunner().invoke(cli, ["run", "shop.yaml", "--seed", "394", "--rounds", "3"])
+    assert "escaped" in r.output
+
+
+def test_a_plan_that_names_no_one_is_refused_by_check(shop):
+    (shop / "bad.yaml").write_text(_planned("rescue:Nobody"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", "bad.yaml"])
+    assert r.exit_code != 0
+    assert "heroes[0].plan" in r.output + (r.stderr if r.stderr_bytes else "")
+    (shop / "worse.yaml").write_text(_planned("run away"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", "worse.yaml"])
+    assert r.exit_code != 0 and "plan" in r.output + (r.stderr if r.stderr_bytes else "")

@@ -417,11 +417,14 @@ class Table:
         if texts is not None and texts.briefing.strip():
             self.screen.line("GM briefing (not for the players):", "bold")
             self.screen.line("  " + " ".join(texts.briefing.split()))
+        plans = self.player.session.plans if self.player is not None else None
         for h in scene.heroes:
             about = texts.heroes.get(h.name, "") if texts is not None else ""
+            plan = str(plans.for_hero(h)) if plans is not None else "flee"
+            stays = f" (plan: {plan}, the suggested choice)" if plan != "flee" else ""
             self.screen.line(f"  {h.name}{' (NPC)' if h.npc else ''} at "
-                             f"{area_label(scene, h.area)}" + (f": {about}" if about else ""),
-                             "dim")
+                             f"{area_label(scene, h.area)}{stays}"
+                             + (f": {about}" if about else ""), "dim")
 
     def show_state(self, scene: Scene, *, before_round: int | None = None,
                    levels: list[int] | None = None) -> None:

@@ -267,11 +267,13 @@ class Player:
 
     def _play(self) -> Scene:
         from fuego.engine.controllers import AutoController
+        from fuego.engine.plans import PlanController
         from fuego.engine.rounds import end_scene, finished, play_round, start_scene
 
         self.scene = scene = self._build()
         self.pos = 0
-        self._auto = AutoController()
+        plans = self.session.plans  # the suggested choice follows the scenario's plan: (fight..)
+        self._auto = PlanController(plans) if plans is not None else AutoController()
         scene.ask_roll = self._ask_roll
         if self._attach is not None:
             self._attach(scene, self)

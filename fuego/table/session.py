@@ -85,6 +85,7 @@ from fuego.table.replay import (  # noqa: F401
 )
 
 if TYPE_CHECKING:
+    from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
 __all__ = [
@@ -146,6 +147,8 @@ class Session:
     symbols: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     #: the scenario's texts (known once built; for the table)
     texts: Texts = field(default_factory=Texts, repr=False, compare=False)
+    #: the heroes' plans the scenario gives (known once built): the table's suggested choice
+    plans: HeroPlans | None = field(default=None, repr=False, compare=False)
 
     @property
     def scenario_sha256(self) -> str:
@@ -160,6 +163,7 @@ class Session:
             where += f" (the copy saved in {self.path})"
         parsed = scenario.loads(self.scenario_text, source=where)
         self.symbols = dict(getattr(parsed, "symbols", {}) or {})
+        self.plans = parsed.plans
         spec = parsed.spec
         self.texts = Texts(
             title=spec.title, description=spec.description, briefing=spec.briefing,
