@@ -90,6 +90,7 @@ def _pages(data: bytes) -> list[tuple[float, float]]:
     return [(float(w), float(h)) for w, h in boxes]
 
 
+@pytest.mark.slow
 def test_a_level_larger_than_a_letter_page_is_tiled_across_pages(tmp_path):
     scenario = tmp_path / "big.yaml"
     scenario.write_text(_plan(20, 20), encoding="utf-8")
@@ -162,6 +163,7 @@ def _saved_session(tmp_path: Path, rounds: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     import xml.etree.ElementTree as ET
 
@@ -190,6 +192,7 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert result.exit_code == 2 and "saved session" in result.output
 
 
+@pytest.mark.slow
 def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
     from fuego.render.mapdraw import MapOptions, draw_map
     from fuego.scenario import load
@@ -232,6 +235,7 @@ def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
     assert key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tavern.yaml", "ship.yaml", "village.yaml"])
 def test_no_label_overlaps_another_or_a_token(name):
     """Measured by matplotlib itself (each text's drawn box), not by the placer's estimate."""

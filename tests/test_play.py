@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -229,7 +230,7 @@ def test_undo_after_the_scene_ended(shop):
 def two_saves(shop):
     """s.json after five answers, and s.json.bak (the save before): both good."""
     new_game(ANSWERS[:5])
-    return open("s.json", encoding="utf-8").read(), open("s.json.bak", encoding="utf-8").read()
+    return Path("s.json").read_text(encoding="utf-8"), Path("s.json.bak").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -252,7 +253,7 @@ def test_damaged_save_files(two_saves, damage, message):
     assert message in result.stderr
     assert "the previous good save is kept in s.json.bak" in result.stderr
     assert "fuego play --resume s.json.bak" in result.stderr
-    assert open("s.json.bak", encoding="utf-8").read() == bak  # the backup is untouched
+    assert Path("s.json.bak").read_text(encoding="utf-8") == bak  # the backup is untouched
     # and it resumes
     ok = run(["play", "--resume", "s.json.bak"], [])
     assert ok.exit_code == 0 and "resuming s.json.bak (4 answers" in ok.output
@@ -380,7 +381,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
                 env={sessions.SLOW_SAVE_ENV: "0.4"})
     _answers_then(proc, ANSWERS[:cut - 1])
     proc.wait_prompt()
-    before = open("s.json", encoding="utf-8").read()
+    before = Path("s.json").read_text(encoding="utf-8")
     proc.send(ANSWERS[cut - 1])  # its save sleeps between the temporary file and the rename
     end = time.time() + 20
     while not any(n.startswith(".s.json.") and n.endswith(".tmp") for n in os.listdir(shop)):
@@ -389,7 +390,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
     proc.kill()  # mid-save
     stale = [n for n in os.listdir(shop) if n.endswith(".tmp")]
     assert stale  # the half-done save is left behind ...
-    assert open("s.json", encoding="utf-8").read() == before  # ... and the last good one intact
+    assert Path("s.json").read_text(encoding="utf-8") == before  # ... and the last good one intact
     assert len(saved()["inputs"]) == cut - 1
     again = run(["play", "--resume", "s.json"], ANSWERS[cut - 1:])
     assert again.exit_code == 0, again.output

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fuego.rules.formulas import fire_tn
 from fuego.table import session as sessions
 
 if TYPE_CHECKING:
@@ -417,7 +418,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         return f"{words} ({what}{named} to {b.rooms[b.areas[far].room].name})"
     if k is HeroActionKind.SMOTHER:
         fd = scene.fires[act.area].fd
-        return f"{words} ({fire_dice(fd)}; {roll or f'TN {5 * fd}'}; success: " \
+        return f"{words} ({fire_dice(fd)}; {roll or f'TN {fire_tn(fd)}'}; success: " \
                f"{1 + act.raises} FD off)"
     if k is HeroActionKind.SPOT:
         return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.area].fd)}; " \

@@ -383,6 +383,9 @@ class Gm(TypedDict):
     n: NotRequired[int]  # wounds given
     npc: NotRequired[bool]  # a character added
     rank: NotRequired[str]
+    what: NotRequired[str]  # reveal, hide: all, level or room
+    name: NotRequired[str]  # reveal, hide: the level's name or the room's key
+    text: NotRequired[str]  # note: the GM's words
 
 
 class Weather(TypedDict):

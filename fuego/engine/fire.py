@@ -22,10 +22,9 @@ from transitions import EventData, Machine
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.errors import RuleError
+from fuego.rules.formulas import clamp_fire_dice, half_dice, is_fire_dice
 from fuego.rules.tables import (
     FIRE_STATS,
-    MAX_FIRE_DICE,
-    MIN_FIRE_DICE,
     FireKind,
     FireStats,
     Temperature,
@@ -118,7 +117,7 @@ class Fire:
                  temperature: Temperature = Temperature.REGULAR,
                  kind: FireKind = FireKind.HENCHMAN, state: FireState = FireState.BURNING,
                  born: int = 0):
-        if not MIN_FIRE_DICE <= fd <= MAX_FIRE_DICE:
+        if not is_fire_dice(fd):
             raise RuleError(f"Fire Dice must be 1-10, not {fd}")
         self.id = id
         self.area = area
@@ -245,7 +244,7 @@ class Fire:
         return r if self.kind is FireKind.HENCHMAN else 2 * r
 
     def set_dice(self, fd: int) -> None:
-        self.fd = max(MIN_FIRE_DICE, min(MAX_FIRE_DICE, fd))
+        self.fd = clamp_fire_dice(fd)
 
     def label(self, area_name: str) -> str:
         return f"fire {area_name}"
@@ -300,4 +299,4 @@ def damage_pool(fd: int, temperature: Temperature, explode: bool = True) -> Pool
 
 def new_fire_dice(source_fd: int) -> int:
     """Half the Fire Dice of the source, rounded down, at least 1 (RULES-NOTES)."""
-    return max(1, source_fd // 2)
+    return half_dice(source_fd)

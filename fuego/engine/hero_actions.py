@@ -31,6 +31,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, fire_damage, hero_roll
+from fuego.rules.formulas import fire_tn, with_raises
 from fuego.rules.tables import FIRE_STATS, Exposure
 from fuego.world.building import OPENABLE, BarrierKind
 
@@ -91,7 +92,7 @@ RAISABLE = ("move", "smother", "spot")
 class ActionRoll:
     """What an action rolls: ``pool`` (before smoke and confusion: ``hero_roll`` applies them,
     with ``sense``) against ``tn``, or against the roll of ``against`` (a hidden fire's
-    Stealth) plus 5 per raise; a failed roll that costs damage names the fire's damage pool,
+    Stealth) plus the raises called; a failed roll that costs damage names the fire's damage pool,
     its Fire Dice and whether it is the clinging kind."""
 
     purpose: str
@@ -127,14 +128,15 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
         if not fire.explodes:
             damage = damage.no_explode()
         return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
-                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises, damage=damage)
+                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises,
+                          damage=damage)
     if k is HeroActionKind.SMOTHER:
         fire = scene.fires.get(act.area)
         if fire is None:
             return None
         pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
         return ActionRoll("smother fire", pool, Sense.MOVEMENT,
-                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises)
+                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
     if k is HeroActionKind.SPOT:
         fire = scene.fires.get(act.area)
         if fire is None:
@@ -147,7 +149,7 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
         if not victim.clothes_fd:
             return None
         pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=5 * victim.clothes_fd)
+        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
     return None
 
 
@@ -261,7 +263,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
-            tn = scene.roller.total(spec.opposed) + 5 * act.raises
+            tn = with_raises(scene.roller.total(spec.opposed), act.raises)
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,

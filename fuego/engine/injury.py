@@ -13,12 +13,11 @@ from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
 from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
+from fuego.rules.formulas import fire_tn, half_dice, with_raises
 from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
     EXTRA_WOUND_STEP,
-    FIRE_STATS,
-    RAISE_STEP,
     SMOKE_KEPT_PENALTY,
     Exposure,
     Temperature,
@@ -159,12 +158,12 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     """Hero on Fire [Optional] (003): Finesse vs 5 x FD or clothes burn at half the dice."""
     if hero.clothes_fd:
         return
-    tn = FIRE_STATS[fd].tn
+    tn = fire_tn(fd)
     total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
                             action=False)
     if total >= tn:
         return
-    hero.clothes_fd = max(1, fd // 2)
+    hero.clothes_fd = half_dice(fd)
     scene.emit(EventKind.CLOTHES_CAUGHT, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, fd=hero.clothes_fd)
 
@@ -184,7 +183,7 @@ def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
     """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
     unharmed (003)."""
     knack, base = avoid_pool(hero, knack)
-    tn = FIRE_STATS[fd].tn + RAISE_STEP * raises
+    tn = with_raises(fire_tn(fd), raises)
     total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,

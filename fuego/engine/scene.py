@@ -18,6 +18,7 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.rules.formulas import clamp_fire_dice
 from fuego.rules.settings import Settings
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature
@@ -157,7 +158,7 @@ class Scene:
         a = self.building.areas[area]
         if not a.burnable:
             return None
-        fd = max(1, min(10, fd))
+        fd = clamp_fire_dice(fd)
         if temperature is None:
             hot = a.room in self.flashed or not HOT_FEATURES.isdisjoint(a.features)
             temperature = Temperature.HOT if hot else Temperature.REGULAR

@@ -178,6 +178,12 @@ def _gm_barrier(verb: str):
     return text
 
 
+def _shown(e: Event) -> str:
+    """What a ``reveal``/``hide`` names: ``the whole building``, ``level upper``, ``room bar``."""
+    what = e.data.get("what")
+    return "the whole building" if what == "all" else f"{what} {e.data.get('name')}"
+
+
 #: The GM's overrides (fuego.table.gm), by their ``action``.
 _GM_ACTIONS = {
     "start-fire": lambda e, b: f"starts a fire in {place(e.area, b, extra=_fd_word(e.data))}",
@@ -194,6 +200,9 @@ _GM_ACTIONS = {
     "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {place(e.area, b)}"
                                    + (" (an NPC)" if e.data.get("npc") else "")),
     "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
+    "reveal": lambda e, b: "shows the players " + _shown(e),
+    "hide": lambda e, b: "takes back the players' view of " + _shown(e),
+    "note": lambda e, b: f'tells the players: "{e.data.get("text")}"',
 }
 
 _STATE_WORDS = {

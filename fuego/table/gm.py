@@ -14,6 +14,7 @@ from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
+from fuego.rules.formulas import is_fire_dice
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import OPENABLE, Barrier
 
@@ -47,7 +48,7 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
 def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,
                kind: str | None = None, cause: Cause = Cause.GM) -> Fire | None:
     i = _area(scene, area)
-    if not 1 <= fd <= 10:
+    if not is_fire_dice(fd):
         raise RuleError(f"Fire Dice must be 1-10, not {fd}")
     if not scene.building.areas[i].burnable:
         raise RuleError(f"nothing burns in {area}",
@@ -62,7 +63,7 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
     fire = scene.fires.get(i)
     if fire is None:
         raise RuleError(f"no fire burns in {area}")
-    if not 0 <= fd <= 10:
+    if not (fd == 0 or is_fire_dice(fd)):
         raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
     scene.emit(EventKind.GM, "GM", i, action="set-fire-dice", fd=fd)
     if fd == 0:
@@ -141,6 +142,19 @@ def remove_character(scene: Scene, name: str) -> None:
     hero.dice.clear()  # a die already queued in this round's phases is not played
     scene.heroes.remove(hero)
     scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
+
+
+def show(scene: Scene, verb: str, what: str, name: str | None) -> None:
+    """``reveal`` (verb) shows the players' screen ``all`` the building, a ``level`` or a
+    ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
+    changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
+    data = {"what": what} | ({"name": name} if name is not None else {})
+    scene.emit(EventKind.GM, "GM", None, action=verb, **data)
+
+
+def note(scene: Scene, text: str) -> None:
+    """A line of the GM's own on the players' screen."""
+    scene.emit(EventKind.GM, "GM", None, action="note", text=text)
 
 
 def end_scene(scene: Scene) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
+from fuego.rules.formulas import fire_tn
 from fuego.world.building import Building, Feature, RouteKind
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ class Explode(Effect):
 
 def blast(b: Building, center: int, fd: int, radius: int) -> tuple[dict[int, int], list[int]]:
     """Areas an explosion reaches (area -> distance) and the barriers it breaks, in order."""
-    tn = 5 * fd
+    tn = fire_tn(fd)
     dist = {center: 0}
     queue = deque([center])
     broken: list[int] = []

@@ -170,7 +170,7 @@ class EffectReader(Reader):
                               "the radius (areas)")
         scatter = self.integer(spec.get("scatter", 0), p + ("scatter",), 0, 10,
                                "the scattered fires' Fire Dice")
-        if None in (i, fd, radius, scatter):
+        if i is None or fd is None or radius is None or scatter is None:
             return None
         return Explode(i, fd, radius, scatter)
 
@@ -182,9 +182,10 @@ class EffectReader(Reader):
             if spec is None:
                 return None
             if "fd" in spec:
-                fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
-                if fd is None:
+                debris_fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
+                if debris_fd is None:
                     return None
+                fd = debris_fd
             if "by" in spec:
                 by = self._by(spec["by"], p + ("by",))
                 if by is None:
