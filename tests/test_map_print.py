@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from fuego.cli import cli
+from fuego.engine.sight import players_sight
 from fuego.render.map_style import default_paper
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -182,8 +183,9 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert invoke("map", str(save), "--out", str(svg), "--gm").exit_code == 0
     ids = {el.get("id") for el in ET.parse(svg).getroot().iter() if el.get("id")}
     drawn = {i for i in ids if i.startswith("fire-")}
-    assert drawn == {("fire-" if not f.hidden_from else "fire-hidden-") + scene.area_name(i)
-                     for i, f in scene.fires.items()}
+    seen = players_sight(scene).fires
+    assert drawn == {("fire-" if i in seen else "fire-hidden-") + scene.area_name(i)
+                     for i in scene.fires}
     result = invoke("map", str(save), "--out", str(png), "--round", "2", "--force")
     assert result.exit_code == 0 and "round 2" in result.output
     result = invoke("map", str(save), "--out", str(png), "--round", "9", "--force")
@@ -198,8 +200,8 @@ def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
     from fuego.scenario import load
 
     scene = load(TAVERN).build(0)
-    i = next(iter(scene.fires))
-    scene.fires[i].hidden_from = frozenset(h.name for h in scene.heroes)
+    i = next(iter(scene.fires))  # the kitchen fire: no hero sees it (fuego.engine.sight)
+    assert i not in players_sight(scene).fires
     gids = lambda figs: {a.get_gid() for f in figs for ax in f.axes for a in ax.patches}  # noqa: E731
     players = gids(draw_map(scene.building, scene, MapOptions(gm=False)))
     gm = gids(draw_map(scene.building, scene, MapOptions(gm=True)))

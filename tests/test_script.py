@@ -22,7 +22,7 @@ from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Temperature, Wind
-from fuego.scenario.script import Script, blast, build_script, parse_script, say_text
+from fuego.scenario.script import Script, build_script, parse_script, say_text
 from fuego.table import gm
 from fuego.world.building import Feature, RouteKind
 
@@ -338,9 +338,12 @@ def test_spill_oil_adds_a_route_oil_and_fuel_and_fire_runs_along_it():
     assert of(s, EventKind.SCRIPT, effect="spill-oil")
 
 
-def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each():
+def test_explode_as_debris_the_older_reading_breaks_what_it_can_and_drops_debris_once_each():
+    from fuego.rules.settings import ExplosionRule
+
     heroes = [Hero("Isabela", 0, brawn=3), Hero("Far", 0, brawn=3)]
     s = world(heroes=heroes)
+    s.settings.explosions = ExplosionRule.DEBRIS
     b = s.building
     heroes[0].area = area(s, "ground:C2")  # beside the closed door, one area from the blast
     heroes[1].area = area(s, "ground:A3")
@@ -363,7 +366,7 @@ def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each
 def test_blast_stops_at_what_it_cannot_break_and_removes_the_powder():
     s = world()
     b = s.building
-    reached, broken = blast(b, area(s, "ground:F2"), 4, 2)  # TN 20: stone walls (35) hold
+    reached, broken = b.paths.blast(area(s, "ground:F2"), 20, 2)  # 4 FD: stone walls (35) hold
     assert area(s, "ground:G2") in reached  # through the open door
     assert all(b.barriers[k].structure.value != "stone-wall" for k in broken)
     s.script = build_script([{"when": {"round": 1}, "do": {"explode": {"at": "ground:F1", "fd": 8}}}], s)

@@ -13,7 +13,8 @@ from xml.etree import ElementTree
 import pytest
 
 from fuego.engine.events import EventKind
-from fuego.engine.hero_actions import hidden_fires, visible_fires
+from fuego.engine.hero_actions import hidden_fires
+from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
 from fuego.table.session import Player, Quit
 from fuego.web.feed import page_state, replay
@@ -25,7 +26,6 @@ from fuego.web.view import (
     observers,
     players_view,
     revealed,
-    sight,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +83,7 @@ def check_view(scene, view: dict) -> None:
     drawn = {f["area"]: f for lv in view["levels"] for f in lv["fires"]}
     want = {b.areas[i].name for i in revealed(scene) if i in scene.fires}  # the GM's reveals
     for hero in observers(scene):
-        want |= {b.areas[i].name for i in visible_fires(scene, hero)}
+        want |= {b.areas[i].name for i in hero_sight(scene, hero).fires}
     assert set(drawn) == want
     for name, f in drawn.items():
         fire = scene.fires[b.find(name)]
@@ -155,12 +155,14 @@ def test_the_view_matches_the_session_at_every_question(tavern_played):
 
 
 def test_sight_is_the_engines_rule_for_fires(tavern_played):
-    """``sight`` asks the engine's ``visible_fires`` of every area: on the real fires it gives
-    exactly what the engine says each hero sees."""
+    """The page's sight is the engine's (fuego.engine.sight): the fires it knows are the
+    union of what each observer sees, spotted fires included."""
     scene = tavern_played[0].scene
-    for hero in scene.heroes:
-        assert {i for i in sight(scene, hero) if i in scene.fires} == visible_fires(scene, hero)
-    assert known_fires(scene) == {i for i in in_sight(scene) if i in scene.fires}
+    sight = players_sight(scene)
+    assert known_fires(scene) == sight.fires
+    assert sight.fires == frozenset().union(*(hero_sight(scene, h).fires
+                                              for h in observers(scene)))
+    assert {i for i in in_sight(scene) if i in scene.fires} <= sight.fires
 
 
 def test_never_the_gms_words(tavern_flashed):
@@ -197,9 +199,11 @@ def test_an_npc_is_drawn_only_where_the_heroes_see_them(tavern_played):
     view = players_view(scene)
     drawn = [f for lv in view["levels"] for f in lv["figures"] if f["name"] == hettie.name]
     assert bool(drawn) == (hettie.area in in_sight(scene))
-    first = tavern_played[1].views[0][1]  # before round 1 she is behind her bar: out of sight
-    assert not any(f["name"] == hettie.name for lv in first["levels"] for f in lv["figures"])
-    assert all(h["name"] != hettie.name for h in first["heroes"])
+    # before round 1 she is behind her bar, open to the common room: Isabela sees her there
+    first = tavern_played[1].views[0][1]
+    assert any(f["name"] == hettie.name and f["area"] == "ground:D1"
+               for lv in first["levels"] for f in lv["figures"])
+    assert any(h["name"] == hettie.name for h in first["heroes"])
 
 
 def test_svg_draws_fires_heroes_and_escapes_names(tavern_played):
@@ -268,7 +272,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
     b.destroy_barrier(floor)
     b.destroy_barrier(hidden_floor)
     scene.smoke.density[b.find("ground:F3")] = Density.THICK  # in sight
-    scene.smoke.density[b.find("ground:B1")] = Density.THIN  # the kitchen: out of sight
+    scene.smoke.density[b.find("ground:A5")] = Density.THIN  # the pantry: out of sight
     view = players_view(scene)
     ground = level_of(view, "ground")
     walls = {w["index"]: w["state"] for w in ground["walls"]}
@@ -280,7 +284,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
     cellar = level_of(view, "cellar")
     assert any(k["index"] == floor.index and k["up"] for k in cellar["links"])
     smoke = {a["name"]: a["smoke"] for a in ground["areas"]}
-    assert smoke["ground:F3"] == "thick" and smoke["ground:B1"] == ""
+    assert smoke["ground:F3"] == "thick" and smoke["ground:A5"] == ""
     svg = level_svg(ground)
     assert f'id="barrier-door-open-{front.index}"' in svg
     assert f'id="barrier-window-broken-{window.index}"' in svg
@@ -317,7 +321,8 @@ def test_what_the_players_hear():
 
     assert ev(K.HERO_MOVED, "Isabela Soldano", "ground:E4", frm="ground:F4")
     assert ev(K.HERO_MOVED, "Bjorn Haraldsson", "cellar:C4", frm="cellar:C3")  # another level
-    assert not ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")  # behind her bar
+    # the bar is open to the common room: Isabela sees her there
+    assert ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")
     assert ev(K.READ_ALOUD, None, None, text="A crash from the kitchen")
     assert not ev(K.SCRIPT, None, None, cue="the lamp falls", times=1)
     assert not ev(K.GM, "GM", "ground:B2", action="start-fire", fd=3)
@@ -325,10 +330,12 @@ def test_what_the_players_hear():
     assert ev(K.FIRE_SPOTTED, "Gaston Allais", "ground:B2", tn=14, total=40, success=True)
     assert not ev(K.FIRE_GREW, "fire@ground:B2", "ground:B2", fd=4, before=3)  # not in sight
     assert ev(K.FIRE_STARTED, "fire@ground:F3", "ground:F3", fd=1, cause="leap")  # her room
-    assert not ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # from the bar
+    assert ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # the bar in view
+    assert not ev(K.FIRE_LEAPT, "fire@ground:B3", "ground:B3", to="ground:A3")  # the kitchen's back
     assert not ev(K.FIRE_SPREAD, "fire@ground:E2", "ground:E2", to="ground:F2",
-                  path=["ground:D2", "ground:F2"])  # by way of the bar
-    assert not ev(K.FLASHOVER, None, None, room="kitchen", fires=9)
+                  path=["ground:C3", "ground:F2"])  # by way of the kitchen's back
+    assert ev(K.FLASHOVER, None, None, room="kitchen", fires=9)  # through its open door
+    assert not ev(K.FLASHOVER, None, None, room="pantry", fires=4)
     assert ev(K.FLASHOVER, None, None, room="common", fires=4)
 
 
@@ -521,7 +528,7 @@ def test_a_heros_own_page_shows_what_that_hero_sees():
     mine = players_view(scene, hero=isabela)
     assert mine["hero"]["name"] == isabela.name and mine["heroes"][0]["name"] == isabela.name
     seen = {a["name"] for lv in mine["levels"] for a in lv["areas"] if a["seen"]}
-    assert seen == {b.areas[i].name for i in sight(scene, isabela)}
+    assert seen == {b.areas[i].name for i in hero_sight(scene, isabela).in_view}
     assert b.areas[bjorn.area].name not in seen  # Bjorn is in the cellar
     together = {a["name"] for lv in players_view(scene)["levels"] for a in lv["areas"]
                 if a["seen"]}

@@ -44,10 +44,6 @@ class FireState(str, Enum):
     OUT = "out"
 
 
-#: A new fire is hidden from nobody: one empty set shared by all (frozenset() makes a new one
-#: each time, 216 bytes a fire at 10,000 fires).
-_NOBODY: frozenset[str] = frozenset()
-
 _GUTTERING = FireState.GUTTERING  # (a module constant: an enum member read from its class
 #: costs a descriptor call on Python 3.11, and pools are looked up on every roll)
 
@@ -99,7 +95,7 @@ class Fire:
 
     __slots__ = (
         "id", "area", "fd", "temperature", "kind", "resolve", "flesh", "dramatic", "state",
-        "born", "smoke", "dice", "hidden_from",
+        "born", "smoke", "dice", "own_fuel",
     )  # fmt: skip
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
@@ -131,7 +127,7 @@ class Fire:
         self.born = born
         self.smoke = 0  # smoke it has made, in areas (fuego.engine.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
-        self.hidden_from: frozenset[str] = _NOBODY
+        self.own_fuel = False  # burns fuel it brought (an incendiary), not its area's
 
     # -- the state machine ----------------------------------------------------------------------
     def trigger(self, trigger: Trigger, scene: Scene, why: str | None = None,
@@ -255,6 +251,7 @@ class Fire:
             "temperature": self.temperature.value, "kind": self.kind.value,
             "resolve": self.resolve, "flesh": self.flesh, "dramatic": self.dramatic,
             "state": self.state.value, "born": self.born, "smoke": self.smoke,
+            **({"own_fuel": True} if self.own_fuel else {}),
         }  # fmt: skip
 
     @classmethod
@@ -263,6 +260,7 @@ class Fire:
                    temperature=Temperature(d["temperature"]), kind=FireKind(d["kind"]),
                    state=FireState(d["state"]), born=d["born"])
         fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
+        fire.own_fuel = d.get("own_fuel", False)
         return fire
 
 

@@ -138,13 +138,11 @@ def barrier_state(barrier: Barrier) -> str:
 
 
 def hidden_fire(scene: Scene, area: int) -> bool:
-    """A fire hidden from every hero still in play (003's hidden fires): the players' table
-    does not see it."""
-    fire = scene.fires[area]
-    if not fire.hidden_from:
-        return False
-    names = {h.name for h in scene.heroes if h.in_play}
-    return bool(names) and names <= set(fire.hidden_from)
+    """A fire no players' hero sees (003's hidden fires; :func:`fuego.engine.sight.players_sight`,
+    the one sight every players' output reads): a map or export without ``--gm`` leaves it out."""
+    from fuego.engine.sight import players_sight
+
+    return area not in players_sight(scene).fires
 
 
 #: What the map writes in an area for each feature, and its colour (the legend shows the same).

@@ -162,6 +162,15 @@ _DAMAGE_CAUSE = {
     "moved into fire": "stepping into the fire",
     "clothes": "from burning clothes",
     "debris": "from falling debris",
+    "burning oil": "from the burning oil on them",
+}
+#: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
+_CONTACT_WORDS = {
+    "oil": "burning oil clings: an extra Dramatic Wound per 10",
+    "jet": "a jet of burning gas: hot, an extra Dramatic Wound per 10",
+    "magic": "magical fire: an extra Dramatic Wound per 10",
+    "explosion": "caught in the explosion: a hot fire",
+    "struck": "struck by something burning",
 }
 
 def _fd_word(d: dict) -> str:
@@ -533,16 +542,29 @@ def _on_area_burned_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPOTTED)
 def _on_fire_spotted(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}{_hid_by(d)}", d)
+
+
+def _hid_by(d: events.Spot) -> str:
+    """``, in thick smoke 15 ft away``: what hid a fire from the hero who tried to spot it."""
+    from fuego.engine.sight import Unseen
+
+    try:
+        why = Unseen(d.get("unseen")).words
+    except ValueError:
+        return ""  # (a log from before the spot said why)
+    feet = d.get("feet")
+    return f", {why} {feet:g} ft away" if feet is not None else f", {why}"
 
 
 @_phrase(K.FIRE_HIDDEN)
 def _on_fire_hidden(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}{_hid_by(d)}",
+                      d)
 
 
 @_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)
@@ -630,6 +652,34 @@ def _on_clothes_out(e: Event, c: Context) -> str | None:
     by = d.get("by")
     text = f"{e.actor}'s burning clothes are put out"
     return text + (f" by {by}" if by and by != e.actor else "")
+
+
+@_phrase(K.OIL_CLINGS)
+def _on_oil_clings(e: Event, c: Context) -> str | None:
+    d = cast(events.OilClings, e.data)
+    return (f"Burning oil clings to {e.actor}: they are on fire (FD {d.get('fd')}, hot) "
+            "until it is put out")
+
+
+@_phrase(K.FIRE_RESISTED)
+def _on_fire_resisted(e: Event, c: Context) -> str | None:
+    d = cast(events.FireResisted, e.data)
+    return f"{e.actor} is fire resistant: the fire (FD {d.get('fd')}) does not harm them"
+
+
+@_phrase(K.EXPLOSION)
+def _on_explosion(e: Event, c: Context) -> str | None:
+    d = cast(events.Explosion, e.data)
+    b = c.building
+    caught = d.get("caught") or []
+    text = (f"The explosion (FD {d.get('fd')}) reaches {plural(len(d.get('areas') or []), 'area')}"
+            f" around {place(e.area, b)}")
+    if d.get("broken"):
+        text += f", blowing open {plural(len(d['broken']), 'barrier')}"
+    if caught:
+        how = "as falling debris" if d.get("rule") == "debris" else "as a hot fire"
+        text += f"; it catches {', '.join(caught)} {how}"
+    return text
 
 
 @_phrase(K.HERO_KNOCKED_OUT)
@@ -807,7 +857,9 @@ def damage_text(e: Event) -> str:
     cause = d.get("cause") or ""
     how = _DAMAGE_CAUSE.get(cause, f"({cause})" if cause else "")
     text = f"{e.actor} takes {d.get('damage')} fire damage"
-    return text + (f" {how}" if how else "")
+    text += f" {how}" if how else ""
+    contact = _CONTACT_WORDS.get(d.get("contact") or "")
+    return text + (f" ({contact})" if contact else "")
 
 
 def wound_text(e: Event) -> str:

@@ -298,7 +298,8 @@ def _hero_avoided(e: Event, b: Building | None) -> str:
 @_says(K.HERO_DAMAGED)
 def _hero_damaged(e: Event, b: Building | None) -> str:
     how = {"standing in fire": " standing in the fire", "moved into fire": " stepping into it",
-           "clothes": " by burning clothes", "debris": " by falling debris"}
+           "clothes": " by burning clothes", "debris": " by falling debris",
+           "burning oil": " by the burning oil on them"}
     n = e.data.get("flesh") or e.data.get("damage") or 0
     return (f"{e.actor} is burned{how.get(str(e.data.get('cause')), '')}: "
             f"{n} Flesh Wound{'s' if n != 1 else ''}")
@@ -322,6 +323,23 @@ def _clothes_out(e: Event, b: Building | None) -> str:
     by = e.data.get("by")
     return f"{e.actor}'s burning clothes are put out" + (f" by {by}" if by and by != e.actor
                                                          else "")
+
+
+@_says(K.OIL_CLINGS)
+def _oil_clings(e: Event, b: Building | None) -> str:
+    return f"Burning oil clings to {e.actor}: they are on fire!"
+
+
+@_says(K.FIRE_RESISTED)
+def _fire_resisted(e: Event, b: Building | None) -> str:
+    return f"The flames wash over {e.actor}, who does not burn"
+
+
+@_says(K.EXPLOSION)
+def _explosion(e: Event, b: Building | None) -> str:
+    caught = e.data.get("caught") or []
+    text = f"An explosion tears through {_where(e.area, b)}"
+    return text + (f", engulfing {', '.join(caught)}" if caught else "")
 
 
 @_says(K.HERO_KNOCKED_OUT)

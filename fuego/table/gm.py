@@ -15,6 +15,7 @@ from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
+from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import OPENABLE, Barrier
 
@@ -114,11 +115,51 @@ def wound(scene: Scene, name: str, n: int, kind: str) -> None:
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead")
     scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind}-wounds", hero=hero.name, n=n)
+    # 003, Knocked Out: only the fire's Dramatic Wound kills; the GM's wounds are not the
+    # fire's (``burn`` is), unless rules.knocked_out_death says fire-and-gm (the older reading)
+    deadly = scene.settings.knocked_out_death is not KnockedOutDeath.FIRE
     if kind == "flesh":
         hero.flesh += n
-        wound_check(scene, hero, Exposure.FLEETING, "the GM")
+        wound_check(scene, hero, Exposure.FLEETING, "the GM", deadly=deadly)
     else:
-        add_dramatic(scene, hero, n, "the GM")
+        add_dramatic(scene, hero, n, "the GM", deadly=deadly)
+
+
+#: ``burn``'s sources (003, Injury from Fire) as the table types them -> how fire reaches the
+#: hero (``fuego.rules.tables.Contact``).
+BURN_SOURCES = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
+
+
+def burn(scene: Scene, name: str, fd: int, by: str) -> None:
+    """Fire strikes a hero: a jet of burning gas, magical fire, a burning weapon or object, or
+    splashed burning oil, of ``fd`` dice (``fuego.engine.injury.burn``: its exposure and heat
+    from the rule tables; the fire's, so a Knocked-Out hero dies of it)."""
+    from fuego.engine.injury import burn as burn_hero
+    from fuego.rules.tables import Contact
+
+    hero = scene.hero(name)
+    if not hero.present:
+        raise RuleError(f"{hero.name} is not in the scene")
+    scene.emit(EventKind.GM, "GM", hero.area, action=f"burn-{by}", hero=hero.name, fd=fd)
+    burn_hero(scene, hero, fd, Contact(BURN_SOURCES[by]), f"the GM ({by})")
+
+
+def explode(scene: Scene, area: str, fd: int, radius: int) -> None:
+    """An explosion of ``fd`` dice (``fuego.engine.explosion.explode``)."""
+    from fuego.engine.explosion import explode as blow_up
+
+    i = _area(scene, area)
+    scene.emit(EventKind.GM, "GM", i, action="explode", fd=fd)
+    blow_up(scene, i, fd, Cause.GM, radius=radius, why="the explosion")
+
+
+def blast(scene: Scene, area: str, dice: int) -> None:
+    """An area-effect blast that blows fires out (001; ``fuego.modules.firefighting.blast``)."""
+    from fuego.modules.firefighting import blast as blow_out
+
+    i = _area(scene, area)
+    scene.emit(EventKind.GM, "GM", i, action="blast", fd=dice)
+    blow_out(scene, i, dice, why="the GM's blast")
 
 
 def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -> None:

@@ -17,9 +17,14 @@ if TYPE_CHECKING:
 #: The first words of GM overrides (``fuego.table.gm``); ``open``/``close``/``move`` are overrides
 #: only with two arguments (with one they are a hero's action).
 OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end", "wound", "add",
-                  "remove", "reveal", "hide", "note")
+                  "remove", "burn", "explode", "blast", "reveal", "hide", "note")
 #: Overrides whose first word is never a hero's action.
-_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove", "reveal", "hide", "note")
+_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove", "burn", "explode", "blast",
+            "reveal", "hide", "note")
+#: ``burn`` sources as typed (fuego.table.gm.BURN_SOURCES).
+BURN_WORDS = ("jet", "magic", "object", "oil")
+#: The farthest an explosion reaches, in areas (the script's ``explode`` limit).
+MAX_BLAST_RADIUS = 10
 #: The longest ``note`` (a line on the players' screen, not a page).
 MAX_NOTE = 200
 #: ``wound`` kinds as typed -> as recorded.
@@ -69,6 +74,9 @@ OVERRIDE_HELP = (
     "open|close|break AREA AREA        a door, window, wall or floor between two areas\n"
     "move HERO AREA                    put a hero or NPC anywhere (back in, if escaped)\n"
     "wound HERO N [fw|dw]              N Flesh Wounds (a wound check follows) or Dramatic\n"
+    "burn HERO FD jet|magic|object|oil  fire strikes a hero (jet, magic, oil: per 10)\n"
+    "explode AREA FD [RADIUS]          an explosion: hot fire on all in reach (radius 1)\n"
+    "blast AREA [DICE]                 a blast that blows out fires within 2 areas (4+ dice)\n"
     "add NAME AREA [npc] [henchman|villain]  a new character (Traits 2) steps in\n"
     "remove HERO                       take a character out of the scene\n"
     "reveal [all|LEVEL|ROOM]           show the players' screen the building, a level or a room\n"
@@ -180,6 +188,37 @@ def normalize_override(scene: Scene, text: str) -> str:
         if hero.status.value == "dead":
             raise RuleError(f"{hero.name} is dead")
         return f"wound {hero.name} {n} {kind}"
+    if verb == "burn":
+        if len(args) < 3 or args[-1].lower() not in BURN_WORDS:
+            raise RuleError("burn HERO FD jet|magic|object|oil",
+                            tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
+        by = args.pop().lower()
+        fd = _int_arg(args[-1], "Fire Dice")
+        if not is_fire_dice(fd):
+            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        hero = find_hero(scene, " ".join(args[:-1]))
+        if not hero.present:
+            raise RuleError(f"{hero.name} is not in the scene")
+        return f"burn {hero.name} {fd} {by}"
+    if verb == "explode":
+        if len(args) not in (2, 3):
+            raise RuleError("explode AREA FD [RADIUS]", tip="e.g. 'explode cellar:C3 8 2'")
+        area = b.area(args[0])
+        fd = _int_arg(args[1], "Fire Dice")
+        if not is_fire_dice(fd):
+            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        radius = _int_arg(args[2], "the radius") if len(args) == 3 else 1
+        if not 0 <= radius <= MAX_BLAST_RADIUS:
+            raise RuleError(f"the radius must be 0-{MAX_BLAST_RADIUS} areas, not {radius}")
+        return f"explode {area.name} {fd} {radius}"
+    if verb == "blast":
+        if len(args) not in (1, 2):
+            raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
+        area = b.area(args[0])
+        dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
+        if not 1 <= dice <= 10:
+            raise RuleError(f"the blast's dice must be 1-10, not {dice}")
+        return f"blast {area.name} {dice}"
     if verb == "add":
         flags = []
         while args and args[-1].lower() in ("npc", "hero", "henchman", "villain"):
@@ -210,8 +249,8 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError(f"a note is at most {MAX_NOTE} characters, not {len(note)}")
         return f"note {note}"
     raise RuleError(f"unknown override {verb!r}",
-                    tip="fire, fd, open, close, break, move, wound, add, remove, reveal, hide, "
-                        "note, end")
+                    tip="fire, fd, open, close, break, move, wound, burn, explode, blast, add, "
+                        "remove, reveal, hide, note, end")
 
 
 def shown(scene: Scene, what: str) -> str:
@@ -256,6 +295,12 @@ def apply_override(scene: Scene, text: str) -> None:
         gm.move_hero(scene, " ".join(args[:-1]), args[-1])
     elif verb == "wound":
         gm.wound(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
+    elif verb == "burn":
+        gm.burn(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
+    elif verb == "explode":
+        gm.explode(scene, args[0], int(args[1]), int(args[2]))
+    elif verb == "blast":
+        gm.blast(scene, args[0], int(args[1]))
     elif verb == "add":
         rank = args.pop() if args[-1] in ("henchman", "villain") else "hero"
         npc = args[-1] == "npc"

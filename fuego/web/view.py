@@ -26,10 +26,12 @@ the script, the odds, the seed, a pool or a TN, or counts of fires the heroes ca
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
+from fuego.engine.sight import WATCHING, hero_sight, players_sight
+from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.render.players import named_room, say
@@ -46,62 +48,31 @@ if TYPE_CHECKING:
 #: stays small.
 STORY_LINES = 1500
 
-#: A hero who can still look around and tell the players what they see.
-WATCHING = frozenset({Status.ACTIVE, Status.ESCAPED})
-
-
 # -- sight -----------------------------------------------------------------------------------------
-class _EveryArea:
-    """A stand-in for the scene's fires in which every area burns (see :func:`sight`)."""
-
-    def __contains__(self, _area: object) -> bool:
-        return True
-
-
-class _Sightlines:
-    """Just enough of a scene for ``visible_fires``: its building, every area "on fire"."""
-
-    __slots__ = ("building", "fires")
-
-    def __init__(self, building: Building) -> None:
-        self.building = building
-        self.fires = _EveryArea()
-
-
-def sight(scene: Scene, hero: Hero) -> set[int]:
-    """The areas ``hero`` can see. The engine's rule for fires is asked of a scene in which every
-    area burns, so what a hero sees is written once (``visible_fires``) and used for smoke, the
-    GM's characters and doors too."""
-    from fuego.engine.hero_actions import visible_fires
-
-    return visible_fires(cast("Scene", _Sightlines(scene.building)), hero)
-
-
+# What a hero sees is the engine's (fuego.engine.sight): line of sight through openings and
+# windows, sight in smoke by the text's distances, the building's outside from the street, and
+# the hidden fires a hero has spotted. The page only picks whose sight it shows.
 def observers(scene: Scene, hero: Hero | None = None) -> list[Hero]:
     """The players' heroes who can still see (not the GM's characters, not knocked out or dead);
     with ``hero``, that one alone (a player's own page)."""
     if hero is not None:
         return [hero] if hero.status in WATCHING else []
-    return [h for h in scene.heroes if not h.npc and h.status in WATCHING]
+    return engine_observers(scene)
 
 
 def in_sight(scene: Scene, hero: Hero | None = None) -> set[int]:
-    """Every area some observer sees."""
-    seen: set[int] = set()
-    for h in observers(scene, hero):
-        seen |= sight(scene, h)
-    return seen
+    """Every area some observer sees, clearly or as shapes."""
+    if hero is None:
+        return set(players_sight(scene).in_view)
+    return set(hero_sight(scene, hero).in_view) if hero.status in WATCHING else set()
 
 
 def known_fires(scene: Scene, hero: Hero | None = None) -> set[int]:
-    """The areas of the fires the players know of: those some observer sees (the engine's
-    ``visible_fires``, spotted hidden fires included)."""
-    from fuego.engine.hero_actions import visible_fires
-
-    known: set[int] = set()
-    for h in observers(scene, hero):
-        known |= visible_fires(scene, h)
-    return known
+    """The areas of the fires the players know of: those some observer sees, spotted hidden
+    fires included."""
+    if hero is None:
+        return set(players_sight(scene).fires)
+    return set(hero_sight(scene, hero).fires) if hero.status in WATCHING else set()
 
 
 # -- what the GM shows -----------------------------------------------------------------------------
@@ -192,7 +163,8 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
         elif d is Density.THIN:
             out.append("in thin smoke")
     if hero.clothes_fd:
-        out.append(f"clothes alight ({hero.clothes_fd} FD)")
+        what = "burning oil on them" if hero.oiled else "clothes alight"
+        out.append(f"{what} ({hero.clothes_fd} FD)")
     if hero.confused:
         out.append("confused")
     if hero.breath:
@@ -604,8 +576,6 @@ class PlayersNarration:
         self.rounds: list[dict[str, Any]] = []  # [{"round": n, "lines": [{"text", "kind"}]}]
         self.changes: dict[int, Changes] = {}
         self._count = 0
-        self._key: tuple | None = None
-        self._seen: set[int] = set()
         self._before: set[int] = set()
         self._shown: set[int] = set()  # what the GM revealed
 
@@ -615,17 +585,12 @@ class PlayersNarration:
         return [line["text"] for r in self.rounds for line in r["lines"]]
 
     def _sight(self) -> set[int]:
-        """Areas in sight, worked out again only when a hero, a barrier, a spotted fire or the
-        GM's reveals changed."""
+        """Areas in sight now (the engine keeps each hero's sight per the state it follows:
+        doors, fires, smoke, heroes), and what the GM revealed."""
         s = self.scene
-        over = is_over(s)
-        key = (s.building.version, len(self._shown), over,
-               tuple((h.area, h.status, len(h.known_fires)) for h in observers(s, self.hero)))
-        if key != self._key:
-            self._key = key
-            self._seen = (set(range(len(s.building.areas))) if over
-                          else in_sight(s, self.hero) | self._shown)
-        return self._seen
+        if is_over(s):
+            return set(range(len(s.building.areas)))
+        return in_sight(s, self.hero) | self._shown
 
     def told(self, event: Event, seen: set[int]) -> bool:
         """May the players hear ``event``'s line? (``seen``: the areas in sight around it.)"""
