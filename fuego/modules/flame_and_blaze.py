@@ -65,6 +65,8 @@ def rising_smoke(scene: Scene, sources: Iterable[int], new: dict[int, Any]) -> s
     out: set[int] = set()
     for i in sources:
         for j in above(b, i, n):
+            if wind is not None and wind.blows_away(scene, j):
+                continue  # 25.63: no smoke in heavy winds where the wind blows
             new.setdefault(j, Density.THIN)
             out.add(j)
     return out

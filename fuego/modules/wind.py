@@ -272,6 +272,10 @@ class Wind(RuleModule):
                 collapse(scene, i, scene.fires[i].fd, "gusts bring the burning structure down",
                          self.name, upward=True)
 
+    def blows_away(self, scene: Scene, i: int) -> bool:
+        """Does the wind blow the smoke in area ``i`` away now (heavy winds, outdoors)?"""
+        return self.smoke and self.force == "heavy-winds" and outdoors(scene.building, i)
+
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
         """Heavy winds: smoke has no effect (25.63). [reading] Where the wind blows, outdoors
         (it does not act within a building, 25.63), the smoke is blown away at each round's end
@@ -279,8 +283,8 @@ class Wind(RuleModule):
         numbers)."""
         if not self.smoke or self.force != "heavy-winds":
             return set()
-        b = scene.building
-        gone = {i for i in new if outdoors(b, i)} | {i for i in field.density if outdoors(b, i)}
+        gone = {i for i in new if self.blows_away(scene, i)} | \
+            {i for i in field.density if self.blows_away(scene, i)}
         for i in gone:
             new.pop(i, None)
         return gone

@@ -185,7 +185,10 @@ class Wrecks(RuleModule):
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
         from fuego.engine.smoke import Density
 
+        wind = scene.module(Wind)
         for i in self.wrecks:
+            if wind is not None and wind.blows_away(scene, i):
+                continue  # 25.63: smoke has no effect in heavy winds
             new.setdefault(i, Density.THIN)  # thicker smoke from a fire there stays thicker
         if self.rising_smoke:  # 25.2: up to four levels above it (two in a mild breeze)
             rising_smoke(scene, sorted(self.wrecks), new)  # (it lingers as the core's does)

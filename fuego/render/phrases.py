@@ -165,12 +165,12 @@ _DAMAGE_CAUSE = {
     "burning oil": "from the burning oil on them",
 }
 #: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
-_CONTACT_WORDS = {
-    "oil": "burning oil clings: an extra Dramatic Wound per 10",
-    "jet": "a jet of burning gas: hot, an extra Dramatic Wound per 10",
-    "magic": "magical fire: an extra Dramatic Wound per 10",
-    "explosion": "caught in the explosion: a hot fire",
-    "struck": "struck by something burning",
+_CONTACT_FROM = {
+    "jet": "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
+    "magic": "from magical fire (an extra Dramatic Wound per 10)",
+    "struck": "from a burning object",
+    "explosion": "in the explosion (a hot fire)",
+    "oil": "from burning oil (hot; an extra Dramatic Wound per 10)",
 }
 
 def _fd_word(d: dict) -> str:
@@ -209,6 +209,13 @@ _GM_ACTIONS = {
     "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {place(e.area, b)}"
                                    + (" (an NPC)" if e.data.get("npc") else "")),
     "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
+    "burn-jet": lambda e, b: f"a jet of burning gas ({_fd_word(e.data)}) hits {e.data.get('hero')}",
+    "burn-magic": lambda e, b: f"magical fire ({_fd_word(e.data)}) strikes {e.data.get('hero')}",
+    "burn-object": lambda e, b: (f"a burning object ({_fd_word(e.data)}) strikes "
+                                 f"{e.data.get('hero')}"),
+    "burn-oil": lambda e, b: f"burning oil ({_fd_word(e.data)}) splashes {e.data.get('hero')}",
+    "explode": lambda e, b: f"sets off an explosion ({_fd_word(e.data)}) in {place(e.area, b)}",
+    "blast": lambda e, b: f"sets off a blast ({e.data.get('fd')} dice) in {place(e.area, b)}",
     "reveal": lambda e, b: "shows the players " + _shown(e),
     "hide": lambda e, b: "takes back the players' view of " + _shown(e),
     "note": lambda e, b: f'tells the players: "{e.data.get("text")}"',
@@ -857,9 +864,14 @@ def damage_text(e: Event) -> str:
     cause = d.get("cause") or ""
     how = _DAMAGE_CAUSE.get(cause, f"({cause})" if cause else "")
     text = f"{e.actor} takes {d.get('damage')} fire damage"
-    text += f" {how}" if how else ""
-    contact = _CONTACT_WORDS.get(d.get("contact") or "")
-    return text + (f" ({contact})" if contact else "")
+    contact = d.get("contact") or ""
+    if cause in _DAMAGE_CAUSE:
+        if contact == "oil" and cause != "burning oil":  # stepped into burning oil
+            how += ": burning oil, hot, an extra Dramatic Wound per 10"
+        return f"{text} {how}"
+    if contact in _CONTACT_FROM:
+        return f"{text} {_CONTACT_FROM[contact]}"
+    return text + (f" {how}" if how else "")
 
 
 def wound_text(e: Event) -> str:
