@@ -272,7 +272,7 @@ def test_the_picture_is_a_clean_battle_map_of_what_the_players_see():
     assert not {f"fire-{name(hidden)}", f"fire-hidden-{name(hidden)}"} & clean and fires
     smoky = {i for i, d in scene.smoke.density.items() if int(d) and b.areas[i].level == ground}
     smoke = {g.split("-", 2)[2] for g in clean if g.startswith("smoke-")}
-    assert smoke == {name(i) for i in smoky & sight.areas} and smoky - sight.areas
+    assert smoke == {name(i) for i in smoky & sight.in_view} and smoky - sight.in_view
     for prefix in ("hero-", "feature-", "route-", "room-", "exit-"):
         assert not {g for g in clean if g.startswith(prefix)}, prefix
     assert len({g for g in clean if g.startswith("area-")}) == sum(
