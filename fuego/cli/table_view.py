@@ -322,8 +322,9 @@ def short_names(names: list[str]) -> list[str]:
 
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
-    """What each hero in play sees, and (for the GM only) the fires near them hidden from them,
-    each with why (fuego.engine.sight), and how many more burn out of their view."""
+    """What each hero in play sees, and (for the GM only) the fires near them hidden from them
+    (those they could spot), each with why (fuego.engine.sight). ``look ROOM`` says why for
+    any fire."""
     from fuego.engine.hero_actions import hidden_fires
     from fuego.engine.sight import hero_sight, why_unseen
 
@@ -333,16 +334,13 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
             continue
         seen = sorted(hero_sight(scene, h).fires)
         hidden = hidden_fires(scene, h)
-        farther = len(scene.fires) - len(seen) - len(hidden)
         text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
                                       if seen else "no fire")
-        if hidden or farther:
+        if hidden:
             notes = [f"{fire_label(scene, i)} ({unseen_words(why_unseen(scene, h, i))})"
                      for i in hidden]
-            if farther:
-                notes.append(f"{plural(farther, 'more fire')} out of view")
             text += "  [GM only: hidden from " + h.name + ": " + ", ".join(notes) + "]"
-        out.append((text, "italic magenta" if hidden or farther else None))
+        out.append((text, "italic magenta" if hidden else None))
     return out
 
 

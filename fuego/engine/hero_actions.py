@@ -31,7 +31,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
-from fuego.engine.sight import Unseen, hero_sight, look
+from fuego.engine.sight import Unseen, look, sees_fire
 from fuego.rules.formulas import fire_tn, with_raises
 from fuego.rules.tables import FIRE_STATS
 from fuego.world.building import OPENABLE, BarrierKind
@@ -158,10 +158,9 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     """Fires hidden from the hero (fuego.engine.sight: out of sight, behind a door, in smoke)
     that it could notice: within two moves through any barrier, its own area's included."""
     b = scene.building
-    seen = hero_sight(scene, hero).fires
     near = {hero.area, *(j for j, _ in b.neighbours(hero.area))}
     near |= {k for j in list(near) for k, _ in b.neighbours(j)}
-    return sorted(i for i in near if i in scene.fires and i not in seen)
+    return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
 
 
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:
