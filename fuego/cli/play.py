@@ -81,8 +81,8 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     look ROOM, briefing, undo (the last answer), undo round, save, quit, and
     the GM overrides: fire AREA FD, fd AREA N, open|close|break AREA AREA,
     move HERO AREA, wound HERO N [fw|dw], burn HERO FD jet|magic|object|oil,
-    explode AREA FD [RADIUS],
-    blast AREA [DICE], add NAME AREA [npc], remove HERO, end.
+    explode AREA FD [RADIUS], blast AREA [DICE], add NAME AREA [npc],
+    remove HERO, end.
 
     \b
     The session is saved after every answer (SAVE, and SAVE.bak the one
