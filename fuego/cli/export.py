@@ -39,6 +39,13 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
     return [f"{stem}-{n}{ext}" for n in safe]
 
 
+def write_all(files) -> None:
+    """Write the command's files (the one place it writes), each atomically through
+    :class:`fuego.files.Output`, all checked before anything was played or drawn."""
+    for target, data in files:
+        target.write(data)
+
+
 def out_format(out: str, given: str | None) -> str:
     """The format ``--format`` names, else the one ``--out``'s extension names."""
     ext = os.path.splitext(out)[1].lower()
@@ -135,12 +142,14 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     images = [Output(path, what="map picture", force=force, inputs=[file]).check()
               for path in pictures]  # all refused or none, before any is written
     where = f"round {scene.round}" + (", GM's export" if gm else "")
+    files: list[tuple[Output, str | bytes]] = []  # (its Output, its contents), every level's
+    said = []
     if fmt == "uvtt":
         from fuego.render.vtt_export import dumps, export_level
 
         for k, path, target in zip(levels, paths, targets):
-            target.write(dumps(export_level(b, scene, k, ppg=ppg, shown=shown)))
-            click.echo(f"fuego export: wrote {path} (level {b.levels[k].name}, {where})")
+            files.append((target, dumps(export_level(b, scene, k, ppg=ppg, shown=shown))))
+            said.append(f"fuego export: wrote {path} (level {b.levels[k].name}, {where})")
     else:
         from fuego.render import foundry_export
         from fuego.render.vtt_export import picture
@@ -148,15 +157,18 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
         for k, path, target, png, image in zip(levels, paths, targets, pictures, images):
             # the background is the players' picture: Foundry shows it to everyone, and the
             # GM's extras travel as hidden lights and drawings
-            image.write(picture(b, scene, k, ppg, Shown(tokens=tokens, fuel=fuel,
-                                                        labels=labels)))
+            files.append((image, picture(b, scene, k, ppg, Shown(tokens=tokens, fuel=fuel,
+                                                                 labels=labels))))
             src = posixpath.join(folder.strip("/"), os.path.basename(png)) if folder.strip("/") \
                 else os.path.basename(png)
             name = f"{scene.title} — {b.levels[k].name}" if scene.title else b.levels[k].name
             doc = foundry_export.scene_document(b, scene, k, ppg=ppg, image_src=src,
                                                 shown=shown, name=name)
-            target.write(foundry_export.dumps(doc))
-            click.echo(f"fuego export: wrote {path} and {png} (level {b.levels[k].name}, "
-                       f"{where}; upload the picture to {src} in Foundry's user data)")
+            files.append((target, foundry_export.dumps(doc)))
+            said.append(f"fuego export: wrote {path} and {png} (level {b.levels[k].name}, "
+                        f"{where}; upload the picture to {src} in Foundry's user data)")
+    write_all(files)  # every file made before the first is written
+    for line in said:
+        click.echo(line)
     if drawn:
         click.echo(f"seed {seed} — export again with --seed {seed}", err=True)
