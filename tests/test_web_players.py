@@ -204,8 +204,8 @@ def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # 
         until(browser, lambda d: "ground:B2" in fires_on_page(d), what="all revealed")
         assert all(el.get_attribute("class") == "seen"
                    for el in browser.find_elements(By.CSS_SELECTOR, "rect[id^='area-']"))
-        # undo takes the reveals and the note back with the rest of the answers
-        _answer(proc, "undo")
+        # undo round takes the reveals and the note back with the rest of the round's answers
+        _answer(proc, "undo round")
         until(browser, lambda d: fires_on_page(d) == {}, what="undone")
         until(browser, lambda d: "The cook" not in d.find_element(By.ID, "lines").text)
 

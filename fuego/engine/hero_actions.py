@@ -312,10 +312,30 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
     return act
 
 
+def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
+    """The area an action names: where it moves, smothers or spots, the far side of a door."""
+    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+        return scene.building.barriers[act.door].other(hero.area)
+    return act.target
+
+
 def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
           arg: str) -> HeroAction | None:
-    """The legal action ``verb arg`` names; a verb alone names the only action of its kind."""
+    """The legal action ``verb arg`` names; a verb alone names the only action of its kind;
+    an area by its short form (``G2`` for ``upper:G2``) when only one such is in reach."""
     b = scene.building
+    if arg and b.find(arg) is None:
+        short = [a for a in legal if a.kind.value == verb and a.kind is not
+                 HeroActionKind.PUT_OUT_CLOTHES and (i := _place(scene, hero, a)) is not None
+                 and b.short_form(arg, i)]
+        if len(short) == 1:
+            return short[0]
+        if len(short) > 1:
+            from fuego.errors import RuleError
+
+            names = ", ".join(b.areas[_place(scene, hero, a) or 0].name for a in short)
+            raise RuleError(f"{arg} is more than one area in {hero.name}'s reach: {names}",
+                            tip=f"name the level too, e.g. {verb} {names.split(', ')[0]}")
     if not arg:
         same = [a for a in legal if a.kind.value == verb]
         if len(same) == 1 and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:
