@@ -101,9 +101,9 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     \b
     One file per level: a clean battle map of that round (floor, walls,
     doors, windows, and the fire and smoke the players see; no tokens, fuel or
-    labels unless asked), the walls (a destroyed one leaves a gap), doors and
-    windows, and each fire as a light whose range follows its Fire Dice and
-    whose colour its temperature. One VTT square is 5 ft. Universal VTT
+    labels unless asked) and, for the tabletop, its walls (a destroyed one is
+    gone), doors, windows and a light for each fire the players see, its range
+    by Fire Dice and its colour by temperature. One VTT square is 5 ft. Universal VTT
     marks doors closed and windows open, as Dungeondraft does. A Foundry
     scene keeps door states, windows you see through, animated fire and
     smoke; load it with "Import Data" on a new scene after uploading its
