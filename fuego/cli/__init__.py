@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from fuego import __version__
-from fuego.errors import FuegoError
+from fuego.errors import FuegoError, Stopped
 
 
 class _Seed(click.ParamType):
@@ -107,6 +107,20 @@ class LazyGroup(click.Group):
         except FuegoError as exc:
             click.echo(f"fuego: error: {exc.render()}", err=True)
             ctx.exit(2)
+        except KeyboardInterrupt:
+            # Ctrl-C where a command does not catch it (while it loads, starts or writes):
+            # exit 130 as an interrupt does, not click's "Aborted!" and 1
+            _say("")
+            ctx.exit(130)
+        except click.Abort as exc:
+            if not isinstance(exc.__context__, KeyboardInterrupt):
+                raise
+            _say("")  # Ctrl-C at one of click's own prompts
+            ctx.exit(130)
+        except Stopped as exc:
+            # SIGTERM or SIGHUP (fuego.cli.main): stopped cleanly, exit 128 + the signal
+            _say(f"fuego: stopped by signal {exc.signum}")
+            ctx.exit(128 + exc.signum)
         except OSError as exc:
             # every file fuego writes reports its own errors (fuego.files): a closed pipe or a
             # full device that gets here is standard output's
@@ -169,8 +183,33 @@ def stdout_failed(exc: OSError) -> int | None:
     return 2
 
 
+def _say(line: str) -> None:
+    """A last line on standard error, if anything still reads it (a closed terminal does not)."""
+    try:
+        click.echo(line, err=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise Stopped(signum)
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGHUP (the terminal closed) stop a command the way Ctrl-C does: an
+    exception that unwinds it (temporary files removed, workers and servers stopped), then
+    exit status 128 + the signal's number (``LazyGroup.invoke``)."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) in (signal.SIG_DFL, None):
+            signal.signal(number, _stop)
+
+
 def main() -> None:
     """Console entry point."""
+    stop_on_signals()
     try:
         cli(prog_name="fuego")
     except BrokenPipeError:  # `fuego run ... | head` is fine

@@ -29,10 +29,10 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
     return [f"{stem}-{n}{ext}" for n in safe]
 
 
-def write_text(target, text: str) -> None:
-    """Write one output file (the one place this command writes): atomically, through
-    :class:`fuego.files.Output`, checked before anything was played."""
-    target.write(text)
+def write_text(outputs, target, text: str) -> None:
+    """Write one output file (the one place this command writes): through
+    :class:`fuego.files.Outputs`, all levels or none, checked before anything was played."""
+    outputs.write(target, text)
 
 
 @click.command("export")
@@ -68,7 +68,7 @@ def export(file: str, out: str, round_: int | None, seed: int | None, level: str
       fuego export friday.save --level ground --out ground.dd2vtt
     """
     from fuego.cli.mapcmd import is_session, pick_levels, scenario_scene, session_from
-    from fuego.files import Output
+    from fuego.files import Output, Outputs
     from fuego.render.vtt_export import MAX_IMAGE_SIDE, SQUARES_PER_AREA, dumps, export_level
 
     if os.path.splitext(out)[1].lower() not in EXTENSIONS:
@@ -96,8 +96,10 @@ def export(file: str, out: str, round_: int | None, seed: int | None, level: str
     paths = level_paths(out, [b.levels[k].name for k in levels], level is not None)
     targets = [Output(path, what="VTT map", force=force, inputs=[file]).check()
                for path in paths]  # all refused or none, before any is written
-    for k, path, target in zip(levels, paths, targets):
-        write_text(target, dumps(export_level(b, scene, k, ppg=ppg, gm=gm)))
+    with Outputs() as outputs:  # renamed into place only once every level is written
+        for k, target in zip(levels, targets):
+            write_text(outputs, target, dumps(export_level(b, scene, k, ppg=ppg, gm=gm)))
+    for k, path in zip(levels, paths):
         click.echo(f"fuego export: wrote {path} (level {b.levels[k].name}, round {scene.round})")
     if drawn:
         click.echo(f"seed {seed} — export again with --seed {seed}", err=True)

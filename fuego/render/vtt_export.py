@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import math
 from typing import TYPE_CHECKING, Any
 
 from fuego.render.map_style import MapOptions, hidden_fire
+from fuego.text import json as text_json
 from fuego.world.building import OPENABLE, BarrierKind, Building
 
 if TYPE_CHECKING:
@@ -199,4 +199,4 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
 
 def dumps(data: dict[str, Any]) -> str:
     """The file's text (compact JSON; the picture makes it large)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text_json(data, separators=(",", ":"))
