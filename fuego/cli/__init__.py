@@ -101,26 +101,44 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """click's main, with the exit statuses of docs/cli.md wherever the command is: Ctrl-C
+        130 (click says "Aborted!" and 1 when it comes outside a command's own handling: while
+        it loads, starts or writes), SIGTERM and SIGHUP 128 + the signal
+        (:func:`stop_on_signals`)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                sys.exit(130)  # click has closed the ^C line already
+            _say("Aborted!")  # end of input at one of click's own prompts
+            sys.exit(1)
+        except KeyboardInterrupt:
+            _say("")
+            sys.exit(130)
+        except Stopped as exc:
+            _say(f"fuego: stopped by signal {exc.signum}")
+            sys.exit(128 + exc.signum)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            status = stdout_failed(exc)
+            if status is None:
+                raise
+            sys.exit(status)
+        sys.exit(rv if type(rv) is int else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except FuegoError as exc:
             click.echo(f"fuego: error: {exc.render()}", err=True)
             ctx.exit(2)
-        except KeyboardInterrupt:
-            # Ctrl-C where a command does not catch it (while it loads, starts or writes):
-            # exit 130 as an interrupt does, not click's "Aborted!" and 1
-            _say("")
-            ctx.exit(130)
-        except click.Abort as exc:
-            if not isinstance(exc.__context__, KeyboardInterrupt):
-                raise
-            _say("")  # Ctrl-C at one of click's own prompts
-            ctx.exit(130)
-        except Stopped as exc:
-            # SIGTERM or SIGHUP (fuego.cli.main): stopped cleanly, exit 128 + the signal
-            _say(f"fuego: stopped by signal {exc.signum}")
-            ctx.exit(128 + exc.signum)
         except OSError as exc:
             # every file fuego writes reports its own errors (fuego.files): a closed pipe or a
             # full device that gets here is standard output's
@@ -185,10 +203,10 @@ def stdout_failed(exc: OSError) -> int | None:
 
 def _say(line: str) -> None:
     """A last line on standard error, if anything still reads it (a closed terminal does not)."""
-    try:
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):
         click.echo(line, err=True)
-    except (OSError, ValueError):
-        pass
 
 
 def _stop(signum: int, _frame: Any) -> None:

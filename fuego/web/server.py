@@ -21,7 +21,7 @@ starts, so a burst of requests cannot slip past it).
 Bounded before anyone shows a token (:func:`bounded_protocol`, uvicorn's own h11 protocol with
 a guard at connection level): at most :attr:`Limits.connections` connections (fewer when the
 process has few file descriptors: :data:`FD_RESERVE` stay the table's), at most
-:data:`MAX_WAITING` per client that have not sent a whole request, and
+:data:`MAX_PER_CLIENT` from one address, and
 :data:`REQUEST_TIMEOUT` seconds for a request's headers to arrive. uvicorn has no timeout for a
 request that never finishes (its keep-alive timer is reset by every byte), which is why the
 guard exists; it only counts, times and closes connections. Whatever goes wrong in the server
@@ -58,8 +58,8 @@ KEEPALIVE = 15.0
 RETRY_MS = 1000
 #: Connections held at once, whatever they do (streams, page loads, idle keep-alives).
 MAX_CONNECTIONS = 128
-#: Connections of one client (IP address) that have not yet sent a whole request.
-MAX_WAITING = 16
+#: Connections of one client (an IP address) at once: every stream and a page load besides.
+MAX_PER_CLIENT = MAX_CLIENTS + 16
 #: Seconds a connection may take to send a request's headers (from its opening, or from the
 #: end of the answer before); then it is closed.
 REQUEST_TIMEOUT = 10.0
@@ -387,9 +387,9 @@ class Limits:
     """What the server may hold at once, and what it turned away (for the tests and docs)."""
 
     connections: int = MAX_CONNECTIONS
-    per_client: int = MAX_WAITING
+    per_client: int = MAX_PER_CLIENT
     timeout: float = REQUEST_TIMEOUT
-    waiting: collections.Counter = field(default_factory=collections.Counter)
+    by_client: collections.Counter = field(default_factory=collections.Counter)
     refused: int = 0
     timed_out: int = 0
 
@@ -414,8 +414,8 @@ def fd_budget(reserve: int = FD_RESERVE) -> int:
 
 def bounded_protocol(limits: Limits) -> type:
     """uvicorn's h11 protocol, guarded before any request is read: a connection over
-    ``limits.connections``, or over ``limits.per_client`` waiting from one address, is closed
-    as it opens; one that has not sent a request's headers ``limits.timeout`` seconds after it
+    ``limits.connections``, or over ``limits.per_client`` from one address, is closed as it
+    opens; one that has not sent a request's headers ``limits.timeout`` seconds after it
     opened (or after its last answer) is closed then."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -430,30 +430,24 @@ def bounded_protocol(limits: Limits) -> type:
             peer = transport.get_extra_info("peername")
             host = peer[0] if isinstance(peer, tuple) and peer else ""
             if (len(self.connections) >= limits.connections
-                    or limits.waiting[host] >= limits.per_client):
+                    or limits.by_client[host] >= limits.per_client):
                 limits.refused += 1
                 transport.abort()
                 return
             self.admitted, self.host = True, host
+            limits.by_client[host] += 1
             super().connection_made(transport)
             self._wait(None)
 
         def _wait(self, cycle: Any) -> None:
-            if not self.waiting:
-                self.waiting = True
-                limits.waiting[self.host] += 1
-            self.before = cycle
+            self.waiting, self.before = True, cycle
             self.deadline = self.loop.call_later(limits.timeout, self._too_slow)
 
         def _done_waiting(self) -> None:
+            self.waiting = False
             if self.deadline is not None:
                 self.deadline.cancel()
                 self.deadline = None
-            if self.waiting:
-                self.waiting = False
-                limits.waiting[self.host] -= 1
-                if limits.waiting[self.host] <= 0:
-                    del limits.waiting[self.host]
 
         def _too_slow(self) -> None:
             self.deadline = None
@@ -476,7 +470,11 @@ def bounded_protocol(limits: Limits) -> type:
         def connection_lost(self, exc: Exception | None) -> None:
             if not self.admitted:
                 return
+            self.admitted = False
             self._done_waiting()
+            limits.by_client[self.host] -= 1
+            if limits.by_client[self.host] <= 0:
+                del limits.by_client[self.host]
             super().connection_lost(exc)
 
     return Bounded
