@@ -29,6 +29,7 @@ so. docs/performance.md has a real run and how to read it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -108,7 +109,7 @@ def bench_cli(size: int) -> dict:
 
     def once(cmd) -> float:
         t = time.perf_counter()
-        out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        out = subprocess.run(cmd, capture_output=True, env=env)
         dt = time.perf_counter() - t
         if out.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.decode()[-300:]}")
@@ -517,10 +518,8 @@ def main(argv=None) -> int:
             "implementation": platform.python_implementation(), "machine": platform.machine(),
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}
-    try:
+    with contextlib.suppress(OSError):
         meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
-    except OSError:
-        pass
     if args.json:
         print(json.dumps({"meta": meta, "results": results, "targets": checks}, indent=1))
     else:

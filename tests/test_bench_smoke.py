@@ -24,6 +24,7 @@ needs_bench_extra = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @needs_bench_extra
 def test_the_quick_tiny_bench_run_prints_a_json_report():
     out = subprocess.run([sys.executable, str(RUNNER), "--quick", "--tiny", "--json"],
@@ -45,6 +46,7 @@ def test_the_quick_tiny_bench_run_prints_a_json_report():
         assert isinstance(target["measured"], (int, float))
 
 
+@pytest.mark.slow
 def test_the_policy_means_table_is_what_fuego_odds_computes():
     """fuego.engine.policy reads the means of a fire's pools from a table (icepool takes ~1 s per
     process for them); it must stay exactly what fuego.dice.odds.mean gives."""

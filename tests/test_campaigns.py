@@ -109,5 +109,10 @@ def test_the_village_fire_break_holds_and_without_it_the_fire_reaches_the_villag
     assert bare != text
     no_break = tmp_path / "village-no-break.yaml"
     no_break.write_text(bare, encoding="utf-8")
-    _, events = run(no_break, tmp_path)
+    # (at seed 3 the storm of round 8 saves the village even so: since issue 27 an outdoor fire
+    # spreads only downwind, Alpha Strike's arc, and reaches the lane later; at seed 1 it does
+    # not wait for the rain)
+    _, events = run(no_break, tmp_path, "--seed", "1")
     assert "the fire jumps the break" in cues(events)
+    _, events = run(path, tmp_path, "--seed", "1", "--force")
+    assert "the fire jumps the break" not in cues(events)

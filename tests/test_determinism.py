@@ -48,6 +48,7 @@ def _finish(proc: subprocess.Popen, timeout: float = 120) -> tuple[bytes, bytes]
     return out, err
 
 
+@pytest.mark.slow
 def test_run_logs_are_identical_across_processes_and_hash_seeds(tmp_path):
     """``fuego run FILE --seed S --log L`` in separate processes with different PYTHONHASHSEED
     values: the same log and the same narration, byte for byte; ``--json-events`` prints the
@@ -123,6 +124,7 @@ def _generated(n: int, tmp_path: Path) -> list[Path]:
     return paths
 
 
+@pytest.mark.slow
 def test_engine_results_do_not_depend_on_the_hash_seed(tmp_path):
     """Many buildings (the campaigns and generated ones with modules), automatic and random
     heroes and GM: a digest of every log and final state, computed in processes with different
@@ -176,6 +178,7 @@ print(json.dumps(data, sort_keys=True))
 """
 
 
+@pytest.mark.slow
 def test_forecast_workers_with_their_own_hash_seeds(tmp_path):
     """Spawned workers each draw their own hash seed (PYTHONHASHSEED unset): the numbers are
     those of one process with another hash seed."""
@@ -218,6 +221,7 @@ def test_a_scenario_written_back_plays_the_same(tmp_path):
         assert logs[0] == logs[1], path.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cut", [5, 14])
 def test_a_session_resumed_in_another_process_continues_the_same_stream(tmp_path, cut):
     """``fuego play`` stopped after ``cut`` answers in one process and resumed in another (each

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fuego.dice import roller as dice
 from fuego.dice.roller import (
     MAX_CHAIN,
     MAX_DICE,

@@ -69,7 +69,12 @@ def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     assert result.exit_code == 0, result.output
     assert "not placed" not in result.output
     imported = load(back).build(0).building
-    assert passages(imported, 0) == passages(b, k)
+    # a door's or window's state is not in the file (Dungeondraft's convention: `closed` says
+    # door or window): doors and windows come back closed, each on its edge
+    def kinds(got):
+        return got[0], {e: what.split(" ")[0] for e, what in got[1].items()}
+
+    assert kinds(passages(imported, 0)) == kinds(passages(b, k))
 
 
 def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_path):
@@ -144,7 +149,11 @@ def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     b = scene.building
     ground = next(lv.index for lv in b.levels if lv.name == "ground")
     assert data == export_level(b, scene, ground, ppg=20) | {"image": data["image"]}
-    assert len(data["lights"]) == sum(1 for i in scene.fires if b.areas[i].level == ground)
+    # without --gm, only the fires the players' heroes see are lit (fuego.engine.sight)
+    from fuego.engine.sight import players_sight
+
+    seen = players_sight(scene).fires
+    assert len(data["lights"]) == sum(1 for i in seen if b.areas[i].level == ground)
 
 
 def test_export_never_replaces_a_file_unless_forced(tmp_path):

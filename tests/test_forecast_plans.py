@@ -33,6 +33,7 @@ def tavern():
     return load(TAVERN)
 
 
+@pytest.mark.slow
 def test_a_fight_forecast_of_the_tavern_wounds_some_hero(tavern):
     r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "30", "--rounds", "15",
                                  "--plan", "fight", "--json"], catch_exceptions=False)
@@ -164,6 +165,7 @@ def _session_members(sid: int) -> list[int]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_stops_a_two_job_forecast_within_two_seconds(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

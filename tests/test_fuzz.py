@@ -175,6 +175,7 @@ def _load_and_run(text: str) -> None:
     run_scene(scene, AutoController(), rounds=3)
 
 
+@pytest.mark.slow
 @examples(120)
 @given(text=mutated_scenarios())
 def test_mutated_scenarios_load_or_say_why(text):
@@ -328,6 +329,7 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     ("&a [*a]\n", ""),
     ("title: x\nrooms: &r {k: {fuel: *r}}\n", ""),
 ])
+@pytest.mark.slow
 def test_alias_bombs_are_bounded_in_time_and_memory(text, expect):
     """Billion-laughs aliases (and recursive ones): a clear error, in bounded time and memory."""
     from fuego.scenario import loads
@@ -375,6 +377,7 @@ def test_bytes_that_are_not_text(tmp_path, raw, expect):
     assert result.exit_code == 2 and expect in result.output, result.output
 
 
+@pytest.mark.slow
 def test_hostile_files_in_a_fresh_process_under_a_memory_cap(tmp_path):
     """The console script itself, with 1 GiB of address space and a wall-clock timeout: an
     alias bomb, deep nesting and a tag exit 2 with one clear line, no traceback."""
@@ -511,6 +514,7 @@ def generated_vtts(draw) -> dict:
 @examples(60)
 @given(data=generated_vtts(), grid=st.sampled_from([5, 10]), names=st.booleans(),
        outside=st.booleans())
+@pytest.mark.slow
 def test_generated_vtt_maps_import_to_a_scenario_fuego_accepts(data, grid, names, outside,
                                                               tmp_path_factory):
     """Whatever the walls, what import writes passes `fuego check` (an import that writes a
@@ -538,7 +542,10 @@ def test_generated_vtt_maps_import_to_a_scenario_fuego_accepts(data, grid, names
                                      "map_size": {"x": 10**9, "y": 10**9},
                                      "pixels_per_grid": 70})).encode(),
     json.dumps(dict(VTT, line_of_sight=[[{"x": 1e308, "y": -1e308}]])).encode(),
-    json.dumps(dict(VTT, portals=[{"bounds": [{"x": 0, "y": 0}]}] * 10)).encode(),
+    # issue 25: broken portals beside good walls are skipped and said (tests/test_import.py);
+    # broken portals and no walls are refused
+    json.dumps(dict(VTT, line_of_sight=[],
+                    portals=[{"bounds": [{"x": 0, "y": 0}]}] * 10)).encode(),
 ])
 def test_broken_vtt_files(tmp_path, blob):
     path = tmp_path / "map.dd2vtt"

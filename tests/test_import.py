@@ -208,7 +208,8 @@ TWO = '[{"x": 1, "y": 1}, {"x": 2, "y": 1}]'
     ("{" + SIZE8 + ', "line_of_sight": {}}', "expected a list of wall polylines"),
     ("{" + SIZE8 + ', "line_of_sight": [3]}', "line_of_sight[0]: expected a list of points"),
     ("{" + SIZE8 + ', "line_of_sight": [[{"x": 1}]]}', "line_of_sight[0][0]: expected a point"),
-    ("{" + SIZE8 + ', "line_of_sight": [[{"x": 1, "y": 90}]]}', "is off the 8 x 8 map"),
+    ("{" + SIZE8 + ', "line_of_sight": [[{"x": 1, "y": 90}]]}',
+     "every wall and portal is beyond the 8 x 8 square map"),
     ("{" + SIZE8 + ', "portals": 5}', "portals: expected a list"),
     ("{" + SIZE8 + ', "portals": [{"bounds": [{"x": 1, "y": 1}]}]}',
      "portals[0].bounds: expected two points"),
@@ -261,3 +262,155 @@ def test_plans_larger_than_fuego_reads_are_refused():
         to_plan(parse(text), grid_feet=10)
     plan = to_plan(parse(text), grid_feet=5)
     assert (plan.cols, plan.rows) == (200, 5)
+
+
+# -- what map makers export (issue 25) -------------------------------------------------------------
+import vttgen  # noqa: E402  (tests/ is on the path: the generators beside these tests)
+import vttmeasure  # noqa: E402
+
+
+def write(tmp_path, name: str, data: dict) -> Path:
+    path = tmp_path / f"{name}.dd2vtt"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def rooms_of(text: str) -> tuple[object, dict]:
+    b = loads(text).build(0).building
+    return b, {name: b.areas[b.find(name)].room for name in
+               (a.name for a in b.areas)}
+
+
+@pytest.mark.parametrize("kind", ["crop", "cave", "jagged_circle", "tower", "cross",
+                                  "five_foot", "windows"])
+def test_each_kind_meets_the_bar_against_the_walls_enclosed_space(tmp_path, kind):
+    # fuego's indoor areas against the space the walls enclose, drawn independently with
+    # Pillow at 16 pixels a square: intersection over union, rooms, windows
+    m = vttmeasure.measure(write(tmp_path, kind, getattr(vttgen, kind)()))
+    assert m.iou >= vttmeasure.IOU_BAR, m
+    assert m.rooms_ok and m.windows_ok, m
+
+
+def test_a_crop_reads_map_origin_and_cuts_what_lies_beyond(tmp_path):
+    text, report = convert(write(tmp_path, "crop", vttgen.crop()))
+    assert (report.cols, report.rows, report.rooms) == (10, 6, 3)
+    assert any("cut at the map's edge" in line for line in report.clipped)
+    assert any(line.startswith("portals: 1 ([2]): wholly beyond") for line in report.clipped)
+    b, room = rooms_of(text)
+    # the hall (squares 2-10 across), the study (10-18) and its closet (14-18 x 2-6)
+    hall = {f"ground:{c}{r}" for c in "BCDE" for r in "2345"}
+    closet = {f"ground:{c}{r}" for c in "HI" for r in "23"}
+    study = {f"ground:{c}{r}" for c in "FGHI" for r in "2345"} - closet
+    for part in (hall, study, closet):
+        assert len({room[a] for a in part}) == 1
+    assert len({room[next(iter(p))] for p in (hall, study, closet)}) == 3
+    assert b.rooms[room["ground:A1"]].outdoors and b.rooms[room["ground:J6"]].outdoors
+    # the door at squares 5-7 down straddles rows 3 and 4: it stands on one of them
+    assert sum(barrier(b, f"ground:E{r}", f"ground:F{r}").kind is BarrierKind.DOOR
+               for r in "2345") == 1
+    assert "# Cut to the map's rectangle" in text and "export region" in text
+
+
+def test_nothing_on_the_map_is_refused_with_the_reason(tmp_path):
+    data = vttgen.crop()
+    data["resolution"]["map_origin"] = {"x": 500, "y": 500}
+    r = invoke("import", str(write(tmp_path, "far", data)))
+    assert r.exit_code == 2
+    assert "far.dd2vtt: nothing of the map lies on it" in r.output and "map_origin" in r.output
+
+
+def test_rooms_on_odd_5ft_lines_stay_where_they_are(tmp_path):
+    text, report = convert(write(tmp_path, "five", vttgen.five_foot()))
+    assert report.phase == (1, 1) and report.rooms == 2
+    b, room = rooms_of(text)
+    # squares 3-9 and 9-15 across, 3-11 down: the grid starts 5 ft out, so areas C-E and F-H,
+    # rows 3-6, exactly
+    west = {f"ground:{c}{r}" for c in "CDE" for r in "3456"}
+    east = {f"ground:{c}{r}" for c in "FGH" for r in "3456"}
+    inside = {a for a, k in room.items() if not b.rooms[k].outdoors}
+    assert inside == west | east
+    assert len({room[a] for a in west}) == 1 and len({room[a] for a in east}) == 1
+    assert room["ground:C3"] != room["ground:F3"]
+    assert sum(barrier(b, f"ground:E{r}", f"ground:F{r}").kind is BarrierKind.DOOR
+               for r in "3456") == 1
+    assert "the 10-ft grid starts 5 ft left and up" in text
+
+
+def test_a_round_tower_split_by_a_diagonal_wall_is_two_rooms(tmp_path):
+    text, report = convert(write(tmp_path, "tower", vttgen.tower()))
+    assert report.rooms == 2 and report.doors == 1
+    b, room = rooms_of(text)
+    # areas either side of the diagonal x = y (squares), well inside the circle
+    assert room["ground:F3"] == room["ground:H5"] != room["ground:C6"] == room["ground:E8"]
+    assert b.rooms[room["ground:A1"]].outdoors and not b.rooms[room["ground:F6"]].outdoors
+    # the table (7-8, 13-14) and the bench (14-16, 8-9) are noted where they stand
+    assert "# Objects on the map that block sight" in text
+    assert "#   ground:D7: 1 object (5 x 5 ft)" in text
+    assert "#   ground:H5: 1 object (10 x 5 ft)" in text
+    assert report.objects == 2
+
+
+def test_cave_walls_of_hundreds_of_jittered_points_enclose_their_chambers(tmp_path):
+    data = vttgen.cave()
+    assert len(data["line_of_sight"][0]) > 400
+    text, report = convert(write(tmp_path, "cave", data))
+    assert report.rooms == 2 and report.doors >= 1  # the 15-ft door may take two edges
+    b, room = rooms_of(text)
+    assert room["ground:B2"] == room["ground:H7"] != room["ground:L3"] == room["ground:Q8"]
+    assert not b.rooms[room["ground:E4"]].outdoors and b.rooms[room["ground:A9"]].outdoors
+
+
+def test_a_jagged_circle_is_a_room_and_a_cross_stays_one(tmp_path):
+    _, report = convert(write(tmp_path, "circle", vttgen.jagged_circle()))
+    assert report.rooms == 1  # on main: 0 (the snapped pieces no longer closed)
+    text, report = convert(write(tmp_path, "cross", vttgen.cross()))
+    assert report.rooms == 1
+    b, room = rooms_of(text)
+    arms = ["ground:E2", "ground:E9", "ground:B5", "ground:I5", "ground:E5"]
+    assert len({room[a] for a in arms}) == 1 and not b.rooms[room["ground:E5"]].outdoors
+    assert b.rooms[room["ground:B2"]].outdoors
+
+
+def test_closed_false_portals_are_windows_and_overrides_win(tmp_path):
+    path = write(tmp_path, "win", vttgen.windows())
+    text, report = convert(path)
+    assert (report.doors, report.windows) == (1, 3)
+    b = loads(text).build(0).building
+    for x, y in (("ground:C1", "ground:C2"), ("ground:F1", "ground:F2"),
+                 ("ground:G3", "ground:H3")):
+        w = barrier(b, x, y)
+        assert w.kind is BarrierKind.WINDOW and w.closed
+    assert barrier(b, "ground:D5", "ground:D6").kind is BarrierKind.DOOR
+    _, report = convert(path, doors=(2,), windows=(1,))
+    assert (report.doors, report.windows) == (1, 3)
+    text, report = convert(path, doors=(2, 3))
+    assert (report.doors, report.windows) == (3, 1)
+
+
+def test_several_maps_are_the_levels_of_one_building(tmp_path):
+    ground, upper = vttgen.levels()
+    g, u = write(tmp_path, "ground", ground), write(tmp_path, "upper", upper)
+    out = tmp_path / "house.yaml"
+    r = invoke("import", str(g), str(u), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "fuego import: ground: 8 x 6 areas" in r.output and "fuego import: upper:" in r.output
+    b = loads(out.read_text()).build(0).building
+    assert [lv.name for lv in b.levels] == ["ground", "upper"]
+    assert barrier(b, "upper:F1", "upper:F2").kind is BarrierKind.WINDOW
+    assert barrier(b, "ground:D3", "ground:E3").kind is BarrierKind.DOOR
+    # beyond the upper floor's walls is open air, not a way out
+    assert not b.is_exit(b.find("upper:A1")) and b.is_exit(b.find("ground:A1"))
+    r = invoke("import", str(g), str(u), "--level", "cellar", "--level", "cellar")
+    assert r.exit_code == 2 and "same --level name" in r.output
+
+
+def test_broken_walls_and_portals_are_skipped_and_said_when_the_rest_is_usable(tmp_path):
+    data = json.loads(SAMPLE.read_text())
+    data["portals"] += [{"bounds": [{"x": 0, "y": 0}]}, "junk"]
+    data["line_of_sight"].append([{"x": "a", "y": 1}])
+    r = invoke("import", str(write(tmp_path, "broken", data)))
+    assert r.exit_code == 0, r.output
+    assert "not carried over: portals[2]: skipped: portals[2].bounds: expected two points" \
+        in r.output
+    assert "portals[3]: skipped: portals[3]: expected an object, got text" in r.output
+    assert "line_of_sight[3]: skipped: line_of_sight[3][0].x: expected a number" in r.output

@@ -253,6 +253,7 @@ def _play_twice(text: str, seed: int, kind: str) -> Scene:
     return scene
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(text=scenarios(), seed=st.integers(0, 2**32), kind=st.sampled_from(["auto", "random"]))
 def test_generated_scenarios_keep_every_invariant(text, seed, kind):
@@ -262,6 +263,7 @@ def test_generated_scenarios_keep_every_invariant(text, seed, kind):
 @examples(20)
 @given(text=scenarios(modules=True), seed=st.integers(0, 2**32),
        kind=st.sampled_from(["auto", "random"]))
+@pytest.mark.slow
 def test_generated_scenarios_with_modules_keep_every_invariant(text, seed, kind):
     _play_twice(text, seed, kind)
 
@@ -337,6 +339,7 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:
     return scenes[0], scenes[1]
 
 
+@pytest.mark.slow
 @examples(30)
 @given(pair=odd_scenes(), kind=st.sampled_from(["auto", "random"]))
 def test_odd_shapes_keep_every_invariant(pair, kind):

@@ -21,6 +21,7 @@ from helpers import make_building, make_scene, room
 from fuego.cli import cli
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause
+from fuego.render.map_style import exit_runs
 from fuego.render.mapdraw import MapOptions, count_drawn, draw_map, figure_size
 from fuego.world.building import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 
@@ -112,8 +113,14 @@ def test_campaign_svg_labels_every_room_and_counts_barriers(campaign, tmp_path):
             assert state == ("closed" if barrier.closed else "open")
     for area in b.areas:
         assert f"area-{area.name}" in ids
-        if b.is_exit(area.index):
-            assert f"exit-{area.name}" in ids
+    # the ways out: one outline and one EXIT a run of exit squares, the runs covering them all
+    runs = [run for lv in {a.level for a in b.areas} for run in exit_runs(b, lv)]
+    assert sorted(i for run in runs for i in run) == [a.index for a in b.areas
+                                                      if b.is_exit(a.index)]
+    assert {n for n in ids if n.startswith("exit-") and not n.startswith("exit-label-")} == {
+        f"exit-{b.areas[run[0]].name}" for run in runs}
+    assert {n for n in ids if n.startswith("exit-label-")} <= {
+        f"exit-label-{b.areas[run[0]].name}" for run in runs}
     for hero in scenario.build(0).heroes:
         assert f"hero-{hero.name.replace(' ', '-')}" in ids
     assert "legend" in ids
@@ -166,7 +173,8 @@ def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
     run_scene(scene, ScriptedController(actions) if actions else AutoController(), 3)
     ids = svg_ids(out)
     b = scene.building
-    fires = {name[5:] for name in ids if name.startswith("fire-")}
+    # a scenario's map is the GM's: every fire, those no hero sees drawn as hidden ones
+    fires = {name[5:].removeprefix("hidden-") for name in ids if name.startswith("fire-")}
     assert fires == {b.areas[i].name for i in scene.fires}
     smoke = scene.smoke.density if scene.smoke else {}
     for kind, density in (("thin", Density.THIN), ("thick", Density.THICK)):

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from fuego.cli import cli
-from fuego.render.map_style import default_paper
+from fuego.engine.sight import players_sight
+from fuego.render.map_style import WALL_STYLE, default_paper, legend_labels
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -90,6 +91,7 @@ def _pages(data: bytes) -> list[tuple[float, float]]:
     return [(float(w), float(h)) for w, h in boxes]
 
 
+@pytest.mark.slow
 def test_a_level_larger_than_a_letter_page_is_tiled_across_pages(tmp_path):
     scenario = tmp_path / "big.yaml"
     scenario.write_text(_plan(20, 20), encoding="utf-8")
@@ -162,6 +164,7 @@ def _saved_session(tmp_path: Path, rounds: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     import xml.etree.ElementTree as ET
 
@@ -180,8 +183,9 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert invoke("map", str(save), "--out", str(svg), "--gm").exit_code == 0
     ids = {el.get("id") for el in ET.parse(svg).getroot().iter() if el.get("id")}
     drawn = {i for i in ids if i.startswith("fire-")}
-    assert drawn == {("fire-" if not f.hidden_from else "fire-hidden-") + scene.area_name(i)
-                     for i, f in scene.fires.items()}
+    seen = players_sight(scene).fires
+    assert drawn == {("fire-" if i in seen else "fire-hidden-") + scene.area_name(i)
+                     for i in scene.fires}
     result = invoke("map", str(save), "--out", str(png), "--round", "2", "--force")
     assert result.exit_code == 0 and "round 2" in result.output
     result = invoke("map", str(save), "--out", str(png), "--round", "9", "--force")
@@ -190,13 +194,14 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert result.exit_code == 2 and "saved session" in result.output
 
 
+@pytest.mark.slow
 def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
     from fuego.render.mapdraw import MapOptions, draw_map
     from fuego.scenario import load
 
     scene = load(TAVERN).build(0)
-    i = next(iter(scene.fires))
-    scene.fires[i].hidden_from = frozenset(h.name for h in scene.heroes)
+    i = next(iter(scene.fires))  # the kitchen fire: no hero sees it (fuego.engine.sight)
+    assert i not in players_sight(scene).fires
     gids = lambda figs: {a.get_gid() for f in figs for ax in f.axes for a in ax.patches}  # noqa: E731
     players = gids(draw_map(scene.building, scene, MapOptions(gm=False)))
     gm = gids(draw_map(scene.building, scene, MapOptions(gm=True)))
@@ -232,6 +237,7 @@ def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
     assert key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tavern.yaml", "ship.yaml", "village.yaml"])
 def test_no_label_overlaps_another_or_a_token(name):
     """Measured by matplotlib itself (each text's drawn box), not by the placer's estimate."""
@@ -261,3 +267,282 @@ def test_no_label_overlaps_another_or_a_token(name):
             for a, box in boxes:
                 for p in tokens:
                     assert not box.overlaps(p.get_window_extent(renderer)), (scale, a, p.get_gid())
+
+
+# -- issue 25: maps a GM prints and plays on ------------------------------------------------------
+def _scene(name: str = "tavern.yaml"):
+    from fuego.scenario import load
+
+    return load(ROOT / "campaigns" / name).build(0)
+
+
+def _plan_axes(fig):
+    return [ax for ax in fig.axes if ax.get_gid() != "page-index"]
+
+
+def _level_of(b, ax) -> int:
+    """The level a plan's axes draw (from its areas' gids)."""
+    names = {p.get_gid()[5:] for p in ax.patches if (p.get_gid() or "").startswith("area-")}
+    return b.areas[b.find(next(iter(names)))].level
+
+
+def test_outer_walls_are_drawn_wherever_the_building_has_them_and_rock_is_not_floor():
+    """The tavern's cellar is dug into rock (``#`` all round): its rooms are walled on every
+    side that meets rock or the plan's edge, and the rock squares inside the plan are grey and
+    hatched, not white like a floor."""
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    scene = _scene()
+    b = scene.building
+    fig, = draw_map(b, scene, MapOptions())
+    for ax in _plan_axes(fig):
+        lv = _level_of(b, ax)
+        walls = {ln.get_gid() for ln in ax.lines if (ln.get_gid() or "").startswith("outer-")}
+        want = set()
+        for a in b.areas:
+            if a.level != lv or b.rooms[a.room].outdoors:
+                continue
+            for dc, dr, side in ((-1, 0, "w"), (1, 0, "e"), (0, -1, "n"), (0, 1, "s")):
+                if b.at(lv, a.col + dc, a.row + dr) is None:
+                    want.add(f"outer-wall-{a.name}-{side}")
+        assert walls == want and want, b.levels[lv].name
+        for ln in ax.lines:  # drawn as the room's wall: its width and colour
+            if ln.get_gid() in want:
+                a = b.areas[b.find(ln.get_gid()[len("outer-wall-"):-2])]
+                lw, colour, _ = WALL_STYLE[b.rooms[a.room].wall]
+                assert ln.get_linewidth() == pytest.approx(lw) and ln.get_color() == colour
+        cols = [a.col for a in b.areas if a.level == lv]
+        rows = [a.row for a in b.areas if a.level == lv]
+        rock = {(c, r) for c in range(min(cols), max(cols) + 1)
+                for r in range(min(rows), max(rows) + 1) if b.at(lv, c, r) is None}
+        voids = [p for p in ax.patches if (p.get_gid() or "").startswith("void-")]
+        assert {(round(p.get_x()), round(p.get_y())) for p in voids} == rock
+        for p in voids:
+            assert p.get_hatch() and max(p.get_facecolor()[:3]) < 0.9  # grey, hatched
+    cellar = b.level_named("cellar").index
+    assert cellar in {_level_of(b, ax) for ax in _plan_axes(fig)}
+    assert {"outer-wall-cellar:B2-n", "outer-wall-cellar:B2-w", "outer-wall-cellar:C5-s"} <= {
+        ln.get_gid() for ax in _plan_axes(fig) for ln in ax.lines}
+    assert ("void",) in legend_labels(b, scene)
+
+
+def _tavern_tiles(paper: str = "letter", scale: float = 2.0, scene=None):
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    scene = scene or _scene()
+    return scene, draw_map(scene.building, scene, MapOptions(
+        layout="pages", paper=paper, area_inches=scale, subtitle="as the scene starts"))
+
+
+@pytest.mark.slow
+def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path):
+    from fuego.render.map_style import OVERLAP, PAPER
+
+    scene, figs = _tavern_tiles()
+    b = scene.building
+    assert len(figs) <= 12  # 22 when every page repeated a whole 10-ft square
+    for fig in figs:
+        assert sorted(fig.get_size_inches()) == pytest.approx(sorted(PAPER["letter"]))
+    by_level: dict[int, list] = {}
+    for fig in figs:
+        for ax in _plan_axes(fig):
+            x0, x1 = ax.get_xlim()
+            y1, y0 = ax.get_ylim()
+            # to scale: two inches a 10-ft square
+            assert ax.get_position().width * fig.get_size_inches()[0] == pytest.approx(
+                2 * (x1 - x0))
+            by_level.setdefault(_level_of(b, ax), []).append((fig, ax, (x0, x1, y0, y1)))
+    for lv, tiles in by_level.items():
+        assert len(tiles) > 1
+        xs = sorted({(w[0], w[1]) for _, _, w in tiles})
+        ys = sorted({(w[2], w[3]) for _, _, w in tiles})
+        # neighbours overlap by a quarter of an inch, no more; together they show the level
+        for (_, a1), (b0, _) in zip(xs, xs[1:]):
+            assert (a1 - b0) * 2 == pytest.approx(OVERLAP)
+        for (_, a1), (b0, _) in zip(ys, ys[1:]):
+            assert (a1 - b0) * 2 == pytest.approx(OVERLAP)
+        c0, c1, r0, r1 = (min(a.col for a in b.areas if a.level == lv),
+                          max(a.col for a in b.areas if a.level == lv),
+                          min(a.row for a in b.areas if a.level == lv),
+                          max(a.row for a in b.areas if a.level == lv))
+        assert xs[0][0] == c0 and xs[-1][1] == c1 + 1 and ys[0][0] == r0 and ys[-1][1] == r1 + 1
+        # the alignment crosses: in the shared strips, at the same place of the plan on both
+        # neighbouring pages
+        crosses = {}
+        for fig, ax, _ in tiles:
+            for p in ax.patches:
+                if (p.get_gid() or "").startswith("align-"):
+                    crosses.setdefault(tuple(round(v, 6) for v in p.center), []).append(fig)
+            assert sum(1 for a in fig.artists + fig.lines if a.get_gid() == "crop-mark") == 8
+        assert crosses and all(len(figs_) >= 2 for figs_ in crosses.values())
+    out = tmp_path / "tavern.pdf"
+    result = invoke("map", str(TAVERN), "--scale", "2", "--paper", "letter", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    pages = _pages(out.read_bytes())
+    assert len(pages) == len(figs) <= 12
+    assert f"on {len(pages)} pages" in result.output
+
+
+@pytest.mark.slow
+def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
+    """A hero standing on the seam of two pages: both pages draw the disc and the initials,
+    each clipped to its page's plan, so no letter prints in the margin."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    scene = _scene()
+    b = scene.building
+    hero = scene.heroes[0]
+    _, figs = _tavern_tiles(scene=scene)
+    ground = b.areas[hero.area].level
+    seam = None
+    for fig in figs:
+        for ax in _plan_axes(fig):
+            if _level_of(b, ax) == ground:
+                seam = ax.get_xlim()[1]
+                break
+        if seam is not None:
+            break
+    hero.area = b.at(ground, int(seam), 1)  # the column the first page's edge cuts
+    _, figs = _tavern_tiles(scene=scene)
+    mark = "".join(w[0] for w in hero.name.split()[:2]).upper()
+    seen = 0
+    for fig in figs:
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        for ax in _plan_axes(fig):
+            for t in ax.texts:
+                assert t.get_clip_on(), t.get_text()  # nothing of the plan in the margin
+            disc = [p for p in ax.patches if p.get_gid() == f"hero-{hero.name.replace(' ', '-')}"]
+            if disc and _level_of(b, ax) == ground:
+                x0, x1 = ax.get_xlim()
+                if x0 < disc[0].center[0] < x1 or abs(disc[0].center[0] - x1) < 0.3:
+                    letters = [t for t in ax.texts if t.get_text() == mark]
+                    assert letters
+                    clip = letters[0].get_clip_box() or letters[0].get_clip_path()
+                    assert clip is not None
+                    seen += 1
+        renderer.clear()
+    assert seen >= 2  # on both pages of the seam
+
+
+@pytest.mark.slow
+def test_a_battle_mat_scale_draws_the_one_inch_grid_by_default(tmp_path):
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    for scale, want in (("2", True), ("1", False)):
+        out = tmp_path / f"s{scale}.svg"
+        assert invoke("map", str(TAVERN), "--scale", scale, "--level", "ground", "--out",
+                      str(out)).exit_code == 0
+        assert ('id="subgrid"' in out.read_text()) is want, scale
+    out = tmp_path / "off.svg"
+    assert invoke("map", str(TAVERN), "--scale", "2", "--no-subgrid", "--level", "ground",
+                  "--out", str(out)).exit_code == 0
+    assert 'id="subgrid"' not in out.read_text()
+    # the lines: every inch across the plan at 1 in per 5 ft
+    scene = _scene()
+    fig, = draw_map(scene.building, scene, MapOptions(area_inches=2.0, subgrid=True,
+                                                      levels=(1,)))
+    ax = _plan_axes(fig)[0]
+    xs = set()
+    for coll in ax.collections:
+        if coll.get_gid() in ("grid", "subgrid"):
+            xs |= {round(seg[0][0] * 2, 6) for seg in coll.get_segments()
+                   if seg[0][0] == seg[1][0]}
+    assert sorted(xs) == [float(k) for k in range(0, 17)]  # 8 squares, 16 inches
+
+
+def _all_texts(fig):
+    from matplotlib.text import Text
+
+    return [t for t in fig.findobj(Text) if t.get_text().strip() and t.get_visible()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper,scale", [("letter", 2.0), ("a4", 1.0), ("letter", 0.5)])
+def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
+    from fuego.cli.mapcmd import play_to
+    from fuego.render.map_style import MIN_PT
+    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.scenario import load
+
+    for name in ("tavern.yaml", "ship.yaml", "village.yaml", "wagon.yaml"):
+        scene = play_to(load(ROOT / "campaigns" / name), 7, 3)
+        figs = draw_map(scene.building, scene, MapOptions(
+            layout="pages", paper=paper, area_inches=scale, subtitle="after round 3"))
+        sizes = [(t.get_fontsize(), t.get_text()) for fig in figs for t in _all_texts(fig)]
+        assert sizes and min(sizes)[0] >= MIN_PT == 8, (name, min(sizes))
+
+
+def test_one_exit_mark_per_run_of_way_out_squares():
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    counts = {}
+    for name in ("tavern.yaml", "wagon.yaml"):
+        scene = _scene(name)
+        b = scene.building
+        fig, = draw_map(b, scene, MapOptions())
+        counts[name] = sum(t.get_text() == "EXIT" for ax in fig.axes for t in ax.texts)
+        outlines = [c for ax in fig.axes for c in ax.collections
+                    if (c.get_gid() or "").startswith("exit-")]
+        assert len(outlines) == counts[name]
+        # every exit square lies inside one outline's box
+        for a in b.areas:
+            if b.is_exit(a.index):
+                assert sum(
+                    min(p[0] for s in c.get_segments() for p in s) < a.col + 0.5 <
+                    max(p[0] for s in c.get_segments() for p in s) and
+                    min(p[1] for s in c.get_segments() for p in s) < a.row + 0.5 <
+                    max(p[1] for s in c.get_segments() for p in s) for c in outlines) == 1
+    assert counts == {"tavern.yaml": 1, "wagon.yaml": 2}  # Goose Lane; the two lane ends
+
+
+@pytest.mark.slow
+def test_a_long_title_wraps_inside_the_page(tmp_path):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    title = ("The Gilded Goose on Goose Lane, the night the smugglers' powder went up and the "
+             "whole harbour quarter watched from the quay")
+    scene = _scene()
+    for options in (MapOptions(title=title, levels=(0,)),
+                    MapOptions(title=title, layout="pages", paper="letter", area_inches=2.0)):
+        for fig in draw_map(scene.building, scene, options):
+            renderer = FigureCanvasAgg(fig).get_renderer()
+            text, = [t for t in fig.texts if t.get_gid() == "map-title"]
+            assert "\n" in text.get_text() and text.get_text().replace("\n", " ") == title
+            box = text.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= fig.bbox.x1
+            for other in fig.texts + [ax.title for ax in fig.axes]:
+                if other is not text and other.get_text():
+                    assert not box.overlaps(other.get_window_extent(renderer)), other.get_text()
+            for ax in fig.axes:
+                assert not box.overlaps(ax.get_window_extent(renderer))
+
+
+def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):
+    """The tavern has oil, gunpowder, a beam and fuel routes: ``--no-fuel`` shows none of them,
+    nor the fuel numbers and shading, nor their legend."""
+    import xml.etree.ElementTree as ET
+
+    from fuego.render.mapdraw import MapOptions, draw_map
+
+    scene = _scene()
+    b = scene.building
+    words = {"oil", "powder", "beam"}
+    full, = draw_map(b, scene, MapOptions())
+    texts = {t.get_text() for ax in full.axes for t in ax.texts}
+    assert words <= texts  # they are there to hide
+    assert any((ln.get_gid() or "").startswith("route-") for ax in full.axes for ln in ax.lines)
+    bare, = draw_map(b, scene, MapOptions(fuel=False))
+    texts = {t.get_text() for ax in bare.axes for t in ax.texts}
+    assert not words & texts
+    fuels = {str(a.fuel) for a in b.areas if a.fuel > 0}
+    assert not fuels & texts - {str(f.fd) for f in scene.fires.values()}
+    gids = {a.get_gid() or "" for ax in bare.axes for a in ax.lines + ax.patches}
+    assert not {g for g in gids if g.startswith(("route-", "feature-"))}
+    keys = legend_labels(b, scene, MapOptions(fuel=False))
+    assert not [k for k in keys if k[0] in ("fuel", "feature", "route")]
+    out = tmp_path / "players.svg"
+    assert invoke("map", str(TAVERN), "--no-fuel", "--out", str(out)).exit_code == 0
+    ids = {el.get("id") or "" for el in ET.parse(out).getroot().iter()}
+    assert not {i for i in ids if i.startswith(("route-", "feature-"))}

@@ -96,10 +96,11 @@ def _tns(s, fire):
     return {a.target: a.tn for a in candidates(s, fire) if a.kind is ActionKind.LEAP}
 
 
-def test_mild_breeze_helps_downwind_and_hinders_upwind_leaps():
+def test_mild_breeze_helps_downwind_and_hinders_upwind_leaps_with_arc_only_off():
     plan = ["bbbbb"]
     calm = scene_with(field(plan), {})
-    breeze = scene_with(field(plan), {"wind": {"force": "mild-breeze", "direction": "W"}})
+    breeze = scene_with(field(plan), {"wind": {"force": "mild-breeze", "direction": "W",
+                                               "arc_only": False}})
     for s in (calm, breeze):
         s.start_fire(area(s, "C1"), 6, Cause.GM)
     c, b = _tns(calm, calm.fires[2]), _tns(breeze, breeze.fires[2])

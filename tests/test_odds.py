@@ -17,6 +17,7 @@ import pytest
 from fuego.dice import odds
 from fuego.dice.roller import Plain, Pool, Roller, parse
 from fuego.errors import DiceError, LimitError
+from fuego.rules.formulas import fire_tn, raise_bonus, with_raises
 
 
 # -- an independent brute force -------------------------------------------------------------------
@@ -80,11 +81,8 @@ def test_hand_known_values() -> None:
 
 
 def test_raises_add_five_each() -> None:
-    pool = Pool(7, 4)
-    assert odds.chance(pool, 20, raises=2) == odds.chance(pool, 30)
-    assert odds.target(20, 2) == 30
-    with pytest.raises(DiceError):
-        odds.chance(pool, 20, raises=-1)
+    assert with_raises(20, 2) == 30 and raise_bonus(3) == 15
+    assert with_raises(fire_tn(4), 1) == 25  # slip past a 4-die fire with a raise called
 
 
 @pytest.mark.parametrize("expr", ["12k6", "15k10", "11k11", "3k0", "7k4", "5k3!", "2k1", "4k2+5"])

@@ -26,6 +26,7 @@ def test_the_build_needs_no_compiler():
     assert compiled == []
 
 
+@pytest.mark.slow
 def test_the_wheel_is_pure_python(tmp_path):
     # with build isolation, as `pip install` builds it: pip fetches the setuptools it asks for
     out = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -65,7 +66,10 @@ def test_several_rounds_with_scripted_input(shop):
     assert "The Cooper's Shop - before round 1: 1 fire, 4 Fire Dice" in out
     assert "rooms - ground: t Store, s Shop, l Lane" in out
     assert re.search(r"Ana Vaz +ground:D1 \(Shop\) +0 FW 0/4 DW", out)
-    assert "[GM only: hidden from Ana Vaz: ground:B1 4 FD]" in out
+    # the store door stands open: both see the fire through it (fuego.engine.sight); later
+    # fires out of their view are counted for the GM
+    assert "Ana Vaz sees: ground:B1 4 FD\nBo sees: ground:B1 4 FD\n" in out
+    assert "[GM only: hidden from Ana Vaz: 2 more fires out of view]" in out
     assert "Round 1: Enter to play it, or a command (help): \n" in out
     # a hero's prompt: who, where, the dice, the kinds of action, numbered choices, the default
     assert "Phase 1 - Bo (Shop, ground:E2; 2 action dice: 1, 3) - move to / wait?" in out
@@ -191,7 +195,7 @@ def test_undo_after_the_scene_ended(shop):
 def two_saves(shop):
     """s.json after five answers, and s.json.bak (the save before): both good."""
     new_game(ANSWERS[:5])
-    return open("s.json", encoding="utf-8").read(), open("s.json.bak", encoding="utf-8").read()
+    return Path("s.json").read_text(encoding="utf-8"), Path("s.json.bak").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -214,7 +218,7 @@ def test_damaged_save_files(two_saves, damage, message):
     assert message in result.stderr
     assert "the previous good save is kept in s.json.bak" in result.stderr
     assert "fuego play --resume s.json.bak" in result.stderr
-    assert open("s.json.bak", encoding="utf-8").read() == bak  # the backup is untouched
+    assert Path("s.json.bak").read_text(encoding="utf-8") == bak  # the backup is untouched
     # and it resumes
     ok = run(["play", "--resume", "s.json.bak"], [])
     assert ok.exit_code == 0 and "resuming s.json.bak (4 answers" in ok.output
@@ -342,7 +346,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
                 env={sessions.SLOW_SAVE_ENV: "0.4"})
     _answers_then(proc, ANSWERS[:cut - 1])
     proc.wait_prompt()
-    before = open("s.json", encoding="utf-8").read()
+    before = Path("s.json").read_text(encoding="utf-8")
     proc.send(ANSWERS[cut - 1])  # its save sleeps between the temporary file and the rename
     end = time.time() + 20
     while not any(n.startswith(".s.json.") and n.endswith(".tmp") for n in os.listdir(shop)):
@@ -351,7 +355,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
     proc.kill()  # mid-save
     stale = [n for n in os.listdir(shop) if n.endswith(".tmp")]
     assert stale  # the half-done save is left behind ...
-    assert open("s.json", encoding="utf-8").read() == before  # ... and the last good one intact
+    assert Path("s.json").read_text(encoding="utf-8") == before  # ... and the last good one intact
     assert len(saved()["inputs"]) == cut - 1
     again = run(["play", "--resume", "s.json"], ANSWERS[cut - 1:])
     assert again.exit_code == 0, again.output

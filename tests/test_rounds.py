@@ -12,9 +12,9 @@ from fuego.engine.heroes import Hero, Rank, Status
 from fuego.engine.injury import add_dramatic, fire_damage, wound_check
 from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
 from fuego.engine.scene import Cause
+from fuego.engine.smoke import Density
 from fuego.rules.tables import Exposure, Structure, Temperature
 from fuego.world.building import BarrierKind
-from fuego.engine.smoke import Density
 
 
 class Waiter(Controller):
@@ -282,7 +282,6 @@ def test_open_window_gives_air():
 
 # -- the scheduler ------------------------------------------------------------------------------
 def test_phase_order_highest_dice_sum_then_panache_then_a_draw():
-    s = scene(grid([("ground", 0, ["k"])], TWO_ROOMS))
     a, b_, c = Hero("A", 0, panache=2), Hero("B", 0, panache=3), Hero("C", 0, panache=3)
     a.dice, b_.dice, c.dice = [3, 9], [3, 4], [3, 4]
     orders = {tuple(h.name for h in _ordered(scene(grid([("ground", 0, ["k"])], TWO_ROOMS),

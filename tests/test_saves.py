@@ -15,6 +15,7 @@ import errno
 import hashlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -252,7 +253,7 @@ def _two_saves(tmp_path) -> tuple[str, sessions.Session, str, str]:
     sessions.save(s, path)
     s.inputs.append({"q": "round", "round": 1, "a": "next"})
     sessions.save(s, path)
-    return path, s, open(path, encoding="utf-8").read(), open(path + ".bak",
+    return path, s, Path(path).read_text(encoding="utf-8"), open(path + ".bak",
                                                               encoding="utf-8").read()
 
 
@@ -292,13 +293,13 @@ def test_a_failed_save_leaves_the_last_good_one(tmp_path, monkeypatch, where):
         sessions.save(s, path)
     assert err.value.render().startswith(path)
     monkeypatch.undo()
-    assert open(path, encoding="utf-8").read() == before
+    assert Path(path).read_text(encoding="utf-8") == before
     assert len(sessions.load(path).inputs) == 1
     assert _leftovers(tmp_path) == []
     if where == "rename":  # the backup was refreshed from the same good save first
-        assert open(path + ".bak", encoding="utf-8").read() == before
+        assert Path(path + ".bak").read_text(encoding="utf-8") == before
     else:
-        assert open(path + ".bak", encoding="utf-8").read() == bak
+        assert Path(path + ".bak").read_text(encoding="utf-8") == bak
     sessions.save(s, path)  # and the next save works
     assert len(sessions.load(path).inputs) == 2
 

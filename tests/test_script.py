@@ -22,7 +22,7 @@ from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Temperature, Wind
-from fuego.scenario.script import Script, blast, build_script, parse_script, say_text
+from fuego.scenario.script import Script, build_script, parse_script, say_text
 from fuego.table import gm
 from fuego.world.building import Feature, RouteKind
 
@@ -102,7 +102,8 @@ def test_round_trigger_fires_at_the_start_of_that_round_once():
 
 def test_fire_reaches_an_area_and_fire_in_room():
     s = scripted([
-        {"name": "hall", "when": {"fire-reaches": "ground:E2"}, "do": {"say": "{area} in the {room}, FD {fd}"}},
+        {"name": "hall", "when": {"fire-reaches": "ground:E2"},
+         "do": {"say": "{area} in the {room}, FD {fd}"}},
         {"name": "room", "when": {"fire-in-room": "bedroom"}, "do": {"say": "upstairs: {area}"}},
     ])
     s.script.check(s, When.PHASE)
@@ -188,7 +189,8 @@ def test_hero_knocked_out_any_and_named():
 def test_barrier_opens_and_barrier_destroyed():
     s = scripted([
         {"name": "opened", "when": {"barrier-opens": "ground:C2-ground:D2"}, "do": {"say": "open {barrier}"}},
-        {"name": "broken", "when": {"barrier-destroyed": ["ground:C1", "ground:D1"]}, "do": {"say": "broken"}},
+        {"name": "broken", "when": {"barrier-destroyed": ["ground:C1", "ground:D1"]},
+         "do": {"say": "broken"}},
     ])
     door = s.building.between(area(s, "ground:C2"), area(s, "ground:D2"))
     s.building.open_barrier(door)
@@ -202,7 +204,8 @@ def test_barrier_opens_and_barrier_destroyed():
 
 
 def test_barrier_opens_fires_when_a_door_is_destroyed_too():
-    s = scripted([{"name": "opened", "when": {"barrier-opens": "ground:C2|ground:D2"}, "do": {"say": "gone"}}])
+    s = scripted([{"name": "opened", "when": {"barrier-opens": "ground:C2|ground:D2"},
+                   "do": {"say": "gone"}}])
     gm.barrier(s, "ground:C2 ground:D2", "break")
     s.script.check(s, When.PHASE)
     assert said(s) == ["gone"]
@@ -220,7 +223,8 @@ def test_flashover_anywhere_and_in_a_room():
 
 
 def test_last_fire_out():
-    s = scripted([{"name": "out", "when": {"last-fire-out": True}, "do": {"say": "the last embers die in {area}"}}])
+    s = scripted([{"name": "out", "when": {"last-fire-out": True},
+                   "do": {"say": "the last embers die in {area}"}}])
     a = s.start_fire(area(s, "ground:A1"), 2, Cause.GM)
     b = s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
     s.extinguish(a, "test", burned_out=False)
@@ -275,7 +279,8 @@ def test_once_false_is_every_and_once_is_the_default():
 def test_cues_fire_in_file_order_and_one_cue_sets_off_the_next_in_the_same_check():
     s = scripted([
         {"name": "second", "when": {"fire-reaches": "ground:E1"}, "do": {"say": "second"}},
-        {"name": "first", "when": {"round": 1}, "do": [{"say": "first"}, {"fire": {"at": "ground:E1", "fd": 2}}]},
+        {"name": "first", "when": {"round": 1},
+         "do": [{"say": "first"}, {"fire": {"at": "ground:E1", "fd": 2}}]},
         {"name": "third", "when": {"round": 1}, "do": {"say": "third"}},
     ])
     s.round = 1
@@ -333,9 +338,12 @@ def test_spill_oil_adds_a_route_oil_and_fuel_and_fire_runs_along_it():
     assert of(s, EventKind.SCRIPT, effect="spill-oil")
 
 
-def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each():
+def test_explode_as_debris_the_older_reading_breaks_what_it_can_and_drops_debris_once_each():
+    from fuego.rules.settings import ExplosionRule
+
     heroes = [Hero("Isabela", 0, brawn=3), Hero("Far", 0, brawn=3)]
     s = world(heroes=heroes)
+    s.settings.explosions = ExplosionRule.DEBRIS
     b = s.building
     heroes[0].area = area(s, "ground:C2")  # beside the closed door, one area from the blast
     heroes[1].area = area(s, "ground:A3")
@@ -358,7 +366,7 @@ def test_explode_blasts_a_hot_fire_breaks_what_it_can_and_drops_debris_once_each
 def test_blast_stops_at_what_it_cannot_break_and_removes_the_powder():
     s = world()
     b = s.building
-    reached, broken = blast(b, area(s, "ground:F2"), 4, 2)  # TN 20: stone walls (35) hold
+    reached, broken = b.paths.blast(area(s, "ground:F2"), 20, 2)  # 4 FD: stone walls (35) hold
     assert area(s, "ground:G2") in reached  # through the open door
     assert all(b.barriers[k].structure.value != "stone-wall" for k in broken)
     s.script = build_script([{"when": {"round": 1}, "do": {"explode": {"at": "ground:F1", "fd": 8}}}], s)
@@ -414,7 +422,8 @@ def test_wind_changes_the_settings_and_calls_the_wind_module():
         def set_wind(self, scene, *, strength=None, direction=None, why=""):
             calls.append((strength, direction, why))
 
-    s = scripted([{"name": "gust", "when": {"round": 1}, "do": {"wind": {"strength": "strong", "direction": "NW"}}}])
+    s = scripted([{"name": "gust", "when": {"round": 1},
+                   "do": {"wind": {"strength": "strong", "direction": "NW"}}}])
     s.modules.append(Wind_())
     s.round = 1
     s.script.check(s, When.START)
@@ -429,7 +438,8 @@ def test_weather_calls_the_weather_module_and_sets_the_wind():
         def set_weather(self, scene, *, why="", **values):
             calls.append(values)
 
-    s = scripted([{"name": "rain", "when": {"round": 1}, "do": {"weather": {"rain": "heavy", "wind": "gale"}}}],
+    s = scripted([{"name": "rain", "when": {"round": 1},
+                   "do": {"weather": {"rain": "heavy", "wind": "gale"}}}],
                  settings=Settings(smoke=False, modules={"weather": {}}))
     s.modules.append(Weather_())
     s.round = 1
@@ -505,7 +515,8 @@ def test_a_full_run_is_deterministic():
     cues = [{"name": "lamp", "when": {"round": 1},
              "do": [{"fire": {"at": "ground:B2", "fd": 3}},
                     {"spill-oil": {"areas": ["ground:B2", "ground:C2", "ground:D2"]}}]},
-            {"name": "powder", "when": {"fire-in-room": "hall"}, "do": {"explode": {"at": "ground:F1", "fd": 6}}}]
+            {"name": "powder", "when": {"fire-in-room": "hall"},
+             "do": {"explode": {"at": "ground:F1", "fd": 6}}}]
 
     def run():
         s = scripted(cues, seed=11)

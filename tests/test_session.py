@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -100,10 +102,8 @@ def play(session: Session, answers, **kw) -> tuple[Player, ScriptLive]:
     live = ScriptLive(answers, **kw)
     player = Player(session, live)
     live.player = player
-    try:
+    with contextlib.suppress(Quit):
         player.run()
-    except Quit:
-        pass
     return player, live
 
 
@@ -321,7 +321,7 @@ def test_save_and_load_round_trip(tmp_path):
     path = str(tmp_path / "s.json")
     sessions.save(player.session, path, position=player.position(),
                   state=player.scene.snapshot())
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     data = json.loads(text)
     assert data["format"] == "fuego-session" and data["version"] == 2
     assert data["scenario"]["text"] == SHOP and data["seed"] == SEED
@@ -338,10 +338,10 @@ def test_save_is_atomic_and_keeps_the_previous_as_bak(tmp_path):
     s = new_session()
     sessions.save(s, path)
     assert not os.path.exists(path + ".bak")
-    first = open(path, encoding="utf-8").read()
+    first = Path(path).read_text(encoding="utf-8")
     s.inputs.append({"q": "round", "round": 1, "a": "next"})
     sessions.save(s, path)
-    assert open(path + ".bak", encoding="utf-8").read() == first
+    assert Path(path + ".bak").read_text(encoding="utf-8") == first
     assert len(sessions.load(path).inputs) == 1
     assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.bak"]  # no temporary files left
 
@@ -352,12 +352,12 @@ def test_a_damaged_save_never_replaces_the_backup(tmp_path):
     sessions.save(s, path)
     s.inputs.append({"q": "round", "round": 1, "a": "next"})
     sessions.save(s, path)
-    good_bak = open(path + ".bak", encoding="utf-8").read()
+    good_bak = Path(path + ".bak").read_text(encoding="utf-8")
     with open(path, "w") as f:
         f.write('{"format": "fuego-session", "vers')
     s.inputs.append({"q": "action", "round": 1, "phase": 1, "hero": "Bo", "a": "wait"})
     sessions.save(s, path)  # saving over a damaged file: the .bak stays the good one
-    assert open(path + ".bak", encoding="utf-8").read() == good_bak
+    assert Path(path + ".bak").read_text(encoding="utf-8") == good_bak
     assert len(sessions.load(path).inputs) == 2
 
 
@@ -367,10 +367,10 @@ def test_a_save_with_no_new_answer_keeps_the_backup(tmp_path):
     sessions.save(s, path)
     s.inputs.append({"q": "round", "round": 1, "a": "next"})
     sessions.save(s, path, position={"round": 0})
-    bak = open(path + ".bak", encoding="utf-8").read()
+    bak = Path(path + ".bak").read_text(encoding="utf-8")
     sessions.save(s, path, position={"round": 1})  # only the state moved on
-    assert json.load(open(path))["position"] == {"round": 1}
-    assert open(path + ".bak", encoding="utf-8").read() == bak
+    assert json.loads(Path(path).read_text(encoding="utf-8"))["position"] == {"round": 1}
+    assert Path(path + ".bak").read_text(encoding="utf-8") == bak
 
 
 def test_stale_temporary_files_are_cleaned(tmp_path):
@@ -389,7 +389,7 @@ def _good(tmp_path) -> tuple[str, str]:
     sessions.save(s, path)
     s.inputs.append({"q": "round", "round": 1, "a": "next"})
     sessions.save(s, path)  # now s.json.bak is a good save too
-    return path, open(path, encoding="utf-8").read()
+    return path, Path(path).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("damage, message", [

@@ -34,6 +34,7 @@ def soak_rounds(config) -> int:
     return FULL_ROUNDS if "soak" in markexpr and "not soak" not in markexpr else DEFAULT_ROUNDS
 
 
+@pytest.mark.slow
 @pytest.mark.soak
 def test_soak_over_the_campaigns(request):
     target = soak_rounds(request.config)

@@ -13,12 +13,20 @@ from xml.etree import ElementTree
 import pytest
 
 from fuego.engine.events import EventKind
-from fuego.engine.hero_actions import hidden_fires, visible_fires
+from fuego.engine.hero_actions import hidden_fires
+from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
 from fuego.table.session import Player, Quit
 from fuego.web.feed import page_state, replay
 from fuego.web.svg import level_svg
-from fuego.web.view import PlayersNarration, in_sight, known_fires, observers, players_view, sight
+from fuego.web.view import (
+    PlayersNarration,
+    in_sight,
+    known_fires,
+    observers,
+    players_view,
+    revealed,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -42,7 +50,7 @@ class Watcher:
         scene.listeners.append(self.narration.feed)
 
     def answer(self, q) -> str:
-        self.views.append((q.kind, players_view(q.scene, self.narration.lines), q.scene))
+        self.views.append((q.kind, players_view(q.scene, self.narration), q.scene))
         check_view(q.scene, self.views[-1][1])
         if q.kind == "round" and q.round > self.rounds:
             raise Quit()
@@ -64,13 +72,18 @@ class Watcher:
         pass
 
 
+def story(view: dict) -> list[str]:
+    """Every line of a view's story, oldest first."""
+    return [line["text"] for r in view["story"] for line in r["lines"]]
+
+
 def check_view(scene, view: dict) -> None:
     """The view against the scene: exactly the fires an observer sees, as they are; no other."""
     b = scene.building
     drawn = {f["area"]: f for lv in view["levels"] for f in lv["fires"]}
-    want = set()
+    want = {b.areas[i].name for i in revealed(scene) if i in scene.fires}  # the GM's reveals
     for hero in observers(scene):
-        want |= {b.areas[i].name for i in visible_fires(scene, hero)}
+        want |= {b.areas[i].name for i in hero_sight(scene, hero).fires}
     assert set(drawn) == want
     for name, f in drawn.items():
         fire = scene.fires[b.find(name)]
@@ -80,7 +93,7 @@ def check_view(scene, view: dict) -> None:
     assert not hidden & set(drawn)
     # every player's hero is on the map where the scene has them; the GM's only in sight
     figures = {f["name"]: f["area"] for lv in view["levels"] for f in lv["figures"]}
-    seen = in_sight(scene)
+    seen = in_sight(scene) | revealed(scene)
     for hero in scene.heroes:
         if hero.npc and hero.area not in seen:
             assert hero.name not in figures
@@ -127,8 +140,7 @@ def test_a_hidden_fire_is_absent_until_a_hero_spots_it(tavern_played):
              if any(f["area"] == "ground:B2" for lv in v["levels"] for f in lv["fires"]))
     before = live.views[n - 1][1]
     assert not any(f["area"] == "ground:B2" for lv in before["levels"] for f in lv["fires"])
-    assert "Phase 1: Gaston Allais spots the fire in ground:B2 (Kitchen): rolled 40 vs TN 14" \
-        in live.views[n][1]["narration"]
+    assert "Gaston Allais spots a fire in the Kitchen" in story(live.views[n][1])
     fire = next(f for lv in live.views[n][1]["levels"] for f in lv["fires"]
                 if f["area"] == "ground:B2")
     assert fire["fd"] == 3 and fire["hot"]
@@ -143,27 +155,29 @@ def test_the_view_matches_the_session_at_every_question(tavern_played):
 
 
 def test_sight_is_the_engines_rule_for_fires(tavern_played):
-    """``sight`` asks the engine's ``visible_fires`` of every area: on the real fires it gives
-    exactly what the engine says each hero sees."""
+    """The page's sight is the engine's (fuego.engine.sight): the fires it knows are the
+    union of what each observer sees, spotted fires included."""
     scene = tavern_played[0].scene
-    for hero in scene.heroes:
-        assert {i for i in sight(scene, hero) if i in scene.fires} == visible_fires(scene, hero)
-    assert known_fires(scene) == {i for i in in_sight(scene) if i in scene.fires}
+    sight = players_sight(scene)
+    assert known_fires(scene) == sight.fires
+    assert sight.fires == frozenset().union(*(hero_sight(scene, h).fires
+                                              for h in observers(scene)))
+    assert {i for i in in_sight(scene) if i in scene.fires} <= sight.fires
 
 
 def test_never_the_gms_words(tavern_flashed):
     """No seed, no fire counts from the GM's framing lines, no script, no odds, no GM notes,
     and no failed spot (it names where a hidden fire is)."""
     player, live = tavern_flashed
-    lines = {line for _, v, _ in live.views for line in v["narration"]}
+    lines = {line for _, v, _ in live.views for line in story(v)}
     text = "\n".join(lines)
     assert lines
     assert "seed" not in text and "Script" not in text and "GM" not in text
     assert "%" not in text and "does not notice" not in text
     assert not re.search(r"\d+ fires? burning", text) and "fires there" not in text
-    assert "Flashover! Kitchen flashes over" in lines  # the page's own words: no count
+    assert "Flashover! The Kitchen goes up all at once" in lines  # no count
     assert "Round 1 begins" in lines and "Round 1 ends" in lines
-    assert any(line.startswith("Read aloud:") for line in lines)
+    assert any(line.startswith("A crash from the kitchen") for line in lines)  # read aloud
     view_text = json.dumps([v for _, v, _ in live.views])
     assert '"seed"' not in view_text and "hidden" not in view_text
     # what no hero saw burning is never named: the pantry side of the oil (ground:A3)
@@ -185,9 +199,11 @@ def test_an_npc_is_drawn_only_where_the_heroes_see_them(tavern_played):
     view = players_view(scene)
     drawn = [f for lv in view["levels"] for f in lv["figures"] if f["name"] == hettie.name]
     assert bool(drawn) == (hettie.area in in_sight(scene))
-    first = tavern_played[1].views[0][1]  # before round 1 she is behind her bar: out of sight
-    assert not any(f["name"] == hettie.name for lv in first["levels"] for f in lv["figures"])
-    assert all(h["name"] != hettie.name for h in first["heroes"])
+    # before round 1 she is behind her bar, open to the common room: Isabela sees her there
+    first = tavern_played[1].views[0][1]
+    assert any(f["name"] == hettie.name and f["area"] == "ground:D1"
+               for lv in first["levels"] for f in lv["figures"])
+    assert any(h["name"] == hettie.name for h in first["heroes"])
 
 
 def test_svg_draws_fires_heroes_and_escapes_names(tavern_played):
@@ -215,17 +231,18 @@ def test_svg_draws_fires_heroes_and_escapes_names(tavern_played):
 
 
 def test_a_saved_session_replays_round_by_round(tmp_path):
-    player, _live = play_tavern(rounds=2)
+    player, live = play_tavern(rounds=2)
     path = tmp_path / "s.json"
     sessions.save(player.session, str(path))
-    latest, frames = replay(sessions.load(str(path)))
+    latest, frames, views = replay(sessions.load(str(path)))
+    assert set(views) == {"isabela-soldano", "gaston-allais", "bjorn-haraldsson"}
     labels = [label for label, _ in frames]
     assert labels[:3] == ["The scene begins", "End of round 1", "End of round 2"]
     assert frames[0][1]["round"] == 0 and frames[1][1]["round"] == 1
     assert latest == frames[-1][1]
     assert latest["round"] == player.scene.round
     # the same view as the live table had when it stopped
-    assert latest == page_state(players_view(player.scene, latest["narration"]))
+    assert latest == page_state(players_view(player.scene, live.narration))
 
 
 def tavern_scene():
@@ -255,7 +272,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
     b.destroy_barrier(floor)
     b.destroy_barrier(hidden_floor)
     scene.smoke.density[b.find("ground:F3")] = Density.THICK  # in sight
-    scene.smoke.density[b.find("ground:B1")] = Density.THIN  # the kitchen: out of sight
+    scene.smoke.density[b.find("ground:A5")] = Density.THIN  # the pantry: out of sight
     view = players_view(scene)
     ground = level_of(view, "ground")
     walls = {w["index"]: w["state"] for w in ground["walls"]}
@@ -267,7 +284,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
     cellar = level_of(view, "cellar")
     assert any(k["index"] == floor.index and k["up"] for k in cellar["links"])
     smoke = {a["name"]: a["smoke"] for a in ground["areas"]}
-    assert smoke["ground:F3"] == "thick" and smoke["ground:B1"] == ""
+    assert smoke["ground:F3"] == "thick" and smoke["ground:A5"] == ""
     svg = level_svg(ground)
     assert f'id="barrier-door-open-{front.index}"' in svg
     assert f'id="barrier-window-broken-{window.index}"' in svg
@@ -304,7 +321,8 @@ def test_what_the_players_hear():
 
     assert ev(K.HERO_MOVED, "Isabela Soldano", "ground:E4", frm="ground:F4")
     assert ev(K.HERO_MOVED, "Bjorn Haraldsson", "cellar:C4", frm="cellar:C3")  # another level
-    assert not ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")  # behind her bar
+    # the bar is open to the common room: Isabela sees her there
+    assert ev(K.HERO_MOVED, "Mother Hettie", "ground:D2", frm="ground:D1")
     assert ev(K.READ_ALOUD, None, None, text="A crash from the kitchen")
     assert not ev(K.SCRIPT, None, None, cue="the lamp falls", times=1)
     assert not ev(K.GM, "GM", "ground:B2", action="start-fire", fd=3)
@@ -312,10 +330,12 @@ def test_what_the_players_hear():
     assert ev(K.FIRE_SPOTTED, "Gaston Allais", "ground:B2", tn=14, total=40, success=True)
     assert not ev(K.FIRE_GREW, "fire@ground:B2", "ground:B2", fd=4, before=3)  # not in sight
     assert ev(K.FIRE_STARTED, "fire@ground:F3", "ground:F3", fd=1, cause="leap")  # her room
-    assert not ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # from the bar
+    assert ev(K.FIRE_LEAPT, "fire@ground:D3", "ground:D3", to="ground:E3")  # the bar in view
+    assert not ev(K.FIRE_LEAPT, "fire@ground:B3", "ground:B3", to="ground:A3")  # the kitchen's back
     assert not ev(K.FIRE_SPREAD, "fire@ground:E2", "ground:E2", to="ground:F2",
-                  path=["ground:D2", "ground:F2"])  # by way of the bar
-    assert not ev(K.FLASHOVER, None, None, room="kitchen", fires=9)
+                  path=["ground:C3", "ground:F2"])  # by way of the kitchen's back
+    assert ev(K.FLASHOVER, None, None, room="kitchen", fires=9)  # through its open door
+    assert not ev(K.FLASHOVER, None, None, room="pantry", fires=4)
     assert ev(K.FLASHOVER, None, None, room="common", fires=4)
 
 
@@ -339,3 +359,214 @@ def test_a_burning_wreck_in_sight_is_drawn_with_its_vehicle():
     (wreck,) = [g for g in svg.iter(f"{ns}g") if g.get("class") == "wreck"]
     assert wreck.get("data-area") == "ground:C2"
     assert "burning wagon" in (wreck.findtext(f"{ns}title") or "")
+
+
+# -- the players' words, the GM's reveal, hide and note, the end, each hero's own page ----------
+#: What the players' pages never carry: grid references, pools, TNs, rolls, rule names, weather
+#: modifiers, Fire Dice as bookkeeping.
+RULES_TEXT = re.compile(r"\b[a-z]+:[A-Z]{1,2}\d+\b|\b\d+k\d+\b|\bTN\b|\bvs\b|\brolled\b|"
+                        r"\bRule\b|\bEC\b|\bDRM\b|\bFD \d|\bcheck \d|\bResolve\b|\bpool\b")
+
+
+def test_every_kind_has_a_players_phrase_or_is_kept_from_them():
+    from fuego.render.players import PLAYER_PHRASES
+
+    assert set(PLAYER_PHRASES) == set(EventKind)
+
+
+def test_the_story_keeps_every_round_in_the_players_words(tavern_flashed):
+    player, live = tavern_flashed
+    view = live.views[-1][1]
+    rounds = [r["round"] for r in view["story"]]
+    assert rounds == sorted(rounds) and {1, 2, 3, 4} <= set(rounds)  # every round, in order
+    one = next(r for r in view["story"] if r["round"] == 1)["lines"]
+    texts = [line["text"] for line in one]
+    assert texts[0] == "Round 1 begins" and texts[-1] == "Round 1 ends" and len(texts) > 5
+    # (what is read aloud is the scenario author's own text, as written)
+    every = "\n".join(line["text"] for _, v, _ in live.views for r in v["story"]
+                      for line in r["lines"] if line["kind"] != "read")
+    assert not RULES_TEXT.search(every), RULES_TEXT.search(every)
+    assert "Gaston Allais spots a fire in the Kitchen" in every
+    # every line a kind the page can set apart
+    kinds = {line["kind"] for r in view["story"] for line in r["lines"]}
+    assert kinds <= {"round", "gm", "read", "weather", "alarm", "hero", "fire"}
+
+
+def test_what_changed_this_round_is_marked(tavern_flashed):
+    _player, live = tavern_flashed
+    marked = [(v["changes"], f) for _, v, _ in live.views if v["changes"]
+              for lv in v["levels"] for f in lv["fires"] if f["new"] or f["grew"]]
+    assert marked  # new fires in sight, on the map and in the header line
+    changes, fire = marked[0]
+    assert re.search(r"\d+ new fires?|a new fire|grew", changes["text"])
+    last = live.views[-1][1]
+    assert "the Kitchen flashed over" in last["changes"]["text"]
+    svg = level_svg(level_of(last, "ground"))
+    assert 'class="fire fire-hot new"' in svg or 'class="fire fire-regular new"' in svg
+
+
+def _override(scene, text: str) -> None:
+    from fuego.table.overrides import apply_override, normalize_override
+
+    apply_override(scene, normalize_override(scene, text))
+
+
+def test_reveal_and_hide_a_room_a_level_and_all():
+    from fuego.errors import RuleError
+    from fuego.table.overrides import normalize_override
+
+    scene = tavern_scene()
+    b = scene.building
+    kitchen = b.find("ground:B2")
+    scene.start_fire(kitchen, 3, __import__("fuego.engine.scene", fromlist=["Cause"]).Cause.GM)
+
+    def fires(view):
+        return {f["area"] for lv in view["levels"] for f in lv["fires"]}
+
+    assert "ground:B2" not in fires(players_view(scene))
+    assert normalize_override(scene, "reveal Kitchen") == "reveal room kitchen"
+    assert normalize_override(scene, "reveal") == "reveal all"
+    assert normalize_override(scene, "hide level cellar") == "hide level cellar"
+    with pytest.raises(RuleError, match="no level or room 'attic'"):
+        normalize_override(scene, "reveal attic")
+    _override(scene, "reveal kitchen")
+    view = players_view(scene)
+    assert "ground:B2" in fires(view) and view["revealed"]
+    seen = {a["name"] for lv in view["levels"] for a in lv["areas"] if a["seen"]}
+    assert {b.areas[i].name for i in b.room_areas("kitchen")} <= seen
+    _override(scene, "hide kitchen")
+    assert "ground:B2" not in fires(players_view(scene))
+    _override(scene, "reveal cellar")
+    cellar = level_of(players_view(scene), "cellar")
+    assert all(a["seen"] for a in cellar["areas"])
+    _override(scene, "reveal all")
+    assert all(a["seen"] for lv in players_view(scene)["levels"] for a in lv["areas"])
+    _override(scene, "hide")
+    assert not players_view(scene)["revealed"]
+
+
+def test_a_note_reaches_the_story_and_nothing_else_of_the_gms():
+    from fuego.errors import RuleError
+    from fuego.table.overrides import normalize_override
+
+    scene = tavern_scene()
+    told = PlayersNarration(scene)
+    scene.listeners.append(told.feed)
+    _override(scene, "note   The roof timbers groan <b>overhead</b>")
+    _override(scene, "fire ground:B2 3")
+    assert told.lines == ["The roof timbers groan <b>overhead</b>"]
+    assert told.rounds[-1]["lines"][-1]["kind"] == "gm"
+    with pytest.raises(RuleError, match="note TEXT"):
+        normalize_override(scene, "note")
+    with pytest.raises(RuleError, match="at most 200"):
+        normalize_override(scene, "note " + "x" * 201)
+
+
+def test_reveal_and_note_replay_with_the_session_and_undo_takes_them_back(tmp_path):
+    """Recorded like any override: a resumed session shows them again; dropped answers drop
+    them."""
+
+    class Gm(Watcher):
+        def __init__(self):
+            super().__init__(rounds=1)
+            self.said = False
+
+        def answer(self, q):
+            if q.kind == "round" and q.round == 2 and not self.said:
+                self.said = True
+                return "reveal kitchen"
+            return super().answer(q)
+
+    live = Gm()
+    player = Player(tavern_session(), live, attach=live.attach)
+    with contextlib.suppress(Quit):
+        player.run()
+    assert any(e.get("gm") == "reveal room kitchen" for e in player.session.inputs)
+    path = tmp_path / "s.json"
+    sessions.save(player.session, str(path))
+    latest, _frames, _views = replay(sessions.load(str(path)))
+    assert latest["revealed"]
+    ground = next(lv["svg"] for lv in latest["levels"] if lv["name"] == "ground")
+    assert 'id="area-ground:A1"' in ground and re.search(r'id="area-ground:A1"[^>]*class="seen"',
+                                                         ground)
+    session = sessions.load(str(path))
+    session.truncate(len(session.inputs) - 1)  # the reveal was the last answer
+    back, _frames, _views = replay(session)
+    assert not back["revealed"]
+
+
+def test_the_end_of_the_scene_shows_the_whole_ruin():
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import run_scene
+
+    scene = tavern_scene()
+    run_scene(scene, AutoController())
+    assert scene.log[-1].kind is EventKind.SCENE_END
+    view = players_view(scene)
+    assert all(a["seen"] for lv in view["levels"] for a in lv["areas"])
+    drawn = {f["area"] for lv in view["levels"] for f in lv["fires"]}
+    assert drawn == {scene.building.areas[i].name for i in scene.fires}
+    ruin = view["ruin"]
+    assert ruin["burned"] == sum(a.burned_out for a in scene.building.areas) > 0
+    assert {h["name"]: h["fate"] for h in ruin["heroes"]} == {
+        h.name: {"escaped": "got out", "dead": "died", "knocked-out": "knocked out inside",
+                 "active": "still inside"}[h.status.value] for h in scene.heroes}
+    assert ruin["rooms"] and all(r["state"] in ("burned out", "partly burned", "still burning")
+                                 for r in ruin["rooms"])
+    burned = {lv["name"]: [a for a in lv["areas"] if a["burned"]] for lv in view["levels"]}
+    assert sum(len(v) for v in burned.values()) == ruin["burned"]
+
+
+def test_a_heros_own_page_shows_what_that_hero_sees():
+    from fuego.web.view import player_heroes
+
+    scene = tavern_scene()
+    b = scene.building
+    heroes = player_heroes(scene)
+    assert set(heroes) == {"isabela-soldano", "gaston-allais", "bjorn-haraldsson"}
+    isabela, bjorn = heroes["isabela-soldano"], heroes["bjorn-haraldsson"]
+    mine = players_view(scene, hero=isabela)
+    assert mine["hero"]["name"] == isabela.name and mine["heroes"][0]["name"] == isabela.name
+    seen = {a["name"] for lv in mine["levels"] for a in lv["areas"] if a["seen"]}
+    assert seen == {b.areas[i].name for i in hero_sight(scene, isabela).in_view}
+    assert b.areas[bjorn.area].name not in seen  # Bjorn is in the cellar
+    together = {a["name"] for lv in players_view(scene)["levels"] for a in lv["areas"]
+                if a["seen"]}
+    assert seen < together
+    # her own token is ringed on her page, not on the table's
+    ground = level_svg(level_of(mine, "ground"))
+    assert "me-mark" in ground and "me-mark" not in level_svg(level_of(players_view(scene),
+                                                                        "ground"))
+    isabela.status = __import__("fuego.engine.heroes", fromlist=["Status"]).Status.KNOCKED_OUT
+    out = players_view(scene, hero=isabela)
+    assert out["hero"]["sees"].startswith("nothing") and out["fires"] == 0
+
+
+def test_tokens_sit_side_by_side_inside_their_area_clear_of_the_fires_number():
+    from fuego.web.svg import token_spots
+
+    for busy in (False, True):
+        for n in range(1, 10):
+            spots = token_spots(n, busy)
+            assert 1 <= len(spots) <= n
+            for x, y, r in spots:
+                assert r <= x <= 1 - r and r <= y <= 1 - r  # inside the area: never on a wall
+                assert y - r >= 0.22  # under the room label's strip
+                if busy:  # below the fire's number (0.27-0.61 of the area)
+                    assert y - r >= 0.62
+            for k, (x, y, r) in enumerate(spots):
+                for x2, y2, r2 in spots[k + 1:]:
+                    assert (x - x2) ** 2 + (y - y2) ** 2 >= (r + r2) ** 2  # side by side
+    assert len(token_spots(3, True)) == 3 and len(token_spots(4, False)) == 4
+
+
+def test_an_npc_who_got_out_beside_the_heroes_is_drawn():
+    from fuego.engine.heroes import Status
+
+    scene = tavern_scene()
+    hettie, isabela = scene.hero("Mother Hettie"), scene.hero("Isabela Soldano")
+    lane = scene.building.find("ground:G6")
+    for h in (hettie, isabela):
+        h.area, h.status = lane, Status.ESCAPED
+    figures = {f["name"] for lv in players_view(scene)["levels"] for f in lv["figures"]}
+    assert hettie.name in figures

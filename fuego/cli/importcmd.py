@@ -1,9 +1,10 @@
-"""``fuego import MAP.dd2vtt|MAP.uvtt``: a Universal VTT map -> a scenario floor plan.
+"""``fuego import MAP.dd2vtt|MAP.uvtt [MAP ...]``: Universal VTT maps -> a scenario floor plan.
 
-Reads the walls and portals of a Universal VTT export (Dungeondraft ``.dd2vtt`` and other
-``.uvtt`` files), snaps them to fuego's 10-ft grid, finds the rooms they enclose and writes a
-scenario YAML that ``fuego check`` accepts, with comments on what the GM must still fill in
-(materials, fuel, heroes, fires). The conversion is :mod:`fuego.scenario.vtt`; the embedded
+Reads the walls and portals of Universal VTT exports (Dungeondraft ``.dd2vtt``, DungeonFog
+``.df2vtt`` and other ``.uvtt`` files), finds the rooms the walls enclose, puts them on
+fuego's 10-ft grid and writes a scenario YAML that ``fuego check`` accepts, with comments on
+what the GM must still fill in (materials, fuel, heroes, fires). Several maps are the levels of
+one building, from the ground up. The conversion is :mod:`fuego.scenario.vtt`; the embedded
 picture is never decoded.
 """
 
@@ -15,69 +16,96 @@ from fuego.errors import FuegoError
 
 
 @click.command("import")
-@click.argument("vtt_file", metavar="MAP.dd2vtt|MAP.uvtt",
+@click.argument("vtt_files", metavar="MAP.dd2vtt|MAP.uvtt [MAP ...]", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=str))
 @click.option("--out", "-o", "out", default=None, metavar="FILE.yaml",
               help="Write the scenario here (default: standard output).")
 @click.option("--grid-feet", type=click.Choice(["5", "10"]), default="5", show_default=True,
               help="Feet per VTT square: 5 (2 x 2 squares make a 10-ft area) or 10.")
 @click.option("--windows-from-names", is_flag=True,
-              help="Portals whose name, label or type mentions 'window' become windows.")
+              help="A portal whose name, label or type says 'window' is a window, one that "
+                   "says 'door' a door, whatever its closed flag.")
 @click.option("--window", "windows", type=int, multiple=True, metavar="N",
-              help="Make portal N (1-based, in file order) a window; repeatable.")
+              help="Make portal N of the first map (1-based, in file order) a window; "
+                   "repeatable.")
+@click.option("--door", "doors", type=int, multiple=True, metavar="N",
+              help="Make portal N of the first map a door (a 'closed: false' portal is "
+                   "otherwise a window); repeatable.")
 @click.option("--no-outside", is_flag=True,
               help="Drop the areas beyond the walls instead of making them an outdoor room.")
 @click.option("--title", default=None, help="Title of the scenario (default: from the file name).")
-@click.option("--level", "level", default="ground", show_default=True,
-              help="Name of the level the map becomes.")
+@click.option("--level", "levels", multiple=True, metavar="NAME",
+              help="Name of the level each map becomes, in order (default: ground for one "
+                   "map; each file's name for several); repeatable.")
 @click.option("--force", is_flag=True, help="Replace --out if it exists (never the map itself).")
-def import_cmd(vtt_file: str, out: str | None, grid_feet: str, windows_from_names: bool,
-               windows: tuple[int, ...], no_outside: bool, title: str | None, level: str,
+def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
+               windows_from_names: bool, windows: tuple[int, ...], doors: tuple[int, ...],
+               no_outside: bool, title: str | None, levels: tuple[str, ...],
                force: bool) -> None:
-    """Turn a Universal VTT map into a fuego scenario to annotate.
+    """Turn Universal VTT maps into a fuego scenario to annotate.
 
     \b
     One VTT square is 5 ft unless --grid-feet 10: 2 x 2 squares make one
-    10-ft fuego area. Walls snap to the 10-ft grid; the spaces they enclose
-    become rooms; portals become doors (or windows); the space beyond the
-    walls becomes an outdoor room that is a way out.
+    10-ft fuego area. The rooms are the spaces the walls enclose; portals
+    become doors, and those exported with "closed": false windows (the
+    Dungeondraft convention); the space beyond the walls becomes an outdoor
+    room that is a way out. Several maps are the levels of one building,
+    from the ground up (add the stairs by hand).
 
     \b
     Examples:
       fuego import cottage.dd2vtt --out cottage.yaml
-      fuego import keep.uvtt --grid-feet 10 --window 3 --window 4 --out keep.yaml
+      fuego import keep.uvtt --grid-feet 10 --window 3 --door 4 --out keep.yaml
+      fuego import ground.dd2vtt upper.dd2vtt --out house.yaml
       fuego check cottage.yaml
     """
     from fuego.files import Output
-    from fuego.scenario.vtt import convert
+    from fuego.scenario.vtt import convert_levels
 
-    target = Output(out, what="scenario", force=force, inputs=[vtt_file]).check() if out else None
-    if not level or not level[0].isalpha() or not all(c.isalnum() or c in "-_" for c in level) \
-            or len(level) > 20:
-        raise FuegoError(f"not a level name: {level!r}",
-                         tip="a letter, then letters, digits, - or _ (e.g. ground)")
-    text, report = convert(vtt_file, grid_feet=int(grid_feet), windows=tuple(windows),
-                           windows_from_names=windows_from_names, outside=not no_outside,
-                           title=title, level=level)
-    summary = (f"fuego import: {report.cols} x {report.rows} areas at {grid_feet} ft a square; "
-               f"{report.rooms} room{'s' if report.rooms != 1 else ''}"
-               f"{' and the outside' if report.outside else ''}, "
-               f"{report.doors} door{'s' if report.doors != 1 else ''}, "
-               f"{report.windows} window{'s' if report.windows != 1 else ''}"
-               + (f", {report.inner_walls} wall{'s' if report.inner_walls != 1 else ''} "
-                  "inside rooms" if report.inner_walls else "")
-               + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
-                  if report.skipped_portals else "")
-               + ("; an outdoor strip added around the map for the doors and windows of its "
-                  "outer wall" if report.strip else ""))
-    lost = [f"fuego import: not carried over: {line}" for line in report.dropped]
+    target = Output(out, what="scenario", force=force,
+                    inputs=list(vtt_files)).check() if out else None
+    if len(levels) > len(vtt_files):
+        raise FuegoError(f"{len(levels)} --level names for {len(vtt_files)} map"
+                         f"{'s' if len(vtt_files) != 1 else ''}",
+                         tip="give one --level per map, in the order of the maps")
+    for level in levels:
+        if not level or not level[0].isalpha() or len(level) > 20 \
+                or not all(c.isalnum() or c in "-_" for c in level):
+            raise FuegoError(f"not a level name: {level!r}",
+                             tip="a letter, then letters, digits, - or _ (e.g. ground)")
+    if len(set(levels)) != len(levels):
+        raise FuegoError("two maps have the same --level name", tip="name each level once")
+    text, reports = convert_levels(list(vtt_files), grid_feet=int(grid_feet),
+                                   windows=tuple(windows), doors=tuple(doors),
+                                   windows_from_names=windows_from_names,
+                                   outside=not no_outside, title=title, levels=levels)
+    lines = []
+    for report in reports:
+        where = f" {report.level}:" if len(reports) > 1 else ""
+
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}{'s' if count != 1 else ''}"
+
+        lines.append(
+            f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
+            f"square; {n(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
+            f"{n(report.doors, 'door')}, {n(report.windows, 'window')}"
+            + (f", {n(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
+            + (f", {n(report.objects, 'object')} noted" if report.objects else "")
+            + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
+               if report.skipped_portals else "")
+            + ("; an outdoor strip added around the map for the doors and windows of its "
+               "outer wall" if report.strip else "")
+            + ("; the grid moved 5 ft to keep the walls on its lines" if any(report.phase)
+               else ""))
+        lines += [f"fuego import:{where} clipped: {line}" for line in report.clipped]
+        lines += [f"fuego import:{where} not carried over: {line}" for line in report.dropped]
     if target is None:
         click.echo(text, nl=False)
-        click.echo(summary, err=True)
-        for line in lost:
+        for line in lines:
             click.echo(line, err=True)
         return
     target.write(text)
-    for line in lost:
+    for line in lines:
         click.echo(line, err=True)
-    click.echo(f"{summary}\nwrote {out}: fill in the TO DO comments, then `fuego check {out}`")
+    click.echo(f"wrote {out}: fill in the TO DO comments, then `fuego check {out}`")

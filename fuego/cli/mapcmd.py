@@ -193,15 +193,19 @@ def check_png_size(sizes, dpi: int) -> None:
               help="Also draw fires hidden from every hero (for a saved session: the GM's map).")
 @click.option("--dpi", type=click.IntRange(36, 600), default=150, show_default=True,
               help="Resolution of a PNG.")
-@click.option("--no-fuel", is_flag=True, help="No fuel shading or numbers (a players' map).")
+@click.option("--no-fuel", is_flag=True,
+              help="No fuel: no shading, numbers, routes (carpet, oil...) or marks (oil, "
+                   "powder, beams): a players' map.")
 @click.option("--no-legend", is_flag=True, help="Leave out the legend.")
-@click.option("--subgrid", is_flag=True, help="Dotted 5-ft squares inside each 10-ft area.")
+@click.option("--subgrid/--no-subgrid", default=None,
+              help="The 5-ft grid inside each 10-ft area (default: on from --scale 1.5, so "
+                   "--scale 2 prints the 1-inch squares of a battle mat).")
 @click.option("--title", default=None, help="Title printed on the map (default: the scenario's).")
 @click.option("--force", is_flag=True,
               help="Replace --out if it exists (never the scenario itself).")
 def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, seed: int | None,
             scale: float, paper: str | None, gm: bool, dpi: int, no_fuel: bool,
-            no_legend: bool, subgrid: bool, title: str | None, force: bool) -> None:
+            no_legend: bool, subgrid: bool | None, title: str | None, force: bool) -> None:
     """Render scenario FILE (or a saved session) as a printable encounter map.
 
     \b
@@ -222,7 +226,7 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     from fuego.files import Output
 
     fmt = out_format(out)
-    from fuego.render.map_style import default_paper
+    from fuego.render.map_style import default_paper, subgrid_default
     target = Output(out, what="map", force=force, inputs=[file]).check()
     from fuego.render.mapdraw import MapOptions, draw_map, figure_size
 
@@ -243,7 +247,8 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     b = scene.building
     chosen = pick_levels(b, levels)
     options = MapOptions(levels=chosen, area_inches=scale, fuel=not no_fuel,
-                         legend=not no_legend, subgrid=subgrid, title=title, subtitle=sub,
+                         legend=not no_legend, title=title,
+                         subgrid=subgrid_default(scale) if subgrid is None else subgrid, subtitle=sub,
                          layout="pages" if fmt == "pdf" else "side", gm=gm,
                          paper=(paper or default_paper()) if fmt == "pdf" else None)
     if fmt == "png":

@@ -8,7 +8,8 @@ import click
 
 from fuego.dice.roller import Pool, parse
 from fuego.errors import LimitError
-from fuego.rules.tables import RAISE_STEP, TN_BY_NAME
+from fuego.rules.formulas import with_raises
+from fuego.rules.tables import TN_BY_NAME
 
 MAX_TN = 1000
 MAX_RAISES = 20
@@ -54,8 +55,8 @@ def odds(expr: str, tn_text: str, raises: int, as_json: bool) -> None:
     tn = read_tn(tn_text)
     if not 0 <= raises <= MAX_RAISES:
         raise LimitError(f"--raises {raises} is out of range", tip=f"call from 0 to {MAX_RAISES} raises")
-    target = tn + RAISE_STEP * raises
-    probability = exact.chance(dice, tn, raises)
+    target = with_raises(tn, raises)
+    probability = exact.chance(dice, target)
     mean = exact.mean(dice)
     if as_json:
         data = {

@@ -82,7 +82,8 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     narrating as the fire acts. At any prompt: help, map [LEVEL], status,
     look ROOM, briefing, undo, save, quit, and the GM overrides: fire AREA FD,
     fd AREA N, open|close|break AREA AREA, move HERO AREA, wound HERO N
-    [fw|dw], add NAME AREA [npc], remove HERO, end.
+    [fw|dw], burn HERO FD jet|magic|object|oil, explode AREA FD [RADIUS],
+    blast AREA [DICE], add NAME AREA [npc], remove HERO, end.
 
     \b
     The session is saved after every answer (SAVE, and SAVE.bak the one

@@ -167,8 +167,8 @@ def screen(save: str, address: str, no_follow: bool) -> None:
     from fuego.web.server import Hub
 
     def load() -> None:
-        latest, frames = replay(sessions.load(save))
-        hub.publish(latest, frames=frames)
+        latest, frames, views = replay(sessions.load(save))
+        hub.publish(latest, frames=frames, views=views)
 
     hub = Hub()
     load()

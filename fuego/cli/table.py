@@ -60,6 +60,7 @@ from fuego.cli.table_view import (  # noqa: F401
     roll_line,
     side_by_side,
     sight_lines,
+    watchers_line,
     when,
 )
 from fuego.errors import FuegoError, SaveError
@@ -590,6 +591,9 @@ class Table:
                   if h.present and h.area in areas]
         self.screen.line("  fires: " + (", ".join(fires) or "none") + "; here: "
                          + (", ".join(people) or "nobody"))
+        for i in areas:  # for the GM: who sees each fire, and why the others do not
+            if i in scene.fires:
+                self.screen.line("  [GM only] " + watchers_line(scene, i), "italic magenta")
 
     def _back(self, q: Question) -> None:
         """At a roll an action makes: back to the hero's choices (its action answer and what

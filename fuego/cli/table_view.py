@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fuego.rules.formulas import fire_tn
 from fuego.table import session as sessions
 from fuego.text import terminal
 
@@ -322,22 +323,52 @@ def short_names(names: list[str]) -> list[str]:
 
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
-    """What each hero in play sees, and (for the GM only) the fires hidden from them."""
-    from fuego.engine.hero_actions import hidden_fires, visible_fires
+    """What each hero in play sees, and (for the GM only) the fires near them hidden from them,
+    each with why (fuego.engine.sight), and how many more burn out of their view."""
+    from fuego.engine.hero_actions import hidden_fires
+    from fuego.engine.sight import hero_sight, why_unseen
 
     out: list[tuple[str, str | None]] = []
     for h in scene.heroes:
         if not h.in_play:
             continue
-        seen = sorted(visible_fires(scene, h))
+        seen = sorted(hero_sight(scene, h).fires)
         hidden = hidden_fires(scene, h)
+        farther = len(scene.fires) - len(seen) - len(hidden)
         text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
                                       if seen else "no fire")
-        if hidden:
-            text += "  [GM only: hidden from " + h.name + ": " + \
-                ", ".join(fire_label(scene, i) for i in hidden) + "]"
-        out.append((text, "italic magenta" if hidden else None))
+        if hidden or farther:
+            notes = [f"{fire_label(scene, i)} ({unseen_words(why_unseen(scene, h, i))})"
+                     for i in hidden]
+            if farther:
+                notes.append(f"{plural(farther, 'more fire')} out of view")
+            text += "  [GM only: hidden from " + h.name + ": " + ", ".join(notes) + "]"
+        out.append((text, "italic magenta" if hidden or farther else None))
     return out
+
+
+def unseen_words(why: object) -> str:
+    """Why a hero does not see a fire, in a GM's words."""
+    from fuego.engine.sight import Unseen
+
+    return why.words if isinstance(why, Unseen) else "in view"
+
+
+def watchers_line(scene: Scene, area: int) -> str:
+    """Who of the heroes in play sees the fire in ``area``, and why the others do not."""
+    from fuego.engine.sight import why_unseen
+
+    seen, unseen = [], []
+    for h in scene.heroes:
+        if not h.in_play:
+            continue
+        why = why_unseen(scene, h, area)
+        if why is None:
+            seen.append(h.name)
+        else:
+            unseen.append(f"{h.name} ({why.words})")
+    return (f"{fire_label(scene, area)} seen by " + (", ".join(seen) or "nobody")
+            + ("; hidden from " + ", ".join(unseen) if unseen else ""))
 
 
 def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
@@ -390,7 +421,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         return f"{words} ({what}{named} to {b.rooms[b.areas[far].room].name})"
     if k is HeroActionKind.SMOTHER:
         fd = scene.fires[act.area].fd
-        return f"{words} ({fire_dice(fd)}; {roll or f'TN {5 * fd}'}; success: " \
+        return f"{words} ({fire_dice(fd)}; {roll or f'TN {fire_tn(fd)}'}; success: " \
                f"{1 + act.raises} FD off)"
     if k is HeroActionKind.SPOT:
         return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.area].fd)}; " \

@@ -38,22 +38,14 @@ def distribution(pool: Pool | Plain) -> dict[int, float]:
     return dict(_table(pool))
 
 
-def chance(pool: Pool | Plain, tn: int, raises: int = 0) -> float:
-    """Probability that the total meets ``tn + 5 * raises`` (a raise adds 5 to the TN)."""
-    if raises < 0:
-        raise DiceError(f"raises cannot be negative: {raises}", tip="call 0 or more raises")
-    target = tn + 5 * raises
-    return _chance(pool, target)
+def chance(pool: Pool | Plain, tn: int) -> float:
+    """Probability that the total meets ``tn`` (raises called are in it: rules.formulas)."""
+    return _chance(pool, tn)
 
 
 def mean(pool: Pool | Plain) -> float:
     """Expected total of a pool (or plain roll)."""
     return _mean(pool)
-
-
-def target(tn: int, raises: int = 0) -> int:
-    """The number a roll must reach: the TN plus 5 per raise."""
-    return tn + 5 * raises
 
 
 # -- cached internals ---------------------------------------------------------------------------

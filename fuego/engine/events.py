@@ -41,6 +41,7 @@ class EventKind(str, Enum):
     AREA_BURNED_OUT = "area-burned-out"
     FIRE_SPOTTED = "fire-spotted"
     FIRE_HIDDEN = "fire-hidden"
+    EXPLOSION = "explosion"
     # the building
     BARRIER_OPENED = "barrier-opened"
     BARRIER_CLOSED = "barrier-closed"
@@ -53,6 +54,8 @@ class EventKind(str, Enum):
     WOUND_CHECK = "wound-check"
     CLOTHES_CAUGHT = "clothes-caught"
     CLOTHES_OUT = "clothes-out"
+    OIL_CLINGS = "oil-clings"  # burning oil covers a hero: on fire until put out
+    FIRE_RESISTED = "fire-resisted"  # a fire-resistant character ignores the fire (001)
     HERO_KNOCKED_OUT = "hero-knocked-out"
     HERO_CRIPPLED = "hero-crippled"
     HERO_DIED = "hero-died"
@@ -90,6 +93,13 @@ class Roll(TypedDict):
     tn: int
     total: int
     success: bool
+
+
+class Spot(Roll):
+    """A spot roll at a hidden fire, and what hid it from the hero (fuego.engine.sight)."""
+
+    unseen: str  # why the hero did not see it (an engine.sight.Unseen value)
+    feet: NotRequired[float]  # along the line of sight to its near side, where one runs
 
 
 class SceneStart(TypedDict):
@@ -142,6 +152,7 @@ class FireStarted(TypedDict):
     by: NotRequired[str | None]
     incendiary: NotRequired[bool]
     intentional: NotRequired[bool]
+    own_fuel: NotRequired[int]  # the Resolve of the fuel it brought: it burns where none is
 
 
 class FireMerged(TypedDict):
@@ -281,6 +292,30 @@ class HeroDamaged(TypedDict):
     temperature: str
     exposure: str
     cause: str
+    contact: NotRequired[str]  # how the fire reached the hero: a tables.Contact value
+
+
+class OilClings(TypedDict):
+    fd: int  # the Fire Dice of the burning oil on the hero
+    cause: str
+
+
+class FireResisted(TypedDict):
+    fd: int
+    cause: str
+    contact: NotRequired[str]
+
+
+class Explosion(TypedDict):
+    fd: int
+    radius: int
+    tn: int  # the barriers it blows open: destruction TN at most this (5 x FD)
+    rule: str  # rules.explosions: fire (hot fire damage) or debris (the older reading)
+    areas: list[str]  # the areas it reaches, nearest first
+    broken: list[str]  # the barriers it blows open
+    caught: list[str]  # the characters it reaches
+    why: str
+    cue: NotRequired[str]
 
 
 class WoundCheck(Roll):
@@ -347,6 +382,7 @@ class Smoke(TypedDict):
     rooms: list[str]
     cleared: int
     areas: NotRequired[dict[str, str]]  # each area whose smoke changed: thin, thick or clear
+    why: NotRequired[str]  # what changed it, where not the end of the round (a gust, the wind)
 
 
 class Script(TypedDict):
@@ -379,6 +415,9 @@ class Gm(TypedDict):
     n: NotRequired[int]  # wounds given
     npc: NotRequired[bool]  # a character added
     rank: NotRequired[str]
+    what: NotRequired[str]  # reveal, hide: all, level or room
+    name: NotRequired[str]  # reveal, hide: the level's name or the room's key
+    text: NotRequired[str]  # note: the GM's words
 
 
 class Weather(TypedDict):
@@ -490,8 +529,8 @@ PAYLOADS: dict[EventKind, Any] = {
     EventKind.FIRE_OUT: FireOut,
     EventKind.FLASHOVER: Flashover,
     EventKind.AREA_BURNED_OUT: Nothing,
-    EventKind.FIRE_SPOTTED: Roll,
-    EventKind.FIRE_HIDDEN: Roll,
+    EventKind.FIRE_SPOTTED: Spot,
+    EventKind.FIRE_HIDDEN: Spot,
     EventKind.BARRIER_OPENED: Barrier,
     EventKind.BARRIER_CLOSED: Barrier,
     EventKind.FLOOR_COLLAPSED: FloorCollapsed,
@@ -502,6 +541,9 @@ PAYLOADS: dict[EventKind, Any] = {
     EventKind.WOUND_CHECK: WoundCheck,
     EventKind.CLOTHES_CAUGHT: ClothesCaught,
     EventKind.CLOTHES_OUT: ClothesOut,
+    EventKind.OIL_CLINGS: OilClings,
+    EventKind.FIRE_RESISTED: FireResisted,
+    EventKind.EXPLOSION: Explosion,
     EventKind.HERO_KNOCKED_OUT: HeroDown,
     EventKind.HERO_CRIPPLED: Dramatic,
     EventKind.HERO_DIED: HeroDown,
@@ -608,7 +650,7 @@ def _recorder():
 record = _recorder()
 
 #: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
-LOG_FORMAT = 2
+LOG_FORMAT = 3
 
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0

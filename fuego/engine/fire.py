@@ -22,10 +22,9 @@ from transitions import EventData, Machine
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.errors import RuleError
+from fuego.rules.formulas import clamp_fire_dice, half_dice, is_fire_dice
 from fuego.rules.tables import (
     FIRE_STATS,
-    MAX_FIRE_DICE,
-    MIN_FIRE_DICE,
     FireKind,
     FireStats,
     Temperature,
@@ -44,10 +43,6 @@ class FireState(str, Enum):
     GUTTERING = "guttering"  # crippled (a Villain at Dramatic Wounds >= Resolve): no ten again
     OUT = "out"
 
-
-#: A new fire is hidden from nobody: one empty set shared by all (frozenset() makes a new one
-#: each time, 216 bytes a fire at 10,000 fires).
-_NOBODY: frozenset[str] = frozenset()
 
 _GUTTERING = FireState.GUTTERING  # (a module constant: an enum member read from its class
 #: costs a descriptor call on Python 3.11, and pools are looked up on every roll)
@@ -100,7 +95,7 @@ class Fire:
 
     __slots__ = (
         "id", "area", "fd", "temperature", "kind", "resolve", "flesh", "dramatic", "state",
-        "born", "smoke", "dice", "hidden_from",
+        "born", "smoke", "dice", "own_fuel",
     )  # fmt: skip
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
@@ -118,7 +113,7 @@ class Fire:
                  temperature: Temperature = Temperature.REGULAR,
                  kind: FireKind = FireKind.HENCHMAN, state: FireState = FireState.BURNING,
                  born: int = 0):
-        if not MIN_FIRE_DICE <= fd <= MAX_FIRE_DICE:
+        if not is_fire_dice(fd):
             raise RuleError(f"Fire Dice must be 1-10, not {fd}")
         self.id = id
         self.area = area
@@ -132,7 +127,7 @@ class Fire:
         self.born = born
         self.smoke = 0  # smoke it has made, in areas (fuego.engine.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
-        self.hidden_from: frozenset[str] = _NOBODY
+        self.own_fuel = False  # burns fuel it brought (an incendiary), not its area's
 
     # -- the state machine ----------------------------------------------------------------------
     def trigger(self, trigger: Trigger, scene: Scene, why: str | None = None,
@@ -245,7 +240,7 @@ class Fire:
         return r if self.kind is FireKind.HENCHMAN else 2 * r
 
     def set_dice(self, fd: int) -> None:
-        self.fd = max(MIN_FIRE_DICE, min(MAX_FIRE_DICE, fd))
+        self.fd = clamp_fire_dice(fd)
 
     def label(self, area_name: str) -> str:
         return f"fire {area_name}"
@@ -256,6 +251,7 @@ class Fire:
             "temperature": self.temperature.value, "kind": self.kind.value,
             "resolve": self.resolve, "flesh": self.flesh, "dramatic": self.dramatic,
             "state": self.state.value, "born": self.born, "smoke": self.smoke,
+            **({"own_fuel": True} if self.own_fuel else {}),
         }  # fmt: skip
 
     @classmethod
@@ -264,6 +260,7 @@ class Fire:
                    temperature=Temperature(d["temperature"]), kind=FireKind(d["kind"]),
                    state=FireState(d["state"]), born=d["born"])
         fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
+        fire.own_fuel = d.get("own_fuel", False)
         return fire
 
 
@@ -300,4 +297,4 @@ def damage_pool(fd: int, temperature: Temperature, explode: bool = True) -> Pool
 
 def new_fire_dice(source_fd: int) -> int:
     """Half the Fire Dice of the source, rounded down, at least 1 (RULES-NOTES)."""
-    return max(1, source_fd // 2)
+    return half_dice(source_fd)

@@ -30,8 +30,10 @@ from typing import TYPE_CHECKING
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.engine.injury import Sense, avoid_fire, avoid_pool, fire_damage, hero_roll
-from fuego.rules.tables import FIRE_STATS, Exposure
+from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
+from fuego.engine.sight import Unseen, hero_sight, look
+from fuego.rules.formulas import fire_tn, with_raises
+from fuego.rules.tables import FIRE_STATS
 from fuego.world.building import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
@@ -91,7 +93,7 @@ RAISABLE = ("move", "smother", "spot")
 class ActionRoll:
     """What an action rolls: ``pool`` (before smoke and confusion: ``hero_roll`` applies them,
     with ``sense``) against ``tn``, or against the roll of ``against`` (a hidden fire's
-    Stealth) plus 5 per raise; a failed roll that costs damage names the fire's damage pool,
+    Stealth) plus the raises called; a failed roll that costs damage names the fire's damage pool,
     its Fire Dice and whether it is the clinging kind."""
 
     purpose: str
@@ -120,21 +122,22 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     k = act.kind
     if k is HeroActionKind.MOVE:
         fire = scene.fires.get(act.area)
-        if fire is None or not fire.harmful:
+        if fire is None or not scene.harms(fire):
             return None
         knack, pool = avoid_pool(hero)
         damage = FIRE_STATS[fire.fd].damage[fire.temperature]
         if not fire.explodes:
             damage = damage.no_explode()
         return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
-                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises, damage=damage)
+                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises,
+                          damage=damage)
     if k is HeroActionKind.SMOTHER:
         fire = scene.fires.get(act.area)
         if fire is None:
             return None
         pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
         return ActionRoll("smother fire", pool, Sense.MOVEMENT,
-                          tn=5 * fire.fd + 5 * act.raises, raises=act.raises)
+                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
     if k is HeroActionKind.SPOT:
         fire = scene.fires.get(act.area)
         if fire is None:
@@ -147,27 +150,18 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
         if not victim.clothes_fd:
             return None
         pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=5 * victim.clothes_fd)
+        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
     return None
 
 
-def visible_fires(scene: Scene, hero: Hero) -> set[int]:
-    """Fires the hero can see: in its room, or through an opening from its area, or spotted."""
-    b = scene.building
-    room = b.areas[hero.area].room
-    seen = {i for i in b.room_areas(room) if i in scene.fires}
-    seen.update(j for j in b.open_neighbours(hero.area) if j in scene.fires)
-    seen.update(i for i in hero.known_fires if i in scene.fires)
-    return seen
-
-
 def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
-    """Fires the hero cannot see but could notice (within two moves through any barrier)."""
+    """Fires hidden from the hero (fuego.engine.sight: out of sight, behind a door, in smoke)
+    that it could notice: within two moves through any barrier, its own area's included."""
     b = scene.building
-    visible = visible_fires(scene, hero)
-    near = {j for j, _ in b.neighbours(hero.area)}
+    seen = hero_sight(scene, hero).fires
+    near = {hero.area, *(j for j, _ in b.neighbours(hero.area))}
     near |= {k for j in list(near) for k, _ in b.neighbours(j)}
-    return sorted(i for i in near if i in scene.fires and i not in visible)
+    return sorted(i for i in near if i in scene.fires and i not in seen)
 
 
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:
@@ -186,8 +180,9 @@ def options(scene: Scene, hero: Hero) -> list[HeroAction]:
             kind = HeroActionKind.CLOSE if not barrier.closed else HeroActionKind.OPEN
             out.append(HeroAction(kind, barrier=barrier.index))
     near = [hero.area, *b.open_neighbours(hero.area)]
+    fires, modules = scene.fires, scene.modules
     for i in near:
-        if i in scene.fires:
+        if i in fires and all(m.may_smother(scene, fires[i]) for m in modules):
             out.append(HeroAction(HeroActionKind.SMOTHER, target=i))
     for i in hidden_fires(scene, hero):
         out.append(HeroAction(HeroActionKind.SPOT, target=i))
@@ -205,10 +200,11 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
     for m in scene.modules:
         m.hero_moved(scene, hero, frm)
     fire = scene.fires.get(to)
-    if fire is not None and fire.harmful and not avoid_fire(scene, hero, fire.fd,
-                                                            raises=raises):
-        fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING, "moved into fire",
-                    explode=fire.explodes)
+    if fire is not None and scene.harms(fire) and not avoid_fire(scene, hero, fire.fd,
+                                                                 raises=raises):
+        # stepping into burning oil is the clinging kind: it covers the hero (003)
+        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True), "moved into fire",
+             temperature=fire.temperature, source=fire.id, explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):
         hero.status = Status.ESCAPED
         hero.dice.clear()
@@ -240,6 +236,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
                        success=ok)
             if ok:
                 victim.clothes_fd = 0
+                victim.oiled = False
                 scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
     elif act.kind is HeroActionKind.SMOTHER:
         fire = scene.fires.get(act.area)
@@ -261,11 +258,17 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
-            tn = scene.roller.total(spec.opposed) + 5 * act.raises
+            # what hid it (the log says: a door, a wall, smoke and how far)
+            seen = look(scene, hero, fire.area)
+            why = seen.why or Unseen.OUT_OF_SIGHT
+            where = {} if seen.feet is None or seen.line is None or not seen.line.pieces \
+                else {"feet": round(seen.feet, 1)}
+            tn = with_raises(scene.roller.total(spec.opposed), act.raises)
             total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
             ok = total >= tn
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
-                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok)
+                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok,
+                       unseen=why.value, **where)
             if ok:
                 hero.known_fires.add(fire.area)
     else:

@@ -2,7 +2,7 @@
 
 Wounds follow core 7th Sea (RULES-NOTES, Wounds): damage adds Flesh Wounds; a wound check
 ``Brawn k Brawn`` against the total Flesh Wounds that fails gives one Dramatic Wound plus one per
-full 20 (fleeting exposure) or 10 (clinging fire: clothes, oil, gas) points it failed by, and the
+full 20 (fleeting exposure) or 10 (clinging fire: clothes, oil, gas, magic) points it failed by, and the
 Flesh Wounds return to 0. Heroes and Villains are Crippled at Dramatic Wounds = Resolve and
 Knocked Out at twice that; Henchmen are Knocked Out at Resolve. A Knocked Out character still in
 the fire dies at its next Dramatic Wound (003, Knocked Out).
@@ -49,14 +49,17 @@ class Hero:
     flesh: int = 0
     dramatic: int = 0
     status: Status = Status.ACTIVE
-    clothes_fd: int = 0  # Fire Dice of burning clothes or hair; 0 when not burning
-    fire_damaged: bool = False  # took fire damage this round (003: at most once at round's end)
+    clothes_fd: int = 0  # Fire Dice of the fire on the hero (clothes, hair, oil); 0: none
+    oiled: bool = False  # that fire is burning oil on them (hot; 003 "covered in burning liquid")
+    fire_damaged: bool = False  # took fire damage this round (rules.round_burn: any)
+    burned_by: set[int] = field(default_factory=set)  # ids of the fires that hurt it this round
     thick_rounds: int = 0  # consecutive rounds in thick smoke
     confused: bool = False
     breath: int = 0  # rounds spent holding breath
     dice: list[int] = field(default_factory=list)
     drama: int = 0  # Drama Dice left to spend (+1 rolled and kept die each)
     known_fires: set[int] = field(default_factory=set)  # areas of hidden fires it has spotted
+    fire_resistant: bool = False  # 001: the Fire Resistant special ignores all fire effects
 
     # -- the sheet --------------------------------------------------------------------------
     def knack(self, name: str) -> int:
@@ -105,6 +108,10 @@ class Hero:
         }  # fmt: skip
         if self.drama:  # only when a scenario gives any: older snapshots stay the same
             d["drama"] = self.drama
+        if self.oiled:
+            d["oiled"] = True
+        if self.burned_by:
+            d["burned_by"] = sorted(self.burned_by)
         return d
 
     def load_state(self, d: dict) -> None:
@@ -115,3 +122,5 @@ class Hero:
         self.known_fires = set(d["known_fires"])
         self.fire_damaged = d["fire_damaged"]
         self.drama = d.get("drama", 0)
+        self.oiled = d.get("oiled", False)
+        self.burned_by = set(d.get("burned_by", ()))

@@ -13,17 +13,20 @@ from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
 from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
+from fuego.rules.formulas import fire_tn, half_dice, with_raises
 from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import (
     CONFUSION_UNKEPT_PENALTY,
+    CONTACT_EXPOSURE,
+    CONTACT_HOT,
     EXTRA_WOUND_STEP,
-    FIRE_STATS,
-    RAISE_STEP,
     SMOKE_KEPT_PENALTY,
+    Contact,
     Exposure,
     Temperature,
     falling_pool,
 )
+from fuego.world.places import BURNING_LIQUIDS
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -135,36 +138,89 @@ def wound_check(scene: Scene, hero: Hero, exposure: Exposure, cause: str, *,
 
 
 def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
-                exposure: Exposure, cause: str, explode: bool = True, *, fire: bool = True) -> None:
+                exposure: Exposure, cause: str, explode: bool = True, *, fire: bool = True,
+                contact: Contact | None = None, source: int | None = None) -> None:
     """The fire's damage roll as Flesh Wounds, then a wound check (003). ``fire``: the damage is
     the fire's own; debris deals a fire's damage but is not fire (it neither kills a
-    Knocked-Out character nor sets clothes alight)."""
+    Knocked-Out character nor sets clothes alight). ``contact``: how it reached the hero (the
+    log's word); ``source``: the id of the scene's fire that dealt it (the end-of-round burn
+    skips a fire that already hurt the hero this round, 003)."""
     if not hero.present:
+        return
+    if fire and hero.fire_resistant:  # 001: "may ignore all fire effects"; debris is not fire
+        scene.emit(EventKind.FIRE_RESISTED, hero.name, hero.area, fd=fd, cause=cause,
+                   **({"contact": contact.value} if contact is not None else {}))
         return
     pool = damage_pool(fd, temperature, explode)
     total = scene.roller.total(pool)
     hero.flesh += total
     hero.fire_damaged = True
+    if source is not None:
+        hero.burned_by.add(source)
+    data = {"contact": contact.value} if contact is not None else {}
     scene.emit(EventKind.HERO_DAMAGED, hero.name, hero.area, pool=pool.notation, damage=total,
                flesh=hero.flesh, fd=fd, temperature=temperature.value,
-               exposure=exposure.value, cause=cause)
+               exposure=exposure.value, cause=cause, **data)
     wound_check(scene, hero, exposure, cause, deadly=fire)
+    if contact is Contact.OIL and hero.present and total > 0:
+        cover_in_oil(scene, hero, fd, cause)
     # 003, Hero on Fire: "a hero who takes damage from fire" risks their clothes: fire's
-    # damage, and more than none of it
-    if fire and total > 0 and scene.settings.burning_clothes and hero.present and cause != "clothes":
+    # damage, and more than none of it (not from the fire already on them)
+    if (fire and total > 0 and scene.settings.burning_clothes and hero.present
+            and contact not in ON_HERO and cause != "clothes"):
         catch_clothes(scene, hero, fd)
+
+
+#: The fires that burn on the hero: their own damage does not set clothes alight again.
+ON_HERO = frozenset({Contact.CLOTHES})
+
+
+def burn(scene: Scene, hero: Hero, fd: int, contact: Contact, cause: str, *,
+         temperature: Temperature | None = None, source: int | None = None,
+         explode: bool = True) -> None:
+    """Fire reaching a hero by ``contact``: its exposure (per 20 or per 10) and, for an
+    explosion, a jet of gas or burning oil, its heat come from the rule tables
+    (``CONTACT_EXPOSURE``, ``CONTACT_HOT``); otherwise ``temperature`` (default regular)."""
+    if contact in CONTACT_HOT:
+        temperature = Temperature.HOT
+    fire_damage(scene, hero, fd, temperature or Temperature.REGULAR, CONTACT_EXPOSURE[contact],
+                cause, explode, fire=contact is not Contact.DEBRIS, contact=contact,
+                source=source)
+
+
+def contact_with(scene: Scene, area: int, moving: bool) -> Contact:
+    """How a fire in ``area`` reaches a hero there: burning oil (or another burning liquid)
+    covers them (003, "splashed with a burning chemical", "covered in burning liquid"; unless
+    ``rules.burning_oil: fleeting``), else they stand in it or move through it."""
+    from fuego.rules.settings import BurningOil
+
+    if (scene.settings.burning_oil is BurningOil.CLINGS
+            and not BURNING_LIQUIDS.isdisjoint(scene.building.areas[area].features)):
+        return Contact.OIL
+    return Contact.MOVING if moving else Contact.STANDING
+
+
+def cover_in_oil(scene: Scene, hero: Hero, fd: int, cause: str) -> None:
+    """Burning oil clings: the hero is on fire like burning clothes (003), a hot fire of half
+    the oil's dice (at least 1), burning them each round until put out."""
+    on = half_dice(fd)
+    if hero.oiled and hero.clothes_fd >= on:
+        return
+    hero.clothes_fd = max(hero.clothes_fd, on)
+    hero.oiled = True
+    scene.emit(EventKind.OIL_CLINGS, hero.name, hero.area, fd=hero.clothes_fd, cause=cause)
 
 
 def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     """Hero on Fire [Optional] (003): Finesse vs 5 x FD or clothes burn at half the dice."""
     if hero.clothes_fd:
         return
-    tn = FIRE_STATS[fd].tn
+    tn = fire_tn(fd)
     total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
                             action=False)
     if total >= tn:
         return
-    hero.clothes_fd = max(1, fd // 2)
+    hero.clothes_fd = half_dice(fd)
     scene.emit(EventKind.CLOTHES_CAUGHT, hero.name, hero.area, pool=pool.notation, tn=tn,
                total=total, fd=hero.clothes_fd)
 
@@ -184,7 +240,7 @@ def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
     """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
     unharmed (003)."""
     knack, base = avoid_pool(hero, knack)
-    tn = FIRE_STATS[fd].tn + RAISE_STEP * raises
+    tn = with_raises(fire_tn(fd), raises)
     total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
     ok = total >= tn
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
@@ -199,7 +255,7 @@ def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
     if hero.in_play and avoid_fire(scene, hero, fd):
         return
     scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
-    fire_damage(scene, hero, fd, Temperature.REGULAR, Exposure.FLEETING, "debris", fire=False)
+    burn(scene, hero, fd, Contact.DEBRIS, "debris")
 
 
 def fall(scene: Scene, hero: Hero, feet: int, to_area: int) -> None:

@@ -9,8 +9,8 @@ One round of :func:`play_round`:
    roller. A fire spends its die on what its policy picks; a hero on what the controller picks,
    or holds the die for a later phase. Fires started during the round act from the next round.
 3. **End**, always in this order (docs/rules.md, "End of round"):
-   a. heroes in a burning area who took no fire damage this round take it now;
-   b. burning clothes burn (clinging exposure: an extra Dramatic Wound per 10);
+   a. heroes in a burning area whom that fire has not hurt this round take its damage now;
+   b. the fire on a hero burns, clothes or oil (clinging exposure: an extra Dramatic Wound per 10);
    c. smoke grows, spreads, vents, lingers or clears;
    d. heroes in smoke: rounds in thick smoke count up, the confusion check, confusion ends outside;
    e. bad air: holding breath, then suffocation checks;
@@ -31,14 +31,15 @@ from fuego.engine.fire_actions import perform as fire_perform
 from fuego.engine.hero_actions import options
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
-from fuego.engine.injury import add_dramatic, dramatic_wounds, fire_damage, hero_roll
+from fuego.engine.injury import add_dramatic, burn, contact_with, dramatic_wounds, hero_roll
 from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
-from fuego.rules.settings import FlashoverMode, SuffocationFire
+from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
 from fuego.rules.tables import (
     CONFUSION_AFTER_ROUNDS,
     CONFUSION_TN_PER_ROUND,
     SUFFOCATION_TN_PER_ROUND,
+    Contact,
     Exposure,
     Temperature,
 )
@@ -109,6 +110,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
+        hero.burned_by.clear()
         hero.dice = action_dice(hero.panache) if hero.in_play else []
         if hero.dice:
             ask = getattr(controller, "action_dice", None)  # (Controller's; duck-typed ones)
@@ -199,20 +201,30 @@ def end_round(scene: Scene) -> None:
 
 
 def _exposure(scene: Scene) -> None:
-    """a. Standing in fire: its damage once a round if not already burned (003)."""
+    """a. Standing in fire: its damage at the end of the round, unless *it* already hurt the
+    hero this round (003: "if they haven't taken damage from it"; ``rules.round_burn: any``,
+    the older reading, lets any fire damage spare them)."""
+    per_fire = scene.settings.round_burn is RoundBurn.PER_FIRE
     for hero in scene.heroes:
         fire = scene.fires.get(hero.area)
-        if fire is not None and fire.harmful and hero.present and not hero.fire_damaged:
-            fire_damage(scene, hero, fire.fd, fire.temperature, Exposure.FLEETING,
-                        "standing in fire", explode=fire.explodes)
+        if fire is None or not hero.present or not scene.harms(fire):
+            continue
+        if fire.id in hero.burned_by if per_fire else hero.fire_damaged:
+            continue
+        burn(scene, hero, fire.fd, contact_with(scene, fire.area, moving=False),
+             "standing in fire", temperature=fire.temperature, source=fire.id,
+             explode=fire.explodes)
 
 
 def _clothes(scene: Scene) -> None:
-    """b. Burning clothes or hair: a fire of their own on the hero (003, Hero on Fire)."""
+    """b. The fire on a hero, clothes or hair or burning oil, burns them (003: "at the end of a
+    round they are on fire in"), with clinging wounds; oil is a chemical fire, hot."""
     for hero in scene.heroes:
         if hero.clothes_fd and hero.present:
-            fire_damage(scene, hero, hero.clothes_fd, Temperature.REGULAR, Exposure.CLINGING,
-                        "clothes")
+            if hero.oiled:
+                burn(scene, hero, hero.clothes_fd, Contact.OIL, "burning oil")
+            else:
+                burn(scene, hero, hero.clothes_fd, Contact.CLOTHES, "clothes")
 
 
 def _smoke_on_heroes(scene: Scene) -> None:

@@ -90,6 +90,21 @@ class RuleModule:
         return False
 
     # -- what modules ask of each other where they cannot import each other's class --------------
+    def move_tolls(self, scene: Scene) -> dict[int, float]:
+        """What stepping into an area costs a walker on top of the move, by area (wrecks: a
+        wreck's extra move), for the automatic heroes' way out."""
+        return {}
+
+    def flame_harms(self, scene: Scene, fire: Fire) -> bool:
+        """Does a Flame (``FireState.FLAME``, harmless of its own: ASL 25.1) burn heroes after
+        all? (flame-and-blaze's ``flames_burn``, the older reading.)"""
+        return False
+
+    def may_smother(self, scene: Scene, fire: Fire) -> bool:
+        """May heroes smother this fire? (flame-and-blaze: a Blaze cannot be purposely
+        extinguished, ASL 25.7.)"""
+        return True
+
     def is_incendiary(self, fire: Fire) -> bool:
         """Did this module make ``fire`` an incendiary (the weather does not put it out)?"""
         return False

@@ -18,6 +18,7 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.rules.formulas import clamp_fire_dice
 from fuego.rules.settings import Settings
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature
@@ -74,6 +75,8 @@ class Scene:
     ask_roll: Callable[..., int | None] | None = None
     #: where a fire may leap, cached by fuego.engine.fire_actions (docs/performance.md)
     leap_cache: Any = field(default=None, repr=False, compare=False)
+    #: what each hero sees, kept per the state it follows by fuego.engine.sight
+    sight_cache: Any = field(default=None, repr=False, compare=False)
     _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,
                                                 compare=False)
 
@@ -131,6 +134,14 @@ class Scene:
     def room_fires(self, room: str) -> list[Fire]:
         return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]
 
+    def harms(self, fire: Fire) -> bool:
+        """Does this fire burn heroes in it or stepping in? Any lit fire but a Flame (ASL 25.1:
+        no effect of its own), unless a module says a Flame does (``flame_harms``)."""
+        if fire.harmful:
+            return True
+        return fire.state is FireState.FLAME and any(m.flame_harms(self, fire)
+                                                    for m in self.modules)
+
     def module(self, kind: type[M]) -> M | None:
         """The scene's module of class ``kind`` (None when it is off): modules find each other
         by type, and the scenario's names stay in fuego.modules.registry."""
@@ -142,16 +153,23 @@ class Scene:
     # -- fires: the only way in and out of the active set --------------------------------------
     def start_fire(self, area: int, fd: int, cause: Cause, *, source: Fire | None = None,
                    temperature: Temperature | None = None, kind: FireKind | None = None,
-                   state: FireState | None = None, **data: Any) -> Fire | None:
+                   state: FireState | None = None, own_fuel: int = 0,
+                   **data: Any) -> Fire | None:
         """Start a fire (or merge into the one there). Returns None where nothing can burn.
 
         Merging keeps the larger Fire Dice (and the hotter temperature). An area with no fuel, or
-        one already burned out, does not take fire.
+        one already burned out, does not take fire, unless the fire brings ``own_fuel`` (an
+        incendiary: its Resolve is that fuel, and the area's fuel is never touched).
         """
         a = self.building.areas[area]
+        brought = 0
         if not a.burnable:
-            return None
-        fd = max(1, min(10, fd))
+            if not own_fuel:
+                return None
+            if area not in self.fires:
+                brought = own_fuel
+                data["own_fuel"] = own_fuel  # the log says why it burns where nothing can
+        fd = clamp_fire_dice(fd)
         if temperature is None:
             hot = a.room in self.flashed or not HOT_FEATURES.isdisjoint(a.features)
             temperature = Temperature.HOT if hot else Temperature.REGULAR
@@ -167,9 +185,10 @@ class Scene:
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
                       cause=cause.value, source=src, grew=grew, **data)
             return existing
-        fire = Fire(self.next_fire_id, area, fd, a.fuel, temperature=temperature,
+        fire = Fire(self.next_fire_id, area, fd, brought or a.fuel, temperature=temperature,
                     kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
                     born=self.round)
+        fire.own_fuel = bool(brought)
         self.next_fire_id += 1
         self.fires[area] = fire
         for module in self.modules:
@@ -193,7 +212,9 @@ class Scene:
         ``Fire.went_out``). Put out early, the fuel it had not eaten stays in the area."""
         self.fires.pop(fire.area, None)
         area = self.building.areas[fire.area]
-        if burned_out:
+        if fire.own_fuel:
+            pass  # it burned what it brought: the area's own fuel (none) is as it was
+        elif burned_out:
             self.building.burn_out(fire.area)
         else:  # put out early: what it had not eaten is still there (unlit fuel again)
             spent = fire.dramatic if fire.kind is FireKind.HENCHMAN else fire.dramatic // 2

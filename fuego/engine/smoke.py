@@ -81,7 +81,9 @@ class SmokeField:
         if thick_covers:
             new.update(dict.fromkeys(chain.from_iterable(thick_covers), Density.THICK))
         owned: set[int] = set()  # areas whose smoke a module manages: no core lingering
-        for m in modules:
+        # in the modules' end-of-round order, so the wind acts on the core's smoke before the
+        # modules that lay their own (the listing changes nothing)
+        for m in sorted(modules, key=lambda m: m.end_order) if len(modules) > 1 else modules:
             owned |= m.smoke_update(scene, self, new) or set()
         linger: dict[int, int] = {}
         cleared = []
@@ -117,6 +119,34 @@ class SmokeField:
                               for i in changed})
         if cleared and not new:
             scene.emit(EventKind.SMOKE_CLEARED, None, None)
+
+    def disperse(self, scene: Scene, areas: list[int], why: str) -> list[int]:
+        """Thin the smoke in ``areas`` one step at once (ASL 25.651: a gust eliminates dispersed
+        smoke and disperses the rest): thin clears, thick turns thin. One ``smoke`` event names
+        what changed; returns those areas."""
+        changed = []
+        for i in areas:
+            d = self.density.get(i, Density.NONE)
+            if d is Density.THICK:
+                self.density[i] = Density.THIN
+            elif d is Density.THIN:
+                del self.density[i]
+                self.linger.pop(i, None)
+            else:
+                continue
+            changed.append(i)
+        if changed:
+            now = list(self.density.values())
+            b = self.building
+            scene.emit(EventKind.SMOKE, None, None, thin=now.count(Density.THIN),
+                       thick=now.count(Density.THICK),
+                       rooms=sorted({b.areas[i].room for i in self.density}),
+                       cleared=sum(1 for i in changed if i not in self.density),
+                       areas={scene.area_name(i): SMOKE_WORDS[self.at(i)] for i in changed},
+                       why=why)
+            if not self.density:
+                scene.emit(EventKind.SMOKE_CLEARED, None, None)
+        return changed
 
     def room_filled(self, room: str) -> bool:
         areas = self.building.room_areas(room)

@@ -227,6 +227,19 @@ def outdoors(b: Building, i: int) -> bool:
     return b.rooms[b.areas[i].room].outdoors
 
 
+def above(b: Building, i: int, levels: int) -> list[int]:
+    """The areas straight above area ``i`` (same square) on the next ``levels`` levels up."""
+    a = b.areas[i]
+    here = b.levels[a.level].elevation
+    ups = sorted((lv for lv in b.levels if lv.elevation > here), key=lambda lv: lv.elevation)
+    out = []
+    for lv in ups[:levels]:
+        j = b.at(lv.index, a.col, a.row)
+        if j is not None:
+            out.append(j)
+    return out
+
+
 def unlit(scene: Scene, i: int) -> bool:
     return scene.building.areas[i].burnable and i not in scene.fires
 

@@ -12,21 +12,26 @@
   the terrain has no row), or ``blaze_on`` when the scenario gives one. The wind does not count
   (25.64: wind direction does not affect Flames becoming Blazes).
 - A Flame that someone tried to put out this round (smother, or a firefighting action) is
-  Hampered (25.15) and cannot become a Blaze this round.
+  Hampered (25.15) and cannot become a Blaze this round. A Blaze cannot be purposely
+  extinguished (25.7): heroes are not offered ``smother`` on it (``smother_blazes: true``, the
+  older reading, offers it). A Flame burns no one (25.1; ``flames_burn: true``, the older
+  reading, lets it burn as a 7th Sea fire of its dice).
 - Burning rubble (000 25.15's exception) starts as a Blaze: the structures module turns fires
   it drops into Blazes at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.fire import FireState, Trigger
 from fuego.modules import RuleModule, register
-from fuego.modules.common import TERRAINS, Options, dr_text, note
+from fuego.modules.common import TERRAINS, Options, above, dr_text, note
 from fuego.modules.ignition import ASL_SPREAD_NEEDED
 from fuego.modules.terrain import terrain_of
 from fuego.modules.weather import weather_drm
+from fuego.modules.wind import Wind
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -38,6 +43,33 @@ if TYPE_CHECKING:
 DEFAULT_BLAZE_NEED = 8
 #: Purposes of the rolls that count as an extinguishing attempt (core smother; firefighting).
 EXTINGUISH_PURPOSES = frozenset({"smother fire"})
+
+
+#: A Blaze or a burning wreck is shrouded by smoke up to four levels above it, two in a Mild
+#: Breeze (000, ASL 25.2).
+SMOKE_RISE_LEVELS = 4
+SMOKE_RISE_LEVELS_MILD = 2
+
+
+def rising_smoke(scene: Scene, sources: Iterable[int], new: dict[int, Any]) -> set[int]:
+    """ASL 25.2: smoke over each of ``sources`` (Blazes, burning wrecks) up to four levels above
+    (two in the wind module's mild breeze): [reading] the areas straight above on the levels
+    over it, whatever floors lie between (ASL's hex is shrouded to that height), thin where no
+    thicker smoke is. Returns the areas it shrouds."""
+    from fuego.engine.smoke import Density
+
+    wind = scene.module(Wind)
+    n = SMOKE_RISE_LEVELS_MILD if wind is not None and wind.force == "mild-breeze" \
+        else SMOKE_RISE_LEVELS
+    b = scene.building
+    out: set[int] = set()
+    for i in sources:
+        for j in above(b, i, n):
+            if wind is not None and wind.blows_away(scene, j):
+                continue  # 25.63: no smoke in heavy winds where the wind blows
+            new.setdefault(j, Density.THIN)
+            out.add(j)
+    return out
 
 
 def blaze_need(scene: Scene, i: int) -> int:
@@ -71,7 +103,26 @@ class FlameAndBlaze(RuleModule):
         self.start_as = o.choice("start_as", ("blaze", "flame"), "blaze")
         self.blaze_on = o.integer("blaze_on", None, 2, 13)
         self.weather = o.boolean("weather", True)
+        # ASL 25.1: a Flame has no effect of its own; true is the older reading (a 7th Sea fire
+        # of one die burns whoever stands in it)
+        self.flames_burn = o.boolean("flames_burn", False)
+        # ASL 25.7: a Blaze cannot be purposely extinguished; true is the older reading
+        self.smother_blazes = o.boolean("smother_blazes", False)
+        # ASL 25.2: a Blaze's smoke rises up to four levels; false is the older reading
+        self.rising_smoke = o.boolean("rising_smoke", True)
         o.done()
+
+    def flame_harms(self, scene: Scene, fire: Fire) -> bool:
+        return self.flames_burn
+
+    def may_smother(self, scene: Scene, fire: Fire) -> bool:
+        return self.smother_blazes or fire.state is FireState.FLAME
+
+    def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
+        if not self.rising_smoke:
+            return set()
+        rising_smoke(scene, [i for i, f in sorted(scene.fires.items()) if f.can_spread], new)
+        return set()  # it is the core's smoke: it lingers and clears as the core's does
 
     def fire_started(self, scene: Scene, fire: Fire) -> None:
         if scene.round == 0 and self.start_as == "blaze":

@@ -8,7 +8,8 @@
 - **Incendiaries** (001: Inferno munitions always start a fire): a flask of oil or Greek fire
   needs no roll and starts a hot 4-die fire (003: "Small Fire, Flask of Oil" has 4 Fire Dice;
   chemical fires are hot). Its smoke is heavy (drifting-smoke) and wet ground does not put it out
-  (weather).
+  (weather). Where nothing burns (water, paving, a burned-out area) it burns on its own fuel
+  (``incendiary_fuel``, Resolve 3) and goes out when that is spent, the area as it was.
 - **Heroes**: ``set-fire`` (intentional kindling in the hero's own area) and, for a hero the
   scenario gives incendiaries, ``throw-incendiary`` (own area or one open to it).
 - **Accidents**: :func:`accidental_ignition` for scripts (a lantern knocked over, a pistol shot
@@ -65,6 +66,11 @@ ASL_SPREAD_DRM = {"not-attached": -2, "fortified": -1, "lower": -1, "higher": +1
 NEW_FIRE_FD = 1
 #: An incendiary: 003's "Small Fire, Flask of Oil" row, burning hot (003: chemical fires).
 INCENDIARY_FD = 4
+#: [reading] Where nothing burns an incendiary burns its own fuel (001: Infernos ignite water,
+#: liquid pools, paving): Resolve 3, the fuel fuego gives an area of spilt oil
+#: (``scenario.plan.FEATURE_MIN_FUEL``; 003's "small stack of paper" row). 0: the older
+#: reading, no fuel no fire (``incendiary_fuel: 0``).
+INCENDIARY_FUEL = 3
 
 
 class IgnitionAction(str, Enum):
@@ -82,18 +88,26 @@ def kindle(scene: Scene, i: int, *, intentional: bool, why: str, by: str | None 
     name = b.areas[i].name
     module = scene.module(Ignition)
     what = "set fire" if intentional else "accidental fire"
-    if not unlit(scene, i):
+    own = module.incendiary_fuel if module is not None else INCENDIARY_FUEL
+    # 001: an Inferno ignites every terrain but vacuum, underwater and rapids (none of them a
+    # fuego terrain), "even ... water surfaces, liquid pools and paved terrain": on its own fuel
+    brings = incendiary and own > 0 and i not in scene.fires
+    if not unlit(scene, i) and not brings:
         note(scene, "ignition", f"{what} in {name}: nothing there will burn"
              + (" (already burning)" if i in scene.fires else ""), i, by, what=what)
         return None
     if incendiary:
-        note(scene, "ignition", f"{what} in {name}: an incendiary, no roll", i, by, what=what,
-             incendiary=True)
+        bare = not b.areas[i].burnable
+        said: dict[str, Any] = {"why": "own fuel"} if bare else {}
+        note(scene, "ignition", f"{what} in {name}: an incendiary, no roll"
+             + (f" - it burns on its own fuel (Resolve {own}) on the {terrain_of(scene, i)}"
+                if bare else ""), i, by, what=what, incendiary=True, **said)
         fd = module.incendiary_fd if module is not None else INCENDIARY_FD
         if module is not None:
             module.incendiary_ids.add(scene.next_fire_id)
         return scene.start_fire(i, fd, Cause.MODULE, temperature=Temperature.HOT,
-                                module="ignition", why=why, by=by, incendiary=True)
+                                module="ignition", why=why, by=by, incendiary=True,
+                                own_fuel=own if bare else 0)
     base = alpha_target(scene, i, intentional=intentional)
     if base is None:
         note(scene, "ignition", f"{what} in {name}: {terrain_of(scene, i)} cannot be set alight",
@@ -143,6 +157,7 @@ class Ignition(TerrainOption, RuleModule):
         self.spread = o.boolean("spread", True)
         self.fd = o.integer("fd", NEW_FIRE_FD, 1, 10)
         self.incendiary_fd = o.integer("incendiary_fd", INCENDIARY_FD, 1, 10)
+        self.incendiary_fuel = o.integer("incendiary_fuel", INCENDIARY_FUEL, 0, 9)
         o.done()
         self.incendiary_ids: set[int] = set()
         self._blazes: dict[int, int] = {}
@@ -175,7 +190,7 @@ class Ignition(TerrainOption, RuleModule):
             out.append(HeroAction(IgnitionAction.SET_FIRE, target=hero.area))
         if self.incendiaries.get(hero.name.lower(), 0) > 0:
             for i in [hero.area, *scene.building.open_neighbours(hero.area)]:
-                if unlit(scene, i):
+                if unlit(scene, i) or (self.incendiary_fuel and i not in scene.fires):
                     out.append(HeroAction(IgnitionAction.THROW_INCENDIARY, target=i))
         return out
 

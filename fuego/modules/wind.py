@@ -132,13 +132,19 @@ class Wind(RuleModule):
         self.collapse = o.boolean("collapse", True)
         self.heavy_spread = o.boolean("heavy_spread", True)
         self.jumps = o.boolean("jumps", True)
-        self.arc_only = o.boolean("arc_only", False)
+        # 001, Spreading Fires: "Fires may not spread unless there is a wind direction", and
+        # then into the 120-degree arc downwind; false is the older reading (ASL's spreading
+        # every way, the breeze's DRM on it)
+        self.arc_only = o.boolean("arc_only", True)
         # 000 25.63: gusts are the exception to "wind force does not affect fire spreading
         # within a building"; false is the old reading (gusts outdoors only).
         self.gusts_indoors = o.boolean("gusts_indoors", True)
         # 000 25.63's table gives the direction DRM to a Mild Breeze only; true is the old
         # reading (heavy winds' downwind leaps get it too).
         self.heavy_drm = o.boolean("heavy_drm", False)
+        # 000 25.63 "Smoke has no effect ... while Heavy Winds are in effect", 25.651 a gust
+        # disperses smoke; false is the older reading (the wind leaves the core's smoke alone)
+        self.smoke = o.boolean("smoke", True)
         o.done()
         self.force = "none" if self.force_option in ("random", "settings") else self.force_option
         self.origin: str | None = self.direction_option  # where the wind comes from
@@ -248,6 +254,15 @@ class Wind(RuleModule):
         self._announce(scene, f"Gusts ({dr_text(check)})!", check=list(check), gusts=True)
         for m in scene.modules:  # (the drifting smoke: it reads the wind)
             m.gust(scene)
+        if self.smoke and scene.smoke is not None:
+            # 25.651: dispersed smoke gone, the rest dispersed, but never the smoke over a
+            # Blaze that comes from it (the burning fire's own area); indoors too where gusts
+            # blow indoors (25.63's exception)
+            b = scene.building
+            areas = [i for i in sorted(scene.smoke.density)
+                     if not (i in scene.fires and scene.fires[i].can_spread)
+                     and (self.gusts_indoors or outdoors(b, i))]
+            scene.smoke.disperse(scene, areas, "gusts")
         if self.collapse:
             b = scene.building
             burning = [i for i in sorted(scene.fires)
@@ -256,6 +271,23 @@ class Wind(RuleModule):
                 i = scene.roller.choice(burning)
                 collapse(scene, i, scene.fires[i].fd, "gusts bring the burning structure down",
                          self.name, upward=True)
+
+    def blows_away(self, scene: Scene, i: int) -> bool:
+        """Does the wind blow the smoke in area ``i`` away now (heavy winds, outdoors)?"""
+        return self.smoke and self.force == "heavy-winds" and outdoors(scene.building, i)
+
+    def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
+        """Heavy winds: smoke has no effect (25.63). [reading] Where the wind blows, outdoors
+        (it does not act within a building, 25.63), the smoke is blown away at each round's end
+        before the modules that lay their own (drifting-smoke's trails keep Alpha Strike's
+        numbers)."""
+        if not self.smoke or self.force != "heavy-winds":
+            return set()
+        gone = {i for i in new if self.blows_away(scene, i)} | \
+            {i for i in field.density if self.blows_away(scene, i)}
+        for i in gone:
+            new.pop(i, None)
+        return gone
 
     def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
         if tn is None or how == "grow":

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.errors import FuegoError
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, dr_text, note, unlit
-from fuego.modules.flame_and_blaze import blaze_need
+from fuego.modules.flame_and_blaze import blaze_need, rising_smoke
 from fuego.modules.weather import weather_drm
 from fuego.modules.wind import Wind
 
@@ -43,6 +43,9 @@ VEHICLES = ("cart", "carriage", "wagon", "coach", "boat")
 #: Fire Dice of the fire a wreck starts in its area: one, as every fire a module spreads (ASL's
 #: new fire is a Flame, the smallest fire).
 SPREAD_FD = 1
+#: A mobile structure entering a burning area catches on 2d6 >= 12 plus the fire tables'
+#: modifiers (001, Fire Damage to Units).
+MOBILE_IGNITE_TARGET = 12
 #: Extra moves into a wreck's area (000 25.141: "an extra MF").
 EXTRA_MOVES = 1
 #: fuego's reading: rounds a wreck burns before it burns out (ASL gives it no end).
@@ -76,6 +79,8 @@ class Wrecks(RuleModule):
         rounds = o.integer("rounds", DEFAULT_ROUNDS, 1, MAX_ROUNDS)
         self.rounds = DEFAULT_ROUNDS if rounds is None else rounds
         self.extra_move = o.boolean("extra_move", True)
+        # 000 25.2: a burning wreck's smoke rises up to four levels; false: the older reading
+        self.rising_smoke = o.boolean("rising_smoke", True)
         o.done()
         self.wrecks: dict[int, Wreck] = {}
 
@@ -159,6 +164,12 @@ class Wrecks(RuleModule):
     def alight(self, scene: Scene) -> bool:
         return bool(self.wrecks)
 
+    def move_tolls(self, scene: Scene) -> dict[int, float]:
+        """25.141: an extra move into a wreck's area, which the automatic heroes count."""
+        if not self.extra_move:
+            return {}
+        return {i: float(EXTRA_MOVES) for i in self.wrecks}
+
     def hero_moved(self, scene: Scene, hero: Hero, frm: int) -> None:
         wreck = self.wrecks.get(hero.area)
         if wreck is None or not self.extra_move:
@@ -172,8 +183,13 @@ class Wrecks(RuleModule):
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
         from fuego.engine.smoke import Density
 
+        wind = scene.module(Wind)
         for i in self.wrecks:
+            if wind is not None and wind.blows_away(scene, i):
+                continue  # 25.63: smoke has no effect in heavy winds
             new.setdefault(i, Density.THIN)  # thicker smoke from a fire there stays thicker
+        if self.rising_smoke:  # 25.2: up to four levels above it (two in a mild breeze)
+            rising_smoke(scene, sorted(self.wrecks), new)  # (it lingers as the core's does)
         return set(self.wrecks)
 
     # -- saves ----------------------------------------------------------------------------------
@@ -194,6 +210,40 @@ def place_wreck(scene: Scene, area: int | str, vehicle: str, *, rounds: int | No
                          tip="add 'wrecks: {}' under rules.modules")
     i = area if isinstance(area, int) else scene.building.area(area).index
     return module.place(scene, i, vehicle, rounds=rounds, why=why, announce=announce)
+
+
+def drive_into(scene: Scene, area: int | str, vehicle: str, why: str = "") -> Wreck | None:
+    """A cart, wagon or boat driven into ``area`` (001, Fire Damage to Units: a mobile structure
+    that enters a burning area is set ablaze on 2d6 against 12, with the fire tables'
+    modifiers): where the area burns, roll 2d6 + the weather DRM against 12 + the wind's force
+    modifier; on a success it becomes a burning wreck there. Needs the wrecks module."""
+    module = scene.module(Wrecks)
+    if module is None:
+        raise FuegoError("a vehicle catching fire needs the wrecks module",
+                         tip="add 'wrecks: {}' under rules.modules")
+    if vehicle not in VEHICLES:
+        raise FuegoError(f"no vehicle {vehicle!r}", tip=", ".join(VEHICLES))
+    i = area if isinstance(area, int) else scene.building.area(area).index
+    where = scene.area_name(i)
+    fire = scene.fires.get(i)
+    said: dict[str, Any] = {"why": why} if why else {}
+    if fire is None or not scene.harms(fire) or i in module.wrecks:
+        note(scene, module.name, f"a {vehicle} is driven into {where}"
+             + (": nothing burns there" if i not in module.wrecks else ""), i,
+             what="vehicle-enters", vehicle=vehicle, **said)
+        return None
+    wind = scene.module(Wind)
+    need = MOBILE_IGNITE_TARGET + (wind.target_modifier() if wind is not None else 0)
+    drm = weather_drm(scene, i)
+    a, c = scene.roller.dr()
+    ok = a + c + drm >= need
+    note(scene, module.name, f"a {vehicle} is driven into the fire in {where}: "
+         f"{dr_text((a, c), drm)} vs {need}" + (" - it catches fire" if ok else " - it does not "
+         "catch"), i, what="vehicle-enters", vehicle=vehicle, dice=[a, c], drm=drm, need=need,
+         success=ok, **said)
+    if not ok:
+        return None
+    return module.place(scene, i, vehicle, why="driven into the fire")
 
 
 def burning_wrecks(scene: Scene) -> list[Wreck]:

@@ -66,9 +66,21 @@ BURNED = "#3b3b3b"
 #: and the 5-ft sub-grid of ``--subgrid``.
 GRID = "#6f6f6f"
 GRID_LW = 0.6
-SUBGRID = "#8c8c8c"
-SUBGRID_LW = 0.45
+SUBGRID = "#a3a3a3"
+SUBGRID_LW = 0.35
 HIDDEN_FIRE = "#8e44ad"
+#: What is not part of the building (solid rock, open air, beyond the plan's ragged edge): grey,
+#: hatched, so nobody takes it for an empty room.
+VOID: dict[str, Any] = dict(facecolor="#d6d6d6", edgecolor="#8f8f8f", hatch="////", lw=0)
+#: The plan's edge where an outdoor area meets it (the street goes on): a thin grey line.
+PLAN_EDGE = "#9a9a9a"
+#: No text on a printed map is smaller than this (points at print size).
+MIN_PT = 8.0
+#: From this many inches per 10-ft area (a 5-ft square 0.75 in or more) ``fuego map`` draws
+#: the 5-ft grid unless told not to: at 1 in per 5 ft that is the 1-inch grid of battle mats.
+SUBGRID_FROM = 1.5
+#: Tiled pages share a strip this wide (inches, about 6 mm) with their neighbours.
+OVERLAP = 0.25
 
 #: Paper sizes (portrait inches) for ``--paper``; the printable area keeps MARGIN all round.
 PAPER: dict[str, tuple[float, float]] = {"letter": (8.5, 11.0), "a4": (8.27, 11.69)}
@@ -76,6 +88,12 @@ PAPER_MARGIN = 0.4
 #: Territories that print on Letter (LC_PAPER / LANG ``xx_US.UTF-8``); A4 everywhere else.
 LETTER_TERRITORIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "PR", "GT", "CR",
                                 "PA", "SV", "DO", "NI", "BZ"})
+
+
+def subgrid_default(area_inches: float) -> bool:
+    """Whether ``fuego map`` draws the 5-ft grid when neither ``--subgrid`` nor
+    ``--no-subgrid`` is given."""
+    return area_inches >= SUBGRID_FROM - 1e-9
 
 
 def default_paper(environ: dict[str, str] | None = None) -> str:
@@ -127,6 +145,64 @@ def drawn_levels(building: Building, options: MapOptions) -> list[int]:
             if lv.index in used]
 
 
+def level_extent(building: Building, level: int) -> tuple[int, int, int, int]:
+    """``(col_min, col_max, row_min, row_max)`` of a level's areas (inclusive)."""
+    cols = [a.col for a in building.areas if a.level == level]
+    rows = [a.row for a in building.areas if a.level == level]
+    if not cols:
+        return 0, 0, 0, 0
+    return min(cols), max(cols), min(rows), max(rows)
+
+
+#: The four sides of an area: (column step, row step) to the neighbour across it.
+SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def void_cells(building: Building, level: int) -> list[tuple[int, int]]:
+    """The squares of a level's plan that are no area (``#``, a space, past a short line):
+    solid rock, open air, nothing of the building."""
+    c0, c1, r0, r1 = level_extent(building, level)
+    if not any(a.level == level for a in building.areas):
+        return []
+    return [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)
+            if building.at(level, c, r) is None]
+
+
+def outer_sides(building: Building, level: int) -> list[tuple[int, tuple[int, int]]]:
+    """``(area, side)`` for every side of a level's areas with no area across it (the plan's
+    edge, or a square that is no area): an indoor area's outer wall; an outdoor area's edge of
+    the plan."""
+    b = building
+    return [(a.index, (dc, dr)) for a in b.areas if a.level == level for dc, dr in SIDES
+            if b.at(level, a.col + dc, a.row + dr) is None]
+
+
+def outer_walls(building: Building, levels) -> set[Structure]:
+    """The materials of the outer walls of these levels' indoor rooms (for the legend)."""
+    b = building
+    return {b.rooms[b.areas[i].room].wall for lv in levels for i, _ in outer_sides(b, lv)
+            if not b.rooms[b.areas[i].room].outdoors}
+
+
+def exit_runs(building: Building, level: int) -> list[list[int]]:
+    """The level's ways out as runs: each run the exit areas joined side to side (a street
+    along the front is one run; two gates apart are two), in plan order; one EXIT mark each."""
+    import networkx as nx
+
+    b = building
+    exits = [a for a in b.areas if a.level == level and b.is_exit(a.index)]
+    grid = nx.Graph()
+    grid.add_nodes_from(a.index for a in exits)
+    for a in exits:
+        for dc, dr in ((1, 0), (0, 1)):
+            j = b.at(level, a.col + dc, a.row + dr)
+            if j is not None and j in grid:
+                grid.add_edge(a.index, j)
+    key = lambda i: (b.areas[i].row, b.areas[i].col)  # noqa: E731
+    runs = [sorted(c, key=key) for c in nx.connected_components(grid)]
+    return sorted(runs, key=lambda run: key(run[0]))
+
+
 def barrier_state(barrier: Barrier) -> str:
     if barrier.destroyed:
         return "broken"
@@ -138,13 +214,11 @@ def barrier_state(barrier: Barrier) -> str:
 
 
 def hidden_fire(scene: Scene, area: int) -> bool:
-    """A fire hidden from every hero still in play (003's hidden fires): the players' table
-    does not see it."""
-    fire = scene.fires[area]
-    if not fire.hidden_from:
-        return False
-    names = {h.name for h in scene.heroes if h.in_play}
-    return bool(names) and names <= set(fire.hidden_from)
+    """A fire no players' hero sees (003's hidden fires; :func:`fuego.engine.sight.players_sight`,
+    the one sight every players' output reads): a map or export without ``--gm`` leaves it out."""
+    from fuego.engine.sight import players_sight
+
+    return area not in players_sight(scene).fires
 
 
 #: What the map writes in an area for each feature, and its colour (the legend shows the same).
@@ -172,12 +246,18 @@ def _word_handler():
         def create_artists(self, legend, orig_handle, xdescent, ydescent, width, height,
                            fontsize, trans):
             text = Text(width / 2 - xdescent, height / 2 - ydescent, orig_handle.word,
-                        ha="center", va="center", fontsize=fontsize * 0.85, fontweight="bold",
+                        ha="center", va="center", fontsize=fontsize, fontweight="bold",
                         color=orig_handle.colour, transform=trans, usetex=False)
             text.set_parse_math(False)
             return [text]
 
     return HandlerWord()
+
+
+def shows_routes(options: MapOptions) -> bool:
+    """Routes of fuel are fuel marks (``--no-fuel`` hides them); a heat map keeps them, as the
+    way its fire runs."""
+    return options.fuel or options.heat is not None
 
 
 def wall_style(structure: Structure | None) -> tuple[float, str, str]:
@@ -204,13 +284,13 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add(("outdoors",))
         if b.is_exit(area.index):
             keys.add(("exit",))
-        if options.heat is None:
+        if options.heat is None and options.fuel:  # --no-fuel: no feature marks at all
             for feat in (Feature.OIL, Feature.GUNPOWDER):
                 if feat in area.features:
                     keys.add(("feature", feat.value))
-        if options.heat is None and area.features & {
-                Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
-            keys.add(("feature", "beam"))
+            if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM,
+                                Feature.LARGE_STONE_BEAM}:
+                keys.add(("feature", "beam"))
         if area.burned_out:
             keys.add(("burned",))
     for barrier in b.barriers:
@@ -227,8 +307,11 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add((kind.value, barrier_state(barrier)))
         elif kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
             keys.add((kind.value,))
+    keys |= {("wall", w) for w in outer_walls(b, on)}
+    if any(void_cells(b, lv) for lv in on):
+        keys.add(("void",))
     for route in b.routes:
-        if any(b.areas[i].level in on for i in route.areas):
+        if shows_routes(options) and any(b.areas[i].level in on for i in route.areas):
             keys.add(("route", route.kind))
     if scene is not None:
         for i, fire in scene.fires.items():
@@ -249,7 +332,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
 
         if any(b.areas[w.area].level in on for w in burning_wrecks(scene)):
             keys.add(("wreck",))
-    order = ["fuel", "outdoors", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
+    order = ["fuel", "outdoors", "void", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
              "collapsed",
              "route", "feature", "exit", "fire", "wreck", "smoke", "burned", "hero"]
     return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] == "hero" else 0,
@@ -257,8 +340,8 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
 
 
 def legend_rows(n: int, width: float) -> tuple[int, int]:
-    # a column fits the longest entry ("broken wall, door or window (a gap)") at 7.5 pt
-    ncol = max(1, min(5, int((width - 0.3) // 2.9)))
+    # a column fits the longest entry ("broken wall, door or window (a gap)") at MIN_PT
+    ncol = max(1, min(5, int((width - 0.3) // 3.2)))
     return ncol, math.ceil(n / ncol) if n else 0
 
 
@@ -266,7 +349,7 @@ def legend_height(n: int, width: float) -> float:
     if not n:
         return 0.0
     _, rows = legend_rows(n, width)
-    return 0.25 + 0.2 * rows
+    return 0.25 + 0.225 * rows
 
 
 def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
@@ -291,6 +374,9 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
                 "fuel (shade and number: Resolve 1-9)")
         elif kind == "outdoors":
             add(Patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors")
+        elif kind == "void":
+            add(Patch(facecolor=VOID["facecolor"], edgecolor=VOID["edgecolor"],
+                      hatch=VOID["hatch"]), "not part of the building (rock, air...)")
         elif kind == "wall":
             lw, colour, label = wall_style(key[1])
             add(Line2D([], [], color=colour, lw=lw), label)
@@ -355,8 +441,8 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
     if not handles:
         return
     ncol, _ = legend_rows(len(handles), width)
-    leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=7.5,
-                     frameon=True, bbox_to_anchor=(0.5, (0.08 + bottom) / height), handlelength=2.6,
+    leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=MIN_PT,
+                     frameon=True, bbox_to_anchor=(0.5, (0.08 + bottom) / height), handlelength=3.6,
                      columnspacing=1.2, borderaxespad=0.2,
                      handler_map={_Word: _word_handler()})
     for text in leg.get_texts():  # names are text, never mathtext

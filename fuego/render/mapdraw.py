@@ -36,6 +36,7 @@ scale. matplotlib is imported inside the functions only. The colour and line tab
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -51,12 +52,16 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     GRID_LW,
     HERO_COLOUR,
     HIDDEN_FIRE,
+    MIN_PT,
     OUTDOOR,
+    OVERLAP,
     PAPER,
     PAPER_MARGIN,
+    PLAN_EDGE,
     ROUTE_STYLE,
     SUBGRID,
     SUBGRID_LW,
+    VOID,
     WALL_STYLE,
     WINDOW_COLOUR,
     WRECK_STYLE,
@@ -64,12 +69,17 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     barrier_state,
     draw_legend,
     drawn_levels,
+    exit_runs,
     hidden_fire,
     initials,
     legend_height,
     legend_keys,
     legend_labels,
     legend_rows,
+    level_extent,
+    outer_sides,
+    shows_routes,
+    void_cells,
     wall_style,
 )
 from fuego.rules.tables import Structure
@@ -94,8 +104,18 @@ __all__ = ["MapOptions", "draw_map", "draw_level", "figure_size", "level_extent"
            "barrier_gid", "WALL_STYLE"]
 
 # -- layout (inches) ------------------------------------------------------------------------------
-LEFT, RIGHT, GAP, TOP, BOTTOM = 0.55, 0.45, 0.75, 0.95, 0.45
+LEFT, RIGHT, GAP, BOTTOM = 0.55, 0.45, 0.75, 0.45
 MIN_WIDTH = 4.5
+#: The header, top down: the title's lines, the subtitle, a tiled page's index line(s), then
+#: the plan's own head (its level's name and column letters; only the letters on a tile).
+TITLE_AT, TITLE_LINE, TITLE_PT, SUB_LINE, INDEX_LINE = 0.2, 0.225, 13.0, 0.25, 0.175
+AX_HEAD, TILE_HEAD = 0.525, 0.3
+#: A tiled page: row numbers each side and column letters below, in narrower margins.
+TILE_SIDE, TILE_BOTTOM = 0.38, 0.32
+#: The small map of the tiles at a tiled page's top right, at most this wide and high.
+INDEX_W, INDEX_H = 1.3, 0.6
+#: A tiled page's margin: narrower than a single page's (home printers print to 0.25 in).
+TILE_MARGIN = 0.3
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -124,13 +144,16 @@ def barrier_gid(barrier: Barrier) -> str:
     return f"barrier-{barrier.kind.value}-{barrier_state(barrier)}-{barrier.index}"
 
 
-def level_extent(building: Building, level: int) -> tuple[int, int, int, int]:
-    """``(col_min, col_max, row_min, row_max)`` of a level's areas (inclusive)."""
-    cols = [a.col for a in building.areas if a.level == level]
-    rows = [a.row for a in building.areas if a.level == level]
-    if not cols:
-        return 0, 0, 0, 0
-    return min(cols), max(cols), min(rows), max(rows)
+#: What one plan on a page shows, in areas: ``(x0, x1, y0, y1)``, column ``c`` spanning
+#: ``c..c+1`` and row ``r`` spanning ``r..r+1``; a tile of a tiled level may start and end
+#: inside a square.
+Window = tuple[float, float, float, float]
+
+
+def level_window(building: Building, level: int) -> Window:
+    """The whole of a level's plan as a :data:`Window`."""
+    c0, c1, r0, r1 = level_extent(building, level)
+    return float(c0), float(c1 + 1), float(r0), float(r1 + 1)
 
 
 def _level_box(building: Building, level: int, s: float) -> tuple[float, float]:
@@ -138,20 +161,31 @@ def _level_box(building: Building, level: int, s: float) -> tuple[float, float]:
     return (c1 - c0 + 1) * s, (r1 - r0 + 1) * s
 
 
+def wrap_words(text: str, width: float, fontsize: float, bold: bool = False) -> str:
+    """``text`` broken at spaces into lines that fit ``width`` inches at ``fontsize`` (an
+    estimate: DejaVu Sans averages about 0.6 em a character, bold 0.66); a word longer than a
+    line keeps its line."""
+    import textwrap
+
+    per_line = max(8, int(width * 72 / (fontsize * (0.66 if bold else 0.6))))
+    return "\n".join(textwrap.wrap(text, per_line, break_long_words=False,
+                                   break_on_hyphens=False) or [text])
+
+
 @dataclass
 class _Page:
     """One figure: its size, and per level drawn its box (inches from the bottom left) and the
-    window of columns and rows it shows; ``tile``: (level, index, tiles, all windows) when a
-    level is tiled across pages."""
+    window of the plan it shows; ``tile``: (level, index, all windows) when a level is tiled
+    across pages; ``title``: the title as wrapped to the page."""
 
     size: tuple[float, float]
     placed: list[tuple[int, tuple[float, float, float, float], Window]]
     tile: tuple[int, int, list[Window]] | None = None
     #: the legend of these levels is drawn on this page (a key page has nothing else)
     legend: list[int] | None = None
-
-
-Window = tuple[int, int, int, int]  # (col_min, col_max, row_min, row_max), inclusive
+    title: str = ""
+    #: inches from the paper's top edge to the top of the title (its margin on paper)
+    margin: float = 0.0
 
 
 def figure_size(building: Building, scene: Scene | None = None,
@@ -160,8 +194,15 @@ def figure_size(building: Building, scene: Scene | None = None,
     return [page.size for page in _layouts(building, scene, options or MapOptions())]
 
 
-def _top(options: MapOptions, paged: bool) -> float:
-    return TOP + (0.25 if options.subtitle else 0.0) + (0.25 if paged else 0.0)
+def _title(building: Building, options: MapOptions) -> str:
+    return options.title if options.title is not None else (building.title or "fuego map")
+
+
+def _header(options: MapOptions, title: str, tiled: bool) -> float:
+    """The height of a page's header (see TITLE_AT) for a title already wrapped."""
+    lines = title.count("\n") + 1
+    head = TITLE_AT + TITLE_LINE * lines + (SUB_LINE if options.subtitle else 0.0)
+    return head + (2 * INDEX_LINE + TILE_HEAD if tiled else AX_HEAD)
 
 
 def _legend_n(building: Building, scene: Scene | None, group: list[int],
@@ -177,38 +218,43 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
     s = options.area_inches
     levels = drawn_levels(building, options)
     if options.layout == "pages" and options.paper is not None:
-        return [page for lv in levels for page in _paper_pages(building, scene, lv, options)]
+        pages = [page for lv in levels for page in _paper_pages(building, scene, lv, options)]
+        keyless = [lv for lv in levels if _legend_n(building, scene, [lv], options)
+                   and not any(page.legend for page in pages if page.placed[0][0] == lv)]
+        if keyless:  # the keys that fit no page of their level share one page at the end
+            last = next(page for page in reversed(pages) if page.placed[0][0] == keyless[-1])
+            pages.append(_Page(last.size, [], None, keyless, last.title, last.margin))
+        return pages
     groups = [[lv] for lv in levels] if options.layout == "pages" else [levels]
     out = []
     for group in groups:
         boxes = [_level_box(building, lv, s) for lv in group]
         content_w = sum(w for w, _ in boxes) + GAP * max(0, len(boxes) - 1)
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
+        title = wrap_words(_title(building, options), width - 0.5, TITLE_PT, bold=True)
         legend_h = legend_height(_legend_n(building, scene, group, options), width)
         content_h = max((h for _, h in boxes), default=0.0)
-        height = _top(options, False) + content_h + BOTTOM + legend_h
+        height = _header(options, title, False) + content_h + BOTTOM + legend_h
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
         placed = []
         for lv, (w, h) in zip(group, boxes):
             y = BOTTOM + legend_h + (content_h - h)  # top-aligned
-            placed.append((lv, (x, y, w, h), level_extent(building, lv)))
+            placed.append((lv, (x, y, w, h), level_window(building, lv)))
             x += w + GAP
-        out.append(_Page((width, height), placed, None, group))
+        out.append(_Page((width, height), placed, None, group, title))
     return out
 
 
-def _spans(lo: int, hi: int, fit: int) -> list[tuple[int, int]]:
-    """Cover columns (or rows) lo..hi with windows of ``fit``, neighbours sharing one."""
-    if hi - lo + 1 <= fit:
+def tile_spans(lo: float, hi: float, room: float, s: float) -> list[tuple[float, float]]:
+    """Cover ``lo..hi`` (areas, ``s`` inches each) with as few spans of at most ``room``
+    inches as can be, all the same length, neighbours sharing :data:`OVERLAP` inches."""
+    span = (hi - lo) * s
+    if span <= room + 1e-9:
         return [(lo, hi)]
-    step = fit - 1 if fit >= 3 else fit  # one shared row or column, when a page holds 3+
-    out, start = [], lo
-    while True:
-        stop = min(hi, start + fit - 1)
-        out.append((start, stop))
-        if stop >= hi:
-            return out
-        start += step
+    n = math.ceil((span - OVERLAP) / (room - OVERLAP) - 1e-9)
+    length = ((span - OVERLAP) / n + OVERLAP) / s
+    step = (span - OVERLAP) / n / s
+    return [(lo + k * step, min(hi, lo + k * step + length)) for k in range(n)]
 
 
 def _paper_pages(building: Building, scene: Scene | None, lv: int,
@@ -216,34 +262,45 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
     """A level on pages of ``options.paper``, at ``area_inches`` per area, tiled when larger
     than one page (in the orientation that needs fewest pages; portrait on a tie)."""
     s = options.area_inches
-    c0, c1, r0, r1 = level_extent(building, lv)
+    x0, x1, y0, y1 = level_window(building, lv)
     pw, ph = PAPER[options.paper or "a4"]
+    n_keys = _legend_n(building, scene, [lv], options)
     best = None
     for width, height in ((pw, ph), (ph, pw)):
-        avail_w = width - 2 * PAPER_MARGIN - LEFT - RIGHT
-        avail_h = height - 2 * PAPER_MARGIN - _top(options, True) - BOTTOM
-        fit_c, fit_r = max(1, int(avail_w / s + 1e-9)), max(1, int(avail_h / s + 1e-9))
-        cols, rows = _spans(c0, c1, fit_c), _spans(r0, r1, fit_r)
+        inner = width - 2 * PAPER_MARGIN
+        whole = wrap_words(_title(building, options), inner - 0.2, TITLE_PT, bold=True)
+        avail_w = inner - LEFT - RIGHT
+        avail_h = height - 2 * PAPER_MARGIN - _header(options, whole, False) - BOTTOM
+        margin = PAPER_MARGIN
+        if (x1 - x0) * s <= avail_w + 1e-9 and (y1 - y0) * s <= avail_h + 1e-9:
+            cols, rows, title = [(x0, x1)], [(y0, y1)], whole
+            head = _header(options, whole, False)
+        else:  # tiles: narrower margins, the title beside the small map of the tiles
+            margin = TILE_MARGIN
+            inner = width - 2 * margin
+            title = wrap_words(_title(building, options), inner - 2 * INDEX_W - 0.3, TITLE_PT,
+                               bold=True)
+            head = _header(options, title, True)
+            cols = tile_spans(x0, x1, inner - 2 * TILE_SIDE, s)
+            rows = tile_spans(y0, y1, height - 2 * margin - head - TILE_BOTTOM, s)
         if best is None or len(cols) * len(rows) < best[0]:
-            best = (len(cols) * len(rows), (width, height), cols, rows)
+            best = (len(cols) * len(rows), (width, height), cols, rows, title, head, margin)
     assert best is not None
-    _, (width, height), cols, rows = best
-    windows = [(a, b, c, d) for c, d in rows for a, b in cols]
-    n_keys = _legend_n(building, scene, [lv], options)
-    legend_h = legend_height(n_keys, width - 2 * PAPER_MARGIN)
-    tallest = max((d - c + 1) * s for _, _, c, d in windows)
-    room = height - 2 * PAPER_MARGIN - _top(options, True) - tallest - BOTTOM
+    _, (width, height), cols, rows, title, head, margin = best
+    windows = [(a, b_, c, d) for c, d in rows for a, b_ in cols]
+    tiled = len(windows) > 1
+    legend_h = legend_height(n_keys, width - 2 * margin)
+    tallest = max((d - c) * s for _, _, c, d in windows)
+    room = height - 2 * margin - head - tallest - (TILE_BOTTOM if tiled else BOTTOM)
     on_page = n_keys > 0 and legend_h <= room  # else the key gets a page of its own
     pages = []
     for k, (a, b_, c, d) in enumerate(windows):
-        w, h = (b_ - a + 1) * s, (d - c + 1) * s
+        w, h = (b_ - a) * s, (d - c) * s
         x = (width - w) / 2
-        y = height - PAPER_MARGIN - _top(options, True) - h
-        tile = (lv, k, windows) if len(windows) > 1 else None
+        y = height - margin - head - h
+        tile = (lv, k, windows) if tiled else None
         pages.append(_Page((width, height), [(lv, (x, y, w, h), (a, b_, c, d))], tile,
-                           [lv] if on_page else None))
-    if n_keys and not on_page:
-        pages.append(_Page((width, height), [], None, [lv]))
+                           [lv] if on_page else None, title, margin))
     return pages
 
 
@@ -255,8 +312,8 @@ def draw_map(building: Building, scene: Scene | None = None,
 
     One figure with the levels side by side (``layout="side"``) or one per level
     (``layout="pages"``; with ``options.paper`` every page is that paper, and a level larger
-    than a page is tiled across pages with overlap marks and a page index). Pure: nothing is
-    saved, nothing in the scene changes.
+    than a page is tiled across pages that share a strip a quarter-inch wide, with crop and
+    alignment marks and a page index). Pure: nothing is saved, nothing in the scene changes.
     """
     from matplotlib.figure import Figure
 
@@ -267,27 +324,30 @@ def draw_map(building: Building, scene: Scene | None = None,
     for page in _layouts(building, scene, options):
         width, height = page.size
         fig = Figure(figsize=(width, height))
-        top = PAPER_MARGIN if options.paper is not None and options.layout == "pages" else 0.0
-        title = options.title if options.title is not None else (building.title or "fuego map")
-        _text(fig, 0.5, 1 - (top + 0.22) / height, title, ha="center", va="top", fontsize=13,
-              fontweight="bold", gid="map-title")
+        top = page.margin
+        _text(fig, 0.5, 1 - (top + TITLE_AT) / height, page.title, ha="center", va="top",
+              fontsize=TITLE_PT, fontweight="bold", linespacing=1.15, gid="map-title")
+        below = top + TITLE_AT + TITLE_LINE * (page.title.count("\n") + 1)
         if options.subtitle:
-            _text(fig, 0.5, 1 - (top + 0.48) / height, options.subtitle, ha="center", va="top",
-                  fontsize=9, color="#444444", gid="map-subtitle")
+            _text(fig, 0.5, 1 - (below + 0.04) / height, options.subtitle, ha="center",
+                  va="top", fontsize=9, color="#444444", gid="map-subtitle")
+            below += SUB_LINE
         for lv, (x, y, w, h), window in page.placed:
             ax = fig.add_axes((x / width, y / height, w / width, h / height))
             draw_level(ax, building, lv, scene, options, window=window,
                        tiles=page.tile[2] if page.tile is not None else None)
+            if page.tile is not None:
+                ax.set_title("")
+                _crop_marks(fig, (x, y, w, h))
         if page.tile is not None:
-            _page_index(fig, building, page, top + (0.74 if options.subtitle else 0.5))
+            _page_index(fig, building, page, below + 0.02)
         if options.legend and page.legend:
-            bottom = PAPER_MARGIN if options.paper is not None and options.layout == "pages" \
-                else 0.0
+            bottom = page.margin
             if not page.placed:  # a key page: the legend under the title
-                bottom = height - top - 1.0 - legend_height(
+                bottom = height - below - 0.5 - legend_height(
                     _legend_n(building, scene, page.legend, options), width - 2 * top)
-                name = building.levels[page.legend[0]].name
-                _text(fig, 0.5, 1 - (top + 0.74) / height, f"{name}: key", ha="center",
+                names = ", ".join(building.levels[lv].name for lv in page.legend)
+                _text(fig, 0.5, 1 - (below + 0.05) / height, f"key: {names}", ha="center",
                       va="top", fontsize=10, gid="key-page")
             draw_legend(fig, building, scene, page.legend, options, width, height, bottom=bottom)
         figures.append(fig)
@@ -301,6 +361,21 @@ def _text(target, x: float, y: float, text: str, **kw):
     return artist
 
 
+def _crop_marks(fig, box: tuple[float, float, float, float]) -> None:
+    """Corner marks in the margin at the plan's edges: trim a tiled page along them."""
+    from matplotlib.lines import Line2D
+
+    width, height = fig.get_size_inches()
+    x, y, w, h = box
+    gap, length = 0.06, 0.22
+    for cx, sx in ((x, -1), (x + w, 1)):
+        for cy, sy in ((y, -1), (y + h, 1)):
+            for (ax0, ay0), (ax1, ay1) in (((cx + sx * gap, cy), (cx + sx * (gap + length), cy)),
+                                           ((cx, cy + sy * gap), (cx, cy + sy * (gap + length)))):
+                fig.add_artist(Line2D([ax0 / width, ax1 / width], [ay0 / height, ay1 / height],
+                                      color="#111111", lw=0.5, gid="crop-mark"))
+
+
 def _page_index(fig, building: Building, page: _Page, top: float) -> None:
     """Which part of the level this page shows: a line of words and a small map of the tiles,
     this page's filled."""
@@ -310,33 +385,39 @@ def _page_index(fig, building: Building, page: _Page, top: float) -> None:
     width, height = page.size
     a, b, c, d = windows[k]
     name = building.levels[lv].name
+    cols = (column_letters(math.floor(a + 1e-9)), column_letters(math.ceil(b - 1e-9) - 1))
+    rows = (math.floor(c + 1e-9) + 1, math.ceil(d - 1e-9))
+    words = (f"{name}: page {k + 1} of {len(windows)} (columns {cols[0]}-{cols[1]}, rows "
+             f"{rows[0]}-{rows[1]}). Trim at the corner marks; lay the pages' blue strips one "
+             "on the other, crosses on crosses.")
     _text(fig, 0.5, 1 - top / height,
-          f"{name}: page {k + 1} of {len(windows)}, columns {column_letters(a)}-"
-          f"{column_letters(b)}, rows {c + 1}-{d + 1} (shaded edges are repeated on the next "
-          "page)", ha="center", va="top", fontsize=8, color="#222222", gid="page-index-text")
+          wrap_words(words, width - 2 * page.margin - 2 * INDEX_W - 0.3, MIN_PT),
+          ha="center", va="top", fontsize=MIN_PT, color="#222222", linespacing=1.1,
+          gid="page-index-text")
     c0 = min(w[0] for w in windows)
     c1 = max(w[1] for w in windows)
     r0 = min(w[2] for w in windows)
     r1 = max(w[3] for w in windows)
-    size = 0.9
-    span = max(c1 - c0 + 1, r1 - r0 + 1)
-    iw, ih = size * (c1 - c0 + 1) / span, size * (r1 - r0 + 1) / span
-    ax = fig.add_axes(((width - PAPER_MARGIN - iw) / width,
-                       (height - PAPER_MARGIN - ih) / height, iw / width, ih / height),
+    scale = min(INDEX_W / (c1 - c0), INDEX_H / (r1 - r0))
+    iw, ih = scale * (c1 - c0), scale * (r1 - r0)
+    ax = fig.add_axes(((width - page.margin - iw) / width,
+                       (height - page.margin - ih) / height, iw / width, ih / height),
                       gid="page-index")
-    ax.set_xlim(c0, c1 + 1)
-    ax.set_ylim(r1 + 1, r0)
+    ax.set_xlim(c0, c1)
+    ax.set_ylim(r1, r0)
     ax.set_axis_off()
     for n, (wa, wb, wc, wd) in enumerate(windows):
-        ax.add_patch(Rectangle((wa, wc), wb - wa + 1, wd - wc + 1, lw=0.6,
+        ax.add_patch(Rectangle((wa, wc), wb - wa, wd - wc, lw=0.6, clip_on=False,
                                edgecolor="#222222", facecolor="#f5b041" if n == k else "none",
                                alpha=0.9))
-        _text(ax, (wa + wb + 1) / 2, (wc + wd + 1) / 2, str(n + 1), ha="center", va="center",
-              fontsize=6, color="#111111")
+        if min(wb - wa, wd - wc) * scale >= 0.14:
+            _text(ax, (wa + wb) / 2, (wc + wd) / 2, str(n + 1), ha="center", va="center",
+                  fontsize=MIN_PT, color="#111111")
 
 
-def _fs(options: MapOptions, base: float, lo: float = 5.0, hi: float = 14.0) -> float:
-    return max(lo, min(hi, base * options.area_inches))
+def _fs(options: MapOptions, base: float, lo: float = MIN_PT, hi: float = 14.0) -> float:
+    """A font size that grows with the scale, never under :data:`MIN_PT` at print size."""
+    return max(lo, MIN_PT, min(hi, base * options.area_inches))
 
 
 class _Placer:
@@ -348,6 +429,8 @@ class _Placer:
         self.s = area_inches
         self.bounds = bounds  # x0, y0, x1, y1 of the drawing (the axes' window)
         self.boxes: list[tuple[float, float, float, float]] = []
+        #: strips a label had better not cross (the seams of tiled pages): tried first
+        self.avoid: list[tuple[float, float, float, float]] = []
 
     def block(self, x0: float, y0: float, x1: float, y1: float) -> None:
         self.boxes.append((x0, y0, x1, y1))
@@ -365,21 +448,23 @@ class _Placer:
         y0 = y - h / 2 if va == "center" else (y - h if va == "bottom" else y)
         return x0 - pad, y0 - pad, x0 + w + pad, y0 + h + pad
 
-    def free(self, box) -> bool:
+    def free(self, box, strict: bool = False) -> bool:
         bx0, by0, bx1, by1 = self.bounds
         if box[0] < bx0 - 1e-9 or box[1] < by0 - 1e-9 or box[2] > bx1 + 1e-9 \
                 or box[3] > by1 + 1e-9:
             return False
         return not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
-                       for o in self.boxes)
+                       for o in self.boxes + (self.avoid if strict else []))
 
     def place(self, text: str, fs: float, spots, pad: float = 0.02):
-        """The first free spot ``(x, y, ha, va)`` (and take it), or None."""
-        for x, y, ha, va in spots:
-            box = self.box(text, fs, x, y, ha, va, pad)
-            if self.free(box):
-                self.boxes.append(box)
-                return x, y, ha, va
+        """The first free spot ``(x, y, ha, va)`` (and take it), or None; a spot off the
+        seams first."""
+        for strict in ((True, False) if self.avoid else (False,)):
+            for x, y, ha, va in spots:
+                box = self.box(text, fs, x, y, ha, va, pad)
+                if self.free(box, strict):
+                    self.boxes.append(box)
+                    return x, y, ha, va
         return None
 
 
@@ -393,14 +478,22 @@ def _area_spots(col: int, row: int):
             (col + m, row + 0.5, "left", "center"), (col + 1 - m, row + 0.5, "right", "center")]
 
 
+def _exit_spots(a) -> list[tuple[float, float, str, str]]:
+    """Where an EXIT may sit in a square of its run: inside the run's green outline."""
+    c, r = a.col, a.row
+    return [(c + 0.5, r + 0.14, "center", "top"), (c + 0.5, r + 0.86, "center", "bottom"),
+            (c + 0.5, r + 0.5, "center", "center")]
+
+
 def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                options: MapOptions, window: Window | None = None,
                tiles: list[Window] | None = None) -> None:
-    """Draw one level's plan into ``ax`` (used by maps and by forecast heat maps).
+    """Draw one level's plan into ``ax`` (used by maps, forecast heat maps and VTT pictures).
 
-    ``window``: the columns and rows to show (default: the whole level); ``tiles``: every
-    window of a level tiled across pages, to mark the rows and columns repeated on the next
-    page."""
+    ``window``: the part of the plan to show (a :data:`Window`; default: the whole level);
+    ``tiles``: every window of a level tiled across pages, to mark the strips this page shares
+    with its neighbours. Everything is placed as on the whole level (a label sits where it
+    would on one big sheet) and clipped to the window, so neighbouring tiles agree."""
     import matplotlib
     from matplotlib.collections import LineCollection
     from matplotlib.colors import Normalize
@@ -409,41 +502,58 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     b = building
     s = options.area_inches
     lw_scale = max(0.5, min(2.0, s))
-    c0, c1, r0, r1 = window if window is not None else level_extent(b, level)
-    clip = window is not None and window != level_extent(b, level)
+    whole = level_window(b, level)
+    x0, x1, y0, y1 = window if window is not None else whole
+    clip = window is not None and any(abs(p - q) > 1e-9 for p, q in zip(window, whole))
+    c0, c1, r0, r1 = level_extent(b, level)
     lv = b.levels[level]
-    ax.set_xlim(c0, c1 + 1)
-    ax.set_ylim(r1 + 1, r0)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y1, y0)
     ax.set_aspect("equal", adjustable="box")
-    fs_tick = _fs(options, 8, 5, 11)
-    ax.set_xticks([c + 0.5 for c in range(c0, c1 + 1)])
-    ax.set_xticklabels([column_letters(c) for c in range(c0, c1 + 1)], fontsize=fs_tick)
-    ax.set_yticks([r + 0.5 for r in range(r0, r1 + 1)])
-    ax.set_yticklabels([str(r + 1) for r in range(r0, r1 + 1)], fontsize=fs_tick)
+    fs_tick = _fs(options, 8, MIN_PT, 11)
+    cols = [c for c in range(c0, c1 + 1) if x0 - 1e-9 <= c + 0.5 <= x1 + 1e-9]
+    rows = [r for r in range(r0, r1 + 1) if y0 - 1e-9 <= r + 0.5 <= y1 + 1e-9]
+    ax.set_xticks([c + 0.5 for c in cols])
+    ax.set_xticklabels([column_letters(c) for c in cols], fontsize=fs_tick)
+    ax.set_yticks([r + 0.5 for r in rows])
+    ax.set_yticklabels([str(r + 1) for r in rows], fontsize=fs_tick)
     ax.tick_params(length=0, pad=2, labeltop=True, labelright=True)
     for spine in ax.spines.values():
         spine.set_visible(False)
     where = f"{lv.name} (elevation {lv.elevation:+d})" if lv.elevation else lv.name
-    title = ax.set_title(where, fontsize=_fs(options, 10, 8, 12), pad=fs_tick + 8,
+    title = ax.set_title(where, fontsize=_fs(options, 10, MIN_PT, 12), pad=fs_tick + 8,
                          gid=f"level-{_safe(lv.name)}")
     title.set_parse_math(False)
-    placer = _Placer(s, (c0, r0, c1 + 1, r1 + 1))
+    placer = _Placer(s, (whole[0], whole[2], whole[1], whole[3]))
+
+    if tiles:
+        placer.avoid = _seams(tiles)
+
+    def shown(box: tuple[float, float, float, float]) -> bool:
+        """Whether a box (x0, y0, x1, y1) reaches into this page's window (a tile draws only
+        what it shows; placement above still covers the whole level)."""
+        return box[0] < x1 and box[2] > x0 and box[1] < y1 and box[3] > y0
 
     def text(x: float, y: float, words: str, **kw):
-        artist = _text(ax, x, y, words, **kw)
-        if clip:
-            artist.set_clip_on(True)
-        return artist
+        if clip and not shown(placer.box(words, kw.get("fontsize", MIN_PT), x, y,
+                                         kw.get("ha", "left"), kw.get("va", "baseline"), 0.5)):
+            return None
+        return _text(ax, x, y, words, **kw)
 
     areas = [a for a in b.areas if a.level == level]
     fuel_cmap = matplotlib.colormaps["YlOrBr"]
     heat_cmap = matplotlib.colormaps["inferno_r"]
     heat_norm = Normalize(0.0, 1.0)
-    fs_small = _fs(options, 6, 4.5, 9)
+    fs_small = _fs(options, 6, MIN_PT, 9)
     marks: list[tuple[int, str, float, dict]] = []  # (area, text, size, style): placed below
     colour: Any
-    for a in areas:
+    for c, r in void_cells(b, level):  # not the building: nobody stands or burns there
+        if shown((c, r, c + 1, r + 1)):
+            ax.add_artist(Rectangle((c, r), 1, 1, zorder=2, **VOID,
+                                    gid=f"void-{_safe(lv.name)}:{column_letters(c)}{r + 1}"))
+    for a in areas:  # (add_artist: the limits are set, no need to grow them patch by patch)
         outdoors = b.rooms[a.room].outdoors
+        here = shown((a.col, a.row, a.col + 1, a.row + 1))
         if options.heat is not None:
             p = options.heat.get(a.index)
             if p is None or (a.fuel <= 0 and not p):  # nothing to burn here
@@ -452,13 +562,16 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                 colour = heat_cmap(0.08 + 0.8 * heat_norm(p))
             rect = Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none", zorder=2,
                              gid=f"heat-{_safe(a.name)}")
-            ax.add_patch(rect)
+            if here:
+                ax.add_artist(rect)
             if p is not None and (a.fuel > 0 or p > 0):
-                label, size = f"{round(100 * p)}%", _fs(options, 7, 4.5, 10)
+                label, size = f"{round(100 * p)}%", _fs(options, 7, MIN_PT, 10)
                 placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
                                          "center"))
                 text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
                      color="white" if p > 0.55 else "black", zorder=9)
+            continue
+        if not here:
             continue
         if options.fuel and a.fuel > 0:
             colour = fuel_cmap(0.08 + 0.62 * min(a.fuel, 9) / 9)
@@ -466,16 +579,16 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             colour = OUTDOOR
         else:
             colour = "#ffffff"
-        ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
-                               zorder=2, gid=f"area-{_safe(a.name)}"))
+        ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
+                                zorder=2, gid=f"area-{_safe(a.name)}"))
         if a.burned_out:
-            ax.add_patch(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
-                                   edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
+            ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
+                                    edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
     if scene is not None and scene.smoke is not None:
         for i in sorted(scene.smoke.density):
             d = int(scene.smoke.density[i])
             a = b.areas[i]
-            if a.level != level or not d:
+            if a.level != level or not d or not shown((a.col, a.row, a.col + 1, a.row + 1)):
                 continue
             thick = d == 2
             ax.add_patch(Rectangle((a.col, a.row), 1, 1, fill=False, linewidth=0,
@@ -483,34 +596,34 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                                    edgecolor="#404040" if thick else "#8c8c8c", zorder=4,
                                    gid=f"smoke-{'thick' if thick else 'thin'}-{_safe(a.name)}"))
 
-    # the grid, over the fills and the smoke (miniatures stand on it), under walls and marks
-    gx = [[(c, r0), (c, r1 + 1)] for c in range(c0, c1 + 2)]
-    gy = [[(c0, r), (c1 + 1, r)] for r in range(r0, r1 + 2)]
-    ax.add_collection(LineCollection(gx + gy, colors=GRID, linewidths=GRID_LW * lw_scale,
-                                     zorder=4.5, gid="grid"))
+    # the grid, over the fills and the smoke (miniatures stand on it), under walls and marks;
+    # only where the building is (rock has no squares)
+    ax.add_collection(LineCollection(_grid_lines(b, level, 1.0), colors=GRID,
+                                     linewidths=GRID_LW * lw_scale, zorder=4.5, gid="grid"))
     if options.subgrid:
-        sx: list[list[tuple[float, float]]] = [[(c + 0.5, r0), (c + 0.5, r1 + 1)]
-                                                for c in range(c0, c1 + 1)]
-        sy: list[list[tuple[float, float]]] = [[(c0, r + 0.5), (c1 + 1, r + 0.5)]
-                                                for r in range(r0, r1 + 1)]
-        ax.add_collection(LineCollection(sx + sy, colors=SUBGRID,
-                                         linewidths=SUBGRID_LW * lw_scale,
-                                         linestyles=(0, (2, 2)), zorder=4.5, gid="subgrid"))
+        ax.add_collection(LineCollection(_grid_lines(b, level, 0.5, inner=True), colors=SUBGRID,
+                                         linewidths=SUBGRID_LW * lw_scale, zorder=4.4,
+                                         gid="subgrid"))
     if tiles:
-        _overlap_marks(ax, (c0, c1, r0, r1), tiles)
+        _overlap_marks(ax, (x0, x1, y0, y1), tiles, s)
 
-    # exits
-    for a in areas:
-        if b.is_exit(a.index):
-            ax.add_patch(Rectangle((a.col + 0.06, a.row + 0.06), 0.88, 0.88, fill=False,
-                                   edgecolor=EXIT_COLOUR, linewidth=1.6 * lw_scale, zorder=5,
-                                   gid=f"exit-{_safe(a.name)}"))
-            if options.heat is None and (Feature.EXIT in a.features or s >= 0.75):
-                marks.append((a.index, "EXIT", fs_small,
-                              dict(color=EXIT_COLOUR, fontweight="bold", gid=f"exit-label-"
-                                   f"{_safe(a.name)}")))
+    # the ways out: one outline and one EXIT a run of exit squares
+    for run in exit_runs(b, level):
+        first = b.areas[run[0]]
+        ax.add_collection(LineCollection(
+            _run_outline(b, level, run, 0.06), colors=EXIT_COLOUR, linewidths=1.6 * lw_scale,
+            capstyle="projecting", zorder=5, gid=f"exit-{_safe(first.name)}"))
+        if options.heat is None and (s >= 0.75 or any(
+                Feature.EXIT in b.areas[i].features for i in run)):
+            mx = sum(b.areas[i].col for i in run) / len(run)
+            my = sum(b.areas[i].row for i in run) / len(run)
+            middle = sorted(run, key=lambda i: ((b.areas[i].col - mx) ** 2
+                                                + (b.areas[i].row - my) ** 2, i))
+            marks.append((middle[0], "EXIT", fs_small,
+                          dict(color=EXIT_COLOUR, fontweight="bold",
+                               gid=f"exit-label-{_safe(first.name)}", also=middle[1:])))
 
-    _outline(ax, b, level, areas, lw_scale)
+    _outline(ax, b, level, lw_scale)
     for barrier in b.barriers:
         la, lb = b.areas[barrier.a].level, b.areas[barrier.b].level
         if la != level and lb != level:
@@ -523,15 +636,16 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             _edge(ax, b, barrier, lw_scale)
             geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
             if geo is not None:  # no word over a door or window (its leaf swings 0.6 in)
-                (x0, y0), (x1, y1), _ = geo
+                (px, py), (qx, qy), _ = geo
                 pad = 0.12
-                placer.block(min(x0, x1) - pad, min(y0, y1) - pad, max(x0, x1) + pad,
-                             max(y0, y1) + pad)
+                placer.block(min(px, qx) - pad, min(py, qy) - pad, max(px, qx) + pad,
+                             max(py, qy) + pad)
 
-    _routes(ax, b, level, lw_scale)
-    if options.heat is None:  # a heat map keeps to the plan and its numbers
+    if shows_routes(options):
+        _routes(ax, b, level, lw_scale)
+    if options.heat is None and options.fuel:  # --no-fuel: no fuel and no feature marks
         marks.extend(_features(b, areas, options))
-        if options.fuel and s >= 0.5:
+        if s >= 0.5:
             marks.extend((a.index, str(a.fuel), fs_small, dict(color="#7a5230", corner=True))
                          for a in areas if a.fuel > 0)
     names: list[tuple[int, str, float, dict]] = []
@@ -543,6 +657,8 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     for i, words, size, style in marks + names:
         a = b.areas[i]
         spots = _area_spots(a.col, a.row)
+        if "also" in style:  # EXIT: inside the run's outline, its middle square first
+            spots = [spot for j in [i, *style.pop("also")] for spot in _exit_spots(b.areas[j])]
         if style.pop("corner", False):  # a fuel number: a corner, bottom right first
             spots = [spots[5], spots[3], spots[4], spots[2]] + spots
         if style.pop("under", False):
@@ -553,49 +669,149 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             continue  # no room left in the area: the legend still says what it would mark
         x, y, ha, va = spot
         text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
+    if clip:  # a tile: tokens, numbers and names end at the page's edge with everything else
+        for artist in ax.texts:
+            artist.set_clip_on(True)
 
 
-def _overlap_marks(ax, window: Window, tiles: list[Window]) -> None:
-    """Shade the columns and rows this page shares with its neighbours, edged with a dashed
-    cut line, so pages can be laid overlapping."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Rectangle
-
-    c0, c1, r0, r1 = window
-    others = [t for t in tiles if t != window]
-    bands = []
-    if any(t[1] == c0 and t[2] == r0 for t in others):
-        bands.append(((c0, r0), 1, r1 - r0 + 1, [(c0 + 1, r0), (c0 + 1, r1 + 1)]))
-    if any(t[0] == c1 and t[2] == r0 for t in others):
-        bands.append(((c1, r0), 1, r1 - r0 + 1, [(c1, r0), (c1, r1 + 1)]))
-    if any(t[3] == r0 and t[0] == c0 for t in others):
-        bands.append(((c0, r0), c1 - c0 + 1, 1, [(c0, r0 + 1), (c1 + 1, r0 + 1)]))
-    if any(t[2] == r1 and t[0] == c0 for t in others):
-        bands.append(((c0, r1), c1 - c0 + 1, 1, [(c0, r1), (c1 + 1, r1)]))
-    for k, (xy, w, h, line) in enumerate(bands):
-        ax.add_patch(Rectangle(xy, w, h, facecolor="#9b9b9b", alpha=0.18, edgecolor="none",
-                               zorder=4.6, gid=f"overlap-{k}"))
-        (x0, y0), (x1, y1) = line
-        ax.add_line(Line2D([x0, x1], [y0, y1], color="#333333", lw=0.9, ls=(0, (6, 3)),
-                           zorder=4.7))
+def _grid_lines(b: Building, level: int, step: float, inner: bool = False):
+    """Grid segments ``step`` areas apart along every side of the level's areas (``inner``:
+    only the lines inside an area, the 5-ft grid), none over squares that are no area."""
+    segs: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+    n = round(1 / step)
+    for a in b.areas:
+        if a.level != level:
+            continue
+        for k in range(1, n) if inner else range(n + 1):
+            t = k * step
+            segs.add(((a.col + t, a.row), (a.col + t, a.row + 1)))
+            segs.add(((a.col, a.row + t), (a.col + 1, a.row + t)))
+    return sorted(segs)
 
 
-def _outline(ax, b: Building, level: int, areas, lw_scale: float) -> None:
-    """Edges where an area has no neighbour (or is not joined to it): the plan's outline."""
-    from matplotlib.collections import LineCollection
-
+def _run_outline(b: Building, level: int, run: list[int], inset: float):
+    """The outline of a run of squares, ``inset`` areas inside its edge (corners met)."""
+    cells = {(b.areas[i].col, b.areas[i].row) for i in run}
     segs = []
-    for a in areas:
-        for dc, dr, seg in ((-1, 0, [(a.col, a.row), (a.col, a.row + 1)]),
-                            (1, 0, [(a.col + 1, a.row), (a.col + 1, a.row + 1)]),
-                            (0, -1, [(a.col, a.row), (a.col + 1, a.row)]),
-                            (0, 1, [(a.col, a.row + 1), (a.col + 1, a.row + 1)])):
+    for c, r in sorted(cells):
+        # each side: its start and end corner, its direction along, its normal inwards
+        for (px, py), (tx, ty), (nx, ny) in (((c, r), (1, 0), (0, 1)),
+                                             ((c + 1, r + 1), (-1, 0), (0, -1)),
+                                             ((c, r + 1), (0, -1), (1, 0)),
+                                             ((c + 1, r), (0, 1), (-1, 0))):
+            if (c - nx, r - ny) in cells:
+                continue  # not an edge of the run
+
+            d0, d1 = (_corner(cells, (c + k * tx, r + k * ty), (nx, ny), inset)
+                      for k in (-1, 1))
+            qx, qy = px + tx, py + ty
+            segs.append(((px + nx * inset - tx * d0, py + ny * inset - ty * d0),
+                         (qx + nx * inset + tx * d1, qy + ny * inset + ty * d1)))
+    return segs
+
+
+def _seams(tiles: list[Window]) -> list[tuple[float, float, float, float]]:
+    """The strips neighbouring tiles share, as placer boxes ``(x0, y0, x1, y1)``."""
+    xs = sorted({(t[0], t[1]) for t in tiles})
+    ys = sorted({(t[2], t[3]) for t in tiles})
+    lo_x, hi_x = xs[0][0], xs[-1][1]
+    lo_y, hi_y = ys[0][0], ys[-1][1]
+    out = [(b[0], lo_y, a[1], hi_y) for a, b in zip(xs, xs[1:])]
+    return out + [(lo_x, b[0], hi_x, a[1]) for a, b in zip(ys, ys[1:])]
+
+
+def _corner(cells, along: tuple[int, int], normal: tuple[int, int], inset: float) -> float:
+    """How far an inset side runs on past its corner, the square ``along`` being its
+    neighbour on the side: stops short at an outer corner, runs on at an inner one."""
+    if along not in cells:
+        return -inset
+    if (along[0] - normal[0], along[1] - normal[1]) in cells:
+        return inset
+    return 0.0
+
+
+def _overlap_marks(ax, window: Window, tiles: list[Window], s: float) -> None:
+    """Tint the strips this page shares with its neighbours and put alignment crosses in their
+    middles, at the same places of the plan on both pages."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, Rectangle
+
+    x0, x1, y0, y1 = window
+    eps = 1e-6
+    bands = []  # (x0, x1, y0, y1) of each shared strip
+    for t in tiles:
+        if t == window:
+            continue
+        if abs(t[2] - y0) < eps and x0 + eps < t[0] < x1 - eps:
+            bands.append((t[0], x1, y0, y1))  # the next page to the right starts here
+        if abs(t[2] - y0) < eps and x0 + eps < t[1] < x1 - eps:
+            bands.append((x0, t[1], y0, y1))
+        if abs(t[0] - x0) < eps and y0 + eps < t[2] < y1 - eps:
+            bands.append((x0, x1, t[2], y1))
+        if abs(t[0] - x0) < eps and y0 + eps < t[3] < y1 - eps:
+            bands.append((x0, x1, y0, t[3]))
+    r = 0.07 / s  # the cross: a circle 0.14 in across, its arms 0.12 in out
+    arm = 0.12 / s
+    for k, (bx0, bx1, by0, by1) in enumerate(bands):
+        ax.add_patch(Rectangle((bx0, by0), bx1 - bx0, by1 - by0, facecolor="#5dade2",
+                               alpha=0.22, edgecolor="none", zorder=4.6, gid=f"overlap-{k}"))
+        vertical = (bx1 - bx0) < (by1 - by0)
+        length = (by1 - by0) if vertical else (bx1 - bx0)
+        count = max(2, round(length * s / 3))
+        for n in range(count):
+            frac = (n + 0.5) / count
+            cx = (bx0 + bx1) / 2 if vertical else bx0 + frac * (bx1 - bx0)
+            cy = by0 + frac * (by1 - by0) if vertical else (by0 + by1) / 2
+            ax.add_patch(Circle((cx, cy), r, fill=False, edgecolor="#111111", lw=0.6,
+                                zorder=15, gid=f"align-{k}-{n}"))
+            for (ux, uy) in ((1, 0), (0, 1)):
+                ax.add_line(Line2D([cx - ux * arm, cx + ux * arm], [cy - uy * arm, cy + uy * arm],
+                                   color="#111111", lw=0.6, zorder=15))
+
+
+def _outline(ax, b: Building, level: int, lw_scale: float) -> None:
+    """The plan's outline: an indoor area's outer wall (its room's wall) on every side with no
+    area across it, at the plan's edge or against rock; a thin grey edge where an outdoor area
+    meets the plan's end (the street goes on); a thin line between neighbours not joined."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+
+    edges, loose = [], []
+    for i, (dc, dr) in outer_sides(b, level):
+        a = b.areas[i]
+        seg = _side(a.col, a.row, dc, dr)
+        room = b.rooms[a.room]
+        if room.outdoors:
+            edges.append(seg)
+            continue
+        lw, colour, _ = wall_style(room.wall)
+        side = {(-1, 0): "w", (1, 0): "e", (0, -1): "n", (0, 1): "s"}[(dc, dr)]
+        (px, py), (qx, qy) = seg
+        ax.add_line(Line2D([px, qx], [py, qy], color=colour, lw=lw * lw_scale,
+                           solid_capstyle="projecting", zorder=7,
+                           gid=f"outer-wall-{_safe(a.name)}-{side}"))
+    for a in b.areas:
+        if a.level != level:
+            continue
+        for dc, dr in ((1, 0), (0, 1)):
             j = b.at(level, a.col + dc, a.row + dr)
-            if j is None or b.between(a.index, j) is None:
-                segs.append(seg)
-    if segs:
-        ax.add_collection(LineCollection(segs, colors="#222222", linewidths=1.0 * lw_scale,
+            if j is not None and b.between(a.index, j) is None:
+                loose.append(_side(a.col, a.row, dc, dr))
+    if edges:
+        ax.add_collection(LineCollection(edges, colors=PLAN_EDGE, linewidths=0.8 * lw_scale,
+                                         zorder=6, capstyle="projecting", gid="plan-edge"))
+    if loose:
+        ax.add_collection(LineCollection(loose, colors="#222222", linewidths=1.0 * lw_scale,
                                          zorder=6, capstyle="projecting"))
+
+
+def _side(col: int, row: int, dc: int, dr: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The side of square (col, row) towards (col + dc, row + dr)."""
+    if dc:
+        x = col + (1 if dc > 0 else 0)
+        return (x, row), (x, row + 1)
+    y = row + (1 if dr > 0 else 0)
+    return (col, y), (col + 1, y)
 
 
 def _edge_geometry(b: Building, barrier: Barrier):
@@ -817,15 +1033,15 @@ def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapO
         if scene is not None and key in scene.flashed:
             name += " (flashover)"
         placed = None
-        for words, size in ((name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
-                            (_wrap(name), max(4.5, fs * 0.65)), (name, max(4.0, fs * 0.55)),
-                            (_wrap(name), max(4.0, fs * 0.55))):
+        tries = [(name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
+                 (_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
+        for words, size in dict.fromkeys((w, max(MIN_PT, z)) for w, z in tries):
             spot = placer.place(words, size, spots, pad=0.03)
             if spot is not None:
                 placed = (words, size, spot)
                 break
         if placed is None:  # nowhere free: the centre, over whatever is there
-            placed = (_wrap(name), max(4.5, fs * 0.65), spots[0])
+            placed = (_wrap(name), max(MIN_PT, fs * 0.65), spots[0])
         words, size, (x, y, _, _) = placed
         artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
                        fontstyle="italic" if room.outdoors else "normal",
@@ -917,7 +1133,7 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
               color="white" if status != "escaped" else "#0b2e4a", fontweight="bold",
               zorder=14)
         if crowd[hero.area] == 1 and options.area_inches >= 0.75:  # else the legend names them
-            names.append((hero.area, hero.name, max(4.5, fs - 1.5),
+            names.append((hero.area, hero.name, max(MIN_PT, fs - 1.5),
                           dict(color="#0b2e4a", zorder=14, under=True, at=(x, y + 0.16))))
     return names
 

@@ -162,6 +162,15 @@ _DAMAGE_CAUSE = {
     "moved into fire": "stepping into the fire",
     "clothes": "from burning clothes",
     "debris": "from falling debris",
+    "burning oil": "from the burning oil on them",
+}
+#: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
+_CONTACT_FROM = {
+    "jet": "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
+    "magic": "from magical fire (an extra Dramatic Wound per 10)",
+    "struck": "from a burning object",
+    "explosion": "in the explosion (a hot fire)",
+    "oil": "from burning oil (hot; an extra Dramatic Wound per 10)",
 }
 
 def _fd_word(d: dict) -> str:
@@ -176,6 +185,12 @@ def _gm_barrier(verb: str):
             return f"{verb} the barrier between {place(x, b)} and {place(y, b, near=x)}"
         return f"{verb} {barrier or 'a barrier'}"
     return text
+
+
+def _shown(e: Event) -> str:
+    """What a ``reveal``/``hide`` names: ``the whole building``, ``level upper``, ``room bar``."""
+    what = e.data.get("what")
+    return "the whole building" if what == "all" else f"{what} {e.data.get('name')}"
 
 
 #: The GM's overrides (fuego.table.gm), by their ``action``.
@@ -194,6 +209,16 @@ _GM_ACTIONS = {
     "add-character": lambda e, b: (f"brings {e.data.get('hero')} in at {place(e.area, b)}"
                                    + (" (an NPC)" if e.data.get("npc") else "")),
     "remove-character": lambda e, b: f"takes {e.data.get('hero')} out of the scene",
+    "burn-jet": lambda e, b: f"a jet of burning gas ({_fd_word(e.data)}) hits {e.data.get('hero')}",
+    "burn-magic": lambda e, b: f"magical fire ({_fd_word(e.data)}) strikes {e.data.get('hero')}",
+    "burn-object": lambda e, b: (f"a burning object ({_fd_word(e.data)}) strikes "
+                                 f"{e.data.get('hero')}"),
+    "burn-oil": lambda e, b: f"burning oil ({_fd_word(e.data)}) splashes {e.data.get('hero')}",
+    "explode": lambda e, b: f"sets off an explosion ({_fd_word(e.data)}) in {place(e.area, b)}",
+    "blast": lambda e, b: f"sets off a blast ({e.data.get('fd')} dice) in {place(e.area, b)}",
+    "reveal": lambda e, b: "shows the players " + _shown(e),
+    "hide": lambda e, b: "takes back the players' view of " + _shown(e),
+    "note": lambda e, b: f'tells the players: "{e.data.get("text")}"',
 }
 
 _STATE_WORDS = {
@@ -508,16 +533,29 @@ def _on_area_burned_out(e: Event, c: Context) -> str | None:
 
 @_phrase(K.FIRE_SPOTTED)
 def _on_fire_spotted(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} spots the fire in {place(e.area, b)}{_hid_by(d)}", d)
+
+
+def _hid_by(d: events.Spot) -> str:
+    """``, in thick smoke 15 ft away``: what hid a fire from the hero who tried to spot it."""
+    from fuego.engine.sight import Unseen
+
+    try:
+        why = Unseen(d.get("unseen")).words
+    except ValueError:
+        return ""  # (a log from before the spot said why)
+    feet = d.get("feet")
+    return f", {why} {feet:g} ft away" if feet is not None else f", {why}"
 
 
 @_phrase(K.FIRE_HIDDEN)
 def _on_fire_hidden(e: Event, c: Context) -> str | None:
-    d = cast(events.Roll, e.data)
+    d = cast(events.Spot, e.data)
     b = c.building
-    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}", d)
+    return _with_roll(f"{e.actor} does not notice the fire in {place(e.area, b)}{_hid_by(d)}",
+                      d)
 
 
 @_phrase(K.BARRIER_OPENED, K.BARRIER_CLOSED)
@@ -605,6 +643,34 @@ def _on_clothes_out(e: Event, c: Context) -> str | None:
     by = d.get("by")
     text = f"{e.actor}'s burning clothes are put out"
     return text + (f" by {by}" if by and by != e.actor else "")
+
+
+@_phrase(K.OIL_CLINGS)
+def _on_oil_clings(e: Event, c: Context) -> str | None:
+    d = cast(events.OilClings, e.data)
+    return (f"Burning oil clings to {e.actor}: they are on fire (FD {d.get('fd')}, hot) "
+            "until it is put out")
+
+
+@_phrase(K.FIRE_RESISTED)
+def _on_fire_resisted(e: Event, c: Context) -> str | None:
+    d = cast(events.FireResisted, e.data)
+    return f"{e.actor} is fire resistant: the fire (FD {d.get('fd')}) does not harm them"
+
+
+@_phrase(K.EXPLOSION)
+def _on_explosion(e: Event, c: Context) -> str | None:
+    d = cast(events.Explosion, e.data)
+    b = c.building
+    caught = d.get("caught") or []
+    text = (f"The explosion (FD {d.get('fd')}) reaches {plural(len(d.get('areas') or []), 'area')}"
+            f" around {place(e.area, b)}")
+    if d.get("broken"):
+        text += f", blowing open {plural(len(d['broken']), 'barrier')}"
+    if caught:
+        how = "as falling debris" if d.get("rule") == "debris" else "as a hot fire"
+        text += f"; it catches {', '.join(caught)} {how}"
+    return text
 
 
 @_phrase(K.HERO_KNOCKED_OUT)
@@ -782,6 +848,13 @@ def damage_text(e: Event) -> str:
     cause = d.get("cause") or ""
     how = _DAMAGE_CAUSE.get(cause, f"({cause})" if cause else "")
     text = f"{e.actor} takes {d.get('damage')} fire damage"
+    contact = d.get("contact") or ""
+    if cause in _DAMAGE_CAUSE:
+        if contact == "oil" and cause != "burning oil":  # stepped into burning oil
+            how += ": burning oil, hot, an extra Dramatic Wound per 10"
+        return f"{text} {how}"
+    if contact in _CONTACT_FROM:
+        return f"{text} {_CONTACT_FROM[contact]}"
     return text + (f" {how}" if how else "")
 
 

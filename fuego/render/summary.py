@@ -107,7 +107,7 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         if hero.crippled and status != "dead":
             wounds.append("crippled")
         if hero.clothes_fd and hero.present:
-            wounds.append("clothes still burning")
+            wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
         lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
     out = [h.name for h in scene.heroes if h.status.value == "escaped"]
     if scene.heroes:

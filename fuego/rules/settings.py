@@ -28,8 +28,30 @@ class FlashoverMode(str, Enum):
 class KnockedOutDeath(str, Enum):
     """Which Dramatic Wounds kill a Knocked-Out character (003, Knocked Out)."""
 
-    FIRE = "fire"  # the fire's (and the GM's): 003 "killed by the fire when the fire causes..."
-    ANY = "any"  # any Dramatic Wound (suffocation, a fall, debris too): fuego's older reading
+    FIRE = "fire"  # the fire's only: 003 "killed by the fire when the fire causes them to take..."
+    FIRE_AND_GM = "fire-and-gm"  # the fire's and a GM's ``wound``: the reading before issue 27
+    ANY = "any"  # any Dramatic Wound (suffocation, a fall, debris too): fuego's oldest reading
+
+
+class ExplosionRule(str, Enum):
+    """What an explosion does to those it reaches (003, Injury from Fire)."""
+
+    FIRE = "fire"  # hot fire damage of its Fire Dice: 003 "caught in an explosion", "explosives"
+    DEBRIS = "debris"  # falling debris, dodged, kept by half: the reading before issue 27
+
+
+class BurningOil(str, Enum):
+    """What burning oil (or another burning liquid) does to a hero (003, Injury from Fire)."""
+
+    CLINGS = "clings"  # per 10, and it covers the hero, who burns until it is put out
+    FLEETING = "fleeting"  # per 20 like any fire, nothing clings: the reading before issue 27
+
+
+class RoundBurn(str, Enum):
+    """Which earlier damage spares a hero the end-of-round burn of their area's fire (003)."""
+
+    PER_FIRE = "per-fire"  # that fire's own: 003 "if they haven't taken damage from it"
+    ANY = "any"  # any fire damage this round: the reading before issue 27
 
 
 class SuffocationFire(str, Enum):
@@ -57,6 +79,9 @@ class Settings:
     flashover_dice_per_area: int = 5
     flashover_min_dice: int = 5  # for all-burning: 003's size column, "Large Fire"
     knocked_out_death: KnockedOutDeath = KnockedOutDeath.FIRE
+    explosions: ExplosionRule = ExplosionRule.FIRE
+    burning_oil: BurningOil = BurningOil.CLINGS
+    round_burn: RoundBurn = RoundBurn.PER_FIRE
     temperament: str = "hungry"  # the fires' policy (fuego.engine.policy)
     fire_kind: FireKind = FireKind.HENCHMAN  # default for new fires
     max_leap_areas: int = 3  # how far (in areas) a fire looks for a leap
@@ -70,6 +95,9 @@ class Settings:
         # Accept the words a scenario uses ("off", "villain", "calm") as well as the enums.
         self.flashover = FlashoverMode(self.flashover)
         self.knocked_out_death = KnockedOutDeath(self.knocked_out_death)
+        self.explosions = ExplosionRule(self.explosions)
+        self.burning_oil = BurningOil(self.burning_oil)
+        self.round_burn = RoundBurn(self.round_burn)
         self.suffocation_fire = SuffocationFire(self.suffocation_fire)
         self.smoke_clears = SmokeClears(self.smoke_clears)
         self.fire_kind = FireKind(self.fire_kind)

@@ -42,6 +42,41 @@ class Exposure(str, Enum):
 EXTRA_WOUND_STEP = {Exposure.FLEETING: 20, Exposure.CLINGING: 10}
 
 
+class Contact(str, Enum):
+    """How fire reached a hero (003, Injury from Fire: "how the character is exposed"); the log's
+    ``contact`` on every ``hero-damaged``. :data:`CONTACT_EXPOSURE` gives each its wound step."""
+
+    STANDING = "standing"  # in an area on fire at the end of the round
+    MOVING = "moving"  # "attempt to move through a fire"
+    STRUCK = "struck"  # "struck by a burning weapon or object", "fleetingly exposed"
+    EXPLOSION = "explosion"  # "caught in an explosion"
+    CLOTHES = "clothes"  # "whose clothes are on fire"
+    OIL = "oil"  # "splashed with a burning chemical (such as flaming oil)", "covered in burning liquid"
+    JET = "jet"  # "caught by a jet of burning gas"
+    MAGIC = "magic"  # "struck by magical fire"
+    DEBRIS = "debris"  # falling structure: a fire's damage roll, but not fire (RULES-NOTES)
+
+
+#: Each contact's exposure (003, Injury from Fire): struck, leaping through or fleetingly exposed
+#: wound as a weapon (per 20); clothes, a burning chemical, a jet of gas, magical fire per 10.
+#: [reading] An explosion is not in the per-10 list: per 20, like a blow (it is hot: below).
+CONTACT_EXPOSURE: dict[Contact, Exposure] = {
+    Contact.STANDING: Exposure.FLEETING,
+    Contact.MOVING: Exposure.FLEETING,
+    Contact.STRUCK: Exposure.FLEETING,
+    Contact.EXPLOSION: Exposure.FLEETING,
+    Contact.DEBRIS: Exposure.FLEETING,
+    Contact.CLOTHES: Exposure.CLINGING,
+    Contact.OIL: Exposure.CLINGING,
+    Contact.JET: Exposure.CLINGING,
+    Contact.MAGIC: Exposure.CLINGING,
+}
+#: Contacts with a temperature of their own (003: "Hot fires include chemical fires; burning
+#: gasses; explosives"): an explosion and a jet of gas keep all their dice; burning oil on a
+#: hero too (a chemical fire). The rest burn at the temperature of the fire that dealt them.
+CONTACT_HOT = frozenset({Contact.EXPLOSION, Contact.JET, Contact.OIL})
+
+
 def half_up(n: int) -> int:
     return (n + 1) // 2
 
@@ -236,6 +271,19 @@ CONFUSION_AFTER_ROUNDS = 2
 CONFUSION_TN_PER_ROUND = 5
 #: Confusion penalty: one unkept die on every action (003).
 CONFUSION_UNKEPT_PENALTY = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SmokeSight:
+    """How far one sees in smoke, in feet (003, Smoke): forms clearly, and blurred shapes."""
+
+    clear: int
+    shapes: int
+
+
+#: Sight in smoke by density (003): thin smoke, forms clearly to 20 ft and blurred shapes to
+#: 40 ft; thick smoke, clearly to 2 ft and shapes to 6 ft ("as if in darkness").
+SMOKE_SIGHT_FEET = {"thin": SmokeSight(clear=20, shapes=40), "thick": SmokeSight(clear=2, shapes=6)}
 
 
 class Wind(str, Enum):

@@ -182,7 +182,7 @@ class Scenario:
             heroes.append(Hero(h.name, start, brawn=t.brawn,
                                finesse=t.finesse, wits=t.wits, resolve=t.resolve,
                                panache=t.panache, knacks=dict(h.knacks), rank=Rank(h.rank),
-                               npc=h.npc, drama=h.drama))
+                               npc=h.npc, drama=h.drama, fire_resistant=h.fire_resistant))
         scene = Scene(b, self.settings, Roller(seed), heroes, title=self.title)
         registry = module_registry()
         for name, options in self.modules.items():
@@ -269,7 +269,16 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
-    from fuego.rules.settings import FlashoverMode, KnockedOutDeath, Settings, SmokeClears, SuffocationFire
+    from fuego.rules.settings import (
+        BurningOil,
+        ExplosionRule,
+        FlashoverMode,
+        KnockedOutDeath,
+        RoundBurn,
+        Settings,
+        SmokeClears,
+        SuffocationFire,
+    )
     from fuego.rules.tables import FireKind, Wind
 
     return Settings(
@@ -282,6 +291,9 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         flashover_dice_per_area=rules.flashover_dice_per_area,
         flashover_min_dice=rules.flashover_min_dice,
         knocked_out_death=KnockedOutDeath(rules.knocked_out_death),
+        explosions=ExplosionRule(rules.explosions),
+        burning_oil=BurningOil(rules.burning_oil),
+        round_burn=RoundBurn(rules.round_burn),
         temperament=rules.temperament,
         fire_kind=FireKind(rules.fire_kind),
         max_leap_areas=rules.max_leap_areas,

@@ -332,6 +332,9 @@ class HeroSpec(Strict):
     npc: bool = False
     #: Drama Dice for this scene (RULES-NOTES: [default], the scenario sets them per hero)
     drama: Trait = 0
+    #: 001, Fire Damage to Units: "units that possess the Fire Resistant (FR) special may ignore
+    #: all fire effects" (a salamander, a saint, a suit of asbestos)
+    fire_resistant: bool = False
     start: AreaRef
     description: Text = ""
 
@@ -361,7 +364,10 @@ class RulesSpec(Strict):
                          BeforeValidator(_flashover)] = "all-burning"
     flashover_dice_per_area: Annotated[int, Whole, Field(ge=1, le=10)] = 5
     flashover_min_dice: Annotated[int, Whole, Field(ge=1, le=100)] = 5
-    knocked_out_death: Literal["fire", "any"] = "fire"
+    knocked_out_death: Literal["fire", "fire-and-gm", "any"] = "fire"
+    explosions: Literal["fire", "debris"] = "fire"
+    burning_oil: Literal["clings", "fleeting"] = "clings"
+    round_burn: Literal["per-fire", "any"] = "per-fire"
     temperament: Annotated[str, Field(max_length=40)] = "hungry"
     fire_kind: Literal["henchman", "villain"] = "henchman"
     max_leap_areas: Annotated[int, Whole, Field(ge=0, le=20)] = 3

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; importable here too)
-    MARGIN,
     MAX_FILE_BYTES,
     MAX_LIGHTS,
     MAX_MAP_SQUARES,
@@ -54,10 +53,11 @@ from fuego.text import terminal
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
 MAX_PLAN_AREAS = 200
-#: An area edge is a wall when wall segments cover at least this much of it.
-WALL_COVER = 1 / 3
-#: Segments within this many degrees of horizontal or vertical snap along a grid line.
-SNAP_DEGREES = 25.0
+#: Two areas of one room have a wall between them when walls cross at least this share of the
+#: paths from one's middle to the other's (a partition, a stub, a pillar's side).
+WALL_SHARE = 0.5
+#: The walls beyond a crop that still enclose its rooms are read this many areas out, at most.
+BEYOND = 50
 GRID_FEET = (5, 10)
 #: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
 ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -69,150 +69,6 @@ OUTSIDE_CHAR = "o"
 Edge = tuple[str, int, int]
 
 
-# -- snapping -------------------------------------------------------------------------------------
-#: Pieces expanded at once by :func:`_cover` (bounds the memory of one numpy step).
-_CHUNK = 1 << 21
-
-
-def _cover(segments: list[tuple[Point, Point]]) -> dict[Edge, float]:
-    """How much of each area edge the wall segments (in area units) cover.
-
-    A segment within ``SNAP_DEGREES`` of horizontal runs along the nearest horizontal grid
-    line: each stretch of it counts, by its length, for the edge ``("h", floor(x),
-    floor(y + 0.5))`` it runs beside (likewise vertical). A slanted segment counts in full for
-    every edge it crosses (a sealed staircase). Computed exactly and for all segments at once
-    in numpy arrays over the grid (identical segments merged), so a long wall costs no Python
-    work per square it crosses.
-    """
-    import numpy as np
-
-    if not segments:
-        return {}
-    seg = np.array([(p[0], p[1], q[0], q[1]) for p, q in segments], dtype=float)
-    seg, count = np.unique(seg, axis=0, return_counts=True)
-    x0, y0, x1, y1 = seg.T
-    dx, dy = x1 - x0, y1 - y0
-    length = np.hypot(dx, dy)
-    angle = np.degrees(np.arctan2(np.abs(dy), np.abs(dx)))
-    real = length >= 1e-9
-    horizontal = real & (angle <= SNAP_DEGREES)
-    vertical = real & (angle >= 90 - SNAP_DEGREES) & ~horizontal
-    slanted = real & ~horizontal & ~vertical
-    # the grid's cells on each axis: [across, along], just big enough (a portal is a few cells)
-    xlo, ylo = int(np.floor(min(x0.min(), x1.min()))) - 2, int(np.floor(min(y0.min(), y1.min()))) - 2
-    nx = int(np.ceil(max(x0.max(), x1.max()))) + 3 - xlo
-    ny = int(np.ceil(max(y0.max(), y1.max()))) + 3 - ylo
-    low = {"h": (ylo, xlo), "v": (xlo, ylo)}
-    grid = {"h": np.zeros((ny, nx)), "v": np.zeros((nx, ny))}
-    # along x: u = x, w = y (edges "h"); along y: u = y, w = x (edges "v")
-    for axis, pick, u0, w0, u1, w1 in (("h", horizontal, x0, y0, x1, y1),
-                                       ("v", vertical, y0, x0, y1, x1)):
-        idx = np.flatnonzero(pick)
-        n = np.abs(np.floor(w1[idx] + 0.5) - np.floor(w0[idx] + 0.5)).astype(np.int64) + 1
-        for part in _chunks(idx, n):
-            _along(grid[axis], low[axis], u0[part], w0[part], u1[part], w1[part], count[part])
-    idx = np.flatnonzero(slanted)
-    for axis, a0, a1, b0, b1 in (("v", x0, x1, y0, y1), ("h", y0, y1, x0, x1)):
-        n = np.maximum(np.floor(np.maximum(a0[idx], a1[idx]))
-                       - np.ceil(np.minimum(a0[idx], a1[idx])) + 1, 0).astype(np.int64)
-        for part in _chunks(idx, n):
-            _crossings(grid[axis], low[axis], a0[part], a1[part], b0[part], b1[part],
-                       count[part])
-    cover: dict[Edge, float] = {}
-    for axis, g in grid.items():
-        for j, c in zip(*np.nonzero(g > 1e-9)):
-            v = float(g[j, c])
-            j, c = int(j) + low[axis][0], int(c) + low[axis][1]
-            cover[(axis, c, j) if axis == "h" else (axis, j, c)] = v
-    return cover
-
-
-def _chunks(idx, n):
-    """``idx`` in runs whose pieces (``n`` each) add up to about ``_CHUNK``."""
-    import numpy as np
-
-    ends = np.cumsum(n)
-    start = 0
-    while start < len(idx):
-        stop = max(start + 1, int(np.searchsorted(ends, ends[start] - n[start] + _CHUNK)))
-        yield idx[start:stop]
-        start = stop
-
-
-def _expand(n):
-    """For pieces ``n`` per segment: each piece's segment and its number within it."""
-    import numpy as np
-
-    seg = np.repeat(np.arange(len(n)), n)
-    return seg, np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
-
-
-def _along(grid, low: tuple[int, int], u0, w0, u1, w1, count) -> None:
-    """Add segments running along ``u`` (``w`` across) to ``grid[band, cell]``."""
-    import numpy as np
-
-    flip = u1 < u0
-    u0, u1 = np.where(flip, u1, u0), np.where(flip, u0, u1)
-    w0, w1 = np.where(flip, w1, w0), np.where(flip, w0, w1)
-    slope = (w1 - w0) / (u1 - u0)
-    per_u = np.hypot(1.0, slope) * count  # length along the segment per unit of u
-    # split each segment where it passes from one band (nearest grid line) to the next
-    j0, j1 = np.floor(w0 + 0.5), np.floor(w1 + 0.5)
-    n = np.abs(j1 - j0).astype(np.int64) + 1
-    seg, k = _expand(n)
-    step = np.sign(j1 - j0)[seg]
-    band = j0[seg] + step * k
-    s_u0, s_u1, s_w0, s_sl = u0[seg], u1[seg], w0[seg], slope[seg]
-    with np.errstate(divide="ignore", invalid="ignore"):  # a flat segment has one band
-        # going up, band j is entered at w = j - 0.5 and left at w = j + 0.5
-        cut_in = np.where(k == 0, s_u0, s_u0 + (band - step * 0.5 - s_w0) / s_sl)
-        cut_out = np.where(k == n[seg] - 1, s_u1, s_u0 + (band + step * 0.5 - s_w0) / s_sl)
-    a, b = np.clip(cut_in, s_u0, s_u1), np.clip(cut_out, s_u0, s_u1)
-    weight = per_u[seg]
-    rows = band.astype(np.int64) - low[0]
-    size = grid.shape[1]
-    direct = np.zeros(grid.size)
-    ramp = np.zeros(grid.size + 1)
-    # the overlap of [a, b] with each cell [c, c + 1): a ramp up at a, minus a ramp at b
-    for end, sign in ((a, 1.0), (b, -1.0)):
-        cell = np.floor(end).astype(np.int64) - low[1]
-        direct += np.bincount(rows * size + cell, sign * weight * (cell + low[1] + 1 - end),
-                              minlength=grid.size)
-        ramp += np.bincount(rows * size + cell + 1, sign * weight, minlength=grid.size + 1)
-    grid += direct.reshape(grid.shape) + np.cumsum(
-        ramp[:-1].reshape(grid.shape), axis=1)
-
-
-def _crossings(grid, low: tuple[int, int], a0, a1, b0, b1, count) -> None:
-    """Every grid line ``a = L`` a slanted segment crosses marks the edge it crosses:
-    ``grid[L, floor(b)]``."""
-    import numpy as np
-
-    n = np.maximum(np.floor(np.maximum(a0, a1)) - np.ceil(np.minimum(a0, a1)) + 1,
-                   0).astype(np.int64)
-    seg, k = _expand(n)
-    line = np.ceil(np.minimum(a0, a1))[seg] + k
-    t = (line - a0[seg]) / (a1[seg] - a0[seg])
-    other = np.floor(b0[seg] + (b1[seg] - b0[seg]) * t).astype(np.int64)
-    flat = (line.astype(np.int64) - low[0]) * grid.shape[1] + (other - low[1])
-    grid += np.bincount(flat, count[seg].astype(float), minlength=grid.size).reshape(grid.shape)
-
-
-def _portal_edges(portal: Portal, k: float) -> list[Edge]:
-    """The area edges a portal's span covers (at least the one at its middle)."""
-    ax, ay = portal.a[0] / k, portal.a[1] / k
-    bx, by = portal.b[0] / k, portal.b[1] / k
-    cover = _cover([((ax, ay), (bx, by))])  # a zero-length span adds nothing
-    mx, my = (ax + bx) / 2, (ay + by) / 2
-    angle = math.degrees(math.atan2(abs(by - ay), abs(bx - ax)))
-    middle: Edge = (("h", math.floor(mx), math.floor(my + 0.5)) if angle <= 45
-                    else ("v", math.floor(mx + 0.5), math.floor(my)))
-    edges = [e for e, c in cover.items() if c >= 0.5 - 1e-9]
-    if middle not in edges:
-        edges.append(middle)
-    return sorted(set(edges))
-
-
 def _edge_areas(edge: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two areas (col, row) an edge separates."""
     axis, u, v = edge
@@ -221,6 +77,7 @@ def _edge_areas(edge: Edge) -> tuple[tuple[int, int], tuple[int, int]]:
     return (u, v - 1), (u, v)
 
 
+# -- the grid -------------------------------------------------------------------------------------
 # -- the plan -------------------------------------------------------------------------------------
 @dataclass
 class ImportedPlan:
@@ -236,121 +93,120 @@ class ImportedPlan:
     windows: list[tuple[Edge, Portal]]
     inner_walls: list[Edge]  # walls between two areas of one room
     skipped_portals: list[tuple[Portal, str]]
-    walls: set[Edge] = field(default_factory=set)
     #: one outdoor area added on every side for the portals in the map's outer wall (column A
     #: and row 1 are then that strip, and the map's squares start at column B, row 2)
     strip: bool = False
-    #: wall pieces that did not become walls: (edge, how much of it they cover)
-    short_walls: list[tuple[Edge, float]] = field(default_factory=list)
+    #: where area (0, 0) starts, in squares left of and above the map's corner
+    shift: tuple[float, float] = (0.0, 0.0)
+    #: 5-ft squares the grid was moved by to keep walls on its lines (0 or 1 each way)
+    phase: tuple[int, int] = (0, 0)
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.building import column_letters
 
         return f"{level}:{column_letters(col)}{row + 1}"
 
+    def area_at(self, x: float, y: float) -> tuple[int, int]:
+        """The (col, row) of the area holding the map point (squares), kept on the plan."""
+        k = 10 / self.grid_feet
+        c, r = math.floor((x + self.shift[0]) / k), math.floor((y + self.shift[1]) / k)
+        return min(self.cols - 1, max(0, c)), min(self.rows - 1, max(0, r))
+
 
 def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
-            windows_from_names: bool = False, outside: bool = True) -> ImportedPlan:
-    """Snap walls and portals to 10-ft area edges and find the rooms."""
+            doors: tuple[int, ...] = (), windows_from_names: bool = False,
+            outside: bool = True) -> ImportedPlan:
+    """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
+    doors, windows and inner walls on fuego's 10-ft grid."""
+    from fuego.scenario import vtt_rooms
+
     if grid_feet not in GRID_FEET:
         raise FuegoError(f"--grid-feet must be 5 or 10, not {grid_feet}",
                          tip="one VTT square is 5 ft on most battle maps")
     k = 10 / grid_feet  # squares per area
-    cols, rows = math.ceil(vtt.width / k - 1e-9), math.ceil(vtt.height / k - 1e-9)
-    if cols > MAX_PLAN_AREAS or rows > MAX_PLAN_AREAS:
-        raise LimitError(f"the map is {cols} x {rows} areas; fuego plans are at most "
+    cols0 = math.ceil(vtt.width / k - 1e-9)
+    rows0 = math.ceil(vtt.height / k - 1e-9)
+    if cols0 > MAX_PLAN_AREAS or rows0 > MAX_PLAN_AREAS:
+        raise LimitError(f"the map is {cols0} x {rows0} areas; fuego plans are at most "
                          f"{MAX_PLAN_AREAS} areas a side", where=vtt.source,
                          tip="with --grid-feet 10 each square is a whole area: try 5")
-    bad = [n for n in windows if not 1 <= n <= len(vtt.portals)]
-    if bad:
-        raise FuegoError(f"--window {bad[0]}: the map has {len(vtt.portals)} portals "
-                         f"(numbered 1 to {len(vtt.portals)})")
-    strip = outside and _on_border(vtt, k, cols, rows) and max(cols, rows) + 2 <= MAX_PLAN_AREAS
-    if strip:  # the doors and windows of the outer wall open onto an outdoor strip
-        vtt = _shifted(vtt, k)
-        cols, rows = cols + 2, rows + 2
-    segments: list[tuple[Point, Point]] = []
-    for line in vtt.walls:
-        pts = [(x / k, y / k) for x, y in line]
-        segments += zip(pts, pts[1:])
-    cover = _cover(segments)
+    for flag, numbers in (("--window", windows), ("--door", doors)):
+        bad = [n for n in numbers if not 1 <= n <= vtt.portals_read]
+        if bad:
+            raise FuegoError(f"{flag} {bad[0]}: the map has {vtt.portals_read} portals "
+                             f"(numbered 1 to {vtt.portals_read})")
 
-    def on_map(edge: Edge) -> bool:
-        (c0, r0), (c1, r1) = _edge_areas(edge)
-        inside = [0 <= c < cols and 0 <= r < rows for c, r in ((c0, r0), (c1, r1))]
-        return any(inside)
+    # every wall and portal of the file encloses rooms, even beyond a crop: drawn once, in
+    # areas from the map's corner, BEYOND areas out at most
+    lines = [[(x / k, y / k) for x, y in line] for line in vtt.everywhere]
+    xs = [x for line in lines for x, _ in line]
+    ys = [y for line in lines for _, y in line]
+    x0 = min(max(-BEYOND, math.floor(min(xs, default=0))), 0) - 3
+    y0 = min(max(-BEYOND, math.floor(min(ys, default=0))), 0) - 3
+    x1 = max(min(cols0 + BEYOND, math.ceil(max(xs, default=0))), cols0) + 3
+    y1 = max(min(rows0 + BEYOND, math.ceil(max(ys, default=0))), rows0) + 3
+    grid = vtt_rooms.raster(lines, x0, y0, x1 - x0, y1 - y0)
+    P = vtt_rooms.PIXELS
 
-    walls = {e for e, c in cover.items() if c >= WALL_COVER - 1e-9 and on_map(e)}
-    short = sorted((e, c) for e, c in cover.items() if c < WALL_COVER - 1e-9 and on_map(e))
-    portal_edges: dict[Edge, Portal] = {}
-    skipped: list[tuple[Portal, str]] = []
-    for portal in vtt.portals:
-        placed = False
-        for edge in _portal_edges(portal, k):
-            (c0, r0), (c1, r1) = _edge_areas(edge)
-            if not (0 <= c0 < cols and 0 <= r0 < rows and 0 <= c1 < cols and 0 <= r1 < rows):
-                continue
-            if edge in portal_edges:
-                continue
-            portal_edges[edge] = portal
-            walls.discard(edge)
-            placed = True
-        if not placed:
-            skipped.append((portal, "on the map's border (no outdoor strip: --no-outside, or "
-                                    f"the map is already {MAX_PLAN_AREAS} areas a side) or on "
-                                    "an edge another portal took"))
+    def layout(phase: tuple[int, int]):
+        """The grid started ``phase`` squares left of and above the map's corner."""
+        shift = (float(phase[0]), float(phase[1]))
+        cols = math.ceil((vtt.width + shift[0]) / k - 1e-9)
+        rows = math.ceil((vtt.height + shift[1]) / k - 1e-9)
 
-    # flood fill across edges with no wall and no portal
-    region = [[-1] * cols for _ in range(rows)]
-    blocked = walls | set(portal_edges)
-    n_regions = 0
-    leaks: list[bool] = []
-    for r in range(rows):
-        for c in range(cols):
-            if region[r][c] >= 0:
-                continue
-            stack = [(c, r)]
-            region[r][c] = n_regions
-            leak = False
-            while stack:
-                x, y = stack.pop()
-                for edge, (nx, ny) in ((("v", x, y), (x - 1, y)), (("v", x + 1, y), (x + 1, y)),
-                                       (("h", x, y), (x, y - 1)), (("h", x, y + 1), (x, y + 1))):
-                    if edge in blocked:
-                        continue
-                    if not (0 <= nx < cols and 0 <= ny < rows):
-                        leak = True  # open to beyond the map: the outside
-                        continue
-                    if region[ny][nx] < 0:
-                        region[ny][nx] = n_regions
-                        stack.append((nx, ny))
-            leaks.append(leak)
-            n_regions += 1
+        def area_units(p: Point) -> Point:
+            return (p[0] + shift[0]) / k, (p[1] + shift[1]) / k
 
-    # rooms in reading order; every region open to beyond the map is one outside room
-    outside_regions = {i for i, leak in enumerate(leaks) if leak}
+        on_border = any(_off_plan(e, cols, rows) == 1 for p in vtt.portals
+                        for e in _portal_edges(p, area_units)[:1])
+        strip = outside and on_border and max(cols, rows) + 2 <= MAX_PLAN_AREAS
+        if strip:  # the doors and windows of the outer wall open onto an outdoor strip
+            shift = (shift[0] + k, shift[1] + k)
+            cols, rows = cols + 2, rows + 2
+        ox = round((-x0 - shift[0] / k) * P)
+        oy = round((-y0 - shift[1] / k) * P)
+        votes = vtt_rooms.vote(grid, ox, oy, cols, rows)
+        if strip:
+            votes[0, :] = votes[-1, :] = votes[:, 0] = votes[:, -1] = 0
+        return shift, cols, rows, strip, ox, oy, votes
+
+    # at 5 ft a square the grid may start 5 ft in, either way: where its areas cover the rooms
+    # best (a house drawn on the odd 5-ft lines keeps its walls on the grid's lines)
+    phases = [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]
+    on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
+    tried: list = []
+    for phase in phases:
+        got = layout(phase)
+        if got[1] > MAX_PLAN_AREAS or got[2] > MAX_PLAN_AREAS:
+            continue
+        tried.append((vtt_rooms.fit(grid, got[4], got[5], got[6], on_map) - 0.002 * any(phase),
+                      -len(tried), phase, got))
+    _, _, phase, (shift, cols, rows, strip, ox, oy, votes) = max(tried)
+
+    def area_units(p: Point) -> Point:
+        return (p[0] + shift[0]) / k, (p[1] + shift[1]) / k
+
+    # rooms in reading order; every region open to beyond the walls is the one outside room
     number: dict[int, int] = {}
     rooms: list[dict] = []
     outside_room: int | None = None
+    region = [[-1] * cols for _ in range(rows)]
     for r in range(rows):
         for c in range(cols):
-            g = region[r][c]
-            if g in number:
-                continue
-            if g in outside_regions:
+            g = int(votes[r, c])
+            if g == 0 or grid.outside[g]:
                 if outside_room is None:
                     outside_room = len(rooms)
                     rooms.append({"key": "outside", "name": "Outside", "outdoors": True,
                                   "areas": []})
-                number[g] = outside_room
+                region[r][c] = outside_room
             else:
-                n = sum(1 for room in rooms if not room["outdoors"]) + 1
-                number[g] = len(rooms)
-                rooms.append({"key": f"room{n}", "name": f"Room {n}", "outdoors": False,
-                              "areas": []})
-    for r in range(rows):
-        for c in range(cols):
-            region[r][c] = number[region[r][c]]
+                if g not in number:
+                    n = sum(1 for room in rooms if not room["outdoors"]) + 1
+                    number[g] = len(rooms)
+                    rooms.append({"key": f"room{n}", "name": f"Room {n}", "outdoors": False,
+                                  "areas": []})
+                region[r][c] = number[g]
             rooms[region[r][c]]["areas"].append((c, r))
     if not outside and outside_room is not None:
         for c, r in rooms[outside_room]["areas"]:
@@ -361,49 +217,100 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                          f"{len(ROOM_CHARS) + 1} in one imported plan", where=vtt.source,
                          tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
 
-    doors: list[tuple[Edge, Portal]] = []
-    wins: list[tuple[Edge, Portal]] = []
-    for edge in sorted(portal_edges):
-        portal = portal_edges[edge]
-        (c0, r0), (c1, r1) = _edge_areas(edge)
-        if region[r0][c0] < 0 or region[r1][c1] < 0:
-            skipped.append((portal, "between the outside and nothing (--no-outside)"))
-            continue
-        is_window = portal.number in windows or (
-            windows_from_names and "window" in portal.hint.lower())
-        (wins if is_window else doors).append((edge, portal))
-    inner = []
-    for edge in sorted(walls):
-        (c0, r0), (c1, r1) = _edge_areas(edge)
-        if not (0 <= c0 < cols and 0 <= r0 < rows and 0 <= c1 < cols and 0 <= r1 < rows):
-            continue
-        if region[r0][c0] >= 0 and region[r0][c0] == region[r1][c1]:
-            inner.append(edge)
-    return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, doors, wins, inner,
-                        skipped, walls, strip, short)
+    def room_of(cell: tuple[int, int]) -> int:
+        c, r = cell
+        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -1
 
-
-def _on_border(vtt: VttMap, k: float, cols: int, rows: int) -> bool:
-    """Whether a portal lies on the map's outer edge (one side of it beyond the map)."""
+    # portals: on the edge nearest their span where the rooms on either side differ
+    taken: dict[Edge, Portal] = {}
+    skipped: list[tuple[Portal, str]] = []
+    door_list: list[tuple[Edge, Portal]] = []
+    win_list: list[tuple[Edge, Portal]] = []
     for portal in vtt.portals:
-        for edge in _portal_edges(portal, k):
-            inside = [0 <= c < cols and 0 <= r < rows for c, r in _edge_areas(edge)]
-            if inside.count(True) == 1:
-                return True
-    return False
+        placed: list[Edge] = []
+        for choices in _portal_choices(portal, area_units):
+            usable = [e for e in choices if e not in taken
+                      and all(room_of(cell) >= 0 for cell in _edge_areas(e))]
+            apart = [e for e in usable if room_of(_edge_areas(e)[0])
+                     != room_of(_edge_areas(e)[1])]
+            pick = (apart or usable)[:1]
+            placed += pick
+            for e in pick:
+                taken[e] = portal
+        if not placed:
+            skipped.append((portal, "on the map's border (no outdoor strip: --no-outside, or "
+                                    f"the map is already {MAX_PLAN_AREAS} areas a side), "
+                                    "between the outside and nothing (--no-outside), or on "
+                                    "an edge another portal took"))
+            continue
+        window = _is_window(portal, windows, doors, windows_from_names)
+        (win_list if window else door_list).extend((e, portal) for e in placed)
+
+    inner = []
+    for r in range(rows):
+        for c in range(cols):
+            for e, other in ((("v", c + 1, r), (c + 1, r)), (("h", c, r + 1), (c, r + 1))):
+                if e in taken or room_of((c, r)) < 0 or room_of((c, r)) != room_of(other):
+                    continue
+                if vtt_rooms.blocked(grid, ox, oy, (c, r), other) >= WALL_SHARE:
+                    inner.append(e)
+    return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, sorted(door_list),
+                        sorted(win_list), sorted(inner), skipped, strip, shift, phase)
 
 
-def _shifted(vtt: VttMap, k: float) -> VttMap:
-    """The map with one area (``k`` squares) of room added on every side."""
-    from dataclasses import replace
+def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],
+               from_names: bool) -> bool:
+    """``--window N`` and ``--door N`` first, then (with ``--windows-from-names``) a name that
+    says window or door, then the Dungeondraft convention: ``closed: false`` is a window."""
+    if portal.number in windows:
+        return True
+    if portal.number in doors:
+        return False
+    if from_names:
+        hint = portal.hint.lower()
+        if "window" in hint:
+            return True
+        if "door" in hint:
+            return False
+    return not portal.closed
 
-    def move(p: Point) -> Point:
-        return p[0] + k, p[1] + k
 
-    return replace(vtt, width=vtt.width + 2 * k, height=vtt.height + 2 * k,
-                   walls=[[move(p) for p in line] for line in vtt.walls],
-                   portals=[replace(p, a=move(p.a), b=move(p.b)) for p in vtt.portals],
-                   lights=[move(p) for p in vtt.lights])
+def _samples(portal: Portal, units) -> list[Point]:
+    """Points along a portal's span (area units), one for each area of its length."""
+    (ax, ay), (bx, by) = units(portal.a), units(portal.b)
+    n = max(1, round(math.hypot(bx - ax, by - ay)))
+    return [(ax + (bx - ax) * (i + 0.5) / n, ay + (by - ay) * (i + 0.5) / n) for i in range(n)]
+
+
+def _portal_choices(portal: Portal, units) -> list[list[Edge]]:
+    """For each point along the portal: the area edges it may stand on, best first: the grid
+    line nearest it across the portal's run; the next line, when the point lies near the
+    middle between the two (a door on a curved or jagged wall); the lines the other way when
+    the portal runs slantwise."""
+    (ax, ay), (bx, by) = units(portal.a), units(portal.b)
+    angle = math.degrees(math.atan2(abs(by - ay), abs(bx - ax)))
+    out = []
+    for x, y in _samples(portal, units):
+        def lines(v: float) -> list[int]:
+            near = round(v)
+            other = near + (1 if v > near else -1)
+            return [near] + ([other] if abs(other - v) <= 0.75 else [])
+
+        h = [("h", math.floor(x), j) for j in lines(y)]
+        v = [("v", i, math.floor(y)) for i in lines(x)]
+        first, second = (h, v) if angle <= 45 else (v, h)
+        out.append(first + (second if 25 <= angle <= 65 else []))
+    return out
+
+
+def _portal_edges(portal: Portal, units) -> list[Edge]:
+    """The edge each point along the portal stands on first."""
+    return [choices[0] for choices in _portal_choices(portal, units)]
+
+
+def _off_plan(edge: Edge, cols: int, rows: int) -> int:
+    """How many of the edge's two areas lie beyond the plan."""
+    return sum(1 for c, r in _edge_areas(edge) if not (0 <= c < cols and 0 <= r < rows))
 
 
 def dropped(plan: ImportedPlan, level: str = "ground", most: int = 20) -> list[str]:
@@ -414,11 +321,7 @@ def dropped(plan: ImportedPlan, level: str = "ground", most: int = 20) -> list[s
 
     lines = [f"portal {p.number} at ({p.a[0]:g}, {p.a[1]:g})-({p.b[0]:g}, {p.b[1]:g}) squares: "
              f"not placed: {why}" for p, why in plan.skipped_portals]
-    shorts = [f"wall pieces along {edge_text(e)}: {c:.0%} of the 10-ft edge (less than "
-              f"{WALL_COVER:.0%}): no wall there" for e, c in plan.short_walls]
-    if len(shorts) > most:
-        shorts = shorts[:most] + [f"... and {len(shorts) - most} more short wall pieces"]
-    return lines + shorts + list(plan.vtt.ignored)
+    return lines + list(plan.vtt.ignored)
 
 
 # -- writing the scenario -------------------------------------------------------------------------
@@ -436,44 +339,87 @@ def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
     return (f"{column_letters(min(cs))}{min(rs) + 1}-{column_letters(max(cs))}{max(rs) + 1}")
 
 
-def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "ground") -> str:
-    """The scenario file: a checked floor plan plus comments on what the GM must add."""
+def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
+    """The comments on how one map became one level."""
     from fuego.scenario.vtt_read import plain
 
     vtt = plan.vtt
     name = plain(os.path.basename(vtt.source))  # a file name may hold a newline: not in a comment
-    title = title or os.path.splitext(name)[0].replace("_", " ").replace("-", " ").strip() \
-        or "Imported map"
-    title = title[:80]
     per = 10 // plan.grid_feet
     sq = f"{per} x {per} squares make" if per > 1 else "each square is"
-    rooms = [r for r in plan.rooms if r["areas"]]
-    chars: dict[str, str] = {}
-    pool = iter(ROOM_CHARS)
-    for room in rooms:
-        chars[room["key"]] = OUTSIDE_CHAR if room["outdoors"] else next(pool)
-    L: list[str] = []
-    add = L.append
-    add(f"# Imported from {name} by `fuego import` (Universal VTT format {vtt.version}).")
+    add(f"# {'Level ' + level + ': imported' if named else 'Imported'} from {name} by "
+        f"`fuego import` (Universal VTT format {vtt.version}).")
     add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
     add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols} x {plan.rows} areas "
         "(columns A.., rows 1..).")
+    if vtt.origin != (0.0, 0.0):
+        add(f"# The map is an export region: its corner is at square ({vtt.origin[0]:g}, "
+            f"{vtt.origin[1]:g}) of the drawing, and")
+        add("# walls and portals were cut to it (the walls beyond still enclose its rooms).")
+    if any(plan.phase):
+        moved = " and ".join(w for w, p in (("left", plan.phase[0]), ("up", plan.phase[1])) if p)
+        add(f"# The walls stand on the odd 5-ft lines: the 10-ft grid starts 5 ft {moved} of the "
+            "map's corner,")
+        add("# so every wall stays on a grid line and no room moves.")
     if plan.strip:
         add("# The outer wall has doors or windows: a 10-ft outdoor strip was added around the")
         add("# map for them to open onto (column A, row 1 and the last column and row; the map's")
         add("# squares start at column B, row 2). It is the outside, a way out.")
-    add("# Walls were moved to the nearest 10-ft grid line; rooms are the spaces they enclose.")
+
+
+def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,
+            level: str = "ground") -> str:
+    """The scenario file: a checked floor plan, one level per map, plus comments on what the
+    GM must add."""
+    from fuego.scenario.vtt_read import plain
+
+    levels = [(plans, level)] if isinstance(plans, ImportedPlan) else list(plans)
+    first = levels[0][0].vtt
+    name = plain(os.path.basename(first.source))
+    title = title or os.path.splitext(name)[0].replace("_", " ").replace("-", " ").strip() \
+        or "Imported map"
+    title = title[:80]
+    # room keys and legend characters are shared by every level of the building
+    chars: dict[tuple[int, int], str] = {}
+    keys: dict[tuple[int, int], str] = {}
+    pool = iter(ROOM_CHARS)
+    n_rooms = 0
+    outsides = 0
+    for li, (plan, lv) in enumerate(levels):
+        for ri, room in enumerate(plan.rooms):
+            if not room["areas"]:
+                continue
+            if room["outdoors"]:
+                outsides += 1
+                keys[(li, ri)] = "outside" if outsides == 1 else f"outside-{lv}"
+                chars[(li, ri)] = OUTSIDE_CHAR if outsides == 1 else next(pool)
+            else:
+                n_rooms += 1
+                keys[(li, ri)] = f"room{n_rooms}"
+                chars[(li, ri)] = next(pool)
+    L: list[str] = []
+    add = L.append
+    for plan, lv in levels:
+        _level_head(plan, lv, add, len(levels) > 1)
+    add("# Rooms are the spaces the walls enclose, found 8 pixels to a 10-ft area; each area")
+    add("# belongs to the room that holds most of it. Portals that Dungeondraft exports with")
+    add("# `closed: false` are windows, the others doors (as Foundry's Universal Battlemap")
+    add("# Importer and uvtt2fgu read them).")
     add("# fuego check accepts this file as it is, but it is only a floor plan. TO DO:")
     add("#   1. rooms: give each room its name, its fuel (Resolve 0-9, or paper, paper-stack,")
     add("#      beams-small, log-pile, beams, or your own under fuels:) and, where it is not the")
     add("#      default, its wall (paper-wall, thin-wooden-wall, wooden-wall, thick-wooden-wall,")
     add("#      thin-stone-wall, stone-wall, thick-stone-wall); wet: true for damp stores;")
     add("#   2. doors: material thin-wooden-door, wooden-door or thick-wooden-door; windows:")
-    add("#      papered-window or glass-window; turn a door into a window by moving its line;")
+    add("#      papered-window or glass-window; move a line between doors: and windows: to")
+    add("#      change which it is;")
     add("#   3. areas: features per area (oil, gunpowder, wooden-beam, stone-beam, exit);")
     add("#   4. routes: runs of carpet, curtains, hangings or spilt oil the fire follows;")
     add("#   5. heroes: and fires: (who is where, and where the fire starts);")
-    add("#   6. more levels (cellar, upper floor) and links: (stairs, ladders) by hand.")
+    if len(levels) > 1:
+        add("#   6. links: the stairs, ladders and holes between the levels, by hand.")
+    else:
+        add("#   6. more levels (cellar, upper floor) and links: (stairs, ladders) by hand.")
     add("# See docs/scenario-format.md and docs/maps-and-forecasts.md.")
     add("format: 1")
     add(f"title: {_q(title)}")
@@ -487,82 +433,132 @@ def to_yaml(plan: ImportedPlan, *, title: str | None = None, level: str = "groun
     add("  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel")
     add("")
     add("rooms:")
-    for room in rooms:
-        n = len(room["areas"])
-        span = _span(plan, room["areas"], level)
-        where = f"{n} area{'s' if n != 1 else ''}, {span}"
-        if room["outdoors"]:
-            add(f"  {room['key']}: {{name: {_q(room['name'])}, outdoors: true, fuel: none, "
-                f"features: [exit]}}   # {where}: beyond the walls, a way out")
-        else:
-            add(f"  {room['key']}: {{name: {_q(room['name'])}, fuel: 0}}   # TO DO name, fuel,"
-                f" wall; {where}")
+    for li, (plan, lv) in enumerate(levels):
+        for ri, room in enumerate(plan.rooms):
+            if (li, ri) not in keys:
+                continue
+            n = len(room["areas"])
+            where = f"{n} area{'s' if n != 1 else ''}, {lv} {_span(plan, room['areas'], lv)}"
+            key = keys[(li, ri)]
+            if room["outdoors"] and li == 0:
+                add(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
+                    f"features: [exit]}}   # {where}: beyond the walls, a way out")
+            elif room["outdoors"]:
+                add(f"  {key}: {{name: {_q('Open air (' + lv + ')')}, outdoors: true, fuel: "
+                    f"none}}   # {where}: beyond the walls of a level above the ground: no "
+                    "way out; smoke and fire leave by its windows")
+            else:
+                add(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO name, "
+                    f"fuel, wall; {where}")
     add("")
     add("legend:")
-    for room in rooms:
-        add(f"  {_q(chars[room['key']])}: {room['key']}")
+    for li_ri, key in keys.items():
+        add(f"  {_q(chars[li_ri])}: {key}")
     add("")
     add("levels:")
-    add(f"  - name: {level}")
-    add("    elevation: 0")
-    add("    plan: |")
-    for r in range(plan.rows):
-        row = "".join("#" if plan.region[r][c] < 0 else chars[plan.rooms[plan.region[r][c]]["key"]]
-                      for c in range(plan.cols))
-        add("      " + row)
+    for li, (plan, lv) in enumerate(levels):
+        add(f"  - name: {lv}")
+        add(f"    elevation: {li}")
+        add("    plan: |")
+        for r in range(plan.rows):
+            row = "".join("#" if plan.region[r][c] < 0 else chars[(li, plan.region[r][c])]
+                          for c in range(plan.cols))
+            add("      " + row)
 
-    def edge_text(edge: Edge) -> str:
+    def edge_text(plan: ImportedPlan, lv: str, edge: Edge) -> str:
         (c0, r0), (c1, r1) = _edge_areas(edge)
-        return f"{plan.area_name(c0, r0, level)}-{plan.area_name(c1, r1, level)}"
+        return f"{plan.area_name(c0, r0, lv)}-{plan.area_name(c1, r1, lv)}"
 
-    def portal_line(edge: Edge, portal: Portal, what: str) -> str:
-        closed = "" if portal.closed else ", closed: false"
+    def portal_line(plan: ImportedPlan, lv: str, edge: Edge, portal: Portal, what: str) -> str:
         hint = f" {_q(portal.hint)}" if portal.hint else ""
-        return (f"  - {{at: {edge_text(edge)}{closed}}}   # portal {portal.number}{hint}: "
-                f"TO DO material ({what})")
+        of = f" of {lv}" if len(levels) > 1 else ""
+        closed = "closed: true" if portal.closed else "closed: false"
+        return (f"  - {{at: {edge_text(plan, lv, edge)}}}   # portal {portal.number}{of}{hint}"
+                f" ({closed}): TO DO material ({what})")
 
-    if plan.doors:
-        add("")
-        add("doors:")
-        for edge, portal in plan.doors:
-            add(portal_line(edge, portal, "thin-wooden-door, wooden-door, thick-wooden-door"))
-    if plan.windows:
-        add("")
-        add("windows:")
-        for edge, portal in plan.windows:
-            add(portal_line(edge, portal, "papered-window or glass-window"))
-    if plan.inner_walls:
+    for section, pick, what in (
+            ("doors", lambda p: p.doors, "thin-wooden-door, wooden-door, thick-wooden-door"),
+            ("windows", lambda p: p.windows, "papered-window or glass-window")):
+        lines = [portal_line(plan, lv, e, portal, what)
+                 for plan, lv in levels for e, portal in pick(plan)]
+        if lines:
+            add("")
+            add(f"{section}:")
+            L.extend(lines)
+    inner = [f"  - {{at: {edge_text(plan, lv, e)}, material: wooden-wall}}   # TO DO material"
+             for plan, lv in levels for e in plan.inner_walls]
+    if inner:
         add("")
         add("walls:                      # walls that stand inside one room (partitions, stubs)")
-        for edge in plan.inner_walls:
-            add(f"  - {{at: {edge_text(edge)}, material: wooden-wall}}   # TO DO material")
-    lost = dropped(plan, level)
-    if lost:
-        add("")
-        add("# Not carried over from the map (add them by hand if they matter):")
-        for line in lost:
-            add("#   " + line)
-    if vtt.lights:
-        add("")
-        add("# Lights on the map (lamps, candles, hearths: places a fire might start):")
-        k = 10 / plan.grid_feet
-        seen = []
-        for x, y in vtt.lights:
-            c, r = min(plan.cols - 1, max(0, int(x // k))), min(plan.rows - 1, max(0, int(y // k)))
-            name = plan.area_name(c, r, level)
-            if name not in seen:
-                seen.append(name)
-        add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
-        add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
+        L.extend(inner)
+    for plan, lv in levels:
+        _notes(plan, lv, add, len(levels) > 1)
     add("")
+    plan0, lv0 = levels[0]
     add("heroes: []                  # TO DO: - {name: ..., start: " +
-        f"{plan.area_name(0, 0, level)}, traits: {{brawn: 2, finesse: 2, wits: 2, "
+        f"{plan0.area_name(0, 0, lv0)}, traits: {{brawn: 2, finesse: 2, wits: 2, "
         "resolve: 2, panache: 2}}")
     add("fires: []                   # TO DO: - {area: ..., fd: 3}")
     add("")
     add("rules:")
     add("  max_rounds: 40")
     return "\n".join(L) + "\n"
+
+
+def objects_by_area(plan: ImportedPlan, level: str) -> list[tuple[str, list[str]]]:
+    """``objects_line_of_sight`` by area: each area's name and the sizes of the objects whose
+    middle lies in it (``5 x 5 ft``), in reading order."""
+    found: dict[tuple[int, int], list[str]] = {}
+    for line in plan.vtt.objects:
+        xs, ys = [x for x, _ in line], [y for _, y in line]
+        mx, my = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        ft = plan.grid_feet
+        size = f"{(max(xs) - min(xs)) * ft:.0f} x {(max(ys) - min(ys)) * ft:.0f} ft"
+        c, r = plan.area_at(mx, my)
+        if plan.region[r][c] >= 0:
+            found.setdefault((r, c), []).append(size)
+    return [(plan.area_name(c, r, level), sizes) for (r, c), sizes in sorted(found.items())]
+
+
+def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:
+    """The comments after the plan: what was cut, what was not carried, objects and lights."""
+    of = f" ({level})" if named else ""
+    vtt = plan.vtt
+    if vtt.clipped:
+        add("")
+        add(f"# Cut to the map's rectangle{of} (what lay beyond it is not on this plan):")
+        for line in vtt.clipped:
+            add("#   " + line)
+    lost = dropped(plan, level)
+    if lost:
+        add("")
+        add(f"# Not carried over from the map{of} (add them by hand if they matter):")
+        for line in lost:
+            add("#   " + line)
+    objects = objects_by_area(plan, level)
+    if objects:
+        add("")
+        add(f"# Objects on the map that block sight{of} (objects_line_of_sight: pillars, "
+            "furniture, rubble).")
+        add("# They are not walls of rooms: give what burns a fuel, or a feature such as "
+            "wooden-beam:")
+        for area, sizes in objects[:60]:
+            add(f"#   {area}: {len(sizes)} object{'s' if len(sizes) != 1 else ''} "
+                f"({', '.join(sizes[:6])}{', ...' if len(sizes) > 6 else ''})")
+        if len(objects) > 60:
+            add(f"#   ... and objects in {len(objects) - 60} more areas")
+    if vtt.lights:
+        add("")
+        add(f"# Lights on the map{of} (lamps, candles, hearths: places a fire might start):")
+        seen = []
+        for x, y in vtt.lights:
+            c, r = plan.area_at(x, y)
+            name = plan.area_name(c, r, level)
+            if name not in seen and plan.region[r][c] >= 0:
+                seen.append(name)
+        if seen:
+            add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
+            add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
 
 
 @dataclass
@@ -579,26 +575,80 @@ class ImportReport:
     strip: bool = False
     #: what the scenario does not carry over, one line each (where, and why)
     dropped: list[str] = field(default_factory=list)
+    #: what was cut to the map's rectangle, one line each
+    clipped: list[str] = field(default_factory=list)
+    #: objects_line_of_sight on the plan (listed in the YAML's comments)
+    objects: int = 0
+    #: the level's name
+    level: str = "ground"
+    #: the grid moved by 5 ft (left, up) to keep the walls on its lines
+    phase: tuple[int, int] = (0, 0)
 
 
-def convert(path: str | os.PathLike, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+def report_of(plan: ImportedPlan, level: str) -> ImportReport:
+    return ImportReport(plan.cols, plan.rows,
+                        sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
+                        len(plan.doors), len(plan.windows), len(plan.inner_walls),
+                        len(plan.skipped_portals),
+                        any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
+                        dropped(plan, level), list(plan.vtt.clipped),
+                        sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase)
+
+
+def level_names(paths: list[str], given: tuple[str, ...] = ()) -> list[str]:
+    """A level name for each map: those given, in order; then ``ground`` for one map, or each
+    map's file name made a level name (letters, digits, - and _; at most 20)."""
+    import re
+
+    names = list(given[:len(paths)])
+    if len(paths) == 1 and not names:
+        return ["ground"]
+    for path in paths[len(names):]:
+        stem = os.path.splitext(os.path.basename(path))[0].lower()
+        name = re.sub(r"[^a-z0-9_-]+", "-", stem).strip("-_")[:20].strip("-_")
+        if not name or not name[0].isalpha():
+            name = f"level{len(names) + 1}"
+        while name in names:
+            name = f"{name[:17]}-{len(names) + 1}"
+        names.append(name)
+    return names
+
+
+def convert(path: str | os.PathLike | list, *, grid_feet: int = 5,
+            windows: tuple[int, ...] = (), doors: tuple[int, ...] = (),
             windows_from_names: bool = False, outside: bool = True, title: str | None = None,
-            level: str = "ground") -> tuple[str, ImportReport]:
-    """Read a VTT file and return (scenario YAML, report); the YAML is checked by the loader."""
+            level: str | tuple[str, ...] = "ground") -> tuple[str, ImportReport]:
+    """Read one VTT file (or several, the levels of one building from the ground up) and
+    return (scenario YAML, report of the first level); the YAML is checked by the loader.
+    ``--window``/``--door`` numbers apply to the first map. Beyond the walls of a level
+    above the first is open air: outdoors, but no way out."""
+    text, reports = convert_levels([path] if not isinstance(path, list) else path,
+                                   grid_feet=grid_feet, windows=windows, doors=doors,
+                                   windows_from_names=windows_from_names, outside=outside,
+                                   title=title, levels=(level,) if isinstance(level, str)
+                                   else tuple(level))
+    return text, reports[0]
+
+
+def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+                   doors: tuple[int, ...] = (), windows_from_names: bool = False,
+                   outside: bool = True, title: str | None = None,
+                   levels: tuple[str, ...] = ()) -> tuple[str, list[ImportReport]]:
+    """Several VTT files as the levels of one building: (scenario YAML, a report per level)."""
     from fuego.scenario import loads
 
-    vtt = read(path)
-    plan = to_plan(vtt, grid_feet=grid_feet, windows=windows,
-                   windows_from_names=windows_from_names, outside=outside)
-    if not any(room["areas"] for room in plan.rooms):
-        raise FuegoError("the map has no area left to import", where=vtt.source,
-                         tip="keep the outside (drop --no-outside) or check the walls")
-    text = to_yaml(plan, title=title, level=level)
-    loads(text, source=f"{vtt.source} (imported)")  # raises if fuego would not accept it
-    report = ImportReport(plan.cols, plan.rows,
-                          sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
-                          len(plan.doors), len(plan.windows), len(plan.inner_walls),
-                          len(plan.skipped_portals),
-                          any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
-                          dropped(plan, level))
-    return text, report
+    sources = [os.fspath(p) for p in paths]
+    names = level_names(sources, levels)
+    plans = []
+    for i, (source, lv) in enumerate(zip(sources, names)):
+        vtt = read(source)
+        plan = to_plan(vtt, grid_feet=grid_feet, windows=windows if i == 0 else (),
+                       doors=doors if i == 0 else (), windows_from_names=windows_from_names,
+                       outside=outside)
+        if not any(room["areas"] for room in plan.rooms):
+            raise FuegoError("the map has no area left to import", where=vtt.source,
+                             tip="keep the outside (drop --no-outside) or check the walls")
+        plans.append((plan, lv))
+    text = to_yaml(plans, title=title)
+    loads(text, source=f"{sources[0]} (imported)")  # raises if fuego would not accept it
+    return text, [report_of(plan, lv) for plan, lv in plans]

@@ -26,8 +26,6 @@ MAX_POINTS_PER_POLYLINE = 10_000
 MAX_POINTS = 200_000
 MAX_PORTALS = 5_000
 MAX_LIGHTS = 5_000
-#: Coordinates may stray this many squares off the map (walls drawn on its border).
-MARGIN = 2.0
 
 Point = tuple[float, float]
 
@@ -44,7 +42,9 @@ class Portal:
 
 @dataclass
 class VttMap:
-    """What fuego reads from a Universal VTT file (coordinates in squares, origin removed)."""
+    """What fuego reads from a Universal VTT file (coordinates in squares, origin removed;
+    ``walls`` and ``portals`` cut to the map's rectangle, as the public importers keep what
+    crosses a Dungeondraft export region)."""
 
     source: str
     width: float
@@ -56,6 +56,17 @@ class VttMap:
     lights: list[Point]
     #: what the import does not carry over, one line each: ``where: what happened and why``
     ignored: list[str] = field(default_factory=list)
+    #: ``resolution.map_origin``: where the map's top left corner lies in the file's squares
+    origin: Point = (0.0, 0.0)
+    #: every wall polyline and portal span of the file, uncut: what encloses the rooms, even
+    #: beyond a crop
+    everywhere: list[list[Point]] = field(default_factory=list)
+    #: portals in the file, whether on the map or not (``--window N`` counts them all)
+    portals_read: int = 0
+    #: ``objects_line_of_sight`` on the map: pillars, furniture (not walls of rooms)
+    objects: list[list[Point]] = field(default_factory=list)
+    #: what reached beyond the map's rectangle and was cut to it, one line each
+    clipped: list[str] = field(default_factory=list)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -148,15 +159,116 @@ def _number(v: Any, source: str, key: str) -> float:
     return float(v)
 
 
-def _point(v: Any, source: str, key: str, origin: Point, w: float, h: float) -> Point:
+def _point(v: Any, source: str, key: str, origin: Point) -> Point:
+    """A point in squares from the map's top left corner (``map_origin`` subtracted)."""
     if not isinstance(v, dict) or "x" not in v or "y" not in v:
         raise _bad(source, f"{key}: expected a point {{\"x\": ..., \"y\": ...}}, got {_type(v)}")
     x = _number(v["x"], source, key + ".x") - origin[0]
     y = _number(v["y"], source, key + ".y") - origin[1]
-    if not (-MARGIN <= x <= w + MARGIN and -MARGIN <= y <= h + MARGIN):
-        raise _bad(source, f"{key}: the point ({x:g}, {y:g}) is off the {w:g} x {h:g} map",
-                   tip="coordinates are in grid squares from the map's top left corner")
     return x, y
+
+
+def clip(p: Point, q: Point, w: float, h: float) -> tuple[Point, Point] | None:
+    """The part of the segment ``p``-``q`` inside the rectangle ``[-EDGE, w + EDGE] x [-EDGE,
+    h + EDGE]`` (Liang-Barsky), or None when none of it is."""
+    lo_x, lo_y, hi_x, hi_y = -EDGE, -EDGE, w + EDGE, h + EDGE
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    t0, t1 = 0.0, 1.0
+    for d, low, high, v in ((dx, lo_x, hi_x, p[0]), (dy, lo_y, hi_y, p[1])):
+        if d == 0:
+            if not low <= v <= high:
+                return None
+            continue
+        a, b = (low - v) / d, (high - v) / d
+        if a > b:
+            a, b = b, a
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return None
+    return ((p[0] + t0 * dx, p[1] + t0 * dy), (p[0] + t1 * dx, p[1] + t1 * dy))
+
+
+def clip_line(line: list[Point], w: float, h: float) -> list[list[Point]]:
+    """A polyline cut to the map's rectangle: the pieces of it inside, in order."""
+    if len(line) == 1:
+        x, y = line[0]
+        return [list(line)] if -EDGE <= x <= w + EDGE and -EDGE <= y <= h + EDGE else []
+    pieces: list[list[Point]] = []
+    for p, q in zip(line, line[1:]):
+        part = clip(p, q, w, h)
+        if part is None:
+            continue
+        a, b = part
+        if pieces and pieces[-1][-1] == a:
+            pieces[-1].append(b)
+        else:
+            pieces.append([a, b])
+    return pieces
+
+
+def _polylines(raw: Any, source: str, key: str, origin: Point, broken: list[FuegoError],
+               ignored: list[str], total: list[int]) -> list[list[Point]]:
+    """``line_of_sight`` or ``objects_line_of_sight``: each polyline's points; a polyline that
+    is not one is skipped (and listed), as the public importers skip it."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise _bad(source, f"{key}: expected a list of wall polylines, got {_type(raw)}")
+    if len(raw) > MAX_POLYLINES:
+        raise LimitError(f"{key}: {len(raw)} wall polylines; fuego reads at most "
+                         f"{MAX_POLYLINES}", where=source)
+    lines: list[list[Point]] = []
+    for i, line in enumerate(raw):
+        where = f"{key}[{i}]"
+        if isinstance(line, list) and len(line) > MAX_POINTS_PER_POLYLINE:
+            raise LimitError(f"{where}: {len(line)} points; at most {MAX_POINTS_PER_POLYLINE} "
+                             "a polyline", where=source)
+        try:
+            if not isinstance(line, list):
+                raise _bad(source, f"{where}: expected a list of points, got {_type(line)}")
+            total[0] += len(line)
+            if total[0] > MAX_POINTS:
+                raise LimitError(f"{key}: more than {MAX_POINTS} wall points", where=source)
+            lines.append([_point(p, source, f"{where}[{k}]", origin) for k, p in enumerate(line)])
+        except LimitError:
+            raise
+        except FuegoError as exc:
+            broken.append(exc)
+            ignored.append(f"{where}: skipped: {exc.message}")
+    return lines
+
+
+def _clipped(lines: list[list[Point]], key: str, w: float, h: float,
+             clipped: list[str]) -> list[list[Point]]:
+    """Every polyline cut to the map; each one that reached beyond it named in ``clipped``."""
+    inside: list[list[Point]] = []
+    cut: list[int] = []
+    gone: list[int] = []
+    for i, line in enumerate(lines):
+        pieces = clip_line(line, w, h)
+        inside += pieces
+        if not pieces and line:
+            gone.append(i)
+        elif sum(len(p) for p in pieces) != len(line) or len(pieces) > 1 or (
+                pieces and (pieces[0][0] != line[0] or pieces[-1][-1] != line[-1])):
+            cut.append(i)
+    if cut:
+        clipped.append(f"{key}: {_numbers(cut)}: cut at the map's edge (the parts beyond it "
+                       "dropped)")
+    if gone:
+        clipped.append(f"{key}: {_numbers(gone)}: wholly beyond the map: dropped")
+    return inside
+
+
+def _numbers(idx: list[int], most: int = 12) -> str:
+    """``3 polylines ([0], [4], [9])``, the first ``most`` of them named."""
+    names = ", ".join(f"[{i}]" for i in idx[:most]) + (" ..." if len(idx) > most else "")
+    return f"{len(idx)} polyline{'s' if len(idx) != 1 else ''} ({names})"
+
+
+#: What may stray beyond the map's rectangle and still count as on it (a wall drawn along the
+#: border a hair outside), in squares.
+EDGE = 0.25
 
 
 def _check(data: dict, source: str) -> VttMap:
@@ -178,32 +290,23 @@ def _check(data: dict, source: str) -> VttMap:
         if not 0 < ppg <= 10_000:
             raise _bad(source, f"resolution.pixels_per_grid: {ppg:g} is not a grid size")
     origin_raw = res.get("map_origin", {"x": 0, "y": 0})
+    if origin_raw is None:
+        origin_raw = {}
     if not isinstance(origin_raw, dict):
         raise _bad(source, "resolution.map_origin: expected {\"x\": ..., \"y\": ...}")
     origin = (_number(origin_raw.get("x", 0), source, "resolution.map_origin.x"),
               _number(origin_raw.get("y", 0), source, "resolution.map_origin.y"))
 
-    los = data.get("line_of_sight", [])
-    if los is None:
-        los = []
-    if not isinstance(los, list):
-        raise _bad(source, f"line_of_sight: expected a list of wall polylines, got {_type(los)}")
-    if len(los) > MAX_POLYLINES:
-        raise LimitError(f"line_of_sight: {len(los)} wall polylines; fuego reads at most "
-                         f"{MAX_POLYLINES}", where=source)
-    walls: list[list[Point]] = []
-    total = 0
-    for i, line in enumerate(los):
-        key = f"line_of_sight[{i}]"
-        if not isinstance(line, list):
-            raise _bad(source, f"{key}: expected a list of points, got {_type(line)}")
-        if len(line) > MAX_POINTS_PER_POLYLINE:
-            raise LimitError(f"{key}: {len(line)} points; at most {MAX_POINTS_PER_POLYLINE} a "
-                             "polyline", where=source)
-        total += len(line)
-        if total > MAX_POINTS:
-            raise LimitError(f"line_of_sight: more than {MAX_POINTS} wall points", where=source)
-        walls.append([_point(p, source, f"{key}[{k}]", origin, w, h) for k, p in enumerate(line)])
+    ignored: list[str] = []  # every part of the map not carried over: where, and why
+    clipped: list[str] = []  # what reached beyond the map's rectangle and was cut to it
+    broken: list[FuegoError] = []
+    total = [0]
+    everywhere = _polylines(data.get("line_of_sight", []), source, "line_of_sight", origin,
+                            broken, ignored, total)
+    walls = _clipped(everywhere, "line_of_sight", w, h, clipped)
+    objects_all = _polylines(data.get("objects_line_of_sight", []), source,
+                             "objects_line_of_sight", origin, [], ignored, [0])
+    objects = _clipped(objects_all, "objects_line_of_sight", w, h, [])
 
     portals_raw = data.get("portals", [])
     if portals_raw is None:
@@ -214,28 +317,41 @@ def _check(data: dict, source: str) -> VttMap:
         raise LimitError(f"portals: {len(portals_raw)}; fuego reads at most {MAX_PORTALS}",
                          where=source)
     portals = []
+    spans: list[list[Point]] = []
+    beyond: list[int] = []
+    cut: list[int] = []
     for i, p in enumerate(portals_raw):
         key = f"portals[{i}]"
-        if not isinstance(p, dict):
-            raise _bad(source, f"{key}: expected an object, got {_type(p)}")
-        bounds = p.get("bounds")
-        if not isinstance(bounds, list) or len(bounds) != 2:
-            raise _bad(source, f"{key}.bounds: expected two points (the ends of the door)")
-        a = _point(bounds[0], source, f"{key}.bounds[0]", origin, w, h)
-        b = _point(bounds[1], source, f"{key}.bounds[1]", origin, w, h)
-        if "position" in p:
-            _point(p["position"], source, f"{key}.position", origin, w, h)
-        closed = p.get("closed", True)
-        if not isinstance(closed, bool):
-            raise _bad(source, f"{key}.closed: expected true or false, got {_type(closed)}")
-        rotation = _number(p.get("rotation", 0.0), source, f"{key}.rotation")
-        hints = [p.get(k) for k in ("name", "label", "type", "kind")]
-        hint = plain(" ".join(h for h in hints if isinstance(h, str)))
-        if p.get("window") is True:
-            hint = (hint + " window").strip()
-        portals.append(Portal(i + 1, a, b, closed, rotation, hint))
-
-    ignored: list[str] = []  # every part of the map not carried over: where, and why
+        try:
+            portal = _portal(p, source, key, i + 1, origin)
+        except FuegoError as exc:
+            broken.append(exc)
+            ignored.append(f"{key}: skipped: {exc.message}")
+            continue
+        spans.append([portal.a, portal.b])
+        part = clip(portal.a, portal.b, w, h)
+        if part is None:
+            beyond.append(i)
+            continue
+        if part != (portal.a, portal.b):
+            cut.append(i)
+            portal = Portal(portal.number, part[0], part[1], portal.closed, portal.rotation,
+                            portal.hint)
+        portals.append(portal)
+    for idx, what in ((cut, "cut at the map's edge"), (beyond, "wholly beyond the map: dropped")):
+        if idx:
+            clipped.append(f"portals: {len(idx)} ({', '.join(f'[{i}]' for i in idx[:12])}"
+                           f"{' ...' if len(idx) > 12 else ''}): {what}")
+    # the walls are what a map is: a file that has some, none of them on the map, is refused,
+    # as is one with only portals, none of them on it (a map with neither is open ground)
+    if (data.get("line_of_sight") and not walls) or (
+            not data.get("line_of_sight") and portals_raw and not portals):
+        if broken:
+            raise broken[0]
+        raise _bad(source, f"nothing of the map lies on it: every wall and portal is beyond "
+                   f"the {w:g} x {h:g} square map (map_origin {origin[0]:g}, {origin[1]:g})",
+                   tip="export the map again with its region over the building, or check "
+                       "resolution.map_origin and resolution.map_size")
     lights_raw = data.get("lights", [])
     lights: list[Point] = []
     if isinstance(lights_raw, list):
@@ -244,8 +360,10 @@ def _check(data: dict, source: str) -> VttMap:
                 ignored.append(f"lights[{i}]: skipped: it has no position")
                 continue
             try:
-                lights.append(_point(light["position"], source, f"lights[{i}].position",
-                                     origin, w, h))
+                x, y = _point(light["position"], source, f"lights[{i}].position", origin)
+                if not (-EDGE <= x <= w + EDGE and -EDGE <= y <= h + EDGE):
+                    continue  # a light of the building beyond the crop: not on this map
+                lights.append((x, y))
             except FuegoError as exc:  # a light is only a hint: a broken one is skipped
                 ignored.append(f"lights[{i}]: skipped: {exc.message}")
         if len(lights_raw) > MAX_LIGHTS:
@@ -253,11 +371,33 @@ def _check(data: dict, source: str) -> VttMap:
                            f"the first {MAX_LIGHTS} skipped")
     elif lights_raw:
         ignored.append("lights: skipped: not a list")
-    why = {"objects_line_of_sight": "walls of objects (tables, pillars) are not walls of rooms",
-           "environment": "lighting and weather of the picture are not fuego's weather"}
+    why = {"environment": "lighting and weather of the picture are not fuego's weather"}
     ignored += [f"{k}: not read: {reason}" for k, reason in why.items() if data.get(k)]
     if data.get("image"):
         ignored.append("the picture: not read: fuego draws its own maps from the walls")
     version = data.get("format")
-    return VttMap(source, w, h, ppg, plain(str(version), 20) if isinstance(version, (int, float, str))
-                  else "?", walls, portals, lights, ignored)
+    return VttMap(source, w, h, ppg, plain(str(version), 20)
+                  if isinstance(version, (int, float, str)) else "?", walls, portals, lights,
+                  ignored, origin=origin, everywhere=everywhere + spans, objects=objects,
+                  clipped=clipped, portals_read=len(portals_raw))
+
+
+def _portal(p: Any, source: str, key: str, number: int, origin: Point) -> Portal:
+    if not isinstance(p, dict):
+        raise _bad(source, f"{key}: expected an object, got {_type(p)}")
+    bounds = p.get("bounds")
+    if not isinstance(bounds, list) or len(bounds) != 2:
+        raise _bad(source, f"{key}.bounds: expected two points (the ends of the door)")
+    a = _point(bounds[0], source, f"{key}.bounds[0]", origin)
+    b = _point(bounds[1], source, f"{key}.bounds[1]", origin)
+    if "position" in p:
+        _point(p["position"], source, f"{key}.position", origin)
+    closed = p.get("closed", True)
+    if not isinstance(closed, bool):
+        raise _bad(source, f"{key}.closed: expected true or false, got {_type(closed)}")
+    rotation = _number(p.get("rotation", 0.0), source, f"{key}.rotation")
+    hints = [p.get(k) for k in ("name", "label", "type", "kind")]
+    hint = plain(" ".join(h for h in hints if isinstance(h, str)))
+    if p.get("window") is True:
+        hint = (hint + " window").strip()
+    return Portal(number, a, b, closed, rotation, hint)

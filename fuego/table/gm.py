@@ -14,6 +14,8 @@ from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
+from fuego.rules.formulas import is_fire_dice
+from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import OPENABLE, Barrier
 
@@ -47,7 +49,7 @@ def find_barrier(scene: Scene, ref: str) -> Barrier:
 def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,
                kind: str | None = None, cause: Cause = Cause.GM) -> Fire | None:
     i = _area(scene, area)
-    if not 1 <= fd <= 10:
+    if not is_fire_dice(fd):
         raise RuleError(f"Fire Dice must be 1-10, not {fd}")
     if not scene.building.areas[i].burnable:
         raise RuleError(f"nothing burns in {area}",
@@ -62,7 +64,7 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
     fire = scene.fires.get(i)
     if fire is None:
         raise RuleError(f"no fire burns in {area}")
-    if not 0 <= fd <= 10:
+    if not (fd == 0 or is_fire_dice(fd)):
         raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
     scene.emit(EventKind.GM, "GM", i, action="set-fire-dice", fd=fd)
     if fd == 0:
@@ -113,11 +115,51 @@ def wound(scene: Scene, name: str, n: int, kind: str) -> None:
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead")
     scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind}-wounds", hero=hero.name, n=n)
+    # 003, Knocked Out: only the fire's Dramatic Wound kills; the GM's wounds are not the
+    # fire's (``burn`` is), unless rules.knocked_out_death says fire-and-gm (the older reading)
+    deadly = scene.settings.knocked_out_death is not KnockedOutDeath.FIRE
     if kind == "flesh":
         hero.flesh += n
-        wound_check(scene, hero, Exposure.FLEETING, "the GM")
+        wound_check(scene, hero, Exposure.FLEETING, "the GM", deadly=deadly)
     else:
-        add_dramatic(scene, hero, n, "the GM")
+        add_dramatic(scene, hero, n, "the GM", deadly=deadly)
+
+
+#: ``burn``'s sources (003, Injury from Fire) as the table types them -> how fire reaches the
+#: hero (``fuego.rules.tables.Contact``).
+BURN_SOURCES = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
+
+
+def burn(scene: Scene, name: str, fd: int, by: str) -> None:
+    """Fire strikes a hero: a jet of burning gas, magical fire, a burning weapon or object, or
+    splashed burning oil, of ``fd`` dice (``fuego.engine.injury.burn``: its exposure and heat
+    from the rule tables; the fire's, so a Knocked-Out hero dies of it)."""
+    from fuego.engine.injury import burn as burn_hero
+    from fuego.rules.tables import Contact
+
+    hero = scene.hero(name)
+    if not hero.present:
+        raise RuleError(f"{hero.name} is not in the scene")
+    scene.emit(EventKind.GM, "GM", hero.area, action=f"burn-{by}", hero=hero.name, fd=fd)
+    burn_hero(scene, hero, fd, Contact(BURN_SOURCES[by]), f"the GM ({by})")
+
+
+def explode(scene: Scene, area: str, fd: int, radius: int) -> None:
+    """An explosion of ``fd`` dice (``fuego.engine.explosion.explode``)."""
+    from fuego.engine.explosion import explode as blow_up
+
+    i = _area(scene, area)
+    scene.emit(EventKind.GM, "GM", i, action="explode", fd=fd)
+    blow_up(scene, i, fd, Cause.GM, radius=radius, why="the explosion")
+
+
+def blast(scene: Scene, area: str, dice: int) -> None:
+    """An area-effect blast that blows fires out (001; ``fuego.modules.firefighting.blast``)."""
+    from fuego.modules.firefighting import blast as blow_out
+
+    i = _area(scene, area)
+    scene.emit(EventKind.GM, "GM", i, action="blast", fd=dice)
+    blow_out(scene, i, dice, why="the GM's blast")
 
 
 def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -> None:
@@ -141,6 +183,19 @@ def remove_character(scene: Scene, name: str) -> None:
     hero.dice.clear()  # a die already queued in this round's phases is not played
     scene.heroes.remove(hero)
     scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
+
+
+def show(scene: Scene, verb: str, what: str, name: str | None) -> None:
+    """``reveal`` (verb) shows the players' screen ``all`` the building, a ``level`` or a
+    ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
+    changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
+    data = {"what": what} | ({"name": name} if name is not None else {})
+    scene.emit(EventKind.GM, "GM", None, action=verb, **data)
+
+
+def note(scene: Scene, text: str) -> None:
+    """A line of the GM's own on the players' screen."""
+    scene.emit(EventKind.GM, "GM", None, action="note", text=text)
 
 
 def end_scene(scene: Scene) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.errors import RuleError
+from fuego.rules.formulas import is_fire_dice
 from fuego.text import UNSAFE_LINE, terminal
 
 if TYPE_CHECKING:
@@ -17,9 +18,16 @@ if TYPE_CHECKING:
 #: The first words of GM overrides (``fuego.table.gm``); ``open``/``close``/``move`` are overrides
 #: only with two arguments (with one they are a hero's action).
 OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end", "wound", "add",
-                  "remove")
+                  "remove", "burn", "explode", "blast", "reveal", "hide", "note")
 #: Overrides whose first word is never a hero's action.
-_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove")
+_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove", "burn", "explode", "blast",
+            "reveal", "hide", "note")
+#: ``burn`` sources as typed (fuego.table.gm.BURN_SOURCES).
+BURN_WORDS = ("jet", "magic", "object", "oil")
+#: The farthest an explosion reaches, in areas (the script's ``explode`` limit).
+MAX_BLAST_RADIUS = 10
+#: The longest ``note`` (a line on the players' screen, not a page).
+MAX_NOTE = 200
 #: ``wound`` kinds as typed -> as recorded.
 WOUND_KINDS = {"fw": "flesh", "flesh": "flesh", "dw": "dramatic", "dramatic": "dramatic"}
 #: At most this many wounds at once (a typo, not a blow, past it).
@@ -67,8 +75,14 @@ OVERRIDE_HELP = (
     "open|close|break AREA AREA        a door, window, wall or floor between two areas\n"
     "move HERO AREA                    put a hero or NPC anywhere (back in, if escaped)\n"
     "wound HERO N [fw|dw]              N Flesh Wounds (a wound check follows) or Dramatic\n"
+    "burn HERO FD jet|magic|object|oil  fire strikes a hero (jet, magic, oil: per 10)\n"
+    "explode AREA FD [RADIUS]          an explosion: hot fire on all in reach (radius 1)\n"
+    "blast AREA [DICE]                 a blast that blows out fires within 2 areas (4+ dice)\n"
     "add NAME AREA [npc] [henchman|villain]  a new character (Traits 2) steps in\n"
     "remove HERO                       take a character out of the scene\n"
+    "reveal [all|LEVEL|ROOM]           show the players' screen the building, a level or a room\n"
+    "hide [all|LEVEL|ROOM]             take a reveal back (the heroes' own sight stays)\n"
+    "note TEXT                         a line of your own on the players' screen\n"
     "end                               end the scene now"
 )
 
@@ -115,7 +129,7 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError("fire AREA FD [hot|regular|cold]", tip="e.g. 'fire ground:C4 5'")
         area = b.area(args[0])
         fd = _int_arg(args[1], "Fire Dice")
-        if not 1 <= fd <= 10:
+        if not is_fire_dice(fd):
             raise RuleError(f"Fire Dice must be 1-10, not {fd}")
         if not area.burnable:
             raise RuleError(f"nothing burns in {area.name}",
@@ -137,7 +151,7 @@ def normalize_override(scene: Scene, text: str) -> str:
         fd = _int_arg(args[1], "Fire Dice")
         if area.index not in scene.fires:
             raise RuleError(f"no fire burns in {area.name}")
-        if not 0 <= fd <= 10:
+        if not (fd == 0 or is_fire_dice(fd)):
             raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
         return f"fd {area.name} {fd}"
     if verb in ("open", "close", "break"):
@@ -175,6 +189,37 @@ def normalize_override(scene: Scene, text: str) -> str:
         if hero.status.value == "dead":
             raise RuleError(f"{hero.name} is dead")
         return f"wound {hero.name} {n} {kind}"
+    if verb == "burn":
+        if len(args) < 3 or args[-1].lower() not in BURN_WORDS:
+            raise RuleError("burn HERO FD jet|magic|object|oil",
+                            tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
+        by = args.pop().lower()
+        fd = _int_arg(args[-1], "Fire Dice")
+        if not is_fire_dice(fd):
+            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        hero = find_hero(scene, " ".join(args[:-1]))
+        if not hero.present:
+            raise RuleError(f"{hero.name} is not in the scene")
+        return f"burn {hero.name} {fd} {by}"
+    if verb == "explode":
+        if len(args) not in (2, 3):
+            raise RuleError("explode AREA FD [RADIUS]", tip="e.g. 'explode cellar:C3 8 2'")
+        area = b.area(args[0])
+        fd = _int_arg(args[1], "Fire Dice")
+        if not is_fire_dice(fd):
+            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        radius = _int_arg(args[2], "the radius") if len(args) == 3 else 1
+        if not 0 <= radius <= MAX_BLAST_RADIUS:
+            raise RuleError(f"the radius must be 0-{MAX_BLAST_RADIUS} areas, not {radius}")
+        return f"explode {area.name} {fd} {radius}"
+    if verb == "blast":
+        if len(args) not in (1, 2):
+            raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
+        area = b.area(args[0])
+        dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
+        if not 1 <= dice <= 10:
+            raise RuleError(f"the blast's dice must be 1-10, not {dice}")
+        return f"blast {area.name} {dice}"
     if verb == "add":
         flags = []
         while args and args[-1].lower() in ("npc", "hero", "henchman", "villain"):
@@ -198,8 +243,40 @@ def normalize_override(scene: Scene, text: str) -> str:
         if not args:
             raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
         return f"remove {find_hero(scene, ' '.join(args)).name}"
+    if verb in ("reveal", "hide"):
+        return f"{verb} {shown(scene, ' '.join(args))}"
+    if verb == "note":
+        note = " ".join(args)
+        if not note:
+            raise RuleError("note TEXT", tip="e.g. 'note The roof timbers groan overhead'")
+        if len(note) > MAX_NOTE:
+            raise RuleError(f"a note is at most {MAX_NOTE} characters, not {len(note)}")
+        return f"note {note}"
     raise RuleError(f"unknown override {verb!r}",
-                    tip="fire, fd, open, close, break, move, wound, add, remove, end")
+                    tip="fire, fd, open, close, break, move, wound, burn, explode, blast, add, "
+                        "remove, reveal, hide, note, end")
+
+
+def shown(scene: Scene, what: str) -> str:
+    """What ``reveal``/``hide`` names, in its canonical words: ``all``, ``level NAME`` or
+    ``room KEY`` (typed as ``all`` or nothing, a level's name, a room's key or name, or with
+    ``level``/``room`` before it)."""
+    b = scene.building
+    low = " ".join(what.split()).lower()
+    if low in ("", "all"):
+        return "all"
+    kind, _, rest = low.partition(" ")
+    if kind not in ("level", "room") or not rest:
+        kind, rest = "", low
+    levels = [lv.name for lv in b.levels if lv.name.lower() == rest]
+    rooms = [k for k, r in b.rooms.items() if rest in (k.lower(), (r.name or "").lower())]
+    if kind != "room" and levels:
+        return f"level {levels[0]}"
+    if kind != "level" and rooms:
+        return f"room {rooms[0]}"
+    raise RuleError(f"no {kind or 'level or room'} {what.strip()!r}",
+                    tip="all, a level (" + ", ".join(lv.name for lv in b.levels)
+                        + ") or a room's key or name (look ROOM names them)")
 
 
 def apply_override(scene: Scene, text: str) -> None:
@@ -222,6 +299,12 @@ def apply_override(scene: Scene, text: str) -> None:
         gm.move_hero(scene, " ".join(args[:-1]), args[-1])
     elif verb == "wound":
         gm.wound(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
+    elif verb == "burn":
+        gm.burn(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
+    elif verb == "explode":
+        gm.explode(scene, args[0], int(args[1]), int(args[2]))
+    elif verb == "blast":
+        gm.blast(scene, args[0], int(args[1]))
     elif verb == "add":
         rank = args.pop() if args[-1] in ("henchman", "villain") else "hero"
         npc = args[-1] == "npc"
@@ -230,3 +313,7 @@ def apply_override(scene: Scene, text: str) -> None:
         gm.add_character(scene, " ".join(args[:-1]), args[-1], npc=npc, rank=rank)
     elif verb == "remove":
         gm.remove_character(scene, " ".join(args))
+    elif verb in ("reveal", "hide"):
+        gm.show(scene, verb, args[0], " ".join(args[1:]) or None)
+    elif verb == "note":
+        gm.note(scene, " ".join(args))

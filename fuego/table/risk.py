@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from fuego.dice import odds
 from fuego.errors import FuegoError
+from fuego.rules.formulas import raise_bonus
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -44,7 +45,7 @@ class Odds:
         else:
             what = f"{self.pool} vs its Stealth {self.against}"
             if self.raises:
-                what += f" +{5 * self.raises}"
+                what += f" +{raise_bonus(self.raises)}"
         text = f"{what}: {percent(self.chance)}"
         if self.flesh is not None and self.dramatic is not None:
             text += (f"; risks ~{self.flesh:.1f} FW, {percent(self.dramatic)} a Dramatic "
@@ -79,7 +80,7 @@ def choice_odds(scene: Scene, hero: Hero, act: HeroAction) -> Odds | None:
     pool = hero_pool(scene, hero, spec.pool, spec.sense, at=at)
     try:
         p = (odds.chance(pool, spec.tn) if spec.tn is not None
-             else versus(pool, spec.opposed, 5 * spec.raises))
+             else versus(pool, spec.opposed, raise_bonus(spec.raises)))
     except FuegoError:
         return None
     flesh = dramatic = None

@@ -25,8 +25,11 @@ PAGE = """<!doctype html>
 <header id="top">
   <h1 id="title">fuego</h1>
   <div id="moment" aria-live="polite">connecting</div>
+  <div id="shown" hidden></div>
   <div id="conn" class="conn" role="status">connecting</div>
+  <div id="changes" aria-live="polite" hidden></div>
 </header>
+<nav id="pick" aria-label="whose eyes"></nav>
 <nav id="review" hidden>
   <button id="prev" type="button">&#9664; earlier</button>
   <span id="frame-label"></span>
@@ -98,8 +101,10 @@ PAGE = """<!doctype html>
     </ul>
   </section>
   <aside>
+    <section id="me" hidden></section>
+    <section id="ruin" hidden></section>
     <section id="heroes-box"><h2>Heroes</h2><ul id="heroes"></ul></section>
-    <section id="story"><h2>What happens</h2><ol id="lines"></ol></section>
+    <section id="story"><h2>What happens</h2><div id="lines"></div></section>
   </aside>
 </main>
 </body>
@@ -148,7 +153,6 @@ svg text.outlined, svg .outlined { paint-order: stroke; stroke: #101114; stroke-
 aside { display: flex; flex-direction: column; gap: 0.6em; min-width: 0; min-height: 0; }
 #story { flex: 1 1 auto; min-height: 6em; overflow: hidden; display: flex;
   flex-direction: column; }
-#story ol { flex: 1 1 auto; min-height: 0; overflow: hidden; }
 aside section { background: var(--panel); border-radius: 8px; padding: 0.4em 0.7em; }
 aside h2 { margin: 0 0 0.3em; font-size: 1em; color: var(--dim); text-transform: uppercase;
   letter-spacing: 0.08em; }
@@ -160,9 +164,12 @@ ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
   background: var(--hero);
   border: 3px solid #fff; display: flex; align-items: center; justify-content: center;
   font-weight: bold; }
+.token { color: #fff; }
 .token.npc { border-radius: 6px; background: #f2c744; color: #111; }
-.token.knocked-out { background: #7d7d7d; } .token.dead { background: #1a1a1a; }
-.token.escaped { background: #1d2b3d; border-style: dashed; }
+.token.knocked-out { background: #b9b9b9; color: #111; }
+.token.dead { background: #1a1a1a; color: #fff; }
+.token.escaped { background: #1d2b3d; color: #fff; border-style: dashed; }
+.token.npc.escaped { background: #4a3d12; color: #fff3c4; }
 .hname { font-weight: bold; font-size: 1.05em; }
 .where, .wounds { color: var(--dim); font-size: 0.85em; font-weight: normal; }
 .wounds b { color: var(--text); }
@@ -171,38 +178,79 @@ ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
   border: 1px solid #666; }
 .cond.alarm { background: #5a1410; border-color: #ff6b5b; color: #ffd2cc; font-weight: bold; }
 .cond.alarm::before { content: "\\26A0  "; }
-ol#lines { margin: 0; padding-left: 0; list-style: none; display: flex; flex-direction: column;
-  gap: 0.3em; }
-ol#lines li { padding-left: 0.6em; border-left: 3px solid #3a3b44; }
-ol#lines li.round { border-left-color: #ffd9a8; font-weight: bold; color: #ffd9a8; }
-ol#lines li:last-child { border-left-color: var(--fire); }
+#lines { flex: 1 1 auto; min-height: 0; overflow-y: auto; overscroll-behavior: contain;
+  scrollbar-width: thin; padding-right: 0.3em; }
+#lines section.round-lines { margin: 0 0 0.5em; }
+#lines h3 { margin: 0.2em 0; font-size: 0.9em; color: #ffd9a8; letter-spacing: 0.04em;
+  position: sticky; top: 0; background: var(--panel); }
+#lines ol { margin: 0; padding-left: 0; list-style: none; display: flex; flex-direction: column;
+  gap: 0.25em; }
+#lines li { padding-left: 0.6em; border-left: 3px solid #3a3b44; }
+#lines li.round { color: var(--dim); font-size: 0.85em; }
+#lines li.fire { border-left-color: #a8561a; }
+#lines li.alarm { border-left-color: #ff6b5b; font-weight: bold; color: #ffd2cc; }
+#lines li.read { font-style: italic; color: #e9d9bd; }
+#lines li.gm { border-left-color: #c7a6ff; color: #e3d4ff; font-weight: bold; }
+#lines li.gm::before { content: "GM: "; color: #c7a6ff; }
+#lines li.weather { color: #bcd7e8; }
+#lines section.round-lines.now li:last-child { border-left-color: var(--fire); }
+#changes { flex-basis: 100%; font-size: 1.05em; color: #fff36b; }
+#changes[hidden], #shown[hidden], #me[hidden], #ruin[hidden], #heroes-box[hidden] { display: none; }
+#changes b { color: #fff; }
+#shown { font-size: 0.8em; padding: 0.05em 0.6em; border-radius: 999px; background: #3b2c57;
+  border: 1px solid #c7a6ff; color: #e3d4ff; }
+nav#pick { display: flex; flex-wrap: wrap; gap: 0.3em 0.5em; align-items: center;
+  padding: 0.2em 0.8em; background: #17181c; font-size: 0.8em; }
+nav#pick:empty { display: none; }
+nav#pick a { color: #9cc3ff; text-decoration: none; padding: 0.05em 0.6em;
+  border: 1px solid #3a4a66; border-radius: 999px; }
+nav#pick a.here { background: #3d8bfd; color: #fff; border-color: #fff; font-weight: bold; }
+#me { border: 2px solid var(--hero); }
+#me .mename { font-size: 1.3em; font-weight: bold; }
+#me .big { font-size: 1.15em; margin: 0.15em 0; }
+#me .big b { font-size: 1.2em; }
+#me .sees { color: var(--dim); font-size: 0.85em; }
+#ruin { border: 2px solid var(--fire); }
+#ruin ul { margin: 0.2em 0; padding-left: 1.1em; }
+#ruin .burned { color: #ffb48a; }
 #legend ul { list-style: none; margin: 0; padding: 0; display: grid;
   grid-template-columns: repeat(7, minmax(0, 1fr)); gap: 0.1em 0.5em; font-size: 0.62em; }
 #legend h2 { display: none; }
 #legend li { display: flex; align-items: center; gap: 0.4em; }
 #legend svg { width: 1.8em; height: 1.8em; flex: none; }
 .nofire { color: var(--dim); }
+nav#review { flex-wrap: wrap; }
 @media (max-width: 900px) {
   body { font-size: 16px; height: auto; overflow: visible; display: block; }
-  #story { overflow: visible; } #story ol { overflow: visible; }
+  #story { overflow: visible; } #lines { max-height: 60vh; }
+  #lines h3 { position: static; }
   #legend ul { font-size: 0.8em; }
-  main { grid-template-columns: 1fr; padding: 0.4em; }
+  main { grid-template-columns: minmax(0, 1fr); padding: 0.4em; }
   aside { display: contents; }
-  #maps, #legend, aside { grid-column: auto; grid-row: auto; }
-  #maps { order: 0; grid-template-columns: 1fr; }
+  #maps, #legend, aside, #me, #ruin, #heroes-box, #story { grid-column: 1; grid-row: auto; }
+  /* a phone: the hero and the story first, then the maps */
+  #me { order: -3; } #ruin { order: -2; } #heroes-box { order: -1; } #story { order: 0; }
+  #maps { order: 1; grid-template-columns: minmax(0, 1fr); }
+  #legend { order: 2; }
   #legend ul { grid-template-columns: repeat(2, minmax(0, 1fr)); }
-  #heroes-box { order: 1; } #story { order: 2; } #legend { order: 3; }
   ul#heroes li { grid-template-columns: 2em 1fr; }
-  header#top { padding: 0.3em 0.5em; }
+  header#top { padding: 0.3em 0.5em; gap: 0.1em 0.8em; }
+  h1 { font-size: 1.15em; } #moment { font-size: 1.05em; } #changes { font-size: 0.95em; }
   .conn { margin-left: 0; }
+  nav#review { padding: 0.3em 0.5em; gap: 0.4em; }
+  nav#review button { padding: 0.2em 0.5em; }
+  #frame-label { min-width: 0; flex: 1 1 100%; order: -1; text-align: left; }
 }
 """
 
 JS = r"""
 "use strict";
 (function () {
-  const token = new URLSearchParams(location.search).get("token") || "";
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token") || "";
+  const hero = params.get("hero") || "";  // a player's own page: that hero's key
   const q = "?token=" + encodeURIComponent(token);
+  const qv = q + (hero ? "&hero=" + encodeURIComponent(hero) : "");
   const $ = (id) => document.getElementById(id);
   let live = null;        // the newest state message from the stream
   let shown = "";         // instance:version (or frame) on the page now
@@ -300,7 +348,10 @@ JS = r"""
   }
 
   function drawHeroes(state) {
-    $("heroes").replaceChildren(...state.heroes.map((h) => {
+    const others = state.hero ? state.heroes.filter((h) => h.name !== state.hero.name)
+                              : state.heroes;
+    $("heroes-box").hidden = !others.length;
+    $("heroes").replaceChildren(...others.map((h) => {
       const li = text("li", "hero " + h.status);
       li.id = "card-" + h.name.replace(/[^A-Za-z0-9_-]/g, "-");
       li.append(text("div", "token " + h.status + (h.npc ? " npc" : ""), h.initials));
@@ -321,20 +372,92 @@ JS = r"""
     }));
   }
 
+  // The story: every round kept, the newest at the bottom, scrolled there unless the reader
+  // has scrolled back to an earlier round.
   function drawLines(state) {
-    const ol = $("lines");
-    ol.replaceChildren(...state.narration.map((line) =>
-      text("li", /^(Round \d+ (begins|ends)|The scene)/.test(line) ? "round" : "", line)));
-    // the newest lines that fit, whole (a TV has no scroll bar)
-    while (ol.children.length > 1 && ol.scrollHeight > ol.clientHeight + 1) ol.firstChild.remove();
+    const box = $("lines");
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    const rounds = state.story || [];
+    box.replaceChildren(...rounds.map((r, k) => {
+      const sec = text("section", "round-lines" + (k === rounds.length - 1 ? " now" : ""));
+      sec.dataset.round = r.round;
+      sec.append(text("h3", "", r.round ? "Round " + r.round : "Before round 1"));
+      const ol = text("ol");
+      r.lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
+      sec.append(ol);
+      return sec;
+    }));
+    if (atEnd || !box.dataset.drawn) box.scrollTop = box.scrollHeight;
+    box.dataset.drawn = "1";
+  }
+
+  function drawPick(state) {
+    const nav = $("pick");
+    const players = state.players || [];
+    if (!players.length) { nav.replaceChildren(); return; }
+    const link = (label, key, title) => {
+      const a = text("a", key === hero ? "here" : "", label);
+      a.href = "/" + q + (key ? "&hero=" + encodeURIComponent(key) : "");
+      a.title = title;
+      if (key) a.dataset.hero = key; else a.id = "pick-table";
+      return a;
+    };
+    nav.replaceChildren(text("span", "", "See through:"),
+      link("the table", "", "what all the heroes see"),
+      ...players.map((p) => link(p.name, p.key, p.name + "'s own view")));
+  }
+
+  function drawMe(state) {
+    const box = $("me");
+    const me = state.hero;
+    box.hidden = !me;
+    if (!me) { box.replaceChildren(); return; }
+    const head = text("div", "mename", me.name);
+    const where = text("div", "where", me.where);
+    const w = text("div", "big");
+    w.append(text("b", "", String(me.flesh)), " Flesh Wounds   ",
+             text("b", "", me.dramatic + "/" + me.knocked_out_at), " Dramatic Wounds");
+    const c = text("div", "conds");
+    if (!me.conditions.length) c.append(text("span", "cond", "no trouble yet"));
+    me.conditions.forEach((k) => {
+      const alarm = /alight|confused|breath|knocked|dead|crippled|thick/.test(k);
+      c.append(text("span", "cond" + (alarm ? " alarm" : ""), k));
+    });
+    const sees = text("div", "sees", "Sees: " + me.sees + (state.revealed ? " (and what the GM shows)" : ""));
+    box.replaceChildren(head, where, w, c, sees);
+    box.dataset.hero = me.key;
+  }
+
+  function drawRuin(state) {
+    const box = $("ruin");
+    const r = state.ruin;
+    box.hidden = !r;
+    if (!r) { box.replaceChildren(); return; }
+    const list = text("ul");
+    r.rooms.forEach((room) => list.append(text("li", "burned", room.name + ": " + room.state)));
+    const people = text("ul");
+    r.heroes.forEach((h) => people.append(text("li", "", h.name + " " + h.fate)));
+    box.replaceChildren(text("h2", "", "The end of the scene"),
+      text("div", "big", r.burned + " of " + r.areas + " areas burned" +
+           (r.burning ? ", " + r.burning + " still burning" : "")),
+      list, people);
   }
 
   function draw(state, label) {
     document.title = state.title + " - " + state.moment;
     $("title").textContent = state.title;
     $("moment").textContent = (label ? "Review: " : "") + state.moment +
-      (state.fires ? "  -  " + state.fires + (state.fires === 1 ? " fire" : " fires") +
-       " in sight" : "  -  no fire in sight");
+      (state.ended ? "" : state.fires ? "  -  " + state.fires +
+       (state.fires === 1 ? " fire" : " fires") + " in sight" : "  -  no fire in sight");
+    const ch = $("changes");
+    ch.hidden = !(state.changes && state.changes.text);
+    ch.textContent = ch.hidden ? "" : (state.changes.round === state.round ? "This round: "
+      : "Round " + state.changes.round + ": ") + state.changes.text;
+    $("shown").hidden = !state.revealed || state.ended;
+    $("shown").textContent = "the GM shows more";
+    drawPick(state);
+    drawMe(state);
+    drawRuin(state);
     drawMaps(state);
     fit();
     drawHeroes(state);
@@ -354,7 +477,7 @@ JS = r"""
 
   function review() {
     const frames = (live && live.frames) || [];
-    $("review").hidden = frames.length === 0;
+    $("review").hidden = frames.length === 0 || !!hero;
     if (!frames.length) return;
     const n = frame === null ? frames.length - 1 : frame;
     $("frame-label").textContent = frames[n] + " (" + (n + 1) + "/" + frames.length + ")";
@@ -383,7 +506,7 @@ JS = r"""
 
   function connect() {
     if (source) source.close();
-    source = new EventSource("/events" + q);
+    source = new EventSource("/events" + qv);
     source.addEventListener("open", () => status("live", "live"));
     source.addEventListener("state", (e) => {
       live = JSON.parse(e.data);

@@ -13,12 +13,13 @@ start and at the end of every round for the page's review.
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
 from fuego.web.svg import level_svg
-from fuego.web.view import PlayersNarration, players_view
+from fuego.web.view import PlayersNarration, player_heroes, players_view
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -33,12 +34,72 @@ if TYPE_CHECKING:
 INTERVAL = 0.25
 
 
-def page_state(view: dict[str, Any]) -> dict[str, Any]:
-    """What the page is sent: the view, each level drawn as SVG (instead of its parts)."""
+#: Levels' SVG kept by a feed (the pages of one moment share most levels, and a level that did
+#: not change is not drawn again).
+SVG_KEPT = 64
+
+
+def page_state(view: dict[str, Any], drawn: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the page is sent: the view, each level drawn as SVG (instead of its parts).
+    ``drawn``: the SVG of levels drawn before, by their data (read and kept up to date)."""
     out = {k: v for k, v in view.items() if k != "levels"}
-    out["levels"] = [{"name": lv["name"], "elevation": lv["elevation"], "svg": level_svg(lv)}
+    out["levels"] = [{"name": lv["name"], "elevation": lv["elevation"], "svg": _svg(lv, drawn)}
                      for lv in view["levels"]]
     return out
+
+
+def _svg(level: dict[str, Any], drawn: dict[str, str] | None) -> str:
+    if drawn is None:
+        return level_svg(level)
+    key = json.dumps(level, sort_keys=True, separators=(",", ":"))
+    svg = drawn.pop(key, None)
+    if svg is None:
+        svg = level_svg(level)
+        while len(drawn) >= SVG_KEPT:
+            del drawn[next(iter(drawn))]  # the oldest
+    drawn[key] = svg  # the newest last
+    return svg
+
+
+class Tellers:
+    """The story told to each page of one scene: the shared screen's, and each player's hero's.
+
+    Made before the scene plays (the table attaches it to a new or rebuilt scene), each story is
+    told as the events come, with the sight of that moment. A hero the GM adds later gets the
+    story so far, told with the sight of when it joined."""
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        self.shared = PlayersNarration(scene)
+        self.own: dict[int, PlayersNarration] = {}  # id(hero) -> that hero's page's story
+        self.drawn: dict[str, str] = {}  # levels drawn (see page_state)
+        for hero in player_heroes(scene).values():
+            self.own[id(hero)] = PlayersNarration(scene, hero)
+        for event in list(scene.log):
+            self.feed(event)
+
+    def _of(self, hero: Any) -> PlayersNarration:
+        got = self.own.get(id(hero))
+        if got is None or got.hero is not hero:
+            got = self.own[id(hero)] = PlayersNarration(self.scene, hero)
+            for event in list(self.scene.log):  # the story so far
+                got.feed(event)
+        return got
+
+    def feed(self, event: Event) -> None:
+        self.shared.feed(event)
+        for hero in player_heroes(self.scene).values():
+            if id(hero) in self.own:
+                self.own[id(hero)].feed(event)
+            else:  # a new hero's page: the story so far, this event included
+                self._of(hero)
+
+    def states(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """The shared page's state and each player's (hero key -> state), now."""
+        scene = self.scene
+        views = {key: page_state(players_view(scene, self._of(hero), hero), self.drawn)
+                 for key, hero in player_heroes(scene).items()}
+        return page_state(players_view(scene, self.shared), self.drawn), views
 
 
 class ScreenFeed:
@@ -48,7 +109,7 @@ class ScreenFeed:
         self.hub = hub
         self.interval = interval
         self.scene: Scene | None = None
-        self.narration: PlayersNarration | None = None
+        self.tellers: Tellers | None = None
         self.player: Player | None = None
         self._last = 0.0
 
@@ -56,9 +117,7 @@ class ScreenFeed:
         """A (re)built scene: narrate what it logged so far, then every event as it comes."""
         self.scene = scene
         self.player = player
-        self.narration = PlayersNarration(scene)
-        for event in list(scene.log):
-            self.narration.feed(event)
+        self.tellers = Tellers(scene)
         scene.listeners.append(self._event)
 
     def after(self, attach: Callable[[Scene, Player], None]) -> Callable[[Scene, Player], None]:
@@ -69,8 +128,8 @@ class ScreenFeed:
         return both
 
     def _event(self, event: Event) -> None:
-        if self.narration is not None:
-            self.narration.feed(event)
+        if self.tellers is not None:
+            self.tellers.feed(event)
         if self.player is not None and self.player.replaying:
             return  # a resume or an undo replaying: the page waits for where it lands
         if time.monotonic() - self._last >= self.interval:
@@ -78,11 +137,10 @@ class ScreenFeed:
 
     def publish(self, *, flush: bool = False) -> None:
         """Send the players' view of the scene as it stands now."""
-        if self.scene is None or self.narration is None:
+        if self.scene is None or self.tellers is None:
             return
-        if flush:
-            self.narration.flush()
-        self.hub.publish(page_state(players_view(self.scene, self.narration.lines)))
+        shared, views = self.tellers.states()
+        self.hub.publish(shared, views=views)
         self._last = time.monotonic()
 
     def wrap(self, live: Live) -> Live:
@@ -144,34 +202,35 @@ _FRAMES: dict[EventKind, Callable[[Event], str]] = {
 }
 
 
-def replay(session: Session) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
-    """Play ``session`` to where it stopped (nothing is saved): the page's state there, and
-    (label, state) at the scene's start, the end of each round and the end of the scene."""
+def replay(session: Session) -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]],
+                                      dict[str, dict[str, Any]]]:
+    """Play ``session`` to where it stopped (nothing is saved): the page's state there,
+    (label, state) at the scene's start, the end of each round and the end of the scene, and
+    each player's own page where it stopped (hero key -> state)."""
     from fuego.table.session import Player, Quit
 
     frames: list[tuple[str, dict[str, Any]]] = []
-    told: list[PlayersNarration] = []
+    told: list[Tellers] = []
 
     def attach(scene: Scene, _player: Player) -> None:
         frames.clear()
-        narration = PlayersNarration(scene)
-        told[:] = [narration]
+        tellers = Tellers(scene)
+        told[:] = [tellers]
 
         def keep(event: Event) -> None:
-            narration.feed(event)
+            tellers.feed(event)
             label = _FRAMES.get(event.kind)
             if label is not None:
-                frames.append((label(event), page_state(players_view(scene, narration.lines))))
+                frames.append((label(event),
+                               page_state(players_view(scene, tellers.shared), tellers.drawn)))
 
         scene.listeners.append(keep)
 
     player = Player(session, _ReadOnly(), attach=attach)
     with contextlib.suppress(Quit):  # the saved answers ran out before the scene's end
         player.run()
-    scene = player.scene
-    assert scene is not None and told
-    told[0].flush()
-    latest = page_state(players_view(scene, told[0].lines))
+    assert player.scene is not None and told
+    latest, views = told[0].states()
     if not frames or frames[-1][1] != latest:
         frames.append(("Where the session stopped", latest))
-    return latest, frames
+    return latest, frames, views

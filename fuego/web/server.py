@@ -106,24 +106,36 @@ class Hub:
         self.closed = False
         #: when reviewing a saved session: (label, JSON text) of each frame
         self.frames: list[tuple[str, str]] = []
+        #: each player's own page: hero key -> the message sent to it (see :meth:`publish`)
+        self._views: dict[str, str] = {}
 
     # -- the table's side ----------------------------------------------------------------------
-    def publish(self, state: dict[str, Any], frames: list[tuple[str, dict]] | None = None) -> bool:
-        """Make ``state`` the latest (and ``frames`` the review's); False when nothing changed."""
-        body = text_json(state, sort_keys=True, separators=(",", ":"))
+    def publish(self, state: dict[str, Any], frames: list[tuple[str, dict]] | None = None,
+                views: dict[str, dict[str, Any]] | None = None) -> bool:
+        """Make ``state`` the latest (and ``frames`` the review's, ``views`` each player's own
+        page's: hero key -> state); False when nothing changed."""
+        def dump(value: Any) -> str:  # the JSON target: nothing a terminal acts on (fuego.text)
+            return text_json(value, sort_keys=True, separators=(",", ":"))
+
+        body = dump(state) + "".join(dump(v) for v in (views or {}).values())
         with self._lock:
             if frames is not None:
-                self.frames = [(label, text_json(f, sort_keys=True, separators=(",", ":")))
-                               for label, f in frames]
+                self.frames = [(label, dump(f)) for label, f in frames]
             elif body == self._body:
                 return False
             self.version += 1
             self._body = body
-            labels = text_json([label for label, _ in self.frames])
-            self._text = (f'{{"instance":"{self.instance}","version":{self.version},'
-                          f'"frames":{labels},"state":{body}}}')
+            labels = dump([label for label, _ in self.frames])
+            head = f'{{"instance":"{self.instance}","version":{self.version}'
+            self._text = f'{head},"frames":{labels},"state":{dump(state)}}}'
+            self._views = {key: f'{head},"frames":[],"state":{dump(v)}}}'
+                           for key, v in (views or {}).items()}
         self._wake()
         return True
+
+    def has_view(self, key: str) -> bool:
+        with self._lock:
+            return key in self._views
 
     def close(self) -> None:
         """Stop every stream (the server is going down)."""
@@ -141,8 +153,11 @@ class Hub:
             event.set()
 
     # -- the browsers' side (in the server's loop) ----------------------------------------------
-    def latest(self) -> tuple[int, str]:
+    def latest(self, view: str | None = None) -> tuple[int, str]:
+        """The version and message of the shared page, or of one player's (``view``)."""
         with self._lock:
+            if view is not None:
+                return self.version, self._views.get(view, "")
             return self.version, self._text
 
     def frame(self, n: int) -> str | None:
@@ -157,8 +172,9 @@ class Hub:
     def clients(self) -> int:
         return len(self._waiters)
 
-    async def stream(self) -> AsyncIterator[str]:
-        """The server-sent events of one browser: the latest state now, then each newer one."""
+    async def stream(self, view: str | None = None) -> AsyncIterator[str]:
+        """The server-sent events of one browser: the latest state now, then each newer one
+        (of the shared page, or of one player's own: ``view``)."""
         self.loop = asyncio.get_running_loop()
         wake = asyncio.Event()
         self._waiters.add(wake)
@@ -167,7 +183,7 @@ class Hub:
             sent = -1
             while not self.closed:
                 wake.clear()
-                version, text = self.latest()
+                version, text = self.latest(view)
                 if version != sent and text:
                     sent = version
                     yield f"id: {version}\nevent: state\ndata: {text}\n\n"
@@ -296,8 +312,15 @@ def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) 
     async def index(request: Request) -> Response:
         return Response(page(token), media_type="text/html; charset=utf-8")
 
+    def view_of(request: Request) -> str | None:
+        """The player's own page asked for (``hero=KEY``), None for the shared one."""
+        return request.query_params.get("hero") or None
+
     async def state(request: Request) -> Response:
-        _version, text = hub.latest()
+        view = view_of(request)
+        if view is not None and not hub.has_view(view):
+            return PlainTextResponse("no such hero\n", status_code=404)
+        _version, text = hub.latest(view)
         return Response(text or "{}", media_type="application/json")
 
     async def frame(request: Request) -> Response:
@@ -323,9 +346,12 @@ def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) 
     async def events(request: Request) -> Response:
         if request.method == "HEAD":  # the headers only: no stream to start (and never end)
             return Response(media_type="text/event-stream")
+        view = view_of(request)
+        if view is not None and not hub.has_view(view):
+            return PlainTextResponse("no such hero\n", status_code=404)
         if not slots.acquire(blocking=False):
             return PlainTextResponse("too many screens\n", status_code=503)
-        return Stream(hub.stream(), media_type="text/event-stream",
+        return Stream(hub.stream(view), media_type="text/event-stream",
                       headers={"x-accel-buffering": "no"})
 
     routes = [Route("/", index, methods=["GET"]),

@@ -37,6 +37,7 @@ FIRE = {"regular": "#ff8a1f", "hot": "#ff2d2d", "flame": "#ffd447"}
 HERO = "#3d8bfd"
 NPC = "#f2c744"
 LABEL = "#efe6d2"
+CHANGED = "#fff36b"  # what changed this round
 AXIS = "#a39c90"
 
 
@@ -103,12 +104,12 @@ def level_svg(level: dict[str, Any]) -> str:
         _barrier(cv, wall)
     for link in level["links"]:
         _link(cv, link)
-    _rooms(cv, level)
     for fire in level["fires"]:
         _fire(cv, fire)
     for wreck in level.get("wrecks", ()):
         _wreck(cv, wreck)
-    _figures(cv, level["figures"])
+    _rooms(cv, level)  # over the fires' rims, clear of their numbers (the top of the area)
+    _figures(cv, level)
     cv.add("</svg>")
     return "".join(cv.out)
 
@@ -156,6 +157,10 @@ def _barrier(cv: _Canvas, wall: dict[str, Any]) -> None:
     kind, state = wall["kind"], wall["state"]
     gid = f"barrier-{kind}-{state}-{wall['index']}"
     base = _attr(id=gid, class_=f"barrier {kind} {state}")
+    if wall.get("changed"):  # opened or broken this round: a glow behind it
+        cv.add(f'<line{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=CHANGED, stroke_width=16)}'
+               f'{_attr(stroke_opacity=0.45, stroke_linecap="round", class_="changed-mark")}'
+               f'{_attr(data_barrier=wall["index"])}/>')
     if kind in ("open", "stairs", "ladder", "hole"):  # an archway between rooms
         cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=AXIS)}'
                f'{_attr(stroke_width=2, stroke_dasharray="2 6")}/>')
@@ -211,6 +216,9 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
            else f"link-{kind}-{link['index']}")
     base = _attr(id=gid, class_=f"link {kind} {state}")
     parts = []
+    if link.get("changed"):  # gave way this round
+        parts.append(f'<rect{_attr(x=x + 3, y=y + 3, width=S - 6, height=S - 6, fill="none")}'
+                     f'{_attr(stroke=CHANGED, stroke_width=4, class_="changed-mark")}/>')
     if kind == "stairs":
         parts.append(f'<rect{_attr(x=x + 10, y=y + 10, width=S - 20, height=S - 20)}'
                      f'{_attr(fill="#5a544b", stroke=LABEL, stroke_width=2)}/>')
@@ -241,8 +249,8 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     for room in level["rooms"]:
         text = room["name"] + (" (flashover)" if room["flashed"] else "")
         cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=cv.x(room["x"] - 0.5) + S / 2)}'
-               f'{_attr(y=cv.y(room["y"]) + S * 0.36, fill=EXIT if room["outdoors"] else LABEL)}'
-               f'{_attr(font_size=15, text_anchor="middle", class_="room outlined")}'
+               f'{_attr(y=cv.y(room["y"] - 0.5) + 14, fill=EXIT if room["outdoors"] else LABEL)}'
+               f'{_attr(font_size=14, text_anchor="middle", class_="room outlined")}'
                f'{_attr(font_style="italic" if room["outdoors"] else None)}>{escape(text)}</text>')
 
 
@@ -255,14 +263,24 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
              f'{_attr(stroke=FIRE["flame"] if kind != "flame" else FIRE["flame"], stroke_width=3)}/>']
     parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
                  f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
+    if fire.get("new"):  # new this round: a bright dashed ring around it
+        parts.insert(0, f'<circle{_attr(cx=cx, cy=cy, r=_f(r + 5), fill="none", stroke=CHANGED)}'
+                        f'{_attr(stroke_width=3, stroke_dasharray="5 3", class_="new-mark")}/>')
+    elif fire.get("grew"):  # grew this round: a bright chevron on its upper left
+        tx, ty = cx - r * 0.8, cy - r * 0.8
+        chevron = f"M{_f(tx - 8)} {_f(ty + 5)}L{_f(tx)} {_f(ty - 5)}L{_f(tx + 8)} {_f(ty + 5)}"
+        parts.append(f'<path{_attr(d=chevron, stroke=CHANGED, stroke_width=4, fill="none")}'
+                     f'{_attr(class_="grew-mark")}/>')
     if hot:  # a white triangle: hot reads without colour
         tx, ty = cx + r * 0.75, cy - r * 0.75
         points = f"{_f(tx)},{_f(ty - 11)} {_f(tx + 11)},{_f(ty + 8)} {_f(tx - 11)},{_f(ty + 8)}"
         parts.append(f'<polygon{_attr(points=points)}'
                      f'{_attr(fill="#ffffff", stroke="#7a0000", stroke_width=2, class_="hot-mark")}/>')
-    cv.add(f'<g{_attr(id="fire-" + safe_id(fire["area"]), class_=f"fire fire-{kind}")}'
+    change = " new" if fire.get("new") else " grew" if fire.get("grew") else ""
+    cv.add(f'<g{_attr(id="fire-" + safe_id(fire["area"]), class_=f"fire fire-{kind}{change}")}'
            f'{_attr(data_fd=fd, data_hot="1" if hot else "0", data_area=fire["area"])}>'
-           f'<title>{escape(fire["area"])}: {fd} Fire Dice{", hot" if hot else ""}</title>'
+           f'<title>{escape(fire["area"])}: {fd} Fire Dice{", hot" if hot else ""}'
+           f'{{" new": ", new this round", " grew": ", grew this round"}}.get(change, "")}}</title>'
            f'{"".join(parts)}</g>')
 
 
@@ -288,41 +306,83 @@ def _wreck_flame(x0: float, y0: float) -> str:
     return " ".join(f"{_f(x0 + S * x)},{_f(y0 + S * y)}" for x, y in (left, tip, right))
 
 
-_SPOTS = ((0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78))
+def token_spots(n: int, busy: bool) -> list[tuple[float, float, float]]:
+    """Where ``n`` tokens go in one area, side by side: (x, y, radius) as fractions of the
+    area. The top strip is the room label's; with a fire (``busy``) its number keeps the middle
+    and the tokens stand in a row along the bottom. Always inside the area: never on a wall."""
+    if busy:
+        per_row, r, rows = (3, 0.13, [0.83]) if n <= 3 else (4, 0.1, [0.86])
+    elif n <= 3:
+        per_row, r, rows = 3, (0.22, 0.2, 0.15)[max(n, 1) - 1], [0.6]
+    elif n <= 4:
+        per_row, r, rows = 2, 0.15, [0.44, 0.78]
+    else:
+        per_row, r, rows = 3, 0.12, [0.4, 0.64, 0.88]
+    spots: list[tuple[float, float, float]] = []
+    for row_y in rows:
+        left = min(per_row, n - len(spots))
+        if left <= 0:
+            break
+        step = min(2 * r + 0.04, (1 - 2 * r) / max(left - 1, 1))
+        x0 = 0.5 - step * (left - 1) / 2
+        spots += [(x0 + k * step, row_y, r) for k in range(left)]
+    return spots
 
 
-def _figures(cv: _Canvas, figures: list[dict[str, Any]]) -> None:
-    crowd: dict[str, int] = {}
+def _figures(cv: _Canvas, level: dict[str, Any]) -> None:
+    figures = level["figures"]
+    busy = {f["area"] for f in level["fires"]} | {w["area"] for w in level.get("wrecks", ())}
+    by_area: dict[str, list[dict[str, Any]]] = {}
     for fig in figures:
-        n = crowd.get(fig["area"], 0)
-        crowd[fig["area"]] = n + 1
-        dx, dy = _SPOTS[n % 4]
-        x, y = cv.x(fig["col"]) + dx * S, cv.y(fig["row"]) + dy * S
-        status = fig["status"]
-        fill = NPC if fig["npc"] else HERO
-        dash = None
-        if status == "knocked-out":
-            fill = "#7d7d7d"
-        elif status == "dead":
-            fill = "#1a1a1a"
-        elif status == "escaped":
-            fill, dash = "#1d2b3d", "4 3"
-        text_fill = "#111111" if fig["npc"] and status == "active" else "#ffffff"
-        r = S * 0.2
-        if fig["npc"]:
-            shape = (f'<rect{_attr(x=_f(x - r), y=_f(y - r), width=_f(2 * r), height=_f(2 * r))}'
-                     f'{_attr(rx=4, fill=fill, stroke="#ffffff", stroke_width=3)}'
-                     f'{_attr(stroke_dasharray=dash)}/>')
-        else:
-            shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r), fill=fill, stroke="#ffffff")}'
-                     f'{_attr(stroke_width=3, stroke_dasharray=dash)}/>')
-        mark = ""
-        if status == "dead":
-            mark = (f'<path d="M{_f(x - r)} {_f(y - r)}L{_f(x + r)} {_f(y + r)}" '
-                    f'stroke="{BROKEN}" stroke-width="3"/>')
-        cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
-               f'{_attr(data_name=fig["name"], data_area=fig["area"])}>'
-               f'<title>{escape(fig["name"])} ({escape(status)})</title>{shape}'
-               f'<text{_attr(x=_f(x), y=_f(y + 6), fill=text_fill, font_size=19)}'
-               f'{_attr(font_weight="bold", text_anchor="middle")}>'
-               f'{escape(fig["initials"])}</text>{mark}</g>')
+        by_area.setdefault(fig["area"], []).append(fig)
+    for area, here in by_area.items():
+        spots = token_spots(len(here), area in busy)
+        for fig, (dx, dy, rf) in zip(here, spots, strict=False):
+            _token(cv, fig, cv.x(fig["col"]) + dx * S, cv.y(fig["row"]) + dy * S, rf * S)
+        if len(here) > len(spots):  # more than fit: the rest as a count (names on hover)
+            fig = here[len(spots)]
+            x, y = cv.x(fig["col"]) + S - 12, cv.y(fig["row"]) + S * 0.5
+            names = ", ".join(f["name"] for f in here[len(spots):])
+            cv.add(f'<g class="more"><title>{escape(names)}</title>'
+                   f'<text{_attr(x=_f(x), y=_f(y), fill=LABEL, font_size=13, font_weight="bold")}'
+                   f'{_attr(text_anchor="middle", class_="outlined")}>'
+                   f"+{len(here) - len(spots)}</text></g>")
+
+
+#: A token's fill and its initials' colour, by status (initials readable on each: dark on light,
+#: light on dark).
+TOKEN = {
+    ("hero", "active"): (HERO, "#ffffff"), ("npc", "active"): (NPC, "#111111"),
+    ("hero", "escaped"): ("#1d2b3d", "#ffffff"), ("npc", "escaped"): ("#4a3d12", "#fff3c4"),
+    ("hero", "knocked-out"): ("#b9b9b9", "#111111"), ("npc", "knocked-out"): ("#b9b9b9", "#111111"),
+    ("hero", "dead"): ("#1a1a1a", "#ffffff"), ("npc", "dead"): ("#1a1a1a", "#ffffff"),
+}
+
+
+def _token(cv: _Canvas, fig: dict[str, Any], x: float, y: float, r: float) -> None:
+    status = fig["status"]
+    fill, text_fill = TOKEN.get(("npc" if fig["npc"] else "hero", status), (HERO, "#ffffff"))
+    dash = "4 3" if status == "escaped" else None
+    width = 3 if r > 10 else 2
+    if fig["npc"]:
+        shape = (f'<rect{_attr(x=_f(x - r), y=_f(y - r), width=_f(2 * r), height=_f(2 * r))}'
+                 f'{_attr(rx=4, fill=fill, stroke="#ffffff", stroke_width=width)}'
+                 f'{_attr(stroke_dasharray=dash)}/>')
+    else:
+        shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r), fill=fill, stroke="#ffffff")}'
+                 f'{_attr(stroke_width=width, stroke_dasharray=dash)}/>')
+    mark = ""
+    if status == "dead":
+        mark = (f'<path d="M{_f(x - r)} {_f(y - r)}L{_f(x + r)} {_f(y + r)}" '
+                f'stroke="{BROKEN}" stroke-width="3"/>')
+    if fig.get("me"):  # a player's own hero, on their own page: a bright ring
+        shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r + 4), fill="none", stroke=CHANGED)}'
+                 f'{_attr(stroke_width=3, class_="me-mark")}/>') + shape
+    size = r * (1.45 if len(fig["initials"]) < 2 else 1.15)
+    cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
+           f'{_attr(data_name=fig["name"], data_area=fig["area"])}'
+           f'{_attr(data_x=_f(x), data_y=_f(y), data_r=_f(r))}>'
+           f'<title>{escape(fig["name"])} ({escape(status)})</title>{shape}'
+           f'<text{_attr(x=_f(x), y=_f(y + size * 0.36), fill=text_fill, font_size=_f(size))}'
+           f'{_attr(font_weight="bold", text_anchor="middle")}>'
+           f'{escape(fig["initials"])}</text>{mark}</g>')

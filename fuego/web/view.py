@@ -1,106 +1,139 @@
 """What the players may know: the one place that decides what the players' screen shows.
 
 :func:`players_view` turns a scene into plain data (JSON values only) for the page, and
-:class:`PlayersNarration` keeps the last lines of narration the players may hear. Everything the
-page draws comes from these two; nothing else reads the scene for it.
+:class:`PlayersNarration` keeps the story the players have heard, round by round, in their own
+words (:mod:`fuego.render.players`), with what changed in each round. Everything the page draws
+comes from these two; nothing else reads the scene for it.
 
-What the players know is what their heroes can see now. The engine says what a hero sees
-(:func:`fuego.engine.hero_actions.visible_fires`: the hero's room, the areas through an opening
-from its area, and the hidden fires it has spotted). The *observers* are the players' heroes
-still on their feet: active, or escaped and watching from outside (the GM's characters, ``npc``,
-do not count; a knocked-out or dead hero sees nothing). So the page shows
+What the players know is what their heroes see now (the *observers*: the players' heroes still
+on their feet, active or escaped and watching from outside; the GM's characters, ``npc``, do not
+count; a knocked-out or dead hero sees nothing), and what the GM shows them (``reveal``, taken
+back by ``hide``: :func:`revealed`). When the scene is over the whole ruin is shown. A player's
+own page (``hero``) shows what that one hero sees, with the hero's sheet first. So the page shows
 
-- every level's plan (the building the players are in; the same areas, rooms and names as
-  ``fuego map``), with the state of doors, windows, walls and floors where an observer can see
-  them, and as drawn in the scenario elsewhere ("unseen");
-- the fires the observers see, with their Fire Dice, hot or not; smoke and burned-out areas in
-  their sight; the heroes (all of them, wherever they are) and the GM's characters in sight;
+- every level's plan (the same areas, rooms and names as ``fuego map``), with the state of
+  doors, windows, walls and floors where it is seen, and as drawn in the scenario elsewhere
+  ("unseen");
+- the fires in sight, with their Fire Dice, hot or not, and what is new this round; smoke and
+  burned-out areas in sight; the players' heroes (wherever they are) and the GM's characters in
+  sight;
 - the round and phase, each hero's wounds and conditions;
-- the narration of what they see (:class:`PlayersNarration`).
+- the story (:class:`PlayersNarration`): the whole scene, a round at a time.
 
-Never: a fire no observer sees (until a hero spots it), the GM's overrides and notes, the
-script, the odds, the seed, or counts of fires the heroes cannot see (the framing lines are the
-page's own: "Round 2 begins", not the GM's "3 fires burning").
+Never: a fire no observer sees (until a hero spots it or the GM reveals it), the GM's overrides,
+the script, the odds, the seed, a pool or a TN, or counts of fires the heroes cannot see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
+from fuego.engine.sight import WATCHING, hero_sight, players_sight
+from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
+from fuego.render.players import named_room, say
 from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
     from fuego.world.building import Barrier, Building
 
-#: Lines of narration the page keeps (the last ones; the page shows as many as fit).
-NARRATION_LINES = 12
-
-#: A hero who can still look around and tell the players what they see.
-WATCHING = frozenset({Status.ACTIVE, Status.ESCAPED})
-
+#: The story keeps at most this many lines (the oldest rounds go first): a long scene's page
+#: stays small.
+STORY_LINES = 1500
 
 # -- sight -----------------------------------------------------------------------------------------
-class _EveryArea:
-    """A stand-in for the scene's fires in which every area burns (see :func:`sight`)."""
+# What a hero sees is the engine's (fuego.engine.sight): line of sight through openings and
+# windows, sight in smoke by the text's distances, the building's outside from the street, and
+# the hidden fires a hero has spotted. The page only picks whose sight it shows.
+def observers(scene: Scene, hero: Hero | None = None) -> list[Hero]:
+    """The players' heroes who can still see (not the GM's characters, not knocked out or dead);
+    with ``hero``, that one alone (a player's own page)."""
+    if hero is not None:
+        return [hero] if hero.status in WATCHING else []
+    return engine_observers(scene)
 
-    def __contains__(self, _area: object) -> bool:
+
+def in_sight(scene: Scene, hero: Hero | None = None) -> set[int]:
+    """Every area some observer sees, clearly or as shapes."""
+    if hero is None:
+        return set(players_sight(scene).in_view)
+    return set(hero_sight(scene, hero).in_view) if hero.status in WATCHING else set()
+
+
+def known_fires(scene: Scene, hero: Hero | None = None) -> set[int]:
+    """The areas of the fires the players know of: those some observer sees, spotted hidden
+    fires included."""
+    if hero is None:
+        return set(players_sight(scene).fires)
+    return set(hero_sight(scene, hero).fires) if hero.status in WATCHING else set()
+
+
+# -- what the GM shows -----------------------------------------------------------------------------
+#: The GM's words for the players' screen (fuego.table.gm): show, take back, a line of the GM's.
+REVEAL, HIDE, NOTE = "reveal", "hide", "note"
+
+
+def shown_areas(b: Building, what: str, name: str | None) -> set[int]:
+    """The areas a ``reveal``/``hide`` names: ``all``, a ``level`` or a ``room`` (by key)."""
+    if what == "all":
+        return set(range(len(b.areas)))
+    if what == "level":
+        return {a.index for a in b.areas if b.levels[a.level].name == name}
+    return set(b.room_areas(str(name))) if name in b.rooms else set()
+
+
+def revealed(scene: Scene) -> set[int]:
+    """The areas the GM has shown the players (``reveal``, less what ``hide`` took back), read
+    from the log: an undo or a resume replays them with the rest."""
+    out: set[int] = set()
+    for event in scene.log:
+        if event.kind is EventKind.GM and event.data.get("action") in (REVEAL, HIDE):
+            areas = shown_areas(scene.building, str(event.data.get("what")),
+                                event.data.get("name"))
+            out = out | areas if event.data["action"] == REVEAL else out - areas
+    return out
+
+
+def is_over(scene: Scene) -> bool:
+    """Is the scene over: played to its end (``scene-end`` logged) or ended by the GM?"""
+    if scene.ended:
         return True
+    for event in reversed(scene.log):  # the end is among the last events, after the last round
+        if event.kind is EventKind.SCENE_END:
+            return True
+        if event.kind in (EventKind.ROUND_START, EventKind.ROUND_END):
+            return False
+    return False
 
 
-class _Sightlines:
-    """Just enough of a scene for ``visible_fires``: its building, every area "on fire"."""
+class Sight:
+    """What one page may show now: the areas in sight and the fires known (``everything`` at the
+    end of the scene)."""
 
-    __slots__ = ("building", "fires")
+    __slots__ = ("areas", "fires", "everything")
 
-    def __init__(self, building: Building) -> None:
-        self.building = building
-        self.fires = _EveryArea()
-
-
-def sight(scene: Scene, hero: Hero) -> set[int]:
-    """The areas ``hero`` can see. The engine's rule for fires is asked of a scene in which every
-    area burns, so what a hero sees is written once (``visible_fires``) and used for smoke, the
-    GM's characters and doors too."""
-    from fuego.engine.hero_actions import visible_fires
-
-    return visible_fires(cast("Scene", _Sightlines(scene.building)), hero)
-
-
-def observers(scene: Scene) -> list[Hero]:
-    """The players' heroes who can still see: not the GM's characters, not knocked out or dead."""
-    return [h for h in scene.heroes if not h.npc and h.status in WATCHING]
-
-
-def in_sight(scene: Scene) -> set[int]:
-    """Every area some observer sees."""
-    seen: set[int] = set()
-    for hero in observers(scene):
-        seen |= sight(scene, hero)
-    return seen
-
-
-def known_fires(scene: Scene) -> set[int]:
-    """The areas of the fires the players know of: those some observer sees (the engine's
-    ``visible_fires``, spotted hidden fires included)."""
-    from fuego.engine.hero_actions import visible_fires
-
-    known: set[int] = set()
-    for hero in observers(scene):
-        known |= visible_fires(scene, hero)
-    return known
+    def __init__(self, scene: Scene, hero: Hero | None = None):
+        self.everything = is_over(scene)
+        if self.everything:
+            self.areas = set(range(len(scene.building.areas)))
+            self.fires = set(scene.fires)
+            return
+        shown = revealed(scene)
+        self.areas = in_sight(scene, hero) | shown
+        self.fires = known_fires(scene, hero) | {i for i in shown if i in scene.fires}
 
 
 # -- the view --------------------------------------------------------------------------------------
 def moment(scene: Scene) -> str:
     """``Before round 1``, ``Round 2, phase 7``, ``Round 2, end of round``, ``The scene is over``."""
-    if scene.ended:
+    if is_over(scene):
         return f"The scene is over (round {scene.round})" if scene.round else "The scene is over"
     if scene.round == 0:
         return "Before round 1"
@@ -130,7 +163,8 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
         elif d is Density.THIN:
             out.append("in thin smoke")
     if hero.clothes_fd:
-        out.append(f"clothes alight ({hero.clothes_fd} FD)")
+        what = "burning oil on them" if hero.oiled else "clothes alight"
+        out.append(f"{what} ({hero.clothes_fd} FD)")
     if hero.confused:
         out.append("confused")
     if hero.breath:
@@ -183,25 +217,27 @@ def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
-    """Each room's label and where it goes: the room's own area nearest its centre (an
-    L-shaped room keeps its label inside)."""
+def _rooms(scene: Scene, level: int, seen: set[int], fires: set[int]) -> list[dict[str, Any]]:
+    """Each room's label and where it goes: the room's own area nearest its centre that has no
+    fire drawn (an L-shaped room keeps its label inside); the map writes it along the top of
+    that area, clear of the fire numbers and the tokens."""
     b = scene.building
     out = []
     for key, room in b.rooms.items():
-        cx, cy, idx = b.room_centre(key, level)
+        cx, _cy, idx = b.room_centre(key, level)
         if not idx:
             continue
-        best = idx[0]
-        inside = len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
-        x, y = (cx, cy) if inside else (b.areas[best].col + 0.5, b.areas[best].row + 0.5)
-        out.append({"key": key, "name": room.name or key, "x": x, "y": y,
+        best = next((i for i in idx if i not in fires), idx[0])
+        inside = best == idx[0] and len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
+        x = cx if inside else b.areas[best].col + 0.5
+        out.append({"key": key, "name": room.name or key, "x": x, "y": b.areas[best].row + 0.5,
                     "outdoors": room.outdoors,
                     "flashed": key in scene.flashed and any(i in seen for i in idx)})
     return out
 
 
-def _barriers(scene: Scene, level: int, seen: set[int]) -> tuple[list[dict], list[dict]]:
+def _barriers(scene: Scene, level: int, seen: set[int],
+              changed: set[str]) -> tuple[list[dict], list[dict]]:
     """Walls, doors, windows and archways on the level (``walls``), and the links to the
     levels above and below (``links``: stairs, ladders, holes, collapsed floors). Each is in
     its state where an observer sees either side, ``unseen`` elsewhere."""
@@ -220,7 +256,7 @@ def _barriers(scene: Scene, level: int, seen: set[int]) -> tuple[list[dict], lis
             if edge is None or barrier.kind in ALWAYS_OPEN and same_room:
                 continue  # open floor inside a room: nothing to draw
             walls.append({"kind": barrier.kind.value, "state": state, "index": barrier.index,
-                          "edge": list(edge)})
+                          "edge": list(edge), "changed": visible and barrier.name in changed})
             continue
         if barrier.kind is BarrierKind.FLOOR and not (barrier.destroyed and visible):
             continue  # every area has a floor: only its loss is drawn (where it is seen)
@@ -228,17 +264,19 @@ def _barriers(scene: Scene, level: int, seen: set[int]) -> tuple[list[dict], lis
         a = b.areas[here]
         up = b.levels[b.areas[barrier.other(here)].level].elevation > b.levels[level].elevation
         links.append({"kind": barrier.kind.value, "state": state, "index": barrier.index,
-                      "col": a.col, "row": a.row, "up": up})
+                      "col": a.col, "row": a.row, "up": up,
+                      "changed": visible and (barrier.name in changed or a.name in changed)})
     return walls, links
 
 
 def _figures(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
-    """The heroes on the level, and the GM's characters where an observer sees them."""
+    """The players' heroes on the level, and the GM's characters where they are seen (one who
+    got out beside the heroes too)."""
     b = scene.building
     out = []
     for hero in scene.heroes:
         a = b.areas[hero.area]
-        if a.level != level or hero.npc and (hero.area not in seen or not hero.present):
+        if a.level != level or hero.npc and hero.area not in seen:
             continue
         out.append({"name": hero.name, "initials": initials(hero.name), "npc": hero.npc,
                     "status": hero.status.value, "col": a.col, "row": a.row, "area": a.name})
@@ -248,33 +286,39 @@ def _figures(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
 def _outline(scene: Scene, level: int, here: list) -> list[list[int]]:
     """The open sides of the plan: where an area has no neighbour it is joined to."""
     b = scene.building
+    at = {(a.col, a.row): a.index for a in here}
     out = []
     for a in here:
         for dc, dr, edge in ((-1, 0, (a.col, a.row, a.col, a.row + 1)),
                              (1, 0, (a.col + 1, a.row, a.col + 1, a.row + 1)),
                              (0, -1, (a.col, a.row, a.col + 1, a.row)),
                              (0, 1, (a.col, a.row + 1, a.col + 1, a.row + 1))):
-            j = b.at(level, a.col + dc, a.row + dr)
+            j = at.get((a.col + dc, a.row + dr))
             if j is None or b.between(a.index, j) is None:
                 out.append(list(edge))
     return out
 
 
-def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[str, Any]:
+def _level(scene: Scene, level: int, sight: Sight, changes: Changes | None) -> dict[str, Any]:
     b = scene.building
+    seen, fires = sight.areas, sight.fires
+    new = changes.new if changes else set()
+    grew = changes.grew if changes else set()
+    changed = (changes.opened | changes.broken | changes.collapsed) if changes else set()
     lv = b.levels[level]
     here = [a for a in b.areas if a.level == level]
     cols = [a.col for a in here] or [0]
     rows = [a.row for a in here] or [0]
     c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
-    walls, links = _barriers(scene, level, seen)
+    walls, links = _barriers(scene, level, seen, changed)
     fire_list = []
     for i in sorted(fires):
         fire, a = scene.fires[i], b.areas[i]
         if a.level == level:
             fire_list.append({"area": a.name, "col": a.col, "row": a.row, "fd": fire.fd,
                               "hot": fire.temperature.value == "hot",
-                              "state": fire.state.value})
+                              "state": fire.state.value, "new": a.name in new,
+                              "grew": a.name in grew and a.name not in new})
     # a burning cart or boat in sight (module wrecks): a fire of its own, drawn beside the fires
     wrecks = [{"area": b.areas[w.area].name, "col": b.areas[w.area].col,
                "row": b.areas[w.area].row, "vehicle": w.vehicle}
@@ -283,52 +327,124 @@ def _level(scene: Scene, level: int, seen: set[int], fires: set[int]) -> dict[st
         "index": level, "name": lv.name, "elevation": lv.elevation,
         "cols": [column_letters(c) for c in range(c0, c1 + 1)], "c0": c0, "r0": r0,
         "width": c1 - c0 + 1, "height": r1 - r0 + 1,
-        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen),
+        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen, fires),
         "walls": walls, "links": links, "outline": _outline(scene, level, here),
         "fires": fire_list, "wrecks": wrecks, "figures": _figures(scene, level, seen),
     }  # fmt: skip
 
 
-def players_view(scene: Scene, narration: Iterable[str] = ()) -> dict[str, Any]:
-    """Everything the players' screen shows of ``scene``, as JSON values: pure (nothing in
-    the scene changes) and the only place that decides what the players may know."""
+def hero_key(name: str) -> str:
+    """A hero's page's name in the address (``Isabela Soldano`` -> ``isabela-soldano``)."""
+    key = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-")
+    return "-".join(part for part in key.split("-") if part) or "hero"
+
+
+def player_heroes(scene: Scene) -> dict[str, Hero]:
+    """The players' heroes by their page's key (one page each; the GM's characters have none)."""
+    out: dict[str, Hero] = {}
+    for hero in scene.heroes:
+        if hero.npc:
+            continue
+        key = base = hero_key(hero.name)
+        n = 2
+        while key in out:  # two names that read alike: the second is -2
+            key, n = f"{base}-{n}", n + 1
+        out[key] = hero
+    return out
+
+
+def _fate(hero: Hero) -> str:
+    return {Status.ESCAPED: "got out", Status.DEAD: "died", Status.KNOCKED_OUT:
+            "knocked out inside", Status.ACTIVE: "still inside"}[hero.status]
+
+
+def ruin(scene: Scene) -> dict[str, Any]:
+    """The end of the scene in the players' words: what burned (room by room) and who got
+    out."""
     b = scene.building
-    seen = in_sight(scene)
-    fires = known_fires(scene)
+    rooms: list[dict[str, Any]] = []
+    for key in b.rooms:
+        idx = b.room_areas(key)
+        if not idx:
+            continue
+        burned = sum(1 for i in idx if b.areas[i].burned_out)
+        burning = sum(1 for i in idx if i in scene.fires)
+        if burned or burning:
+            state = ("burned out" if burned == len(idx) else
+                     "still burning" if burning else "partly burned")
+            name = named_room(key, b)
+            rooms.append({"name": name[:1].upper() + name[1:], "state": state, "burned": burned,
+                          "areas": len(idx)})
+    rooms.sort(key=lambda r: (-r["burned"] / r["areas"], r["name"]))
+    return {
+        "burned": sum(1 for a in b.areas if a.burned_out), "areas": len(b.areas),
+        "burning": len(scene.fires), "rooms": rooms,
+        "heroes": [{"name": h.name, "npc": h.npc, "fate": _fate(h)} for h in scene.heroes],
+    }  # fmt: skip
+
+
+def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | None = None,
+                 hero: Hero | None = None) -> dict[str, Any]:
+    """Everything the players' screen shows of ``scene``, as JSON values: pure (nothing in
+    the scene changes) and the only place that decides what the players may know. ``hero``:
+    that hero's own page (what the hero sees, the hero's sheet first)."""
+    b = scene.building
+    sight = Sight(scene, hero)
     order = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
-    # the level to draw biggest: the most fires in sight, then the most heroes still inside,
-    # then the one nearest the ground
-    busy = {lv: (sum(1 for i in fires if b.areas[i].level == lv),
+    latest = narration.latest_changes() if isinstance(narration, PlayersNarration) else None
+    changes = latest[1] if latest else None
+    # the level to draw biggest: the hero's own; else the most fires in sight, then the most
+    # heroes still inside, then the one nearest the ground
+    busy = {lv: (hero is not None and b.areas[hero.area].level == lv,
+                 sum(1 for i in sight.fires if b.areas[i].level == lv),
                  sum(1 for h in scene.heroes if h.present and not h.npc
                      and b.areas[h.area].level == lv),
                  -abs(b.levels[lv].elevation)) for lv in order}
     focus = max(order, key=lambda lv: busy[lv])
-    return {
+    if isinstance(narration, PlayersNarration):
+        story = narration.rounds
+    else:  # plain lines (a test's)
+        story = [{"round": scene.round, "lines": [{"text": t, "kind": "hero"}
+                                                  for t in (narration or ())]}]
+    view: dict[str, Any] = {
         "title": scene.title or b.title or "fuego",
         "round": scene.round,
         "phase": scene.phase,
         "moment": moment(scene),
-        "ended": scene.ended,
-        "levels": [_level(scene, lv, seen, fires) for lv in order],
+        "ended": sight.everything,
+        "levels": [_level(scene, lv, sight, changes) for lv in order],
         "focus": b.levels[focus].name,
-        "heroes": [_hero_row(scene, h) for h in scene.heroes if not h.npc or h.area in seen],
-        "fires": len(fires),
-        "fire_dice": sum(scene.fires[i].fd for i in fires),
-        "narration": list(narration)[-NARRATION_LINES:],
+        "heroes": [_hero_row(scene, h) for h in scene.heroes
+                   if not h.npc or h.area in sight.areas],
+        "fires": len(sight.fires),
+        "fire_dice": sum(scene.fires[i].fd for i in sight.fires),
+        "story": story,
+        "changes": ({"round": latest[0], "text": latest[1].words(b)} if latest else None),
+        "players": [{"key": k, "name": h.name, "initials": initials(h.name)}
+                    for k, h in player_heroes(scene).items()],
+        "hero": None,
+        "revealed": bool(sight.everything or revealed(scene)),
+        "ruin": ruin(scene) if sight.everything else None,
     }
-
-
-# -- narration -------------------------------------------------------------------------------------
-#: Kinds the players never hear about: the GM's and the script's own, the dice bookkeeping,
-#: a failed spot (it names where the hidden fire is) and the smoke tally (it counts smoke
-#: out of sight; the map shows what they see).
-SECRET_KINDS = frozenset({
-    EventKind.SCRIPT, EventKind.GM, EventKind.ROLL, EventKind.MODULE, EventKind.ACTION_DICE,
-    EventKind.FIRE_HIDDEN, EventKind.FIRE_ACTION_FAILED, EventKind.FIRE_HELD, EventKind.SMOKE,
-    EventKind.SMOKE_CLEARED,
+    if hero is not None:
+        me = _hero_row(scene, hero)
+        me["key"] = next((k for k, h in player_heroes(scene).items() if h is hero), "")
+        me["sees"] = ("nothing: " + me["status"].replace("-", " ")
+                      if hero.status not in WATCHING else
+                      f"{len(sight.fires)} fire{'s' if len(sight.fires) != 1 else ''}")
+        view["hero"] = me
+        view["heroes"] = [me] + [row for row in view["heroes"] if row["name"] != hero.name]
+        for lv in view["levels"]:
+            for fig in lv["figures"]:
+                fig["me"] = fig["name"] == hero.name
+    return view
+# -- the story -------------------------------------------------------------------------------------
+#: Kinds told to everyone: the scene's frame, what is read aloud, the weather (and the GM's
+#: notes: see ``told``).
+PUBLIC_KINDS = frozenset({
+    EventKind.SCENE_START, EventKind.ROUND_START, EventKind.ROUND_END, EventKind.SCENE_END,
+    EventKind.READ_ALOUD, EventKind.WEATHER, EventKind.WIND,
 })
-#: Kinds told to everyone: what is read aloud, and the weather outside.
-PUBLIC_KINDS = frozenset({EventKind.READ_ALOUD, EventKind.WEATHER, EventKind.WIND})
 #: Kinds about a hero (the actor): told for the players' heroes and the GM's characters in sight.
 HERO_KINDS = frozenset({
     EventKind.HERO_ACTION, EventKind.HERO_MOVED, EventKind.HERO_AVOIDED, EventKind.HERO_DAMAGED,
@@ -338,26 +454,21 @@ HERO_KINDS = frozenset({
     EventKind.HERO_BREATH, EventKind.HERO_SUFFOCATING, EventKind.HERO_FELL, EventKind.DEBRIS,
     EventKind.FIRE_SPOTTED, EventKind.BARRIER_OPENED, EventKind.BARRIER_CLOSED,
 })
+#: How the page sets a line apart, by its kind (the rest are "fire" or "hero").
+_LINE_KINDS = {
+    EventKind.SCENE_START: "round", EventKind.ROUND_START: "round",
+    EventKind.ROUND_END: "round", EventKind.SCENE_END: "round",
+    EventKind.GM: "gm", EventKind.READ_ALOUD: "read",
+    EventKind.WEATHER: "weather", EventKind.WIND: "weather",
+    EventKind.HERO_KNOCKED_OUT: "alarm", EventKind.HERO_DIED: "alarm",
+    EventKind.CLOTHES_CAUGHT: "alarm", EventKind.HERO_SUFFOCATING: "alarm",
+    EventKind.HERO_CRIPPLED: "alarm", EventKind.HERO_CONFUSED: "alarm",
+    EventKind.FLASHOVER: "alarm", EventKind.FLOOR_COLLAPSED: "alarm",
+}
 
 
-def own_line(event: Event, building: Building | None = None) -> str | None:
-    """The page's own lines for the scene's and rounds' start and end, and a flashover: the
-    GM's count the fires (those out of sight too) and give the seed."""
-    k = event.kind
-    if k is EventKind.FLASHOVER:
-        key = str(event.data.get("room"))
-        room = building.rooms.get(key) if building is not None else None
-        return f"Flashover! {room.name if room is not None else key} flashes over"
-    if k is EventKind.SCENE_START:
-        return f"{event.data.get('title') or 'The scene'} begins"
-    if k is EventKind.ROUND_START:
-        return f"Round {event.round} begins"
-    if k is EventKind.ROUND_END:
-        return f"Round {event.round} ends"
-    if k is EventKind.SCENE_END:
-        rounds = event.data.get("rounds", event.round)
-        return f"The scene ends after {rounds} round{'s' if rounds != 1 else ''}"
-    return None
+def _line_kind(kind: EventKind) -> str:
+    return _LINE_KINDS.get(kind, "hero" if kind in HERO_KINDS else "fire")
 
 
 def _named_areas(b: Building, event: Event) -> list[int | None]:
@@ -375,53 +486,127 @@ def _named_areas(b: Building, event: Event) -> list[int | None]:
     barrier = event.data.get("barrier")
     if isinstance(barrier, str) and "|" in barrier:
         names.extend(barrier.split("|", 1))
-    out: list[int | None] = []
-    for name in names:
-        if name is not None:
-            out.append(b.find(str(name)))
-    return out
+    source = event.data.get("source")
+    if isinstance(source, str) and source.startswith("fire@"):
+        names.append(source[5:])
+    return [b.find(str(name)) for name in names if name is not None]
+
+
+class Changes:
+    """What changed in one round, as the players saw it: the page marks these on the map and
+    says them in its header line."""
+
+    __slots__ = ("new", "grew", "out", "opened", "broken", "collapsed", "flashed", "escaped")
+
+    def __init__(self) -> None:
+        self.new: set[str] = set()  # areas of new fires
+        self.grew: set[str] = set()  # areas of fires that grew
+        self.out: set[str] = set()  # fires that went out
+        self.opened: set[str] = set()  # barriers opened (their names)
+        self.broken: set[str] = set()  # barriers broken or burned through
+        self.collapsed: set[str] = set()  # areas whose floor gave way
+        self.flashed: list[str] = []  # rooms that flashed over (keys)
+        self.escaped: list[str] = []  # heroes who got out
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, k) for k in self.__slots__)
+
+    def take(self, event: Event) -> None:
+        k, d = event.kind, event.data
+        actor = str(event.actor or "")
+        fire = actor[5:] if actor.startswith("fire@") else event.area
+        if k is EventKind.FIRE_STARTED and event.area:
+            self.new.add(event.area)
+        elif k in (EventKind.FIRE_GREW, EventKind.FIRE_MERGED) and fire and (
+                k is EventKind.FIRE_GREW or d.get("grew")):
+            self.grew.add(str(fire))
+        elif k is EventKind.FIRE_OUT and fire:
+            self.out.add(str(fire))
+        elif k is EventKind.BARRIER_OPENED and d.get("barrier"):
+            self.opened.add(str(d["barrier"]))
+        elif k is EventKind.STRUCTURE_DESTROYED and d.get("barrier"):
+            self.broken.add(str(d["barrier"]))
+        elif k is EventKind.FLOOR_COLLAPSED and event.area:
+            self.collapsed.add(event.area)
+        elif k is EventKind.FLASHOVER and d.get("room") not in self.flashed:
+            self.flashed.append(str(d.get("room")))
+        elif k is EventKind.HERO_ESCAPED and event.actor not in self.escaped:
+            self.escaped.append(str(event.actor))
+
+    def words(self, b: Building) -> str:
+        """``4 new fires, 2 fires grew, a door opened, the Kitchen flashed over``."""
+        def n(count: int, one: str, many: str) -> str:
+            return (f"a {one}" if one[0] not in "aeiou" else f"an {one}") if count == 1 \
+                else f"{count} {many}"
+
+        parts = []
+        grew = self.grew - self.new
+        if self.new:
+            parts.append(n(len(self.new), "new fire", "new fires"))
+        if grew:
+            parts.append(f"{n(len(grew), 'fire', 'fires')} grew")
+        if self.out:
+            parts.append(f"{n(len(self.out), 'fire', 'fires')} went out")
+        if self.opened:
+            parts.append(f"{n(len(self.opened), 'door', 'doors')} opened")
+        if self.broken:
+            parts.append(f"{n(len(self.broken), 'wall or door', 'walls and doors')} broke")
+        if self.collapsed:
+            parts.append(f"{n(len(self.collapsed), 'floor', 'floors')} gave way")
+        parts += [f"{named_room(r, b)} flashed over" for r in self.flashed]
+        parts += [f"{h} got out" for h in self.escaped]
+        return ", ".join(parts)
 
 
 class PlayersNarration:
-    """The narration the players may hear, fed every event of a scene as it happens.
+    """The story the players may hear, fed every event of a scene as it happens: round by round,
+    the whole scene, in the players' words (:func:`fuego.render.players.say`).
 
-    The GM's narrator (:class:`fuego.render.narrate.Narrator`) words each event; this keeps a
-    line when the players may know it: what is read aloud, what their heroes do and suffer, what
-    the GM's characters in sight do, and the fire's doings where every area the line names is in
-    sight (now, or just before the event: a fire that goes out was seen burning).
+    A line is kept when the players may know it: what is read aloud, the weather, the GM's
+    notes, what their heroes do and suffer, what the GM's characters in sight do, and the fire's
+    doings where every area the line names is in sight (now, or just before the event: a fire
+    that goes out was seen burning) or shown by the GM. ``hero``: the story as that hero's page
+    tells it (what that hero sees, and what the heroes do).
     """
 
-    def __init__(self, scene: Scene, limit: int = NARRATION_LINES):
-        from fuego.render.narrate import Narrator
-
+    def __init__(self, scene: Scene, hero: Hero | None = None, limit: int = STORY_LINES):
         self.scene = scene
+        self.hero = hero
         self.limit = limit
-        self.lines: list[str] = []
-        self._narrator = Narrator(building=scene.building)
-        self._key: tuple | None = None
-        self._seen: set[int] = set()
+        self.rounds: list[dict[str, Any]] = []  # [{"round": n, "lines": [{"text", "kind"}]}]
+        self.changes: dict[int, Changes] = {}
+        self._count = 0
         self._before: set[int] = set()
+        self._shown: set[int] = set()  # what the GM revealed
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line kept, oldest first."""
+        return [line["text"] for r in self.rounds for line in r["lines"]]
 
     def _sight(self) -> set[int]:
-        """Areas in sight, worked out again only when a hero, a barrier or a spotted fire moved."""
+        """Areas in sight now (the engine keeps each hero's sight per the state it follows:
+        doors, fires, smoke, heroes), and what the GM revealed."""
         s = self.scene
-        key = (s.building.version, tuple((h.area, h.status, len(h.known_fires))
-                                         for h in observers(s)))
-        if key != self._key:
-            self._key, self._seen = key, in_sight(s)
-        return self._seen
+        if is_over(s):
+            return set(range(len(s.building.areas)))
+        return in_sight(s, self.hero) | self._shown
 
     def told(self, event: Event, seen: set[int]) -> bool:
         """May the players hear ``event``'s line? (``seen``: the areas in sight around it.)"""
         k = event.kind
-        if k in SECRET_KINDS:
-            return False
         if k in PUBLIC_KINDS:
             return True
+        if k is EventKind.GM:  # the GM's note, never the GM's other overrides
+            return event.data.get("action") == NOTE
         b = self.scene.building
         if k in HERO_KINDS:  # the players' heroes always; the GM's characters in sight
             hero = next((h for h in self.scene.heroes if h.name == event.actor), None)
-            return hero is not None and (not hero.npc or hero.area in seen)
+            if hero is None:
+                return False
+            if not hero.npc:
+                return True
+            return hero.area in seen or (event.area is not None and b.find(event.area) in seen)
         if k is EventKind.FLASHOVER:
             return any(i in seen for i in b.room_areas(str(event.data.get("room"))))
         named = _named_areas(b, event)
@@ -429,23 +614,45 @@ class PlayersNarration:
 
     def feed(self, event: Event) -> None:
         """Take the next event of the scene (a listener on ``scene.listeners``)."""
+        if event.kind is EventKind.GM and event.data.get("action") in (REVEAL, HIDE):
+            areas = shown_areas(self.scene.building, str(event.data.get("what")),
+                                event.data.get("name"))
+            self._shown = (self._shown | areas if event.data["action"] == REVEAL
+                           else self._shown - areas)
         now = self._sight()
         seen = now | self._before
         self._before = set(now)
-        for e, text in self._narrator.feed_pairs(event):
-            line = own_line(e, self.scene.building)
-            if line is not None and (e.kind is not EventKind.FLASHOVER or self.told(e, seen)):
-                self._add(line)
-            elif line is None and self.told(e, seen):
-                self._add(text)
+        if not self.told(event, seen):
+            return
+        if event.round:
+            self.changes.setdefault(event.round, Changes()).take(event)
+        text = say(event, self.scene.building)
+        if text:
+            self._add(event, text)
 
     def flush(self) -> None:
-        """Lines still held back (a hero's damage waits for its wound check)."""
-        seen = self._sight() | self._before
-        for e, text in self._narrator.flush_pairs():
-            if self.told(e, seen):
-                self._add(text)
+        """Nothing is held back (kept for the feed's callers)."""
 
-    def _add(self, text: str) -> None:
-        self.lines.append(text)
-        del self.lines[:-self.limit]
+    def _add(self, event: Event, text: str) -> None:
+        if not self.rounds or self.rounds[-1]["round"] != event.round:
+            self.rounds.append({"round": event.round, "lines": []})
+        self.rounds[-1]["lines"].append({"text": text, "kind": _line_kind(event.kind)})
+        self._count += 1
+        while self._count > self.limit and self.rounds:
+            oldest = self.rounds[0]["lines"]
+            oldest.pop(0)
+            self._count -= 1
+            if not oldest:
+                self.rounds.pop(0)
+
+    def latest_changes(self) -> tuple[int, Changes] | None:
+        """The round whose changes the page marks: this one, or the one before while nothing
+        has changed yet in this one."""
+        now = self.scene.round
+        for r in (now, now - 1):
+            got = self.changes.get(r)
+            if got:
+                return r, got
+        return None
+
+

@@ -8,6 +8,7 @@ only what a changed barrier touches (fuel and burned areas change no walk).
 - the **open graph**: a networkx graph of the areas and the barriers that let fire, smoke and
   people through now, patched edge by edge as barriers open, close and break, and its
   adjacency as lists by area (patched with it);
+- **blast**: an explosion's reach, through openings and the barriers it can break;
 - **reach** (leaps, a bucket chain's water): the areas within ``n`` moves through the open
   graph, breadth first with a cutoff over those lists, kept per area (what
   ``nx.single_source_shortest_path_length(open_graph, i, cutoff=n)`` answers: a tavern
@@ -23,18 +24,25 @@ only what a changed barrier touches (fuel and burned areas change no walk).
   what a walker may cross) and the heroes' cost of it through fire
   (:meth:`Paths.exit_costs`);
 - **rooms**: the room graph (rooms as nodes, the barriers between them on edges), which rooms
-  are open to which, and whether a room's air reaches outside.
+  are open to which, and whether a room's air reaches outside;
+- **sight lines** (:meth:`Paths.line`, :meth:`Paths.sightlines`): the straight line from the
+  middle of one area to another on its level, the areas it crosses with the feet of it in
+  each, and the first barrier on it one cannot see through (fuego.engine.sight reads smoke
+  and fires over them).
 """
 
 from __future__ import annotations
 
 import heapq
+import math
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from fuego.rules.tables import AREA_FEET
 from fuego.world.places import Barrier, BarrierKind, Change, Feature
 
 if TYPE_CHECKING:
@@ -43,6 +51,38 @@ if TYPE_CHECKING:
 _NO_VENTS: frozenset[int] = frozenset()
 #: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
 _REACH_KEPT = 4096
+
+
+#: From an area's middle to its side: where a look out of an area starts to cross the next one.
+HALF_AREA_FEET = AREA_FEET / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Sightline:
+    """A look from the middle of one area towards another: on its level the straight line
+    between their middles; to the level above or below, only across the link between the two.
+
+    ``pieces``: the areas the line runs through before it reaches the target, each with the
+    feet of the line inside it (the viewer's own area first, from its middle; the target's
+    own area not at all: an area is seen from its near side). ``feet``: their sum, the distance
+    to the target's near side. ``stop``: the first barrier on the way one cannot see through
+    (a wall, a shut door, a floor); ``gap``: the line leaves the plan (no area there, no
+    barrier), or the target is on another level with no link to it; ``blurs``: it passes a
+    papered window (shapes only)."""
+
+    pieces: tuple[tuple[int, float], ...] = ()
+    stop: Barrier | None = None
+    gap: bool = False
+    blurs: bool = False
+
+    @property
+    def clear(self) -> bool:
+        """Nothing on the way blocks the view (smoke aside: fuego.engine.sight)."""
+        return self.stop is None and not self.gap
+
+    @property
+    def feet(self) -> float:
+        return sum(feet for _, feet in self.pieces)
 
 
 def walk_step(barrier: Barrier) -> float | None:
@@ -64,7 +104,8 @@ class Paths:
 
     __slots__ = ("graph", "areas", "barriers", "rooms", "room_areas", "journal", "version",
                  "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
-                 "_rooms", "_room_vents", "_exits", "_exit_set", "_steps")
+                 "_rooms", "_room_vents", "_exits", "_exit_set", "_steps", "_at", "_sight",
+                 "_faces")
 
     def __init__(self, building: Building) -> None:
         # The building's parts, not the building: it holds this (no reference cycle to collect)
@@ -91,6 +132,9 @@ class Paths:
         self._exits: list[int] | None = None
         self._exit_set: frozenset[int] = frozenset()
         self._steps: list[list[tuple[int, float]]] | None = None
+        self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
+        self._sight: dict[int, dict[int, Sightline]] = {}
+        self._faces: dict[int, tuple[int, ...]] | None = None
 
     def sync(self) -> None:
         """Catch up with the building's changes since these caches were made."""
@@ -126,6 +170,8 @@ class Paths:
         self._regions = None
         self._rooms = None
         self._room_vents.clear()
+        self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
+        self._faces = None
         if self._steps is not None:
             for i in sides:
                 self._steps[i] = self._steps_at(i)
@@ -186,6 +232,35 @@ class Paths:
             self._reach.clear()
         self._reach[i] = (steps, dist, sorted(dist))
         return dist, self._reach[i][2]
+
+    def blast(self, i: int, tn: int, steps: int) -> tuple[dict[int, int], list[int]]:
+        """An explosion's reach from area ``i``: the areas within ``steps`` moves (area ->
+        moves), through openings and through every barrier whose destruction TN is at most
+        ``tn``; and those barriers, in the order the walk meets them (it blows them open). Not
+        kept: an explosion happens once."""
+        if self.version != self.journal.version:
+            self.sync()
+        dist = {i: 0}
+        queue = deque([i])
+        broken: list[int] = []
+        seen: set[int] = set()
+        while queue:
+            k = queue.popleft()
+            d = dist[k]
+            if d >= steps:
+                continue
+            for j, barrier in self._nbrs[k]:
+                if not barrier.passable:
+                    dtn = barrier.destruction_tn
+                    if dtn is None or dtn > tn:
+                        continue
+                    if barrier.index not in seen:
+                        seen.add(barrier.index)
+                        broken.append(barrier.index)
+                if j not in dist:
+                    dist[j] = d + 1
+                    queue.append(j)
+        return dist, broken
 
     def kept_reaches(self) -> Mapping[int, tuple[int, dict[int, int], list[int]]]:
         """The reaches kept now: area -> (steps, what :meth:`reach` gives); nothing is walked
@@ -311,6 +386,144 @@ class Paths:
                     cost[j] = c + step
                     push(heap, (c + step, j))
         return cost
+
+    # -- sight lines ---------------------------------------------------------------------------
+    def line(self, i: int, j: int) -> Sightline:
+        """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
+        runs between the areas' middles; where it passes exactly through a corner it goes by
+        whichever of the two areas beside the corner leaves the view open."""
+        if self.version != self.journal.version:
+            self.sync()
+        a, b = self.areas[i], self.areas[j]
+        if i == j:
+            return Sightline()
+        if a.level != b.level:
+            data = self.graph.get_edge_data(i, j)
+            barrier: Barrier | None = None if data is None else data["barrier"]
+            if barrier is None or not barrier.vertical:
+                return Sightline(gap=True)
+            return Sightline(((i, HALF_AREA_FEET),),
+                             stop=None if barrier.see_through else barrier)
+        at, level, edge = self._at, a.level, self.graph.get_edge_data
+        dx, dy = b.col - a.col, b.row - a.row
+        nx_, ny_ = abs(dx), abs(dy)
+        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        length = math.hypot(dx, dy) * AREA_FEET
+        # The line leaves the k-th column at t = (2k - 1) / 2|dx| and the m-th row at
+        # (2m - 1) / 2|dy|: compared as integers, so a corner is met exactly.
+        k = m = 1
+        col, row, here, t0 = a.col, a.row, i, 0.0
+        pieces: list[tuple[int, float]] = []
+        blurs = False
+        ways: list[tuple[tuple[int, int], ...]]
+
+        def cross(frm: int, c: int, r: int) -> tuple[int | None, Barrier | None]:
+            """Step from area ``frm`` into the area at (c, r): (it, the barrier crossed), or
+            (None, what stops the view: a barrier, or None where there is no area or edge)."""
+            to = at.get((level, c, r))
+            data = None if to is None else edge(frm, to)
+            if data is None:
+                return None, None
+            bar: Barrier = data["barrier"]
+            return (to, bar) if bar.see_through else (None, bar)
+
+        while here != j:
+            x_first = (2 * k - 1) * ny_ if k <= nx_ else None
+            y_first = (2 * m - 1) * nx_ if m <= ny_ else None
+            if y_first is None or (x_first is not None and x_first < y_first):
+                t = (2 * k - 1) / (2 * nx_)
+                k += 1
+                ways = [((col + sx, row),)]
+            elif x_first is None or y_first < x_first:
+                t = (2 * m - 1) / (2 * ny_)
+                m += 1
+                ways = [((col, row + sy),)]
+            else:  # through a corner: by either area beside it
+                t = (2 * k - 1) / (2 * nx_)
+                k += 1
+                m += 1
+                ways = [((col + sx, row), (col + sx, row + sy)),
+                        ((col, row + sy), (col + sx, row + sy))]
+            pieces.append((here, (t - t0) * length))
+            t0 = t
+            nxt: int | None = None
+            first_stop: Barrier | None = None
+            for way in ways:
+                cur: int | None = here
+                crossed: list[Barrier] = []
+                for c, r in way:
+                    assert cur is not None
+                    cur, bar = cross(cur, c, r)
+                    if cur is None:
+                        if first_stop is None:
+                            first_stop = bar
+                        break
+                    assert bar is not None
+                    crossed.append(bar)
+                if cur is not None:
+                    nxt = cur
+                    blurs = blurs or any(bar.blurs for bar in crossed)
+                    break
+            if nxt is None:
+                return Sightline(tuple(pieces), stop=first_stop, gap=first_stop is None)
+            here = nxt
+            col, row = self.areas[here].col, self.areas[here].row
+        return Sightline(tuple(pieces), blurs=blurs)
+
+    def sightlines(self, i: int) -> dict[int, Sightline]:
+        """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
+        included: the areas on its level whose line is clear, and those across an open link
+        above or below. Kept per area until a barrier changes (do not change it)."""
+        if self.version != self.journal.version:
+            self.sync()
+        known = self._sight.get(i)
+        if known is not None:
+            return known
+        level = self.areas[i].level
+        # Only areas joined to i by see-through barriers on its level can be in view: a line
+        # crosses only such barriers, area to side-by-side area.
+        region = {i}
+        queue = deque([i])
+        while queue:
+            k = queue.popleft()
+            for j, barrier in self._nbrs[k]:
+                if j not in region and barrier.see_through and not barrier.vertical \
+                        and self.areas[j].level == level:
+                    region.add(j)
+                    queue.append(j)
+        out: dict[int, Sightline] = {}
+        for j in sorted(region):
+            line = self.line(i, j)
+            if line.clear:
+                out[j] = line
+        for j, barrier in self._nbrs[i]:
+            if barrier.vertical and barrier.see_through:
+                out[j] = self.line(i, j)
+        if len(self._sight) >= _REACH_KEPT:
+            self._sight.clear()
+        self._sight[i] = out
+        return out
+
+    def faces(self) -> dict[int, tuple[int, ...]]:
+        """The building's outside as seen from outdoors: every outdoor area (itself), and every
+        indoor area behind a barrier one sees through to an outdoor area on its level (a window,
+        an open or broken door), with those outdoor areas (do not change it)."""
+        if self.version != self.journal.version:
+            self.sync()
+        if self._faces is None:
+            rooms, areas = self.rooms, self.areas
+            faces: dict[int, tuple[int, ...]] = {}
+            for a in areas:
+                if rooms[a.room].outdoors:
+                    faces[a.index] = (a.index,)
+                    continue
+                out = tuple(j for j, bar in self._nbrs[a.index]
+                            if rooms[areas[j].room].outdoors and bar.see_through
+                            and not bar.vertical)
+                if out:
+                    faces[a.index] = out
+            self._faces = faces
+        return self._faces
 
     # -- rooms ---------------------------------------------------------------------------------
     def room_graph(self) -> nx.MultiGraph:

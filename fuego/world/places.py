@@ -104,6 +104,9 @@ class Feature(str, Enum):
     EXIT = "exit"  # a way out of the scene for heroes
 
 
+#: Burning liquids: a fire on them covers whoever steps in (003, "covered in burning liquid").
+BURNING_LIQUIDS = frozenset({Feature.OIL})
+
 BEAM_STRUCTURE = {
     Feature.WOODEN_BEAM: Structure.WOODEN_BEAM,
     Feature.STONE_BEAM: Structure.STONE_BEAM,
@@ -234,6 +237,18 @@ class Barrier:
     @property
     def vertical(self) -> bool:
         return self.kind in VERTICAL
+
+    @property
+    def see_through(self) -> bool:
+        """Can one see across it? An opening, a door or window standing open, anything broken,
+        and a window even when shut (its glass or paper: fuego's reading, docs/rules.md Sight)."""
+        return self.passable or self.kind is BarrierKind.WINDOW
+
+    @property
+    def blurs(self) -> bool:
+        """A shut papered window: the light of a fire and shapes come through, nothing clear."""
+        return (self.kind is BarrierKind.WINDOW and self.closed and not self.destroyed
+                and self.structure is Structure.PAPERED_WINDOW)
 
     @property
     def destruction_tn(self) -> int | None:

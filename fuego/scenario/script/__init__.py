@@ -39,7 +39,9 @@ Triggers (docs/scenario-format.md, "Script"):
 - ``all: [...]``: every one has happened (each is remembered once it happens, until the cue
   fires); ``any: [...]``: one of them happens.
 
-Effects: ``fire``, ``spill-oil``, ``explode``, ``open``/``close``/``break`` (a barrier),
+Effects: ``fire``, ``spill-oil``, ``explode``, ``blast`` (blows fires out), ``burn`` (a jet of
+burning gas, magical fire, a burning object or burning oil on a hero), ``wreck`` and ``drive``
+(the wrecks module's burning vehicles), ``open``/``close``/``break`` (a barrier),
 ``collapse``, ``wind``, ``weather``, ``npc``, ``move``, ``say``.
 
 A ``say:`` text is formatted with the trigger's context: ``{area}``, ``{room}``, ``{hero}``,
@@ -65,6 +67,8 @@ from fuego.scenario.script.effects import (
                                          HERE,
                                          WEATHER_KEYS,
                                          BarrierEffect,
+                                         Blast,
+                                         BurnEffect,
                                          Collapse,
                                          Effect,
                                          Explode,
@@ -75,7 +79,7 @@ from fuego.scenario.script.effects import (
                                          SpillOil,
                                          WeatherEffect,
                                          WindEffect,
-                                         blast,
+                                         WreckEffect,
                                          make_npc,
                                          say_text,
                                          set_wind,
@@ -117,7 +121,7 @@ __all__ = [
     "TRIGGER_NAMES", "EFFECT_NAMES", "ALWAYS", "CONTEXT_KEYS", "WINDS",
     "DIRECTIONS", "Path", "Trigger", "RoundTrigger", "FireReaches", "FireDice", "HeroEnters",
     "HeroKnockedOut", "BarrierOpens", "Flashover", "LastFireOut", "All", "Any_", "Effect", "HERE",
-    "FireEffect", "SpillOil", "spill", "Explode", "blast", "BarrierEffect", "Collapse",
-    "WindEffect", "set_wind", "WEATHER_KEYS", "weather_words", "WeatherEffect", "NpcEffect",
+    "FireEffect", "SpillOil", "spill", "Explode", "Blast", "BurnEffect", "BarrierEffect", "Collapse",
+    "WindEffect", "WreckEffect", "set_wind", "WEATHER_KEYS", "weather_words", "WeatherEffect", "NpcEffect",
     "make_npc", "MoveEffect", "Say", "say_text", "Cue", "Script", "parse_script", "build_script"
 ]

@@ -5,7 +5,6 @@ characters, ``say:``), each carried out through the engine when the cue fires.
 from __future__ import annotations
 
 import string
-from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -106,23 +105,21 @@ def spill(b: Building, areas: list[int], fuel: int, name: str) -> None:
 
 @dataclass
 class Explode(Effect):
-    """A hot fire of ``fd`` dice at ``area``; the blast reaches ``radius`` areas through openings
-    and through every barrier a fire that size could destroy (destruction TN at most 5 x FD),
-    which it blows open; debris (``injury.debris``, once each) falls on every character it
-    reaches. ``scatter``: fires of that many dice in every burnable area it reaches."""
+    """An explosion of ``fd`` dice at ``area`` (the engine's rule: ``engine.explosion.explode``):
+    it reaches ``radius`` areas, blowing open what it can break, burns everyone there as a hot
+    fire, leaves a hot fire at its centre and, with ``scatter``, fires of that many dice in
+    every burnable area it reaches; ``debris``: the blast's own falling masonry too."""
 
     area: int
     fd: int
     radius: int = 1
     scatter: int = 0
+    debris: bool = False
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.engine.fire_actions import destroy_barrier
-        from fuego.engine.injury import debris
+        from fuego.engine.explosion import explode
         from fuego.engine.scene import Cause
-        from fuego.rules.tables import Temperature
 
-        b = scene.building
         here = _here(scene, [self.area], ctx)
         if not here:
             return
@@ -130,49 +127,94 @@ class Explode(Effect):
         _note(scene, cue, center, "explode",
               f"An explosion (FD {self.fd}) rips through {scene.area_name(center)}",
               fd=self.fd, radius=self.radius)
-        reached, broken = blast(b, center, self.fd, self.radius)
-        if b.areas[center].burnable:
-            scene.start_fire(center, self.fd, Cause.SCRIPT, temperature=Temperature.HOT,
-                             cue=cue.name, explosion=True)
-        for k in broken:
-            destroy_barrier(scene, b.barriers[k], self.fd, "the explosion", {"cue": cue.name},
-                            bystanders=False)
-        for hero in list(scene.heroes):
-            if hero.present and hero.area in reached:
-                debris(scene, hero, self.fd, "explosion")
-        if self.scatter:
-            for i in sorted(reached, key=lambda i: (reached[i], i)):
-                if i != center and b.areas[i].burnable:
-                    scene.start_fire(i, self.scatter, Cause.SCRIPT, cue=cue.name,
-                                     explosion=True)
-        if Feature.GUNPOWDER in b.areas[center].features:
-            b.remove_feature(center, Feature.GUNPOWDER)
+        explode(scene, center, self.fd, Cause.SCRIPT, radius=self.radius, scatter=self.scatter,
+                with_debris=self.debris, why="the explosion", cue=cue.name)
 
 
-def blast(b: Building, center: int, fd: int, radius: int) -> tuple[dict[int, int], list[int]]:
-    """Areas an explosion reaches (area -> distance) and the barriers it breaks, in order."""
-    tn = 5 * fd
-    dist = {center: 0}
-    queue = deque([center])
-    broken: list[int] = []
-    seen: set[int] = set()
-    while queue:
-        k = queue.popleft()
-        d = dist[k]
-        if d >= radius:
-            continue
-        for j, barrier in b.neighbours(k):
-            if not barrier.passable:
-                dtn = barrier.destruction_tn
-                if dtn is None or dtn > tn:
-                    continue
-                if barrier.index not in seen:
-                    seen.add(barrier.index)
-                    broken.append(barrier.index)
-            if j not in dist:
-                dist[j] = d + 1
-                queue.append(j)
-    return dist, broken
+@dataclass
+class Blast(Effect):
+    """An area-effect blast that blows fires out (001, Extinguishing Fires: 4 points of damage
+    put out a 2-inch radius; ``fuego.modules.firefighting.blast``), firefighting module on or
+    off: a charge set to snuff the fire, not to start one."""
+
+    area: int
+    dice: int = 4
+
+    def apply(self, scene, script, cue, ctx):
+        from fuego.modules.firefighting import blast
+
+        here = _here(scene, [self.area], ctx)
+        if here:
+            _note(scene, cue, here[0], "blast", f"A blast ({self.dice} dice) at "
+                  f"{scene.area_name(here[0])}", fd=self.dice)
+            blast(scene, here[0], self.dice, why=f"the blast ({cue.name})")
+
+
+#: What a ``burn:`` effect names, and how that fire reaches the hero (003, Injury from Fire):
+#: a jet of burning gas (hot, per 10), magical fire (per 10), a burning weapon or object
+#: (fleeting, per 20), splashed burning oil (hot, per 10, and it clings).
+BURN_BY = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
+
+
+@dataclass
+class BurnEffect(Effect):
+    """Fire that strikes a hero, or everyone in an area: a jet of burning gas, magical fire or
+    a burning weapon or object of ``fd`` dice (``engine.injury.burn``)."""
+
+    by: str
+    fd: int
+    who: str | None = None
+    at: int | None = None
+    temperature: str | None = None
+
+    def apply(self, scene, script, cue, ctx):
+        from fuego.engine.injury import burn
+        from fuego.rules.tables import Contact, Temperature
+
+        if self.who is not None:
+            victims = [h for h in scene.heroes
+                       if h.name.lower() == self.who.lower() and h.present]
+        else:
+            here = _here(scene, [self.at if self.at is not None else HERE], ctx)
+            victims = scene.heroes_in(here[0]) if here else []
+        contact = Contact(BURN_BY[self.by])
+        temp = Temperature(self.temperature) if self.temperature else None
+        for hero in victims:
+            _note(scene, cue, hero.area, "burn", f"{hero.name} is caught by "
+                  f"{BURN_WORDS[self.by]} ({self.fd} FD)", actor=hero.name, fd=self.fd,
+                  hero=hero.name)
+            burn(scene, hero, self.fd, contact, f"script: {cue.name}", temperature=temp)
+
+
+@dataclass
+class WreckEffect(Effect):
+    """A burning wreck placed (``wreck:``), or a vehicle driven into an area (``drive:``), which
+    catches on 2d6 against 12 where the area burns (001) - the wrecks module's rules."""
+
+    area: int
+    vehicle: str
+    rounds: int | None = None
+    driven: bool = False
+
+    def apply(self, scene, script, cue, ctx):
+        from fuego.modules.wrecks import Wrecks, drive_into, place_wreck
+
+        here = _here(scene, [self.area], ctx)
+        if not here:
+            return
+        i = here[0]
+        if self.driven:
+            drive_into(scene, i, self.vehicle, why=f"script: {cue.name}")
+            return
+        module = scene.module(Wrecks)
+        if module is not None and i in module.wrecks:
+            return  # one wreck per area: the cue's wreck is there already
+        place_wreck(scene, i, self.vehicle, rounds=self.rounds, why=f"script: {cue.name}")
+
+
+#: How the narration names each ``burn:`` source.
+BURN_WORDS = {"jet": "a jet of burning gas", "magic": "magical fire",
+              "object": "a burning object", "oil": "splashed burning oil"}
 
 
 @dataclass

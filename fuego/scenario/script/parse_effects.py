@@ -9,9 +9,12 @@ from typing import Any
 
 from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
 from fuego.scenario.script.effects import (
+    BURN_BY,
     HERE,
     WEATHER_KEYS,
     BarrierEffect,
+    Blast,
+    BurnEffect,
     Collapse,
     Effect,
     Explode,
@@ -22,6 +25,7 @@ from fuego.scenario.script.effects import (
     SpillOil,
     WeatherEffect,
     WindEffect,
+    WreckEffect,
     weather_words,
 )
 from fuego.scenario.script.words import (
@@ -161,7 +165,7 @@ class EffectReader(Reader):
     def e_explode(self, v, p):
         if isinstance(v, str):
             v = {"at": v}
-        spec = self.mapping(v, p, ("at", "fd", "radius", "scatter"), ("at",))
+        spec = self.mapping(v, p, ("at", "fd", "radius", "scatter", "debris"), ("at",))
         if spec is None:
             return None
         i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
@@ -170,9 +174,25 @@ class EffectReader(Reader):
                               "the radius (areas)")
         scatter = self.integer(spec.get("scatter", 0), p + ("scatter",), 0, 10,
                                "the scattered fires' Fire Dice")
-        if None in (i, fd, radius, scatter):
+        debris = spec.get("debris", False)
+        if not isinstance(debris, bool):
+            self.add(p + ("debris",), f"expected true or false, got {debris!r}")
             return None
-        return Explode(i, fd, radius, scatter)
+        if i is None or fd is None or radius is None or scatter is None:
+            return None
+        return Explode(i, fd, radius, scatter, debris)
+
+    def e_blast(self, v, p):
+        if isinstance(v, str):
+            v = {"at": v}
+        spec = self.mapping(v, p, ("at", "dice"), ("at",))
+        if spec is None:
+            return None
+        i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
+        dice = self.integer(spec.get("dice", 4), p + ("dice",), 1, 10, "the blast's dice")
+        if i is None or dice is None:
+            return None
+        return Blast(i, dice)
 
     def _barrier_effect(self, action, v, p):
         fd, by = 3, None
@@ -182,9 +202,10 @@ class EffectReader(Reader):
             if spec is None:
                 return None
             if "fd" in spec:
-                fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
-                if fd is None:
+                debris_fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "the debris' Fire Dice")
+                if debris_fd is None:
                     return None
+                fd = debris_fd
             if "by" in spec:
                 by = self._by(spec["by"], p + ("by",))
                 if by is None:
@@ -374,6 +395,71 @@ class EffectReader(Reader):
                           "finesse": traits.finesse, "wits": traits.wits,
                           "resolve": traits.resolve, "panache": traits.panache,
                           "knacks": dict(hero.knacks), "rank": hero.rank})
+
+    def e_burn(self, v, p):
+        spec = self.mapping(v, p, ("who", "hero", "at", "fd", "by", "temperature"),
+                            ("fd", "by"))
+        if spec is None:
+            return None
+        keys = [k for k in ("who", "hero", "at") if k in spec]
+        if len(keys) != 1:
+            self.add(p, "name who burns ('who: NAME') or where ('at: AREA': everyone there)")
+            return None
+        key = keys[0]
+        who = at = None
+        if key == "at":
+            at = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
+            if at is None:
+                return None
+        else:
+            who = self.hero(spec[key], p + (key,))
+            if who is None:
+                return None
+        fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "Fire Dice")
+        by = spec["by"]
+        if by not in BURN_BY:
+            self.add(p + ("by",), f"expected one of {one_of(BURN_BY)}, got {shorten(by)}")
+            return None
+        temp = spec.get("temperature")
+        if temp is not None and temp not in ("cold", "regular", "hot"):
+            self.add(p + ("temperature",), f"expected cold, regular or hot, got {shorten(temp)}")
+            return None
+        if fd is None:
+            return None
+        return BurnEffect(by, fd, who=who, at=at, temperature=temp)
+
+    def _vehicle(self, v, p, driven: bool):
+        from fuego.modules.wrecks import MAX_ROUNDS, VEHICLES
+
+        keys = ("vehicle", "to") if driven else ("at", "vehicle", "rounds")
+        spec = self.mapping(v, p, keys, keys[:2])
+        if spec is None:
+            return None
+        if "wrecks" not in ((self.settings.modules if self.settings else None) or {}):
+            self.add(p, "a burning wreck needs the wrecks module",
+                     tip="add 'wrecks: {}' under rules.modules")
+            return None
+        where = "to" if driven else "at"
+        i = HERE if self.here(spec[where], p + (where,)) else self.area(spec[where], p + (where,))
+        vehicle = spec["vehicle"]
+        if vehicle not in VEHICLES:
+            self.add(p + ("vehicle",), f"expected one of {one_of(VEHICLES)}, got "
+                     f"{shorten(vehicle)}")
+            return None
+        rounds = None
+        if "rounds" in spec:
+            rounds = self.integer(spec["rounds"], p + ("rounds",), 1, MAX_ROUNDS, "rounds")
+            if rounds is None:
+                return None
+        if i is None:
+            return None
+        return WreckEffect(i, vehicle, rounds, driven)
+
+    def e_wreck(self, v, p):
+        return self._vehicle(v, p, driven=False)
+
+    def e_drive(self, v, p):
+        return self._vehicle(v, p, driven=True)
 
     def e_move(self, v, p):
         spec = self.mapping(v, p, ("who", "hero", "to"), ("to",))

@@ -198,8 +198,9 @@ class TriggerReader(Reader):
             return None
         node = self._node
         self._node += 1
-        children = [self.trigger(item, p + (n,)) for n, item in enumerate(v)]
-        if any(c is None for c in children):
+        parsed = [self.trigger(item, p + (n,)) for n, item in enumerate(v)]
+        children = [c for c in parsed if c is not None]
+        if len(children) < len(parsed):
             return None
         return All(children, node) if cls is All else Any_(children)
 

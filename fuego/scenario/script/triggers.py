@@ -49,9 +49,18 @@ class Trigger:
     without one of those (a check with none need not ask it).
     """
 
-    provides: frozenset[str] = frozenset()
-    kinds: frozenset[EventKind] | None = None
-    needs_events: bool = False
+    # read-only properties, so a subclass may answer them by a class attribute or a property
+    @property
+    def provides(self) -> frozenset[str]:
+        return frozenset()
+
+    @property
+    def kinds(self) -> frozenset[EventKind] | None:
+        return None
+
+    @property
+    def needs_events(self) -> bool:
+        return False
 
     def test(self, ck: Check, latch: dict) -> dict[str, Any] | None:  # pragma: no cover
         raise NotImplementedError

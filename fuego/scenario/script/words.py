@@ -17,8 +17,8 @@ MAX_RADIUS = 10
 TRIGGER_NAMES = ("round", "fire-reaches", "fire-in-room", "fire-dice", "hero-enters",
                  "hero-knocked-out", "barrier-opens", "barrier-destroyed", "flashover",
                  "last-fire-out", "all", "any")
-EFFECT_NAMES = ("fire", "spill-oil", "explode", "open", "close", "break", "collapse", "wind",
-                "weather", "npc", "move", "say")
+EFFECT_NAMES = ("fire", "spill-oil", "explode", "blast", "burn", "wreck", "drive", "open",
+                "close", "break", "collapse", "wind", "weather", "npc", "move", "say")
 #: Context every cue gives a ``say:`` text.
 ALWAYS = frozenset({"round", "cue"})
 CONTEXT_KEYS = ("area", "room", "hero", "fd", "barrier", "round", "cue")

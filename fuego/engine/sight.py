@@ -1,0 +1,343 @@
+"""What each hero sees: the one place that decides it (docs/rules.md, Sight).
+
+Every output the players read (the players' screen, ``fuego map`` and ``fuego export`` without
+``--gm``, the table's "GM only" notes) and every rule that asks what a hero sees (spotting a
+hidden fire) reads :func:`hero_sight`, :func:`players_sight` or :func:`why_unseen`.
+
+fuego's reading, over the building's 10-ft areas:
+
+- **Line of sight.** A hero stands in the middle of their area and sees an area on their level
+  when the straight line between the two areas' middles crosses only barriers one can see
+  through: openings, doors and windows standing open, anything broken, and windows even when
+  shut (glass; a papered window lets shapes through, nothing clear). Walls, shut doors and
+  the plan's edge stop it (:meth:`fuego.world.paths.Paths.line`). Up or down, a hero sees
+  only across an open stair, ladder or hole (or a floor burned through) from their own area.
+- **Smoke (003, Smoke).** Thin smoke lets one see forms clearly to 20 ft and blurred shapes to
+  40 ft; thick smoke 2 ft and 6 ft (``rules.tables.SMOKE_SIGHT_FEET``). What counts is the
+  smoke the line runs through on its way to the area's near side, the hero's own area
+  included: each foot of thin smoke uses 1/20 of clear sight and 1/40 of shapes, each foot of
+  thick 1/2 and 1/6 **[reading]**. A hero always sees their own area.
+- **From outside.** A hero outdoors sees the building's outside: the outdoor areas of other
+  levels above the ground they see (a balcony over the lane), the areas behind the windows and
+  open doors on them (flames and smoke at the windows), and the roof of every room that has
+  flashed over (its top areas: no room above them).
+- **Hidden fires (003, Stealth).** A fire the hero does not see is hidden from them; a hero
+  may roll to spot one near them (``hero_actions``), and a fire once spotted stays known to
+  them (``Hero.known_fires``). A spot that failed leaves the fire hidden: "Stealth won".
+
+Sight is worked out from the state alone (the building, the fires, the smoke, the heroes and
+what they spotted), so a replayed session, the GM's screen and every renderer get the same
+answer; it is kept on the scene per that state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import TYPE_CHECKING
+
+from fuego.engine.events import EventKind
+from fuego.engine.heroes import Hero, Status
+from fuego.engine.smoke import SMOKE_WORDS, Density
+from fuego.rules.tables import SMOKE_SIGHT_FEET
+from fuego.world.building import BarrierKind
+from fuego.world.paths import HALF_AREA_FEET, Sightline
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
+
+
+class Unseen(str, Enum):
+    """Why a hero does not see an area or the fire in it (:func:`why_unseen`)."""
+
+    OUT_OF_SIGHT = "out-of-sight"  # a wall or the plan's edge in the line of sight
+    CLOSED_DOOR = "closed-door"  # a shut door in the line of sight
+    OTHER_LEVEL = "other-level"  # above or below, no open stair, ladder or hole between
+    HIDDEN = "hidden"  # out of sight, and the hero's spot lost to the fire's Stealth
+    THICK_SMOKE = "thick-smoke"  # thick smoke on the way: clear to 2 ft, shapes to 6 ft
+    TOO_FAR_IN_SMOKE = "too-far-in-smoke"  # thin smoke on the way: shapes to 40 ft
+    KNOCKED_OUT = "knocked-out"  # the hero sees nothing
+    DEAD = "dead"
+
+    @property
+    def words(self) -> str:
+        """The reason in a GM's words (``status``, ``look``)."""
+        return UNSEEN_WORDS[self]
+
+
+UNSEEN_WORDS = {
+    Unseen.OUT_OF_SIGHT: "out of line of sight",
+    Unseen.CLOSED_DOOR: "behind a closed door",
+    Unseen.OTHER_LEVEL: "on another level",
+    Unseen.HIDDEN: "hidden: its Stealth won",
+    Unseen.THICK_SMOKE: "in thick smoke",
+    Unseen.TOO_FAR_IN_SMOKE: "too far through smoke",
+    Unseen.KNOCKED_OUT: "knocked out",
+    Unseen.DEAD: "dead",
+}
+
+#: Heroes who can look around: in the building on their feet, or escaped and watching.
+WATCHING = frozenset({Status.ACTIVE, Status.ESCAPED})
+#: (rounding: a line exactly at the limit is within it)
+_EPS = 1e-9
+
+
+class Seen(IntEnum):
+    """How well a hero sees an area."""
+
+    NOT = 0
+    SHAPES = 1  # blurred shapes only (smoke, a papered window)
+    CLEAR = 2
+
+
+@dataclass(frozen=True, slots=True)
+class HeroSight:
+    """What one hero sees now (areas by index).
+
+    ``areas``: seen clearly; ``blurred``: blurred shapes only (not in ``areas``); ``fires``:
+    the areas of the fires the hero sees (clearly, as shapes, from outside, or spotted);
+    ``smoke``: the smoky areas in view; ``characters``: the others in view, by name."""
+
+    hero: str
+    areas: frozenset[int] = frozenset()
+    blurred: frozenset[int] = frozenset()
+    fires: frozenset[int] = frozenset()
+    smoke: frozenset[int] = frozenset()
+    characters: frozenset[str] = frozenset()
+
+    @property
+    def in_view(self) -> frozenset[int]:
+        """Every area seen at all (clearly or as shapes)."""
+        return self.areas | self.blurred
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSight:
+    """What the players' heroes who can still see (``heroes``: not the GM's characters, not
+    knocked out or dead) see together: the union of their :class:`HeroSight`. The one source
+    every players' output reads."""
+
+    heroes: tuple[str, ...] = ()
+    areas: frozenset[int] = frozenset()
+    blurred: frozenset[int] = frozenset()
+    fires: frozenset[int] = frozenset()
+    smoke: frozenset[int] = frozenset()
+    characters: frozenset[str] = frozenset()
+    each: tuple[HeroSight, ...] = ()
+
+    @property
+    def in_view(self) -> frozenset[int]:
+        return self.areas | self.blurred
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """One hero's look at one area: how well, why not, and the line that decided it."""
+
+    seen: Seen
+    why: Unseen | None = None
+    line: Sightline | None = None
+
+    @property
+    def feet(self) -> float | None:
+        """The distance to the area's near side along the line (None: not on a line)."""
+        return None if self.line is None else self.line.feet
+
+
+# -- one look ------------------------------------------------------------------------------
+def through(scene: Scene, line: Sightline) -> Look:
+    """What a look along ``line`` makes out (the barriers on it, then the smoke: 003's
+    distances, :data:`fuego.rules.tables.SMOKE_SIGHT_FEET`)."""
+    if not line.clear:
+        stop = line.stop
+        if stop is None:
+            why = Unseen.OUT_OF_SIGHT
+        elif stop.kind is BarrierKind.DOOR:
+            why = Unseen.CLOSED_DOOR
+        elif stop.vertical:
+            why = Unseen.OTHER_LEVEL
+        else:
+            why = Unseen.OUT_OF_SIGHT
+        return Look(Seen.NOT, why, line)
+    smoke = scene.smoke
+    clear_used = shapes_used = 0.0
+    thick = False
+    if smoke is not None:
+        for area, feet in line.pieces:
+            d = smoke.at(area)
+            if d:
+                reach = SMOKE_SIGHT_FEET[SMOKE_WORDS[d]]
+                clear_used += feet / reach.clear
+                shapes_used += feet / reach.shapes
+                thick = thick or d is Density.THICK
+    if shapes_used > 1 + _EPS:
+        return Look(Seen.NOT, Unseen.THICK_SMOKE if thick else Unseen.TOO_FAR_IN_SMOKE, line)
+    if clear_used > 1 + _EPS or line.blurs:
+        return Look(Seen.SHAPES, None, line)
+    return Look(Seen.CLEAR, None, line)
+
+
+def _outdoors(scene: Scene, i: int) -> bool:
+    b = scene.building
+    return b.rooms[b.areas[i].room].outdoors
+
+
+def _roofs(scene: Scene) -> set[int]:
+    """The areas under the roofs of the rooms that have flashed over: those with no indoor
+    area above them."""
+    b = scene.building
+    out: set[int] = set()
+    for key in scene.flashed:
+        if b.rooms[key].outdoors:
+            continue
+        for i in b.room_areas(key):
+            above = b.vertical_neighbour(i, up=True)
+            if above is None or _outdoors(scene, above[0]):
+                out.add(i)
+    return out
+
+
+def _from_outside(scene: Scene, hero: Hero, area: int, look_here: dict[int, Look] | None,
+                  roofs: set[int]) -> Look:
+    """A look from outdoors at ``area`` on another level (the module docstring's "From
+    outside"); ``look_here``: the hero's looks on their own level, where already made."""
+    b = scene.building
+    here = b.areas[hero.area]
+
+    def on_level(i: int) -> Look:
+        if look_here is not None:
+            return look_here.get(i, Look(Seen.NOT, Unseen.OUT_OF_SIGHT))
+        return through(scene, b.paths.line(hero.area, i))
+
+    best = Look(Seen.NOT, Unseen.OTHER_LEVEL)
+    for face in b.paths.faces().get(area, ()):
+        below = b.at(here.level, b.areas[face].col, b.areas[face].row)
+        if below is not None:
+            got = on_level(below)
+            if got.seen > best.seen:
+                best = Look(got.seen, None, got.line)
+    if area in roofs and best.seen < Seen.CLEAR:
+        # a roof alight stands above the street: only the hero's own smoke is in the way
+        got = through(scene, Sightline(((hero.area, HALF_AREA_FEET),)))
+        if got.seen > best.seen:
+            best = got
+    return best
+
+
+def _spot_lost(scene: Scene, hero: Hero, area: int) -> bool:
+    """Did the hero's last spot roll at the fire burning in ``area`` now fail?"""
+    fire = scene.fires.get(area)
+    if fire is None:
+        return False
+    name = scene.area_name(area)
+    for event in reversed(scene.log):
+        if event.round < fire.born:
+            break
+        if event.actor == hero.name and event.area == name and event.kind in (
+                EventKind.FIRE_HIDDEN, EventKind.FIRE_SPOTTED):
+            return event.kind is EventKind.FIRE_HIDDEN
+    return False
+
+
+def look(scene: Scene, hero: Hero, area: int) -> Look:
+    """How well ``hero`` sees ``area`` now, and why not (spotted fires aside)."""
+    if hero.status is Status.KNOCKED_OUT:
+        return Look(Seen.NOT, Unseen.KNOCKED_OUT)
+    if hero.status is Status.DEAD:
+        return Look(Seen.NOT, Unseen.DEAD)
+    b = scene.building
+    got = through(scene, b.paths.line(hero.area, area))
+    other_level = b.areas[area].level != b.areas[hero.area].level
+    if other_level and got.why is Unseen.OUT_OF_SIGHT:
+        got = Look(Seen.NOT, Unseen.OTHER_LEVEL, got.line)
+    if got.seen is not Seen.CLEAR and other_level and _outdoors(scene, hero.area):
+        outside = _from_outside(scene, hero, area, None, _roofs(scene))
+        if outside.seen > got.seen:
+            got = outside
+    return got
+
+
+def why_unseen(scene: Scene, hero: Hero, area: int) -> Unseen | None:
+    """Why ``hero`` does not see ``area`` (or the fire in it): None when they see it."""
+    if area in hero_sight(scene, hero).fires:
+        return None
+    got = look(scene, hero, area)
+    if got.seen is not Seen.NOT:
+        return None
+    if got.why not in (Unseen.KNOCKED_OUT, Unseen.DEAD) and _spot_lost(scene, hero, area):
+        return Unseen.HIDDEN
+    return got.why
+
+
+# -- everything a hero sees ----------------------------------------------------------------
+def _key(scene: Scene, hero: Hero) -> tuple:
+    """Everything a hero's sight follows (the cache's key)."""
+    smoke = scene.smoke
+    return (id(scene.building), scene.building.version, hero.name, hero.area, hero.status,
+            tuple(sorted(hero.known_fires)), tuple(scene.fires), tuple(sorted(scene.flashed)),
+            tuple(sorted(smoke.density.items())) if smoke is not None else (),
+            tuple((h.name, h.area, h.status) for h in scene.heroes))
+
+
+def hero_sight(scene: Scene, hero: Hero) -> HeroSight:
+    """What ``hero`` sees now (:class:`HeroSight`); kept on the scene per the state it
+    follows (the building's version, fires, smoke, heroes and what they spotted)."""
+    cache = scene.sight_cache
+    if cache is None:
+        cache = scene.sight_cache = {}
+    key = _key(scene, hero)
+    known = cache.get(hero.name)
+    if known is not None and known[0] == key:
+        return known[1]
+    got = _hero_sight(scene, hero)
+    cache[hero.name] = (key, got)
+    return got
+
+
+def _hero_sight(scene: Scene, hero: Hero) -> HeroSight:
+    if hero.status not in WATCHING:
+        return HeroSight(hero.name)
+    b = scene.building
+    looks = {i: through(scene, line) for i, line in b.paths.sightlines(hero.area).items()}
+    seen: dict[int, Seen] = {i: got.seen for i, got in looks.items() if got.seen is not Seen.NOT}
+    if _outdoors(scene, hero.area):
+        level = b.areas[hero.area].level
+        here = {i: got for i, got in looks.items() if b.areas[i].level == level}
+        roofs = _roofs(scene)
+        for i in set(b.paths.faces()) | roofs:
+            if b.areas[i].level != level and seen.get(i, Seen.NOT) is not Seen.CLEAR:
+                got = _from_outside(scene, hero, i, here, roofs)
+                if got.seen > seen.get(i, Seen.NOT):
+                    seen[i] = got.seen
+    clear = frozenset(i for i, s in seen.items() if s is Seen.CLEAR)
+    blurred = frozenset(i for i, s in seen.items() if s is Seen.SHAPES)
+    fires = {i for i in seen if i in scene.fires}
+    fires.update(i for i in hero.known_fires if i in scene.fires)
+    smoke = scene.smoke
+    smoky = frozenset(i for i in seen if smoke is not None and smoke.at(i))
+    others = frozenset(h.name for h in scene.heroes if h is not hero and h.area in seen
+                       and (h.present or h.status is Status.ESCAPED))
+    return HeroSight(hero.name, clear, blurred, frozenset(fires), smoky, others)
+
+
+def observers(scene: Scene) -> list[Hero]:
+    """The players' heroes who can still see: not the GM's characters, not knocked out or
+    dead."""
+    return [h for h in scene.heroes if not h.npc and h.status in WATCHING]
+
+
+def players_sight(scene: Scene) -> PlayersSight:
+    """What the players' heroes see together (:class:`PlayersSight`)."""
+    each = tuple(hero_sight(scene, h) for h in observers(scene))
+    areas: frozenset[int] = frozenset().union(*(s.areas for s in each))
+    blurred: frozenset[int] = frozenset().union(*(s.blurred for s in each)) - areas
+    return PlayersSight(
+        heroes=tuple(s.hero for s in each), areas=areas, blurred=blurred,
+        fires=frozenset().union(*(s.fires for s in each)),
+        smoke=frozenset().union(*(s.smoke for s in each)),
+        characters=frozenset().union(*(s.characters for s in each)), each=each)
+
+
+def hidden_from(scene: Scene, area: int) -> frozenset[str]:
+    """The players' heroes who can still see and do not see the fire in ``area``."""
+    return frozenset(s.hero for s in players_sight(scene).each if area not in s.fires)

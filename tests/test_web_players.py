@@ -1,0 +1,232 @@
+"""The players' screen to the end, in a real browser (Debian's Chromium, driven by selenium).
+
+The story keeps every round, in the players' words (no pool, TN or grid reference on any page);
+the GM's ``reveal``, ``hide`` and ``note`` typed at ``fuego play --screen`` show at once and an
+``undo`` takes them back; at the end the whole ruin is shown, with what burned and who got out;
+each player's own page shows what that hero sees (and what it sees from outside); a phone
+shows the hero and the story first. Screenshots go to tests/artifacts/ (the ones in
+docs/gm-guide.md are made the same way).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_web_browser import ROOT, _answer, _url, browser, fires_on_page, shot, until  # noqa: F401
+from test_web_view import RULES_TEXT, play_tavern
+
+from fuego.web.feed import ScreenFeed
+from fuego.web.server import Hub, ScreenServer
+
+pytestmark = pytest.mark.slow
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+
+def _page_text(driver) -> str:
+    return driver.execute_script("return document.body.innerText")
+
+
+def _rules_text(driver) -> list[str]:
+    """Rules arithmetic on the page, what is read aloud aside (the scenario author's text)."""
+    text = driver.execute_script(
+        "return Array.from(document.body.querySelectorAll('header, #me, #heroes, #ruin, "
+        "#lines li:not(.read)')).map((e) => e.innerText).join('\\n')")
+    return RULES_TEXT.findall(text)
+
+
+def _top(driver, css: str) -> float:
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "return e && e.offsetParent !== null ? e.getBoundingClientRect().top + scrollY : -1;",
+        css)
+
+
+@pytest.fixture(scope="module")
+def served():
+    """The tavern after four rounds (Gaston spots the kitchen fire; the kitchen and the bar
+    flash over in round 4), served as the table's feed would serve it."""
+    import contextlib
+
+    from test_web_view import Watcher, tavern_session
+
+    from fuego.table.session import Player, Quit
+
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    live = Watcher(rounds=4)
+    player = Player(tavern_session(), feed.wrap(live), attach=feed.after(live.attach))
+    with contextlib.suppress(Quit):  # the Watcher stops after its rounds
+        player.run()
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    yield player.scene, server, feed
+    server.stop()
+
+
+def test_the_story_keeps_whole_rounds_in_the_players_words(browser, served):  # noqa: F811
+    scene, server, feed = served
+    browser.set_window_size(1920, 1080)
+    browser.get(server.url())
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lines section[data-round='4']"),
+          10, "the story drawn")
+    rounds = [int(s.get_attribute("data-round"))
+              for s in browser.find_elements(By.CSS_SELECTOR, "#lines section")]
+    assert rounds == [0, 1, 2, 3, 4]
+    one = browser.find_elements(By.CSS_SELECTOR, "#lines section[data-round='1'] li")
+    texts = [li.get_attribute("textContent") for li in one]
+    assert texts[0] == "Round 1 begins" and texts[-1] == "Round 1 ends" and len(texts) > 5
+    # the newest round at the bottom, in view; the earlier ones a scroll back
+    box = browser.find_element(By.ID, "lines")
+    assert browser.execute_script(
+        "const b = arguments[0]; return b.scrollHeight > b.clientHeight && "
+        "b.scrollTop + b.clientHeight >= b.scrollHeight - 2", box)
+    browser.execute_script("arguments[0].scrollTop = 0", box)
+    until(browser, lambda d: one[0].is_displayed() and one[0].location["y"] > 0)
+    assert "This round: " in browser.find_element(By.ID, "changes").text
+    assert "the Kitchen flashed over" in browser.find_element(By.ID, "changes").text
+    assert _rules_text(browser) == []
+    assert "ground:" not in browser.find_element(By.ID, "lines").text.replace(
+        "cellar:B2", "")  # (a read-aloud line of the scenario names an area)
+    # the new fires of this round are marked on the map
+    assert browser.find_elements(By.CSS_SELECTOR, "g.fire.new, g.fire.grew")
+    shot(browser, "players-screen-tv-mid", 1920, 1080)
+
+
+def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa: F811
+    scene, server, feed = served
+    b = scene.building
+    browser.set_window_size(1920, 1080)
+    browser.get(server.url())
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "nav#pick a[data-hero]"), 10)
+    from fuego.web.view import known_fires
+
+    shared = fires_on_page(browser)
+    isabela = scene.hero("Isabela Soldano")
+    hers = {b.areas[i].name for i in known_fires(scene, isabela)}
+    assert set(shared) == {b.areas[i].name for i in known_fires(scene)}
+    browser.find_element(By.CSS_SELECTOR, "nav#pick a[data-hero='isabela-soldano']").click()
+    until(browser, lambda d: d.find_element(By.ID, "me").is_displayed(), 10, "her page")
+    me = browser.find_element(By.ID, "me").text
+    assert isabela.name in me and f"{isabela.dramatic}/{isabela.knocked_out_at}" in me
+    assert "Flesh Wounds" in me and "Dramatic Wounds" in me
+    until(browser, lambda d: set(fires_on_page(d)) == hers, what="her fires")
+    mine = fires_on_page(browser)
+    assert set(mine) < set(shared)  # the fires Gaston and Bjorn see inside: not on her page
+    # she got out into Goose Lane: a fire inside the open front door is in her sight from
+    # outside, and on her page (and the table's)
+    assert isabela.status.value == "escaped" and b.areas[isabela.area].name == "ground:G6"
+    from fuego.table import gm
+
+    gm.start_fire(scene, "ground:G5", 4)
+    feed.publish()
+    until(browser, lambda d: fires_on_page(d).get("ground:G5") == 4, what="seen from outside")
+    assert set(fires_on_page(browser)) == {b.areas[i].name for i in known_fires(scene, isabela)}
+    assert browser.find_element(By.CSS_SELECTOR, "nav#pick a.here").text == isabela.name
+    assert browser.find_elements(By.CSS_SELECTOR, "g.figure .me-mark")
+    assert _rules_text(browser) == []
+    # an unknown hero's page: no such page
+    browser.get(server.url() + "&hero=nobody")
+    until(browser, lambda d: "reconnecting" in d.find_element(By.ID, "conn").text, 10)
+
+
+def test_a_phone_shows_the_hero_and_the_story_first(browser, served):  # noqa: F811
+    scene, server, feed = served
+    browser.set_window_size(390, 844)
+    try:
+        shot(browser, "players-screen-phone-hero", 390, 844)  # (sizes the window)
+        browser.get(server.url() + "&hero=gaston-allais")
+        until(browser, lambda d: d.find_element(By.ID, "me").is_displayed(), 10)
+        me, story, maps = _top(browser, "#me"), _top(browser, "#story"), _top(browser, "#maps")
+        assert 0 <= me < story < maps
+        assert me < 844 / 2 and story < 844  # both begin on the first screen
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390  # nothing wider than the phone
+        shot(browser, "players-screen-phone-hero", 390, 844)
+        browser.get(server.url())  # the table's page on a phone: the heroes, then the story
+        until(browser, lambda d: d.find_element(By.ID, "heroes").text, 10)
+        assert 0 <= _top(browser, "#heroes-box") < _top(browser, "#story") < _top(browser,
+                                                                                  "#maps")
+    finally:
+        browser.set_window_size(1920, 1080)
+
+
+# -- at the table: reveal, hide, note, undo, the end --------------------------------------------
+def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # noqa: F811
+    from test_play import Proc
+
+    args = ["play", str(ROOT / "campaigns" / "tavern.yaml"), "--seed", "24", "--session",
+            "s.json", "--plain", "--screen"]
+    proc = Proc(args, tmp_path)
+    try:
+        proc.wait_first_prompt()
+        url = _url(proc)
+        browser.set_window_size(1920, 1080)
+        browser.get(url)
+        until(browser, lambda d: "Before round 1" in d.find_element(By.ID, "moment").text, 10)
+        assert fires_on_page(browser) == {}
+        shot(browser, "players-screen-tv-early", 1920, 1080)
+
+        _answer(proc, "reveal kitchen")  # the kitchen fire, hidden from every hero: shown
+        until(browser, lambda d: fires_on_page(d).get("ground:B2") == 3, what="revealed")
+        assert browser.find_element(By.ID, "shown").is_displayed()
+        _answer(proc, "note The cook is screaming somewhere behind the bar")
+        until(browser, lambda d: "The cook is screaming" in d.find_element(By.ID, "lines").text)
+        gm = browser.find_element(By.CSS_SELECTOR, "#lines li.gm")
+        assert gm.text == "The cook is screaming somewhere behind the bar"  # marked GM: by the page
+        _answer(proc, "hide kitchen")
+        until(browser, lambda d: fires_on_page(d) == {}, what="hidden again")
+        assert not browser.find_element(By.ID, "shown").is_displayed()
+        _answer(proc, "reveal all")
+        until(browser, lambda d: "ground:B2" in fires_on_page(d), what="all revealed")
+        assert all(el.get_attribute("class") == "seen"
+                   for el in browser.find_elements(By.CSS_SELECTOR, "rect[id^='area-']"))
+        # undo takes the reveals and the note back with the rest of the answers
+        _answer(proc, "undo")
+        until(browser, lambda d: fires_on_page(d) == {}, what="undone")
+        until(browser, lambda d: "The cook" not in d.find_element(By.ID, "lines").text)
+
+        # a round played, then the GM ends the scene: the whole ruin, who got out
+        _answer(proc, "")
+        while "Round 2: Enter to play it" not in proc.text:
+            _answer(proc, "")
+        _answer(proc, "end")
+        until(browser, lambda d: d.find_element(By.ID, "ruin").is_displayed(), 10, "the end")
+        ruin = browser.find_element(By.ID, "ruin").text
+        assert "the end of the scene" in ruin.lower() and "areas burned" in ruin
+        assert re.search(r"Isabela Soldano (got out|still inside)", ruin)
+        assert "The scene is over" in browser.find_element(By.ID, "moment").text
+        assert all(el.get_attribute("class") == "seen"
+                   for el in browser.find_elements(By.CSS_SELECTOR, "rect[id^='area-']"))
+        assert "ground:A3" in fires_on_page(browser)  # the pantry side no hero saw burning
+        assert _rules_text(browser) == []
+        shot(browser, "players-screen-tv-end", 1920, 1080)
+        proc.send("quit")
+        assert proc.p.wait(timeout=30) == 0
+    finally:
+        if proc.p.poll() is None:
+            proc.kill()
+
+
+def test_the_latest_button_fits_a_phone(browser, tmp_path):  # noqa: F811
+    from test_play import Proc
+
+    from fuego.table import session as sessions
+
+    player, _live = play_tavern(rounds=2)
+    sessions.save(player.session, str(tmp_path / "friday.json"))
+    proc = Proc(["screen", "friday.json"], tmp_path)
+    try:
+        until(None, lambda _: "moments to review" in proc.text or proc.p.poll() is not None, 30)
+        shot(browser, "review-phone", 390, 844)  # (sizes the window)
+        browser.get(_url(proc))
+        until(browser, lambda d: d.find_element(By.ID, "review").is_displayed(), 10)
+        for button in ("prev", "next", "latest"):
+            box = browser.find_element(By.ID, button).rect
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, button
+        shot(browser, "review-phone", 390, 844)
+    finally:
+        browser.set_window_size(1920, 1080)
+        proc.p.terminate()
+        proc.p.wait(timeout=30)
