@@ -6,6 +6,7 @@ the stream cap under a burst, bounded forecast JSON, and Ctrl-C at any moment.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego, small_disk  # noqa: F401
+from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
+from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
 from fuego.cli import cli
 from fuego.scenario import loads
@@ -78,11 +80,8 @@ def invoke(*args, input: str | None = None):
 # -- 1. the players' screen bounded before the token -------------------------------------------
 def _half_open(port: int) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port), timeout=5)
-    with_suppressed = b"GET /?token=guess HTTP/1.1\r\nHost: x\r\n"  # never the blank line
-    try:
-        s.sendall(with_suppressed)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # never the blank line that ends the headers
+        s.sendall(b"GET /?token=guess HTTP/1.1\r\nHost: x\r\n")
     return s
 
 
@@ -104,14 +103,12 @@ def test_a_half_open_flood_leaves_the_gm_saving(tmp_path):
         url = read_line_with(proc, "Players' screen: ")
         port = int(url.split("127.0.0.1:")[1].split("/")[0])
         for _ in range(300):
-            try:
+            with contextlib.suppress(OSError):  # turned away at once: what the cap does
                 held.append(_half_open(port))
-            except OSError:
-                pass  # turned away at once: what the cap does
         time.sleep(0.5)  # let the server take them (a hang guard below, not a timing assert)
         assert _fds(proc.pid) < 256 - 32, "the server took the table's file descriptors"
         before = (tmp_path / "s.json").read_bytes()
-        out, err = proc.communicate("\nsave\nquit\n".encode(), timeout=HANG)
+        out, err = proc.communicate(b"\nsave\nquit\n", timeout=HANG)
     finally:
         for s in held:
             s.close()
@@ -370,9 +367,9 @@ def test_the_lock_in_process(tmp_path):
     from fuego.files import FileLock
 
     path = str(tmp_path / "s.json.lock")
-    with FileLock(path, guards="s.json", what="this session"):
-        with pytest.raises(FuegoError, match=r"in use by another fuego \(pid \d+ on "):
-            FileLock(path, guards="s.json", what="this session").acquire()
+    with FileLock(path, guards="s.json", what="this session"), \
+            pytest.raises(FuegoError, match=r"in use by another fuego \(pid \d+ on "):
+        FileLock(path, guards="s.json", what="this session").acquire()
     FileLock(path, guards="s.json", what="this session").acquire().release()
     (tmp_path / "fifo.lock").unlink(missing_ok=True)
     os.mkfifo(tmp_path / "fifo.lock")
@@ -729,10 +726,9 @@ def test_outputs_all_or_nothing_in_process(tmp_path, monkeypatch):
         return real(fd)
 
     monkeypatch.setattr(os, "fsync", fail_third)
-    with pytest.raises(FuegoError, match="No space left"):
-        with Outputs() as outs:
-            for t in targets:
-                outs.write(t, "new")
+    with pytest.raises(FuegoError, match="No space left"), Outputs() as outs:
+        for t in targets:
+            outs.write(t, "new")
     assert [Path(t.path).read_text() for t in targets] == ["old"] * 3
     assert sorted(os.listdir(tmp_path)) == ["0.txt", "1.txt", "2.txt"]
 
@@ -767,7 +763,6 @@ def test_play_on_a_full_tmpfs_exits_2(small_disk):
 # -- 12. forecast output bounded ----------------------------------------------------------------------
 def test_a_huge_forecast_json_is_trimmed_with_a_note(monkeypatch):
     import fuego.forecast as fc
-
     from fuego.scenario import load
 
     scenario = load(str(ROOT / "tests" / "scenarios" / "mini.yaml")) \
@@ -800,7 +795,7 @@ def test_a_huge_forecast_json_is_trimmed_with_a_note(monkeypatch):
 def test_the_forecast_json_of_a_huge_scenario_fits_in_a_few_mb(tmp_path):
     """The issue's case: 20,000 areas x 10,000 rounds (1.6-2 GB of JSON on main)."""
     rows = ["a" * 200 for _ in range(100)]
-    text = ("format: 1\ntitle: Field\nsettings: {max_rounds: 10000}\n"
+    text = ("format: 1\ntitle: Field\nrules: {max_rounds: 10000}\n"
             "rooms:\n  a: {name: Field, fuel: 0}\nlegend:\n  a: a\n"
             "levels:\n  - name: ground\n    elevation: 0\n    plan: |\n"
             + "".join(f"      {r}\n" for r in rows))

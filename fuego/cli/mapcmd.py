@@ -136,15 +136,11 @@ def save_figures(figures, target, fmt: str, dpi: int) -> None:
     import zlib
 
     import matplotlib
-    from matplotlib.text import Text
 
-    from fuego.text import drawn
+    from fuego.render.mapdraw import drawn_words
 
     for fig in figures:  # every word on the page, whoever drew it: no control character
-        for artist in fig.findobj(Text):
-            artist.set_text(drawn(artist.get_text()))
-        for artist in fig.findobj(lambda a: isinstance(a.get_gid(), str)):
-            artist.set_gid(drawn(artist.get_gid()))
+        drawn_words(fig)
     rc: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
     try:
         with matplotlib.rc_context(rc), target.open() as fh:  # type: ignore[arg-type]

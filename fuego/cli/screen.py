@@ -188,11 +188,13 @@ def screen(save: str, address: str, no_follow: bool) -> None:
                     load()
                 except FuegoError as exc:  # a save half-written by another fuego: next time
                     click.echo(f"fuego: {exc.render()}", err=True)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # the way to stop it; 130 as for every command's Ctrl-C
+        server.stop()
+        click.echo("")
+        click.echo("Players' screen stopped.")
+        raise SystemExit(130) from None
     finally:
         server.stop()
-    click.echo("Players' screen stopped.")
 
 
 def _stamp(path: str) -> tuple[int, int] | None:

@@ -109,7 +109,7 @@ def _image(b: Building, scene: Scene | None, level: int, ppg: int, gm: bool) -> 
     """The level as a PNG of exactly ``ppg`` pixels a square, nothing around the plan."""
     from matplotlib.figure import Figure
 
-    from fuego.render.mapdraw import draw_level, literal_text
+    from fuego.render.mapdraw import draw_level, drawn_words, literal_text
 
     c0, c1, r0, r1 = _window(b, level)
     w, h = (c1 - c0 + 1) * SQUARES_PER_AREA * ppg, (r1 - r0 + 1) * SQUARES_PER_AREA * ppg
@@ -121,6 +121,7 @@ def _image(b: Building, scene: Scene | None, level: int, ppg: int, gm: bool) -> 
                              MapOptions(area_inches=area_inches, legend=False, gm=gm))
     ax.set_title("")
     ax.set_axis_off()
+    drawn_words(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": "fuego"})
     return buf.getvalue()
