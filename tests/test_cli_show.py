@@ -35,7 +35,7 @@ def test_show_draws_every_level_with_a_legend():
     assert "*3 fire at ground:B2: 3 Fire Dice, hot" in out
     assert "@I Isabela Soldano at ground:F4" in out
     assert "D closed door" in out and "d open door" in out and "W closed window" in out
-    assert "< stairs up, > down" in out and "L ladder" in out
+    assert "< > stairs up, down" in out and "L ladder" in out
     assert "\x1b[" not in out  # no colour codes when not on a terminal
     assert "Traceback" not in out
 

@@ -1,8 +1,10 @@
-"""``fuego export``: levels as Universal VTT maps (issue 20), read back by ``fuego import``.
+"""``fuego export``: levels as Universal VTT maps and Foundry VTT scenes (issues 20 and 25).
 
-The round trip is the test of the mapping: each level of the tavern exported, then imported,
-has the same areas, the same walls and the same doors and windows (with their state) as that
-level of the scenario, edge by edge.
+The round trip is the test of the Universal VTT mapping: each level of the tavern exported,
+then imported, has the same areas, walls, doors and windows as that level of the scenario,
+edge by edge. The Foundry scene is held to Foundry's own schema (tests/foundry_schema.py) and
+its doors and windows to what they must stop. What the players see comes from the engine's
+sight: a players' export never shows a fire hidden from every hero.
 """
 
 from __future__ import annotations
@@ -13,14 +15,27 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from foundry_schema import Scene as FoundryScene
+from pydantic import ValidationError
 
 from fuego.cli import cli
-from fuego.render.vtt_export import LIGHT_COLOUR, export_level, light_range
+from fuego.engine.sight import players_sight
+from fuego.render import foundry_export
+from fuego.render.foundry_export import DoorState, DoorType, Move, Sense, canvas_offset
+from fuego.render.vtt_export import (
+    LIGHT_COLOUR,
+    Shown,
+    export_level,
+    light_range,
+    map_options,
+)
+from fuego.rules.tables import Structure
 from fuego.scenario import load
 from fuego.world.building import BarrierKind
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
+CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
 
 
 def invoke(*args: str):
@@ -29,7 +44,7 @@ def invoke(*args: str):
 
 def passages(b, level: int) -> tuple[set, dict]:
     """A level's areas (from its top-left corner) and what stands on each edge between two
-    of them: a wall, a door or window (open or closed), or nothing."""
+    of them: a wall, a door, a window, or nothing (a VTT file carries no door state)."""
     c0 = min(a.col for a in b.areas if a.level == level)
     r0 = min(a.row for a in b.areas if a.level == level)
     cells = {(a.col - c0, a.row - r0) for a in b.areas if a.level == level}
@@ -42,16 +57,32 @@ def passages(b, level: int) -> tuple[set, dict]:
             if j is None:
                 continue
             x = b.between(a.index, j)
-            if x is None or x.destroyed or x.kind in (BarrierKind.OPEN,):
-                what = "open"
-            elif x.kind in (BarrierKind.DOOR, BarrierKind.WINDOW):
-                what = f"{x.kind.value} {'closed' if x.closed else 'open'}"
-            else:
-                what = x.kind.value
-            edges[(a.col - c0, a.row - r0, dc, dr)] = what
+            gap = x is None or x.destroyed or x.kind is BarrierKind.OPEN
+            edges[(a.col - c0, a.row - r0, dc, dr)] = "open" if gap else x.kind.value
     return cells, edges
 
 
+def lit_areas(b, lv: int, data: dict) -> set[int]:
+    """The areas a Universal VTT file's lights stand in (at their centres, 2 squares an area)."""
+    c0 = min(a.col for a in b.areas if a.level == lv)
+    r0 = min(a.row for a in b.areas if a.level == lv)
+    at = {(2 * (a.col - c0) + 1, 2 * (a.row - r0) + 1): a.index for a in b.areas
+          if a.level == lv}
+    return {at[(p["position"]["x"], p["position"]["y"])] for p in data["lights"]}
+
+
+def unseen_fire(scene) -> int:
+    """A fire no players' hero sees, on a level where they see another (the engine's sight)."""
+    b = scene.building
+    seen = players_sight(scene).fires
+    levels = {b.areas[i].level for i in seen}
+    unseen = sorted(i for i in scene.fires if i not in seen and b.areas[i].level in levels)
+    assert unseen, "the test needs a fire out of the players' sight"
+    return unseen[0]
+
+
+# -- Universal VTT ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["cellar", "ground", "upper"])
 def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     out = tmp_path / f"{level}.dd2vtt"
@@ -62,25 +93,68 @@ def test_each_tavern_level_round_trips_through_import(tmp_path, level):
     k = next(lv.index for lv in b.levels if lv.name == level)
     outdoors = any(b.rooms[a.room].outdoors for a in b.areas if a.level == k)
     back = tmp_path / f"{level}.yaml"
-    args = ["import", str(out), "--windows-from-names", "--level", level, "--out", str(back)]
+    args = ["import", str(out), "--level", level, "--out", str(back)]
     if not outdoors:  # what lies beyond a level without outdoor areas is no area
         args.append("--no-outside")
     result = invoke(*args)
     assert result.exit_code == 0, result.output
     assert "not placed" not in result.output
     imported = load(back).build(0).building
-    # a door's or window's state is not in the file (Dungeondraft's convention: `closed` says
-    # door or window): doors and windows come back closed, each on its edge
-    def kinds(got):
-        return got[0], {e: what.split(" ")[0] for e, what in got[1].items()}
-
-    assert kinds(passages(imported, 0)) == kinds(passages(b, k))
+    assert passages(imported, 0) == passages(b, k)
 
 
+def test_portals_follow_the_dungeondraft_convention_whatever_their_state():
+    """closed: true is a door, closed: false a window, open or shut (Foundry's Universal
+    Battlemap Importer and uvtt2fgu read them so)."""
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    doors = [x for x in b.barriers if x.kind is BarrierKind.DOOR and b.areas[x.a].level == ground]
+    windows = [x for x in b.barriers if x.kind is BarrierKind.WINDOW
+               and b.areas[x.a].level == ground]
+    assert doors and windows
+    for states in ((True, False), (False, True)):  # doors shut and windows open, then turned
+        for x in doors:
+            (b.close_barrier if states[0] else b.open_barrier)(x)
+        for x in windows:
+            (b.close_barrier if states[1] else b.open_barrier)(x)
+        data = export_level(b, scene, ground, image=False)
+        closed = {p["name"]: p["closed"] for p in data["portals"]}
+        assert len(closed) == len(doors) + len(windows)
+        for x in doors:
+            assert closed[f"door: {x.name}" if x.name else "door"] is True
+        assert [v for k, v in closed.items() if k.startswith("window")] == [False] * len(windows)
+
+
+def test_a_destroyed_barrier_is_gone_from_the_file():
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    before = export_level(b, scene, ground, image=False)
+    door = next(x for x in b.barriers if x.kind is BarrierKind.DOOR and x.name == "front door")
+    wall = next(x for x in b.barriers if x.kind is BarrierKind.WALL
+                and b.areas[x.a].level == ground == b.areas[x.b].level)
+
+    def wall_squares(data):
+        out = 0.0
+        for line in data["line_of_sight"]:
+            for p, q in zip(line, line[1:]):
+                out += abs(p["x"] - q["x"]) + abs(p["y"] - q["y"])
+        return out
+
+    assert "door: front door" in {p["name"] for p in before["portals"]}
+    b.destroy_barrier(door)
+    b.destroy_barrier(wall)
+    after = export_level(b, scene, ground, image=False)
+    assert "door: front door" not in {p["name"] for p in after["portals"]}
+    assert wall_squares(after) == wall_squares(before) - 2  # the wall's 10 ft (2 squares) gone
+
+
+@pytest.mark.slow
 def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_path):
     out = tmp_path / "t.dd2vtt"
     result = invoke("export", str(TAVERN), "--round", "4", "--seed", "3", "--out", str(out),
-                    "--pixels-per-grid", "30")
+                    "--pixels-per-grid", "30", "--gm")
     assert result.exit_code == 0, result.output
     from fuego.cli.mapcmd import play_to
 
@@ -96,7 +170,7 @@ def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_p
         w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
         assert (w, h) == (2 * len(cols) * 30, 2 * len(rows) * 30)
         fires = {i: f for i, f in scene.fires.items() if b.areas[i].level == lv.index}
-        assert len(data["lights"]) == len(fires)
+        assert len(data["lights"]) == len(fires)  # the GM's export: every fire
         c0, r0 = min(cols), min(rows)
         for light, (i, fire) in zip(data["lights"], sorted(fires.items())):
             a = b.areas[i]
@@ -107,32 +181,25 @@ def test_the_file_holds_the_picture_walls_portals_and_lights_of_that_round(tmp_p
     assert scene.fires  # the test is about something
 
 
-def test_a_destroyed_barrier_leaves_a_gap_and_portals_keep_their_state():
-    scene = load(TAVERN).build(0)
+def test_a_players_export_lights_only_the_fires_they_see_and_the_gms_every_fire():
+    from fuego.cli.mapcmd import play_to
+
+    scene = play_to(load(TAVERN), 3, 4)
     b = scene.building
-    ground = next(lv.index for lv in b.levels if lv.name == "ground")
-    before = export_level(b, scene, ground, image=False)
-    door = next(x for x in b.barriers if x.kind is BarrierKind.DOOR and x.name == "front door")
-    wall = next(x for x in b.barriers if x.kind is BarrierKind.WALL
-                and b.areas[x.a].level == ground == b.areas[x.b].level)
-    portals = {p["name"]: p for p in before["portals"]}
-    assert portals["door: front door"]["closed"] is True
-    assert portals["door: kitchen door"]["closed"] is False
-
-    def wall_squares(data):
-        out = 0.0
-        for line in data["line_of_sight"]:
-            for p, q in zip(line, line[1:]):
-                out += abs(p["x"] - q["x"]) + abs(p["y"] - q["y"])
-        return out
-
-    b.destroy_barrier(door)
-    b.destroy_barrier(wall)
-    after = export_level(b, scene, ground, image=False)
-    assert "door: front door" not in {p["name"] for p in after["portals"]}
-    assert wall_squares(after) == wall_squares(before) - 2  # the wall's 10 ft (2 squares) gone
+    hidden = unseen_fire(scene)
+    seen = players_sight(scene).fires
+    lit_anywhere = set()
+    for lv in {b.areas[i].level for i in scene.fires}:
+        here = {i for i in scene.fires if b.areas[i].level == lv}
+        players = lit_areas(b, lv, export_level(b, scene, lv, image=False))
+        assert players == here & seen
+        assert lit_areas(b, lv, export_level(b, scene, lv, image=False,
+                                             shown=Shown(gm=True))) == here
+        lit_anywhere |= players
+    assert hidden not in lit_anywhere
 
 
+@pytest.mark.slow
 def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     from test_map_print import _saved_session
 
@@ -149,13 +216,12 @@ def test_a_saved_session_exports_the_table_at_its_round(tmp_path):
     b = scene.building
     ground = next(lv.index for lv in b.levels if lv.name == "ground")
     assert data == export_level(b, scene, ground, ppg=20) | {"image": data["image"]}
-    # without --gm, only the fires the players' heroes see are lit (fuego.engine.sight)
-    from fuego.engine.sight import players_sight
-
     seen = players_sight(scene).fires
-    assert len(data["lights"]) == sum(1 for i in seen if b.areas[i].level == ground)
+    assert len(data["lights"]) == sum(1 for i in scene.fires
+                                      if b.areas[i].level == ground and i in seen)
 
 
+@pytest.mark.slow
 def test_export_never_replaces_a_file_unless_forced(tmp_path):
     out = tmp_path / "g.dd2vtt"
     out.write_text("old", encoding="utf-8")
@@ -166,3 +232,215 @@ def test_export_never_replaces_a_file_unless_forced(tmp_path):
     assert out.read_text(encoding="utf-8") == "old"
     assert invoke(*args, "--force").exit_code == 0
     assert json.loads(out.read_text(encoding="utf-8"))["format"] == 0.3
+
+
+def test_the_format_follows_the_name_or_is_asked_for(tmp_path):
+    result = invoke("export", str(TAVERN), "--out", str(tmp_path / "t.vtt"))
+    assert result.exit_code == 2 and "cannot tell the format" in result.output
+    result = invoke("export", str(TAVERN), "--out", str(tmp_path / "t.dd2vtt"),
+                    "--format", "foundry")
+    assert result.exit_code == 2 and "writes .json files" in result.output
+    assert not list(tmp_path.iterdir())
+
+
+# -- the picture ------------------------------------------------------------------------------------
+def drawn(scene, level: int, shown: Shown) -> set[str]:
+    """The ids of what the export's picture draws on ``level``."""
+    from matplotlib.figure import Figure
+
+    from fuego.render.mapdraw import draw_level
+
+    ax = Figure().add_axes((0, 0, 1, 1))
+    draw_level(ax, scene.building, level, scene, map_options(scene, 20, shown))
+    return {a.get_gid() for a in [*ax.patches, *ax.texts, *ax.lines, *ax.collections]
+            if a.get_gid()}
+
+
+@pytest.mark.slow
+def test_the_picture_is_a_clean_battle_map_of_what_the_players_see():
+    from fuego.cli.mapcmd import play_to
+
+    scene = play_to(load(TAVERN), 3, 4)
+    b = scene.building
+    hidden = unseen_fire(scene)
+    sight = players_sight(scene)
+    ground = b.areas[hidden].level
+    clean = drawn(scene, ground, Shown())
+    name = lambda i: b.areas[i].name  # noqa: E731
+    fires = {g for g in clean if g.startswith("fire-")}
+    assert fires == {f"fire-{name(i)}" for i in sight.fires if b.areas[i].level == ground}
+    assert not {f"fire-{name(hidden)}", f"fire-hidden-{name(hidden)}"} & clean and fires
+    smoky = {i for i, d in scene.smoke.density.items() if int(d) and b.areas[i].level == ground}
+    smoke = {g.split("-", 2)[2] for g in clean if g.startswith("smoke-")}
+    assert smoke == {name(i) for i in smoky & sight.areas} and smoky - sight.areas
+    for prefix in ("hero-", "feature-", "route-", "room-", "exit-"):
+        assert not {g for g in clean if g.startswith(prefix)}, prefix
+    assert len({g for g in clean if g.startswith("area-")}) == sum(
+        1 for a in b.areas if a.level == ground)  # the floor is drawn
+    everything = drawn(scene, ground, Shown(gm=True, tokens=True, fuel=True, labels=True))
+    assert {f"fire-{name(hidden)}", f"fire-hidden-{name(hidden)}"} & everything
+    for prefix in ("hero-", "room-", "exit-", "route-"):
+        assert {g for g in everything if g.startswith(prefix)}, prefix
+    assert {g for g in everything if g.startswith("smoke-")} > \
+        {g for g in clean if g.startswith("smoke-")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rnd", [0, 4, 12])
+def test_the_exported_picture_early_mid_and_late(tmp_path, rnd):
+    """A picture of the plan's exact size at each stage of a fire (looked at by eye too)."""
+    out = tmp_path / "g.json"
+    result = invoke("export", str(TAVERN), "--round", str(rnd), "--seed", "3", "--level",
+                    "ground", "--out", str(out), "--pixels-per-grid", "25")
+    assert result.exit_code == 0, result.output
+    png = (tmp_path / "g.png").read_bytes()
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (w, h) == (doc["width"], doc["height"])
+
+
+# -- Foundry VTT ------------------------------------------------------------------------------------
+def foundry(scene, level: int, gm: bool = False, ppg: int = 50) -> dict:
+    return foundry_export.scene_document(scene.building, scene, level, ppg=ppg,
+                                         image_src="fuego/x.png", shown=Shown(gm=gm))
+
+
+@pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
+def test_every_campaign_exports_foundry_scenes_that_fit_foundrys_schema(path):
+    from fuego.cli.mapcmd import play_to
+
+    for rnd in (0, 5):
+        scene = play_to(load(path), 3, rnd)
+        for lv in {a.level for a in scene.building.areas}:
+            for gm in (False, True):
+                FoundryScene.model_validate(foundry(scene, lv, gm))
+
+
+def test_the_schema_refuses_what_foundry_refuses():
+    from fuego.cli.mapcmd import play_to
+
+    good = foundry(play_to(load(TAVERN), 3, 4), 1, gm=True)
+    FoundryScene.model_validate(good)
+    assert good["lights"] and good["drawings"]
+    for where, value in ((("walls", 0, "sight"), 15), (("walls", 0, "c"), [0, 0, 1.5, 2]),
+                         (("lights", 0, "config", "animation", "intensity"), 0),
+                         (("grid", "size"), 10), (("padding",), 0.7),
+                         (("background", "src"), "data:image/png;base64,AAAA"),
+                         (("walls", 0, "_id"), "short"), (("walls", 0, "doorSond"), "x"),
+                         (("drawings", 0, "fillAlpha"), 0)):
+        bad = json.loads(json.dumps(good))
+        target = bad
+        for key in where[:-1]:
+            target = target[key]
+        target[where[-1]] = value
+        with pytest.raises(ValidationError):
+            FoundryScene.model_validate(bad)
+
+
+def test_foundry_doors_and_windows_stop_what_they_should():
+    """A door stops everything while closed; a window is a door too (a hero opens it) that
+    stops only movement and some sound: a glass one lets sight and light through, a papered
+    one light only. Their states travel; a broken one is gone."""
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    window = next(x for x in b.barriers if x.kind is BarrierKind.WINDOW
+                  and b.areas[x.a].level == ground)
+    b.open_barrier(window)
+    broken = next(x for x in b.barriers if x.kind is BarrierKind.DOOR and x.name == "front door")
+    b.destroy_barrier(broken)
+    doc = foundry(scene, ground)
+    FoundryScene.model_validate(doc)
+    portals = {w["flags"]["fuego"]["name"] or w["_id"]: w for w in doc["walls"] if w["door"]}
+    expected = [x for x in b.barriers if x.kind in (BarrierKind.DOOR, BarrierKind.WINDOW)
+                and b.areas[x.a].level == ground == b.areas[x.b].level and not x.destroyed]
+    assert len(portals) == len(expected) and broken.name not in portals
+    by_kind = {"door": 0, "window": 0}
+    for w in doc["walls"]:
+        if not w["door"]:
+            assert (w["move"], w["sight"], w["light"], w["sound"]) == (20, 20, 20, 20)
+            continue
+        kind = w["flags"]["fuego"]["kind"]
+        by_kind[kind] += 1
+        assert w["door"] == DoorType.DOOR and w["move"] == Move.NORMAL
+        x = next(x for x in expected if x.kind.value == kind
+                 and (x.name or None) == (w["flags"]["fuego"]["name"] or None))
+        assert w["ds"] == (DoorState.CLOSED if x.closed else DoorState.OPEN)
+        if kind == "door":
+            assert (w["sight"], w["light"], w["sound"]) == (Sense.NORMAL,) * 3
+        elif x.structure is Structure.PAPERED_WINDOW:
+            assert (w["sight"], w["light"]) == (Sense.NORMAL, Sense.LIMITED)
+        else:
+            assert (w["sight"], w["light"]) == (Sense.NONE, Sense.NONE)
+    assert by_kind["door"] and by_kind["window"]
+    assert any(w["ds"] == DoorState.OPEN for w in doc["walls"] if w["door"])
+
+
+def test_foundry_walls_and_lights_sit_on_the_picture_as_in_universal_vtt():
+    from fuego.cli.mapcmd import play_to
+
+    scene = play_to(load(TAVERN), 3, 4)
+    b = scene.building
+    for lv in {a.level for a in b.areas}:
+        ppg = 40
+        doc = foundry(scene, lv, gm=True, ppg=ppg)
+        uvtt = export_level(b, scene, lv, ppg=ppg, image=False, shown=Shown(gm=True))
+        ox, oy = canvas_offset(doc["width"], doc["height"], ppg)
+        assert ox % ppg == 0 and ox >= doc["width"] / 4
+        walls = sorted(tuple(w["c"]) for w in doc["walls"] if not w["door"])
+        lines = sorted(tuple(round(v) for p in line for v in (ox + p["x"] * ppg,
+                                                              oy + p["y"] * ppg))
+                       for line in uvtt["line_of_sight"])
+        assert walls == lines
+        assert sorted((x["x"], x["y"]) for x in doc["lights"]) == sorted(
+            (ox + p["position"]["x"] * ppg, oy + p["position"]["y"] * ppg)
+            for p in uvtt["lights"])
+
+
+def test_foundry_hides_from_the_players_what_no_hero_sees():
+    from fuego.cli.mapcmd import play_to
+
+    scene = play_to(load(TAVERN), 3, 4)
+    b = scene.building
+    hidden = unseen_fire(scene)
+    sight = players_sight(scene)
+    lv = b.areas[hidden].level
+    players, gm = foundry(scene, lv), foundry(scene, lv, gm=True)
+    area = lambda d: d["flags"]["fuego"]["area"]  # noqa: E731
+    assert b.areas[hidden].name not in {area(x) for x in players["lights"]}
+    assert not any(x["hidden"] for x in [*players["lights"], *players["drawings"]])
+    assert {area(x) for x in players["lights"]} == {
+        b.areas[i].name for i in sight.fires if b.areas[i].level == lv}
+    lights = {area(x): x for x in gm["lights"]}
+    assert lights[b.areas[hidden].name]["hidden"] is True
+    assert {a for a, x in lights.items() if not x["hidden"]} == {area(x) for x in players["lights"]}
+    assert {area(x) for x in gm["drawings"] if not x["hidden"]} == \
+        {area(x) for x in players["drawings"]}
+    hot = max(gm["lights"], key=lambda x: x["flags"]["fuego"]["fire_dice"])
+    cool = min(gm["lights"], key=lambda x: x["flags"]["fuego"]["fire_dice"])
+    if hot["flags"]["fuego"]["fire_dice"] > cool["flags"]["fuego"]["fire_dice"]:
+        assert hot["config"]["dim"] > cool["config"]["dim"]
+        assert hot["config"]["luminosity"] >= cool["config"]["luminosity"]
+    assert all(x["config"]["animation"]["type"] == "flame" for x in gm["lights"])
+
+
+@pytest.mark.slow
+def test_foundry_export_writes_the_scene_and_its_picture(tmp_path):
+    out = tmp_path / "t.json"
+    result = invoke("export", str(TAVERN), "--round", "3", "--seed", "2", "--out", str(out),
+                    "--pixels-per-grid", "30", "--foundry-folder", "worlds/w/fuego")
+    assert result.exit_code == 0, result.output
+    for lv in ("cellar", "ground", "upper"):
+        doc = json.loads((tmp_path / f"t-{lv}.json").read_text(encoding="utf-8"))
+        FoundryScene.model_validate(doc)
+        assert doc["background"]["src"] == f"worlds/w/fuego/t-{lv}.png"
+        assert (tmp_path / f"t-{lv}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert doc["name"] == f"The Gilded Goose — {lv}"
+    assert "upload the picture to worlds/w/fuego/t-ground.png" in result.output
+    # the same export twice is the same file: ids are stable
+    again = tmp_path / "u.json"
+    invoke("export", str(TAVERN), "--round", "3", "--seed", "2", "--out", str(again),
+           "--pixels-per-grid", "30", "--foundry-folder", "worlds/w/fuego", "--level", "ground")
+    a = json.loads((tmp_path / "t-ground.json").read_text(encoding="utf-8"))
+    b = json.loads(again.read_text(encoding="utf-8"))
+    assert a["walls"] == b["walls"] and a["lights"] == b["lights"]

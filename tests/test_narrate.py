@@ -171,11 +171,11 @@ def test_burn_through_line():
 
 def test_round_end_line():
     assert narrate(SAMPLES[K.ROUND_END]) == (
-        "Round 3 ends: 7 fires (19 Fire Dice); Isabela 12 Flesh Wounds, 1 Dramatic")
+        "Round 3 ends: 7 fires (19 Fire Dice); Isabela 12 Flesh Wounds, 1 Dramatic Wound")
     e = ev(K.ROUND_END, 9, END_PHASE, fires=0, fire_dice=0,
            heroes={"Isabela": ["escaped", 0, 0], "Diego": ["knocked-out", 3, 4]})
     assert narrate(e) == ("Round 9 ends: no fire left; Isabela (escaped) unhurt; "
-                          "Diego (knocked out) 3 Flesh Wounds, 4 Dramatic")
+                          "Diego (knocked out) 3 Flesh Wounds, 4 Dramatic Wounds")
 
 
 def test_damage_and_wound_check_join_in_the_stream():

@@ -66,10 +66,8 @@ def test_several_rounds_with_scripted_input(shop):
     assert "The Cooper's Shop - before round 1: 1 fire, 4 Fire Dice" in out
     assert "rooms - ground: t Store, s Shop, l Lane" in out
     assert re.search(r"Ana Vaz +ground:D1 \(Shop\) +0 FW 0/4 DW", out)
-    # the store door stands open: both see the fire through it (fuego.engine.sight); later
-    # fires out of their view are counted for the GM
+    # the store door stands open: both see the fire through it (fuego.engine.sight)
     assert "Ana Vaz sees: ground:B1 4 FD\nBo sees: ground:B1 4 FD\n" in out
-    assert "[GM only: hidden from Ana Vaz: 2 more fires out of view]" in out
     assert "Round 1: Enter to play it, or a command (help): \n" in out
     # a hero's prompt: who, where, the dice, the kinds of action, numbered choices, the default
     assert "Phase 1 - Bo (Shop, ground:E2; 2 action dice: 1, 3) - move to / wait?" in out
@@ -156,12 +154,12 @@ def test_a_bad_answer_is_asked_again(shop):
     assert [e.get("a") for e in saved()["inputs"]] == ["next", "move ground:F2"]
 
 
-def test_undo(shop):
+def test_undo_round(shop):
     whole = new_game(ANSWERS, save="whole.json")
     rounds = [i for i, e in enumerate(saved("whole.json")["inputs"]) if e["q"] == "round"]
     r2 = rounds[1]
-    # play into round 2, undo (back to its start), then answer round 2 again the same way
-    script = ANSWERS[: r2 + 2] + ["undo"] + ANSWERS[r2:]
+    # play into round 2, undo round (back to its start), then answer round 2 again the same way
+    script = ANSWERS[: r2 + 2] + ["undo round"] + ANSWERS[r2:]
     result = new_game(script)
     out = result.output
     assert result.exit_code == 0, out
@@ -172,8 +170,8 @@ def test_undo(shop):
     assert after(out, "Round 2 begins") == after(whole.output, "Round 2 begins")
 
 
-def test_undo_as_often_as_needed_then_nothing(shop):
-    result = new_game(ANSWERS[:13] + ["undo", "undo", "undo", "quit"])
+def test_undo_round_as_often_as_needed_then_nothing(shop):
+    result = new_game(ANSWERS[:13] + ["undo round", "undo round", "undo round", "quit"])
     out = result.output
     assert "undone: back to the start of round 2" in out
     assert "undone: back to the start of round 1" in out
@@ -181,13 +179,51 @@ def test_undo_as_often_as_needed_then_nothing(shop):
     assert saved()["inputs"] == []
 
 
+def test_undo_takes_back_one_answer_at_a_time(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    # Ana's player typed 12 for her smother roll (answer 7): undo it, then her action too
+    script = ANSWERS[:7] + ["undo", "undo"] + ANSWERS[5:]
+    result = new_game(script)
+    out = result.output
+    assert result.exit_code == 0, out
+    assert ("undone: Ana Vaz's roll for smother fire (round 1, phase 6: 12) (1 answer dropped)"
+            in out)
+    assert "undone: Ana Vaz's action (round 1, phase 6: smother ground:B1) (1 answer dropped)" \
+        in out
+    # each time the question before it is asked again, not the round's start
+    i = out.index("undone: Ana Vaz's roll")
+    assert out.index("Ana Vaz's total or dice", i) < out.index("undone: Ana Vaz's action", i)
+    assert "Round 1: Enter to play it" not in out[i:]
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"] and a["state"] == b["state"]
+    assert after(out, "Phase 7: Ana") == after(whole.output, "Phase 7: Ana")
+
+
+def test_undo_a_roll_fuego_made_and_the_dice_fall_the_same(shop):
+    whole = new_game(ANSWERS, save="whole.json")
+    # answer 9 is fuego's roll (Enter): undone and rolled again, it is the same roll
+    result = new_game(ANSWERS[:9] + ["undo"] + ANSWERS[8:])
+    out = result.output
+    assert "undone: Ana Vaz's roll for smother fire (round 1, phase 7: fuego's roll)" in out
+    a, b = saved("whole.json"), saved("s.json")
+    assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
+    assert after(out, "Round 2 begins") == after(whole.output, "Round 2 begins")
+
+
 def test_undo_after_the_scene_ended(shop):
-    result = new_game(["", "end", "undo", "quit"])
+    result = new_game(["", "end", ""])
+    assert saved()["position"]["ended"] is True and saved()["state"]["ended"] is True
+    result = new_game(["", "end", "undo", "quit"], save="u.json")
     out = result.output
     assert "The scene is over" in out
-    assert "undone: back to the start of round 1" in out
-    assert saved()["inputs"] == []
-    assert saved()["state"]["ended"] is False
+    assert "undone: the GM's 'end' (round 1, phase 1) (1 answer dropped)" in out
+    assert out.rindex("Bo [") > out.index("undone: the GM's 'end'")  # Bo is asked again
+    assert saved("u.json")["inputs"] == [{"q": "round", "round": 1, "a": "next"}]
+    assert saved("u.json")["state"]["ended"] is False
+    # undo round from the end: back to the start of round 1
+    result = new_game(["", "end", "undo round", "quit"], save="r.json")
+    assert "undone: back to the start of round 1 (2 answers dropped)" in result.output
+    assert saved("r.json")["inputs"] == []
 
 
 # -- bad save files -------------------------------------------------------------------------------
@@ -201,10 +237,10 @@ def two_saves(shop):
 @pytest.mark.parametrize("damage, message", [
     (lambda t: t[: len(t) * 2 // 3], "the saved session is cut off (truncated)"),
     (lambda t: t.replace('"inputs": [', '"inputs": [[', 1), "the saved session is damaged"),
-    (lambda t: t.replace('"version": 2', '"version": 3'),
-     "saved by fuego 0.1.0 in session format version 3; this fuego reads version 2 only "
+    (lambda t: t.replace('"version": 3', '"version": 4'),
+     "saved by fuego 0.1.0 in session format version 4; this fuego reads versions 2 to 3 "
      "(tip: upgrade fuego to resume it"),
-    (lambda t: t.replace('"version": 2', '"version": 1'),
+    (lambda t: t.replace('"version": 3', '"version": 1'),
      "this session is in session format version 1, older than version 2 that this fuego reads"),
     (lambda t: "\x00\x01garbage", "is damaged"),
 ])

@@ -630,3 +630,48 @@ fires:
 """
 
 
+
+
+def test_the_gms_jet_explosion_and_blast_at_the_table_replay_on_resume(tmp_path, monkeypatch):
+    """``fuego play``: the GM's burn, explode and blast are overrides, saved as typed words and
+    replayed on resume to the same state."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.yaml").write_text(MINIMAL, encoding="utf-8")
+    answers = ["burn Ana 4 jet", "explode ground:B2 4", "blast ground:A1", "status", "quit"]
+    r = CliRunner().invoke(cli, ["play", "s.yaml", "--seed", "5", "--session", "s.json"],
+                           input="".join(a + "\n" for a in answers))
+    assert r.exit_code == 0, r.output
+    assert "GM: a jet of burning gas (FD 4) hits Ana" in r.output
+    assert "from a jet of burning gas (hot; an extra Dramatic Wound per 10)" in r.output
+    assert "GM: sets off an explosion (FD 4)" in r.output
+    with open("s.json", encoding="utf-8") as f:
+        saved = json.load(f)
+    assert [e["gm"] for e in saved["inputs"] if "gm" in e] == \
+        ["burn Ana 4 jet", "explode ground:B2 4 1", "blast ground:A1 4"]
+    again = CliRunner().invoke(cli, ["play", "--resume", "s.json"], input="quit\n")
+    assert again.exit_code == 0, again.output
+    with open("s.json", encoding="utf-8") as f:
+        assert json.load(f)["state"]["heroes"] == saved["state"]["heroes"]
+
+
+def test_a_jet_of_gas_burns_whoever_the_trigger_names(tmp_path):
+    text = MINIMAL + """script:
+  - name: the gas main
+    when: {hero-enters: ground:D1}
+    do:
+      - burn: {who: "{hero}", fd: 4, by: jet}
+"""
+    from fuego.engine.script import When
+    from fuego.scenario import loads
+
+    s = loads(text).build(2)
+    ana = s.hero("Ana")
+    move(s, ana, s.building.area("ground:D1").index)
+    s.script.check(s, When.PHASE)
+    hit = [e for e in kinds(s, EventKind.HERO_DAMAGED) if e.data["cause"].startswith("script")]
+    assert hit and hit[0].actor == "Ana" and hit[0].data["contact"] == "jet"
+    bad = text.replace("{hero-enters: ground:D1}", "{round: 1}")
+    from fuego.errors import ScenarioError
+
+    with pytest.raises(ScenarioError, match="names a hero"):
+        loads(bad)

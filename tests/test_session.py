@@ -84,6 +84,8 @@ class ScriptLive:
         if a == "undo":
             keep = self.player.undo_point()
             raise Rewind(keep)
+        if a == "undo answer":
+            raise Rewind(self.player.answer_point())
         return a
 
     def rejected(self, q, error):
@@ -233,6 +235,59 @@ def _digest_before_round(n: int) -> str:
     return live.digests_at_round[n]
 
 
+def test_undo_by_the_answer_at_every_cut_replays_the_same_log():
+    """Take back any one answer and give it again: the same log, byte for byte (fuego's dice
+    fall the same), and the same answers saved."""
+    whole, _ = play(new_session(), ANSWERS)
+    want = log_json(whole.scene)
+    for k in range(1, len(ANSWERS) + 1):
+        p, live = play(new_session(), ANSWERS[:k] + ["undo answer"] + ANSWERS[k - 1:])
+        assert not live.errors
+        assert log_json(p.scene) == want, f"undo after answer {k}"
+        assert p.session.inputs == whole.session.inputs
+
+
+def test_undo_by_the_answer_passes_over_the_rounds_the_table_played():
+    inputs = [{"q": "round", "round": 1, "a": "next"},
+              {"q": "action", "round": 1, "phase": 2, "hero": "Bo", "a": "wait"},
+              {"q": "round", "round": 2, "a": "play-out"},
+              {"q": "round", "round": 3, "a": "next", "by": "play-out"},
+              {"q": "round", "round": 4, "a": "next", "by": "play-out"}]
+    assert sessions.answer_point(inputs) == 2
+    assert sessions.answer_point(inputs[:2]) == 1
+    assert sessions.answer_point([]) is None
+    assert sessions.undo_point(inputs) == 4  # undo round: the last round begun
+
+
+def test_a_version_2_save_is_read_with_its_played_out_rounds_marked(tmp_path):
+    path, text = _good(tmp_path)
+    data = json.loads(text)
+    data["version"] = 2
+    data["inputs"] = [{"q": "round", "round": 1, "a": "next"},
+                      {"q": "round", "round": 2, "a": "play-out"},
+                      {"q": "round", "round": 3, "a": "next"}]
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    s = sessions.load(path)
+    assert s.inputs[0] == {"q": "round", "round": 1, "a": "next"}
+    assert s.inputs[2] == {"q": "round", "round": 3, "a": "next", "by": "play-out"}
+    assert sessions.answer_point(s.inputs) == 1  # undo: back before the play-out answer
+    assert '"version": 3' in s.dumps()
+
+
+@pytest.mark.parametrize("entry", [
+    {"q": "action", "round": 1, "phase": 2, "hero": "Bo", "a": "wait", "by": "go"},
+    {"q": "round", "round": 2, "a": "next", "by": "someone"},
+    {"q": "round", "round": 2, "a": "play-out", "by": "go"},
+])
+def test_by_marks_only_a_round_the_table_played(tmp_path, entry):
+    path, text = _good(tmp_path)
+    data = json.loads(text)
+    data["inputs"] = [entry]
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SaveError, match="'by' marks a round the table played on by itself"):
+        sessions.load(path)
+
+
 def test_undo_keeps_the_same_random_stream_afterwards():
     """Undoing a round and answering it the same way again gives the same round."""
     whole, _ = play(new_session(), ANSWERS)
@@ -323,7 +378,7 @@ def test_save_and_load_round_trip(tmp_path):
                   state=player.scene.snapshot())
     text = Path(path).read_text(encoding="utf-8")
     data = json.loads(text)
-    assert data["format"] == "fuego-session" and data["version"] == 2
+    assert data["format"] == "fuego-session" and data["version"] == 3
     assert data["scenario"]["text"] == SHOP and data["seed"] == SEED
     assert data["state"]["round"] == player.scene.round
     # one answer per line
@@ -398,8 +453,8 @@ def _good(tmp_path) -> tuple[str, str]:
     (lambda t: t.replace('"inputs": [', '"inputs": [}', 1), "is damaged"),
     (lambda t: "[1, 2]", "not a fuego session file"),
     (lambda t: t.replace('"fuego-session"', '"something-else"'), "not a fuego session file"),
-    (lambda t: t.replace('"version": 2', '"version": 3'), "reads version 2 only"),
-    (lambda t: t.replace('"version": 2', '"version": 1'), "older than version 2"),
+    (lambda t: t.replace('"version": 3', '"version": 4'), "reads versions 2 to 3"),
+    (lambda t: t.replace('"version": 3', '"version": 1'), "older than version 2"),
     (lambda t: t.replace("The Cooper", "The Baker"), "does not match its sha256"),
     (lambda t: t.replace('"a":"next"', '"a":"later"'), "inputs[0]"),
     (lambda t: t.replace('"seed": 394', '"seed": "three"'), "seed"),
@@ -424,7 +479,7 @@ def test_a_newer_version_names_the_fuego_that_saved_it(tmp_path):
     with open(path, "w") as f:
         json.dump(data, f)
     with pytest.raises(SaveError, match="saved by fuego 9.9 in session format version 7; this "
-                                        "fuego reads version 2 only"):
+                                        "fuego reads versions 2 to 3"):
         sessions.load(path)
 
 

@@ -56,12 +56,12 @@ class Tmux:
     """``fuego play`` in a detached tmux session of a given size; the pane read as the GM sees
     it (``capture-pane``: the visible lines only)."""
 
-    def __init__(self, tmp: Path, width: int, height: int):
+    def __init__(self, tmp: Path, width: int, height: int, args: str | None = None):
         self.sock = str(tmp / "tmux.sock")
         self.tmp = tmp
+        args = args or f"play {TAVERN} --seed 7 --session s.json"
         cmd = (f"cd {tmp} && PYTHONPATH={REPO} {sys.executable} -c "
-               f"'from fuego.cli import main; main()' play {TAVERN} --seed 7 --session s.json; "
-               f"sleep 60")
+               f"'from fuego.cli import main; main()' {args}; sleep 60")
         env = dict(os.environ, TERM="xterm-256color")
         env.pop("COLUMNS", None)
         env.pop("LINES", None)
@@ -86,6 +86,30 @@ class Tmux:
     def send(self, *keys: str) -> None:
         subprocess.run([TMUX, "-S", self.sock, "send-keys", *keys], check=True)
 
+    def answer(self, text: str, then: str, timeout: float = 60, prompt: bool = True
+               ) -> list[str]:
+        """Type ``text`` and Enter, then wait until ``then`` shows after it and fuego waits at
+        a prompt again; the pane's lines then."""
+        before = len(self.history().rstrip("\n").split("\n"))
+        if text:
+            self.send("-l", text)
+        self.send("Enter")
+        end = time.monotonic() + timeout
+        while True:
+            fresh = self.history().rstrip("\n").split("\n")[before:]
+            if any(then in line for line in fresh) and (fresh[-1].endswith(":") or not prompt):
+                time.sleep(0.2)  # the prompt is written last; let the pane settle
+                return self.pane()
+            if time.monotonic() > end:
+                raise AssertionError(f"{then!r} never showed after {text!r}:\n"
+                                     + "\n".join(fresh[-60:]))
+            time.sleep(0.2)
+
+    def history(self) -> str:
+        """Everything the pane has shown (the scrollback too), as one text."""
+        return subprocess.run([TMUX, "-S", self.sock, "capture-pane", "-p", "-S", "-"],
+                              check=True, capture_output=True, text=True).stdout
+
     def close(self) -> None:
         subprocess.run([TMUX, "-S", self.sock, "kill-server"], check=False,
                        capture_output=True)
@@ -97,8 +121,8 @@ def tmux(tmp_path):
         pytest.skip("tmux is not installed")
     made: list[Tmux] = []
 
-    def start(width: int, height: int) -> Tmux:
-        t = Tmux(tmp_path, width, height)
+    def start(width: int, height: int, args: str | None = None) -> Tmux:
+        t = Tmux(tmp_path, width, height, args)
         made.append(t)
         return t
 
@@ -391,6 +415,51 @@ def test_letting_the_fire_play_out_asks_no_more(tmp_path, monkeypatch):
     assert {"q": "round", "round": 2, "a": "play-out"} in saved()["inputs"]
 
 
+def test_undo_after_letting_the_fire_play_out_goes_back_before_that_answer(tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    out = play(["", "", "", "n", "undo", "undo", "quit"], scenario="out.yaml", seed="5")
+    played = [e for e in saved()["inputs"] if e.get("by")]
+    assert not played  # the rounds the table played by itself went with the answer
+    # the first undo: back to the offer (not straight back to the end: the trap)
+    first = out.index("undone: letting the fire play out (before round 2), and ")
+    assert "End the scene now?" in out[first:]
+    assert out.count("The scene is over") == 1
+    # the second: back to the last hero's action in round 1
+    assert "undone: Bo's action (round 1, phase" in out
+    assert saved()["inputs"][-1]["q"] == "action"
+
+
+def test_undo_round_at_the_end_of_a_played_out_scene_stops_at_that_round(tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    out = play(["", "", "", "n", "undo round", "undo round", "", ""], scenario="out.yaml",
+               seed="5")
+    inputs = saved()["inputs"]
+    last = max(e["round"] for e in inputs if e["q"] == "round")
+    # both undos stop at a round's prompt, one round further back each time
+    assert f"undone: back to the start of round {last - 1}" in out
+    assert f"Round {last - 1}: Enter to play it" in out
+    assert out.count("The scene is over") == 2  # played out again to the end
+    assert saved()["position"]["ended"] is True
+    assert [e for e in inputs if e.get("by") == "play-out"]
+
+
+def test_go_rounds_are_recorded_as_the_tables_and_undone_with_the_answer_before(shop):
+    out = play(["go 3", "wait", "hold", "", "move ground:C1", "", "", "undo", "", "quit"])
+    # at Ana's first prompt of round 2: the round boundary go played goes with her last answer
+    assert ("undone: Ana Vaz's action (round 1, phase 7: move ground:E1), and 1 round played "
+            "on after it (2 answers dropped)") in out
+    # and the undo stops go: round 2 is asked for again
+    assert out.index("Round 2: Enter to play it") > out.index("undone: Ana Vaz's action")
+    inputs = saved()["inputs"]
+    assert inputs[-1] == {"q": "action", "round": 1, "phase": 7, "hero": "Ana Vaz",
+                          "a": "move ground:E1"}
+    assert not [e for e in inputs if "by" in e]
+
+
 def test_the_scene_begins_with_its_texts(shop, tmp_path):
     text = SHOP.replace("title: The Cooper's Shop\n", "title: The Cooper's Shop\n"
                         "description: Barrels to the rafters.\nbriefing: The lamp fell.\n")
@@ -482,3 +551,128 @@ def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
     assert not any("upper (level 1)" in line for line in out)
     assert any(line.startswith("(not drawn, nothing changed: ") and "upper" in line
                and "cellar" in line for line in out)
+
+
+# -- heroes who stay: a plan in the scenario ------------------------------------------------------
+def _planned(plan_ana: str, plan_bo: str = "flee") -> str:
+    return SHOP.replace("    start: ground:D1\n", f"    start: ground:D1\n    plan: {plan_ana}\n"
+                        ).replace("    start: ground:E2\n",
+                                  f"    start: ground:E2\n    plan: {plan_bo}\n")
+
+
+def test_a_heros_plan_is_the_suggested_choice_at_the_table(shop):
+    (shop / "hold.yaml").write_text(_planned("fight", "hold"), encoding="utf-8")
+    out = play(["", "", "", "", "quit"], scenario="hold.yaml")
+    # Bo holds (waits where he is); Ana, who fights, goes to the fire and smothers it
+    assert "Bo [4: wait]" in out and "Bo moves" not in out
+    assert "Ana Vaz [1: move ground:C1]" in out
+    assert "Ana Vaz [5: smother ground:C1]" in out
+
+
+def test_heroes_who_stay_are_still_in_play_after_round_one(shop):
+    (shop / "stay.yaml").write_text(_planned("fight", "hold"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["run", "stay.yaml", "--seed", "394", "--rounds", "1"])
+    assert r.exit_code == 0, r.output
+    ends = next(line for line in r.output.splitlines() if line.startswith("Round 1 ends"))
+    assert "escaped" not in ends, ends
+    # and without plans both make for the door
+    r = CliRunner().invoke(cli, ["run", "shop.yaml", "--seed", "394", "--rounds", "3"])
+    assert "escaped" in r.output
+
+
+def test_a_plan_that_names_no_one_is_refused_by_check(shop):
+    (shop / "bad.yaml").write_text(_planned("rescue:Nobody"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", "bad.yaml"])
+    assert r.exit_code != 0
+    assert "heroes[0].plan" in r.output + (r.stderr if r.stderr_bytes else "")
+    (shop / "worse.yaml").write_text(_planned("run away"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", "worse.yaml"])
+    assert r.exit_code != 0 and "plan" in r.output + (r.stderr if r.stderr_bytes else "")
+
+
+# -- the GM's terminal, third pass (issue 26), in a real terminal -----------------------------------
+@pytest.mark.slow
+def test_undo_by_the_answer_in_a_real_terminal(tmux):
+    t = tmux(120, 40)
+    t.wait_for("Round 1: Enter to play it")
+    t.answer("", "Gaston Allais [")  # the first hero to act at seed 7
+    t.answer("1", "Bjorn Haraldsson [")  # Gaston's phase-1 action: move upper:A1; then Bjorn
+    lines = t.answer("undo", "undone: Gaston Allais's action (round 1, phase 1: move upper:A1)")
+    # the question before it is asked again, at once: his phase-1 choices, not round 1's start
+    assert lines[-1].startswith("  Gaston Allais [")
+    since = "\n".join(lines[max(i for i, line in enumerate(lines) if "undone:" in line):])
+    assert "-- back at round 1, phase 1 --" in since
+    assert "Round 1: Enter to play it" not in since and "Phase 1 - Gaston Allais" in since
+    lines = t.answer("undo", "undone: the start of round 1")
+    assert lines[-1].startswith("Round 1: Enter to play it")
+    assert all(len(line) <= 120 for line in lines)
+
+
+@pytest.mark.slow
+def test_undo_at_the_end_of_a_played_out_scene_in_a_real_terminal(tmux, tmp_path):
+    (tmp_path / "out.yaml").write_text(DOORSTEP, encoding="utf-8")
+    t = tmux(80, 24, "play out.yaml --seed 5 --session s.json")
+    t.wait_for("Round 1: Enter to play it")
+    t.answer("", "Ana Vaz [")
+    t.answer("", "[")
+    t.answer("", "End the scene now?")
+    t.answer("n", "The scene is over: Enter to finish")
+    lines = t.answer("undo", "End the scene now?")  # back before 'let the fire play out'
+    text = "\n".join(lines)
+    assert "undone: letting the fire play out (before round 2)" in text
+    assert lines[-1].startswith("End the scene now?")
+    t.answer("y", "The scene is over: Enter to finish")
+    t.answer("", "Session saved to s.json", prompt=False)
+    assert saved(str(tmp_path / "s.json"))["position"]["ended"] is True
+    assert all(len(line) <= 80 for line in t.pane())
+
+
+WAGON = REPO / "campaigns" / "wagon.yaml"
+
+
+@pytest.mark.slow
+def test_the_burning_wagon_in_the_gms_terminal(tmux):
+    t = tmux(120, 40, f"play {WAGON} --seed 1 --session s.json")
+    lines = t.wait_for("Round 1: Enter to play it")
+    text = "\n".join(lines)
+    assert "before round 1: 0 fires, 0 Fire Dice; a wagon ablaze at ground:C2" in text
+    plan_row = next(line for line in lines if line.startswith("2 "))
+    assert "s2&" in plan_row  # the wagon on the plan, in its area
+    assert "& wreck ablaze" in text  # and in the key under it
+    lines = t.answer("status", "ablaze (to round 12)")
+    row = next(line for line in lines if "ablaze (to round 12)" in line)
+    assert row.split()[:2] == ["ground:C2", "wagon"]
+    assert "No fire burns" not in "\n".join(lines)
+    lines = t.answer("look street", "fires: a wagon ablaze at ground:C2")
+    t.answer("", "Tomas [")  # round 1
+    t.answer("wait", "Tomas [")
+    lines = t.answer("wait", "Round 2: Enter to play it")
+    assert "Round 1 ends: no fire left but a wagon ablaze (ground:C2)" in t.history()
+
+
+def _rooms_line(lines: list[str]) -> str:
+    start = next(i for i, line in enumerate(lines) if line.startswith("rooms - "))
+    out = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or line.startswith("  hero"):
+            break
+        out.append(line.strip())
+    return " ".join(out)
+
+
+@pytest.mark.slow
+def test_room_letters_are_unique_in_the_scene_in_a_real_terminal(tmux):
+    t = tmux(120, 50)
+    lines = t.wait_for("Round 1: Enter to play it")
+    rooms = _rooms_line(lines).removeprefix("rooms - ")
+    letters = [entry.strip().split(" ", 1)[0] for level in rooms.split("; ")
+               for entry in level.split(": ", 1)[1].split(", ")]
+    assert len(letters) == 17  # every room of the tavern, on three levels
+    assert len(set(letters)) == len(letters), rooms
+    # the key names every mark the plans draw: doors, windows, stairs, the ladder, oil...
+    key = " ".join(line.strip() for line in lines
+                   if line.startswith("key: ") or line.startswith("  ") and "(map LEVEL" in line)
+    for mark in ("D door shut", "d door open", "W window shut", "w window open",
+                 "< > stairs up/down", "L ladder", "E exit", "g gunpowder", "o oil", "b beam",
+                 ". no fuel", "*N hot fire"):
+        assert mark in key, (mark, key)

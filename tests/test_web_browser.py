@@ -261,7 +261,7 @@ def test_play_tavern_with_the_screen(browser, tmp_path):
         assert browser.execute_script("return window.fuegoMark") == "no reload"
 
         # undo at the table: the page goes back too (before round 1: nothing in sight)
-        _answer(proc, "undo")
+        _answer(proc, "undo round")
         until(browser, lambda d: fires_on_page(d) == {}, what="the undo shown")
         until(browser, lambda d: "Before round 1" in d.find_element(By.ID, "moment").text)
         proc.send("quit")

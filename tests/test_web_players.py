@@ -76,7 +76,13 @@ def test_the_story_keeps_whole_rounds_in_the_players_words(browser, served):  # 
     assert rounds == [0, 1, 2, 3, 4]
     one = browser.find_elements(By.CSS_SELECTOR, "#lines section[data-round='1'] li")
     texts = [li.get_attribute("textContent") for li in one]
-    assert texts[0] == "Round 1 begins" and texts[-1] == "Round 1 ends" and len(texts) > 5
+    heading = browser.find_element(By.CSS_SELECTOR, "#lines section[data-round='1'] h3")
+    assert heading.get_attribute("textContent") == "Round 1"
+    # every line of the round the players were told, in order, under its heading
+    told = next(r for r in feed.tellers.shared.rounds if r["round"] == 1)["lines"]
+    assert texts == [line["text"] for line in told if not re.fullmatch(
+        r"Round \d+ (begins|ends)", line["text"])]
+    assert len(texts) > 5
     # the newest round at the bottom, in view; the earlier ones a scroll back
     box = browser.find_element(By.ID, "lines")
     assert browser.execute_script(
@@ -112,17 +118,33 @@ def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa:
     assert isabela.name in me and f"{isabela.dramatic}/{isabela.knocked_out_at}" in me
     assert "Flesh Wounds" in me and "Dramatic Wounds" in me
     until(browser, lambda d: set(fires_on_page(d)) == hers, what="her fires")
+    # she got out into Goose Lane: the burning common room is in her sight from outside,
+    # flames at its windows and its open front door
+    assert isabela.status.value == "escaped" and b.rooms[b.areas[isabela.area].room].outdoors
     mine = fires_on_page(browser)
-    assert set(mine) < set(shared)  # the fires Gaston and Bjorn see inside: not on her page
-    # she got out into Goose Lane: a fire inside the open front door is in her sight from
-    # outside, and on her page (and the table's)
-    assert isabela.status.value == "escaped" and b.areas[isabela.area].name == "ground:G6"
+    assert mine and all(not b.rooms[b.areas[b.find(a)].room].outdoors for a in mine)
+    assert any(b.areas[b.find(a)].room == "common" for a in mine)
+    # a fire Gaston sees and she cannot (out of her line of sight): the table's page has it,
+    # hers does not
+    from fuego.engine.sight import hero_sight
     from fuego.table import gm
 
-    gm.start_fire(scene, "ground:G5", 4)
+    gaston = scene.hero("Gaston Allais")
+    theirs, her_view = hero_sight(scene, gaston).in_view, hero_sight(scene, isabela).in_view
+    spot = next(i for i in sorted(theirs - her_view)
+                if b.areas[i].burnable and i not in scene.fires)
+    gm.start_fire(scene, b.areas[spot].name, 4)
     feed.publish()
-    until(browser, lambda d: fires_on_page(d).get("ground:G5") == 4, what="seen from outside")
-    assert set(fires_on_page(browser)) == {b.areas[i].name for i in known_fires(scene, isabela)}
+    until(browser, lambda d: "reconnecting" not in d.find_element(By.ID, "conn").text)
+    browser.refresh()
+    until(browser, lambda d: d.find_element(By.ID, "me").is_displayed(), 10)
+    until(browser, lambda d: set(fires_on_page(d)) == {b.areas[i].name
+                                                       for i in known_fires(scene, isabela)})
+    assert b.areas[spot].name not in fires_on_page(browser)
+    browser.get(server.url())
+    until(browser, lambda d: fires_on_page(d).get(b.areas[spot].name) == 4, 10, "the table's")
+    browser.get(server.url() + "&hero=isabela-soldano")
+    until(browser, lambda d: d.find_element(By.ID, "me").is_displayed(), 10)
     assert browser.find_element(By.CSS_SELECTOR, "nav#pick a.here").text == isabela.name
     assert browser.find_elements(By.CSS_SELECTOR, "g.figure .me-mark")
     assert _rules_text(browser) == []
@@ -182,8 +204,8 @@ def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # 
         until(browser, lambda d: "ground:B2" in fires_on_page(d), what="all revealed")
         assert all(el.get_attribute("class") == "seen"
                    for el in browser.find_elements(By.CSS_SELECTOR, "rect[id^='area-']"))
-        # undo takes the reveals and the note back with the rest of the answers
-        _answer(proc, "undo")
+        # undo round takes the reveals and the note back with the rest of the round's answers
+        _answer(proc, "undo round")
         until(browser, lambda d: fires_on_page(d) == {}, what="undone")
         until(browser, lambda d: "The cook" not in d.find_element(By.ID, "lines").text)
 

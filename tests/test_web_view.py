@@ -289,7 +289,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
     assert f'id="barrier-door-open-{front.index}"' in svg
     assert f'id="barrier-window-broken-{window.index}"' in svg
     assert f'id="barrier-door-unseen-{pantry.index}"' in svg
-    assert f'id="link-floor-{floor.index}"' in svg and ">collapsed<" in svg
+    assert f'id="link-floor-{floor.index}"' in svg and "<title>collapsed floor</title>" in svg
     assert 'id="smoke-thick-ground:F3"' in svg and "smoke-thin-ground:B1" not in svg
     assert f'id="barrier-floor-broken-{floor.index}"' in level_svg(cellar)
 
@@ -570,3 +570,16 @@ def test_an_npc_who_got_out_beside_the_heroes_is_drawn():
         h.area, h.status = lane, Status.ESCAPED
     figures = {f["name"] for lv in players_view(scene)["levels"] for f in lv["figures"]}
     assert hettie.name in figures
+
+
+@pytest.mark.parametrize("kind", list(EventKind), ids=lambda k: k.value)
+def test_each_kinds_players_words_carry_no_rules(kind):
+    """Every kind's sample (the data the engine emits) in the players' words: a line without
+    a grid reference, a pool or a TN, or nothing."""
+    from test_narrate import SAMPLES
+
+    from fuego.render.players import say
+
+    scene = tavern_scene()
+    text = say(SAMPLES[kind], scene.building)
+    assert text is None or (text and not RULES_TEXT.search(text)), text

@@ -1,23 +1,33 @@
-"""``fuego export SCENARIO|SESSION --round N --out X.dd2vtt``: levels for virtual tabletops.
+"""``fuego export SCENARIO|SESSION --round N --out X``: levels for virtual tabletops.
 
-Writes one Universal VTT file per level of the scene at round ``N`` (a scenario played
-seeded, as ``fuego map --round`` plays it; a saved session replayed to that round, or to where
-the table stopped): ``X-LEVEL.dd2vtt`` for each level, or ``X.dd2vtt`` for the one
-``--level``. Each holds the map image of that round, the walls, the doors and windows as
-portals with their open or closed state, and each fire as a light. The file's contents are
-:func:`fuego.render.vtt_export.export_level`; this command loads, plays and writes.
+Writes one file per level of the scene at round ``N`` (a scenario played seeded, as
+``fuego map --round`` plays it; a saved session replayed to that round, or to where the table
+stopped): ``X-LEVEL.dd2vtt`` for each level, or ``X.dd2vtt`` for the one ``--level``.
+
+- ``--format uvtt`` (``.dd2vtt``, ``.uvtt``, ``.df2vtt``): a Universal VTT map, the picture
+  inside (:func:`fuego.render.vtt_export.export_level`).
+- ``--format foundry`` (``.json``): a Foundry VTT scene document, its picture written beside
+  it as ``X-LEVEL.png`` for the GM to upload where ``--foundry-folder`` says
+  (:func:`fuego.render.foundry_export.scene_document`).
+
+What the picture shows is the players' view unless ``--gm``; ``--tokens``, ``--fuel`` and
+``--labels`` bring back what a clean battle map leaves out. This command loads, plays and
+writes.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
 
 import click
 
 from fuego.cli import SEED
 from fuego.errors import FuegoError, LimitError
 
-EXTENSIONS = (".dd2vtt", ".uvtt", ".df2vtt")
+UVTT_EXTENSIONS = (".dd2vtt", ".uvtt", ".df2vtt")
+FOUNDRY_EXTENSIONS = (".json",)
+FORMATS = ("uvtt", "foundry")
 
 
 def level_paths(out: str, names: list[str], one: bool) -> list[str]:
@@ -29,16 +39,30 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
     return [f"{stem}-{n}{ext}" for n in safe]
 
 
-def write_text(outputs, target, text: str) -> None:
-    """Write one output file (the one place this command writes): through
-    :class:`fuego.files.Outputs`, all levels or none, checked before anything was played."""
-    outputs.write(target, text)
+def out_format(out: str, given: str | None) -> str:
+    """The format ``--format`` names, else the one ``--out``'s extension names."""
+    ext = os.path.splitext(out)[1].lower()
+    wanted = given or ("foundry" if ext in FOUNDRY_EXTENSIONS else
+                       "uvtt" if ext in UVTT_EXTENSIONS else None)
+    if wanted is None:
+        raise FuegoError(f"cannot tell the format of {out!r} from its name",
+                         tip="end the file name in .dd2vtt (Universal VTT) or .json (Foundry "
+                             "VTT), or give --format")
+    allowed = FOUNDRY_EXTENSIONS if wanted == "foundry" else UVTT_EXTENSIONS
+    if ext not in allowed:
+        raise FuegoError(f"--format {wanted} writes {' or '.join(allowed)} files, not {out!r}",
+                         tip=f"name the file X{allowed[0]}")
+    return wanted
 
 
 @click.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--out", "-o", "out", required=True, metavar="X.dd2vtt",
-              help="Where to write: X-LEVEL.dd2vtt per level, or X.dd2vtt with --level.")
+@click.option("--out", "-o", "out", required=True, metavar="X.dd2vtt|X.json",
+              help="Where to write: X-LEVEL.dd2vtt (or .json) per level, or X.dd2vtt with "
+                   "--level.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="uvtt: Universal VTT (.dd2vtt); foundry: a Foundry VTT scene (.json) and "
+                   "its picture (.png). Default: from --out's extension.")
 @click.option("--round", "round_", type=int, default=None, metavar="N",
               help="The scene after round N (a scenario: played seeded; a session: replayed; "
                    "default: the start, or where the session stopped).")
@@ -48,58 +72,99 @@ def write_text(outputs, target, text: str) -> None:
               help="Export only this level, to --out itself.")
 @click.option("--pixels-per-grid", "ppg", type=click.IntRange(20, 400), default=100,
               show_default=True, help="Pixels per 5-ft square of the map image.")
-@click.option("--gm", is_flag=True, help="Also light the fires hidden from every hero.")
+@click.option("--gm", is_flag=True,
+              help="The GM's export: also what no hero sees (fires hidden from every hero, "
+                   "fires and smoke out of sight). Foundry: as hidden lights and drawings.")
+@click.option("--tokens", is_flag=True, help="Draw the heroes' tokens on the picture.")
+@click.option("--fuel", is_flag=True,
+              help="Draw fuel (shade and number), oil, gunpowder, beams and fire's routes.")
+@click.option("--labels", is_flag=True, help="Write room names and mark the ways out.")
+@click.option("--foundry-folder", "folder", default="fuego", show_default=True,
+              metavar="PATH",
+              help="Foundry: the folder of Foundry's user data the pictures will be uploaded "
+                   "to (the scene's background path).")
 @click.option("--force", is_flag=True,
               help="Replace the output files if they exist (never the scenario or session).")
-def export(file: str, out: str, round_: int | None, seed: int | None, level: str | None,
-           ppg: int, gm: bool, force: bool) -> None:
-    """Export a scenario or saved session to Universal VTT maps (.dd2vtt).
+def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int | None,
+           level: str | None, ppg: int, gm: bool, tokens: bool, fuel: bool, labels: bool,
+           folder: str, force: bool) -> None:
+    """Export a scenario or saved session to a virtual tabletop: Universal VTT
+    maps (.dd2vtt) or Foundry VTT scenes (.json).
 
     \b
-    One file per level: its picture at that round, walls (a destroyed one
-    leaves a gap), doors and windows as portals with their open or closed
-    state, and each fire as a light whose range follows its Fire Dice and
-    whose colour follows its temperature. One VTT square is 5 ft. Load it in
-    Foundry VTT (Universal Battlemap importer), Arkenforge, EncounterPlus...
+    One file per level: a clean battle map of that round (floor, walls,
+    doors, windows, and the fire and smoke the players see; no tokens, fuel or
+    labels unless asked), the walls (a destroyed one leaves a gap), doors and
+    windows, and each fire as a light whose range follows its Fire Dice and
+    whose colour its temperature. One VTT square is 5 ft. Universal VTT
+    marks doors closed and windows open, as Dungeondraft does. A Foundry
+    scene keeps door states, windows you see through, animated fire and
+    smoke; load it with "Import Data" on a new scene after uploading its
+    picture (docs/maps-and-forecasts.md).
 
     \b
     Examples:
       fuego export campaigns/tavern.yaml --round 4 --seed 7 --out tavern.dd2vtt
-      fuego export friday.save --level ground --out ground.dd2vtt
+      fuego export friday.save --level ground --out ground.json --gm
     """
     from fuego.cli.mapcmd import is_session, pick_levels, scenario_scene, session_from
     from fuego.files import Output, Outputs
-    from fuego.render.vtt_export import MAX_IMAGE_SIDE, SQUARES_PER_AREA, dumps, export_level
+    from fuego.render.vtt_export import MAX_IMAGE_SIDE, Shown, level_squares
 
-    if os.path.splitext(out)[1].lower() not in EXTENSIONS:
-        raise FuegoError(f"cannot tell the format of {out!r} from its name",
-                         tip="end the file name in .dd2vtt (or .uvtt)")
+    fmt = out_format(out, fmt)
     drawn = False
     if is_session(file):
         scene = session_from(file, round_, seed)
     else:
         scene, seed, drawn = scenario_scene(file, round_, seed)
-        gm = True  # a scenario played headless has no table to keep secrets from
     b = scene.building
     chosen = pick_levels(b, (level,) if level is not None else ())
     levels = list(chosen) if chosen else sorted({a.level for a in b.areas},
                                                 key=lambda k: (b.levels[k].elevation, k))
-    from fuego.render.mapdraw import level_extent
-
     for k in levels:
-        c0, c1, r0, r1 = level_extent(b, k)
-        side = max(c1 - c0 + 1, r1 - r0 + 1) * SQUARES_PER_AREA * ppg
+        side = max(level_squares(b, k)) * ppg
         if side > MAX_IMAGE_SIDE:
             raise LimitError(f"level {b.levels[k].name!r} would be a {side}-pixel picture",
                              tip=f"lower --pixels-per-grid (at most {MAX_IMAGE_SIDE} pixels "
                                  "a side)")
+    shown = Shown(gm=gm, tokens=tokens, fuel=fuel, labels=labels)
     paths = level_paths(out, [b.levels[k].name for k in levels], level is not None)
-    targets = [Output(path, what="VTT map", force=force, inputs=[file]).check()
-               for path in paths]  # all refused or none, before any is written
-    with Outputs() as outputs:  # renamed into place only once every level is written
-        for k, target in zip(levels, targets):
-            write_text(outputs, target, dumps(export_level(b, scene, k, ppg=ppg, gm=gm)))
-    for k, path in zip(levels, paths):
-        click.echo(f"fuego export: wrote {path} (level {b.levels[k].name}, round {scene.round})")
+    pictures = [os.path.splitext(p)[0] + ".png" for p in paths] if fmt == "foundry" else []
+    targets = [Output(path, what="VTT map" if fmt == "uvtt" else "Foundry scene", force=force,
+                      inputs=[file]).check() for path in paths]
+    images = [Output(path, what="map picture", force=force, inputs=[file]).check()
+              for path in pictures]  # all refused or none, before any is written
+    where = f"round {scene.round}" + (", GM's export" if gm else "")
+    said: list[str] = []
+    # all levels or none: each file is written to a temporary one, and they are renamed into
+    # place only once every one was written (fuego.files.Outputs)
+    with Outputs() as outputs:
+        if fmt == "uvtt":
+            from fuego.render.vtt_export import dumps, export_level
+
+            for k, path, target in zip(levels, paths, targets):
+                outputs.write(target, dumps(export_level(b, scene, k, ppg=ppg, shown=shown)))
+                said.append(f"fuego export: wrote {path} (level {b.levels[k].name}, {where})")
+        else:
+            from fuego.render import foundry_export
+            from fuego.render.vtt_export import picture
+
+            for k, path, target, png, image in zip(levels, paths, targets, pictures, images):
+                # the background is the players' picture: Foundry shows it to everyone, and
+                # the GM's extras travel as hidden lights and drawings
+                outputs.write(image, picture(b, scene, k, ppg, Shown(tokens=tokens, fuel=fuel,
+                                                                    labels=labels)))
+                src = (posixpath.join(folder.strip("/"), os.path.basename(png))
+                       if folder.strip("/") else os.path.basename(png))
+                name = (f"{scene.title} — {b.levels[k].name}" if scene.title
+                        else b.levels[k].name)
+                doc = foundry_export.scene_document(b, scene, k, ppg=ppg, image_src=src,
+                                                    shown=shown, name=name)
+                outputs.write(target, foundry_export.dumps(doc))
+                said.append(f"fuego export: wrote {path} and {png} (level "
+                            f"{b.levels[k].name}, {where}; upload the picture to {src} in "
+                            "Foundry's user data)")
+    for line in said:
+        click.echo(line)
     if drawn:
         click.echo(f"seed {seed} — export again with --seed {seed}", err=True)

@@ -104,8 +104,9 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
 @click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
               help="What the heroes try: flee (default), fight (smother the nearest fire while "
                    "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
-                   "player heroes, or one hero with HERO=PLAN; repeatable. The scenario's "
-                   "actions win where given.")
+                   "player heroes, or one hero with HERO=PLAN; repeatable (default: each "
+                   "hero's plan in the scenario, else flee). The scenario's actions win where "
+                   "given.")
 @click.option("--by-round", type=int, default=None, metavar="R",
               help="Round of the report's heat map (default: the round by which, on average, "
                    "areas holding half the fuel have caught fire).")
@@ -147,7 +148,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     R = rounds if rounds is not None else limit
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
-    hero_plans = parse_plans(plans, scenario.build(0).heroes) if plans else None
+    hero_plans = parse_plans(plans, scenario.build(0).heroes) if plans else scenario.plans
 
     from rich.console import Console
     from rich.progress import (

@@ -102,6 +102,8 @@ heroes:
     traits: {{brawn: 2, finesse: 3, wits: 2, resolve: 2, panache: 3}}
     knacks: {{sprinting: 2, leaping: 1, firefighting: 1}}
     start: ground:D2
+    plan: fight                           # when nobody decides: flee (default), fight (stays to
+                                          # fight the fire), hold, rescue:NPC
 
 fires:
   - {{area: ground:A2, fd: 2}}             # the fire in the hearth got out

@@ -1,7 +1,9 @@
 """``fuego run``: play a scenario headless, narrate it round by round, log every event.
 
 The heroes follow the scenario's ``actions`` (a :class:`~fuego.engine.controllers.ScriptedController`,
-automatic where the script is silent) or, without any, the :class:`~fuego.engine.controllers.AutoController`.
+automatic where the script is silent) or, without any, each hero's ``plan`` (a
+:class:`~fuego.engine.plans.PlanController`; without plans the
+:class:`~fuego.engine.controllers.AutoController`: every hero flees).
 The narration streams as the scene plays (a listener on the scene); ``--log`` writes every event
 as one JSON line (``docs/events.md``). Same scenario and seed give byte-identical output and log.
 Without ``--seed`` a seed is drawn at random and printed, so any run can be replayed.
@@ -21,6 +23,7 @@ from fuego.scenario.limits import MAX_ROUNDS
 if TYPE_CHECKING:
     from fuego.engine.controllers import Controller
     from fuego.engine.events import Event
+    from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
 #: Random seeds are drawn below this (short enough to type back in).
@@ -34,10 +37,14 @@ def draw_seed() -> int:
     return random.SystemRandom().randrange(1, SEED_RANGE)
 
 
-def choose_controller(actions: dict | None) -> Controller:
+def choose_controller(actions: dict | None, plans: HeroPlans | None = None) -> Controller:
+    """The scenario's scripted ``actions`` where given, else each hero's ``plan`` (flee by
+    default: the automatic heroes)."""
     from fuego.engine.controllers import AutoController, ScriptedController
+    from fuego.engine.plans import PlanController
 
-    return ScriptedController(actions) if actions else AutoController()
+    auto = PlanController(plans) if plans is not None else AutoController()
+    return ScriptedController(actions, auto) if actions else auto
 
 
 def play_headless(
@@ -145,7 +152,7 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, f
         seed = draw_seed()
     scene = scenario.build(seed)
     actions = getattr(scenario, "actions", None) or {}
-    controller = choose_controller(actions)
+    controller = choose_controller(actions, getattr(scenario, "plans", None))
     limit = rounds if rounds is not None else scene.settings.max_rounds
 
     # In --json-events mode standard output carries events only; the rest goes to stderr.

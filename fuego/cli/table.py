@@ -16,8 +16,9 @@ they run out. The table
   raises) and for every roll a hero makes (a total or the dice as rolled, checked against the
   pool; Drama Dice; ``back`` to the choices; a roll that cannot fail is not asked);
 - narrates the phases and the end of each round as they happen, wrapped between words;
-- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo``, ``save``
-  and ``quit`` at every prompt (a mistyped word gets the nearest), and passes GM overrides
+- answers ``help``, ``map [LEVEL]``, ``status``, ``look ROOM``, ``briefing``, ``undo`` (the
+  last answer), ``undo round``, ``save`` and ``quit`` at every prompt (a mistyped word gets the
+  nearest), and passes GM overrides
   (``fire``, ``fd``, ``open``/``close``/``break``, ``move``, ``wound``, ``add``, ``remove``,
   ``end``) on to the session, which records and carries them out;
 - offers once to end the scene when no hero is left to act;
@@ -40,8 +41,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fuego.cli.table_view import (  # noqa: F401
-    KEY,
     Screen,
+    also_burning,
     area_label,
     choice_label,
     choice_words,
@@ -49,12 +50,14 @@ from fuego.cli.table_view import (  # noqa: F401
     fire_dice,
     fire_label,
     fire_rows,
+    fires_words,
     hero_levels,
     hero_rows,
     isatty,
     level_state,
     literal,
     plan,
+    plan_key,
     plural,
     purpose_words,
     roll_line,
@@ -82,7 +85,9 @@ META_HELP = (
     "back                 at a roll: back to the hero's choices (the round stays)\n"
     "go [N]               between rounds: play N rounds without stopping between them\n"
     "                     (no N: until a hero must act or the scene ends)\n"
-    "undo                 back to the start of the last round begun (again: one more round)\n"
+    "undo                 take back the last answer: its question is asked again (again: the\n"
+    "                     one before; fuego's dice fall the same)\n"
+    "undo round           back to the start of the last round begun (again: one more round)\n"
     "save                 save now (fuego also saves after every answer)\n"
     "quit                 save and stop; resume with fuego play --resume SAVE"
 )
@@ -91,6 +96,25 @@ _KIND_WORDS = {
     "move": "move to", "open": "open door", "close": "close door", "smother": "smother fire",
     "spot": "spot", "put-out-clothes": "put out clothes", "wait": "wait",
 }
+
+
+def undone_words(entry: dict[str, Any]) -> str:
+    """An answer as the GM gave it, for the line that says it was undone."""
+    q, who, rnd = entry.get("q"), entry.get("hero", ""), entry.get("round")
+    at = f"round {rnd}, phase {entry.get('phase')}"
+    if "gm" in entry:
+        where = f"before round {rnd}" if q == "round" else at
+        return f"the GM's {entry['gm']!r} ({where})"
+    a = entry.get("a")
+    if q == "round":
+        return (f"letting the fire play out (before round {rnd})" if a == PLAY_OUT
+                else f"the start of round {rnd}")
+    if q == "dice":
+        return f"{who}'s action dice for round {rnd}"
+    if q == "action":
+        return f"{who}'s action ({at}: {a})"
+    total = "fuego's roll" if a == "auto" else str(a)
+    return f"{who}'s roll for {entry.get('purpose', 'a roll')} ({at}: {total})"
 
 
 # -- the table -----------------------------------------------------------------------------------
@@ -116,6 +140,7 @@ class Table:
         self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
         self._roll_text = ""  # the last answer typed at a roll prompt
         self._backing = False  # a rewind by 'back': no recap, the choices again
+        self._undo_round: int | None = None  # an undo by the answer made in this round
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -125,6 +150,8 @@ class Table:
         self.player = player
         self.narrator = Narrator(verbose=self.verbose, building=scene.building)
         self.muted = player.replaying or player.rewinds > 0  # quiet until back at a question
+        if player.rewinds:  # an undo stops where it lands: no rounds played on by themselves
+            self.go, self.go_until_hero = 0, False
         self._last_round_shown = -1
         self._shown = None
         self._levels_seen = {}
@@ -156,16 +183,26 @@ class Table:
                 self.screen.line("  " + text)
 
     # -- Live ----------------------------------------------------------------------------------
+    def given(self, q: Question) -> str | None:
+        """A round boundary the table answers itself (recorded with the reason): ``go`` rounds
+        and, once the GM let the fire play out, every round. Never the first question after a
+        replay: an undo or a resume stops where it lands."""
+        if self.muted:
+            return None
+        self._flush_narration()
+        self._warnings()
+        if self.go and not q.offer_end:
+            self.go -= 1
+            return "go"  # playing on: the round's own narration says it begins
+        if self._playing_out(q):
+            return PLAY_OUT
+        return None
+
     def answer(self, q: Question) -> str:
         if self.muted:
             self._resumed(q)
         self._flush_narration()
         self._warnings()
-        if q.kind == "round" and self.go and not q.offer_end:
-            self.go -= 1
-            return ""  # playing on: the round's own narration says it begins
-        if q.kind == "round" and self._playing_out(q):
-            return ""  # the GM let the fire play out (also after a resume or an undo)
         if q.kind != "round" and self.go_until_hero:
             self.go, self.go_until_hero = 0, False
         if q.kind == "round":
@@ -292,8 +329,8 @@ class Table:
         q = Question("end", scene, scene.round)
         while True:
             try:
-                text = literal(self._read("The scene is over: Enter to finish (undo goes "
-                                          "back a round)"))
+                text = literal(self._read("The scene is over: Enter to finish (undo: back "
+                                          "one answer; undo round: back a round)"))
             except Quit:
                 return
             if text.strip().lower() in ("", "quit", "q", "exit"):
@@ -341,6 +378,10 @@ class Table:
             self._backing = False
             return
         where = f"before round {q.round}" if q.kind == "round" else when(scene)
+        same_round, self._undo_round = self._undo_round == q.round, None
+        if same_round and q.kind != "round":  # one answer back in this round: its question
+            self.screen.line(f"-- back at {where} --", "yellow")
+            return
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
                          f"({n} answer{'s' if n != 1 else ''} replayed) --", "yellow")
@@ -377,11 +418,14 @@ class Table:
         if texts is not None and texts.briefing.strip():
             self.screen.line("GM briefing (not for the players):", "bold")
             self.screen.line("  " + " ".join(texts.briefing.split()))
+        plans = self.player.session.plans if self.player is not None else None
         for h in scene.heroes:
             about = texts.heroes.get(h.name, "") if texts is not None else ""
+            plan = str(plans.for_hero(h)) if plans is not None else "flee"
+            stays = f" (plan: {plan}, the suggested choice)" if plan != "flee" else ""
             self.screen.line(f"  {h.name}{' (NPC)' if h.npc else ''} at "
-                             f"{area_label(scene, h.area)}" + (f": {about}" if about else ""),
-                             "dim")
+                             f"{area_label(scene, h.area)}{stays}"
+                             + (f": {about}" if about else ""), "dim")
 
     def show_state(self, scene: Scene, *, before_round: int | None = None,
                    levels: list[int] | None = None) -> None:
@@ -390,10 +434,8 @@ class Table:
         the heroes' table and what each hero sees."""
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
-        fd = sum(f.fd for f in scene.fires.values())
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {plural(len(scene.fires), 'fire')}, "
-                         f"{fire_dice(fd)}")
+        self.screen.rule(f"{title} - {moment}: {fires_words(scene)}")
         b = scene.building
         if levels is None:
             levels = hero_levels(scene)
@@ -408,11 +450,13 @@ class Table:
             levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
         header, rows, styles = hero_rows(scene, self.screen.width)
         sights = sight_lines(scene)
-        blocks = [self._plan_block(scene, lv) for lv in levels]
+        marks: set[str] = set()
+        blocks = [self._plan_block(scene, lv, marks) for lv in levels]
         drawn = side_by_side(blocks, self.screen.width)
         rooms = self._rooms_line(scene, levels)
+        key = plan_key(marks)
         rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
-        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(KEY))
+        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
         height = self.screen.height
         if height and 2 + plan_lines + rest > height:
             names = ", ".join(b.levels[lv].name for lv in levels)
@@ -422,7 +466,7 @@ class Table:
             for line in drawn:
                 self.screen.drawn(line)
             self.screen.line(rooms, "dim")
-            self.screen.line(KEY, "dim")
+            self.screen.line(key, "dim")
         hidden = [lv.name for lv in b.levels if lv.index not in levels]
         if hidden and not (height and 2 + plan_lines + rest > height):
             self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
@@ -431,10 +475,12 @@ class Table:
         for text, style in sights:
             self.screen.line(text, style)
 
-    def _plan_block(self, scene: Scene, level: int) -> tuple[str, list]:
+    def _plan_block(self, scene: Scene, level: int,
+                    marks: set[str] | None = None) -> tuple[str, list]:
         lv = scene.building.levels[level]
         symbols = self.player.session.symbols if self.player is not None else None
-        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols))
+        body = list(plan(scene, level, color=self.color, legend=False, symbols=symbols,
+                         marks=marks))
         return f"{lv.name} (level {lv.elevation})", body
 
     def _rooms_line(self, scene: Scene, levels: list[int]) -> str:
@@ -535,17 +581,34 @@ class Table:
         if verb in ("quit", "exit"):
             raise Quit()
         if verb == "undo":
-            assert self.player is not None, "undo while a session plays"
-            keep = self.player.undo_point()
-            if keep is None:
-                self.screen.line("  nothing to undo: no answer given yet", "yellow")
-                return True
-            nxt = self.player.inputs[keep] if keep < len(self.player.inputs) else None
-            rnd = nxt["round"] if nxt and nxt.get("q") == "round" else 1
-            dropped = len(self.player.inputs) - keep
-            raise Rewind(keep, f"undone: back to the start of round {rnd} "
-                               f"({dropped} answer{'s' if dropped != 1 else ''} dropped)")
+            self._undo(q, words[1:])
+            return True
         return False
+
+    def _undo(self, q: Question, args: list[str]) -> None:
+        """``undo``: take back the last answer the GM gave (the rounds the table then played
+        by itself go with it); ``undo round``: back to the start of the last round begun."""
+        assert self.player is not None, "undo while a session plays"
+        if args and " ".join(args).lower() not in ("round", "r"):
+            self.screen.line("  ! undo takes back the last answer; undo round, the whole round",
+                             "bold red")
+            return
+        whole = bool(args)
+        inputs = self.player.inputs
+        keep = self.player.undo_point() if whole else self.player.answer_point()
+        if keep is None:
+            self.screen.line("  nothing to undo: no answer given yet", "yellow")
+            return
+        dropped = len(inputs) - keep
+        count = plural(dropped, "answer")
+        if whole:
+            nxt = inputs[keep] if keep < len(inputs) else None
+            rnd = nxt["round"] if nxt and nxt.get("q") == "round" else 1
+            raise Rewind(keep, f"undone: back to the start of round {rnd} ({count} dropped)")
+        self._undo_round = q.round
+        played = sum(1 for e in inputs[keep + 1:] if "by" in e)
+        also = f", and {plural(played, 'round')} played on after it" if played else ""
+        raise Rewind(keep, f"undone: {undone_words(inputs[keep])}{also} ({count} dropped)")
 
     def _look(self, scene: Scene, what: str) -> None:
         """A room's description, what burns in it and who stands in it."""
@@ -555,9 +618,10 @@ class Table:
         texts = self.player.session.texts if self.player is not None else None
         key = None
         low = what.strip().lower()
+        syms = room_symbols(b, self.player.session.symbols if self.player else None)
         if low:
             for k, r in b.rooms.items():
-                if low in (k.lower(), r.name.lower()):
+                if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
                     key = k
             if key is None:
                 i = b.find(what.strip())
@@ -578,7 +642,7 @@ class Table:
             return
         room = b.rooms[key]
         areas = b.room_areas(key)
-        sym = room_symbols(b, self.player.session.symbols if self.player else None)[key]
+        sym = syms[key]
         fuel = sum(b.areas[i].fuel for i in areas)
         self.screen.line(f"  {room.name} ({key}, {sym} on the {b.levels[room.level].name} plan): "
                          f"{plural(len(areas), 'area')}, fuel {fuel}"
@@ -587,6 +651,8 @@ class Table:
         self.screen.line("  | " + (about.strip() or "(the scenario does not describe it)"),
                          "italic")
         fires = [fire_label(scene, i) for i in areas if i in scene.fires]
+        fires += [w for x, w in zip(scene.also_burning(), also_burning(scene))
+                  if x.area in areas]
         people = [f"{h.name} ({scene.area_name(h.area)})" for h in scene.heroes
                   if h.present and h.area in areas]
         self.screen.line("  fires: " + (", ".join(fires) or "none") + "; here: "
@@ -606,7 +672,8 @@ class Table:
         if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
                 e.get("phase") != q.phase:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
-                             "made it; undo goes back a round", "bold red")
+                             "made it; undo takes back the last answer, undo round the round",
+                             "bold red")
             return
         self._backing = True
         raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "

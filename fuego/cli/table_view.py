@@ -209,18 +209,38 @@ def when(scene: Scene) -> str:
 
 
 def hero_levels(scene: Scene) -> list[int]:
-    """The levels worth drawing: where the heroes still in the building are (else the fires)."""
+    """The levels worth drawing: where the heroes still in the building are (else the fires,
+    burning wrecks included)."""
     b = scene.building
     levels = {b.areas[h.area].level for h in scene.heroes if h.present}
     if not levels:
         levels = {b.areas[i].level for i in scene.fires}
+        levels |= {b.areas[x.area].level for x in scene.also_burning()}
     if not levels and b.levels:
         levels = {0}
     return sorted(levels, key=lambda lv: -b.levels[lv].elevation)
 
 
-KEY = ("key: *N fire of N Fire Dice  @X hero  ~ thin, \u2248 thick smoke  D/d door closed/open  "
-       "W/w window  x broken  E exit  (map LEVEL: full legend)")
+def plan_key(marks: set[str]) -> str:
+    """The one-line key under the round's plans: every mark they draw, named."""
+    from fuego.render.terminal import short_key
+
+    return short_key(marks) + " (map LEVEL: full legend)"
+
+
+def also_burning(scene: Scene, *, rooms: bool = False) -> list[str]:
+    """What burns outside the fires (a burning wreck), in words: ``a wagon ablaze at
+    ground:C2`` (``rooms``: with the room's name)."""
+    where = (lambda i: area_label(scene, i)) if rooms else scene.area_name
+    return [f"a {x.what} ablaze at {where(x.area)}" for x in scene.also_burning()]
+
+
+def fires_words(scene: Scene) -> str:
+    """``2 fires, 5 Fire Dice`` and what else burns: the round screen's title."""
+    fd = sum(f.fd for f in scene.fires.values())
+    text = f"{plural(len(scene.fires), 'fire')}, {fire_dice(fd)}"
+    also = also_burning(scene)
+    return text + (f"; {', '.join(also)}" if also else "")
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:
@@ -239,6 +259,8 @@ def level_state(scene: Scene, level: int) -> tuple:
     areas = [a.index for a in b.areas if a.level == level]
     fires = tuple((i, scene.fires[i].fd, scene.fires[i].temperature.value)
                   for i in areas if i in scene.fires)
+    fires += tuple((x.area, 0, x.what) for x in scene.also_burning()
+                   if b.areas[x.area].level == level)
     smoke = tuple(int(scene.smoke.at(i)) for i in areas) if scene.smoke is not None else ()
     burned = tuple(i for i in areas if b.areas[i].burned_out)
     doors = tuple((x.index, x.closed, x.destroyed) for x in b.barriers
@@ -249,14 +271,15 @@ def level_state(scene: Scene, level: int) -> tuple:
 
 
 def plan(scene: Scene, level: int, *, color: bool, legend: bool = True, ascii: bool = False,
-         symbols: dict[str, str] | None = None):
+         symbols: dict[str, str] | None = None, marks: set[str] | None = None):
     """The level drawn by ``fuego.render.terminal``: fires, smoke, heroes, doors (and a legend).
     Styled ``rich`` text when ``color``, else plain lines. ``symbols``: the GM's plan
-    characters per room."""
+    characters per room; ``marks`` gathers the marks drawn (for :func:`plan_key`)."""
     from fuego.render.terminal import plan_plain, plan_text
 
     draw = plan_text if color else plan_plain
-    return draw(scene, level, ascii=ascii, title=False, legend=legend, symbols=symbols)
+    return draw(scene, level, ascii=ascii, title=False, legend=legend, symbols=symbols,
+                marks=marks)
 
 
 HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breath"]
@@ -323,8 +346,9 @@ def short_names(names: list[str]) -> list[str]:
 
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
-    """What each hero in play sees, and (for the GM only) the fires near them hidden from them,
-    each with why (fuego.engine.sight), and how many more burn out of their view."""
+    """What each hero in play sees, and (for the GM only) the fires near them hidden from them
+    (those they could spot), each with why (fuego.engine.sight). ``look ROOM`` says why for
+    any fire."""
     from fuego.engine.hero_actions import hidden_fires
     from fuego.engine.sight import hero_sight, why_unseen
 
@@ -334,16 +358,13 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
             continue
         seen = sorted(hero_sight(scene, h).fires)
         hidden = hidden_fires(scene, h)
-        farther = len(scene.fires) - len(seen) - len(hidden)
         text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
                                       if seen else "no fire")
-        if hidden or farther:
+        if hidden:
             notes = [f"{fire_label(scene, i)} ({unseen_words(why_unseen(scene, h, i))})"
                      for i in hidden]
-            if farther:
-                notes.append(f"{plural(farther, 'more fire')} out of view")
             text += "  [GM only: hidden from " + h.name + ": " + ", ".join(notes) + "]"
-        out.append((text, "italic magenta" if hidden or farther else None))
+        out.append((text, "italic magenta" if hidden else None))
     return out
 
 
@@ -372,6 +393,7 @@ def watchers_line(scene: Scene, area: int) -> str:
 
 
 def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
+    """The fires' table; what a module keeps burning (a burning wreck) in rows of its own."""
     header = ["fire", "room", "FD", "state", "temperature", "fuel", "wounds"]
     rows = []
     b = scene.building
@@ -379,6 +401,10 @@ def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
         f = scene.fires[i]
         rows.append([scene.area_name(i), b.rooms[b.areas[i].room].name, str(f.fd), f.state.value,
                      f.temperature.value, str(f.resolve), f"{f.flesh} FW, {f.dramatic} DW"])
+    for x in scene.also_burning():
+        state = f"ablaze ({x.detail})" if x.detail else "ablaze"
+        rows.append([f"{scene.area_name(x.area)} {x.what}", b.rooms[b.areas[x.area].room].name,
+                     "-", state, "-", "-", "-"])
     return header, rows
 
 

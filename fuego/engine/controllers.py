@@ -48,10 +48,18 @@ def _tolls(scene: Scene) -> dict[int, float]:
     """What stepping into each area costs a walker on top of the move: its fire, and what a
     module adds (a wreck's extra move)."""
     tolls = {i: float(FIRE_COST_PER_DIE * fire.fd) for i, fire in scene.fires.items()}
+    for i, cost in _module_tolls(scene).items():
+        tolls[i] = tolls.get(i, 0.0) + cost
+    return tolls
+
+
+def _module_tolls(scene: Scene) -> dict[int, float]:
+    """What the modules add to a step into an area (``RuleModule.move_tolls``)."""
+    extra: dict[int, float] = {}
     for m in scene.modules:
         for i, cost in m.move_tolls(scene).items():
-            tolls[i] = tolls.get(i, 0.0) + cost
-    return tolls
+            extra[i] = extra.get(i, 0.0) + cost
+    return extra
 
 
 def exit_costs(scene: Scene) -> list[float]:
@@ -115,14 +123,13 @@ class AutoController(Controller):
         here = costs[hero.area]
         best: tuple[float, int, HeroAction] | None = None
         b = scene.building
-        tolls = _tolls(scene) if scene.modules else None
+        extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
         for j, barrier in b.neighbours(hero.area):
             # The way on from j, plus the fire in j itself: costs[j] counts only what lies beyond.
-            if tolls is not None:
-                through = costs[j] + tolls.get(j, 0.0)
-            else:
-                fire = scene.fires.get(j)
-                through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
+            fire = scene.fires.get(j)
+            through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
+            if extra:
+                through += extra.get(j, 0.0)
             if costs[j] >= here:
                 continue
             if barrier.passable and barrier.kind is not BarrierKind.FLOOR:

@@ -109,11 +109,13 @@ class SceneStart(TypedDict):
     heroes: list[str]
     format: int  # LOG_FORMAT
     starts: NotRequired[dict[str, str]]  # hero -> the area they start in (added in format 2)
+    also_burning: NotRequired[list[list[str]]]
 
 
 class RoundStart(TypedDict):
     fires: int
     heroes: int  # heroes still acting
+    also_burning: NotRequired[list[list[str]]]  # [area, what] a module keeps burning (a wreck)
 
 
 class ActionDice(TypedDict):
@@ -125,6 +127,7 @@ class RoundEnd(TypedDict):
     fires: int
     fire_dice: int
     heroes: dict[str, list[str | int]]  # name -> [status, flesh, dramatic]
+    also_burning: NotRequired[list[list[str]]]
 
 
 class SceneEnd(TypedDict):
@@ -132,6 +135,7 @@ class SceneEnd(TypedDict):
     burning: int
     burned_out: int
     heroes: dict[str, str]
+    also_burning: NotRequired[list[list[str]]]
 
 
 class FireStarted(TypedDict):

@@ -31,7 +31,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
-from fuego.engine.sight import Unseen, hero_sight, look
+from fuego.engine.sight import Unseen, look, sees_fire
 from fuego.rules.formulas import fire_tn, with_raises
 from fuego.rules.tables import FIRE_STATS
 from fuego.world.building import OPENABLE, BarrierKind
@@ -158,10 +158,9 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     """Fires hidden from the hero (fuego.engine.sight: out of sight, behind a door, in smoke)
     that it could notice: within two moves through any barrier, its own area's included."""
     b = scene.building
-    seen = hero_sight(scene, hero).fires
     near = {hero.area, *(j for j, _ in b.neighbours(hero.area))}
     near |= {k for j in list(near) for k, _ in b.neighbours(j)}
-    return sorted(i for i in near if i in scene.fires and i not in seen)
+    return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
 
 
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:
@@ -313,10 +312,30 @@ def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
     return act
 
 
+def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
+    """The area an action names: where it moves, smothers or spots, the far side of a door."""
+    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+        return scene.building.barriers[act.door].other(hero.area)
+    return act.target
+
+
 def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
           arg: str) -> HeroAction | None:
-    """The legal action ``verb arg`` names; a verb alone names the only action of its kind."""
+    """The legal action ``verb arg`` names; a verb alone names the only action of its kind;
+    an area by its short form (``G2`` for ``upper:G2``) when only one such is in reach."""
     b = scene.building
+    if arg and b.find(arg) is None:
+        short = [a for a in legal if a.kind.value == verb and a.kind is not
+                 HeroActionKind.PUT_OUT_CLOTHES and (i := _place(scene, hero, a)) is not None
+                 and b.short_form(arg, i)]
+        if len(short) == 1:
+            return short[0]
+        if len(short) > 1:
+            from fuego.errors import RuleError
+
+            names = ", ".join(b.areas[_place(scene, hero, a) or 0].name for a in short)
+            raise RuleError(f"{arg} is more than one area in {hero.name}'s reach: {names}",
+                            tip=f"name the level too, e.g. {verb} {names.split(', ')[0]}")
     if not arg:
         same = [a for a in legal if a.kind.value == verb]
         if len(same) == 1 and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
-__all__ = ["PlanKind", "Plan", "HeroPlans", "PlanController", "parse_plans"]
+__all__ = ["PlanKind", "Plan", "HeroPlans", "PlanController", "parse_plans", "parse_plan"]
 
 
 class PlanKind(str, Enum):
@@ -95,6 +95,12 @@ def _plan(text: str, names: list[str], npcs: list[str]) -> Plan:
     if target:
         raise FuegoError(f"the plan {word!r} takes no name (only rescue:NAME does)")
     return Plan(kind)
+
+
+def parse_plan(text: str, names: list[str], npcs: list[str]) -> Plan:
+    """One plan in the GM's words (``fight``, ``rescue:Hettie``) among the heroes ``names``
+    (``npcs`` the NPCs among them, for the tip); FuegoError when it is not one."""
+    return _plan(text, names, npcs)
 
 
 def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero]) -> HeroPlans:

@@ -54,11 +54,20 @@ def _script(scene: Scene, when: When) -> None:
         scene.script.check(scene, when)
 
 
+def _also_burning(scene: Scene) -> dict[str, list[list[str]]]:
+    """The ``also_burning`` of the round's and the scene's events: what the modules keep
+    burning outside the fires (a burning wreck), as [area, what]; nothing when there is none,
+    so a scene without any logs as before."""
+    also = scene.also_burning()
+    return {"also_burning": [[scene.area_name(b.area), b.what] for b in also]} if also else {}
+
+
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
                fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT,
-               starts={h.name: scene.area_name(h.area) for h in scene.heroes})
+               starts={h.name: scene.area_name(h.area) for h in scene.heroes},
+               **_also_burning(scene))
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)
@@ -93,7 +102,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
     scene.round += 1
     scene.phase = START_PHASE
     scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
-               heroes=sum(1 for h in scene.heroes if h.in_play))
+               heroes=sum(1 for h in scene.heroes if h.in_play), **_also_burning(scene))
     _script(scene, When.START)
     for m in scene.modules:
         m.round_start(scene)
@@ -197,7 +206,8 @@ def end_round(scene: Scene) -> None:
         hero.dice.clear()
     scene.emit(EventKind.ROUND_END, None, None, fires=len(scene.fires),
                fire_dice=sum(f.fd for f in scene.fires.values()),
-               heroes={h.name: [h.status.value, h.flesh, h.dramatic] for h in scene.heroes})
+               heroes={h.name: [h.status.value, h.flesh, h.dramatic] for h in scene.heroes},
+               **_also_burning(scene))
 
 
 def _exposure(scene: Scene) -> None:
@@ -400,4 +410,5 @@ def end_scene(scene: Scene) -> None:
     b = scene.building
     scene.emit(EventKind.SCENE_END, None, None, rounds=scene.round,
                burning=len(scene.fires), burned_out=sum(1 for a in b.areas if a.burned_out),
-               heroes={h.name: h.status.value for h in scene.heroes})
+               heroes={h.name: h.status.value for h in scene.heroes}, **_also_burning(scene))
+    scene.ended = True  # over, whichever way it ended: a save or a screen says so

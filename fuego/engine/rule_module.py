@@ -8,12 +8,23 @@ The modules themselves, and the registry of their scenario names, are ``fuego.mo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Burning:
+    """Something a module keeps burning outside ``scene.fires`` (a burning wreck): its area,
+    what it is (``wagon``) and, for the GM, how long it burns."""
+
+    area: int
+    what: str
+    detail: str = ""
 
 
 class RuleModule:
@@ -84,10 +95,15 @@ class RuleModule:
     def hero_moved(self, scene: Scene, hero: Hero, frm: int) -> None:
         """A hero just stepped from ``frm`` into ``hero.area`` (e.g. a wreck costs a move)."""
 
+    def burning(self, scene: Scene) -> list[Burning]:
+        """What this module keeps burning outside ``scene.fires`` (a burning wreck), by area:
+        the round's and the scene's events name it, the screens draw it."""
+        return []
+
     def alight(self, scene: Scene) -> bool:
         """Does something this module keeps burning, outside ``scene.fires``, keep the scene
         going (a burning wreck)?"""
-        return False
+        return bool(self.burning(scene))
 
     # -- what modules ask of each other where they cannot import each other's class --------------
     def move_tolls(self, scene: Scene) -> dict[int, float]:

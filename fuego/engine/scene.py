@@ -24,7 +24,7 @@ from fuego.rules.tables import FireKind, Temperature
 from fuego.world.building import Building, Feature
 
 if TYPE_CHECKING:
-    from fuego.engine.rule_module import RuleModule
+    from fuego.engine.rule_module import Burning, RuleModule
     from fuego.engine.script import Script
     from fuego.engine.smoke import SmokeField
 
@@ -67,6 +67,7 @@ class Scene:
     modules: list[RuleModule] = field(default_factory=list)
     script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
+    #: the scene is over: the GM ended it, or ``rounds.end_scene`` closed it
     ended: bool = False
     next_fire_id: int = 1
     listeners: list[Callable[[Event], None]] = field(default_factory=list)
@@ -130,6 +131,11 @@ class Scene:
 
     def heroes_in(self, i: int) -> list[Hero]:
         return [h for h in self.heroes if h.area == i and h.present]
+
+    def also_burning(self) -> list[Burning]:
+        """What the modules keep burning outside ``fires`` (burning wrecks), by area."""
+        out = [b for m in self.modules for b in m.burning(self)]
+        return sorted(out, key=lambda b: (b.area, b.what)) if len(out) > 1 else out
 
     def room_fires(self, room: str) -> list[Fire]:
         return [self.fires[i] for i in self.building.room_areas(room) if i in self.fires]

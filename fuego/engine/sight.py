@@ -257,6 +257,15 @@ def look(scene: Scene, hero: Hero, area: int) -> Look:
     return got
 
 
+def sees_fire(scene: Scene, hero: Hero, area: int) -> bool:
+    """Does ``hero`` see the fire in ``area`` (in view, or spotted)? One look, not the whole
+    sight: what the spot rule asks of the few fires near a hero; it agrees with
+    :func:`hero_sight`'s ``fires`` (both are made of :func:`look`'s parts)."""
+    if area not in scene.fires or hero.status not in WATCHING:
+        return False
+    return area in hero.known_fires or look(scene, hero, area).seen is not Seen.NOT
+
+
 def why_unseen(scene: Scene, hero: Hero, area: int) -> Unseen | None:
     """Why ``hero`` does not see ``area`` (or the fire in it): None when they see it."""
     if area in hero_sight(scene, hero).fires:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.rule_module import Burning
 from fuego.errors import FuegoError
 from fuego.modules import RuleModule, register
 from fuego.modules.common import Options, dr_text, note, unlit
@@ -161,8 +162,9 @@ class Wrecks(RuleModule):
             scene.start_fire(i, SPREAD_FD, Cause.MODULE, module=self.name,
                              why=f"the {wreck.label()} sets its area alight (ASL 25.14)")
 
-    def alight(self, scene: Scene) -> bool:
-        return bool(self.wrecks)
+    def burning(self, scene: Scene) -> list[Burning]:
+        return [Burning(i, w.vehicle, f"to round {w.born + w.rounds}")
+                for i, w in sorted(self.wrecks.items())]
 
     def move_tolls(self, scene: Scene) -> dict[int, float]:
         """25.141: an extra move into a wreck's area, which the automatic heroes count."""

@@ -25,6 +25,7 @@ from fuego.world.building import (
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
+    from fuego.engine.sight import PlayersSight
 
 # -- styles ---------------------------------------------------------------------------------------
 #: Wall line width (points at 1 inch per area) and colour, by material.
@@ -134,6 +135,19 @@ class MapOptions:
     paper: str | None = None
     #: draw fires hidden from every hero in play (the GM's map); else they are left out
     gm: bool = True
+    #: the heroes' tokens (a battle map for a virtual tabletop leaves them to its own tokens)
+    tokens: bool = True
+    #: room names and the way-out marks
+    labels: bool = True
+    #: what the players see (:func:`fuego.engine.sight.players_sight`): fires, smoke, burned-out
+    #: areas and burning wrecks only there; None: all of them
+    sight: PlayersSight | None = None
+
+    def shows(self, area: int, fire: bool = False) -> bool:
+        """Is what burns or smokes in ``area`` drawn? (``fire``: a fire there, seen as a fire.)"""
+        if self.sight is None:
+            return True
+        return area in (self.sight.fires if fire else self.sight.areas)
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -282,7 +296,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add(("fuel",))
         if b.rooms[area.room].outdoors:
             keys.add(("outdoors",))
-        if b.is_exit(area.index):
+        if b.is_exit(area.index) and options.labels:
             keys.add(("exit",))
         if options.heat is None and options.fuel:  # --no-fuel: no feature marks at all
             for feat in (Feature.OIL, Feature.GUNPOWDER):
@@ -291,7 +305,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM,
                                 Feature.LARGE_STONE_BEAM}:
                 keys.add(("feature", "beam"))
-        if area.burned_out:
+        if area.burned_out and options.shows(area.index):
             keys.add(("burned",))
     for barrier in b.barriers:
         if b.areas[barrier.a].level not in on and b.areas[barrier.b].level not in on:
@@ -315,7 +329,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
             keys.add(("route", route.kind))
     if scene is not None:
         for i, fire in scene.fires.items():
-            if b.areas[i].level in on:
+            if b.areas[i].level in on and options.shows(i, fire=True):
                 if hidden_fire(scene, i):
                     if options.gm:
                         keys.add(("fire", "hidden"))
@@ -323,14 +337,15 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
                 keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
         if scene.smoke is not None:
             for i, d in scene.smoke.density.items():
-                if b.areas[i].level in on and int(d):
+                if b.areas[i].level in on and int(d) and options.shows(i):
                     keys.add(("smoke", "thick" if int(d) == 2 else "thin"))
-        for k, hero in enumerate(scene.heroes):
+        for k, hero in enumerate(scene.heroes if options.tokens else ()):
             if b.areas[hero.area].level in on:
                 keys.add(("hero", k))
         from fuego.modules.wrecks import burning_wrecks
 
-        if any(b.areas[w.area].level in on for w in burning_wrecks(scene)):
+        if any(b.areas[w.area].level in on and options.shows(w.area)
+               for w in burning_wrecks(scene)):
             keys.add(("wreck",))
     order = ["fuel", "outdoors", "void", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
              "collapsed",

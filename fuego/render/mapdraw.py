@@ -595,14 +595,15 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             colour = "#ffffff"
         ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
                                 zorder=2, gid=f"area-{_safe(a.name)}"))
-        if a.burned_out:
+        if a.burned_out and options.shows(a.index):
             ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
                                     edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
     if scene is not None and scene.smoke is not None:
         for i in sorted(scene.smoke.density):
             d = int(scene.smoke.density[i])
             a = b.areas[i]
-            if a.level != level or not d or not shown((a.col, a.row, a.col + 1, a.row + 1)):
+            if a.level != level or not d or not options.shows(i) \
+                    or not shown((a.col, a.row, a.col + 1, a.row + 1)):
                 continue
             thick = d == 2
             ax.add_patch(Rectangle((a.col, a.row), 1, 1, fill=False, linewidth=0,
@@ -622,7 +623,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
         _overlap_marks(ax, (x0, x1, y0, y1), tiles, s)
 
     # the ways out: one outline and one EXIT a run of exit squares
-    for run in exit_runs(b, level):
+    for run in exit_runs(b, level) if options.labels else ():
         first = b.areas[run[0]]
         ax.add_collection(LineCollection(
             _run_outline(b, level, run, 0.06), colors=EXIT_COLOUR, linewidths=1.6 * lw_scale,
@@ -665,9 +666,11 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     names: list[tuple[int, str, float, dict]] = []
     if scene is not None:
         _fires(ax, b, level, scene, options, placer)
-        _wrecks(ax, b, level, scene, placer)
-        names = _heroes(ax, b, level, scene, options, placer)
-    _room_labels(ax, b, level, scene, options, placer, clip)
+        _wrecks(ax, b, level, scene, options, placer)
+        if options.tokens:
+            names = _heroes(ax, b, level, scene, options, placer)
+    if options.labels:
+        _room_labels(ax, b, level, scene, options, placer, clip)
     for i, words, size, style in marks + names:
         a = b.areas[i]
         spots = _area_spots(a.col, a.row)
@@ -1078,7 +1081,7 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         if a.level != level:
             continue
         hidden = hidden_fire(scene, i)
-        if hidden and not options.gm:
+        if not options.shows(i, fire=True) or (hidden and not options.gm):
             continue  # the players' map: what the table sees
         state = fire.state.value
         if state == "flame":
@@ -1100,7 +1103,8 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
               color=colour_text, zorder=12)
 
 
-def _wrecks(ax, b: Building, level: int, scene: Scene, placer: _Placer) -> None:
+def _wrecks(ax, b: Building, level: int, scene: Scene, options: MapOptions,
+            placer: _Placer) -> None:
     """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
     area (a fire there keeps the middle)."""
     from matplotlib.patches import FancyBboxPatch
@@ -1109,7 +1113,7 @@ def _wrecks(ax, b: Building, level: int, scene: Scene, placer: _Placer) -> None:
 
     for wreck in burning_wrecks(scene):
         a = b.areas[wreck.area]
-        if a.level == level:
+        if a.level == level and options.shows(wreck.area):
             placer.block(a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88)
             ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
                                         boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,

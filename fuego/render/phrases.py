@@ -235,7 +235,7 @@ def _hero_status(name: str, status: str, flesh: int, dramatic: int) -> str:
     if flesh:
         wounds.append(plural(flesh, "Flesh Wound"))
     if dramatic:
-        wounds.append(f"{dramatic} Dramatic")
+        wounds.append(plural(dramatic, "Dramatic Wound"))
     hurt = ", ".join(wounds) if wounds else "unhurt"
     if status == "active":
         return f"{name} {hurt}"
@@ -295,7 +295,7 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     title = d.get("title") or "The scene"
     heroes = d.get("heroes") or []
     fires = d.get("fires", 0)
-    text = f"{title} begins: {_count(fires, 'fire')} burning"
+    text = f"{title} begins: {_count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
     starts = d.get("starts") or {}
     named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
     text += f"; heroes {listing(named)}" if heroes else "; no heroes inside"
@@ -304,12 +304,23 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     return text
 
 
+def _also(data: Mapping[str, Any], none: str, some: str, fires: str = "fires") -> str:
+    """What a module keeps burning beside the fires (``a wagon ablaze (ground:C2)``), after
+    ``none`` (no fire) or ``some`` (the fires counted, under the key ``fires``); '' when there
+    is nothing."""
+    also = data.get("also_burning") or []
+    if not also:
+        return ""
+    what = listing(f"a {w} ablaze ({a})" for a, w in also)
+    return f"{some if data.get(fires) else none} {what}"
+
+
 @_phrase(K.ROUND_START)
 def _on_round_start(e: Event, c: Context) -> str | None:
     d = cast(events.RoundStart, e.data)
     inside = d.get("heroes", 0)
-    return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning, "
-            f"{_count(inside, 'hero', 'heroes')} inside")
+    return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning"
+            f"{_also(d, ' but', ' and')}, {_count(inside, 'hero', 'heroes')} inside")
 
 
 @_phrase(K.ACTION_DICE)
@@ -330,6 +341,7 @@ def _on_round_end(e: Event, c: Context) -> str | None:
                 f"({plural(d.get('fire_dice', 0), 'Fire Die', 'Fire Dice')})")
     else:
         text = f"Round {e.round} ends: no fire left"
+    text += _also(d, " but", " and")
     heroes = d.get("heroes") or {}
     parts = [_hero_status(n, str(s), int(f), int(dw)) for n, (s, f, dw) in heroes.items()]
     return text + ("; " + "; ".join(parts) if parts else "")
@@ -341,7 +353,11 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     rounds = d.get("rounds", e.round)
     text = f"The scene ends after {plural(rounds, 'round')}: "
     burning = d.get("burning", 0)
-    text += f"still {plural(burning, 'fire')} burning" if burning else "nothing burns"
+    also = _also(d, "no fire left but", " and", fires="burning")
+    if burning:
+        text += f"still {plural(burning, 'fire')} burning{also}"
+    else:
+        text += also or "nothing burns"
     text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
     heroes = d.get("heroes") or {}
     if heroes:

@@ -286,6 +286,9 @@ def _hero_moved(e: Event, b: Building | None) -> str | None:
         return f"{e.actor} is now in {_where(to, b)}"
     if room_key(frm, b) == room_key(to, b):
         return None  # a step inside a room: the map shows it
+    i = b.find(str(to)) if b is not None and to is not None else None
+    if b is not None and i is not None and b.is_exit(i):
+        return None  # a way out: the hero's escape says it
     return f"{e.actor} goes into {_where(to, b)}"
 
 

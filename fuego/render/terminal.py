@@ -8,10 +8,11 @@ scenario's starting state with it; ``fuego play`` and ``fuego run`` can draw the
 Each 10-ft area is a 3-character cell; barriers are drawn between cells: a 1-character column
 between areas side by side, a 3-character run between rows. Cell, left to right: the room's
 plan character; the fuel left (``.`` none, ``x`` burned out); a mark (stairs, feature). A fire
-shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial; smoke fills the blanks. A
-broken barrier is ``/`` (a gap), never ``x``. A room's character is never one of the marks
-(:data:`MARK_CHARS`): a GM's plan character that is one gets another, which the legend names.
-Nothing here prints.
+shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial (in a fire, ``@`` alone after
+the Fire Dice), something a module keeps burning (a burning wreck) as ``&``; smoke fills the
+blanks. A broken barrier is ``/`` (a gap), never ``x``. A room's character is never one of the
+marks (:data:`MARK_CHARS`) and no two rooms of a building share one: a GM's plan character
+that is taken gets another, which the legend names. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -48,9 +49,11 @@ FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.OIL, "o
                  (Feature.WOODEN_BEAM, "b"), (Feature.STONE_BEAM, "b"),
                  (Feature.LARGE_STONE_BEAM, "b")]
 SMOKE_FILL = {1: ("~", "~"), 2: ("≈", "%")}  # density -> (unicode, ascii)
+#: Something a module keeps burning outside the fires (a burning wreck), in a cell's third place.
+ALSO_BURNING_MARK = "&"
 _LETTERS = set("DdWw/ ")  # door, window and broken marks: lines do not continue through them
 #: Characters that mean something on the plan: no room is drawn with one of them.
-MARK_CHARS = frozenset("DdWw/xLO<>Egob*@+~%≈.")
+MARK_CHARS = frozenset("DdWw/xLO<>Egob*@+~%≈.&")
 #: The legend's key is wrapped to this width (the table's panel is about 80 columns).
 KEY_WIDTH = 76
 
@@ -90,25 +93,29 @@ def levels_top_down(building: Building) -> list[int]:
 
 
 def room_symbols(building: Building, given: dict[str, str] | None = None) -> dict[str, str]:
-    """One character per room: the GM's plan character if known, else one picked per level."""
-    out: dict[str, str] = {}
-    used: dict[int, set[str]] = {}
-    for key, room in building.rooms.items():
-        ch = (given or {}).get(key)
-        if ch and ch not in MARK_CHARS and ch not in used.setdefault(room.level, set()):
-            out[key] = ch
-            used[room.level].add(ch)
+    """One character per room, none shared across the building's levels (``a`` names one room,
+    so ``look a`` and the key can): the GM's plan character where it is free and no mark, else
+    a letter of the room's key or name, else the first free letter (lower case before capitals,
+    which beside the fuel read like a grid reference), else a digit."""
     import string
 
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for key in building.rooms:
+        ch = (given or {}).get(key)
+        if ch and ch not in MARK_CHARS and ch not in taken:
+            out[key] = ch
+            taken.add(ch)
     for key in sorted(building.rooms):
         if key in out:
             continue
         room = building.rooms[key]
-        taken = used.setdefault(room.level, set())
-        pool = (key.lower() + room.name.lower() + string.ascii_lowercase + string.ascii_uppercase
+        own = key + room.name
+        # lower case first: a capital and the fuel read like a grid reference (G2)
+        pool = (own.lower() + string.ascii_lowercase + own.upper() + string.ascii_uppercase
                 + string.digits)
-        ch = next((c for c in pool if c.isalnum() and c not in taken and c not in MARK_CHARS),
-                  "?")
+        ch = next((c for c in pool if c.isascii() and c.isalnum() and c not in taken
+                   and c not in MARK_CHARS), "?")
         out[key] = ch
         taken.add(ch)
     return out
@@ -116,8 +123,10 @@ def room_symbols(building: Building, given: dict[str, str] | None = None) -> dic
 
 def plan_text(scene_or_building: Scene | Building, level: int | str | None = None, *,
               scene: Scene | None = None, symbols: dict[str, str] | None = None,
-              ascii: bool = False, legend: bool = True, title: bool = True) -> list[Text]:
-    """The drawing of one level (``None``: every level, top down), with a legend."""
+              ascii: bool = False, legend: bool = True, title: bool = True,
+              marks: set[str] | None = None) -> list[Text]:
+    """The drawing of one level (``None``: every level, top down), with a legend. ``marks``,
+    when given, gathers the marks drawn (for :func:`short_key`)."""
     from rich.text import Text
 
     if isinstance(scene_or_building, Building):
@@ -131,16 +140,68 @@ def plan_text(scene_or_building: Scene | Building, level: int | str | None = Non
             if k:
                 out.append(Text(""))
             out.extend(plan_text(building, li, scene=scene, symbols=symbols, ascii=ascii,
-                                 legend=legend, title=title))
+                                 legend=legend, title=title, marks=marks))
         return out
     li = level_index(building, level)
     syms = room_symbols(building, symbols)
-    return _Drawing(building, li, scene, syms, ascii).lines(legend=legend, title=title)
+    drawing = _Drawing(building, li, scene, syms, ascii)
+    lines = drawing.lines(legend=legend, title=title)
+    if marks is not None:
+        marks |= drawing.used
+    return lines
 
 
 def plan_plain(scene_or_building: Any, level: int | str | None = None, **kw) -> list[str]:
     """:func:`plan_text` without styles: plain strings."""
     return [t.plain for t in plan_text(scene_or_building, level, **kw)]
+
+
+#: What each mark means, in the order a key names them: (mark drawn, words, short words).
+#: ``{thin}``/``{thick}`` are the smoke's fill (Unicode or ASCII).
+MARKS: dict[str, tuple[str, str, str]] = {
+    "fire": ("*N", "fire of N Fire Dice", "fire of N Fire Dice"),
+    "fire-hot": ("*N", "hot fire of N Fire Dice (yellow on red)", "hot fire"),
+    "hero-in-fire": ("*N@", "a hero in a fire (see the heroes' table)", "hero in a fire"),
+    "also-burning": (ALSO_BURNING_MARK, "something ablaze of its own (a burning wreck)",
+                     "wreck ablaze"),
+    "hero": ("@X", "hero (initial)", "hero"),
+    "heroes": ("@X+", "hero and others in the same area", "more heroes"),
+    "smoke-1": ("{thin}", "thin smoke", "thin smoke"),
+    "smoke-2": ("{thick}", "thick smoke", "thick smoke"),
+    "door-closed": ("D", "closed door", "door shut"),
+    "door-open": ("d", "open door", "door open"),
+    "window-closed": ("W", "closed window", "window shut"),
+    "window-open": ("w", "open window", "window open"),
+    "broken": (BROKEN_GLYPH, "broken wall, door or window (a gap)", "broken (a gap)"),
+    "link-stairs": ("< >", "stairs up, down", "stairs up/down"),
+    "link-ladder": ("L", "ladder", "ladder"),
+    "link-hole": ("O", "hole or hatch in the floor", "hole in the floor"),
+    "feature-E": ("E", "exit", "exit"),
+    "feature-g": ("g", "gunpowder", "gunpowder"),
+    "feature-o": ("o", "oil", "oil"),
+    "feature-b": ("b", "beam or post", "beam"),
+    "burned": ("x", "fuel burned out", "burned out"),
+    "no-fuel": (".", "no fuel", "no fuel"),
+}
+
+
+def key_entries(used: set[str], ascii: bool = False, *, short: bool = False) -> list[str]:
+    """The key to the marks in ``used`` (a drawing's): the cell's layout, the walls drawn, then
+    each mark with its words, so every mark a plan shows is named."""
+    parts = ["cell: room, fuel, mark" if short else "cell: room, fuel (. none), mark"]
+    for s in Structure:
+        if s.value in used and s in WALL_GLYPHS:
+            parts.append(f"{WALL_GLYPHS[s][2 if ascii else 0]} {s.value}")
+    fill = {"thin": SMOKE_FILL[1][1 if ascii else 0], "thick": SMOKE_FILL[2][1 if ascii else 0]}
+    for k, (mark, words, brief) in MARKS.items():
+        if k in used:
+            parts.append(f"{mark.format(**fill)} {brief if short else words}")
+    return parts
+
+
+def short_key(used: set[str], ascii: bool = False) -> str:
+    """One line naming every mark in ``used`` (the plans drawn), for the table under them."""
+    return "key: " + ", ".join(key_entries(used, ascii, short=True)[1:])
 
 
 class _Drawing:
@@ -158,6 +219,8 @@ class _Drawing:
         self.chars = [[" "] * cols for _ in range(rows)]
         self.styles: list[list[str | None]] = [[None] * cols for _ in range(rows)]
         self.used: set[str] = set()  # what the legend needs to explain
+        #: area -> what a module keeps burning there (a burning wreck)
+        self.also = {x.area: x.what for x in scene.also_burning()} if scene is not None else {}
 
     # -- canvas ------------------------------------------------------------------------------
     def put(self, y: int, x: int, text: str, style: str | None = None) -> None:
@@ -233,24 +296,32 @@ class _Drawing:
                (mark, mark_style)]
         if area.burned_out:
             self.used.add("burned")
+        elif area.fuel <= 0:
+            self.used.add("no-fuel")
         fire = scene.fires.get(i) if scene is not None else None
         heroes = scene.heroes_in(i) if scene is not None else []
+        if i in self.also:  # a burning wreck: in the third place, before a feature's mark
+            out[2] = (ALSO_BURNING_MARK, STYLE["fire"])
+            self.used.add("also-burning")
         if fire is not None:
             hot = fire.temperature.value == "hot"
             style = STYLE["hot" if hot else "fire"]
-            self.used.add("fire")
+            self.used.add("fire-hot" if hot else "fire")
             if fire.fd >= 10:
                 out = [("*", style), ("1", style), ("0", style)]
             else:
                 out = [("*", style), (str(fire.fd), style), out[2]]
-            if heroes:
+            if heroes:  # a hero in the fire: no room for the initial (the legend names them)
                 out[2] = ("@", STYLE["hero"])
-                self.used.add("hero")
+                self.used.add("hero-in-fire")
         elif heroes:
             initial = heroes[0].name[:1].upper() or "?"
-            out = [("@", STYLE["hero"]), (initial, STYLE["hero"]),
-                   ("+", STYLE["hero"]) if len(heroes) > 1 else out[2]]
+            third = out[2] if i in self.also else (
+                ("+", STYLE["hero"]) if len(heroes) > 1 else out[2])
+            out = [("@", STYLE["hero"]), (initial, STYLE["hero"]), third]
             self.used.add("hero")
+            if len(heroes) > 1 and i not in self.also:
+                self.used.add("heroes")
         density = scene.smoke.at(i) if scene is not None and scene.smoke is not None else 0
         if density:
             fill = SMOKE_FILL[int(density)][1 if self.ascii else 0]
@@ -368,28 +439,19 @@ class _Drawing:
                 line.append(f" fire at {b.areas[i].name}: {fire.fd} {dice}, "
                             f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
                 out.append(line)
+            for i, what in sorted(self.also.items()):
+                if b.areas[i].level != self.li:
+                    continue
+                line = Text("  ")
+                line.append(ALSO_BURNING_MARK, style=STYLE["fire"])
+                line.append(f"  a {what} ablaze at {b.areas[i].name} (a fire of its own)")
+                out.append(line)
         for entry in self.key_lines():
             out.append(Text("  " + entry, style="dim"))
         return [Text("Legend:", style=STYLE["header"])] + out if out else []
 
     def key(self) -> str:
-        parts = ["cell: room, fuel (. none), mark"]
-        a = self.ascii
-        for s in Structure:
-            if s.value in self.used and s in WALL_GLYPHS:
-                parts.append(f"{self._pick(WALL_GLYPHS[s], True)} {s.value}")
-        names = {"door-closed": "D closed door", "door-open": "d open door",
-                 "window-closed": "W closed window", "window-open": "w open window",
-                 "broken": "/ broken wall, door or window (a gap)",
-                 "link-stairs": "< stairs up, > down",
-                 "link-ladder": "L ladder", "link-hole": "O hole or hatch in the floor",
-                 "feature-E": "E exit", "feature-g": "g gunpowder", "feature-o": "o oil",
-                 "feature-b": "b beam or post", "fire": "*N fire of N Fire Dice",
-                 "hero": "@X hero (+ more)", "burned": "x fuel burned out",
-                 "smoke-1": f"{SMOKE_FILL[1][1 if a else 0]} thin smoke",
-                 "smoke-2": f"{SMOKE_FILL[2][1 if a else 0]} thick smoke"}
-        parts += [text for k, text in names.items() if k in self.used]
-        return "; ".join(parts)
+        return "; ".join(key_entries(self.used, self.ascii))
 
     def key_lines(self) -> list[str]:
         """:meth:`key` wrapped at :data:`KEY_WIDTH` between its entries (none is cut)."""

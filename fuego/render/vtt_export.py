@@ -1,24 +1,28 @@
-"""A level of a scene as a Universal VTT map (``.dd2vtt``): for Foundry VTT (its Universal
-Battlemap importer), Arkenforge, EncounterPlus and other virtual tabletops.
+"""A level of a scene for virtual tabletops: what every export shares, and the Universal VTT
+file (``.dd2vtt``) for Foundry VTT's Universal Battlemap Importer, Fantasy Grounds (uvtt2fgu),
+Owlbear Rodeo, Arkenforge, EncounterPlus and others.
 
-:func:`export_level` returns the file's JSON (a dict) for one level of a building as a scene
-has it at some round; :func:`dumps` writes it. The mapping (docs/maps-and-forecasts.md,
-"Exporting to a virtual tabletop"):
+Shared by both formats (:mod:`fuego.render.foundry_export` is the other):
 
 - **Grid.** One VTT square is 5 ft, so a 10-ft area is 2 x 2 squares; the map covers the
-  level's columns and rows (its top-left area is the map's top-left), ``pixels_per_grid``
-  pixels a square.
-- **Image.** The level drawn by :func:`fuego.render.mapdraw.draw_level` at that round (fires,
-  smoke, heroes, burned areas), without legend or labels around it, as a base64 PNG.
-- **Walls** (``line_of_sight``): every intact wall between two areas, and the outline of the
-  indoor areas (a room's outer wall, where the plan has no neighbour). A destroyed wall leaves
-  a gap; open ground, archways and outdoor edges have no wall.
-- **Portals**: every intact door and window on its area edge, with its ``closed`` state and
-  its kind in ``name`` (``fuego import --windows-from-names`` reads windows back as windows).
-  A broken door or window is a gap.
-- **Lights**: every fire the table sees (a fire hidden from every hero only with ``gm``), at
-  its area's centre; its range grows with its Fire Dice (:data:`LIGHT_RANGE`) and its colour
-  follows its temperature (:data:`LIGHT_COLOUR`).
+  level's columns and rows (its top-left area is the map's top-left).
+- **Geometry** (:func:`geometry`): every intact wall between two areas, and the outline of the
+  indoor areas (a room's outer wall, where the plan has no neighbour), merged into polylines;
+  every intact door and window on its area edge. A destroyed or burned-through barrier is
+  gone: no wall, no portal. Open ground, archways and outdoor edges have no wall.
+- **Picture** (:func:`picture`): a clean battle map of that round: floor, walls, doors,
+  windows, and fire, smoke, burned-out areas and burning wrecks *as the players see them*
+  (:func:`fuego.engine.sight.players_sight`). No hero tokens (the VTT has its own), no fuel
+  shading, numbers or marks, no labels, nothing the players do not see; :class:`Shown` brings
+  each back (``gm`` shows everything, hidden fires in their GM colour).
+- **Fires** (:func:`lit_fires`): the fires the players see; with ``gm`` every fire, those the
+  players do not see marked hidden. A fire's light reaches :func:`light_range` squares and
+  its colour follows its temperature (:data:`LIGHT_COLOUR`).
+
+The Universal VTT file (:func:`export_level`): the picture as base64 PNG, walls as
+``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that every
+importer reads (``closed: true`` a door, ``closed: false`` a window, whatever its state now:
+the format has no field for an open door), fires as ``lights``.
 
 Pure: nothing is written or printed here. matplotlib is imported inside the functions only.
 """
@@ -28,21 +32,26 @@ from __future__ import annotations
 import base64
 import io
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.render.map_style import MapOptions, hidden_fire
+from fuego.render.map_style import MapOptions
 from fuego.text import json as text_json
-from fuego.world.building import OPENABLE, BarrierKind, Building
+from fuego.world.building import OPENABLE, Barrier, BarrierKind, Building
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
 
 __all__ = ["export_level", "dumps", "SQUARES_PER_AREA", "LIGHT_COLOUR", "light_range",
-           "DEFAULT_PPG", "MAX_IMAGE_SIDE"]
+           "DEFAULT_PPG", "MAX_IMAGE_SIDE", "Shown", "Geometry", "Portal", "Lit", "geometry",
+           "picture", "lit_fires", "PLAYERS", "fire_colour", "level_squares"]
 
 FORMAT = 0.3
 #: Universal VTT squares are 5 ft: a 10-ft area is 2 x 2 of them.
 SQUARES_PER_AREA = 2
+#: Feet in one VTT square.
+SQUARE_FEET = 5
 DEFAULT_PPG = 100
 #: The picture's longest side, in pixels (larger maps are refused with a tip).
 MAX_IMAGE_SIDE = 16_384
@@ -52,6 +61,69 @@ LIGHT_COLOUR = {"cold": "ffffd27f", "regular": "ffff9a3c", "hot": "ffff4a1c", "f
 #: A fire lights this many squares around its area's centre plus one per Fire Die.
 LIGHT_RANGE = (1.0, 1.0)
 
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What an export shows besides the plan (all off: the players' clean battle map).
+
+    ``gm``: everything, hidden fires too; ``tokens``: the heroes' discs; ``fuel``: fuel shading
+    and numbers, oil, gunpowder, beams and the routes fire runs along; ``labels``: room names
+    and the way-out marks."""
+
+    gm: bool = False
+    tokens: bool = False
+    fuel: bool = False
+    labels: bool = False
+
+
+#: The players' clean battle map: nothing added.
+PLAYERS = Shown()
+
+
+@dataclass(frozen=True)
+class Portal:
+    """An intact door or window on its area edge, from ``p`` to ``q`` (squares)."""
+
+    barrier: Barrier
+    p: Point
+    q: Point
+
+    @property
+    def window(self) -> bool:
+        return self.barrier.kind is BarrierKind.WINDOW
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A level in VTT squares: its size, its walls (polylines) and its doors and windows."""
+
+    level: int
+    origin: tuple[int, int]  # the column and row of the map's top-left area
+    size: tuple[int, int]  # squares across and down
+    walls: list[list[Point]]
+    portals: list[Portal]
+
+    def centre(self, area) -> tuple[float, float]:
+        """An area's centre, in squares."""
+        k = SQUARES_PER_AREA
+        return (area.col - self.origin[0] + 0.5) * k, (area.row - self.origin[1] + 0.5) * k
+
+    def corner(self, area) -> Point:
+        """An area's top-left corner, in squares."""
+        k = SQUARES_PER_AREA
+        return (area.col - self.origin[0]) * k, (area.row - self.origin[1]) * k
+
+
+@dataclass(frozen=True)
+class Lit:
+    """A fire an export lights; ``hidden``: one the players do not see (only with ``gm``)."""
+
+    area: int
+    fire: Fire
+    hidden: bool
+
 
 def light_range(fire_dice: int) -> float:
     """Squares a fire of ``fire_dice`` Fire Dice lights: its own area's half-width (1 square)
@@ -60,17 +132,21 @@ def light_range(fire_dice: int) -> float:
     return base + per_die * max(0, fire_dice)
 
 
-def _window(b: Building, level: int) -> tuple[int, int, int, int]:
+def fire_colour(fire: Fire) -> str:
+    """The fire's light colour as RGB hex (``ff9a3c``), by temperature (a new flame pale)."""
+    temp = "flame" if fire.state.value == "flame" else fire.temperature.value
+    return LIGHT_COLOUR.get(temp, LIGHT_COLOUR["regular"])[2:]
+
+
+def level_squares(b: Building, level: int) -> tuple[int, int]:
+    """The level's map size in VTT squares (across, down)."""
     from fuego.render.mapdraw import level_extent
 
-    return level_extent(b, level)
+    c0, c1, r0, r1 = level_extent(b, level)
+    return (c1 - c0 + 1) * SQUARES_PER_AREA, (r1 - r0 + 1) * SQUARES_PER_AREA
 
 
-def _point(x: float, y: float) -> dict[str, float]:
-    return {"x": x, "y": y}
-
-
-def _edge_squares(b: Building, i: int, j: int, origin: tuple[int, int]):
+def _edge_squares(b: Building, i: int, j: int, origin: tuple[int, int]) -> tuple[Point, Point]:
     """The shared edge of side-by-side areas i and j, as two points in squares."""
     a, c = b.areas[i], b.areas[j]
     k = SQUARES_PER_AREA
@@ -82,10 +158,10 @@ def _edge_squares(b: Building, i: int, j: int, origin: tuple[int, int]):
     return ((a.col - c0) * k, y * k), ((a.col - c0 + 1) * k, y * k)
 
 
-def _merge(segments: list[tuple[tuple[float, float], tuple[float, float]]]):
+def _merge(segments: list[tuple[Point, Point]]) -> list[list[Point]]:
     """Collinear touching segments on one grid line joined into one polyline each."""
-    horizontal: dict[float, list[tuple[float, float]]] = {}
-    vertical: dict[float, list[tuple[float, float]]] = {}
+    horizontal: dict[int, list[tuple[int, int]]] = {}
+    vertical: dict[int, list[tuple[int, int]]] = {}
     for (x0, y0), (x1, y1) in segments:
         if y0 == y1:
             horizontal.setdefault(y0, []).append((min(x0, x1), max(x0, x1)))
@@ -94,70 +170,37 @@ def _merge(segments: list[tuple[tuple[float, float], tuple[float, float]]]):
     out = []
     for line, spans, flip in [(y, s, False) for y, s in sorted(horizontal.items())] + \
             [(x, s, True) for x, s in sorted(vertical.items())]:
-        spans.sort()
-        lo, hi = spans[0]
-        for s0, s1 in spans[1:] + [(math.inf, math.inf)]:
-            if s0 <= hi:
-                hi = max(hi, s1)
-                continue
+        runs: list[list[int]] = []
+        for s0, s1 in sorted(spans):
+            if runs and s0 <= runs[-1][1]:
+                runs[-1][1] = max(runs[-1][1], s1)
+            else:
+                runs.append([s0, s1])
+        for lo, hi in runs:
             out.append([(line, lo), (line, hi)] if flip else [(lo, line), (hi, line)])
-            lo, hi = s0, s1
     return out
 
 
-def _image(b: Building, scene: Scene | None, level: int, ppg: int, gm: bool) -> bytes:
-    """The level as a PNG of exactly ``ppg`` pixels a square, nothing around the plan."""
-    from matplotlib.figure import Figure
+def geometry(b: Building, level: int) -> Geometry:
+    """The level's walls and portals as they stand now (see the module docstring)."""
+    from fuego.render.mapdraw import level_extent
 
-    from fuego.render.mapdraw import draw_level, drawn_words, literal_text
-
-    c0, c1, r0, r1 = _window(b, level)
-    w, h = (c1 - c0 + 1) * SQUARES_PER_AREA * ppg, (r1 - r0 + 1) * SQUARES_PER_AREA * ppg
-    dpi = 100
-    area_inches = SQUARES_PER_AREA * ppg / dpi
-    fig = Figure(figsize=(w / dpi, h / dpi), dpi=dpi)
-    ax = fig.add_axes((0, 0, 1, 1))
-    literal_text(draw_level)(ax, b, level, scene,
-                             MapOptions(area_inches=area_inches, legend=False, gm=gm))
-    ax.set_title("")
-    ax.set_axis_off()
-    drawn_words(fig)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": "fuego"})
-    return buf.getvalue()
-
-
-def export_level(building: Building, scene: Scene | None, level: int, *,
-                 ppg: int = DEFAULT_PPG, gm: bool = False, image: bool = True) -> dict[str, Any]:
-    """The Universal VTT JSON of one level (see the module docstring). ``gm``: also light the
-    fires hidden from every hero; ``image``: embed the picture (tests may leave it out)."""
-    b = scene.building if scene is not None else building
-    c0, c1, r0, r1 = _window(b, level)
-    k = SQUARES_PER_AREA
-    cols, rows = (c1 - c0 + 1) * k, (r1 - r0 + 1) * k
+    c0, _, r0, _ = level_extent(b, level)
     origin = (c0, r0)
-    walls = []
+    k = SQUARES_PER_AREA
+    walls: list[tuple[Point, Point]] = []
     portals = []
     for barrier in b.barriers:
         a, c = b.areas[barrier.a], b.areas[barrier.b]
         if a.level != level or c.level != level or abs(a.col - c.col) + abs(a.row - c.row) != 1:
             continue
         if barrier.destroyed:
-            continue  # a broken wall, door or window: a gap
+            continue  # broken or burned through: a gap
         p, q = _edge_squares(b, barrier.a, barrier.b, origin)
         if barrier.kind is BarrierKind.WALL:
             walls.append((p, q))
         elif barrier.kind in OPENABLE:
-            kind = "window" if barrier.kind is BarrierKind.WINDOW else "door"
-            name = barrier.name
-            portals.append({
-                "position": _point((p[0] + q[0]) / 2, (p[1] + q[1]) / 2),
-                "bounds": [_point(*p), _point(*q)],
-                "rotation": 0.0 if p[1] == q[1] else math.pi / 2,
-                "closed": bool(barrier.closed),
-                "freestanding": False,
-                "name": f"{kind}: {name}" if name else kind,
-            })
+            portals.append(Portal(barrier, p, q))
     # the outline of the indoor areas: their outer walls where the plan has no neighbour
     for a in b.areas:
         if a.level != level or b.rooms[a.room].outdoors:
@@ -167,34 +210,103 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
                             (0, -1, ((x, y), (x + k, y))), (0, 1, ((x, y + k), (x + k, y + k)))):
             if b.at(level, a.col + dc, a.row + dr) is None:
                 walls.append(seg)
+    return Geometry(level, origin, level_squares(b, level), _merge(walls), portals)
+
+
+def lit_fires(scene: Scene | None, level: int, gm: bool) -> list[Lit]:
+    """The level's fires an export lights, in area order: those the players see; with ``gm``
+    every fire, those the players do not see marked ``hidden``."""
+    if scene is None:
+        return []
+    from fuego.engine.sight import players_sight
+
+    seen = players_sight(scene).fires
+    b = scene.building
+    return [Lit(i, scene.fires[i], i not in seen) for i in sorted(scene.fires)
+            if b.areas[i].level == level and (gm or i in seen)]
+
+
+def map_options(scene: Scene | None, ppg: int, shown: Shown) -> MapOptions:
+    """How :func:`picture` draws: at ``ppg`` pixels a square, no legend, what ``shown`` asks;
+    fires, smoke and burned areas as the players see them unless ``gm``."""
+    from fuego.engine.sight import players_sight
+
+    sight = players_sight(scene) if scene is not None and not shown.gm else None
+    return MapOptions(area_inches=SQUARES_PER_AREA * ppg / 100, legend=False, gm=shown.gm,
+                      fuel=shown.fuel, tokens=shown.tokens,
+                      labels=shown.labels, sight=sight)
+
+
+def picture(b: Building, scene: Scene | None, level: int, ppg: int, shown: Shown) -> bytes:
+    """The level as a PNG of exactly ``ppg`` pixels a square, nothing around the plan."""
+    from matplotlib.figure import Figure
+
+    from fuego.render.mapdraw import draw_level, drawn_words, literal_text
+
+    w, h = (n * ppg for n in level_squares(b, level))
+    dpi = 100
+    fig = Figure(figsize=(w / dpi, h / dpi), dpi=dpi)
+    ax = fig.add_axes((0, 0, 1, 1))
+    literal_text(draw_level)(ax, b, level, scene, map_options(scene, ppg, shown))
+    ax.set_title("")
+    ax.set_axis_off()
+    drawn_words(fig)  # a control character in a name: its escape, not a missing glyph
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": "fuego"})
+    return buf.getvalue()
+
+
+def _point(x: float, y: float) -> dict[str, float]:
+    return {"x": x, "y": y}
+
+
+def export_level(building: Building, scene: Scene | None, level: int, *,
+                 ppg: int = DEFAULT_PPG, shown: Shown = PLAYERS,
+                 image: bool = True) -> dict[str, Any]:
+    """The Universal VTT JSON of one level (see the module docstring). ``shown``: what the
+    picture and the lights add to the players' view; ``image``: embed the picture (tests may
+    leave it out)."""
+    b = scene.building if scene is not None else building
+    geo = geometry(b, level)
+    portals = []
+    for portal in geo.portals:
+        (px, py), (qx, qy) = portal.p, portal.q
+        kind = "window" if portal.window else "door"
+        name = portal.barrier.name
+        portals.append({
+            "position": _point((px + qx) / 2, (py + qy) / 2),
+            "bounds": [_point(px, py), _point(qx, qy)],
+            "rotation": 0.0 if py == qy else math.pi / 2,
+            # Dungeondraft's convention, read so by every importer: a window is a portal that
+            # does not block light ("closed": false), a door one that does, open or shut
+            "closed": not portal.window,
+            "freestanding": False,
+            "name": f"{kind}: {name}" if name else kind,
+        })
     lights = []
-    if scene is not None:
-        for i in sorted(scene.fires):
-            fire = scene.fires[i]
-            a = b.areas[i]
-            if a.level != level or (not gm and hidden_fire(scene, i)):
-                continue
-            temp = "flame" if fire.state.value == "flame" else fire.temperature.value
-            lights.append({
-                "position": _point((a.col - c0 + 0.5) * k, (a.row - r0 + 0.5) * k),
-                "range": light_range(fire.fd),
-                "intensity": round(min(1.0, 0.4 + 0.06 * fire.fd), 3),
-                "color": LIGHT_COLOUR.get(temp, LIGHT_COLOUR["regular"]),
-                "shadows": True,
-            })
+    for lit in lit_fires(scene, level, shown.gm):
+        x, y = geo.centre(b.areas[lit.area])
+        lights.append({
+            "position": _point(x, y),
+            "range": light_range(lit.fire.fd),
+            "intensity": round(min(1.0, 0.4 + 0.06 * lit.fire.fd), 3),
+            "color": "ff" + fire_colour(lit.fire),
+            "shadows": True,
+        })
+    cols, rows = geo.size
     data: dict[str, Any] = {
         "format": FORMAT,
         "software": "fuego",
         "resolution": {"map_origin": _point(0, 0), "map_size": _point(cols, rows),
                        "pixels_per_grid": ppg},
-        "line_of_sight": [[_point(*pt) for pt in line] for line in _merge(walls)],
+        "line_of_sight": [[_point(*pt) for pt in line] for line in geo.walls],
         "objects_line_of_sight": [],
         "portals": portals,
         "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
         "lights": lights,
     }
     if image:
-        data["image"] = base64.b64encode(_image(b, scene, level, ppg, gm)).decode("ascii")
+        data["image"] = base64.b64encode(picture(b, scene, level, ppg, shown)).decode("ascii")
     return data
 
 

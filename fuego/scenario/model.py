@@ -44,6 +44,7 @@ from fuego.scenario.spec import (
 )
 
 if TYPE_CHECKING:
+    from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
     from fuego.rules.settings import Settings
     from fuego.world.building import Building
@@ -110,6 +111,17 @@ class Scenario:
     @property
     def fires(self) -> list[FireSpec]:
         return self.spec.fires
+
+    @property
+    def plans(self) -> HeroPlans | None:
+        """The heroes' plans the scenario gives (``plan:``; the others flee), or None when it
+        gives none: what the automatic heroes do (fuego run, forecast, fuego play's default)."""
+        from fuego.engine.plans import FLEE, HeroPlans, parse_plan
+
+        names = [h.name for h in self.heroes]
+        npcs = [h.name for h in self.heroes if h.npc]
+        named = {h.name.lower(): parse_plan(h.plan, names, npcs) for h in self.heroes if h.plan}
+        return HeroPlans(FLEE, named) if named else None
 
     @property
     def wrecks(self) -> list[WreckSpec]:
@@ -430,6 +442,15 @@ def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[
                          f"heroes[{seen[key]}]); names must differ")
         seen.setdefault(key, i)
         planner.area_index(spec.start, path + ("start",), what=f"{spec.name}'s start")
+    for i, spec in enumerate(heroes):  # a rescue names another of them
+        if spec is not None and spec.plan:
+            from fuego.engine.plans import parse_plan
+
+            try:
+                parse_plan(spec.plan, [h.name for h in heroes if h is not None],
+                           [h.name for h in heroes if h is not None and h.npc])
+            except FuegoError as exc:
+                problems.add(("heroes", i, "plan"), exc.message, tip=exc.tip)
     return names
 
 

@@ -337,6 +337,10 @@ class HeroSpec(Strict):
     fire_resistant: bool = False
     start: AreaRef
     description: Text = ""
+    #: what the hero does when nobody decides for them (fuego run and forecast; fuego play's
+    #: suggested choice): flee (the default), fight (stays to fight the fire), hold, rescue:NPC
+    plan: Annotated[str, Field(min_length=4, max_length=80,
+                               pattern=r"^(flee|fight|hold|rescue:[^\n\r\t]+)$")] | None = None
 
 
 class FireSpec(Strict):

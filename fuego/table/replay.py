@@ -26,6 +26,10 @@ from fuego.table.overrides import (
 PLAY_OUT = "play-out"
 #: The session option saying who rolls the heroes' action dice (``players`` or ``fuego``).
 ACTION_DICE_OPTION = "action_dice"
+#: Why the table answered a round boundary itself, recorded as the answer's ``by``: ``go`` (the
+#: GM asked for rounds without stopping) or ``play-out`` (no hero left, the fire plays out).
+#: Undo by the answer passes over them to the last answer the GM gave.
+GIVEN_BY = ("go", PLAY_OUT)
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -161,7 +165,19 @@ class Live(Protocol):
         """The scene is over. Return to stop; may raise :class:`Rewind`."""
 
     # A table may also offer ``rolled(q, total, asked)``: told the total of every hero's roll
-    # made live (``asked`` False: it could not fail, so nobody was asked). It is optional.
+    # made live (``asked`` False: it could not fail, so nobody was asked), and ``given(q)``:
+    # a round boundary it answers itself, without asking (the reason, one of GIVEN_BY, or
+    # None to ask). Both are optional.
+
+
+def answer_point(inputs: list[dict]) -> int | None:
+    """How many answers to keep to undo the last answer the GM gave (an action, a roll, an
+    override, a round boundary), with the round boundaries the table answered itself after it
+    (``by``: go, play-out): its question is then asked again. None: nothing to undo."""
+    for k in range(len(inputs) - 1, -1, -1):
+        if "by" not in inputs[k]:
+            return k
+    return None
 
 
 def undo_point(inputs: list[dict]) -> int | None:
@@ -231,7 +247,12 @@ class Player:
                 "inputs": len(self.session.inputs), "ended": s.ended}
 
     def undo_point(self) -> int | None:
+        """Where ``undo round`` goes back to (:func:`undo_point`)."""
         return undo_point(self.session.inputs)
+
+    def answer_point(self) -> int | None:
+        """Where ``undo`` goes back to: before the last answer given (:func:`answer_point`)."""
+        return answer_point(self.session.inputs)
 
     # -- the loop ----------------------------------------------------------------------------
     def run(self) -> Scene:
@@ -246,11 +267,13 @@ class Player:
 
     def _play(self) -> Scene:
         from fuego.engine.controllers import AutoController
+        from fuego.engine.plans import PlanController
         from fuego.engine.rounds import end_scene, finished, play_round, start_scene
 
         self.scene = scene = self._build()
         self.pos = 0
-        self._auto = AutoController()
+        plans = self.session.plans  # the suggested choice follows the scenario's plan: (fight..)
+        self._auto = PlanController(plans) if plans is not None else AutoController()
         scene.ask_roll = self._ask_roll
         if self._attach is not None:
             self._attach(scene, self)
@@ -407,6 +430,12 @@ class Player:
             if self._unsaved:
                 self._unsaved = False
                 self.live.recorded(self)
+            given = getattr(self.live, "given", None)
+            by = given(q) if given is not None and q.kind == "round" else None
+            if by is not None:  # the table plays on by itself: recorded as its own answer
+                entry = {**q.key(), "a": "next", "by": by}
+                self._record(entry)
+                return entry
             text = self.live.answer(q)
             try:
                 entry = self._interpret(q, text)

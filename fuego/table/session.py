@@ -9,7 +9,7 @@ prefix of the answers.
 
 The file (JSON, ``docs/gm-guide.md``)::
 
-    {"format": "fuego-session", "version": 2, "fuego": "0.1.0",
+    {"format": "fuego-session", "version": 3, "fuego": "0.1.0",
      "scenario": {"path": "campaigns/tavern.yaml", "sha256": "...", "text": "..."},
      "seed": 7, "options": {},
      "inputs": [
@@ -18,6 +18,8 @@ The file (JSON, ``docs/gm-guide.md``)::
        {"q": "roll", "round": 1, "phase": 3, "hero": "Isabela", "purpose": "avoid fire (leaping)",
         "a": 17},
        {"q": "action", "round": 1, "phase": 7, "hero": "Isabela", "gm": "fire ground:E2 3"},
+       {"q": "round", "round": 2, "a": "next"},
+       {"q": "round", "round": 3, "a": "next", "by": "go"},
        ...],
      "checks": {"1": "<digest of the state at the end of round 1>", ...},
      "position": {"round": 2, "phase": 4, "events": 57, "inputs": 12},
@@ -26,7 +28,9 @@ The file (JSON, ``docs/gm-guide.md``)::
 ``position`` and ``state`` are the scene when it was last saved (informational).
 ``q`` is the question being answered (``round``: the boundary before a round; ``action``: a
 hero's action die; ``roll``: a hero's roll), ``a`` the answer and ``gm`` an override typed at
-that prompt (the question is asked again after it). ``checks`` holds a digest of the state and
+that prompt (the question is asked again after it); ``by`` marks a round boundary the table
+answered itself (``go``: rounds played without stopping; ``play-out``: no hero left, the fire
+plays out), which undo by the answer passes over. ``checks`` holds a digest of the state and
 the random stream at the end of each round, so a replay that no longer gives the same state (a
 different fuego) is noticed. Loading ignores ``position`` and ``state``.
 
@@ -65,6 +69,7 @@ from fuego.table.overrides import (  # noqa: F401
 )
 from fuego.table.replay import (  # noqa: F401
     ACTION_DICE_OPTION,
+    GIVEN_BY,
     PLAY_OUT,
     Interrupted,
     Live,
@@ -73,24 +78,30 @@ from fuego.table.replay import (  # noqa: F401
     Quit,
     Rewind,
     action_words,
+    answer_point,
     resolve_action,
     state_digest,
     undo_point,
 )
 
 if TYPE_CHECKING:
+    from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
 __all__ = [
     "FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path",
     "Question", "Live", "Player", "Rewind", "Quit", "apply_override", "is_override",
-    "undo_point", "SLOW_SAVE_ENV", "action_words", "resolve_action",
+    "undo_point", "answer_point", "SLOW_SAVE_ENV", "action_words", "resolve_action",
 ]
 
 FORMAT = "fuego-session"
 #: 2: the dice draw differently (docs/events.md, log format 2): a version 1 session's answers
 #: would replay into another story, so it is refused.
-VERSION = 2
+#: 3: a round boundary the table answered itself says so (``by``: go, play-out), so undo steps
+#: back one answer of the GM's; a version 2 save is read with its play-out rounds marked.
+VERSION = 3
+#: The oldest version read (older ones are refused: their dice draw differently).
+OLDEST = 2
 #: Seconds to sleep between writing the temporary file and renaming it (tests kill mid-save).
 SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).
@@ -136,6 +147,8 @@ class Session:
     symbols: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     #: the scenario's texts (known once built; for the table)
     texts: Texts = field(default_factory=Texts, repr=False, compare=False)
+    #: the heroes' plans the scenario gives (known once built): the table's suggested choice
+    plans: HeroPlans | None = field(default=None, repr=False, compare=False)
 
     @property
     def scenario_sha256(self) -> str:
@@ -150,6 +163,7 @@ class Session:
             where += f" (the copy saved in {self.path})"
         parsed = scenario.loads(self.scenario_text, source=where)
         self.symbols = dict(getattr(parsed, "symbols", {}) or {})
+        self.plans = parsed.plans
         spec = parsed.spec
         self.texts = Texts(
             title=spec.title, description=spec.description, briefing=spec.briefing,
@@ -244,6 +258,9 @@ def _check_entry(i: int, e: Any, where: str) -> None:
     if q == "dice" and a != "auto" and not (
             isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
         raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
+    if "by" in e and (q != "round" or a != "next" or e["by"] not in GIVEN_BY):
+        raise _bad(where, f"{at}: 'by' marks a round the table played on by itself ("
+                          f"{' or '.join(GIVEN_BY)}), on a round boundary's 'next' only")
     if q == "action" and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
     if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
@@ -280,11 +297,11 @@ def loads(text: str, where: str = "<session>") -> Session:
     if version > VERSION:
         made = data.get("fuego", "a newer fuego")
         raise _bad(where, f"this session was saved by fuego {made} in session format version "
-                          f"{version}; this fuego reads version {VERSION} only",
+                          f"{version}; this fuego reads versions {OLDEST} to {VERSION}",
                    tip="upgrade fuego to resume it")
-    if version < VERSION:
+    if version < OLDEST:
         raise _bad(where, f"this session is in session format version {version}, older than "
-                          f"version {VERSION} that this fuego reads",
+                          f"version {OLDEST} that this fuego reads",
                    tip="resume it with the fuego that saved it, or start the scene again")
     sc = data.get("scenario")
     if not isinstance(sc, dict) or not isinstance(sc.get("text"), str):
@@ -303,6 +320,8 @@ def loads(text: str, where: str = "<session>") -> Session:
         raise _bad(where, "'inputs' must be a list of answers")
     for i, e in enumerate(inputs):
         _check_entry(i, e, where)
+    if version < 3:
+        inputs = _marked_play_out(inputs)
     checks = data.get("checks", {})
     if not isinstance(checks, dict) or not all(
             isinstance(k, str) and k.isdecimal() and isinstance(v, str) for k, v in checks.items()):
@@ -311,6 +330,18 @@ def loads(text: str, where: str = "<session>") -> Session:
     if not isinstance(options, dict):
         raise _bad(where, "'options' must be an object")
     return Session(sc["text"], path, seed, list(inputs), dict(checks), dict(options), where)
+
+
+def _marked_play_out(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A version 2 save's answers as version 3 records them: once the GM let the fire play
+    out, the table answered every round boundary itself (``by: play-out``)."""
+    out, playing = [], False
+    for e in inputs:
+        if playing and e.get("q") == "round" and e.get("a") == "next" and "by" not in e:
+            e = {**e, "by": PLAY_OUT}
+        playing = playing or e.get("a") == PLAY_OUT
+        out.append(e)
+    return out
 
 
 def _bak_tip(path: str) -> str | None:

@@ -49,6 +49,20 @@ PAGE = """<!doctype html>
         <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
         </svg> hot fire (triangle)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="18" fill="none" stroke="#fff36b" stroke-width="3"
+        stroke-dasharray="5 3"/>
+        <circle cx="20" cy="20" r="12" fill="#ff8a1f" stroke="#ffd447" stroke-width="3"/>
+        </svg> new this round (ring)</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="24" cy="24" r="13" fill="#ff8a1f" stroke="#ffd447" stroke-width="3"/>
+        <path d="M3 14L11 4L19 14" stroke="#fff36b" stroke-width="4" fill="none"/>
+        </svg> grew this round</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
+        <line x1="4" y1="20" x2="36" y2="20" stroke="#fff36b" stroke-width="16"
+        stroke-opacity="0.45" stroke-linecap="round"/>
+        <rect x="6" y="15" width="28" height="10" fill="none" stroke="#c98a4b" stroke-width="2"/>
+        </svg> opened or broken this round</li>
+      <li><svg viewBox="0 0 40 40" aria-hidden="true">
         <rect x="5" y="22" width="30" height="8" rx="2" fill="#8a5a2b" stroke="#ffd447" stroke-width="2"/>
         <circle cx="13" cy="33" r="4" fill="#2a1a0e" stroke="#ffd447" stroke-width="2"/>
         <circle cx="27" cy="33" r="4" fill="#2a1a0e" stroke="#ffd447" stroke-width="2"/>
@@ -212,9 +226,12 @@ nav#pick a.here { background: #3d8bfd; color: #fff; border-color: #fff; font-wei
 #me .sees { color: var(--dim); font-size: 0.85em; }
 #ruin { border: 2px solid var(--fire); }
 #ruin ul { margin: 0.2em 0; padding-left: 1.1em; }
-#ruin .burned { color: #ffb48a; }
+#ruin p { margin: 0.25em 0; font-size: 0.9em; }
+#ruin .burned { color: #ffb48a; } #ruin .burned b { color: #ff8a1f; }
+#ruin li.got-out::marker { content: "\\2713  "; color: var(--ok); }
+#ruin li.died { color: #ffb4a8; }
 #legend ul { list-style: none; margin: 0; padding: 0; display: grid;
-  grid-template-columns: repeat(7, minmax(0, 1fr)); gap: 0.1em 0.5em; font-size: 0.62em; }
+  grid-template-columns: repeat(9, minmax(0, 1fr)); gap: 0.1em 0.5em; font-size: 0.62em; }
 #legend h2 { display: none; }
 #legend li { display: flex; align-items: center; gap: 0.4em; }
 #legend svg { width: 1.8em; height: 1.8em; flex: none; }
@@ -383,7 +400,10 @@ JS = r"""
       sec.dataset.round = r.round;
       sec.append(text("h3", "", r.round ? "Round " + r.round : "Before round 1"));
       const ol = text("ol");
-      r.lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
+      // the heading says the round: its "begins" and "ends" lines are left out
+      const lines = r.lines.filter((l) => !/^Round \d+ (begins|ends)$/.test(l.text));
+      if (!lines.length) ol.append(text("li", "round", "nothing the heroes see"));
+      lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
       sec.append(ol);
       return sec;
     }));
@@ -433,14 +453,21 @@ JS = r"""
     const r = state.ruin;
     box.hidden = !r;
     if (!r) { box.replaceChildren(); return; }
-    const list = text("ul");
-    r.rooms.forEach((room) => list.append(text("li", "burned", room.name + ": " + room.state)));
-    const people = text("ul");
-    r.heroes.forEach((h) => people.append(text("li", "", h.name + " " + h.fate)));
-    box.replaceChildren(text("h2", "", "The end of the scene"),
+    const parts = [text("h2", "", "The end of the scene"),
       text("div", "big", r.burned + " of " + r.areas + " areas burned" +
-           (r.burning ? ", " + r.burning + " still burning" : "")),
-      list, people);
+           (r.burning ? ", " + r.burning + " still burning" : ""))];
+    ["burned out", "partly burned", "still burning"].forEach((what) => {
+      const rooms = r.rooms.filter((room) => room.state === what).map((room) => room.name);
+      if (!rooms.length) return;
+      const p = text("p", "burned");
+      p.append(text("b", "", what[0].toUpperCase() + what.slice(1) + ": "), rooms.join(", "));
+      parts.push(p);
+    });
+    const people = text("ul", "fates");
+    r.heroes.forEach((h) => people.append(text("li", h.fate.replace(/ /g, "-"),
+                                               h.name + " " + h.fate)));
+    parts.push(people);
+    box.replaceChildren(...parts);
   }
 
   function draw(state, label) {

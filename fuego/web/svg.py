@@ -234,24 +234,33 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
         parts.append(f'<circle{_attr(cx=x + S / 2, cy=y + S / 2, r=S * 0.3, fill="#050505")}'
                      f'{_attr(stroke=BROKEN if broken else LABEL, stroke_width=3)}'
                      f'{_attr(stroke_dasharray="6 4" if broken else None)}/>')
-    word = "up" if link["up"] else "down"
-    if kind == "floor":
-        word = "collapsed"
-    # "up" along the top of the area, "down" along its bottom: an area with both reads
-    ty = y + 9 if link["up"] else y + S - 3
-    parts.append(f'<text{_attr(x=x + S / 2, y=ty, fill=LABEL, font_size=12)}'
-                 f'{_attr(text_anchor="middle", font_weight="bold", class_="outlined")}>'
-                 f"{word}</text>")
+    if kind == "floor":  # the broken ring says it (and the key): no word to crowd the area
+        parts.append("<title>collapsed floor</title>")
+    else:
+        # "up" along the top of the area, "down" along its bottom: an area with both reads
+        ty = y + 9 if link["up"] else y + S - 3
+        parts.append(f'<text{_attr(x=x + S / 2, y=ty, fill=LABEL, font_size=12)}'
+                     f'{_attr(text_anchor="middle", font_weight="bold", class_="outlined")}>'
+                     f'{"up" if link["up"] else "down"}</text>')
     cv.add(f"<g{base}>{''.join(parts)}</g>")
 
 
 def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     for room in level["rooms"]:
-        text = room["name"] + (" (flashover)" if room["flashed"] else "")
-        cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=cv.x(room["x"] - 0.5) + S / 2)}'
-               f'{_attr(y=cv.y(room["y"] - 0.5) + 14, fill=EXIT if room["outdoors"] else LABEL)}'
+        x, y = cv.x(room["x"] - 0.5) + S / 2, cv.y(room["y"] - 0.5) + 14
+        room_px = room.get("width", 1) * S - 8
+        # a name wider than its room is squeezed into it (it would run over the next room's)
+        squeeze = (_attr(textLength=_f(room_px), lengthAdjust="spacingAndGlyphs")
+                   if len(room["name"]) * 14 * 0.56 > room_px else "")
+        cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=x, y=y)}{squeeze}'
+               f'{_attr(fill=EXIT if room["outdoors"] else LABEL)}'
                f'{_attr(font_size=14, text_anchor="middle", class_="room outlined")}'
-               f'{_attr(font_style="italic" if room["outdoors"] else None)}>{escape(text)}</text>')
+               f'{_attr(font_style="italic" if room["outdoors"] else None)}>'
+               f'{escape(room["name"])}</text>')
+        if room["flashed"]:  # a second, short line: the name's line stays as wide as the name
+            cv.add(f'<text{_attr(x=x, y=y + 13, fill=FIRE["regular"], font_size=11)}'
+                   f'{_attr(font_weight="bold", text_anchor="middle", class_="flashed outlined")}>'
+                   f"flashover</text>")
 
 
 def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:

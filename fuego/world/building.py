@@ -202,6 +202,17 @@ class Building:
             return None
         return self._by_pos.get((lv.index, col, row))
 
+    def short_form(self, name: str, i: int) -> bool:
+        """Does ``name`` (``G2``: a column and row with no level) name area ``i`` on whatever
+        level it is? (With several levels a short form names one area only among a few: those
+        in a hero's reach.)"""
+        try:
+            level, col, row = parse_coordinate(name)
+        except ValueError:
+            return False
+        area = self.areas[i]
+        return level is None and (area.col, area.row) == (col, row)
+
     def at(self, level: int, col: int, row: int) -> int | None:
         return self._by_pos.get((level, col, row))
 

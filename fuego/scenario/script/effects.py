@@ -26,6 +26,8 @@ class Effect:
 
 #: An area given as ``"{area}"``: where the trigger happened (resolved when the cue fires).
 HERE = -1
+#: A character given as ``"{hero}"``: the one the trigger names (resolved when the cue fires).
+HERO_HERE = "{hero}"
 
 
 def _here(scene: Scene, areas: list[int], ctx: dict[str, Any]) -> list[int]:
@@ -172,8 +174,8 @@ class BurnEffect(Effect):
         from fuego.rules.tables import Contact, Temperature
 
         if self.who is not None:
-            victims = [h for h in scene.heroes
-                       if h.name.lower() == self.who.lower() and h.present]
+            who = str(ctx.get("hero") or "") if self.who == HERO_HERE else self.who
+            victims = [h for h in scene.heroes if h.name.lower() == who.lower() and h.present]
         else:
             here = _here(scene, [self.at if self.at is not None else HERE], ctx)
             victims = scene.heroes_in(here[0]) if here else []

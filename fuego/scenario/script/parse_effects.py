@@ -11,6 +11,7 @@ from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten,
 from fuego.scenario.script.effects import (
     BURN_BY,
     HERE,
+    HERO_HERE,
     WEATHER_KEYS,
     BarrierEffect,
     Blast,
@@ -411,6 +412,13 @@ class EffectReader(Reader):
             at = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
             if at is None:
                 return None
+        elif isinstance(spec[key], str) and spec[key].strip() == "{hero}":
+            provides = self._provides
+            if provides is not None and "hero" not in provides:
+                self.add(p + (key,), "'{hero}' needs a trigger that names a hero (hero-enters, "
+                         "hero-knocked-out)")
+                return None
+            who = HERO_HERE
         else:
             who = self.hero(spec[key], p + (key,))
             if who is None:
