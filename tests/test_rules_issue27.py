@@ -420,6 +420,21 @@ def test_no_wind_no_spread_and_downwind_only_by_default():
     assert leaps and all(name[-2] in "DE" for name in leaps)  # east: downwind of a west wind
 
 
+def test_asl_spreading_by_terrain_follows_the_arc_too():
+    def need(wind, src, dst):
+        s = scene_with(field(["bbb"]), {"ignition": {}, "wind": {"changes": False, **wind}})
+        ig = s.modules[0]
+        return ig.spread_need(s, area(s, src), area(s, dst), True)
+
+    calm = {"force": "none"}
+    west = {"force": "mild-breeze", "direction": "W"}
+    assert need(calm, "B1", "C1") is None  # 001: no wind direction, no spreading
+    assert need(west, "B1", "C1") == (6, 1)  # brush 6, downwind +1 (ASL 25.6, 25.64)
+    assert need(west, "B1", "A1") is None  # upwind: outside the arc
+    assert need({**west, "arc_only": False}, "B1", "A1") == (6, -1)  # the older reading
+    assert need({**calm, "arc_only": False}, "B1", "C1") == (6, 0)
+
+
 def test_the_older_reading_spread_every_way_is_arc_only_false():
     calm = scene_with(field(["bbbbb"]), {"wind": {"force": "none", "arc_only": False}})
     assert "ground:A1" in _leaps(calm, calm.start_fire(area(calm, "C1"), 6, Cause.GM))

@@ -39,6 +39,18 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
     return [f"{stem}-{n}{ext}" for n in safe]
 
 
+def write_all(files) -> None:
+    """Write the command's files (the one place it writes), all checked before anything was
+    played or drawn, and all or nothing (:class:`fuego.files.Outputs`): each goes to a
+    temporary file, and they are renamed into place only once every one was written, so a
+    full disk part-way leaves no new file and every old one whole."""
+    from fuego.files import Outputs
+
+    with Outputs() as outputs:
+        for target, data in files:
+            outputs.write(target, data)
+
+
 def out_format(out: str, given: str | None) -> str:
     """The format ``--format`` names, else the one ``--out``'s extension names."""
     ext = os.path.splitext(out)[1].lower()
@@ -94,9 +106,9 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     \b
     One file per level: a clean battle map of that round (floor, walls,
     doors, windows, and the fire and smoke the players see; no tokens, fuel or
-    labels unless asked), the walls (a destroyed one leaves a gap), doors and
-    windows, and each fire as a light whose range follows its Fire Dice and
-    whose colour its temperature. One VTT square is 5 ft. Universal VTT
+    labels unless asked) and, for the tabletop, its walls (a destroyed one is
+    gone), doors, windows and a light for each fire the players see, its range
+    by Fire Dice and its colour by temperature. One VTT square is 5 ft. Universal VTT
     marks doors closed and windows open, as Dungeondraft does. A Foundry
     scene keeps door states, windows you see through, animated fire and
     smoke; load it with "Import Data" on a new scene after uploading its
@@ -108,7 +120,7 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
       fuego export friday.save --level ground --out ground.json --gm
     """
     from fuego.cli.mapcmd import is_session, pick_levels, scenario_scene, session_from
-    from fuego.files import Output, Outputs
+    from fuego.files import Output
     from fuego.render.vtt_export import MAX_IMAGE_SIDE, Shown, level_squares
 
     fmt = out_format(out, fmt)
@@ -135,35 +147,32 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     images = [Output(path, what="map picture", force=force, inputs=[file]).check()
               for path in pictures]  # all refused or none, before any is written
     where = f"round {scene.round}" + (", GM's export" if gm else "")
-    said: list[str] = []
-    # all levels or none: each file is written to a temporary one, and they are renamed into
-    # place only once every one was written (fuego.files.Outputs)
-    with Outputs() as outputs:
-        if fmt == "uvtt":
-            from fuego.render.vtt_export import dumps, export_level
+    files: list[tuple[Output, str | bytes]] = []  # (its Output, its contents), every level's
+    said = []
+    if fmt == "uvtt":
+        from fuego.render.vtt_export import dumps, export_level
 
-            for k, path, target in zip(levels, paths, targets):
-                outputs.write(target, dumps(export_level(b, scene, k, ppg=ppg, shown=shown)))
-                said.append(f"fuego export: wrote {path} (level {b.levels[k].name}, {where})")
-        else:
-            from fuego.render import foundry_export
-            from fuego.render.vtt_export import picture
+        for k, path, target in zip(levels, paths, targets):
+            files.append((target, dumps(export_level(b, scene, k, ppg=ppg, shown=shown))))
+            said.append(f"fuego export: wrote {path} (level {b.levels[k].name}, {where})")
+    else:
+        from fuego.render import foundry_export
+        from fuego.render.vtt_export import picture
 
-            for k, path, target, png, image in zip(levels, paths, targets, pictures, images):
-                # the background is the players' picture: Foundry shows it to everyone, and
-                # the GM's extras travel as hidden lights and drawings
-                outputs.write(image, picture(b, scene, k, ppg, Shown(tokens=tokens, fuel=fuel,
-                                                                    labels=labels)))
-                src = (posixpath.join(folder.strip("/"), os.path.basename(png))
-                       if folder.strip("/") else os.path.basename(png))
-                name = (f"{scene.title} — {b.levels[k].name}" if scene.title
-                        else b.levels[k].name)
-                doc = foundry_export.scene_document(b, scene, k, ppg=ppg, image_src=src,
-                                                    shown=shown, name=name)
-                outputs.write(target, foundry_export.dumps(doc))
-                said.append(f"fuego export: wrote {path} and {png} (level "
-                            f"{b.levels[k].name}, {where}; upload the picture to {src} in "
-                            "Foundry's user data)")
+        for k, path, target, png, image in zip(levels, paths, targets, pictures, images):
+            # the background is the players' picture: Foundry shows it to everyone, and the
+            # GM's extras travel as hidden lights and drawings
+            files.append((image, picture(b, scene, k, ppg, Shown(tokens=tokens, fuel=fuel,
+                                                                 labels=labels))))
+            src = posixpath.join(folder.strip("/"), os.path.basename(png)) if folder.strip("/") \
+                else os.path.basename(png)
+            name = f"{scene.title} — {b.levels[k].name}" if scene.title else b.levels[k].name
+            doc = foundry_export.scene_document(b, scene, k, ppg=ppg, image_src=src,
+                                                shown=shown, name=name)
+            files.append((target, foundry_export.dumps(doc)))
+            said.append(f"fuego export: wrote {path} and {png} (level {b.levels[k].name}, "
+                        f"{where}; upload the picture to {src} in Foundry's user data)")
+    write_all(files)  # every file made before the first is written
     for line in said:
         click.echo(line)
     if drawn:

@@ -230,7 +230,7 @@ def scene_document(building: Building, scene: Scene | None, level: int, *, ppg: 
         lights.append(_light(doc_id(lv.name, "fire", a.name), x, y, lit, a.name))
     drawings = []
     if scene is not None and scene.smoke is not None:
-        seen = players_sight(scene).areas
+        seen = players_sight(scene).in_view
         for i in sorted(scene.smoke.density):
             density = int(scene.smoke.density[i])
             a = b.areas[i]

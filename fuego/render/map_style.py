@@ -140,14 +140,14 @@ class MapOptions:
     #: room names and the way-out marks
     labels: bool = True
     #: what the players see (:func:`fuego.engine.sight.players_sight`): fires, smoke, burned-out
-    #: areas and burning wrecks only there; None: all of them
+    #: areas and burning wrecks only where they see at all (clearly or as shapes); None: all
     sight: PlayersSight | None = None
 
     def shows(self, area: int, fire: bool = False) -> bool:
         """Is what burns or smokes in ``area`` drawn? (``fire``: a fire there, seen as a fire.)"""
         if self.sight is None:
             return True
-        return area in (self.sight.fires if fire else self.sight.areas)
+        return area in (self.sight.fires if fire else self.sight.in_view)
 
 
 # -- small helpers --------------------------------------------------------------------------------

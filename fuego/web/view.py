@@ -26,6 +26,7 @@ the script, the odds, the seed, a pool or a TN, or counts of fires the heroes ca
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
@@ -628,6 +629,7 @@ class PlayersNarration:
         now = self._sight()
         seen = now | self._before
         self._before = set(now)
+        event = self._as_seen(event, seen)
         if not self.told(event, seen):
             return
         if event.round:
@@ -635,6 +637,16 @@ class PlayersNarration:
         text = say(event, self.scene.building)
         if text:
             self._add(event, text)
+
+    def _as_seen(self, event: Event, seen: set[int]) -> Event:
+        """A new fire in sight whose source is out of it: told without where it came from
+        ("the Bar catches fire", not from the hidden kitchen)."""
+        source = event.data.get("source")
+        if event.kind is EventKind.FIRE_STARTED and isinstance(source, str) \
+                and source.startswith("fire@") \
+                and self.scene.building.find(source[5:]) not in seen:
+            return replace(event, data={**event.data, "source": None})
+        return event
 
     def flush(self) -> None:
         """Nothing is held back (kept for the feed's callers)."""
