@@ -635,7 +635,7 @@ def test_the_burning_wagon_in_the_gms_terminal(tmux):
     t = tmux(120, 40, f"play {WAGON} --seed 1 --session s.json")
     lines = t.wait_for("Round 1: Enter to play it")
     text = "\n".join(lines)
-    assert "before round 1: 0 fires, 0 Fire Dice; a wagon ablaze at ground:C2" in text
+    assert "before round 1: a wagon ablaze at ground:C2 (no other fire)" in text
     plan_row = next(line for line in lines if line.startswith("2 "))
     assert "s2&" in plan_row  # the wagon on the plan, in its area
     assert "& wreck ablaze" in text  # and in the key under it

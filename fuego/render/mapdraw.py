@@ -7,15 +7,18 @@ the figures (SVG, PNG, or a multipage PDF).
 
 What is drawn, bottom to top:
 
-- the 10-ft grid (optionally a dotted 5-ft sub-grid for miniatures);
 - each area shaded by its fuel (Resolve 0-9; outdoor areas pale green), or a forecast's
-  heat map when ``options.heat`` is given; burned-out areas dark; smoke hatched (thin ``//``,
-  thick ``xx``);
+  heat map when ``options.heat`` is given; squares of the plan that are no area (rock, water,
+  air) grey and hatched; burned-out areas dark; smoke hatched (thin ``//``, thick ``xx``);
+- the 10-ft grid where the building is (optionally the 5-ft grid: at 1 in per 5 ft the 1-inch
+  squares of a battle mat);
 - walls by material (line width and colour: paper, thin/regular/thick wood, thin/regular/thick
-  stone), doors and windows with their open/closed state, broken barriers dashed red;
+  stone), a room's own wall on every side that meets the plan's edge or no area, doors and
+  windows with their open/closed state, broken barriers dashed red;
   stairs, ladders, holes and collapsed floors marked on both levels they join;
 - routes of fuel (carpet, curtains, hangings, spilt oil, powder trails) as lines through the
-  areas' centres; oil, gunpowder and beams as small marks; exits outlined green;
+  areas' centres; oil, gunpowder and beams as small marks (none of it with ``fuel=False``);
+  exits outlined green, one outline and one EXIT a run of way-out squares;
 - room names; fires with their Fire Dice; heroes with their initials;
 - a legend of exactly what the map shows.
 
@@ -24,13 +27,17 @@ Every artist a test or a tool may look for carries a ``gid`` that the SVG writes
 <state>-<index>``, state ``closed``/``open`` for doors and windows, ``intact``/``broken`` for
 walls, ``open`` for stairs, ladders and holes, ``broken`` for a collapsed floor; vertical links
 carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``route-carpet-0``,
-``exit-ground:A1``, ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
+``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
+``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
 The figure's size is exact: one area is ``options.area_inches`` inches (default 1: a 10-ft
 square per inch; 2 gives the 1 inch = 5 ft of battle mats), so a PDF printed at 100% is to
-scale. matplotlib is imported inside the functions only. The colour and line tables,
-:class:`MapOptions` and the legend are :mod:`fuego.render.map_style`.
+scale; no text is under 8 pt. A level larger than a paper page is tiled: the pages share a
+quarter-inch strip with alignment crosses, have crop marks at the plan's corners, and everything
+is placed as on one big sheet and clipped to the page. matplotlib is imported inside the
+functions only. The colour and line tables, :class:`MapOptions` and the legend are
+:mod:`fuego.render.map_style`.
 """
 
 from __future__ import annotations
