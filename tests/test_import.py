@@ -9,6 +9,7 @@ window"), one light and a tiny image.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -439,3 +440,14 @@ def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
     assert all(room[a] == hall for a in ("ground:B2", "ground:D2", "ground:B5", "ground:C6"))
     # beyond the curve of its wall, in the crop's corners, is the outside
     assert all(b.rooms[room[a]].outdoors for a in ("ground:A1", "ground:E1", "ground:A6"))
+
+
+def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
+    # more rooms than ASCII has plan characters (91): Greek and Cyrillic letters follow
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import import_speed
+
+    text, report = convert(write(tmp_path, "big", import_speed.make_map(120)))
+    assert report.rooms == 102
+    b = loads(text).build(0).building
+    assert len([k for k in b.rooms if not b.rooms[k].outdoors]) == 102

@@ -62,7 +62,12 @@ BEYOND = 50
 GRID_FEET = (5, 10)
 #: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
 ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-              "+*=%&@$!?~^<>()[]{}/;:,.'`|-_")
+              "+*=%&@$!?~^<>()[]{}/;:,.'`|-_"
+              # then Greek and Cyrillic letters, one column wide like the rest: a big dungeon
+              + "".join(chr(c) for c in range(0x3b1, 0x3ca) if c != 0x3c2)
+              + "".join(chr(c) for c in range(0x391, 0x3aa) if c != 0x3a2)
+              + "".join(chr(c) for c in range(0x430, 0x450)) + "".join(chr(c) for c in
+                                                                   range(0x410, 0x430)))
 OUTSIDE_CHAR = "o"
 
 #: An area edge: ("v", x, row) is the vertical line x between columns x-1 and x on ``row``;
