@@ -9,6 +9,7 @@ window"), one light and a tiny image.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -414,3 +415,39 @@ def test_broken_walls_and_portals_are_skipped_and_said_when_the_rest_is_usable(t
         in r.output
     assert "portals[3]: skipped: portals[3]: expected an object, got text" in r.output
     assert "line_of_sight[3]: skipped: line_of_sight[3][0].x: expected a number" in r.output
+
+
+# Real Dungeondraft exports from github.com/dnd-apps/vtt-maps (CC0 1.0: public domain), with
+# their pictures taken out: two export-region crops of the Stone Resolve Academy (a round
+# tower; the north rooms), walls in the drawing's coordinates far beyond each crop; the lich's
+# tomb (rooms on odd and even 5-ft lines, cave walls); a cross-shaped spire room.
+REAL = ["academy-red-tower.dd2vtt", "academy-north-rooms.dd2vtt", "lich-tomb.dd2vtt",
+        "spire-fire-room.dd2vtt"]
+
+
+@pytest.mark.parametrize("name", REAL)
+def test_real_exports_meet_the_bar(name):
+    m = vttmeasure.measure(SAMPLE.parent / name)
+    assert m.iou >= vttmeasure.IOU_BAR and m.rooms_ok and m.windows_ok, m
+
+
+def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
+    text, report = convert(SAMPLE.parent / "academy-red-tower.dd2vtt")
+    assert report.cols == 5 and report.rows == 6
+    b, room = rooms_of(text)
+    hall = room["ground:C4"]  # the tower's floor, and its neck running on beyond the crop
+    assert not b.rooms[hall].outdoors
+    assert all(room[a] == hall for a in ("ground:B2", "ground:D2", "ground:B5", "ground:C6"))
+    # beyond the curve of its wall, in the crop's corners, is the outside
+    assert all(b.rooms[room[a]].outdoors for a in ("ground:A1", "ground:E1", "ground:A6"))
+
+
+def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
+    # more rooms than ASCII has plan characters (91): Greek and Cyrillic letters follow
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import import_speed
+
+    text, report = convert(write(tmp_path, "big", import_speed.make_map(120)))
+    assert report.rooms == 102
+    b = loads(text).build(0).building
+    assert len([k for k in b.rooms if not b.rooms[k].outdoors]) == 102

@@ -632,7 +632,7 @@ def test_the_burning_wagon_in_the_gms_terminal(tmux):
     t = tmux(120, 40, f"play {WAGON} --seed 1 --session s.json")
     lines = t.wait_for("Round 1: Enter to play it")
     text = "\n".join(lines)
-    assert "before round 1: 0 fires, 0 Fire Dice; a wagon ablaze at ground:C2" in text
+    assert "before round 1: a wagon ablaze at ground:C2 (no other fire)" in text
     plan_row = next(line for line in lines if line.startswith("2 "))
     assert "s2&" in plan_row  # the wagon on the plan, in its area
     assert "& wreck ablaze" in text  # and in the key under it
@@ -673,3 +673,76 @@ def test_room_letters_are_unique_in_the_scene_in_a_real_terminal(tmux):
                  "< > stairs up/down", "L ladder", "E exit", "g gunpowder", "o oil", "b beam",
                  ". no fuel", "*N hot fire"):
         assert mark in key, (mark, key)
+
+
+# -- the GM's terminal, unit by unit ----------------------------------------------------------------
+def test_what_burns_of_its_own_is_told_in_the_rounds_and_the_scenes_words():
+    from fuego.engine.events import Event, EventKind
+    from fuego.render.narrate import narrate
+
+    wagon = [["ground:C2", "wagon"]]
+    heroes = {"Tomas": ["active", 0, 0]}
+    said = [narrate(Event(EventKind.ROUND_START, 1, 0, None, None,
+                          {"fires": 0, "heroes": 1, "also_burning": wagon})),
+            narrate(Event(EventKind.ROUND_END, 1, 11, None, None,
+                          {"fires": 2, "fire_dice": 3, "heroes": heroes, "also_burning": wagon})),
+            narrate(Event(EventKind.SCENE_END, 4, 11, None, None,
+                          {"rounds": 4, "burning": 0, "burned_out": 0,
+                           "heroes": {"Tomas": "escaped"}, "also_burning": wagon})),
+            narrate(Event(EventKind.ROUND_END, 1, 11, None, None,
+                          {"fires": 0, "fire_dice": 0, "heroes": heroes}))]
+    assert said[0] == ("Round 1 begins: no fire burning but a wagon ablaze (ground:C2), 1 hero "
+                       "inside")
+    assert said[1] == "Round 1 ends: 2 fires (3 Fire Dice) and a wagon ablaze (ground:C2); Tomas unhurt"
+    assert said[2].startswith("The scene ends after 4 rounds: no fire left but a wagon ablaze "
+                              "(ground:C2), 0 areas burned out")
+    assert said[3] == "Round 1 ends: no fire left; Tomas unhurt"  # nothing else: as before
+
+
+def test_every_mark_a_plan_draws_is_in_its_key():
+    from fuego import scenario
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import play_round, start_scene
+    from fuego.render.terminal import MARKS, key_entries, plan_text
+    from fuego.rules.tables import Structure
+
+    walls = {s.value for s in Structure}
+    for name in ("tavern", "ship", "village", "wagon"):
+        sc = scenario.load(str(REPO / "campaigns" / f"{name}.yaml"))
+        scene = sc.build(3)
+        start_scene(scene)
+        for _ in range(6):  # fires, smoke, burned areas, broken doors, heroes in fire...
+            marks: set[str] = set()
+            plan_text(scene, None, symbols=sc.symbols, legend=False, marks=marks)
+            assert marks <= set(MARKS) | walls, (name, marks - set(MARKS) - walls)
+            named = key_entries(marks)
+            assert len(named) == 1 + len(marks)  # the cell's layout, then one entry per mark
+            play_round(scene, AutoController())
+
+
+def test_a_short_area_name_is_the_one_in_reach():
+    from fuego import scenario
+    from fuego.engine.hero_actions import HeroActionKind, parse_action
+
+    scene = scenario.load(str(TAVERN)).build(7)
+    gaston = scene.hero("Gaston Allais")  # upper:B1: upper:B2 is in reach, ground:B2 is not
+    act = parse_action(scene, gaston, "move B2")
+    assert act.kind is HeroActionKind.MOVE and scene.area_name(act.area) == "upper:B2"
+    with pytest.raises(RuleError, match="cannot 'move D4' now"):
+        parse_action(scene, gaston, "move D4")  # no D4 in his reach on any level
+
+
+def test_room_letters_are_unique_across_levels_and_never_a_mark():
+    from fuego import scenario
+    from fuego.render.terminal import MARK_CHARS, room_symbols
+
+    for name in ("tavern", "ship", "village", "wagon"):
+        sc = scenario.load(str(REPO / "campaigns" / f"{name}.yaml"))
+        b = sc.build(1).building
+        syms = room_symbols(b, sc.symbols)
+        assert sorted(syms) == sorted(b.rooms)
+        assert len(set(syms.values())) == len(syms), name
+        assert not set(syms.values()) & MARK_CHARS
+    # where the GM's own letters are free they are kept (the tavern's kitchen is k)
+    sc = scenario.load(str(TAVERN))
+    assert room_symbols(sc.build(1).building, sc.symbols)["kitchen"] == "k"

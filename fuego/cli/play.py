@@ -78,10 +78,11 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     (the player's total, the dice as rolled such as 3 7 9 10+4 2, drama to
     spend a Drama Die, back to the choices, or Enter and fuego rolls),
     narrating as the fire acts. At any prompt: help, map [LEVEL], status,
-    look ROOM, briefing, undo, save, quit, and the GM overrides: fire AREA FD,
-    fd AREA N, open|close|break AREA AREA, move HERO AREA, wound HERO N
-    [fw|dw], burn HERO FD jet|magic|object|oil, explode AREA FD [RADIUS],
-    blast AREA [DICE], add NAME AREA [npc], remove HERO, end.
+    look ROOM, briefing, undo (the last answer), undo round, save, quit, and
+    the GM overrides: fire AREA FD, fd AREA N, open|close|break AREA AREA,
+    move HERO AREA, wound HERO N [fw|dw], burn HERO FD jet|magic|object|oil,
+    explode AREA FD [RADIUS], blast AREA [DICE], add NAME AREA [npc],
+    remove HERO, end.
 
     \b
     The session is saved after every answer (SAVE, and SAVE.bak the one

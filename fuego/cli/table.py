@@ -329,8 +329,8 @@ class Table:
         q = Question("end", scene, scene.round)
         while True:
             try:
-                text = literal(self._read("The scene is over: Enter to finish (undo: back "
-                                          "one answer; undo round: back a round)"))
+                text = literal(self._read("The scene is over: Enter to finish (or undo, "
+                                          "undo round, map, status)"))
             except Quit:
                 return
             if text.strip().lower() in ("", "quit", "q", "exit"):

@@ -237,9 +237,11 @@ def also_burning(scene: Scene, *, rooms: bool = False) -> list[str]:
 def fires_words(scene: Scene) -> str:
     """``2 fires, 5 Fire Dice`` and what else burns: the round screen's title."""
     fd = sum(f.fd for f in scene.fires.values())
+    also = ", ".join(also_burning(scene))
+    if also and not scene.fires:
+        return f"{also} (no other fire)"
     text = f"{plural(len(scene.fires), 'fire')}, {fire_dice(fd)}"
-    also = also_burning(scene)
-    return text + (f"; {', '.join(also)}" if also else "")
+    return text + (f"; {also}" if also else "")
 
 
 def plural(n: int, one: str, many: str | None = None) -> str:

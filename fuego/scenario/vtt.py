@@ -35,6 +35,7 @@ import os
 from dataclasses import dataclass, field
 
 from fuego.errors import FuegoError, LimitError
+from fuego.scenario.limits import MAX_AREAS
 from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; importable here too)
     MAX_FILE_BYTES,
     MAX_LIGHTS,
@@ -60,7 +61,12 @@ BEYOND = 50
 GRID_FEET = (5, 10)
 #: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
 ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-              "+*=%&@$!?~^<>()[]{}/;:,.'`|-_")
+              "+*=%&@$!?~^<>()[]{}/;:,.'`|-_"
+              # then Greek and Cyrillic letters, one column wide like the rest: a big dungeon
+              + "".join(chr(c) for c in range(0x3b1, 0x3ca) if c != 0x3c2)
+              + "".join(chr(c) for c in range(0x391, 0x3aa) if c != 0x3a2)
+              + "".join(chr(c) for c in range(0x430, 0x450)) + "".join(chr(c) for c in
+                                                                   range(0x410, 0x430)))
 OUTSIDE_CHAR = "o"
 
 #: An area edge: ("v", x, row) is the vertical line x between columns x-1 and x on ``row``;
@@ -129,6 +135,11 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
         raise LimitError(f"the map is {cols0} x {rows0} areas; fuego plans are at most "
                          f"{MAX_PLAN_AREAS} areas a side", where=vtt.source,
                          tip="with --grid-feet 10 each square is a whole area: try 5")
+    if outside and cols0 * rows0 > MAX_AREAS:  # before the work: fuego check would refuse it
+        raise LimitError(f"the map is {cols0} x {rows0} areas: more than {MAX_AREAS:,} areas "
+                         "in the building; that is the limit", where=vtt.source,
+                         tip="import a region of the map (Dungeondraft's export region), or "
+                             "--grid-feet 10 if its squares are 10 ft")
     for flag, numbers in (("--window", windows), ("--door", doors)):
         bad = [n for n in numbers if not 1 <= n <= vtt.portals_read]
         if bad:
@@ -217,8 +228,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                          tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
 
     def room_of(cell: tuple[int, int]) -> int:
+        """The room of an area; -1 for no area (--no-outside), -2 beyond the plan."""
         c, r = cell
-        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -1
+        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -2
 
     # portals: on the edge nearest their span where the rooms on either side differ
     taken: dict[Edge, Portal] = {}
@@ -237,24 +249,39 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
             for e in pick:
                 taken[e] = portal
         if not placed:
-            skipped.append((portal, "on the map's border (no outdoor strip: --no-outside, or "
-                                    f"the map is already {MAX_PLAN_AREAS} areas a side), "
-                                    "between the outside and nothing (--no-outside), or on "
-                                    "an edge another portal took"))
+            skipped.append((portal, _why_not(portal, area_units, taken, room_of, strip)))
             continue
         window = _is_window(portal, windows, doors, windows_from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
 
     inner = []
+    across, down = vtt_rooms.blocked(grid, ox, oy, cols, rows)
     for r in range(rows):
         for c in range(cols):
-            for e, other in ((("v", c + 1, r), (c + 1, r)), (("h", c, r + 1), (c, r + 1))):
+            for e, other, share in ((("v", c + 1, r), (c + 1, r), across, ),
+                                    (("h", c, r + 1), (c, r + 1), down)):
                 if e in taken or room_of((c, r)) < 0 or room_of((c, r)) != room_of(other):
                     continue
-                if vtt_rooms.blocked(grid, ox, oy, (c, r), other) >= WALL_SHARE:
+                if share[r, c] >= WALL_SHARE:
                     inner.append(e)
     return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, strip, shift, phase)
+
+
+def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
+    """Why a portal found no edge to stand on, in the words of the YAML's comment."""
+    edges = [e for choices in _portal_choices(portal, units) for e in choices]
+    others = sorted({taken[e].number for e in edges if e in taken})
+    if others:
+        return (f"its 10-ft edge already holds portal {others[0]} (two portals in one area "
+                "edge are one door or window)")
+    cells = [cell for e in edges for cell in _edge_areas(e)]
+    if any(room_of(cell) == -2 for cell in cells) and not strip:
+        return ("on the map's border, with nothing beyond it (--no-outside, or the map is "
+                f"already {MAX_PLAN_AREAS} areas a side)")
+    if any(room_of(cell) == -1 for cell in cells):
+        return "between a room and the outside that --no-outside dropped"
+    return "no area edge near it"
 
 
 def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],

@@ -221,15 +221,24 @@ def fit(r: Raster, ox: int, oy: int, best: np.ndarray, within: tuple[int, int, i
     return float((inside & mine).sum() / union) if union else 1.0
 
 
-def blocked(r: Raster, ox: int, oy: int, a: tuple[int, int], b: tuple[int, int]) -> float:
-    """How much of the line between neighbouring areas ``a`` and ``b`` ((col, row) of the grid
-    whose corner is pixel ``(ox, oy)``) a wall crosses: the share of the straight paths from
-    ``a``'s middle to ``b``'s, one per pixel along their shared edge, that meet a wall."""
-    P = PIXELS
-    (ca, ra), (cb, rb) = sorted((a, b))
-    x, y = ox + ca * P, oy + ra * P
-    if ra == rb:  # side by side: paths run along x, one per pixel row of the edge
-        band = r.wall[y + 1:y + P, x + P // 2:x + P + P // 2 + 1]
-        return float(band.any(axis=1).mean())
-    band = r.wall[y + P // 2:y + P + P // 2 + 1, x + 1:x + P]
-    return float(band.any(axis=0).mean())
+def blocked(r: Raster, ox: int, oy: int, cols: int, rows: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """How much of the line between each two neighbouring areas of the grid whose corner is
+    pixel ``(ox, oy)`` a wall crosses: the share of the straight paths from one area's middle
+    to the other's, one per pixel along their shared edge, that meet a wall pixel.
+    ``(across[row, col], down[row, col])``: between ``(col, row)`` and ``(col + 1, row)``, and
+    between ``(col, row)`` and ``(col, row + 1)``."""
+    P, half = PIXELS, PIXELS // 2
+
+    def share(wall: np.ndarray, x0: int, y0: int, n_along: int, n_across: int) -> np.ndarray:
+        # paths run along axis 1 (x) from area c's middle to area c + 1's, one per pixel row
+        run = np.zeros((wall.shape[0], wall.shape[1] + 1), dtype=np.int32)
+        np.cumsum(wall, axis=1, out=run[:, 1:])
+        start = x0 + np.arange(n_across - 1) * P + half
+        hit = (run[:, start + P + 1] - run[:, start]) > 0  # [pixel row, pair]
+        rows_of = y0 + np.arange(n_along)[:, None] * P + np.arange(1, P)[None, :]
+        return hit[rows_of].mean(axis=1)  # [area row, pair]
+
+    across = share(r.wall, ox, oy, rows, cols) if cols > 1 else np.zeros((rows, 0))
+    down = share(r.wall.T, oy, ox, cols, rows).T if rows > 1 else np.zeros((0, cols))
+    return across, down
