@@ -142,6 +142,20 @@ def literal_text(draw: _F) -> _F:
     return literally  # type: ignore[return-value]
 
 
+def drawn_words(fig) -> None:
+    """Every word and id on a figure, whoever drew it, through :func:`fuego.text.drawn` (a
+    control character from a name shows as its escape: SVG stays XML, a PDF or PNG draws no
+    missing glyph). Called just before a figure is saved."""
+    from matplotlib.text import Text
+
+    from fuego.text import drawn
+
+    for artist in fig.findobj(Text):
+        artist.set_text(drawn(artist.get_text()))
+    for artist in fig.findobj(lambda a: isinstance(a.get_gid(), str)):
+        artist.set_gid(drawn(artist.get_gid()))
+
+
 def _safe(text: str) -> str:
     """An id-friendly form of a name (no spaces or quotes)."""
     return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
