@@ -6,6 +6,8 @@ status 2 in a single place (``fuego.cli``); anything else is a real bug and keep
 
 from __future__ import annotations
 
+from fuego.text import terminal
+
 
 class FuegoError(Exception):
     """Base of every error a user can cause: bad input, bad files, impossible requests.
@@ -20,10 +22,12 @@ class FuegoError(Exception):
         super().__init__(self.render())
 
     def render(self) -> str:
+        """One line for the terminal (a file name or a value quoted from a file cannot drive
+        it: :func:`fuego.text.terminal`)."""
         text = f"{self.where}: {self.message}" if self.where else self.message
         if self.tip:
             text += f" (tip: {self.tip})"
-        return text
+        return terminal(text)
 
 
 class DiceError(FuegoError):
@@ -58,3 +62,12 @@ class ScenarioError(FuegoError):
 
 class SaveError(FuegoError):
     """A saved session that cannot be written or read back."""
+
+
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived (``signum``): the command stops as Ctrl-C stops it, cleaning
+    up on the way, and exits with status 128 + ``signum`` (fuego.cli)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by signal {signum}")
+        self.signum = signum

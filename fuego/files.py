@@ -150,12 +150,15 @@ class Output:
     atomically at the end (:meth:`write`, :meth:`open`)."""
 
     def __init__(self, path: str | os.PathLike, *, what: str, force: bool = False,
-                 inputs: Sequence[str | os.PathLike] = (), force_flag: str = "--force"):
+                 inputs: Sequence[str | os.PathLike] = (), force_flag: str = "--force",
+                 mode: int | None = None):
         self.path = os.fspath(path)
         self.what = what
         self.force = force
         self.inputs = [os.fspath(p) for p in inputs if p is not None]
         self.force_flag = force_flag
+        #: the new file's permissions (default: the replaced file's, else the umask's)
+        self.mode = mode
 
     def check(self) -> Output:
         """Refuse a target that is an input, not a regular file, or exists without --force."""
@@ -209,7 +212,8 @@ class Output:
                 yield fh
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.chmod(tmp, _mode(name))  # mkstemp makes it private; an output is ordinary
+            # mkstemp makes it private; an output is ordinary unless asked (a token: 0600)
+            os.chmod(tmp, _mode(name) if self.mode is None else self.mode)
             if before_replace is not None:
                 before_replace()
             os.replace(tmp, name)
@@ -221,11 +225,70 @@ class Output:
             discard(tmp)
             raise
 
+    def stage(self, data: str | bytes) -> str:
+        """Write ``data`` to a temporary file beside the target (flushed, fsynced, with the
+        output's permissions) and return its path; :class:`Outputs` renames it."""
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        directory = os.path.dirname(os.path.abspath(self.path))
+        try:
+            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
+                                       suffix=".tmp", dir=directory)
+        except OSError as exc:
+            raise self._error(exc) from None
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.chmod(tmp, _mode(self.path) if self.mode is None else self.mode)
+        except OSError as exc:
+            discard(tmp)
+            raise self._error(exc) from None
+        except BaseException:
+            discard(tmp)
+            raise
+        return tmp
+
     def _error(self, exc: OSError) -> FuegoError:
         tip = ("free some space or write elsewhere" if exc.errno in FULL
                else "check that its folder exists and is writable")
         return FuegoError(f"cannot write the {self.what}: {_reason(exc)}", where=self.path,
                           tip=tip)
+
+
+class Outputs:
+    """Several output files of one command, all or nothing (``export``'s levels): each is
+    written to its temporary file as it comes (:meth:`write`), and only when every one was
+    written are they renamed over their targets, on a clean exit from the ``with`` block. A
+    full disk or any error part-way removes every temporary file and leaves every target as
+    it was: no new file, no mix of old and new."""
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[str, Output]] = []
+
+    def write(self, target: Output, data: str | bytes) -> None:
+        self._staged.append((target.stage(data), target))
+
+    def __enter__(self) -> Outputs:
+        return self
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        staged, self._staged = self._staged, []
+        if kind is not None:
+            for tmp, _target in staged:
+                discard(tmp)
+            return
+        done = 0
+        try:
+            for tmp, target in staged:
+                os.replace(tmp, target.path)
+                done += 1
+        except OSError as error:
+            for tmp, _target in staged[done:]:
+                discard(tmp)
+            raise staged[done][1]._error(error) from None
+        for directory in {os.path.dirname(os.path.abspath(t.path)) for _tmp, t in staged}:
+            fsync_dir(directory)
 
 
 def fsync_dir(directory: str) -> None:
@@ -256,3 +319,96 @@ def _mode(path: str) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+# -- one writer -------------------------------------------------------------------------------
+class FileLock:
+    """An operating-system lock (``flock``) on ``path``, a small file beside the one it guards:
+    held while a command writes that file, gone with the process however it ends (a crash
+    leaves the file, never the lock). The holder writes who it is (pid, host, since) into the
+    file so a second one can say who holds it."""
+
+    def __init__(self, path: str | os.PathLike, *, guards: str, what: str) -> None:
+        self.path = os.fspath(path)
+        self.guards = guards
+        self.what = what
+        self._fd: int | None = None
+
+    def acquire(self) -> FileLock:
+        """Take the lock, or a FuegoError naming who holds it (nothing written)."""
+        import fcntl
+
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0), 0o600)
+        except OSError as exc:
+            raise FuegoError(f"cannot lock {self.what}: {_reason(exc)} ({self.path})",
+                             where=self.guards,
+                             tip="check that its folder is writable (and the .lock beside it "
+                                 "is a plain file)") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise FuegoError(f"cannot lock {self.what}: {self.path} is {kind(st.st_mode)}",
+                                 where=self.guards, tip=f"remove {self.path}")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(os.pread(fd, 512, 0))
+                raise FuegoError(f"{self.what} is in use by {holder}; nothing was written",
+                                 where=self.guards,
+                                 tip="finish or quit that game first (its lock goes with it), "
+                                     "or play another session") from None
+            except OSError as exc:
+                raise FuegoError(f"cannot lock {self.what}: {_reason(exc)}",
+                                 where=self.guards) from None
+            import json
+            import socket
+            import time
+
+            me = json.dumps({"pid": os.getpid(), "host": socket.gethostname()[:64],
+                             "since": time.strftime("%Y-%m-%d %H:%M:%S %Z")}).encode()
+            with contextlib.suppress(OSError):  # who holds it is a courtesy, the lock is not
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, me + b"\n", 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        """Give the lock back (idempotent). The file stays: unlinking it would let a third
+        process lock a new file while a second holds the old one."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+        os.close(fd)  # closing the descriptor releases the flock
+
+    def __enter__(self) -> FileLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _holder(raw: bytes) -> str:
+    """``another fuego (pid 4242 on tabletop, since 2026-12-01 09:40:00 UTC)`` from a lock
+    file's words (printable, short: the file is not trusted)."""
+    import json
+
+    try:
+        who = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        who = None
+    if not isinstance(who, dict):
+        return "another fuego"
+
+    def word(key: str) -> str:
+        value = who.get(key)
+        text = str(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else "?"
+        return "".join(ch if ch.isprintable() else "?" for ch in text[:64])
+
+    return f"another fuego (pid {word('pid')} on {word('host')}, since {word('since')})"

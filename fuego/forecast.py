@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.dice.roller import Roller
-from fuego.errors import FuegoError, LimitError
+from fuego.errors import FuegoError, LimitError, Stopped
 
 if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
@@ -65,6 +65,9 @@ __all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX
 
 MAX_RUNS = 100_000
 MAX_JOBS = 64
+#: Numbers the JSON's per-area and per-room series may hold in all (a few MB); past it they
+#: are cut at their last change, then left out (ForecastResult.trimmed, with a note).
+MAX_SERIES_VALUES = 500_000
 #: After Ctrl-C, how long to wait for the workers' finished runs before stopping them.
 STOP_WAIT = 0.6
 #: Hero statuses counted at the end of every round, in this order.
@@ -327,11 +330,39 @@ def _init_worker(blob: bytes, shape: tuple, plans: HeroPlans | None, done: Any) 
     import signal
 
     signal.signal(signal.SIGINT, _on_interrupt)
+    # a worker dies at once of SIGTERM (the pool's terminate) and SIGHUP, whatever its parent
+    # installed before forking, and dies with its parent however that ends (kill -9 too)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _die_with_parent()
     _WORKER["stop"] = _WORKER["playing"] = False
     _WORKER["scenario"] = pickle.loads(blob)
     _WORKER["shape"] = shape
     _WORKER["plans"] = plans
     _WORKER["done"] = done
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel sends this worker SIGKILL when its parent dies (``PR_SET_PDEATHSIG``),
+    so no worker outlives a forecast killed without a chance to stop them."""
+    import os
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
+    import multiprocessing
+
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # it died before the call
+        os._exit(1)
 
 
 def _chunk(seed: int, start: int, stop: int, scenario: Buildable | None = None,
@@ -424,6 +455,17 @@ def _cumulative(hist: list[int], runs: int) -> list[float]:
     return out
 
 
+def _until_last_change(changes: dict[int, int], runs: int, cumulative: bool) -> list[float]:
+    """A per-round chance from sparse counts, up to its last change only (the last value holds
+    to the end): a round-by-round list whose length follows what happened, not the rounds."""
+    last = max((r for r, n in changes.items() if n), default=0)
+    out, total = [], 0
+    for r in range(last + 1):
+        total += changes.get(r, 0)
+        out.append(_p(total, runs))
+    return out
+
+
 def _p(count: int, runs: int) -> float:
     return round(count / runs, 6) if runs else 0.0
 
@@ -460,6 +502,13 @@ class ForecastResult:
     asked: int | None = None
 
     # -- per area ---------------------------------------------------------------------------
+    @property
+    def trimmed(self) -> bool:
+        """Whether the JSON's per-area and per-room series are cut at their last change: when
+        written whole they would hold more than :data:`MAX_SERIES_VALUES` numbers."""
+        per_round = 2 * (len(self.area_names) + len(self.counts.rooms)) * (self.rounds + 1)
+        return per_round > MAX_SERIES_VALUES
+
     def p_burning_by(self, round_: int) -> list[float]:
         """Per area, the chance it has burned by the end of ``round_``."""
         return [_p(sum(n for r, n in h.items() if r <= round_), self.runs)
@@ -514,32 +563,50 @@ class ForecastResult:
             }
         return out
 
-    def _area(self, i: int) -> dict[str, Any]:
+    def _area(self, i: int, left: list[int] | None = None) -> dict[str, Any]:
         c, R = self.counts, self.rounds
-        hist = _dense(c.area_first[i], R, self.runs)
+        hist = _dense(c.area_first[i], R, self.runs) if left is None else None
+        first = c.area_first[i]
+        if left is None:
+            assert hist is not None
+            by: list[float] | None = _cumulative(hist, self.runs)
+            at: list[float] | None = [_p(n, self.runs)
+                                      for n in _burning_at(c.area_burning[i], R)]
+        else:  # a huge forecast: the series up to their last change, while the budget lasts
+            by = _until_last_change(first, self.runs, True)
+            at = _until_last_change(c.area_burning[i], self.runs, False)
+            by, at = _spend(left, by), _spend(left, at)
+            hist = _dense(first, max(first, default=0), self.runs)  # medians: the same
         return {
             "room": self.area_rooms[i],
             "fuel": self.area_fuel[i],
-            "p_burning_by_round": _cumulative(hist, self.runs),
-            "p_burning_at_round": [_p(n, self.runs) for n in _burning_at(c.area_burning[i], R)],
+            "p_burning_by_round": by,
+            "p_burning_at_round": at,
             "p_ever": _p(sum(hist[:-1]), self.runs),
             "median_first_round": _median_round(hist, self.runs),
             "median_first_round_when_it_burns": _conditional_median(hist),
         }
 
-    def _room(self, k: int, per_round: bool = True) -> dict[str, Any]:
+    def _room(self, k: int, per_round: bool = True,
+              left: list[int] | None = None) -> dict[str, Any]:
         c, R = self.counts, self.rounds
         key = c.rooms[k]
-        hist = _dense(c.room_first[k], R, self.runs)
-        flash = _dense(c.room_flash[k], R, self.runs)
+        # trimmed, the histograms stop at their last round (the medians are the same)
+        ends = ((R, R) if left is None else
+                (max(c.room_first[k], default=0), max(c.room_flash[k], default=0)))
+        hist = _dense(c.room_first[k], ends[0], self.runs)
+        flash = _dense(c.room_flash[k], ends[1], self.runs)
+        by_round: Callable[[list[int], dict[int, int]], list[float] | None] = (
+            (lambda dense, _sparse: _cumulative(dense, self.runs)) if left is None else
+            (lambda _dense, sparse: _spend(left, _until_last_change(sparse, self.runs, True))))
         out = {
             "name": self.room_names.get(key, key),
-            "p_burning_by_round": _cumulative(hist, self.runs) if per_round else None,
+            "p_burning_by_round": by_round(hist, c.room_first[k]) if per_round else None,
             "p_ever": _p(sum(hist[:-1]), self.runs),
             "median_first_round": _median_round(hist, self.runs),
             "median_first_round_when_it_burns": _conditional_median(hist),
             "p_flashover": _p(sum(flash[:-1]), self.runs),
-            "p_flashover_by_round": _cumulative(flash, self.runs) if per_round else None,
+            "p_flashover_by_round": by_round(flash, c.room_flash[k]) if per_round else None,
             "median_flashover_round_when_it_happens": _conditional_median(flash),
         }
         if not per_round:
@@ -587,6 +654,11 @@ class ForecastResult:
         }
         if self.asked is not None:
             head["interrupted"] = {"runs_asked": self.asked, "runs_finished": self.runs}
+        if self.trimmed:
+            head["per_round_series"] = (
+                "trimmed: each area's and room's per-round series stops at its last change "
+                f"(its last value holds to round {R}); past {MAX_SERIES_VALUES:,} numbers in "
+                "all, the rest are null (fewer --rounds, or fewer areas, give them whole)")
         head["fire_out"] = {
             "p_out_by_round": self.p_out_by_round(),
             "p_still_burning": _p(out[R + 1], self.runs),
@@ -608,11 +680,17 @@ class ForecastResult:
                           for k, key in enumerate(self.counts.rooms)},
                 "heroes": self._heroes()}
 
+    def _budget(self) -> list[int] | None:
+        """The numbers the trimmed series may still spend (None: the series are whole)."""
+        return [MAX_SERIES_VALUES] if self.trimmed else None
+
     def to_dict(self) -> dict[str, Any]:
         """Every number of the forecast as plain JSON data (identical for any ``jobs``)."""
+        left = self._budget()
         return {**self._head(),
-                "areas": {name: self._area(i) for i, name in enumerate(self.area_names)},
-                "rooms": {key: self._room(k) for k, key in enumerate(self.counts.rooms)},
+                "areas": {name: self._area(i, left) for i, name in enumerate(self.area_names)},
+                "rooms": {key: self._room(k, left=left)
+                          for k, key in enumerate(self.counts.rooms)},
                 "heroes": self._heroes()}
 
     def json_chunks(self):
@@ -623,16 +701,26 @@ class ForecastResult:
         def dump(value: Any) -> str:
             return json.dumps(value, separators=(",", ":"))
 
+        left = self._budget()
         yield dump(self._head())[:-1]
-        for key, items in (("areas", ((n, lambda i=i: self._area(i))
+        for key, items in (("areas", ((n, lambda i=i: self._area(i, left))
                                       for i, n in enumerate(self.area_names))),
-                           ("rooms", ((n, lambda k=k: self._room(k))
+                           ("rooms", ((n, lambda k=k: self._room(k, left=left))
                                       for k, n in enumerate(self.counts.rooms)))):
             yield f",{dump(key)}:{{"
             for n, (name, entry) in enumerate(items):
                 yield ("," if n else "") + f"{dump(name)}:{dump(entry())}"
             yield "}"
         yield f",{dump('heroes')}:{dump(self._heroes())}}}"
+
+
+def _spend(left: list[int], series: list[float]) -> list[float] | None:
+    """``series`` if the budget ``left[0]`` still holds it (and take it), else None."""
+    if len(series) > left[0]:
+        left[0] = 0
+        return None
+    left[0] -= len(series)
+    return series
 
 
 # -- the forecast ---------------------------------------------------------------------------------
@@ -804,6 +892,10 @@ def _in_workers(scenario: Buildable, seed: int, runs: int, jobs: int, bounds: li
         for counts in pending.values():
             total.add(counts)
         raise ForecastInterrupted(result(total, runs)) from None
+    except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
+        pool.terminate()
+        pool.join()
+        raise
     except Exception as exc:
         pool.terminate()
         pool.join()

@@ -28,7 +28,7 @@ PACKAGE = ROOT / "fuego"
 #: a top-level module or package of fuego ("fuego" is the root package itself: its version;
 #: "files" is reading and writing files, under every command).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("fuego", "errors", "files", "rules", "dice"),
+    ("fuego", "errors", "text", "files", "rules", "dice"),
     ("world",),
     ("engine",),
     ("modules",),

@@ -810,3 +810,186 @@ def test_command_options_of_any_value(data, tmp_path_factory):
         if args[k].strip().isdecimal() and int(args[k]) > 60:
             args[k] = "61"
     invoke(*args, seconds=60)
+
+
+# -- issue 28: the players' screen, token files, terminal output, concurrent sessions -------------
+HTTP_METHODS = st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "TRACE",
+                                "PATCH", "CONNECT", "GE T", "get", "\x00", "Ｇ"])
+HTTP_PATHS = st.one_of(
+    st.sampled_from(["/", "/state", "/events", "/page.js", "/page.css", "/frames/0",
+                     "/frames/" + "9" * 5000, "/frames/-1", "/%2e%2e/etc/passwd", "//", "*"]),
+    st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e), max_size=60)
+    .map(lambda p: "/" + p))
+
+
+@pytest.fixture(scope="module")
+def fuzz_server():
+    from fuego.web.feed import ScreenFeed
+    from fuego.web.server import Hub, ScreenServer
+
+    scene = _campaign_scene()
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(scene)
+    feed.publish()
+    said: list[str] = []
+    server = ScreenServer(hub, "fuzz-token-fuzz-token-1", "127.0.0.1", 0,
+                          report=said.append).start()
+    yield server, said
+    server.stop()
+
+
+def _campaign_scene():
+    from fuego.scenario import loads
+
+    text = (ROOT / "campaigns" / "tavern.yaml").read_text(encoding="utf-8")
+    return loads(text, source="tavern.yaml").build(7)
+
+
+@examples(120)
+@given(method=HTTP_METHODS, path=HTTP_PATHS,
+       query=st.one_of(st.just(""), st.just("token=fuzz-token-fuzz-token-1"),
+                       st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e),
+                               max_size=80)),
+       headers=st.lists(st.tuples(st.text(st.characters(min_codepoint=0x21,
+                                                          max_codepoint=0x7e), min_size=1,
+                                          max_size=20).filter(lambda k: ":" not in k),
+                                  st.text(st.characters(min_codepoint=0x20,
+                                                        max_codepoint=0x7e), max_size=200)),
+                        max_size=5),
+       body=st.binary(max_size=300), cut=st.integers(0, 4))
+def test_http_requests_of_any_shape(fuzz_server, method, path, query, headers, body, cut):
+    """Any request line, headers and body, whole or cut short: a clean answer (never a 500)
+    or a closed connection, nothing on the GM's terminal, and the server still serving."""
+    import socket
+
+    server, said = fuzz_server
+    target = path + ("?" + query if query else "")
+    raw = f"{method} {target} HTTP/1.1\r\nHost: x\r\n".encode("utf-8", "replace")
+    raw += b"".join(f"{k}: {v}\r\n".encode() for k, v in headers)
+    raw += f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    if cut:
+        raw = raw[: len(raw) * cut // 5]  # a request that never finishes
+    with deadline(30):
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=15)
+        try:
+            s.sendall(raw)
+            if cut:
+                s.shutdown(socket.SHUT_WR)
+            head = s.recv(16)
+        except OSError:
+            head = b""
+        finally:
+            s.close()
+    if head:
+        assert head.startswith(b"HTTP/1.1 "), head
+        status = int(head[9:12])
+        assert status in (200, 400, 403, 404, 405, 413, 414, 431, 503), head
+    assert said == []
+    with deadline(30):  # the server still answers
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=15)
+        s.sendall(f"GET /state?token={server.token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert s.recv(12) == b"HTTP/1.1 200"
+        s.close()
+
+
+TOKEN_KINDS = st.sampled_from(["bytes", "json", "fifo", "dir", "link-zero", "link-file",
+                               "none"])
+
+
+@examples(60)
+@given(kind=TOKEN_KINDS, raw=st.binary(max_size=200),
+       data=st.dictionaries(st.sampled_from(["token", "port", "fuego", "x"]),
+                            st.one_of(st.text(max_size=40), st.integers(-5, 70000),
+                                      st.none(), st.booleans(), st.lists(st.integers(),
+                                                                         max_size=2)),
+                            max_size=4),
+       mode=st.sampled_from([0o600, 0o644, 0o640, 0o400, 0o666]))
+def test_token_files_of_any_kind(tmp_path_factory, kind, raw, data, mode):
+    """Whatever lies at SAVE.screen: a one-line note or nothing, never a hang, a traceback,
+    a token trusted that fuego would not make, or a write over a file fuego did not write."""
+    from fuego.cli.screen import TOKEN_SHAPE, _remembered
+
+    d = tmp_path_factory.mktemp("token")
+    path = d / "s.json.screen"
+    if kind == "bytes":
+        path.write_bytes(raw)
+    elif kind == "json":
+        path.write_text(json.dumps(data))
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dir":
+        path.mkdir()
+    elif kind == "link-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "link-file":
+        (d / "other").write_text(json.dumps(data))
+        path.symlink_to(d / "other")
+    if kind in ("bytes", "json"):
+        os.chmod(path, mode)
+    notes: list[str] = []
+    with deadline(10):
+        known, writable = _remembered(str(d / "s.json"), notes.append)
+    assert len(notes) <= 1 and all("\n" not in n for n in notes)
+    token = known.get("token")
+    if token is not None:
+        assert TOKEN_SHAPE.fullmatch(token) and mode & 0o077 == 0 and kind == "json"
+    if kind not in ("bytes", "json", "none"):
+        assert not writable
+    port = known.get("port")
+    assert port is None or (type(port) is int and 0 < port < 65536)
+
+
+@examples(300)
+@given(st.text(max_size=200))
+def test_terminal_output_of_any_text(text):
+    """Every target function on any text: nothing a terminal or an XML reader acts on, and
+    JSON that reads back as the same text."""
+    import xml.etree.ElementTree as ET
+
+    from fuego import text as targets
+
+    for shown in (targets.terminal(text), targets.terminal(text, lines=True),
+                  targets.drawn(text)):
+        assert not targets.UNSAFE.search(shown)
+    assert "\n" not in targets.terminal(text) and "\n" not in targets.drawn(text)
+    ET.fromstring(f'<t a="{targets.xml(text)}">{targets.xml(text)}</t>')
+    doc = targets.json({"k": text})
+    assert not targets.UNSAFE.search(doc)
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        assert json.loads(doc) == {"k": text}
+    if targets.problem(text) is not None:  # what check refuses is what the targets escape
+        assert targets.UNSAFE.search(text)
+
+
+@examples(40)
+@given(st.lists(st.sampled_from(["take", "release", "fork"]), min_size=1, max_size=12))
+def test_concurrent_sessions_have_one_writer(tmp_path_factory, steps):
+    """Any sequence of games taking and giving back one session's lock, in this process and
+    in others: never two holders, and a refusal always names the holder."""
+    from fuego.files import FileLock
+
+    path = str(tmp_path_factory.mktemp("lock") / "s.json.lock")
+    held: FileLock | None = None
+    for step in steps:
+        mine = FileLock(path, guards="s.json", what="this session")
+        if step == "take":
+            try:
+                mine.acquire()
+            except FuegoError as exc:
+                assert held is not None and "in use by another fuego (pid" in str(exc)
+            else:
+                assert held is None
+                held = mine
+        elif step == "release" and held is not None:
+            held.release()
+            held = None
+        elif step == "fork":  # another process tries while this one holds it (or not)
+            code = ("import sys; from fuego.files import FileLock; from fuego.errors import "
+                    "FuegoError\ntry:\n FileLock(sys.argv[1], guards='s', what='w').acquire()"
+                    "\nexcept FuegoError: sys.exit(3)")
+            r = subprocess.run([sys.executable, "-c", code, path], capture_output=True,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=30)
+            assert r.returncode == (3 if held is not None else 0), r.stderr.decode()
+    if held is not None:
+        held.release()

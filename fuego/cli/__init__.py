@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from fuego import __version__
-from fuego.errors import FuegoError
+from fuego.errors import FuegoError, Stopped
 
 
 class _Seed(click.ParamType):
@@ -101,6 +101,38 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, COMMANDS[name][2]) for name in self.list_commands(ctx)])
 
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """click's main, with the exit statuses of docs/cli.md wherever the command is: Ctrl-C
+        130 (click says "Aborted!" and 1 when it comes outside a command's own handling: while
+        it loads, starts or writes), SIGTERM and SIGHUP 128 + the signal
+        (:func:`stop_on_signals`)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):
+                sys.exit(130)  # click has closed the ^C line already
+            _say("Aborted!")  # end of input at one of click's own prompts
+            sys.exit(1)
+        except KeyboardInterrupt:
+            _say("")
+            sys.exit(130)
+        except Stopped as exc:
+            _say(f"fuego: stopped by signal {exc.signum}")
+            sys.exit(128 + exc.signum)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            status = stdout_failed(exc)
+            if status is None:
+                raise
+            sys.exit(status)
+        sys.exit(rv if type(rv) is int else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -169,8 +201,33 @@ def stdout_failed(exc: OSError) -> int | None:
     return 2
 
 
+def _say(line: str) -> None:
+    """A last line on standard error, if anything still reads it (a closed terminal does not)."""
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(line, err=True)
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise Stopped(signum)
+
+
+def stop_on_signals() -> None:
+    """SIGTERM and SIGHUP (the terminal closed) stop a command the way Ctrl-C does: an
+    exception that unwinds it (temporary files removed, workers and servers stopped), then
+    exit status 128 + the signal's number (``LazyGroup.invoke``)."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) in (signal.SIG_DFL, None):
+            signal.signal(number, _stop)
+
+
 def main() -> None:
     """Console entry point."""
+    stop_on_signals()
     try:
         cli(prog_name="fuego")
     except BrokenPipeError:  # `fuego run ... | head` is fine

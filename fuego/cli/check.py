@@ -19,6 +19,7 @@ def check(files: tuple[str, ...], quiet: bool) -> None:
     """Validate scenario FILES and summarise them (exit 2 listing every problem)."""
     from fuego.modules.registry import check_note
     from fuego.scenario import load
+    from fuego.text import terminal
 
     failed = 0
     for path in files:
@@ -30,8 +31,8 @@ def check(files: tuple[str, ...], quiet: bool) -> None:
             problems = getattr(exc, "problems", None) or [exc]
             for problem in problems:
                 text = problem.render()
-                if not text.startswith(path):
-                    text = f"{path}: {text}"
+                if not text.startswith(terminal(path)):
+                    text = f"{terminal(path)}: {text}"
                 click.echo(text, err=True)
             continue
         if not quiet:

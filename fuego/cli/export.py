@@ -40,10 +40,15 @@ def level_paths(out: str, names: list[str], one: bool) -> list[str]:
 
 
 def write_all(files) -> None:
-    """Write the command's files (the one place it writes), each atomically through
-    :class:`fuego.files.Output`, all checked before anything was played or drawn."""
-    for target, data in files:
-        target.write(data)
+    """Write the command's files (the one place it writes), all checked before anything was
+    played or drawn, and all or nothing (:class:`fuego.files.Outputs`): each goes to a
+    temporary file, and they are renamed into place only once every one was written, so a
+    full disk part-way leaves no new file and every old one whole."""
+    from fuego.files import Outputs
+
+    with Outputs() as outputs:
+        for target, data in files:
+            outputs.write(target, data)
 
 
 def out_format(out: str, given: str | None) -> str:

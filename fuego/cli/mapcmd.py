@@ -137,6 +137,10 @@ def save_figures(figures, target, fmt: str, dpi: int) -> None:
 
     import matplotlib
 
+    from fuego.render.mapdraw import drawn_words
+
+    for fig in figures:  # every word on the page, whoever drew it: no control character
+        drawn_words(fig)
     rc: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
     try:
         with matplotlib.rc_context(rc), target.open() as fh:  # type: ignore[arg-type]

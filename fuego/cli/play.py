@@ -24,6 +24,8 @@ from fuego.cli.table_view import isatty
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
 SESSION_SUFFIX = ".session.json"
+#: Beside a save while a game holds it (fuego.files.FileLock).
+LOCK_SUFFIX = ".lock"
 
 
 def draw_seed() -> int:
@@ -103,7 +105,9 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
             raise click.UsageError("--resume SAVE goes alone: the scenario, seed and save file "
                                    "are in SAVE")
         save_path = resume_path
-        sessions.clean_stale(save_path)
+        if os.path.lexists(save_path):  # a missing save is load's message, with no lock file
+            hold(save_path)
+        sessions.clean_stale(save_path)  # after the lock: another game's temporary file is live
         session = _load_or_backup(save_path)
         header = [f"fuego play: resuming {save_path} ({len(session.inputs)} answers, seed "
                   f"{session.seed})"]
@@ -121,9 +125,12 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         if seed is None:
             seed = draw_seed()
         save_path = session_path or default_session_path(file)
-        if os.path.exists(save_path):
-            raise click.UsageError(f"{save_path} already exists: continue it with "
-                                   f"fuego play --resume {save_path}, or give another --session")
+        for locked in (False, True):  # checked again once locked: two new games, one name
+            if os.path.exists(save_path):
+                raise click.UsageError(f"{save_path} already exists: continue it with fuego "
+                                       f"play --resume {save_path}, or give another --session")
+            if not locked:
+                hold(save_path)
         options = {sessions.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
         session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
@@ -157,6 +164,8 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         sys.exit(130)
     except sessions.Quit:
         table.save(player)
+        if table.save_error:
+            _not_saved(save_path, table)
         click.echo("")
         click.echo(_resume_line(save_path, table))
         return
@@ -164,7 +173,26 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         click.echo("")
         click.echo(_resume_line(save_path, table), err=True)
         sys.exit(130)
+    if table.save_error:
+        _not_saved(save_path, table)
     click.echo(f"Session saved to {save_path} (fuego play --resume {save_path} reopens it).")
+
+
+def hold(save_path: str) -> None:
+    """Lock the session for this game (``SAVE.lock``, an OS lock released when fuego exits
+    however it ends): a second ``play`` on the same save stops here, having written nothing."""
+    from fuego.files import FileLock
+
+    lock = FileLock(save_path + LOCK_SUFFIX, guards=save_path, what="this session").acquire()
+    click.get_current_context().call_on_close(lock.release)
+
+
+def _not_saved(save_path: str, table) -> None:
+    """The last save failed: say so and exit 2 (a game whose answers were not all kept is not
+    a success, docs/cli.md)."""
+    click.echo("")
+    click.echo(_resume_line(save_path, table), err=True)
+    sys.exit(2)
 
 
 def _resume_line(save_path: str, table) -> str:

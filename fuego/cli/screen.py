@@ -11,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import stat
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,22 +27,73 @@ if TYPE_CHECKING:
 SCREEN_SUFFIX = ".screen"
 
 
-def _remembered(save_path: str) -> dict:
-    try:
-        with open(save_path + SCREEN_SUFFIX, encoding="utf-8") as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
+#: A token file holds a token and a port: a few dozen bytes (read at most this many).
+SCREEN_FILE_LIMIT = 4096
+#: What a token fuego made looks like (secrets.token_urlsafe(16): 22 URL-safe characters).
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,86}")
 
 
-def _remember(save_path: str, token: str, port: int) -> None:
-    """Keep the token and port for the next ``--resume`` (readable by the GM only)."""
+def _remembered(save_path: str, echo: Callable[[str], None]) -> tuple[dict, bool]:
+    """The token and port kept beside ``save_path``, and whether fuego may write that file.
+
+    Read through :func:`fuego.files.read_bytes` (a regular file, bounded). A file fuego did not
+    write (a link, a FIFO, a device, another user's, anything but fuego's JSON) is neither
+    trusted nor replaced; a token others could read, or one fuego would not have made, is
+    refused and replaced by a fresh one. Each case is said in one line."""
+    from fuego.errors import FuegoError
+    from fuego.files import kind, read_bytes
+
     path = save_path + SCREEN_SUFFIX
-    with contextlib.suppress(OSError):
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"token": token, "port": port}, f)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return {}, True
+    except OSError as exc:
+        echo(f"note: cannot read {path} ({exc.strerror}); the players get a fresh address")
+        return {}, False
+    not_ours = (f"note: {path} is not fuego's token file; it is left alone, the players get a "
+                "fresh address and it is not kept for --resume")
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+        what = "a symbolic link" if stat.S_ISLNK(st.st_mode) else kind(st.st_mode)
+        echo(not_ours.replace("is not fuego's token file", f"is {what}, not fuego's token file"))
+        return {}, False
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        echo(not_ours.replace("is not fuego's", "belongs to another user, not"))
+        return {}, False
+    try:
+        data = json.loads(read_bytes(path, limit=SCREEN_FILE_LIMIT, what="a screen token file"))
+    except (FuegoError, ValueError, RecursionError):
+        data = None
+    if not (isinstance(data, dict) and set(data) <= {"fuego", "token", "port"}
+            and data.get("fuego", "screen") == "screen"):
+        echo(not_ours)
+        return {}, False
+    port = data.get("port")
+    kept: dict[str, Any] = {"port": port} if type(port) is int and 0 < port < 65536 else {}
+    token = data.get("token")
+    if st.st_mode & 0o077:
+        echo(f"note: {path} could be read by other users: its token is refused, the players get "
+             "a fresh one (kept readable by you only)")
+    elif not (isinstance(token, str) and TOKEN_SHAPE.fullmatch(token)):
+        echo(f"note: {path} holds a token fuego did not make (too short or odd): refused, the "
+             "players get a fresh one")
+    else:
+        kept["token"] = token
+    return kept, True
+
+
+def _remember(save_path: str, token: str, port: int, echo: Callable[[str], None]) -> None:
+    """Keep the token and port for the next ``--resume``: written atomically through
+    :class:`fuego.files.Output`, readable by the GM only (0600)."""
+    from fuego.errors import FuegoError
+    from fuego.files import Output
+
+    path = save_path + SCREEN_SUFFIX
+    try:
+        Output(path, what="screen token file", force=True, mode=0o600).check().write(
+            json.dumps({"fuego": "screen", "token": token, "port": port}) + "\n")
+    except FuegoError as exc:
+        echo(f"note: the players' address is not kept for --resume: {exc.render()}")
 
 
 def screen_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -51,17 +104,18 @@ def screen_address(ctx: click.Context, param: click.Parameter, value: str | None
     return value
 
 
-def open_server(address: str, hub, *, token: str | None = None,
-                port_hint: int | None = None) -> ScreenServer:
-    """A started server on ``address`` (HOST:PORT; empty: 127.0.0.1 on a free port)."""
+def open_server(address: str, hub, *, token: str | None = None, port_hint: int | None = None,
+                report: Callable[[str], None] | None = None) -> ScreenServer:
+    """A started server on ``address`` (HOST:PORT; empty: 127.0.0.1 on a free port);
+    ``report`` takes its one-line messages."""
     from fuego.web.server import ScreenError, ScreenServer, new_token, parse_address
 
     host, port = parse_address(address)
     token = token or new_token()
     if port == 0 and port_hint:  # the port the players' browsers knew, when it is free
         with contextlib.suppress(ScreenError):
-            return ScreenServer(hub, token, host, port_hint).start()
-    return ScreenServer(hub, token, host, port).start()
+            return ScreenServer(hub, token, host, port_hint, report=report).start()
+    return ScreenServer(hub, token, host, port, report=report).start()
 
 
 def announce(server: ScreenServer, echo: Callable[[str], None]) -> None:
@@ -76,12 +130,12 @@ def start_for_play(address: str, save_path: str,
     from fuego.web.feed import ScreenFeed
     from fuego.web.server import Hub
 
-    known = _remembered(save_path)
-    token = known.get("token") if isinstance(known.get("token"), str) else None
-    hint = known.get("port") if isinstance(known.get("port"), int) else None
+    known, writable = _remembered(save_path, echo)
     hub = Hub()
-    server = open_server(address, hub, token=token, port_hint=hint)
-    _remember(save_path, server.token, server.port)
+    server = open_server(address, hub, token=known.get("token"), port_hint=known.get("port"),
+                         report=echo)
+    if writable:
+        _remember(save_path, server.token, server.port, echo)
     announce(server, echo)
     return ScreenFeed(hub), server.stop
 
@@ -118,7 +172,7 @@ def screen(save: str, address: str, no_follow: bool) -> None:
 
     hub = Hub()
     load()
-    server = open_server(address, hub)
+    server = open_server(address, hub, report=lambda line: click.echo(line, err=True))
     announce(server, click.echo)
     click.echo(f"Serving {save} read-only ({len(hub.frames)} moments to review); Ctrl-C stops.")
     stamp = _stamp(save)
@@ -134,11 +188,13 @@ def screen(save: str, address: str, no_follow: bool) -> None:
                     load()
                 except FuegoError as exc:  # a save half-written by another fuego: next time
                     click.echo(f"fuego: {exc.render()}", err=True)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt:  # the way to stop it; 130 as for every command's Ctrl-C
+        server.stop()
+        click.echo("")
+        click.echo("Players' screen stopped.")
+        raise SystemExit(130) from None
     finally:
         server.stop()
-    click.echo("Players' screen stopped.")
 
 
 def _stamp(path: str) -> tuple[int, int] | None:

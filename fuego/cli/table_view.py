@@ -15,6 +15,7 @@ import click
 
 from fuego.rules.formulas import fire_tn
 from fuego.table import session as sessions
+from fuego.text import terminal
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
@@ -25,14 +26,14 @@ if TYPE_CHECKING:
 
 
 # -- output --------------------------------------------------------------------------------------
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def literal(text: str) -> str:
-    """Text as it can be printed: a lone surrogate (``"\\ud800"`` from a YAML escape) becomes
-    U+FFFD instead of stopping play with an encoding error. Markup is never read: rich gets
-    ``Text`` objects, whose characters are drawn as they are."""
-    return _SURROGATE.sub("\ufffd", text)
+    """Text as it can be printed (:func:`fuego.text.terminal`): a control character (from a
+    save, or typed) shows as its escape, and a lone surrogate (``"\\ud800"`` from a YAML
+    escape) too, instead of stopping play with an encoding error. Markup is never read: rich
+    gets ``Text`` objects, whose characters are drawn as they are."""
+    return terminal(text, lines=True)
 
 
 class Screen:

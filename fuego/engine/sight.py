@@ -159,12 +159,12 @@ def through(scene: Scene, line: Sightline) -> Look:
         else:
             why = Unseen.OUT_OF_SIGHT
         return Look(Seen.NOT, why, line)
-    smoke = scene.smoke
+    density = scene.smoke.density if scene.smoke is not None else None
     clear_used = shapes_used = 0.0
     thick = False
-    if smoke is not None:
+    if density:  # (no smoke anywhere: nothing to count)
         for area, feet in line.pieces:
-            d = smoke.at(area)
+            d = density.get(area)
             if d:
                 reach = SMOKE_SIGHT_FEET[SMOKE_WORDS[d]]
                 clear_used += feet / reach.clear

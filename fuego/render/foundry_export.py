@@ -33,7 +33,6 @@ nothing is written here.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -51,6 +50,7 @@ from fuego.render.vtt_export import (
     lit_fires,
 )
 from fuego.rules.tables import Structure
+from fuego.text import json as text_json
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -266,4 +266,4 @@ def scene_document(building: Building, scene: Scene | None, level: int, *, ppg: 
 
 def dumps(data: dict[str, Any]) -> str:
     """The file's text (indented JSON: a GM may read it)."""
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return text_json(data, indent=1) + "\n"

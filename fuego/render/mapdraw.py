@@ -142,6 +142,20 @@ def literal_text(draw: _F) -> _F:
     return literally  # type: ignore[return-value]
 
 
+def drawn_words(fig) -> None:
+    """Every word and id on a figure, whoever drew it, through :func:`fuego.text.drawn` (a
+    control character from a name shows as its escape: SVG stays XML, a PDF or PNG draws no
+    missing glyph). Called just before a figure is saved."""
+    from matplotlib.text import Text
+
+    from fuego.text import drawn
+
+    for artist in fig.findobj(Text):
+        artist.set_text(drawn(artist.get_text()))
+    for artist in fig.findobj(lambda a: isinstance(a.get_gid(), str)):
+        artist.set_gid(drawn(artist.get_gid()))
+
+
 def _safe(text: str) -> str:
     """An id-friendly form of a name (no spaces or quotes)."""
     return "".join(ch if ch.isalnum() or ch in "-_:.@" else "-" for ch in text)
@@ -422,9 +436,19 @@ def _page_index(fig, building: Building, page: _Page, top: float) -> None:
                   fontsize=MIN_PT, color="#111111")
 
 
-def _fs(options: MapOptions, base: float, lo: float = MIN_PT, hi: float = 14.0) -> float:
-    """A font size that grows with the scale, never under :data:`MIN_PT` at print size."""
-    return max(lo, MIN_PT, min(hi, base * options.area_inches))
+#: A forecast's heat map is a report's small picture of the plan, not a map to play on: its
+#: words may shrink below MIN_PT to stay clear of the percentages.
+HEAT_MIN_PT = 5.0
+
+
+def _min_pt(options: MapOptions) -> float:
+    return MIN_PT if options.heat is None else HEAT_MIN_PT
+
+
+def _fs(options: MapOptions, base: float, hi: float = 14.0) -> float:
+    """A font size that grows with the scale up to ``hi``, never under :data:`MIN_PT` at print
+    size (a heat map's: :data:`HEAT_MIN_PT`)."""
+    return max(_min_pt(options), min(hi, base * options.area_inches))
 
 
 class _Placer:
@@ -517,7 +541,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     ax.set_xlim(x0, x1)
     ax.set_ylim(y1, y0)
     ax.set_aspect("equal", adjustable="box")
-    fs_tick = _fs(options, 8, MIN_PT, 11)
+    fs_tick = _fs(options, 8, 11)
     cols = [c for c in range(c0, c1 + 1) if x0 - 1e-9 <= c + 0.5 <= x1 + 1e-9]
     rows = [r for r in range(r0, r1 + 1) if y0 - 1e-9 <= r + 0.5 <= y1 + 1e-9]
     ax.set_xticks([c + 0.5 for c in cols])
@@ -528,7 +552,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     for spine in ax.spines.values():
         spine.set_visible(False)
     where = f"{lv.name} (elevation {lv.elevation:+d})" if lv.elevation else lv.name
-    title = ax.set_title(where, fontsize=_fs(options, 10, MIN_PT, 12), pad=fs_tick + 8,
+    title = ax.set_title(where, fontsize=max(MIN_PT, _fs(options, 10, 12)), pad=fs_tick + 8,
                          gid=f"level-{_safe(lv.name)}")
     title.set_parse_math(False)
     placer = _Placer(s, (whole[0], whole[2], whole[1], whole[3]))
@@ -551,7 +575,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     fuel_cmap = matplotlib.colormaps["YlOrBr"]
     heat_cmap = matplotlib.colormaps["inferno_r"]
     heat_norm = Normalize(0.0, 1.0)
-    fs_small = _fs(options, 6, MIN_PT, 9)
+    fs_small = _fs(options, 6, 9)
     marks: list[tuple[int, str, float, dict]] = []  # (area, text, size, style): placed below
     colour: Any
     for c, r in void_cells(b, level):  # not the building: nobody stands or burns there
@@ -572,7 +596,7 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
             if here:
                 ax.add_artist(rect)
             if p is not None and (a.fuel > 0 or p > 0):
-                label, size = f"{round(100 * p)}%", _fs(options, 7, MIN_PT, 10)
+                label, size = f"{round(100 * p)}%", _fs(options, 7, 10)
                 placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
                                          "center"))
                 text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
@@ -987,7 +1011,7 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
 
 def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
     """Oil, gunpowder and beams as the words the legend shows, for the label placer."""
-    fs = _fs(options, 6, 4.5, 9)
+    fs = _fs(options, 6, 9)
     out = []
     for a in areas:
         keys = []
@@ -1015,7 +1039,7 @@ def _wrap(text: str) -> str:
 
 def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions,
                  placer: _Placer, clip: bool) -> None:
-    fs = _fs(options, 9, 6, 14)
+    fs = _fs(options, 9, 14)
     for key, room in b.rooms.items():
         cx, cy, near = b.room_centre(key, level)
         if not near:
@@ -1045,13 +1069,13 @@ def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapO
         placed = None
         tries = [(name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
                  (_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
-        for words, size in dict.fromkeys((w, max(MIN_PT, z)) for w, z in tries):
+        for words, size in dict.fromkeys((w, max(_min_pt(options), z)) for w, z in tries):
             spot = placer.place(words, size, spots, pad=0.03)
             if spot is not None:
                 placed = (words, size, spot)
                 break
         if placed is None:  # nowhere free: the centre, over whatever is there
-            placed = (_wrap(name), max(MIN_PT, fs * 0.65), spots[0])
+            placed = (_wrap(name), max(_min_pt(options), fs * 0.65), spots[0])
         words, size, (x, y, _, _) = placed
         artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
                        fontstyle="italic" if room.outdoors else "normal",
@@ -1067,7 +1091,7 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
            placer: _Placer) -> None:
     from matplotlib.patches import Circle
 
-    fs = _fs(options, 9, 5, 14)
+    fs = _fs(options, 9, 14)
     for i in sorted(scene.fires):
         fire = scene.fires[i]
         a = b.areas[i]
@@ -1119,7 +1143,7 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
     finds no room is left to the legend)."""
     from matplotlib.patches import Circle
 
-    fs = _fs(options, 7, 4.5, 11)
+    fs = _fs(options, 7, 11)
     spots = [(0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78)]
     count: dict[int, int] = {}
     crowd: dict[int, int] = {}

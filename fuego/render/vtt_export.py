@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.render.map_style import MapOptions
+from fuego.text import json as text_json
 from fuego.world.building import OPENABLE, Barrier, BarrierKind, Building
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ def picture(b: Building, scene: Scene | None, level: int, ppg: int, shown: Shown
     """The level as a PNG of exactly ``ppg`` pixels a square, nothing around the plan."""
     from matplotlib.figure import Figure
 
-    from fuego.render.mapdraw import draw_level, literal_text
+    from fuego.render.mapdraw import draw_level, drawn_words, literal_text
 
     w, h = (n * ppg for n in level_squares(b, level))
     dpi = 100
@@ -250,6 +250,7 @@ def picture(b: Building, scene: Scene | None, level: int, ppg: int, shown: Shown
     literal_text(draw_level)(ax, b, level, scene, map_options(scene, ppg, shown))
     ax.set_title("")
     ax.set_axis_off()
+    drawn_words(fig)  # a control character in a name: its escape, not a missing glyph
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": "fuego"})
     return buf.getvalue()
@@ -311,4 +312,4 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
 
 def dumps(data: dict[str, Any]) -> str:
     """The file's text (compact JSON; the picture makes it large)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text_json(data, separators=(",", ":"))

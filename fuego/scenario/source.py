@@ -20,6 +20,7 @@ from typing import Any
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FILE_BYTES, MAX_PROBLEMS, MAX_YAML_DEPTH, MAX_YAML_NODES
+from fuego.text import problem as text_problem
 
 Path = tuple  # of str keys and int indices
 
@@ -295,6 +296,11 @@ class _Walker:
                 self.problems.add(path, "a key " + surrogate_problem(key), line=kline,
                                   tip=SURROGATE_TIP)
                 continue
+            control = text_problem(key) or ("holds a tab or a newline" if "\t" in key
+                                            or "\n" in key else None)
+            if control:
+                self.problems.add(path, "a key " + control, line=kline, tip=CONTROL_TIP)
+                continue
             if key in out:
                 self.problems.add(path + (key,), f"duplicate key {key!r} (the first is on line "
                                   f"{self.located.line(path + (key,))})", line=kline)
@@ -323,6 +329,10 @@ class _Walker:
                 self.problems.add(path, surrogate_problem(node.value), line=line, broken=True,
                                   tip=SURROGATE_TIP)
                 return _BAD
+            control = text_problem(node.value)
+            if control:
+                self.problems.add(path, control, line=line, broken=True, tip=CONTROL_TIP)
+                return _BAD
             return node.value
         if tag == _TAG + "int" and len(node.value.replace("_", "").lstrip("+-")) > 30:
             self.problems.add(path, f"number {short(node.value, 24)} is far too large",
@@ -346,6 +356,7 @@ class _Walker:
 #: terminal or log can hold it (names are text: printed literally, or refused here).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 SURROGATE_TIP = "write the character itself, or a whole pair of \\u escapes"
+CONTROL_TIP = "remove it: a downloaded scenario could use it to write to the GM's terminal"
 
 
 def surrogate_problem(text: str) -> str:

@@ -50,6 +50,7 @@ from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; import
     parse,
     read,
 )
+from fuego.text import terminal
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
 MAX_PLAN_AREAS = 200
@@ -352,8 +353,9 @@ def dropped(plan: ImportedPlan, level: str = "ground", most: int = 20) -> list[s
 
 # -- writing the scenario -------------------------------------------------------------------------
 def _q(text: str) -> str:
-    """A YAML double-quoted string (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A YAML double-quoted string (JSON strings are valid YAML); a control character from
+    the map's file shows as its escape (``fuego check`` refuses the character itself)."""
+    return json.dumps(terminal(text), ensure_ascii=False)
 
 
 def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:

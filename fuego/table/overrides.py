@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
+from fuego.text import UNSAFE_LINE, terminal
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -230,6 +231,9 @@ def normalize_override(scene: Scene, text: str) -> str:
         name = " ".join(args[:-1])
         if len(name) > 60:
             raise RuleError("a character's name is at most 60 characters")
+        if UNSAFE_LINE.search(name):  # a save's answer comes from a file too
+            raise RuleError(f"a character's name is printable text: {terminal(name)!r} "
+                            "holds a control character")
         if any(h.name.lower() == name.lower() for h in scene.heroes):
             raise RuleError(f"there is already a character named {name!r}")
         rank = next((f for f in flags if f in ("henchman", "villain")), "hero")

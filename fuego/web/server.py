@@ -15,23 +15,40 @@ in the query string on every request (403 without it, compared in constant time)
 but the page's own 404, no caching, no referrer (the token stays out of other sites' logs).
 Each browser waits on its own event and is sent only the newest state when it is ready for
 more: a slow or stalled one falls behind by whole states, never holds a queue, and never slows
-the table. At most :data:`MAX_CLIENTS` streams at once.
+the table. At most :data:`MAX_CLIENTS` streams at once (a semaphore taken before the stream
+starts, so a burst of requests cannot slip past it).
+
+Bounded before anyone shows a token (:func:`bounded_protocol`, uvicorn's own h11 protocol with
+a guard at connection level): at most :attr:`Limits.connections` connections (fewer when the
+process has few file descriptors: :data:`FD_RESERVE` stay the table's), at most
+:data:`MAX_PER_CLIENT` from one address, and
+:data:`REQUEST_TIMEOUT` seconds for a request's headers to arrive. uvicorn has no timeout for a
+request that never finishes (its keep-alive timer is reset by every byte), which is why the
+guard exists; it only counts, times and closes connections. Whatever goes wrong in the server
+is one line on the GM's terminal (:class:`Reporter`), never a traceback, and never stops the
+table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
+import logging
+import os
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
 from fuego.errors import FuegoError
+from fuego.text import json as text_json
 
 #: Streams open at once; more get 503 (a phone per player and a TV or two is well under it).
 MAX_CLIENTS = 64
@@ -39,6 +56,21 @@ MAX_CLIENTS = 64
 KEEPALIVE = 15.0
 #: What EventSource waits before reconnecting, in milliseconds (sent in the stream).
 RETRY_MS = 1000
+#: Connections held at once, whatever they do (streams, page loads, idle keep-alives).
+MAX_CONNECTIONS = 128
+#: Connections of one client (an IP address) at once: every stream and a page load besides.
+MAX_PER_CLIENT = MAX_CLIENTS + 16
+#: Seconds a connection may take to send a request's headers (from its opening, or from the
+#: end of the answer before); then it is closed.
+REQUEST_TIMEOUT = 10.0
+#: Bytes of a request line and headers (h11's own limit; a longer one is answered 400).
+MAX_HEADER_BYTES = 16 * 1024
+#: File descriptors kept for the table (its saves, the scenario, the terminal), never the server's.
+FD_RESERVE = 64
+#: Connections the kernel queues before the server takes them (and takes at once).
+BACKLOG = 32
+#: Digits of a frame number in /frames/N (a session has far fewer than a billion moments).
+MAX_FRAME_DIGITS = 9
 
 SECURITY_HEADERS = [
     (b"cache-control", b"no-store"),
@@ -82,8 +114,8 @@ class Hub:
                 views: dict[str, dict[str, Any]] | None = None) -> bool:
         """Make ``state`` the latest (and ``frames`` the review's, ``views`` each player's own
         page's: hero key -> state); False when nothing changed."""
-        def dump(value: Any) -> str:
-            return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        def dump(value: Any) -> str:  # the JSON target: nothing a terminal acts on (fuego.text)
+            return text_json(value, sort_keys=True, separators=(",", ":"))
 
         body = dump(state) + "".join(dump(v) for v in (views or {}).values())
         with self._lock:
@@ -165,32 +197,91 @@ class Hub:
 
 
 # -- the app ---------------------------------------------------------------------------------------
-class Guard:
-    """ASGI middleware: GET and HEAD only (405), the token (403), the security headers."""
+class Reporter:
+    """What the server has to say to the GM: one line each, never a traceback, and at most
+    :attr:`most` lines in all (then silence: a flood must not fill the GM's terminal)."""
 
-    def __init__(self, app: Any, token: str) -> None:
+    def __init__(self, echo: Callable[[str], None] | None = None, most: int = 5) -> None:
+        self.echo = echo or _stderr
+        self.most = most
+        self.said: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> None:
+        line = " ".join(line.split())[:160]
+        with self._lock:
+            if line in self.said or len(self.said) > self.most:
+                return
+            self.said.add(line)
+            if len(self.said) > self.most:
+                line = "players' screen: more problems, not shown (the table goes on)"
+        with contextlib.suppress(Exception):  # a closed terminal must not stop the server
+            self.echo(line)
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class _OneLine(logging.Handler):
+    """uvicorn's and asyncio's logs as :class:`Reporter` lines: errors only, first line only."""
+
+    def __init__(self, report: Callable[[str], None]) -> None:
+        super().__init__(logging.ERROR)
+        self.report = report
+
+    def emit(self, record: logging.LogRecord) -> None:
+        with contextlib.suppress(Exception):
+            first = (record.getMessage().splitlines() or [""])[0]
+            self.report(f"players' screen: {first}")
+
+
+class Guard:
+    """ASGI middleware: GET and HEAD only (405), the token (403), the security headers; a
+    handler's error is a 500 and one line for the GM."""
+
+    def __init__(self, app: Any, token: str, report: Callable[[str], None] | None = None) -> None:
         self.app = app
         self.token = token.encode()
+        self.report = report or Reporter()
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        # refused requests close their connection: a client without the token holds nothing
         if scope["method"] not in ("GET", "HEAD"):
-            await _plain(send, 405, b"read-only: only GET and HEAD\n", [(b"allow", b"GET, HEAD")])
+            await _plain(send, 405, b"read-only: only GET and HEAD\n",
+                         [(b"allow", b"GET, HEAD"), CLOSE])
             return
-        got = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+        query = scope.get("query_string", b"").decode("latin-1")
+        got = parse_qs(query, max_num_fields=64).get("token", [""])[0] if query.count("&") < 64 \
+            else ""
         if not secrets.compare_digest(got.encode("utf-8", "replace"), self.token):
-            await _plain(send, 403, b"the players' screen needs its address with the token\n")
+            await _plain(send, 403, b"the players' screen needs its address with the token\n",
+                         [CLOSE])
             return
+        started = False
 
         async def send_secure(message: dict) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = dict(message)
                 message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
             await send(message)
 
-        await self.app(scope, receive, send_secure)
+        try:
+            await self.app(scope, receive, send_secure)
+        except Exception as exc:  # noqa: BLE001 - a bug in a handler: 500, one line, go on
+            self.report(f"players' screen: {type(exc).__name__} answering "
+                        f"{scope.get('path', '')[:40]!r} (answered 500; the table goes on)")
+            if not started:
+                with contextlib.suppress(Exception):
+                    await _plain(send, 500, b"the players' screen failed to answer\n", [CLOSE])
+
+
+CLOSE = (b"connection", b"close")
 
 
 async def _plain(send: Callable, status: int, body: bytes,
@@ -201,7 +292,7 @@ async def _plain(send: Callable, status: int, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
-def make_app(hub: Hub, token: str) -> Any:
+def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) -> Any:
     """The ASGI app of the players' screen (wrapped in :class:`Guard`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -233,10 +324,24 @@ def make_app(hub: Hub, token: str) -> Any:
         return Response(text or "{}", media_type="application/json")
 
     async def frame(request: Request) -> Response:
-        text = hub.frame(request.path_params["n"])
+        n = request.path_params["n"]  # bounded before int(): 4301 digits would raise
+        if not (n.isascii() and n.isdecimal() and len(n) <= MAX_FRAME_DIGITS):
+            return PlainTextResponse("no such frame\n", status_code=404)
+        text = hub.frame(int(n))
         if text is None:
             return PlainTextResponse("no such frame\n", status_code=404)
         return Response(text, media_type="application/json")
+
+    # A stream's slot is taken here, before its response starts, and given back when it ends
+    # (however it ends): a burst of requests cannot all pass a count that grows later.
+    slots = threading.BoundedSemaphore(MAX_CLIENTS)
+
+    class Stream(StreamingResponse):
+        async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                slots.release()
 
     async def events(request: Request) -> Response:
         if request.method == "HEAD":  # the headers only: no stream to start (and never end)
@@ -244,17 +349,17 @@ def make_app(hub: Hub, token: str) -> Any:
         view = view_of(request)
         if view is not None and not hub.has_view(view):
             return PlainTextResponse("no such hero\n", status_code=404)
-        if hub.clients >= MAX_CLIENTS:
+        if not slots.acquire(blocking=False):
             return PlainTextResponse("too many screens\n", status_code=503)
-        return StreamingResponse(hub.stream(view), media_type="text/event-stream",
-                                 headers={"x-accel-buffering": "no"})
+        return Stream(hub.stream(view), media_type="text/event-stream",
+                      headers={"x-accel-buffering": "no"})
 
     routes = [Route("/", index, methods=["GET"]),
               Route("/state", state, methods=["GET"]),
               Route("/events", events, methods=["GET"]),
-              Route("/frames/{n:int}", frame, methods=["GET"])]
+              Route("/frames/{n}", frame, methods=["GET"])]
     routes += [Route(f"/{name}", asset(name), methods=["GET"]) for name in ASSETS]
-    return Guard(Starlette(routes=routes), token)
+    return Guard(Starlette(routes=routes), token, report)
 
 
 # -- running it --------------------------------------------------------------------------------------
@@ -293,7 +398,7 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(addr)
-        sock.listen(128)
+        sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
         raise ScreenError(f"cannot serve on {host}:{port}: {exc.strerror or exc}",
@@ -303,15 +408,120 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-class ScreenServer:
-    """uvicorn serving :func:`make_app` in a daemon thread, started and stopped by the table."""
+@dataclass
+class Limits:
+    """What the server may hold at once, and what it turned away (for the tests and docs)."""
 
-    def __init__(self, hub: Hub, token: str, host: str = "127.0.0.1", port: int = 0):
+    connections: int = MAX_CONNECTIONS
+    per_client: int = MAX_PER_CLIENT
+    timeout: float = REQUEST_TIMEOUT
+    by_client: collections.Counter = field(default_factory=collections.Counter)
+    refused: int = 0
+    timed_out: int = 0
+
+
+def fd_budget(reserve: int = FD_RESERVE) -> int:
+    """Connections this process can hold and still keep ``reserve`` file descriptors free."""
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return MAX_CONNECTIONS
+    if soft == getattr(resource, "RLIM_INFINITY", -1) or soft <= 0:
+        return MAX_CONNECTIONS
+    try:
+        used = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        used = 32
+    # a burst of BACKLOG connections is accepted before any can be turned away
+    return soft - used - reserve - BACKLOG
+
+
+def bounded_protocol(limits: Limits) -> type:
+    """uvicorn's h11 protocol, guarded before any request is read: a connection over
+    ``limits.connections``, or over ``limits.per_client`` from one address, is closed as it
+    opens; one that has not sent a request's headers ``limits.timeout`` seconds after it
+    opened (or after its last answer) is closed then."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Bounded(H11Protocol):
+        admitted = False
+        host = ""
+        waiting = False
+        deadline: asyncio.TimerHandle | None = None
+        before: Any = None  # the request cycle that was current when waiting began
+
+        def connection_made(self, transport: Any) -> None:
+            peer = transport.get_extra_info("peername")
+            host = peer[0] if isinstance(peer, tuple) and peer else ""
+            if (len(self.connections) >= limits.connections
+                    or limits.by_client[host] >= limits.per_client):
+                limits.refused += 1
+                transport.abort()
+                return
+            self.admitted, self.host = True, host
+            limits.by_client[host] += 1
+            super().connection_made(transport)
+            self._wait(None)
+
+        def _wait(self, cycle: Any) -> None:
+            self.waiting, self.before = True, cycle
+            self.deadline = self.loop.call_later(limits.timeout, self._too_slow)
+
+        def _done_waiting(self) -> None:
+            self.waiting = False
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+
+        def _too_slow(self) -> None:
+            self.deadline = None
+            if self.waiting and not self.transport.is_closing():
+                limits.timed_out += 1
+                self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.waiting and self.cycle is not self.before:  # a request's headers came
+                self._done_waiting()
+
+        def on_response_complete(self) -> None:
+            done = self.cycle
+            super().on_response_complete()
+            if (not self.transport.is_closing() and self.cycle is done
+                    and not self.waiting):
+                self._wait(done)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if not self.admitted:
+                return
+            self.admitted = False
+            self._done_waiting()
+            limits.by_client[self.host] -= 1
+            if limits.by_client[self.host] <= 0:
+                del limits.by_client[self.host]
+            super().connection_lost(exc)
+
+    return Bounded
+
+
+class ScreenServer:
+    """uvicorn serving :func:`make_app` in a daemon thread, started and stopped by the table.
+
+    ``report`` takes the server's one-line messages (default: standard error). If the server
+    fails, :attr:`failed` says why, the GM reads it in one line, and the table goes on."""
+
+    def __init__(self, hub: Hub, token: str, host: str = "127.0.0.1", port: int = 0,
+                 report: Callable[[str], None] | None = None):
         self.hub = hub
         self.token = token
         self.host = host
+        self.report = report if isinstance(report, Reporter) else Reporter(report)
         self.sock = bind(host, port)
         self.port: int = self.sock.getsockname()[1]
+        self.limits = Limits(connections=max(4, min(MAX_CONNECTIONS, fd_budget())))
+        self.failed: str | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
 
@@ -326,19 +536,43 @@ class ScreenServer:
     def start(self, wait: float = 10.0) -> ScreenServer:
         import uvicorn
 
-        config = uvicorn.Config(make_app(self.hub, self.token), log_config=None,
+        _quiet_logs(self.report)
+        config = uvicorn.Config(make_app(self.hub, self.token, self.report), log_config=None,
                                 log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=2, timeout_keep_alive=5)
+                                http=bounded_protocol(self.limits), ws="none",
+                                timeout_graceful_shutdown=2, timeout_keep_alive=5,
+                                limit_concurrency=self.limits.connections + 1, backlog=BACKLOG,
+                                h11_max_incomplete_event_size=MAX_HEADER_BYTES)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self.sock]},
-                                        name="fuego-screen", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="fuego-screen", daemon=True)
         self._thread.start()
         end = time.monotonic() + wait
         while not self._server.started:
             if not self._thread.is_alive() or time.monotonic() > end:
-                raise ScreenError("the players' screen did not start")
+                raise ScreenError("the players' screen did not start"
+                                  + (f": {self.failed}" if self.failed else ""))
             time.sleep(0.01)
         return self
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._serve())
+        except BaseException as exc:  # noqa: BLE001 - the table goes on without its screen
+            self.failed = f"{type(exc).__name__}: {exc}"
+            if not self.hub.closed:
+                self.report(f"players' screen stopped ({self.failed}); the table goes on")
+
+    async def _serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_error)
+        await self._server.serve(sockets=[self.sock])
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        """asyncio's own troubles (an accept that found no free descriptor, a callback that
+        failed) as one line, where its default handler prints a traceback."""
+        exc = context.get("exception")
+        what = context.get("message", "error")
+        self.report(f"players' screen: {what}" + (f" ({exc})" if exc else ""))
 
     def stop(self, wait: float = 5.0) -> None:
         """Close every stream and stop serving (idempotent)."""
@@ -352,3 +586,15 @@ class ScreenServer:
                 self._thread.join(wait)
         with contextlib.suppress(OSError):
             self.sock.close()
+
+
+def _quiet_logs(report: Callable[[str], None]) -> None:
+    """uvicorn's and asyncio's loggers print to the GM's terminal (Python's last-resort
+    handler) when nothing is configured: give them one-line handlers of their own instead."""
+    for name in ("uvicorn", "asyncio"):
+        logger = logging.getLogger(name)
+        for handler in list(logger.handlers):
+            if isinstance(handler, _OneLine):
+                logger.removeHandler(handler)
+        logger.addHandler(_OneLine(report))
+        logger.propagate = False

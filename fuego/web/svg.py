@@ -17,7 +17,8 @@ Every element a test looks for carries an ``id`` in the words ``fuego map`` uses
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+
+from fuego.text import xml as escape
 
 #: One 10-ft area, in SVG units; the margins hold the column letters and row numbers.
 S = 64
@@ -46,7 +47,7 @@ def safe_id(text: str) -> str:
 
 
 def _attr(**kw: Any) -> str:
-    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}"
+    return "".join(f" {k.rstrip('_').replace('_', '-')}=\"{escape(str(v))}\""
                    for k, v in kw.items() if v is not None)
 
 
@@ -94,7 +95,7 @@ def level_svg(level: dict[str, Any]) -> str:
     name = level["name"]
     cv.add(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"'
            f'{_attr(id="level-" + safe_id(name), class_="level-map", role="img")}'
-           f' aria-label={quoteattr("plan of " + name)}>')
+           f' aria-label="{escape("plan of " + name)}">')
     cv.add(_defs())
     _areas(cv, level)
     _axes(cv, level)

@@ -105,7 +105,7 @@ class Paths:
     __slots__ = ("graph", "areas", "barriers", "rooms", "room_areas", "journal", "version",
                  "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
                  "_rooms", "_room_vents", "_exits", "_exit_set", "_steps", "_at", "_sight",
-                 "_faces")
+                 "_faces", "_look_steps")
 
     def __init__(self, building: Building) -> None:
         # The building's parts, not the building: it holds this (no reference cycle to collect)
@@ -135,6 +135,7 @@ class Paths:
         self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
+        self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
 
     def sync(self) -> None:
         """Catch up with the building's changes since these caches were made."""
@@ -172,6 +173,7 @@ class Paths:
         self._room_vents.clear()
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
         self._faces = None
+        self._look_steps = None
         if self._steps is not None:
             for i in sides:
                 self._steps[i] = self._steps_at(i)
@@ -404,71 +406,79 @@ class Paths:
                 return Sightline(gap=True)
             return Sightline(((i, HALF_AREA_FEET),),
                              stop=None if barrier.see_through else barrier)
-        at, level, edge = self._at, a.level, self.graph.get_edge_data
+        steps_of = self._looks()
         dx, dy = b.col - a.col, b.row - a.row
         nx_, ny_ = abs(dx), abs(dy)
-        sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+        # the side of an area the line leaves by: 0 east, 1 west, 2 south, 3 north
+        xs, ys = (0 if dx > 0 else 1), (2 if dy > 0 else 3)
         length = math.hypot(dx, dy) * AREA_FEET
         # The line leaves the k-th column at t = (2k - 1) / 2|dx| and the m-th row at
         # (2m - 1) / 2|dy|: compared as integers, so a corner is met exactly.
         k = m = 1
-        col, row, here, t0 = a.col, a.row, i, 0.0
+        here, t0 = i, 0.0
         pieces: list[tuple[int, float]] = []
         blurs = False
-        ways: list[tuple[tuple[int, int], ...]]
-
-        def cross(frm: int, c: int, r: int) -> tuple[int | None, Barrier | None]:
-            """Step from area ``frm`` into the area at (c, r): (it, the barrier crossed), or
-            (None, what stops the view: a barrier, or None where there is no area or edge)."""
-            to = at.get((level, c, r))
-            data = None if to is None else edge(frm, to)
-            if data is None:
-                return None, None
-            bar: Barrier = data["barrier"]
-            return (to, bar) if bar.see_through else (None, bar)
-
+        barriers = self.barriers
         while here != j:
             x_first = (2 * k - 1) * ny_ if k <= nx_ else None
             y_first = (2 * m - 1) * nx_ if m <= ny_ else None
             if y_first is None or (x_first is not None and x_first < y_first):
                 t = (2 * k - 1) / (2 * nx_)
                 k += 1
-                ways = [((col + sx, row),)]
+                ways: tuple[tuple[int, ...], ...] = ((xs,),)
             elif x_first is None or y_first < x_first:
                 t = (2 * m - 1) / (2 * ny_)
                 m += 1
-                ways = [((col, row + sy),)]
+                ways = ((ys,),)
             else:  # through a corner: by either area beside it
                 t = (2 * k - 1) / (2 * nx_)
                 k += 1
                 m += 1
-                ways = [((col + sx, row), (col + sx, row + sy)),
-                        ((col, row + sy), (col + sx, row + sy))]
+                ways = ((xs, ys), (ys, xs))
             pieces.append((here, (t - t0) * length))
             t0 = t
-            nxt: int | None = None
-            first_stop: Barrier | None = None
+            nxt = -1
+            first_stop = -1
             for way in ways:
-                cur: int | None = here
-                crossed: list[Barrier] = []
-                for c, r in way:
-                    assert cur is not None
-                    cur, bar = cross(cur, c, r)
-                    if cur is None:
-                        if first_stop is None:
-                            first_stop = bar
+                cur, way_blurs = here, False
+                for side in way:
+                    step, blur = steps_of[cur][side]
+                    if step < 0:
+                        if first_stop == -1:
+                            first_stop = step
+                        cur = -1
                         break
-                    assert bar is not None
-                    crossed.append(bar)
-                if cur is not None:
-                    nxt = cur
-                    blurs = blurs or any(bar.blurs for bar in crossed)
+                    cur, way_blurs = step, way_blurs or blur
+                if cur >= 0:
+                    nxt, blurs = cur, blurs or way_blurs
                     break
-            if nxt is None:
-                return Sightline(tuple(pieces), stop=first_stop, gap=first_stop is None)
+            if nxt < 0:
+                stop = barriers[-first_stop - 2] if first_stop <= -2 else None
+                return Sightline(tuple(pieces), stop=stop, gap=stop is None)
             here = nxt
-            col, row = self.areas[here].col, self.areas[here].row
         return Sightline(tuple(pieces), blurs=blurs)
+
+    def _looks(self) -> list[tuple[tuple[int, bool], ...]]:
+        """Per area, across each side (east, west, south, north): the area beyond if one sees
+        into it (and whether a papered window blurs it), else -2 - the index of the barrier
+        in the way, or -1 where there is no area or no edge. Made once per barrier change."""
+        looks = self._look_steps
+        if looks is None:
+            at, edge = self._at, self.graph.get_edge_data
+            looks = []
+            for a in self.areas:
+                row = []
+                for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    j = at.get((a.level, a.col + dc, a.row + dr))
+                    data = None if j is None else edge(a.index, j)
+                    if j is None or data is None:
+                        row.append((-1, False))
+                        continue
+                    bar: Barrier = data["barrier"]
+                    row.append((j, bar.blurs) if bar.see_through else (-2 - bar.index, False))
+                looks.append(tuple(row))
+            self._look_steps = looks
+        return looks
 
     def sightlines(self, i: int) -> dict[int, Sightline]:
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
