@@ -819,3 +819,22 @@ def test_the_forecast_json_of_a_huge_scenario_fits_in_a_few_mb(tmp_path):
     assert out.stat().st_size < 8 * 2**20
     data = json.loads(out.read_text())
     assert len(data["areas"]) == 20_000 and "trimmed" in data["per_round_series"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_stops_play_cleanly(tmp_path, sig):
+    """The table and its players' screen stop as on Ctrl-C: status 128 + the signal, no
+    traceback, the session resumes (its lock went with the game)."""
+    (tmp_path / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    proc = spawn("play", "shop.yaml", "--seed", "3", "--session", "s.json", "--plain",
+                 "--screen", cwd=tmp_path)
+    try:
+        read_line_with(proc, "Round 1")
+        proc.send_signal(sig)
+        _out, err = proc.communicate(timeout=HANG)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + sig and "Traceback" not in err.decode(), err.decode()
+    r = fuego("play", "--resume", "s.json", "--plain", cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr.decode()
