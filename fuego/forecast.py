@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.dice.roller import Roller
 from fuego.errors import FuegoError, LimitError, Stopped
+from fuego.stats import mean_interval, runs_for, wilson
 
 if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
@@ -470,6 +471,16 @@ def _p(count: int, runs: int) -> float:
     return round(count / runs, 6) if runs else 0.0
 
 
+def _ci(count: int, runs: int) -> list[float]:
+    """The 95 % Wilson interval of a share, as JSON's ``[low, high]``."""
+    return [round(x, 6) for x in wilson(count, runs)]
+
+
+def _mean_ci(hist: dict[int, int], runs: int) -> list[float]:
+    """The 95 % normal interval of a mean from its histogram, as ``[low, high]``."""
+    return [round(x, 6) for x in mean_interval(hist, runs)]
+
+
 def _quantile(hist: dict[int, int], runs: int, q: float) -> int:
     """The smallest n with at least q of the runs at or below it."""
     need = math.ceil(q * runs)
@@ -532,20 +543,62 @@ class ForecastResult:
                 return r
         return self.rounds
 
+    def half_fuel_reached(self) -> bool:
+        """Whether :meth:`half_fuel_round` is a round by which half the fuel caught fire on
+        average (False: it never did, and the round is the last as a fallback)."""
+        total = sum(max(0, f) for f in self.area_fuel)
+        caught = sum(max(0, fuel) * n for fuel, hist in zip(self.area_fuel,
+                                                            self.counts.area_first)
+                     for n in hist.values())
+        return bool(total and self.runs) and 2 * caught >= total * self.runs
+
     def p_out_by_round(self) -> list[float]:
         """Per round, the chance that no fire burns from then on."""
         return _cumulative(self.counts.out_round, self.runs)
 
-    def burning_areas(self) -> dict[str, list[float]]:
+    def burning_areas(self) -> dict[str, list[Any]]:
         c = self.counts
         hists = c.burning_hist
         runs = max(1, self.runs)
         mean = [round(sum(n * k for n, k in h.items()) / runs, 6) for h in hists]
         return {
             "mean": mean,
+            "mean_ci95": [_mean_ci(h, self.runs) for h in hists],
             "p10": [_quantile(h, self.runs, 0.10) for h in hists],
             "p50": [_quantile(h, self.runs, 0.50) for h in hists],
             "p90": [_quantile(h, self.runs, 0.90) for h in hists],
+        }
+
+    def bands(self) -> dict[str, Any]:
+        """95 % intervals of the curves over rounds (for plots): ``fire_out`` and
+        ``burning_mean`` as lists of ``(low, high)`` per round, and per hero ``p_down`` and
+        ``p_escaped`` (Wilson for the shares, normal for the mean)."""
+        c, n = self.counts, self.runs
+        ko, dead, esc = (STATUSES.index(s) for s in ("knocked-out", "dead", "escaped"))
+        total = 0
+        out = []
+        for k in c.out_round[:-1]:
+            total += k
+            out.append(wilson(total, n))
+        heroes = {}
+        for h, name in enumerate(c.heroes):
+            st = c.hero_status[h]
+            heroes[name] = {"p_down": [wilson(row[ko] + row[dead], n) for row in st],
+                            "p_escaped": [wilson(row[esc], n) for row in st]}
+        return {"fire_out": out,
+                "burning_mean": [mean_interval(h, n) for h in c.burning_hist],
+                "heroes": heroes}
+
+    def confidence(self) -> dict[str, Any]:
+        """How sure the numbers are: the intervals' method, the widest a share's 95 % interval
+        can be with these runs, and the runs that would give a share to +/- 1, 2, 5 points."""
+        worst = wilson(self.runs // 2, self.runs) if self.runs else (0.0, 1.0)
+        return {
+            "level": 0.95,
+            "shares": "Wilson score interval (each *_ci95: [low, high])",
+            "means": "normal interval of the mean (sample variance)",
+            "widest_half_width": round((worst[1] - worst[0]) / 2, 6),
+            "runs_for_half_width": {f"{h:g}": runs_for(h) for h in (0.01, 0.02, 0.05)},
         }
 
     def hero_curves(self) -> dict[str, dict[str, list[float]]]:
@@ -611,6 +664,8 @@ class ForecastResult:
         }
         if not per_round:
             del out["p_burning_by_round"], out["p_flashover_by_round"]
+        out["p_ever_ci95"] = _ci(sum(hist[:-1]), self.runs)
+        out["p_flashover_ci95"] = _ci(sum(flash[:-1]), self.runs)
         return out
 
     def _heroes(self) -> dict[str, Any]:
@@ -635,9 +690,14 @@ class ForecastResult:
                 "p_knocked_out": _p(final[STATUSES.index("knocked-out")], self.runs),
                 "p_killed": _p(final[STATUSES.index("dead")], self.runs),
                 "p_still_inside": _p(final[STATUSES.index("active")], self.runs),
+                **{f"{key}_ci95": _ci(final[STATUSES.index(status)], self.runs)
+                   for key, status in (("p_escaped", "escaped"),
+                                       ("p_knocked_out", "knocked-out"),
+                                       ("p_killed", "dead"), ("p_still_inside", "active"))},
                 "median_escape_round_when_escaping": _conditional_median(esc_hist),
                 "dramatic_wounds": {str(k): _p(wounds[k], self.runs) for k in sorted(wounds)},
                 "mean_dramatic_wounds": round(sum(k * v for k, v in wounds.items()) / runs, 6),
+                "mean_dramatic_wounds_ci95": _mean_ci(wounds, self.runs),
                 **{f"{key}_by_round": value for key, value in curves[name].items()},
             }
         return heroes
@@ -668,7 +728,9 @@ class ForecastResult:
                              **({"still burning": _p(out[R + 1], self.runs)}
                                 if out[R + 1] else {})},
         }
+        head["fire_out"]["p_still_burning_ci95"] = _ci(out[R + 1], self.runs)
         head["burning_areas_by_round"] = self.burning_areas()
+        head["confidence"] = self.confidence()
         head["half_fuel_round"] = self.half_fuel_round()
         return head
 

@@ -26,9 +26,9 @@ PACKAGE = ROOT / "fuego"
 
 #: The layers, lowest first: a module may import its own layer or any below it. Each entry is
 #: a top-level module or package of fuego ("fuego" is the root package itself: its version;
-#: "files" is reading and writing files, under every command).
+#: "files" is reading and writing files, under every command; "stats" the intervals of counts).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("fuego", "errors", "text", "files", "rules", "dice"),
+    ("fuego", "errors", "text", "files", "rules", "dice", "stats"),
     ("world",),
     ("engine",),
     ("modules",),

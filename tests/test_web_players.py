@@ -148,9 +148,11 @@ def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa:
     assert browser.find_element(By.CSS_SELECTOR, "nav#pick a.here").text == isabela.name
     assert browser.find_elements(By.CSS_SELECTOR, "g.figure .me-mark")
     assert _rules_text(browser) == []
-    # an unknown hero's page: no such page
+    # an unknown hero's page: it says so, and leads to the table's
     browser.get(server.url() + "&hero=nobody")
-    until(browser, lambda d: "reconnecting" in d.find_element(By.ID, "conn").text, 10)
+    until(browser, lambda d: "No hero 'nobody'" in d.find_element(By.ID, "moment").text, 10)
+    browser.find_element(By.ID, "to-table").click()
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "nav#pick a.here#pick-table"), 10)
 
 
 def test_a_phone_shows_the_hero_and_the_story_first(browser, served):  # noqa: F811

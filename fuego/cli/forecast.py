@@ -16,6 +16,7 @@ The simulation is :func:`fuego.forecast.forecast`; the plots :mod:`fuego.render.
 
 from __future__ import annotations
 
+import math
 import time
 
 import click
@@ -24,11 +25,20 @@ from fuego.errors import LimitError
 
 
 def _pct(p: float) -> str:
-    if 0 < p < 0.005:
+    if p > 0 and round(100 * p) == 0:
         return "<1%"
-    if 0.995 <= p < 1:
+    if p < 1 and round(100 * p) == 100:
         return ">99%"
     return f"{100 * p:.0f}%"
+
+
+def _ci(p: float, ci: list[float] | None) -> str:
+    """A share with its 95 % interval in points: ``80% (74-85)``."""
+    if not ci:
+        return _pct(p)
+    # the ends rounded outwards, so a share seen in some run never shows a 0-0 interval
+    lo, hi = math.floor(100 * ci[0]), math.ceil(100 * ci[1])
+    return f"{_pct(p)} ({lo}-{hi})"
 
 
 def _round(r: int | None) -> str:
@@ -66,28 +76,41 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
     marks = sorted({r for r in (1, 2, 3, 5, 10, 15, 20, 30, 40, R) if r <= R})
     lines.append("Areas burning (mean [10-90%]): " + ", ".join(
         f"round {r}: {ba['mean'][r]:.1f} [{ba['p10'][r]}-{ba['p90'][r]}]" for r in marks))
+    conf = data.get("confidence")
+    if conf:
+        need = conf["runs_for_half_width"]
+        lines.append(f"How sure: 95% intervals in brackets (Wilson); with {runs} runs a share "
+                     f"is known to +/-{100 * conf['widest_half_width']:.0f} points at worst "
+                     f"(+/-5 needs {need['0.05']} runs, +/-2 {need['0.02']}, "
+                     f"+/-1 {need['0.01']}).")
     lines.append("")
     rooms = data["rooms"]
     width = max([len("Room")] + [len(v["name"]) for v in rooms.values()])
-    lines.append(f"{'Room':<{width}}  burns by round {R:<3} median round caught  flashover")
+    lines.append(f"{'Room':<{width}}  {'burns by round ' + str(R):>19}  median round caught  "
+                 f"{'flashover':>14}")
     order = sorted(rooms, key=lambda k: (-rooms[k]["p_ever"],
                                          rooms[k]["median_first_round_when_it_burns"] or 0, k))
     for key in order:
         v = rooms[key]
-        lines.append(f"{v['name']:<{width}}  {_pct(v['p_ever']):>16}  "
-                     f"{_round(v['median_first_round']):>19}  {_pct(v['p_flashover']):>9}")
+        lines.append(f"{v['name']:<{width}}  {_ci(v['p_ever'], v.get('p_ever_ci95')):>19}  "
+                     f"{_round(v['median_first_round']):>19}  "
+                     f"{_ci(v['p_flashover'], v.get('p_flashover_ci95')):>14}")
     heroes = data["heroes"]
     if heroes:
         lines.append("")
         width = max([len("Hero")] + [len(n) for n in heroes])
         pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
-        lines.append(f"{'Hero':<{width}}  {'plan':<{pw}}  escaped  knocked out  killed  "
-                     "still inside  mean Dramatic Wounds")
+        cols = ("escaped", "knocked out", "killed", "still inside")
+        keys = ("p_escaped", "p_knocked_out", "p_killed", "p_still_inside")
+        lines.append(f"{'Hero':<{width}}  {'plan':<{pw}}  "
+                     + "  ".join(f"{c:>14}" for c in cols) + "  mean Dramatic Wounds")
         for name, v in heroes.items():
+            mw = v["mean_dramatic_wounds"]
+            mci = v.get("mean_dramatic_wounds_ci95")
+            wounds = f"{mw:.2f}" + (f" ({mci[0]:.2f}-{mci[1]:.2f})" if mci else "")
             lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
-                         f"{_pct(v['p_escaped']):>7}  "
-                         f"{_pct(v['p_knocked_out']):>11}  {_pct(v['p_killed']):>6}  "
-                         f"{_pct(v['p_still_inside']):>12}  {v['mean_dramatic_wounds']:>20.2f}")
+                         + "  ".join(f"{_ci(v[k], v.get(k + '_ci95')):>14}" for k in keys)
+                         + f"  {wounds:>20}")
     return lines
 
 

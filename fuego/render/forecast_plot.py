@@ -7,9 +7,10 @@
   have caught fire: :meth:`~fuego.forecast.ForecastResult.half_fuel_round`), over the plan
   drawn by
   :func:`fuego.render.mapdraw.draw_level` (walls, doors, stairs, room names);
-- curves over rounds: areas burning (mean, median and the 10-90% band), the chance the fire is
-  out, and per hero the mean Dramatic Wounds, the chance of being down (knocked out or dead)
-  and of having escaped, with the plan each hero followed.
+- curves over rounds: areas burning (mean with its 95 % interval, median and the 10-90%
+  spread between runs), the chance the fire is out, and per hero the mean Dramatic Wounds, the
+  chance of being down (knocked out or dead) and of having escaped, with the plan each hero
+  followed; every share is shaded with its 95 % Wilson interval (how sure the runs make it).
 
 ``layout="side"`` gives one figure (heat maps on top, curves below: PNG, SVG);
 ``layout="pages"`` one page per level and a page of curves (PDF). matplotlib is imported inside
@@ -74,7 +75,7 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     title = f"Forecast: {result.title or b.title or 'scenario'}"
     sub = (f"{result.runs} runs, up to {R} rounds, seed {result.seed}; "
            f"heat: chance each area has burned by round {by}"
-           + (" (half the fuel alight on average)" if by_round is None else ""))
+           + _why_round(result, by_round))
     if layout == "pages":
         opts = MapOptions(heat=base.heat, fuel=False, heat_label=base.heat_label,
                           area_inches=s, layout="pages", title=title, subtitle=sub)
@@ -117,6 +118,15 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     return [fig]
 
 
+def _why_round(result: ForecastResult, by_round: int | None) -> str:
+    """Why the heat map shows its round, in words true of these runs."""
+    if by_round is not None:
+        return ""
+    if result.half_fuel_reached():
+        return " (half the fuel alight on average)"
+    return " (the last round: on average the areas alight never held half the fuel)"
+
+
 def _colorbar(fig, width: float, height: float, y: float, by: int) -> None:
     import matplotlib
     from matplotlib.cm import ScalarMappable
@@ -138,6 +148,9 @@ def _curves(axes, result: ForecastResult) -> None:
     ba = result.burning_areas()
     ax_fire.fill_between(xs, ba["p10"], ba["p90"], color="#f5b041", alpha=0.35, lw=0,
                          label="10-90% of runs")
+    bands = result.bands()
+    ax_fire.fill_between(xs, *zip(*bands["burning_mean"]), color="#c0392b", alpha=0.3, lw=0,
+                         label="mean, 95% interval")
     ax_fire.plot(xs, ba["mean"], color="#c0392b", lw=2, label="mean", gid="curve-burning-mean")
     ax_fire.plot(xs, ba["p50"], color="#7b241c", lw=1, ls="--", label="median")
     ax_fire.set_title("Areas burning", fontsize=10)
@@ -148,6 +161,8 @@ def _curves(axes, result: ForecastResult) -> None:
     out = result.p_out_by_round()
     ax_out.step(xs, [100 * p for p in out], where="post", color="#1f618d", lw=2,
                 gid="curve-fire-out")
+    ax_out.fill_between(xs, *([100 * v for v in side] for side in zip(*bands["fire_out"])),
+                        step="post", color="#1f618d", alpha=0.2, lw=0, gid="band-fire-out")
     ax_out.set_ylim(-2, 102)
     ax_out.set_title("Chance the fire is out", fontsize=10)
     ax_out.set_xlabel("round", fontsize=8)
@@ -167,6 +182,10 @@ def _curves(axes, result: ForecastResult) -> None:
                   gid=f"curve-hero-down-{k}")
         twin.plot(xs, [100 * p for p in c["p_escaped"]], color=colour, lw=1, ls=":",
                   gid=f"curve-hero-escaped-{k}")
+        # light: the 95 % interval of the chance of being down (the share a GM fears)
+        twin.fill_between(xs, *([100 * v for v in side]
+                                for side in zip(*bands["heroes"][name]["p_down"])),
+                          color=colour, alpha=0.12, lw=0)
     top = max([1.0] + [max(c["mean_dramatic_wounds"]) for c in curves.values()])
     # a little below zero, so a hero who never takes a wound still shows a line
     ax_heroes.set_ylim(-0.04 * top, top * 1.1)

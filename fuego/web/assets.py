@@ -544,7 +544,24 @@ JS = r"""
     source.addEventListener("error", () => {
       status("reconnecting", "lost");
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      if (hero) noSuchHero();
     });
+  }
+
+  // A player's page for a hero who is not (or no longer) in the scene: say so, and offer the
+  // table's page.
+  async function noSuchHero() {
+    let reply;
+    try { reply = await fetch("/state" + qv, { cache: "no-store" }); } catch (e) { return; }
+    if (reply.status !== 404) return;
+    if (source) source.close();
+    status("no such hero", "lost");
+    const m = $("moment");
+    m.replaceChildren("No hero '" + hero + "' in this scene: ");
+    const a = text("a", "", "open the table's page");
+    a.href = "/" + q;
+    a.id = "to-table";
+    m.append(a);
   }
 
   document.addEventListener("DOMContentLoaded", () => {
