@@ -437,6 +437,13 @@ class Table:
         self.screen.line("")
         self.screen.rule(f"{title} - {moment}: {fires_words(scene)}")
         b = scene.building
+        if scene.round:
+            from fuego.render.changes import round_changes
+
+            happened = round_changes(scene.log, scene.round)
+            if happened:
+                when_ = "This round" if before_round is None else f"Round {scene.round}"
+                self.screen.line(f"{when_}: {happened.words(b)}", "bold")
         if levels is None:
             levels = hero_levels(scene)
             for lv in b.levels:

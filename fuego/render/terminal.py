@@ -161,6 +161,7 @@ def plan_plain(scene_or_building: Any, level: int | str | None = None, **kw) -> 
 MARKS: dict[str, tuple[str, str, str]] = {
     "fire": ("*N", "fire of N Fire Dice", "fire of N Fire Dice"),
     "fire-hot": ("*N", "hot fire of N Fire Dice (yellow on red)", "hot fire"),
+    "fire-new": ("*N", "fire lit this round (underlined)", "new this round (underlined)"),
     "hero-in-fire": ("*N@", "a hero in a fire (see the heroes' table)", "hero in a fire"),
     "also-burning": (ALSO_BURNING_MARK, "something ablaze of its own (a burning wreck)",
                      "wreck ablaze"),
@@ -307,6 +308,9 @@ class _Drawing:
             hot = fire.temperature.value == "hot"
             style = STYLE["hot" if hot else "fire"]
             self.used.add("fire-hot" if hot else "fire")
+            if scene is not None and scene.round and fire.born == scene.round:
+                style += " underline"  # lit this round: what changed stands out
+                self.used.add("fire-new")
             if fire.fd >= 10:
                 out = [("*", style), ("1", style), ("0", style)]
             else:

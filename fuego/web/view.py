@@ -34,6 +34,7 @@ from fuego.engine.heroes import Status
 from fuego.engine.sight import WATCHING, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
+from fuego.render.changes import Changes
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.render.players import named_room, say
 from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
@@ -497,72 +498,6 @@ def _named_areas(b: Building, event: Event) -> list[int | None]:
     if isinstance(source, str) and source.startswith("fire@"):
         names.append(source[5:])
     return [b.find(str(name)) for name in names if name is not None]
-
-
-class Changes:
-    """What changed in one round, as the players saw it: the page marks these on the map and
-    says them in its header line."""
-
-    __slots__ = ("new", "grew", "out", "opened", "broken", "collapsed", "flashed", "escaped")
-
-    def __init__(self) -> None:
-        self.new: set[str] = set()  # areas of new fires
-        self.grew: set[str] = set()  # areas of fires that grew
-        self.out: set[str] = set()  # fires that went out
-        self.opened: set[str] = set()  # barriers opened (their names)
-        self.broken: set[str] = set()  # barriers broken or burned through
-        self.collapsed: set[str] = set()  # areas whose floor gave way
-        self.flashed: list[str] = []  # rooms that flashed over (keys)
-        self.escaped: list[str] = []  # heroes who got out
-
-    def __bool__(self) -> bool:
-        return any(getattr(self, k) for k in self.__slots__)
-
-    def take(self, event: Event) -> None:
-        k, d = event.kind, event.data
-        actor = str(event.actor or "")
-        fire = actor[5:] if actor.startswith("fire@") else event.area
-        if k is EventKind.FIRE_STARTED and event.area:
-            self.new.add(event.area)
-        elif k in (EventKind.FIRE_GREW, EventKind.FIRE_MERGED) and fire and (
-                k is EventKind.FIRE_GREW or d.get("grew")):
-            self.grew.add(str(fire))
-        elif k is EventKind.FIRE_OUT and fire:
-            self.out.add(str(fire))
-        elif k is EventKind.BARRIER_OPENED and d.get("barrier"):
-            self.opened.add(str(d["barrier"]))
-        elif k is EventKind.STRUCTURE_DESTROYED and d.get("barrier"):
-            self.broken.add(str(d["barrier"]))
-        elif k is EventKind.FLOOR_COLLAPSED and event.area:
-            self.collapsed.add(event.area)
-        elif k is EventKind.FLASHOVER and d.get("room") not in self.flashed:
-            self.flashed.append(str(d.get("room")))
-        elif k is EventKind.HERO_ESCAPED and event.actor not in self.escaped:
-            self.escaped.append(str(event.actor))
-
-    def words(self, b: Building) -> str:
-        """``4 new fires, 2 fires grew, a door opened, the Kitchen flashed over``."""
-        def n(count: int, one: str, many: str) -> str:
-            return (f"a {one}" if one[0] not in "aeiou" else f"an {one}") if count == 1 \
-                else f"{count} {many}"
-
-        parts = []
-        grew = self.grew - self.new
-        if self.new:
-            parts.append(n(len(self.new), "new fire", "new fires"))
-        if grew:
-            parts.append(f"{n(len(grew), 'fire', 'fires')} grew")
-        if self.out:
-            parts.append(f"{n(len(self.out), 'fire', 'fires')} went out")
-        if self.opened:
-            parts.append(f"{n(len(self.opened), 'door', 'doors')} opened")
-        if self.broken:
-            parts.append(f"{n(len(self.broken), 'wall or door', 'walls and doors')} broke")
-        if self.collapsed:
-            parts.append(f"{n(len(self.collapsed), 'floor', 'floors')} gave way")
-        parts += [f"{named_room(r, b)} flashed over" for r in self.flashed]
-        parts += [f"{h} got out" for h in self.escaped]
-        return ", ".join(parts)
 
 
 class PlayersNarration:
