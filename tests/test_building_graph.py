@@ -10,8 +10,8 @@ import networkx as nx
 from click.testing import CliRunner
 
 from fuego.engine.controllers import AutoController
-from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.rounds import play_round, start_scene
+from fuego.engine.structure import break_barrier
 from fuego.scenario import load
 from fuego.table import gm
 from fuego.world.building import BarrierKind, BarrierState, Change, Feature, RouteKind
@@ -66,7 +66,7 @@ def test_a_barrier_opened_or_destroyed_in_play_changes_its_edge_and_the_version(
 
     wall = next(x for x in b.barriers if x.kind is BarrierKind.WALL)
     before = b.version
-    destroy_barrier(scene, wall, 5, "test")
+    break_barrier(scene, wall, 5, "test")
     assert b.graph.edges[wall.a, wall.b]["barrier"].state is BarrierState.BROKEN
     assert b.version > before and (Change.BARRIER, wall.index) in b.changes_since(before)
     assert b.paths.open_graph().has_edge(wall.a, wall.b)

@@ -10,13 +10,14 @@ from helpers import make_building, make_scene, room
 
 from fuego.engine.controllers import AutoController, Controller
 from fuego.engine.events import EventKind
-from fuego.engine.fire_actions import ActionKind, candidates, destroy_barrier
+from fuego.engine.fire_actions import ActionKind, candidates
 from fuego.engine.hero_actions import HeroActionKind, move
 from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic
 from fuego.engine.rounds import check_flashover, finished, play_round, run_scene, start_scene
 from fuego.engine.scene import Cause
 from fuego.engine.script import When
+from fuego.engine.structure import break_barrier
 from fuego.errors import ScenarioError
 from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
@@ -169,7 +170,7 @@ def test_hero_enters_an_area_a_room_and_a_named_hero():
 def test_a_fall_counts_as_entering():
     s = scripted([{"name": "fell", "when": {"hero-enters": "kitchen"}, "do": {"say": "{hero} drops in"}}])
     floor = s.building.vertical_neighbour(area(s, "upper:B1"), up=False)[1]
-    destroy_barrier(s, floor, 3, None)
+    break_barrier(s, floor, 3, None)
     s.script.check(s, When.PHASE)
     assert said(s) == ["Tomas drops in"]
 
@@ -198,7 +199,7 @@ def test_barrier_opens_and_barrier_destroyed():
     s.script.check(s, When.PHASE)
     assert said(s) == ["open ground:C2|ground:D2"]
     wall = s.building.between(area(s, "ground:C1"), area(s, "ground:D1"))
-    destroy_barrier(s, wall, 4, "fire@ground:C1")
+    break_barrier(s, wall, 4, "fire@ground:C1")
     s.script.check(s, When.PHASE)
     assert said(s) == ["open ground:C2|ground:D2", "broken"]
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine import structure
 from fuego.engine.events import EventKind
-from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.injury import burn, debris
 from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import ExplosionRule
@@ -51,7 +51,7 @@ def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1
     if b.areas[center].burnable:
         scene.start_fire(center, fd, cause, temperature=Temperature.HOT, explosion=True, **data)
     for k in broken:
-        destroy_barrier(scene, b.barriers[k], fd, why, dict(data), bystanders=False)
+        structure.break_barrier(scene, b.barriers[k], fd, why, dict(data), bystanders=False)
     for hero in caught:
         if not hero.present:
             continue

@@ -13,7 +13,8 @@
   floor a beam held) collapses and drops whoever stands on it.
 
 :func:`candidates` lists what a fire could do now; a policy (``fuego.engine.policy``) picks one;
-:func:`perform` rolls it through the scene's roller and changes the scene.
+:func:`perform` rolls it through the scene's roller and changes the scene (its acts on the
+structure through ``fuego.engine.structure``).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from enum import Enum
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
 
+from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
-from fuego.engine.injury import debris, fall
 from fuego.rules.tables import (
     ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
@@ -35,7 +36,7 @@ from fuego.rules.tables import (
     MAX_FIRE_DICE,
     ROUTE_WAYPOINT_FD,
 )
-from fuego.world.building import BEAM_STRUCTURE, Barrier, BarrierKind, Change, Feature
+from fuego.world.building import BEAM_STRUCTURE, Change, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -257,9 +258,9 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         if dtn is not None:
             acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier, fuel_behind=behind))
     features = b.areas[here].features
-    for feature, structure in BEAM_STRUCTURE.items() if features else ():
+    for feature, built in BEAM_STRUCTURE.items() if features else ():
         if feature in features:
-            acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[structure], here,
+            acts.append(FireAction(ActionKind.DESTROY, DESTRUCTION_TN[built], here,
                                    beam=feature))
     if (cache.near is not None and here not in cache.near) or here in cache.calm:
         return acts
@@ -338,57 +339,13 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
         scene.start_fire(act.target, LEAP_NEW_FD, Cause.LEAP, source=fire)
     elif kind is ActionKind.BURN_THROUGH:
         assert act.target is not None and act.barrier is not None
-        barrier = scene.building.barriers[act.barrier]
-        scene.emit(EventKind.FIRE_BURNED_THROUGH, name, fire.area, to=scene.area_name(act.target),
-                   barrier=barrier.describe(), **detail)
-        scene.start_fire(act.target, new_fire_dice(fire.fd), Cause.BURN_THROUGH, source=fire,
-                         barrier=barrier.name)
+        structure.burn_through(scene, fire, scene.building.barriers[act.barrier], act.target,
+                               detail)
     elif kind is ActionKind.DESTROY:
         if act.beam is not None:
-            destroy_beam(scene, fire, act.beam, detail)
+            structure.destroy_beam(scene, fire.area, act.beam, fire.fd, name, detail)
         else:
             assert act.barrier is not None
-            destroy_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name, detail)
+            structure.break_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name,
+                                    detail)
     return True
-
-
-def destroy_barrier(scene: Scene, barrier: Barrier, fd: int, by: str | None,
-                    detail: dict | None = None, *, bystanders: bool = True) -> None:
-    """A barrier gives way: it becomes an opening, debris falls both sides, floors drop people.
-
-    ``bystanders=False``: no debris on those beside it (an explosion hits each character once
-    itself); a floor still drops whoever stands on it."""
-    b = scene.building
-    what = barrier.describe()
-    if not b.destroy_barrier(barrier):
-        return
-    scene.emit(EventKind.STRUCTURE_DESTROYED, by, barrier.a, structure=what,
-               barrier=barrier.name, **(detail or {}))
-    sides = (barrier.a, barrier.b)
-    if barrier.kind is BarrierKind.FLOOR:
-        upper, lower = sorted(sides, key=lambda i: b.levels[b.areas[i].level].elevation,
-                              reverse=True)
-        scene.emit(EventKind.FLOOR_COLLAPSED, by, upper, below=scene.area_name(lower))
-        below = scene.heroes_in(lower)  # those already there, not those who fall on them
-        for hero in scene.heroes_in(upper):
-            fall(scene, hero, AREA_FEET, lower)
-        for hero in below if bystanders else ():
-            debris(scene, hero, fd, what)
-        return
-    for i in sides if bystanders else ():
-        for hero in scene.heroes_in(i):
-            debris(scene, hero, fd, what)
-
-
-def destroy_beam(scene: Scene, fire: Fire, beam: Feature, detail: dict) -> None:
-    """A structural beam or post fails: the floor it held above comes down (fuego's reading)."""
-    b = scene.building
-    b.remove_feature(fire.area, beam)
-    name = scene.fire_name(fire)
-    scene.emit(EventKind.STRUCTURE_DESTROYED, name, fire.area, structure=beam.value, **detail)
-    above = b.vertical_neighbour(fire.area, up=True)
-    if above is not None and above[1].kind is BarrierKind.FLOOR:
-        destroy_barrier(scene, above[1], fire.fd, name)
-    else:
-        for hero in scene.heroes_in(fire.area):
-            debris(scene, hero, fire.fd, beam.value)

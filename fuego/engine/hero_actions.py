@@ -28,6 +28,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Pool
+from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
@@ -217,12 +218,9 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
     if act.kind is HeroActionKind.MOVE:
         move(scene, hero, act.area, raises=act.raises)
     elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        barrier = b.barriers[act.door]
         opening = act.kind is HeroActionKind.OPEN
-        changed = b.open_barrier(barrier) if opening else b.close_barrier(barrier)
-        if changed:
-            kind = EventKind.BARRIER_OPENED if opening else EventKind.BARRIER_CLOSED
-            scene.emit(kind, hero.name, hero.area, barrier=barrier.name, what=barrier.describe())
+        act_on = structure.open_barrier if opening else structure.close_barrier
+        act_on(scene, b.barriers[act.door], hero.name, hero.area)
     elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
         victim = scene.hero(act.other) if act.other else hero
         spec = action_roll(scene, hero, act)

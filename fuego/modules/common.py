@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, overload
 from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
 from fuego.rules.tables import Structure
-from fuego.world.building import BarrierKind, Building, Feature
+from fuego.world.building import Building
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -342,37 +342,15 @@ class TerrainOption:
 
 
 # -- collapse -------------------------------------------------------------------------------------
-BEAMS = (Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM)
 
 
 def collapse(scene: Scene, i: int, fd: int, why: str, module: str, *, upward: bool = False) -> None:
     """A building location gives way (001 structures at CF 0; 000 25.66 on a gust): its beams
     fail, its floor drops whoever stands on it to the level below, and the floor above comes
     down on it (with ``upward``, every level above in the column as well). Debris and falls use
-    the core rules (fuego.engine.fire_actions.destroy_barrier; RULES-NOTES)."""
-    from fuego.engine.fire_actions import destroy_barrier
-    from fuego.engine.injury import debris
+    the core rules (``fuego.engine.structure.collapse`` does it; RULES-NOTES)."""
+    from fuego.engine import structure
 
-    b = scene.building
-    note(scene, module, f"{b.areas[i].name} collapses ({why})", i, what="collapse", why=why)
-    for beam in BEAMS:
-        if beam in b.areas[i].features:
-            b.remove_feature(i, beam)
-    fell = False
-    below = b.vertical_neighbour(i, up=False)
-    if below is not None and below[1].kind is BarrierKind.FLOOR and not below[1].destroyed:
-        destroy_barrier(scene, below[1], fd, module)
-        fell = True
-    k = i
-    while True:
-        above = b.vertical_neighbour(k, up=True)
-        if above is None or above[1].kind is not BarrierKind.FLOOR or above[1].destroyed:
-            break
-        destroy_barrier(scene, above[1], fd, module)
-        fell = True
-        if not upward:
-            break
-        k = above[0]
-    if not fell:  # a single storey: the roof comes in on whoever is there
-        for hero in scene.heroes_in(i):
-            debris(scene, hero, fd, "collapsing roof")
+    note(scene, module, f"{scene.building.areas[i].name} collapses ({why})", i, what="collapse",
+         why=why)
+    structure.collapse(scene, i, fd, module, upward=upward)

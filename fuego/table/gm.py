@@ -2,15 +2,16 @@
 
 Each override goes through the scene like any rule (the active set, the building, the log), and
 leaves an ``EventKind.GM`` record naming what the GM did, so a saved session replays it and the
-log shows it. The script's effects reuse the barrier and fire functions here too.
+log shows it. Barriers open, close and break through ``fuego.engine.structure``, as for every
+other actor.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fuego.engine import structure
 from fuego.engine.events import EventKind
-from fuego.engine.fire_actions import destroy_barrier
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
@@ -75,18 +76,16 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
 
 def barrier(scene: Scene, ref: str, what: str, by: str = "GM") -> None:
     """``what``: open, close or break."""
-    b = scene.building
     target = find_barrier(scene, ref)
     scene.emit(EventKind.GM, by, target.a, action=f"{what}-barrier", barrier=target.name)
     if what == "break":
-        destroy_barrier(scene, target, max((f.fd for f in scene.fires.values()), default=3), by)
+        structure.break_barrier(scene, target,
+                                max((f.fd for f in scene.fires.values()), default=3), by)
     elif what in ("open", "close"):
         if target.kind not in OPENABLE:
             raise RuleError(f"{target.describe()} at {target.name} cannot {what}")
-        changed = b.open_barrier(target) if what == "open" else b.close_barrier(target)
-        if changed:
-            kind = EventKind.BARRIER_OPENED if what == "open" else EventKind.BARRIER_CLOSED
-            scene.emit(kind, by, target.a, barrier=target.name, what=target.describe())
+        act_on = structure.open_barrier if what == "open" else structure.close_barrier
+        act_on(scene, target, by)
     else:
         raise RuleError(f"unknown barrier action {what!r}", tip="open, close or break")
 

@@ -17,7 +17,7 @@ round, ``phase`` after each pass of actors, ``end`` of round). A check reads the
 to ``scene.log`` since the last check (the script keeps an index into the log) and evaluates
 the cues in file order. A cue that fires emits one ``EventKind.SCRIPT`` event, then its effects
 in order; each effect goes through the engine (``Scene.start_fire`` with ``Cause.SCRIPT``,
-``fire_actions.destroy_barrier``, ``injury.debris`` ...) and leaves the engine's own events, or
+``structure.break_barrier``, ``injury.debris`` ...) and leaves the engine's own events, or
 a ``SCRIPT`` event where the engine has none (spilt oil, a new character); ``say:`` leaves a
 ``READ_ALOUD`` event. Events the effects append are read by the same check in a further pass
 (so one cue can set off another), at most :data:`MAX_PASSES` passes per check.

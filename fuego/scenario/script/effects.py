@@ -227,20 +227,14 @@ class BarrierEffect(Effect):
     by: str | None = None  # who or what breaks it, for the narration
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.engine.fire_actions import destroy_barrier
+        from fuego.engine import structure
 
-        b = scene.building
-        target = b.barriers[self.barrier]
+        target = scene.building.barriers[self.barrier]
         if self.action == "break":
-            destroy_barrier(scene, target, self.fd, self.by, {"cue": cue.name})
-            return
-        if target.destroyed:
-            return
-        changed = b.open_barrier(target) if self.action == "open" else b.close_barrier(target)
-        if changed:
-            kind = EventKind.BARRIER_OPENED if self.action == "open" else EventKind.BARRIER_CLOSED
-            scene.emit(kind, None, target.a, barrier=target.name, what=target.describe(),
-                       cue=cue.name)
+            structure.break_barrier(scene, target, self.fd, self.by, {"cue": cue.name})
+        elif not target.destroyed:
+            act_on = structure.open_barrier if self.action == "open" else structure.close_barrier
+            act_on(scene, target, None, cue=cue.name)
 
 
 @dataclass
@@ -250,11 +244,11 @@ class Collapse(Effect):
     by: str = "the collapse"
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.engine.fire_actions import destroy_barrier
+        from fuego.engine import structure
 
         b = scene.building
         for k in self.floors:
-            destroy_barrier(scene, b.barriers[k], self.fd, self.by, {"cue": cue.name})
+            structure.break_barrier(scene, b.barriers[k], self.fd, self.by, {"cue": cue.name})
 
 
 @dataclass
