@@ -16,7 +16,7 @@ from fuego.engine.rounds import check_flashover, end_round
 from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
 from fuego.rules.settings import FlashoverMode, Settings
-from fuego.rules.tables import FireKind, Structure, Temperature
+from fuego.rules.tables import Rank, Structure, Temperature
 from fuego.world.building import BarrierKind, Feature, RouteKind
 
 # The fire table of 003 as the text prints it: FD -> Brawn, Finesse/Panache, Wits,
@@ -66,7 +66,7 @@ def test_traits_follow_fire_dice_when_they_change():
 
 def test_state_machine_refuses_illegal_transitions():
     s = _kitchen()
-    fire = s.start_fire(0, 3, Cause.GM, state=FireState.FLAME, kind=FireKind.VILLAIN)
+    fire = s.start_fire(0, 3, Cause.GM, flame=True, kind=Rank.VILLAIN)
     with pytest.raises(RuleError):
         fire.trigger(Trigger.FLASHOVER, s, "test")  # a Flame must become a Blaze first
     assert fire.trigger(Trigger.BLAZE, s, "test")
@@ -422,7 +422,7 @@ def test_burned_out_area_cannot_burn_again():
 
 def test_villain_fire_gutters_before_it_goes_out():
     s = scene(grid([("ground", 0, ["k"])], {"k": {"key": "kitchen", "fuel": 2}}), smoke=False)
-    fire = s.start_fire(0, 6, Cause.GM, kind=FireKind.VILLAIN)
+    fire = s.start_fire(0, 6, Cause.GM, kind=Rank.VILLAIN)
     states = []
     while s.fires:
         s.round += 1

@@ -26,10 +26,10 @@ from invariants import InvariantError, RandomController, check_invariants, play_
 from fuego.dice.roller import Roller
 from fuego.engine.controllers import AutoController, ScriptedController
 from fuego.engine.events import Event, EventKind
-from fuego.engine.heroes import Hero, Rank, Status
+from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause, Scene
 from fuego.rules.settings import FlashoverMode, Settings, SmokeClears
-from fuego.rules.tables import Structure
+from fuego.rules.tables import Rank, Structure
 from fuego.scenario import loads
 from fuego.world.building import BarrierKind, Feature
 

@@ -123,7 +123,7 @@ def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
     ana, bo = Hero("Ana", 0), Hero("Bo", 1)
     s.heroes += [ana, bo]
-    fire = s.start_fire(0, 4, Cause.GM, state=FireState.FLAME)
+    fire = s.start_fire(0, 4, Cause.GM, flame=True)
     _exposure(s)
     move(s, bo, 0)
     assert not [e for e in s.log if e.kind in (EventKind.HERO_DAMAGED, EventKind.HERO_AVOIDED)]

@@ -8,12 +8,12 @@ from builders import TWO_ROOMS, LoadedRoller, grid, scene
 from fuego.engine.controllers import AutoController, Controller, ScriptedController
 from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import HeroActionKind, parse_action
-from fuego.engine.heroes import Hero, Rank, Status
+from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, fire_damage, wound_check
 from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
-from fuego.rules.tables import Exposure, Structure, Temperature
+from fuego.rules.tables import Exposure, Rank, Structure, Temperature
 from fuego.world.building import BarrierKind
 
 

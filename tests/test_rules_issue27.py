@@ -445,7 +445,7 @@ def flames(**opts):
     s = scene_with(field(["bbb"]), {"flame-and-blaze": opts}, smoke=False)
     s.round = 1
     flame = s.start_fire(area(s, "A1"), 2, Cause.GM)
-    blaze = s.start_fire(area(s, "C1"), 2, Cause.GM, state=FireState.BURNING)
+    blaze = s.start_fire(area(s, "C1"), 2, Cause.GM)
     blaze.state = FireState.BURNING
     hero = Hero("Ana", area(s, "B1"), brawn=3)
     s.heroes.append(hero)

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from fuego.engine.heroes import Rank
 from fuego.errors import ScenarioError
 from fuego.modules import REGISTRY, RuleModule
 from fuego.rules.settings import FlashoverMode
-from fuego.rules.tables import FireKind, Temperature, Wind
+from fuego.rules.tables import Rank, Temperature, Wind
 from fuego.scenario import Scenario, load, loads
 from fuego.world.building import BarrierKind
 
@@ -90,7 +89,7 @@ def test_build_places_fires_and_heroes_where_the_file_says(tavern):
     fires = {b.areas[i].name: f for i, f in scene.fires.items()}
     assert list(fires) == ["ground:B2"]
     fire = fires["ground:B2"]
-    assert fire.fd == 3 and fire.temperature is Temperature.HOT and fire.kind is FireKind.HENCHMAN
+    assert fire.fd == 3 and fire.temperature is Temperature.HOT and fire.kind is Rank.HENCHMAN
     assert fire.resolve == b.area("ground:B2").fuel
     where = {h.name: b.areas[h.area].name for h in scene.heroes}
     assert where == {spec.name: b.area(spec.start).name for spec in tavern.heroes}

@@ -22,11 +22,17 @@ from transitions import EventData, Machine
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.errors import RuleError
-from fuego.rules.formulas import clamp_fire_dice, half_dice, is_fire_dice
+from fuego.rules.formulas import (
+    clamp_fire_dice,
+    crippled_at,
+    half_dice,
+    is_fire_dice,
+    knocked_out_at,
+)
 from fuego.rules.tables import (
     FIRE_STATS,
-    FireKind,
     FireStats,
+    Rank,
     Temperature,
 )
 
@@ -37,6 +43,7 @@ if TYPE_CHECKING:
 class FireState(str, Enum):
     """A fire's life. ``FLAME`` is used by the flame-and-blaze module (ASL 25.15) only."""
 
+    KINDLING = "kindling"  # the machine's initial state: a fire being born (``kindle``)
     FLAME = "flame"  # a beginning fire: does not spread or smoke
     BURNING = "burning"
     HOT = "hot"  # after flashover: keeps all its damage dice
@@ -52,6 +59,8 @@ ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
 
 
 class Trigger(str, Enum):
+    #: A fire is born: a Flame when the scene says so (``as_flame``), else burning
+    KINDLE = "kindle"
     BLAZE = "blaze"
     FLASHOVER = "flashover"
     #: Dramatic Wounds taken (a failed fuel check): out when its fuel is spent (Dramatic Wounds
@@ -65,27 +74,34 @@ _LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
 #: The lifecycle, as data: the rule's conditions are the machine's (properties of the fire),
 #: and what entering a state does is the state's callback. Anything not listed raises.
 LIFECYCLE: list[Any] = [
-    {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING},
-    {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT},
+    # Birth is not a change of state to log: the scene logs ``fire_started`` with its state.
+    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.FLAME,
+     "conditions": "as_flame"},
+    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.BURNING},
+    {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING,
+     "after": "entered"},
+    {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT,
+     "after": "entered"},
     # (a trigger's transitions are tried in order: going out comes first)
     {"trigger": Trigger.WOUND.value, "source": _LIT, "dest": FireState.OUT,
      "conditions": "spent"},
     {"trigger": Trigger.WOUND.value, "source": [FireState.BURNING, FireState.HOT],
-     "dest": FireState.GUTTERING, "conditions": "crippled"},
+     "dest": FireState.GUTTERING, "conditions": "crippled", "after": "entered"},
     {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
 ]
 
-#: Entering a state: every lit state logs the change (``Fire.entered``); going out takes the
-#: fire out of the scene (``Fire.went_out``). A guttering fire's dice stop exploding because
-#: its pools are read from its state (``Fire.explodes``).
+#: A change of a lit fire's state is logged (``Fire.entered``, after each transition but birth);
+#: entering ``out`` takes the fire out of the scene (``Fire.went_out``). A guttering fire's
+#: dice stop exploding because its pools are read from its state (``Fire.explodes``).
 #: Why a state was entered, where the trigger did not say (``wound`` leads to either).
 _WHY = {FireState.OUT: "fuel spent", FireState.GUTTERING: "crippled: fuel running low"}
 
 _STATES: list[Any] = [
+    {"name": FireState.KINDLING},
     {"name": FireState.FLAME},
-    {"name": FireState.BURNING, "on_enter": "entered"},
-    {"name": FireState.HOT, "on_enter": "entered"},
-    {"name": FireState.GUTTERING, "on_enter": "entered"},
+    {"name": FireState.BURNING},
+    {"name": FireState.HOT},
+    {"name": FireState.GUTTERING},
     {"name": FireState.OUT, "on_enter": "went_out"},
 ]
 
@@ -97,6 +113,7 @@ class Fire:
         "id", "area", "fd", "temperature", "kind", "resolve", "flesh", "dramatic", "state",
         "born", "smoke", "dice", "own_fuel",
     )  # fmt: skip
+    state: FireState  # written only by the machine (its transitions, ``set_state``)
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
     #: Triggers carry the scene and why (``send_event``: callbacks read them off the event).
@@ -104,15 +121,14 @@ class Fire:
         model=None,
         states=_STATES,
         transitions=LIFECYCLE,
-        initial=None,
+        initial=FireState.KINDLING,
         auto_transitions=False,
         send_event=True,
     )
 
     def __init__(self, id: int, area: int, fd: int, resolve: int, *,
                  temperature: Temperature = Temperature.REGULAR,
-                 kind: FireKind = FireKind.HENCHMAN, state: FireState = FireState.BURNING,
-                 born: int = 0):
+                 kind: Rank = Rank.HENCHMAN, born: int = 0):
         if not is_fire_dice(fd):
             raise RuleError(f"Fire Dice must be 1-10, not {fd}")
         self.id = id
@@ -123,7 +139,8 @@ class Fire:
         self.resolve = resolve
         self.flesh = 0
         self.dramatic = 0
-        self.state = state
+        # the machine's initial state; the scene then fires ``kindle`` (Scene.start_fire)
+        Fire.machine.set_state(FireState.KINDLING, self)
         self.born = born
         self.smoke = 0  # smoke it has made, in areas (fuego.engine.smoke)
         self.dice: list[int] = []  # this round's unspent action dice
@@ -145,10 +162,15 @@ class Fire:
         return self.state.name in Fire.machine.events[trigger.value].transitions
 
     # Conditions of the machine (the rule's limits, RULES-NOTES "The fire as a character").
+    def as_flame(self, event: EventData) -> bool:
+        """Born a Flame (``kindle``): the scene decides (its modules, or whoever lit it)."""
+        return bool(event.kwargs.get("flame"))
+
     @property
     def crippled(self) -> bool:
         """A Villain fire at Dramatic Wounds >= Resolve: its dice stop exploding."""
-        return self.kind is FireKind.VILLAIN and self.dramatic >= max(1, self.resolve)
+        at = crippled_at(self.kind, max(1, self.resolve))  # (a fire has at least 1 Resolve)
+        return at is not None and self.dramatic >= at
 
     @property
     def spent(self) -> bool:
@@ -236,8 +258,7 @@ class Fire:
     @property
     def knocked_out_at(self) -> int:
         """Dramatic Wounds that put it out: Resolve (Henchman) or twice Resolve (Villain)."""
-        r = max(1, self.resolve)
-        return r if self.kind is FireKind.HENCHMAN else 2 * r
+        return knocked_out_at(self.kind, self.resolve)
 
     def set_dice(self, fd: int) -> None:
         self.fd = clamp_fire_dice(fd)
@@ -257,8 +278,10 @@ class Fire:
     @classmethod
     def from_dict(cls, d: dict) -> Fire:
         fire = cls(d["id"], d["area"], d["fd"], d["resolve"],
-                   temperature=Temperature(d["temperature"]), kind=FireKind(d["kind"]),
-                   state=FireState(d["state"]), born=d["born"])
+                   temperature=Temperature(d["temperature"]), kind=Rank(d["kind"]),
+                   born=d["born"])
+        # a saved fire is restored, not born again: the machine puts it back in its state
+        Fire.machine.set_state(FireState(d["state"]), fire)
         fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
         fire.own_fuel = d.get("own_fuel", False)
         return fire

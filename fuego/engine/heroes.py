@@ -14,12 +14,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from fuego.dice.roller import Pool, trait_check
-
-
-class Rank(str, Enum):
-    HERO = "hero"
-    VILLAIN = "villain"
-    HENCHMAN = "henchman"
+from fuego.rules.formulas import crippled_at, knocked_out_at
+from fuego.rules.tables import Rank
 
 
 class Status(str, Enum):
@@ -71,11 +67,11 @@ class Hero:
 
     @property
     def crippled_at(self) -> int | None:
-        return None if self.rank is Rank.HENCHMAN else self.resolve
+        return crippled_at(self.rank, self.resolve)
 
     @property
     def knocked_out_at(self) -> int:
-        return max(1, self.resolve) if self.rank is Rank.HENCHMAN else 2 * max(1, self.resolve)
+        return knocked_out_at(self.rank, self.resolve)
 
     @property
     def crippled(self) -> bool:

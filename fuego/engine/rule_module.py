@@ -63,8 +63,12 @@ class RuleModule:
     def round_start(self, scene: Scene) -> None:
         """Start of each round, before action dice (e.g. the wind change check)."""
 
+    def starts_as_flame(self, scene: Scene, fire: Fire) -> bool:
+        """Is this new fire born a Flame (its lifecycle's ``kindle``)? Any module may say so."""
+        return False
+
     def fire_started(self, scene: Scene, fire: Fire) -> None:
-        """A new fire was just placed (e.g. it starts as a Flame)."""
+        """A new fire was just born and placed (its state already set by ``kindle``)."""
 
     def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
         """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow); ``None``

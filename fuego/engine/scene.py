@@ -18,9 +18,9 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
-from fuego.rules.formulas import clamp_fire_dice
+from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
-from fuego.rules.tables import FireKind, Temperature
+from fuego.rules.tables import Rank, Temperature
 from fuego.world.building import Building, Feature
 
 if TYPE_CHECKING:
@@ -158,14 +158,16 @@ class Scene:
 
     # -- fires: the only way in and out of the active set --------------------------------------
     def start_fire(self, area: int, fd: int, cause: Cause, *, source: Fire | None = None,
-                   temperature: Temperature | None = None, kind: FireKind | None = None,
-                   state: FireState | None = None, own_fuel: int = 0,
+                   temperature: Temperature | None = None, kind: Rank | None = None,
+                   flame: bool = False, own_fuel: int = 0,
                    **data: Any) -> Fire | None:
         """Start a fire (or merge into the one there). Returns None where nothing can burn.
 
         Merging keeps the larger Fire Dice (and the hotter temperature). An area with no fuel, or
         one already burned out, does not take fire, unless the fire brings ``own_fuel`` (an
         incendiary: its Resolve is that fuel, and the area's fuel is never touched).
+        A new fire is born through its lifecycle's ``kindle``: a Flame when ``flame`` or a
+        module says so (``RuleModule.starts_as_flame``), else burning.
         """
         a = self.building.areas[area]
         brought = 0
@@ -192,9 +194,10 @@ class Scene:
                       cause=cause.value, source=src, grew=grew, **data)
             return existing
         fire = Fire(self.next_fire_id, area, fd, brought or a.fuel, temperature=temperature,
-                    kind=kind or self.settings.fire_kind, state=state or FireState.BURNING,
-                    born=self.round)
+                    kind=kind or self.settings.fire_kind, born=self.round)
         fire.own_fuel = bool(brought)
+        flame = flame or any(m.starts_as_flame(self, fire) for m in self.modules)
+        fire.trigger(Trigger.KINDLE, self, flame=flame)
         self.next_fire_id += 1
         self.fires[area] = fire
         for module in self.modules:
@@ -223,7 +226,7 @@ class Scene:
         elif burned_out:
             self.building.burn_out(fire.area)
         else:  # put out early: what it had not eaten is still there (unlit fuel again)
-            spent = fire.dramatic if fire.kind is FireKind.HENCHMAN else fire.dramatic // 2
+            spent = fuel_eaten(fire.kind, fire.dramatic)
             if area.fuel - spent <= 0:
                 self.building.burn_out(fire.area)
             else:

@@ -124,11 +124,9 @@ class FlameAndBlaze(RuleModule):
         rising_smoke(scene, [i for i, f in sorted(scene.fires.items()) if f.can_spread], new)
         return set()  # it is the core's smoke: it lingers and clears as the core's does
 
-    def fire_started(self, scene: Scene, fire: Fire) -> None:
-        if scene.round == 0 and self.start_as == "blaze":
-            return
-        if fire.state is FireState.BURNING:
-            fire.state = FireState.FLAME
+    def starts_as_flame(self, scene: Scene, fire: Fire) -> bool:
+        # every new fire is a Flame (ASL 25.15), but the scenario's own may start as Blazes
+        return not (scene.round == 0 and self.start_as == "blaze")
 
     def end_of_round(self, scene: Scene) -> None:
         for i in sorted(scene.fires):

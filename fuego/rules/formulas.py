@@ -7,7 +7,14 @@ the roll and the odds shown together.
 
 from __future__ import annotations
 
-from fuego.rules.tables import FIRE_STATS, MAX_FIRE_DICE, MIN_FIRE_DICE, RAISE_STEP
+from fuego.rules.tables import (
+    FIRE_STATS,
+    MAX_FIRE_DICE,
+    MIN_FIRE_DICE,
+    RAISE_STEP,
+    WOUND_LIMIT,
+    Rank,
+)
 
 
 def raise_bonus(raises: int) -> int:
@@ -40,3 +47,19 @@ def half_dice(fd: int) -> int:
     """Half the Fire Dice, rounded down, at least 1: a fire a fire starts (route, burn-through;
     RULES-NOTES) and clothes caught from a fire (003)."""
     return max(MIN_FIRE_DICE, fd // 2)
+
+
+def knocked_out_at(rank: Rank, resolve: int) -> int:
+    """Dramatic Wounds that knock a character out or put a fire out (its fuel spent): its
+    Resolve (at least 1) times its rank's :data:`WOUND_LIMIT`."""
+    return WOUND_LIMIT[rank] * max(1, resolve)
+
+
+def crippled_at(rank: Rank, resolve: int) -> int | None:
+    """Dramatic Wounds that cripple (no ten again): Resolve, for all but Henchmen (None)."""
+    return None if rank is Rank.HENCHMAN else resolve
+
+
+def fuel_eaten(rank: Rank, dramatic: int) -> int:
+    """The fuel a fire has eaten by its Dramatic Wounds (the wound limit read backwards)."""
+    return dramatic // WOUND_LIMIT[rank]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from fuego.rules.tables import FireKind, Wind
+from fuego.rules.tables import Rank, Wind
 
 
 class FlashoverMode(str, Enum):
@@ -83,7 +83,7 @@ class Settings:
     burning_oil: BurningOil = BurningOil.CLINGS
     round_burn: RoundBurn = RoundBurn.PER_FIRE
     temperament: str = "hungry"  # the fires' policy (fuego.engine.policy)
-    fire_kind: FireKind = FireKind.HENCHMAN  # default for new fires
+    fire_kind: Rank = Rank.HENCHMAN  # default for new fires
     max_leap_areas: int = 3  # how far (in areas) a fire looks for a leap
     wind: Wind = Wind.CALM  # for smoke dissipation (003 smoke table)
     breath_rounds: int | None = None  # None: the hero's Resolve (RULES-NOTES default)
@@ -100,7 +100,7 @@ class Settings:
         self.round_burn = RoundBurn(self.round_burn)
         self.suffocation_fire = SuffocationFire(self.suffocation_fire)
         self.smoke_clears = SmokeClears(self.smoke_clears)
-        self.fire_kind = FireKind(self.fire_kind)
+        self.fire_kind = Rank(self.fire_kind)
         self.wind = Wind(self.wind)
 
     def module(self, name: str) -> dict[str, Any] | None:

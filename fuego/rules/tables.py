@@ -24,11 +24,18 @@ class Temperature(str, Enum):
     HOT = "hot"
 
 
-class FireKind(str, Enum):
-    """A fire is a Henchman or a Villain (003, Crunchy Rules): Villains last twice as long."""
+class Rank(str, Enum):
+    """A character's rank, heroes and fires alike (001; 003, Crunchy Rules): it sets how many
+    Dramatic Wounds it takes (:data:`WOUND_LIMIT`). A fire is a Henchman or a Villain."""
 
-    HENCHMAN = "henchman"
+    HERO = "hero"
     VILLAIN = "villain"
+    HENCHMAN = "henchman"
+
+
+#: Dramatic Wounds that knock a character out (or put a fire out), in multiples of its
+#: Resolve: a Henchman at Resolve, a Hero or Villain at twice Resolve (001; 003).
+WOUND_LIMIT = {Rank.HENCHMAN: 1, Rank.VILLAIN: 2, Rank.HERO: 2}
 
 
 class Exposure(str, Enum):

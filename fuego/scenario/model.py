@@ -182,9 +182,9 @@ class Scenario:
     def build(self, seed: int | None = None) -> Scene:
         """A fresh :class:`fuego.engine.scene.Scene`: building, heroes, modules and starting fires."""
         from fuego.dice.roller import Roller
-        from fuego.engine.heroes import Hero, Rank
+        from fuego.engine.heroes import Hero
         from fuego.engine.scene import Cause, Scene
-        from fuego.rules.tables import FireKind, Temperature
+        from fuego.rules.tables import Rank, Temperature
 
         blob, hero_areas, fire_areas = self._template()
         b = pickle.loads(blob)
@@ -209,7 +209,7 @@ class Scenario:
         for f, area in zip(self.fires, fire_areas):
             scene.start_fire(area, f.fd, Cause.START,
                              temperature=Temperature(f.temperature) if f.temperature else None,
-                             kind=FireKind(f.kind) if f.kind else None)
+                             kind=Rank(f.kind) if f.kind else None)
         if self.wrecks:
             from fuego.modules.wrecks import place_wreck
 
@@ -291,7 +291,7 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         SmokeClears,
         SuffocationFire,
     )
-    from fuego.rules.tables import FireKind, Wind
+    from fuego.rules.tables import Rank, Wind
 
     return Settings(
         burning_clothes=rules.burning_clothes,
@@ -307,7 +307,7 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         burning_oil=BurningOil(rules.burning_oil),
         round_burn=RoundBurn(rules.round_burn),
         temperament=rules.temperament,
-        fire_kind=FireKind(rules.fire_kind),
+        fire_kind=Rank(rules.fire_kind),
         max_leap_areas=rules.max_leap_areas,
         wind=Wind(weather.wind or rules.wind or "calm"),
         breath_rounds=rules.breath_rounds,

@@ -17,7 +17,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
 from fuego.rules.settings import KnockedOutDeath
-from fuego.rules.tables import FireKind, Temperature
+from fuego.rules.tables import Rank, Temperature
 from fuego.world.building import OPENABLE, Barrier
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = No
                         tip="pick an area with fuel that has not burned out")
     scene.emit(EventKind.GM, "GM", i, action="start-fire", fd=fd)
     return scene.start_fire(i, fd, cause, temperature=Temperature(temperature) if temperature else None,
-                            kind=FireKind(kind) if kind else None)
+                            kind=Rank(kind) if kind else None)
 
 
 def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
@@ -163,7 +163,7 @@ def blast(scene: Scene, area: str, dice: int) -> None:
 
 def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -> None:
     """A new hero or NPC (every Trait 2, no Knacks) steps in at ``area``."""
-    from fuego.engine.heroes import Hero, Rank
+    from fuego.engine.heroes import Hero
 
     if any(h.name.lower() == name.lower() for h in scene.heroes):
         raise RuleError(f"there is already a character named {name!r}")

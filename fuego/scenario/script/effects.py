@@ -57,10 +57,10 @@ class FireEffect(Effect):
 
     def apply(self, scene, script, cue, ctx):
         from fuego.engine.scene import Cause
-        from fuego.rules.tables import FireKind, Temperature
+        from fuego.rules.tables import Rank, Temperature
 
         temp = Temperature(self.temperature) if self.temperature else None
-        kind = FireKind(self.kind) if self.kind else None
+        kind = Rank(self.kind) if self.kind else None
         for i in _here(scene, self.areas, ctx):
             fire = scene.fires.get(i)
             if self.add is not None and fire is not None:
@@ -336,7 +336,8 @@ class NpcEffect(Effect):
 
 
 def make_npc(sheet: dict[str, Any]):
-    from fuego.engine.heroes import Hero, Rank
+    from fuego.engine.heroes import Hero
+    from fuego.rules.tables import Rank
 
     kw = dict(sheet)
     kw["rank"] = Rank(kw.get("rank", "henchman"))

@@ -1,0 +1,127 @@
+"""The fire's lifecycle has one owner (issue 29, step 4): fires are born through the machine's
+``kindle`` trigger, nothing but the machine writes a fire's state, and one rank enum carries
+the wound limits of heroes and fires alike."""
+
+from __future__ import annotations
+
+import ast
+import enum
+from pathlib import Path
+
+import pytest
+from builders import TWO_ROOMS, grid, scene
+
+from fuego.engine.events import EventKind
+from fuego.engine.fire import Fire, FireState, Trigger
+from fuego.engine.heroes import Hero
+from fuego.engine.rule_module import RuleModule
+from fuego.engine.scene import Cause, Scene
+from fuego.errors import RuleError
+from fuego.rules import tables
+from fuego.rules.formulas import crippled_at, fuel_eaten, knocked_out_at
+from fuego.rules.tables import Rank
+
+FUEGO = Path(__file__).resolve().parent.parent / "fuego"
+
+
+def _row() -> Scene:
+    """Five wooden areas in a row: a kitchen of three, a hall of two."""
+    return scene(grid([("ground", 0, ["kkkhh"])], TWO_ROOMS))
+
+
+def _state_writes(tree: ast.AST) -> list[int]:
+    """Lines that assign an attribute named ``state`` (``x.state = ...``, ``+=``, annotated)
+    or set it with ``setattr(x, "state", ...)``."""
+    lines = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "setattr" and len(node.args) > 1
+              and isinstance(node.args[1], ast.Constant) and node.args[1].value == "state"):
+            lines.append(node.lineno)
+        for t in targets:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Attribute) and sub.attr == "state":
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_no_code_writes_a_state_outside_the_machine():
+    found = [f"{p.relative_to(FUEGO.parent)}:{line}" for p in sorted(FUEGO.rglob("*.py"))
+             for line in _state_writes(ast.parse(p.read_text(encoding="utf-8")))]
+    assert found == []
+
+
+def test_the_scan_finds_each_way_of_writing_a_state():
+    code = "f.state = 1\nf.state += 1\na.b.state: int = 2\nsetattr(f, 'state', 3)\nf.stats = 4\n"
+    assert _state_writes(ast.parse(code)) == [1, 2, 3, 4]
+
+
+def test_a_fire_is_kindling_until_the_machine_kindles_it():
+    s = _row()
+    fire = Fire(99, 0, 3, 5)
+    assert fire.state is FireState.KINDLING and Fire.machine.initial == FireState.KINDLING.name
+    for trigger in (Trigger.BLAZE, Trigger.FLASHOVER, Trigger.WOUND):
+        assert not fire.may(trigger)
+    assert fire.trigger(Trigger.KINDLE, s) and fire.state is FireState.BURNING
+    with pytest.raises(RuleError):
+        fire.trigger(Trigger.KINDLE, s)  # born once
+    with pytest.raises(TypeError):
+        Fire(1, 0, 3, 5, state=FireState.HOT)  # type: ignore[call-arg]  # no state by hand
+
+
+def test_the_kindle_conditions_decide_flame_or_burning():
+    class Flames(RuleModule):
+        name = "flames"
+
+        def starts_as_flame(self, scene, fire):
+            return fire.fd < 3
+
+    s = _row()
+    burning = s.start_fire(0, 4, Cause.GM)
+    flame = s.start_fire(1, 2, Cause.GM, flame=True)
+    assert (burning.state, flame.state) == (FireState.BURNING, FireState.FLAME)
+    born = [e.data["state"] for e in s.log if e.kind is EventKind.FIRE_STARTED]
+    assert born == ["burning", "flame"]  # the birth is logged once, as fire_started
+    assert not [e for e in s.log if e.kind is EventKind.FIRE_STATE]
+    s2 = _row()
+    s2.modules.append(Flames())
+    assert [s2.start_fire(i, fd, Cause.GM).state for i, fd in enumerate((2, 5))] == [
+        FireState.FLAME, FireState.BURNING]
+
+
+def test_a_saved_fire_comes_back_in_its_state():
+    s = _row()
+    fire = s.start_fire(0, 4, Cause.GM)
+    fire.trigger(Trigger.FLASHOVER, s, "test")
+    back = Fire.from_dict(fire.to_dict())
+    assert back.state is FireState.HOT and back.to_dict() == fire.to_dict()
+    assert back.may(Trigger.WOUND) and not back.may(Trigger.KINDLE)
+
+
+def test_one_rank_enum():
+    ranks = [c for p in sorted(FUEGO.rglob("*.py"))
+             for c in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(c, ast.ClassDef) and any(
+                 isinstance(t, ast.Name) and t.id == "HENCHMAN"
+                 for n in c.body if isinstance(n, ast.Assign) for t in n.targets)]
+    assert [c.name for c in ranks] == ["Rank"]
+    assert issubclass(tables.Rank, enum.Enum) and not hasattr(tables, "FireKind")
+
+
+@pytest.mark.parametrize("resolve", [0, 1, 3])
+def test_wound_limits_by_rank_written_once(resolve):
+    r = max(1, resolve)
+    assert [knocked_out_at(k, resolve) for k in (Rank.HENCHMAN, Rank.VILLAIN, Rank.HERO)] == [
+        r, 2 * r, 2 * r]
+    assert crippled_at(Rank.HENCHMAN, resolve) is None
+    assert crippled_at(Rank.VILLAIN, resolve) == crippled_at(Rank.HERO, resolve) == resolve
+    assert fuel_eaten(Rank.VILLAIN, 7) == 3 and fuel_eaten(Rank.HENCHMAN, 7) == 7
+    for rank in (Rank.HENCHMAN, Rank.VILLAIN):  # heroes and fires read the same limit
+        hero = Hero("x", 0, resolve=resolve, rank=rank)
+        fire = Fire(1, 0, 3, resolve, kind=rank)
+        assert hero.knocked_out_at == fire.knocked_out_at == knocked_out_at(rank, resolve)
