@@ -7,6 +7,7 @@ the log; each older reading is a setting, played too."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
@@ -143,7 +144,8 @@ def test_the_older_reading_an_explosion_is_debris_is_a_setting():
 
 def test_the_tavern_keg_burns_the_heroes_through_the_cli(tmp_path):
     log = tmp_path / "t.jsonl"
-    r = CliRunner().invoke(cli, ["run", "campaigns/tavern.yaml", "--seed", "7", "--log",
+    tavern = Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml"
+    r = CliRunner().invoke(cli, ["run", str(tavern), "--seed", "7", "--log",
                                  str(log)])
     assert r.exit_code == 0, r.output
     events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
