@@ -221,3 +221,35 @@ def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
     assert "a worker process stopped unexpectedly" in err.decode()
     time.sleep(0.2)
     assert _session_members(proc.pid) == []
+
+
+SHIP = ROOT / "campaigns" / "ship.yaml"
+VILLAGE = ROOT / "campaigns" / "village.yaml"
+
+
+@pytest.mark.parametrize("path, plan", [(SHIP, "rescue:Pip"), (VILLAGE, "rescue:Anselm")])
+def test_a_script_arrival_can_be_rescued(path, plan):
+    """Pip (the ship) and Old Anselm (the village) arrive by a script cue: a plan may name
+    them; until they arrive, their rescuers wait where they are instead of leaving."""
+    runner = CliRunner()
+    args = ["forecast", str(path), "--runs", "2", "--rounds", "1", "--json"]
+    flee = json.loads(runner.invoke(cli, args, catch_exceptions=False).stdout)
+    r = runner.invoke(cli, args + ["--plan", plan], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    rescue = json.loads(r.stdout)
+    for hero in rescue["heroes"].values():
+        if hero["plan"].startswith("rescue"):
+            assert hero["p_escaped"] == 0.0
+            assert hero["p_still_inside"] + hero["p_knocked_out"] + hero["p_killed"] == 1.0
+    if path == SHIP:  # fleeing, Elena is off the ship in round 1; waiting for Pip, she stays
+        assert flee["heroes"]["Elena Ruiz"]["p_escaped"] == 1.0
+
+
+def test_plans_know_the_scripts_arrivals():
+    scene = load(str(SHIP)).build(0)
+    assert scene.script is not None and scene.script.arrivals == ["Pip"]
+    plans = parse_plans(["rescue:Pip"], scene.heroes, scene.script.arrivals)
+    assert str(plans.for_hero(scene.heroes[0])) == "rescue:Pip"
+    assert plans.awaited == frozenset({"pip"})
+    with pytest.raises(FuegoError, match="no hero or NPC 'Pip'"):
+        parse_plans(["rescue:Pip"], scene.heroes)

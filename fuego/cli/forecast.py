@@ -171,7 +171,10 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     R = rounds if rounds is not None else limit
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
-    hero_plans = parse_plans(plans, scenario.build(0).heroes) if plans else scenario.plans
+    cast = scenario.build(0)
+    arrivals = cast.script.arrivals if cast.script is not None else []
+    hero_plans = parse_plans(plans, cast.heroes, arrivals) if plans else scenario.plans
+    del cast
 
     from rich.console import Console
     from rich.progress import (

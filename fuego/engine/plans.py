@@ -56,6 +56,8 @@ class HeroPlans:
 
     default: Plan = FLEE
     named: dict[str, Plan] = field(default_factory=dict)
+    #: NPCs the scene's script brings in later (lower case): a rescuer waits for them
+    awaited: frozenset[str] = frozenset()
 
     def for_hero(self, hero: Hero) -> Plan:
         plan = self.named.get(hero.name.lower())
@@ -103,11 +105,15 @@ def parse_plan(text: str, names: list[str], npcs: list[str]) -> Plan:
     return _plan(text, names, npcs)
 
 
-def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero]) -> HeroPlans:
+def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero],
+                arrivals: list[str] | tuple[str, ...] = ()) -> HeroPlans:
     """``["fight"]`` (every player hero), ``["Isabela=hold", "Gaston=rescue:Hettie"]``
-    (named heroes; a name is the hero's full name or a word of it no other name has)."""
-    names = [h.name for h in heroes]
-    npcs = [h.name for h in heroes if h.npc]
+    (named heroes; a name is the hero's full name or a word of it no other name has).
+    ``arrivals``: the NPCs the script brings in later, who may be rescued too."""
+    present = [h.name for h in heroes]
+    later = [n for n in arrivals if n.lower() not in {p.lower() for p in present}]
+    names = present + later
+    npcs = [h.name for h in heroes if h.npc] + later
     default = FLEE
     named: dict[str, Plan] = {}
     for text in texts:
@@ -116,7 +122,7 @@ def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero]) -> HeroP
             named[_find(who, names, "hero").lower()] = _plan(what, names, npcs)
         else:
             default = _plan(text, names, npcs)
-    return HeroPlans(default, named)
+    return HeroPlans(default, named, frozenset(n.lower() for n in later))
 
 
 class PlanController(AutoController):
@@ -185,6 +191,10 @@ class PlanController(AutoController):
     def _rescue(self, scene: Scene, hero: Hero, legal: list[HeroAction],
                 target: str) -> HeroAction | None:
         npc = next((h for h in scene.heroes if h.name == target), None)
+        if npc is None and target.lower() in self.plans.awaited:
+            # not arrived yet: the rescuer stays where it is until the script brings them
+            wait = [a for a in legal if a.kind is HeroActionKind.WAIT]
+            return wait[0] if wait else None
         if npc is None or not npc.in_play or npc is hero or hero.name in self._reached:
             return super().choose(scene, hero, legal)
         if npc.area == hero.area:

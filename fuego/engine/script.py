@@ -37,3 +37,7 @@ class Script(Protocol):
     @property
     def reads(self) -> frozenset[EventKind] | None:
         """The event kinds the script reads (None: any)."""
+
+    @property
+    def arrivals(self) -> list[str]:
+        """The characters the script can bring into the scene later, by name."""

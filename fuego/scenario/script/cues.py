@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
 from fuego.engine.script import When
-from fuego.scenario.script.effects import Effect, make_npc
+from fuego.scenario.script.effects import Effect, NpcEffect, make_npc
 from fuego.scenario.script.triggers import Check, Trigger, kinds_of
 from fuego.scenario.script.words import MAX_PASSES
 from fuego.world.building import Feature
@@ -39,6 +39,14 @@ class Script:
     latches: list[dict] = field(default_factory=list)  # per cue: what its all: remember
     oiled: list[int] = field(default_factory=list)  # areas oil was spilt on
     npcs: list[dict] = field(default_factory=list)  # sheets of characters it added
+
+    @property
+    def arrivals(self) -> list[str]:
+        """The NPCs its cues can bring into the scene, by name in cue order (plans may name
+        them before they arrive: ``rescue:Pip``)."""
+        names = [e.sheet["name"] for cue in self.cues for e in cue.effects
+                 if isinstance(e, NpcEffect)]
+        return list(dict.fromkeys(names))
 
     def __post_init__(self) -> None:
         if not self.fired:
