@@ -196,28 +196,41 @@ class Output:
             fh.write(raw)
 
     @contextlib.contextmanager
-    def open(self, before_replace: Callable[[], None] | None = None) -> Iterator[IO[bytes]]:
-        """A binary file to write the output into; on a clean exit it is flushed, fsynced and
-        renamed over the target (``before_replace`` runs just before the rename). On any
-        failure the temporary file is removed and the target left as it was."""
-        name = self.path
-        directory = os.path.dirname(os.path.abspath(name))
+    def _temporary(self) -> Iterator[tuple[IO[bytes], str]]:
+        """A temporary file beside the target and its path; on a clean exit it is flushed,
+        fsynced and given the output's permissions, on any failure removed."""
+        directory = os.path.dirname(os.path.abspath(self.path))
         try:
-            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(name) + ".", suffix=".tmp",
-                                       dir=directory)
+            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
+                                       suffix=".tmp", dir=directory)
         except OSError as exc:
             raise self._error(exc) from None
         try:
             with os.fdopen(fd, "wb") as fh:
-                yield fh
+                yield fh, tmp
                 fh.flush()
                 os.fsync(fh.fileno())
             # mkstemp makes it private; an output is ordinary unless asked (a token: 0600)
-            os.chmod(tmp, _mode(name) if self.mode is None else self.mode)
+            os.chmod(tmp, _mode(self.path) if self.mode is None else self.mode)
+        except OSError as exc:
+            discard(tmp)
+            raise self._error(exc) from None
+        except BaseException:
+            discard(tmp)
+            raise
+
+    @contextlib.contextmanager
+    def open(self, before_replace: Callable[[], None] | None = None) -> Iterator[IO[bytes]]:
+        """A binary file to write the output into; on a clean exit it is flushed, fsynced and
+        renamed over the target (``before_replace`` runs just before the rename). On any
+        failure the temporary file is removed and the target left as it was."""
+        with self._temporary() as (fh, tmp):
+            yield fh
+        try:
             if before_replace is not None:
                 before_replace()
-            os.replace(tmp, name)
-            fsync_dir(directory)
+            os.replace(tmp, self.path)
+            fsync_dir(os.path.dirname(os.path.abspath(self.path)))
         except OSError as exc:
             discard(tmp)
             raise self._error(exc) from None
@@ -229,24 +242,8 @@ class Output:
         """Write ``data`` to a temporary file beside the target (flushed, fsynced, with the
         output's permissions) and return its path; :class:`Outputs` renames it."""
         raw = data.encode("utf-8") if isinstance(data, str) else data
-        directory = os.path.dirname(os.path.abspath(self.path))
-        try:
-            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
-                                       suffix=".tmp", dir=directory)
-        except OSError as exc:
-            raise self._error(exc) from None
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(raw)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.chmod(tmp, _mode(self.path) if self.mode is None else self.mode)
-        except OSError as exc:
-            discard(tmp)
-            raise self._error(exc) from None
-        except BaseException:
-            discard(tmp)
-            raise
+        with self._temporary() as (fh, tmp):
+            fh.write(raw)
         return tmp
 
     def _error(self, exc: OSError) -> FuegoError:
