@@ -69,6 +69,14 @@ def _int_arg(word: str, what: str) -> int:
     return int(word)
 
 
+def _fire_dice_arg(word: str) -> int:
+    """A fire's Fire Dice given at the table: a whole number on the 1-10 scale."""
+    fd = _int_arg(word, "Fire Dice")
+    if not is_fire_dice(fd):
+        raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+    return fd
+
+
 OVERRIDE_HELP = (
     "fire AREA FD [hot|regular|cold]   start a fire (or feed the one there)\n"
     "fd AREA N                         set a fire's Fire Dice (0 puts it out)\n"
@@ -128,9 +136,7 @@ def normalize_override(scene: Scene, text: str) -> str:
         if len(args) not in (2, 3):
             raise RuleError("fire AREA FD [hot|regular|cold]", tip="e.g. 'fire ground:C4 5'")
         area = b.area(args[0])
-        fd = _int_arg(args[1], "Fire Dice")
-        if not is_fire_dice(fd):
-            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        fd = _fire_dice_arg(args[1])
         if not area.burnable:
             raise RuleError(f"nothing burns in {area.name}",
                             tip="pick an area with fuel that has not burned out")
@@ -194,9 +200,7 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError("burn HERO FD jet|magic|object|oil",
                             tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
         by = args.pop().lower()
-        fd = _int_arg(args[-1], "Fire Dice")
-        if not is_fire_dice(fd):
-            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        fd = _fire_dice_arg(args[-1])
         hero = find_hero(scene, " ".join(args[:-1]))
         if not hero.present:
             raise RuleError(f"{hero.name} is not in the scene")
@@ -205,9 +209,7 @@ def normalize_override(scene: Scene, text: str) -> str:
         if len(args) not in (2, 3):
             raise RuleError("explode AREA FD [RADIUS]", tip="e.g. 'explode cellar:C3 8 2'")
         area = b.area(args[0])
-        fd = _int_arg(args[1], "Fire Dice")
-        if not is_fire_dice(fd):
-            raise RuleError(f"Fire Dice must be 1-10, not {fd}")
+        fd = _fire_dice_arg(args[1])
         radius = _int_arg(args[2], "the radius") if len(args) == 3 else 1
         if not 0 <= radius <= MAX_BLAST_RADIUS:
             raise RuleError(f"the radius must be 0-{MAX_BLAST_RADIUS} areas, not {radius}")
