@@ -205,13 +205,20 @@ class Output:
                                        suffix=".tmp", dir=directory)
         except OSError as exc:
             raise self._error(exc) from None
-        try:
+        with self._discarded_on_failure(tmp):
             with os.fdopen(fd, "wb") as fh:
                 yield fh, tmp
                 fh.flush()
                 os.fsync(fh.fileno())
             # mkstemp makes it private; an output is ordinary unless asked (a token: 0600)
             os.chmod(tmp, _mode(self.path) if self.mode is None else self.mode)
+
+    @contextlib.contextmanager
+    def _discarded_on_failure(self, tmp: str) -> Iterator[None]:
+        """Remove the temporary file ``tmp`` on any failure; an OSError becomes the output's
+        one-line error."""
+        try:
+            yield
         except OSError as exc:
             discard(tmp)
             raise self._error(exc) from None
@@ -226,17 +233,11 @@ class Output:
         failure the temporary file is removed and the target left as it was."""
         with self._temporary() as (fh, tmp):
             yield fh
-        try:
+        with self._discarded_on_failure(tmp):
             if before_replace is not None:
                 before_replace()
             os.replace(tmp, self.path)
             fsync_dir(os.path.dirname(os.path.abspath(self.path)))
-        except OSError as exc:
-            discard(tmp)
-            raise self._error(exc) from None
-        except BaseException:
-            discard(tmp)
-            raise
 
     def stage(self, data: str | bytes) -> str:
         """Write ``data`` to a temporary file beside the target (flushed, fsynced, with the
