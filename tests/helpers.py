@@ -29,8 +29,11 @@ the fixtures in ``tests/conftest.py``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import contextlib
+import subprocess
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
@@ -211,3 +214,20 @@ def two_room_scene(seed: int = 7, *, fires: Mapping[str, int] | None = None,
                        panache=3, knacks={"sprinting": 2})]
     return make_scene(b, seed=seed, heroes=heroes, fires={"A2": 3} if fires is None else fires,
                       settings=settings)
+
+
+@contextlib.contextmanager
+def small_tmpfs(mnt: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted at ``mnt`` (made here), for full-disk tests: needs root and
+    mount, and skips the test where it cannot be had; unmounted after."""
+    import pytest
+
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mnt)],
+                       capture_output=True)
+    if r.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)

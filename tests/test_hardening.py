@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import small_tmpfs
 from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
 from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
@@ -692,16 +693,8 @@ def test_export_on_a_full_disk_writes_no_level(small_disk):
 @pytest.fixture
 def disk(tmp_path):
     """A 256 KiB tmpfs: room for the tavern's three levels once, not twice."""
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
-                       capture_output=True)
-    if r.returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here")
-    try:
+    with small_tmpfs(tmp_path / "disk", "256k") as mnt:
         yield mnt
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
 def test_export_with_force_on_a_full_disk_keeps_every_old_level(disk):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import small_tmpfs
 
 from fuego.cli import cli
 from fuego.errors import FuegoError, LimitError
@@ -346,16 +347,8 @@ def test_a_map_over_an_old_map_on_a_full_disk_keeps_the_old_map(tmp_path, monkey
 @pytest.fixture
 def small_disk(tmp_path):
     """A 64 KiB tmpfs (needs root and mount; skipped where it cannot be had)."""
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
-                       capture_output=True)
-    if r.returncode != 0:
-        pytest.skip("cannot mount a small tmpfs here")
-    try:
+    with small_tmpfs(tmp_path / "small", "64k") as mnt:
         yield mnt
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
 @pytest.mark.slow
