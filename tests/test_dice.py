@@ -201,6 +201,35 @@ def test_getstate_setstate_resume() -> None:
     assert [r.total(Pool(5, 3)) for _ in range(10)] == first
 
 
+def test_state_resumes_mid_batch_through_copies_and_pickles() -> None:
+    import copy
+    import pickle
+
+    r = Roller(5)
+    for pool in POOLS:  # every shape's batch begun, none finished
+        r.total(pool)
+    r.action_dice(3)
+    twins = [copy.deepcopy(r), pickle.loads(pickle.dumps(r))]
+    again = Roller(0)
+    again.setstate(r.getstate())
+    twins.append(again)
+
+    def rolls(x: Roller) -> list:
+        return [x.total(p) for p in POOLS * 20] + [x.action_dice(3), x.random()]
+    first = rolls(r)
+    assert all(rolls(t) == first for t in twins)
+
+
+def test_a_batch_is_its_rolls() -> None:
+    batch = Roller(6).pools(Pool(7, 4, 2), 500)
+    assert len(batch) == 500 and batch.dice.shape == (500, 7)
+    for row, total in zip(batch.dice.tolist(), batch.totals.tolist()):
+        assert total == sum(sorted(row)[-4:]) + 2
+    assert (batch.dice >= 1).all() and (batch.dice % 10 != 0).all()  # a ten always rolls again
+    folded = Roller(6).pools(Pool(15, 10), 50)  # the ten-dice rule: 10k10+50
+    assert folded.dice.shape == (50, 10) and (folded.totals == folded.dice.sum(axis=1) + 50).all()
+
+
 def test_spawn_is_stable_and_independent() -> None:
     assert Roller(9).spawn(3).total(Pool(7, 4)) == Roller(9).spawn(3).total(Pool(7, 4))
     seqs = {tuple(Roller(9).spawn(k).total(Pool(7, 4)) for _ in range(5)) for k in range(5)}

@@ -199,6 +199,25 @@ def test_roller_matches_exact_distribution(expr: str) -> None:
     assert ok, f"{expr}: chi-square {stat:.1f} > {critical:.1f}"
 
 
+@pytest.mark.parametrize("expr", ["7k4", "10k10+5", "4k2!", "1k1"])
+def test_a_batch_matches_exact_distribution(expr: str) -> None:
+    # one batch of many rolls at once (Roller.pools), as a burning city draws them
+    pool = parse(expr)
+    assert isinstance(pool, Pool)
+    samples = Roller(99).pools(pool, N_SAMPLES).totals.tolist()
+    stat, critical, ok = chi_square_check(samples, odds.distribution(pool))
+    assert ok, f"{expr}: chi-square {stat:.1f} > {critical:.1f}"
+
+
+def test_action_dice_faces_are_uniform() -> None:
+    # the phases: each face 1-10 equally likely, the dice of a roll independent
+    roller = Roller(5)
+    faces = [f for _ in range(4000) for f in roller.action_dice(3)]
+    dist = {f: 0.1 for f in range(1, 11)}
+    stat, critical, ok = chi_square_check(faces, dist)
+    assert ok, f"chi-square {stat:.1f} > {critical:.1f}"
+
+
 # Deliberately wrong rollers: the same check must reject each of them.
 def wrong_d20_style(rng: random.Random, rolled: int, kept: int, bonus: int) -> int:
     """A 10 adds a *new* die to the pool instead of adding to the same die."""

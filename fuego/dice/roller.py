@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from fuego.errors import DiceError, LimitError
 
@@ -25,17 +26,14 @@ MAX_BONUS = 10_000
 #: A ten-again chain longer than this many faces is cut (probability 1e-99): rolls stay bounded.
 MAX_CHAIN = 100
 
-#: Every die is a decimal digit of one draw: a uniform number below 10**BLOCK, written out with
-#: its leading zeros, holds BLOCK independent uniform digits (the digit ``0`` is a face of 1,
-#: ``9`` a face of 10). One 64-bit draw gives BLOCK digits; draws at or above _LIMIT (a whole
-#: number of 10**BLOCK) are drawn again, so every digit is exactly uniform.
-BLOCK = 18
-_SPAN = 10**BLOCK
-_LIMIT = (1 << 64) // _SPAN * _SPAN
-_FORMAT = b"%0" + str(BLOCK).encode() + b"d"
-#: a digit's code less the face it stands for (``b"0"`` is 48, a face of 1), and a ten's code
-_ZERO = ord("0") - 1
-_TEN = ord("9")
+#: Pools are drawn many at once, per shape (rolled, kept, ten again), by :meth:`Roller.pools`;
+#: single rolls are served from a buffer such batches fill. A shape's first batch is small (a
+#: scene that rolls it twice pays for a few) and each next one twice the last, up to BATCH.
+FIRST_BATCH = 8
+BATCH = 4096
+#: Dice are bytes of the generator's stream: a byte below _BYTE_LIMIT (a whole number of tens)
+#: is a face, its value modulo 10 plus 1; the others are dropped, so every face is exactly uniform.
+_BYTE_LIMIT = 250
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +50,9 @@ class Pool:
     #: :meth:`Roller.total` reads, made once per pool (pools are shared by every fire)
     _shape: tuple[int, int, int, bool] = field(default=(0, 0, 0, True), init=False, repr=False,
                                                compare=False)
+    #: (rolled, kept, ten again) after the ten-dice rule: the shape whose batches it is drawn from
+    _key: tuple[int, int, bool] = field(default=(0, 0, True), init=False, repr=False,
+                                        compare=False)
 
     def __post_init__(self) -> None:
         if self.rolled < 0 or self.kept < 0:
@@ -63,6 +64,7 @@ class Pool:
             )
         n = self.normalized()
         object.__setattr__(self, "_shape", (n.rolled, n.kept, n.bonus, n.explode))
+        object.__setattr__(self, "_key", (n.rolled, n.kept, n.explode))
 
     def normalized(self) -> Pool:
         """Apply the ten-dice rule: rolled over 10 become kept, then kept over 10 become +10.
@@ -87,6 +89,7 @@ class Pool:
         object.__setattr__(folded, "explode", self.explode)
         object.__setattr__(folded, "_notation", None)
         object.__setattr__(folded, "_shape", (rolled, kept, bonus, self.explode))
+        object.__setattr__(folded, "_key", (rolled, kept, self.explode))
         return folded
 
     def with_unkept(self, n: int) -> Pool:
@@ -238,77 +241,123 @@ def _faces(value: int) -> tuple[int, ...]:
     return (10,) * tens + ((last,) if last else ())
 
 
+class Pools:
+    """Many rolls of one pool, drawn at once (:meth:`Roller.pools`): each roll's total and dice."""
+
+    __slots__ = ("totals", "dice")
+
+    def __init__(self, totals: np.ndarray, dice: np.ndarray) -> None:
+        #: each roll's total: its kept dice plus the bonus
+        self.totals = totals
+        #: each roll's dice as rolled, one row a roll (a ten-again die is its chain's sum)
+        self.dice = dice
+
+    def __len__(self) -> int:
+        return len(self.totals)
+
+
+def _kept_sums(dice: np.ndarray, kept: int) -> np.ndarray:
+    """Each row's ``kept`` highest dice, summed."""
+    rolled = dice.shape[1]
+    if kept >= rolled:
+        return dice.sum(axis=1, dtype=np.int64)
+    if kept == 0:
+        return np.zeros(len(dice), dtype=np.int64)
+    return np.sort(dice, axis=1)[:, rolled - kept:].sum(axis=1, dtype=np.int64)
+
+
 @dataclass(slots=True)
 class Roller:
     """The one source of randomness of a scene: a seeded ``random.Random`` passed down explicitly.
 
-    Same seed, same calls -> same results. ``getstate``/``setstate`` let sessions resume mid-stream.
+    Pools are drawn in batches per shape from its stream (:meth:`pools`) and single rolls served
+    from the batches (:meth:`total`). Same seed, same calls -> same results;
+    ``getstate``/``setstate`` (the stream and what the batches hold) let sessions resume
+    mid-stream.
     """
 
     seed: int | None = None
     _rng: random.Random = field(init=False, repr=False)
-    _bits: Callable[[int], int] = field(init=False, repr=False, compare=False)
+    #: per shape (rolled, kept, ten again): the totals not yet served, next last; the batch's
+    #: dice; the next batch's size
+    _totals: dict[tuple[int, int, bool], list[int]] = field(init=False, repr=False, compare=False)
+    _dice: dict[tuple[int, int, bool], np.ndarray] = field(init=False, repr=False, compare=False)
+    #: the batch's dice as lists, made when a roll's dice are first asked for (its record)
+    _rows: dict[tuple[int, int, bool], list[list[int]]] = field(init=False, repr=False,
+                                                                compare=False)
+    _sizes: dict[tuple[int, int, bool], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._rng = random.Random(self.seed)
-        self._bits = self._rng.getrandbits  # bound once: every die is drawn through it
+        self._totals, self._dice, self._rows, self._sizes = {}, {}, {}, {}
 
-    # Copies and pickles carry the generator; the bound draw is made again for the copy's own
-    # generator (a copied bound builtin method would still draw from the original's).
     def __getstate__(self) -> tuple:
-        return self.seed, self._rng
+        return self.seed, self.getstate()
 
     def __setstate__(self, state: tuple) -> None:
-        self.seed, self._rng = state
-        self._bits = self._rng.getrandbits
-
-    def _block(self) -> bytes:
-        """BLOCK dice as digits (:data:`BLOCK`): ``b"0"`` is a face of 1, ``b"9"`` a ten."""
-        bits = self._bits
-        n = bits(64)
-        while n >= _LIMIT:
-            n = bits(64)
-        return _FORMAT % (n % _SPAN)
+        self.seed = state[0]
+        self._rng = random.Random()
+        self._totals, self._dice, self._rows, self._sizes = {}, {}, {}, {}
+        self.setstate(state[1])
 
     # -- roll and keep ---------------------------------------------------------------------
-    def total(self, pool: Pool, dice: list[int] | None = None) -> int:
-        """Roll a pool after the ten-dice rule and keep the highest dice: the one roll of fuego.
+    def _faces(self, count: int) -> np.ndarray:
+        """``count`` uniform d10 faces (1-10) from the stream, in order."""
+        got = np.empty(0, dtype=np.uint8)
+        while len(got) < count:
+            want = count - len(got)
+            raw = np.frombuffer(self._rng.randbytes(want + (want >> 5) + 8), dtype=np.uint8)
+            got = np.concatenate((got, raw[raw < _BYTE_LIMIT]))
+        return (got[:count] % 10 + 1).astype(np.int16)
 
-        The pool's dice are the first digits of one block (:meth:`_block`); each die that shows
-        a ten then rolls again and adds, in the order of the dice, from the digits that follow
-        (a new block when they run out). Ten-again dice are worth 11 or more, so they are
-        always the highest. ``dice``: a list that receives every die's value, in order (the
-        record of :meth:`roll`)."""
+    def _draw(self, rolled: int, explode: bool, count: int) -> np.ndarray:
+        """``count`` rolls of ``rolled`` dice, one row each; with ten again every die that shows
+        10 rolls again and adds, all such dice together, round after round (a chain is cut
+        after MAX_CHAIN faces)."""
+        dice = self._faces(count * rolled).reshape(count, rolled)
+        if explode:
+            flat = dice.reshape(-1)
+            live = np.flatnonzero(flat == 10)
+            faces = 1
+            while live.size and faces < MAX_CHAIN:
+                more = self._faces(live.size)
+                flat[live] += more
+                live = live[more == 10]
+                faces += 1
+        return dice
+
+    def pools(self, pool: Pool, count: int) -> Pools:
+        """Roll ``pool`` ``count`` times at once, after the ten-dice rule, keeping the highest
+        dice of each roll: the one roll of fuego (:meth:`total` serves single rolls from these
+        batches). Ten-again dice are worth 11 or more, so they are always the highest."""
         rolled, kept, bonus, explode = pool._shape
-        digits = self._block()
-        faces = digits[:rolled]
-        if explode and _TEN in faces:
-            tens = faces.count(_TEN)
-            chains = []
-            at = rolled  # each ten's chain: the digits up to and including its first non-ten
-            for _ in range(tens):
-                end = at
-                while True:
-                    if end == len(digits):
-                        digits += self._block()
-                    if digits[end] != _TEN or end - at == MAX_CHAIN - 2:
-                        break
-                    end += 1
-                end += 1
-                chains.append(10 + sum(digits[at:end]) - _ZERO * (end - at))
-                at = end
-            if dice is not None:
-                left = iter(chains)
-                dice += [next(left) if f == _TEN else f - _ZERO for f in faces]
-            if tens >= kept:
-                return sum(sorted(chains)[tens - kept:]) + bonus
-            return (sum(sorted(faces)[rolled - kept:rolled - tens]) - _ZERO * (kept - tens)
-                    + sum(chains) + bonus)
+        dice = self._draw(rolled, explode, count)
+        return Pools(_kept_sums(dice, kept) + bonus, dice)
+
+    def _refill(self, key: tuple[int, int, bool]) -> list[int]:
+        size = self._sizes.get(key, FIRST_BATCH)
+        self._sizes[key] = min(2 * size, BATCH)
+        batch = self.pools(_SHAPES.get(key) or _shape_pool(key), size)
+        self._dice[key] = batch.dice
+        self._rows.pop(key, None)
+        totals = self._totals[key] = batch.totals[::-1].tolist()
+        return totals
+
+    def total(self, pool: Pool, dice: list[int] | None = None) -> int:
+        """Roll a pool: the next roll of its shape's batch (:meth:`pools`), plus its bonus.
+
+        ``dice``: a list that receives every die's value, in order (the record of :meth:`roll`)."""
+        key = pool._key
+        totals = self._totals.get(key)
+        if not totals:
+            totals = self._refill(key)
+        total = totals.pop()
         if dice is not None:
-            dice += [f - _ZERO for f in faces]
-        if kept < rolled:
-            return sum(sorted(faces)[rolled - kept:]) - _ZERO * kept + bonus
-        return sum(faces) - _ZERO * rolled + bonus
+            rows = self._rows.get(key)
+            if rows is None:
+                rows = self._rows[key] = self._dice[key].tolist()
+            dice += rows[len(rows) - len(totals) - 1]
+        return total + pool._shape[2]
 
     def roll(self, pool: Pool) -> RollResult:
         """:meth:`total` with the record of every die (the same draws): which were kept."""
@@ -321,11 +370,14 @@ class Roller:
         return RollResult(pool, dice, kept_index, total)
 
     def action_dice(self, panache: int) -> list[int]:
-        """Panache d10 that never explode: the phases in which a character may act, sorted."""
-        digits = self._block()
-        while len(digits) < panache:
-            digits += self._block()
-        return sorted([f - _ZERO for f in digits[:max(0, panache)]])
+        """Panache d10 that never explode: the phases in which a character may act, sorted (the
+        dice of a ``Panache k Panache`` roll without ten again, from its batches)."""
+        if panache <= 0:
+            return []
+        dice: list[int] = []
+        self.total(_action_pool(panache), dice)
+        dice.sort()
+        return dice
 
     # -- plain dice --------------------------------------------------------------------------
     def die(self, sides: int) -> int:
@@ -358,16 +410,47 @@ class Roller:
         """Shuffle in place (``random.Random.shuffle``: ties in the phase order)."""
         self._rng.shuffle(items)
 
-    def getstate(self):
-        return self._rng.getstate()
+    def getstate(self) -> tuple:
+        """The stream's state and, per shape, the dice its batch has not served yet (plain
+        tuples and bytes: states compare with ``==`` and print)."""
+        held = tuple(
+            (key, self._sizes[key], self._dice[key][len(self._dice[key]) - len(totals):].tobytes())
+            for key, totals in sorted(self._totals.items()) if totals)
+        sizes = tuple(sorted(self._sizes.items()))
+        return self._rng.getstate(), sizes, held
 
-    def setstate(self, state) -> None:
-        self._rng.setstate(state)
+    def setstate(self, state: tuple) -> None:
+        stream, sizes, held = state
+        self._rng.setstate(stream)
+        self._sizes = dict(sizes)
+        self._totals, self._dice, self._rows = {}, {}, {}
+        for key, _size, data in held:
+            rows = np.frombuffer(data, dtype=np.int16).reshape(-1, key[0]).copy()
+            self._dice[key] = rows
+            self._totals[key] = _kept_sums(rows, key[1])[::-1].tolist()
 
     def spawn(self, key: int) -> Roller:
         """An independent roller for sub-run ``key`` (forecast runs), stable across processes."""
         base = self.seed if self.seed is not None else 0
         return Roller(seed=(base * 1_000_003 + key) & 0xFFFFFFFFFFFF)
+
+
+#: a pool per shape for the batches (a pool's shape is all they read), made on first use
+_SHAPES: dict[tuple[int, int, bool], Pool] = {}
+
+
+def _shape_pool(key: tuple[int, int, bool]) -> Pool:
+    rolled, kept, explode = key
+    pool = object.__new__(Pool)  # a shape is already folded (action dice may be over ten)
+    for name, value in (("rolled", rolled), ("kept", kept), ("bonus", 0), ("explode", explode),
+                        ("_notation", None), ("_shape", (rolled, kept, 0, explode)), ("_key", key)):
+        object.__setattr__(pool, name, value)
+    _SHAPES[key] = pool
+    return pool
+
+
+def _action_pool(panache: int) -> Pool:
+    return _SHAPES.get((panache, panache, False)) or _shape_pool((panache, panache, False))
 
 
 def trait_check(trait: int) -> Pool:

@@ -9,7 +9,7 @@ prefix of the answers.
 
 The file (JSON, ``docs/gm-guide.md``)::
 
-    {"format": "fuego-session", "version": 3, "fuego": "0.1.0",
+    {"format": "fuego-session", "version": 4, "fuego": "0.1.0",
      "scenario": {"path": "campaigns/tavern.yaml", "sha256": "...", "text": "..."},
      "seed": 7, "options": {},
      "inputs": [
@@ -98,10 +98,12 @@ FORMAT = "fuego-session"
 #: 2: the dice draw differently (docs/events.md, log format 2): a version 1 session's answers
 #: would replay into another story, so it is refused.
 #: 3: a round boundary the table answered itself says so (``by``: go, play-out), so undo steps
-#: back one answer of the GM's; a version 2 save is read with its play-out rounds marked.
-VERSION = 3
+#: back one answer of the GM's.
+#: 4: the dice are drawn in batches per pool shape (docs/events.md, log format 4): an older
+#: session's answers would replay into another story, so it is refused.
+VERSION = 4
 #: The oldest version read (older ones are refused: their dice draw differently).
-OLDEST = 2
+OLDEST = 4
 #: Seconds to sleep between writing the temporary file and renaming it (tests kill mid-save).
 SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).
@@ -320,8 +322,6 @@ def loads(text: str, where: str = "<session>") -> Session:
         raise _bad(where, "'inputs' must be a list of answers")
     for i, e in enumerate(inputs):
         _check_entry(i, e, where)
-    if version < 3:
-        inputs = _marked_play_out(inputs)
     checks = data.get("checks", {})
     if not isinstance(checks, dict) or not all(
             isinstance(k, str) and k.isdecimal() and isinstance(v, str) for k, v in checks.items()):
@@ -330,18 +330,6 @@ def loads(text: str, where: str = "<session>") -> Session:
     if not isinstance(options, dict):
         raise _bad(where, "'options' must be an object")
     return Session(sc["text"], path, seed, list(inputs), dict(checks), dict(options), where)
-
-
-def _marked_play_out(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A version 2 save's answers as version 3 records them: once the GM let the fire play
-    out, the table answered every round boundary itself (``by: play-out``)."""
-    out, playing = [], False
-    for e in inputs:
-        if playing and e.get("q") == "round" and e.get("a") == "next" and "by" not in e:
-            e = {**e, "by": PLAY_OUT}
-        playing = playing or e.get("a") == PLAY_OUT
-        out.append(e)
-    return out
 
 
 def _bak_tip(path: str) -> str | None:
