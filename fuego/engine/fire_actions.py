@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
+from fuego.engine.scene import Cause
 from fuego.rules.tables import (
     ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
@@ -305,8 +306,6 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
 
     Every rolled action is one roll of the fire's pool (Destruction to destroy, Spreading for
     the rest) against the action's TN: a failure is logged alike for all of them."""
-    from fuego.engine.scene import Cause
-
     name = scene.fire_name(fire)
     kind = act.kind
     if kind is ActionKind.SPREAD:

@@ -358,18 +358,25 @@ def check_flashover(scene: Scene) -> None:
     mode = scene.settings.flashover
     if mode is FlashoverMode.OFF or not scene.fires:
         return
+    # The burning rooms' fires, grouped in one pass over the fires: the cost is per fire, not
+    # per area of the rooms (a quarter's street is one room of thousands of areas).
     b = scene.building
-    rooms = sorted({b.areas[i].room for i in scene.fires} - scene.flashed)
-    for key in rooms:
+    areas, flashed = b.areas, scene.flashed
+    by_room: dict[str, list[Fire]] = {}
+    for i in sorted(scene.fires):  # area order, as the room lists its areas
+        key = areas[i].room
+        if key not in flashed:
+            by_room.setdefault(key, []).append(scene.fires[i])
+    for key in sorted(by_room):
         if b.rooms[key].outdoors:
             continue
-        fires = scene.room_fires(key)
+        fires = by_room[key]
         if mode is FlashoverMode.DICE:
             need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
             hit = sum(f.fd for f in fires) >= need
         else:
-            burnable = [i for i in b.room_areas(key) if b.areas[i].burnable]
-            hit = bool(burnable) and all(i in scene.fires for i in burnable)
+            burnable = b.burnable_in(key)  # all of them burn: as many fires on them as they
+            hit = bool(burnable) and sum(f.area in burnable for f in fires) == len(burnable)
             if hit and mode is FlashoverMode.ALL_BURNING:
                 hit = (all(f.born < scene.round for f in fires)
                        and sum(f.fd for f in fires) >= scene.settings.flashover_min_dice)

@@ -46,6 +46,10 @@ from fuego.world.places import (  # noqa: F401  (the parts, importable from here
 )
 
 
+#: no areas (an empty set shared by the rooms with nothing to burn; never changed)
+_NONE: set[int] = set()
+
+
 @dataclass(eq=False)
 class Building:
     """Areas, rooms, levels, barriers and routes on one networkx graph, kept consistent.
@@ -71,6 +75,9 @@ class Building:
     _room_areas: dict[str, list[int]] = field(default_factory=dict, repr=False)
     paths: Paths = field(init=False, repr=False)
     _smoke: SmokeWalks | None = field(default=None, init=False, repr=False)
+    #: each room's areas that can burn, at version _burnable_at (see burnable_in)
+    _burnable: dict[str, set[int]] | None = field(default=None, init=False, repr=False)
+    _burnable_at: int = field(default=-1, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.paths = Paths(self)
@@ -113,6 +120,30 @@ class Building:
         if self._smoke is None:
             self._smoke = SmokeWalks(self)
         return self._smoke
+
+    def burnable_in(self, room: str) -> set[int]:
+        """The areas of ``room`` that can burn (fuel left, not burned out): flashover asks it of
+        every burning room each round, so it follows the journal's area changes instead of
+        walking the room (cost per change, not per area). Read it, do not change it."""
+        known = self._burnable
+        if known is None or self._burnable_at != self.version:
+            changes = None if known is None else self.changes_since(self._burnable_at)
+            if known is None or changes is None:
+                known = self._burnable = {key: set() for key in self.rooms}
+                for area in self.areas:
+                    if area.burnable:
+                        known.setdefault(area.room, set()).add(area.index)
+            else:
+                for what, i in changes:
+                    if what is Change.AREA:
+                        area = self.areas[i]
+                        here = known.setdefault(area.room, set())
+                        if area.burnable:
+                            here.add(i)
+                        else:
+                            here.discard(i)
+            self._burnable_at = self.version
+        return known.get(room) or _NONE
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
