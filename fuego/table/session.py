@@ -77,9 +77,7 @@ from fuego.table.replay import (  # noqa: F401
     Question,
     Quit,
     Rewind,
-    action_words,
     answer_point,
-    resolve_action,
     state_digest,
     undo_point,
 )
@@ -91,7 +89,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path",
     "Question", "Live", "Player", "Rewind", "Quit", "apply_override", "is_override",
-    "undo_point", "answer_point", "SLOW_SAVE_ENV", "action_words", "resolve_action",
+    "undo_point", "answer_point", "SLOW_SAVE_ENV",
 ]
 
 FORMAT = "fuego-session"
