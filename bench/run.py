@@ -245,7 +245,7 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
     tavern = ROOT / "campaigns" / "tavern.yaml"
     try:
         from fuego.forecast import forecast
-        from fuego.scenario import load
+        from fuego.scenario.model import load
     except ImportError:
         forecast = load = None
     real = forecast is not None and load is not None and tavern.exists()

@@ -27,7 +27,7 @@ def _scene(seed: int):
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Cause
     from fuego.rules.tables import Structure
-    from fuego.world.building import BarrierKind
+    from fuego.world.places import BarrierKind
 
     b = grid([("ground", 0, PLAN)], TWO_ROOMS,
              edges={("F3", "G3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True),

@@ -22,7 +22,7 @@ from fuego.cli import cli
 from fuego.engine.plans import Plan, PlanKind, parse_plans
 from fuego.errors import FuegoError
 from fuego.forecast import ForecastInterrupted, forecast
-from fuego.scenario import load
+from fuego.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"

@@ -27,7 +27,7 @@ from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
 from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
 from fuego.cli import cli
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 from fuego.text import UNSAFE, drawn, terminal, xml
 from fuego.web.feed import ScreenFeed
 from fuego.web.server import MAX_CLIENTS, Hub, ScreenServer
@@ -767,7 +767,7 @@ def test_play_on_a_full_tmpfs_exits_2(small_disk):
 # -- 12. forecast output bounded ----------------------------------------------------------------------
 def test_a_huge_forecast_json_is_trimmed_with_a_note(monkeypatch):
     import fuego.forecast as fc
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(str(ROOT / "tests" / "scenarios" / "mini.yaml")) \
         if (ROOT / "tests" / "scenarios" / "mini.yaml").exists() else load(str(TAVERN))

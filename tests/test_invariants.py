@@ -30,8 +30,8 @@ from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause, Scene
 from fuego.rules.settings import FlashoverMode, Settings, SmokeClears
 from fuego.rules.tables import Rank, Structure
-from fuego.scenario import loads
-from fuego.world.building import BarrierKind, Feature
+from fuego.scenario.model import loads
+from fuego.world.places import BarrierKind, Feature
 
 #: FUEGO_EXAMPLES_SCALE=10 (with HYPOTHESIS_PROFILE=dev for fresh random examples) hunts longer.
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
@@ -355,7 +355,7 @@ def test_odd_shapes_keep_every_invariant(pair, kind):
 def test_campaigns_keep_every_invariant(name, seed):
     from pathlib import Path
 
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     path = Path(__file__).resolve().parent.parent / "campaigns" / f"{name}.yaml"
     scenario = load(path)

@@ -162,7 +162,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.files import Output
     from fuego.forecast import ForecastInterrupted
     from fuego.forecast import forecast as run_forecast
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     fmt = out_format(out) if out else None
     target = Output(out, what="report", force=force, inputs=[file]).check() if out else None

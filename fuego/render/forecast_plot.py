@@ -21,14 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from fuego.render.mapdraw import (
-    MapOptions,
-    draw_level,
-    draw_map,
-    drawn_levels,
-    level_extent,
-    literal_text,
-)
+from fuego.render.map_style import MapOptions, drawn_levels, level_extent
+from fuego.render.mapdraw import draw_level, draw_map, literal_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
