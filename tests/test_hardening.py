@@ -670,7 +670,7 @@ def test_ctrl_c_while_loading_is_130_in_process(saved, monkeypatch, command):
         monkeypatch.setattr("fuego.table.session.load", interrupted)
         r = invoke("screen", saved / "s.json")
     else:
-        monkeypatch.setattr("fuego.scenario.load", interrupted)
+        monkeypatch.setattr("fuego.scenario.model.load", interrupted)
         r = invoke("forecast", TAVERN, "--runs", "2")
     assert r.exit_code == 130 and "Aborted!" not in r.output
 

@@ -221,10 +221,10 @@ class HandScenario:
 
 @pytest.fixture
 def hand(monkeypatch):
-    import fuego.scenario as scenario_pkg
+    import fuego.scenario.model as scenario_model
 
     box = {"scenario": HandScenario()}
-    monkeypatch.setattr(scenario_pkg, "load", lambda path: box["scenario"], raising=False)
+    monkeypatch.setattr(scenario_model, "load", lambda path: box["scenario"])
     return box
 
 
