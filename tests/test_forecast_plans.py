@@ -126,12 +126,13 @@ def test_the_heat_map_defaults_to_the_half_fuel_round(tavern):
     before = sum(f * p for f, p in zip(result.area_fuel, result.p_burning_by(half - 1)))
     assert caught >= fuel / 2 - 1e-6 and before < fuel / 2
     fig, = plot_forecast(result)
-    texts = " ".join(t.get_text() for t in fig.texts)
+    texts = " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
     assert f"burned by round {half} (half the fuel alight on average)" in texts
     # every curve panel has data; no heroes' label is cut
     heroes_ax = [ax for ax in fig.axes if ax.get_title().startswith("Heroes")][0]
     assert len([ln for ln in heroes_ax.lines if ln.get_gid()]) == 4
-    labels = [t.get_text() for t in heroes_ax.get_legend().get_texts()]
+    key, = [leg for leg in fig.legends if leg.get_gid() == "key-panel-heroes"]
+    labels = [t.get_text() for t in key.get_texts()]
     assert "Isabela Soldano (flee)" in labels
 
 
