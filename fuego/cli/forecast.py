@@ -127,9 +127,9 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
 @click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
               help="What the heroes try: flee (default), fight (smother the nearest fire while "
                    "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
-                   "player heroes, or one hero with HERO=PLAN; repeatable (default: each "
-                   "hero's plan in the scenario, else flee). The scenario's actions win where "
-                   "given.")
+                   "player heroes, or one hero (or NPC, one the script brings in too) with "
+                   "HERO=PLAN; repeatable. Each hero not named keeps its plan in the "
+                   "scenario (else flees). The scenario's actions win where given.")
 @click.option("--by-round", type=int, default=None, metavar="R",
               help="Round of the report's heat map (default: the round by which, on average, "
                    "areas holding half the fuel have caught fire).")
@@ -182,8 +182,8 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
     cast = scenario.build(0)
-    arrivals = cast.script.arrivals if cast.script is not None else []
-    hero_plans = parse_plans(plans, cast.heroes, arrivals) if plans else scenario.plans
+    hero_plans = (parse_plans(plans, cast.heroes, scenario.arrivals, base=scenario.plans)
+                  if plans else scenario.plans)
     del cast
 
     from rich.console import Console
