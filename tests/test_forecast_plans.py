@@ -103,12 +103,13 @@ def test_the_json_streamed_is_the_json_of_the_numbers(tavern):
 def test_counts_do_not_grow_with_areas_times_rounds(tavern):
     """A run's record and the totals hold what happened (fires started and stopped), not a
     slot for every area in every round."""
-    from fuego.forecast import _Counts, _play
+    from fuego.forecast.counts import Counts
+    from fuego.forecast.play import play_run
 
     b = tavern.build(0).building
     shape = (40, len(b.areas), list(b.rooms), [h.name for h in tavern.build(0).heroes])
-    counts = _Counts(*shape)
-    run = _play(tavern, 3, counts)
+    counts = Counts(*shape)
+    run = play_run(tavern, 3, counts)
     counts.add_run(run)
     burned = len(run.area_first)
     assert len(run.spans) <= 2 * burned + len(b.areas)
