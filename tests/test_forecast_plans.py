@@ -255,3 +255,38 @@ def test_plans_know_the_scripts_arrivals():
     assert plans.awaited == frozenset({"pip"})
     with pytest.raises(FuegoError, match="no hero or NPC 'Pip'"):
         parse_plans(["rescue:Pip"], scene.heroes)
+
+
+def _ship_with(plan_line: str) -> str:
+    text = SHIP.read_text(encoding="utf-8")
+    return text.replace("    start: gundeck:I2\n", f"    start: gundeck:I2\n    {plan_line}\n", 1)
+
+
+def test_a_scenarios_own_plan_may_rescue_a_script_arrival():
+    from fuego.scenario import loads
+
+    scenario = loads(_ship_with("plan: rescue:Pip"))
+    assert scenario.arrivals == ["Pip"]
+    plans = scenario.plans
+    assert plans is not None and plans.awaited == frozenset({"pip"})
+    elena = scenario.build(0).heroes[0]
+    assert str(plans.for_hero(elena)) == "rescue:Pip"
+    # a name neither in the cast nor brought in by the script is still an error, on its line
+    with pytest.raises(FuegoError, match="no hero or NPC 'Pippa'"):
+        loads(_ship_with("plan: rescue:Pippa"))
+
+
+def test_a_named_plan_on_the_command_line_keeps_the_scenarios_other_plans(tmp_path):
+    path = tmp_path / "ship.yaml"
+    path.write_text(_ship_with("plan: rescue:Pip"), encoding="utf-8")
+    runner = CliRunner()
+    args = ["forecast", str(path), "--runs", "2", "--rounds", "1", "--json"]
+    own = json.loads(runner.invoke(cli, args, catch_exceptions=False).stdout)["heroes"]
+    assert own["Elena Ruiz"]["plan"] == "rescue:Pip" and own["Yusuf al-Tariq"]["plan"] == "fight"
+    r = runner.invoke(cli, args + ["--plan", "Aldo=hold"], catch_exceptions=False)
+    named = json.loads(r.stdout)["heroes"]
+    assert (named["Elena Ruiz"]["plan"], named["Aldo Brandt"]["plan"],
+            named["Yusuf al-Tariq"]["plan"]) == ("rescue:Pip", "hold", "fight")
+    r = runner.invoke(cli, args + ["--plan", "flee"], catch_exceptions=False)
+    every = json.loads(r.stdout)["heroes"]  # a plan for every player hero replaces theirs
+    assert {every[n]["plan"] for n in ("Elena Ruiz", "Aldo Brandt", "Yusuf al-Tariq")} == {"flee"}
