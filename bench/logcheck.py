@@ -98,7 +98,7 @@ def _counted(value):
 def forecast_digests(only: str | None = None) -> dict[str, str]:
     """The shipped campaigns' forecasts (which keep only the events their scripts read)."""
     try:
-        from fuego.forecast import forecast
+        from fuego.forecast.runner import forecast
         from fuego.scenario.model import load
     except ImportError:
         return {}

@@ -2,7 +2,7 @@
 
 A loop of ``run_scene`` over a small building made with ``tests/builders.py`` (a kitchen, a hall
 and the street, three heroes), one seeded scene per run, shared out to a process pool by chunks.
-``bench/run.py`` uses it only when ``fuego.forecast.forecast``, ``fuego.scenario.load`` or
+``bench/run.py`` uses it only when ``fuego.forecast.runner.forecast``, ``fuego.scenario.model.load`` or
 ``campaigns/tavern.yaml`` is missing, and says so in its report.
 """
 

@@ -1,7 +1,7 @@
 """Property tests: random buildings, fires, heroes and seeds, played for many rounds with the
 invariants of tests/invariants.py checked after every round (docs/reliability.md).
 
-Scenarios are generated as YAML text and read by the real loader (``fuego.scenario.loads``), so
+Scenarios are generated as YAML text and read by the real loader (``fuego.scenario.model.loads``), so
 every generated example also exercises the loader; ``builders.grid`` makes odd shapes in code
 (holes, partitions, stairs) the loader would not draw. Every example is played twice from the
 same seed and the two scenes are compared after every round (the replay check).

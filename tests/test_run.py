@@ -203,7 +203,7 @@ def test_quiet_and_verbose_together_is_a_usage_error():
 # -- the command on scenes built by hand (no scenario file) --------------------------------------------
 @dataclass
 class HandScenario:
-    """What ``fuego.scenario.load`` returns, for a scene built in code."""
+    """What ``fuego.scenario.model.load`` returns, for a scene built in code."""
 
     title: str = "two rooms and a street"
     actions: dict = field(default_factory=dict)

@@ -1,8 +1,8 @@
 """The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.table.session.Live` side of a session: the
-:class:`~fuego.table.session.Player` replays the saved answers and asks the table only when
+:class:`Table` is the :class:`fuego.table.replay.Live` side of a session: the
+:class:`~fuego.table.replay.Player` replays the saved answers and asks the table only when
 they run out. The table
 
 - opens the scene with its title, the description to read aloud (set apart) and the GM's
@@ -119,7 +119,7 @@ def undone_words(entry: dict[str, Any]) -> str:
 
 # -- the table -----------------------------------------------------------------------------------
 class Table:
-    """Shows and asks; implements :class:`fuego.table.session.Live`."""
+    """Shows and asks; implements :class:`fuego.table.replay.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
                  read: Callable[[str], str] | None = None, color: bool | None = None):

@@ -150,7 +150,7 @@ class ScreenFeed:
 
 
 class _Publishing:
-    """A :class:`~fuego.table.session.Live` that publishes, then lets the table answer."""
+    """A :class:`~fuego.table.replay.Live` that publishes, then lets the table answer."""
 
     def __init__(self, live: Live, feed: ScreenFeed):
         self.live = live
