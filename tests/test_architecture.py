@@ -251,6 +251,9 @@ class Tree:
         """``from fuego.x import Name`` where fuego.x only imports Name: the import should name
         the module that defines it. Read in fuego's modules and in ``files`` (tests, bench)."""
         imported = {m: self.imported_names(m) for m in self.modules}
+        bound: dict[str, set[str]] = {}
+        for module, tree in self.trees.items():
+            _scope_names(tree.body, bound.setdefault(module, set()))
         problems = []
 
         def check(where: str, tree: ast.Module, base_of: Callable[[ast.ImportFrom], str]):
@@ -259,11 +262,15 @@ class Tree:
                     continue
                 base = base_of(node)
                 for alias in node.names:
-                    if (base in imported and f"{base}.{alias.name}" not in self.modules
-                            and alias.name in imported[base]):
+                    if base not in imported or f"{base}.{alias.name}" in self.modules:
+                        continue
+                    if alias.name in imported[base]:
                         home = imported[base][alias.name][0]
                         problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
                                         f"{base}; it is defined in {home}")
+                    elif alias.name not in bound[base] and "__getattr__" not in bound[base]:
+                        problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
+                                        f"{base}, which has no such name")
 
         for module, tree in self.trees.items():
             check(self.path(module), tree, self.readers[module].base)
@@ -518,11 +525,13 @@ def test_the_re_export_checks_find_each_fault(tmp_path):
             """,
     })
     outside = tmp_path / "test_x.py"
-    outside.write_text("from fuego.world.building import Room\nfrom fuego.world import places\n")
+    outside.write_text("from fuego.world.building import Room\nfrom fuego.world import places\n"
+                       "from fuego.world.places import Hall\n")
     assert tree.unused_imports() == [
         "fuego/world/building.py:4: imports Area and never uses it (a re-export?)"]
     assert tree.imports_not_from_home([outside]) == sorted([
         "fuego/engine/scene.py:2: imports Area from fuego.world.building; it is defined in "
         "fuego.world.places",
         f"{outside}:1: imports Room from fuego.world.building; it is defined in "
-        "fuego.world.places"])
+        "fuego.world.places",
+        f"{outside}:3: imports Hall from fuego.world.places, which has no such name"])

@@ -264,7 +264,7 @@ def _ship_with(plan_line: str) -> str:
 
 
 def test_a_scenarios_own_plan_may_rescue_a_script_arrival():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     scenario = loads(_ship_with("plan: rescue:Pip"))
     assert scenario.arrivals == ["Pip"]
