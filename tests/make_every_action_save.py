@@ -17,7 +17,7 @@ DATA = Path(__file__).resolve().parent / "data"
 sys.path.insert(0, str(DATA.parent.parent))
 
 from fuego.table import session as sessions  # noqa: E402
-from fuego.table.session import Player, Quit  # noqa: E402
+from fuego.table.replay import Player, Quit  # noqa: E402
 
 #: Verbs answered in turn, the first legal one found.
 PREFERENCES = ["smother", "sand", "put-out-clothes ", "close", "open", "spot"]

@@ -30,11 +30,11 @@ from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError, RuleError
 from fuego.rules import tables
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 from fuego.table import session as sessions
+from fuego.table.replay import Player, Quit
 from fuego.table.risk import choice_odds
-from fuego.table.session import Player, Quit
-from fuego.world.building import OPENABLE
+from fuego.world.places import OPENABLE
 
 #: Two levels, a named door, two doors sharing one name, an unnamed one, heroes whose names have
 #: spaces, and the two modules that add hero actions (firefighting, ignition).

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from fuego.engine.hero_actions import HeroAction
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
-    from fuego.table.session import Question
+    from fuego.table.replay import Question
 
 
 # -- output --------------------------------------------------------------------------------------

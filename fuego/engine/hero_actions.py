@@ -49,7 +49,7 @@ from fuego.engine.injury import (
 from fuego.engine.sight import Unseen, look, sees_fire
 from fuego.errors import RuleError
 from fuego.rules.formulas import fire_tn, with_raises
-from fuego.world.building import OPENABLE, BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
