@@ -11,8 +11,10 @@ import pytest
 
 from fuego.engine.events import EventKind
 from fuego.errors import SaveError
+from fuego.table import replay
 from fuego.table import session as sessions
-from fuego.table.session import Player, Quit, Rewind, Session, state_digest
+from fuego.table.replay import Player, Quit, Rewind, state_digest
+from fuego.table.session import Session
 
 #: A small scene for sessions: a store on fire (open door to the shop), two heroes, a lane out.
 SHOP = """\
@@ -72,10 +74,8 @@ class ScriptLive:
     def answer(self, q):
         self.asked.append(q.key())
         if q.kind == "action":
-            from fuego.engine.hero_actions import describe
-
-            self.offered.append(([describe(q.scene, c) for c in q.choices],
-                                 describe(q.scene, q.default)))
+            self.offered.append(([c.text(q.scene) for c in q.choices],
+                                 q.default.text(q.scene)))
         if q.kind == "round":
             self.digests_at_round[q.round] = state_digest(q.scene)
         if not self.answers:
@@ -219,7 +219,7 @@ def test_undo_goes_back_to_the_start_of_the_round_then_further():
     p, live = play(new_session(), script + ["undo", "undo"])
     assert p.session.inputs == []
     assert live.asked[-1] == {"q": "round", "round": 1}
-    assert sessions.undo_point([]) is None
+    assert replay.undo_point([]) is None
 
 
 def _answer_text(entry: dict) -> str:
@@ -253,10 +253,10 @@ def test_undo_by_the_answer_passes_over_the_rounds_the_table_played():
               {"q": "round", "round": 2, "a": "play-out"},
               {"q": "round", "round": 3, "a": "next", "by": "play-out"},
               {"q": "round", "round": 4, "a": "next", "by": "play-out"}]
-    assert sessions.answer_point(inputs) == 2
-    assert sessions.answer_point(inputs[:2]) == 1
-    assert sessions.answer_point([]) is None
-    assert sessions.undo_point(inputs) == 4  # undo round: the last round begun
+    assert replay.answer_point(inputs) == 2
+    assert replay.answer_point(inputs[:2]) == 1
+    assert replay.answer_point([]) is None
+    assert replay.undo_point(inputs) == 4  # undo round: the last round begun
 
 
 @pytest.mark.parametrize("entry", [
@@ -297,8 +297,8 @@ def test_overrides_are_recorded_replayed_and_undone():
     again, _ = play(sessions.loads(player.session.dumps()), [])
     assert state_digest(again.scene) == state_digest(player.scene)
     # undo at round 1 takes the overrides typed before it too
-    assert sessions.undo_point(player.session.inputs) == 0
-    assert sessions.undo_point(player.session.inputs[:1]) == 0
+    assert replay.undo_point(player.session.inputs) == 0
+    assert replay.undo_point(player.session.inputs[:1]) == 0
 
 
 def test_undo_drops_the_overrides_typed_before_the_round():
@@ -340,7 +340,8 @@ def test_end_override_ends_the_scene_mid_round():
 
 def test_bad_answers_are_rejected_and_asked_again():
     player, live = play(new_session(), ["", "fly away", "99", "", "seventeen"])
-    assert any("cannot 'fly away' now" in e for e in live.errors)
+    assert any("'fly' is not a hero action: expected one of move, open" in e
+               and "legal now: move" in e for e in live.errors)
     assert any("no choice 99" in e for e in live.errors)
     assert len(player.session.inputs) == 2
 
@@ -496,13 +497,13 @@ def test_a_modules_action_keeps_its_area():
 
 
 def test_put_out_a_companions_clothes_by_first_name():
-    from fuego.engine.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind, read_action
 
     session = new_session()
     scene = session.build()
     ana, bo = scene.hero("Ana Vaz"), scene.hero("Bo")
     bo.area = ana.area
     ana.clothes_fd = 2
-    act = sessions.resolve_action(scene, bo, "put-out-clothes Ana")
+    act = read_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
-    assert sessions.action_words(scene, act) == "put-out-clothes Ana Vaz"
+    assert act.text(scene) == "put-out-clothes Ana Vaz"

@@ -29,8 +29,8 @@ MAX_CHAIN = 100
 #: Pools are drawn many at once, per shape (rolled, kept, ten again), by :meth:`Roller.pools`;
 #: single rolls are served from a buffer such batches fill. A shape's first batch is small (a
 #: scene that rolls it twice pays for a few) and each next one twice the last, up to BATCH.
-FIRST_BATCH = 32
-BATCH = 1024
+FIRST_BATCH = 8
+BATCH = 4096
 #: Dice are bytes of the generator's stream: a byte below _BYTE_LIMIT (a whole number of tens)
 #: is a face, its value modulo 10 plus 1; the others are dropped, so every face is exactly uniform.
 _BYTE_LIMIT = 250
@@ -303,30 +303,25 @@ class Roller:
     # -- roll and keep ---------------------------------------------------------------------
     def _faces(self, count: int) -> np.ndarray:
         """``count`` uniform d10 faces (1-10) from the stream, in order."""
-        raw = np.frombuffer(self._rng.randbytes(count + (count >> 5) + 16), dtype=np.uint8)
+        raw = np.frombuffer(self._rng.randbytes(count + (count >> 5) + 8), dtype=np.uint8)
         got = raw[raw < _BYTE_LIMIT]
-        while len(got) < count:
-            raw = np.frombuffer(self._rng.randbytes(count - len(got) + 16), dtype=np.uint8)
+        while len(got) < count:  # (rare: more than one byte in 32 dropped)
+            want = count - len(got)
+            raw = np.frombuffer(self._rng.randbytes(want + (want >> 5) + 8), dtype=np.uint8)
             got = np.concatenate((got, raw[raw < _BYTE_LIMIT]))
-        return got[:count] % 10 + 1
+        return (got[:count] % 10 + 1).astype(np.int16)
 
     def _draw(self, rolled: int, explode: bool, count: int) -> np.ndarray:
         """``count`` rolls of ``rolled`` dice, one row each; with ten again every die that shows
         10 rolls again and adds, all such dice together, round after round (a chain is cut
-        after MAX_CHAIN faces). The faces for the rerolls are drawn with the dice, as many as
-        they usually need (about one in nine), and more when those run out."""
-        n = count * rolled
-        faces = self._faces(n + (n >> 3) + 8 if explode else n)
-        dice = faces[:n].astype(np.int16).reshape(count, rolled)
+        after MAX_CHAIN faces)."""
+        dice = self._faces(count * rolled).reshape(count, rolled)
         if explode:
             flat = dice.reshape(-1)
             live = np.flatnonzero(flat == 10)
-            spare, at, chain = faces[n:], 0, 1
+            chain = 1
             while live.size and chain < MAX_CHAIN:
-                if at + live.size > len(spare):
-                    spare, at = np.concatenate((spare[at:], self._faces(live.size + 8))), 0
-                more = spare[at:at + live.size]
-                at += live.size
+                more = self._faces(live.size)
                 flat[live] += more
                 live = live[more == 10]
                 chain += 1
@@ -359,11 +354,16 @@ class Roller:
             totals = self._refill(key)
         total = totals.pop()
         if dice is not None:
-            rows = self._rows.get(key)
-            if rows is None:
-                rows = self._rows[key] = self._dice[key].tolist()
-            dice += rows[len(rows) - len(totals) - 1]
+            dice += self._served(key, totals)
         return total + pool._shape[2]
+
+    def _served(self, key: tuple[int, int, bool], totals: list[int]) -> list[int]:
+        """The dice of the roll of shape ``key`` just served (its batch's rows made lists on
+        the first ask)."""
+        rows = self._rows.get(key)
+        if rows is None:
+            rows = self._rows[key] = self._dice[key].tolist()
+        return rows[len(rows) - len(totals) - 1]
 
     def roll(self, pool: Pool) -> RollResult:
         """:meth:`total` with the record of every die (the same draws): which were kept."""
@@ -380,10 +380,12 @@ class Roller:
         dice of a ``Panache k Panache`` roll without ten again, from its batches)."""
         if panache <= 0:
             return []
-        dice: list[int] = []
-        self.total(_action_pool(panache), dice)
-        dice.sort()
-        return dice
+        key = (panache, panache, False)
+        totals = self._totals.get(key)
+        if not totals:
+            totals = self._refill(key)
+        totals.pop()
+        return sorted(self._served(key, totals))
 
     # -- plain dice --------------------------------------------------------------------------
     def die(self, sides: int) -> int:
@@ -453,10 +455,6 @@ def _shape_pool(key: tuple[int, int, bool]) -> Pool:
         object.__setattr__(pool, name, value)
     _SHAPES[key] = pool
     return pool
-
-
-def _action_pool(panache: int) -> Pool:
-    return _SHAPES.get((panache, panache, False)) or _shape_pool((panache, panache, False))
 
 
 def trait_check(trait: int) -> Pool:
