@@ -42,7 +42,6 @@ from fuego.world.places import (
     parse_coordinate,
 )
 
-
 #: no areas (an empty set shared by the rooms with nothing to burn; never changed)
 _NONE: set[int] = set()
 
