@@ -33,8 +33,8 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
 from fuego.engine.sight import Unseen, look, sees_fire
+from fuego.rules.charts import FIRE_STATS
 from fuego.rules.formulas import fire_tn, with_raises
-from fuego.rules.tables import FIRE_STATS
 from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
