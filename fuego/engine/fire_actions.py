@@ -28,7 +28,7 @@ from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
 from fuego.engine.scene import Cause
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
     DESTRUCTION_TN,
