@@ -567,7 +567,7 @@ def test_a_heros_plan_is_the_suggested_choice_at_the_table(shop):
     # Bo holds (waits where he is); Ana, who fights, goes to the fire and smothers it
     assert "Bo [4: wait]" in out and "Bo moves" not in out
     assert "Ana Vaz [1: move ground:C1]" in out
-    assert "Ana Vaz [5: smother ground:C1]" in out
+    assert "Ana Vaz [5: smother ground:B1]" in out
 
 
 def test_heroes_who_stay_are_still_in_play_after_round_one(shop):
