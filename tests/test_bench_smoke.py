@@ -33,14 +33,18 @@ def test_the_quick_tiny_bench_run_prints_a_json_report():
     report = json.loads(out.stdout)
     assert set(report) == {"meta", "results", "targets"}
     assert report["meta"]["mode"] == "tiny"
-    assert set(report["results"]) == {"cli", "dice", "round", "forecast", "memory"}
+    assert set(report["results"]) == {"cli", "dice", "round", "sparse", "table", "forecast",
+                                      "memory"}
     results = report["results"]
     assert {"fuego_ms", "bare_click_ms", "ratio"} <= set(results["cli"])
     assert {"fuego_total_us", "d20_us", "speedup"} <= set(results["dice"])
     assert {"big", "small", "mesa", "ratio", "scaling"} <= set(results["round"])
     assert {"jobs1_s", "jobs2_s", "speedup", "jobs2_s_per_1000_runs"} <= set(results["forecast"])
-    assert {"fires", "per_fire_bytes"} <= set(results["memory"])
-    assert len(report["targets"]) == 7
+    assert {"fires", "per_fire_bytes", "peak"} <= set(results["memory"])
+    assert {"building_mb", "peak_mb", "fires", "events"} <= set(results["memory"]["peak"])
+    assert {"big", "small", "ratio"} <= set(results["sparse"])
+    assert {"round_ms", "worst_ms"} <= set(results["table"])
+    assert len(report["targets"]) == 10
     for target in report["targets"]:
         assert {"name", "measured", "target", "pass", "note"} <= set(target)
         assert isinstance(target["measured"], (int, float))
