@@ -14,10 +14,12 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from fuego.errors import DiceError, LimitError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Limits on what a user may ask for (docs/reliability.md). A pool folds to at most 10k10, so
 #: the cap only guards against absurd bonuses and numbers that would not fit a sheet.
@@ -258,6 +260,8 @@ class Pools:
 
 def _kept_sums(dice: np.ndarray, kept: int) -> np.ndarray:
     """Each row's ``kept`` highest dice, summed."""
+    import numpy as np  # (numpy loads with the first batch: fuego --help and the CLI need none)
+
     rolled = dice.shape[1]
     if kept >= rolled:
         return dice.sum(axis=1, dtype=np.int64)
@@ -303,6 +307,8 @@ class Roller:
     # -- roll and keep ---------------------------------------------------------------------
     def _faces(self, count: int) -> np.ndarray:
         """``count`` uniform d10 faces (1-10) from the stream, in order."""
+        import numpy as np
+
         raw = np.frombuffer(self._rng.randbytes(count + (count >> 5) + 8), dtype=np.uint8)
         got = raw[raw < _BYTE_LIMIT]
         while len(got) < count:  # (rare: more than one byte in 32 dropped)
@@ -315,6 +321,8 @@ class Roller:
         """``count`` rolls of ``rolled`` dice, one row each; with ten again every die that shows
         10 rolls again and adds, all such dice together, round after round (a chain is cut
         after MAX_CHAIN faces)."""
+        import numpy as np
+
         dice = self._faces(count * rolled).reshape(count, rolled)
         if explode:
             flat = dice.reshape(-1)
@@ -428,6 +436,8 @@ class Roller:
         return self._rng.getstate(), sizes, held
 
     def setstate(self, state: tuple) -> None:
+        import numpy as np
+
         stream, sizes, held = state
         self._rng.setstate(stream)
         self._sizes = dict(sizes)
