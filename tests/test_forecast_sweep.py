@@ -94,18 +94,68 @@ def test_a_variant_is_the_scenario_as_if_the_file_said_so(tavern):
 
 
 # -- the sweep ------------------------------------------------------------------------------------
-def test_a_change_that_keeps_a_hero_inside_shows_as_a_difference(tavern):
-    """Bjorn holding in the cellar (a known change: he no longer climbs out) is down in many
-    more runs than the fleeing Bjorn of the scenario as written, and the sweep says so with an
-    interval that leaves out 0; the other heroes' plans did not change."""
-    result = sweep(tavern, [parse_vary("plan Bjorn=hold")], runs=16, rounds=8, seed=3)
-    diff = result.difference(1)
-    d, lo, hi = diff["Bjorn Haraldsson: p_down"]
-    assert d > 0.3 and lo > 0
-    assert result.shares(0)["Bjorn Haraldsson: p_down"] == (0, 16)
-    # each variant's own numbers are those of a forecast of it alone
-    alone = forecast(tavern, runs=16, rounds=8, seed=3).to_dict()
-    assert result.results[0].to_dict() == alone
+#: A cell whose one door opens on the yard, a fire in its corner and Ana inside.
+CELL = """\
+format: 1
+title: The Locked Cell
+rooms:
+  cell: {name: Cell, fuel: 4}
+  yard: {name: Yard, outdoors: true, fuel: none, features: [exit]}
+legend: {c: cell, y: yard}
+levels:
+  - name: ground
+    plan: |
+      ccc
+      ccc
+      yyy
+doors:
+  - {at: ground:B2-ground:B3, name: cell door}
+heroes:
+  - name: Ana Varga
+    traits: {brawn: 2, finesse: 2, wits: 2, resolve: 2, panache: 2}
+    start: ground:B1
+fires:
+  - {area: ground:A1, fd: 3}
+rules: {max_rounds: 10}
+"""
+
+
+def test_a_locked_door_that_traps_a_hero_shows_as_the_difference():
+    """Ana opens the cell door and walks out into the yard in every run; with the door locked
+    she cannot, and the fire gets her: the sweep shows the difference, with an interval that
+    leaves out 0, and an open door changes nothing for her."""
+    from fuego.scenario import loads
+
+    cell = loads(CELL, "cell.yaml")
+    result = sweep(cell, [parse_vary("door cell door=locked"), parse_vary("door cell door=open")],
+                   runs=12, rounds=10, seed=3)
+    assert result.shares(0)["Ana Varga: p_escaped"] == (12, 12)
+    assert result.shares(1)["Ana Varga: p_escaped"] == (0, 12)
+    assert result.shares(1)["Ana Varga: p_down"] == (12, 12)
+    d, lo, hi = result.difference(1)["Ana Varga: p_down"]
+    assert d == 1.0 and lo > 0.5
+    d, lo, hi = result.difference(2)["Ana Varga: p_escaped"]
+    assert d == 0 and lo < 0 < hi
+    # each variant's numbers are those of a forecast of it alone
+    assert result.results[0].to_dict() == forecast(cell, runs=12, rounds=10, seed=3).to_dict()
+    locked = apply_changes(cell, parse_vary("door cell door=locked"))
+    assert result.results[1].to_dict() == forecast(locked, runs=12, rounds=10, seed=3).to_dict()
+
+
+def test_a_locked_door_is_written_back_and_opened_only_by_the_gm():
+    from fuego.engine import structure
+    from fuego.scenario import loads
+
+    locked = apply_changes(loads(CELL, "cell.yaml"), parse_vary("door cell door=locked"))
+    again = loads(locked.to_yaml(), "again.yaml")
+    scene = again.build(1)
+    door = next(b for b in scene.building.barriers if b.name == "cell door")
+    assert door.locked and door.closed and door.describe() == "locked wooden-door"
+    structure.open_barrier(scene, door, "the GM", door.a)
+    assert not door.locked and not door.closed
+    with pytest.raises(FuegoError):
+        loads(CELL.replace("name: cell door}", "name: cell door, locked: true, closed: false}"),
+              "bad.yaml")
 
 
 def test_a_sweep_gives_the_same_numbers_whatever_the_jobs(tavern):

@@ -181,8 +181,8 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     if vary or sweep_file:
         from fuego.cli.sweep import run_sweep
 
-        run_sweep(file, vary, sweep_file, runs, rounds, seed, jobs, dask, plans, as_json,
-                  out)
+        run_sweep(file, vary, sweep_file, runs, rounds, seed, jobs, executor_for(jobs, dask),
+                  plans, as_json, out)
         return
     fmt = out_format(out) if out else None
     target = Output(out, what="report", force=force, inputs=[file]).check() if out else None

@@ -50,7 +50,12 @@ def sweep_lines(result, elapsed: float | None = None) -> list[str]:
     keys = ["fire_still_burning"] + [f"{name}: p_down" for name in heroes]
     width = max(len("variant"), *(len(f"{v}. {s.name}") for v, s in enumerate(result.variants)))
     width = min(width, 44)
-    cw = max(14, *(len(c) for c in cols))
+    table = [[_share(*result.shares(v)[k]) for k in keys] for v in range(len(result.variants))]
+    diffs = []
+    for v in range(1, len(result.variants)):
+        diff = result.difference(v)
+        diffs.append([_points(diff[k]) if k in diff else "-" for k in keys])
+    cw = max(len(c) for c in [*cols, *(c for r in table + diffs for c in r)])
 
     def row(label: str, cells: list[str]) -> str:
         if len(label) > width:
@@ -61,31 +66,28 @@ def sweep_lines(result, elapsed: float | None = None) -> list[str]:
                  f"burning: at round {R}):")
     lines.append(row("variant", cols))
     for v, spec in enumerate(result.variants):
-        shares = result.shares(v)
-        lines.append(row(f"{v}. {spec.name}", [_share(*shares[k]) for k in keys]))
+        lines.append(row(f"{v}. {spec.name}", table[v]))
     if len(result.variants) > 1:
         lines.append("")
         lines.append("What each change does (difference from 0, in points, 95% interval; "
                      "* : the interval leaves out 0):")
         lines.append(row("variant", cols))
         for v in range(1, len(result.variants)):
-            diff = result.difference(v)
-            lines.append(row(f"{v}. {result.variants[v].name}",
-                             [_points(diff[k]) if k in diff else "-" for k in keys]))
+            lines.append(row(f"{v}. {result.variants[v].name}", diffs[v - 1]))
     return lines
 
 
 def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: int,
-              rounds: int | None, seed: int, jobs: int, dask: str | None,
+              rounds: int | None, seed: int, jobs: int, executor,
               plans: tuple[str, ...], as_json: bool, out: str | None) -> None:
-    """``fuego forecast FILE --vary ...``: play the sweep and print it (or its JSON)."""
+    """``fuego forecast FILE --vary ...``: play the sweep and print it (or its JSON);
+    ``executor`` is ``--dask``'s (None: ``jobs`` processes)."""
     import time
 
     import click
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from fuego.cli.forecast import executor_for
     from fuego.forecast.sweep import SweepInterrupted, parse_vary, read_sweep_file, sweep
     from fuego.scenario import load
 
@@ -95,7 +97,6 @@ def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: in
     variants = [*(read_sweep_file(sweep_file) if sweep_file else []),
                 *(parse_vary(text) for text in vary)]
     scenario = load(file)
-    executor = executor_for(jobs, dask)
     console = Console(stderr=True)
     started = time.perf_counter()
     interrupted = False

@@ -7,8 +7,9 @@ types on the command line (``--vary``) or writes in a sweep file (:func:`read_sw
     fire=ground:E3          the starting fires replaced by one here (fire=ground:E3 5: 5 FD;
                             several fire= in one variant start several)
     fire+=upper:B1 2        a fire added to the starting ones
-    door front door=open    a door by its name, or by its rooms (door pantry/street=...):
-                            open, closed or broken; the same for window NAME=...
+    door front door=locked  a door by its name, its place (door ground:G5-ground:G6=...) or
+                            its rooms (door pantry/street=...): open, closed, locked (no
+                            hero opens it) or broken; window NAME=open|closed|broken
     fuel hall=6             a room's fuel: a Resolve 0-9 or a fuel name (none, casks, ...)
     wind=strong             weather: wind=FORCE [DIRECTION], direction=W
     rules temperament=patient    any key of rules: (docs/scenario-format.md)
@@ -62,7 +63,8 @@ BASELINE = "as written"
 #: The most bytes a sweep file may hold.
 MAX_SWEEP_BYTES = 1 << 20
 
-SYNTAX = ("fire=AREA [FD], fire+=AREA [FD], door NAME=open|closed|broken, window NAME=..., "
+SYNTAX = ("fire=AREA [FD], fire+=AREA [FD], door NAME=open|closed|locked|broken, "
+          "window NAME=open|closed|broken, "
           "fuel ROOM=0-9|FUEL, wind=FORCE [DIRECTION], direction=DIR, rules KEY=VALUE, "
           "plan=PLAN or plan HERO=PLAN")
 
@@ -83,8 +85,9 @@ class ChangeKind(Enum):
 
 #: The kinds that name what they change (door NAME=..., fuel ROOM=...); plan may.
 _TARGETED = frozenset({ChangeKind.DOOR, ChangeKind.WINDOW, ChangeKind.FUEL, ChangeKind.RULES})
-#: A door's or window's state as a change names it -> (closed, broken).
-BARRIER_STATES = {"open": (False, False), "closed": (True, False), "broken": (True, True)}
+#: A door's or window's state as a change names it -> (closed, broken, locked).
+BARRIER_STATES = {"open": (False, False, False), "closed": (True, False, False),
+                  "locked": (True, False, True), "broken": (True, True, False)}
 
 
 @dataclass(frozen=True)
@@ -126,9 +129,10 @@ def parse_change(text: str, where: str) -> Change:
     if not value:
         raise FuegoError(f"{text.strip()!r}: nothing after '='", where=where,
                          tip=f"a change is one of: {SYNTAX}")
-    if kind in (ChangeKind.DOOR, ChangeKind.WINDOW) and value.lower() not in BARRIER_STATES:
+    states = [s for s in BARRIER_STATES if kind is ChangeKind.DOOR or s != "locked"]
+    if kind in (ChangeKind.DOOR, ChangeKind.WINDOW) and value.lower() not in states:
         raise FuegoError(f"{text.strip()!r}: a {kind.value} can be made "
-                         f"{', '.join(BARRIER_STATES)}, not {value!r}", where=where)
+                         f"{', '.join(states)}, not {value!r}", where=where)
     return Change(kind, named, value, text.strip())
 
 
@@ -213,10 +217,16 @@ def _fire(value: str, like: Any, where: str, text: str) -> Any:
 
 
 def _barrier(entries: list, change: Change, where: str) -> int:
-    """The index of the door or window ``change`` names, by name or by its two rooms."""
+    """The index of the door or window ``change`` names: by its name, its place
+    (``ground:G5-ground:G6``) or its two rooms (``pantry/street``)."""
     name = (change.target or "").lower()
     for k, entry in enumerate(entries):
         if entry.name and entry.name.lower() == name:
+            return k
+    for k, entry in enumerate(entries):
+        at = entry.at
+        if at is not None and name in {"-".join(at).lower() if isinstance(at, (tuple, list))
+                                       else str(at).lower()}:
             return k
     pair = {p.strip().lower() for p in name.split("/")}
     if len(pair) == 2:
@@ -260,8 +270,11 @@ def apply_changes(scenario: Scenario, variant: VariantSpec) -> Scenario:
         elif k in (ChangeKind.DOOR, ChangeKind.WINDOW):
             entries: list[Any] = spec.doors if k is ChangeKind.DOOR else spec.windows
             i = _barrier(entries, change, where)
-            closed, broken = BARRIER_STATES[change.value.lower()]
-            entries[i] = entries[i].model_copy(update={"closed": closed, "broken": broken})
+            closed, broken, locked = BARRIER_STATES[change.value.lower()]
+            state = {"closed": closed, "broken": broken}
+            if k is ChangeKind.DOOR:
+                state["locked"] = locked
+            entries[i] = entries[i].model_copy(update=state)
         elif k is ChangeKind.FUEL:
             key = next((r for r, room in spec.rooms.items()
                         if change.target and change.target.lower() in
