@@ -50,7 +50,7 @@ def main() -> int:
 
     from fuego.forecast.cluster import DaskCluster
     from fuego.forecast.sweep import parse_vary, sweep
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(str(ROOT / "campaigns" / "tavern.yaml"))
     variants = [parse_vary(c) for c in (CHANGES * 10)[: max(0, args.variants - 1)]]

@@ -21,10 +21,11 @@ from test_forecast_plans import _session_members
 
 from fuego.cli import cli
 from fuego.errors import FuegoError
-from fuego.forecast import ForecastInterrupted, forecast
 from fuego.forecast.cluster import DaskCluster, parse_address
+from fuego.forecast.result import ForecastInterrupted
+from fuego.forecast.runner import forecast
 from fuego.forecast.sweep import parse_vary, sweep
-from fuego.scenario import load
+from fuego.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"

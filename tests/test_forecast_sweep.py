@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from fuego.cli import cli
 from fuego.errors import FuegoError
-from fuego.forecast import forecast
+from fuego.forecast.runner import forecast
 from fuego.forecast.sweep import (
     ChangeKind,
     apply_changes,
@@ -20,7 +20,7 @@ from fuego.forecast.sweep import (
     read_sweep_file,
     sweep,
 )
-from fuego.scenario import load
+from fuego.scenario.model import load
 from fuego.stats import mean_difference, newcombe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -124,7 +124,7 @@ def test_a_locked_door_that_traps_a_hero_shows_as_the_difference():
     """Ana opens the cell door and walks out into the yard in every run; with the door locked
     she cannot, and the fire gets her: the sweep shows the difference, with an interval that
     leaves out 0, and an open door changes nothing for her."""
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     cell = loads(CELL, "cell.yaml")
     result = sweep(cell, [parse_vary("door cell door=locked"), parse_vary("door cell door=open")],
@@ -144,7 +144,7 @@ def test_a_locked_door_that_traps_a_hero_shows_as_the_difference():
 
 def test_a_locked_door_is_written_back_and_opened_only_by_the_gm():
     from fuego.engine import structure
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     locked = apply_changes(loads(CELL, "cell.yaml"), parse_vary("door cell door=locked"))
     again = loads(locked.to_yaml(), "again.yaml")

@@ -11,7 +11,7 @@ every worker at once, prints the summary of the runs finished and exits with sta
 
 The numbers depend on the scenario, ``--runs``, ``--rounds`` and ``--seed`` only: run ``i``
 uses seed ``(S * 1000003 + i) mod 2**48`` whatever ``--jobs`` is (docs/maps-and-forecasts.md).
-The simulation is :func:`fuego.forecast.forecast`; the plots :mod:`fuego.render.forecast_plot`.
+The simulation is :func:`fuego.forecast.runner.forecast`; the plots :mod:`fuego.render.forecast_plot`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 
 import click
 
-from fuego.errors import LimitError
+from fuego.errors import FuegoError, LimitError
 
 
 def _pct(p: float) -> str:
@@ -47,7 +47,7 @@ def _round(r: int | None) -> str:
 
 def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
                   by: str | None = None) -> list[str]:
-    """The terminal summary of a forecast's :meth:`~fuego.forecast.ForecastResult.summary`
+    """The terminal summary of a forecast's :meth:`~fuego.forecast.result.ForecastResult.summary`
     (or its ``to_dict``); ``by`` names what played the runs (default: ``jobs`` jobs)."""
     R = data["rounds"]
     runs = data["runs"]
@@ -133,13 +133,13 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
 @click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
               help="What the heroes try: flee (default), fight (smother the nearest fire while "
                    "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
-                   "player heroes, or one hero with HERO=PLAN; repeatable (default: each "
-                   "hero's plan in the scenario, else flee). The scenario's actions win where "
-                   "given.")
+                   "player heroes, or one hero (or NPC, one the script brings in too) with "
+                   "HERO=PLAN; repeatable. Each hero not named keeps its plan in the "
+                   "scenario (else flees). The scenario's actions win where given.")
 @click.option("--vary", "vary", multiple=True, metavar="CHANGE[; CHANGE...]",
               help="A what-if variant, forecast beside the scenario as written: fire=AREA, "
-                   "door NAME=open|closed|broken, fuel ROOM=N, wind=FORCE, plan=PLAN, ... "
-                   "(docs/maps-and-forecasts.md, What-if sweeps); repeatable.")
+                   "door NAME=open|closed|locked|broken, fuel ROOM=N, wind=FORCE, plan=PLAN, "
+                   "... (docs/maps-and-forecasts.md, What-if sweeps); repeatable.")
 @click.option("--sweep", "sweep_file", default=None, metavar="SWEEP.yaml",
               help="Variants from a sweep file (variants: [{name: ..., change: ...}]).")
 @click.option("--by-round", type=int, default=None, metavar="R",
@@ -147,6 +147,9 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
                    "areas holding half the fuel have caught fire).")
 @click.option("--out", "-o", "out", default=None, metavar="REPORT.png|svg|pdf",
               help="Draw the report: heat map of the floor plan and curves over rounds.")
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+              help="Paper of a PDF report's pages (default: from the locale, LC_PAPER or "
+                   "LANG: Letter in the US, Canada, Mexico..., else A4).")
 @click.option("--dpi", type=click.IntRange(36, 600), default=120, show_default=True,
               help="Resolution of a PNG report.")
 @click.option("--json", "as_json", is_flag=True,
@@ -155,8 +158,8 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
               help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
              dask: str | None, plans: tuple[str, ...], vary: tuple[str, ...],
-             sweep_file: str | None, by_round: int | None, out: str | None, dpi: int,
-             as_json: bool, force: bool) -> None:
+             sweep_file: str | None, by_round: int | None, out: str | None,
+             paper: str | None, dpi: int, as_json: bool, force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
     \b
@@ -167,6 +170,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     Examples:
       fuego forecast campaigns/tavern.yaml --runs 2000 --jobs 4
       fuego forecast campaigns/tavern.yaml --rounds 10 --out tavern-forecast.pdf
+      fuego forecast campaigns/tavern.yaml --out tavern.pdf --paper letter
       fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
       fuego forecast campaigns/tavern.yaml --runs 5000 --dask tcp://10.0.0.5:8786
       fuego forecast campaigns/tavern.yaml --plan fight --plan "Gaston=rescue:Mother Hettie"
@@ -174,9 +178,10 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.cli.mapcmd import out_format
     from fuego.engine.plans import parse_plans
     from fuego.files import Output
-    from fuego.forecast import ForecastInterrupted
-    from fuego.forecast import forecast as run_forecast
-    from fuego.scenario import load
+    from fuego.forecast.result import ForecastInterrupted
+    from fuego.forecast.runner import forecast as run_forecast
+    from fuego.render.map_style import default_paper
+    from fuego.scenario.model import load
 
     if vary or sweep_file:
         from fuego.cli.sweep import run_sweep
@@ -185,6 +190,11 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
                   plans, as_json, out)
         return
     fmt = out_format(out) if out else None
+    if paper is not None and fmt != "pdf":
+        raise FuegoError("--paper sets the pages of a PDF report",
+                         tip="write the report as a PDF: --out REPORT.pdf")
+    if fmt == "pdf":
+        paper = paper or default_paper()
     target = Output(out, what="report", force=force, inputs=[file]).check() if out else None
     scenario = load(file)
     limit = scenario.settings.max_rounds
@@ -192,8 +202,8 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
     cast = scenario.build(0)
-    arrivals = cast.script.arrivals if cast.script is not None else []
-    hero_plans = parse_plans(plans, cast.heroes, arrivals) if plans else scenario.plans
+    hero_plans = (parse_plans(plans, cast.heroes, scenario.arrivals, base=scenario.plans)
+                  if plans else scenario.plans)
     del cast
     executor = executor_for(jobs, dask)
 
@@ -228,7 +238,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         except ForecastInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi,
+    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi, paper,
                  by=executor.label if executor is not None else None)
     if interrupted:
         raise SystemExit(130)
@@ -248,7 +258,7 @@ def executor_for(jobs: int, dask: str | None):
 
 def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None, target,
                  fmt: str | None, by_round: int | None, dpi: int,
-                 by: str | None = None) -> None:
+                 paper: str | None = None, by: str | None = None) -> None:
     """Print the summary (or the JSON) and write the report (the one place this command
     writes a file)."""
     if as_json:
@@ -262,7 +272,10 @@ def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | No
         from fuego.cli.mapcmd import save_figures
         from fuego.render.forecast_plot import plot_forecast
 
-        figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side")
         assert fmt is not None
+        figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side",
+                                paper=paper or "a4")
         save_figures(figures, target, fmt, dpi)
-        click.echo(f"fuego forecast: wrote {out}", err=as_json)
+        pages = (f" ({len(figures)} {paper.capitalize() if paper == 'letter' else 'A4'} "
+                 f"page{'s' if len(figures) != 1 else ''})" if fmt == "pdf" and paper else "")
+        click.echo(f"fuego forecast: wrote {out}{pages}", err=as_json)

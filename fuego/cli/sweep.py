@@ -89,7 +89,7 @@ def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: in
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from fuego.forecast.sweep import SweepInterrupted, parse_vary, read_sweep_file, sweep
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     if out:
         raise click.UsageError("--out draws one forecast; a sweep prints its table (or "

@@ -14,10 +14,13 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.play`: one run's play (:func:`~fuego.forecast.play.play_run`) and its
   seed (:func:`run_seed`);
 - :mod:`~fuego.forecast.units`: the work units an executor hands out;
-- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`: who plays them (this process,
-  worker processes);
+- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`,
+  :mod:`~fuego.forecast.cluster`: who plays them (this process, worker processes, a Dask
+  cluster);
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
-- :mod:`~fuego.forecast.runner`: :func:`forecast`, which ties them together.
+- :mod:`~fuego.forecast.runner`: :func:`~fuego.forecast.runner.forecast`, which ties them
+  together;
+- :mod:`~fuego.forecast.sweep`: what-if sweeps, the variants of one scenario side by side.
 
 Reproducible, whatever plays the runs: run ``i`` (0-based) plays the scene built with seed
 ``Roller(seed).spawn(i).seed``, that is ``(seed * 1_000_003 + i) mod 2**48``, and nothing
@@ -25,11 +28,3 @@ else; every statistic is an integer count, divided by ``runs`` only at the very 
 ``--jobs 1`` and ``--jobs 8`` give the same numbers to the last bit. Ctrl-C stops every worker
 at once; the runs finished come back in :class:`ForecastInterrupted`.
 """
-
-from fuego.forecast.counts import STATUSES
-from fuego.forecast.play import run_seed
-from fuego.forecast.result import ForecastInterrupted, ForecastResult
-from fuego.forecast.runner import MAX_JOBS, MAX_RUNS, forecast
-
-__all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX_RUNS",
-           "MAX_JOBS", "STATUSES"]

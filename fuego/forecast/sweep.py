@@ -50,7 +50,7 @@ from fuego.forecast.units import units_of
 from fuego.stats import mean_difference, newcombe
 
 if TYPE_CHECKING:
-    from fuego.scenario import Scenario
+    from fuego.scenario.model import Scenario
 
 __all__ = ["ChangeKind", "Change", "VariantSpec", "parse_change", "parse_vary",
            "read_sweep_file", "apply_changes", "sweep", "SweepResult", "SweepInterrupted",
@@ -255,7 +255,7 @@ def _value(text: str) -> Any:
 def apply_changes(scenario: Scenario, variant: VariantSpec) -> Scenario:
     """The scenario with ``variant``'s changes (plans aside), checked as a whole file is."""
     from fuego.errors import ScenarioError
-    from fuego.scenario import Scenario, loads
+    from fuego.scenario.model import Scenario, loads
     from fuego.scenario.spec import RulesSpec
 
     spec = scenario.spec.model_copy(deep=True)
