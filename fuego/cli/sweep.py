@@ -27,7 +27,14 @@ def _points(d: list[float]) -> str:
     """``+12 (+5..+19) *``: a difference in points, its interval, * when it leaves out 0."""
     diff, lo, hi = (100 * x for x in d)
     sure = lo > 0 or hi < 0
-    return f"{diff:+.0f} ({math.floor(lo):+d}..{math.ceil(hi):+d}){' *' if sure else '  '}"
+
+    def end(x: float, outward: int) -> str:
+        n = outward
+        # an end just short of 0 keeps its side: -0 is "below 0, by less than a point"
+        return ("-0" if x < 0 else "+0") if n == 0 and x != 0 else f"{n:+d}"
+
+    return (f"{diff:+.0f} ({end(lo, math.floor(lo))}..{end(hi, math.ceil(hi))})"
+            f"{' *' if sure else '  '}")
 
 
 def sweep_lines(result, elapsed: float | None = None) -> list[str]:
