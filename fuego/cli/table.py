@@ -45,7 +45,6 @@ from fuego.cli.table_view import (
     also_burning,
     area_label,
     choice_label,
-    choice_words,
     event_style,
     fire_label,
     fire_rows,
@@ -66,6 +65,7 @@ from fuego.cli.table_view import (
     when,
 )
 from fuego.errors import FuegoError, SaveError
+from fuego.rules.formulas import raise_bonus
 from fuego.table import session as sessions
 from fuego.table.overrides import OVERRIDE_HELP
 from fuego.table.replay import PLAY_OUT, Interrupted, Question, Quit, Rewind
@@ -546,13 +546,13 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for later; ... raise N: call raises (+5 TN "
-                         "each); help", "dim")
+        self.screen.line("      hold: keep the die for later; ... raise N: call raises "
+                         f"(+{raise_bonus(1)} TN each); help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
             n = q.choices.index(q.default) + 1
-            return f"  {q.actor.name} [{n}: {choice_words(q.scene, q.actor, q.default)}]"
+            return f"  {q.actor.name} [{n}: {q.default.text(q.scene)}]"
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
