@@ -220,7 +220,7 @@ class DaskCluster:
             progress: Progress | None = None) -> None:
         runs = sum(u.runs for u in units)
         with self._client() as client:  # (it says so if Dask is not installed)
-            from distributed import Event
+            from distributed import Event, as_completed
 
             self._check_workers(client)
             token = uuid.uuid4().hex[:12]
@@ -232,15 +232,21 @@ class DaskCluster:
                        for k, unit in enumerate(units)}
             done = 0
 
-            def collect(wait: float) -> None:
-                """Add the units that came back, waiting at most ``wait`` seconds for one."""
-                nonlocal done
-                from distributed import wait as wait_for
+            # the futures as they finish (the client's thread queues them): asking is free,
+            # where waiting on all of them each tick would keep this process busy
+            arrived = as_completed(list(futures))
 
-                with contextlib.suppress(TimeoutError):
-                    wait_for(list(futures), timeout=wait, return_when="FIRST_COMPLETED")
-                for future in [f for f in futures if f.done()]:
-                    unit = futures.pop(future)
+            def collect(wait: float) -> None:
+                """Add the units that came back, waiting ``wait`` seconds if none has."""
+                nonlocal done
+                batch = arrived.next_batch(block=False)
+                if not batch:
+                    time.sleep(wait)
+                    batch = arrived.next_batch(block=False)
+                for future in batch:
+                    unit = futures.pop(future, None)
+                    if unit is None:
+                        continue
                     if future.status == "error":
                         exc = future.exception()
                         raise FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
