@@ -414,7 +414,7 @@ def sweep(scenario: Scenario, variants: Sequence[VariantSpec], runs: int = 200,
     """Forecast the scenario as written and each of ``variants``, ``runs`` runs each.
 
     ``plans``: the ``--plan`` texts for every variant (a variant's ``plan=`` changes come
-    after them; with neither, the scenario's own plans). The runs of all the variants are
+    after them; both change the scenario's own plans, as ``--plan`` does). The runs of all the variants are
     work units of one batch for ``executor`` (default: ``jobs`` processes). Ctrl-C raises
     :class:`SweepInterrupted` with the runs finished.
     """
@@ -429,14 +429,15 @@ def sweep(scenario: Scenario, variants: Sequence[VariantSpec], runs: int = 200,
         raise FuegoError(f"a sweep holds at most {MAX_VARIANTS} variants, not {len(every)}",
                          tip="split it into several sweeps")
     cast = scenario.build(0)
-    arrivals = cast.script.arrivals if cast.script is not None else []
+    arrivals = scenario.arrivals
     setups = []
     for spec in every:
         varied = apply_changes(scenario, spec) if spec.changes else scenario
         texts = [*plans, *(c.value if c.target is None else f"{c.target}={c.value}"
                            for c in spec.changes if c.kind is ChangeKind.PLAN)]
         try:
-            hero_plans = parse_plans(texts, cast.heroes, arrivals) if texts else varied.plans
+            hero_plans = (parse_plans(texts, cast.heroes, arrivals, base=varied.plans)
+                          if texts else varied.plans)
         except FuegoError as exc:
             raise FuegoError(f"variant {spec.name!r}: {exc.message}", where=spec.where,
                              tip=exc.tip) from None
