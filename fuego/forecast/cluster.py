@@ -282,7 +282,7 @@ class DaskCluster:
             deadline = time.monotonic() + STOP_WAIT
             try:
                 while futures and time.monotonic() < deadline:
-                    collect(max(0.01, deadline - time.monotonic()))
+                    collect(min(0.05, max(0.01, deadline - time.monotonic())))
             except (KeyboardInterrupt, FuegoError):
                 pass  # a second Ctrl-C, or a failed task: stop waiting
         with contextlib.suppress(Exception):
