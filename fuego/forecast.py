@@ -236,7 +236,8 @@ def _controller(actions: dict, plans: HeroPlans | None):
 def _play(scenario: Buildable, seed: int, counts: _Counts,
           plans: HeroPlans | None = None) -> _Run:
     """Play one seeded run and return what it adds to ``counts`` (read off the scene)."""
-    from fuego.engine.rounds import finished, play_round, start_scene
+    from fuego.engine.loop import ending
+    from fuego.engine.rounds import play_round, start_scene
 
     R = counts.rounds
     scene = scenario.build(seed)
@@ -275,7 +276,7 @@ def _play(scenario: Buildable, seed: int, counts: _Counts,
                 rows.append((status_index[hero.status.value], hero.dramatic))
         if r == R:
             break
-        if finished(scene):  # over: the same state for the rounds left
+        if ending(scene) is not None:  # over: the same state for the rounds left
             if fires:
                 last_burning = R
             break

@@ -232,8 +232,8 @@ def test_the_collector_is_left_as_it_was_and_changes_nothing(wall, collecting):
 def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     # The engine appends every event alike; a forecast's sink keeps only the kinds its script
     # reads (nobody else reads a forecast's log), so the script sees what it would in a run.
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
     from fuego.forecast import ScriptReads, _log_for
     from fuego.scenario import load
 
@@ -243,8 +243,8 @@ def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     assert isinstance(kept.log, ScriptReads) and kept.script is not None
     reads = kept.script.reads
     assert reads
-    run_scene(whole, AutoController(), rounds=6)
-    run_scene(kept, AutoController(), rounds=6)
+    loop.run(whole, AutoController(), rounds=6)
+    loop.run(kept, AutoController(), rounds=6)
     assert [e for e in whole.log if e.kind in reads] == list(kept.log)
     assert whole.snapshot() == kept.snapshot()  # the same play either way
     assert len(kept.log) < len(whole.log)
