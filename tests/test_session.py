@@ -12,9 +12,10 @@ import pytest
 from fuego.engine.events import EventKind
 from fuego.engine.loop import Ending, Outcome
 from fuego.errors import SaveError
+from fuego.table import replay
 from fuego.table import session as sessions
-from fuego.table.replay import QuestionKind
-from fuego.table.session import Player, Quit, Rewind, Session, state_digest
+from fuego.table.replay import Player, QuestionKind, Quit, Rewind, state_digest
+from fuego.table.session import Session
 
 #: A small scene for sessions: a store on fire (open door to the shop), two heroes, a lane out.
 SHOP = """\
@@ -74,10 +75,8 @@ class ScriptLive:
     def answer(self, q):
         self.asked.append(q.key())
         if q.kind is QuestionKind.ACTION:
-            from fuego.engine.hero_actions import describe
-
-            self.offered.append(([describe(q.scene, c) for c in q.choices],
-                                 describe(q.scene, q.default)))
+            self.offered.append(([c.text(q.scene) for c in q.choices],
+                                 q.default.text(q.scene)))
         if q.kind is QuestionKind.ROUND:
             self.digests_at_round[q.round] = state_digest(q.scene)
         if not self.answers:
@@ -221,7 +220,7 @@ def test_undo_goes_back_to_the_start_of_the_round_then_further():
     p, live = play(new_session(), script + ["undo", "undo"])
     assert p.session.inputs == []
     assert live.asked[-1] == {"q": "round", "round": 1}
-    assert sessions.undo_point([]) is None
+    assert replay.undo_point([]) is None
 
 
 def _answer_text(entry: dict) -> str:
@@ -255,10 +254,10 @@ def test_undo_by_the_answer_passes_over_the_rounds_the_table_played():
               {"q": "round", "round": 2, "a": "play-out"},
               {"q": "round", "round": 3, "a": "next", "by": "play-out"},
               {"q": "round", "round": 4, "a": "next", "by": "play-out"}]
-    assert sessions.answer_point(inputs) == 2
-    assert sessions.answer_point(inputs[:2]) == 1
-    assert sessions.answer_point([]) is None
-    assert sessions.undo_point(inputs) == 4  # undo round: the last round begun
+    assert replay.answer_point(inputs) == 2
+    assert replay.answer_point(inputs[:2]) == 1
+    assert replay.answer_point([]) is None
+    assert replay.undo_point(inputs) == 4  # undo round: the last round begun
 
 
 def test_a_version_2_save_is_read_with_its_played_out_rounds_marked(tmp_path):
@@ -272,7 +271,7 @@ def test_a_version_2_save_is_read_with_its_played_out_rounds_marked(tmp_path):
     s = sessions.load(path)
     assert s.inputs[0] == {"q": "round", "round": 1, "a": "next"}
     assert s.inputs[2] == {"q": "round", "round": 3, "a": "next", "by": "play-out"}
-    assert sessions.answer_point(s.inputs) == 1  # undo: back before the play-out answer
+    assert replay.answer_point(s.inputs) == 1  # undo: back before the play-out answer
     assert '"version": 3' in s.dumps()
 
 
@@ -314,8 +313,8 @@ def test_overrides_are_recorded_replayed_and_undone():
     again, _ = play(sessions.loads(player.session.dumps()), [])
     assert state_digest(again.scene) == state_digest(player.scene)
     # undo at round 1 takes the overrides typed before it too
-    assert sessions.undo_point(player.session.inputs) == 0
-    assert sessions.undo_point(player.session.inputs[:1]) == 0
+    assert replay.undo_point(player.session.inputs) == 0
+    assert replay.undo_point(player.session.inputs[:1]) == 0
 
 
 def test_undo_drops_the_overrides_typed_before_the_round():
@@ -400,7 +399,8 @@ def test_ending_the_scene_when_no_hero_is_left_to_act():
 
 def test_bad_answers_are_rejected_and_asked_again():
     player, live = play(new_session(), ["", "fly away", "99", "", "seventeen"])
-    assert any("cannot 'fly away' now" in e for e in live.errors)
+    assert any("'fly' is not a hero action: expected one of move, open" in e
+               and "legal now: move" in e for e in live.errors)
     assert any("no choice 99" in e for e in live.errors)
     assert len(player.session.inputs) == 2
 
@@ -556,13 +556,13 @@ def test_a_modules_action_keeps_its_area():
 
 
 def test_put_out_a_companions_clothes_by_first_name():
-    from fuego.engine.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind, read_action
 
     session = new_session()
     scene = session.build()
     ana, bo = scene.hero("Ana Vaz"), scene.hero("Bo")
     bo.area = ana.area
     ana.clothes_fd = 2
-    act = sessions.resolve_action(scene, bo, "put-out-clothes Ana")
+    act = read_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
-    assert sessions.action_words(scene, act) == "put-out-clothes Ana Vaz"
+    assert act.text(scene) == "put-out-clothes Ana Vaz"

@@ -229,11 +229,6 @@ class Fire:
         return damage_pool(self.fd, self.temperature, self.state is not _GUTTERING)
 
     @property
-    def avoid_tn(self) -> int:
-        """TN to avoid its damage when moving through it (003's TN column)."""
-        return FIRE_STATS[self.fd].tn
-
-    @property
     def grow_tn(self) -> int:
         """TN of its Spreading roll to grow one die (003, Crunchy Rules)."""
         return FIRE_STATS[self.fd].grow_tn

@@ -27,7 +27,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import (
     TERRAINS,
     Options,
@@ -141,7 +142,7 @@ class Ignition(TerrainOption, RuleModule):
     end_order = 40
     source = "000 ASL 25.1-25.13 (kindling), 25.6-25.62 (spreading DR table); " \
              "001 Alpha Strike fire tables (base targets, Inferno)"
-    verbs = tuple(a.value for a in IgnitionAction)
+    action_kinds = tuple(IgnitionAction)
 
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)

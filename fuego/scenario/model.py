@@ -32,7 +32,6 @@ from fuego.scenario.source import (
     suggest,
 )
 from fuego.scenario.spec import (
-    FORMAT_VERSION,
     SECTIONS,
     FireSpec,
     HeroSpec,
@@ -44,6 +43,8 @@ from fuego.scenario.spec import (
 )
 
 if TYPE_CHECKING:
+    from enum import Enum
+
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
     from fuego.rules.settings import Settings
@@ -53,12 +54,6 @@ if TYPE_CHECKING:
 #: modules. Listed in docs/scenario-format.md.
 KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
                 "perception", "firefighting")
-#: Verbs of scripted hero actions (fuego.engine.hero_actions.HeroActionKind); modules may add more
-#: by a ``verbs`` attribute on their class.
-CORE_VERBS = ("move", "open", "close", "put-out-clothes", "smother", "spot", "wait")
-_AREA_VERBS = ("move", "smother", "spot")
-
-
 def module_registry() -> dict[str, type]:
     """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
     from fuego.modules import REGISTRY
@@ -121,7 +116,7 @@ class Scenario:
             self.build(0)  # parses the cues, once
         if not self._cues:
             return []
-        from fuego.scenario.script import Script
+        from fuego.scenario.script.cues import Script
 
         present = {h.name.lower() for h in self.heroes}
         return [n for n in Script(self._cues).arrivals if n.lower() not in present]
@@ -235,7 +230,8 @@ class Scenario:
                 place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds,
                             announce=False)  # the module announces it as the scene starts
         if self.script is not None:
-            from fuego.scenario.script import Script, build_script
+            from fuego.scenario.script.cues import Script
+            from fuego.scenario.script.parse import build_script
 
             # Every build has the same building, cast and settings, so the same cues: parse
             # them once (a forecast builds a thousand scenes). Cues, their triggers and their
@@ -257,7 +253,7 @@ class Scenario:
     def summary(self) -> dict:
         b = self.building()
         s = b.summary()
-        from fuego.world.building import BarrierKind
+        from fuego.world.places import BarrierKind
 
         s.update({
             "source": self.source,
@@ -396,7 +392,8 @@ def _check_script(sections: dict, planner: Planner, problems: Problems,
     """The script is checked against the building and the cast, only when the building itself
     is sound (its areas are what the script names). Returns the NPCs it brings in later
     (None when it is broken)."""
-    from fuego.scenario.script import Script, parse_script
+    from fuego.scenario.script.cues import Script
+    from fuego.scenario.script.parse import parse_script
 
     # A file without ``rules:`` plays by the default rules: check the script against those.
     rules = sections.get("rules") or RulesSpec()
@@ -538,7 +535,7 @@ def _check_wrecks(sections: dict, planner: Planner, problems: Problems) -> None:
 
 
 def _is_area_text(value: Any) -> bool:
-    from fuego.world.building import parse_coordinate
+    from fuego.world.places import parse_coordinate
 
     if not isinstance(value, str):
         return False
@@ -554,11 +551,13 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
     actions = sections.get("actions") or {}
     rules: RulesSpec | None = sections.get("rules")
     max_rounds = rules.max_rounds if rules is not None else RulesSpec().max_rounds
-    verbs = set(CORE_VERBS)
+    from fuego.engine.hero_actions import HeroActionKind
+
+    kinds: list[Enum] = list(HeroActionKind)
     if rules is not None:
         registry = module_registry()
         for name in rules.modules:
-            verbs.update(getattr(registry.get(name), "verbs", ()) or ())
+            kinds.extend(getattr(registry.get(name), "action_kinds", ()))
     names = set(heroes)
     for hero, rounds in actions.items():
         path = ("actions", hero)
@@ -572,30 +571,38 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
                 problems.add(rpath, f"round {rnd} is after the last round (rules.max_rounds = "
                              f"{max_rounds})")
             for k, text in enumerate(acts):
-                _check_action(text, rpath + (k,), planner, problems, verbs, names)
+                _check_action(text, rpath + (k,), planner, problems, kinds, names)
 
 
 def _check_action(text: str, path: Path, planner: Planner, problems: Problems,
-                  verbs: set[str], heroes: set[str]) -> None:
-    words = text.strip().split(None, 1)
-    if not words:
-        problems.add(path, "an empty action; e.g. 'move ground:C4' or 'wait'")
+                  kinds: list[Enum], heroes: set[str]) -> None:
+    """A scripted action's words, read by the grammar play reads them with
+    (``hero_actions.split_words``): a known verb, and the areas it names on the plan."""
+    from fuego.engine.hero_actions import HeroActionKind, Names, names, split_words
+    from fuego.errors import RuleError
+
+    try:
+        verb, arg, _ = split_words(text)
+    except RuleError as exc:
+        problems.add(path, exc.message)
         return
-    verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
-    if verb not in verbs:
+    kind = next((k for k in kinds if k.value == verb), None)
+    if kind is None:
+        verbs = sorted(k.value for k in kinds)
         problems.add(path, f"unknown action {verb!r}{suggest(verb, verbs)}; actions are: "
-                     f"{one_of(sorted(verbs))}")
+                     f"{one_of(verbs)}")
         return
-    if verb in _AREA_VERBS:
-        if not arg:
-            problems.add(path, f"'{verb}' needs an area, e.g. '{verb} ground:C4'")
-        else:
-            planner.position(arg, path)
-    elif verb in ("open", "close") and arg:
-        for part in arg.split("|"):  # a barrier as area|area, or the area beyond it
+    shape = names(kind)
+    if shape is Names.AREA and arg:
+        planner.position(arg, path)
+    elif shape is Names.AREA and isinstance(kind, HeroActionKind):
+        problems.add(path, f"'{verb}' needs an area, e.g. '{verb} ground:C4'")
+    elif shape is Names.BARRIER and arg and ("|" in arg or _is_area_text(arg)):
+        # a door as area|area, or the area beyond it (a door's own name is read in play)
+        for part in arg.split("|"):
             planner.position(part.strip(), path)
-    elif verb == "put-out-clothes" and arg and arg.lower() not in heroes:
+    elif shape is Names.HERO and arg and arg.lower() not in heroes:
         problems.add(path, f"no hero named {arg!r} to help")
 
 
-__all__ = ["Scenario", "load", "loads", "make_settings", "KNOWN_KNACKS", "FORMAT_VERSION"]
+__all__ = ["Scenario", "load", "loads", "make_settings", "KNOWN_KNACKS"]
