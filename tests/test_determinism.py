@@ -86,7 +86,7 @@ sys.path.insert(0, sys.argv[1])
 from invariants import RandomController
 from fuego.engine.controllers import AutoController
 from fuego.engine import loop
-from fuego.scenario import load
+from fuego.scenario.model import load
 out = {}
 for path in sys.argv[2:]:
     scenario = load(path)
@@ -169,8 +169,8 @@ def test_forecast_json_does_not_depend_on_jobs(path):
 
 _FORECAST_SCRIPT = r"""
 import json, sys
-from fuego.forecast import forecast
-from fuego.scenario import load
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import load
 scenario = load(sys.argv[1])
 data = forecast(scenario, runs=10, rounds=6, seed=9, jobs=int(sys.argv[2]),
                 start_method=sys.argv[3] if sys.argv[3] != "-" else None).to_dict()
