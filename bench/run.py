@@ -463,7 +463,7 @@ def table(results: dict, checks: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
+def main(argv=None) -> int:  # noqa: C901
     ap = argparse.ArgumentParser(description="fuego's benchmarks, as ratios to references.")
     ap.add_argument("--quick", action="store_true", help="fewer repeats; 200 forecast runs")
     ap.add_argument("--tiny", action="store_true", help="tiny sizes: checks the runner runs")

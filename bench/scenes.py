@@ -39,7 +39,7 @@ def field(cols: int = 100, rows: int = 100, fuel: int = 5) -> Building:
     return b
 
 
-def manor(seed: int = 1) -> Building:
+def manor(seed: int = 1) -> Building:  # noqa: C901
     """A 1,000-area, two-level building of 5 x 5 rooms (see the module docstring)."""
     rnd = random.Random(seed)
     cols, rows, size = 25, 20, 5

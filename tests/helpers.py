@@ -62,7 +62,7 @@ def room(key: str, name: str = "", *, fuel: int = 0, outdoors: bool = False, wet
     return RoomSpec(key, name or key.capitalize(), fuel, outdoors, wet, smoky)
 
 
-def make_building(
+def make_building(  # noqa: C901
     plan: Iterable[str] | None = None,
     rooms: Mapping[str, RoomSpec] | None = None,
     *,

@@ -47,7 +47,7 @@ def _controller(actions: dict, plans: HeroPlans | None):
     return ScriptedController(actions, fallback=base) if actions else base
 
 
-def play_run(scenario: Buildable, seed: int, counts: Counts,
+def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
              plans: HeroPlans | None = None) -> Run:
     """Play one seeded run and return what it adds to ``counts`` (read off the scene)."""
     from fuego.engine.rounds import finished, play_round, start_scene

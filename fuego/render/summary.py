@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 
 # -- the end of a run -----------------------------------------------------------------------------
-def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
+def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:  # noqa: C901
     """A few lines on how the scene went: rounds, what burned, flashovers, every hero's fate.
 
     ``limit`` is the round limit the run had: a scene still burning when it stopped says so.
