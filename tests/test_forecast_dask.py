@@ -82,7 +82,7 @@ def cluster():
 def test_ctrl_c_during_a_dask_forecast_leaves_no_task_running(cluster):
     c, client = cluster
     tavern = load(TAVERN)
-    sent = []
+    sent: list[int] = []
 
     def progress(done, total):
         if done and not sent:

@@ -216,7 +216,7 @@ def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
     return out
 
 
-def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:
+def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:  # noqa: C901
     """Every action open to ``fire`` now, with its TN after module adjustments.
 
     ``fuel_only``: leave out breaking a barrier with no unlit fuel behind it (the grow, the

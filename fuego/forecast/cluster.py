@@ -154,6 +154,37 @@ def _local_cluster(n: int) -> Any:
     return cluster
 
 
+class _Pending:
+    """The tasks not yet back (future -> unit), and their counts added as they come."""
+
+    def __init__(self, futures: dict, totals: list[Counts], arrived: Any) -> None:
+        self.futures = futures
+        self.totals = totals
+        # the futures as they finish (the client's thread queues them): asking is free,
+        # where waiting on all of them each tick would keep this process busy
+        self.arrived = arrived
+        self.done = 0
+
+    def collect(self, wait: float) -> None:
+        """Add the units that came back, waiting ``wait`` seconds if none has."""
+        batch = self.arrived.next_batch(block=False)
+        if not batch:
+            time.sleep(wait)
+            batch = self.arrived.next_batch(block=False)
+        for future in batch:
+            unit = self.futures.pop(future, None)
+            if unit is None:
+                continue
+            if future.status == "error":
+                exc = future.exception()
+                raise FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
+                                 tip="try --jobs, to see the error in this process")
+            if future.status == "finished":
+                counts = future.result()
+                self.totals[unit.variant].add(counts)
+                self.done += counts.runs
+
+
 class DaskCluster:
     """Play the units as tasks on a Dask cluster: ``address`` a scheduler's, or ``local``."""
 
@@ -230,37 +261,14 @@ class DaskCluster:
             futures = {client.submit(_play_task, shared, unit, stop.name, key=f"{prefix}{k}",
                                      pure=False): unit
                        for k, unit in enumerate(units)}
-            done = 0
-
-            # the futures as they finish (the client's thread queues them): asking is free,
-            # where waiting on all of them each tick would keep this process busy
-            arrived = as_completed(list(futures))
-
-            def collect(wait: float) -> None:
-                """Add the units that came back, waiting ``wait`` seconds if none has."""
-                nonlocal done
-                batch = arrived.next_batch(block=False)
-                if not batch:
-                    time.sleep(wait)
-                    batch = arrived.next_batch(block=False)
-                for future in batch:
-                    unit = futures.pop(future, None)
-                    if unit is None:
-                        continue
-                    if future.status == "error":
-                        exc = future.exception()
-                        raise FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
-                                         tip="try --jobs, to see the error in this process")
-                    if future.status == "finished":
-                        counts = future.result()
-                        totals[unit.variant].add(counts)
-                        done += counts.runs
+            pending = _Pending(futures, totals, as_completed(list(futures)))
+            collect = pending.collect
 
             try:
                 while futures:
                     collect(self.tick)
                     if progress:
-                        progress(min(done, runs), runs)
+                        progress(min(pending.done, runs), runs)
             except KeyboardInterrupt:
                 self._stop(client, stop, futures, collect, prefix)
                 raise
@@ -270,7 +278,7 @@ class DaskCluster:
             finally:
                 with contextlib.suppress(Exception):
                     stop.clear()  # the scheduler forgets the event
-            if done < runs:
+            if pending.done < runs:
                 raise KeyboardInterrupt  # some task was stopped by another hand
 
     def _stop(self, client: Any, stop: Any, futures: dict, collect: Any, prefix: str) -> None:

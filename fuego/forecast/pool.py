@@ -103,7 +103,7 @@ class ProcessPool:
     def unit_runs(self, runs: int) -> int:
         return chunk_size(runs, self.jobs)
 
-    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],  # noqa: C901
             progress: Progress | None = None) -> None:
         import multiprocessing
 

@@ -252,57 +252,80 @@ def _value(text: str) -> Any:
         return text
 
 
+def _set_fires(spec: Any, changes: Sequence[Change], where: str) -> None:
+    """fire= replaces the scenario's starting fires (all of them, once), fire+= adds one."""
+    fires = [c for c in changes if c.kind in (ChangeKind.FIRE, ChangeKind.ADD_FIRE)]
+    like = spec.fires[0] if spec.fires else None
+    if any(c.kind is ChangeKind.FIRE for c in fires):
+        spec.fires = []
+    for change in fires:
+        spec.fires.append(_fire(change.value, like, where, change.text))
+
+
+def _set_barrier(spec: Any, change: Change, where: str) -> None:
+    door = change.kind is ChangeKind.DOOR
+    entries: list[Any] = spec.doors if door else spec.windows
+    i = _barrier(entries, change, where)
+    closed, broken, locked = BARRIER_STATES[change.value.lower()]
+    state = {"closed": closed, "broken": broken, **({"locked": locked} if door else {})}
+    entries[i] = entries[i].model_copy(update=state)
+
+
+def _set_fuel(spec: Any, change: Change, where: str) -> None:
+    name = (change.target or "").lower()
+    key = next((r for r, room in spec.rooms.items()
+                if name in (r.lower(), (room.name or "").lower())), None)
+    if key is None:
+        from fuego.scenario.source import one_of
+
+        raise FuegoError(f"{change.text!r}: no room {change.target!r}", where=where,
+                         tip=f"name one of: {one_of(list(spec.rooms))}")
+    fuel: Any = int(change.value) if change.value.isdigit() else change.value
+    spec.rooms[key] = spec.rooms[key].model_copy(update={"fuel": fuel})
+
+
+def _set_wind(spec: Any, change: Change, where: str) -> None:
+    force, _, direction = change.value.partition(" ")
+    update = {"wind": force.strip(), **({"direction": direction.strip()}
+                                        if direction.strip() else {})}
+    spec.weather = spec.weather.model_copy(update=update)
+
+
+def _set_direction(spec: Any, change: Change, where: str) -> None:
+    spec.weather = spec.weather.model_copy(update={"direction": change.value})
+
+
+def _set_rule(spec: Any, change: Change, where: str) -> None:
+    from fuego.scenario.spec import RulesSpec
+
+    key = (change.target or "").replace("-", "_")
+    if key not in RulesSpec.model_fields:
+        from fuego.scenario.source import one_of
+
+        raise FuegoError(f"{change.text!r}: no rule {change.target!r}", where=where,
+                         tip=f"name one of: {one_of(list(RulesSpec.model_fields))}")
+    spec.rules = spec.rules.model_copy(update={key: _value(change.value)})
+
+
+#: How each kind of change edits the spec (fires are set together; plans are the sweep's).
+_SETTERS: dict[ChangeKind, Callable[[Any, Change, str], None]] = {
+    ChangeKind.DOOR: _set_barrier, ChangeKind.WINDOW: _set_barrier, ChangeKind.FUEL: _set_fuel,
+    ChangeKind.WIND: _set_wind, ChangeKind.DIRECTION: _set_direction,
+    ChangeKind.RULES: _set_rule,
+}
+
+
 def apply_changes(scenario: Scenario, variant: VariantSpec) -> Scenario:
     """The scenario with ``variant``'s changes (plans aside), checked as a whole file is."""
     from fuego.errors import ScenarioError
     from fuego.scenario.model import Scenario, loads
-    from fuego.scenario.spec import RulesSpec
 
     spec = scenario.spec.model_copy(deep=True)
-    like = spec.fires[0] if spec.fires else None
-    replaced = False
+    _set_fires(spec, variant.changes, variant.where)
     for change in variant.changes:
-        k, where = change.kind, variant.where
-        if k is ChangeKind.FIRE or k is ChangeKind.ADD_FIRE:
-            if k is ChangeKind.FIRE and not replaced:
-                spec.fires, replaced = [], True
-            spec.fires.append(_fire(change.value, like, where, change.text))
-        elif k in (ChangeKind.DOOR, ChangeKind.WINDOW):
-            entries: list[Any] = spec.doors if k is ChangeKind.DOOR else spec.windows
-            i = _barrier(entries, change, where)
-            closed, broken, locked = BARRIER_STATES[change.value.lower()]
-            state = {"closed": closed, "broken": broken}
-            if k is ChangeKind.DOOR:
-                state["locked"] = locked
-            entries[i] = entries[i].model_copy(update=state)
-        elif k is ChangeKind.FUEL:
-            key = next((r for r, room in spec.rooms.items()
-                        if change.target and change.target.lower() in
-                        (r.lower(), (room.name or "").lower())), None)
-            if key is None:
-                from fuego.scenario.source import one_of
-
-                raise FuegoError(f"{change.text!r}: no room {change.target!r}", where=where,
-                                 tip=f"name one of: {one_of(list(spec.rooms))}")
-            value = change.value
-            fuel: Any = int(value) if value.isdigit() else value
-            spec.rooms[key] = spec.rooms[key].model_copy(update={"fuel": fuel})
-        elif k is ChangeKind.WIND:
-            force, _, direction = change.value.partition(" ")
-            update = {"wind": force.strip()}
-            if direction.strip():
-                update["direction"] = direction.strip()
-            spec.weather = spec.weather.model_copy(update=update)
-        elif k is ChangeKind.DIRECTION:
-            spec.weather = spec.weather.model_copy(update={"direction": change.value})
-        elif k is ChangeKind.RULES:
-            key = (change.target or "").replace("-", "_")
-            if key not in RulesSpec.model_fields:
-                from fuego.scenario.source import one_of
-
-                raise FuegoError(f"{change.text!r}: no rule {change.target!r}", where=where,
-                                 tip=f"name one of: {one_of(list(RulesSpec.model_fields))}")
-            spec.rules = spec.rules.model_copy(update={key: _value(change.value)})
+        setter = _SETTERS.get(change.kind)
+        if setter is not None:
+            setter(spec, change, variant.where)
     text = Scenario(spec, scenario.source, dict(scenario.symbols)).to_yaml()
     try:
         return loads(text, source=f"{scenario.source} as varied by {variant.name!r}")
