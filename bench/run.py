@@ -49,6 +49,7 @@ import time
 import timeit
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -281,7 +282,7 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
         def play(jobs: int):
             standin.forecast(runs, rounds, 1, jobs)
 
-        what = "stand-in: run_scene over a tests/builders.py building in a process pool"
+        what = "stand-in: loop.run over a tests/builders.py building in a process pool"
     times, cpu = {}, {}
     for jobs in (1, 2):
         samples, cpus = [], []
@@ -438,7 +439,8 @@ def bench_table(seeds: int, rounds: int) -> dict:
     """A GM's round of the tavern: what the table computes between two prompts (the
     automatic heroes stand in for the GM's answers)."""
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import finished, play_round, start_scene
+    from fuego.engine.loop import ending
+    from fuego.engine.rounds import play_round, start_scene
     from fuego.scenario.model import load
 
     scenario = load(str(ROOT / "campaigns" / "tavern.yaml"))
@@ -448,7 +450,7 @@ def bench_table(seeds: int, rounds: int) -> dict:
         start_scene(scene)
         controller = AutoController()
         for _ in range(rounds):
-            if finished(scene):
+            if ending(scene) is not None:
                 break
             gc.collect()
             with _Timed() as timed:
@@ -479,6 +481,12 @@ def targets(results: dict) -> list[dict]:
             f"<= {TARGETS['round']:.0f}x", r["ratio"] is not None and r["ratio"] <= TARGETS["round"])
         add(f"per-fire cost, {r['big']['fires']:.0f} vs {r['small']['fires']:.0f} fires",
             r["scaling"], f"<= {TARGETS['scaling']}x", r["scaling"] <= TARGETS["scaling"])
+    _more_targets(results, add)
+    return out
+
+
+def _more_targets(results: dict, add) -> None:
+    """The targets of the sections issue 30 added, and of the forecast and memory."""
     if "sparse" in results:
         r = results["sparse"]
         add(f"per-fire cost, {r['big']['fires']:.0f} fires in {r['big']['areas']} vs "
@@ -509,7 +517,6 @@ def targets(results: dict) -> list[dict]:
             add(f"peak memory, {p['rounds']} rounds of {p['fires']} fires, log kept (MB)",
                 p["peak_mb"], f"<= {TARGETS['peak_mb']:.0f} MB", p["peak_mb"] <= TARGETS["peak_mb"],
                 f"{p['building_mb']:.0f} MB with the building alone")
-    return out
 
 
 def _fmt(x, unit="", digits=2):
@@ -542,6 +549,22 @@ def table(results: dict, checks: list[dict]) -> str:
             m = r["manor"]
             rows.append((f"round, manor ablaze, {m['fires']:.0f} fires (ms)",
                          _fmt(m["round_ms"], digits=1), f"{_fmt(m['per_fire_us'])} us/fire", ""))
+    rows += _more_rows(results)
+    widths = [max(len(r[k]) for r in rows) for k in range(4)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    lines.append("targets:")
+    for t in checks:
+        mark = {True: "PASS", False: "FAIL", None: "n/a "}[t["pass"]]
+        note = f"  ({t['note']})" if t["note"] else ""
+        lines.append(f"  {mark}  {t['name']}: {_fmt(t['measured'])} (target {t['target']}){note}")
+    return "\n".join(lines)
+
+
+def _more_rows(results: dict) -> list[tuple[str, str, str, str]]:
+    """The table's rows of the sections issue 30 added, and of the forecast and memory."""
+    rows = []
     if "sparse" in results:
         r = results["sparse"]
         rows.append((f"per fire, {r['big']['fires']:.0f} fires in {r['big']['areas']} areas (us)",
@@ -572,19 +595,10 @@ def table(results: dict, checks: list[dict]) -> str:
             rows.append((f"peak, {p['rounds']} rounds of {p['fires']} fires (MB)",
                          _fmt(p["peak_mb"], digits=0),
                          f"{_fmt(p['building_mb'], digits=0)} building alone", ""))
-    widths = [max(len(r[k]) for r in rows) for k in range(4)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    lines.append("")
-    lines.append("targets:")
-    for t in checks:
-        mark = {True: "PASS", False: "FAIL", None: "n/a "}[t["pass"]]
-        note = f"  ({t['note']})" if t["note"] else ""
-        lines.append(f"  {mark}  {t['name']}: {_fmt(t['measured'])} (target {t['target']}){note}")
-    return "\n".join(lines)
+    return rows
 
 
-def main(argv=None) -> int:
+def main(argv=None) -> int:  # noqa: C901
     ap = argparse.ArgumentParser(description="fuego's benchmarks, as ratios to references.")
     ap.add_argument("--quick", action="store_true", help="fewer repeats; 200 forecast runs")
     ap.add_argument("--tiny", action="store_true", help="tiny sizes: checks the runner runs")
@@ -598,7 +612,7 @@ def main(argv=None) -> int:
                     help="tree density of the Mesa reference (the example's default: 0.65)")
     args = ap.parse_args(argv)
     mode = 2 if args.tiny else 1 if args.quick else 0
-    size = {k: v[mode] for k, v in SIZES.items()}
+    size: dict[str, Any] = {k: v[mode] for k, v in SIZES.items()}
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(only) - set(SECTIONS)
     if unknown:
@@ -647,7 +661,7 @@ def main(argv=None) -> int:
         say("memory: peak of a field ablaze ...")
         results["memory"]["peak"] = bench_peak(size["peak_fires"], size["peak_rounds"])
     checks = targets(results)
-    meta = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
+    meta: dict[str, Any] = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
             "implementation": platform.python_implementation(), "machine": platform.machine(),
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}

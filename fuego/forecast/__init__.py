@@ -1,11 +1,12 @@
 """How will the fire go? Many seeded runs of one scenario with heroes following a plan, counted.
 
 :func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
-:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes following the GM's
+scene loop as ``fuego run`` (:func:`fuego.engine.loop.run`), with its heroes following the GM's
 plans (:mod:`fuego.engine.plans`: flee, the automatic heroes of ``fuego run``, unless told
 otherwise; scripted where the scenario has ``actions:``, the plan where the script is
-silent), and counts per round what burns and what happens to the heroes. It prints nothing:
-``fuego forecast`` shows the numbers, :mod:`fuego.render.forecast_plot` draws them.
+silent), and counts per round what burns and what happens to the heroes, and how each run
+ended. It prints nothing: ``fuego forecast`` shows the numbers,
+:mod:`fuego.render.forecast_plot` draws them.
 
 The package, one concept a module:
 
@@ -14,10 +15,13 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.play`: one run's play (:func:`~fuego.forecast.play.play_run`) and its
   seed (:func:`run_seed`);
 - :mod:`~fuego.forecast.units`: the work units an executor hands out;
-- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`: who plays them (this process,
-  worker processes);
+- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`,
+  :mod:`~fuego.forecast.cluster`: who plays them (this process, worker processes, a Dask
+  cluster);
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
-- :mod:`~fuego.forecast.runner`: :func:`forecast`, which ties them together.
+- :mod:`~fuego.forecast.runner`: :func:`~fuego.forecast.runner.forecast`, which ties them
+  together;
+- :mod:`~fuego.forecast.sweep`: what-if sweeps, the variants of one scenario side by side.
 
 Reproducible, whatever plays the runs: run ``i`` (0-based) plays the scene built with seed
 ``Roller(seed).spawn(i).seed``, that is ``(seed * 1_000_003 + i) mod 2**48``, and nothing

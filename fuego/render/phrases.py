@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.loop import Ending
+from fuego.engine.scene import Cause
+from fuego.rules.charts import Rank, Temperature
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -26,6 +29,16 @@ QUIET_KINDS = frozenset({
     EventKind.AREA_BURNED_OUT,
     EventKind.ROLL,
 })
+
+
+#: Why a scene ended, in words (``scene-end``'s ``why``; the summary's "ended: ...").
+ENDING_WORDS: Mapping[Ending, str] = {
+    Ending.FIRE_OUT: "the fire is out",
+    Ending.HEROES_OUT: "no hero left to act, the GM ended it",
+    Ending.GM_ENDED: "the GM ended it",
+    Ending.ROUND_LIMIT: "the round limit",
+}
+_ENDING_VALUES = frozenset(e.value for e in Ending)
 
 
 # -- small words --------------------------------------------------------------------------------
@@ -351,7 +364,9 @@ def _on_round_end(e: Event, c: Context) -> str | None:
 def _on_scene_end(e: Event, c: Context) -> str | None:
     d = cast(events.SceneEnd, e.data)
     rounds = d.get("rounds", e.round)
-    text = f"The scene ends after {plural(rounds, 'round')}: "
+    why = d.get("why")  # (a format 3 log has none)
+    text = f"The scene ends after {plural(rounds, 'round')}"
+    text += f" ({ENDING_WORDS[Ending(why)]}): " if why in _ENDING_VALUES else ": "
     burning = d.get("burning", 0)
     also = _also(d, "no fire left but", " and", fires="burning")
     if burning:
@@ -371,22 +386,22 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
     b = c.building
     cause = d.get("cause")
     extras = [f"FD {d.get('fd')}"]
-    if d.get("temperature") not in (None, "regular"):
+    if d.get("temperature") not in (None, Temperature.REGULAR):
         extras.append(str(d["temperature"]))
-    if d.get("fire_kind") == "villain":
+    if d.get("fire_kind") == Rank.VILLAIN:
         extras.append("a Villain")
     if d.get("state") not in (None, "burning"):
         extras.append(f"a {d['state']}")
     source = d.get("source")
     src = source[5:] if isinstance(source, str) and source.startswith("fire@") else None
-    if cause == "start":
+    if cause == Cause.START:
         return f"Fire in {place(e.area, b, extra=', '.join(extras))}"
-    if cause == "route" and d.get("via"):
+    if cause == Cause.ROUTE and d.get("via"):
         extras.append(str(d["via"]))
-    elif cause and (cause not in ("route", "leap", "burn-through") or not source):
+    elif cause and (cause not in (Cause.ROUTE, Cause.LEAP, Cause.BURN_THROUGH) or not source):
         extras.append(_words(cause))  # a leap or burn-through: the line before says how
     text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
-    return text + (" along the fuel" if cause == "route" and not d.get("via") else "")
+    return text + (" along the fuel" if cause == Cause.ROUTE and not d.get("via") else "")
 
 
 @_phrase(K.FIRE_MERGED)

@@ -88,10 +88,10 @@ class Sightline:
 def walk_step(barrier: Barrier) -> float | None:
     """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
     more dropping through a hole; None where it cannot be walked through (walls, closed
-    windows, floors)."""
+    windows, floors, locked doors)."""
     if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
         return None
-    if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+    if not barrier.passable and (barrier.kind is not BarrierKind.DOOR or barrier.locked):
         return None
     step = 1.0 + (0 if barrier.passable else 1.0)
     if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
@@ -339,7 +339,7 @@ class Paths:
         Unreachable areas get a large number."""
         if passable is None:
             def passable(bar: Barrier) -> bool:
-                return bar.passable or (bar.kind is BarrierKind.DOOR and not bar.destroyed)
+                return bar.passable or (bar.kind is BarrierKind.DOOR and not bar.locked)
         g = self.graph
         # (g.adj, not g.edges: that view would hold the graph in a reference cycle)
         view = nx.subgraph_view(g, filter_edge=lambda u, v: passable(g.adj[u][v]["barrier"]))
@@ -390,7 +390,7 @@ class Paths:
         return cost
 
     # -- sight lines ---------------------------------------------------------------------------
-    def line(self, i: int, j: int) -> Sightline:
+    def line(self, i: int, j: int) -> Sightline:  # noqa: C901
         """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
         runs between the areas' middles; where it passes exactly through a corner it goes by
         whichever of the two areas beside the corner leaves the view open."""
@@ -480,7 +480,7 @@ class Paths:
             self._look_steps = looks
         return looks
 
-    def sightlines(self, i: int) -> dict[int, Sightline]:
+    def sightlines(self, i: int) -> dict[int, Sightline]:  # noqa: C901
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
         included: the areas on its level whose line is clear, and those across an open link
         above or below. Kept per area until a barrier changes (do not change it)."""
