@@ -80,15 +80,15 @@ def test_rounds_stops_early(tmp_path):
 
 
 def test_a_scene_played_out_says_the_fire_is_out(tmp_path):
-    """The tavern at seed 7 burns out in round 26 (the golden log): the log's last event, the
+    """The tavern at seed 7 burns out in round 32 (the golden log): the log's last event, the
     narration's last line and the summary all say why it ended, and when."""
     log = tmp_path / "t.jsonl"
     r = run(TAVERN, "--seed", 7, "--log", log)
     assert r.exit_code == 0, r.output
     end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert (end["kind"], end["why"], end["rounds"]) == ("scene-end", "fire-out", 26)
-    assert "\nThe scene ends after 26 rounds (the fire is out): nothing burns" in r.stdout
-    assert "\nRounds played: 26 (ended: the fire is out); the last fire went out in round " \
+    assert (end["kind"], end["why"], end["rounds"]) == ("scene-end", "fire-out", 32)
+    assert "\nThe scene ends after 32 rounds (the fire is out): nothing burns" in r.stdout
+    assert "\nRounds played: 32 (ended: the fire is out); the last fire went out in round " \
            in r.stdout
 
 
