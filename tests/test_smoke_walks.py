@@ -48,7 +48,7 @@ def reference(b, start, cover):
     outdoors = [b.rooms[a.room].outdoors for a in b.areas]
     levels = [dist[i] for i in dist if outdoors[i]]
     for w in b.barriers:
-        crossed = w.a in dist and abs(dist[w.a] - dist[w.b]) == 1  # (one level to the next)
+        crossed = w.a in dist and w.b in dist and abs(dist[w.a] - dist[w.b]) == 1
         if w.kind is BarrierKind.WINDOW and w.passable and crossed:
             levels.append(max(dist[w.a], dist[w.b]))
     if not levels:
