@@ -358,7 +358,8 @@ class Paths:
         that can burn and is not in ``burning``, in index order, with the moves to it and its
         leap TN before modules (:func:`fuego.rules.formulas.leap_tn`). Do not change the list.
 
-        Unlit fuel only goes away while no area is given fuel back: each look starts from the
+        Unlit fuel only goes away while no area is given fuel back (a fire that goes out
+        always sets its area's fuel: ``Scene.remove_fire``): each look starts from the
         last one's targets while the area's reach stands (a barrier near it resets it), and an
         area with none is calm until fuel comes back. When there are many more fires than
         unlit areas, the areas within a leap of any unlit fuel are found once, from the fuel,
