@@ -234,12 +234,12 @@ def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     # reads (nobody else reads a forecast's log), so the script sees what it would in a run.
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import run_scene
-    from fuego.forecast import ScriptReads, _log_for
+    from fuego.forecast.play import ScriptReads, log_for
     from fuego.scenario import load
 
     scenario = load(str(Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml"))
     whole, kept = scenario.build(3), scenario.build(3)
-    kept.log = _log_for(kept)
+    kept.log = log_for(kept)
     assert isinstance(kept.log, ScriptReads) and kept.script is not None
     reads = kept.script.reads
     assert reads

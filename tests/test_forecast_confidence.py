@@ -126,8 +126,8 @@ def test_the_plots_shade_the_intervals(hero_wall):
     fig, = plot_forecast(hero_wall)
     out_ax = [ax for ax in fig.axes if ax.get_title() == "Chance the fire is out"][0]
     assert any(c.get_gid() == "band-fire-out" for c in out_ax.collections)
-    fire_ax = [ax for ax in fig.axes if ax.get_title() == "Areas burning"][0]
-    assert "mean, 95% interval" in [t.get_text() for t in fire_ax.get_legend().get_texts()]
+    key, = [leg for leg in fig.legends if leg.get_gid() == "key-panel-burning"]
+    assert "mean, 95% interval" in [t.get_text() for t in key.get_texts()]
 
 
 def test_the_subtitle_says_when_half_the_fuel_never_burns():
@@ -139,6 +139,6 @@ def test_the_subtitle_says_when_half_the_fuel_never_burns():
     result = forecast(loads(text), runs=4, rounds=1, seed=2)
     assert not result.half_fuel_reached()
     fig, = plot_forecast(result)
-    texts = " ".join(t.get_text() for t in fig.texts)
+    texts = " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
     assert "half the fuel alight" not in texts
     assert "never held half the fuel" in texts

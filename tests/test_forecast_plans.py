@@ -103,12 +103,13 @@ def test_the_json_streamed_is_the_json_of_the_numbers(tavern):
 def test_counts_do_not_grow_with_areas_times_rounds(tavern):
     """A run's record and the totals hold what happened (fires started and stopped), not a
     slot for every area in every round."""
-    from fuego.forecast import _Counts, _play
+    from fuego.forecast.counts import Counts
+    from fuego.forecast.play import play_run
 
     b = tavern.build(0).building
     shape = (40, len(b.areas), list(b.rooms), [h.name for h in tavern.build(0).heroes])
-    counts = _Counts(*shape)
-    run = _play(tavern, 3, counts)
+    counts = Counts(*shape)
+    run = play_run(tavern, 3, counts)
     counts.add_run(run)
     burned = len(run.area_first)
     assert len(run.spans) <= 2 * burned + len(b.areas)
@@ -126,12 +127,13 @@ def test_the_heat_map_defaults_to_the_half_fuel_round(tavern):
     before = sum(f * p for f, p in zip(result.area_fuel, result.p_burning_by(half - 1)))
     assert caught >= fuel / 2 - 1e-6 and before < fuel / 2
     fig, = plot_forecast(result)
-    texts = " ".join(t.get_text() for t in fig.texts)
+    texts = " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
     assert f"burned by round {half} (half the fuel alight on average)" in texts
     # every curve panel has data; no heroes' label is cut
     heroes_ax = [ax for ax in fig.axes if ax.get_title().startswith("Heroes")][0]
     assert len([ln for ln in heroes_ax.lines if ln.get_gid()]) == 4
-    labels = [t.get_text() for t in heroes_ax.get_legend().get_texts()]
+    key, = [leg for leg in fig.legends if leg.get_gid() == "key-panel-heroes"]
+    labels = [t.get_text() for t in key.get_texts()]
     assert "Isabela Soldano (flee)" in labels
 
 
@@ -253,3 +255,38 @@ def test_plans_know_the_scripts_arrivals():
     assert plans.awaited == frozenset({"pip"})
     with pytest.raises(FuegoError, match="no hero or NPC 'Pip'"):
         parse_plans(["rescue:Pip"], scene.heroes)
+
+
+def _ship_with(plan_line: str) -> str:
+    text = SHIP.read_text(encoding="utf-8")
+    return text.replace("    start: gundeck:I2\n", f"    start: gundeck:I2\n    {plan_line}\n", 1)
+
+
+def test_a_scenarios_own_plan_may_rescue_a_script_arrival():
+    from fuego.scenario import loads
+
+    scenario = loads(_ship_with("plan: rescue:Pip"))
+    assert scenario.arrivals == ["Pip"]
+    plans = scenario.plans
+    assert plans is not None and plans.awaited == frozenset({"pip"})
+    elena = scenario.build(0).heroes[0]
+    assert str(plans.for_hero(elena)) == "rescue:Pip"
+    # a name neither in the cast nor brought in by the script is still an error, on its line
+    with pytest.raises(FuegoError, match="no hero or NPC 'Pippa'"):
+        loads(_ship_with("plan: rescue:Pippa"))
+
+
+def test_a_named_plan_on_the_command_line_keeps_the_scenarios_other_plans(tmp_path):
+    path = tmp_path / "ship.yaml"
+    path.write_text(_ship_with("plan: rescue:Pip"), encoding="utf-8")
+    runner = CliRunner()
+    args = ["forecast", str(path), "--runs", "2", "--rounds", "1", "--json"]
+    own = json.loads(runner.invoke(cli, args, catch_exceptions=False).stdout)["heroes"]
+    assert own["Elena Ruiz"]["plan"] == "rescue:Pip" and own["Yusuf al-Tariq"]["plan"] == "fight"
+    r = runner.invoke(cli, args + ["--plan", "Aldo=hold"], catch_exceptions=False)
+    named = json.loads(r.stdout)["heroes"]
+    assert (named["Elena Ruiz"]["plan"], named["Aldo Brandt"]["plan"],
+            named["Yusuf al-Tariq"]["plan"]) == ("rescue:Pip", "hold", "fight")
+    r = runner.invoke(cli, args + ["--plan", "flee"], catch_exceptions=False)
+    every = json.loads(r.stdout)["heroes"]  # a plan for every player hero replaces theirs
+    assert {every[n]["plan"] for n in ("Elena Ruiz", "Aldo Brandt", "Yusuf al-Tariq")} == {"flee"}

@@ -767,13 +767,14 @@ def test_play_on_a_full_tmpfs_exits_2(small_disk):
 # -- 12. forecast output bounded ----------------------------------------------------------------------
 def test_a_huge_forecast_json_is_trimmed_with_a_note(monkeypatch):
     import fuego.forecast as fc
+    import fuego.forecast.result
     from fuego.scenario import load
 
     scenario = load(str(ROOT / "tests" / "scenarios" / "mini.yaml")) \
         if (ROOT / "tests" / "scenarios" / "mini.yaml").exists() else load(str(TAVERN))
     whole = fc.forecast(scenario, runs=6, rounds=12, seed=3)
     full = whole.to_dict()
-    monkeypatch.setattr(fc, "MAX_SERIES_VALUES", 50)
+    monkeypatch.setattr(fuego.forecast.result, "MAX_SERIES_VALUES", 50)
     assert whole.trimmed
     cut = json.loads("".join(whole.json_chunks()))
     assert cut == whole.to_dict()

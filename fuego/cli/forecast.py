@@ -21,7 +21,7 @@ import time
 
 import click
 
-from fuego.errors import LimitError
+from fuego.errors import FuegoError, LimitError
 
 
 def _pct(p: float) -> str:
@@ -127,14 +127,17 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
 @click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
               help="What the heroes try: flee (default), fight (smother the nearest fire while "
                    "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
-                   "player heroes, or one hero with HERO=PLAN; repeatable (default: each "
-                   "hero's plan in the scenario, else flee). The scenario's actions win where "
-                   "given.")
+                   "player heroes, or one hero (or NPC, one the script brings in too) with "
+                   "HERO=PLAN; repeatable. Each hero not named keeps its plan in the "
+                   "scenario (else flees). The scenario's actions win where given.")
 @click.option("--by-round", type=int, default=None, metavar="R",
               help="Round of the report's heat map (default: the round by which, on average, "
                    "areas holding half the fuel have caught fire).")
 @click.option("--out", "-o", "out", default=None, metavar="REPORT.png|svg|pdf",
               help="Draw the report: heat map of the floor plan and curves over rounds.")
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
+              help="Paper of a PDF report's pages (default: from the locale, LC_PAPER or "
+                   "LANG: Letter in the US, Canada, Mexico..., else A4).")
 @click.option("--dpi", type=click.IntRange(36, 600), default=120, show_default=True,
               help="Resolution of a PNG report.")
 @click.option("--json", "as_json", is_flag=True,
@@ -142,8 +145,8 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
 @click.option("--force", is_flag=True,
               help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
-             plans: tuple[str, ...], by_round: int | None, out: str | None, dpi: int,
-             as_json: bool, force: bool) -> None:
+             plans: tuple[str, ...], by_round: int | None, out: str | None,
+             paper: str | None, dpi: int, as_json: bool, force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
     \b
@@ -154,6 +157,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     Examples:
       fuego forecast campaigns/tavern.yaml --runs 2000 --jobs 4
       fuego forecast campaigns/tavern.yaml --rounds 10 --out tavern-forecast.pdf
+      fuego forecast campaigns/tavern.yaml --out tavern.pdf --paper letter
       fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
       fuego forecast campaigns/tavern.yaml --plan fight --plan "Gaston=rescue:Mother Hettie"
     """
@@ -162,9 +166,15 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.files import Output
     from fuego.forecast import ForecastInterrupted
     from fuego.forecast import forecast as run_forecast
+    from fuego.render.map_style import default_paper
     from fuego.scenario import load
 
     fmt = out_format(out) if out else None
+    if paper is not None and fmt != "pdf":
+        raise FuegoError("--paper sets the pages of a PDF report",
+                         tip="write the report as a PDF: --out REPORT.pdf")
+    if fmt == "pdf":
+        paper = paper or default_paper()
     target = Output(out, what="report", force=force, inputs=[file]).check() if out else None
     scenario = load(file)
     limit = scenario.settings.max_rounds
@@ -172,8 +182,8 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     if by_round is not None and not 0 <= by_round <= R:
         raise LimitError(f"--by-round must be between 0 and {R}, not {by_round}")
     cast = scenario.build(0)
-    arrivals = cast.script.arrivals if cast.script is not None else []
-    hero_plans = parse_plans(plans, cast.heroes, arrivals) if plans else scenario.plans
+    hero_plans = (parse_plans(plans, cast.heroes, scenario.arrivals, base=scenario.plans)
+                  if plans else scenario.plans)
     del cast
 
     from rich.console import Console
@@ -206,13 +216,14 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
         except ForecastInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi)
+    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi, paper)
     if interrupted:
         raise SystemExit(130)
 
 
 def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None, target,
-                 fmt: str | None, by_round: int | None, dpi: int) -> None:
+                 fmt: str | None, by_round: int | None, dpi: int,
+                 paper: str | None = None) -> None:
     """Print the summary (or the JSON) and write the report (the one place this command
     writes a file)."""
     if as_json:
@@ -226,7 +237,10 @@ def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | No
         from fuego.cli.mapcmd import save_figures
         from fuego.render.forecast_plot import plot_forecast
 
-        figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side")
         assert fmt is not None
+        figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side",
+                                paper=paper or "a4")
         save_figures(figures, target, fmt, dpi)
-        click.echo(f"fuego forecast: wrote {out}", err=as_json)
+        pages = (f" ({len(figures)} {paper.capitalize() if paper == 'letter' else 'A4'} "
+                 f"page{'s' if len(figures) != 1 else ''})" if fmt == "pdf" and paper else "")
+        click.echo(f"fuego forecast: wrote {out}{pages}", err=as_json)

@@ -106,22 +106,29 @@ def parse_plan(text: str, names: list[str], npcs: list[str]) -> Plan:
 
 
 def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero],
-                arrivals: list[str] | tuple[str, ...] = ()) -> HeroPlans:
+                arrivals: list[str] | tuple[str, ...] = (),
+                base: HeroPlans | None = None) -> HeroPlans:
     """``["fight"]`` (every player hero), ``["Isabela=hold", "Gaston=rescue:Hettie"]``
     (named heroes; a name is the hero's full name or a word of it no other name has).
-    ``arrivals``: the NPCs the script brings in later, who may be rescued too."""
+    ``arrivals``: the NPCs the script brings in later, who may be rescued (and given plans)
+    too. ``base``: the scenario's own plans, which the texts change: a plan for every player
+    hero replaces theirs, a named hero's replaces that hero's; the rest are kept."""
     present = [h.name for h in heroes]
     later = [n for n in arrivals if n.lower() not in {p.lower() for p in present}]
     names = present + later
     npcs = [h.name for h in heroes if h.npc] + later
-    default = FLEE
-    named: dict[str, Plan] = {}
+    default = base.default if base is not None else FLEE
+    named: dict[str, Plan] = dict(base.named) if base is not None else {}
+    bare = [text for text in texts if "=" not in text]
+    for text in bare:  # the last one wins
+        default = _plan(text, names, npcs)
+    if bare:  # for every player hero: the scenario's plans for them give way (NPCs keep theirs)
+        players = {h.name.lower() for h in heroes if not h.npc}
+        named = {k: v for k, v in named.items() if k not in players}
     for text in texts:
         who, sep, what = text.partition("=")
         if sep:
             named[_find(who, names, "hero").lower()] = _plan(what, names, npcs)
-        else:
-            default = _plan(text, names, npcs)
     return HeroPlans(default, named, frozenset(n.lower() for n in later))
 
 

@@ -116,6 +116,8 @@ MIN_WIDTH = 4.5
 #: The header, top down: the title's lines, the subtitle, a tiled page's index line(s), then
 #: the plan's own head (its level's name and column letters; only the letters on a tile).
 TITLE_AT, TITLE_LINE, TITLE_PT, SUB_LINE, INDEX_LINE = 0.2, 0.225, 13.0, 0.25, 0.175
+#: The subtitle's size, and each line more of a long subtitle (it wraps: nothing is cut off).
+SUB_PT, SUB_MORE = 9.0, 0.15
 AX_HEAD, TILE_HEAD = 0.525, 0.3
 #: A tiled page: row numbers each side and column letters below, in narrower margins.
 TILE_SIDE, TILE_BOTTOM = 0.38, 0.32
@@ -145,13 +147,14 @@ def literal_text(draw: _F) -> _F:
 def drawn_words(fig) -> None:
     """Every word and id on a figure, whoever drew it, through :func:`fuego.text.drawn` (a
     control character from a name shows as its escape: SVG stays XML, a PDF or PNG draws no
-    missing glyph). Called just before a figure is saved."""
+    missing glyph). Called just before a figure is saved. A text's line breaks stay: they are
+    the layout's (a title or subtitle wrapped to its page), never an escape on the page."""
     from matplotlib.text import Text
 
     from fuego.text import drawn
 
     for artist in fig.findobj(Text):
-        artist.set_text(drawn(artist.get_text()))
+        artist.set_text("\n".join(drawn(line) for line in artist.get_text().split("\n")))
     for artist in fig.findobj(lambda a: isinstance(a.get_gid(), str)):
         artist.set_gid(drawn(artist.get_gid()))
 
@@ -207,6 +210,8 @@ class _Page:
     title: str = ""
     #: inches from the paper's top edge to the top of the title (its margin on paper)
     margin: float = 0.0
+    #: the subtitle as wrapped to the page
+    subtitle: str = ""
 
 
 def figure_size(building: Building, scene: Scene | None = None,
@@ -219,10 +224,20 @@ def _title(building: Building, options: MapOptions) -> str:
     return options.title if options.title is not None else (building.title or "fuego map")
 
 
-def _header(options: MapOptions, title: str, tiled: bool) -> float:
-    """The height of a page's header (see TITLE_AT) for a title already wrapped."""
+def wrap_subtitle(subtitle: str, width: float) -> str:
+    """A subtitle broken into lines that fit ``width`` inches (at :data:`SUB_PT`)."""
+    return wrap_words(subtitle, width, SUB_PT) if subtitle else ""
+
+
+def subtitle_height(subtitle: str) -> float:
+    """The height of a subtitle already wrapped (0 for none)."""
+    return SUB_LINE + SUB_MORE * subtitle.count("\n") if subtitle else 0.0
+
+
+def _header(title: str, subtitle: str, tiled: bool) -> float:
+    """The height of a page's header (see TITLE_AT) for a title and subtitle already wrapped."""
     lines = title.count("\n") + 1
-    head = TITLE_AT + TITLE_LINE * lines + (SUB_LINE if options.subtitle else 0.0)
+    head = TITLE_AT + TITLE_LINE * lines + subtitle_height(subtitle)
     return head + (2 * INDEX_LINE + TILE_HEAD if tiled else AX_HEAD)
 
 
@@ -244,7 +259,8 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
                    and not any(page.legend for page in pages if page.placed[0][0] == lv)]
         if keyless:  # the keys that fit no page of their level share one page at the end
             last = next(page for page in reversed(pages) if page.placed[0][0] == keyless[-1])
-            pages.append(_Page(last.size, [], None, keyless, last.title, last.margin))
+            pages.append(_Page(last.size, [], None, keyless, last.title, last.margin,
+                               last.subtitle))
         return pages
     groups = [[lv] for lv in levels] if options.layout == "pages" else [levels]
     out = []
@@ -253,16 +269,17 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         content_w = sum(w for w, _ in boxes) + GAP * max(0, len(boxes) - 1)
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
         title = wrap_words(_title(building, options), width - 0.5, TITLE_PT, bold=True)
+        sub = wrap_subtitle(options.subtitle, width - 0.5)
         legend_h = legend_height(_legend_n(building, scene, group, options), width)
         content_h = max((h for _, h in boxes), default=0.0)
-        height = _header(options, title, False) + content_h + BOTTOM + legend_h
+        height = _header(title, sub, False) + content_h + BOTTOM + legend_h
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
         placed = []
         for lv, (w, h) in zip(group, boxes):
             y = BOTTOM + legend_h + (content_h - h)  # top-aligned
             placed.append((lv, (x, y, w, h), level_window(building, lv)))
             x += w + GAP
-        out.append(_Page((width, height), placed, None, group, title))
+        out.append(_Page((width, height), placed, None, group, title, subtitle=sub))
     return out
 
 
@@ -278,6 +295,29 @@ def tile_spans(lo: float, hi: float, room: float, s: float) -> list[tuple[float,
     return [(lo + k * step, min(hi, lo + k * step + length)) for k in range(n)]
 
 
+def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> float:
+    """The largest ``area_inches`` (at most ``most``) at which each level drawn fits one page
+    of ``options.paper`` with its key, in the better orientation: a report's plan (a forecast's
+    heat map) on one page a level, all at one scale, rather than a battle map tiled to scale."""
+    pw, ph = PAPER[options.paper or "a4"]
+    scale = most
+    for lv in drawn_levels(building, options):
+        x0, x1, y0, y1 = level_window(building, lv)
+        n_keys = _legend_n(building, None, [lv], options)
+        best = 0.0
+        for width, height in ((pw, ph), (ph, pw)):
+            inner = width - 2 * PAPER_MARGIN
+            title = wrap_words(_title(building, options), inner - 0.2, TITLE_PT, bold=True)
+            sub = wrap_subtitle(options.subtitle, inner - 0.2)
+            avail_w = inner - LEFT - RIGHT
+            avail_h = (height - 2 * PAPER_MARGIN - _header(title, sub, False) - BOTTOM
+                       - legend_height(n_keys, inner))
+            best = max(best, min(avail_w / (x1 - x0), avail_h / (y1 - y0)))
+        scale = min(scale, best)
+    # a hair under the exact fit, so rounding never tips a level onto a second page
+    return max(0.05, scale * 0.999)
+
+
 def _paper_pages(building: Building, scene: Scene | None, lv: int,
                  options: MapOptions) -> list[_Page]:
     """A level on pages of ``options.paper``, at ``area_inches`` per area, tiled when larger
@@ -290,24 +330,27 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
     for width, height in ((pw, ph), (ph, pw)):
         inner = width - 2 * PAPER_MARGIN
         whole = wrap_words(_title(building, options), inner - 0.2, TITLE_PT, bold=True)
+        sub = wrap_subtitle(options.subtitle, inner - 0.2)
         avail_w = inner - LEFT - RIGHT
-        avail_h = height - 2 * PAPER_MARGIN - _header(options, whole, False) - BOTTOM
+        avail_h = height - 2 * PAPER_MARGIN - _header(whole, sub, False) - BOTTOM
         margin = PAPER_MARGIN
         if (x1 - x0) * s <= avail_w + 1e-9 and (y1 - y0) * s <= avail_h + 1e-9:
             cols, rows, title = [(x0, x1)], [(y0, y1)], whole
-            head = _header(options, whole, False)
+            head = _header(whole, sub, False)
         else:  # tiles: narrower margins, the title beside the small map of the tiles
             margin = TILE_MARGIN
             inner = width - 2 * margin
             title = wrap_words(_title(building, options), inner - 2 * INDEX_W - 0.3, TITLE_PT,
                                bold=True)
-            head = _header(options, title, True)
+            sub = wrap_subtitle(options.subtitle, inner - 2 * INDEX_W - 0.3)
+            head = _header(title, sub, True)
             cols = tile_spans(x0, x1, inner - 2 * TILE_SIDE, s)
             rows = tile_spans(y0, y1, height - 2 * margin - head - TILE_BOTTOM, s)
         if best is None or len(cols) * len(rows) < best[0]:
-            best = (len(cols) * len(rows), (width, height), cols, rows, title, head, margin)
+            best = (len(cols) * len(rows), (width, height), cols, rows, title, head, margin,
+                    sub)
     assert best is not None
-    _, (width, height), cols, rows, title, head, margin = best
+    _, (width, height), cols, rows, title, head, margin, sub = best
     windows = [(a, b_, c, d) for c, d in rows for a, b_ in cols]
     tiled = len(windows) > 1
     legend_h = legend_height(n_keys, width - 2 * margin)
@@ -321,7 +364,7 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
         y = height - margin - head - h
         tile = (lv, k, windows) if tiled else None
         pages.append(_Page((width, height), [(lv, (x, y, w, h), (a, b_, c, d))], tile,
-                           [lv] if on_page else None, title, margin))
+                           [lv] if on_page else None, title, margin, sub))
     return pages
 
 
@@ -349,10 +392,11 @@ def draw_map(building: Building, scene: Scene | None = None,
         _text(fig, 0.5, 1 - (top + TITLE_AT) / height, page.title, ha="center", va="top",
               fontsize=TITLE_PT, fontweight="bold", linespacing=1.15, gid="map-title")
         below = top + TITLE_AT + TITLE_LINE * (page.title.count("\n") + 1)
-        if options.subtitle:
-            _text(fig, 0.5, 1 - (below + 0.04) / height, options.subtitle, ha="center",
-                  va="top", fontsize=9, color="#444444", gid="map-subtitle")
-            below += SUB_LINE
+        if page.subtitle:
+            _text(fig, 0.5, 1 - (below + 0.04) / height, page.subtitle, ha="center",
+                  va="top", fontsize=SUB_PT, color="#444444", linespacing=1.2,
+                  gid="map-subtitle")
+            below += subtitle_height(page.subtitle)
         for lv, (x, y, w, h), window in page.placed:
             ax = fig.add_axes((x / width, y / height, w / width, h / height))
             draw_level(ax, building, lv, scene, options, window=window,

@@ -113,15 +113,33 @@ class Scenario:
         return self.spec.fires
 
     @property
+    def arrivals(self) -> list[str]:
+        """The NPCs the script brings in later, by name in cue order (``rescue:Pip``)."""
+        if self.script is None:
+            return []
+        if self._cues is None:
+            self.build(0)  # parses the cues, once
+        if not self._cues:
+            return []
+        from fuego.scenario.script import Script
+
+        present = {h.name.lower() for h in self.heroes}
+        return [n for n in Script(self._cues).arrivals if n.lower() not in present]
+
+    @property
     def plans(self) -> HeroPlans | None:
         """The heroes' plans the scenario gives (``plan:``; the others flee), or None when it
-        gives none: what the automatic heroes do (fuego run, forecast, fuego play's default)."""
+        gives none: what the automatic heroes do (fuego run, forecast, fuego play's default).
+        A rescue may name an NPC the script brings in later: the rescuer waits for them."""
         from fuego.engine.plans import FLEE, HeroPlans, parse_plan
 
-        names = [h.name for h in self.heroes]
-        npcs = [h.name for h in self.heroes if h.npc]
+        if not any(h.plan for h in self.heroes):
+            return None
+        later = self.arrivals
+        names = [h.name for h in self.heroes] + later
+        npcs = [h.name for h in self.heroes if h.npc] + later
         named = {h.name.lower(): parse_plan(h.plan, names, npcs) for h in self.heroes if h.plan}
-        return HeroPlans(FLEE, named) if named else None
+        return HeroPlans(FLEE, named, frozenset(n.lower() for n in later))
 
     @property
     def wrecks(self) -> list[WreckSpec]:
@@ -359,8 +377,11 @@ def _check(located: Located, problems: Problems, source: str) -> Scenario:
     _check_fires(sections, planner, problems)
     _check_wrecks(sections, planner, problems)
     _check_actions(sections, planner, problems, names)
-    if building_sound and sections.get("script") is not None:
-        _check_script(sections, planner, problems, names)
+    arrivals: list[str] | None = []
+    if sections.get("script") is not None:
+        arrivals = (_check_script(sections, planner, problems, names) if building_sound
+                    else None)
+    _check_plans(sections, problems, arrivals)
     problems.raise_if_any()
     values = {k: v for k, v in sections.items() if k in SECTIONS}
     spec = ScenarioSpec.model_construct(**values)
@@ -371,16 +392,20 @@ def _check(located: Located, problems: Problems, source: str) -> Scenario:
 
 
 def _check_script(sections: dict, planner: Planner, problems: Problems,
-                  heroes: dict[str, str]) -> None:
+                  heroes: dict[str, str]) -> list[str] | None:
     """The script is checked against the building and the cast, only when the building itself
-    is sound (its areas are what the script names)."""
-    from fuego.scenario.script import parse_script
+    is sound (its areas are what the script names). Returns the NPCs it brings in later
+    (None when it is broken)."""
+    from fuego.scenario.script import Script, parse_script
 
     # A file without ``rules:`` plays by the default rules: check the script against those.
     rules = sections.get("rules") or RulesSpec()
     settings = make_settings(rules, sections.get("weather") or WeatherSpec())
-    parse_script(sections["script"], planner.building, problems,
-                 heroes=list(heroes.values()), settings=settings, path=("script",))
+    cues = parse_script(sections["script"], planner.building, problems,
+                        heroes=list(heroes.values()), settings=settings, path=("script",))
+    if cues is None:
+        return None
+    return [n for n in Script(cues).arrivals if n.lower() not in heroes] if cues else []
 
 
 def _check_rules(sections: dict, problems: Problems) -> None:
@@ -442,16 +467,27 @@ def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[
                          f"heroes[{seen[key]}]); names must differ")
         seen.setdefault(key, i)
         planner.area_index(spec.start, path + ("start",), what=f"{spec.name}'s start")
-    for i, spec in enumerate(heroes):  # a rescue names another of them
-        if spec is not None and spec.plan:
-            from fuego.engine.plans import parse_plan
-
-            try:
-                parse_plan(spec.plan, [h.name for h in heroes if h is not None],
-                           [h.name for h in heroes if h is not None and h.npc])
-            except FuegoError as exc:
-                problems.add(("heroes", i, "plan"), exc.message, tip=exc.tip)
     return names
+
+
+def _check_plans(sections: dict, problems: Problems, arrivals: list[str] | None) -> None:
+    """Each hero's ``plan:``; a rescue names another of them or an NPC the script brings in
+    (``arrivals``; None: the script could not be read, so a name may be one of its own)."""
+    from fuego.engine.plans import PlanKind, parse_plan
+
+    heroes = [h for h in sections.get("heroes") or [] if h is not None]
+    later = arrivals or []
+    names = [h.name for h in heroes] + later
+    npcs = [h.name for h in heroes if h.npc] + later
+    for i, spec in enumerate(sections.get("heroes") or []):
+        if spec is None or not spec.plan:
+            continue
+        try:
+            parse_plan(spec.plan, names, npcs)
+        except FuegoError as exc:
+            rescue = spec.plan.strip().lower().startswith(PlanKind.RESCUE.value + ":")
+            if not (arrivals is None and rescue):
+                problems.add(("heroes", i, "plan"), exc.message, tip=exc.tip)
 
 
 def _check_fires(sections: dict, planner: Planner, problems: Problems) -> None:

@@ -1,0 +1,35 @@
+"""How will the fire go? Many seeded runs of one scenario with heroes following a plan, counted.
+
+:func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
+:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes following the GM's
+plans (:mod:`fuego.engine.plans`: flee, the automatic heroes of ``fuego run``, unless told
+otherwise; scripted where the scenario has ``actions:``, the plan where the script is
+silent), and counts per round what burns and what happens to the heroes. It prints nothing:
+``fuego forecast`` shows the numbers, :mod:`fuego.render.forecast_plot` draws them.
+
+The package, one concept a module:
+
+- :mod:`~fuego.forecast.counts`: what a run adds (:class:`~fuego.forecast.counts.Run`) and the
+  integer totals (:class:`~fuego.forecast.counts.Counts`);
+- :mod:`~fuego.forecast.play`: one run's play (:func:`~fuego.forecast.play.play_run`) and its
+  seed (:func:`run_seed`);
+- :mod:`~fuego.forecast.units`: the work units an executor hands out;
+- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`: who plays them (this process,
+  worker processes);
+- :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
+- :mod:`~fuego.forecast.runner`: :func:`forecast`, which ties them together.
+
+Reproducible, whatever plays the runs: run ``i`` (0-based) plays the scene built with seed
+``Roller(seed).spawn(i).seed``, that is ``(seed * 1_000_003 + i) mod 2**48``, and nothing
+else; every statistic is an integer count, divided by ``runs`` only at the very end, so
+``--jobs 1`` and ``--jobs 8`` give the same numbers to the last bit. Ctrl-C stops every worker
+at once; the runs finished come back in :class:`ForecastInterrupted`.
+"""
+
+from fuego.forecast.counts import STATUSES
+from fuego.forecast.play import run_seed
+from fuego.forecast.result import ForecastInterrupted, ForecastResult
+from fuego.forecast.runner import MAX_JOBS, MAX_RUNS, forecast
+
+__all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX_RUNS",
+           "MAX_JOBS", "STATUSES"]

@@ -1,0 +1,58 @@
+"""Who plays a forecast's work units: this process, a pool of worker processes
+(:mod:`fuego.forecast.pool`) or a Dask cluster (:mod:`fuego.forecast.cluster`).
+
+An :class:`Executor` plays every :class:`~fuego.forecast.units.Unit` and adds its counts to
+the totals of its variant. The totals are integer sums, so which executor played which unit,
+and in what order they came back, changes nothing in the numbers. On Ctrl-C an executor stops
+its workers, adds the runs they finished and raises :class:`KeyboardInterrupt`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from fuego.forecast.counts import Counts
+from fuego.forecast.units import Unit, Variant, play_unit
+
+__all__ = ["Executor", "Progress", "InProcess"]
+
+#: ``progress(runs done, runs in all)``, called after runs finish (and meanwhile, so a clock
+#: can tick).
+Progress = Callable[[int, int], None]
+
+
+class Executor(Protocol):
+    #: How the summary names it ("1 job", "2 jobs", "dask: 4 workers").
+    label: str
+
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+            progress: Progress | None = None) -> None:
+        """Play ``units``, adding each one's counts to ``totals[unit.variant]``."""
+        ...
+
+
+class InProcess:
+    """Every unit in this process, one after the other (``--jobs 1``)."""
+
+    label = "1 job"
+
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+            progress: Progress | None = None) -> None:
+        done = 0
+        total = sum(u.runs for u in units)
+
+        def each() -> None:
+            nonlocal done
+            done += 1
+            if progress:
+                progress(done, total)
+
+        for unit in units:
+            # a unit's counts join the total only when whole; an interrupted unit's finished
+            # runs are kept by adding them as they are
+            part = variants[unit.variant].counts()
+            try:
+                play_unit(variants, unit, part, each)
+            finally:
+                totals[unit.variant].add(part)

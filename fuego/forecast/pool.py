@@ -1,0 +1,193 @@
+"""The default executor: a pool of worker processes on this machine (``--jobs J``).
+
+Worker processes are forked on Linux (fast, and they inherit the warmed-up caches; ``fuego
+forecast`` runs no thread while they start: its progress bar refreshes by hand) and spawned
+elsewhere; each receives the variants once, pickled. ``start_method`` overrides the choice.
+
+Ctrl-C stops every worker at once: each abandons the run it is playing and sends back the runs
+it finished, within :data:`STOP_WAIT` seconds, after which the pool is terminated. A worker
+dies with its parent however that ends (Linux), so none is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from fuego.errors import FuegoError, Stopped
+from fuego.forecast.counts import Counts
+from fuego.forecast.executors import Progress
+from fuego.forecast.units import RunGuard, Unit, Variant, play_unit
+
+__all__ = ["ProcessPool", "STOP_WAIT"]
+
+#: After Ctrl-C, how long to wait for the workers' finished runs before stopping them.
+STOP_WAIT = 0.6
+
+
+# -- in a worker process --------------------------------------------------------------------------
+_GUARD = RunGuard()
+_WORKER: dict[str, Any] = {}
+
+
+def _on_interrupt(signum: int, frame: Any) -> None:
+    """A worker's Ctrl-C: stop taking runs; a run being played stops at once (it is not
+    counted), while adding a finished run to the counts it waits until that is done."""
+    _GUARD.stop = True
+    if _GUARD.playing:
+        raise KeyboardInterrupt
+
+
+def _init_worker(blob: bytes, done: Any) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, _on_interrupt)
+    # a worker dies at once of SIGTERM (the pool's terminate) and SIGHUP, whatever its parent
+    # installed before forking, and dies with its parent however that ends (kill -9 too)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _die_with_parent()
+    _GUARD.stop = _GUARD.playing = False
+    _WORKER["variants"] = pickle.loads(blob)
+    _WORKER["done"] = done
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel sends this worker SIGKILL when its parent dies (``PR_SET_PDEATHSIG``),
+    so no worker outlives a forecast killed without a chance to stop them."""
+    import os
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
+    import multiprocessing
+
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:  # it died before the call
+        os._exit(1)
+
+
+def _play(unit: Unit) -> tuple[Unit, Counts]:
+    done = _WORKER["done"]
+
+    def each() -> None:
+        with done.get_lock():
+            done.value += 1
+
+    return unit, play_unit(_WORKER["variants"], unit, each=each, guard=_GUARD)
+
+
+# -- in the forecast's process --------------------------------------------------------------------
+class ProcessPool:
+    """``jobs`` worker processes share the units; their counts are added as they come back."""
+
+    def __init__(self, jobs: int, start_method: str | None = None, tick: float = 0.1) -> None:
+        self.jobs = jobs
+        self.start_method = start_method
+        self.tick = tick
+        self.label = f"{jobs} job{'s' if jobs != 1 else ''}"
+
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+            progress: Progress | None = None) -> None:
+        import multiprocessing
+
+        runs = sum(u.runs for u in units)
+        tick = self.tick
+        try:
+            blob = pickle.dumps(list(variants))
+        except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+            raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
+                             tip="use --jobs 1") from exc
+        start_method = self.start_method
+        if start_method is None:
+            linux = sys.platform.startswith("linux")
+            start_method = "fork" if linux and threading.active_count() == 1 else "spawn"
+        ctx = multiprocessing.get_context(start_method)
+        done = ctx.Value("q", 0)
+        finished = 0
+        added = 0
+
+        def add(unit: Unit, counts: Counts) -> None:
+            nonlocal added
+            totals[unit.variant].add(counts)
+            added += counts.runs
+
+        before = set(multiprocessing.active_children())
+        pool = ctx.Pool(min(self.jobs, len(units)), initializer=_init_worker,
+                        initargs=(blob, done))
+        workers = [p for p in multiprocessing.active_children() if p not in before]
+        try:
+            results = pool.imap_unordered(_play, list(units))
+            while finished < len(units):
+                try:
+                    unit, counts = results.next(timeout=tick)
+                except multiprocessing.TimeoutError:
+                    # a worker killed mid-unit (out of memory, kill -9) loses its unit for
+                    # good: the pool would wait for it forever
+                    if any(p.exitcode not in (None, 0) for p in workers):
+                        raise FuegoError("a worker process stopped unexpectedly (out of "
+                                         "memory, or killed)",
+                                         tip="try fewer --jobs, or --jobs 1") from None
+                    if progress:
+                        progress(min(done.value, runs), runs)
+                    continue
+                add(unit, counts)  # integer sums: the order they come back in is no matter
+                finished += 1
+                if progress:
+                    progress(min(done.value, runs), runs)
+            pool.close()
+        except KeyboardInterrupt:
+            # Every worker stops its run now and sends back the runs it finished (a terminal's
+            # Ctrl-C reaches them too; a SIGINT to this process alone is passed on); what has
+            # not come back within STOP_WAIT seconds is dropped with the workers.
+            import os
+            import signal
+
+            for child in multiprocessing.active_children():
+                with contextlib.suppress(OSError):
+                    os.kill(child.pid or 0, signal.SIGINT)
+            deadline = time.monotonic() + STOP_WAIT
+            try:
+                while finished < len(units) and time.monotonic() < deadline:
+                    try:
+                        unit, counts = results.next(timeout=max(0.01,
+                                                                deadline - time.monotonic()))
+                    except multiprocessing.TimeoutError:
+                        break
+                    except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
+                        finished += 1
+                        continue
+                    finished += 1
+                    add(unit, counts)
+            except KeyboardInterrupt:
+                pass  # a second Ctrl-C: stop waiting
+            pool.terminate()
+            pool.join()
+            raise
+        except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
+            pool.terminate()
+            pool.join()
+            raise
+        except Exception as exc:
+            pool.terminate()
+            pool.join()
+            if isinstance(exc, FuegoError):
+                raise
+            raise FuegoError(f"a worker process stopped unexpectedly ({type(exc).__name__}: "
+                             f"{exc})", tip="try fewer --jobs, or --jobs 1") from exc
+        pool.join()
+        if added < runs:  # the workers were stopped (a Ctrl-C this process did not see)
+            raise KeyboardInterrupt
