@@ -366,21 +366,12 @@ class Paths:
         and every other area is calm at once (docs/performance.md)."""
         if self._changed or self._rebuilt:
             self._settle()
-        areas = self.areas
-        if self._fuel_back:
-            back = [i for i in self._fuel_back if areas[i].burnable and i not in burning]
-            self._fuel_back.clear()
-            if back:  # fuel came back (a fire put out early, spilt oil): look again everywhere
-                self._leaps.clear()
-                self._leap_looked = False
-        if steps != self._leap_steps:
-            self._leaps.clear()
-            self._leap_steps, self._leap_looked = steps, False
-        if not self._leap_looked:
-            self._leap_near, self._leap_looked = self._near_fuel(steps, burning), True
+        if self._fuel_back or steps != self._leap_steps or not self._leap_looked:
+            self._look_again(steps, burning)
         near = self._leap_near
         if near is not None and here not in near:
             return _NO_LEAPS
+        areas = self.areas
         live = self._leaps.get(here)
         if live is None:
             dist, order = self.reach(here, steps)
@@ -395,6 +386,18 @@ class Paths:
             self._leaps.clear()
         self._leaps[here] = live
         return live
+
+    def _look_again(self, steps: int, burning: Collection[int]) -> None:
+        """Drop what was known of the leaps where fuel came back (a fire put out early, spilt
+        oil) or the reach asked for changed, and find the areas near fuel again."""
+        areas = self.areas
+        back = [i for i in self._fuel_back if areas[i].burnable and i not in burning]
+        self._fuel_back.clear()
+        if back or steps != self._leap_steps:
+            self._leaps.clear()
+            self._leap_steps, self._leap_looked = steps, False
+        if not self._leap_looked:
+            self._leap_near, self._leap_looked = self._near_fuel(steps, burning), True
 
     def _near_fuel(self, steps: int, burning: Collection[int]) -> set[int] | None:
         """The areas within a leap of any unlit fuel when that fuel is scarce (at most one
