@@ -14,8 +14,8 @@ from fuego.engine.rounds import needs_air
 from fuego.engine.scene import Cause
 from fuego.rules.formulas import leap_tn
 from fuego.rules.tables import SMOKE_AREA_FACTOR, Structure
-from fuego.world.building import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 from fuego.world.paths import walk_step
+from fuego.world.places import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 
 ROOMS = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry", "fuel": 0},

@@ -9,7 +9,7 @@ import pytest
 from builders import grid
 
 from fuego.rules.tables import Structure
-from fuego.world.building import ALWAYS_OPEN, BarrierKind
+from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
 ROOMS = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry"},

@@ -25,11 +25,3 @@ else; every statistic is an integer count, divided by ``runs`` only at the very 
 ``--jobs 1`` and ``--jobs 8`` give the same numbers to the last bit. Ctrl-C stops every worker
 at once; the runs finished come back in :class:`ForecastInterrupted`.
 """
-
-from fuego.forecast.counts import STATUSES
-from fuego.forecast.play import run_seed
-from fuego.forecast.result import ForecastInterrupted, ForecastResult
-from fuego.forecast.runner import MAX_JOBS, MAX_RUNS, forecast
-
-__all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX_RUNS",
-           "MAX_JOBS", "STATUSES"]

@@ -25,11 +25,9 @@ import networkx as nx
 from fuego.errors import RuleError
 from fuego.rules.tables import AREA_FEET, Structure
 from fuego.world.paths import Paths
-from fuego.world.places import (  # noqa: F401  (the parts, importable from here as before)
+from fuego.world.places import (
     ALWAYS_OPEN,
-    BEAM_STRUCTURE,
     OPENABLE,
-    VERTICAL,
     Area,
     Barrier,
     BarrierKind,
@@ -39,7 +37,6 @@ from fuego.world.places import (  # noqa: F401  (the parts, importable from here
     Room,
     Route,
     RouteKind,
-    column_index,
     column_letters,
     parse_coordinate,
 )
