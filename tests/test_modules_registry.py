@@ -185,9 +185,9 @@ def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
     s.round = 1
     for m in s.modules:
         m.round_start(s)
-    from fuego.engine.hero_actions import parse_action
     from fuego.engine.hero_actions import perform as hero_perform
+    from fuego.engine.hero_actions import read_action
 
-    hero_perform(s, ana, parse_action(s, ana, "bucket-chain ground:B2"))
+    hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:B2"))
     end_round(s)
     assert not s.fires  # out before the heavy winds could carry it east

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from fuego.engine.heroes import Hero
 from fuego.engine.rounds import needs_air
 from fuego.engine.scene import Cause
+from fuego.rules.charts import SMOKE_AREA_FACTOR, Structure
 from fuego.rules.formulas import leap_tn
-from fuego.rules.tables import SMOKE_AREA_FACTOR, Structure
 from fuego.world.paths import walk_step
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 

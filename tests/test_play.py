@@ -74,7 +74,7 @@ def test_several_rounds_with_scripted_input(shop):
     assert re.search(r"\* ?\d\. move ground:F2 \(Shop\)", out)
     assert "  Bo [3: move ground:F2]: wait\n" in out
     assert "Phase 5 - Ana Vaz (Shop, ground:D1; 3 action dice: 5, 6, 7)" in out
-    assert "2. close ground:C1 (open wooden door 'store door' to Store)" in out
+    assert "2. close store door (open wooden door to Store, ground:C1)" in out
     # a roll: the pool, the TN and the exact chance; the GM typed the player's total
     assert "Ana Vaz rolls to smother the fire: 5k3 vs TN 20 - " in out
     assert re.search(r"5k3 vs TN 20 - \d+% to succeed", out)

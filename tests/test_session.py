@@ -74,10 +74,8 @@ class ScriptLive:
     def answer(self, q):
         self.asked.append(q.key())
         if q.kind == "action":
-            from fuego.engine.hero_actions import describe
-
-            self.offered.append(([describe(q.scene, c) for c in q.choices],
-                                 describe(q.scene, q.default)))
+            self.offered.append(([c.text(q.scene) for c in q.choices],
+                                 q.default.text(q.scene)))
         if q.kind == "round":
             self.digests_at_round[q.round] = state_digest(q.scene)
         if not self.answers:
@@ -357,7 +355,8 @@ def test_end_override_ends_the_scene_mid_round():
 
 def test_bad_answers_are_rejected_and_asked_again():
     player, live = play(new_session(), ["", "fly away", "99", "", "seventeen"])
-    assert any("cannot 'fly away' now" in e for e in live.errors)
+    assert any("'fly' is not a hero action: expected one of move, open" in e
+               and "legal now: move" in e for e in live.errors)
     assert any("no choice 99" in e for e in live.errors)
     assert len(player.session.inputs) == 2
 
@@ -513,13 +512,13 @@ def test_a_modules_action_keeps_its_area():
 
 
 def test_put_out_a_companions_clothes_by_first_name():
-    from fuego.engine.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind, read_action
 
     session = new_session()
     scene = session.build()
     ana, bo = scene.hero("Ana Vaz"), scene.hero("Bo")
     bo.area = ana.area
     ana.clothes_fd = 2
-    act = replay.resolve_action(scene, bo, "put-out-clothes Ana")
+    act = read_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
-    assert replay.action_words(scene, act) == "put-out-clothes Ana Vaz"
+    assert act.text(scene) == "put-out-clothes Ana Vaz"

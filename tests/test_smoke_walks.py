@@ -8,7 +8,7 @@ import networkx as nx
 import pytest
 from builders import grid
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
 ROOMS = {

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     DESTRUCTION_TN,
     LEAP_NEW_FD,
@@ -113,7 +113,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     adjust = _adjuster(scene, fire) if scene.modules else None
     acts: list[FireAction] = []
     if fire.fd < MAX_FIRE_DICE:
-        tn = fire.grow_tn if adjust is None else adjust(fire.grow_tn, here, "grow")
+        tn = fire.grow_tn if adjust is None else adjust(fire.grow_tn, here, ActionKind.GROW)
         if tn is not None:
             acts.append(FireAction(ActionKind.GROW, tn, here))
     if b.routes_at(here):
@@ -126,14 +126,14 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
 
 
 #: A module's say on an action's TN: (TN, target area, which action) -> TN, or None: forbidden.
-Adjust = Callable[[int, int, str], int | None]
+Adjust = Callable[[int, int, ActionKind], int | None]
 
 
 def _adjuster(scene: Scene, fire: Fire) -> Adjust:
     """The modules' adjustments of ``fire``'s TNs, in their order (``RuleModule.spread_tn``)."""
     mods = scene.modules
 
-    def adjust(tn: int, target: int, how: str) -> int | None:
+    def adjust(tn: int, target: int, how: ActionKind) -> int | None:
         for m in mods:
             changed = m.spread_tn(scene, fire, target, tn, how)
             if changed is None:  # a module forbids it (e.g. upwind in heavy winds)
@@ -165,7 +165,7 @@ def _through_barriers(scene: Scene, fire: Fire, adjust: Adjust | None, fuel_only
             continue
         if tn is not None and behind:
             if adjust is not None:
-                tn = adjust(tn, j, "burn-through")
+                tn = adjust(tn, j, ActionKind.BURN_THROUGH)
             if tn is not None:
                 acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier,
                                        fuel_behind=behind))
@@ -193,7 +193,7 @@ def _leaps(scene: Scene, fire: Fire, adjust: Adjust | None, acts: list[FireActio
         if small and not adjacent(scene, here, j, moves):
             continue
         if adjust is not None:
-            adjusted = adjust(tn, j, "leap")
+            adjusted = adjust(tn, j, ActionKind.LEAP)
             if adjusted is None:
                 continue
             tn = adjusted

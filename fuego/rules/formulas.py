@@ -1,6 +1,6 @@
 """The rule formulas: every computation the rules make from their numbers, written once.
 
-The numbers live in ``tables.py``; whatever combines them (a TN with raises called, the Fire
+The numbers live in ``charts.py`` (the rule charts); whatever combines them (a TN with raises called, the Fire
 Dice of a new fire, the range Fire Dice are kept in) lives here, so a house rule on a TN changes
 the roll and the odds shown together.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     AREA_FEET,
     FIRE_STATS,
     LEAP_TN_PER_YARD,

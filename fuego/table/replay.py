@@ -1,7 +1,7 @@
 """Replaying a session: the :class:`Player` drives the scene from the saved answers, then
 asks the table (a :class:`Live`) for new ones and records them; the :class:`Question` it asks,
-undo (:class:`Rewind`, :func:`undo_point`), the round's state digest, and hero actions in the
-words they are recorded in.
+undo (:class:`Rewind`, :func:`undo_point`) and the round's state digest. A hero's action is
+recorded in its one text form (``HeroAction.text``) and read back by ``read_action``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
     SceneOver,
     apply_override,
-    find_hero,
     is_override,
     normalize_override,
 )
@@ -38,41 +37,6 @@ if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
     from fuego.table.session import Session
-
-
-# -- hero actions in words ------------------------------------------------------------------------
-def action_words(scene: Scene, act: HeroAction) -> str:
-    """A hero's action as recorded: ``describe``'s words, and for a module's action (a bucket
-    chain, a blanket) its area too, so the same one is picked again on replay."""
-    from fuego.engine.hero_actions import HeroActionKind, describe
-
-    if not isinstance(act.kind, HeroActionKind) and act.target is not None:
-        text = f"{act.kind.value} {scene.area_name(act.target)}"
-        return text + (f" {act.other}" if act.other else "")
-    return describe(scene, act)
-
-
-def resolve_action(scene: Scene, hero: Hero, text: str,
-                   legal: list[HeroAction] | None = None) -> HeroAction:
-    """The legal action ``text`` names: its recorded words exactly, else as ``parse_action``
-    reads a GM's words (``move ground:C4``, ``open front door``). RuleError when none."""
-    from fuego.engine.hero_actions import HeroActionKind, options, parse_action
-
-    legal = options(scene, hero) if legal is None else legal
-    want = " ".join(text.split()).lower()
-    for act in legal:
-        if action_words(scene, act).lower() == want:
-            return act
-    verb, _, who = want.partition(" ")
-    if verb == HeroActionKind.PUT_OUT_CLOTHES.value and who:  # a companion by first name
-        try:
-            name = find_hero(scene, who).name.lower()
-        except RuleError:
-            name = None
-        for act in legal:
-            if act.kind is HeroActionKind.PUT_OUT_CLOTHES and (act.other or "").lower() == name:
-                return act
-    return parse_action(scene, hero, text)
 
 
 def spend_drama(scene: Scene, hero: Hero, n: int) -> None:
@@ -329,7 +293,9 @@ class Player:
         if entry["a"] == "hold":
             return None
         try:
-            return resolve_action(scene, hero, entry["a"])
+            from fuego.engine.hero_actions import read_action
+
+            return read_action(scene, hero, entry["a"])
         except FuegoError as exc:
             raise self._diverged(f"the saved action {entry['a']!r} is not legal now "
                                  f"({exc})") from None
@@ -484,7 +450,10 @@ class Player:
         return self._action_question(q.scene, q.actor)
 
     def _interpret(self, q: Question, text: str) -> dict[str, Any]:
-        """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not)."""
+        """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not); a
+        hero's action is recorded in its one text form (``HeroAction.text``)."""
+        from fuego.engine.hero_actions import read_action
+
         text = " ".join(text.split())
         entry = q.key()
         low = text.lower()
@@ -492,12 +461,12 @@ class Player:
             (low.isascii() and low.isdigit()) or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
-                act = resolve_action(q.scene, q.actor, text, q.choices)
+                act = read_action(q.scene, q.actor, text, q.choices)
             except RuleError as exc:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
                     raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
             else:
-                entry["a"] = action_words(q.scene, act)
+                entry["a"] = act.text(q.scene)
                 return entry
         if text and is_override(text, hero_prompt=q.kind == "action", scene=q.scene):
             entry["gm"] = normalize_override(q.scene, text)
@@ -544,7 +513,7 @@ class Player:
             return entry
         # an action
         if low == "":
-            entry["a"] = action_words(q.scene, q.default) if q.default is not None else "wait"
+            entry["a"] = q.default.text(q.scene) if q.default is not None else "wait"
             return entry
         if low in ("hold", "h"):
             entry["a"] = "hold"
@@ -555,13 +524,13 @@ class Player:
             n = int(low)
             if not 1 <= n <= len(q.choices):
                 raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
-            entry["a"] = action_words(q.scene, q.choices[n - 1])
+            entry["a"] = q.choices[n - 1].text(q.scene)
             return entry
         try:
-            act = resolve_action(q.scene, q.actor, text, q.choices)
+            act = read_action(q.scene, q.actor, text, q.choices)
         except RuleError as exc:
             raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
-        entry["a"] = action_words(q.scene, act)
+        entry["a"] = act.text(q.scene)
         return entry
 
 

@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
+from fuego.rules.charts import AREA_FEET
 from fuego.rules.formulas import leap_tn
-from fuego.rules.tables import AREA_FEET
 from fuego.world.places import Area, Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:

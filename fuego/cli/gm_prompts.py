@@ -1,7 +1,7 @@
-"""The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
+"""The GM's prompts: what ``fuego play`` shows and asks each round (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.table.replay.Live` side of a session: the
+:class:`GMPrompts` is the :class:`fuego.table.replay.Live` side of a session: the
 :class:`~fuego.table.replay.Player` replays the saved answers and asks the table only when
 they run out. The table
 
@@ -29,7 +29,7 @@ pipe (or with ``--plain``). Input is read with ``click.prompt`` so a pipe, a pse
 click's ``CliRunner`` can drive it; end of input saves and stops.
 
 What the table shows (:class:`Screen`, the plans, the heroes' and fires' tables, the choices'
-labels) is in :mod:`fuego.cli.table_view`.
+labels) is in :mod:`fuego.cli.gm_screen`.
 """
 
 from __future__ import annotations
@@ -40,12 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.cli.table_view import (
+from fuego.cli.gm_screen import (
     Screen,
     also_burning,
     area_label,
     choice_label,
-    choice_words,
     event_style,
     fire_label,
     fire_rows,
@@ -66,6 +65,7 @@ from fuego.cli.table_view import (
     when,
 )
 from fuego.errors import FuegoError, SaveError
+from fuego.rules.formulas import raise_bonus
 from fuego.table import session as sessions
 from fuego.table.overrides import OVERRIDE_HELP
 from fuego.table.replay import PLAY_OUT, Interrupted, Question, Quit, Rewind
@@ -118,7 +118,7 @@ def undone_words(entry: dict[str, Any]) -> str:
 
 
 # -- the table -----------------------------------------------------------------------------------
-class Table:
+class GMPrompts:
     """Shows and asks; implements :class:`fuego.table.replay.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
@@ -546,13 +546,13 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for later; ... raise N: call raises (+5 TN "
-                         "each); help", "dim")
+        self.screen.line("      hold: keep the die for later; ... raise N: call raises "
+                         f"(+{raise_bonus(1)} TN each); help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
             n = q.choices.index(q.default) + 1
-            return f"  {q.actor.name} [{n}: {choice_words(q.scene, q.actor, q.default)}]"
+            return f"  {q.actor.name} [{n}: {q.default.text(q.scene)}]"
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
