@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
+from fuego.engine import loop  # noqa: E402
 from fuego.engine.controllers import AutoController  # noqa: E402
 from fuego.engine.events import LOG_FORMAT  # noqa: E402
-from fuego.engine.rounds import run_scene  # noqa: E402
 
 #: the digests of log format LOG_FORMAT
 BASELINE = ROOT / "bench" / "logs.json"
@@ -75,7 +75,7 @@ def digests(only: str | None = None) -> dict[str, str]:
         if only and only not in name:
             continue
         scene = make()
-        run_scene(scene, AutoController(), rounds=rounds)
+        loop.run(scene, AutoController(), rounds=rounds)
         h = hashlib.sha256()
         for event in scene.log:
             h.update(event.to_json().encode())

@@ -262,7 +262,7 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
         def play(jobs: int):
             standin.forecast(runs, rounds, 1, jobs)
 
-        what = "stand-in: run_scene over a tests/builders.py building in a process pool"
+        what = "stand-in: loop.run over a tests/builders.py building in a process pool"
     times, cpu = {}, {}
     for jobs in (1, 2):
         samples, cpus = [], []

@@ -536,7 +536,8 @@ def play_checked(scene: Scene, controller, rounds: int, *, twin: Scene | None = 
     the build and after every round. With ``twin`` (the same scenario, seed and controller
     kind), play it in step and compare snapshots and event JSON after every round. Returns the
     rounds played."""
-    from fuego.engine.rounds import finished, play_round, start_scene
+    from fuego.engine import loop
+    from fuego.engine.rounds import play_round, start_scene
 
     if scene.round == 0:
         # The starting fires are events of round 0 (before scene-start): check them, and what
@@ -554,7 +555,7 @@ def play_checked(scene: Scene, controller, rounds: int, *, twin: Scene | None = 
     if twin is not None:
         _compare(scene, twin, scene.round)
     played = 0
-    while played < rounds and not finished(scene):
+    while played < rounds and loop.ending(scene) is None:
         play_round(scene, controller)
         played += 1
         prev = check(scene, prev, scene.log[mark:])

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from builders import TWO_ROOMS, grid, scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
 from fuego.engine.hero_actions import options
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Structure
 from fuego.world.places import BarrierKind
@@ -127,7 +127,7 @@ def test_the_tavern_heroes_see_the_way_out_as_a_fresh_map_would(seed):
 
     s = load(str(ROOT / "campaigns" / "tavern.yaml")).build(seed)
     Checked.looks = 0
-    run_scene(s, Checked(), rounds=20)
+    loop.run(s, Checked(), rounds=20)
     assert Checked.looks > 10
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fuego.engine.loop import SceneOver
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
 from fuego.text import UNSAFE_LINE, terminal
@@ -93,10 +94,6 @@ OVERRIDE_HELP = (
     "note TEXT                         a line of your own on the players' screen\n"
     "end                               end the scene now"
 )
-
-
-class SceneOver(Exception):
-    """The GM ended the scene (raised through the round so no one else is asked)."""
 
 
 def find_hero(scene: Scene, name: str) -> Hero:
@@ -283,7 +280,7 @@ def shown(scene: Scene, what: str) -> str:
 
 def apply_override(scene: Scene, text: str) -> None:
     """Carry out a GM override (``fuego.table.gm``) from its text; ``end`` raises
-    :class:`SceneOver` after ending the scene."""
+    :class:`fuego.engine.loop.SceneOver` after ending the scene (the loop stops at once)."""
     from fuego.table import gm
 
     canon = normalize_override(scene, text)
