@@ -24,7 +24,9 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -34,13 +36,16 @@ from fuego.engine import loop  # noqa: E402
 from fuego.engine.controllers import AutoController  # noqa: E402
 from fuego.engine.events import LOG_FORMAT  # noqa: E402
 
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
+
 #: the digests of log format LOG_FORMAT
 BASELINE = ROOT / "bench" / "logs.json"
 
 
 def cases():
     """name -> a function making a fresh scene, and the rounds to play."""
-    out = {}
+    out: dict[str, tuple[Callable[..., Scene], int]] = {}
     for seed in (1, 2, 3):
         for temperament in ("hungry", "patient", "wild"):
             out[f"manor-{temperament}-{seed}"] = (

@@ -142,7 +142,7 @@ def test_the_runs_end_as_the_loop_says(tmp_path):
     embers = loads(EMBERS)
     runs, rounds, seed = 40, 6, 3
     d = forecast(embers, runs=runs, rounds=rounds, seed=seed).to_dict()
-    seen = Counter()
+    seen: Counter[tuple[str, int]] = Counter()
     for i in range(runs):
         outcome = loop.run(embers.build(run_seed(seed, i)), AutoController(), rounds=rounds)
         seen[outcome.why.value, outcome.round] += 1

@@ -15,9 +15,9 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import SMOKE_AREA_FACTOR, Structure
 from fuego.rules.formulas import leap_tn
 from fuego.world.paths import walk_step
-from fuego.world.places import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
+from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind, Feature, RouteKind
 
-ROOMS = {
+ROOMS: dict[str, dict] = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry", "fuel": 0},
     "s": {"key": "street", "outdoors": True, "fuel": 0}, "u": {"key": "upstairs"},
     "a": {"key": "attic"},
@@ -95,36 +95,33 @@ CHANGES = st.lists(st.tuples(st.sampled_from(["open", "close", "break", "fuel", 
                              st.integers(0, 10**6)), min_size=1, max_size=25)
 
 
-def apply(b, what, n, fires):
-    barriers, areas = b.barriers, b.areas
-    openable = [x for x in barriers if x.kind in (BarrierKind.DOOR, BarrierKind.WINDOW)
-                and not x.destroyed]
-    standing = [x for x in barriers if x.kind not in ALWAYS_OPEN and not x.destroyed]
-    i = n % len(areas)
-    if what == "open" and openable:
-        b.open_barrier(openable[n % len(openable)])
-    elif what == "close" and openable:
-        b.close_barrier(openable[n % len(openable)])
-    elif what == "break" and standing:
-        b.destroy_barrier(standing[n % len(standing)])
-    elif what == "fuel":
-        b.set_fuel(i, n % 5)
-    elif what == "burn":
-        b.burn_out(i)
-    elif what == "renew":
-        b.set_fuel(i, 1 + n % 4, renew=True)
-    elif what == "exit":
-        b.add_feature(i, Feature.EXIT)
-    elif what == "unexit":
-        b.remove_feature(i, Feature.EXIT)
-    elif what == "route":
-        j = next(iter(b.graph.adj[i]))
-        b.add_route(RouteKind.OIL, [i, j])
-    elif what == "fire" and i in fires:  # a fire goes out: its fuel is set (Scene.remove_fire)
+def _fire(b, i, fires):
+    if i in fires:  # a fire goes out: its fuel is set (Scene.remove_fire)
         fires.discard(i)
-        b.set_fuel(i, areas[i].fuel)
-    elif what == "fire":  # a fire starts: the building does not change
+        b.set_fuel(i, b.areas[i].fuel)
+    else:  # a fire starts: the building does not change
         fires.add(i)
+
+
+#: each change: (building, area, a barrier it may open, close or break, the fires) -> None
+ACTS = {
+    "open": lambda b, i, x, f: x is not None and x.kind in OPENABLE and b.open_barrier(x),
+    "close": lambda b, i, x, f: x is not None and x.kind in OPENABLE and b.close_barrier(x),
+    "break": lambda b, i, x, f: x is not None and b.destroy_barrier(x),
+    "fuel": lambda b, i, x, f: b.set_fuel(i, i % 5),
+    "burn": lambda b, i, x, f: b.burn_out(i),
+    "renew": lambda b, i, x, f: b.set_fuel(i, 1 + i % 4, renew=True),
+    "exit": lambda b, i, x, f: b.add_feature(i, Feature.EXIT),
+    "unexit": lambda b, i, x, f: b.remove_feature(i, Feature.EXIT),
+    "route": lambda b, i, x, f: b.add_route(RouteKind.OIL, [i, next(iter(b.graph.adj[i]))]),
+    "fire": lambda b, i, x, f: _fire(b, i, f),
+}
+
+
+def apply(b, what, n, fires):
+    standing = [x for x in b.barriers if x.kind not in ALWAYS_OPEN and not x.destroyed]
+    barrier = standing[n % len(standing)] if standing else None
+    ACTS[what](b, n % len(b.areas), barrier, fires)
 
 
 @settings(max_examples=25, deadline=None)

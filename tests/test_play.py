@@ -418,7 +418,7 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
 
 
 # -- a real terminal ------------------------------------------------------------------------------
-def _pty_run(shop, args, steps, timeout=30):
+def _pty_run(shop, args, steps, timeout=30):  # noqa: C901
     """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type)."""
     import pty
 

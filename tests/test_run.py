@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from helpers import two_room_scene
 
 from fuego.cli import cli
@@ -31,7 +31,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "tavern-seed-7.jsonl"
 REGEN = os.environ.get("FUEGO_REGEN_GOLDEN") == "1"
 
 
-def run(*args: str) -> click.testing.Result:  # noqa: F821
+def run(*args: object) -> Result:
     return CliRunner().invoke(cli, ["run", *map(str, args)], catch_exceptions=False)
 
 

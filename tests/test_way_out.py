@@ -19,7 +19,7 @@ from fuego.world.places import BarrierKind
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def reference_costs(scene):
+def reference_costs(scene):  # noqa: C901
     """The costs as first written: a Dijkstra reading every barrier afresh."""
     b = scene.building
     cost = [float("inf")] * len(b.areas)

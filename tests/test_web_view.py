@@ -12,7 +12,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from fuego.engine.events import EventKind
+from fuego.engine.events import Event, EventKind
 from fuego.engine.hero_actions import hidden_fires
 from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
@@ -583,3 +583,15 @@ def test_each_kinds_players_words_carry_no_rules(kind):
     scene = tavern_scene()
     text = say(SAMPLES[kind], scene.building)
     assert text is None or (text and not RULES_TEXT.search(text)), text
+
+
+def test_the_players_hear_the_fire_is_out_at_the_end():
+    from test_narrate import SAMPLES
+
+    from fuego.render.players import say
+
+    end = SAMPLES[EventKind.SCENE_END]
+    assert say(end, None) == "The scene ends after 23 rounds - the fire is out"
+    ended = Event(EventKind.SCENE_END, 4, 11, None, None, {**end.data, "why": "gm-ended",
+                                                          "rounds": 4})
+    assert say(ended, None) == "The scene ends after 4 rounds"

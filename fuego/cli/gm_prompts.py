@@ -198,7 +198,7 @@ class GMPrompts:
             return PLAY_OUT
         return None
 
-    def answer(self, q: Question) -> str:
+    def answer(self, q: Question) -> str:  # noqa: C901
         if self.muted:
             self._resumed(q)
         self._flush_narration()
@@ -556,7 +556,7 @@ class GMPrompts:
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
-    def _meta(self, q: Question, text: str) -> bool:
+    def _meta(self, q: Question, text: str) -> bool:  # noqa: C901
         """Handle help/map/status/undo/save/quit; True when ``text`` was one of them."""
         words = text.split()
         if not words:

@@ -287,7 +287,7 @@ HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breat
 HERO_FLEX = 1
 
 
-def hero_rows(scene: Scene, width: int | None = None
+def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
               ) -> tuple[list[str], list[list[str]], list[str | None]]:
     """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
     burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then

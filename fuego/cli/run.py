@@ -48,7 +48,7 @@ def choose_controller(actions: dict | None, plans: HeroPlans | None = None) -> C
     return ScriptedController(actions, auto) if actions else auto
 
 
-def play_headless(
+def play_headless(  # noqa: C901
     scene: Scene,
     controller: Controller,
     *,

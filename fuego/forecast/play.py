@@ -47,7 +47,7 @@ def _controller(actions: dict, plans: HeroPlans | None):
     return ScriptedController(actions, fallback=base) if actions else base
 
 
-def play_run(scenario: Buildable, seed: int, counts: Counts,
+def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
              plans: HeroPlans | None = None) -> Run:
     """Play one seeded run through the scene loop (:func:`fuego.engine.loop.run`) and return
     what it adds to ``counts``: the state read off at every round boundary, and how it ended."""

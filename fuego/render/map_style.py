@@ -276,7 +276,7 @@ def initials(name: str) -> str:
 
 
 # -- the legend -----------------------------------------------------------------------------------
-def legend_keys(building: Building, scene: Scene | None, levels: list[int],
+def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # noqa: C901
                  options: MapOptions) -> list[tuple]:
     """What the legend will list (computed before drawing, so the figure can be sized)."""
     b = building
@@ -360,7 +360,7 @@ def legend_height(n: int, width: float) -> float:
     return 0.25 + 0.225 * rows
 
 
-def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,  # noqa: C901
             width: float, height: float, bottom: float = 0.0) -> None:
     import matplotlib
     from matplotlib.lines import Line2D

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 # -- the end of a run -----------------------------------------------------------------------------
-def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:
+def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noqa: C901
     """A few lines on how the scene went: rounds and why it ended, what burned, flashovers,
     every hero's fate.
 

@@ -273,7 +273,7 @@ class _Drawing:
     def _pick(self, glyphs: tuple[str, str, str, str], vertical_line: bool) -> str:
         return glyphs[(2 if self.ascii else 0) + (0 if vertical_line else 1)]
 
-    def cell(self, i: int) -> list[tuple[str, str | None]]:
+    def cell(self, i: int) -> list[tuple[str, str | None]]:  # noqa: C901
         b, scene = self.b, self.scene
         area = b.areas[i]
         symbol = self.symbols.get(area.room, "?")
@@ -337,7 +337,7 @@ class _Drawing:
         return out
 
     # -- drawing -----------------------------------------------------------------------------
-    def draw(self) -> None:
+    def draw(self) -> None:  # noqa: C901
         W, H = self.width, self.height
         for r in range(H):
             for c in range(W):
@@ -401,7 +401,7 @@ class _Drawing:
             out.extend(self.legend())
         return out
 
-    def legend(self) -> list[Text]:
+    def legend(self) -> list[Text]:  # noqa: C901
         from rich.text import Text
 
         b, scene = self.b, self.scene

@@ -111,7 +111,7 @@ def find_hero(scene: Scene, name: str) -> Hero:
                     + ", ".join(h.name for h in scene.heroes))
 
 
-def normalize_override(scene: Scene, text: str) -> str:
+def normalize_override(scene: Scene, text: str) -> str:  # noqa: C901
     """Check an override against the scene without changing anything; its canonical text.
 
     Raises :class:`RuleError` with what is wrong (so nothing half-happens)."""
@@ -278,7 +278,7 @@ def shown(scene: Scene, what: str) -> str:
                         + ") or a room's key or name (look ROOM names them)")
 
 
-def apply_override(scene: Scene, text: str) -> None:
+def apply_override(scene: Scene, text: str) -> None:  # noqa: C901
     """Carry out a GM override (``fuego.table.gm``) from its text; ``end`` raises
     :class:`fuego.engine.loop.SceneOver` after ending the scene (the loop stops at once)."""
     from fuego.table import gm

@@ -394,7 +394,7 @@ class Player:
                          f"{len(self.session.inputs)}: {why}", where=where,
                          tip="resume the .bak, or start the scene again")
 
-    def _ask(self, q: Question) -> dict[str, Any]:
+    def _ask(self, q: Question) -> dict[str, Any]:  # noqa: C901
         """The answer to ``q`` (a recorded one, else the table's), carrying out any overrides
         given first."""
         while True:
@@ -473,7 +473,7 @@ class Player:
             return None
         return self._action_question(q.scene, q.actor)
 
-    def _interpret(self, q: Question, text: str) -> dict[str, Any]:
+    def _interpret(self, q: Question, text: str) -> dict[str, Any]:  # noqa: C901
         """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not); a
         hero's action is recorded in its one text form (``HeroAction.text``)."""
         from fuego.engine.hero_actions import read_action

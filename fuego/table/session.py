@@ -206,7 +206,7 @@ def _bad(where: str, message: str, tip: str | None = None) -> SaveError:
     return SaveError(message, where=where, tip=tip)
 
 
-def _check_entry(i: int, e: Any, where: str) -> None:
+def _check_entry(i: int, e: Any, where: str) -> None:  # noqa: C901
     at = f"inputs[{i}]"
     if not isinstance(e, dict):
         raise _bad(where, f"{at} is not an answer (expected an object, found {type(e).__name__})")
@@ -245,7 +245,7 @@ def _check_entry(i: int, e: Any, where: str) -> None:
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
 
-def loads(text: str, where: str = "<session>") -> Session:
+def loads(text: str, where: str = "<session>") -> Session:  # noqa: C901
     """Read a session from JSON text, checking everything; a :class:`SaveError` names ``where``
     and says exactly what is wrong."""
     if not text.strip():
