@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fuego.rules.charts import Temperature
 from fuego.text import terminal
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ def area_label(scene: Scene, i: int) -> str:
 
 def fire_label(scene: Scene, i: int) -> str:
     fire = scene.fires[i]
-    extra = "" if fire.temperature.value == "regular" else f" {fire.temperature.value}"
+    extra = "" if fire.temperature is Temperature.REGULAR else f" {fire.temperature.value}"
     return f"{scene.area_name(i)} {fire.fd} FD{extra}"
 
 

@@ -46,6 +46,7 @@ from fuego.modules.common import (
     DIRECTIONS,
     VECTORS,
     Options,
+    WindSide,
     around,
     collapse,
     delta,
@@ -98,7 +99,7 @@ WIND_CHANGE: dict[int, tuple[str, int]] = {
 ALPHA_FORCE = {WindForce.NONE: 0, WindForce.MILD_BREEZE: 1, WindForce.HEAVY_WINDS: 2}
 #: Wind Direction DRM in a mild breeze (000, ASL 25.64's diagram is not in the seed: fuego's
 #: reading, one point either way as Alpha Strike's "From Downwind +1", 001).
-DIRECTION_DRM = {"downwind": 1, "crosswind": 0, "upwind": -1}
+DIRECTION_DRM = {WindSide.DOWNWIND: 1, WindSide.CROSSWIND: 0, WindSide.UPWIND: -1}
 #: Alpha Strike (001, Spreading Fires): a spread is an intentional fire-starting check +1; a fire
 #: may jump over ground that cannot burn up to 2 inches x wind force, at +3 (the fire table's
 #: "Across Water/Paved terrain +3 (per 2" distance)").
@@ -182,7 +183,7 @@ class Wind(RuleModule):
             return "no wind"
         return f"{self.force.replace('-', ' ')} from the {self.origin}"
 
-    def side_of(self, scene: Scene, src: int, dst: int) -> str | None:
+    def side_of(self, scene: Scene, src: int, dst: int) -> WindSide | None:
         """Where ``dst`` lies from a fire at ``src`` against the wind, or None where the wind
         does not act (no wind, or the fire is indoors)."""
         to = self.blowing_to
@@ -199,7 +200,7 @@ class Wind(RuleModule):
             return None if (self.arc_only and outdoors(scene.building, src)) else 0
         if self.force is WindForce.HEAVY_WINDS:
             return None
-        if self.arc_only and s != "downwind":
+        if self.arc_only and s is not WindSide.DOWNWIND:
             return None
         return DIRECTION_DRM.get(s, 0)
 
@@ -312,9 +313,9 @@ class Wind(RuleModule):
             if self.arc_only and outdoors(scene.building, fire.area):
                 return None  # 001: no wind, no spreading outdoors
             return tn
-        if self.force is WindForce.HEAVY_WINDS and s != "downwind":
+        if self.force is WindForce.HEAVY_WINDS and s is not WindSide.DOWNWIND:
             return None
-        if self.arc_only and s != "downwind":
+        if self.arc_only and s is not WindSide.DOWNWIND:
             return None
         if self.force is not WindForce.MILD_BREEZE and not self.heavy_drm:
             return tn  # heavy winds: automatic downwind, no DRM (25.63)
@@ -347,7 +348,7 @@ class Wind(RuleModule):
     def _heavy(self, scene: Scene, fire: Fire, to: str) -> None:
         """25.63: heavy winds set the areas downwind alight, no roll."""
         for j, dx, dy in around(scene.building, fire.area):
-            if side(dx, dy, to) == "downwind" and unlit(scene, j):
+            if side(dx, dy, to) is WindSide.DOWNWIND and unlit(scene, j):
                 self._carry(scene, fire, j, "heavy winds carry the fire downwind")
 
     def _gust_spread(self, scene: Scene, blazes: list[Fire], to: str) -> None:
@@ -381,7 +382,7 @@ class Wind(RuleModule):
         for dist in range(2, reach + 1):
             for dy in range(-dist, dist + 1):
                 for dx in range(-dist, dist + 1):
-                    if max(abs(dx), abs(dy)) != dist or side(dx, dy, to) != "downwind":
+                    if max(abs(dx), abs(dy)) != dist or side(dx, dy, to) is not WindSide.DOWNWIND:
                         continue
                     j = b.at(src.level, src.col + dx, src.row + dy)
                     if j is None or not unlit(scene, j):

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.rules.charts import Structure
+from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, Barrier, BarrierKind, Feature, RouteKind
 
@@ -327,7 +327,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # n
                     if options.gm:
                         keys.add(("fire", "hidden"))
                     continue
-                keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
+                keys.add(("fire", "hot" if fire.temperature is Temperature.HOT else "regular"))
         if scene.smoke is not None:
             for i, d in scene.smoke.density.items():
                 if b.areas[i].level in on and int(d) and options.shows(i):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
+from fuego.engine.heroes import Status
 from fuego.render.phrases import ENDING_WORDS, listing, place, plural
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noq
         if hero.clothes_fd and hero.present:
             wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
         lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
-    out = [h.name for h in scene.heroes if h.status.value == "escaped"]
+    out = [h.name for h in scene.heroes if h.status is Status.ESCAPED]
     if scene.heroes:
         lines.append("Got out: " + (listing(out) if out else "nobody"))
     return lines

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.heroes import Status
 from fuego.errors import FuegoError
-from fuego.rules.charts import Structure
+from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, column_letters
 
@@ -306,7 +307,7 @@ class _Drawing:
             out[2] = (ALSO_BURNING_MARK, STYLE["fire"])
             self.used.add("also-burning")
         if fire is not None:
-            hot = fire.temperature.value == "hot"
+            hot = fire.temperature is Temperature.HOT
             style = STYLE["hot" if hot else "fire"]
             self.used.add("fire-hot" if hot else "fire")
             if scene is not None and scene.round and fire.born == scene.round:
@@ -431,7 +432,7 @@ class _Drawing:
                     line = Text("  ")
                     line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
                     line.append(f" {hero.name} at {b.areas[hero.area].name}"
-                                + (f" ({hero.status.value})" if hero.status.value != "active"
+                                + (f" ({hero.status.value})" if hero.status is not Status.ACTIVE
                                    else ""))
                     out.append(line)
             for i in sorted(scene.fires):

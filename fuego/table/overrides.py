@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fuego.engine.heroes import Status
 from fuego.engine.loop import SceneOver
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
@@ -175,7 +176,7 @@ def normalize_override(scene: Scene, text: str) -> str:  # noqa: C901
             raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
         hero = find_hero(scene, " ".join(args[:-1]))
         area = b.area(args[-1])
-        if hero.status.value == "dead":
+        if hero.status is Status.DEAD:
             raise RuleError(f"{hero.name} is dead and cannot be moved")
         return f"move {hero.name} {area.name}"
     if verb == "wound":
@@ -189,7 +190,7 @@ def normalize_override(scene: Scene, text: str) -> str:  # noqa: C901
         n = _int_arg(args[-1], "the number of wounds")
         if not 1 <= n <= MAX_WOUNDS:
             raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
-        if hero.status.value == "dead":
+        if hero.status is Status.DEAD:
             raise RuleError(f"{hero.name} is dead")
         return f"wound {hero.name} {n} {kind}"
     if verb == "burn":
