@@ -20,7 +20,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.controllers import AutoController, exit_costs
 from fuego.engine.events import EventKind
 from fuego.engine.explosion import explode
-from fuego.engine.fire import FireState
+from fuego.engine.fire import FireState, Trigger
 from fuego.engine.hero_actions import HeroActionKind, move, options
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import burn, dramatic_wounds
@@ -149,7 +149,7 @@ def test_the_tavern_keg_burns_the_heroes_through_the_cli(tmp_path):
                                  str(log)])
     assert r.exit_code == 0, r.output
     events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
-    assert [e["format"] for e in events if e["kind"] == "scene-start"] == [3]
+    assert [e["format"] for e in events if e["kind"] == "scene-start"] == [4]
     blasts = [e for e in events if e["kind"] == "explosion"]
     assert blasts and all(e["rule"] == "fire" for e in blasts)
     for e in events:
@@ -448,7 +448,7 @@ def flames(**opts):
     s.round = 1
     flame = s.start_fire(area(s, "A1"), 2, Cause.GM)
     blaze = s.start_fire(area(s, "C1"), 2, Cause.GM)
-    blaze.state = FireState.BURNING
+    blaze.trigger(Trigger.BLAZE, s, "test")  # a Blaze, through the machine
     hero = Hero("Ana", area(s, "B1"), brawn=3)
     s.heroes.append(hero)
     return s, flame, blaze, hero

@@ -41,7 +41,6 @@ from fuego.rules.tables import (
     SUFFOCATION_TN_PER_ROUND,
     Contact,
     Exposure,
-    Temperature,
 )
 
 if TYPE_CHECKING:
@@ -378,9 +377,8 @@ def check_flashover(scene: Scene) -> None:
         scene.flashed.add(key)
         scene.emit(EventKind.FLASHOVER, None, None, room=key, fires=len(fires))
         for fire in fires:
-            fire.temperature = Temperature.HOT
-            if fire.may(Trigger.FLASHOVER):
-                scene.lifecycle(fire, Trigger.FLASHOVER, f"flashover in {key}")
+            if fire.may(Trigger.HEAT):
+                scene.lifecycle(fire, Trigger.HEAT, f"flashover in {key}")
 
 
 def finished(scene: Scene) -> bool:
