@@ -15,8 +15,8 @@ import random
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause, Scene
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, Room, RouteKind
 

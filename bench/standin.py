@@ -26,7 +26,7 @@ def _scene(seed: int):
 
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Cause
-    from fuego.rules.tables import Structure
+    from fuego.rules.charts import Structure
     from fuego.world.places import BarrierKind
 
     b = grid([("ground", 0, PLAN)], TWO_ROOMS,

@@ -10,8 +10,8 @@ from collections import deque
 
 from fuego.dice.roller import Roller
 from fuego.engine.scene import Scene
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Room
 

@@ -37,8 +37,8 @@ from pathlib import Path
 
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, Room, RouteKind, column_letters
 

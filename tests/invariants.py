@@ -24,14 +24,14 @@ from typing import Any
 from fuego.engine.events import EventKind
 from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Cause, Scene
-from fuego.rules.settings import SmokeClears
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     LEAP_NEW_FD,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
     ROUTE_WAYPOINT_FD,
 )
+from fuego.rules.settings import SmokeClears
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind
 
 #: The causes a new fire may name (fuego.engine.scene.Cause).

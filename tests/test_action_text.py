@@ -29,7 +29,7 @@ from fuego.engine.hero_actions import (
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError, RuleError
-from fuego.rules import tables
+from fuego.rules import charts
 from fuego.scenario.model import loads
 from fuego.table import session as sessions
 from fuego.table.replay import Player, Quit
@@ -250,7 +250,7 @@ def test_a_house_rule_on_the_fire_tn_moves_the_roll_and_its_odds(monkeypatch, ki
     before = choice_odds(s, hero, act)
     assert before is not None and before.tn == 4 * 5 + 5
     # a house rule: a 4-dice fire's TN is 12 (the rule table is where a TN lives)
-    monkeypatch.setitem(tables.FIRE_STATS, 4, dataclasses.replace(tables.FIRE_STATS[4], tn=12))
+    monkeypatch.setitem(charts.FIRE_STATS, 4, dataclasses.replace(charts.FIRE_STATS[4], tn=12))
     shown = choice_odds(s, hero, act)
     assert shown is not None and shown.tn == 12 + 5 and shown.chance > before.chance
     perform(s, hero, act)

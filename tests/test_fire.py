@@ -15,9 +15,9 @@ from fuego.engine.policy import hungry
 from fuego.engine.rounds import check_flashover, end_round
 from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
+from fuego.rules.charts import Rank, Structure, Temperature
 from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import FlashoverMode, Settings
-from fuego.rules.tables import Rank, Structure, Temperature
 from fuego.world.places import BarrierKind, Feature, RouteKind
 
 # The fire table of 003 as the text prints it: FD -> Brawn, Finesse/Panache, Wits,

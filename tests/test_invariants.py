@@ -28,8 +28,8 @@ from fuego.engine.controllers import AutoController, ScriptedController
 from fuego.engine.events import Event, EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause, Scene
+from fuego.rules.charts import Rank, Structure
 from fuego.rules.settings import FlashoverMode, Settings, SmokeClears
-from fuego.rules.tables import Rank, Structure
 from fuego.scenario.model import loads
 from fuego.world.places import BarrierKind, Feature
 

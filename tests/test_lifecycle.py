@@ -17,9 +17,9 @@ from fuego.engine.heroes import Hero
 from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
-from fuego.rules import tables
+from fuego.rules import charts
+from fuego.rules.charts import Rank
 from fuego.rules.formulas import crippled_at, fuel_eaten, knocked_out_at
-from fuego.rules.tables import Rank
 
 FUEGO = Path(__file__).resolve().parent.parent / "fuego"
 
@@ -99,7 +99,7 @@ def test_a_saved_fire_comes_back_in_its_state():
     fire = s.start_fire(0, 4, Cause.GM)
     fire.trigger(Trigger.HEAT, s, "test")
     back = Fire.from_dict(fire.to_dict())
-    assert back.state is FireState.BURNING and back.temperature is tables.Temperature.HOT
+    assert back.state is FireState.BURNING and back.temperature is charts.Temperature.HOT
     assert back.to_dict() == fire.to_dict()
     assert back.may(Trigger.WOUND) and not back.may(Trigger.KINDLE)
     # an older fuego saved a flashed-over fire in a "hot" state: it is burning, and hot
@@ -142,15 +142,15 @@ def test_hot_is_stored_once_as_the_temperature_the_machine_sets():
     check_flashover(s)
     assert "kitchen" in s.flashed
     assert [(f.state, f.temperature) for f in fires] == [
-        (FireState.BURNING, tables.Temperature.HOT), (FireState.GUTTERING, tables.Temperature.HOT),
-        (FireState.BURNING, tables.Temperature.HOT)]
+        (FireState.BURNING, charts.Temperature.HOT), (FireState.GUTTERING, charts.Temperature.HOT),
+        (FireState.BURNING, charts.Temperature.HOT)]
     assert [e.kind for e in s.log if e.kind in (EventKind.FLASHOVER, EventKind.FIRE_STATE)] == [
         EventKind.FIRE_STATE, EventKind.FLASHOVER]  # the guttering, then the flashover's line
     # a hot fire merging into a regular one heats it, and the merge says so
     s2 = _row()
     fire = s2.start_fire(0, 2, Cause.GM)
-    assert s2.start_fire(0, 1, Cause.GM, temperature=tables.Temperature.HOT) is fire
-    assert fire.temperature is tables.Temperature.HOT
+    assert s2.start_fire(0, 1, Cause.GM, temperature=charts.Temperature.HOT) is fire
+    assert fire.temperature is charts.Temperature.HOT
     assert s2.log[-1].kind is EventKind.FIRE_MERGED and s2.log[-1].data["temperature"] == "hot"
 
 
@@ -161,7 +161,7 @@ def test_one_rank_enum():
                  isinstance(t, ast.Name) and t.id == "HENCHMAN"
                  for n in c.body if isinstance(n, ast.Assign) for t in n.targets)]
     assert [c.name for c in ranks] == ["Rank"]
-    assert issubclass(tables.Rank, enum.Enum) and not hasattr(tables, "FireKind")
+    assert issubclass(charts.Rank, enum.Enum) and not hasattr(charts, "FireKind")
 
 
 @pytest.mark.parametrize("resolve", [0, 1, 3])

@@ -13,7 +13,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import common, terrain
 from fuego.modules import ignition as I
-from fuego.rules.tables import Temperature
+from fuego.rules.charts import Temperature
 
 # 001, Fire Starting Base Target (Intentional/Unintentional), as printed.
 TEXT_BASE_TARGET = {"water": None, "clear": (11, 11), "paved": None, "rough": (12, 12),

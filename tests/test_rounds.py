@@ -13,7 +13,7 @@ from fuego.engine.injury import add_dramatic, fire_damage, wound_check
 from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
-from fuego.rules.tables import Exposure, Rank, Structure, Temperature
+from fuego.rules.charts import Exposure, Rank, Structure, Temperature
 from fuego.world.places import BarrierKind
 
 

@@ -30,20 +30,20 @@ from fuego.engine.smoke import Density
 from fuego.modules import wrecks as W
 from fuego.modules.flame_and_blaze import SMOKE_RISE_LEVELS, SMOKE_RISE_LEVELS_MILD
 from fuego.modules.ignition import INCENDIARY_FUEL, kindle
-from fuego.rules.settings import (
-    BurningOil,
-    ExplosionRule,
-    KnockedOutDeath,
-    RoundBurn,
-    Settings,
-)
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     CONTACT_EXPOSURE,
     CONTACT_HOT,
     EXTRA_WOUND_STEP,
     Contact,
     Exposure,
     Temperature,
+)
+from fuego.rules.settings import (
+    BurningOil,
+    ExplosionRule,
+    KnockedOutDeath,
+    RoundBurn,
+    Settings,
 )
 from fuego.table.overrides import apply_override, normalize_override
 from fuego.world.places import Feature

@@ -11,8 +11,8 @@ import pytest
 from fuego.engine.rule_module import RuleModule
 from fuego.errors import ScenarioError
 from fuego.modules import REGISTRY
+from fuego.rules.charts import Rank, Temperature, Wind
 from fuego.rules.settings import FlashoverMode
-from fuego.rules.tables import Rank, Temperature, Wind
 from fuego.scenario.model import Scenario, load, loads
 from fuego.world.places import BarrierKind
 

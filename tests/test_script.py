@@ -21,8 +21,8 @@ from fuego.engine.structure import break_barrier
 from fuego.errors import ScenarioError
 from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
+from fuego.rules.charts import Temperature, Wind
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Temperature, Wind
 from fuego.scenario.script.cues import Script
 from fuego.scenario.script.effects import say_text
 from fuego.scenario.script.parse import build_script, parse_script

@@ -7,7 +7,7 @@ import random
 import pytest
 from builders import grid
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.paths import SmokeWalks as Walks
 from fuego.world.places import ALWAYS_OPEN, BarrierKind
 

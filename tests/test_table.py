@@ -354,7 +354,7 @@ def test_undecodable_input_is_text_not_a_crash(shop):
 
 
 def test_names_are_drawn_literally_on_a_terminal(capsys):
-    from fuego.cli.table_view import Screen
+    from fuego.cli.gm_screen import Screen
 
     screen = Screen(rich=True, width=60)
     screen.line("Bo [/] [bold]x\ud800\x1b[2J wraps at words across the width of the terminal "
@@ -532,13 +532,13 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
 
 
 def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
-    from fuego.cli.table import Table
-    from fuego.cli.table_view import Screen
+    from fuego.cli.gm_prompts import GMPrompts
+    from fuego.cli.gm_screen import Screen
     from fuego.table import gm
     from fuego.table import session as sessions
 
     out: list[str] = []
-    table = Table(Screen(rich=False, echo=out.append, width=120), "unused.json")
+    table = GMPrompts(Screen(rich=False, echo=out.append, width=120), "unused.json")
     scene = sessions.new(str(TAVERN), 7).build()
     table.show_state(scene, before_round=1)
     assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
@@ -707,7 +707,7 @@ def test_every_mark_a_plan_draws_is_in_its_key():
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import play_round, start_scene
     from fuego.render.terminal import MARKS, key_entries, plan_text
-    from fuego.rules.tables import Structure
+    from fuego.rules.charts import Structure
     from fuego.scenario.model import load
 
     walls = {s.value for s in Structure}

@@ -13,7 +13,7 @@ from fuego.engine.hero_actions import options
 from fuego.engine.heroes import Hero
 from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -296,7 +296,7 @@ class HeroDamaged(TypedDict):
     temperature: str
     exposure: str
     cause: str
-    contact: NotRequired[str]  # how the fire reached the hero: a tables.Contact value
+    contact: NotRequired[str]  # how the fire reached the hero: a charts.Contact value
 
 
 class OilClings(TypedDict):

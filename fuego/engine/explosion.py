@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.injury import burn, debris
+from fuego.rules.charts import Contact, Temperature
 from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import ExplosionRule
-from fuego.rules.tables import Contact, Temperature
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:

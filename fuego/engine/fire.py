@@ -1,7 +1,7 @@
 """The fire as a character (003, Crunchy Rules for Fire Spreading).
 
 Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give its Traits and
-Knacks through :data:`fuego.rules.tables.FIRE_STATS`; its Resolve is the fuel of its area; its
+Knacks through :data:`fuego.rules.charts.FIRE_STATS`; its Resolve is the fuel of its area; its
 ``temperature`` (cold, regular, hot) keeps its damage dice. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
@@ -23,18 +23,18 @@ from transitions import EventData, Machine
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.errors import RuleError
+from fuego.rules.charts import (
+    FIRE_STATS,
+    FireStats,
+    Rank,
+    Temperature,
+)
 from fuego.rules.formulas import (
     clamp_fire_dice,
     crippled_at,
     half_dice,
     is_fire_dice,
     knocked_out_at,
-)
-from fuego.rules.tables import (
-    FIRE_STATS,
-    FireStats,
-    Rank,
-    Temperature,
 )
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
     DESTRUCTION_TN,

@@ -14,9 +14,7 @@ from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
 from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
-from fuego.rules.formulas import fire_tn, half_dice, with_raises
-from fuego.rules.settings import KnockedOutDeath
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     CONFUSION_UNKEPT_PENALTY,
     CONTACT_EXPOSURE,
     CONTACT_HOT,
@@ -27,6 +25,8 @@ from fuego.rules.tables import (
     Temperature,
     falling_pool,
 )
+from fuego.rules.formulas import fire_tn, half_dice, with_raises
+from fuego.rules.settings import KnockedOutDeath
 from fuego.world.places import BURNING_LIQUIDS
 
 if TYPE_CHECKING:

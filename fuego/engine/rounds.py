@@ -34,14 +34,14 @@ from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic, burn, contact_with, dramatic_wounds, hero_roll
 from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
-from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     CONFUSION_AFTER_ROUNDS,
     CONFUSION_TN_PER_ROUND,
     SUFFOCATION_TN_PER_ROUND,
     Contact,
     Exposure,
 )
+from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
 
 if TYPE_CHECKING:
     from fuego.engine.controllers import Controller

@@ -18,9 +18,9 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Rank, Temperature
 from fuego.world.building import Building
 from fuego.world.places import Feature
 

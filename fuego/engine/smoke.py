@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import ACTING
+from fuego.rules.charts import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.rules.settings import SmokeClears
-from fuego.rules.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.world.building import Building
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.building import Building
 
 if TYPE_CHECKING:

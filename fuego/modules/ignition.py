@@ -43,7 +43,7 @@ from fuego.modules.common import (
 from fuego.modules.terrain import alpha_target, terrain_of
 from fuego.modules.weather import weather_drm
 from fuego.modules.wind import Wind
-from fuego.rules.tables import Temperature
+from fuego.rules.charts import Temperature
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire

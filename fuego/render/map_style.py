@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.building import Building
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, Barrier, BarrierKind, Feature, RouteKind
 

@@ -86,7 +86,7 @@ from fuego.render.map_style import (
     void_cells,
     wall_style,
 )
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.building import Building
 from fuego.world.places import (
     ALWAYS_OPEN,

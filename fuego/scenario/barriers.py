@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.rules.tables import DESTRUCTION_TN, Structure
+from fuego.rules.charts import DESTRUCTION_TN, Structure
 from fuego.scenario.source import Path, Problems, path_text
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, RouteKind

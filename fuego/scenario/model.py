@@ -197,7 +197,7 @@ class Scenario:
         from fuego.dice.roller import Roller
         from fuego.engine.heroes import Hero
         from fuego.engine.scene import Cause, Scene
-        from fuego.rules.tables import Rank, Temperature
+        from fuego.rules.charts import Rank, Temperature
 
         blob, hero_areas, fire_areas = self._template()
         b = pickle.loads(blob)
@@ -295,6 +295,7 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
+    from fuego.rules.charts import Rank, Wind
     from fuego.rules.settings import (
         BurningOil,
         ExplosionRule,
@@ -305,7 +306,6 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         SmokeClears,
         SuffocationFire,
     )
-    from fuego.rules.tables import Rank, Wind
 
     return Settings(
         burning_clothes=rules.burning_clothes,

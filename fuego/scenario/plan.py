@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fuego.rules.tables import FUEL_RESOLVE, Structure
+from fuego.rules.charts import FUEL_RESOLVE, Structure
 from fuego.scenario.barriers import BarrierPlanner, EdgePlan
 from fuego.scenario.limits import (
     MAX_AREAS,

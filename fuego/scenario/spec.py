@@ -26,7 +26,7 @@ from pydantic import (
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
 from fuego.modules.wrecks import MAX_ROUNDS as MAX_WRECK_ROUNDS
 from fuego.modules.wrecks import VEHICLES
-from fuego.rules.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
+from fuego.rules.charts import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
 from fuego.scenario.limits import (
     MAX_ELEVATION,
     MAX_KNACK,

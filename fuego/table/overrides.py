@@ -142,7 +142,7 @@ def normalize_override(scene: Scene, text: str) -> str:
                             tip="pick an area with fuel that has not burned out")
         temp = ""
         if len(args) == 3:
-            from fuego.rules.tables import Temperature
+            from fuego.rules.charts import Temperature
 
             try:
                 temp = " " + Temperature(args[2].lower()).value

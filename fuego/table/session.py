@@ -36,7 +36,7 @@ different fuego) is noticed. Loading ignores ``position`` and ``state``.
 
 Saving is atomic: a temporary file in the same folder, fsync, then ``os.replace``; the previous
 good save is kept as ``SAVE.bak``. Nothing here prints or prompts: :class:`Player` asks a
-:class:`Live` object (the table, in ``fuego.cli.table``) whenever the recorded answers run out.
+:class:`Live` object (the table, in ``fuego.cli.gm_prompts``) whenever the recorded answers run out.
 
 Overrides (their words, their check and carrying them out) live in
 :mod:`fuego.table.overrides`; replaying a session (:class:`Player`, :class:`Question`,

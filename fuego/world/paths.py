@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from fuego.rules.tables import AREA_FEET
+from fuego.rules.charts import AREA_FEET
 from fuego.world.places import Barrier, BarrierKind, Change, Feature
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""What the GM's table shows: the :class:`Screen` it writes to (rich on a terminal, plain text
+"""The GM's screen: the :class:`Screen` the prompts write to (rich on a terminal, plain text
 otherwise) and the views of the scene it draws: the moment, the levels' plans, the heroes' and
 the fires' tables, what each hero sees, a choice's words and label, a roll's odds, and the style
 of a narrated event.

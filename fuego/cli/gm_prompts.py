@@ -1,7 +1,7 @@
-"""The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
+"""The GM's prompts: what ``fuego play`` shows and asks each round (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.table.replay.Live` side of a session: the
+:class:`GMPrompts` is the :class:`fuego.table.replay.Live` side of a session: the
 :class:`~fuego.table.replay.Player` replays the saved answers and asks the table only when
 they run out. The table
 
@@ -29,7 +29,7 @@ pipe (or with ``--plain``). Input is read with ``click.prompt`` so a pipe, a pse
 click's ``CliRunner`` can drive it; end of input saves and stops.
 
 What the table shows (:class:`Screen`, the plans, the heroes' and fires' tables, the choices'
-labels) is in :mod:`fuego.cli.table_view`.
+labels) is in :mod:`fuego.cli.gm_screen`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.cli.table_view import (
+from fuego.cli.gm_screen import (
     Screen,
     also_burning,
     area_label,
@@ -118,7 +118,7 @@ def undone_words(entry: dict[str, Any]) -> str:
 
 
 # -- the table -----------------------------------------------------------------------------------
-class Table:
+class GMPrompts:
     """Shows and asks; implements :class:`fuego.table.replay.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
