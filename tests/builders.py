@@ -16,7 +16,7 @@ from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Room
 
 
-def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,
+def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,  # noqa: C901
          edges: dict[tuple[str, str], tuple] | None = None,
          links: dict[str, BarrierKind] | None = None,
          wall: Structure = Structure.WOODEN_WALL) -> Building:

@@ -213,6 +213,11 @@ def test_undo_a_roll_fuego_made_and_the_dice_fall_the_same(shop):
 def test_undo_after_the_scene_ended(shop):
     result = new_game(["", "end", ""])
     assert saved()["position"]["ended"] is True and saved()["state"]["ended"] is True
+    # the end of the scene on the screen and in the save: why, after which round
+    assert saved()["position"]["outcome"] == {"why": "gm-ended", "round": 1, "burning": 2}
+    assert "The scene ends after 1 round (the GM ended it): still 2 fires burning" in \
+        result.output
+    assert "Rounds played: 1 (ended: the GM ended it); still burning: 2 fires" in result.output
     result = new_game(["", "end", "undo", "quit"], save="u.json")
     out = result.output
     assert "The scene is over" in out
@@ -413,7 +418,7 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
 
 
 # -- a real terminal ------------------------------------------------------------------------------
-def _pty_run(shop, args, steps, timeout=30):
+def _pty_run(shop, args, steps, timeout=30):  # noqa: C901
     """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type)."""
     import pty
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller, ScriptedController
 from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import HeroActionKind, read_action
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, fire_damage, wound_check
-from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
+from fuego.engine.rounds import _ordered, end_round, needs_air, play_round
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.rules.charts import Exposure, Rank, Structure, Temperature
@@ -309,7 +310,7 @@ def test_auto_heroes_make_for_the_exit_and_escape():
     hero = Hero("Ana", 0, panache=3)
     s.heroes.append(hero)
     s.start_fire(b.find("A1"), 1, Cause.GM)
-    run_scene(s, AutoController(), rounds=10)
+    loop.run(s, AutoController(), rounds=10)
     assert hero.status is Status.ESCAPED
     assert kinds(s, EventKind.BARRIER_OPENED, "Ana")
 
@@ -322,7 +323,7 @@ def test_same_seed_same_log_byte_for_byte():
         s = scene(b, seed=seed)
         s.heroes.append(Hero("Ana", b.find("B2"), panache=3))
         s.start_fire(b.find("A1"), 3, Cause.START)
-        run_scene(s, AutoController(), rounds=15)
+        loop.run(s, AutoController(), rounds=15)
         return "\n".join(e.to_json() for e in s.log)
 
     assert log(11) == log(11)

@@ -33,7 +33,7 @@ def house():
                 links={"ground:F2": BarrierKind.STAIRS})
 
 
-def reference(b, start, cover):
+def reference(b, start, cover):  # noqa: C901
     """Where the smoke goes, walked afresh (fuego.engine.smoke's rule as first written)."""
     og = b.paths.open_graph()
     adj = {i: list(og.adj[i]) for i in og}

@@ -45,6 +45,11 @@ def _round(r: int | None) -> str:
     return "-" if r is None else str(r)
 
 
+#: How a run ended (``endings`` of the JSON), as the summary says it.
+ENDING_NAMES = {"fire-out": "fire out (no fire, no smoke)", "gm-ended": "ended by the GM",
+                "heroes-out": "no hero left to act"}
+
+
 def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
     """The terminal summary of a forecast's :meth:`~fuego.forecast.result.ForecastResult.summary`
     (or its ``to_dict``)."""
@@ -72,6 +77,13 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
                  + f"; out by round {R} in {_pct(out['p_out_by_round'][-1])}"
                  + (f", still burning in {_pct(out['p_still_burning'])}"
                     if out["p_still_burning"] else ""))
+    ended = [(f"at the round limit ({R})" if why == "round-limit" else ENDING_NAMES.get(why, why))
+             + f" in {_ci(v['p'], v.get('p_ci95'))}"
+             + (f", median round {v['median_round']}"
+                if v["median_round"] is not None and why != "round-limit" else "")
+             for why, v in data.get("endings", {}).items() if v["p"]]
+    if ended:
+        lines.append("Runs ended: " + "; ".join(ended))
     ba = data["burning_areas_by_round"]
     marks = sorted({r for r in (1, 2, 3, 5, 10, 15, 20, 30, 40, R) if r <= R})
     lines.append("Areas burning (mean [10-90%]): " + ", ".join(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fuego.rules.charts import Temperature
 from fuego.text import terminal
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ def area_label(scene: Scene, i: int) -> str:
 
 def fire_label(scene: Scene, i: int) -> str:
     fire = scene.fires[i]
-    extra = "" if fire.temperature.value == "regular" else f" {fire.temperature.value}"
+    extra = "" if fire.temperature is Temperature.REGULAR else f" {fire.temperature.value}"
     return f"{scene.area_name(i)} {fire.fd} FD{extra}"
 
 
@@ -287,7 +288,7 @@ HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breat
 HERO_FLEX = 1
 
 
-def hero_rows(scene: Scene, width: int | None = None
+def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
               ) -> tuple[list[str], list[list[str]], list[str | None]]:
     """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
     burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then

@@ -68,7 +68,7 @@ def default_session_path(scenario: str) -> str:
               help="Also serve the players' screen (a live map in a browser; prints its "
                    "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
                    "network.")
-def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
+def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,  # noqa: C901
          plain: bool, verbose: bool, action_dice: str | None, screen_at: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 

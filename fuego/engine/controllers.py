@@ -108,7 +108,7 @@ class AutoController(Controller):
         controller heads elsewhere by overriding this)."""
         return self._exit_costs(scene)
 
-    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:  # noqa: C901
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
             by_kind.setdefault(act.kind, []).append(act)

@@ -132,6 +132,7 @@ class RoundEnd(TypedDict):
 
 class SceneEnd(TypedDict):
     rounds: int
+    why: str  # an Ending value (fuego.engine.loop)
     burning: int
     burned_out: int
     heroes: dict[str, str]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Cause, Scene
 
 
-def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,
+def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,  # noqa: C901
             scatter: int = 0, with_debris: bool = False, why: str = "an explosion",
             **data: Any) -> dict[int, int]:
     """Blow up ``fd`` dice at area ``center``; returns the areas it reached (area -> moves).

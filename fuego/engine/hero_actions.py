@@ -319,7 +319,7 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
 
 
-def options(scene: Scene, hero: Hero) -> list[HeroAction]:
+def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
     """Every legal action for the hero now, the default (wait) last."""
     b = scene.building
     out: list[HeroAction] = []
@@ -366,7 +366,7 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
         scene.emit(EventKind.HERO_ESCAPED, hero.name, to)
 
 
-def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
+def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:  # noqa: C901
     """Carry out a hero's action; every roll is logged."""
     b = scene.building
     scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=act.text(scene))
@@ -471,7 +471,7 @@ def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
     return act.target
 
 
-def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
+def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,  # noqa: C901
           arg: str) -> HeroAction | None:
     """The legal action ``verb arg`` names; a verb alone names the only action of its kind;
     an area by its short form (``G2`` for ``upper:G2``) when only one such is in reach."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from enum import Enum
 
     from fuego.engine.fire import Fire
+    from fuego.engine.fire_actions import ActionKind
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
@@ -73,7 +74,8 @@ class RuleModule:
     def fire_started(self, scene: Scene, fire: Fire) -> None:
         """A new fire was just born and placed (its state already set by ``kindle``)."""
 
-    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int,
+                  how: ActionKind) -> int | None:
         """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow); ``None``
         forbids that action this time (e.g. upwind in heavy winds)."""
         return tn

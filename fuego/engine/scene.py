@@ -68,7 +68,8 @@ class Scene:
     modules: list[RuleModule] = field(default_factory=list)
     script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
-    #: the scene is over: the GM ended it, or ``rounds.end_scene`` closed it
+    #: the scene is over: the GM ended it, or ``loop.end_scene`` closed it (``loop.ending``
+    #: says why)
     ended: bool = False
     next_fire_id: int = 1
     listeners: list[Callable[[Event], None]] = field(default_factory=list)

@@ -58,7 +58,7 @@ class SmokeField:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
-    def update(self, scene: Scene) -> None:
+    def update(self, scene: Scene) -> None:  # noqa: C901
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
         b = self.building
         areas, modules = b.areas, scene.modules

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["STATUSES", "Run", "Counts", "dense", "burning_at"]
+from fuego.engine.loop import Ending
+
+__all__ = ["STATUSES", "ENDINGS", "Run", "Counts", "dense", "burning_at"]
 
 #: Hero statuses counted at the end of every round, in this order.
 STATUSES = ("active", "escaped", "knocked-out", "dead")
+#: How a run can end (the loop's :class:`~fuego.engine.loop.Ending`), counted in this order.
+ENDINGS = tuple(Ending)
 
 
 def _bump(d: dict[int, int], key: int, by: int = 1) -> None:
@@ -36,6 +40,9 @@ class Run:
     out: int = 0
     #: per hero (None: not in this scene): per round played, (status index, Dramatic Wounds)
     heroes: list[list[tuple[int, int]] | None] = field(default_factory=list)
+    #: how the run ended (the loop's outcome) and after which round
+    ending: Ending = Ending.ROUND_LIMIT
+    ended: int = 0
 
 
 @dataclass
@@ -68,6 +75,8 @@ class Counts:
     hero_wounds: list[list[int]] = field(default_factory=list)
     #: [hero] {dramatic wounds at the end: runs}
     hero_final_wounds: list[dict[int, int]] = field(default_factory=list)
+    #: [ending, in ENDINGS order] {r: runs that ended that way after round r}
+    endings: list[dict[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         r1 = self.rounds + 1
@@ -81,6 +90,7 @@ class Counts:
             self.hero_status = [[[0] * len(STATUSES) for _ in range(r1)] for _ in self.heroes]
             self.hero_wounds = [[0] * r1 for _ in self.heroes]
             self.hero_final_wounds = [{} for _ in self.heroes]
+            self.endings = [{} for _ in ENDINGS]
 
     def add_run(self, run: Run) -> None:
         R = self.rounds
@@ -108,6 +118,7 @@ class Counts:
                 status[r][st] += 1
                 wounds[r] += dw
             _bump(self.hero_final_wounds[h], rows[end][1])
+        _bump(self.endings[ENDINGS.index(run.ending)], run.ended)
         self.runs += 1
 
     def add(self, other: Counts) -> None:
@@ -117,7 +128,8 @@ class Counts:
                                  (self.room_first, other.room_first),
                                  (self.room_flash, other.room_flash),
                                  (self.burning_hist, other.burning_hist),
-                                 (self.hero_final_wounds, other.hero_final_wounds)):
+                                 (self.hero_final_wounds, other.hero_final_wounds),
+                                 (self.endings, other.endings)):
             for mine_d, theirs_d in zip(mine_l, theirs_l):
                 for k, v in theirs_d.items():
                     _bump(mine_d, k, v)

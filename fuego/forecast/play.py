@@ -47,10 +47,11 @@ def _controller(actions: dict, plans: HeroPlans | None):
     return ScriptedController(actions, fallback=base) if actions else base
 
 
-def play_run(scenario: Buildable, seed: int, counts: Counts,
+def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
              plans: HeroPlans | None = None) -> Run:
-    """Play one seeded run and return what it adds to ``counts`` (read off the scene)."""
-    from fuego.engine.rounds import finished, play_round, start_scene
+    """Play one seeded run through the scene loop (:func:`fuego.engine.loop.run`) and return
+    what it adds to ``counts``: the state read off at every round boundary, and how it ended."""
+    from fuego.engine.loop import run as play
 
     R = counts.rounds
     scene = scenario.build(seed)
@@ -59,7 +60,6 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     b = scene.building
     room_index = {key: k for k, key in enumerate(counts.rooms)}
     area_room = [room_index[a.room] for a in b.areas]
-    controller = _controller(actions, plans)
     run = Run()
     status_index = {s: k for k, s in enumerate(STATUSES)}
     heroes = {h.name: h for h in scene.heroes}
@@ -67,9 +67,11 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     run.heroes = [[] if hero is not None else None for hero in hero_list]
     started: dict[int, int] = {}  # area -> the round its current fire began
     last_burning = -1
-    start_scene(scene)
-    r = 0
-    while True:
+
+    def observe(scene: Scene) -> None:
+        """The state at the end of round ``r`` (0: as the scene starts), counted."""
+        nonlocal last_burning
+        r = scene.round
         fires = scene.fires
         if fires:
             last_burning = r
@@ -87,14 +89,11 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
         for rows, hero in zip(run.heroes, hero_list):
             if rows is not None and hero is not None:
                 rows.append((status_index[hero.status.value], hero.dramatic))
-        if r == R:
-            break
-        if finished(scene):  # over: the same state for the rounds left
-            if fires:
-                last_burning = R
-            break
-        play_round(scene, controller)
-        r += 1
+
+    outcome = play(scene, _controller(actions, plans), observe, R)
+    run.ending, run.ended = outcome.why, outcome.round
+    if outcome.round < R and scene.fires:  # over early: the same state for the rounds left
+        last_burning = R
     for i, start in started.items():
         run.spans.append((i, start, R + 1))
     never = R + 1

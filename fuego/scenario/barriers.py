@@ -156,7 +156,7 @@ class BarrierPlanner:
             ok = False
         return ok
 
-    def _overrides(self) -> None:
+    def _overrides(self) -> None:  # noqa: C901
         walls = self.sec.get("walls") or []
         openings = self.sec.get("openings") or []
         doors = self.sec.get("doors") or []

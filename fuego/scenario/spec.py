@@ -516,7 +516,7 @@ def _model_at(tp: Any, loc: tuple) -> type[BaseModel] | None:
     return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
 
 
-def _message(err: dict, tp: Any) -> str:
+def _message(err: dict, tp: Any) -> str:  # noqa: C901
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -588,7 +588,7 @@ def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, An
         return False, None
 
 
-def check_sections(data: Any, problems: Problems) -> dict[str, Any]:
+def check_sections(data: Any, problems: Problems) -> dict[str, Any]:  # noqa: C901
     """Validate every top-level section; returns the valid parts (invalid items are None)."""
     if not isinstance(data, dict):
         problems.add((), f"a scenario is a mapping of sections (title:, rooms:, levels:, ...); "
