@@ -235,7 +235,6 @@ _GM_ACTIONS = {
 }
 
 _STATE_WORDS = {
-    "hot": "burns hot",
     "guttering": "gutters",
     "burning": "blazes up",
     "flame": "dies back to a flame",
@@ -527,8 +526,6 @@ def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
 def _on_fire_state(e: Event, c: Context) -> str | None:
     d = cast(events.FireState, e.data)
     b = c.building
-    if d.get("trigger") == "flashover" and not c.verbose:
-        return None  # the flashover line says it
     after = str(d.get("after"))
     text = f"{_fire(e, b, c.fd)} {_STATE_WORDS.get(after, 'turns ' + _words(after))}"
     return text + (f" ({d['why']})" if d.get("why") else "")
