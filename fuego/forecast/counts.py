@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["STATUSES", "Run", "Counts", "dense", "burning_at"]
+from fuego.forecast.levers import HeroLevers, LeverCounts
 
-#: Hero statuses counted at the end of every round, in this order.
-STATUSES = ("active", "escaped", "knocked-out", "dead")
+__all__ = ["STATUSES", "DOWN", "Run", "Counts", "dense", "burning_at"]
+
+#: Hero statuses counted at the end of every round, in this order: ``active`` is standing
+#: inside the building (still inside), ``outside`` standing in the open without having left
+#: by a way out (the barnyard, the deck), ``absent`` not in the scene yet (an NPC the script
+#: brings in later).
+STATUSES = ("active", "escaped", "knocked-out", "dead", "outside", "absent")
+#: The statuses of a hero who is down.
+DOWN = (STATUSES.index("knocked-out"), STATUSES.index("dead"))
 
 
 def _bump(d: dict[int, int], key: int, by: int = 1) -> None:
@@ -36,6 +43,8 @@ class Run:
     out: int = 0
     #: per hero (None: not in this scene): per round played, (status index, Dramatic Wounds)
     heroes: list[list[tuple[int, int]] | None] = field(default_factory=list)
+    #: per hero (None: not in this scene): what the hero went through (what matters)
+    levers: list[HeroLevers | None] = field(default_factory=list)
 
 
 @dataclass
@@ -68,6 +77,8 @@ class Counts:
     hero_wounds: list[list[int]] = field(default_factory=list)
     #: [hero] {dramatic wounds at the end: runs}
     hero_final_wounds: list[dict[int, int]] = field(default_factory=list)
+    #: per hero, what the runs in which they went down went through, against the rest
+    levers: LeverCounts | None = None
 
     def __post_init__(self) -> None:
         r1 = self.rounds + 1
@@ -81,6 +92,8 @@ class Counts:
             self.hero_status = [[[0] * len(STATUSES) for _ in range(r1)] for _ in self.heroes]
             self.hero_wounds = [[0] * r1 for _ in self.heroes]
             self.hero_final_wounds = [{} for _ in self.heroes]
+        if self.levers is None:
+            self.levers = LeverCounts(len(self.heroes))
 
     def add_run(self, run: Run) -> None:
         R = self.rounds
@@ -108,6 +121,8 @@ class Counts:
                 status[r][st] += 1
                 wounds[r] += dw
             _bump(self.hero_final_wounds[h], rows[end][1])
+        assert self.levers is not None
+        self.levers.add_run(run.levers)
         self.runs += 1
 
     def add(self, other: Counts) -> None:
@@ -130,6 +145,8 @@ class Counts:
             for row, add in zip(mine_h, theirs_h):
                 for k, v in enumerate(add):
                     row[k] += v
+        assert self.levers is not None and other.levers is not None
+        self.levers.add(other.levers)
 
 
 def dense(hist: dict[int, int], rounds: int, runs: int) -> list[int]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.dice.roller import Roller
-from fuego.forecast.counts import STATUSES, Counts, Run
+from fuego.forecast.counts import DOWN, STATUSES, Counts, Run
+from fuego.forecast.levers import Watch
 
 if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
@@ -62,9 +63,13 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     controller = _controller(actions, plans)
     run = Run()
     status_index = {s: k for k, s in enumerate(STATUSES)}
-    heroes = {h.name: h for h in scene.heroes}
-    hero_list = [heroes.get(name) for name in counts.heroes]
-    run.heroes = [[] if hero is not None else None for hero in hero_list]
+    active, outside, absent = (status_index[s] for s in ("active", "outside", "absent"))
+    outdoors = [b.room_of(a.index).outdoors for a in b.areas]
+    # every hero counted, those the script brings in later too (absent until they come)
+    cast = -1
+    hero_list: list = []
+    run.heroes = [[] for _ in counts.heroes]
+    watch = Watch(scene, len(counts.heroes), room_index, area_room)
     started: dict[int, int] = {}  # area -> the round its current fire began
     last_burning = -1
     start_scene(scene)
@@ -84,9 +89,21 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
         run.burning.append(len(fires))
         for key in scene.flashed:
             run.room_flash.setdefault(room_index[key], r)
+        if len(scene.heroes) != cast:  # someone came in
+            cast = len(scene.heroes)
+            by_name = {h.name: h for h in scene.heroes}
+            hero_list = [by_name.get(name) for name in counts.heroes]
         for rows, hero in zip(run.heroes, hero_list):
-            if rows is not None and hero is not None:
-                rows.append((status_index[hero.status.value], hero.dramatic))
+            if rows is None:
+                continue
+            if hero is None:
+                rows.append((absent, 0))
+                continue
+            status = status_index[hero.status.value]
+            if status == active and outdoors[hero.area]:  # standing in the open: not inside
+                status = outside
+            rows.append((status, hero.dramatic))
+        watch.look(scene, r, hero_list)
         if r == R:
             break
         if finished(scene):  # over: the same state for the rounds left
@@ -99,6 +116,9 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
         run.spans.append((i, start, R + 1))
     never = R + 1
     run.out = last_burning + 1 if last_burning < R else never
+    run.levers = [None if not rows or rows[-1][0] == absent
+                  else watch.levers(h, rows[-1][0] in DOWN)
+                  for h, rows in enumerate(run.heroes)]
     return run
 
 
