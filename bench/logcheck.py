@@ -57,7 +57,7 @@ def cases():
     for name in ("tavern", "ship"):  # the shipped campaigns, where the loader has landed
         path = ROOT / "campaigns" / f"{name}.yaml"
         try:
-            from fuego.scenario import load
+            from fuego.scenario.model import load
         except ImportError:
             break
         if path.exists():
@@ -98,8 +98,8 @@ def _counted(value):
 def forecast_digests(only: str | None = None) -> dict[str, str]:
     """The shipped campaigns' forecasts (which keep only the events their scripts read)."""
     try:
-        from fuego.forecast import forecast
-        from fuego.scenario import load
+        from fuego.forecast.runner import forecast
+        from fuego.scenario.model import load
     except ImportError:
         return {}
     result = {}

@@ -10,7 +10,7 @@
    Mesa forest-fire model on the same 100 x 100 grid (``bench/mesa_forest.py``); the per-fire
    cost at 10,000 fires vs 1,000 (a 40 x 25 field); and the 1,000-area manor ablaze.
 4. **forecast**: 1,000 runs x 20 rounds of ``campaigns/tavern.yaml`` with ``--jobs 1`` and
-   ``--jobs 2`` (``fuego.forecast.forecast``; ``bench/standin.py`` where it is missing).
+   ``--jobs 2`` (``fuego.forecast.runner.forecast``; ``bench/standin.py`` where it is missing).
 5. **memory**: bytes per fire at 10,000 fires (tracemalloc).
 6. **baseline** (``--baseline TREE``): the tavern forecast's CPU with 1 job, this tree against
    another checkout run from its source (``FUEGO_PURE=1``), each in a fresh interpreter.
@@ -244,8 +244,8 @@ def bench_round(field_size, small_size, rounds, repeats, small_repeats, mesa_ste
 def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
     tavern = ROOT / "campaigns" / "tavern.yaml"
     try:
-        from fuego.forecast import forecast
-        from fuego.scenario import load
+        from fuego.forecast.runner import forecast
+        from fuego.scenario.model import load
     except ImportError:
         forecast = load = None
     real = forecast is not None and load is not None and tavern.exists()
@@ -255,7 +255,7 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
         def play(jobs: int):
             forecast(scenario, runs, rounds, 1, jobs)
 
-        what = "fuego.forecast.forecast(campaigns/tavern.yaml)"
+        what = "fuego.forecast.runner.forecast(campaigns/tavern.yaml)"
     else:
         from bench import standin
 
@@ -287,8 +287,11 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
 #: One forecast in a fresh interpreter (ours or a baseline tree's): its CPU and wall seconds.
 _FORECAST_CHILD = """
 import resource, sys, time
-from fuego.forecast import forecast
-from fuego.scenario import load
+try:
+    from fuego.forecast.runner import forecast
+except ImportError:  # a tree from before fuego.forecast became a package
+    from fuego.forecast import forecast
+from fuego.scenario.model import load
 scenario = load(sys.argv[1])
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)

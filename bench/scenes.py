@@ -17,7 +17,8 @@ from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause, Scene
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Structure
-from fuego.world.building import BarrierKind, Building, Feature, Room, RouteKind
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind, Feature, Room, RouteKind
 
 
 def field(cols: int = 100, rows: int = 100, fuel: int = 5) -> Building:

@@ -2,7 +2,7 @@
 
 A loop of ``run_scene`` over a small building made with ``tests/builders.py`` (a kitchen, a hall
 and the street, three heroes), one seeded scene per run, shared out to a process pool by chunks.
-``bench/run.py`` uses it only when ``fuego.forecast.forecast``, ``fuego.scenario.load`` or
+``bench/run.py`` uses it only when ``fuego.forecast.runner.forecast``, ``fuego.scenario.model.load`` or
 ``campaigns/tavern.yaml`` is missing, and says so in its report.
 """
 
@@ -27,7 +27,7 @@ def _scene(seed: int):
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Cause
     from fuego.rules.tables import Structure
-    from fuego.world.building import BarrierKind
+    from fuego.world.places import BarrierKind
 
     b = grid([("ground", 0, PLAN)], TWO_ROOMS,
              edges={("F3", "G3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True),

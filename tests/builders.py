@@ -12,7 +12,8 @@ from fuego.dice.roller import Roller
 from fuego.engine.scene import Scene
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Structure
-from fuego.world.building import BarrierKind, Building, Room
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind, Room
 
 
 def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,

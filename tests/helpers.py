@@ -39,14 +39,8 @@ from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Structure
-from fuego.world.building import (
-    BarrierKind,
-    Building,
-    Feature,
-    Room,
-    RouteKind,
-    column_letters,
-)
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind, Feature, Room, RouteKind, column_letters
 
 __all__ = ["RoomSpec", "room", "make_building", "make_scene", "two_room_building",
            "two_room_scene", "TWO_ROOM_PLAN"]

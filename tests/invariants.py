@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from fuego.engine.events import EventKind
+from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Cause, Scene
-from fuego.modules import RuleModule
 from fuego.rules.settings import SmokeClears
 from fuego.rules.tables import (
     ADJACENT_ONLY_MAX_FD,
@@ -32,7 +32,7 @@ from fuego.rules.tables import (
     MIN_FIRE_DICE,
     ROUTE_WAYPOINT_FD,
 )
-from fuego.world.building import ALWAYS_OPEN, OPENABLE, BarrierKind
+from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind
 
 #: The causes a new fire may name (fuego.engine.scene.Cause).
 CAUSES = {v for k, v in vars(Cause).items() if k.isupper()}

@@ -3,6 +3,8 @@
 - No import cycle among fuego's modules.
 - Imports point down the layers: a lower layer never imports a higher one.
 - No private name (``_x``) of one module imported or read by another.
+- No re-export: a module imports only names it uses, and every import (in fuego, its tests and
+  bench) names the module that defines the name, so each name has one home (issue 29).
 
 "At run time", as this file reads it: an import counts if it can execute while fuego runs,
 whether at module level or inside a function (a deferred import only hides a cycle from the
@@ -14,7 +16,9 @@ counts every import, those included: a type named by a lower layer is still a de
 from __future__ import annotations
 
 import ast
+import contextlib
 import textwrap
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -213,6 +217,105 @@ class Tree:
                                     f"(defined in {', '.join(sorted(owners[attr]))})")
         return sorted(problems)
 
+    def unused_imports(self) -> list[str]:
+        """Public names a module imports at module level and never uses: re-exports, which give
+        a name a second home. (A side-effect import binds a private alias: ``as _wind``.)"""
+        problems = []
+        for module, tree in self.trees.items():
+            used = _used_names(tree)
+            for stmt in _module_imports(tree.body):
+                if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+                    continue
+                for alias in stmt.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    if not _private(bound) and bound not in used:
+                        problems.append(f"{self.path(module)}:{stmt.lineno}: imports {bound} "
+                                        "and never uses it (a re-export?)")
+        return sorted(problems)
+
+    def imported_names(self, module: str) -> dict[str, tuple[str, str]]:
+        """The names a module binds by ``from X import`` and does not define itself:
+        bound name -> (module imported from, name there)."""
+        reader, found = self.readers[module], {}
+        for stmt in _module_imports(self.trees[module].body):
+            if isinstance(stmt, ast.ImportFrom):
+                base = reader.base(stmt)
+                for alias in stmt.names:
+                    found[alias.asname or alias.name] = (base, alias.name)
+        defined: set[str] = set()
+        _scope_names([s for s in self.trees[module].body
+                      if not isinstance(s, (ast.Import, ast.ImportFrom))], defined)
+        return {name: where for name, where in found.items() if name not in defined}
+
+    def imports_not_from_home(self, files: Iterable[Path] = ()) -> list[str]:
+        """``from fuego.x import Name`` where fuego.x only imports Name: the import should name
+        the module that defines it. Read in fuego's modules and in ``files`` (tests, bench)."""
+        imported = {m: self.imported_names(m) for m in self.modules}
+        bound: dict[str, set[str]] = {}
+        for module, tree in self.trees.items():
+            _scope_names(tree.body, bound.setdefault(module, set()))
+        problems = []
+
+        def check(where: str, tree: ast.Module, base_of: Callable[[ast.ImportFrom], str]):
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.ImportFrom):
+                    continue
+                base = base_of(node)
+                for alias in node.names:
+                    if base not in imported or f"{base}.{alias.name}" in self.modules:
+                        continue
+                    if alias.name in imported[base]:
+                        home = imported[base][alias.name][0]
+                        problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
+                                        f"{base}; it is defined in {home}")
+                    elif alias.name not in bound[base] and "__getattr__" not in bound[base]:
+                        problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
+                                        f"{base}, which has no such name")
+
+        for module, tree in self.trees.items():
+            check(self.path(module), tree, self.readers[module].base)
+        for path in files:
+            check(str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
+                  ast.parse(path.read_text(encoding="utf-8"), str(path)),
+                  lambda node: node.module or "")
+        return sorted(problems)
+
+
+def _module_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """The imports at module level, those under ``if``/``try`` included."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            yield stmt
+        elif isinstance(stmt, (ast.If, ast.Try)):
+            yield from _module_imports(stmt.body)
+            yield from _module_imports(stmt.orelse)
+            for handler in getattr(stmt, "handlers", []):
+                yield from _module_imports(handler.body)
+
+
+def _used_names(tree: ast.Module) -> set[str]:
+    """Every name a module reads, in its code or in a string annotation or ``cast("X", ...)``
+    (not in ``__all__``: listing a name there is exporting it, not using it)."""
+    used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    strings: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            strings.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
+            strings.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            strings.append(node.annotation)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "cast" and node.args):
+            strings.append(node.args[0])
+    for annotation in strings:
+        for const in ast.walk(annotation):
+            if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                with contextlib.suppress(SyntaxError):
+                    used.update(n.id for n in ast.walk(ast.parse(const.value, mode="eval"))
+                                if isinstance(n, ast.Name))
+    return used
+
 
 def _layer(module: str) -> int | None:
     parts = module.split(".")
@@ -253,16 +356,19 @@ class _Reader(ast.NodeVisitor):
                     self._add(target, node.lineno)
                     self.bound[alias.asname or "fuego"] = target if alias.asname else "fuego"
 
+    def base(self, node: ast.ImportFrom) -> str:
+        """The module a ``from ... import`` names, relative imports resolved."""
+        if not node.level:
+            return node.module or ""
+        package = self.module
+        if self.tree.modules[self.module].name != "__init__.py":
+            package = package.rpartition(".")[0]
+        for _ in range(node.level - 1):
+            package = package.rpartition(".")[0]
+        return f"{package}.{node.module}" if node.module else package
+
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:
-            package = self.module
-            if self.tree.modules[self.module].name != "__init__.py":
-                package = package.rpartition(".")[0]
-            for _ in range(node.level - 1):
-                package = package.rpartition(".")[0]
-            base = f"{package}.{node.module}" if node.module else package
-        else:
-            base = node.module or ""
+        base = self.base(node)
         if not (base == "fuego" or base.startswith("fuego.")):
             return
         for alias in node.names:
@@ -304,6 +410,18 @@ def test_imports_point_down_the_layers():
 
 def test_no_private_names_across_modules():
     problems = fuego_tree().private_reads()
+    assert not problems, "\n".join(problems)
+
+
+def test_no_module_re_exports_a_name_it_does_not_use():
+    problems = fuego_tree().unused_imports()
+    assert not problems, "\n".join(problems)
+
+
+def test_every_import_names_the_module_that_defines_the_name():
+    others = [p for folder in ("tests", "bench") for p in sorted((ROOT / folder).rglob("*.py"))
+              if "scenarios" not in p.parts]
+    problems = fuego_tree().imports_not_from_home(others)
     assert not problems, "\n".join(problems)
 
 
@@ -383,3 +501,37 @@ def test_an_unlisted_top_level_module_fails_the_layer_check(tmp_path):
 def test_every_top_level_module_of_fuego_has_a_layer():
     tops = {m.split(".")[1] if "." in m else "fuego" for m in fuego_tree().modules}
     assert tops - set(LAYER_OF) == set()
+
+
+def test_the_re_export_checks_find_each_fault(tmp_path):
+    tree = _package(tmp_path, {
+        "__init__.py": "",
+        "world/__init__.py": "",
+        "world/places.py": "class Area:\n    pass\nclass Room:\n    pass\n",
+        "world/building.py": """
+            from typing import cast
+            from fuego.world import places as _places      # a side effect: a private alias
+            from fuego.world.places import Area, Room      # Area only passes through
+            class Building:
+                def room(self) -> "Room":                  # a string annotation uses Room
+                    return cast("Room", None)
+            """,
+        "engine/__init__.py": "",
+        "engine/scene.py": """
+            from fuego.world.building import Area, Building  # Area's home is places
+            def area() -> Area:
+                return Area()
+            Building
+            """,
+    })
+    outside = tmp_path / "test_x.py"
+    outside.write_text("from fuego.world.building import Room\nfrom fuego.world import places\n"
+                       "from fuego.world.places import Hall\n")
+    assert tree.unused_imports() == [
+        "fuego/world/building.py:4: imports Area and never uses it (a re-export?)"]
+    assert tree.imports_not_from_home([outside]) == sorted([
+        "fuego/engine/scene.py:2: imports Area from fuego.world.building; it is defined in "
+        "fuego.world.places",
+        f"{outside}:1: imports Room from fuego.world.building; it is defined in "
+        "fuego.world.places",
+        f"{outside}:3: imports Hall from fuego.world.places, which has no such name"])

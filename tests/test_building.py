@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fuego.rules.tables import Structure
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 from fuego.scenario.plan import FEATURE_MIN_FUEL, ROUTE_MIN_FUEL
-from fuego.world.building import BarrierKind, Feature, RouteKind
+from fuego.world.places import BarrierKind, Feature, RouteKind
 
 HOUSE = """
 title: Test house

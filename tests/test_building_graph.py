@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from fuego.engine.controllers import AutoController
 from fuego.engine.rounds import play_round, start_scene
 from fuego.engine.structure import break_barrier
-from fuego.scenario import load
+from fuego.scenario.model import load
 from fuego.table import gm
-from fuego.world.building import BarrierKind, BarrierState, Change, Feature, RouteKind
+from fuego.world.places import BarrierKind, BarrierState, Change, Feature, RouteKind
 
 ROOT = Path(__file__).resolve().parent.parent
 TAVERN = str(ROOT / "campaigns" / "tavern.yaml")

@@ -44,7 +44,7 @@ def test_every_campaign_checks():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_campaign_has_a_gm_briefing_and_a_script(name):
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(CAMPAIGNS / f"{name}.yaml")
     assert len(scenario.briefing) > 200

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from fuego.cli import cli
 from fuego.render.terminal import plan_plain, plan_text
-from fuego.scenario import load
+from fuego.scenario.model import load
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAVERN = os.path.join(ROOT, "campaigns", "tavern.yaml")
@@ -111,7 +111,8 @@ def test_plan_text_draws_the_live_scene_and_prints_nothing(capsys):
 
 
 def test_a_hand_built_building_draws():
-    from fuego.world.building import BarrierKind, Building, Room
+    from fuego.world.building import Building
+    from fuego.world.places import BarrierKind, Room
 
     b = Building(title="hand")
     b.add_level("ground", 0)

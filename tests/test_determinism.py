@@ -208,7 +208,7 @@ def test_a_scenario_written_back_plays_the_same(tmp_path):
     """``Scenario.to_yaml()`` then load gives the same game: the same log for the same seed."""
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import run_scene
-    from fuego.scenario import load, loads
+    from fuego.scenario.model import load, loads
 
     for path in CAMPAIGNS:
         scenario = load(path)

@@ -30,8 +30,8 @@ from fuego.render.vtt_export import (
     map_options,
 )
 from fuego.rules.tables import Structure
-from fuego.scenario import load
-from fuego.world.building import BarrierKind
+from fuego.scenario.model import load
+from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"

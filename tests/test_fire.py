@@ -17,7 +17,7 @@ from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
 from fuego.rules.settings import FlashoverMode, Settings
 from fuego.rules.tables import Rank, Structure, Temperature
-from fuego.world.building import BarrierKind, Feature, RouteKind
+from fuego.world.places import BarrierKind, Feature, RouteKind
 
 # The fire table of 003 as the text prints it: FD -> Brawn, Finesse/Panache, Wits,
 # Destruction/Spreading, Stealth, damage cold, regular, hot, TN.

@@ -1,4 +1,4 @@
-"""Forecasts (issue 8): :func:`fuego.forecast.forecast` and ``fuego forecast``.
+"""Forecasts (issue 8): :func:`fuego.forecast.runner.forecast` and ``fuego forecast``.
 
 The numbers are checked against odds computed by hand on a scene where the hand computation is
 exact, and for reproducibility: the same seed gives the same JSON whatever ``--jobs`` and
@@ -17,8 +17,9 @@ from fuego.cli import cli
 from fuego.dice.odds import chance
 from fuego.dice.roller import Pool, Roller
 from fuego.errors import FuegoError
-from fuego.forecast import forecast, run_seed
-from fuego.scenario import loads
+from fuego.forecast.play import run_seed
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import loads
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -235,7 +236,7 @@ def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import run_scene
     from fuego.forecast.play import ScriptReads, log_for
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(str(Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml"))
     whole, kept = scenario.build(3), scenario.build(3)

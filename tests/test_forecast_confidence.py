@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from fuego.cli import cli
-from fuego.forecast import STATUSES, forecast
-from fuego.scenario import loads
+from fuego.forecast.counts import STATUSES
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import loads
 from fuego.stats import Z95, difference_interval, mean_interval, runs_for, wilson
 from tests.test_forecast import WALL
 

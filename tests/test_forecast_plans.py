@@ -21,8 +21,9 @@ from click.testing import CliRunner
 from fuego.cli import cli
 from fuego.engine.plans import Plan, PlanKind, parse_plans
 from fuego.errors import FuegoError
-from fuego.forecast import ForecastInterrupted, forecast
-from fuego.scenario import load
+from fuego.forecast.result import ForecastInterrupted
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -270,7 +271,7 @@ def _ship_with(plan_line: str) -> str:
 
 
 def test_a_scenarios_own_plan_may_rescue_a_script_arrival():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     scenario = loads(_ship_with("plan: rescue:Pip"))
     assert scenario.arrivals == ["Pip"]

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from fuego.cli import cli
-from fuego.forecast import forecast
-from fuego.scenario import loads
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import loads
 
 #: Two rooms and a long title: the report's title and subtitles must wrap to the page.
 LONG = """

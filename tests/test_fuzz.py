@@ -163,7 +163,7 @@ def _load_and_run(text: str) -> None:
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import run_scene
     from fuego.modules.registry import check_note
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     got = library(loads, text, source="fuzz.yaml")
     if isinstance(got, FuegoError):
@@ -198,7 +198,7 @@ def test_mutated_scenarios_through_the_cli(text, tmp_path_factory):
 @examples(60)
 @given(data=st.data())
 def test_truncated_and_flipped_bytes(data):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     raw = data.draw(st.sampled_from([MINIMAL, *CAMPAIGNS])).read_bytes()
     cut = data.draw(st.integers(0, len(raw)))
@@ -215,7 +215,7 @@ def test_truncated_and_flipped_bytes(data):
 @examples(40)
 @given(text=st.text(max_size=400))
 def test_arbitrary_text(text):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     with deadline(10):
         library(loads, text, source="any.yaml")
@@ -302,7 +302,7 @@ def _touch_tags(target: Path) -> list[str]:
 
 
 def test_yaml_tags_never_run_code(tmp_path):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     target = tmp_path / "pwned"
     for n, text in enumerate(_touch_tags(target)):
@@ -332,7 +332,7 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
 @pytest.mark.slow
 def test_alias_bombs_are_bounded_in_time_and_memory(text, expect):
     """Billion-laughs aliases (and recursive ones): a clear error, in bounded time and memory."""
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     tracemalloc.start()
     try:
@@ -354,7 +354,7 @@ def test_alias_bombs_are_bounded_in_time_and_memory(text, expect):
     "title: x\nheroes: [" + ", ".join(["{name: a, knacks: {x: [[[[[[[[1]]]]]]]]}}"] * 1000) + "]\n",
 ])
 def test_deep_nesting_is_a_clear_error(text):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     with deadline(20):
         got = library(loads, text, source="deep.yaml")
@@ -473,7 +473,7 @@ def test_mutated_vtt_maps_import_or_say_why(text, tmp_path_factory):
     with deadline(20):
         got = library(vtt.convert, str(path))
     if not isinstance(got, FuegoError):
-        from fuego.scenario import loads
+        from fuego.scenario.model import loads
 
         loads(got[0])  # what import writes, check accepts
 
@@ -519,7 +519,8 @@ def test_generated_vtt_maps_import_to_a_scenario_fuego_accepts(data, grid, names
                                                               tmp_path_factory):
     """Whatever the walls, what import writes passes `fuego check` (an import that writes a
     scenario fuego then refuses is a bug: its error names the file '(imported)')."""
-    from fuego.scenario import loads, vtt
+    from fuego.scenario import vtt
+    from fuego.scenario.model import loads
 
     path = tmp_path_factory.mktemp("vtt") / "gen.dd2vtt"
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -677,7 +678,7 @@ def test_run_and_forecast_round_limits(tmp_path):
 
 
 def test_vtt_limits_are_enforced_with_a_message(tmp_path):
-    from fuego.scenario import vtt
+    from fuego.scenario import vtt, vtt_read
 
     def attempt(data, *args):
         path = tmp_path / "limit.dd2vtt"
@@ -686,23 +687,23 @@ def test_vtt_limits_are_enforced_with_a_message(tmp_path):
         assert result.exit_code == 2
         return result.output
 
-    size = dict(VTT["resolution"], map_size={"x": vtt.MAX_MAP_SQUARES + 1, "y": 2})
-    assert f"1 to {vtt.MAX_MAP_SQUARES} squares" in attempt(dict(VTT, resolution=size))
-    lines = [[{"x": 1, "y": 1}, {"x": 2, "y": 1}]] * (vtt.MAX_POLYLINES + 1)
-    assert f"at most {vtt.MAX_POLYLINES}" in attempt(dict(VTT, line_of_sight=lines))
-    long = [[{"x": 1, "y": 1}] * (vtt.MAX_POINTS_PER_POLYLINE + 1)]
-    assert f"at most {vtt.MAX_POINTS_PER_POLYLINE}" in attempt(dict(VTT, line_of_sight=long))
+    size = dict(VTT["resolution"], map_size={"x": vtt_read.MAX_MAP_SQUARES + 1, "y": 2})
+    assert f"1 to {vtt_read.MAX_MAP_SQUARES} squares" in attempt(dict(VTT, resolution=size))
+    lines = [[{"x": 1, "y": 1}, {"x": 2, "y": 1}]] * (vtt_read.MAX_POLYLINES + 1)
+    assert f"at most {vtt_read.MAX_POLYLINES}" in attempt(dict(VTT, line_of_sight=lines))
+    long = [[{"x": 1, "y": 1}] * (vtt_read.MAX_POINTS_PER_POLYLINE + 1)]
+    assert f"at most {vtt_read.MAX_POINTS_PER_POLYLINE}" in attempt(dict(VTT, line_of_sight=long))
     many = [[{"x": 1, "y": 1}] * 9_000] * 23
-    assert f"more than {vtt.MAX_POINTS} wall points" in attempt(dict(VTT, line_of_sight=many))
-    portals = [VTT["portals"][0]] * (vtt.MAX_PORTALS + 1)
-    assert f"at most {vtt.MAX_PORTALS}" in attempt(dict(VTT, portals=portals))
+    assert f"more than {vtt_read.MAX_POINTS} wall points" in attempt(dict(VTT, line_of_sight=many))
+    portals = [VTT["portals"][0]] * (vtt_read.MAX_PORTALS + 1)
+    assert f"at most {vtt_read.MAX_PORTALS}" in attempt(dict(VTT, portals=portals))
     big = dict(VTT["resolution"], map_size={"x": 400, "y": 400})
     assert f"at most {vtt.MAX_PLAN_AREAS} areas a side" in attempt(dict(VTT, resolution=big),
                                                                    "--grid-feet", "10")
     # at 5 ft a square the same map is 200 x 200 areas: more than a scenario may hold
     assert "more than 20,000 areas in the building" in attempt(dict(VTT, resolution=big))
     with pytest.raises(LimitError, match=r"a VTT map may be at most 52,428,800 bytes \(50 MiB\)"):
-        vtt.parse(b" " * (vtt.MAX_FILE_BYTES + 1))
+        vtt_read.parse(b" " * (vtt_read.MAX_FILE_BYTES + 1))
 
 
 # -- what a GM types at the table ---------------------------------------------------------------
@@ -840,7 +841,7 @@ def fuzz_server():
 
 
 def _campaign_scene():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     text = (ROOT / "campaigns" / "tavern.yaml").read_text(encoding="utf-8")
     return loads(text, source="tavern.yaml").build(7)

@@ -10,7 +10,7 @@ from fuego.engine.heroes import Hero
 from fuego.errors import RuleError
 from fuego.rules.tables import Structure, Temperature
 from fuego.table import gm
-from fuego.world.building import BarrierKind
+from fuego.world.places import BarrierKind
 
 
 def _scene():

@@ -27,7 +27,7 @@ from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
 from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
 from fuego.cli import cli
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 from fuego.text import UNSAFE, drawn, terminal, xml
 from fuego.web.feed import ScreenFeed
 from fuego.web.server import MAX_CLIENTS, Hub, ScreenServer
@@ -670,7 +670,7 @@ def test_ctrl_c_while_loading_is_130_in_process(saved, monkeypatch, command):
         monkeypatch.setattr("fuego.table.session.load", interrupted)
         r = invoke("screen", saved / "s.json")
     else:
-        monkeypatch.setattr("fuego.scenario.load", interrupted)
+        monkeypatch.setattr("fuego.scenario.model.load", interrupted)
         r = invoke("forecast", TAVERN, "--runs", "2")
     assert r.exit_code == 130 and "Aborted!" not in r.output
 
@@ -766,13 +766,13 @@ def test_play_on_a_full_tmpfs_exits_2(small_disk):
 
 # -- 12. forecast output bounded ----------------------------------------------------------------------
 def test_a_huge_forecast_json_is_trimmed_with_a_note(monkeypatch):
-    import fuego.forecast as fc
     import fuego.forecast.result
-    from fuego.scenario import load
+    from fuego.forecast.runner import forecast
+    from fuego.scenario.model import load
 
     scenario = load(str(ROOT / "tests" / "scenarios" / "mini.yaml")) \
         if (ROOT / "tests" / "scenarios" / "mini.yaml").exists() else load(str(TAVERN))
-    whole = fc.forecast(scenario, runs=6, rounds=12, seed=3)
+    whole = forecast(scenario, runs=6, rounds=12, seed=3)
     full = whole.to_dict()
     monkeypatch.setattr(fuego.forecast.result, "MAX_SERIES_VALUES", 50)
     assert whole.trimmed

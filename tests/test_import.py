@@ -17,9 +17,10 @@ from click.testing import CliRunner
 
 from fuego.cli import cli
 from fuego.errors import FuegoError, LimitError
-from fuego.scenario import loads
-from fuego.scenario.vtt import convert, parse, to_plan
-from fuego.world.building import BarrierKind
+from fuego.scenario.model import loads
+from fuego.scenario.vtt import convert, to_plan
+from fuego.scenario.vtt_read import parse
+from fuego.world.places import BarrierKind
 
 SAMPLE = Path(__file__).parent / "data" / "sample.dd2vtt"
 

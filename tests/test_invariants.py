@@ -1,7 +1,7 @@
 """Property tests: random buildings, fires, heroes and seeds, played for many rounds with the
 invariants of tests/invariants.py checked after every round (docs/reliability.md).
 
-Scenarios are generated as YAML text and read by the real loader (``fuego.scenario.loads``), so
+Scenarios are generated as YAML text and read by the real loader (``fuego.scenario.model.loads``), so
 every generated example also exercises the loader; ``builders.grid`` makes odd shapes in code
 (holes, partitions, stairs) the loader would not draw. Every example is played twice from the
 same seed and the two scenes are compared after every round (the replay check).
@@ -30,8 +30,8 @@ from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause, Scene
 from fuego.rules.settings import FlashoverMode, Settings, SmokeClears
 from fuego.rules.tables import Rank, Structure
-from fuego.scenario import loads
-from fuego.world.building import BarrierKind, Feature
+from fuego.scenario.model import loads
+from fuego.world.places import BarrierKind, Feature
 
 #: FUEGO_EXAMPLES_SCALE=10 (with HYPOTHESIS_PROFILE=dev for fresh random examples) hunts longer.
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
@@ -355,7 +355,7 @@ def test_odd_shapes_keep_every_invariant(pair, kind):
 def test_campaigns_keep_every_invariant(name, seed):
     from pathlib import Path
 
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     path = Path(__file__).resolve().parent.parent / "campaigns" / f"{name}.yaml"
     scenario = load(path)

@@ -21,9 +21,9 @@ from helpers import make_building, make_scene, room
 from fuego.cli import cli
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause
-from fuego.render.map_style import exit_runs
-from fuego.render.mapdraw import MapOptions, count_drawn, draw_map, figure_size
-from fuego.world.building import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
+from fuego.render.map_style import MapOptions, exit_runs
+from fuego.render.mapdraw import count_drawn, draw_map, figure_size
+from fuego.world.places import ALWAYS_OPEN, BarrierKind, Feature, RouteKind
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
@@ -79,7 +79,7 @@ def expected_counts(b) -> dict[str, int]:
 def campaign(request):
     if request.param == "none":
         pytest.skip("no campaigns shipped yet")
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     path = ROOT / "campaigns" / request.param
     return path, load(path)
@@ -306,7 +306,7 @@ def test_map_errors_are_clear(tmp_path):
 def test_level_option_draws_only_that_level(tmp_path):
     if not CAMPAIGNS:
         pytest.skip("no campaigns shipped yet")
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(CAMPAIGNS[0])
     b = scenario.build(0).building

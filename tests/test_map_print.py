@@ -27,8 +27,9 @@ def invoke(*args: str):
 def test_the_grid_shows_inside_rooms_on_the_tavern_ground_floor(tmp_path):
     import matplotlib.image
 
-    from fuego.render.mapdraw import MapOptions, draw_map
-    from fuego.scenario import load
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
 
     dpi = 200
     scene = load(TAVERN).build(0)
@@ -104,8 +105,9 @@ def test_a_level_larger_than_a_letter_page_is_tiled_across_pages(tmp_path):
     assert all(sorted(p) == pytest.approx([612.0, 792.0]) for p in pages)
     assert f"on {len(pages)} pages" in result.output
     # one inch per square: the tiles cover 20 columns with one shared per page boundary
-    from fuego.render.mapdraw import MapOptions, draw_map
-    from fuego.scenario import load
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
 
     b = load(scenario).build(0).building
     figs = draw_map(b, None, MapOptions(layout="pages", paper="letter", area_inches=1.0))
@@ -132,6 +134,7 @@ def test_the_paper_follows_the_locale():
 
 
 def _saved_session(tmp_path: Path, rounds: int) -> Path:
+    from fuego.table import replay
     from fuego.table import session as sessions
 
     class Answers:
@@ -142,7 +145,7 @@ def _saved_session(tmp_path: Path, rounds: int) -> Path:
             if q.kind == "round":
                 self.rounds += 1
                 if self.rounds > rounds:
-                    raise sessions.Quit()
+                    raise replay.Quit()
                 return "next"
             return ""
 
@@ -156,8 +159,8 @@ def _saved_session(tmp_path: Path, rounds: int) -> Path:
             pass
 
     session = sessions.new(str(TAVERN), 7)
-    player = sessions.Player(session, Answers())
-    with pytest.raises(sessions.Quit):
+    player = replay.Player(session, Answers())
+    with pytest.raises(replay.Quit):
         player.run()
     path = tmp_path / "s1.save"
     sessions.save(session, str(path))
@@ -196,8 +199,9 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
 
 @pytest.mark.slow
 def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
-    from fuego.render.mapdraw import MapOptions, draw_map
-    from fuego.scenario import load
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
 
     scene = load(TAVERN).build(0)
     i = next(iter(scene.fires))  # the kitchen fire: no hero sees it (fuego.engine.sight)
@@ -214,7 +218,7 @@ def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
     """At the table: a broken barrier is not the burned-out ``x``, no room letter is a mark,
     and the key is wrapped rather than cut at the panel's edge."""
     from fuego.render.terminal import KEY_WIDTH, MARK_CHARS, plan_plain, room_symbols
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     for path in sorted((ROOT / "campaigns").glob("*.yaml")):
         scenario = load(path)
@@ -246,8 +250,9 @@ def test_no_label_overlaps_another_or_a_token(name):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from fuego.cli.mapcmd import play_to
-    from fuego.render.mapdraw import MapOptions, draw_map
-    from fuego.scenario import load
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
 
     scene = play_to(load(ROOT / "campaigns" / name), 7, 6)
     for scale in (1.0, 0.6):
@@ -271,7 +276,7 @@ def test_no_label_overlaps_another_or_a_token(name):
 
 # -- issue 25: maps a GM prints and plays on ------------------------------------------------------
 def _scene(name: str = "tavern.yaml"):
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     return load(ROOT / "campaigns" / name).build(0)
 
@@ -290,7 +295,8 @@ def test_outer_walls_are_drawn_wherever_the_building_has_them_and_rock_is_not_fl
     """The tavern's cellar is dug into rock (``#`` all round): its rooms are walled on every
     side that meets rock or the plan's edge, and the rock squares inside the plan are grey and
     hatched, not white like a floor."""
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     scene = _scene()
     b = scene.building
@@ -327,7 +333,8 @@ def test_outer_walls_are_drawn_wherever_the_building_has_them_and_rock_is_not_fl
 
 
 def _tavern_tiles(paper: str = "letter", scale: float = 2.0, scene=None):
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     scene = scene or _scene()
     return scene, draw_map(scene.building, scene, MapOptions(
@@ -426,7 +433,8 @@ def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
 
 @pytest.mark.slow
 def test_a_battle_mat_scale_draws_the_one_inch_grid_by_default(tmp_path):
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     for scale, want in (("2", True), ("1", False)):
         out = tmp_path / f"s{scale}.svg"
@@ -460,9 +468,9 @@ def _all_texts(fig):
 @pytest.mark.parametrize("paper,scale", [("letter", 2.0), ("a4", 1.0), ("letter", 0.5)])
 def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
     from fuego.cli.mapcmd import play_to
-    from fuego.render.map_style import MIN_PT
-    from fuego.render.mapdraw import MapOptions, draw_map
-    from fuego.scenario import load
+    from fuego.render.map_style import MIN_PT, MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
 
     for name in ("tavern.yaml", "ship.yaml", "village.yaml", "wagon.yaml"):
         scene = play_to(load(ROOT / "campaigns" / name), 7, 3)
@@ -473,7 +481,8 @@ def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
 
 
 def test_one_exit_mark_per_run_of_way_out_squares():
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     counts = {}
     for name in ("tavern.yaml", "wagon.yaml"):
@@ -499,7 +508,8 @@ def test_one_exit_mark_per_run_of_way_out_squares():
 def test_a_long_title_wraps_inside_the_page(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     title = ("The Gilded Goose on Goose Lane, the night the smugglers' powder went up and the "
              "whole harbour quarter watched from the quay")
@@ -524,7 +534,8 @@ def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):
     nor the fuel numbers and shading, nor their legend."""
     import xml.etree.ElementTree as ET
 
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     scene = _scene()
     b = scene.building

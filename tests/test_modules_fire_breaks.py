@@ -8,7 +8,7 @@ from test_modules_support import area, field, scene_with
 from fuego.errors import FuegoError
 from fuego.modules import fire_breaks as FB
 from fuego.modules.terrain import terrain_of
-from fuego.world.building import RouteKind
+from fuego.world.places import RouteKind
 
 WOODS = {"terrain": {"woods": "woods"}}
 

@@ -14,7 +14,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import firefighting as FF
 from fuego.modules.structures import Structures
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 K = FF.FirefightingAction
 

@@ -11,7 +11,7 @@ from fuego.errors import ScenarioError
 from fuego.modules.registry import check_note
 from fuego.modules.terrain import terrain_of
 from fuego.modules.wind import Wind
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 
 ORCHARD = """
 format: 1

@@ -9,7 +9,7 @@ from fuego.engine.fire import FireState
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.modules import structures as S
-from fuego.world.building import BarrierKind, Feature
+from fuego.world.places import BarrierKind, Feature
 
 TWO_STOREYS = [("ground", 0, ["hh"]), ("upper", 1, ["uu"])]
 

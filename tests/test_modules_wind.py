@@ -13,7 +13,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import common
 from fuego.modules import wind as W
-from fuego.world.building import BarrierKind
+from fuego.world.places import BarrierKind
 
 # -- the tables against the text (000 ASL 25.63, 25.65, 25.651; 001 Spreading Fires) -----------------
 

@@ -20,7 +20,7 @@ from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.errors import FuegoError, ScenarioError
 from fuego.modules import wrecks as W
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 
 WAGON = Path(__file__).resolve().parent.parent / "campaigns" / "wagon.yaml"
 

@@ -12,7 +12,9 @@ from fuego.engine.controllers import AutoController
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Hero
 from fuego.engine.rounds import run_scene
-from fuego.render.narrate import QUIET_KINDS, Narrator, narrate, summarize
+from fuego.render.narrate import Narrator
+from fuego.render.phrases import QUIET_KINDS, narrate
+from fuego.render.summary import summarize
 
 K = EventKind
 ROOT = Path(__file__).resolve().parent.parent

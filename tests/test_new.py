@@ -25,7 +25,7 @@ def test_new_writes_a_template_that_passes_check_and_runs(tmp_path, monkeypatch)
     from fuego.engine.controllers import AutoController
     from fuego.engine.events import EventKind
     from fuego.engine.rounds import run_scene
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scene = load(path).build(1)
     run_scene(scene, AutoController(), rounds=5)
@@ -60,7 +60,7 @@ def test_name_and_title():
 
 
 def test_a_given_title_is_kept_and_still_checks(tmp_path, monkeypatch):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["new", "mill_2", "--title", "Mill: the 'second' fire #2"])

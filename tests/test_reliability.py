@@ -186,7 +186,7 @@ def _vtt(**extra) -> dict:
 @pytest.mark.parametrize("where", ["map_size", "origin", "point", "ppg", "rotation"])
 def test_vtt_numbers_of_any_size_are_reported_as_too_large(number, where):
     # issue 22: 309+ digits raised OverflowError; 1e999 was "expected a number, got a number"
-    from fuego.scenario.vtt import parse
+    from fuego.scenario.vtt_read import parse
 
     text = json.dumps(_vtt(portals=[{"bounds": [{"x": 2, "y": 2}, {"x": 2, "y": 4}],
                                      "rotation": 0}]))
@@ -604,7 +604,7 @@ def test_markup_in_names_is_printed_literally_at_the_table(tmp_path, monkeypatch
 # -- memory on the largest scenario the limits allow --------------------------------------------
 def largest_scenario() -> str:
     """20,000 areas (the limit) on one 200 x 100 level, 100 heroes, 1,000 fires, 10,000 rounds."""
-    from fuego.world.building import column_letters
+    from fuego.world.places import column_letters
 
     cols, rows = 200, 100
     keys = "abcdefghij"

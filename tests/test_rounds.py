@@ -14,7 +14,7 @@ from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.rules.tables import Exposure, Rank, Structure, Temperature
-from fuego.world.building import BarrierKind
+from fuego.world.places import BarrierKind
 
 
 class Waiter(Controller):

@@ -46,7 +46,7 @@ from fuego.rules.tables import (
     Temperature,
 )
 from fuego.table.overrides import apply_override, normalize_override
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 
 def kinds(s, kind):
@@ -386,7 +386,7 @@ def test_a_scripts_jet_of_gas_and_magic_fire_through_the_cli(tmp_path):
 def test_a_blast_effect_blows_fires_out_within_two_areas():
     s = scene(grid([("ground", 0, ["kkkkkkk"])], TWO_ROOMS), smoke=False)
     from fuego.engine.script import When
-    from fuego.scenario.script import build_script
+    from fuego.scenario.script.parse import build_script
 
     for i in (0, 2, 6):
         s.start_fire(i, 3, Cause.GM)
@@ -490,7 +490,7 @@ def test_a_fire_resistant_character_ignores_fire_but_not_debris():
 
 
 def test_a_scenarios_hero_may_be_fire_resistant(tmp_path):
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     sc = loads(MINIMAL.replace("start: ground:C1", "start: ground:C1\n    fire_resistant: true"))
     assert sc.build(1).heroes[0].fire_resistant
@@ -616,7 +616,7 @@ def test_a_script_places_a_wreck_and_drives_a_cart(tmp_path):
 
 
 def test_new_settings_are_read_from_a_scenario():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     sc = loads(MINIMAL.replace("fires:", "rules:\n  explosions: debris\n  burning_oil: fleeting"
                                "\n  round_burn: any\n  knocked_out_death: fire-and-gm\nfires:"))
@@ -679,7 +679,7 @@ def test_a_jet_of_gas_burns_whoever_the_trigger_names(tmp_path):
       - burn: {who: "{hero}", fd: 4, by: jet}
 """
     from fuego.engine.script import When
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     s = loads(text).build(2)
     ana = s.hero("Ana")

@@ -13,7 +13,7 @@ from fuego.engine.rounds import check_flashover, needs_air
 from fuego.engine.scene import Cause
 from fuego.rules.settings import FlashoverMode, KnockedOutDeath, SmokeClears, SuffocationFire
 from fuego.rules.tables import Exposure, Temperature
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 
 def kinds(s, kind):

@@ -203,7 +203,7 @@ def test_quiet_and_verbose_together_is_a_usage_error():
 # -- the command on scenes built by hand (no scenario file) --------------------------------------------
 @dataclass
 class HandScenario:
-    """What ``fuego.scenario.load`` returns, for a scene built in code."""
+    """What ``fuego.scenario.model.load`` returns, for a scene built in code."""
 
     title: str = "two rooms and a street"
     actions: dict = field(default_factory=dict)
@@ -221,10 +221,10 @@ class HandScenario:
 
 @pytest.fixture
 def hand(monkeypatch):
-    import fuego.scenario as scenario_pkg
+    import fuego.scenario.model as scenario_model
 
     box = {"scenario": HandScenario()}
-    monkeypatch.setattr(scenario_pkg, "load", lambda path: box["scenario"], raising=False)
+    monkeypatch.setattr(scenario_model, "load", lambda path: box["scenario"])
     return box
 
 

@@ -26,6 +26,7 @@ from test_session import ANSWERS, SHOP
 
 from fuego.cli import cli
 from fuego.errors import SaveError
+from fuego.table import replay
 from fuego.table import session as sessions
 
 SCALE = float(os.environ.get("FUEGO_EXAMPLES_SCALE", "1"))
@@ -145,11 +146,11 @@ def test_mutated_saves_resume_or_say_why(tmp_path, good_save):
                 assert exc.render().startswith("m.json"), exc.render()
                 return
             live = ScriptLive([])
-            player = sessions.Player(session, live)
+            player = replay.Player(session, live)
             live.player = player
             try:
                 player.run()
-            except sessions.Quit:
+            except replay.Quit:
                 pass
             except SaveError as exc:  # a replay that no longer fits says so
                 assert "no longer replay" in exc.render() or "m.json" in exc.render()

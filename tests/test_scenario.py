@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from fuego.engine.rule_module import RuleModule
 from fuego.errors import ScenarioError
-from fuego.modules import REGISTRY, RuleModule
+from fuego.modules import REGISTRY
 from fuego.rules.settings import FlashoverMode
 from fuego.rules.tables import Rank, Temperature, Wind
-from fuego.scenario import Scenario, load, loads
-from fuego.world.building import BarrierKind
+from fuego.scenario.model import Scenario, load, loads
+from fuego.world.places import BarrierKind
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAMPAIGNS = sorted(glob.glob(os.path.join(ROOT, "campaigns", "*.yaml")))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fuego.scenario import load
+from fuego.scenario.model import load
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
@@ -50,7 +50,7 @@ def test_builds_share_no_state():
 def test_builds_share_the_parsed_cues_but_not_their_progress(path):
     # The script is parsed once per scenario (a forecast builds a scene per run): every build
     # has the cues a fresh parse gives, and its own record of what fired.
-    from fuego.scenario.script import build_script
+    from fuego.scenario.script.parse import build_script
 
     scenario = load(str(path))
     one, two = scenario.build(1), scenario.build(2)

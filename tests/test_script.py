@@ -23,9 +23,11 @@ from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Temperature, Wind
-from fuego.scenario.script import Script, build_script, parse_script, say_text
+from fuego.scenario.script.cues import Script
+from fuego.scenario.script.effects import say_text
+from fuego.scenario.script.parse import build_script, parse_script
 from fuego.table import gm
-from fuego.world.building import Feature, RouteKind
+from fuego.world.places import Feature, RouteKind
 
 PLANS = {
     "ground": (0, ["kkkhhhs",
@@ -665,7 +667,7 @@ fires:
 
 
 def test_a_scenario_script_names_barriers_by_their_name_and_heroes_from_the_file():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     text = SHOP + """\
 script:
@@ -714,7 +716,7 @@ script:
 def test_a_file_without_rules_checks_its_script_against_the_default_round_limit():
     from fuego.errors import ScenarioError
     from fuego.rules.settings import Settings
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     limit = Settings().max_rounds
     text = SHOP + f"""\

@@ -15,12 +15,12 @@ from builders import field_scene
 from fuego.engine.controllers import AutoController
 from fuego.engine.events import PAYLOADS, RESERVED_KEYS, EventKind, PayloadError
 from fuego.engine.rounds import run_scene
-from fuego.modules import RuleModule
+from fuego.engine.rule_module import RuleModule
 from fuego.modules.registry import build
 from fuego.modules.wind import Wind
-from fuego.render.narrate import Narrator, narrate
-from fuego.render.phrases import PHRASES
-from fuego.scenario import load
+from fuego.render.narrate import Narrator
+from fuego.render.phrases import PHRASES, narrate
+from fuego.scenario.model import load
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))

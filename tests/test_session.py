@@ -11,8 +11,10 @@ import pytest
 
 from fuego.engine.events import EventKind
 from fuego.errors import SaveError
+from fuego.table import replay
 from fuego.table import session as sessions
-from fuego.table.session import Player, Quit, Rewind, Session, state_digest
+from fuego.table.replay import Player, Quit, Rewind, state_digest
+from fuego.table.session import Session
 
 #: A small scene for sessions: a store on fire (open door to the shop), two heroes, a lane out.
 SHOP = """\
@@ -219,7 +221,7 @@ def test_undo_goes_back_to_the_start_of_the_round_then_further():
     p, live = play(new_session(), script + ["undo", "undo"])
     assert p.session.inputs == []
     assert live.asked[-1] == {"q": "round", "round": 1}
-    assert sessions.undo_point([]) is None
+    assert replay.undo_point([]) is None
 
 
 def _answer_text(entry: dict) -> str:
@@ -253,10 +255,10 @@ def test_undo_by_the_answer_passes_over_the_rounds_the_table_played():
               {"q": "round", "round": 2, "a": "play-out"},
               {"q": "round", "round": 3, "a": "next", "by": "play-out"},
               {"q": "round", "round": 4, "a": "next", "by": "play-out"}]
-    assert sessions.answer_point(inputs) == 2
-    assert sessions.answer_point(inputs[:2]) == 1
-    assert sessions.answer_point([]) is None
-    assert sessions.undo_point(inputs) == 4  # undo round: the last round begun
+    assert replay.answer_point(inputs) == 2
+    assert replay.answer_point(inputs[:2]) == 1
+    assert replay.answer_point([]) is None
+    assert replay.undo_point(inputs) == 4  # undo round: the last round begun
 
 
 def test_a_version_2_save_is_read_with_its_played_out_rounds_marked(tmp_path):
@@ -270,7 +272,7 @@ def test_a_version_2_save_is_read_with_its_played_out_rounds_marked(tmp_path):
     s = sessions.load(path)
     assert s.inputs[0] == {"q": "round", "round": 1, "a": "next"}
     assert s.inputs[2] == {"q": "round", "round": 3, "a": "next", "by": "play-out"}
-    assert sessions.answer_point(s.inputs) == 1  # undo: back before the play-out answer
+    assert replay.answer_point(s.inputs) == 1  # undo: back before the play-out answer
     assert '"version": 3' in s.dumps()
 
 
@@ -312,8 +314,8 @@ def test_overrides_are_recorded_replayed_and_undone():
     again, _ = play(sessions.loads(player.session.dumps()), [])
     assert state_digest(again.scene) == state_digest(player.scene)
     # undo at round 1 takes the overrides typed before it too
-    assert sessions.undo_point(player.session.inputs) == 0
-    assert sessions.undo_point(player.session.inputs[:1]) == 0
+    assert replay.undo_point(player.session.inputs) == 0
+    assert replay.undo_point(player.session.inputs[:1]) == 0
 
 
 def test_undo_drops_the_overrides_typed_before_the_round():
@@ -518,6 +520,6 @@ def test_put_out_a_companions_clothes_by_first_name():
     ana, bo = scene.hero("Ana Vaz"), scene.hero("Bo")
     bo.area = ana.area
     ana.clothes_fd = 2
-    act = sessions.resolve_action(scene, bo, "put-out-clothes Ana")
+    act = replay.resolve_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
-    assert sessions.action_words(scene, act) == "put-out-clothes Ana Vaz"
+    assert replay.action_words(scene, act) == "put-out-clothes Ana Vaz"

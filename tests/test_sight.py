@@ -26,7 +26,7 @@ from fuego.engine.sight import (
 )
 from fuego.engine.smoke import Density
 from fuego.rules.tables import SMOKE_SIGHT_FEET, Structure
-from fuego.world.building import BarrierKind
+from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent
 CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
@@ -266,7 +266,7 @@ def test_players_sight_is_their_watching_heroes_together():
 
 def test_on_the_ship_the_galley_fire_is_in_plain_view_from_the_gun_deck():
     """Issue 26's stumble: the galley is open to the gun deck along its length."""
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scene = load(ROOT / "campaigns" / "ship.yaml").build(3)
     yusuf = scene.hero("Yusuf al-Tariq")
@@ -279,7 +279,7 @@ def test_on_the_ship_the_galley_fire_is_in_plain_view_from_the_gun_deck():
 def test_one_look_agrees_with_the_whole_sight(path):
     """``sees_fire`` (one look: the spot rule) and ``hero_sight`` (everything: the outputs)
     give the same answer for every fire, from every area a hero may stand in, indoors and out."""
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scene = load(path).build(1)
     b = scene.building
@@ -319,7 +319,8 @@ def _svg_fires(scene) -> set[str]:
 
 
 def _map_fires(scene) -> set[str]:
-    from fuego.render.mapdraw import MapOptions, draw_map
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map
 
     figs = draw_map(scene.building, scene, MapOptions(gm=False))
     gids = {a.get_gid() or "" for f in figs for ax in f.axes for a in ax.patches}
@@ -351,7 +352,7 @@ def test_hidden_fires_never_reach_a_players_output(output):
     """The tavern at the start: the kitchen fire is hidden from every players' hero, Isabela
     sees the bar fire a GM starts. Each output draws exactly the fires the players' sight
     holds; once Gaston has spotted the kitchen fire, it too."""
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scene = load(ROOT / "campaigns" / "tavern.yaml").build(1)
     b = scene.building

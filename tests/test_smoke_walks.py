@@ -8,8 +8,8 @@ import pytest
 from builders import grid
 
 from fuego.rules.tables import Structure
-from fuego.world.building import ALWAYS_OPEN, BarrierKind
 from fuego.world.paths import SmokeWalks as Walks
+from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
 ROOMS = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry"},

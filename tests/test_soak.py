@@ -19,7 +19,7 @@ import pytest
 from invariants import RandomController, play_checked
 
 from fuego.engine.controllers import AutoController, ScriptedController
-from fuego.scenario import load
+from fuego.scenario.model import load
 
 CAMPAIGNS = sorted((Path(__file__).resolve().parent.parent / "campaigns").glob("*.yaml"))
 DEFAULT_ROUNDS = 400

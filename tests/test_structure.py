@@ -17,9 +17,9 @@ from fuego.engine.heroes import Hero
 from fuego.engine.script import When
 from fuego.modules.common import collapse as module_collapse
 from fuego.rules.settings import Settings
-from fuego.scenario.script import build_script
+from fuego.scenario.script.parse import build_script
 from fuego.table import gm
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 #: the events only the structure module writes
 STRUCTURAL = {EventKind.BARRIER_OPENED, EventKind.BARRIER_CLOSED, EventKind.STRUCTURE_DESTROYED,

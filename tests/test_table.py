@@ -532,7 +532,8 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
 
 
 def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
-    from fuego.cli.table import Screen, Table
+    from fuego.cli.table import Table
+    from fuego.cli.table_view import Screen
     from fuego.table import gm
     from fuego.table import session as sessions
 
@@ -681,7 +682,7 @@ def test_room_letters_are_unique_in_the_scene_in_a_real_terminal(tmux):
 # -- the GM's terminal, unit by unit ----------------------------------------------------------------
 def test_what_burns_of_its_own_is_told_in_the_rounds_and_the_scenes_words():
     from fuego.engine.events import Event, EventKind
-    from fuego.render.narrate import narrate
+    from fuego.render.phrases import narrate
 
     wagon = [["ground:C2", "wagon"]]
     heroes = {"Tomas": ["active", 0, 0]}
@@ -703,15 +704,15 @@ def test_what_burns_of_its_own_is_told_in_the_rounds_and_the_scenes_words():
 
 
 def test_every_mark_a_plan_draws_is_in_its_key():
-    from fuego import scenario
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import play_round, start_scene
     from fuego.render.terminal import MARKS, key_entries, plan_text
     from fuego.rules.tables import Structure
+    from fuego.scenario.model import load
 
     walls = {s.value for s in Structure}
     for name in ("tavern", "ship", "village", "wagon"):
-        sc = scenario.load(str(REPO / "campaigns" / f"{name}.yaml"))
+        sc = load(str(REPO / "campaigns" / f"{name}.yaml"))
         scene = sc.build(3)
         start_scene(scene)
         for _ in range(6):  # fires, smoke, burned areas, broken doors, heroes in fire...
@@ -724,10 +725,10 @@ def test_every_mark_a_plan_draws_is_in_its_key():
 
 
 def test_a_short_area_name_is_the_one_in_reach():
-    from fuego import scenario
     from fuego.engine.hero_actions import HeroActionKind, parse_action
+    from fuego.scenario.model import load
 
-    scene = scenario.load(str(TAVERN)).build(7)
+    scene = load(str(TAVERN)).build(7)
     gaston = scene.hero("Gaston Allais")  # upper:B1: upper:B2 is in reach, ground:B2 is not
     act = parse_action(scene, gaston, "move B2")
     assert act.kind is HeroActionKind.MOVE and scene.area_name(act.area) == "upper:B2"
@@ -736,16 +737,16 @@ def test_a_short_area_name_is_the_one_in_reach():
 
 
 def test_room_letters_are_unique_across_levels_and_never_a_mark():
-    from fuego import scenario
     from fuego.render.terminal import MARK_CHARS, room_symbols
+    from fuego.scenario.model import load
 
     for name in ("tavern", "ship", "village", "wagon"):
-        sc = scenario.load(str(REPO / "campaigns" / f"{name}.yaml"))
+        sc = load(str(REPO / "campaigns" / f"{name}.yaml"))
         b = sc.build(1).building
         syms = room_symbols(b, sc.symbols)
         assert sorted(syms) == sorted(b.rooms)
         assert len(set(syms.values())) == len(syms), name
         assert not set(syms.values()) & MARK_CHARS
     # where the GM's own letters are free they are kept (the tavern's kitchen is k)
-    sc = scenario.load(str(TAVERN))
+    sc = load(str(TAVERN))
     assert room_symbols(sc.build(1).building, sc.symbols)["kitchen"] == "k"

@@ -14,7 +14,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
 from fuego.rules.tables import Structure
-from fuego.world.building import BarrierKind
+from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -123,7 +123,7 @@ class Checked(AutoController):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_tavern_heroes_see_the_way_out_as_a_fresh_map_would(seed):
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     s = load(str(ROOT / "campaigns" / "tavern.yaml")).build(seed)
     Checked.looks = 0

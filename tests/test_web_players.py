@@ -51,7 +51,7 @@ def served():
 
     from test_web_view import Watcher, tavern_session
 
-    from fuego.table.session import Player, Quit
+    from fuego.table.replay import Player, Quit
 
     hub = Hub()
     feed = ScreenFeed(hub)

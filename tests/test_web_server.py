@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from fuego.scenario import loads
+from fuego.scenario.model import loads
 from fuego.web.feed import ScreenFeed
 from fuego.web.server import MAX_CLIENTS, Hub, ScreenError, ScreenServer, parse_address
 

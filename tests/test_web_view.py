@@ -16,7 +16,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import hidden_fires
 from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
-from fuego.table.session import Player, Quit
+from fuego.table.replay import Player, Quit
 from fuego.web.feed import page_state, replay
 from fuego.web.svg import level_svg
 from fuego.web.view import (
@@ -246,7 +246,7 @@ def test_a_saved_session_replays_round_by_round(tmp_path):
 
 
 def tavern_scene():
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     return loads(TAVERN.read_text(encoding="utf-8"), source="tavern.yaml").build(7)
 
@@ -341,7 +341,7 @@ def test_what_the_players_hear():
 
 def test_a_burning_wreck_in_sight_is_drawn_with_its_vehicle():
     from fuego.engine.rounds import start_scene
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scene = load(str(Path(__file__).resolve().parent.parent / "campaigns" / "wagon.yaml")).build(3)
     start_scene(scene)

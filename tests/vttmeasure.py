@@ -113,7 +113,8 @@ def measure(path: str | Path, per_square: int = 16, png: Path | None = None,
             **kw) -> Measure:
     import time
 
-    from fuego.scenario.vtt import read, to_plan
+    from fuego.scenario.vtt import to_plan
+    from fuego.scenario.vtt_read import read
 
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     t = time.perf_counter()

@@ -18,7 +18,7 @@ from fuego.errors import FuegoError
 def check(files: tuple[str, ...], quiet: bool) -> None:
     """Validate scenario FILES and summarise them (exit 2 listing every problem)."""
     from fuego.modules.registry import check_note
-    from fuego.scenario import load
+    from fuego.scenario.model import load
     from fuego.text import terminal
 
     failed = 0

@@ -11,7 +11,7 @@ every worker at once, prints the summary of the runs finished and exits with sta
 
 The numbers depend on the scenario, ``--runs``, ``--rounds`` and ``--seed`` only: run ``i``
 uses seed ``(S * 1000003 + i) mod 2**48`` whatever ``--jobs`` is (docs/maps-and-forecasts.md).
-The simulation is :func:`fuego.forecast.forecast`; the plots :mod:`fuego.render.forecast_plot`.
+The simulation is :func:`fuego.forecast.runner.forecast`; the plots :mod:`fuego.render.forecast_plot`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _round(r: int | None) -> str:
 
 
 def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
-    """The terminal summary of a forecast's :meth:`~fuego.forecast.ForecastResult.summary`
+    """The terminal summary of a forecast's :meth:`~fuego.forecast.result.ForecastResult.summary`
     (or its ``to_dict``)."""
     R = data["rounds"]
     runs = data["runs"]
@@ -164,10 +164,10 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.cli.mapcmd import out_format
     from fuego.engine.plans import parse_plans
     from fuego.files import Output
-    from fuego.forecast import ForecastInterrupted
-    from fuego.forecast import forecast as run_forecast
+    from fuego.forecast.result import ForecastInterrupted
+    from fuego.forecast.runner import forecast as run_forecast
     from fuego.render.map_style import default_paper
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     fmt = out_format(out) if out else None
     if paper is not None and fmt != "pdf":

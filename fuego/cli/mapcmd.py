@@ -97,6 +97,7 @@ def is_session(path: str) -> bool:
 def session_scene(path: str, round_: int | None = None):
     """The scene of a saved session as the table last saw it: its answers replayed, stopping
     where they run out (or, with ``round_``, at the end of that round)."""
+    from fuego.table import replay
     from fuego.table import session as sessions
 
     session = sessions.load(path)
@@ -111,7 +112,7 @@ def session_scene(path: str, round_: int | None = None):
 
     class _Stop:
         def answer(self, q):
-            raise sessions.Quit()
+            raise replay.Quit()
 
         def rejected(self, q, error):
             pass
@@ -122,8 +123,8 @@ def session_scene(path: str, round_: int | None = None):
         def finished(self, player):
             pass
 
-    player = sessions.Player(session, _Stop())
-    with contextlib.suppress(sessions.Quit):
+    player = replay.Player(session, _Stop())
+    with contextlib.suppress(replay.Quit):
         player.run()
     assert player.scene is not None
     return player.scene
@@ -224,7 +225,8 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     fmt = out_format(out)
     from fuego.render.map_style import default_paper, subgrid_default
     target = Output(out, what="map", force=force, inputs=[file]).check()
-    from fuego.render.mapdraw import MapOptions, draw_map, figure_size
+    from fuego.render.map_style import MapOptions
+    from fuego.render.mapdraw import draw_map, figure_size
 
     drawn = False
     if is_session(file):
@@ -276,7 +278,7 @@ def session_from(file: str, round_: int | None, seed: int | None):
 
 def scenario_scene(file: str, round_: int | None, seed: int | None):
     """(scene, seed, whether the seed was drawn) of scenario ``file`` after ``round_`` rounds."""
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(file)
     limit = scenario.settings.max_rounds

@@ -97,7 +97,9 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
       fuego play --resume friday.json
       fuego play campaigns/tavern.yaml --screen
     """
-    from fuego.cli.table import Screen, Table
+    from fuego.cli.table import Table
+    from fuego.cli.table_view import Screen
+    from fuego.table import replay
     from fuego.table import session as sessions
 
     if resume_path is not None:
@@ -117,7 +119,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     else:
         if file is None:
             raise click.UsageError("give a scenario FILE to play, or --resume SAVE")
-        from fuego.scenario import loads
+        from fuego.scenario.model import loads
         from fuego.scenario.source import read_file
 
         text, source = read_file(file)
@@ -131,7 +133,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
                                        f"play --resume {save_path}, or give another --session")
             if not locked:
                 hold(save_path)
-        options = {sessions.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
+        options = {replay.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
         session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
 
@@ -142,7 +144,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     for line in header:
         screen.line(line, "bold")
     screen.line(f"Saved after every answer to {save_path}; type help at any prompt.")
-    live: sessions.Live = table
+    live: replay.Live = table
     attach: Callable[..., None] = table.attach
     if screen_at is not None:  # the players' screen: fed at every question (fuego.web.feed)
         from fuego.cli.screen import start_for_play
@@ -154,15 +156,15 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         live, attach = feed.wrap(table), feed.after(table.attach)
     if resume_path is None:
         sessions.save(session, save_path)
-    player = sessions.Player(session, live, attach=attach)
+    player = replay.Player(session, live, attach=attach)
     try:
         player.run()
-    except sessions.Interrupted:  # Ctrl-C at a prompt: save, then stop as an interrupt does
+    except replay.Interrupted:  # Ctrl-C at a prompt: save, then stop as an interrupt does
         table.save(player)
         click.echo("")
         click.echo(_resume_line(save_path, table), err=True)
         sys.exit(130)
-    except sessions.Quit:
+    except replay.Quit:
         table.save(player)
         if table.save_error:
             _not_saved(save_path, table)

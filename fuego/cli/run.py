@@ -141,8 +141,8 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, f
     if quiet and verbose:
         raise click.UsageError("--quiet and --verbose do not go together")
     from fuego.files import Output
-    from fuego.render.narrate import summarize
-    from fuego.scenario import load
+    from fuego.render.summary import summarize
+    from fuego.scenario.model import load
 
     target = (Output(log_path, what="event log", force=force, inputs=[file]).check()
               if log_path else None)

@@ -24,7 +24,7 @@ from fuego.cli import SEED
 def show(file: str, level: str | None, no_color: bool, ascii_only: bool, seed: int | None) -> None:
     """Draw the floor plan of scenario FILE with a legend."""
     from fuego.render.terminal import plan_text
-    from fuego.scenario import load
+    from fuego.scenario.model import load
 
     scenario = load(file)
     scene = scenario.build(seed)

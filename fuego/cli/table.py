@@ -1,8 +1,8 @@
 """The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.table.session.Live` side of a session: the
-:class:`~fuego.table.session.Player` replays the saved answers and asks the table only when
+:class:`Table` is the :class:`fuego.table.replay.Live` side of a session: the
+:class:`~fuego.table.replay.Player` replays the saved answers and asks the table only when
 they run out. The table
 
 - opens the scene with its title, the description to read aloud (set apart) and the GM's
@@ -29,7 +29,7 @@ pipe (or with ``--plain``). Input is read with ``click.prompt`` so a pipe, a pse
 click's ``CliRunner`` can drive it; end of input saves and stops.
 
 What the table shows (:class:`Screen`, the plans, the heroes' and fires' tables, the choices'
-labels) is in :mod:`fuego.cli.table_view`; its names are importable from here as before.
+labels) is in :mod:`fuego.cli.table_view`.
 """
 
 from __future__ import annotations
@@ -40,14 +40,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.cli.table_view import (  # noqa: F401
+from fuego.cli.table_view import (
     Screen,
     also_burning,
     area_label,
     choice_label,
     choice_words,
     event_style,
-    fire_dice,
     fire_label,
     fire_rows,
     fires_words,
@@ -68,13 +67,14 @@ from fuego.cli.table_view import (  # noqa: F401
 )
 from fuego.errors import FuegoError, SaveError
 from fuego.table import session as sessions
-from fuego.table.session import PLAY_OUT, Question, Quit, Rewind
+from fuego.table.overrides import OVERRIDE_HELP
+from fuego.table.replay import PLAY_OUT, Interrupted, Question, Quit, Rewind
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
     from fuego.engine.scene import Scene
     from fuego.render.narrate import Narrator
-    from fuego.table.session import Player
+    from fuego.table.replay import Player
 
 META_HELP = (
     "help                 this help (and the choices again)\n"
@@ -119,7 +119,7 @@ def undone_words(entry: dict[str, Any]) -> str:
 
 # -- the table -----------------------------------------------------------------------------------
 class Table:
-    """Shows and asks; implements :class:`fuego.table.session.Live`."""
+    """Shows and asks; implements :class:`fuego.table.replay.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
                  read: Callable[[str], str] | None = None, color: bool | None = None):
@@ -313,7 +313,7 @@ class Table:
         self.save(player)
 
     def finished(self, player: Player) -> None:
-        from fuego.render.narrate import summarize
+        from fuego.render.summary import summarize
 
         scene = player.scene
         assert scene is not None, "a scene played to its end"
@@ -690,7 +690,7 @@ class Table:
         self.screen.line("  At every prompt:", "bold")
         self.screen.lines("    " + line for line in META_HELP.splitlines())
         self.screen.line("  GM overrides (recorded in the session, undone by undo):", "bold")
-        self.screen.lines("    " + line for line in sessions.OVERRIDE_HELP.splitlines())
+        self.screen.lines("    " + line for line in OVERRIDE_HELP.splitlines())
         self.screen.line("    (gm ... forces an override where a hero's action has the same words)")
         if q.kind == "action":
             self.screen.line("  Here: a number from the list, the action's words (move ground:C4, "
@@ -734,7 +734,7 @@ class Table:
             try:
                 return input(" ")
             except KeyboardInterrupt:
-                raise sessions.Interrupted() from None
+                raise Interrupted() from None
             except EOFError:
                 click.echo("")
                 raise Quit() from None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fuego.rules.formulas import fire_tn
-from fuego.table import session as sessions
+from fuego.table import replay
 from fuego.text import terminal
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from fuego.engine.hero_actions import HeroAction
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
-    from fuego.table.session import Question
+    from fuego.table.replay import Question
 
 
 # -- output --------------------------------------------------------------------------------------
@@ -418,7 +418,7 @@ def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
     if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
         far = scene.building.barriers[act.door].other(hero.area)
         return f"{act.kind.value} {scene.area_name(far)}"
-    return sessions.action_words(scene, act)
+    return replay.action_words(scene, act)
 
 
 def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, parse_action
 from fuego.engine.heroes import Hero
-from fuego.world.building import BarrierKind, Building
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool

@@ -36,7 +36,7 @@ from fuego.rules.tables import (
     MAX_FIRE_DICE,
     ROUTE_WAYPOINT_FD,
 )
-from fuego.world.building import BEAM_STRUCTURE, Change, Feature
+from fuego.world.places import BEAM_STRUCTURE, Change, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

@@ -35,7 +35,7 @@ from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_wit
 from fuego.engine.sight import Unseen, look, sees_fire
 from fuego.rules.formulas import fire_tn, with_raises
 from fuego.rules.tables import FIRE_STATS
-from fuego.world.building import OPENABLE, BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

@@ -21,7 +21,8 @@ from fuego.engine.heroes import Hero
 from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
 from fuego.rules.tables import Rank, Temperature
-from fuego.world.building import Building, Feature
+from fuego.world.building import Building
+from fuego.world.places import Feature
 
 if TYPE_CHECKING:
     from fuego.engine.rule_module import Burning, RuleModule

@@ -3,7 +3,7 @@
 
 The round calls ``check`` at its fixed points; ``pending`` keeps a scene open while a cue is
 still due; ``reads`` tells a forecast which event kinds the script reads. The scenario layer's
-``fuego.scenario.script.Script`` satisfies it (mypy checks that where it is put on a scene).
+``fuego.scenario.script.cues.Script`` satisfies it (mypy checks that where it is put on a scene).
 """
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.smoke import SMOKE_WORDS, Density
 from fuego.rules.tables import SMOKE_SIGHT_FEET
-from fuego.world.building import BarrierKind
 from fuego.world.paths import HALF_AREA_FEET, Sightline
+from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

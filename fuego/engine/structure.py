@@ -25,7 +25,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.fire import new_fire_dice
 from fuego.engine.injury import debris, fall
 from fuego.rules.tables import AREA_FEET
-from fuego.world.building import Barrier, BarrierKind, Feature
+from fuego.world.places import Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire

@@ -16,6 +16,8 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.units`: the work units an executor hands out;
 - :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`: who plays them (this process,
   worker processes);
+- :mod:`~fuego.forecast.levers`: what matters: what each hero went through in the runs where
+  they went down, against the rest;
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
 - :mod:`~fuego.forecast.runner`: :func:`forecast`, which ties them together.
 
@@ -25,11 +27,3 @@ else; every statistic is an integer count, divided by ``runs`` only at the very 
 ``--jobs 1`` and ``--jobs 8`` give the same numbers to the last bit. Ctrl-C stops every worker
 at once; the runs finished come back in :class:`ForecastInterrupted`.
 """
-
-from fuego.forecast.counts import STATUSES
-from fuego.forecast.play import run_seed
-from fuego.forecast.result import ForecastInterrupted, ForecastResult
-from fuego.forecast.runner import MAX_JOBS, MAX_RUNS, forecast
-
-__all__ = ["forecast", "ForecastResult", "ForecastInterrupted", "run_seed", "MAX_RUNS",
-           "MAX_JOBS", "STATUSES"]

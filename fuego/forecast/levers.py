@@ -85,7 +85,7 @@ class Watch:
 
     def __init__(self, scene: Scene, n_heroes: int, room_index: dict[str, int],
                  area_room: list[int]) -> None:
-        from fuego.world.building import BarrierKind
+        from fuego.world.places import BarrierKind
 
         b = scene.building
         self.building = b

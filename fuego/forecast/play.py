@@ -24,7 +24,7 @@ __all__ = ["Buildable", "run_seed", "play_run", "ScriptReads", "log_for"]
 
 
 class Buildable(Protocol):
-    """What a forecast plays: a loaded :class:`fuego.scenario.Scenario`, or anything that
+    """What a forecast plays: a loaded :class:`fuego.scenario.model.Scenario`, or anything that
     builds a scene from a seed and has ``settings``."""
 
     @property

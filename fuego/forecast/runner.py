@@ -117,7 +117,7 @@ def forecast(scenario: Buildable, runs: int = 1000, rounds: int | None = None, s
     """Play ``runs`` seeded runs of ``scenario`` for at most ``rounds`` rounds and count.
 
     ``scenario`` is anything with ``build(seed) -> Scene`` and ``settings`` (a loaded
-    :class:`fuego.scenario.Scenario`). ``rounds`` defaults to the scenario's ``max_rounds``
+    :class:`fuego.scenario.model.Scenario`). ``rounds`` defaults to the scenario's ``max_rounds``
     and may not exceed it. ``jobs`` processes share the runs (1: all in this process), unless
     ``executor`` plays them (:mod:`fuego.forecast.executors`: a Dask cluster, say).
     ``plans``: what each hero tries (:mod:`fuego.engine.plans`; default: all flee); the

@@ -1,6 +1,6 @@
 """Optional rule modules from the other rule texts (ASL, Alpha Strike), switched on per scenario.
 
-A module is a :class:`RuleModule` subclass (the engine's hooks: fuego.engine.rule_module)
+A module is a :class:`fuego.engine.rule_module.RuleModule` subclass (the engine's hooks)
 registered in :data:`REGISTRY` under the name a scenario uses in ``rules.modules``. The engine
 calls its hooks at fixed points of the round; each hook does nothing by default, so a module
 overrides only what it changes. Modules combine: the engine calls every enabled module's hook in
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from fuego.engine.rule_module import RuleModule
 
-__all__ = ["REGISTRY", "RuleModule", "register"]
+__all__ = ["REGISTRY", "register"]
 
 
 #: name -> module class; filled by fuego.modules.registry (imported lazily by the loader)

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.rule_module import RuleModule
 from fuego.errors import FuegoError
-from fuego.modules import RuleModule, register
+from fuego.modules import register
 from fuego.modules.common import (
     TERRAINS,
     OptionError,

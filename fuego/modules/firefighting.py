@@ -30,10 +30,11 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.dice.roller import Pool
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
 from fuego.modules.structures import Structures
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire

@@ -26,7 +26,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.fire import FireState, Trigger
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import TERRAINS, Options, above, dr_text, note
 from fuego.modules.ignition import ASL_SPREAD_NEEDED
 from fuego.modules.terrain import terrain_of

@@ -27,7 +27,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import (
     TERRAINS,
     Options,

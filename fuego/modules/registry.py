@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.rule_module import RuleModule
 from fuego.errors import FuegoError
-from fuego.modules import REGISTRY, RuleModule
+from fuego.modules import REGISTRY
 from fuego.modules import drifting_smoke as _drifting_smoke  # noqa: F401
 from fuego.modules import fire_breaks as _fire_breaks  # noqa: F401
 from fuego.modules import firefighting as _firefighting  # noqa: F401

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import TERRAINS, Options, collapse, note, outdoors, resolve_refs, unlit
 from fuego.modules.flame_and_blaze import FlameAndBlaze
 from fuego.modules.terrain import terrain_of
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

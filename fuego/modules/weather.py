@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import Options, note, outdoors
 
 if TYPE_CHECKING:

@@ -38,7 +38,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
-from fuego.modules import RuleModule, register
+from fuego.engine.rule_module import RuleModule
+from fuego.modules import register
 from fuego.modules.common import (
     DIRECTIONS,
     VECTORS,

@@ -26,9 +26,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.engine.rule_module import Burning
+from fuego.engine.rule_module import Burning, RuleModule
 from fuego.errors import FuegoError
-from fuego.modules import RuleModule, register
+from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, unlit
 from fuego.modules.flame_and_blaze import blaze_need, rising_smoke
 from fuego.modules.weather import weather_drm

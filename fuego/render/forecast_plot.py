@@ -1,10 +1,10 @@
 """Forecast reports: heat maps of the floor plan and curves over rounds (pure: Figures only).
 
-:func:`plot_forecast` turns a :class:`fuego.forecast.ForecastResult` into matplotlib figures:
+:func:`plot_forecast` turns a :class:`fuego.forecast.result.ForecastResult` into matplotlib figures:
 
 - a heat map per level: each area shaded (and labelled in %) by the chance it has burned by
   round ``by_round`` (default: the round by which, on average, areas holding half the fuel
-  have caught fire: :meth:`~fuego.forecast.ForecastResult.half_fuel_round`), over the plan
+  have caught fire: :meth:`~fuego.forecast.result.ForecastResult.half_fuel_round`), over the plan
   drawn by
   :func:`fuego.render.mapdraw.draw_level` (walls, doors, stairs, room names);
 - curves over rounds: areas burning (mean with its 95 % interval, median and the 10-90%
@@ -29,22 +29,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from fuego.render.forecast_words import in_short
-from fuego.render.map_style import PAPER, PAPER_MARGIN
-from fuego.render.mapdraw import (
-    MapOptions,
-    draw_level,
-    draw_map,
-    drawn_levels,
-    fit_scale,
-    level_extent,
-    literal_text,
-    wrap_words,
-)
+from fuego.render.map_style import PAPER, PAPER_MARGIN, MapOptions, drawn_levels, level_extent
+from fuego.render.mapdraw import draw_level, draw_map, fit_scale, literal_text, wrap_words
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from fuego.forecast import ForecastResult
+    from fuego.forecast.result import ForecastResult
 
 __all__ = ["plot_forecast"]
 

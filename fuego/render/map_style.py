@@ -13,15 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.rules.tables import Structure
-from fuego.world.building import (
-    ALWAYS_OPEN,
-    OPENABLE,
-    Barrier,
-    BarrierKind,
-    Building,
-    Feature,
-    RouteKind,
-)
+from fuego.world.building import Building
+from fuego.world.places import ALWAYS_OPEN, OPENABLE, Barrier, BarrierKind, Feature, RouteKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

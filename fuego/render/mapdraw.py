@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fuego.render.map_style import (  # noqa: F401  (importable here)
+from fuego.render.map_style import (
     BROKEN,
     BURNED,
     DOOR_COLOUR,
@@ -69,7 +69,6 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     SUBGRID,
     SUBGRID_LW,
     VOID,
-    WALL_STYLE,
     WINDOW_COLOUR,
     WRECK_STYLE,
     MapOptions,
@@ -81,8 +80,6 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     initials,
     legend_height,
     legend_keys,
-    legend_labels,
-    legend_rows,
     level_extent,
     outer_sides,
     shows_routes,
@@ -90,12 +87,12 @@ from fuego.render.map_style import (  # noqa: F401  (importable here)
     wall_style,
 )
 from fuego.rules.tables import Structure
-from fuego.world.building import (
+from fuego.world.building import Building
+from fuego.world.places import (
     ALWAYS_OPEN,
     OPENABLE,
     Barrier,
     BarrierKind,
-    Building,
     Feature,
     RouteKind,
     column_letters,
@@ -107,8 +104,7 @@ if TYPE_CHECKING:
 
     from fuego.engine.scene import Scene
 
-__all__ = ["MapOptions", "draw_map", "draw_level", "figure_size", "level_extent",
-           "barrier_gid", "WALL_STYLE"]
+__all__ = ["draw_map", "draw_level", "figure_size", "barrier_gid"]
 
 # -- layout (inches) ------------------------------------------------------------------------------
 LEFT, RIGHT, GAP, BOTTOM = 0.55, 0.45, 0.75, 0.45

@@ -30,19 +30,17 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import Event, EventKind
 from fuego.render.phrases import (
-    QUIET_KINDS,
     damage_text,
     fire_area,
     narrate,
     phase_prefix,
     wound_text,
 )
-from fuego.render.summary import summarize
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
 
-__all__ = ["narrate", "Narrator", "summarize", "QUIET_KINDS"]
+__all__ = ["Narrator"]
 
 
 # -- a stream of events ---------------------------------------------------------------------------

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError
 from fuego.rules.tables import Structure
-from fuego.world.building import BarrierKind, Building, Feature, column_letters
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind, Feature, column_letters
 
 if TYPE_CHECKING:
     from rich.text import Text

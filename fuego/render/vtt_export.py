@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.render.map_style import MapOptions
 from fuego.text import json as text_json
-from fuego.world.building import OPENABLE, Barrier, BarrierKind, Building
+from fuego.world.building import Building
+from fuego.world.places import OPENABLE, Barrier, BarrierKind
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -140,7 +141,7 @@ def fire_colour(fire: Fire) -> str:
 
 def level_squares(b: Building, level: int) -> tuple[int, int]:
     """The level's map size in VTT squares (across, down)."""
-    from fuego.render.mapdraw import level_extent
+    from fuego.render.map_style import level_extent
 
     c0, c1, r0, r1 = level_extent(b, level)
     return (c1 - c0 + 1) * SQUARES_PER_AREA, (r1 - r0 + 1) * SQUARES_PER_AREA
@@ -183,7 +184,7 @@ def _merge(segments: list[tuple[Point, Point]]) -> list[list[Point]]:
 
 def geometry(b: Building, level: int) -> Geometry:
     """The level's walls and portals as they stand now (see the module docstring)."""
-    from fuego.render.mapdraw import level_extent
+    from fuego.render.map_style import level_extent
 
     c0, _, r0, _ = level_extent(b, level)
     origin = (c0, r0)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.rules.tables import DESTRUCTION_TN, Structure
 from fuego.scenario.source import Path, Problems, path_text
-from fuego.world.building import BarrierKind, Building, RouteKind
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind, RouteKind
 
 if TYPE_CHECKING:
     from fuego.scenario.plan import PlanLevel, Pos

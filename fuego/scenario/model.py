@@ -32,7 +32,6 @@ from fuego.scenario.source import (
     suggest,
 )
 from fuego.scenario.spec import (
-    FORMAT_VERSION,
     SECTIONS,
     FireSpec,
     HeroSpec,
@@ -121,7 +120,7 @@ class Scenario:
             self.build(0)  # parses the cues, once
         if not self._cues:
             return []
-        from fuego.scenario.script import Script
+        from fuego.scenario.script.cues import Script
 
         present = {h.name.lower() for h in self.heroes}
         return [n for n in Script(self._cues).arrivals if n.lower() not in present]
@@ -235,7 +234,8 @@ class Scenario:
                 place_wreck(scene, b.area(w.area).index, w.vehicle, rounds=w.rounds,
                             announce=False)  # the module announces it as the scene starts
         if self.script is not None:
-            from fuego.scenario.script import Script, build_script
+            from fuego.scenario.script.cues import Script
+            from fuego.scenario.script.parse import build_script
 
             # Every build has the same building, cast and settings, so the same cues: parse
             # them once (a forecast builds a thousand scenes). Cues, their triggers and their
@@ -257,7 +257,7 @@ class Scenario:
     def summary(self) -> dict:
         b = self.building()
         s = b.summary()
-        from fuego.world.building import BarrierKind
+        from fuego.world.places import BarrierKind
 
         s.update({
             "source": self.source,
@@ -396,7 +396,8 @@ def _check_script(sections: dict, planner: Planner, problems: Problems,
     """The script is checked against the building and the cast, only when the building itself
     is sound (its areas are what the script names). Returns the NPCs it brings in later
     (None when it is broken)."""
-    from fuego.scenario.script import Script, parse_script
+    from fuego.scenario.script.cues import Script
+    from fuego.scenario.script.parse import parse_script
 
     # A file without ``rules:`` plays by the default rules: check the script against those.
     rules = sections.get("rules") or RulesSpec()
@@ -538,7 +539,7 @@ def _check_wrecks(sections: dict, planner: Planner, problems: Problems) -> None:
 
 
 def _is_area_text(value: Any) -> bool:
-    from fuego.world.building import parse_coordinate
+    from fuego.world.places import parse_coordinate
 
     if not isinstance(value, str):
         return False
@@ -598,4 +599,4 @@ def _check_action(text: str, path: Path, planner: Planner, problems: Problems,
         problems.add(path, f"no hero named {arg!r} to help")
 
 
-__all__ = ["Scenario", "load", "loads", "make_settings", "KNOWN_KNACKS", "FORMAT_VERSION"]
+__all__ = ["Scenario", "load", "loads", "make_settings", "KNOWN_KNACKS"]

@@ -32,14 +32,8 @@ from fuego.scenario.limits import (
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
 from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, AreaSpec, Defaults, LegendEntry, LevelSpec, RoomSpec
-from fuego.world.building import (
-    Building,
-    Feature,
-    Room,
-    RouteKind,
-    column_letters,
-    parse_coordinate,
-)
+from fuego.world.building import Building
+from fuego.world.places import Feature, Room, RouteKind, column_letters, parse_coordinate
 
 #: Plan characters that are no area: solid rock or walls (``#``) and outside (space).
 NO_AREA = "# "

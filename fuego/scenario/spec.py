@@ -37,7 +37,7 @@ from fuego.scenario.limits import (
     MAX_TRAIT,
 )
 from fuego.scenario.source import Path, Problems, one_of, short, suggest
-from fuego.world.building import Feature, RouteKind, parse_coordinate
+from fuego.world.places import Feature, RouteKind, parse_coordinate
 
 #: The current format version (``format:`` in the file; optional).
 FORMAT_VERSION = 1

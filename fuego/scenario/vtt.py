@@ -36,18 +36,10 @@ from dataclasses import dataclass, field
 
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario.limits import MAX_AREAS
-from fuego.scenario.vtt_read import (  # noqa: F401  (checked where read; importable here too)
-    MAX_FILE_BYTES,
-    MAX_LIGHTS,
-    MAX_MAP_SQUARES,
-    MAX_POINTS,
-    MAX_POINTS_PER_POLYLINE,
-    MAX_POLYLINES,
-    MAX_PORTALS,
+from fuego.scenario.vtt_read import (
     Point,
     Portal,
     VttMap,
-    parse,
     read,
 )
 from fuego.text import terminal
@@ -108,7 +100,7 @@ class ImportedPlan:
     phase: tuple[int, int] = (0, 0)
 
     def area_name(self, col: int, row: int, level: str) -> str:
-        from fuego.world.building import column_letters
+        from fuego.world.places import column_letters
 
         return f"{level}:{column_letters(col)}{row + 1}"
 
@@ -359,7 +351,7 @@ def _q(text: str) -> str:
 
 
 def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
-    from fuego.world.building import column_letters
+    from fuego.world.places import column_letters
 
     cs = [c for c, _ in areas]
     rs = [r for _, r in areas]
@@ -662,7 +654,7 @@ def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] 
                    outside: bool = True, title: str | None = None,
                    levels: tuple[str, ...] = ()) -> tuple[str, list[ImportReport]]:
     """Several VTT files as the levels of one building: (scenario YAML, a report per level)."""
-    from fuego.scenario import loads
+    from fuego.scenario.model import loads
 
     sources = [os.fspath(p) for p in paths]
     names = level_names(sources, levels)

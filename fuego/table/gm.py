@@ -18,7 +18,7 @@ from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
 from fuego.rules.settings import KnockedOutDeath
 from fuego.rules.tables import Rank, Temperature
-from fuego.world.building import OPENABLE, Barrier
+from fuego.world.places import OPENABLE, Barrier
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire

@@ -119,7 +119,7 @@ def normalize_override(scene: Scene, text: str) -> str:
 
     Raises :class:`RuleError` with what is wrong (so nothing half-happens)."""
     from fuego.table import gm
-    from fuego.world.building import OPENABLE
+    from fuego.world.places import OPENABLE
 
     words = text.split()
     if words and words[0].lower() == "gm":

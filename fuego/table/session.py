@@ -40,7 +40,7 @@ good save is kept as ``SAVE.bak``. Nothing here prints or prompts: :class:`Playe
 
 Overrides (their words, their check and carrying them out) live in
 :mod:`fuego.table.overrides`; replaying a session (:class:`Player`, :class:`Question`,
-:class:`Live`) in :mod:`fuego.table.replay`. Their names are importable from here as before.
+:class:`Live`) in :mod:`fuego.table.replay`.
 """
 
 from __future__ import annotations
@@ -56,43 +56,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.errors import SaveError
-
-# Re-exported: defined in overrides and replay, imported from here by the table and the tests.
-from fuego.table.overrides import (  # noqa: F401
-    OVERRIDE_HELP,
-    OVERRIDE_WORDS,
-    SceneOver,
-    apply_override,
-    find_hero,
-    is_override,
-    normalize_override,
-)
-from fuego.table.replay import (  # noqa: F401
-    ACTION_DICE_OPTION,
+from fuego.table.replay import (
     GIVEN_BY,
     PLAY_OUT,
-    Interrupted,
-    Live,
-    Player,
-    Question,
-    Quit,
-    Rewind,
-    action_words,
-    answer_point,
-    resolve_action,
-    state_digest,
-    undo_point,
 )
 
 if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
-__all__ = [
-    "FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path",
-    "Question", "Live", "Player", "Rewind", "Quit", "apply_override", "is_override",
-    "undo_point", "answer_point", "SLOW_SAVE_ENV", "action_words", "resolve_action",
-]
+__all__ = ["FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path", "SLOW_SAVE_ENV"]
 
 FORMAT = "fuego-session"
 #: 2: the dice draw differently (docs/events.md, log format 2): a version 1 session's answers
@@ -156,12 +129,12 @@ class Session:
 
     def build(self) -> Scene:
         """A fresh scene from the embedded scenario text and the seed."""
-        from fuego import scenario
+        from fuego.scenario.model import loads
 
         where = self.scenario_path or "<scenario>"
         if self.path:
             where += f" (the copy saved in {self.path})"
-        parsed = scenario.loads(self.scenario_text, source=where)
+        parsed = loads(self.scenario_text, source=where)
         self.symbols = dict(getattr(parsed, "symbols", {}) or {})
         self.plans = parsed.plans
         spec = parsed.spec

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from fuego.engine.events import Event
     from fuego.engine.scene import Scene
     from fuego.errors import FuegoError
-    from fuego.table.session import Live, Player, Question, Session
+    from fuego.table.replay import Live, Player, Question
+    from fuego.table.session import Session
     from fuego.web.server import Hub
 
 #: Seconds between states published while play runs on without a question.
@@ -149,7 +150,7 @@ class ScreenFeed:
 
 
 class _Publishing:
-    """A :class:`~fuego.table.session.Live` that publishes, then lets the table answer."""
+    """A :class:`~fuego.table.replay.Live` that publishes, then lets the table answer."""
 
     def __init__(self, live: Live, feed: ScreenFeed):
         self.live = live
@@ -180,7 +181,7 @@ class _ReadOnly:
     """A table that asks nothing: the saved answers are all there is."""
 
     def answer(self, q: Question) -> str:
-        from fuego.table.session import Quit
+        from fuego.table.replay import Quit
 
         raise Quit()
 
@@ -207,7 +208,7 @@ def replay(session: Session) -> tuple[dict[str, Any], list[tuple[str, dict[str, 
     """Play ``session`` to where it stopped (nothing is saved): the page's state there,
     (label, state) at the scene's start, the end of each round and the end of the scene, and
     each player's own page where it stopped (hero key -> state)."""
-    from fuego.table.session import Player, Quit
+    from fuego.table.replay import Player, Quit
 
     frames: list[tuple[str, dict[str, Any]]] = []
     told: list[Tellers] = []

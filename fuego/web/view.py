@@ -37,14 +37,15 @@ from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.render.players import named_room, say
-from fuego.world.building import ALWAYS_OPEN, BarrierKind, column_letters
+from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
-    from fuego.world.building import Barrier, Building
+    from fuego.world.building import Building
+    from fuego.world.places import Barrier
 
 #: The story keeps at most this many lines (the oldest rounds go first): a long scene's page
 #: stays small.

@@ -24,11 +24,9 @@ import networkx as nx
 from fuego.errors import RuleError
 from fuego.rules.tables import AREA_FEET, Structure
 from fuego.world.paths import Paths, SmokeWalks
-from fuego.world.places import (  # noqa: F401  (the parts, importable from here as before)
+from fuego.world.places import (
     ALWAYS_OPEN,
-    BEAM_STRUCTURE,
     OPENABLE,
-    VERTICAL,
     Area,
     Barrier,
     BarrierKind,
@@ -40,7 +38,6 @@ from fuego.world.places import (  # noqa: F401  (the parts, importable from here
     Room,
     Route,
     RouteKind,
-    column_index,
     column_letters,
     parse_coordinate,
 )

@@ -57,71 +57,7 @@ The package: :mod:`~fuego.scenario.script.words` (names and limits),
 :mod:`~fuego.scenario.script.cues` (:class:`Script`), and the parser:
 :mod:`~fuego.scenario.script.checks`, :mod:`~fuego.scenario.script.parse_triggers`,
 :mod:`~fuego.scenario.script.parse_effects` and :mod:`~fuego.scenario.script.parse`
-(:func:`parse_script`, :func:`build_script`). Every public name is importable from here.
+(:func:`parse_script`, :func:`build_script`). Each name is imported from the module that defines it.
 """
 
 from __future__ import annotations
-
-from fuego.scenario.script.cues import Cue, Script
-from fuego.scenario.script.effects import (
-                                         HERE,
-                                         WEATHER_KEYS,
-                                         BarrierEffect,
-                                         Blast,
-                                         BurnEffect,
-                                         Collapse,
-                                         Effect,
-                                         Explode,
-                                         FireEffect,
-                                         MoveEffect,
-                                         NpcEffect,
-                                         Say,
-                                         SpillOil,
-                                         WeatherEffect,
-                                         WindEffect,
-                                         WreckEffect,
-                                         make_npc,
-                                         say_text,
-                                         set_wind,
-                                         spill,
-                                         weather_words,
-)
-from fuego.scenario.script.parse import build_script, parse_script
-from fuego.scenario.script.triggers import (
-                                         All,
-                                         Any_,
-                                         BarrierOpens,
-                                         FireDice,
-                                         FireReaches,
-                                         Flashover,
-                                         HeroEnters,
-                                         HeroKnockedOut,
-                                         LastFireOut,
-                                         RoundTrigger,
-                                         Trigger,
-)
-from fuego.scenario.script.words import (
-                                         ALWAYS,
-                                         CONTEXT_KEYS,
-                                         DIRECTIONS,
-                                         EFFECT_NAMES,
-                                         MAX_CUES,
-                                         MAX_EFFECTS,
-                                         MAX_PASSES,
-                                         MAX_RADIUS,
-                                         MAX_SAY_CHARS,
-                                         MAX_TRIGGERS,
-                                         TRIGGER_NAMES,
-                                         WINDS,
-                                         Path,
-)
-
-__all__ = [
-    "MAX_PASSES", "MAX_CUES", "MAX_EFFECTS", "MAX_TRIGGERS", "MAX_SAY_CHARS", "MAX_RADIUS",
-    "TRIGGER_NAMES", "EFFECT_NAMES", "ALWAYS", "CONTEXT_KEYS", "WINDS",
-    "DIRECTIONS", "Path", "Trigger", "RoundTrigger", "FireReaches", "FireDice", "HeroEnters",
-    "HeroKnockedOut", "BarrierOpens", "Flashover", "LastFireOut", "All", "Any_", "Effect", "HERE",
-    "FireEffect", "SpillOil", "spill", "Explode", "Blast", "BurnEffect", "BarrierEffect", "Collapse",
-    "WindEffect", "WreckEffect", "set_wind", "WEATHER_KEYS", "weather_words", "WeatherEffect", "NpcEffect",
-    "make_npc", "MoveEffect", "Say", "say_text", "Cue", "Script", "parse_script", "build_script"
-]

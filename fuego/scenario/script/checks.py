@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.script.words import Path
-from fuego.world.building import BarrierKind, Building
+from fuego.world.building import Building
+from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.rules.settings import Settings

@@ -12,7 +12,7 @@ from fuego.engine.script import When
 from fuego.scenario.script.effects import Effect, NpcEffect, make_npc
 from fuego.scenario.script.triggers import Check, Trigger, kinds_of
 from fuego.scenario.script.words import MAX_PASSES
-from fuego.world.building import Feature
+from fuego.world.places import Feature
 
 if TYPE_CHECKING:
     from fuego.engine import script as engine

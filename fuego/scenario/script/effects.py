@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
-from fuego.world.building import Building, Feature, RouteKind
+from fuego.world.building import Building
+from fuego.world.places import Feature, RouteKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene

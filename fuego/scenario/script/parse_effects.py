@@ -39,7 +39,7 @@ from fuego.scenario.script.words import (
     WINDS,
     Path,
 )
-from fuego.world.building import OPENABLE, BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind
 
 
 class EffectReader(Reader):

@@ -21,7 +21,7 @@ from fuego.scenario.script.triggers import (
     Trigger,
 )
 from fuego.scenario.script.words import MAX_TRIGGERS, TRIGGER_NAMES, Path
-from fuego.world.building import OPENABLE, BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind
 
 
 class TriggerReader(Reader):
