@@ -24,15 +24,20 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scenes import ablaze, field, kindled, manor  # noqa: E402
+from fuego.engine import loop  # noqa: E402
 from fuego.engine.controllers import AutoController  # noqa: E402
 from fuego.engine.events import LOG_FORMAT  # noqa: E402
-from fuego.engine.rounds import run_scene  # noqa: E402
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
 
 #: the digests of log format LOG_FORMAT
 BASELINE = ROOT / "bench" / "logs.json"
@@ -40,7 +45,7 @@ BASELINE = ROOT / "bench" / "logs.json"
 
 def cases():
     """name -> a function making a fresh scene, and the rounds to play."""
-    out = {}
+    out: dict[str, tuple[Callable[..., Scene], int]] = {}
     for seed in (1, 2, 3):
         for temperament in ("hungry", "patient", "wild"):
             out[f"manor-{temperament}-{seed}"] = (
@@ -75,7 +80,7 @@ def digests(only: str | None = None) -> dict[str, str]:
         if only and only not in name:
             continue
         scene = make()
-        run_scene(scene, AutoController(), rounds=rounds)
+        loop.run(scene, AutoController(), rounds=rounds)
         h = hashlib.sha256()
         for event in scene.log:
             h.update(event.to_json().encode())

@@ -42,6 +42,7 @@ import time
 import timeit
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -262,7 +263,7 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
         def play(jobs: int):
             standin.forecast(runs, rounds, 1, jobs)
 
-        what = "stand-in: run_scene over a tests/builders.py building in a process pool"
+        what = "stand-in: loop.run over a tests/builders.py building in a process pool"
     times, cpu = {}, {}
     for jobs in (1, 2):
         samples, cpus = [], []
@@ -463,7 +464,7 @@ def table(results: dict, checks: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
+def main(argv=None) -> int:  # noqa: C901
     ap = argparse.ArgumentParser(description="fuego's benchmarks, as ratios to references.")
     ap.add_argument("--quick", action="store_true", help="fewer repeats; 200 forecast runs")
     ap.add_argument("--tiny", action="store_true", help="tiny sizes: checks the runner runs")
@@ -477,7 +478,7 @@ def main(argv=None) -> int:
                     help="tree density of the Mesa reference (the example's default: 0.65)")
     args = ap.parse_args(argv)
     mode = 2 if args.tiny else 1 if args.quick else 0
-    size = {k: v[mode] for k, v in SIZES.items()}
+    size: dict[str, Any] = {k: v[mode] for k, v in SIZES.items()}
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(only) - set(SECTIONS)
     if unknown:
@@ -517,7 +518,7 @@ def main(argv=None) -> int:
         say("memory ...")
         results["memory"] = bench_memory(size["memory_fires"])
     checks = targets(results)
-    meta = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
+    meta: dict[str, Any] = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
             "implementation": platform.python_implementation(), "machine": platform.machine(),
             "system": platform.system(), "cpus": os.cpu_count(),
             "seconds": round(time.perf_counter() - started, 1)}

@@ -15,8 +15,8 @@ import random
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause, Scene
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, Room, RouteKind
 
@@ -39,7 +39,7 @@ def field(cols: int = 100, rows: int = 100, fuel: int = 5) -> Building:
     return b
 
 
-def manor(seed: int = 1) -> Building:
+def manor(seed: int = 1) -> Building:  # noqa: C901
     """A 1,000-area, two-level building of 5 x 5 rooms (see the module docstring)."""
     rnd = random.Random(seed)
     cols, rows, size = 25, 20, 5
@@ -86,11 +86,11 @@ def manor(seed: int = 1) -> Building:
                         else:
                             b.connect(i, j, BarrierKind.WALL, Structure.STONE_WALL)
                     elif (c % 5 == 2 and dr) or (r % 5 == 2 and dc):
-                        key = frozenset((ra, rb))
-                        if key not in doors:
-                            doors[key] = rnd.random() < 0.6
+                        pair = frozenset((ra, rb))
+                        if pair not in doors:
+                            doors[pair] = rnd.random() < 0.6
                         b.connect(i, j, BarrierKind.DOOR, Structure.WOODEN_DOOR,
-                                  closed=doors[key])
+                                  closed=doors[pair])
                     else:
                         b.connect(i, j, BarrierKind.WALL, Structure.WOODEN_WALL)
     for r in range(rows):

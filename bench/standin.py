@@ -1,6 +1,6 @@
 """The forecast benchmark's stand-in, for a tree without fuego.forecast or the tavern campaign.
 
-A loop of ``run_scene`` over a small building made with ``tests/builders.py`` (a kitchen, a hall
+A loop of ``engine.loop.run`` over a small building made with ``tests/builders.py`` (a kitchen, a hall
 and the street, three heroes), one seeded scene per run, shared out to a process pool by chunks.
 ``bench/run.py`` uses it only when ``fuego.forecast.runner.forecast``, ``fuego.scenario.model.load`` or
 ``campaigns/tavern.yaml`` is missing, and says so in its report.
@@ -26,7 +26,7 @@ def _scene(seed: int):
 
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Cause
-    from fuego.rules.tables import Structure
+    from fuego.rules.charts import Structure
     from fuego.world.places import BarrierKind
 
     b = grid([("ground", 0, PLAN)], TWO_ROOMS,
@@ -43,14 +43,14 @@ def _scene(seed: int):
 def _chunk(args: tuple[int, int, int, int]) -> int:
     """Play runs ``start..stop`` of a stand-in forecast; returns the areas that burned."""
     from fuego.dice.roller import Roller
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
 
     seed, start, stop, rounds = args
     burned = 0
     for i in range(start, stop):
         s = _scene(Roller(seed).spawn(i).seed)
-        run_scene(s, AutoController(), rounds=rounds)
+        loop.run(s, AutoController(), rounds=rounds)
         burned += sum(1 for a in s.building.areas if a.burned_out) + len(s.fires)
     return burned
 

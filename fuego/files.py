@@ -54,7 +54,7 @@ def _reason(exc: OSError) -> str:
 
 
 # -- reading ----------------------------------------------------------------------------------
-def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:
+def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:  # noqa: C901
     """The bytes of the regular file ``path`` (at most ``limit``), or a one-line FuegoError
     naming the file and what was expected (``what``: e.g. ``a scenario``)."""
     name = os.fspath(path)

@@ -10,13 +10,13 @@ from collections import deque
 
 from fuego.dice.roller import Roller
 from fuego.engine.scene import Scene
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Room
 
 
-def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,
+def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,  # noqa: C901
          edges: dict[tuple[str, str], tuple] | None = None,
          links: dict[str, BarrierKind] | None = None,
          wall: Structure = Structure.WOODEN_WALL) -> Building:

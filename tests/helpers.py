@@ -34,13 +34,17 @@ import subprocess
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
+from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Structure
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, Room, RouteKind, column_letters
+
+if TYPE_CHECKING:
+    from fuego.engine.scene import Scene
 
 __all__ = ["RoomSpec", "room", "make_building", "make_scene", "two_room_building",
            "two_room_scene", "TWO_ROOM_PLAN"]
@@ -62,7 +66,7 @@ def room(key: str, name: str = "", *, fuel: int = 0, outdoors: bool = False, wet
     return RoomSpec(key, name or key.capitalize(), fuel, outdoors, wet, smoky)
 
 
-def make_building(
+def make_building(  # noqa: C901
     plan: Iterable[str] | None = None,
     rooms: Mapping[str, RoomSpec] | None = None,
     *,
@@ -167,7 +171,7 @@ def make_building(
 
 def make_scene(building: Building, *, seed: int = 7, heroes: Iterable[Hero] = (),
                fires: Mapping[str, int] | None = None, settings: Settings | None = None,
-               title: str = "") -> Scene:  # noqa: F821
+               title: str = "") -> Scene:
     """A scene on ``building`` with a seeded roller, heroes, and starting fires (area -> FD)."""
     from fuego.engine.scene import Cause, Scene
 
@@ -199,7 +203,7 @@ def two_room_building(**kw) -> Building:
 
 def two_room_scene(seed: int = 7, *, fires: Mapping[str, int] | None = None,
                    heroes: Iterable[Hero] | None = None, settings: Settings | None = None,
-                   **building_kw) -> Scene:  # noqa: F821
+                   **building_kw) -> Scene:
     """The kitchen + hall + street scene: Isabela in the kitchen's corner, a 3-die fire beside
     her (the scene of the engine's smoke test)."""
     b = two_room_building(**building_kw)

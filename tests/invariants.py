@@ -24,14 +24,14 @@ from typing import Any
 from fuego.engine.events import EventKind
 from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Cause, Scene
-from fuego.rules.settings import SmokeClears
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     LEAP_NEW_FD,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
     ROUTE_WAYPOINT_FD,
 )
+from fuego.rules.settings import SmokeClears
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind
 
 #: The causes a new fire may name (fuego.engine.scene.Cause).
@@ -127,7 +127,7 @@ def _smoke_is_core(scene: Scene) -> bool:
     return True
 
 
-def check_invariants(scene: Scene, prev_snapshot: dict, new_events: Iterable,
+def check_invariants(scene: Scene, prev_snapshot: dict, new_events: Iterable,  # noqa: C901
                      *, smoke: bool = True) -> dict:
     """Check the invariants of one round; returns the new snapshot (for the next call).
 
@@ -357,7 +357,7 @@ def check_invariants(scene: Scene, prev_snapshot: dict, new_events: Iterable,
     return now
 
 
-def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, bad) -> None:
+def _check_cause(rp: _Replay, ev, area: int, last_roll, module_names, settings, bad) -> None:  # noqa: C901
     """A new fire names a cause, and the cause could have lit it."""
     d = ev.data
     cause = d.get("cause")
@@ -469,7 +469,7 @@ def _closed(scene: Scene, comp: set[int]) -> bool:
     return True
 
 
-def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None:
+def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None:  # noqa: C901
     """With barriers that did not change this round. In a closed space, where a fire that burned
     at the end of the previous round still burns: (a) with ``smoke_clears: room``, no smoky area
     of that fire's room clears;
@@ -536,7 +536,8 @@ def play_checked(scene: Scene, controller, rounds: int, *, twin: Scene | None = 
     the build and after every round. With ``twin`` (the same scenario, seed and controller
     kind), play it in step and compare snapshots and event JSON after every round. Returns the
     rounds played."""
-    from fuego.engine.rounds import finished, play_round, start_scene
+    from fuego.engine import loop
+    from fuego.engine.rounds import play_round, start_scene
 
     if scene.round == 0:
         # The starting fires are events of round 0 (before scene-start): check them, and what
@@ -554,7 +555,7 @@ def play_checked(scene: Scene, controller, rounds: int, *, twin: Scene | None = 
     if twin is not None:
         _compare(scene, twin, scene.round)
     played = 0
-    while played < rounds and not finished(scene):
+    while played < rounds and loop.ending(scene) is None:
         play_round(scene, controller)
         played += 1
         prev = check(scene, prev, scene.log[mark:])

@@ -188,7 +188,7 @@ class Tree:
                      if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store))
         return frozenset(n for n in names if _private(n))
 
-    def private_reads(self) -> list[str]:
+    def private_reads(self) -> list[str]:  # noqa: C901
         defined = {m: self.defined(m) for m in self.modules}
         owners: dict[str, set[str]] = {}
         for module, names in defined.items():
@@ -247,7 +247,7 @@ class Tree:
                       if not isinstance(s, (ast.Import, ast.ImportFrom))], defined)
         return {name: where for name, where in found.items() if name not in defined}
 
-    def imports_not_from_home(self, files: Iterable[Path] = ()) -> list[str]:
+    def imports_not_from_home(self, files: Iterable[Path] = ()) -> list[str]:  # noqa: C901
         """``from fuego.x import Name`` where fuego.x only imports Name: the import should name
         the module that defines it. Read in fuego's modules and in ``files`` (tests, bench)."""
         imported = {m: self.imported_names(m) for m in self.modules}

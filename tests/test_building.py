@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.scenario.model import loads
 from fuego.scenario.plan import FEATURE_MIN_FUEL, ROUTE_MIN_FUEL
 from fuego.world.places import BarrierKind, Feature, RouteKind

@@ -90,12 +90,12 @@ def test_unicode_drawing_uses_line_characters():
 
 
 def test_plan_text_draws_the_live_scene_and_prints_nothing(capsys):
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
 
     scenario = load(TAVERN)
     scene = scenario.build(seed=2)
-    run_scene(scene, AutoController(), rounds=4)
+    loop.run(scene, AutoController(), rounds=4)
     lines = plan_text(scene, "ground", symbols=scenario.symbols)
     assert capsys.readouterr().out == ""
     text = "\n".join(t.plain for t in lines)

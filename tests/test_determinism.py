@@ -85,8 +85,8 @@ import hashlib, json, random, sys
 sys.path.insert(0, sys.argv[1])
 from invariants import RandomController
 from fuego.engine.controllers import AutoController
-from fuego.engine.rounds import run_scene
-from fuego.scenario import load
+from fuego.engine import loop
+from fuego.scenario.model import load
 out = {}
 for path in sys.argv[2:]:
     scenario = load(path)
@@ -94,7 +94,7 @@ for path in sys.argv[2:]:
         for kind in ("auto", "random"):
             scene = scenario.build(seed)
             ctrl = AutoController() if kind == "auto" else RandomController(seed)
-            run_scene(scene, ctrl, rounds=25)
+            loop.run(scene, ctrl, rounds=25)
             text = "\n".join(e.to_json() for e in scene.log)
             state = json.dumps(scene.snapshot(), sort_keys=True)
             out[f"{path}:{seed}:{kind}"] = hashlib.sha256((text + state).encode()).hexdigest()
@@ -169,8 +169,8 @@ def test_forecast_json_does_not_depend_on_jobs(path):
 
 _FORECAST_SCRIPT = r"""
 import json, sys
-from fuego.forecast import forecast
-from fuego.scenario import load
+from fuego.forecast.runner import forecast
+from fuego.scenario.model import load
 scenario = load(sys.argv[1])
 data = forecast(scenario, runs=10, rounds=6, seed=9, jobs=int(sys.argv[2]),
                 start_method=sys.argv[3] if sys.argv[3] != "-" else None).to_dict()
@@ -206,8 +206,8 @@ def test_the_log_of_a_run_reads_back_to_the_same_lines(tmp_path):
 
 def test_a_scenario_written_back_plays_the_same(tmp_path):
     """``Scenario.to_yaml()`` then load gives the same game: the same log for the same seed."""
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
     from fuego.scenario.model import load, loads
 
     for path in CAMPAIGNS:
@@ -216,7 +216,7 @@ def test_a_scenario_written_back_plays_the_same(tmp_path):
         logs = []
         for sc in (scenario, again):
             scene = sc.build(21)
-            run_scene(scene, AutoController(), rounds=20)
+            loop.run(scene, AutoController(), rounds=20)
             logs.append([e.to_json() for e in scene.log])
         assert logs[0] == logs[1], path.name
 

@@ -29,7 +29,7 @@ from fuego.render.vtt_export import (
     light_range,
     map_options,
 )
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.scenario.model import load
 from fuego.world.places import BarrierKind
 

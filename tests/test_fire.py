@@ -15,8 +15,9 @@ from fuego.engine.policy import hungry
 from fuego.engine.rounds import check_flashover, end_round
 from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
+from fuego.rules.charts import Rank, Structure, Temperature
+from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import FlashoverMode, Settings
-from fuego.rules.tables import Rank, Structure, Temperature
 from fuego.world.places import BarrierKind, Feature, RouteKind
 
 # The fire table of 003 as the text prints it: FD -> Brawn, Finesse/Panache, Wits,
@@ -46,7 +47,7 @@ def test_fire_sheet_matches_every_row_of_the_text(fd):
                        (Temperature.HOT, hot)):
         fire.temperature = temp
         assert fire.damage_pool().notation == text
-    assert fire.avoid_tn == tn == s.tn
+    assert fire_tn(fd) == tn == s.tn  # the one TN formula (rules.formulas) reads the table
     # The rolls the text builds from them: Skill = (Trait + Knack) k Trait.
     assert fire.spreading_pool().notation == f"{finesse + knack}k{finesse}"
     assert fire.destruction_pool().notation == f"{brawn + knack}k{brawn}"

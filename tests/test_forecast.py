@@ -112,6 +112,57 @@ def test_one_run_is_the_scene_of_its_seed(wall):
             assert got == [1.0 if area.index in s else 0.0 for s in burning]
 
 
+#: A small fire on little fuel: it goes out within a few rounds in some runs, not in others.
+EMBERS = """
+format: 1
+title: Embers
+rooms:
+  a: {name: Hearth, fuel: 2}
+  b: {name: Store, fuel: 3}
+legend: {a: a, b: b}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      aab
+fires:
+  - {area: ground:A1, fd: 1}
+rules: {smoke: false, max_rounds: 12}
+"""
+
+
+def test_the_runs_end_as_the_loop_says(tmp_path):
+    """Each run is the scene loop's: the share of runs ending each way, by round, is what
+    ``loop.run`` says of each run's seed played alone."""
+    from collections import Counter
+
+    from fuego.engine import loop
+    from fuego.engine.controllers import AutoController
+
+    embers = loads(EMBERS)
+    runs, rounds, seed = 40, 6, 3
+    d = forecast(embers, runs=runs, rounds=rounds, seed=seed).to_dict()
+    seen: Counter[tuple[str, int]] = Counter()
+    for i in range(runs):
+        outcome = loop.run(embers.build(run_seed(seed, i)), AutoController(), rounds=rounds)
+        seen[outcome.why.value, outcome.round] += 1
+    assert {k for k, _ in seen} == {"fire-out", "round-limit"}  # the scene tries both ways
+    for why in loop.Ending:
+        got = d["endings"][why.value]
+        want = {str(r): n / runs for (w, r), n in sorted(seen.items()) if w == why.value}
+        assert got["by_round"] == pytest.approx(want)
+        assert got["p"] == pytest.approx(sum(want.values()))
+    assert set(d["endings"]["round-limit"]["by_round"]) == {str(rounds)}
+    path = tmp_path / "embers.yaml"
+    path.write_text(EMBERS, encoding="utf-8")
+    text = CliRunner().invoke(cli, ["forecast", str(path), "--runs", str(runs), "--rounds",
+                                    str(rounds), "--seed", str(seed)]).output
+    p_out = d["endings"]["fire-out"]
+    assert (f"Runs ended: fire out (no fire, no smoke) in {round(100 * p_out['p'])}% "
+            in text), text
+    assert f"median round {p_out['median_round']}; at the round limit ({rounds}) in " in text
+
+
 def test_run_seeds_depend_on_the_seed_and_index_only():
     assert run_seed(7, 3) == Roller(7).spawn(3).seed == (7 * 1_000_003 + 3) % 2**48
     assert len({run_seed(7, i) for i in range(1000)}) == 1000
@@ -233,8 +284,8 @@ def test_the_collector_is_left_as_it_was_and_changes_nothing(wall, collecting):
 def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     # The engine appends every event alike; a forecast's sink keeps only the kinds its script
     # reads (nobody else reads a forecast's log), so the script sees what it would in a run.
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
     from fuego.forecast.play import ScriptReads, log_for
     from fuego.scenario.model import load
 
@@ -244,8 +295,8 @@ def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     assert isinstance(kept.log, ScriptReads) and kept.script is not None
     reads = kept.script.reads
     assert reads
-    run_scene(whole, AutoController(), rounds=6)
-    run_scene(kept, AutoController(), rounds=6)
+    loop.run(whole, AutoController(), rounds=6)
+    loop.run(kept, AutoController(), rounds=6)
     assert [e for e in whole.log if e.kind in reads] == list(kept.log)
     assert whole.snapshot() == kept.snapshot()  # the same play either way
     assert len(kept.log) < len(whole.log)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_forecast import WALL
 
 from fuego.cli import cli
 from fuego.forecast.counts import STATUSES
 from fuego.forecast.runner import forecast
 from fuego.scenario.model import loads
 from fuego.stats import Z95, difference_interval, mean_interval, runs_for, wilson
-from tests.test_forecast import WALL
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"

@@ -160,8 +160,8 @@ def mutated_scenarios(draw) -> str:
 
 
 def _load_and_run(text: str) -> None:
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
     from fuego.modules.registry import check_note
     from fuego.scenario.model import loads
 
@@ -172,7 +172,7 @@ def _load_and_run(text: str) -> None:
     if isinstance(library(check_note, got), FuegoError):  # what else `fuego check` checks
         return
     scene = got.build(3)  # a scenario that checks out always builds and plays
-    run_scene(scene, AutoController(), rounds=3)
+    loop.run(scene, AutoController(), rounds=3)
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ from builders import TWO_ROOMS, grid, scene
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero
 from fuego.errors import RuleError
-from fuego.rules.tables import Structure, Temperature
+from fuego.rules.charts import Structure, Temperature
 from fuego.table import gm
 from fuego.world.places import BarrierKind
 

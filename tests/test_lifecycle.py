@@ -17,9 +17,9 @@ from fuego.engine.heroes import Hero
 from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Cause, Scene
 from fuego.errors import RuleError
-from fuego.rules import tables
+from fuego.rules import charts
+from fuego.rules.charts import Rank
 from fuego.rules.formulas import crippled_at, fuel_eaten, knocked_out_at
-from fuego.rules.tables import Rank
 
 FUEGO = Path(__file__).resolve().parent.parent / "fuego"
 
@@ -110,7 +110,7 @@ def test_one_rank_enum():
                  isinstance(t, ast.Name) and t.id == "HENCHMAN"
                  for n in c.body if isinstance(n, ast.Assign) for t in n.targets)]
     assert [c.name for c in ranks] == ["Rank"]
-    assert issubclass(tables.Rank, enum.Enum) and not hasattr(tables, "FireKind")
+    assert issubclass(charts.Rank, enum.Enum) and not hasattr(charts, "FireKind")
 
 
 @pytest.mark.parametrize("resolve", [0, 1, 3])

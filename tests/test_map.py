@@ -160,8 +160,8 @@ def test_campaign_pdf_has_one_page_per_level(campaign, tmp_path):
 
 
 def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController, ScriptedController
-    from fuego.engine.rounds import run_scene
     from fuego.engine.smoke import Density
 
     path, scenario = campaign
@@ -170,7 +170,7 @@ def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
     assert result.exit_code == 0, result.output
     scene = scenario.build(7)  # the run fuego run --seed 7 --rounds 3 plays
     actions = scenario.actions
-    run_scene(scene, ScriptedController(actions) if actions else AutoController(), 3)
+    loop.run(scene, ScriptedController(actions) if actions else AutoController(), rounds=3)
     ids = svg_ids(out)
     b = scene.building
     # a scenario's map is the GM's: every fire, those no hero sees drawn as hidden ones

@@ -136,13 +136,14 @@ def test_the_paper_follows_the_locale():
 def _saved_session(tmp_path: Path, rounds: int) -> Path:
     from fuego.table import replay
     from fuego.table import session as sessions
+    from fuego.table.replay import QuestionKind
 
     class Answers:
         def __init__(self):
             self.rounds = 0
 
         def answer(self, q):
-            if q.kind == "round":
+            if q.kind is QuestionKind.ROUND:
                 self.rounds += 1
                 if self.rounds > rounds:
                     raise replay.Quit()

@@ -7,7 +7,7 @@ import pytest
 from test_modules_support import area, field, module_events, scene_with
 
 from fuego.engine.events import EventKind
-from fuego.engine.hero_actions import describe, options, parse_action
+from fuego.engine.hero_actions import options, read_action
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
@@ -39,7 +39,7 @@ def _crew(faces=(), totals=(), **opts):
 def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
     s, (ana, bea), fire = _crew(faces=[4, 5])
     for h in (ana, bea):
-        hero_perform(s, h, parse_action(s, h, "bucket-chain ground:C1"))
+        hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
     s.modules[0].end_of_round(s)  # 4+5 +1 = 10
     assert 2 not in s.fires
     e = module_events(s, "firefighting")[-1]
@@ -49,14 +49,14 @@ def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
 
 def test_alone_the_same_roll_fails_and_the_chain_breaks_up_after_the_round():
     s, (ana, _), fire = _crew(faces=[4, 5])
-    hero_perform(s, ana, parse_action(s, ana, "bucket-chain ground:C1"))
+    hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
     s.modules[0].end_of_round(s)
     assert 2 in s.fires and s.modules[0].chains == {}
 
 
 def test_helpers_join_every_chain():
     s, (ana, _), fire = _crew(faces=[3, 4], helpers=3)
-    hero_perform(s, ana, parse_action(s, ana, "bucket-chain ground:C1"))
+    hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
     s.modules[0].end_of_round(s)  # 7 + 3 = 10
     assert 2 not in s.fires
 
@@ -64,7 +64,7 @@ def test_helpers_join_every_chain():
 def test_the_7th_sea_chain_roll_adds_a_free_raise_per_helper():
     s, (ana, bea), fire = _crew(totals=[15], roll="7th-sea")
     for h in (ana, bea):
-        hero_perform(s, h, parse_action(s, h, "bucket-chain ground:C1"))
+        hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
     s.modules[0].end_of_round(s)
     e = module_events(s, "firefighting")[-1]
     assert (e.actor, e.data["pool"], e.data["tn"]) == ("Ana", "5k3+5", 25)
@@ -89,8 +89,8 @@ def test_water_within_reach():
 def test_blankets_beat_a_small_fire_down():
     s, (ana, _), fire = _crew(totals=[20])
     s.set_fire_dice(fire, 4, "test")
-    act = parse_action(s, ana, "blanket ground:C1")
-    assert describe(s, act) == "blanket ground:C1"
+    act = read_action(s, ana, "blanket ground:C1")
+    assert act.text(s) == "blanket ground:C1"
     hero_perform(s, ana, act)  # (3 + 2) k 3 = 20 vs TN 20
     assert fire.fd == 3
 
@@ -98,7 +98,7 @@ def test_blankets_beat_a_small_fire_down():
 def test_sand_needs_no_roll_and_runs_out():
     s, (ana, _), fire = _crew(sand=1)
     before = s.roller.getstate()
-    hero_perform(s, ana, parse_action(s, ana, "sand ground:C1"))
+    hero_perform(s, ana, read_action(s, ana, "sand ground:C1"))
     assert fire.fd == 3 and s.roller.getstate() == before
     assert K.SAND not in {a.kind for a in options(s, ana)}
 
@@ -110,16 +110,16 @@ def test_tearing_down_kills_the_fuel_and_the_structure():
     s.heroes.append(ana)
     s.building.set_fuel(1, 2)
     fire = s.start_fire(1, 3, Cause.GM)
-    hero_perform(s, ana, parse_action(s, ana, "tear-down ground:B1"))  # 20 vs 5 x 2
+    hero_perform(s, ana, read_action(s, ana, "tear-down ground:B1"))  # 20 vs 5 x 2
     assert s.building.areas[1].fuel == 1 and fire.resolve == 1
     assert s.module(Structures).cf[1] == 2
-    hero_perform(s, ana, parse_action(s, ana, "tear-down ground:B1"))
+    hero_perform(s, ana, read_action(s, ana, "tear-down ground:B1"))
     assert 1 not in s.fires and s.building.areas[1].burned_out
 
 
 def test_a_failed_tear_down_brings_debris_on_the_hero():
     s, (ana, _), fire = _crew(totals=[1, 0, 30, 40])  # fails, fails to dodge, damage, check
-    hero_perform(s, ana, parse_action(s, ana, "tear-down ground:C1"))
+    hero_perform(s, ana, read_action(s, ana, "tear-down ground:C1"))
     assert [e for e in s.log if e.kind is EventKind.DEBRIS][-1].actor == "Ana"
 
 
@@ -147,4 +147,4 @@ def test_actions_reach_only_fires_nearby_and_come_before_waiting():
     assert legal[-1].kind.value == "wait"
     assert {a.target for a in legal if isinstance(a.kind, K)} == {2}
     with pytest.raises(FuegoError):
-        parse_action(s, ana, "bucket-chain ground:A1")  # no fire there
+        read_action(s, ana, "bucket-chain ground:A1")  # no fire there

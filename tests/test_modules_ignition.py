@@ -6,14 +6,14 @@ import pytest
 from test_modules_support import area, field, module_events, scene_with
 
 from fuego.engine.events import EventKind
-from fuego.engine.hero_actions import describe, options, parse_action
+from fuego.engine.hero_actions import options, read_action
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import common, terrain
 from fuego.modules import ignition as I
-from fuego.rules.tables import Temperature
+from fuego.rules.charts import Temperature
 
 # 001, Fire Starting Base Target (Intentional/Unintentional), as printed.
 TEXT_BASE_TARGET = {"water": None, "clear": (11, 11), "paved": None, "rough": (12, 12),
@@ -73,8 +73,8 @@ def test_a_hero_sets_a_fire_on_purpose():
                    faces=[1, 4, 3, 3])
     hero = Hero("Zorro", 0)
     s.heroes.append(hero)
-    act = parse_action(s, hero, "set-fire ground:A1")
-    assert describe(s, act) == "set-fire ground:A1"
+    act = read_action(s, hero, "set-fire ground:A1")
+    assert act.text(s) == "set-fire ground:A1"
     hero_perform(s, hero, act)  # 1+4 = 5 < 6 (woods, intentional)
     assert not s.fires
     hero_perform(s, hero, act)  # 3+3 = 6

@@ -12,11 +12,11 @@ import pytest
 from helpers import two_room_scene
 from test_modules_support import field, scene_with
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController, ScriptedController
 from fuego.engine.events import EventKind
 from fuego.engine.fire import FireState
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import REGISTRY
@@ -31,9 +31,9 @@ import hashlib, sys
 sys.path.insert(0, {here!r})
 from helpers import two_room_scene
 from fuego.engine.controllers import AutoController
-from fuego.engine.rounds import run_scene
+from fuego.engine import loop
 s = two_room_scene(seed={seed})
-run_scene(s, AutoController(), rounds=12)
+loop.run(s, AutoController(), rounds=12)
 assert "fuego.modules.registry" not in sys.modules
 print(hashlib.sha256("\\n".join(e.to_json() for e in s.log).encode()).hexdigest())
 """
@@ -64,17 +64,17 @@ def test_a_scene_without_modules_plays_as_before_the_registry_existed(seed):
     s = two_room_scene(seed=seed)
     enable(s, {})
     assert s.modules == []
-    run_scene(s, AutoController(), rounds=12)
+    loop.run(s, AutoController(), rounds=12)
     assert digest(s) == out.stdout.strip()
 
 
 def test_modules_that_cannot_act_leave_the_run_alone():
     # firefighting nobody uses, fire breaks with nothing to spend, moderate weather indoors
     plain = two_room_scene(seed=5)
-    run_scene(plain, AutoController(), rounds=10)
+    loop.run(plain, AutoController(), rounds=10)
     inert = two_room_scene(seed=5)
     enable(inert, {"firefighting": {}, "fire-breaks": {}, "weather": {"ec": "moderate"}})
-    run_scene(inert, AutoController(), rounds=10)
+    loop.run(inert, AutoController(), rounds=10)
     same = [e.to_json() for e in inert.log if e.kind is not EventKind.WEATHER]
     assert same == [e.to_json() for e in plain.log]
 
@@ -117,7 +117,7 @@ def _combined(seed: int, order: list[str], rounds: int = 14):
     s.heroes.extend([Hero("Ana", b.find("H4"), brawn=3, knacks={"firefighting": 2}),
                      Hero("Villain", b.find("G4"), npc=True)])
     s.start_fire(b.find("A1"), 3, Cause.START)
-    run_scene(s, Busy(), rounds=rounds)
+    loop.run(s, Busy(), rounds=rounds)
     return s
 
 
@@ -152,7 +152,7 @@ def test_wind_drifting_smoke_and_firefighting_in_one_scene():
     s.heroes.append(hero)
     s.start_fire(b.find("C2"), 2, Cause.START)
     controller = ScriptedController({"Ana": {1: ["bucket-chain ground:C2"]}}, AutoController())
-    run_scene(s, controller, rounds=1)
+    loop.run(s, controller, rounds=1)
     # the smoke drifted east over Ana's area; her chain of 10 (+9) cannot miss
     assert b.find("C2") not in s.fires
     joined = [e for e in s.log if e.data.get("module") == "firefighting"]
@@ -185,9 +185,9 @@ def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
     s.round = 1
     for m in s.modules:
         m.round_start(s)
-    from fuego.engine.hero_actions import parse_action
     from fuego.engine.hero_actions import perform as hero_perform
+    from fuego.engine.hero_actions import read_action
 
-    hero_perform(s, ana, parse_action(s, ana, "bucket-chain ground:B2"))
+    hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:B2"))
     end_round(s)
     assert not s.fires  # out before the heavy winds could carry it east

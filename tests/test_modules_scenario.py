@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController
-from fuego.engine.rounds import run_scene
 from fuego.errors import ScenarioError
 from fuego.modules.registry import check_note
 from fuego.modules.terrain import terrain_of
@@ -64,7 +64,7 @@ def test_terrain_round_trips_through_yaml():
 def test_a_scenario_with_every_module_plays():
     s = loads(ORCHARD).build(seed=4)
     assert [m.name for m in s.modules][:2] == ["weather", "wind"]
-    run_scene(s, AutoController(), rounds=8)
+    loop.run(s, AutoController(), rounds=8)
     assert s.round == 8 or not s.fires
     assert s.building.areas[s.building.find("B2")].fuel == 0  # the fire break
 

@@ -259,7 +259,7 @@ def test_gusts_carry_a_blaze_inside_a_building_too():
 def test_a_gust_carries_fire_through_openings_not_through_walls():
     # 25.651's two hexes, read for a building's walls: a gust fans a Blaze on through an open
     # door, but a wall or a closed door stops it (fuego's reading, docs/modules.md)
-    from fuego.rules.tables import Structure
+    from fuego.rules.charts import Structure
 
     def gusty(closed: bool) -> set[str]:
         b = field(["hhhhh"], edges={("ground:B1", "ground:C1"):

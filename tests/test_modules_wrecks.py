@@ -11,11 +11,12 @@ from click.testing import CliRunner
 from test_modules_support import area, field, module_events, scene_with
 
 from fuego.cli import cli
+from fuego.engine import loop
 from fuego.engine.events import EventKind
 from fuego.engine.fire import FireState
 from fuego.engine.hero_actions import move
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import finished, start_scene
+from fuego.engine.rounds import start_scene
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.errors import FuegoError, ScenarioError
@@ -145,7 +146,7 @@ def test_its_smoke_is_thin_and_stays_in_its_own_area():
 def test_a_wreck_keeps_the_scene_going_until_it_burns_out():
     s = scene_with(field(["rrr"]), {"wrecks": {"rounds": 2}})  # a road: nothing to set alight
     W.place_wreck(s, "B1", "boat")
-    assert not s.fires and not finished(s)
+    assert not s.fires and loop.ending(s) is None
     end_round(s, 1)
     assert W.burning_wrecks(s)
     end_round(s, 2)

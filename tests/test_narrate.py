@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from helpers import make_building, room, two_room_scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import run_scene
 from fuego.render.narrate import Narrator
 from fuego.render.phrases import QUIET_KINDS, narrate
 from fuego.render.summary import summarize
@@ -34,7 +34,7 @@ SAMPLES: dict[EventKind, Event] = {
                       fire_actions=9),
     K.ROUND_END: ev(K.ROUND_END, 3, END_PHASE, fires=7, fire_dice=19,
                     heroes={"Isabela": ["active", 12, 1]}),
-    K.SCENE_END: ev(K.SCENE_END, 23, END_PHASE, rounds=23, burning=0, burned_out=18,
+    K.SCENE_END: ev(K.SCENE_END, 23, END_PHASE, rounds=23, why="fire-out", burning=0, burned_out=18,
                     heroes={"Isabela": "escaped"}),
     K.FIRE_STARTED: ev(K.FIRE_STARTED, 2, 4, "fire@ground:A1", "ground:A1", fd=1, cause="leap",
                        source="fire@ground:A2", temperature="regular", fire_kind="henchman",
@@ -171,6 +171,18 @@ def test_burn_through_line():
                           "ground:D2: rolled 23 vs TN 10")
 
 
+def test_scene_end_line_says_why():
+    assert narrate(SAMPLES[K.SCENE_END]) == (
+        "The scene ends after 23 rounds (the fire is out): nothing burns, 18 areas burned out; "
+        "Isabela escaped")
+    e = ev(K.SCENE_END, 30, END_PHASE, rounds=30, why="round-limit", burning=2, burned_out=4,
+           heroes={})
+    assert narrate(e) == ("The scene ends after 30 rounds (the round limit): still 2 fires "
+                          "burning, 4 areas burned out")
+    older = ev(K.SCENE_END, 5, END_PHASE, rounds=5, burning=0, burned_out=1, heroes={})
+    assert narrate(older) == "The scene ends after 5 rounds: nothing burns, 1 area burned out"
+
+
 def test_round_end_line():
     assert narrate(SAMPLES[K.ROUND_END]) == (
         "Round 3 ends: 7 fires (19 Fire Dice); Isabela 12 Flesh Wounds, 1 Dramatic Wound")
@@ -259,12 +271,15 @@ def test_gm_overrides():
 
 # -- a whole scene ---------------------------------------------------------------------------------
 def _played(seed: int, rounds: int | None = None):
+    return _played_with_outcome(seed, rounds)[0]
+
+
+def _played_with_outcome(seed: int, rounds: int | None = None):
     scene = two_room_scene(seed)
     b = scene.building
     scene.heroes.append(Hero("Diego", b.find("B3"), brawn=2, resolve=2, panache=2))
     scene.heroes.append(Hero("Ana", b.find("A3"), brawn=1, resolve=1, panache=1))
-    run_scene(scene, AutoController(), rounds)
-    return scene
+    return scene, loop.run(scene, AutoController(), rounds=rounds)
 
 
 @pytest.mark.parametrize("verbose", [False, True])
@@ -287,10 +302,12 @@ def test_a_played_scene_log_reads_back():
 
 
 def test_summary_of_a_finished_scene():
-    scene = _played(7)
-    text = "\n".join(summarize(scene))
+    scene, outcome = _played_with_outcome(7)
+    assert outcome == loop.Outcome(loop.Ending.FIRE_OUT, scene.round, 0)
+    text = "\n".join(summarize(scene, outcome))
     assert text.startswith("Summary: two rooms and a street (seed 7)")
-    assert "the last fire went out in round" in text
+    assert f"Rounds played: {scene.round} (ended: the fire is out); the last fire went out in " \
+           "round" in text
     assert "Rooms burned: 2 of 3" in text and "\n  Kitchen: 9 of 9 areas, alight from the start" in text
     for hero in scene.heroes:
         assert f"  {hero.name}: " in text
@@ -298,9 +315,11 @@ def test_summary_of_a_finished_scene():
 
 
 def test_summary_of_a_scene_stopped_at_the_limit():
-    scene = _played(7, rounds=2)
-    text = "\n".join(summarize(scene, limit=2))
-    assert "Rounds played: 2; still burning at the round limit" in text
+    scene, outcome = _played_with_outcome(7, rounds=2)
+    assert outcome.why is loop.Ending.ROUND_LIMIT and outcome.round == 2
+    text = "\n".join(summarize(scene, outcome))
+    assert "Rounds played: 2 (ended: the round limit); still burning: " in text
+    assert "still burning at the stop" in "\n".join(summarize(scene))  # stopped, no outcome
     assert "still inside" in text or "got out" in text
 
 

@@ -22,13 +22,13 @@ def test_new_writes_a_template_that_passes_check_and_runs(tmp_path, monkeypatch)
     r = runner.invoke(cli, ["check", "old-mill.yaml"])
     assert r.exit_code == 0, r.output
     assert '"Old Mill" is fine' in r.output
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
     from fuego.engine.events import EventKind
-    from fuego.engine.rounds import run_scene
     from fuego.scenario.model import load
 
     scene = load(path).build(1)
-    run_scene(scene, AutoController(), rounds=5)
+    loop.run(scene, AutoController(), rounds=5)
     said = [e.data["text"] for e in scene.log if e.kind is EventKind.READ_ALOUD]
     assert said and said[0].startswith("Smoke curls under the kitchen door.")
 

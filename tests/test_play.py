@@ -74,7 +74,7 @@ def test_several_rounds_with_scripted_input(shop):
     assert re.search(r"\* ?\d\. move ground:F2 \(Shop\)", out)
     assert "  Bo [3: move ground:F2]: wait\n" in out
     assert "Phase 5 - Ana Vaz (Shop, ground:D1; 3 action dice: 5, 6, 7)" in out
-    assert "2. close ground:C1 (open wooden door 'store door' to Store)" in out
+    assert "2. close store door (open wooden door to Store, ground:C1)" in out
     # a roll: the pool, the TN and the exact chance; the GM typed the player's total
     assert "Ana Vaz rolls to smother the fire: 5k3 vs TN 20 - " in out
     assert re.search(r"5k3 vs TN 20 - \d+% to succeed", out)
@@ -213,6 +213,11 @@ def test_undo_a_roll_fuego_made_and_the_dice_fall_the_same(shop):
 def test_undo_after_the_scene_ended(shop):
     result = new_game(["", "end", ""])
     assert saved()["position"]["ended"] is True and saved()["state"]["ended"] is True
+    # the end of the scene on the screen and in the save: why, after which round
+    assert saved()["position"]["outcome"] == {"why": "gm-ended", "round": 1, "burning": 2}
+    assert "The scene ends after 1 round (the GM ended it): still 2 fires burning" in \
+        result.output
+    assert "Rounds played: 1 (ended: the GM ended it); still burning: 2 fires" in result.output
     result = new_game(["", "end", "undo", "quit"], save="u.json")
     out = result.output
     assert "The scene is over" in out
@@ -413,7 +418,7 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
 
 
 # -- a real terminal ------------------------------------------------------------------------------
-def _pty_run(shop, args, steps, timeout=30):
+def _pty_run(shop, args, steps, timeout=30):  # noqa: C901
     """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type)."""
     import pty
 

@@ -568,7 +568,7 @@ def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, 
     # digits>, gave a ValueError traceback
     monkeypatch.chdir(tmp_path)
     if rich:
-        import fuego.cli.table_view as view
+        import fuego.cli.gm_screen as view
         monkeypatch.setattr(view, "isatty", lambda stream: True)
     (tmp_path / "shop.yaml").write_text(SHOP)
     answers = (JUNK + [""]) * 12 + ["quit"]
@@ -587,7 +587,7 @@ def test_every_prompt_of_play_survives_oversized_answers(tmp_path, monkeypatch, 
 @pytest.mark.parametrize("name", ["[/]", "[bold]x", "[link=x]y", "\\[", "$x$"])
 def test_markup_in_names_is_printed_literally_at_the_table(tmp_path, monkeypatch, name):
     # issue 22 (the table branch fixes it): '[/]' in a name crashed fuego play on a terminal
-    import fuego.cli.table_view as view
+    import fuego.cli.gm_screen as view
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(view, "isatty", lambda stream: True)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller, ScriptedController
 from fuego.engine.events import EventKind
-from fuego.engine.hero_actions import HeroActionKind, parse_action
+from fuego.engine.hero_actions import HeroActionKind, read_action
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, fire_damage, wound_check
-from fuego.engine.rounds import _ordered, end_round, needs_air, play_round, run_scene
+from fuego.engine.rounds import _ordered, end_round, needs_air, play_round
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
-from fuego.rules.tables import Exposure, Rank, Structure, Temperature
+from fuego.rules.charts import Exposure, Rank, Structure, Temperature
 from fuego.world.places import BarrierKind
 
 
@@ -118,7 +119,7 @@ def test_putting_out_clothes_is_a_rolling_roll():
     hero.clothes_fd = 2
     s.heroes.append(hero)
     s.roller = LoadedRoller(totals=[10])
-    act = parse_action(s, hero, "put-out-clothes")
+    act = read_action(s, hero, "put-out-clothes")
     from fuego.engine.hero_actions import perform
 
     perform(s, hero, act)
@@ -309,7 +310,7 @@ def test_auto_heroes_make_for_the_exit_and_escape():
     hero = Hero("Ana", 0, panache=3)
     s.heroes.append(hero)
     s.start_fire(b.find("A1"), 1, Cause.GM)
-    run_scene(s, AutoController(), rounds=10)
+    loop.run(s, AutoController(), rounds=10)
     assert hero.status is Status.ESCAPED
     assert kinds(s, EventKind.BARRIER_OPENED, "Ana")
 
@@ -322,7 +323,7 @@ def test_same_seed_same_log_byte_for_byte():
         s = scene(b, seed=seed)
         s.heroes.append(Hero("Ana", b.find("B2"), panache=3))
         s.start_fire(b.find("A1"), 3, Cause.START)
-        run_scene(s, AutoController(), rounds=15)
+        loop.run(s, AutoController(), rounds=15)
         return "\n".join(e.to_json() for e in s.log)
 
     assert log(11) == log(11)
@@ -362,9 +363,9 @@ def test_a_companion_is_named_by_full_or_first_name():
     ana.clothes_fd = 2
     s.heroes += [ana, bo]
     for words in ("put-out-clothes Ana", "put-out-clothes ana lopez"):
-        assert parse_action(s, bo, words).other == "Ana Lopez"
+        assert read_action(s, bo, words).other == "Ana Lopez"
     with pytest.raises(Exception, match="cannot"):
-        parse_action(s, bo, "put-out-clothes Lopez")
+        read_action(s, bo, "put-out-clothes Lopez")
 
 
 def test_smoke_piled_up_in_a_closed_room_clears_by_wind_once_a_window_opens():

@@ -11,8 +11,8 @@ from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, debris, fall, fire_damage
 from fuego.engine.rounds import check_flashover, needs_air
 from fuego.engine.scene import Cause
+from fuego.rules.charts import Exposure, Temperature
 from fuego.rules.settings import FlashoverMode, KnockedOutDeath, SmokeClears, SuffocationFire
-from fuego.rules.tables import Exposure, Temperature
 from fuego.world.places import Feature
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from helpers import two_room_scene
 
 from fuego.cli import cli
@@ -31,7 +31,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "tavern-seed-7.jsonl"
 REGEN = os.environ.get("FUEGO_REGEN_GOLDEN") == "1"
 
 
-def run(*args: str) -> click.testing.Result:  # noqa: F821
+def run(*args: object) -> Result:
     return CliRunner().invoke(cli, ["run", *map(str, args)], catch_exceptions=False)
 
 
@@ -72,10 +72,24 @@ def test_rounds_stops_early(tmp_path):
     assert r.exit_code == 0, r.output
     assert "Round 2 ends" in r.stdout
     assert "Round 3 begins" not in r.stdout
-    assert "Rounds played: 2" in r.stdout
+    assert "Rounds played: 2 (ended: the round limit)" in r.stdout
     events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     assert max(e["round"] for e in events) == 2
     assert events[-1]["kind"] == "scene-end" and events[-1]["rounds"] == 2
+    assert events[-1]["why"] == "round-limit"
+
+
+def test_a_scene_played_out_says_the_fire_is_out(tmp_path):
+    """The tavern at seed 7 burns out in round 26 (the golden log): the log's last event, the
+    narration's last line and the summary all say why it ended, and when."""
+    log = tmp_path / "t.jsonl"
+    r = run(TAVERN, "--seed", 7, "--log", log)
+    assert r.exit_code == 0, r.output
+    end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert (end["kind"], end["why"], end["rounds"]) == ("scene-end", "fire-out", 26)
+    assert "\nThe scene ends after 26 rounds (the fire is out): nothing burns" in r.stdout
+    assert "\nRounds played: 26 (ended: the fire is out); the last fire went out in round " \
+           in r.stdout
 
 
 def test_log_lines_are_json_with_the_common_keys(tmp_path):
@@ -265,7 +279,8 @@ def test_round_limit_from_the_settings(hand):
     hand["scenario"] = HandScenario(settings=Settings(max_rounds=3))
     r = run("hand.yaml", "--seed", 7)
     assert "round limit 3" in r.stdout
-    assert "Rounds played: 3; still burning at the round limit" in r.stdout
+    assert "Rounds played: 3 (ended: the round limit); still burning: " in r.stdout
+    assert "The scene ends after 3 rounds (the round limit): still " in r.stdout
 
 
 def test_log_that_cannot_be_written_is_exit_2(hand, tmp_path):

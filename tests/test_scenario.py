@@ -11,8 +11,8 @@ import pytest
 from fuego.engine.rule_module import RuleModule
 from fuego.errors import ScenarioError
 from fuego.modules import REGISTRY
+from fuego.rules.charts import Rank, Temperature, Wind
 from fuego.rules.settings import FlashoverMode
-from fuego.rules.tables import Rank, Temperature, Wind
 from fuego.scenario.model import Scenario, load, loads
 from fuego.world.places import BarrierKind
 
@@ -109,14 +109,14 @@ def test_build_places_fires_and_heroes_where_the_file_says(tavern):
 
 
 def test_each_build_is_fresh_and_seeded(tavern):
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
 
     one, two = tavern.build(seed=3), tavern.build(seed=3)
     assert one.building is not two.building
-    run_scene(one, AutoController(), rounds=5)
+    loop.run(one, AutoController(), rounds=5)
     assert two.round == 0 and len(two.fires) == 1  # untouched by the other run
-    run_scene(two, AutoController(), rounds=5)
+    loop.run(two, AutoController(), rounds=5)
     assert one.snapshot() == two.snapshot()
 
 

@@ -8,21 +8,22 @@ import pytest
 from builders import LoadedRoller
 from helpers import make_building, make_scene, room
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller
 from fuego.engine.events import EventKind
 from fuego.engine.fire_actions import ActionKind, candidates
 from fuego.engine.hero_actions import HeroActionKind, move
 from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic
-from fuego.engine.rounds import check_flashover, finished, play_round, run_scene, start_scene
+from fuego.engine.rounds import check_flashover, play_round, start_scene
 from fuego.engine.scene import Cause
 from fuego.engine.script import When
 from fuego.engine.structure import break_barrier
 from fuego.errors import ScenarioError
 from fuego.modules.weather import Weather as WeatherModule
 from fuego.modules.wind import Wind as WindModule
+from fuego.rules.charts import Temperature, Wind
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Temperature, Wind
 from fuego.scenario.script.cues import Script
 from fuego.scenario.script.effects import say_text
 from fuego.scenario.script.parse import build_script, parse_script
@@ -509,8 +510,8 @@ def test_events_reach_the_json_log_and_narration():
 # -- the round scheduler -------------------------------------------------------------------
 def test_a_scene_with_no_fire_yet_waits_for_a_round_cue():
     s = scripted([{"name": "lamp", "when": {"round": 2}, "do": {"fire": {"at": "ground:B2", "fd": 3}}}])
-    assert not finished(s)
-    run_scene(s, AutoController(), rounds=4)
+    assert loop.ending(s) is None
+    loop.run(s, AutoController(), rounds=4)
     assert fired(s, "lamp") and s.round >= 2
 
 
@@ -523,7 +524,7 @@ def test_a_full_run_is_deterministic():
 
     def run():
         s = scripted(cues, seed=11)
-        run_scene(s, AutoController(), rounds=12)
+        loop.run(s, AutoController(), rounds=12)
         return [e.to_json() for e in s.log]
 
     assert run() == run()

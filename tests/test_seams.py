@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from builders import field_scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import AutoController
 from fuego.engine.events import PAYLOADS, RESERVED_KEYS, EventKind, PayloadError
-from fuego.engine.rounds import run_scene
 from fuego.engine.rule_module import RuleModule
 from fuego.modules.registry import build
 from fuego.modules.wind import Wind
@@ -36,7 +36,7 @@ def _log(make, idle: bool, rounds: int | None = None) -> list[dict]:
     scene = make()
     if idle:
         scene.modules.append(Idle())
-    run_scene(scene, AutoController(), rounds)
+    loop.run(scene, AutoController(), rounds=rounds)
     return [e.to_dict() for e in scene.log]
 
 
@@ -111,7 +111,7 @@ def test_every_campaigns_events_carry_their_payloads_types(path):
     seen: set[EventKind] = set()
     for seed in (1, 2, 3):
         scene = load(path).build(seed)
-        run_scene(scene, AutoController())
+        loop.run(scene, AutoController())
         seen |= _check_types(scene.log)
     assert {EventKind.SCENE_START, EventKind.FIRE_STARTED, EventKind.SCENE_END} <= seen
 
@@ -145,7 +145,7 @@ def test_every_kind_has_a_phrase():
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
 def test_every_campaigns_run_narrates_through_the_phrases(path):
     scene = load(path).build(2)
-    run_scene(scene, AutoController())
+    loop.run(scene, AutoController())
     for verbose in (False, True):
         lines = Narrator(building=scene.building, verbose=verbose).narrate_all(scene.log)
         assert lines and all(isinstance(line, str) and line for line in lines)

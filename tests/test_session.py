@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from fuego.engine.events import EventKind
+from fuego.engine.loop import Ending, Outcome
 from fuego.errors import SaveError
 from fuego.table import replay
 from fuego.table import session as sessions
-from fuego.table.replay import Player, Quit, Rewind, state_digest
+from fuego.table.replay import Player, QuestionKind, Quit, Rewind, state_digest
 from fuego.table.session import Session
 
 #: A small scene for sessions: a store on fire (open door to the shop), two heroes, a lane out.
@@ -73,12 +74,10 @@ class ScriptLive:
 
     def answer(self, q):
         self.asked.append(q.key())
-        if q.kind == "action":
-            from fuego.engine.hero_actions import describe
-
-            self.offered.append(([describe(q.scene, c) for c in q.choices],
-                                 describe(q.scene, q.default)))
-        if q.kind == "round":
+        if q.kind is QuestionKind.ACTION:
+            self.offered.append(([c.text(q.scene) for c in q.choices],
+                                 q.default.text(q.scene)))
+        if q.kind is QuestionKind.ROUND:
             self.digests_at_round[q.round] = state_digest(q.scene)
         if not self.answers:
             raise Quit()
@@ -350,14 +349,58 @@ def test_end_override_ends_the_scene_mid_round():
     assert live.done
     assert player.session.inputs[-1]["gm"] == "end"
     assert player.scene.log[-1].kind is EventKind.SCENE_END
+    assert player.scene.log[-1].data["why"] == "gm-ended"
+    assert player.outcome == Outcome(Ending.GM_ENDED, 1, len(player.scene.fires))
     # replaying it ends it the same way
     again, live2 = play(sessions.loads(player.session.dumps()), [])
     assert again.scene.ended and live2.done and live2.asked == []
+    assert again.outcome == player.outcome
+
+
+def test_a_session_played_through_to_the_end():
+    """Enter at every question: the heroes get out, the fire burns out, and the outcome says
+    so in the scene's last event, the player and the save's position; a replay of the save
+    ends the same way without asking anything."""
+    player, live = play(new_session(), [""] * 2000)
+    scene = player.scene
+    assert live.done and scene.ended and not scene.fires
+    assert player.outcome == Outcome(Ending.FIRE_OUT, scene.round, 0)
+    end = scene.log[-1]
+    assert end.kind is EventKind.SCENE_END and end.data["why"] == "fire-out"
+    assert end.data["rounds"] == scene.round
+    assert player.position()["outcome"] == {"why": "fire-out", "round": scene.round,
+                                            "burning": 0}
+    again, live2 = play(sessions.loads(player.session.dumps()), [])
+    assert live2.done and live2.asked == [] and again.outcome == player.outcome
+    assert log_json(again.scene) == log_json(scene)
+
+
+class EndWhenNobodyActs(ScriptLive):
+    """Enter at every question; ``end`` at the first round boundary that offers it."""
+
+    def answer(self, q):
+        if q.offer_end:
+            self.asked.append(q.key())
+            return "end"
+        return super().answer(q)
+
+
+def test_ending_the_scene_when_no_hero_is_left_to_act():
+    live = EndWhenNobodyActs([""] * 2000)
+    player = Player(new_session(), live)
+    live.player = player
+    player.run()
+    scene = player.scene
+    assert not any(h.in_play for h in scene.heroes) and scene.fires  # it was still burning
+    assert player.outcome == Outcome(Ending.HEROES_OUT, scene.round, len(scene.fires))
+    assert scene.log[-1].data["why"] == "heroes-out"
+    assert player.session.inputs[-1] == {"q": "round", "round": scene.round + 1, "gm": "end"}
 
 
 def test_bad_answers_are_rejected_and_asked_again():
     player, live = play(new_session(), ["", "fly away", "99", "", "seventeen"])
-    assert any("cannot 'fly away' now" in e for e in live.errors)
+    assert any("'fly' is not a hero action: expected one of move, open" in e
+               and "legal now: move" in e for e in live.errors)
     assert any("no choice 99" in e for e in live.errors)
     assert len(player.session.inputs) == 2
 
@@ -513,13 +556,13 @@ def test_a_modules_action_keeps_its_area():
 
 
 def test_put_out_a_companions_clothes_by_first_name():
-    from fuego.engine.hero_actions import HeroActionKind
+    from fuego.engine.hero_actions import HeroActionKind, read_action
 
     session = new_session()
     scene = session.build()
     ana, bo = scene.hero("Ana Vaz"), scene.hero("Bo")
     bo.area = ana.area
     ana.clothes_fd = 2
-    act = replay.resolve_action(scene, bo, "put-out-clothes Ana")
+    act = read_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
-    assert replay.action_words(scene, act) == "put-out-clothes Ana Vaz"
+    assert act.text(scene) == "put-out-clothes Ana Vaz"

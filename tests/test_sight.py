@@ -25,7 +25,7 @@ from fuego.engine.sight import (
     why_unseen,
 )
 from fuego.engine.smoke import Density
-from fuego.rules.tables import SMOKE_SIGHT_FEET, Structure
+from fuego.rules.charts import SMOKE_SIGHT_FEET, Structure
 from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -370,7 +370,7 @@ def test_hidden_fires_never_reach_a_players_output(output):
 # -- the GM asks why -------------------------------------------------------------------------
 def test_status_and_look_say_why_a_hero_does_not_see_a_fire():
     """The table's ``status`` lines and ``look ROOM``'s: each hidden fire near a hero with why."""
-    from fuego.cli.table_view import sight_lines, watchers_line
+    from fuego.cli.gm_screen import sight_lines, watchers_line
 
     b = grid([("ground", 0, ["aabbbb"])], ROOMS,
              edges={("ground:B1", "ground:C1"): (D, Structure.WOODEN_DOOR, True)})

@@ -7,7 +7,7 @@ import random
 import pytest
 from builders import grid
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.paths import SmokeWalks as Walks
 from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
@@ -33,7 +33,7 @@ def house():
                 links={"ground:F2": BarrierKind.STAIRS})
 
 
-def reference(b, start, cover):
+def reference(b, start, cover):  # noqa: C901
     """Where the smoke goes, walked afresh (fuego.engine.smoke's rule as first written)."""
     og = b.paths.open_graph()
     adj = {i: list(og.adj[i]) for i in og}

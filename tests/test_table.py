@@ -303,17 +303,17 @@ def test_raises_are_called_with_the_tn_shown(shop):
 def test_a_single_smother_target_is_picked():
     from test_session import new_session
 
-    from fuego.engine.hero_actions import HeroActionKind, parse_action
+    from fuego.engine.hero_actions import HeroActionKind, read_action
     from fuego.table import gm
 
     scene = new_session().build()
     ana = scene.hero("Ana Vaz")
     gm.move_hero(scene, "Ana Vaz", "ground:C1")  # beside the one fire, ground:B1 (same room)
-    act = parse_action(scene, ana, "smother")
+    act = read_action(scene, ana, "smother")
     assert act.kind is HeroActionKind.SMOTHER and scene.area_name(act.target) == "ground:B1"
     gm.start_fire(scene, "ground:C2", 1)  # two fires in reach: the words must say which
     with pytest.raises(RuleError, match="cannot 'smother' now"):
-        parse_action(scene, ana, "smother")
+        read_action(scene, ana, "smother")
 
 
 # -- the GM's hand ---------------------------------------------------------------------------------
@@ -354,7 +354,7 @@ def test_undecodable_input_is_text_not_a_crash(shop):
 
 
 def test_names_are_drawn_literally_on_a_terminal(capsys):
-    from fuego.cli.table_view import Screen
+    from fuego.cli.gm_screen import Screen
 
     screen = Screen(rich=True, width=60)
     screen.line("Bo [/] [bold]x\ud800\x1b[2J wraps at words across the width of the terminal "
@@ -532,13 +532,13 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
 
 
 def test_only_levels_where_a_hero_stands_or_something_changed_are_drawn():
-    from fuego.cli.table import Table
-    from fuego.cli.table_view import Screen
+    from fuego.cli.gm_prompts import GMPrompts
+    from fuego.cli.gm_screen import Screen
     from fuego.table import gm
     from fuego.table import session as sessions
 
     out: list[str] = []
-    table = Table(Screen(rich=False, echo=out.append, width=120), "unused.json")
+    table = GMPrompts(Screen(rich=False, echo=out.append, width=120), "unused.json")
     scene = sessions.new(str(TAVERN), 7).build()
     table.show_state(scene, before_round=1)
     assert any("upper (level 1)" in line and "cellar (level -1)" in line for line in out)
@@ -707,7 +707,7 @@ def test_every_mark_a_plan_draws_is_in_its_key():
     from fuego.engine.controllers import AutoController
     from fuego.engine.rounds import play_round, start_scene
     from fuego.render.terminal import MARKS, key_entries, plan_text
-    from fuego.rules.tables import Structure
+    from fuego.rules.charts import Structure
     from fuego.scenario.model import load
 
     walls = {s.value for s in Structure}
@@ -725,15 +725,15 @@ def test_every_mark_a_plan_draws_is_in_its_key():
 
 
 def test_a_short_area_name_is_the_one_in_reach():
-    from fuego.engine.hero_actions import HeroActionKind, parse_action
+    from fuego.engine.hero_actions import HeroActionKind, read_action
     from fuego.scenario.model import load
 
     scene = load(str(TAVERN)).build(7)
     gaston = scene.hero("Gaston Allais")  # upper:B1: upper:B2 is in reach, ground:B2 is not
-    act = parse_action(scene, gaston, "move B2")
+    act = read_action(scene, gaston, "move B2")
     assert act.kind is HeroActionKind.MOVE and scene.area_name(act.area) == "upper:B2"
     with pytest.raises(RuleError, match="cannot 'move D4' now"):
-        parse_action(scene, gaston, "move D4")  # no D4 in his reach on any level
+        read_action(scene, gaston, "move D4")  # no D4 in his reach on any level
 
 
 def test_room_letters_are_unique_across_levels_and_never_a_mark():

@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 from builders import TWO_ROOMS, grid, scene
 
+from fuego.engine import loop
 from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
 from fuego.engine.hero_actions import options
 from fuego.engine.heroes import Hero
-from fuego.engine.rounds import run_scene
 from fuego.engine.scene import Cause
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def reference_costs(scene):
+def reference_costs(scene):  # noqa: C901
     """The costs as first written: a Dijkstra reading every barrier afresh."""
     b = scene.building
     cost = [float("inf")] * len(b.areas)
@@ -127,7 +127,7 @@ def test_the_tavern_heroes_see_the_way_out_as_a_fresh_map_would(seed):
 
     s = load(str(ROOT / "campaigns" / "tavern.yaml")).build(seed)
     Checked.looks = 0
-    run_scene(s, Checked(), rounds=20)
+    loop.run(s, Checked(), rounds=20)
     assert Checked.looks > 10
 
 

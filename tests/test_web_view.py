@@ -12,11 +12,11 @@ from xml.etree import ElementTree
 
 import pytest
 
-from fuego.engine.events import EventKind
+from fuego.engine.events import Event, EventKind
 from fuego.engine.hero_actions import hidden_fires
 from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
-from fuego.table.replay import Player, Quit
+from fuego.table.replay import Player, QuestionKind, Quit
 from fuego.web.feed import page_state, replay
 from fuego.web.svg import level_svg
 from fuego.web.view import (
@@ -52,13 +52,13 @@ class Watcher:
     def answer(self, q) -> str:
         self.views.append((q.kind, players_view(q.scene, self.narration), q.scene))
         check_view(q.scene, self.views[-1][1])
-        if q.kind == "round" and q.round > self.rounds:
+        if q.kind is QuestionKind.ROUND and q.round > self.rounds:
             raise Quit()
-        if q.kind == "action" and q.hero.name == "Gaston Allais" and \
+        if q.kind is QuestionKind.ACTION and q.hero.name == "Gaston Allais" and \
                 any(c.kind.value == "spot" and c.target == q.scene.building.find("ground:B2")
                     for c in q.choices):
             return "spot ground:B2"
-        if q.kind == "roll" and q.purpose == "spot fire":
+        if q.kind is QuestionKind.ROLL and q.purpose == "spot fire":
             return "40"
         return ""
 
@@ -133,7 +133,7 @@ def test_a_hidden_fire_is_absent_until_a_hero_spots_it(tavern_played):
     assert spotted and spotted[0].area == "ground:B2" and spotted[0].actor == "Gaston Allais"
     # before round 1 the kitchen fire burns, and no hero sees it: the page has no fire at all
     kind, first, _ = live.views[0]
-    assert kind == "round" and kitchen in scene.fires
+    assert kind is QuestionKind.ROUND and kitchen in scene.fires
     assert all(not lv["fires"] for lv in first["levels"]) and first["fires"] == 0
     # ... until Gaston spots it (the question after his roll): then it is drawn, as it is
     n = next(i for i, (k, v, _) in enumerate(live.views)
@@ -472,7 +472,7 @@ def test_reveal_and_note_replay_with_the_session_and_undo_takes_them_back(tmp_pa
             self.said = False
 
         def answer(self, q):
-            if q.kind == "round" and q.round == 2 and not self.said:
+            if q.kind is QuestionKind.ROUND and q.round == 2 and not self.said:
                 self.said = True
                 return "reveal kitchen"
             return super().answer(q)
@@ -496,11 +496,11 @@ def test_reveal_and_note_replay_with_the_session_and_undo_takes_them_back(tmp_pa
 
 
 def test_the_end_of_the_scene_shows_the_whole_ruin():
+    from fuego.engine import loop
     from fuego.engine.controllers import AutoController
-    from fuego.engine.rounds import run_scene
 
     scene = tavern_scene()
-    run_scene(scene, AutoController())
+    loop.run(scene, AutoController())
     assert scene.log[-1].kind is EventKind.SCENE_END
     view = players_view(scene)
     assert all(a["seen"] for lv in view["levels"] for a in lv["areas"])
@@ -583,3 +583,15 @@ def test_each_kinds_players_words_carry_no_rules(kind):
     scene = tavern_scene()
     text = say(SAMPLES[kind], scene.building)
     assert text is None or (text and not RULES_TEXT.search(text)), text
+
+
+def test_the_players_hear_the_fire_is_out_at_the_end():
+    from test_narrate import SAMPLES
+
+    from fuego.render.players import say
+
+    end = SAMPLES[EventKind.SCENE_END]
+    assert say(end, None) == "The scene ends after 23 rounds - the fire is out"
+    ended = Event(EventKind.SCENE_END, 4, 11, None, None, {**end.data, "why": "gm-ended",
+                                                          "rounds": 4})
+    assert say(ended, None) == "The scene ends after 4 rounds"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 Point = tuple[float, float]
 
@@ -44,7 +45,7 @@ def box(x0: float, y0: float, x1: float, y1: float) -> list[Point]:
     return [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
 
 
-def jagged(points: list[Point], per_square: float, jitter: float, seed: int) -> list[Point]:
+def jagged(points: Sequence[Point], per_square: float, jitter: float, seed: int) -> list[Point]:
     """A closed outline cut into ``per_square`` segments a square, each point moved up to
     ``jitter`` squares: how Dungeondraft exports a cave wall."""
     rnd = random.Random(seed)

@@ -1,6 +1,6 @@
 """``fuego fire-stats``: the fire as a character, for one Fire Dice value or all ten.
 
-The numbers come from :data:`fuego.rules.tables.FIRE_STATS` (the fire text's table, read as formulas
+The numbers come from :data:`fuego.rules.charts.FIRE_STATS` (the fire text's table, read as formulas
 in RULES-NOTES). A rich table on a terminal; plain aligned text when piped; JSON on request.
 """
 
@@ -11,7 +11,7 @@ import json
 import click
 
 from fuego.errors import LimitError
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     FIRE_SIZE_EXAMPLE,
     FIRE_STATS,
     MAX_FIRE_DICE,

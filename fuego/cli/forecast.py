@@ -28,6 +28,11 @@ def _round(r: int | None) -> str:
     return "-" if r is None else str(r)
 
 
+#: How a run ended (``endings`` of the JSON), as the summary says it.
+ENDING_NAMES = {"fire-out": "fire out (no fire, no smoke)", "gm-ended": "ended by the GM",
+                "heroes-out": "no hero left to act"}
+
+
 def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
     """The terminal summary of a forecast's :meth:`~fuego.forecast.result.ForecastResult.summary`
     (or its ``to_dict``)."""
@@ -49,10 +54,7 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
         lines.append("No run finished.")
         return lines
     short = in_short(data)
-    if short:
-        lines.append("In short:")
-        lines.extend(f"  {line}" for line in short)
-        lines.append("")
+    lines.extend(["In short:", *(f"  {line}" for line in short), ""] if short else [])
     out = data["fire_out"]
     med = out["median_round"]
     lines.append("The fire: " + (f"out by round {med} in half the runs" if med is not None
@@ -60,6 +62,13 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
                  + f"; out by round {R} in {pct(out['p_out_by_round'][-1])}"
                  + (f", still burning in {pct(out['p_still_burning'])}"
                     if out["p_still_burning"] else ""))
+    ended = [(f"at the round limit ({R})" if why == "round-limit" else ENDING_NAMES.get(why, why))
+             + f" in {share(v['p'], v.get('p_ci95'))}"
+             + (f", median round {v['median_round']}"
+                if v["median_round"] is not None and why != "round-limit" else "")
+             for why, v in data.get("endings", {}).items() if v["p"]]
+    if ended:
+        lines.append("Runs ended: " + "; ".join(ended))
     ba = data["burning_areas_by_round"]
     marks = sorted({r for r in (1, 2, 3, 5, 10, 15, 20, 30, 40, R) if r <= R})
     lines.append("Areas burning (mean [10-90%]): " + ", ".join(
@@ -86,31 +95,37 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> li
     heroes = data["heroes"]
     if heroes:
         lines.append("")
-        width = max([len("Hero")] + [len(n) for n in heroes])
-        pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
-        cols = ["escaped", "knocked out", "killed", "still inside"]
-        keys = ["p_escaped", "p_knocked_out", "p_killed", "p_still_inside"]
-        # the open air and the late-comers get a column only where someone is counted there
-        for col, key in (("in the open", "p_outside"), ("not come", "p_not_arrived")):
-            if any(v.get(key, 0) > 0 for v in heroes.values()):
-                cols.append(col)
-                keys.append(key)
-        lines.append(f"{'Hero':<{width}}  {'plan':<{pw}}  "
-                     + "  ".join(f"{c:>14}" for c in cols) + "  mean Dramatic Wounds")
-        for name, v in heroes.items():
-            mw = v["mean_dramatic_wounds"]
-            mci = v.get("mean_dramatic_wounds_ci95")
-            wounds = f"{mw:.2f}" + (f" ({mci[0]:.2f}-{mci[1]:.2f})" if mci else "")
-            lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
-                         + "  ".join(f"{share(v.get(k, 0.0), v.get(k + '_ci95')):>14}"
-                                     for k in keys)
-                         + f"  {wounds:>20}")
+        lines.extend(hero_table(heroes))
         matters = what_matters_lines(data)
         if matters:
             lines.append("")
             lines.append("What matters: what the runs in which a hero went down went through "
                          "(before their fate was sealed), against the rest; 95% intervals:")
             lines.extend(f"  {line}" for line in matters)
+    return lines
+
+
+def hero_table(heroes: dict) -> list[str]:
+    """The heroes' table: where each is at the end (a column for the open air and one for
+    those not come yet only where someone is counted there) and the mean wounds."""
+    width = max([len("Hero")] + [len(n) for n in heroes])
+    pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
+    cols = ["escaped", "knocked out", "killed", "still inside"]
+    keys = ["p_escaped", "p_knocked_out", "p_killed", "p_still_inside"]
+    for col, key in (("in the open", "p_outside"), ("not come", "p_not_arrived")):
+        if any(v.get(key, 0) > 0 for v in heroes.values()):
+            cols.append(col)
+            keys.append(key)
+    lines = [f"{'Hero':<{width}}  {'plan':<{pw}}  "
+             + "  ".join(f"{c:>14}" for c in cols) + "  mean Dramatic Wounds"]
+    for name, v in heroes.items():
+        mw = v["mean_dramatic_wounds"]
+        mci = v.get("mean_dramatic_wounds_ci95")
+        wounds = f"{mw:.2f}" + (f" ({mci[0]:.2f}-{mci[1]:.2f})" if mci else "")
+        lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
+                     + "  ".join(f"{share(v.get(k, 0.0), v.get(k + '_ci95')):>14}"
+                                 for k in keys)
+                     + f"  {wounds:>20}")
     return lines
 
 

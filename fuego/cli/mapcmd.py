@@ -68,13 +68,13 @@ def play_to(scenario, seed: int, rounds: int):
     """The scene of ``scenario`` after ``rounds`` rounds with ``seed``, played as ``fuego run``
     plays it (scripted heroes where the scenario has actions, automatic otherwise)."""
     from fuego.engine.controllers import AutoController, ScriptedController
-    from fuego.engine.rounds import run_scene
+    from fuego.engine.loop import run
 
     scene = scenario.build(seed)
     if rounds > 0:
         actions = getattr(scenario, "actions", None) or {}
         controller = ScriptedController(actions) if actions else AutoController()
-        run_scene(scene, controller, rounds)
+        run(scene, controller, rounds=rounds)
     return scene
 
 
@@ -99,6 +99,7 @@ def session_scene(path: str, round_: int | None = None):
     where they run out (or, with ``round_``, at the end of that round)."""
     from fuego.table import replay
     from fuego.table import session as sessions
+    from fuego.table.replay import QuestionKind
 
     session = sessions.load(path)
     if round_ is not None:
@@ -106,7 +107,8 @@ def session_scene(path: str, round_: int | None = None):
             raise LimitError(f"--round must be 0 or more, not {round_}")
         # stop at the question before round round_+1: its answer and all after are left out
         cut = next((k for k, e in enumerate(session.inputs)
-                    if e.get("q") == "round" and e.get("round", 0) > round_), None)
+                    if e.get("q") == QuestionKind.ROUND.value and e.get("round", 0) > round_),
+                   None)
         if cut is not None:
             del session.inputs[cut:]
 

@@ -8,8 +8,8 @@ import click
 
 from fuego.dice.roller import Pool, parse
 from fuego.errors import LimitError
+from fuego.rules.charts import TN_BY_NAME
 from fuego.rules.formulas import with_raises
-from fuego.rules.tables import TN_BY_NAME
 
 MAX_TN = 1000
 MAX_RAISES = 20

@@ -5,7 +5,7 @@ fire at any prompt; fuego plays the fire, narrates and saves the session after e
 The session file holds the scenario's text, the seed and every answer
 (:mod:`fuego.table.session`), so ``fuego play --resume SAVE`` rebuilds the scene and replays
 them to exactly where it stopped, with the same random stream. The prompting lives in
-:mod:`fuego.cli.table`; the engine never prompts.
+:mod:`fuego.cli.gm_prompts`; the engine never prompts.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Callable
 import click
 
 from fuego.cli import SEED
+from fuego.cli.gm_screen import isatty
 from fuego.cli.screen import screen_address
-from fuego.cli.table_view import isatty
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -68,7 +68,7 @@ def default_session_path(scenario: str) -> str:
               help="Also serve the players' screen (a live map in a browser; prints its "
                    "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
                    "network.")
-def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
+def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,  # noqa: C901
          plain: bool, verbose: bool, action_dice: str | None, screen_at: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
@@ -97,8 +97,8 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
       fuego play --resume friday.json
       fuego play campaigns/tavern.yaml --screen
     """
-    from fuego.cli.table import Table
-    from fuego.cli.table_view import Screen
+    from fuego.cli.gm_prompts import GMPrompts
+    from fuego.cli.gm_screen import Screen
     from fuego.table import replay
     from fuego.table import session as sessions
 
@@ -140,7 +140,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     size = shutil.get_terminal_size() if isatty(sys.stdout) else None
     screen = Screen(rich=False if plain else None, width=size.columns if size else None,
                     height=size.lines if size else None)
-    table = Table(screen, save_path, verbose=verbose)
+    table = GMPrompts(screen, save_path, verbose=verbose)
     for line in header:
         screen.line(line, "bold")
     screen.line(f"Saved after every answer to {save_path}; type help at any prompt.")

@@ -23,6 +23,7 @@ from fuego.scenario.limits import MAX_ROUNDS
 if TYPE_CHECKING:
     from fuego.engine.controllers import Controller
     from fuego.engine.events import Event
+    from fuego.engine.loop import Outcome
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
@@ -47,7 +48,7 @@ def choose_controller(actions: dict | None, plans: HeroPlans | None = None) -> C
     return ScriptedController(actions, auto) if actions else auto
 
 
-def play_headless(
+def play_headless(  # noqa: C901
     scene: Scene,
     controller: Controller,
     *,
@@ -57,11 +58,11 @@ def play_headless(
     verbose: bool = False,
     quiet: bool = False,
     json_events: bool = False,
-) -> None:
+) -> Outcome:
     """Play ``scene`` to its end (or ``rounds``), streaming narration to ``echo`` and events to
-    ``log``. Events already in the scene's log (the starting fires) come first."""
+    ``log``; how it ended. Events already in the scene's log (the starting fires) come first."""
     from fuego.engine.events import EventKind
-    from fuego.engine.rounds import run_scene
+    from fuego.engine.loop import run
     from fuego.render.narrate import Narrator
 
     narrator = Narrator(verbose=verbose, building=scene.building)
@@ -97,12 +98,13 @@ def play_headless(
             listener(event)
     scene.listeners.extend(listeners)
     try:
-        run_scene(scene, controller, rounds)
+        outcome = run(scene, controller, rounds=rounds)
     finally:
         for listener in listeners:
             scene.listeners.remove(listener)
     if not quiet and not json_events:
         say(narrator.flush_pairs())
+    return outcome
 
 
 @click.command("run")
@@ -171,20 +173,20 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, f
         if not json_events:
             info("")
     if target is None:
-        play_headless(scene, controller, rounds=limit, verbose=verbose, quiet=quiet,
-                      json_events=json_events)
+        outcome = play_headless(scene, controller, rounds=limit, verbose=verbose, quiet=quiet,
+                                json_events=json_events)
     else:  # the log is written whole or not at all: a previous log stays until it is
         with target.open() as raw:
             log = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
             try:
-                play_headless(scene, controller, rounds=limit, log=log, verbose=verbose,
-                              quiet=quiet, json_events=json_events)
+                outcome = play_headless(scene, controller, rounds=limit, log=log,
+                                        verbose=verbose, quiet=quiet, json_events=json_events)
                 log.flush()
             finally:
                 log.detach()  # the binary file is Output's to sync and rename
     if not quiet:
         info("")
-    for line in summarize(scene, limit=limit):
+    for line in summarize(scene, outcome):
         info(line)
     if quiet and drawn:
         info(seed_line)

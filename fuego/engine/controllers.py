@@ -13,7 +13,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from fuego.engine.hero_actions import HeroAction, HeroActionKind, parse_action
+from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind
@@ -108,7 +108,7 @@ class AutoController(Controller):
         controller heads elsewhere by overriding this)."""
         return self._exit_costs(scene)
 
-    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:  # noqa: C901
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
             by_kind.setdefault(act.kind, []).append(act)
@@ -171,7 +171,7 @@ class ScriptedController(Controller):
         # A hero with actions this round follows them, then waits; others act automatically.
         queue = self._queue.get(hero.name.lower())
         if queue:
-            return parse_action(scene, hero, queue.pop(0))
+            return read_action(scene, hero, queue.pop(0), legal)
         if self.script.get(hero.name.lower(), {}).get(scene.round):
             return HeroAction(HeroActionKind.WAIT)
         return self.fallback.choose(scene, hero, legal)

@@ -132,6 +132,7 @@ class RoundEnd(TypedDict):
 
 class SceneEnd(TypedDict):
     rounds: int
+    why: str  # an Ending value (fuego.engine.loop)
     burning: int
     burned_out: int
     heroes: dict[str, str]
@@ -296,7 +297,7 @@ class HeroDamaged(TypedDict):
     temperature: str
     exposure: str
     cause: str
-    contact: NotRequired[str]  # how the fire reached the hero: a tables.Contact value
+    contact: NotRequired[str]  # how the fire reached the hero: a charts.Contact value
 
 
 class OilClings(TypedDict):
@@ -654,7 +655,7 @@ def _recorder():
 record = _recorder()
 
 #: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
-LOG_FORMAT = 3
+LOG_FORMAT = 4
 
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0

@@ -25,16 +25,16 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.injury import burn, debris
+from fuego.rules.charts import Contact, Temperature
 from fuego.rules.formulas import fire_tn
 from fuego.rules.settings import ExplosionRule
-from fuego.rules.tables import Contact, Temperature
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Cause, Scene
 
 
-def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,
+def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,  # noqa: C901
             scatter: int = 0, with_debris: bool = False, why: str = "an explosion",
             **data: Any) -> dict[int, int]:
     """Blow up ``fd`` dice at area ``center``; returns the areas it reached (area -> moves).

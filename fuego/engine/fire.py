@@ -1,7 +1,7 @@
 """The fire as a character (003, Crunchy Rules for Fire Spreading).
 
 Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give its Traits and
-Knacks through :data:`fuego.rules.tables.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
+Knacks through :data:`fuego.rules.charts.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
 hundred bytes, not a machine. Every change of state is a trigger the machine dispatches
@@ -22,18 +22,18 @@ from transitions import EventData, Machine
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
 from fuego.errors import RuleError
+from fuego.rules.charts import (
+    FIRE_STATS,
+    FireStats,
+    Rank,
+    Temperature,
+)
 from fuego.rules.formulas import (
     clamp_fire_dice,
     crippled_at,
     half_dice,
     is_fire_dice,
     knocked_out_at,
-)
-from fuego.rules.tables import (
-    FIRE_STATS,
-    FireStats,
-    Rank,
-    Temperature,
 )
 
 if TYPE_CHECKING:
@@ -227,11 +227,6 @@ class Fire:
     def damage_pool(self) -> Pool:
         """The damage it deals (:func:`damage_pool`), with no ten again while guttering."""
         return damage_pool(self.fd, self.temperature, self.state is not _GUTTERING)
-
-    @property
-    def avoid_tn(self) -> int:
-        """TN to avoid its damage when moving through it (003's TN column)."""
-        return FIRE_STATS[self.fd].tn
 
     @property
     def grow_tn(self) -> int:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, new_fire_dice
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     ADJACENT_ONLY_MAX_FD,
     AREA_FEET,
     DESTRUCTION_TN,
@@ -216,7 +216,7 @@ def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
     return out
 
 
-def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:
+def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:  # noqa: C901
     """Every action open to ``fire`` now, with its TN after module adjustments.
 
     ``fuel_only``: leave out breaking a barrier with no unlit fuel behind it (the grow, the
@@ -227,7 +227,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     here = fire.area
 
     if mods:
-        def adjust(tn: int, target: int, how: str) -> int | None:
+        def adjust(tn: int, target: int, how: ActionKind) -> int | None:
             for m in mods:
                 changed = m.spread_tn(scene, fire, target, tn, how)
                 if changed is None:  # a module forbids it (e.g. upwind in heavy winds)
@@ -236,7 +236,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
             return tn
 
     if fire.fd < MAX_FIRE_DICE:
-        tn = adjust(fire.grow_tn, here, "grow") if mods else fire.grow_tn
+        tn = adjust(fire.grow_tn, here, ActionKind.GROW) if mods else fire.grow_tn
         if tn is not None:
             acts.append(FireAction(ActionKind.GROW, tn, here))
     if b.routes_at(here):
@@ -252,7 +252,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         if fuel_only and not behind:
             continue
         if tn is not None and behind and mods:
-            tn = adjust(tn, j, "burn-through")
+            tn = adjust(tn, j, ActionKind.BURN_THROUGH)
         if tn is not None and behind:
             acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier, fuel_behind=behind))
         if dtn is not None:
@@ -289,7 +289,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         elif act.fuel_behind != area.fuel:  # (the gap, and so the TN, is the same)
             act = made[j] = FireAction(ActionKind.LEAP, act.tn, j, fuel_behind=area.fuel)
         if mods:
-            tn = adjust(act.tn, j, "leap")
+            tn = adjust(act.tn, j, ActionKind.LEAP)
             if tn is not None:
                 acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=area.fuel))
             continue

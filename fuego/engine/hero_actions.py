@@ -16,8 +16,13 @@
 Raises (RULES-NOTES, Dice: +5 to the TN each) may be called on every roll an action makes: a
 smother's raise takes one more Fire Die off; a raise on a move's avoid roll or on a spot roll has
 no effect fuego tracks (the GM narrates the bigger effect) **[reading]**. The words of an action
-with raises end ``raise N`` (``smother ground:E2 raise 1``). :func:`action_roll` says what an
-action rolls; :func:`perform` and the table's odds both read it.
+with raises end ``raise N`` (``smother ground:E2 raise 1``).
+
+:func:`action_roll` says what an action rolls (its pool, TN and raises, what a failure costs);
+:func:`perform` and the table's odds (``fuego.table.risk``) both read it, and nothing else works
+a hero's TN out. :meth:`HeroAction.text` is an action's one text form (saves, the table's
+prompts, scripts, the log) and :meth:`HeroAction.from_text` its exact inverse;
+:func:`read_action` reads the table's shorthand against what the hero may do now.
 """
 
 from __future__ import annotations
@@ -31,14 +36,24 @@ from fuego.dice.roller import Pool
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.engine.injury import Sense, avoid_fire, avoid_pool, burn, contact_with, hero_roll
+from fuego.engine.injury import (
+    ActionRoll,
+    Sense,
+    avoid_fire,
+    avoid_roll,
+    burn,
+    contact_damage,
+    contact_with,
+    make_roll,
+)
 from fuego.engine.sight import Unseen, look, sees_fire
+from fuego.errors import RuleError
 from fuego.rules.formulas import fire_tn, with_raises
-from fuego.rules.tables import FIRE_STATS
 from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
+    from fuego.world.places import Barrier
 
 
 class HeroActionKind(str, Enum):
@@ -71,51 +86,194 @@ class HeroAction:
         assert self.barrier is not None, f"{self.kind.value} names no barrier"
         return self.barrier
 
-    def key(self) -> str:
-        """A stable text form (saved sessions, scripted heroes, prompts)."""
-        parts = [self.kind.value]
-        for v in (self.target, self.barrier, self.other):
-            if v is not None:
-                parts.append(str(v))
+    def text(self, scene: Scene) -> str:
+        """The action's one text form, for saves, the table's prompts, scripts and the log
+        (:meth:`from_text` reads it back exactly): its verb, then the area it acts on by name,
+        the door or window by its name, or the companion by theirs, then ``raise N`` when raises
+        are called: ``move ground:C4``, ``open front door``, ``open ground:C4|ground:C5``,
+        ``smother ground:E2 raise 1``, ``put-out-clothes Gaston Allais``, ``wait``."""
+        words = [self.kind.value]
+        if self.barrier is not None:
+            words.append(barrier_text(scene, self.barrier))
+        elif self.target is not None:
+            words.append(scene.area_name(self.target))
+        if self.other is not None:
+            words.append(self.other)
         if self.raises:
-            parts.append(f"raises={self.raises}")
-        return ":".join(parts)
+            words.append(f"raise {self.raises}")
+        return " ".join(words)
+
+    @classmethod
+    def from_text(cls, text: str, scene: Scene) -> HeroAction:
+        """The action :meth:`text` wrote (whether it is legal now is :func:`read_action`'s
+        question). Verbs, doors' names and heroes' names are read without regard to case, areas
+        as the building names them; a RuleError names what was expected, with a tip."""
+        verb, rest, raises = split_words(text)
+        kind = _kind(scene, verb)
+        check_raises(kind, raises)
+        shape = _SHAPES.get(kind, Names.AREA if rest else Names.NOTHING)
+        if shape is Names.NOTHING:
+            if rest:
+                raise RuleError(f"'{verb}' takes nothing after it, not {rest!r}",
+                                tip=f"type '{verb}' alone")
+            return cls(kind)
+        if shape is Names.HERO:
+            return cls(kind, other=_companion(scene, rest) if rest else None)
+        if not rest:
+            what = "a door or window" if shape is Names.BARRIER else "an area"
+            raise RuleError(f"'{verb}' needs {what}: expected e.g. "
+                            f"'{verb} {_example(scene, shape)}'",
+                            tip="name the door or window by its name or its two areas"
+                            if shape is Names.BARRIER else "name the area, level first")
+        if shape is Names.BARRIER:
+            return cls(kind, barrier=_barrier_named(scene, rest, verb).index)
+        return cls(kind, target=_area_named(scene, rest, verb), raises=raises)
 
 
+class Names(Enum):
+    """What the words after an action's verb name."""
+
+    AREA = "area"  # move, smother, spot, and a module's action on an area
+    BARRIER = "barrier"  # open, close: a door or window
+    HERO = "hero"  # put-out-clothes: a companion's (none: the hero's own)
+    NOTHING = "nothing"  # wait, and a module's action on nothing
+
+
+_SHAPES: dict[Enum, Names] = {
+    HeroActionKind.MOVE: Names.AREA, HeroActionKind.SMOTHER: Names.AREA,
+    HeroActionKind.SPOT: Names.AREA, HeroActionKind.OPEN: Names.BARRIER,
+    HeroActionKind.CLOSE: Names.BARRIER, HeroActionKind.PUT_OUT_CLOTHES: Names.HERO,
+    HeroActionKind.WAIT: Names.NOTHING,
+}  # fmt: skip
 #: The most raises an action may call (a TN past 5 x 10 + 50 is out of any pool's reach).
 MAX_RAISES = 10
 #: ``... raise N`` at the end of an action's words.
 _RAISE_WORDS = re.compile(r"^(?P<rest>.*?)\s+raises?\s*(?P<n>\d{1,3})$", re.IGNORECASE)
 #: The actions whose roll may carry raises.
-RAISABLE = ("move", "smother", "spot")
+RAISABLE = (HeroActionKind.MOVE.value, HeroActionKind.SMOTHER.value, HeroActionKind.SPOT.value)
 
 
-@dataclass(frozen=True, slots=True)
-class ActionRoll:
-    """What an action rolls: ``pool`` (before smoke and confusion: ``hero_roll`` applies them,
-    with ``sense``) against ``tn``, or against the roll of ``against`` (a hidden fire's
-    Stealth) plus the raises called; a failed roll that costs damage names the fire's damage pool,
-    its Fire Dice and whether it is the clinging kind."""
+def names(kind: Enum) -> Names:
+    """What the words after ``kind``'s verb name (a module's action: an area)."""
+    return _SHAPES.get(kind, Names.AREA)
 
-    purpose: str
-    pool: Pool
-    sense: Sense
-    tn: int | None = None
-    against: Pool | None = None
-    raises: int = 0
-    damage: Pool | None = None
 
-    @property
-    def target(self) -> int:
-        """The TN of a roll against a fixed number."""
-        assert self.tn is not None, f"{self.purpose} is rolled against a roll, not a TN"
-        return self.tn
+def check_raises(kind: Enum, raises: int) -> None:
+    """Raises go on the rolls of a move, a smother or a spot, at most :data:`MAX_RAISES`."""
+    if raises and kind.value not in RAISABLE:
+        raise RuleError(f"no raise can be called on {kind.value}",
+                        tip="raises go on the rolls of " + ", ".join(RAISABLE))
+    if raises > MAX_RAISES:
+        raise RuleError(f"at most {MAX_RAISES} raises, not {raises}",
+                        tip=f"call 1 to {MAX_RAISES}, e.g. '{kind.value} ground:C4 raise 1'")
 
-    @property
-    def opposed(self) -> Pool:
-        """The pool a roll against a roll must beat."""
-        assert self.against is not None, f"{self.purpose} is rolled against a TN"
-        return self.against
+
+def split_words(text: str) -> tuple[str, str, int]:
+    """An action's words as (verb, what it names, raises called): ``smother ground:E2 raise
+    1`` -> ``("smother", "ground:E2", 1)``. The grammar every reader shares (the exact form,
+    the GM's shorthand, the scenario's check)."""
+    verb, rest = _verb(text)
+    rest, raises = split_raises(rest)
+    return verb, rest, raises
+
+
+def split_raises(words: str) -> tuple[str, int]:
+    """``ground:E2 raise 1`` -> ``("ground:E2", 1)``; words without raises -> ``(words, 0)``."""
+    m = _RAISE_WORDS.match(" " + words.strip())
+    if m is None:
+        return words.strip(), 0
+    return m["rest"].strip(), int(m["n"])
+
+
+def _verb(text: str) -> tuple[str, str]:
+    words = " ".join(text.split()).split(" ", 1)
+    if not words[0]:
+        raise RuleError("an empty action: expected a verb and what it acts on",
+                        tip="e.g. 'move ground:C4' or 'wait'")
+    return words[0].lower(), words[1] if len(words) > 1 else ""
+
+
+def action_kinds(scene: Scene) -> list[Enum]:
+    """Every kind of action a hero may take in this scene: the core's, then its modules'."""
+    kinds: list[Enum] = list(HeroActionKind)
+    for m in scene.modules:
+        kinds.extend(m.action_kinds)
+    return kinds
+
+
+def _kind(scene: Scene, verb: str) -> Enum:
+    """The kind ``verb`` names; RuleError saying which verbs there are."""
+    kinds = action_kinds(scene)
+    for kind in kinds:
+        if kind.value == verb:
+            return kind
+    import difflib
+
+    verbs = [k.value for k in kinds]
+    near = difflib.get_close_matches(verb, verbs, n=1, cutoff=0.7)
+    raise RuleError(f"{verb!r} is not a hero action: expected one of {', '.join(verbs)}",
+                    tip=f"did you mean {near[0]!r}?" if near else "e.g. 'move ground:C4'")
+
+
+def _example(scene: Scene, shape: Names) -> str:
+    b = scene.building
+    if shape is Names.BARRIER:
+        door = next((x.index for x in b.barriers if x.kind in OPENABLE), None)
+        return barrier_text(scene, door) if door is not None else "ground:C4|ground:C5"
+    return b.areas[0].name if b.areas else "ground:C4"
+
+
+def _area_named(scene: Scene, name: str, verb: str) -> int:
+    i = scene.building.find(name)
+    if i is None:
+        import difflib
+
+        near = difflib.get_close_matches(name, [a.name for a in scene.building.areas], n=1,
+                                             cutoff=0.85)
+        raise RuleError(f"no area {name!r} to {verb}: expected an area's name, e.g. "
+                        f"'{verb} {_example(scene, Names.AREA)}'",
+                        tip=f"did you mean {near[0]!r}?" if near
+                        else "areas are named level:COLUMNROW, e.g. ground:C4")
+    return i
+
+
+def barrier_text(scene: Scene, index: int) -> str:
+    """A door or window in an action's words: its name, or its two areas (``ground:C4|
+    ground:C5``) when another barrier has the same name."""
+    b = scene.building
+    barrier = b.barriers[index]
+    pair = f"{b.areas[barrier.a].name}|{b.areas[barrier.b].name}"
+    if barrier.name == pair or sum(x.name == barrier.name for x in b.barriers) == 1:
+        return barrier.name
+    return pair
+
+
+def _barrier_named(scene: Scene, name: str, verb: str) -> Barrier:
+    b = scene.building
+    low = name.lower()
+    named = [x for x in b.barriers if x.name.lower() == low]
+    found = named[0] if len(named) == 1 else None
+    if found is None and "|" in name:
+        i, j = (b.find(part.strip()) for part in name.split("|", 1))
+        found = b.between(i, j) if i is not None and j is not None else None
+    if found is None:
+        raise RuleError(f"no door or window {name!r} to {verb}" if not named
+                        else f"{name!r} names {len(named)} doors or windows",
+                        tip="name it by its name or by its two areas, e.g. "
+                            f"'{verb} {_example(scene, Names.BARRIER)}'")
+    if found.kind not in OPENABLE:
+        raise RuleError(f"the {found.describe()} at {found.name} cannot {verb}: only doors "
+                        f"and windows open and close", tip="a GM may break it: gm break ...")
+    return found
+
+
+def _companion(scene: Scene, name: str) -> str:
+    for hero in scene.heroes:
+        if hero.name.lower() == name.lower():
+            return hero.name
+    raise RuleError(f"no character named {name!r} whose clothes to put out",
+                    tip="name them in full; characters here: "
+                        + ", ".join(h.name for h in scene.heroes))
 
 
 def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
@@ -125,13 +283,10 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
         fire = scene.fires.get(act.area)
         if fire is None or not scene.harms(fire):
             return None
-        knack, pool = avoid_pool(hero)
-        damage = FIRE_STATS[fire.fd].damage[fire.temperature]
-        if not fire.explodes:
-            damage = damage.no_explode()
-        return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
-                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises,
-                          damage=damage)
+        # a failure burns as the move does (:func:`move`): burning oil clings, and burns hot
+        contact = contact_with(scene, act.area, moving=True)
+        damage = contact_damage(scene, hero, fire.fd, contact, fire.temperature, fire.explodes)
+        return avoid_roll(hero, fire.fd, act.raises, damage=damage, at=act.area)
     if k is HeroActionKind.SMOTHER:
         fire = scene.fires.get(act.area)
         if fire is None:
@@ -164,7 +319,7 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
 
 
-def options(scene: Scene, hero: Hero) -> list[HeroAction]:
+def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
     """Every legal action for the hero now, the default (wait) last."""
     b = scene.building
     out: list[HeroAction] = []
@@ -200,8 +355,8 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
     for m in scene.modules:
         m.hero_moved(scene, hero, frm)
     fire = scene.fires.get(to)
-    if fire is not None and scene.harms(fire) and not avoid_fire(scene, hero, fire.fd,
-                                                                 raises=raises):
+    avoid = action_roll(scene, hero, HeroAction(HeroActionKind.MOVE, target=to, raises=raises))
+    if fire is not None and avoid is not None and not avoid_fire(scene, hero, avoid):
         # stepping into burning oil is the clinging kind: it covers the hero (003)
         burn(scene, hero, fire.fd, contact_with(scene, to, moving=True), "moved into fire",
              temperature=fire.temperature, source=fire.id, explode=fire.explodes)
@@ -211,10 +366,10 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
         scene.emit(EventKind.HERO_ESCAPED, hero.name, to)
 
 
-def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
+def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:  # noqa: C901
     """Carry out a hero's action; every roll is logged."""
     b = scene.building
-    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=describe(scene, act))
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=act.text(scene))
     if act.kind is HeroActionKind.MOVE:
         move(scene, hero, act.area, raises=act.raises)
     elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
@@ -225,9 +380,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         victim = scene.hero(act.other) if act.other else hero
         spec = action_roll(scene, hero, act)
         if spec is not None:
-            tn = spec.target
-            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
-            ok = total >= tn
+            ok, total, pool, tn = make_roll(scene, hero, spec)
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
                        purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
                        success=ok)
@@ -239,9 +392,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
         fire = scene.fires.get(act.area)
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
-            tn = spec.target
-            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
-            ok = total >= tn
+            ok, total, pool, tn = make_roll(scene, hero, spec)
             scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
                        purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
                        target=scene.area_name(fire.area))
@@ -260,9 +411,8 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
             why = seen.why or Unseen.OUT_OF_SIGHT
             where = {} if seen.feet is None or seen.line is None or not seen.line.pieces \
                 else {"feet": round(seen.feet, 1)}
-            tn = with_raises(scene.roller.total(spec.opposed), act.raises)
-            total, pool = hero_roll(scene, hero, spec.pool, tn, spec.purpose, sense=spec.sense)
-            ok = total >= tn
+            ok, total, pool, tn = make_roll(scene, hero, spec,
+                                            spec.tn_over(scene.roller.total(spec.opposed)))
             scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
                        fire.area, pool=pool.notation, tn=tn, total=total, success=ok,
                        unseen=why.value, **where)
@@ -275,39 +425,43 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
                 break
 
 
-def parse_action(scene: Scene, hero: Hero, text: str) -> HeroAction:
-    """Read an action a GM or a script names: ``move ground:C4``, ``open ground:C4|ground:C5``,
-    ``smother ground:D2``, ``spot ground:E2``, ``put-out-clothes [Name]``, ``wait``."""
-    from fuego.errors import RuleError
-
-    raises = 0
-    m = _RAISE_WORDS.match(text.strip())
-    if m:
-        raises = int(m["n"])
-        text = m["rest"]
-    words = text.strip().split(None, 1)
-    if not words:
-        raise RuleError("an empty action", tip="e.g. 'move ground:C4' or 'wait'")
-    verb = words[0].lower()
-    arg = words[1].strip() if len(words) > 1 else ""
-    legal = options(scene, hero)
-    act = _find(scene, hero, legal, verb, arg)
+def read_action(scene: Scene, hero: Hero, text: str,
+                legal: list[HeroAction] | None = None) -> HeroAction:
+    """The legal action a GM's, a player's or a script's words name: the exact text
+    (:meth:`HeroAction.from_text`), else the table's shorthand, read against what the hero may
+    do now (``legal``, default :func:`options`): a verb alone names the only action of its kind
+    (``smother``), a door or window by the area beyond it (``open ground:C5``), an area by its
+    short form (``G2``) when only one such is in reach, a companion by first name. RuleError
+    when the words name nothing the hero may do."""
+    legal = options(scene, hero) if legal is None else legal
+    verb, arg, raises = split_words(text)
+    try:
+        kind = _kind(scene, verb)
+    except RuleError as exc:  # at the table, what the hero may do is the better tip
+        raise RuleError(f"{hero.name} cannot {text!r} now: {exc.message}",
+                        tip=_legal_tip(scene, legal, exc.tip)) from None
+    check_raises(kind, raises)
+    try:
+        exact: HeroAction | None = HeroAction.from_text(text, scene)
+    except RuleError:
+        exact = None  # not the exact form: the shorthand may name it
+    if exact is not None and replace(exact, raises=0) in legal:
+        act: HeroAction | None = replace(exact, raises=0)
+    else:
+        act = _find(scene, hero, legal, verb, arg)
     if act is None:
-        raise RuleError(
-            f"{hero.name} cannot {text!r} now",
-            tip="legal now: " + ", ".join(describe(scene, a) for a in legal),
-        )
-    if raises:
-        if act.kind.value not in RAISABLE:
-            raise RuleError(f"no raise can be called on {act.kind.value}",
-                            tip="raises go on the rolls of " + ", ".join(RAISABLE))
-        if raises > MAX_RAISES:
-            raise RuleError(f"at most {MAX_RAISES} raises, not {raises}")
-        if act.kind is HeroActionKind.MOVE and action_roll(scene, hero, act) is None:
-            raise RuleError(f"moving to {scene.area_name(act.area)} rolls nothing to raise",
-                            tip="raises go on the avoid roll of a move into fire")
-        act = replace(act, raises=raises)
+        raise RuleError(f"{hero.name} cannot {text!r} now", tip=_legal_tip(scene, legal))
+    act = replace(act, raises=raises)
+    if act.raises and act.kind is HeroActionKind.MOVE and action_roll(scene, hero, act) is None:
+        raise RuleError(f"moving to {scene.area_name(act.area)} rolls nothing to raise",
+                        tip="raises go on the avoid roll of a move into fire")
     return act
+
+
+def _legal_tip(scene: Scene, legal: list[HeroAction], near: str | None = None) -> str:
+    """``legal now: move ground:C4, wait`` (after a ``did you mean`` when there is one)."""
+    said = "legal now: " + ", ".join(a.text(scene) for a in legal)
+    return f"{near}; {said}" if near and near.startswith("did you") else said
 
 
 def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
@@ -317,7 +471,7 @@ def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
     return act.target
 
 
-def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
+def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,  # noqa: C901
           arg: str) -> HeroAction | None:
     """The legal action ``verb arg`` names; a verb alone names the only action of its kind;
     an area by its short form (``G2`` for ``upper:G2``) when only one such is in reach."""
@@ -329,8 +483,6 @@ def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
         if len(short) == 1:
             return short[0]
         if len(short) > 1:
-            from fuego.errors import RuleError
-
             names = ", ".join(b.areas[_place(scene, hero, a) or 0].name for a in short)
             raise RuleError(f"{arg} is more than one area in {hero.name}'s reach: {names}",
                             tip=f"name the level too, e.g. {verb} {names.split(', ')[0]}")
@@ -361,18 +513,3 @@ def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
         else:
             return act
     return None
-
-
-def describe(scene: Scene, act: HeroAction) -> str:
-    """The action in a GM's words, as ``parse_action`` reads it back."""
-    b = scene.building
-    if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
-        raised = f" raise {act.raises}" if act.raises else ""
-        return f"{act.kind.value} {b.areas[act.area].name}{raised}"
-    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        return f"{act.kind.value} {b.barriers[act.door].name}"
-    if act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other:
-        return f"{act.kind.value} {act.other}"
-    if act.target is not None and not isinstance(act.kind, HeroActionKind):
-        return f"{act.kind.value} {b.areas[act.target].name}"  # a module's action on an area
-    return act.kind.value

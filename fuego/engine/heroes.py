@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from fuego.dice.roller import Pool, trait_check
+from fuego.rules.charts import Rank
 from fuego.rules.formulas import crippled_at, knocked_out_at
-from fuego.rules.tables import Rank
 
 
 class Status(str, Enum):

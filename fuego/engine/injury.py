@@ -6,6 +6,7 @@ penalties and lets the controller (a GM at the table) supply the player's own to
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -13,9 +14,7 @@ from fuego.dice.roller import Pool, trait_check
 from fuego.engine.events import EventKind
 from fuego.engine.fire import damage_pool
 from fuego.engine.heroes import Hero, Status
-from fuego.rules.formulas import fire_tn, half_dice, with_raises
-from fuego.rules.settings import KnockedOutDeath
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     CONFUSION_UNKEPT_PENALTY,
     CONTACT_EXPOSURE,
     CONTACT_HOT,
@@ -26,6 +25,8 @@ from fuego.rules.tables import (
     Temperature,
     falling_pool,
 )
+from fuego.rules.formulas import fire_tn, half_dice, with_raises
+from fuego.rules.settings import KnockedOutDeath
 from fuego.world.places import BURNING_LIQUIDS
 
 if TYPE_CHECKING:
@@ -181,11 +182,26 @@ def burn(scene: Scene, hero: Hero, fd: int, contact: Contact, cause: str, *,
     """Fire reaching a hero by ``contact``: its exposure (per 20 or per 10) and, for an
     explosion, a jet of gas or burning oil, its heat come from the rule tables
     (``CONTACT_EXPOSURE``, ``CONTACT_HOT``); otherwise ``temperature`` (default regular)."""
-    if contact in CONTACT_HOT:
-        temperature = Temperature.HOT
-    fire_damage(scene, hero, fd, temperature or Temperature.REGULAR, CONTACT_EXPOSURE[contact],
+    fire_damage(scene, hero, fd, contact_heat(contact, temperature), CONTACT_EXPOSURE[contact],
                 cause, explode, fire=contact is not Contact.DEBRIS, contact=contact,
                 source=source)
+
+
+def contact_heat(contact: Contact, temperature: Temperature | None) -> Temperature:
+    """The heat fire reaching a hero by ``contact`` burns with: hot for an explosion, a jet of
+    gas or burning oil (``CONTACT_HOT``), else the fire's own (default regular)."""
+    if contact in CONTACT_HOT:
+        return Temperature.HOT
+    return temperature or Temperature.REGULAR
+
+
+def contact_damage(scene: Scene, hero: Hero, fd: int, contact: Contact,
+                   temperature: Temperature, explode: bool = True) -> Pool | None:
+    """The damage roll fire reaching ``hero`` by ``contact`` makes (:func:`burn`'s), for the
+    odds shown before a choice; None when it deals none (a fire-resistant hero, 001)."""
+    if hero.fire_resistant and contact is not Contact.DEBRIS:
+        return None
+    return damage_pool(fd, contact_heat(contact, temperature), explode)
 
 
 def contact_with(scene: Scene, area: int, moving: bool) -> Contact:
@@ -235,16 +251,67 @@ def avoid_pool(hero: Hero, knack: str | None = None) -> tuple[str, Pool]:
     return knack, Pool(max(1, hero.panache + rank), hero.panache)
 
 
-def avoid_fire(scene: Scene, hero: Hero, fd: int, knack: str | None = None,
-               raises: int = 0) -> bool:
-    """Panache + a movement Knack against 5 x FD (+5 per raise called) to pass through fire
-    unharmed (003)."""
-    knack, base = avoid_pool(hero, knack)
-    tn = with_raises(fire_tn(fd), raises)
-    total, pool = hero_roll(scene, hero, base, tn, f"avoid fire ({knack})", sense=Sense.MOVEMENT)
-    ok = total >= tn
+@dataclass(frozen=True, slots=True)
+class ActionRoll:
+    """What a hero's roll is, described once for the roll made and the odds shown: ``pool``
+    (before smoke and confusion: :func:`hero_roll` applies them, with ``sense``) against ``tn``
+    (raises called included), or against the roll of ``against`` (a hidden fire's Stealth)
+    plus the raises called; a failed roll that costs damage names the fire's damage pool.
+    ``knack``: the Knack an avoid roll leans on (the log says it); ``at``: the area whose smoke
+    counts when it is not where the hero stands now (a move's avoid roll: the area entered)."""
+
+    purpose: str
+    pool: Pool
+    sense: Sense
+    tn: int | None = None
+    against: Pool | None = None
+    raises: int = 0
+    damage: Pool | None = None
+    knack: str | None = None
+    at: int | None = None
+
+    @property
+    def target(self) -> int:
+        """The TN of a roll against a fixed number."""
+        assert self.tn is not None, f"{self.purpose} is rolled against a roll, not a TN"
+        return self.tn
+
+    @property
+    def opposed(self) -> Pool:
+        """The pool a roll against a roll must beat."""
+        assert self.against is not None, f"{self.purpose} is rolled against a TN"
+        return self.against
+
+    def tn_over(self, total: int) -> int:
+        """The number to reach against the opposing roll's ``total``, raises called."""
+        return with_raises(total, self.raises)
+
+
+def make_roll(scene: Scene, hero: Hero, roll: ActionRoll,
+              tn: int | None = None) -> tuple[bool, int, Pool, int]:
+    """Roll ``roll`` for ``hero`` (against ``tn`` when given: an opposed roll's number) through
+    :func:`hero_roll`: whether it succeeded, the total, the pool rolled and the TN."""
+    target = roll.target if tn is None else tn
+    total, pool = hero_roll(scene, hero, roll.pool, target, roll.purpose, sense=roll.sense)
+    return total >= target, total, pool, target
+
+
+def avoid_roll(hero: Hero, fd: int, raises: int = 0, *, knack: str | None = None,
+               damage: Pool | None = None, at: int | None = None) -> ActionRoll:
+    """The roll to pass through fire of ``fd`` Fire Dice unharmed: Panache + a movement Knack
+    against its TN (5 x FD, +5 per raise called; 003)."""
+    knack, pool = avoid_pool(hero, knack)
+    return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
+                      tn=with_raises(fire_tn(fd), raises), raises=raises, damage=damage,
+                      knack=knack, at=at)
+
+
+def avoid_fire(scene: Scene, hero: Hero, roll: ActionRoll) -> bool:
+    """Make an avoid roll (:func:`avoid_roll`, or a move's :func:`~fuego.engine.hero_actions.
+    action_roll`) and log it; True: the hero is unharmed."""
+    ok, total, pool, tn = make_roll(scene, hero, roll)
     scene.emit(EventKind.HERO_AVOIDED, hero.name, hero.area, pool=pool.notation, tn=tn,
-               total=total, success=ok, knack=knack)
+               total=total, success=ok, knack=roll.knack)
     return ok
 
 
@@ -252,7 +319,7 @@ def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
     """Falling structure: avoid at 5 x FD or take the attacking fire's damage (RULES-NOTES)."""
     if not hero.present:
         return
-    if hero.in_play and avoid_fire(scene, hero, fd):
+    if hero.in_play and avoid_fire(scene, hero, avoid_roll(hero, fd)):
         return
     scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
     burn(scene, hero, fd, Contact.DEBRIS, "debris")

@@ -34,8 +34,7 @@ from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic, burn, contact_with, dramatic_wounds, hero_roll
 from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
-from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     CONFUSION_AFTER_ROUNDS,
     CONFUSION_TN_PER_ROUND,
     SUFFOCATION_TN_PER_ROUND,
@@ -43,6 +42,7 @@ from fuego.rules.tables import (
     Exposure,
     Temperature,
 )
+from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
 
 if TYPE_CHECKING:
     from fuego.engine.controllers import Controller
@@ -54,7 +54,7 @@ def _script(scene: Scene, when: When) -> None:
         scene.script.check(scene, when)
 
 
-def _also_burning(scene: Scene) -> dict[str, list[list[str]]]:
+def also_burning_data(scene: Scene) -> dict[str, list[list[str]]]:
     """The ``also_burning`` of the round's and the scene's events: what the modules keep
     burning outside the fires (a burning wreck), as [area, what]; nothing when there is none,
     so a scene without any logs as before."""
@@ -67,7 +67,7 @@ def start_scene(scene: Scene) -> None:
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
                fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT,
                starts={h.name: scene.area_name(h.area) for h in scene.heroes},
-               **_also_burning(scene))
+               **also_burning_data(scene))
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)
@@ -102,7 +102,7 @@ def play_round(scene: Scene, controller: Controller) -> None:
     scene.round += 1
     scene.phase = START_PHASE
     scene.emit(EventKind.ROUND_START, None, None, fires=len(scene.fires),
-               heroes=sum(1 for h in scene.heroes if h.in_play), **_also_burning(scene))
+               heroes=sum(1 for h in scene.heroes if h.in_play), **also_burning_data(scene))
     _script(scene, When.START)
     for m in scene.modules:
         m.round_start(scene)
@@ -207,7 +207,7 @@ def end_round(scene: Scene) -> None:
     scene.emit(EventKind.ROUND_END, None, None, fires=len(scene.fires),
                fire_dice=sum(f.fd for f in scene.fires.values()),
                heroes={h.name: [h.status.value, h.flesh, h.dramatic] for h in scene.heroes},
-               **_also_burning(scene))
+               **also_burning_data(scene))
 
 
 def _exposure(scene: Scene) -> None:
@@ -381,34 +381,3 @@ def check_flashover(scene: Scene) -> None:
             fire.temperature = Temperature.HOT
             if fire.may(Trigger.FLASHOVER):
                 scene.lifecycle(fire, Trigger.FLASHOVER, f"flashover in {key}")
-
-
-def finished(scene: Scene) -> bool:
-    """The scene is over when nothing burns and the smoke has cleared, or the GM ended it.
-
-    A script with a cue still due at a later round (a lamp that falls at round 2) keeps it open."""
-    if scene.ended:
-        return True
-    smoke_left = scene.smoke is not None and bool(scene.smoke.density)
-    if scene.fires or smoke_left or any(m.alight(scene) for m in scene.modules):
-        return False
-    return not (scene.script is not None and scene.script.pending(scene))
-
-
-def run_scene(scene: Scene, controller: Controller, rounds: int | None = None) -> None:
-    """Play from the start until the scene is over or ``rounds`` (default: the settings' limit)."""
-    limit = rounds if rounds is not None else scene.settings.max_rounds
-    if scene.round == 0:
-        start_scene(scene)
-    while scene.round < limit and not finished(scene):
-        play_round(scene, controller)
-    end_scene(scene)
-
-
-def end_scene(scene: Scene) -> None:
-    scene.phase = END_PHASE
-    b = scene.building
-    scene.emit(EventKind.SCENE_END, None, None, rounds=scene.round,
-               burning=len(scene.fires), burned_out=sum(1 for a in b.areas if a.burned_out),
-               heroes={h.name: h.status.value for h in scene.heroes}, **_also_burning(scene))
-    scene.ended = True  # over, whichever way it ended: a save or a screen says so

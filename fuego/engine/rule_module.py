@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from enum import Enum
+
     from fuego.engine.fire import Fire
+    from fuego.engine.fire_actions import ActionKind
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
@@ -34,8 +37,9 @@ class RuleModule:
     #: seed file and rules this module follows, for docs and ``fuego check``
     source = ""
 
-    #: verbs of the hero actions this module adds (scripted actions, ``fuego check``)
-    verbs: tuple[str, ...] = ()
+    #: the kinds of hero action this module adds (an Enum's members; their values are the
+    #: verbs that the actions' text, scripted actions and ``fuego check`` read)
+    action_kinds: tuple[Enum, ...] = ()
     #: when its end-of-round hook runs among the modules' (lower first; ties keep the scenario's
     #: order): what puts fires out (10-29) before what spreads them (30-49) before what changes
     #: their state (50-), so the order a scenario lists modules in changes nothing
@@ -70,7 +74,8 @@ class RuleModule:
     def fire_started(self, scene: Scene, fire: Fire) -> None:
         """A new fire was just born and placed (its state already set by ``kindle``)."""
 
-    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int,
+                  how: ActionKind) -> int | None:
         """Adjust the TN of a spreading roll (``how``: leap, burn-through, grow); ``None``
         forbids that action this time (e.g. upwind in heavy winds)."""
         return tn

@@ -18,9 +18,9 @@ from fuego.engine.events import Event, EventKind, EventLog, check_payload
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
-from fuego.rules.tables import Rank, Temperature
 from fuego.world.building import Building
 from fuego.world.places import Feature
 
@@ -68,7 +68,8 @@ class Scene:
     modules: list[RuleModule] = field(default_factory=list)
     script: Script | None = None  # the scenario's (fuego.scenario.script), when it has one
     title: str = ""
-    #: the scene is over: the GM ended it, or ``rounds.end_scene`` closed it
+    #: the scene is over: the GM ended it, or ``loop.end_scene`` closed it (``loop.ending``
+    #: says why)
     ended: bool = False
     next_fire_id: int = 1
     listeners: list[Callable[[Event], None]] = field(default_factory=list)

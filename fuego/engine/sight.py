@@ -13,7 +13,7 @@ fuego's reading, over the building's 10-ft areas:
   the plan's edge stop it (:meth:`fuego.world.paths.Paths.line`). Up or down, a hero sees
   only across an open stair, ladder or hole (or a floor burned through) from their own area.
 - **Smoke (003, Smoke).** Thin smoke lets one see forms clearly to 20 ft and blurred shapes to
-  40 ft; thick smoke 2 ft and 6 ft (``rules.tables.SMOKE_SIGHT_FEET``). What counts is the
+  40 ft; thick smoke 2 ft and 6 ft (``rules.charts.SMOKE_SIGHT_FEET``). What counts is the
   smoke the line runs through on its way to the area's near side, the hero's own area
   included: each foot of thin smoke uses 1/20 of clear sight and 1/40 of shapes, each foot of
   thick 1/2 and 1/6 **[reading]**. A hero always sees their own area.
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.smoke import SMOKE_WORDS, Density
-from fuego.rules.tables import SMOKE_SIGHT_FEET
+from fuego.rules.charts import SMOKE_SIGHT_FEET
 from fuego.world.paths import HALF_AREA_FEET, Sightline
 from fuego.world.places import BarrierKind
 
@@ -147,7 +147,7 @@ class Look:
 # -- one look ------------------------------------------------------------------------------
 def through(scene: Scene, line: Sightline) -> Look:
     """What a look along ``line`` makes out (the barriers on it, then the smoke: 003's
-    distances, :data:`fuego.rules.tables.SMOKE_SIGHT_FEET`)."""
+    distances, :data:`fuego.rules.charts.SMOKE_SIGHT_FEET`)."""
     if not line.clear:
         stop = line.stop
         if stop is None:

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import ACTING
+from fuego.rules.charts import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.rules.settings import SmokeClears
-from fuego.rules.tables import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class SmokeField:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
-    def update(self, scene: Scene) -> None:
+    def update(self, scene: Scene) -> None:  # noqa: C901
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
         b = self.building
         areas, modules = b.areas, scene.modules

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.engine.fire import new_fire_dice
 from fuego.engine.injury import debris, fall
-from fuego.rules.tables import AREA_FEET
+from fuego.rules.charts import AREA_FEET
 from fuego.world.places import Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:

@@ -1,11 +1,12 @@
 """How will the fire go? Many seeded runs of one scenario with heroes following a plan, counted.
 
 :func:`forecast` plays ``runs`` scenes of at most ``rounds`` rounds each, through the same
-:func:`fuego.engine.rounds.play_round` as ``fuego run``, with its heroes following the GM's
+scene loop as ``fuego run`` (:func:`fuego.engine.loop.run`), with its heroes following the GM's
 plans (:mod:`fuego.engine.plans`: flee, the automatic heroes of ``fuego run``, unless told
 otherwise; scripted where the scenario has ``actions:``, the plan where the script is
-silent), and counts per round what burns and what happens to the heroes. It prints nothing:
-``fuego forecast`` shows the numbers, :mod:`fuego.render.forecast_plot` draws them.
+silent), and counts per round what burns and what happens to the heroes, and how each run
+ended. It prints nothing: ``fuego forecast`` shows the numbers,
+:mod:`fuego.render.forecast_plot` draws them.
 
 The package, one concept a module:
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fuego.engine.loop import Ending
 from fuego.forecast.levers import HeroLevers, LeverCounts
 
-__all__ = ["STATUSES", "DOWN", "Run", "Counts", "dense", "burning_at"]
+__all__ = ["STATUSES", "DOWN", "ENDINGS", "Run", "Counts", "dense", "burning_at"]
 
 #: Hero statuses counted at the end of every round, in this order: ``active`` is standing
 #: inside the building (still inside), ``outside`` standing in the open without having left
@@ -21,6 +22,8 @@ __all__ = ["STATUSES", "DOWN", "Run", "Counts", "dense", "burning_at"]
 STATUSES = ("active", "escaped", "knocked-out", "dead", "outside", "absent")
 #: The statuses of a hero who is down.
 DOWN = (STATUSES.index("knocked-out"), STATUSES.index("dead"))
+#: How a run can end (the loop's :class:`~fuego.engine.loop.Ending`), counted in this order.
+ENDINGS = tuple(Ending)
 
 
 def _bump(d: dict[int, int], key: int, by: int = 1) -> None:
@@ -45,6 +48,9 @@ class Run:
     heroes: list[list[tuple[int, int]] | None] = field(default_factory=list)
     #: per hero (None: not in this scene): what the hero went through (what matters)
     levers: list[HeroLevers | None] = field(default_factory=list)
+    #: how the run ended (the loop's outcome) and after which round
+    ending: Ending = Ending.ROUND_LIMIT
+    ended: int = 0
 
 
 @dataclass
@@ -79,6 +85,8 @@ class Counts:
     hero_final_wounds: list[dict[int, int]] = field(default_factory=list)
     #: per hero, what the runs in which they went down went through, against the rest
     levers: LeverCounts | None = None
+    #: [ending, in ENDINGS order] {r: runs that ended that way after round r}
+    endings: list[dict[int, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         r1 = self.rounds + 1
@@ -92,6 +100,7 @@ class Counts:
             self.hero_status = [[[0] * len(STATUSES) for _ in range(r1)] for _ in self.heroes]
             self.hero_wounds = [[0] * r1 for _ in self.heroes]
             self.hero_final_wounds = [{} for _ in self.heroes]
+            self.endings = [{} for _ in ENDINGS]
         if self.levers is None:
             self.levers = LeverCounts(len(self.heroes))
 
@@ -123,6 +132,7 @@ class Counts:
             _bump(self.hero_final_wounds[h], rows[end][1])
         assert self.levers is not None
         self.levers.add_run(run.levers)
+        _bump(self.endings[ENDINGS.index(run.ending)], run.ended)
         self.runs += 1
 
     def add(self, other: Counts) -> None:
@@ -132,7 +142,8 @@ class Counts:
                                  (self.room_first, other.room_first),
                                  (self.room_flash, other.room_flash),
                                  (self.burning_hist, other.burning_hist),
-                                 (self.hero_final_wounds, other.hero_final_wounds)):
+                                 (self.hero_final_wounds, other.hero_final_wounds),
+                                 (self.endings, other.endings)):
             for mine_d, theirs_d in zip(mine_l, theirs_l):
                 for k, v in theirs_d.items():
                     _bump(mine_d, k, v)

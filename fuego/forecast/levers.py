@@ -109,8 +109,29 @@ class Watch:
         from fuego.engine.heroes import Status
         from fuego.engine.smoke import Density
 
-        area_room, anywhere = self.area_room, self.anywhere
-        burning = {area_room[i] for i in scene.fires}
+        burning = {self.area_room[i] for i in scene.fires}
+        flashed_now = self._building(scene, r, burning)
+        smoke = scene.smoke
+        area_room = self.area_room
+        for h, hero in enumerate(heroes):
+            if hero is None or self.fate[h] is not None:
+                continue
+            if hero.status is not Status.ACTIVE:
+                self.fate[h] = r
+                continue
+            seen = self.seen[h]
+            room = area_room[hero.area]
+            if smoke is not None and smoke.at(hero.area) is Density.THICK:
+                seen.setdefault((Lever.THICK_SMOKE.value, room), r)
+            if room in burning:
+                seen.setdefault((Lever.BURNING.value, room), r)
+            if room in flashed_now:
+                seen.setdefault((Lever.FLASHOVER.value, room), r)
+
+    def _building(self, scene: Scene, r: int, burning: set[int]) -> set[int]:
+        """What has happened anywhere by round ``r``; returns the rooms that flashed over in
+        it."""
+        anywhere = self.anywhere
         for k in burning:
             anywhere.setdefault((Lever.CAUGHT.value, k), r)
         flashed_now = set()
@@ -128,21 +149,7 @@ class Watch:
             bar = barriers[i]
             if not bar.closed and not bar.destroyed:
                 anywhere.setdefault((Lever.OPEN.value, i), r)
-        smoke = scene.smoke
-        for h, hero in enumerate(heroes):
-            if hero is None or self.fate[h] is not None:
-                continue
-            if hero.status is not Status.ACTIVE:
-                self.fate[h] = r
-                continue
-            seen = self.seen[h]
-            room = area_room[hero.area]
-            if smoke is not None and smoke.at(hero.area) is Density.THICK:
-                seen.setdefault((Lever.THICK_SMOKE.value, room), r)
-            if room in burning:
-                seen.setdefault((Lever.BURNING.value, room), r)
-            if room in flashed_now:
-                seen.setdefault((Lever.FLASHOVER.value, room), r)
+        return flashed_now
 
     def levers(self, h: int, down: bool) -> HeroLevers:
         """Hero ``h``'s record of the run: what the hero went through, and what had happened

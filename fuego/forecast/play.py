@@ -17,6 +17,7 @@ from fuego.forecast.counts import DOWN, STATUSES, Counts, Run
 from fuego.forecast.levers import Watch
 
 if TYPE_CHECKING:
+    from fuego.engine.heroes import Hero
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
@@ -48,10 +49,26 @@ def _controller(actions: dict, plans: HeroPlans | None):
     return ScriptedController(actions, fallback=base) if actions else base
 
 
-def play_run(scenario: Buildable, seed: int, counts: Counts,
+STATUS_INDEX = {s: k for k, s in enumerate(STATUSES)}
+ACTIVE, OUTSIDE, ABSENT = (STATUS_INDEX[s] for s in ("active", "outside", "absent"))
+
+
+def _hero_row(hero: Hero | None, outdoors: list[bool]) -> tuple[int, int]:
+    """A hero's (status index, Dramatic Wounds) at a round's end: absent until they come,
+    in the open when standing outdoors (not still inside)."""
+    if hero is None:
+        return ABSENT, 0
+    status = STATUS_INDEX[hero.status.value]
+    if status == ACTIVE and outdoors[hero.area]:
+        status = OUTSIDE
+    return status, hero.dramatic
+
+
+def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
              plans: HeroPlans | None = None) -> Run:
-    """Play one seeded run and return what it adds to ``counts`` (read off the scene)."""
-    from fuego.engine.rounds import finished, play_round, start_scene
+    """Play one seeded run through the scene loop (:func:`fuego.engine.loop.run`) and return
+    what it adds to ``counts``: the state read off at every round boundary, and how it ended."""
+    from fuego.engine.loop import run as play
 
     R = counts.rounds
     scene = scenario.build(seed)
@@ -60,10 +77,7 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     b = scene.building
     room_index = {key: k for k, key in enumerate(counts.rooms)}
     area_room = [room_index[a.room] for a in b.areas]
-    controller = _controller(actions, plans)
     run = Run()
-    status_index = {s: k for k, s in enumerate(STATUSES)}
-    active, outside, absent = (status_index[s] for s in ("active", "outside", "absent"))
     outdoors = [b.room_of(a.index).outdoors for a in b.areas]
     # every hero counted, those the script brings in later too (absent until they come)
     cast = -1
@@ -72,9 +86,11 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     watch = Watch(scene, len(counts.heroes), room_index, area_room)
     started: dict[int, int] = {}  # area -> the round its current fire began
     last_burning = -1
-    start_scene(scene)
-    r = 0
-    while True:
+
+    def observe(scene: Scene) -> None:
+        """The state at the end of round ``r`` (0: as the scene starts), counted."""
+        nonlocal last_burning, cast, hero_list
+        r = scene.round
         fires = scene.fires
         if fires:
             last_burning = r
@@ -94,29 +110,19 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
             by_name = {h.name: h for h in scene.heroes}
             hero_list = [by_name.get(name) for name in counts.heroes]
         for rows, hero in zip(run.heroes, hero_list):
-            if rows is None:
-                continue
-            if hero is None:
-                rows.append((absent, 0))
-                continue
-            status = status_index[hero.status.value]
-            if status == active and outdoors[hero.area]:  # standing in the open: not inside
-                status = outside
-            rows.append((status, hero.dramatic))
+            if rows is not None:
+                rows.append(_hero_row(hero, outdoors))
         watch.look(scene, r, hero_list)
-        if r == R:
-            break
-        if finished(scene):  # over: the same state for the rounds left
-            if fires:
-                last_burning = R
-            break
-        play_round(scene, controller)
-        r += 1
+
+    outcome = play(scene, _controller(actions, plans), observe, R)
+    run.ending, run.ended = outcome.why, outcome.round
+    if outcome.round < R and scene.fires:  # over early: the same state for the rounds left
+        last_burning = R
     for i, start in started.items():
         run.spans.append((i, start, R + 1))
     never = R + 1
     run.out = last_burning + 1 if last_burning < R else never
-    run.levers = [None if not rows or rows[-1][0] == absent
+    run.levers = [None if not rows or rows[-1][0] == ABSENT
                   else watch.levers(h, rows[-1][0] in DOWN)
                   for h, rows in enumerate(run.heroes)]
     return run

@@ -100,7 +100,7 @@ class ProcessPool:
         self.tick = tick
         self.label = f"{jobs} job{'s' if jobs != 1 else ''}"
 
-    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],  # noqa: C901
             progress: Progress | None = None) -> None:
         import multiprocessing
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fuego.forecast.counts import STATUSES, Counts, burning_at, dense
+from fuego.forecast.counts import ENDINGS, STATUSES, Counts, burning_at, dense
 from fuego.forecast.levers import what_matters
 from fuego.stats import mean_interval, runs_for, wilson
 
@@ -378,10 +378,27 @@ class ForecastResult:
                                 if out[R + 1] else {})},
         }
         head["fire_out"]["p_still_burning_ci95"] = _ci(out[R + 1], self.runs)
+        head["endings"] = self.endings()
         head["burning_areas_by_round"] = self.burning_areas()
         head["confidence"] = self.confidence()
         head["half_fuel_round"] = self.half_fuel_round()
         return head
+
+    def endings(self) -> dict[str, dict[str, Any]]:
+        """How the runs ended (the loop's outcome: ``fire-out``, ``round-limit``; a forecast
+        has no GM to end one), each way: the share of runs, its 95 % interval, the median
+        round among them and the share ending after each round."""
+        out: dict[str, dict[str, Any]] = {}
+        for why, hist in zip(ENDINGS, self.counts.endings):
+            n = sum(hist.values())
+            dense_hist = [hist.get(r, 0) for r in range(self.rounds + 1)] + [0]
+            out[why.value] = {
+                "p": _p(n, self.runs),
+                "p_ci95": _ci(n, self.runs),
+                "median_round": _conditional_median(dense_hist),
+                "by_round": {str(r): _p(hist[r], self.runs) for r in sorted(hist)},
+            }
+        return out
 
     def summary(self) -> dict[str, Any]:
         """The numbers the terminal summary shows: no per-area or per-round table (its size

@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any, overload
 
 from fuego.engine.events import EventKind
 from fuego.errors import FuegoError
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
@@ -190,16 +191,25 @@ DOWNWIND_HALF_ARC = 60
 UPWIND_FROM = 120
 
 
-def side(dx: int, dy: int, blowing_to: str) -> str:
-    """``downwind``, ``crosswind`` or ``upwind`` for a step from a fire."""
+class WindSide(str, Enum):
+    """Where a step from a fire lies against the wind."""
+
+    HERE = "here"
+    DOWNWIND = "downwind"
+    CROSSWIND = "crosswind"
+    UPWIND = "upwind"
+
+
+def side(dx: int, dy: int, blowing_to: str) -> WindSide:
+    """Downwind, crosswind or upwind for a step from a fire."""
     if dx == 0 and dy == 0:
-        return "here"
+        return WindSide.HERE
     a = off_wind(dx, dy, blowing_to)
     if a <= DOWNWIND_HALF_ARC + 1e-9:
-        return "downwind"
+        return WindSide.DOWNWIND
     if a >= UPWIND_FROM - 1e-9:
-        return "upwind"
-    return "crosswind"
+        return WindSide.UPWIND
+    return WindSide.CROSSWIND
 
 
 def step(b: Building, i: int, dx: int, dy: int) -> int | None:

@@ -139,7 +139,7 @@ class DriftingSmoke(RuleModule):
     def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
         return fire.can_spread and outdoors(scene.building, fire.area)
 
-    def smoke_update(self, scene: Scene, field_, new: dict) -> set[int]:
+    def smoke_update(self, scene: Scene, field_, new: dict) -> set[int]:  # noqa: C901
         _, level = self.wind_now(scene)
         for src in sorted(self.trails):
             t = self.trails[src]

@@ -97,7 +97,7 @@ class Firefighting(RuleModule):
     end_order = 10
     source = "001 Alpha Strike, Extinguishing Fires (area-effect attack, infantry firefighting, " \
              "killing the fuel source)"
-    verbs = tuple(a.value for a in FirefightingAction)
+    action_kinds = tuple(FirefightingAction)
 
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)

@@ -32,7 +32,7 @@ from fuego.modules.common import TERRAINS, Options, above, dr_text, note
 from fuego.modules.ignition import ASL_SPREAD_NEEDED
 from fuego.modules.terrain import terrain_of
 from fuego.modules.weather import weather_drm
-from fuego.modules.wind import Wind
+from fuego.modules.wind import Wind, WindForce
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -60,7 +60,7 @@ def rising_smoke(scene: Scene, sources: Iterable[int], new: dict[int, Any]) -> s
     from fuego.engine.smoke import Density
 
     wind = scene.module(Wind)
-    n = SMOKE_RISE_LEVELS_MILD if wind is not None and wind.force == "mild-breeze" \
+    n = SMOKE_RISE_LEVELS_MILD if wind is not None and wind.force is WindForce.MILD_BREEZE \
         else SMOKE_RISE_LEVELS
     b = scene.building
     out: set[int] = set()

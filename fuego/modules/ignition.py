@@ -43,7 +43,7 @@ from fuego.modules.common import (
 from fuego.modules.terrain import alpha_target, terrain_of
 from fuego.modules.weather import weather_drm
 from fuego.modules.wind import Wind
-from fuego.rules.tables import Temperature
+from fuego.rules.charts import Temperature
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -142,7 +142,7 @@ class Ignition(TerrainOption, RuleModule):
     end_order = 40
     source = "000 ASL 25.1-25.13 (kindling), 25.6-25.62 (spreading DR table); " \
              "001 Alpha Strike fire tables (base targets, Inferno)"
-    verbs = tuple(a.value for a in IgnitionAction)
+    action_kinds = tuple(IgnitionAction)
 
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)

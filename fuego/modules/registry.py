@@ -49,7 +49,7 @@ def enable(scene: Scene, modules: dict[str, Any] | None = None) -> Scene:
     return scene
 
 
-def check_note(scenario: Any) -> str:
+def check_note(scenario: Any) -> str:  # noqa: C901
     """What ``fuego check`` adds to a scenario's summary for its modules: the fire-break spend
     (" Fire breaks: 3 of 4 factor(s) spent on 2 area(s)."), or "". A spend the scenario cannot
     make raises :class:`fuego.errors.ScenarioError` listing every problem."""

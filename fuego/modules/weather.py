@@ -24,6 +24,8 @@ from fuego.modules import register
 from fuego.modules.common import Options, note, outdoors
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
+    from fuego.engine.fire_actions import ActionKind
     from fuego.engine.scene import Scene
 
 # -- tables ---------------------------------------------------------------------------------------
@@ -162,7 +164,8 @@ class Weather(RuleModule):
              kind=EventKind.WEATHER, ec=self.ec, ec_drm=self.ec_drm, conditions=self.conditions,
              **data)
 
-    def spread_tn(self, scene: Scene, fire, target: int, tn: int, how: str) -> int | None:
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int,
+                  how: ActionKind) -> int | None:
         if tn is None:
             return None
         d = self.drm(scene, target)

@@ -35,15 +35,18 @@
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
+from fuego.engine.fire_actions import ActionKind
 from fuego.engine.rule_module import RuleModule
 from fuego.modules import register
 from fuego.modules.common import (
     DIRECTIONS,
     VECTORS,
     Options,
+    WindSide,
     around,
     collapse,
     delta,
@@ -66,10 +69,19 @@ if TYPE_CHECKING:
     from fuego.world.building import Building
 
 # -- tables ---------------------------------------------------------------------------------------
-FORCES = ("none", "mild-breeze", "heavy-winds")
+class WindForce(str, Enum):
+    """ASL's wind forces, weakest first (their values are the words scenarios, logs and saves
+    use)."""
+
+    NONE = "none"
+    MILD_BREEZE = "mild-breeze"
+    HEAVY_WINDS = "heavy-winds"
+
+
+FORCES = tuple(WindForce)
 #: Wind Force dr (000, ASL 25.63): 1-3 no wind, 4-5 mild breeze, 6 heavy winds.
-WIND_FORCE_DR = {1: "none", 2: "none", 3: "none", 4: "mild-breeze", 5: "mild-breeze",
-                 6: "heavy-winds"}
+WIND_FORCE_DR = {1: WindForce.NONE, 2: WindForce.NONE, 3: WindForce.NONE,
+                 4: WindForce.MILD_BREEZE, 5: WindForce.MILD_BREEZE, 6: WindForce.HEAVY_WINDS}
 #: The change check (000, ASL 25.65, 25.651, 25.66): a DR of 2 changes the wind, 12 gusts.
 CHANGE_ON = 2
 GUSTS_ON = 12
@@ -84,10 +96,10 @@ WIND_CHANGE: dict[int, tuple[str, int]] = {
     6: ("force", -1),
 }
 #: fuego's reading: ASL's forces as Alpha Strike wind force levels.
-ALPHA_FORCE = {"none": 0, "mild-breeze": 1, "heavy-winds": 2}
+ALPHA_FORCE = {WindForce.NONE: 0, WindForce.MILD_BREEZE: 1, WindForce.HEAVY_WINDS: 2}
 #: Wind Direction DRM in a mild breeze (000, ASL 25.64's diagram is not in the seed: fuego's
 #: reading, one point either way as Alpha Strike's "From Downwind +1", 001).
-DIRECTION_DRM = {"downwind": 1, "crosswind": 0, "upwind": -1}
+DIRECTION_DRM = {WindSide.DOWNWIND: 1, WindSide.CROSSWIND: 0, WindSide.UPWIND: -1}
 #: Alpha Strike (001, Spreading Fires): a spread is an intentional fire-starting check +1; a fire
 #: may jump over ground that cannot burn up to 2 inches x wind force, at +3 (the fire table's
 #: "Across Water/Paved terrain +3 (per 2" distance)").
@@ -100,15 +112,16 @@ WIND_TARGET_MODIFIER = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4}
 #: Fire Dice of a fire the wind carries: a Flame, the smallest fire (000 25.63; 003's leap).
 CARRIED_FD = 1
 #: The scenario's wind words (weather.wind, the script's wind effect) as ASL forces (reading).
-FROM_CORE_WIND = {"calm": "none", "light": "mild-breeze", "moderate": "mild-breeze",
-                  "strong": "heavy-winds", "gale": "heavy-winds"}
+FROM_CORE_WIND = {"calm": WindForce.NONE, "light": WindForce.MILD_BREEZE,
+                  "moderate": WindForce.MILD_BREEZE, "strong": WindForce.HEAVY_WINDS,
+                  "gale": WindForce.HEAVY_WINDS}
 TN_PER_DRM = 5
 
 
-def force_change(force: str, by: int) -> str:
+def force_change(force: WindForce, by: int) -> WindForce:
     """One level up or down; past either end it becomes a mild breeze (25.65 *)."""
     k = FORCES.index(force) + by
-    return FORCES[k] if 0 <= k < len(FORCES) else "mild-breeze"
+    return FORCES[k] if 0 <= k < len(FORCES) else WindForce.MILD_BREEZE
 
 
 @register
@@ -121,7 +134,7 @@ class Wind(RuleModule):
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)
         o = Options(self.name, options)
-        self.force_option = o.choice("force", (*FORCES, "random", "settings"), "random")
+        self.force_option = o.choice("force", (*(f.value for f in FORCES), "random", "settings"), "random")
         raw = o.get("direction", "random")
         d = raw.strip().upper() if isinstance(raw, str) else raw
         if d != "RANDOM" and d not in DIRECTIONS:
@@ -147,7 +160,8 @@ class Wind(RuleModule):
         # disperses smoke; false is the older reading (the wind leaves the core's smoke alone)
         self.smoke = o.boolean("smoke", True)
         o.done()
-        self.force = "none" if self.force_option in ("random", "settings") else self.force_option
+        self.force = WindForce.NONE if self.force_option in ("random", "settings") \
+            else WindForce(self.force_option)
         self.origin: str | None = self.direction_option  # where the wind comes from
         self.gust_round = -1
         self._blazes: dict[int, int] = {}  # area -> fire id of the Blazes at the round's start
@@ -155,7 +169,7 @@ class Wind(RuleModule):
     # -- the wind now -------------------------------------------------------------------------
     @property
     def blowing_to(self) -> str | None:
-        if self.force == "none" or self.origin is None:
+        if self.force is WindForce.NONE or self.origin is None:
             return None
         return opposite(self.origin)
 
@@ -165,11 +179,11 @@ class Wind(RuleModule):
         return ALPHA_FORCE[self.force]
 
     def describe(self) -> str:
-        if self.force == "none":
+        if self.force is WindForce.NONE:
             return "no wind"
         return f"{self.force.replace('-', ' ')} from the {self.origin}"
 
-    def side_of(self, scene: Scene, src: int, dst: int) -> str | None:
+    def side_of(self, scene: Scene, src: int, dst: int) -> WindSide | None:
         """Where ``dst`` lies from a fire at ``src`` against the wind, or None where the wind
         does not act (no wind, or the fire is indoors)."""
         to = self.blowing_to
@@ -184,9 +198,9 @@ class Wind(RuleModule):
         s = self.side_of(scene, src, dst)
         if s is None:
             return None if (self.arc_only and outdoors(scene.building, src)) else 0
-        if self.force == "heavy-winds":
+        if self.force is WindForce.HEAVY_WINDS:
             return None
-        if self.arc_only and s != "downwind":
+        if self.arc_only and s is not WindSide.DOWNWIND:
             return None
         return DIRECTION_DRM.get(s, 0)
 
@@ -203,7 +217,7 @@ class Wind(RuleModule):
             data["force_dr"] = dr
         elif self.force_option == "settings":
             self.force = FROM_CORE_WIND[scene.settings.wind.value]
-        if self.force != "none" and self.origin is None:
+        if self.force is not WindForce.NONE and self.origin is None:
             data["direction_d8"] = self._roll_direction(scene)
         self._announce(scene, f"The wind: {self.describe()}", **data)
 
@@ -214,7 +228,7 @@ class Wind(RuleModule):
 
     def _announce(self, scene: Scene, text: str, **data: Any) -> None:
         note(scene, self.name, text, kind=EventKind.WIND, force=self.force,
-             direction=self.origin if self.force != "none" else None, **data)
+             direction=self.origin if self.force is not WindForce.NONE else None, **data)
 
     def round_start(self, scene: Scene) -> None:
         self._blazes = {i: f.id for i, f in scene.fires.items()
@@ -230,7 +244,7 @@ class Wind(RuleModule):
         else:
             note(scene, self.name, f"wind change check {dr_text((a, b))}: no change",
                  kind=EventKind.WIND, check=[a, b], force=self.force,
-                 direction=self.origin if self.force != "none" else None)
+                 direction=self.origin if self.force is not WindForce.NONE else None)
 
     def _change(self, scene: Scene, check: tuple[int, int]) -> None:
         roll = scene.roller.d6()
@@ -239,11 +253,11 @@ class Wind(RuleModule):
         data: dict[str, Any] = {"check": list(check), "change_dr": roll}
         if what == "force":
             self.force = force_change(self.force, by)
-            if self.force == "none":
+            if self.force is WindForce.NONE:
                 self.origin = None  # 25.64: the direction lasts until there is no wind
             elif self.origin is None:
                 data["direction_d8"] = self._roll_direction(scene)
-        elif self.force != "none" and self.origin is not None:
+        elif self.force is not WindForce.NONE and self.origin is not None:
             self.origin = turn(self.origin, by)  # turning the source turns the wind alike
         self._announce(scene, f"The wind changes ({dr_text(check)}, dr {roll}): {before} -> "
                        f"{self.describe()}", **data)
@@ -275,14 +289,14 @@ class Wind(RuleModule):
 
     def blows_away(self, scene: Scene, i: int) -> bool:
         """Does the wind blow the smoke in area ``i`` away now (heavy winds, outdoors)?"""
-        return self.smoke and self.force == "heavy-winds" and outdoors(scene.building, i)
+        return self.smoke and self.force is WindForce.HEAVY_WINDS and outdoors(scene.building, i)
 
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
         """Heavy winds: smoke has no effect (25.63). [reading] Where the wind blows, outdoors
         (it does not act within a building, 25.63), the smoke is blown away at each round's end
         before the modules that lay their own (drifting-smoke's trails keep Alpha Strike's
         numbers)."""
-        if not self.smoke or self.force != "heavy-winds":
+        if not self.smoke or self.force is not WindForce.HEAVY_WINDS:
             return set()
         gone = {i for i in new if self.blows_away(scene, i)} | \
             {i for i in field.density if self.blows_away(scene, i)}
@@ -290,19 +304,20 @@ class Wind(RuleModule):
             new.pop(i, None)
         return gone
 
-    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int, how: str) -> int | None:
-        if tn is None or how == "grow":
+    def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int,
+                  how: ActionKind) -> int | None:
+        if tn is None or how is ActionKind.GROW:
             return tn
         s = self.side_of(scene, fire.area, target)
         if s is None:
             if self.arc_only and outdoors(scene.building, fire.area):
                 return None  # 001: no wind, no spreading outdoors
             return tn
-        if self.force == "heavy-winds" and s != "downwind":
+        if self.force is WindForce.HEAVY_WINDS and s is not WindSide.DOWNWIND:
             return None
-        if self.arc_only and s != "downwind":
+        if self.arc_only and s is not WindSide.DOWNWIND:
             return None
-        if self.force != "mild-breeze" and not self.heavy_drm:
+        if self.force is not WindForce.MILD_BREEZE and not self.heavy_drm:
             return tn  # heavy winds: automatic downwind, no DRM (25.63)
         return max(min(tn, 5), tn - TN_PER_DRM * DIRECTION_DRM.get(s, 0))
 
@@ -314,7 +329,7 @@ class Wind(RuleModule):
                   if i in scene.fires and scene.fires[i].id == self._blazes[i]
                   and scene.fires[i].can_spread]
         outside = [f for f in blazes if outdoors(scene.building, f.area)]
-        if self.force == "heavy-winds" and self.heavy_spread:
+        if self.force is WindForce.HEAVY_WINDS and self.heavy_spread:
             for fire in outside:
                 self._heavy(scene, fire, to)
         if self.gusts and self.gust_round == scene.round:
@@ -333,7 +348,7 @@ class Wind(RuleModule):
     def _heavy(self, scene: Scene, fire: Fire, to: str) -> None:
         """25.63: heavy winds set the areas downwind alight, no roll."""
         for j, dx, dy in around(scene.building, fire.area):
-            if side(dx, dy, to) == "downwind" and unlit(scene, j):
+            if side(dx, dy, to) is WindSide.DOWNWIND and unlit(scene, j):
                 self._carry(scene, fire, j, "heavy winds carry the fire downwind")
 
     def _gust_spread(self, scene: Scene, blazes: list[Fire], to: str) -> None:
@@ -367,7 +382,7 @@ class Wind(RuleModule):
         for dist in range(2, reach + 1):
             for dy in range(-dist, dist + 1):
                 for dx in range(-dist, dist + 1):
-                    if max(abs(dx), abs(dy)) != dist or side(dx, dy, to) != "downwind":
+                    if max(abs(dx), abs(dy)) != dist or side(dx, dy, to) is not WindSide.DOWNWIND:
                         continue
                     j = b.at(src.level, src.col + dx, src.row + dy)
                     if j is None or not unlit(scene, j):
@@ -417,15 +432,15 @@ class Wind(RuleModule):
             if force not in FORCES:
                 raise FuegoError(f"no wind {strength!r}", tip="none, mild-breeze, heavy-winds, "
                                  "or calm ... gale")
-            self.force = force
+            self.force = WindForce(force)
         if direction is not None:
             d = str(direction).strip().upper()
             if d not in DIRECTIONS:
                 raise FuegoError(f"no direction {direction!r}", tip=", ".join(DIRECTIONS))
             self.origin = d
-        if self.force != "none" and self.origin is None:
+        if self.force is not WindForce.NONE and self.origin is None:
             self._roll_direction(scene)
-        if self.force == "none":
+        if self.force is WindForce.NONE:
             self.origin = None
         self._announce(scene, f"The wind: {self.describe()}", why=why)
         if (self.force, self.origin) != before:
@@ -438,7 +453,7 @@ class Wind(RuleModule):
                 "blazes": sorted([i, f] for i, f in self._blazes.items())}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        self.force, self.origin = state["force"], state["origin"]
+        self.force, self.origin = WindForce(state["force"]), state["origin"]
         self.gust_round = state["gust_round"]
         self._blazes = {i: f for i, f in state["blazes"]}
 

@@ -32,7 +32,7 @@ from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, unlit
 from fuego.modules.flame_and_blaze import blaze_need, rising_smoke
 from fuego.modules.weather import weather_drm
-from fuego.modules.wind import Wind
+from fuego.modules.wind import Wind, WindForce
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -129,7 +129,7 @@ class Wrecks(RuleModule):
     def end_of_round(self, scene: Scene) -> None:
         self._merged(scene)
         wind = scene.module(Wind)
-        heavy = wind is not None and wind.force == "heavy-winds" and wind.heavy_spread
+        heavy = wind is not None and wind.force is WindForce.HEAVY_WINDS and wind.heavy_spread
         gust = wind is not None and wind.gusts and wind.gust_round == scene.round
         for i in sorted(self.wrecks):
             wreck = self.wrecks[i]

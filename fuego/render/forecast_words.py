@@ -57,7 +57,7 @@ def _down(hero: dict[str, Any]) -> float:
 def in_short(data: dict[str, Any]) -> list[str]:
     """The deadliness summary: one line a hero at risk, then who is safe, still inside, in
     the open or comes in later (each line without indentation)."""
-    runs, R = data["runs"], data["rounds"]
+    runs = data["runs"]
     heroes: dict[str, dict[str, Any]] = data["heroes"]
     if not runs or not heroes:
         return []
@@ -78,6 +78,14 @@ def in_short(data: dict[str, Any]) -> list[str]:
         if wounds:
             line += f"; {wounds:.1f} Dramatic Wounds on average"
         lines.append(line + ".")
+    return lines + _the_others(data)
+
+
+def _the_others(data: dict[str, Any]) -> list[str]:
+    """The lines after those of the heroes at risk: the safe, where they stand, late-comers."""
+    runs, R = data["runs"], data["rounds"]
+    heroes: dict[str, dict[str, Any]] = data["heroes"]
+    lines = []
     safe = [n for n, v in heroes.items() if _down(v) == 0 and v.get("p_not_arrived", 0) < 1]
     if safe:
         ci = next(iter(heroes[n].get("p_killed_ci95") for n in safe), None)

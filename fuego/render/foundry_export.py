@@ -49,7 +49,7 @@ from fuego.render.vtt_export import (
     light_range,
     lit_fires,
 )
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.text import json as text_json
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, Barrier, BarrierKind, Feature, RouteKind
 
@@ -276,7 +276,7 @@ def initials(name: str) -> str:
 
 
 # -- the legend -----------------------------------------------------------------------------------
-def legend_keys(building: Building, scene: Scene | None, levels: list[int],
+def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # noqa: C901
                  options: MapOptions) -> list[tuple]:
     """What the legend will list (computed before drawing, so the figure can be sized)."""
     b = building
@@ -327,7 +327,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
                     if options.gm:
                         keys.add(("fire", "hidden"))
                     continue
-                keys.add(("fire", "hot" if fire.temperature.value == "hot" else "regular"))
+                keys.add(("fire", "hot" if fire.temperature is Temperature.HOT else "regular"))
         if scene.smoke is not None:
             for i, d in scene.smoke.density.items():
                 if b.areas[i].level in on and int(d) and options.shows(i):
@@ -360,7 +360,7 @@ def legend_height(n: int, width: float) -> float:
     return 0.25 + 0.225 * rows
 
 
-def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,  # noqa: C901
             width: float, height: float, bottom: float = 0.0) -> None:
     import matplotlib
     from matplotlib.lines import Line2D

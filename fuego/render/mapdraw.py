@@ -86,7 +86,7 @@ from fuego.render.map_style import (
     void_cells,
     wall_style,
 )
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure
 from fuego.world.building import Building
 from fuego.world.places import (
     ALWAYS_OPEN,
@@ -556,7 +556,7 @@ def _exit_spots(a) -> list[tuple[float, float, str, str]]:
             (c + 0.5, r + 0.5, "center", "center")]
 
 
-def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
+def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,  # noqa: C901
                options: MapOptions, window: Window | None = None,
                tiles: list[Window] | None = None) -> None:
     """Draw one level's plan into ``ax`` (used by maps, forecast heat maps and VTT pictures).
@@ -908,7 +908,7 @@ def _surround_wall(b: Building, barrier: Barrier) -> Structure | None:
     return max(walls, key=lambda w: wall_style(w)[0])
 
 
-def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
+def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:  # noqa: C901
     from matplotlib.lines import Line2D
     from matplotlib.patches import Polygon
 

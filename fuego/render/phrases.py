@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.loop import Ending
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -26,6 +27,16 @@ QUIET_KINDS = frozenset({
     EventKind.AREA_BURNED_OUT,
     EventKind.ROLL,
 })
+
+
+#: Why a scene ended, in words (``scene-end``'s ``why``; the summary's "ended: ...").
+ENDING_WORDS: Mapping[Ending, str] = {
+    Ending.FIRE_OUT: "the fire is out",
+    Ending.HEROES_OUT: "no hero left to act, the GM ended it",
+    Ending.GM_ENDED: "the GM ended it",
+    Ending.ROUND_LIMIT: "the round limit",
+}
+_ENDING_VALUES = frozenset(e.value for e in Ending)
 
 
 # -- small words --------------------------------------------------------------------------------
@@ -351,7 +362,9 @@ def _on_round_end(e: Event, c: Context) -> str | None:
 def _on_scene_end(e: Event, c: Context) -> str | None:
     d = cast(events.SceneEnd, e.data)
     rounds = d.get("rounds", e.round)
-    text = f"The scene ends after {plural(rounds, 'round')}: "
+    why = d.get("why")  # (a format 3 log has none)
+    text = f"The scene ends after {plural(rounds, 'round')}"
+    text += f" ({ENDING_WORDS[Ending(why)]}): " if why in _ENDING_VALUES else ": "
     burning = d.get("burning", 0)
     also = _also(d, "no fire left but", " and", fires="burning")
     if burning:

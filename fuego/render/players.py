@@ -144,7 +144,8 @@ def _round_end(e: Event, b: Building | None) -> str:
 @_says(K.SCENE_END)
 def _scene_end(e: Event, b: Building | None) -> str:
     rounds = e.data.get("rounds", e.round)
-    return f"The scene ends after {rounds} round{'s' if rounds != 1 else ''}"
+    out = " - the fire is out" if e.data.get("why") == "fire-out" else ""
+    return f"The scene ends after {rounds} round{'s' if rounds != 1 else ''}{out}"
 
 
 @_says(K.FIRE_STARTED)

@@ -5,18 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
-from fuego.render.phrases import listing, place, plural
+from fuego.engine.heroes import Status
+from fuego.render.phrases import ENDING_WORDS, listing, place, plural
 
 if TYPE_CHECKING:
+    from fuego.engine.loop import Outcome
     from fuego.engine.scene import Scene
 
 
 # -- the end of a run -----------------------------------------------------------------------------
-def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
-    """A few lines on how the scene went: rounds, what burned, flashovers, every hero's fate.
+def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noqa: C901
+    """A few lines on how the scene went: rounds and why it ended, what burned, flashovers,
+    every hero's fate.
 
-    ``limit`` is the round limit the run had: a scene still burning when it stopped says so.
-    Computed from the scene's state and its event log only (so it is deterministic too).
+    ``outcome`` is how the scene ended (:func:`fuego.engine.loop.run`'s); None: it was stopped
+    before its end. Computed from the scene's state, its event log and the outcome only (so it
+    is deterministic too).
     """
     b = scene.building
     log = scene.log
@@ -37,10 +41,12 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         elif e.kind is K.SMOKE_CLEARED:
             smoke_cleared = e.round
     rounds = f"Rounds played: {scene.round}"
+    if outcome is not None:
+        rounds += f" (ended: {ENDING_WORDS[outcome.why]})"
     if scene.fires:
         fd = sum(f.fd for f in scene.fires.values())
-        stop = "the round limit" if limit is None or scene.round >= limit else "the stop"
-        rounds += (f"; still burning at {stop}: {plural(len(scene.fires), 'fire')} "
+        stop = " at the stop" if outcome is None else ""
+        rounds += (f"; still burning{stop}: {plural(len(scene.fires), 'fire')} "
                    f"({plural(fd, 'Fire Die', 'Fire Dice')})")
     else:
         if last_out is not None:
@@ -109,7 +115,7 @@ def summarize(scene: Scene, *, limit: int | None = None) -> list[str]:
         if hero.clothes_fd and hero.present:
             wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
         lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
-    out = [h.name for h in scene.heroes if h.status.value == "escaped"]
+    out = [h.name for h in scene.heroes if h.status is Status.ESCAPED]
     if scene.heroes:
         lines.append("Got out: " + (listing(out) if out else "nobody"))
     return lines

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.heroes import Status
 from fuego.errors import FuegoError
-from fuego.rules.tables import Structure
+from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Feature, column_letters
 
@@ -273,7 +274,7 @@ class _Drawing:
     def _pick(self, glyphs: tuple[str, str, str, str], vertical_line: bool) -> str:
         return glyphs[(2 if self.ascii else 0) + (0 if vertical_line else 1)]
 
-    def cell(self, i: int) -> list[tuple[str, str | None]]:
+    def cell(self, i: int) -> list[tuple[str, str | None]]:  # noqa: C901
         b, scene = self.b, self.scene
         area = b.areas[i]
         symbol = self.symbols.get(area.room, "?")
@@ -306,7 +307,7 @@ class _Drawing:
             out[2] = (ALSO_BURNING_MARK, STYLE["fire"])
             self.used.add("also-burning")
         if fire is not None:
-            hot = fire.temperature.value == "hot"
+            hot = fire.temperature is Temperature.HOT
             style = STYLE["hot" if hot else "fire"]
             self.used.add("fire-hot" if hot else "fire")
             if scene is not None and scene.round and fire.born == scene.round:
@@ -337,7 +338,7 @@ class _Drawing:
         return out
 
     # -- drawing -----------------------------------------------------------------------------
-    def draw(self) -> None:
+    def draw(self) -> None:  # noqa: C901
         W, H = self.width, self.height
         for r in range(H):
             for c in range(W):
@@ -401,7 +402,7 @@ class _Drawing:
             out.extend(self.legend())
         return out
 
-    def legend(self) -> list[Text]:
+    def legend(self) -> list[Text]:  # noqa: C901
         from rich.text import Text
 
         b, scene = self.b, self.scene
@@ -431,7 +432,7 @@ class _Drawing:
                     line = Text("  ")
                     line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
                     line.append(f" {hero.name} at {b.areas[hero.area].name}"
-                                + (f" ({hero.status.value})" if hero.status.value != "active"
+                                + (f" ({hero.status.value})" if hero.status is not Status.ACTIVE
                                    else ""))
                     out.append(line)
             for i in sorted(scene.fires):

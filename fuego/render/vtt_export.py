@@ -135,7 +135,9 @@ def light_range(fire_dice: int) -> float:
 
 def fire_colour(fire: Fire) -> str:
     """The fire's light colour as RGB hex (``ff9a3c``), by temperature (a new flame pale)."""
-    temp = "flame" if fire.state.value == "flame" else fire.temperature.value
+    from fuego.engine.fire import FireState  # (transitions: loaded with the fire, not the export)
+
+    temp = "flame" if fire.state is FireState.FLAME else fire.temperature.value
     return LIGHT_COLOUR.get(temp, LIGHT_COLOUR["regular"])[2:]
 
 

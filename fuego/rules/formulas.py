@@ -1,13 +1,13 @@
 """The rule formulas: every computation the rules make from their numbers, written once.
 
-The numbers live in ``tables.py``; whatever combines them (a TN with raises called, the Fire
+The numbers live in ``charts.py`` (the rule charts); whatever combines them (a TN with raises called, the Fire
 Dice of a new fire, the range Fire Dice are kept in) lives here, so a house rule on a TN changes
 the roll and the odds shown together.
 """
 
 from __future__ import annotations
 
-from fuego.rules.tables import (
+from fuego.rules.charts import (
     FIRE_STATS,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,

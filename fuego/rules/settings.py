@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from fuego.rules.tables import Rank, Wind
+from fuego.rules.charts import Rank, Wind
 
 
 class FlashoverMode(str, Enum):

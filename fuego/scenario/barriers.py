@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fuego.rules.tables import DESTRUCTION_TN, Structure
+from fuego.rules.charts import DESTRUCTION_TN, Structure
 from fuego.scenario.source import Path, Problems, path_text
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind, RouteKind
@@ -156,7 +156,7 @@ class BarrierPlanner:
             ok = False
         return ok
 
-    def _overrides(self) -> None:
+    def _overrides(self) -> None:  # noqa: C901
         walls = self.sec.get("walls") or []
         openings = self.sec.get("openings") or []
         doors = self.sec.get("doors") or []

@@ -43,6 +43,8 @@ from fuego.scenario.spec import (
 )
 
 if TYPE_CHECKING:
+    from enum import Enum
+
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
     from fuego.rules.settings import Settings
@@ -52,12 +54,6 @@ if TYPE_CHECKING:
 #: modules. Listed in docs/scenario-format.md.
 KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
                 "perception", "firefighting")
-#: Verbs of scripted hero actions (fuego.engine.hero_actions.HeroActionKind); modules may add more
-#: by a ``verbs`` attribute on their class.
-CORE_VERBS = ("move", "open", "close", "put-out-clothes", "smother", "spot", "wait")
-_AREA_VERBS = ("move", "smother", "spot")
-
-
 def module_registry() -> dict[str, type]:
     """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
     from fuego.modules import REGISTRY
@@ -201,7 +197,7 @@ class Scenario:
         from fuego.dice.roller import Roller
         from fuego.engine.heroes import Hero
         from fuego.engine.scene import Cause, Scene
-        from fuego.rules.tables import Rank, Temperature
+        from fuego.rules.charts import Rank, Temperature
 
         blob, hero_areas, fire_areas = self._template()
         b = pickle.loads(blob)
@@ -299,6 +295,7 @@ class Scenario:
 
 
 def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
+    from fuego.rules.charts import Rank, Wind
     from fuego.rules.settings import (
         BurningOil,
         ExplosionRule,
@@ -309,7 +306,6 @@ def make_settings(rules: RulesSpec, weather: WeatherSpec) -> Settings:
         SmokeClears,
         SuffocationFire,
     )
-    from fuego.rules.tables import Rank, Wind
 
     return Settings(
         burning_clothes=rules.burning_clothes,
@@ -555,11 +551,13 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
     actions = sections.get("actions") or {}
     rules: RulesSpec | None = sections.get("rules")
     max_rounds = rules.max_rounds if rules is not None else RulesSpec().max_rounds
-    verbs = set(CORE_VERBS)
+    from fuego.engine.hero_actions import HeroActionKind
+
+    kinds: list[Enum] = list(HeroActionKind)
     if rules is not None:
         registry = module_registry()
         for name in rules.modules:
-            verbs.update(getattr(registry.get(name), "verbs", ()) or ())
+            kinds.extend(getattr(registry.get(name), "action_kinds", ()))
     names = set(heroes)
     for hero, rounds in actions.items():
         path = ("actions", hero)
@@ -573,29 +571,37 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
                 problems.add(rpath, f"round {rnd} is after the last round (rules.max_rounds = "
                              f"{max_rounds})")
             for k, text in enumerate(acts):
-                _check_action(text, rpath + (k,), planner, problems, verbs, names)
+                _check_action(text, rpath + (k,), planner, problems, kinds, names)
 
 
 def _check_action(text: str, path: Path, planner: Planner, problems: Problems,
-                  verbs: set[str], heroes: set[str]) -> None:
-    words = text.strip().split(None, 1)
-    if not words:
-        problems.add(path, "an empty action; e.g. 'move ground:C4' or 'wait'")
+                  kinds: list[Enum], heroes: set[str]) -> None:
+    """A scripted action's words, read by the grammar play reads them with
+    (``hero_actions.split_words``): a known verb, and the areas it names on the plan."""
+    from fuego.engine.hero_actions import HeroActionKind, Names, names, split_words
+    from fuego.errors import RuleError
+
+    try:
+        verb, arg, _ = split_words(text)
+    except RuleError as exc:
+        problems.add(path, exc.message)
         return
-    verb, arg = words[0].lower(), (words[1].strip() if len(words) > 1 else "")
-    if verb not in verbs:
+    kind = next((k for k in kinds if k.value == verb), None)
+    if kind is None:
+        verbs = sorted(k.value for k in kinds)
         problems.add(path, f"unknown action {verb!r}{suggest(verb, verbs)}; actions are: "
-                     f"{one_of(sorted(verbs))}")
+                     f"{one_of(verbs)}")
         return
-    if verb in _AREA_VERBS:
-        if not arg:
-            problems.add(path, f"'{verb}' needs an area, e.g. '{verb} ground:C4'")
-        else:
-            planner.position(arg, path)
-    elif verb in ("open", "close") and arg:
-        for part in arg.split("|"):  # a barrier as area|area, or the area beyond it
+    shape = names(kind)
+    if shape is Names.AREA and arg:
+        planner.position(arg, path)
+    elif shape is Names.AREA and isinstance(kind, HeroActionKind):
+        problems.add(path, f"'{verb}' needs an area, e.g. '{verb} ground:C4'")
+    elif shape is Names.BARRIER and arg and ("|" in arg or _is_area_text(arg)):
+        # a door as area|area, or the area beyond it (a door's own name is read in play)
+        for part in arg.split("|"):
             planner.position(part.strip(), path)
-    elif verb == "put-out-clothes" and arg and arg.lower() not in heroes:
+    elif shape is Names.HERO and arg and arg.lower() not in heroes:
         problems.add(path, f"no hero named {arg!r} to help")
 
 

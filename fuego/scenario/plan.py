@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fuego.rules.tables import FUEL_RESOLVE, Structure
+from fuego.rules.charts import FUEL_RESOLVE, Structure
 from fuego.scenario.barriers import BarrierPlanner, EdgePlan
 from fuego.scenario.limits import (
     MAX_AREAS,
@@ -249,7 +249,7 @@ class Planner(BarrierPlanner):
         items = self.raw.get(section)
         return items if isinstance(items, list) else []
 
-    def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:
+    def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:  # noqa: C901
         specs = self.sec.get("levels") or []
         if len(specs) > MAX_LEVELS:
             self.add(("levels",), f"{len(specs)} levels; at most {MAX_LEVELS}")
@@ -294,7 +294,7 @@ class Planner(BarrierPlanner):
             legend.update(self._legend(spec.legend, path + ("legend",)))
             total = self._cells(lv, legend, total)
 
-    def _read_plan(self, lv: PlanLevel) -> bool:
+    def _read_plan(self, lv: PlanLevel) -> bool:  # noqa: C901
         path = lv.path + ("plan",)
         text = lv.spec.plan
         raw_plan = self._raw(path)
@@ -429,7 +429,7 @@ class Planner(BarrierPlanner):
                     self.route_fuel[pos] = max(self.route_fuel.get(pos, 0), ROUTE_MIN_FUEL[kind])
             self.route_positions.append(positions)
 
-    def _areas(self) -> None:
+    def _areas(self) -> None:  # noqa: C901
         for pos in sorted(self.cells, key=lambda p: (p[0], p[2], p[1])):
             ch, entry = self.cells[pos]
             if entry.room not in self.building.rooms:

@@ -265,7 +265,7 @@ class _Walker:
             return out
         return self.mapping(node, path, depth)
 
-    def mapping(self, node, path: Path, depth: int) -> dict:
+    def mapping(self, node, path: Path, depth: int) -> dict:  # noqa: C901
         yaml = self.yaml
         out: dict[str, Any] = {}
         merged: dict[str, Any] = {}

@@ -26,7 +26,7 @@ from pydantic import (
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
 from fuego.modules.wrecks import MAX_ROUNDS as MAX_WRECK_ROUNDS
 from fuego.modules.wrecks import VEHICLES
-from fuego.rules.tables import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
+from fuego.rules.charts import MAX_FIRE_DICE, MAX_RESOLVE, MIN_FIRE_DICE, Structure
 from fuego.scenario.limits import (
     MAX_ELEVATION,
     MAX_KNACK,
@@ -516,7 +516,7 @@ def _model_at(tp: Any, loc: tuple) -> type[BaseModel] | None:
     return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
 
 
-def _message(err: dict, tp: Any) -> str:
+def _message(err: dict, tp: Any) -> str:  # noqa: C901
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -588,7 +588,7 @@ def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, An
         return False, None
 
 
-def check_sections(data: Any, problems: Problems) -> dict[str, Any]:
+def check_sections(data: Any, problems: Problems) -> dict[str, Any]:  # noqa: C901
     """Validate every top-level section; returns the valid parts (invalid items are None)."""
     if not isinstance(data, dict):
         problems.add((), f"a scenario is a mapping of sections (title:, rooms:, levels:, ...); "

@@ -111,7 +111,7 @@ class ImportedPlan:
         return min(self.cols - 1, max(0, c)), min(self.rows - 1, max(0, r))
 
 
-def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),  # noqa: C901
             doors: tuple[int, ...] = (), windows_from_names: bool = False,
             outside: bool = True) -> ImportedPlan:
     """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
@@ -386,7 +386,7 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
         add("# squares start at column B, row 2). It is the outside, a way out.")
 
 
-def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,
+def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,  # noqa: C901
             level: str = "ground") -> str:
     """The scenario file: a checked floor plan, one level per map, plus comments on what the
     GM must add."""
@@ -539,7 +539,7 @@ def objects_by_area(plan: ImportedPlan, level: str) -> list[tuple[str, list[str]
     return [(plan.area_name(c, r, level), sizes) for (r, c), sizes in sorted(found.items())]
 
 
-def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:
+def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:  # noqa: C901
     """The comments after the plan: what was cut, what was not carried, objects and lights."""
     of = f" ({level})" if named else ""
     vtt = plan.vtt

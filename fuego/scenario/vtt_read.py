@@ -271,7 +271,7 @@ def _numbers(idx: list[int], most: int = 12) -> str:
 EDGE = 0.25
 
 
-def _check(data: dict, source: str) -> VttMap:
+def _check(data: dict, source: str) -> VttMap:  # noqa: C901
     res = data.get("resolution")
     if not isinstance(res, dict):
         raise _bad(source, "resolution: missing or not an object (this does not look like a "

@@ -75,7 +75,7 @@ def draw(lines: list[list[Point]], x0: int, y0: int, cols: int, rows: int) -> np
     return wall
 
 
-def label(open_: np.ndarray) -> tuple[np.ndarray, int]:
+def label(open_: np.ndarray) -> tuple[np.ndarray, int]:  # noqa: C901
     """4-connected regions of the True pixels: labels 1..n (0 elsewhere), and n.
 
     Each row's runs of open pixels are found at once; a run joins every run of the next row it

@@ -33,7 +33,7 @@ def is_whole(word: str) -> bool:
     return word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS
 
 
-def die_value(word: str, explode: bool) -> int:
+def die_value(word: str, explode: bool) -> int:  # noqa: C901
     """One die as written: ``7``, ``10+4``, ``14`` (ten again); RuleError says why not."""
     if not _DIE.match(word) or not word.isascii():
         raise RuleError(f"{word!r} is not a die", tip="a die is a number 1-10, or 10+N when a "

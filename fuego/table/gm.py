@@ -15,9 +15,9 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
 from fuego.errors import RuleError
+from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import is_fire_dice
 from fuego.rules.settings import KnockedOutDeath
-from fuego.rules.tables import Rank, Temperature
 from fuego.world.places import OPENABLE, Barrier
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ def wound(scene: Scene, name: str, n: int, kind: str) -> None:
     """``kind`` flesh: N Flesh Wounds, then the wound check they call for; dramatic: N
     Dramatic Wounds (crippled, knocked out or killed as the count says)."""
     from fuego.engine.injury import add_dramatic, wound_check
-    from fuego.rules.tables import Exposure
+    from fuego.rules.charts import Exposure
 
     hero = scene.hero(name)
     if hero.status is Status.DEAD:
@@ -125,7 +125,7 @@ def wound(scene: Scene, name: str, n: int, kind: str) -> None:
 
 
 #: ``burn``'s sources (003, Injury from Fire) as the table types them -> how fire reaches the
-#: hero (``fuego.rules.tables.Contact``).
+#: hero (``fuego.rules.charts.Contact``).
 BURN_SOURCES = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
 
 
@@ -134,7 +134,7 @@ def burn(scene: Scene, name: str, fd: int, by: str) -> None:
     splashed burning oil, of ``fd`` dice (``fuego.engine.injury.burn``: its exposure and heat
     from the rule tables; the fire's, so a Knocked-Out hero dies of it)."""
     from fuego.engine.injury import burn as burn_hero
-    from fuego.rules.tables import Contact
+    from fuego.rules.charts import Contact
 
     hero = scene.hero(name)
     if not hero.present:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fuego.engine.heroes import Status
+from fuego.engine.loop import SceneOver
 from fuego.errors import RuleError
 from fuego.rules.formulas import is_fire_dice
 from fuego.text import UNSAFE_LINE, terminal
@@ -95,10 +97,6 @@ OVERRIDE_HELP = (
 )
 
 
-class SceneOver(Exception):
-    """The GM ended the scene (raised through the round so no one else is asked)."""
-
-
 def find_hero(scene: Scene, name: str) -> Hero:
     """A hero by full name, or by the start of it (``Isabela`` for ``Isabela Soldano``) when
     that names only one."""
@@ -114,7 +112,7 @@ def find_hero(scene: Scene, name: str) -> Hero:
                     + ", ".join(h.name for h in scene.heroes))
 
 
-def normalize_override(scene: Scene, text: str) -> str:
+def normalize_override(scene: Scene, text: str) -> str:  # noqa: C901
     """Check an override against the scene without changing anything; its canonical text.
 
     Raises :class:`RuleError` with what is wrong (so nothing half-happens)."""
@@ -142,7 +140,7 @@ def normalize_override(scene: Scene, text: str) -> str:
                             tip="pick an area with fuel that has not burned out")
         temp = ""
         if len(args) == 3:
-            from fuego.rules.tables import Temperature
+            from fuego.rules.charts import Temperature
 
             try:
                 temp = " " + Temperature(args[2].lower()).value
@@ -178,7 +176,7 @@ def normalize_override(scene: Scene, text: str) -> str:
             raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
         hero = find_hero(scene, " ".join(args[:-1]))
         area = b.area(args[-1])
-        if hero.status.value == "dead":
+        if hero.status is Status.DEAD:
             raise RuleError(f"{hero.name} is dead and cannot be moved")
         return f"move {hero.name} {area.name}"
     if verb == "wound":
@@ -192,7 +190,7 @@ def normalize_override(scene: Scene, text: str) -> str:
         n = _int_arg(args[-1], "the number of wounds")
         if not 1 <= n <= MAX_WOUNDS:
             raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
-        if hero.status.value == "dead":
+        if hero.status is Status.DEAD:
             raise RuleError(f"{hero.name} is dead")
         return f"wound {hero.name} {n} {kind}"
     if verb == "burn":
@@ -281,9 +279,9 @@ def shown(scene: Scene, what: str) -> str:
                         + ") or a room's key or name (look ROOM names them)")
 
 
-def apply_override(scene: Scene, text: str) -> None:
+def apply_override(scene: Scene, text: str) -> None:  # noqa: C901
     """Carry out a GM override (``fuego.table.gm``) from its text; ``end`` raises
-    :class:`SceneOver` after ending the scene."""
+    :class:`fuego.engine.loop.SceneOver` after ending the scene (the loop stops at once)."""
     from fuego.table import gm
 
     canon = normalize_override(scene, text)

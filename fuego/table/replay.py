@@ -1,7 +1,7 @@
 """Replaying a session: the :class:`Player` drives the scene from the saved answers, then
 asks the table (a :class:`Live`) for new ones and records them; the :class:`Question` it asks,
-undo (:class:`Rewind`, :func:`undo_point`), the round's state digest, and hero actions in the
-words they are recorded in.
+undo (:class:`Rewind`, :func:`undo_point`) and the round's state digest. A hero's action is
+recorded in its one text form (``HeroAction.text``) and read back by ``read_action``.
 """
 
 from __future__ import annotations
@@ -10,14 +10,13 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fuego.errors import FuegoError, RuleError, SaveError
 from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
-    SceneOver,
     apply_override,
-    find_hero,
     is_override,
     normalize_override,
 )
@@ -36,43 +35,9 @@ if TYPE_CHECKING:
     from fuego.engine.controllers import AutoController, Controller
     from fuego.engine.hero_actions import HeroAction
     from fuego.engine.heroes import Hero
+    from fuego.engine.loop import Outcome
     from fuego.engine.scene import Scene
     from fuego.table.session import Session
-
-
-# -- hero actions in words ------------------------------------------------------------------------
-def action_words(scene: Scene, act: HeroAction) -> str:
-    """A hero's action as recorded: ``describe``'s words, and for a module's action (a bucket
-    chain, a blanket) its area too, so the same one is picked again on replay."""
-    from fuego.engine.hero_actions import HeroActionKind, describe
-
-    if not isinstance(act.kind, HeroActionKind) and act.target is not None:
-        text = f"{act.kind.value} {scene.area_name(act.target)}"
-        return text + (f" {act.other}" if act.other else "")
-    return describe(scene, act)
-
-
-def resolve_action(scene: Scene, hero: Hero, text: str,
-                   legal: list[HeroAction] | None = None) -> HeroAction:
-    """The legal action ``text`` names: its recorded words exactly, else as ``parse_action``
-    reads a GM's words (``move ground:C4``, ``open front door``). RuleError when none."""
-    from fuego.engine.hero_actions import HeroActionKind, options, parse_action
-
-    legal = options(scene, hero) if legal is None else legal
-    want = " ".join(text.split()).lower()
-    for act in legal:
-        if action_words(scene, act).lower() == want:
-            return act
-    verb, _, who = want.partition(" ")
-    if verb == HeroActionKind.PUT_OUT_CLOTHES.value and who:  # a companion by first name
-        try:
-            name = find_hero(scene, who).name.lower()
-        except RuleError:
-            name = None
-        for act in legal:
-            if act.kind is HeroActionKind.PUT_OUT_CLOTHES and (act.other or "").lower() == name:
-                return act
-    return parse_action(scene, hero, text)
 
 
 def spend_drama(scene: Scene, hero: Hero, n: int) -> None:
@@ -103,14 +68,30 @@ class Interrupted(Quit):
     """The GM pressed Ctrl-C at a prompt: saved like a quit, then play exits with 130."""
 
 
+class QuestionKind(str, Enum):
+    """What a :class:`Question` asks; its value is the saved answer's ``q``."""
+
+    #: the boundary before round ``round``
+    ROUND = "round"
+    #: ``hero``'s action dice at the round's start, when the players roll them
+    DICE = "dice"
+    #: ``hero``'s action die: ``choices`` numbered from 1, ``default`` the automatic hero's pick
+    ACTION = "action"
+    #: ``hero`` rolls ``pool`` against ``tn`` for ``purpose``
+    ROLL = "roll"
+    #: the scene is over (undo, map, status): never saved
+    END = "end"
+
+
+#: The kinds a saved answer answers (``q``), in the order of a round.
+SAVED_QUESTIONS = (QuestionKind.ROUND, QuestionKind.DICE, QuestionKind.ACTION, QuestionKind.ROLL)
+
+
 @dataclass
 class Question:
-    """What the table is asked. ``kind``: ``round`` (the boundary before round ``round``),
-    ``dice`` (``hero``'s action dice at the round's start, when the players roll them),
-    ``action`` (``hero``'s action die: ``choices`` numbered from 1, ``default`` the automatic
-    hero's pick) or ``roll`` (``hero`` rolls ``pool`` against ``tn`` for ``purpose``)."""
+    """What the table is asked (:class:`QuestionKind`)."""
 
-    kind: str
+    kind: QuestionKind
     scene: Scene
     round: int
     phase: int = 0
@@ -130,21 +111,21 @@ class Question:
     @property
     def actor(self) -> Hero:
         """The hero a dice, action or roll question is about."""
-        assert self.hero is not None, f"a {self.kind} question names no hero"
+        assert self.hero is not None, f"a {self.kind.value} question names no hero"
         return self.hero
 
     @property
     def dice_pool(self) -> Pool:
         """The pool a roll question rolls."""
-        assert self.pool is not None, f"a {self.kind} question rolls nothing"
+        assert self.pool is not None, f"a {self.kind.value} question rolls nothing"
         return self.pool
 
     def key(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"q": self.kind, "round": self.round}
-        if self.kind != "round":
+        out: dict[str, Any] = {"q": self.kind.value, "round": self.round}
+        if self.kind is not QuestionKind.ROUND:
             out["phase"] = self.phase
             out["hero"] = self.actor.name
-        if self.kind == "roll":
+        if self.kind is QuestionKind.ROLL:
             out["purpose"] = self.purpose
         return out
 
@@ -188,9 +169,9 @@ def undo_point(inputs: list[dict]) -> int | None:
         return None
     for k in range(len(inputs) - 1, -1, -1):
         e = inputs[k]
-        if e.get("q") == "round" and "a" in e:
+        if e.get("q") == QuestionKind.ROUND.value and "a" in e:
             i = k
-            while i > 0 and inputs[i - 1].get("q") == "round" and \
+            while i > 0 and inputs[i - 1].get("q") == QuestionKind.ROUND.value and \
                     inputs[i - 1].get("round") == e.get("round"):
                 i -= 1
             return i
@@ -208,7 +189,8 @@ class Player:
     """Plays a session: replays its answers, then asks ``live`` for new ones (recording each).
 
     ``build`` makes the scene (default: the session's scenario and seed). :meth:`run` plays to
-    the end of the scene and returns it; :class:`Quit` from ``live`` passes through. A replay
+    the end of the scene and returns it (``outcome``: how it ended); :class:`Quit` from ``live``
+    passes through. A replay
     that no longer fits its answers (an answer for another question, an illegal action) raises
     :class:`SaveError`; a state digest that differs from the saved one is listed in
     ``warnings`` (the scene still plays).
@@ -229,6 +211,8 @@ class Player:
         self.rewind_message: str | None = None
         self._auto: AutoController | None = None
         self._unsaved = False
+        #: how the scene ended (None while it plays)
+        self.outcome: Outcome | None = None
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -243,8 +227,11 @@ class Player:
         s = self.scene
         if s is None:
             return {}
-        return {"round": s.round, "phase": s.phase, "events": len(s.log),
-                "inputs": len(self.session.inputs), "ended": s.ended}
+        out: dict[str, Any] = {"round": s.round, "phase": s.phase, "events": len(s.log),
+               "inputs": len(self.session.inputs), "ended": s.ended}
+        if self.outcome is not None:
+            out["outcome"] = self.outcome.to_dict()
+        return out
 
     def undo_point(self) -> int | None:
         """Where ``undo round`` goes back to (:func:`undo_point`)."""
@@ -267,34 +254,32 @@ class Player:
 
     def _play(self) -> Scene:
         from fuego.engine.controllers import AutoController
+        from fuego.engine.loop import NO_ROUND_LIMIT, run
         from fuego.engine.plans import PlanController
-        from fuego.engine.rounds import end_scene, finished, play_round, start_scene
 
         self.scene = scene = self._build()
         self.pos = 0
+        self.outcome = None
         plans = self.session.plans  # the suggested choice follows the scenario's plan: (fight..)
         self._auto = PlanController(plans) if plans is not None else AutoController()
         scene.ask_roll = self._ask_roll
         if self._attach is not None:
             self._attach(scene, self)
-        start_scene(scene)
-        try:
-            while not finished(scene):
-                self._ask(Question("round", scene, scene.round + 1,
-                                   offer_end=self._offer_end(scene)))
-                if finished(scene):
-                    break
-                play_round(scene, cast("Controller", self))  # a Controller by its methods
-                self._check(scene)
-        except SceneOver:
-            pass
-        end_scene(scene)
+        # no round limit at the table; the Player is a Controller by its methods
+        self.outcome = run(scene, cast("Controller", self), self._check, NO_ROUND_LIMIT,
+                           between=self._before_round)
         if self.replaying:
             left = len(self.session.inputs) - self.pos
             self.warnings.append(f"the scene ended with {left} saved answers not replayed")
             del self.session.inputs[self.pos:]
         self.live.finished(self)
         return scene
+
+    def _before_round(self, scene: Scene) -> None:
+        """The boundary before the next round: the GM plays it, or types overrides first (which
+        may end the scene)."""
+        self._ask(Question(QuestionKind.ROUND, scene, scene.round + 1,
+                           offer_end=self._offer_end(scene)))
 
     def _offer_end(self, scene: Scene) -> bool:
         """No hero left to act (all out, down or dead) and the GM has not yet chosen to let the
@@ -304,6 +289,9 @@ class Player:
         return not any(e.get("a") == PLAY_OUT for e in self.session.inputs[:self.pos])
 
     def _check(self, scene: Scene) -> None:
+        """After a round: its state's digest, checked against the saved one (or saved)."""
+        if scene.round == 0:
+            return
         digest = state_digest(scene)
         key = str(scene.round)
         saved = self.session.checks.get(key)
@@ -329,7 +317,9 @@ class Player:
         if entry["a"] == "hold":
             return None
         try:
-            return resolve_action(scene, hero, entry["a"])
+            from fuego.engine.hero_actions import read_action
+
+            return read_action(scene, hero, entry["a"])
         except FuegoError as exc:
             raise self._diverged(f"the saved action {entry['a']!r} is not legal now "
                                  f"({exc})") from None
@@ -340,7 +330,7 @@ class Player:
         the same whoever rolls."""
         if self.session.options.get(ACTION_DICE_OPTION) != "players":
             return None
-        q = Question("dice", scene, scene.round, scene.phase, hero, rolled=list(rolled))
+        q = Question(QuestionKind.DICE, scene, scene.round, scene.phase, hero, rolled=list(rolled))
         entry = self._ask(q)
         return None if entry["a"] == "auto" else sorted(int(d) for d in entry["a"])
 
@@ -354,7 +344,7 @@ class Player:
 
         scene = self.scene
         assert scene is not None, "a roll is asked while a scene plays"
-        q = Question("roll", scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
+        q = Question(QuestionKind.ROLL, scene, scene.round, scene.phase, hero, pool=pool, tn=tn,
                      purpose=purpose)
         if certain(pool, tn) and not self._saved_for(q):  # (older saves asked these too)
             total = scene.roller.total(pool)
@@ -394,7 +384,7 @@ class Player:
             default = self._auto.choose(scene, hero, list(legal))
         finally:
             scene.roller.setstate(state)
-        return Question("action", scene, scene.round, scene.phase, hero, choices=list(legal),
+        return Question(QuestionKind.ACTION, scene, scene.round, scene.phase, hero, choices=list(legal),
                         default=default)
 
     # -- asking -------------------------------------------------------------------------------
@@ -404,7 +394,7 @@ class Player:
                          f"{len(self.session.inputs)}: {why}", where=where,
                          tip="resume the .bak, or start the scene again")
 
-    def _ask(self, q: Question) -> dict[str, Any]:
+    def _ask(self, q: Question) -> dict[str, Any]:  # noqa: C901
         """The answer to ``q`` (a recorded one, else the table's), carrying out any overrides
         given first."""
         while True:
@@ -431,7 +421,7 @@ class Player:
                 self._unsaved = False
                 self.live.recorded(self)
             given = getattr(self.live, "given", None)
-            by = given(q) if given is not None and q.kind == "round" else None
+            by = given(q) if given is not None and q.kind is QuestionKind.ROUND else None
             if by is not None:  # the table plays on by itself: recorded as its own answer
                 entry = {**q.key(), "a": "next", "by": by}
                 self._record(entry)
@@ -477,32 +467,35 @@ class Player:
     def _refresh(self, q: Question) -> Question | None:
         """The question again after an override (the hero's choices may have changed);
         None when the hero it asked about can no longer act."""
-        if q.kind != "action":
+        if q.kind is not QuestionKind.ACTION:
             return q
         if not (q.actor.in_play and q.actor.dice) or q.scene.ended:
             return None
         return self._action_question(q.scene, q.actor)
 
-    def _interpret(self, q: Question, text: str) -> dict[str, Any]:
-        """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not)."""
+    def _interpret(self, q: Question, text: str) -> dict[str, Any]:  # noqa: C901
+        """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not); a
+        hero's action is recorded in its one text form (``HeroAction.text``)."""
+        from fuego.engine.hero_actions import read_action
+
         text = " ".join(text.split())
         entry = q.key()
         low = text.lower()
-        hero_words = q.kind == "action" and text and not low.startswith("gm ") and not (
+        hero_words = q.kind is QuestionKind.ACTION and text and not low.startswith("gm ") and not (
             (low.isascii() and low.isdigit()) or low in ("hold", "h"))
         if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
             try:
-                act = resolve_action(q.scene, q.actor, text, q.choices)
+                act = read_action(q.scene, q.actor, text, q.choices)
             except RuleError as exc:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
                     raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
             else:
-                entry["a"] = action_words(q.scene, act)
+                entry["a"] = act.text(q.scene)
                 return entry
-        if text and is_override(text, hero_prompt=q.kind == "action", scene=q.scene):
+        if text and is_override(text, hero_prompt=q.kind is QuestionKind.ACTION, scene=q.scene):
             entry["gm"] = normalize_override(q.scene, text)
             return entry
-        if q.kind == "round":
+        if q.kind is QuestionKind.ROUND:
             if low in ("", "next", "n"):
                 entry["a"] = "next"
                 return entry
@@ -511,13 +504,13 @@ class Player:
                 return entry
             raise RuleError(f"{text!r} is not a command here",
                             tip="press Enter to play the round, or type help" + _near(low))
-        if q.kind == "dice":
+        if q.kind is QuestionKind.DICE:
             if low in ("", "auto", "roll", "r"):
                 entry["a"] = "auto"
                 return entry
             entry["a"] = read_action_dice(text, len(q.rolled))
             return entry
-        if q.kind == "roll":
+        if q.kind is QuestionKind.ROLL:
             words = text.split()
             drama = 0
             while words and words[0].lower() == "drama":
@@ -544,7 +537,7 @@ class Player:
             return entry
         # an action
         if low == "":
-            entry["a"] = action_words(q.scene, q.default) if q.default is not None else "wait"
+            entry["a"] = q.default.text(q.scene) if q.default is not None else "wait"
             return entry
         if low in ("hold", "h"):
             entry["a"] = "hold"
@@ -555,13 +548,13 @@ class Player:
             n = int(low)
             if not 1 <= n <= len(q.choices):
                 raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
-            entry["a"] = action_words(q.scene, q.choices[n - 1])
+            entry["a"] = q.choices[n - 1].text(q.scene)
             return entry
         try:
-            act = resolve_action(q.scene, q.actor, text, q.choices)
+            act = read_action(q.scene, q.actor, text, q.choices)
         except RuleError as exc:
             raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
-        entry["a"] = action_words(q.scene, act)
+        entry["a"] = act.text(q.scene)
         return entry
 
 

@@ -10,6 +10,7 @@ engine makes. Nothing here rolls or changes the scene.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,12 +76,10 @@ def choice_odds(scene: Scene, hero: Hero, act: HeroAction) -> Odds | None:
     spec = action_roll(scene, hero, act)
     if spec is None:
         return None
-    # a move's avoid roll is made in the burning area, in its smoke
-    at = act.area if act.kind.value == "move" else None
-    pool = hero_pool(scene, hero, spec.pool, spec.sense, at=at)
+    pool = hero_pool(scene, hero, spec.pool, spec.sense, at=spec.at)
     try:
         p = (odds.chance(pool, spec.tn) if spec.tn is not None
-             else versus(pool, spec.opposed, raise_bonus(spec.raises)))
+             else versus(pool, spec.opposed, spec.tn_over))
     except FuegoError:
         return None
     flesh = dramatic = None
@@ -90,9 +89,10 @@ def choice_odds(scene: Scene, hero: Hero, act: HeroAction) -> Odds | None:
                 flesh=flesh, dramatic=dramatic)
 
 
-def versus(pool: Pool, against: Pool, extra: int = 0) -> float:
-    """Chance that ``pool``'s total meets ``against``'s total plus ``extra``."""
-    return math.fsum(q * odds.chance(pool, t + extra)
+def versus(pool: Pool, against: Pool, tn_over: Callable[[int], int]) -> float:
+    """Chance that ``pool``'s total meets the number ``tn_over`` makes of ``against``'s total
+    (the roll's own rule: :meth:`fuego.engine.injury.ActionRoll.tn_over`)."""
+    return math.fsum(q * odds.chance(pool, tn_over(t))
                      for t, q in odds.distribution(against).items())
 
 

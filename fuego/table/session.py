@@ -36,7 +36,7 @@ different fuego) is noticed. Loading ignores ``position`` and ``state``.
 
 Saving is atomic: a temporary file in the same folder, fsync, then ``os.replace``; the previous
 good save is kept as ``SAVE.bak``. Nothing here prints or prompts: :class:`Player` asks a
-:class:`Live` object (the table, in ``fuego.cli.table``) whenever the recorded answers run out.
+:class:`Live` object (the table, in ``fuego.cli.gm_prompts``) whenever the recorded answers run out.
 
 Overrides (their words, their check and carrying them out) live in
 :mod:`fuego.table.overrides`; replaying a session (:class:`Player`, :class:`Question`,
@@ -59,6 +59,8 @@ from fuego.errors import SaveError
 from fuego.table.replay import (
     GIVEN_BY,
     PLAY_OUT,
+    SAVED_QUESTIONS,
+    QuestionKind,
 )
 
 if TYPE_CHECKING:
@@ -80,7 +82,6 @@ SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).
 MAX_SESSION_BYTES = 64 * 1024 * 1024
 
-QUESTIONS = ("round", "dice", "action", "roll")
 
 
 # -- the file -------------------------------------------------------------------------------------
@@ -205,13 +206,15 @@ def _bad(where: str, message: str, tip: str | None = None) -> SaveError:
     return SaveError(message, where=where, tip=tip)
 
 
-def _check_entry(i: int, e: Any, where: str) -> None:
+def _check_entry(i: int, e: Any, where: str) -> None:  # noqa: C901
     at = f"inputs[{i}]"
     if not isinstance(e, dict):
         raise _bad(where, f"{at} is not an answer (expected an object, found {type(e).__name__})")
     q = e.get("q")
-    if q not in QUESTIONS:
-        raise _bad(where, f"{at}: unknown question {q!r} (expected one of {', '.join(QUESTIONS)})")
+    names = [k.value for k in SAVED_QUESTIONS]
+    if q not in names:
+        raise _bad(where, f"{at}: unknown question {q!r} (expected one of {', '.join(names)})")
+    kind = QuestionKind(q)
     if not isinstance(e.get("round"), int) or isinstance(e.get("round"), bool):
         raise _bad(where, f"{at}: 'round' must be a whole number")
     has_a, has_gm = "a" in e, "gm" in e
@@ -220,29 +223,29 @@ def _check_entry(i: int, e: Any, where: str) -> None:
                           "(an override)")
     if has_gm and not isinstance(e["gm"], str):
         raise _bad(where, f"{at}: 'gm' must be the override's text")
-    if q in ("dice", "action", "roll") and not isinstance(e.get("hero"), str):
+    if kind is not QuestionKind.ROUND and not isinstance(e.get("hero"), str):
         raise _bad(where, f"{at}: a {q} answer names its hero")
     if not has_a:
         return
     a = e["a"]
-    if q == "round" and a not in ("next", PLAY_OUT):
+    if kind is QuestionKind.ROUND and a not in ("next", PLAY_OUT):
         raise _bad(where, f"{at}: a round boundary's answer is 'next' or '{PLAY_OUT}', "
                           f"not {a!r}")
-    if q == "dice" and a != "auto" and not (
+    if kind is QuestionKind.DICE and a != "auto" and not (
             isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
         raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
-    if "by" in e and (q != "round" or a != "next" or e["by"] not in GIVEN_BY):
+    if "by" in e and (kind is not QuestionKind.ROUND or a != "next" or e["by"] not in GIVEN_BY):
         raise _bad(where, f"{at}: 'by' marks a round the table played on by itself ("
                           f"{' or '.join(GIVEN_BY)}), on a round boundary's 'next' only")
-    if q == "action" and not isinstance(a, str):
+    if kind is QuestionKind.ACTION and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
     if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
         raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
-    if q == "roll" and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
+    if kind is QuestionKind.ROLL and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
 
-def loads(text: str, where: str = "<session>") -> Session:
+def loads(text: str, where: str = "<session>") -> Session:  # noqa: C901
     """Read a session from JSON text, checking everything; a :class:`SaveError` names ``where``
     and says exactly what is wrong."""
     if not text.strip():
@@ -310,7 +313,7 @@ def _marked_play_out(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out, the table answered every round boundary itself (``by: play-out``)."""
     out, playing = [], False
     for e in inputs:
-        if playing and e.get("q") == "round" and e.get("a") == "next" and "by" not in e:
+        if playing and e.get("q") == QuestionKind.ROUND.value and e.get("a") == "next" and "by" not in e:
             e = {**e, "by": PLAY_OUT}
         playing = playing or e.get("a") == PLAY_OUT
         out.append(e)

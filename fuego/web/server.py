@@ -292,7 +292,7 @@ async def _plain(send: Callable, status: int, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
-def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) -> Any:
+def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) -> Any:  # noqa: C901
     """The ASGI app of the players' screen (wrapped in :class:`Guard`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -438,7 +438,7 @@ def fd_budget(reserve: int = FD_RESERVE) -> int:
     return soft - used - reserve - BACKLOG
 
 
-def bounded_protocol(limits: Limits) -> type:
+def bounded_protocol(limits: Limits) -> type:  # noqa: C901
     """uvicorn's h11 protocol, guarded before any request is read: a connection over
     ``limits.connections``, or over ``limits.per_client`` from one address, is closed as it
     opens; one that has not sent a request's headers ``limits.timeout`` seconds after it

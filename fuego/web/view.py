@@ -37,6 +37,7 @@ from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
 from fuego.render.map_style import barrier_state  # the words fuego map's ids use
 from fuego.render.players import named_room, say
+from fuego.rules.charts import Temperature
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
@@ -325,7 +326,7 @@ def _level(scene: Scene, level: int, sight: Sight, changes: Changes | None) -> d
         fire, a = scene.fires[i], b.areas[i]
         if a.level == level:
             fire_list.append({"area": a.name, "col": a.col, "row": a.row, "fd": fire.fd,
-                              "hot": fire.temperature.value == "hot",
+                              "hot": fire.temperature is Temperature.HOT,
                               "state": fire.state.value, "new": a.name in new,
                               "grew": a.name in grew and a.name not in new})
     # a burning cart or boat in sight (module wrecks): a fire of its own, drawn beside the fires

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from fuego.errors import RuleError
-from fuego.rules.tables import AREA_FEET, Structure
+from fuego.rules.charts import AREA_FEET, Structure
 from fuego.world.paths import Paths, SmokeWalks
 from fuego.world.places import (
     ALWAYS_OPEN,

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from fuego.rules.tables import AREA_FEET
+from fuego.rules.charts import AREA_FEET
 from fuego.world.places import Barrier, BarrierKind, Change, Feature
 
 if TYPE_CHECKING:
@@ -390,7 +390,7 @@ class Paths:
         return cost
 
     # -- sight lines ---------------------------------------------------------------------------
-    def line(self, i: int, j: int) -> Sightline:
+    def line(self, i: int, j: int) -> Sightline:  # noqa: C901
         """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
         runs between the areas' middles; where it passes exactly through a corner it goes by
         whichever of the two areas beside the corner leaves the view open."""
@@ -480,7 +480,7 @@ class Paths:
             self._look_steps = looks
         return looks
 
-    def sightlines(self, i: int) -> dict[int, Sightline]:
+    def sightlines(self, i: int) -> dict[int, Sightline]:  # noqa: C901
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
         included: the areas on its level whose line is clear, and those across an open link
         above or below. Kept per area until a barrier changes (do not change it)."""

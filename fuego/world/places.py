@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from fuego.rules.tables import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
+from fuego.rules.charts import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
 
 
 class BarrierState(str, Enum):

@@ -58,7 +58,7 @@ class FireEffect(Effect):
 
     def apply(self, scene, script, cue, ctx):
         from fuego.engine.scene import Cause
-        from fuego.rules.tables import Rank, Temperature
+        from fuego.rules.charts import Rank, Temperature
 
         temp = Temperature(self.temperature) if self.temperature else None
         kind = Rank(self.kind) if self.kind else None
@@ -172,7 +172,7 @@ class BurnEffect(Effect):
 
     def apply(self, scene, script, cue, ctx):
         from fuego.engine.injury import burn
-        from fuego.rules.tables import Contact, Temperature
+        from fuego.rules.charts import Contact, Temperature
 
         if self.who is not None:
             who = str(ctx.get("hero") or "") if self.who == HERO_HERE else self.who
@@ -265,7 +265,7 @@ def set_wind(scene: Scene, strength: str | None, direction: str | None, why: str
     """Change the wind: the scene's settings (smoke clearing reads ``settings.wind``) and the
     wind module's state through its ``set_wind`` where the module is on (it announces the new
     wind itself); without the module a ``WIND`` event says it."""
-    from fuego.rules.tables import Wind
+    from fuego.rules.charts import Wind
 
     if strength is not None:
         scene.settings.wind = Wind(strength)
@@ -338,7 +338,7 @@ class NpcEffect(Effect):
 
 def make_npc(sheet: dict[str, Any]):
     from fuego.engine.heroes import Hero
-    from fuego.rules.tables import Rank
+    from fuego.rules.charts import Rank
 
     kw = dict(sheet)
     kw["rank"] = Rank(kw.get("rank", "henchman"))

@@ -24,7 +24,7 @@ class _Parser(TriggerReader, EffectReader):
     """Turns the raw ``script:`` data into cues, reporting every problem with its key path."""
 
     # -- the script ------------------------------------------------------------------------
-    def parse(self, raw: Any) -> list[Cue] | None:
+    def parse(self, raw: Any) -> list[Cue] | None:  # noqa: C901
         path = self.root
         if raw is None:
             return []
@@ -68,7 +68,7 @@ class _Parser(TriggerReader, EffectReader):
             cues.append(cue)
         return cues if ok else None
 
-    def cue(self, item: Any, path: Path, n: int) -> Cue | None:
+    def cue(self, item: Any, path: Path, n: int) -> Cue | None:  # noqa: C901
         allowed = ("name", "when", "do", "once", "every", "description")
         spec = self.mapping(item, path, allowed, ("when", "do"))
         if spec is None:

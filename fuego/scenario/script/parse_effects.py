@@ -236,7 +236,7 @@ class EffectReader(Reader):
     def e_break(self, v, p):
         return self._barrier_effect("break", v, p)
 
-    def e_collapse(self, v, p):
+    def e_collapse(self, v, p):  # noqa: C901
         if isinstance(v, str):
             v = {"room": v} if v in self.b.rooms else {"floor": v}
         spec = self.mapping(v, p, ("room", "floor", "fd", "by"))
@@ -312,7 +312,7 @@ class EffectReader(Reader):
         got = self._wind_values(v, p)
         return WindEffect(*got) if got is not None else None
 
-    def e_weather(self, v, p):
+    def e_weather(self, v, p):  # noqa: C901
         allowed = ("wind", "direction", *WEATHER_KEYS)
         spec = self.mapping(v, p, allowed)
         if spec is None:
@@ -397,7 +397,7 @@ class EffectReader(Reader):
                           "resolve": traits.resolve, "panache": traits.panache,
                           "knacks": dict(hero.knacks), "rank": hero.rank})
 
-    def e_burn(self, v, p):
+    def e_burn(self, v, p):  # noqa: C901
         spec = self.mapping(v, p, ("who", "hero", "at", "fd", "by", "temperature"),
                             ("fd", "by"))
         if spec is None:

@@ -1,4 +1,4 @@
-"""What the GM's table shows: the :class:`Screen` it writes to (rich on a terminal, plain text
+"""The GM's screen: the :class:`Screen` the prompts write to (rich on a terminal, plain text
 otherwise) and the views of the scene it draws: the moment, the levels' plans, the heroes' and
 the fires' tables, what each hero sees, a choice's words and label, a roll's odds, and the style
 of a narrated event.
@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.rules.formulas import fire_tn
-from fuego.table import replay
+from fuego.rules.charts import Temperature
 from fuego.text import terminal
 
 if TYPE_CHECKING:
@@ -191,7 +190,7 @@ def area_label(scene: Scene, i: int) -> str:
 
 def fire_label(scene: Scene, i: int) -> str:
     fire = scene.fires[i]
-    extra = "" if fire.temperature.value == "regular" else f" {fire.temperature.value}"
+    extra = "" if fire.temperature is Temperature.REGULAR else f" {fire.temperature.value}"
     return f"{scene.area_name(i)} {fire.fd} FD{extra}"
 
 
@@ -289,7 +288,7 @@ HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breat
 HERO_FLEX = 1
 
 
-def hero_rows(scene: Scene, width: int | None = None
+def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
               ) -> tuple[list[str], list[list[str]], list[str | None]]:
     """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
     burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then
@@ -410,26 +409,16 @@ def fire_rows(scene: Scene) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def choice_words(scene: Scene, hero: Hero, act: HeroAction) -> str:
-    """A choice in the words a GM types (``parse_action`` reads them back): a door or window
-    is named by the area beyond it."""
-    from fuego.engine.hero_actions import HeroActionKind
-
-    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        far = scene.building.barriers[act.door].other(hero.area)
-        return f"{act.kind.value} {scene.area_name(far)}"
-    return replay.action_words(scene, act)
-
-
 def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
-    """A choice as the GM reads it: its words, what it means, and for a roll its pool, TN and
-    chance (and what a failure risks), before it is picked."""
+    """A choice as the GM reads it: its text (``HeroAction.text``, what the GM may type back),
+    what it means, and for a roll its pool, TN and chance (and what a failure risks), before it
+    is picked."""
     from fuego.engine.hero_actions import HeroActionKind
     from fuego.table.risk import choice_odds
 
     b = scene.building
     k = act.kind
-    words = choice_words(scene, hero, act)
+    words = act.text(scene)
     odds = choice_odds(scene, hero, act)
     roll = odds.words() if odds is not None else ""
     if k is HeroActionKind.MOVE:
@@ -445,11 +434,11 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         barrier = b.barriers[act.door]
         far = barrier.other(hero.area)
         what = barrier.describe().replace("-", " ")
-        named = "" if "|" in barrier.name else f" '{barrier.name}'"
-        return f"{words} ({what}{named} to {b.rooms[b.areas[far].room].name})"
+        beyond = "" if scene.area_name(far) in words else f", {scene.area_name(far)}"
+        return f"{words} ({what} to {b.rooms[b.areas[far].room].name}{beyond})"
     if k is HeroActionKind.SMOTHER:
         fd = scene.fires[act.area].fd
-        return f"{words} ({fire_dice(fd)}; {roll or f'TN {fire_tn(fd)}'}; success: " \
+        return f"{words} ({'; '.join(filter(None, [fire_dice(fd), roll]))}; success: " \
                f"{1 + act.raises} FD off)"
     if k is HeroActionKind.SPOT:
         return f"{words} (a hidden fire, GM only: {fire_dice(scene.fires[act.area].fd)}; " \

@@ -1,4 +1,4 @@
-"""Every number of the core rules, as data, each table citing its source.
+"""The rule charts: every number of the core rules, as data, each chart citing its source.
 
 Source ``003`` is ``shared/seeds/003_a7cc15ef564fe639.txt`` (7th Sea fire rules); the readings
 named here are in ``shared/RULES-NOTES.md`` and ``docs/rules.md``. The optional modules keep

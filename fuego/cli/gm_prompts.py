@@ -1,7 +1,7 @@
-"""The GM's table: what ``fuego play`` shows and asks (the prompting layer; the engine never
+"""The GM's prompts: what ``fuego play`` shows and asks each round (the prompting layer; the engine never
 prompts).
 
-:class:`Table` is the :class:`fuego.table.replay.Live` side of a session: the
+:class:`GMPrompts` is the :class:`fuego.table.replay.Live` side of a session: the
 :class:`~fuego.table.replay.Player` replays the saved answers and asks the table only when
 they run out. The table
 
@@ -29,7 +29,7 @@ pipe (or with ``--plain``). Input is read with ``click.prompt`` so a pipe, a pse
 click's ``CliRunner`` can drive it; end of input saves and stops.
 
 What the table shows (:class:`Screen`, the plans, the heroes' and fires' tables, the choices'
-labels) is in :mod:`fuego.cli.table_view`.
+labels) is in :mod:`fuego.cli.gm_screen`.
 """
 
 from __future__ import annotations
@@ -40,12 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from fuego.cli.table_view import (
+from fuego.cli.gm_screen import (
     Screen,
     also_burning,
     area_label,
     choice_label,
-    choice_words,
     event_style,
     fire_label,
     fire_rows,
@@ -66,9 +65,10 @@ from fuego.cli.table_view import (
     when,
 )
 from fuego.errors import FuegoError, SaveError
+from fuego.rules.formulas import raise_bonus
 from fuego.table import session as sessions
 from fuego.table.overrides import OVERRIDE_HELP
-from fuego.table.replay import PLAY_OUT, Interrupted, Question, Quit, Rewind
+from fuego.table.replay import PLAY_OUT, Interrupted, Question, QuestionKind, Quit, Rewind
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
@@ -100,25 +100,25 @@ _KIND_WORDS = {
 
 def undone_words(entry: dict[str, Any]) -> str:
     """An answer as the GM gave it, for the line that says it was undone."""
-    q, who, rnd = entry.get("q"), entry.get("hero", ""), entry.get("round")
+    q, who, rnd = QuestionKind(entry["q"]), entry.get("hero", ""), entry.get("round")
     at = f"round {rnd}, phase {entry.get('phase')}"
     if "gm" in entry:
-        where = f"before round {rnd}" if q == "round" else at
+        where = f"before round {rnd}" if q is QuestionKind.ROUND else at
         return f"the GM's {entry['gm']!r} ({where})"
     a = entry.get("a")
-    if q == "round":
+    if q is QuestionKind.ROUND:
         return (f"letting the fire play out (before round {rnd})" if a == PLAY_OUT
                 else f"the start of round {rnd}")
-    if q == "dice":
+    if q is QuestionKind.DICE:
         return f"{who}'s action dice for round {rnd}"
-    if q == "action":
+    if q is QuestionKind.ACTION:
         return f"{who}'s action ({at}: {a})"
     total = "fuego's roll" if a == "auto" else str(a)
     return f"{who}'s roll for {entry.get('purpose', 'a roll')} ({at}: {total})"
 
 
 # -- the table -----------------------------------------------------------------------------------
-class Table:
+class GMPrompts:
     """Shows and asks; implements :class:`fuego.table.replay.Live`."""
 
     def __init__(self, screen: Screen, save_path: str, *, verbose: bool = False,
@@ -198,26 +198,26 @@ class Table:
             return PLAY_OUT
         return None
 
-    def answer(self, q: Question) -> str:
+    def answer(self, q: Question) -> str:  # noqa: C901
         if self.muted:
             self._resumed(q)
         self._flush_narration()
         self._warnings()
-        if q.kind != "round" and self.go_until_hero:
+        if q.kind is not QuestionKind.ROUND and self.go_until_hero:
             self.go, self.go_until_hero = 0, False
-        if q.kind == "round":
+        if q.kind is QuestionKind.ROUND:
             if self._last_round_shown != q.round:
                 self._last_round_shown = q.round
                 self.show_state(q.scene, before_round=q.round)
             if q.offer_end:
                 return self._offer_end(q)
             prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
-        elif q.kind == "dice":
+        elif q.kind is QuestionKind.DICE:
             n = len(q.rolled)
             prompt = (f"  {q.actor.name}'s action di{'e' if n == 1 else 'ce'} "
                       f"({n} d10, no ten again; Enter: fuego's "
                       f"{' '.join(map(str, q.rolled))})")
-        elif q.kind == "action":
+        elif q.kind is QuestionKind.ACTION:
             shown: tuple[Any, ...] = (q.key(), tuple(q.actor.dice), q.choices, q.default)
             if shown != self._shown:  # not again after a rejected answer
                 self._shown = shown
@@ -235,7 +235,7 @@ class Table:
             text = literal(self._read(prompt))
             words = text.split()
             if words and words[0].lower() == "go" and len(words) <= 2:
-                if q.kind != "round":
+                if q.kind is not QuestionKind.ROUND:
                     self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
                     continue
                 if len(words) == 2 and not (words[1].isascii() and words[1].isdigit()
@@ -247,14 +247,14 @@ class Table:
                 return ""
             handled = self._meta(q, text)
             if handled:  # the menu or the roll again under what the command showed
-                if q.kind == "action":
+                if q.kind is QuestionKind.ACTION:
                     self._show_choices(q)
-                elif q.kind == "roll":
+                elif q.kind is QuestionKind.ROLL:
                     self.screen.line("  " + roll_line(q), "cyan")
                 continue
-            if q.kind == "action" and text.strip().lower() in ("hold", "h"):
+            if q.kind is QuestionKind.ACTION and text.strip().lower() in ("hold", "h"):
                 self._held(q)
-            if q.kind == "roll":
+            if q.kind is QuestionKind.ROLL:
                 self._roll_text = text
             return text
 
@@ -324,9 +324,9 @@ class Table:
         self._flush_narration()
         self._warnings()
         self.screen.line("")
-        self.screen.lines(summarize(scene, limit=scene.settings.max_rounds))
+        self.screen.lines(summarize(scene, player.outcome))
         self.save(player)
-        q = Question("end", scene, scene.round)
+        q = Question(QuestionKind.END, scene, scene.round)
         while True:
             try:
                 text = literal(self._read("The scene is over: Enter to finish (or undo, "
@@ -377,15 +377,15 @@ class Table:
         if self._backing:  # back from a roll: the same moment, so only the choices again
             self._backing = False
             return
-        where = f"before round {q.round}" if q.kind == "round" else when(scene)
+        where = f"before round {q.round}" if q.kind is QuestionKind.ROUND else when(scene)
         same_round, self._undo_round = self._undo_round == q.round, None
-        if same_round and q.kind != "round":  # one answer back in this round: its question
+        if same_round and q.kind is not QuestionKind.ROUND:  # one answer back in this round: its question
             self.screen.line(f"-- back at {where} --", "yellow")
             return
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
                          f"({n} answer{'s' if n != 1 else ''} replayed) --", "yellow")
-        if q.kind != "round" and scene.round >= 1:
+        if q.kind is not QuestionKind.ROUND and scene.round >= 1:
             recap = Narrator(verbose=self.verbose, building=scene.building)
             lines = []
             for e in scene.log:  # not flushed: a damage line still waiting is the live one's
@@ -546,17 +546,17 @@ class Table:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for later; ... raise N: call raises (+5 TN "
-                         "each); help", "dim")
+        self.screen.line("      hold: keep the die for later; ... raise N: call raises "
+                         f"(+{raise_bonus(1)} TN each); help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
             n = q.choices.index(q.default) + 1
-            return f"  {q.actor.name} [{n}: {choice_words(q.scene, q.actor, q.default)}]"
+            return f"  {q.actor.name} [{n}: {q.default.text(q.scene)}]"
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
-    def _meta(self, q: Question, text: str) -> bool:
+    def _meta(self, q: Question, text: str) -> bool:  # noqa: C901
         """Handle help/map/status/undo/save/quit; True when ``text`` was one of them."""
         words = text.split()
         if not words:
@@ -570,7 +570,8 @@ class Table:
             self._map(scene, words[1:])
             return True
         if verb == "status":
-            self.show_status(scene, f"before round {q.round}" if q.kind == "round" else None)
+            self.show_status(scene, f"before round {q.round}" if q.kind is QuestionKind.ROUND
+                             else None)
             return True
         if verb == "look":
             self._look(scene, " ".join(words[1:]))
@@ -610,7 +611,7 @@ class Table:
         count = plural(dropped, "answer")
         if whole:
             nxt = inputs[keep] if keep < len(inputs) else None
-            rnd = nxt["round"] if nxt and nxt.get("q") == "round" else 1
+            rnd = nxt["round"] if nxt and nxt.get("q") == QuestionKind.ROUND.value else 1
             raise Rewind(keep, f"undone: back to the start of round {rnd} ({count} dropped)")
         self._undo_round = q.round
         played = sum(1 for e in inputs[keep + 1:] if "by" in e)
@@ -673,11 +674,11 @@ class Table:
         followed it are dropped and replayed up to it; the round stays)."""
         inputs = self.player.inputs if self.player is not None else []
         k = len(inputs) - 1
-        while k >= 0 and (inputs[k].get("q") == "roll" or "gm" in inputs[k]):
+        while k >= 0 and (inputs[k].get("q") == QuestionKind.ROLL.value or "gm" in inputs[k]):
             k -= 1  # the rolls (and overrides) since the action
         e = inputs[k] if k >= 0 else {}
-        if q.kind != "roll" or e.get("q") != "action" or e.get("round") != q.round or \
-                e.get("phase") != q.phase:
+        if q.kind is not QuestionKind.ROLL or e.get("q") != QuestionKind.ACTION.value or \
+                e.get("round") != q.round or e.get("phase") != q.phase:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
                              "made it; undo takes back the last answer, undo round the round",
                              "bold red")
@@ -692,19 +693,19 @@ class Table:
         self.screen.line("  GM overrides (recorded in the session, undone by undo):", "bold")
         self.screen.lines("    " + line for line in OVERRIDE_HELP.splitlines())
         self.screen.line("    (gm ... forces an override where a hero's action has the same words)")
-        if q.kind == "action":
+        if q.kind is QuestionKind.ACTION:
             self.screen.line("  Here: a number from the list, the action's words (move ground:C4, "
                              "open ground:C5, smother ground:D2, spot ground:E2, put-out-clothes "
                              "[Name], wait; add 'raise N' to call raises on its roll), hold, or "
                              "Enter for the starred choice.", "bold")
             self._show_choices(q)
-        elif q.kind == "roll":
+        elif q.kind is QuestionKind.ROLL:
             self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
                              "fuego keeps the highest), Enter and fuego rolls, or back.", "bold")
-        elif q.kind == "dice":
+        elif q.kind is QuestionKind.DICE:
             self.screen.line("  Here: the player's action dice (3 6 9), or Enter for fuego's.",
                              "bold")
-        elif q.kind == "round":
+        elif q.kind is QuestionKind.ROUND:
             self.screen.line("  Here: Enter plays the round.", "bold")
 
     def _map(self, scene: Scene, args: list[str]) -> None:
