@@ -69,18 +69,21 @@ def test_state_machine_refuses_illegal_transitions():
     s = _kitchen()
     fire = s.start_fire(0, 3, Cause.GM, flame=True, kind=Rank.VILLAIN)
     with pytest.raises(RuleError):
-        fire.trigger(Trigger.FLASHOVER, s, "test")  # a Flame must become a Blaze first
+        fire.trigger(Trigger.KINDLE, s, "test")  # born once
     assert fire.trigger(Trigger.BLAZE, s, "test")
     assert fire.state is FireState.BURNING
     with pytest.raises(RuleError):
         fire.trigger(Trigger.BLAZE, s, "test")
-    assert fire.trigger(Trigger.FLASHOVER, s, "test")
+    # heat: the state stays, the temperature is hot; once hot, heat changes nothing
+    assert fire.trigger(Trigger.HEAT, s, "test")
+    assert fire.state is FireState.BURNING and fire.temperature is Temperature.HOT
+    assert not fire.trigger(Trigger.HEAT, s, "test")
     # the machine's conditions: not crippled, so no guttering; not spent, so not out
     fire.dramatic = fire.resolve - 1
-    assert not fire.trigger(Trigger.WOUND, s) and fire.state is FireState.HOT
+    assert not fire.trigger(Trigger.WOUND, s) and fire.state is FireState.BURNING
     fire.dramatic = fire.resolve  # a Villain is crippled at Resolve ...
     assert fire.trigger(Trigger.WOUND, s)
-    assert fire.state is FireState.GUTTERING
+    assert fire.state is FireState.GUTTERING and fire.temperature is Temperature.HOT
     assert not fire.explodes and not fire.damage_pool().explode
     assert not fire.spreading_pool().explode
     assert not fire.trigger(Trigger.WOUND, s)  # ... and out at twice Resolve
@@ -93,7 +96,7 @@ def test_state_machine_refuses_illegal_transitions():
         with pytest.raises(RuleError):
             fire.trigger(trigger, s, "test")
     states = [(e.data["before"], e.data["after"]) for e in s.log if e.kind is EventKind.FIRE_STATE]
-    assert states == [("flame", "burning"), ("burning", "hot"), ("hot", "guttering")]
+    assert states == [("flame", "burning"), ("burning", "guttering")]  # heat is no state
     assert [e.data["why"] for e in s.log if e.kind is EventKind.FIRE_STATE][-1] == \
         "crippled: fuel running low"
     assert [e.kind for e in s.log][-2:] == [EventKind.FIRE_OUT, EventKind.AREA_BURNED_OUT]
@@ -113,7 +116,7 @@ def test_state_changes_run_the_machines_callbacks(monkeypatch):
     # The machine resolves its callbacks by name on the fire: replacing them on the class
     # shows every change of state goes through the machine (flashover and going out here).
     calls = []
-    entered, went_out = Fire.entered, Fire.went_out
+    entered, went_out, heated = Fire.entered, Fire.went_out, Fire.heated
 
     def spy_entered(fire, event):
         calls.append(("entered", event.event.name, fire.state))
@@ -123,15 +126,20 @@ def test_state_changes_run_the_machines_callbacks(monkeypatch):
         calls.append(("went_out", event.event.name, fire.state))
         went_out(fire, event)
 
+    def spy_heated(fire, event):
+        calls.append(("heated", event.event.name, fire.state))
+        heated(fire, event)
+
     monkeypatch.setattr(Fire, "entered", spy_entered)
     monkeypatch.setattr(Fire, "went_out", spy_went_out)
+    monkeypatch.setattr(Fire, "heated", spy_heated)
     s = _kitchen()
     kitchen = s.building.room_areas("kitchen")
     for i in kitchen:
         s.start_fire(i, 2, Cause.GM)
     s.round = 1  # a round after they started (all-burning)
     check_flashover(s)
-    assert calls == [("entered", "flashover", FireState.HOT)] * len(kitchen)
+    assert calls == [("heated", "heat", FireState.BURNING)] * len(kitchen)
     calls.clear()
     s.extinguish(s.fires[kitchen[0]], "doused", burned_out=False)
     fire = s.fires[kitchen[1]]
@@ -449,7 +457,7 @@ def test_flashover_turns_an_enclosed_room_hot_when_all_of_it_burns():
     s.round = 2
     check_flashover(s)
     assert "kitchen" in s.flashed
-    assert all(f.temperature is Temperature.HOT and f.state is FireState.HOT
+    assert all(f.temperature is Temperature.HOT and f.state is FireState.BURNING
                for f in s.room_fires("kitchen"))
     # a fire started later in a flashed room starts hot
     late = s.start_fire(b.find("D1"), 2, Cause.GM)

@@ -16,7 +16,7 @@ from fuego.cli import cli
 from fuego.forecast.counts import STATUSES
 from fuego.forecast.runner import forecast
 from fuego.scenario.model import loads
-from fuego.stats import Z95, difference_interval, mean_interval, runs_for, wilson
+from fuego.stats import Z95, mean_interval, newcombe, runs_for, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -157,5 +157,5 @@ def test_the_subtitle_says_when_half_the_fuel_never_burns():
     (10, 10, 0, 10, 0.6075, 1.0),
 ])
 def test_the_difference_of_two_shares_matches_newcombes_intervals(k1, n1, k2, n2, low, high):
-    lo, hi = difference_interval(k1, n1, k2, n2)
+    lo, hi = newcombe(k1, n1, k2, n2)
     assert round(lo, 4) == low and round(hi, 4) == high

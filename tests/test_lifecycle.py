@@ -65,13 +65,13 @@ def test_a_fire_is_kindling_until_the_machine_kindles_it():
     s = _row()
     fire = Fire(99, 0, 3, 5)
     assert fire.state is FireState.KINDLING and Fire.machine.initial == FireState.KINDLING.name
-    for trigger in (Trigger.BLAZE, Trigger.FLASHOVER, Trigger.WOUND):
+    for trigger in (Trigger.BLAZE, Trigger.HEAT, Trigger.WOUND):
         assert not fire.may(trigger)
     assert fire.trigger(Trigger.KINDLE, s) and fire.state is FireState.BURNING
     with pytest.raises(RuleError):
         fire.trigger(Trigger.KINDLE, s)  # born once
     with pytest.raises(TypeError):
-        Fire(1, 0, 3, 5, state=FireState.HOT)  # type: ignore[call-arg]  # no state by hand
+        Fire(1, 0, 3, 5, state=FireState.BURNING)  # type: ignore[call-arg]  # no state by hand
 
 
 def test_the_kindle_conditions_decide_flame_or_burning():
@@ -97,10 +97,61 @@ def test_the_kindle_conditions_decide_flame_or_burning():
 def test_a_saved_fire_comes_back_in_its_state():
     s = _row()
     fire = s.start_fire(0, 4, Cause.GM)
-    fire.trigger(Trigger.FLASHOVER, s, "test")
+    fire.trigger(Trigger.HEAT, s, "test")
     back = Fire.from_dict(fire.to_dict())
-    assert back.state is FireState.HOT and back.to_dict() == fire.to_dict()
+    assert back.state is FireState.BURNING and back.temperature is charts.Temperature.HOT
+    assert back.to_dict() == fire.to_dict()
     assert back.may(Trigger.WOUND) and not back.may(Trigger.KINDLE)
+    # an older fuego saved a flashed-over fire in a "hot" state: it is burning, and hot
+    old = {**fire.to_dict(), "state": "hot"}
+    assert Fire.from_dict(old).to_dict() == fire.to_dict()
+
+
+def _temperature_writes(tree: ast.AST) -> list[int]:
+    """Lines that assign another object's ``temperature`` (``fire.temperature = ...``): a fire
+    writes its own only in the machine's callback (``Fire.heated``) and at birth."""
+    lines = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for t in targets:
+            for sub in ast.walk(t):
+                if (isinstance(sub, ast.Attribute) and sub.attr == "temperature"
+                        and not (isinstance(sub.value, ast.Name) and sub.value.id == "self")):
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_hot_is_stored_once_as_the_temperature_the_machine_sets():
+    assert "HOT" not in FireState.__members__  # hot is a temperature, not a state
+    found = [f"{p.relative_to(FUEGO.parent)}:{line}" for p in sorted(FUEGO.rglob("*.py"))
+             for line in _temperature_writes(ast.parse(p.read_text(encoding="utf-8")))]
+    assert found == []
+    assert _temperature_writes(ast.parse("f.temperature = 1\nself.temperature = 2\n")) == [1]
+    # a flashover heats every fire in the room, whatever its state, through ``heat``
+    s = _row()
+    fires = [s.start_fire(i, 3, Cause.GM, kind=Rank.VILLAIN) for i in range(3)]
+    fires[1].dramatic = fires[1].resolve
+    assert s.lifecycle(fires[1], Trigger.WOUND, None) and fires[1].state is FireState.GUTTERING
+    s.round = 1
+    from fuego.engine.rounds import check_flashover
+
+    check_flashover(s)
+    assert "kitchen" in s.flashed
+    assert [(f.state, f.temperature) for f in fires] == [
+        (FireState.BURNING, charts.Temperature.HOT), (FireState.GUTTERING, charts.Temperature.HOT),
+        (FireState.BURNING, charts.Temperature.HOT)]
+    assert [e.kind for e in s.log if e.kind in (EventKind.FLASHOVER, EventKind.FIRE_STATE)] == [
+        EventKind.FIRE_STATE, EventKind.FLASHOVER]  # the guttering, then the flashover's line
+    # a hot fire merging into a regular one heats it, and the merge says so
+    s2 = _row()
+    fire = s2.start_fire(0, 2, Cause.GM)
+    assert s2.start_fire(0, 1, Cause.GM, temperature=charts.Temperature.HOT) is fire
+    assert fire.temperature is charts.Temperature.HOT
+    assert s2.log[-1].kind is EventKind.FIRE_MERGED and s2.log[-1].data["temperature"] == "hot"
 
 
 def test_one_rank_enum():

@@ -114,7 +114,7 @@ def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
     from builders import TWO_ROOMS, grid, scene
 
     from fuego.engine.events import EventKind
-    from fuego.engine.fire import FireState
+    from fuego.engine.fire import Trigger
     from fuego.engine.hero_actions import move
     from fuego.engine.heroes import Hero
     from fuego.engine.rounds import _exposure
@@ -127,6 +127,6 @@ def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
     _exposure(s)
     move(s, bo, 0)
     assert not [e for e in s.log if e.kind in (EventKind.HERO_DAMAGED, EventKind.HERO_AVOIDED)]
-    fire.state = FireState.BURNING
+    fire.trigger(Trigger.BLAZE, s, "test")  # the Flame becomes a Blaze, through the machine
     _exposure(s)
     assert [e.actor for e in s.log if e.kind is EventKind.HERO_DAMAGED] == ["Ana", "Bo"]

@@ -13,7 +13,7 @@ from test_modules_support import area, field, module_events, scene_with
 from fuego.cli import cli
 from fuego.engine import loop
 from fuego.engine.events import EventKind
-from fuego.engine.fire import FireState
+from fuego.engine.fire import FireState, Trigger
 from fuego.engine.hero_actions import move
 from fuego.engine.heroes import Hero
 from fuego.engine.rounds import start_scene
@@ -83,7 +83,7 @@ def test_once_its_area_is_a_blaze_the_wreck_is_no_separate_fire():
     end_round(s, 1)
     fire = s.fires[area(s, "B1")]
     assert fire.state is FireState.FLAME and W.burning_wrecks(s)  # a Flame: still a wreck
-    fire.state = FireState.BURNING
+    fire.trigger(Trigger.BLAZE, s, "test")  # the Flame becomes a Blaze, through the machine
     s.modules[0].round_start(s)
     assert not W.burning_wrecks(s)
     assert module_events(s, "wrecks")[-1].data["what"] == "wreck-gone"

@@ -20,7 +20,7 @@ from fuego.dice.roller import Pool
 from fuego.engine.controllers import AutoController, exit_costs
 from fuego.engine.events import LOG_FORMAT, EventKind
 from fuego.engine.explosion import explode
-from fuego.engine.fire import FireState
+from fuego.engine.fire import FireState, Trigger
 from fuego.engine.hero_actions import HeroActionKind, move, options
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import burn, dramatic_wounds
@@ -449,7 +449,7 @@ def flames(**opts):
     s.round = 1
     flame = s.start_fire(area(s, "A1"), 2, Cause.GM)
     blaze = s.start_fire(area(s, "C1"), 2, Cause.GM)
-    blaze.state = FireState.BURNING
+    blaze.trigger(Trigger.BLAZE, s, "test")  # a Blaze, through the machine
     hero = Hero("Ana", area(s, "B1"), brawn=3)
     s.heroes.append(hero)
     return s, flame, blaze, hero

@@ -33,15 +33,17 @@ ENDING_NAMES = {"fire-out": "fire out (no fire, no smoke)", "gm-ended": "ended b
                 "heroes-out": "no hero left to act"}
 
 
-def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1) -> list[str]:
+def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
+                  by: str | None = None) -> list[str]:
     """The terminal summary of a forecast's :meth:`~fuego.forecast.result.ForecastResult.summary`
-    (or its ``to_dict``)."""
+    (or its ``to_dict``); ``by`` names what played the runs (default: ``jobs`` jobs)."""
     R = data["rounds"]
     runs = data["runs"]
     lines = [f"fuego forecast: {data['scenario'] or 'scenario'}",
              f"{runs} runs of up to {R} rounds, seed {data['seed']}"
-             + (f" ({elapsed:.1f} s, {runs / elapsed:.0f} runs/s with {jobs} "
-                f"job{'s' if jobs != 1 else ''})" if elapsed and runs else "")]
+             + (f" ({elapsed:.1f} s, {runs / elapsed:.0f} runs/s with "
+                f"{by or str(jobs) + ' job' + ('s' if jobs != 1 else '')})"
+                if elapsed and runs else "")]
     stopped = data.get("interrupted")
     if stopped:
         lines.append(f"Interrupted (Ctrl-C): {stopped['runs_finished']} of "
@@ -139,12 +141,22 @@ def hero_table(heroes: dict) -> list[str]:
               help="Seed of the forecast; run i plays seed (S*1000003+i) mod 2**48.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
               help="Processes to share the runs (1 to 64); the numbers do not depend on it.")
+@click.option("--dask", "dask", default=None, metavar="ADDRESS|local[:N]",
+              help="Play the runs on a Dask cluster: a scheduler's address (tcp://HOST:8786), "
+                   "or local for one on this machine (N workers; default one per core). "
+                   "Needs pip install 'fuego[dask]'; the numbers do not depend on it.")
 @click.option("--plan", "plans", multiple=True, metavar="PLAN|HERO=PLAN",
               help="What the heroes try: flee (default), fight (smother the nearest fire while "
                    "they can), rescue:NPC (fetch the NPC, then out), hold (stay put); for all "
                    "player heroes, or one hero (or NPC, one the script brings in too) with "
                    "HERO=PLAN; repeatable. Each hero not named keeps its plan in the "
                    "scenario (else flees). The scenario's actions win where given.")
+@click.option("--vary", "vary", multiple=True, metavar="CHANGE[; CHANGE...]",
+              help="A what-if variant, forecast beside the scenario as written: fire=AREA, "
+                   "door NAME=open|closed|locked|broken, fuel ROOM=N, wind=FORCE, plan=PLAN, "
+                   "... (docs/maps-and-forecasts.md, What-if sweeps); repeatable.")
+@click.option("--sweep", "sweep_file", default=None, metavar="SWEEP.yaml",
+              help="Variants from a sweep file (variants: [{name: ..., change: ...}]).")
 @click.option("--by-round", type=int, default=None, metavar="R",
               help="Round of the report's heat map (default: the round by which, on average, "
                    "areas holding half the fuel have caught fire).")
@@ -160,7 +172,8 @@ def hero_table(heroes: dict) -> list[str]:
 @click.option("--force", is_flag=True,
               help="Replace --out if it exists (never the scenario itself).")
 def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
-             plans: tuple[str, ...], by_round: int | None, out: str | None,
+             dask: str | None, plans: tuple[str, ...], vary: tuple[str, ...],
+             sweep_file: str | None, by_round: int | None, out: str | None,
              paper: str | None, dpi: int, as_json: bool, force: bool) -> None:
     """Monte Carlo forecast of how the fire in scenario FILE will go.
 
@@ -174,6 +187,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
       fuego forecast campaigns/tavern.yaml --rounds 10 --out tavern-forecast.pdf
       fuego forecast campaigns/tavern.yaml --out tavern.pdf --paper letter
       fuego forecast campaigns/tavern.yaml --runs 500 --json > tavern.json
+      fuego forecast campaigns/tavern.yaml --runs 5000 --dask tcp://10.0.0.5:8786
       fuego forecast campaigns/tavern.yaml --plan fight --plan "Gaston=rescue:Mother Hettie"
     """
     from fuego.cli.mapcmd import out_format
@@ -184,6 +198,12 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.render.map_style import default_paper
     from fuego.scenario.model import load
 
+    if vary or sweep_file:
+        from fuego.cli.sweep import run_sweep
+
+        run_sweep(file, vary, sweep_file, runs, rounds, seed, jobs, executor_for(jobs, dask),
+                  plans, as_json, out)
+        return
     fmt = out_format(out) if out else None
     if paper is not None and fmt != "pdf":
         raise FuegoError("--paper sets the pages of a PDF report",
@@ -200,6 +220,7 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     hero_plans = (parse_plans(plans, cast.heroes, scenario.arrivals, base=scenario.plans)
                   if plans else scenario.plans)
     del cast
+    executor = executor_for(jobs, dask)
 
     from rich.console import Console
     from rich.progress import (
@@ -216,29 +237,43 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     interrupted = False
     # With worker processes no refresh thread runs while they fork: the forecast calls
     # progress() every tenth of a second instead, which redraws the clock and the ETA.
+    by_hand = jobs != 1 or dask is not None
     with Progress(TextColumn("forecast"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("runs"), TimeElapsedColumn(), TextColumn("ETA"),
                   TimeRemainingColumn(), console=console, disable=not console.is_terminal,
-                  transient=True, auto_refresh=jobs == 1) as bar:
+                  transient=True, auto_refresh=not by_hand) as bar:
         task = bar.add_task("runs", total=runs if isinstance(runs, int) and runs > 0 else 1)
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, refresh=jobs != 1)
+            bar.update(task, completed=done, refresh=by_hand)
 
         try:
             result = run_forecast(scenario, runs=runs, rounds=rounds, seed=seed, jobs=jobs,
-                                  progress=progress, plans=hero_plans)
+                                  progress=progress, plans=hero_plans, executor=executor)
         except ForecastInterrupted as stop:
             result, interrupted = stop.result, True
     elapsed = time.perf_counter() - started
-    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi, paper)
+    write_report(result, as_json, elapsed, jobs, out, target, fmt, by_round, dpi, paper,
+                 by=executor.label if executor is not None else None)
     if interrupted:
         raise SystemExit(130)
 
 
+def executor_for(jobs: int, dask: str | None):
+    """The Dask executor ``--dask`` asks for (None: the embedded process pool of ``--jobs``)."""
+    if dask is None:
+        return None
+    if jobs != 1:
+        raise click.UsageError("--jobs is for this machine's processes; with --dask the "
+                               "cluster's workers share the runs (--dask local:N for N)")
+    from fuego.forecast.cluster import DaskCluster
+
+    return DaskCluster(dask)
+
+
 def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | None, target,
                  fmt: str | None, by_round: int | None, dpi: int,
-                 paper: str | None = None) -> None:
+                 paper: str | None = None, by: str | None = None) -> None:
     """Print the summary (or the JSON) and write the report (the one place this command
     writes a file)."""
     if as_json:
@@ -246,7 +281,7 @@ def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | No
             click.echo(piece, nl=False)
         click.echo("")
     else:
-        for line in summary_lines(result.summary(), elapsed, jobs):
+        for line in summary_lines(result.summary(), elapsed, jobs, by):
             click.echo(line)
     if out and result.runs:
         from fuego.cli.mapcmd import save_figures

@@ -1,7 +1,8 @@
 """The fire as a character (003, Crunchy Rules for Fire Spreading).
 
 Every 10-ft area that burns holds one :class:`Fire`: its Fire Dice (1-10) give its Traits and
-Knacks through :data:`fuego.rules.charts.FIRE_STATS`; its Resolve is the fuel of its area. Its life is
+Knacks through :data:`fuego.rules.charts.FIRE_STATS`; its Resolve is the fuel of its area; its
+``temperature`` (cold, regular, hot) keeps its damage dice. Its life is
 a state machine shared by all fires (the class-level pattern of the ``transitions`` FAQ: one
 ``Machine`` with ``model=None``; each fire only stores its ``state``), so a fire costs a few
 hundred bytes, not a machine. Every change of state is a trigger the machine dispatches
@@ -46,30 +47,37 @@ class FireState(str, Enum):
     KINDLING = "kindling"  # the machine's initial state: a fire being born (``kindle``)
     FLAME = "flame"  # a beginning fire: does not spread or smoke
     BURNING = "burning"
-    HOT = "hot"  # after flashover: keeps all its damage dice
     GUTTERING = "guttering"  # crippled (a Villain at Dramatic Wounds >= Resolve): no ten again
     OUT = "out"
+    # How hot a fire burns is not a state: it is ``Fire.temperature`` (a guttering fire may
+    # burn hot, a fire may be born hot), changed only by the machine's ``heat`` trigger.
+
+
+#: What a saved fire of an older fuego was in, read as today's state (its temperature says hot).
+_OLD_STATES = {"hot": FireState.BURNING}
 
 
 _GUTTERING = FireState.GUTTERING  # (a module constant: an enum member read from its class
 #: costs a descriptor call on Python 3.11, and pools are looked up on every roll)
 
 #: The states in which a fire acts, spreads and smokes (a Flame does none of these; ASL 25.2).
-ACTING = frozenset({FireState.BURNING, FireState.HOT, FireState.GUTTERING})
+ACTING = frozenset({FireState.BURNING, FireState.GUTTERING})
 
 
 class Trigger(str, Enum):
     #: A fire is born: a Flame when the scene says so (``as_flame``), else burning
     KINDLE = "kindle"
     BLAZE = "blaze"
-    FLASHOVER = "flashover"
+    #: A lit fire starts to burn hot (a flashover in its room, a hot fire merging into it, a
+    #: script): its state stays, its temperature becomes hot (``Fire.heated``)
+    HEAT = "heat"
     #: Dramatic Wounds taken (a failed fuel check): out when its fuel is spent (Dramatic Wounds
     #: at its kind's limit), else guttering when crippled (a Villain at Resolve), else no change
     WOUND = "wound"
     EXTINGUISH = "extinguish"  # put out by someone or something
 
 
-_LIT = [FireState.FLAME, FireState.BURNING, FireState.HOT, FireState.GUTTERING]
+_LIT = [FireState.FLAME, FireState.BURNING, FireState.GUTTERING]
 
 #: The lifecycle, as data: the rule's conditions are the machine's (properties of the fire),
 #: and what entering a state does is the state's callback. Anything not listed raises.
@@ -80,12 +88,13 @@ LIFECYCLE: list[Any] = [
     {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.BURNING},
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING,
      "after": "entered"},
-    {"trigger": Trigger.FLASHOVER.value, "source": FireState.BURNING, "dest": FireState.HOT,
-     "after": "entered"},
+    # (an internal transition: the state stays; the callback makes the fire hot)
+    {"trigger": Trigger.HEAT.value, "source": _LIT, "dest": None, "conditions": "cooler",
+     "after": "heated"},
     # (a trigger's transitions are tried in order: going out comes first)
     {"trigger": Trigger.WOUND.value, "source": _LIT, "dest": FireState.OUT,
      "conditions": "spent"},
-    {"trigger": Trigger.WOUND.value, "source": [FireState.BURNING, FireState.HOT],
+    {"trigger": Trigger.WOUND.value, "source": FireState.BURNING,
      "dest": FireState.GUTTERING, "conditions": "crippled", "after": "entered"},
     {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
 ]
@@ -100,7 +109,6 @@ _STATES: list[Any] = [
     {"name": FireState.KINDLING},
     {"name": FireState.FLAME},
     {"name": FireState.BURNING},
-    {"name": FireState.HOT},
     {"name": FireState.GUTTERING},
     {"name": FireState.OUT, "on_enter": "went_out"},
 ]
@@ -173,6 +181,11 @@ class Fire:
         return at is not None and self.dramatic >= at
 
     @property
+    def cooler(self) -> bool:
+        """Not yet burning hot (``heat`` changes nothing on a hot fire)."""
+        return self.temperature is not Temperature.HOT
+
+    @property
     def spent(self) -> bool:
         """Out of fuel: Dramatic Wounds at Resolve (Henchman) or twice Resolve (Villain)."""
         return self.dramatic >= self.knocked_out_at
@@ -185,6 +198,11 @@ class Fire:
         scene.emit(EventKind.FIRE_STATE, scene.fire_name(self), self.area,
                    trigger=event.event.name, before=_source(event).value,
                    after=self.state.value, why=why)
+
+    def heated(self, event: EventData) -> None:
+        """``heat``: the fire burns hot from now on, all its damage dice kept (003's table;
+        what says so logs it: the flashover, the merge)."""
+        self.temperature = Temperature.HOT
 
     def went_out(self, event: EventData) -> None:
         """Out: the scene takes the fire out of play (its area burned out when the fuel is
@@ -276,7 +294,8 @@ class Fire:
                    temperature=Temperature(d["temperature"]), kind=Rank(d["kind"]),
                    born=d["born"])
         # a saved fire is restored, not born again: the machine puts it back in its state
-        Fire.machine.set_state(FireState(d["state"]), fire)
+        state = _OLD_STATES.get(d["state"]) or FireState(d["state"])
+        Fire.machine.set_state(state, fire)
         fire.flesh, fire.dramatic, fire.smoke = d["flesh"], d["dramatic"], d["smoke"]
         fire.own_fuel = d.get("own_fuel", False)
         return fire

@@ -331,7 +331,7 @@ def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
     for j, barrier in b.neighbours(hero.area):
         if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
             out.append(HeroAction(HeroActionKind.MOVE, target=j))
-        if barrier.kind in OPENABLE and not barrier.destroyed:
+        if barrier.kind in OPENABLE and not barrier.destroyed and not barrier.locked:
             kind = HeroActionKind.CLOSE if not barrier.closed else HeroActionKind.OPEN
             out.append(HeroAction(kind, barrier=barrier.index))
     near = [hero.area, *b.open_neighbours(hero.area)]

@@ -40,7 +40,6 @@ from fuego.rules.charts import (
     SUFFOCATION_TN_PER_ROUND,
     Contact,
     Exposure,
-    Temperature,
 )
 from fuego.rules.settings import FlashoverMode, RoundBurn, SuffocationFire
 
@@ -378,6 +377,5 @@ def check_flashover(scene: Scene) -> None:
         scene.flashed.add(key)
         scene.emit(EventKind.FLASHOVER, None, None, room=key, fires=len(fires))
         for fire in fires:
-            fire.temperature = Temperature.HOT
-            if fire.may(Trigger.FLASHOVER):
-                scene.lifecycle(fire, Trigger.FLASHOVER, f"flashover in {key}")
+            if fire.may(Trigger.HEAT):
+                scene.lifecycle(fire, Trigger.HEAT, f"flashover in {key}")

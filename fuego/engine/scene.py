@@ -189,8 +189,7 @@ class Scene:
             grew = fd > existing.fd
             if grew:
                 existing.set_dice(fd)
-            if temperature is Temperature.HOT and existing.temperature is not Temperature.HOT:
-                existing.temperature = Temperature.HOT
+            if temperature is Temperature.HOT and existing.trigger(Trigger.HEAT, self, "merged"):
                 data["temperature"] = Temperature.HOT.value  # the log shows the change
             self.emit(EventKind.FIRE_MERGED, self.fire_name(existing), area, fd=existing.fd,
                       cause=cause.value, source=src, grew=grew, **data)

@@ -15,12 +15,15 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.play`: one run's play (:func:`~fuego.forecast.play.play_run`) and its
   seed (:func:`run_seed`);
 - :mod:`~fuego.forecast.units`: the work units an executor hands out;
-- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`: who plays them (this process,
-  worker processes);
+- :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`,
+  :mod:`~fuego.forecast.cluster`: who plays them (this process, worker processes, a Dask
+  cluster);
 - :mod:`~fuego.forecast.levers`: what matters: what each hero went through in the runs where
   they went down, against the rest;
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
-- :mod:`~fuego.forecast.runner`: :func:`forecast`, which ties them together.
+- :mod:`~fuego.forecast.runner`: :func:`~fuego.forecast.runner.forecast`, which ties them
+  together;
+- :mod:`~fuego.forecast.sweep`: what-if sweeps, the variants of one scenario side by side.
 
 Reproducible, whatever plays the runs: run ``i`` (0-based) plays the scene built with seed
 ``Roller(seed).spawn(i).seed``, that is ``(seed * 1_000_003 + i) mod 2**48``, and nothing

@@ -9,22 +9,33 @@ its workers, adds the runs they finished and raises :class:`KeyboardInterrupt`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from fuego.forecast.counts import Counts
 from fuego.forecast.units import Unit, Variant, play_unit
 
-__all__ = ["Executor", "Progress", "InProcess"]
+__all__ = ["Executor", "Progress", "InProcess", "chunk_size"]
 
 #: ``progress(runs done, runs in all)``, called after runs finish (and meanwhile, so a clock
 #: can tick).
 Progress = Callable[[int, int], None]
 
 
+def chunk_size(runs: int, workers: int, most: int = 250) -> int:
+    """Runs per work unit: about eight units per worker (so the last ones finish together),
+    at most ``most`` runs each (so progress and Ctrl-C stay prompt)."""
+    return max(1, min(most, math.ceil(runs / (workers * 8))))
+
+
 class Executor(Protocol):
     #: How the summary names it ("1 job", "2 jobs", "dask: 4 workers").
     label: str
+
+    def unit_runs(self, runs: int) -> int:
+        """How many runs of ``runs`` one work unit should hold."""
+        ...
 
     def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
             progress: Progress | None = None) -> None:
@@ -36,6 +47,9 @@ class InProcess:
     """Every unit in this process, one after the other (``--jobs 1``)."""
 
     label = "1 job"
+
+    def unit_runs(self, runs: int) -> int:
+        return chunk_size(runs, 1)
 
     def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
             progress: Progress | None = None) -> None:

@@ -13,7 +13,7 @@ fate was sealed (went down or got out), and when:
 *down* (knocked out or killed at the end) and the *rest*. A lever that happened in 80 % of the
 downs but 10 % of the rest is one the GM can pull (keep that door shut, get them out of the
 stair hall before round 5); :func:`what_matters` ranks them by that difference and keeps those
-whose 95 % interval (:func:`fuego.stats.difference_interval`) is clear of zero; levers seen in
+whose 95 % interval (:func:`fuego.stats.newcombe`) is clear of zero; levers seen in
 exactly as many downs and as many of the rest (most likely the same runs) make one entry, the
 others listed as ``alike``. These are
 associations in the runs, not proofs of cause: a hero who dies in the stair hall's smoke was
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from fuego.stats import difference_interval, wilson
+from fuego.stats import newcombe, wilson
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -271,7 +271,7 @@ def what_matters(counts: LeverCounts, h: int, building: Building,
         return []
     rows = []
     for key, (a, b) in counts.with_[h].items():
-        low, high = difference_interval(a, down, b, rest)
+        low, high = newcombe(a, down, b, rest)
         if low <= 0:
             continue
         rows.append((-(a / down - b / rest), -low, PRIORITY[Lever(key[0])], key, a, b, low,

@@ -21,7 +21,7 @@ from typing import Any
 
 from fuego.errors import FuegoError, Stopped
 from fuego.forecast.counts import Counts
-from fuego.forecast.executors import Progress
+from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.units import RunGuard, Unit, Variant, play_unit
 
 __all__ = ["ProcessPool", "STOP_WAIT"]
@@ -99,6 +99,9 @@ class ProcessPool:
         self.start_method = start_method
         self.tick = tick
         self.label = f"{jobs} job{'s' if jobs != 1 else ''}"
+
+    def unit_runs(self, runs: int) -> int:
+        return chunk_size(runs, self.jobs)
 
     def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],  # noqa: C901
             progress: Progress | None = None) -> None:

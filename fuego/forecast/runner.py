@@ -8,14 +8,13 @@ a Dask cluster give the same numbers to the last bit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, LimitError
 from fuego.forecast.counts import Counts
-from fuego.forecast.executors import Executor, InProcess
+from fuego.forecast.executors import Executor, InProcess, chunk_size
 from fuego.forecast.play import Buildable, run_seed
 from fuego.forecast.pool import ProcessPool
 from fuego.forecast.result import ForecastInterrupted, ForecastResult
@@ -98,12 +97,6 @@ class Setup:
             jobs=jobs, plans=self.plan_names, asked=asked, arrivals=self.arrivals)
 
 
-def chunk_size(runs: int, workers: int) -> int:
-    """Runs per work unit: about eight units per worker (so the last ones finish together),
-    at most 250 runs each (so progress and Ctrl-C stay prompt)."""
-    return max(1, min(250, math.ceil(runs / (workers * 8))))
-
-
 def executor_for(jobs: int, start_method: str | None = None, tick: float = 0.1) -> Executor:
     """The embedded executor: this process for one job, a process pool for more."""
     return InProcess() if jobs == 1 else ProcessPool(jobs, start_method, tick)
@@ -136,9 +129,11 @@ def forecast(scenario: Buildable, runs: int = 1000, rounds: int | None = None, s
     check_number("jobs", jobs, 1, MAX_JOBS, f"use 1 to {MAX_JOBS} processes")
     check_seed(seed)
     setup = Setup.of(scenario, rounds, seed, plans)
-    units = units_of(0, seed, runs, chunk or chunk_size(runs, jobs))
     if executor is None:
+        units = units_of(0, seed, runs, chunk or chunk_size(runs, jobs))
         executor = executor_for(jobs if len(units) > 1 else 1, start_method, tick)
+    else:
+        units = units_of(0, seed, runs, chunk or executor.unit_runs(runs))
     total = setup.variant.counts()
     try:
         executor.run([setup.variant], units, [total], progress)

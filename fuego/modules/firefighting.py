@@ -34,6 +34,7 @@ from fuego.engine.rule_module import RuleModule
 from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
 from fuego.modules.structures import Structures
+from fuego.rules.formulas import fire_tn
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
@@ -50,7 +51,6 @@ BLAST_MIN = 4
 BLAST_RADIUS = 2
 #: fuego's 7th Sea readings of the same tools.
 FREE_RAISE = 5  # RULES-NOTES: a free raise adds +5
-TN_PER_FD = 5  # the fire's own avoidance TN, 5 x Fire Dice (003)
 BLANKET_MAX_FD = 4  # 003's "Small Fire"
 BLANKET_FD_OFF = 1
 SAND_FD_OFF = 2
@@ -201,7 +201,7 @@ class Firefighting(RuleModule):
             scene.set_fire_dice(fire, fire.fd - n, why)
 
     def _roll_down(self, scene: Scene, hero: Hero, fire, trait: int, purpose: str, n: int) -> None:
-        tn = TN_PER_FD * fire.fd
+        tn = fire_tn(fire.fd)  # the fire's own TN (rules.formulas)
         if self._roll(scene, hero, trait, tn, purpose, scene.area_name(fire.area)):
             self._dice_off(scene, fire, n, f"{purpose} by {hero.name}")
 
@@ -249,7 +249,7 @@ class Firefighting(RuleModule):
                            default=None)
                 if best is None:
                     continue
-                tn = TN_PER_FD * fire.fd
+                tn = fire_tn(fire.fd)  # the fire's own TN (rules.formulas)
                 from fuego.engine.injury import Sense, hero_roll
 
                 pool = Pool(max(1, best.brawn + best.knack("firefighting")), best.brawn,

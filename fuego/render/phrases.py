@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.loop import Ending
+from fuego.engine.scene import Cause
+from fuego.rules.charts import Rank, Temperature
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -233,7 +235,6 @@ _GM_ACTIONS = {
 }
 
 _STATE_WORDS = {
-    "hot": "burns hot",
     "guttering": "gutters",
     "burning": "blazes up",
     "flame": "dies back to a flame",
@@ -384,22 +385,22 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
     b = c.building
     cause = d.get("cause")
     extras = [f"FD {d.get('fd')}"]
-    if d.get("temperature") not in (None, "regular"):
+    if d.get("temperature") not in (None, Temperature.REGULAR):
         extras.append(str(d["temperature"]))
-    if d.get("fire_kind") == "villain":
+    if d.get("fire_kind") == Rank.VILLAIN:
         extras.append("a Villain")
     if d.get("state") not in (None, "burning"):
         extras.append(f"a {d['state']}")
     source = d.get("source")
     src = source[5:] if isinstance(source, str) and source.startswith("fire@") else None
-    if cause == "start":
+    if cause == Cause.START:
         return f"Fire in {place(e.area, b, extra=', '.join(extras))}"
-    if cause == "route" and d.get("via"):
+    if cause == Cause.ROUTE and d.get("via"):
         extras.append(str(d["via"]))
-    elif cause and (cause not in ("route", "leap", "burn-through") or not source):
+    elif cause and (cause not in (Cause.ROUTE, Cause.LEAP, Cause.BURN_THROUGH) or not source):
         extras.append(_words(cause))  # a leap or burn-through: the line before says how
     text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
-    return text + (" along the fuel" if cause == "route" and not d.get("via") else "")
+    return text + (" along the fuel" if cause == Cause.ROUTE and not d.get("via") else "")
 
 
 @_phrase(K.FIRE_MERGED)
@@ -525,8 +526,6 @@ def _on_fire_fuel_check(e: Event, c: Context) -> str | None:
 def _on_fire_state(e: Event, c: Context) -> str | None:
     d = cast(events.FireState, e.data)
     b = c.building
-    if d.get("trigger") == "flashover" and not c.verbose:
-        return None  # the flashover line says it
     after = str(d.get("after"))
     text = f"{_fire(e, b, c.fd)} {_STATE_WORDS.get(after, 'turns ' + _words(after))}"
     return text + (f" ({d['why']})" if d.get("why") else "")

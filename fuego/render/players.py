@@ -220,10 +220,8 @@ def _structure_destroyed(e: Event, b: Building | None) -> str:
 
 @_says(K.FIRE_STATE)
 def _fire_state(e: Event, b: Building | None) -> str | None:
-    if e.data.get("trigger") == "flashover":
-        return None  # the flashover's own line says it
     where = _where(fire_at(e), b)
-    words = {"hot": "burns hot", "guttering": "gutters", "burning": "blazes up",
+    words = {"guttering": "gutters", "burning": "blazes up",
              "flame": "dies back to a flicker"}.get(str(e.data.get("after")))
     return f"The fire in {where} {words}" if words else None
 

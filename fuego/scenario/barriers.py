@@ -39,6 +39,7 @@ class EdgePlan:
     closed: bool = True
     broken: bool = False
     name: str = ""
+    locked: bool = False
     origin: Path | None = None  # the single-edge entry that claimed it
     bulk: Path | None = None  # the bulk entry (walls/openings between rooms) that set it
 
@@ -172,7 +173,8 @@ class BarrierPlanner:
                 return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
             if section == "doors":
                 return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
-                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
+                                closed=spec.closed, broken=spec.broken, name=spec.name or "",
+                                locked=spec.locked)
             if section == "windows":
                 return EdgePlan(BarrierKind.WINDOW,
                                 Structure(spec.material or self.defaults.window),
@@ -282,7 +284,7 @@ class BarrierPlanner:
         b = self.building
         for (i, j), plan in self.edges.items():
             barrier = b.connect(i, j, plan.kind, plan.structure, closed=plan.closed,
-                                name=plan.name)
+                                name=plan.name, locked=plan.locked)
             if plan.broken:
                 b.destroy_barrier(barrier)
 

@@ -276,7 +276,14 @@ class DoorSpec(_Placed):
     material: DoorName | None = None
     closed: bool = True
     broken: bool = False
+    locked: bool = False  # shut, and no hero can open it
     name: Name | None = None
+
+    @model_validator(mode="after")
+    def _locked_is_shut(self) -> DoorSpec:
+        if self.locked and not self.closed:
+            raise ValueError("a locked door is closed: drop 'closed: false' or 'locked: true'")
+        return self
 
 
 class WindowSpec(_Placed):

@@ -142,12 +142,13 @@ class Building:
         return area
 
     def connect(self, i: int, j: int, kind: BarrierKind, structure: Structure | None = None,
-                closed: bool = True, name: str = "") -> Barrier:
+                closed: bool = True, name: str = "", locked: bool = False) -> Barrier:
         a, b = min(i, j), max(i, j)
         if self.graph.has_edge(a, b):
             raise ValueError(f"{self.areas[a].name} and {self.areas[b].name} are already connected")
         barrier = Barrier(len(self.barriers), a, b, kind, structure,
-                          closed if kind in OPENABLE else False, name=name)
+                          closed if kind in OPENABLE else False, name=name,
+                          locked=locked and kind is BarrierKind.DOOR)
         if not barrier.name:
             barrier.name = f"{self.areas[a].name}|{self.areas[b].name}"
         self.barriers.append(barrier)
@@ -323,7 +324,7 @@ class Building:
             raise RuleError(f"{barrier.describe()} at {barrier.name} cannot be opened",
                             tip="only doors and windows open and close")
         changed = barrier.closed
-        barrier.closed = False
+        barrier.closed = barrier.locked = False  # opened by the GM's or a script's hand
         if changed:
             self._note(Change.BARRIER, barrier.index)
         return changed

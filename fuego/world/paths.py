@@ -88,10 +88,10 @@ class Sightline:
 def walk_step(barrier: Barrier) -> float | None:
     """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
     more dropping through a hole; None where it cannot be walked through (walls, closed
-    windows, floors)."""
+    windows, floors, locked doors)."""
     if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
         return None
-    if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+    if not barrier.passable and (barrier.kind is not BarrierKind.DOOR or barrier.locked):
         return None
     step = 1.0 + (0 if barrier.passable else 1.0)
     if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
@@ -339,7 +339,7 @@ class Paths:
         Unreachable areas get a large number."""
         if passable is None:
             def passable(bar: Barrier) -> bool:
-                return bar.passable or (bar.kind is BarrierKind.DOOR and not bar.destroyed)
+                return bar.passable or (bar.kind is BarrierKind.DOOR and not bar.locked)
         g = self.graph
         # (g.adj, not g.edges: that view would hold the graph in a reference cycle)
         view = nx.subgraph_view(g, filter_edge=lambda u, v: passable(g.adj[u][v]["barrier"]))

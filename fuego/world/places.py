@@ -218,6 +218,9 @@ class Barrier:
     closed: bool = True  # doors and windows only
     destroyed: bool = False
     name: str = ""
+    #: a locked door: shut, and no hero can open it (fire still burns through it; the GM or
+    #: a script opening it unlocks it)
+    locked: bool = False
 
     @property
     def state(self) -> BarrierState:
@@ -276,7 +279,7 @@ class Barrier:
         if self.destroyed:
             return f"broken {what}"
         if self.kind in OPENABLE:
-            return f"{'closed' if self.closed else 'open'} {what}"
+            return f"{'locked' if self.locked else 'closed' if self.closed else 'open'} {what}"
         return what
 
 

@@ -57,6 +57,7 @@ class FireEffect(Effect):
     kind: str | None = None
 
     def apply(self, scene, script, cue, ctx):
+        from fuego.engine.fire import Trigger
         from fuego.engine.scene import Cause
         from fuego.rules.charts import Rank, Temperature
 
@@ -66,7 +67,7 @@ class FireEffect(Effect):
             fire = scene.fires.get(i)
             if self.add is not None and fire is not None:
                 if temp is Temperature.HOT:
-                    fire.temperature = temp
+                    fire.trigger(Trigger.HEAT, scene, f"script: {cue.name}")
                 scene.set_fire_dice(fire, fire.fd + self.add, f"script: {cue.name}")
                 continue
             fd = self.add if self.add is not None else self.fd

@@ -1,0 +1,303 @@
+"""An executor on a Dask distributed cluster (``fuego forecast --dask ADDRESS``).
+
+The same work units as the process pool (:mod:`fuego.forecast.units`) run as Dask tasks: the
+variants are scattered to every worker once, each unit is one task returning its
+:class:`~fuego.forecast.counts.Counts`, and the counts are added as they come back. A unit's
+counts are the same wherever it ran, so a cluster gives the numbers of ``--jobs 1``.
+
+``local`` starts a :class:`distributed.LocalCluster` on this machine for the forecast (one
+single-threaded worker process per core; ``local:N`` for N), closed when it ends; any other
+address (``tcp://host:8786``) is a running scheduler whose workers have this fuego installed
+(docs/maps-and-forecasts.md, "Scaling out").
+
+Ctrl-C sets a stop :class:`distributed.Event` that every task reads between runs: the tasks
+running send back the runs they finished, those not started return nothing, and what has not
+come back within :data:`STOP_WAIT` seconds is cancelled; the forecast returns once no task of
+it runs on any worker. Dask is optional (``pip install 'fuego[dask]'``): it is imported only
+here, when asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from fuego.errors import FuegoError, Stopped
+from fuego.forecast.counts import Counts
+from fuego.forecast.executors import Progress, chunk_size
+from fuego.forecast.units import Unit, Variant, play_unit
+
+__all__ = ["DaskCluster", "STOP_WAIT", "LOCAL", "parse_address"]
+
+#: The address that starts a cluster on this machine for the forecast.
+LOCAL = "local"
+#: After Ctrl-C, how long to wait for the tasks' finished runs before cancelling them.
+STOP_WAIT = 2.0
+#: How long the tasks may take to stop after they are cancelled (one run each at most).
+QUIET_WAIT = 30.0
+#: The most runs in one task: a second or so of a worker's time (progress comes per task).
+TASK_RUNS = 20
+#: How often a task asks the scheduler whether to stop (between runs; a round trip each).
+STOP_POLL = 0.25
+TIP = "pip install 'fuego[dask]' (Dask distributed), or use --jobs"
+
+
+def parse_address(text: str) -> tuple[str | None, int | None]:
+    """``--dask`` as (scheduler address, None) or (None, local workers; None: one per core)."""
+    if text == LOCAL:
+        return None, None
+    if text.startswith(LOCAL + ":"):
+        n = text[len(LOCAL) + 1:]
+        if not n.isdigit() or not 1 <= int(n) <= 64:
+            raise FuegoError(f"--dask {text!r}: local:N takes 1 to 64 workers, not {n!r}",
+                             tip="--dask local (one worker per core) or --dask local:2")
+        return None, int(n)
+    if "://" not in text and ":" not in text:
+        raise FuegoError(f"--dask {text!r} is not a scheduler address",
+                         tip="give the scheduler's address (tcp://HOST:8786, as `dask "
+                             "scheduler` prints it), or local for a cluster on this machine")
+    return text, None
+
+
+# -- on a worker ----------------------------------------------------------------------------------
+class _EventGuard:
+    """A task's :class:`~fuego.forecast.units.Guard`: the forecast's stop event, asked at most
+    every :data:`STOP_POLL` seconds (a run of the tavern takes about 50 ms)."""
+
+    def __init__(self, name: str) -> None:
+        from distributed import Event
+
+        self.event = Event(name)
+        self.asked = 0.0
+        self.stopped = False
+        self.playing = False
+
+    @property
+    def stop(self) -> bool:
+        now = time.monotonic()
+        if not self.stopped and now - self.asked >= STOP_POLL:
+            self.asked = now
+            self.stopped = bool(self.event.is_set())
+        return self.stopped
+
+
+def _play_task(variants: Sequence[Variant], unit: Unit, stop: str) -> Counts:
+    return play_unit(variants, unit, guard=_EventGuard(stop))
+
+
+def _fuego_version() -> str:
+    from fuego import __version__
+
+    return __version__
+
+
+#: A task's states on a worker once it no longer runs nor waits to.
+_SETTLED = frozenset({"memory", "error", "released", "forgotten"})
+
+
+def _running(prefix: str, dask_worker: Any = None) -> int:
+    """This forecast's tasks that a worker runs, or holds to run (``Client.run`` passes the
+    worker): a cancelled task still runs until it returns."""
+    state = getattr(dask_worker, "state", None)
+    tasks = getattr(state, "tasks", {}) or {}
+    return sum(1 for key, ts in list(tasks.items())
+               if str(key).startswith(prefix) and getattr(ts, "state", "") not in _SETTLED)
+
+
+# -- in the forecast's process --------------------------------------------------------------------
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored by this process meanwhile: the processes forked then keep ignoring it,
+    so a terminal's Ctrl-C reaches only the forecast, which stops them in order. Kept to the
+    moment the local cluster's processes are forked (a Ctrl-C then is lost)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _local_cluster(n: int) -> Any:
+    """A local cluster of ``n`` single-threaded worker processes (a run is pure Python: the
+    GIL lets one thread at a time play), whose processes ignore a terminal's Ctrl-C."""
+    import multiprocessing
+
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
+                           dashboard_address=":0", silence_logs=logging.ERROR)
+    before = set(multiprocessing.active_children())
+    try:
+        with _sigint_ignored():
+            cluster.scale(n)  # the nannies fork their workers on the cluster's loop thread
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                forked = [p for p in multiprocessing.active_children()
+                          if p not in before and p.pid is not None]
+                if len(forked) >= n:
+                    break
+                time.sleep(0.005)
+        cluster.wait_for_workers(n, timeout=120)
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster
+
+
+class _Pending:
+    """The tasks not yet back (future -> unit), and their counts added as they come."""
+
+    def __init__(self, futures: dict, totals: list[Counts], arrived: Any) -> None:
+        self.futures = futures
+        self.totals = totals
+        # the futures as they finish (the client's thread queues them): asking is free,
+        # where waiting on all of them each tick would keep this process busy
+        self.arrived = arrived
+        self.done = 0
+
+    def collect(self, wait: float) -> None:
+        """Add the units that came back, waiting ``wait`` seconds if none has."""
+        batch = self.arrived.next_batch(block=False)
+        if not batch:
+            time.sleep(wait)
+            batch = self.arrived.next_batch(block=False)
+        for future in batch:
+            unit = self.futures.pop(future, None)
+            if unit is None:
+                continue
+            if future.status == "error":
+                exc = future.exception()
+                raise FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
+                                 tip="try --jobs, to see the error in this process")
+            if future.status == "finished":
+                counts = future.result()
+                self.totals[unit.variant].add(counts)
+                self.done += counts.runs
+
+
+class DaskCluster:
+    """Play the units as tasks on a Dask cluster: ``address`` a scheduler's, or ``local``."""
+
+    def __init__(self, address: str = LOCAL, tick: float = 0.1) -> None:
+        self.address, self.workers = parse_address(address)
+        self.tick = tick
+        self.label = "dask"
+
+    def unit_runs(self, runs: int) -> int:
+        return chunk_size(runs, self.workers or 8, TASK_RUNS)
+
+    @contextlib.contextmanager
+    def _client(self) -> Iterator[Any]:
+        try:
+            from distributed import Client
+        except ImportError as exc:
+            raise FuegoError("--dask needs Dask distributed, which is not installed",
+                             tip=TIP) from exc
+        quiet = logging.getLogger("distributed")
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)  # its warnings are for a cluster's admin, not the GM
+        cluster = None
+        try:
+            if self.address is None:
+                cluster = _local_cluster(self.workers or os.cpu_count() or 1)
+                where = "a local cluster"
+            else:
+                where = f"the scheduler at {self.address}"
+            try:
+                client = Client(cluster if cluster is not None else self.address, timeout=10)
+            except (OSError, TimeoutError) as exc:
+                raise FuegoError(f"cannot reach {where} ({exc})",
+                                 tip="start it with `dask scheduler` and give the address it "
+                                     "prints (docs/maps-and-forecasts.md, Scaling out)") from exc
+            try:
+                yield client
+            finally:
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
+            quiet.setLevel(level)
+
+    def _check_workers(self, client: Any) -> int:
+        """The workers' count, once each has shown it runs this fuego."""
+        from fuego import __version__
+
+        client.wait_for_workers(1, timeout=60)
+        try:
+            versions = client.run(_fuego_version)
+        except Exception as exc:  # noqa: BLE001 - a worker without fuego fails its own way
+            raise FuegoError(f"a Dask worker cannot run fuego ({type(exc).__name__}: {exc})",
+                             tip="install the same fuego on every worker's machine "
+                                 "(pip install 'fuego[dask]')") from exc
+        wrong = {w: v for w, v in versions.items() if v != __version__}
+        if wrong:
+            who, version = next(iter(wrong.items()))
+            raise FuegoError(f"the Dask worker {who} has fuego {version}, this is {__version__}",
+                             tip="install the same fuego on every worker's machine")
+        self.label = f"dask: {len(versions)} worker{'s' if len(versions) != 1 else ''}"
+        return len(versions)
+
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
+            progress: Progress | None = None) -> None:
+        runs = sum(u.runs for u in units)
+        with self._client() as client:  # (it says so if Dask is not installed)
+            from distributed import Event, as_completed
+
+            self._check_workers(client)
+            token = uuid.uuid4().hex[:12]
+            prefix = f"fuego-forecast-{token}-"
+            stop = Event(f"fuego-stop-{token}", client=client)
+            shared = client.scatter([list(variants)], broadcast=True)[0]
+            futures = {client.submit(_play_task, shared, unit, stop.name, key=f"{prefix}{k}",
+                                     pure=False): unit
+                       for k, unit in enumerate(units)}
+            pending = _Pending(futures, totals, as_completed(list(futures)))
+            collect = pending.collect
+
+            try:
+                while futures:
+                    collect(self.tick)
+                    if progress:
+                        progress(min(pending.done, runs), runs)
+            except KeyboardInterrupt:
+                self._stop(client, stop, futures, collect, prefix)
+                raise
+            except (Stopped, FuegoError):
+                self._stop(client, stop, futures, None, prefix)
+                raise
+            finally:
+                with contextlib.suppress(Exception):
+                    stop.clear()  # the scheduler forgets the event
+            if pending.done < runs:
+                raise KeyboardInterrupt  # some task was stopped by another hand
+
+    def _stop(self, client: Any, stop: Any, futures: dict, collect: Any, prefix: str) -> None:
+        """Stop the tasks: set the event, keep what comes back within STOP_WAIT, cancel the
+        rest, and wait until none of them runs on any worker."""
+        with contextlib.suppress(Exception):
+            stop.set()
+        if collect is not None:
+            deadline = time.monotonic() + STOP_WAIT
+            try:
+                while futures and time.monotonic() < deadline:
+                    collect(min(0.05, max(0.01, deadline - time.monotonic())))
+            except (KeyboardInterrupt, FuegoError):
+                pass  # a second Ctrl-C, or a failed task: stop waiting
+        with contextlib.suppress(Exception):
+            client.cancel(list(futures), force=True)
+        deadline = time.monotonic() + QUIET_WAIT
+        with contextlib.suppress(Exception, KeyboardInterrupt):
+            while time.monotonic() < deadline:
+                if not sum(client.run(_running, prefix).values()):
+                    break
+                time.sleep(0.05)

@@ -1,0 +1,147 @@
+"""Forecasts on a Dask cluster (issue 31): the same numbers as the process pool, and Ctrl-C
+that leaves no task running.
+
+The clusters are real: a ``distributed.LocalCluster`` of two single-threaded worker processes,
+torn down after (``--dask local:2`` starts and closes its own; the interrupt test shares one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_forecast_plans import _session_members
+
+from fuego.cli import cli
+from fuego.errors import FuegoError
+from fuego.forecast.cluster import DaskCluster, parse_address
+from fuego.forecast.result import ForecastInterrupted
+from fuego.forecast.runner import forecast
+from fuego.forecast.sweep import parse_vary, sweep
+from fuego.scenario.model import load
+
+ROOT = Path(__file__).resolve().parents[1]
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+
+
+def test_the_dask_address_is_a_scheduler_or_local():
+    assert parse_address("local") == (None, None)
+    assert parse_address("local:3") == (None, 3)
+    assert parse_address("tcp://10.0.0.5:8786") == ("tcp://10.0.0.5:8786", None)
+    for bad in ("local:0", "local:x", "nowhere"):
+        with pytest.raises(FuegoError):
+            parse_address(bad)
+
+
+def test_without_dask_installed_the_error_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(FuegoError) as err:
+        forecast(load(TAVERN), runs=4, rounds=2, executor=DaskCluster("local:1"))
+    assert "fuego[dask]" in (err.value.tip or "")
+
+
+def test_jobs_and_dask_together_are_a_usage_error():
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--jobs", "2",
+                                 "--dask", "local"])
+    assert r.exit_code == 2 and "--jobs" in r.output
+
+
+@pytest.mark.slow
+def test_jobs_1_jobs_2_and_a_local_dask_cluster_give_the_same_numbers():
+    pytest.importorskip("distributed")
+    runner = CliRunner()
+    docs = {}
+    for how in (["--jobs", "1"], ["--jobs", "2"], ["--dask", "local:2"]):
+        r = runner.invoke(cli, ["forecast", str(TAVERN), "--runs", "12", "--rounds", "6",
+                                "--seed", "4", "--json", *how], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        docs[how[-1]] = r.stdout
+    assert docs["1"] == docs["2"] == docs["local:2"]  # byte for byte
+    assert json.loads(docs["local:2"])["runs"] == 12
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as c, \
+            distributed.Client(c) as client:
+        yield c, client
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_dask_forecast_leaves_no_task_running(cluster):
+    c, client = cluster
+    tavern = load(TAVERN)
+    sent: list[int] = []
+
+    def progress(done, total):
+        if done and not sent:
+            sent.append(done)
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, once some runs are back
+
+    with pytest.raises(ForecastInterrupted) as stop:
+        forecast(tavern, runs=2000, rounds=10, seed=2, chunk=4, progress=progress,
+                 executor=DaskCluster(c.scheduler_address))
+    result = stop.value.result
+    assert 0 < result.runs < 2000 and result.asked == 2000
+    # nothing of it runs or waits on the cluster, and the runs kept are whole runs: the
+    # same counts as those runs played here
+    # (a lambda: the workers cannot import this test file, cloudpickle sends it whole)
+    executing = client.run(lambda dask_worker: len(dask_worker.state.executing)
+                           + len(dask_worker.state.ready))
+    assert sum(executing.values()) == 0
+    assert not any(client.processing().values())
+    assert result.counts.runs == result.runs
+    # the cluster is fine for the next forecast, whose numbers are those of one process
+    again = forecast(tavern, runs=6, rounds=4, seed=2, executor=DaskCluster(c.scheduler_address))
+    assert again.to_dict() == forecast(tavern, runs=6, rounds=4, seed=2).to_dict()
+    # and a sweep's: its variants' units share the cluster, their numbers those of one process
+    variants = [parse_vary("plan=hold")]
+    on_dask = sweep(tavern, variants, runs=4, rounds=4, seed=2,
+                    executor=DaskCluster(c.scheduler_address))
+    assert on_dask.to_dict() == sweep(tavern, variants, runs=4, rounds=4, seed=2).to_dict()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_stops_a_local_dask_forecast_and_its_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    code = ("import sys; from fuego.cli import main; "
+            "sys.argv = ['fuego'] + sys.argv[1:]; main()")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", "100000",
+         "--dask", "local:2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+        cwd=tmp_path)
+    try:
+        # the forecast and the cluster's two worker processes (its nannies live in the
+        # forecast's process)
+        deadline = time.monotonic() + 120
+        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(_session_members(proc.pid)) >= 3, "the cluster never started"
+        time.sleep(5.0)  # the workers start and some runs finish
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err.decode()
+    assert "Interrupted (Ctrl-C):" in out.decode(), err.decode()
+    assert "Traceback" not in err.decode()
+    deadline = time.monotonic() + 10
+    while _session_members(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _session_members(proc.pid) == []  # no worker, nanny or task left behind

@@ -1,0 +1,220 @@
+"""What-if sweeps (issue 31): variants of one scenario side by side, the difference each change
+makes with its interval, the same numbers whatever plays them, and sweep files' errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fuego.cli import cli
+from fuego.errors import FuegoError
+from fuego.forecast.runner import forecast
+from fuego.forecast.sweep import (
+    ChangeKind,
+    apply_changes,
+    parse_change,
+    parse_vary,
+    read_sweep_file,
+    sweep,
+)
+from fuego.scenario.model import load
+from fuego.stats import mean_difference, newcombe
+
+ROOT = Path(__file__).resolve().parents[1]
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+
+
+@pytest.fixture(scope="module")
+def tavern():
+    return load(TAVERN)
+
+
+# -- the difference of two shares -----------------------------------------------------------------
+@pytest.mark.parametrize(("k1", "n1", "k2", "n2", "low", "high"), [
+    # Newcombe (1998), Statistics in Medicine 17:873-890, table II, method 10
+    (56, 70, 48, 80, 0.0524, 0.3339),
+    (9, 10, 3, 10, 0.1705, 0.8090),
+    (5, 56, 0, 29, -0.0381, 0.1926),
+    (0, 10, 0, 20, -0.1611, 0.2775),
+    (10, 10, 0, 20, 0.6791, 1.0000),
+])
+def test_the_difference_of_two_shares_is_newcombes_interval(k1, n1, k2, n2, low, high):
+    lo, hi = newcombe(k1, n1, k2, n2)
+    assert (round(lo, 4), round(hi, 4)) == (low, high)
+
+
+def test_the_difference_of_two_means_is_normal():
+    # wounds 0 or 2 in half the runs each (mean 1, sd sqrt(4/3)) against always 0
+    d, lo, hi = mean_difference({0: 5, 2: 5}, 10, {0: 10}, 10)
+    assert d == 1.0
+    assert hi - d == pytest.approx(1.959964 * (10 / 9) ** 0.5 / 10 ** 0.5, abs=1e-6)
+    assert d - lo == pytest.approx(hi - d)
+
+
+# -- changes in words -----------------------------------------------------------------------------
+def test_changes_read_as_written():
+    a, b = parse_change("door front door=open", "x"), parse_change(" door front door = open ", "x")
+    assert (a.kind, a.target, a.value) == (b.kind, b.target, b.value) == (
+        ChangeKind.DOOR, "front door", "open")
+    c = parse_change("fire=ground:E3 4", "x")
+    assert (c.kind, c.target, c.value) == (ChangeKind.FIRE, None, "ground:E3 4")
+    c = parse_change("plan Gaston=rescue:Mother Hettie", "x")
+    assert (c.kind, c.target, c.value) == (ChangeKind.PLAN, "Gaston", "rescue:Mother Hettie")
+    v = parse_vary("wind=strong E; fuel hall=6")
+    assert v.name == "wind=strong E; fuel hall=6" and len(v.changes) == 2
+
+
+@pytest.mark.parametrize("text", ["smoke=thick", "door=open", "door front door=ajar",
+                                  "fire", "wind strong=E", "fuel=6"])
+def test_a_change_fuego_cannot_read_says_what_a_change_is(text):
+    with pytest.raises(FuegoError) as err:
+        parse_change(text, "--vary")
+    assert err.value.where == "--vary"
+
+
+def test_a_variant_is_the_scenario_as_if_the_file_said_so(tavern):
+    varied = apply_changes(tavern, parse_vary(
+        "fire=ground:G4 5; fire+=upper:B1; door front door=open; fuel hall=6; wind=strong E; "
+        "rules temperament=patient"))
+    assert [(f.area, f.fd) for f in varied.fires] == [("ground:G4", 5), ("upper:B1", 3)]
+    assert [d.closed for d in varied.spec.doors if d.name == "front door"] == [False]
+    assert varied.spec.rooms["hall"].fuel == 6
+    assert (varied.weather.wind, varied.weather.direction) == ("strong", "E")
+    assert varied.rules.temperament == "patient"
+    assert tavern.spec.rooms["hall"].fuel == 2  # the scenario itself is untouched
+    with pytest.raises(FuegoError) as err:
+        apply_changes(tavern, parse_vary("door cellar hatch=open"))
+    assert "front door" in (err.value.tip or "")  # the doors it has
+    with pytest.raises(FuegoError) as err:
+        apply_changes(tavern, parse_vary("fire=ground:Z9"))
+    assert "ground:Z9" in str(err.value)
+
+
+# -- the sweep ------------------------------------------------------------------------------------
+#: A cell whose one door opens on the yard, a fire in its corner and Ana inside.
+CELL = """\
+format: 1
+title: The Locked Cell
+rooms:
+  cell: {name: Cell, fuel: 4}
+  yard: {name: Yard, outdoors: true, fuel: none, features: [exit]}
+legend: {c: cell, y: yard}
+levels:
+  - name: ground
+    plan: |
+      ccc
+      ccc
+      yyy
+doors:
+  - {at: ground:B2-ground:B3, name: cell door}
+heroes:
+  - name: Ana Varga
+    traits: {brawn: 2, finesse: 2, wits: 2, resolve: 2, panache: 2}
+    start: ground:B1
+fires:
+  - {area: ground:A1, fd: 3}
+rules: {max_rounds: 10}
+"""
+
+
+def test_a_locked_door_that_traps_a_hero_shows_as_the_difference():
+    """Ana opens the cell door and walks out into the yard in every run; with the door locked
+    she cannot, and the fire gets her: the sweep shows the difference, with an interval that
+    leaves out 0, and an open door changes nothing for her."""
+    from fuego.scenario.model import loads
+
+    cell = loads(CELL, "cell.yaml")
+    result = sweep(cell, [parse_vary("door cell door=locked"), parse_vary("door cell door=open")],
+                   runs=12, rounds=10, seed=3)
+    assert result.shares(0)["Ana Varga: p_escaped"] == (12, 12)
+    assert result.shares(1)["Ana Varga: p_escaped"] == (0, 12)
+    assert result.shares(1)["Ana Varga: p_down"] == (12, 12)
+    d, lo, hi = result.difference(1)["Ana Varga: p_down"]
+    assert d == 1.0 and lo > 0.5
+    d, lo, hi = result.difference(2)["Ana Varga: p_escaped"]
+    assert d == 0 and lo < 0 < hi
+    # each variant's numbers are those of a forecast of it alone
+    assert result.results[0].to_dict() == forecast(cell, runs=12, rounds=10, seed=3).to_dict()
+    locked = apply_changes(cell, parse_vary("door cell door=locked"))
+    assert result.results[1].to_dict() == forecast(locked, runs=12, rounds=10, seed=3).to_dict()
+
+
+def test_a_locked_door_is_written_back_and_opened_only_by_the_gm():
+    from fuego.engine import structure
+    from fuego.scenario.model import loads
+
+    locked = apply_changes(loads(CELL, "cell.yaml"), parse_vary("door cell door=locked"))
+    again = loads(locked.to_yaml(), "again.yaml")
+    scene = again.build(1)
+    door = next(b for b in scene.building.barriers if b.name == "cell door")
+    assert door.locked and door.closed and door.describe() == "locked wooden-door"
+    structure.open_barrier(scene, door, "the GM", door.a)
+    assert not door.locked and not door.closed
+    with pytest.raises(FuegoError):
+        loads(CELL.replace("name: cell door}", "name: cell door, locked: true, closed: false}"),
+              "bad.yaml")
+
+
+def test_a_sweep_gives_the_same_numbers_whatever_the_jobs(tavern):
+    variants = [parse_vary("fire=ground:G4"), parse_vary("plan=hold")]
+    one = sweep(tavern, variants, runs=6, rounds=4, seed=5, jobs=1).to_dict()
+    two = sweep(tavern, variants, runs=6, rounds=4, seed=5, jobs=2).to_dict()
+    assert one == two
+    assert [v["name"] for v in one["variants"]] == ["as written", "fire=ground:G4", "plan=hold"]
+    assert "difference" not in one["variants"][0]
+    assert set(one["variants"][1]["difference"]) >= {"fire_still_burning",
+                                                     "Isabela Soldano: p_down"}
+
+
+@pytest.mark.slow
+def test_the_sweep_on_the_command_line_side_by_side_and_as_json(tmp_path):
+    sweep_file = tmp_path / "sweep.yaml"
+    sweep_file.write_text("variants:\n"
+                          "  - name: Bjorn stays below\n"
+                          "    change: plan Bjorn=hold\n", encoding="utf-8")
+    args = ["forecast", str(TAVERN), "--runs", "8", "--rounds", "6", "--sweep",
+            str(sweep_file), "--vary", "door front door=open; wind=strong"]
+    r = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "a sweep of 3 variants" in r.output
+    assert "1. Bjorn stays below" in r.output and "2. door front door=open; wind=strong" in r.output
+    assert "What each change does" in r.output
+    r = CliRunner().invoke(cli, [*args, "--json"], catch_exceptions=False)
+    data = json.loads(r.stdout)
+    assert [v["name"] for v in data["variants"]] == [
+        "as written", "Bjorn stays below", "door front door=open; wind=strong"]
+    assert data["variants"][1]["changes"] == ["plan Bjorn=hold"]
+    assert data["variants"][1]["forecast"]["heroes"]["Bjorn Haraldsson"]["plan"] == "hold"
+
+
+# -- sweep files ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "where", "words"), [
+    ("variants: 3\n", "sweep.yaml", "a list"),
+    ("variants:\n  - name: x\n", "sweep.yaml:2: variants.0", "change"),
+    ("variants:\n  - change: door=open\n", "sweep.yaml:2: variants.0.change.0", "door"),
+    ("variants:\n  - change: wind=calm\n    wnid: 3\n", "sweep.yaml:3: variants.0.wnid",
+     "unknown key"),
+    ("runs: 4\nvariants: []\n", "sweep.yaml:1: runs", "unknown key"),
+])
+def test_a_bad_sweep_file_names_its_line_and_key(tmp_path, text, where, words):
+    path = tmp_path / "sweep.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FuegoError) as err:
+        read_sweep_file(str(path))
+    assert err.value.where == str(tmp_path / where)
+    assert words in err.value.message and err.value.tip
+
+
+def test_a_sweep_file_reads_its_variants(tmp_path):
+    path = tmp_path / "sweep.yaml"
+    path.write_text("variants:\n"
+                    "  - name: the front door open\n"
+                    "    change: door front door=open\n"
+                    "  - change: [fire=ground:E3, wind=strong]\n", encoding="utf-8")
+    first, second = read_sweep_file(str(path))
+    assert first.name == "the front door open" and len(first.changes) == 1
+    assert second.name == "fire=ground:E3; wind=strong"
+    assert second.where == f"{path}:4: variants.1"
