@@ -113,9 +113,9 @@ class Checked(AutoController):
     looks = 0
 
     def _exit_costs(self, scene):
-        key = self._costs_key
+        key = self._seen
         costs = super()._exit_costs(scene)
-        if self._costs_key != key:
+        if self._seen != key:
             assert costs == reference_costs(scene)
             Checked.looks += 1
         return costs

@@ -80,28 +80,19 @@ class AutoController(Controller):
     """Heroes who want out: clothes first, then the cheapest way to an exit."""
 
     def __init__(self) -> None:
-        self._costs: list[float] | None = None
-        self._costs_key: tuple | None = None
-        self._building: Building | None = None  # the building they were computed for
-        # what the costs were computed from: the building (version) and each fire's dice
-        self._costs_from: tuple | None = None
+        self._building: Building | None = None  # the building the tolls were read in
+        self._seen: tuple | None = None  # and the scene's state they were read at
+        self._tolls: dict[int, float] = {}
 
     def _exit_costs(self, scene: Scene) -> list[float]:
-        # The way out changes with the doors and the fires: recompute when a barrier changed or
-        # a fire started or went out, at most once a phase otherwise (a fire growing within the
-        # phase is seen from the next one).
+        # The heroes read the fires once a phase, and again when a barrier changed or a fire
+        # started or went out (a fire growing within the phase is seen from the next one);
+        # the building's paths keep the costs for the tolls last asked.
         b = scene.building
-        if self._building is not b:
-            self._building, self._costs_key, self._costs_from = b, None, None
-        key = (scene.round, scene.phase, b.version, scene.next_fire_id, len(scene.fires))
-        if self._costs_key != key:
-            self._costs_key = key
-            state = (b.version, _tolls(scene))
-            if state != self._costs_from:  # else exit_costs(scene) would give the same again
-                self._costs = b.paths.exit_costs(state[1])
-                self._costs_from = state
-        assert self._costs is not None
-        return self._costs
+        seen = (scene.round, scene.phase, b.version, scene.next_fire_id, len(scene.fires))
+        if self._building is not b or self._seen != seen:
+            self._building, self._seen, self._tolls = b, seen, _tolls(scene)
+        return b.paths.exit_costs(self._tolls)
 
     def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
         """Cost from each area to where ``hero`` is heading: the nearest way out (a plan's

@@ -76,8 +76,6 @@ class Scene:
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
-    #: where a fire may leap, cached by fuego.engine.fire_actions (docs/performance.md)
-    leap_cache: Any = field(default=None, repr=False, compare=False)
     #: what each hero sees, kept per the state it follows by fuego.engine.sight
     sight_cache: Any = field(default=None, repr=False, compare=False)
     _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,

@@ -66,9 +66,9 @@ class SmokeField:
         if modules:  # a module may place a fire's smoke itself (drifting-smoke)
             smokers = [f for f in smokers if not any(m.smoke_claims(scene, f) for m in modules)]
         asks = [(f.area, f.smoke or SMOKE_AREA_FACTOR) for f in smokers]
-        # where smoke from an area goes depends only on the barriers: the building keeps the
-        # walks (fuego.world.paths.SmokeWalks)
-        got = b.smoke_walks().reach_all(asks)
+        # where smoke from an area goes depends only on the barriers: the building's paths
+        # keep the walks (fuego.world.paths.SmokeWalks)
+        got = b.paths.smoke_reach(asks)
         for fire, (_, cover), (_, vents) in zip(smokers, asks, got):
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.
             fire.smoke = SMOKE_AREA_FACTOR if vents else cover + 1

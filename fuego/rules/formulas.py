@@ -7,8 +7,12 @@ the roll and the odds shown together.
 
 from __future__ import annotations
 
+import math
+
 from fuego.rules.charts import (
+    AREA_FEET,
     FIRE_STATS,
+    LEAP_TN_PER_YARD,
     MAX_FIRE_DICE,
     MIN_FIRE_DICE,
     RAISE_STEP,
@@ -63,3 +67,29 @@ def crippled_at(rank: Rank, resolve: int) -> int | None:
 def fuel_eaten(rank: Rank, dramatic: int) -> int:
     """The fuel a fire has eaten by its Dramatic Wounds (the wound limit read backwards)."""
     return dramatic // WOUND_LIMIT[rank]
+
+
+def yards(feet: float) -> int:
+    """Feet to whole yards, rounding up, at least one (a leap is never free)."""
+    return max(1, math.ceil(feet / 3 - 1e-9))
+
+
+def leap_tn(columns: int, rows: int, levels: int, moves: int) -> int:
+    """A leap's TN (003): 5 x yards across the gap, plus 2 x yards up or down, for areas
+    ``columns`` and ``rows`` apart on the plan, ``levels`` apart in height, ``moves`` apart
+    through open space.
+
+    The gap is geometric, edge to edge: areas whose sides or only corners touch are 0 ft apart,
+    one yard (TN 5). That holds where open space runs straight there (``moves`` no more than
+    the squares and levels between); a leap that must go around a wall counts its walk, 10 ft
+    for each area between (fuego's reading, docs/rules.md)."""
+    if moves <= columns + rows + levels:  # straight across: the geometric gap
+        across = bool(columns or rows)
+        feet = math.hypot(max(0, columns - 1), max(0, rows - 1)) * AREA_FEET
+    else:  # around a wall: the walk's areas between
+        flat = max(0, moves - levels)
+        across, feet = bool(flat), max(0, flat - 1) * AREA_FEET
+    tn = LEAP_TN_PER_YARD["horizontal"] * yards(feet) if across else 0
+    if levels:
+        tn += LEAP_TN_PER_YARD["vertical"] * yards(levels * AREA_FEET)
+    return tn

@@ -5,9 +5,10 @@
 routes of fuel through it (``Area.routes``); every pair of neighbouring areas (side by side on one
 level, or one above the other) is an edge with its :class:`Barrier` record (kind, structure,
 open, closed or broken) as ``barrier``. Nobody edits the graph or those records directly: every
-change goes through a method here, which bumps :attr:`Building.version` and notes what it
-touched (:meth:`Building.changes_since`). Walks over the graph (reach, smoke, the way out,
-rooms) live in :mod:`fuego.world.paths`, cached per version by the building's ``paths``.
+change goes through a method here, which tells the building's ``paths`` what it touched in the
+same call and so bumps :attr:`Building.version`. Everything derived from the graph (reach,
+leaps, vents, smoke walks, the way out, rooms, sight lines) lives in that one owner,
+:mod:`fuego.world.paths`.
 
 Names a GM reads: a level has a name (``ground``), an area is ``level:C4`` (column letter(s), row
 number from 1, like a spreadsheet or a printed battle map), a room has a key (``kitchen``).
@@ -23,7 +24,7 @@ import networkx as nx
 
 from fuego.errors import RuleError
 from fuego.rules.charts import AREA_FEET, Structure
-from fuego.world.paths import Paths, SmokeWalks
+from fuego.world.paths import Paths
 from fuego.world.places import (
     ALWAYS_OPEN,
     OPENABLE,
@@ -31,9 +32,7 @@ from fuego.world.places import (
     Barrier,
     BarrierKind,
     BarrierState,
-    Change,
     Feature,
-    Journal,
     Level,
     Room,
     Route,
@@ -61,13 +60,11 @@ class Building:
     barriers: list[Barrier] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)
     graph: nx.Graph = field(default_factory=nx.Graph, repr=False)
-    #: the version (bumped by every change) and what each change touched
-    journal: Journal = field(default_factory=Journal, repr=False)
     _by_pos: dict[tuple[int, int, int], int] = field(default_factory=dict, repr=False)
     _by_name: dict[str, int] = field(default_factory=dict, repr=False)
     _room_areas: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    #: everything derived from the graph, told of every change (fuego.world.paths)
     paths: Paths = field(init=False, repr=False)
-    _smoke: SmokeWalks | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.paths = Paths(self)
@@ -81,35 +78,15 @@ class Building:
 
     __hash__ = None  # type: ignore[assignment]  # (mutable)
 
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["paths"].sync()  # (a forecast unpickles one per run: its walks come ready made)
-        state["_smoke"] = None  # made again where it is asked for
-        return state
-
-    # -- versions ------------------------------------------------------------------------------
     @property
     def version(self) -> int:
-        """Bumped by every change; whatever is derived from the building is kept per version."""
-        return self.journal.version
-
-    def _note(self, what: Change, index: int) -> None:
-        self.journal.note(what, index)
+        """Bumped by every change (each mutator tells :attr:`paths`, which counts them): what
+        is derived from the building follows it."""
+        return self.paths.version
 
     def _built(self) -> None:
         """The graph's shape changed (construction): whatever was derived starts over."""
-        self.journal.restart()
-
-    def changes_since(self, version: int) -> list[tuple[Change, int]] | None:
-        """What changed after ``version``, in order: (what, the barrier's or area's index); None
-        when that is not known change by change (the graph was built since, or long ago)."""
-        return self.journal.since_version(version)
-
-    def smoke_walks(self) -> SmokeWalks:
-        """The smoke's walks over this building, kept across changes (fuego.engine.smoke)."""
-        if self._smoke is None:
-            self._smoke = SmokeWalks(self)
-        return self._smoke
+        self.paths.rebuilt()
 
     # -- construction ------------------------------------------------------------------------
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
@@ -159,7 +136,7 @@ class Building:
     def add_route(self, kind: RouteKind, areas: Iterable[int], name: str = "") -> Route:
         """A run of fuel through ``areas`` (the scenario's, or a script's spilt oil)."""
         route = self._add_route(kind, tuple(areas), name)
-        self._note(Change.ROUTES, -1)
+        self.paths.routes_changed()
         return route
 
     def _add_route(self, kind: RouteKind, areas: tuple[int, ...], name: str) -> Route:
@@ -276,9 +253,8 @@ class Building:
 
     # -- what the barriers let through (fuego.world.paths) -------------------------------------
     def vents_from(self, i: int) -> bool:
-        """Can smoke from area ``i`` reach open air at all: is an outdoor area, or an open or
-        broken window, in the region open to ``i``?"""
-        return self.paths.vent_flags()[i]
+        """Does air from area ``i`` reach open air (:meth:`fuego.world.paths.Paths.vents`)?"""
+        return self.paths.vents(i)
 
     def open_region(self, i: int) -> tuple[int, bool]:
         """The region open to area ``i``: how many areas, and whether one is outdoors."""
@@ -310,7 +286,7 @@ class Building:
         return self.paths.open_rooms(key)
 
     def room_vents(self, key: str) -> bool:
-        """Does smoke escape from room ``key`` (outdoors, or open to outdoors or a window)?"""
+        """Does room ``key``'s air reach open air (:meth:`fuego.world.paths.Paths.room_vents`)?"""
         return self.paths.room_vents(key)
 
     def distances_to_exit(self, passable: Callable[[Barrier], bool] | None = None) -> list[int]:
@@ -326,7 +302,7 @@ class Building:
         changed = barrier.closed
         barrier.closed = barrier.locked = False  # opened by the GM's or a script's hand
         if changed:
-            self._note(Change.BARRIER, barrier.index)
+            self.paths.barrier_changed(barrier)
         return changed
 
     def close_barrier(self, barrier: Barrier) -> bool:
@@ -336,7 +312,7 @@ class Building:
         changed = not barrier.closed
         barrier.closed = True
         if changed:
-            self._note(Change.BARRIER, barrier.index)
+            self.paths.barrier_changed(barrier)
         return changed
 
     def destroy_barrier(self, barrier: Barrier) -> bool:
@@ -344,7 +320,7 @@ class Building:
         if barrier.destroyed or barrier.kind in ALWAYS_OPEN:
             return False
         barrier.destroyed = True
-        self._note(Change.BARRIER, barrier.index)
+        self.paths.barrier_changed(barrier)
         return True
 
     def burn_out(self, i: int) -> None:
@@ -352,7 +328,7 @@ class Building:
         area = self.areas[i]
         area.burned_out = True
         area.fuel = 0
-        self._note(Change.AREA, i)
+        self.paths.area_changed(i)
 
     def set_fuel(self, i: int, fuel: int, *, renew: bool = False) -> None:
         """Set the fuel left in area ``i`` (a fire put out early, fuel torn down, a script's
@@ -361,19 +337,19 @@ class Building:
         if renew:
             area.burned_out = False
         area.fuel = fuel
-        self._note(Change.AREA, i)
+        self.paths.area_changed(i)
 
     def add_feature(self, i: int, feature: Feature) -> None:
         area = self.areas[i]
         if feature not in area.features:
             area.features = area.features | {feature}
-            self._note(Change.FEATURES, i)
+            self.paths.features_changed(i)
 
     def remove_feature(self, i: int, feature: Feature) -> None:
         area = self.areas[i]
         if feature in area.features:
             area.features = area.features - {feature}
-            self._note(Change.FEATURES, i)
+            self.paths.features_changed(i)
 
     def cut_routes(self, areas: set[int]) -> list[str]:
         """Clear the fuel of routes where they cross ``areas`` (a fire break): each route
@@ -405,7 +381,7 @@ class Building:
                 area.routes = ()
             for kind, part, name in kept:
                 self._add_route(kind, part, name)
-            self._note(Change.ROUTES, -1)
+            self.paths.routes_changed()
         return cut
 
     def vertical_neighbour(self, i: int, up: bool) -> tuple[int, Barrier] | None:

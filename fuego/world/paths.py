@@ -1,34 +1,35 @@
-"""Every walk over a building's graph: the one place that answers where things can go.
+"""Everything derived from a building's graph, in one owner: where things can go.
 
 :class:`Paths` belongs to one :class:`fuego.world.building.Building` (``Building.paths``) and
-reads its networkx graph. What it derives is cached and follows ``Building.version``: on each
-ask it reads the changes since it last looked (``Building.changes_since``) and drops or patches
-only what a changed barrier touches (fuel and burned areas change no walk).
+reads its networkx graph. The building's mutators tell it what changed in the same call, each
+bumping ``Building.version``; it patches only what a changed barrier touches (fuel changes no
+walk; it only wakes the leaps). Nothing else caches the building. It answers:
 
 - the **open graph**: a networkx graph of the areas and the barriers that let fire, smoke and
-  people through now, patched edge by edge as barriers open, close and break, and its
-  adjacency as lists by area (patched with it);
-- **blast**: an explosion's reach, through openings and the barriers it can break;
+  people through now, patched edge by edge, and its adjacency as lists by area;
 - **reach** (leaps, a bucket chain's water): the areas within ``n`` moves through the open
-  graph, breadth first with a cutoff over those lists, kept per area (what
-  ``nx.single_source_shortest_path_length(open_graph, i, cutoff=n)`` answers: a tavern
-  forecast asks ~300 a run, and networkx's views cost twice the walk);
-- **near**: the areas within ``n`` moves of any of several areas
-  (``nx.multi_source_dijkstra_path_length`` with a cutoff);
-- **regions and vents**: the connected components of the open graph, and whether each holds an
-  outdoor area or an open window (smoke can escape);
+  graph, kept per area; **near**: within ``n`` moves of any of several areas; **blast**: an
+  explosion's reach, through openings and the barriers it can break;
+- **leaps**: per area, the unlit fuel within a leap and each leap's TN, kept while its reach
+  stands and no fuel comes back;
 - **walls**: per area, the barriers around it that fire cannot pass, with their TNs;
-- **smoke reach** (:class:`SmokeWalks`): the areas nearest a smoking fire and whether its smoke
-  vents (fuego.engine.smoke), walks kept across barrier changes;
+- **vents** (:func:`vents_through`, :meth:`Paths.vents`): whether air from an area reaches open
+  air (an outdoor area, or an open or broken window, in its region of the open graph): the one
+  answer smoke and breath read; **smoke reach** (:class:`SmokeWalks`): the areas nearest a
+  smoking fire and whether its walk meets open air;
 - **the way out**: moves to the nearest exit (``nx.multi_source_dijkstra_path_length`` over
-  what a walker may cross) and the heroes' cost of it through fire
-  (:meth:`Paths.exit_costs`);
+  what a walker may cross) and the heroes' cost of it through fire (:meth:`Paths.exit_costs`,
+  kept for the last fires asked);
 - **rooms**: the room graph (rooms as nodes, the barriers between them on edges), which rooms
   are open to which, and whether a room's air reaches outside;
 - **sight lines** (:meth:`Paths.line`, :meth:`Paths.sightlines`): the straight line from the
   middle of one area to another on its level, the areas it crosses with the feet of it in
   each, and the first barrier on it one cannot see through (fuego.engine.sight reads smoke
   and fires over them).
+
+networkx walks the graph (components, Dijkstra with a cutoff); three walks asked thousands of
+times a run have a fast path here, and only here, each saying why: reach, the heroes' costs
+and the smoke's walks (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -36,19 +37,21 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from fuego.rules.charts import AREA_FEET
-from fuego.world.places import Barrier, BarrierKind, Change, Feature
+from fuego.rules.formulas import leap_tn
+from fuego.world.places import Area, Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
 
-_NO_VENTS: frozenset[int] = frozenset()
+_NO_LEAPS: list[tuple[int, int, int]] = []
 #: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
 _REACH_KEPT = 4096
 
@@ -99,25 +102,101 @@ def walk_step(barrier: Barrier) -> float | None:
     return step
 
 
-class Paths:
-    """The walks of one building, cached per its version (see the module docstring)."""
 
-    __slots__ = ("graph", "areas", "barriers", "rooms", "room_areas", "journal", "version",
+
+def vents_through(barrier: Barrier, beyond_outdoors: bool) -> bool:
+    """Does air reach open air crossing ``barrier`` into the area beyond (outdoors or not)?
+    Through anything open into an outdoor area, or through an open or broken window. The one
+    reading of a vent (003, Smoke; docs/rules.md): regions, rooms and smoke walks use it."""
+    return barrier.passable and (beyond_outdoors or barrier.kind is BarrierKind.WINDOW)
+
+
+def _leap_cost(paths: Paths, src: Area, dst: Area, moves: int) -> int:
+    """The leap TN from ``src`` to ``dst`` ``moves`` away (:func:`fuego.rules.formulas.leap_tn`
+    of the squares and levels between)."""
+    levels = paths.levels
+    rise = abs(levels[dst.level].elevation - levels[src.level].elevation)
+    return leap_tn(abs(src.col - dst.col), abs(src.row - dst.row), rise, moves)
+
+
+class Paths:
+    """Everything derived from one building (see the module docstring): its one owner.
+
+    The building's mutators tell it what changed in the same call (:meth:`barrier_changed`,
+    :meth:`area_changed`, :meth:`features_changed`, :meth:`routes_changed`, :meth:`rebuilt`),
+    each bumping :attr:`version` (``Building.version``). A barrier change is noted at once and
+    applied at the next ask, so a round that breaks many barriers patches once."""
+
+    __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "version",
+                 "_changed", "_rebuilt", "_fuel_back",
                  "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
-                 "_rooms", "_room_vents", "_exits", "_exit_set", "_steps", "_at", "_sight",
-                 "_faces", "_look_steps")
+                 "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
+                 "_leaps", "_leap_steps", "_leap_near", "_leap_looked", "_smoke",
+                 "_at", "_sight", "_faces", "_look_steps")
+    _exits: list[int] | None
+    _exit_memo: tuple[Mapping[int, float], list[float]] | None
 
     def __init__(self, building: Building) -> None:
         # The building's parts, not the building: it holds this (no reference cycle to collect)
-        self.graph = building.graph
+        self.graph, self.levels = building.graph, building.levels
         self.areas, self.barriers, self.rooms = building.areas, building.barriers, building.rooms
         self.room_areas: dict[str, list[int]] = building.room_index()
-        self.journal = building.journal
-        self.version = -1  # the building's version these caches were made at
+        self.version = 0
+        self._changed: list[Barrier] = []  # barriers changed since the last ask
+        self._fuel_back: set[int] = set()  # areas whose fuel changed since the last leap ask
+        self._smoke: SmokeWalks | None = None
         self._reset()
+
+    def __getstate__(self) -> dict:
+        # (a forecast unpickles one per run: its walks come ready made; the smoke's are made
+        # again where they are asked for)
+        self._settle()
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["_smoke"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    # -- what the building tells it, in the same call as the change -----------------------------
+    def barrier_changed(self, barrier: Barrier) -> None:
+        """A barrier opened, closed or broke."""
+        self.version += 1
+        self._changed.append(barrier)
+
+    def area_changed(self, i: int) -> None:
+        """Area ``i``'s fuel changed (burned out, given or taken): where a fire may leap."""
+        self.version += 1
+        self._fuel_back.add(i)
+
+    def features_changed(self, i: int) -> None:
+        """Area ``i`` gained or lost a feature (an exit among them)."""
+        self.version += 1
+        self._exits = None
+        self._exit_memo = None
+
+    def routes_changed(self) -> None:
+        """A route was added or cut (routes are read from the areas: nothing here follows)."""
+        self.version += 1
+
+    def rebuilt(self) -> None:
+        """The graph's shape changed (construction): everything starts over at the next ask."""
+        self.version += 1
+        self._rebuilt = True
+
+    def _settle(self) -> None:
+        """Apply what the building said since the last ask."""
+        if self._rebuilt:
+            self._reset()
+        elif self._changed:
+            changed, self._changed = self._changed, []
+            self._barriers_changed(changed)
 
     def _reset(self) -> None:
         g = self.graph
+        self._rebuilt = False
+        self._changed = []
         self._nbrs: list[list[tuple[int, Barrier]]] = [
             [(j, data["barrier"]) for j, data in g.adj[i].items()] for i in g]
         self._open = nx.Graph()
@@ -127,31 +206,22 @@ class Paths:
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
         self._regions: tuple[list[bool], list[tuple[int, bool]]] | None = None
-        self._rooms: nx.MultiGraph | None = None
         self._room_vents: dict[str, bool] = {}
-        self._exits: list[int] | None = None
+        self._rooms: nx.MultiGraph | None = None
+        self._exits = None
         self._exit_set: frozenset[int] = frozenset()
         self._steps: list[list[tuple[int, float]]] | None = None
+        self._exit_memo = None
+        self._leaps: dict[int, list[tuple[int, int, int]]] = {}
+        self._leap_steps = -1
+        self._leap_near: set[int] | None = None
+        self._leap_looked = False  # whether _leap_near was looked for since the last change
         self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
-
-    def sync(self) -> None:
-        """Catch up with the building's changes since these caches were made."""
-        b = self.journal
-        if self.version == b.version:
-            return
-        changes = b.since_version(self.version)
-        self.version = b.version  # (first: what follows reads the caches through here)
-        if changes is None:
-            self._reset()
-        else:
-            barriers = [self.barriers[k] for kind, k in changes if kind is Change.BARRIER]
-            if barriers:
-                self._barriers_changed(barriers)
-            if any(kind is Change.FEATURES for kind, _ in changes):
-                self._exits = None
+        if self._smoke is not None:
+            self._smoke.reset()
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
         og = self._open
@@ -168,41 +238,46 @@ class Paths:
             self._lists[i] = list(og.adj[i])
         self._reach = {i: known for i, known in self._reach.items()
                        if sides.isdisjoint(known[1])}
+        # what is known of unlit fuel within a leap stands where the reach does
+        self._leaps = {i: live for i, live in self._leaps.items() if i in self._reach}
+        self._leap_looked = False
         self._regions = None
-        self._rooms = None
         self._room_vents.clear()
+        self._rooms = None
+        self._exit_memo = None
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
         self._faces = None
         self._look_steps = None
         if self._steps is not None:
             for i in sides:
                 self._steps[i] = self._steps_at(i)
-
+        if self._smoke is not None:
+            self._smoke.barriers_changed(changed, sides)
 
     # -- neighbours ----------------------------------------------------------------------------
     def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
         """Every neighbour of area ``i`` with the barrier between, in the graph's order."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._rebuilt:
+            self._settle()
         return self._nbrs[i]
 
     def open_graph(self) -> nx.Graph:
         """The areas and the edges fire, smoke and people pass now (do not change it)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         return self._open
 
     def open_lists(self) -> list[list[int]]:
         """:meth:`open_graph`'s adjacency as lists by area (do not change them)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         return self._lists
 
     def walls(self, i: int) -> list[tuple[int, int, int | None, int | None]]:
         """The barriers around area ``i`` that fire cannot pass: (area beyond, barrier index,
         burn-through TN, destruction TN)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         walls = self._walls.get(i)
         if walls is None:
             walls = self._walls[i] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
@@ -212,16 +287,19 @@ class Paths:
     # -- reach ---------------------------------------------------------------------------------
     def reach(self, i: int, steps: int) -> tuple[dict[int, int], list[int]]:
         """The areas within ``steps`` moves of ``i`` through the open graph (area -> moves),
-        and the same areas in index order. Kept per area until a barrier near them changes
-        (the same objects meanwhile: callers may key what they derive on them)."""
-        if self.version != self.journal.version:
-            self.sync()
+        and the same areas in index order. Kept per area until a barrier near them changes.
+
+        What ``nx.single_source_shortest_path_length(open_graph, i, cutoff=steps)`` answers (a
+        test checks it), walked breadth first over :meth:`open_lists`: a tavern forecast asks
+        ~300 a run, and networkx's views cost twice the walk (docs/performance.md)."""
+        if self._changed or self._rebuilt:
+            self._settle()
         known = self._reach.get(i)
         if known is not None and known[0] == steps:
             return known[1], known[2]
         dist = {i: 0}
         frontier, adj, d = [i], self._lists, 0
-        while frontier and d != steps:  # breadth first over the open lists, to the cutoff
+        while frontier and d != steps:
             d += 1
             nxt = []
             for k in frontier:
@@ -232,16 +310,25 @@ class Paths:
             frontier = nxt
         if len(self._reach) >= _REACH_KEPT:
             self._reach.clear()
+            self._leaps.clear()
         self._reach[i] = (steps, dist, sorted(dist))
         return dist, self._reach[i][2]
+
+    def near(self, sources: Iterable[int], steps: int) -> set[int]:
+        """The areas within ``steps`` moves of any of ``sources`` through the open graph."""
+        sources = list(sources)
+        if not sources:
+            return set()
+        return set(nx.multi_source_dijkstra_path_length(self.open_graph(), sources,
+                                                        cutoff=steps))
 
     def blast(self, i: int, tn: int, steps: int) -> tuple[dict[int, int], list[int]]:
         """An explosion's reach from area ``i``: the areas within ``steps`` moves (area ->
         moves), through openings and through every barrier whose destruction TN is at most
         ``tn``; and those barriers, in the order the walk meets them (it blows them open). Not
         kept: an explosion happens once."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._rebuilt:
+            self._settle()
         dist = {i: 0}
         queue = deque([i])
         broken: list[int] = []
@@ -264,44 +351,96 @@ class Paths:
                     queue.append(j)
         return dist, broken
 
-    def kept_reaches(self) -> Mapping[int, tuple[int, dict[int, int], list[int]]]:
-        """The reaches kept now: area -> (steps, what :meth:`reach` gives); nothing is walked
-        (do not change it)."""
-        if self.version != self.journal.version:
-            self.sync()
-        return self._reach
+    # -- leaps ---------------------------------------------------------------------------------
+    def leaps(self, here: int, steps: int,
+              burning: Collection[int]) -> list[tuple[int, int, int]]:
+        """The unlit fuel a fire in ``here`` could leap to: each area within ``steps`` moves
+        that can burn and is not in ``burning``, in index order, with the moves to it and its
+        leap TN before modules (:func:`fuego.rules.formulas.leap_tn`). Do not change the list.
 
-    def near(self, sources: Iterable[int], steps: int) -> set[int]:
-        """The areas within ``steps`` moves of any of ``sources`` through the open graph."""
-        sources = list(sources)
-        if not sources:
-            return set()
-        return set(nx.multi_source_dijkstra_path_length(self.open_graph(), sources,
-                                                        cutoff=steps))
+        Unlit fuel only goes away while no area is given fuel back (a fire that goes out
+        always sets its area's fuel: ``Scene.remove_fire``): each look starts from the
+        last one's targets while the area's reach stands (a barrier near it resets it), and an
+        area with none is calm until fuel comes back. When there are many more fires than
+        unlit areas, the areas within a leap of any unlit fuel are found once, from the fuel,
+        and every other area is calm at once (docs/performance.md)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        if self._fuel_back or steps != self._leap_steps or not self._leap_looked:
+            self._look_again(steps, burning)
+        near = self._leap_near
+        if near is not None and here not in near:
+            return _NO_LEAPS
+        areas = self.areas
+        live = self._leaps.get(here)
+        if live is None:
+            dist, order = self.reach(here, steps)
+            a = areas[here]
+            live = [(j, dist[j], _leap_cost(self, a, areas[j], dist[j])) for j in order
+                    if areas[j].burnable and j not in burning]
+        elif live:
+            live = [t for t in live if t[0] not in burning and areas[t[0]].burnable]
+        else:
+            return live
+        if len(self._leaps) >= _REACH_KEPT:  # a bound on what a huge front may leave behind
+            self._leaps.clear()
+        self._leaps[here] = live
+        return live
+
+    def _look_again(self, steps: int, burning: Collection[int]) -> None:
+        """Drop what was known of the leaps where fuel came back (a fire put out early, spilt
+        oil) or the reach asked for changed, and find the areas near fuel again."""
+        areas = self.areas
+        back = [i for i in self._fuel_back if areas[i].burnable and i not in burning]
+        self._fuel_back.clear()
+        if back or steps != self._leap_steps:
+            self._leaps.clear()
+            self._leap_steps, self._leap_looked = steps, False
+        if not self._leap_looked:
+            self._leap_near, self._leap_looked = self._near_fuel(steps, burning), True
+
+    def _near_fuel(self, steps: int, burning: Collection[int]) -> set[int] | None:
+        """The areas within a leap of any unlit fuel when that fuel is scarce (at most one
+        area in eight of those burning); None otherwise (the usual case while a fire is
+        young: it stops counting once there are too many)."""
+        areas = self.areas
+        fires = len(burning)
+        if fires * 8 < len(areas):
+            return None
+        most = fires // 8
+        unlit = list(islice((i for i, a in enumerate(areas) if a.burnable and i not in burning),
+                            most + 1))
+        if len(unlit) > most:
+            return None
+        return self.near(unlit, steps)
 
     # -- regions and vents ---------------------------------------------------------------------
     def _find_regions(self) -> tuple[list[bool], list[tuple[int, bool]]]:
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         if self._regions is None:
-            b = self
-            n = len(b.areas)
+            areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
+            n = len(areas)
             vents = [False] * n
             sizes: list[tuple[int, bool]] = [(0, False)] * n
             for members in nx.connected_components(self._open):
-                outdoors = any(b.rooms[b.areas[k].room].outdoors for k in members)
-                # smoke also escapes where an open or broken window stands in the region
-                vented = outdoors or any(bar.kind is BarrierKind.WINDOW and bar.passable
-                                         for k in members for _, bar in self._nbrs[k])
+                outdoors = any(rooms[areas[k].room].outdoors for k in members)
+                vented = outdoors or any(vents_through(bar, rooms[areas[j].room].outdoors)
+                                         for k in members for j, bar in nbrs[k])
                 for k in members:
                     vents[k] = vented
                     sizes[k] = (len(members), outdoors)
             self._regions = vents, sizes
         return self._regions
 
+    def vents(self, i: int) -> bool:
+        """Does air from area ``i`` reach open air: is an outdoor area, or an open or broken
+        window (:func:`vents_through`), in its region of the open graph? The one answer smoke
+        (growing, lingering) and breath (suffocation: :meth:`room_vents`) read."""
+        return self._find_regions()[0][i]
+
     def vent_flags(self) -> list[bool]:
-        """For each area: can its smoke reach open air at all (an outdoor area, or an open or
-        broken window, in its region of the open graph)? Do not change the list."""
+        """:meth:`vents` for every area, by index (do not change the list)."""
         return self._find_regions()[0]
 
     def open_region(self, i: int) -> tuple[int, bool]:
@@ -309,23 +448,36 @@ class Paths:
         is outdoors."""
         return self._find_regions()[1][i]
 
-    def vent_edges(self, i: int) -> frozenset[int]:
-        """The neighbours ``i`` is open to through which smoke vents: an outdoor area, or any
-        area through an open or broken window."""
-        b = self
-        out = [j for j, bar in self.neighbours(i) if bar.passable
-               and (b.rooms[b.areas[j].room].outdoors or bar.kind is BarrierKind.WINDOW)]
-        return frozenset(out) if out else _NO_VENTS
+    def room_vents(self, key: str) -> bool:
+        """Does room ``key``'s air reach open air: :meth:`vents` for any of its areas (kept per
+        room: the suffocation rule asks it of every hero every round)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        vents = self._room_vents.get(key)
+        if vents is None:
+            flags = self.vent_flags()
+            vents = self._room_vents[key] = any(flags[i] for i in self.room_areas.get(key, ()))
+        return vents
+
+    def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
+        """For each ``(start, cover)``: the ``cover`` areas nearest ``start`` through the open
+        graph (ties by index) and whether the smoke from there meets open air on its walk
+        (:class:`SmokeWalks`; each list may be kept for the next ask: do not change it)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        if self._smoke is None:
+            self._smoke = SmokeWalks(self)
+        return self._smoke.reach_all(asks)
 
     # -- the way out ---------------------------------------------------------------------------
     def exits(self) -> list[int]:
         """Areas marked ``exit``; where none is marked, every outdoor area is a way out."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._rebuilt:
+            self._settle()
         if self._exits is None:
-            b = self
-            marked = [a.index for a in b.areas if Feature.EXIT in a.features]
-            self._exits = marked or [a.index for a in b.areas if b.rooms[a.room].outdoors]
+            areas, rooms = self.areas, self.rooms
+            marked = [a.index for a in areas if Feature.EXIT in a.features]
+            self._exits = marked or [a.index for a in areas if rooms[a.room].outdoors]
             self._exit_set = frozenset(self._exits)
         return self._exits
 
@@ -343,7 +495,8 @@ class Paths:
         g = self.graph
         # (g.adj, not g.edges: that view would hold the graph in a reference cycle)
         view = nx.subgraph_view(g, filter_edge=lambda u, v: passable(g.adj[u][v]["barrier"]))
-        dist = nx.multi_source_dijkstra_path_length(view, self.exits()) if self.exits() else {}
+        exits = self.exits()
+        dist = nx.multi_source_dijkstra_path_length(view, exits) if exits else {}
         far = 10**9
         return [dist.get(i, far) for i in range(len(self.areas))]
 
@@ -356,18 +509,28 @@ class Paths:
         return out
 
     def exit_costs(self, toll: Mapping[int, float]) -> list[float]:
-        """The cost from each area to the nearest exit (:meth:`costs_to` the exits)."""
-        return self.costs_to(self.exits(), toll)
+        """The cost from each area to the nearest exit (:meth:`costs_to` the exits), kept for
+        the last ``toll`` asked until a barrier or an exit changes (the automatic heroes ask
+        it for every choice; do not change the list)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        memo = self._exit_memo
+        if memo is not None and (memo[0] is toll or memo[0] == toll):
+            return memo[1]
+        costs = self.costs_to(self.exits(), toll)
+        self._exit_memo = (toll, costs)
+        return costs
 
     def costs_to(self, targets: Iterable[int], toll: Mapping[int, float]) -> list[float]:
         """The cost from each area to the nearest of ``targets``: :func:`walk_step` per barrier
         crossed, plus ``toll[k]`` for stepping into area ``k`` (the heroes' way: the fire there).
 
-        Dijkstra from the targets outward, over the walker's steps kept per barrier state (a
-        hero's choice asks it every phase: a weight function per edge through networkx costs
-        several times this)."""
-        if self.version != self.journal.version:
-            self.sync()
+        Dijkstra from the targets outward, over the walker's steps kept per barrier state: what
+        ``nx.multi_source_dijkstra_path_length`` over the walkable graph answers (a test checks
+        it), but a hero's choice asks it every phase, and a weight function per edge through
+        networkx costs several times this."""
+        if self._changed or self._rebuilt:
+            self._settle()
         if self._steps is None:
             self._steps = [self._steps_at(i) for i in range(len(self.areas))]
         steps = self._steps
@@ -394,8 +557,8 @@ class Paths:
         """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
         runs between the areas' middles; where it passes exactly through a corner it goes by
         whichever of the two areas beside the corner leaves the view open."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         a, b = self.areas[i], self.areas[j]
         if i == j:
             return Sightline()
@@ -484,8 +647,8 @@ class Paths:
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
         included: the areas on its level whose line is clear, and those across an open link
         above or below. Kept per area until a barrier changes (do not change it)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         known = self._sight.get(i)
         if known is not None:
             return known
@@ -518,8 +681,8 @@ class Paths:
         """The building's outside as seen from outdoors: every outdoor area (itself), and every
         indoor area behind a barrier one sees through to an outdoor area on its level (a window,
         an open or broken door), with those outdoor areas (do not change it)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         if self._faces is None:
             rooms, areas = self.rooms, self.areas
             faces: dict[int, tuple[int, ...]] = {}
@@ -539,8 +702,8 @@ class Paths:
     def room_graph(self) -> nx.MultiGraph:
         """Rooms as nodes; an edge per barrier between two rooms, keyed by the barrier's index,
         with its ``barrier``, ``kind`` and ``state`` (do not change it)."""
-        if self.version != self.journal.version:
-            self.sync()
+        if self._changed or self._rebuilt:
+            self._settle()
         if self._rooms is None:
             b = self
             g = nx.MultiGraph()
@@ -561,39 +724,6 @@ class Paths:
             return set()
         return {other for other, edges in g.adj[key].items()
                 if any(data["barrier"].passable for data in edges.values())}
-
-    def room_vents(self, key: str) -> bool:
-        """Does smoke escape from room ``key``? It does when the room is outdoors, or open
-        (through any chain of open rooms) to an outdoor room or an open window: the same
-        reading as the smoke's own vent search. (Kept per room and barrier state: the
-        suffocation rule asks it of every hero every round.)"""
-        if self.version != self.journal.version:
-            self.sync()
-        vents = self._room_vents.get(key)
-        if vents is None:
-            vents = self._room_vents[key] = self._vents_of_room(key)
-        return vents
-
-    def _vents_of_room(self, key: str) -> bool:
-        # breadth first over rooms, through the barriers of their areas that are open now
-        areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
-        seen = {key}
-        queue = deque([key])
-        while queue:
-            room = queue.popleft()
-            if rooms[room].outdoors:
-                return True
-            for i in self.room_areas.get(room, ()):
-                for j, barrier in nbrs[i]:
-                    if not barrier.passable:
-                        continue
-                    if barrier.kind is BarrierKind.WINDOW:
-                        return True
-                    other = areas[j].room
-                    if other not in seen:
-                        seen.add(other)
-                        queue.append(other)
-        return False
 
 
 class _Walk:
@@ -642,43 +772,41 @@ class SmokeWalks:
     """Where smoke from an area goes: breadth-first walks through the open graph.
 
     A walk from an area finds the areas open to it level by level (ties by area index) and the
-    level at which the smoke meets a vent: an outdoor area, or an area first found through an
-    open window. Walks are kept per area while barriers change (docs/performance.md): a change
-    the walk never looked through leaves it whole; otherwise its levels up to the nearer side
-    of the change still stand (it looked through the barrier only from there), so it is cut
-    back to them and walks on from there when next asked. Sets of areas are Python integers
-    (bit ``i``: area ``i``): a level costs one mask per area found rather than a set insertion
-    per barrier.
+    level at which the smoke meets open air (:func:`vents_through`): an outdoor area, or an area
+    entered through an open or broken window. It is part of :class:`Paths`, which tells it of
+    every barrier change, and the fast path lives only here: a forecast's smoke asks thousands
+    of walks a round (docs/performance.md). Walks are kept per area while barriers change: a
+    change the walk never looked through leaves it whole; otherwise its levels up to the nearer
+    side of the change still stand (it looked through the barrier only from there), so it is
+    cut back to them and walks on from there when next asked. Sets of areas are Python
+    integers (bit ``i``: area ``i``): a level costs one mask per area found rather than a set
+    insertion per barrier.
     """
 
-    __slots__ = ("paths", "journal", "version", "_nbr", "_outdoor", "_windows",
-                 "_window_edges", "_window_sides", "_walks", "_prefixes")
+    __slots__ = ("paths", "_nbr", "_outdoor", "_windows", "_window_edges", "_walks",
+                 "_prefixes")
 
-    def __init__(self, building: Building) -> None:
-        self.paths = building.paths  # (and not the building: it may hold this)
-        self.journal = building.journal
-        b = building
-        self._outdoor = sum(1 << a.index for a in b.areas if b.rooms[a.room].outdoors)
+    def __init__(self, paths: Paths) -> None:
+        self.paths = paths
         self.reset()
 
     def reset(self) -> None:
         """Start over from the open graph as it is."""
-        og = self.paths.open_graph()
-        self.version = self.journal.version  # the building's version the walks stand for
-        self._nbr = [sum(1 << j for j in og.adj[i]) for i in range(len(self.paths.areas))]
-        self._windows = [x for x in self.paths.barriers if x.kind is BarrierKind.WINDOW]
+        paths = self.paths
+        areas, rooms = paths.areas, paths.rooms
+        og = paths._open  # (called by the paths, settled)
+        self._outdoor = sum(1 << a.index for a in areas if rooms[a.room].outdoors)
+        self._nbr = [sum(1 << j for j in og.adj[i]) for i in range(len(areas))]
+        self._windows = [x for x in paths.barriers if x.kind is BarrierKind.WINDOW]
         self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
         self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
         self._window_edges: list[tuple[int, int]] = []  # (k, j): an open window from k to j
-        self._window_sides = 0  # the areas beside an open window
         self._find_windows()
 
     def reach_all(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
         """:meth:`reach` for each ``(start, cover)``: a big fire asks it of thousands of areas,
         most with no vent to look for (the cheap case, done here without a call)."""
-        vents = self.paths.vent_flags()  # (syncs the paths)
-        if self.version != self.journal.version:
-            self._catch_up()
+        vents = self.paths.vent_flags()
         prefixes, reach = self._prefixes, self.reach
         out = []
         for start, cover in asks:
@@ -696,9 +824,7 @@ class SmokeWalks:
         ``vent_flags()`` when the caller has just asked for them (and so caught up)."""
         paths = self.paths
         if vents_all is None:
-            vents_all = paths.vent_flags()  # (syncs)
-            if self.version != self.journal.version:
-                self._catch_up()
+            vents_all = paths.vent_flags()
         walk = self._walks.get(start)
         if walk is not None and walk.done:
             # Asked before and still standing: where the smoke can vent, walking finds what the
@@ -775,15 +901,11 @@ class SmokeWalks:
             if vent_level < 0 and new:
                 if new & outdoor:
                     vent_level = level
-                else:
-                    # through a window only when the window's own side finds the area first:
-                    # the lowest-numbered area of the last level open to it
+                else:  # an area entered through an open window from the level before
                     for k, j in window_edges:
-                        if new >> j & 1:
-                            first = frontier & nbr[j]
-                            if (first & -first).bit_length() - 1 == k:
-                                vent_level = level
-                                break
+                        if new >> j & 1 and frontier >> k & 1:
+                            vent_level = level
+                            break
             seen |= new
             total += new.bit_count()
             balls.append(seen)
@@ -815,30 +937,20 @@ class SmokeWalks:
         return order, not frontier, looked
 
     # -- barrier changes -----------------------------------------------------------------------
-    def _catch_up(self) -> None:
-        """Catch up with the building's changes since the walks' version (the paths' open graph
-        is current): patch the open masks of the areas beside changed barriers, cut or drop
-        the walks that looked through them. A batch: the walks catch up only when asked."""
-        changes = self.journal.since_version(self.version)
-        if changes is None:
-            self.reset()
-            return
-        self.version = self.journal.version
-        changed = [self.paths.barriers[k] for what, k in changes if what is Change.BARRIER]
-        if not changed:
-            return
-        sides = {i for barrier in changed for i in (barrier.a, barrier.b)}
-        adj = self.paths.open_graph().adj
+    def barriers_changed(self, changed: list[Barrier], sides: set[int]) -> None:
+        """The paths' open graph changed at ``changed`` (the areas beside them: ``sides``):
+        patch those areas' open masks, cut back or drop the walks that looked through them."""
+        adj = self.paths._open.adj  # (called by the paths, settled)
         mask = 0
         for i in sides:
             mask |= 1 << i
             self._nbr[i] = sum(1 << j for j in adj[i])
-        window_sides = self._window_sides | self._find_windows()
+        self._find_windows()
         for walk in self._walks.values():
             balls = walk.balls
             if len(balls) < 2 or not balls[-2] & mask:
                 continue  # it never looked through a changed barrier
-            if not _levels_stand(balls, changed, self._nbr, window_sides):
+            if not _levels_stand(balls, changed, self._nbr):
                 level = 0
                 while not balls[level] & mask:
                     level += 1
@@ -847,15 +959,13 @@ class SmokeWalks:
                       if not sides.isdisjoint(order[:looked])]:
             del self._prefixes[start]
 
-    def _find_windows(self) -> int:
-        """Note the open windows (as edges, for the vents) and return the areas beside them."""
-        edges, sides = [], 0
+    def _find_windows(self) -> None:
+        """Note the open windows, as edges both ways (smoke vents through them)."""
+        edges = []
         for w in self._windows:
-            if w.passable:
+            if vents_through(w, False):
                 edges += [(w.a, w.b), (w.b, w.a)]
-                sides |= 1 << w.a | 1 << w.b
-        self._window_edges, self._window_sides = edges, sides
-        return sides
+        self._window_edges = edges
 
 
 def _level(balls: list[int], bit: int) -> int:
@@ -868,16 +978,14 @@ def _level(balls: list[int], bit: int) -> int:
     return level
 
 
-def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int],
-                  window_sides: int) -> bool:
+def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int]) -> bool:
     """Would the walk find every area at the same level after the ``changed`` barriers?
 
     Only the areas whose neighbours it looked at (up to ``balls[-2]``) matter. A barrier there
     may open between areas at most one level apart (no shortcut), or close where the farther
     area keeps an open neighbour (``nbr``: now) one level nearer; then the counts and where an
-    outdoor area is met stand too. Smoke vents through a window only by the area that finds
-    the one beyond first, so a changed window, or a change to which areas find one beside an
-    open window (before or after: ``window_sides``), does not stand.
+    outdoor area is met, or a window crossed from one level to the next, stand too; a changed
+    window does not.
     """
     looked = balls[-2]
     for barrier in changed:
@@ -892,8 +1000,6 @@ def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int],
         if la - lb not in (1, -1):
             return False  # a shortcut, or to an area the walk never found (beyond its last)
         far, near = (barrier.a, lb) if la > lb else (barrier.b, la)
-        if window_sides >> far & 1:
-            return False
         if not barrier.passable:
             ring = balls[near] & ~balls[near - 1] if near else balls[0]
             if not nbr[far] & ring:

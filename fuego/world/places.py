@@ -20,58 +20,6 @@ class BarrierState(str, Enum):
     BROKEN = "broken"  # destroyed: an opening now (a floor becomes a hole)
 
 
-class Change(str, Enum):
-    """What a play-time change to a building touched (``Building.changes_since``)."""
-
-    BARRIER = "barrier"  # a barrier opened, closed or broke (its index)
-    AREA = "area"  # an area's fuel or burned-out state was set (its index)
-    FEATURES = "features"  # an area's features changed (its index)
-    ROUTES = "routes"  # routes added or cut (-1)
-
-
-class Journal:
-    """A building's version and what each change touched, for the caches that follow it.
-
-    ``version`` counts every change; ``entries`` holds (version, what, index) for each change
-    since version ``since`` (a change of the graph's shape, or a long run of them, starts it
-    over)."""
-
-    __slots__ = ("version", "entries", "since")
-
-    #: changes kept (older asks start over)
-    KEPT = 8192
-
-    def __init__(self) -> None:
-        self.version = 0
-        self.entries: list[tuple[int, Change, int]] = []
-        self.since = 0
-
-    def note(self, what: Change, index: int) -> None:
-        self.version += 1
-        entries = self.entries
-        entries.append((self.version, what, index))
-        if len(entries) > self.KEPT:
-            del entries[: self.KEPT // 2]
-            self.since = entries[0][0] - 1
-
-    def restart(self) -> None:
-        self.version += 1
-        self.entries.clear()
-        self.since = self.version
-
-    def since_version(self, version: int) -> list[tuple[Change, int]] | None:
-        """What changed after ``version``, in order; None when that is not known."""
-        if version < self.since:
-            return None
-        out = []
-        for when, what, index in reversed(self.entries):
-            if when <= version:
-                break
-            out.append((what, index))
-        out.reverse()
-        return out
-
-
 class BarrierKind(str, Enum):
     """What separates two neighbouring areas."""
 
