@@ -16,7 +16,7 @@ from fuego.cli import cli
 from fuego.forecast.counts import STATUSES
 from fuego.forecast.runner import forecast
 from fuego.scenario.model import loads
-from fuego.stats import Z95, mean_interval, runs_for, wilson
+from fuego.stats import Z95, mean_interval, newcombe, runs_for, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -143,3 +143,19 @@ def test_the_subtitle_says_when_half_the_fuel_never_burns():
     texts = " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
     assert "half the fuel alight" not in texts
     assert "never held half the fuel" in texts
+
+
+# Newcombe (1998), "Interval estimation for the difference between independent proportions",
+# Statistics in Medicine 17, table II, method 10 (the hybrid score interval), to 4 decimals.
+@pytest.mark.parametrize("k1, n1, k2, n2, low, high", [
+    (56, 70, 48, 80, 0.0524, 0.3339),
+    (9, 10, 3, 10, 0.1705, 0.8090),
+    (5, 56, 0, 29, -0.0381, 0.1926),
+    (0, 10, 0, 20, -0.1611, 0.2775),
+    (0, 10, 0, 10, -0.2775, 0.2775),
+    (10, 10, 0, 20, 0.6791, 1.0),
+    (10, 10, 0, 10, 0.6075, 1.0),
+])
+def test_the_difference_of_two_shares_matches_newcombes_intervals(k1, n1, k2, n2, low, high):
+    lo, hi = newcombe(k1, n1, k2, n2)
+    assert round(lo, 4) == low and round(hi, 4) == high

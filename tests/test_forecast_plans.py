@@ -243,9 +243,16 @@ def test_a_script_arrival_can_be_rescued(path, plan):
     for hero in rescue["heroes"].values():
         if hero["plan"].startswith("rescue"):
             assert hero["p_escaped"] == 0.0
-            assert hero["p_still_inside"] + hero["p_knocked_out"] + hero["p_killed"] == 1.0
+            assert (hero["p_still_inside"] + hero["p_outside"] + hero["p_knocked_out"]
+                    + hero["p_killed"]) == 1.0
     if path == SHIP:  # fleeing, Elena is off the ship in round 1; waiting for Pip, she stays
         assert flee["heroes"]["Elena Ruiz"]["p_escaped"] == 1.0
+    if path == VILLAGE:  # Rafael waits in the lane, in the open: not "still inside"
+        rafael = rescue["heroes"]["Rafael Ortiz"]
+        assert rafael["p_outside"] == 1.0 and rafael["p_still_inside"] == 0.0
+    # the arrival has a row of its own: not there yet after round 1
+    late = rescue["heroes"]["Pip" if path == SHIP else "Old Anselm"]
+    assert late["arrives_later"] and late["p_not_arrived"] == 1.0
 
 
 def test_plans_know_the_scripts_arrivals():

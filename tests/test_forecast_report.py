@@ -4,6 +4,7 @@ key over a curve.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -118,3 +119,119 @@ def test_a_wrapped_title_is_drawn_on_lines_not_as_an_escape(tmp_path):
     assert r.exit_code == 0, r.output
     text = out.read_text()
     assert "\\x0a" not in text and "Candle-Makers" in text
+
+
+# -- what matters -----------------------------------------------------------------------------
+#: Ana holds in the Nook behind thick stone; the only way in for the fire is the thin door from
+#: the Far side, itself behind stone from the fire. Without smoke, nothing can hurt her but
+#: fire in the Nook: every run in which she goes down is one in which she stood in the Nook
+#: while it burned, and the fire reaches it late or never in many of the others.
+NOOK = """
+format: 1
+title: The Nook
+defaults: {wall: thick-stone-wall}
+rooms:
+  a: {name: Fire side, fuel: 9}
+  b: {name: Far side, fuel: 9}
+  c: {name: Nook, fuel: 9}
+legend: {a: a, b: b, c: c}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      abc
+doors:
+  - {at: ground:B1-ground:C1, name: the nook door, material: thin-wooden-door}
+heroes:
+  - {name: Ana, start: ground:C1, plan: hold}
+fires:
+  - {area: ground:A1, fd: 2}
+rules: {smoke: false, max_rounds: 9}
+"""
+
+
+@pytest.fixture(scope="module")
+def nook():
+    scenario = loads(NOOK)
+    return forecast(scenario, runs=120, seed=3, plans=scenario.plans)
+
+
+def test_what_matters_finds_the_room_the_downs_pass_through(nook):
+    ana = nook.summary()["heroes"]["Ana"]
+    runs = ana["what_matters_runs"]
+    assert runs["down"] >= 3 and runs["rest"] >= 3 and runs["down"] + runs["rest"] == 120
+    top = ana["what_matters"][0]
+    assert (top["lever"], top["room"], top["words"]) == ("burning", "c", "in Nook while it burned")
+    assert top["p_among_down"] == 1.0 and top["p_among_rest"] < 1.0
+    assert top["difference_ci95"][0] > 0
+    assert top["difference"] == round(1.0 - top["p_among_rest"], 6)
+    assert "Nook on fire by then" in top["alike"]  # the same runs: one line
+    assert top["median_round_among_down"] is not None
+    # the starting fire's room burned in every run, downs and rest alike: no lever
+    said = [lever["words"] for lever in ana["what_matters"]]
+    said += [words for lever in ana["what_matters"] for words in lever["alike"]]
+    assert "Fire side on fire by then" not in said
+
+
+def test_what_matters_is_the_same_whatever_plays_the_runs(nook):
+    again = forecast(loads(NOOK), runs=120, seed=3, plans=loads(NOOK).plans, jobs=2, chunk=25)
+    assert again.to_dict()["heroes"] == nook.to_dict()["heroes"]
+
+
+def test_the_summary_says_who_is_at_risk_first_and_what_matters(tmp_path):
+    path = tmp_path / "nook.yaml"
+    path.write_text(NOOK, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["forecast", str(path), "--runs", "120", "--seed", "3"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    short = lines.index("In short:")
+    assert short < next(k for k, line in enumerate(lines) if line.startswith("The fire:"))
+    assert lines[short + 1].startswith("  Ana (hold) is ")
+    assert "killed in" in lines[short + 1] and "down by round" in lines[short + 1]
+    matters = lines.index(next(line for line in lines if line.startswith("What matters")))
+    assert lines[matters + 1].startswith("  Ana: down in ")
+    assert lines[matters + 2].startswith("    in Nook while it burned: 100% (")
+    assert "of the downs" in lines[matters + 2] and "of the rest, by round" in lines[matters + 2]
+    assert lines[matters + 3] == "      (as often: Nook on fire by then)"
+
+
+# -- where the heroes are at the end ------------------------------------------------------------
+YARD = """
+format: 1
+title: The Yard
+rooms:
+  a: {name: Shed, fuel: 9}
+  y: {name: Yard, outdoors: true, fuel: none}
+legend: {a: a, y: y}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      ayy
+heroes:
+  - {name: Tomas, start: ground:C1, plan: hold}
+  - {name: Lucia, start: ground:A1, plan: hold, fire_resistant: true}
+fires:
+  - {area: ground:A1, fd: 1}
+rules: {smoke: false, max_rounds: 3}
+"""
+
+
+def test_a_hero_standing_in_the_open_is_not_still_inside(tmp_path):
+    path = tmp_path / "yard.yaml"
+    path.write_text(YARD, encoding="utf-8")
+    runner = CliRunner()
+    r = runner.invoke(cli, ["forecast", str(path), "--runs", "5", "--json"],
+                      catch_exceptions=False)
+    heroes = json.loads(r.stdout)["heroes"]
+    tomas, lucia = heroes["Tomas"], heroes["Lucia"]
+    assert (tomas["p_outside"], tomas["p_still_inside"]) == (1.0, 0.0)
+    assert tomas["p_outside_ci95"][0] > 0.5
+    assert (lucia["p_outside"], lucia["p_still_inside"]) == (0.0, 1.0)  # in the shed
+    for hero in heroes.values():  # the shares of where a hero ends add up
+        assert sum(hero[k] for k in ("p_escaped", "p_knocked_out", "p_killed",
+                                     "p_still_inside", "p_outside", "p_not_arrived")) == 1.0
+    r = runner.invoke(cli, ["forecast", str(path), "--runs", "5"], catch_exceptions=False)
+    assert "In the open at the end (outdoors, not gone by a way out): Tomas 100%." in r.output
+    assert "still inside     in the open" in r.output

@@ -16,29 +16,12 @@ The simulation is :func:`fuego.forecast.runner.forecast`; the plots :mod:`fuego.
 
 from __future__ import annotations
 
-import math
 import time
 
 import click
 
 from fuego.errors import FuegoError, LimitError
-
-
-def _pct(p: float) -> str:
-    if p > 0 and round(100 * p) == 0:
-        return "<1%"
-    if p < 1 and round(100 * p) == 100:
-        return ">99%"
-    return f"{100 * p:.0f}%"
-
-
-def _ci(p: float, ci: list[float] | None) -> str:
-    """A share with its 95 % interval in points: ``80% (74-85)``."""
-    if not ci:
-        return _pct(p)
-    # the ends rounded outwards, so a share seen in some run never shows a 0-0 interval
-    lo, hi = math.floor(100 * ci[0]), math.ceil(100 * ci[1])
-    return f"{_pct(p)} ({lo}-{hi})"
+from fuego.render.forecast_words import in_short, pct, share, what_matters_lines
 
 
 def _round(r: int | None) -> str:
@@ -72,15 +55,17 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
     if not runs:
         lines.append("No run finished.")
         return lines
+    short = in_short(data)
+    lines.extend(["In short:", *(f"  {line}" for line in short), ""] if short else [])
     out = data["fire_out"]
     med = out["median_round"]
     lines.append("The fire: " + (f"out by round {med} in half the runs" if med is not None
                                  else "still burning in more than half the runs")
-                 + f"; out by round {R} in {_pct(out['p_out_by_round'][-1])}"
-                 + (f", still burning in {_pct(out['p_still_burning'])}"
+                 + f"; out by round {R} in {pct(out['p_out_by_round'][-1])}"
+                 + (f", still burning in {pct(out['p_still_burning'])}"
                     if out["p_still_burning"] else ""))
     ended = [(f"at the round limit ({R})" if why == "round-limit" else ENDING_NAMES.get(why, why))
-             + f" in {_ci(v['p'], v.get('p_ci95'))}"
+             + f" in {share(v['p'], v.get('p_ci95'))}"
              + (f", median round {v['median_round']}"
                 if v["median_round"] is not None and why != "round-limit" else "")
              for why, v in data.get("endings", {}).items() if v["p"]]
@@ -106,25 +91,43 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
                                          rooms[k]["median_first_round_when_it_burns"] or 0, k))
     for key in order:
         v = rooms[key]
-        lines.append(f"{v['name']:<{width}}  {_ci(v['p_ever'], v.get('p_ever_ci95')):>19}  "
+        lines.append(f"{v['name']:<{width}}  {share(v['p_ever'], v.get('p_ever_ci95')):>19}  "
                      f"{_round(v['median_first_round']):>19}  "
-                     f"{_ci(v['p_flashover'], v.get('p_flashover_ci95')):>14}")
+                     f"{share(v['p_flashover'], v.get('p_flashover_ci95')):>14}")
     heroes = data["heroes"]
     if heroes:
         lines.append("")
-        width = max([len("Hero")] + [len(n) for n in heroes])
-        pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
-        cols = ("escaped", "knocked out", "killed", "still inside")
-        keys = ("p_escaped", "p_knocked_out", "p_killed", "p_still_inside")
-        lines.append(f"{'Hero':<{width}}  {'plan':<{pw}}  "
-                     + "  ".join(f"{c:>14}" for c in cols) + "  mean Dramatic Wounds")
-        for name, v in heroes.items():
-            mw = v["mean_dramatic_wounds"]
-            mci = v.get("mean_dramatic_wounds_ci95")
-            wounds = f"{mw:.2f}" + (f" ({mci[0]:.2f}-{mci[1]:.2f})" if mci else "")
-            lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
-                         + "  ".join(f"{_ci(v[k], v.get(k + '_ci95')):>14}" for k in keys)
-                         + f"  {wounds:>20}")
+        lines.extend(hero_table(heroes))
+        matters = what_matters_lines(data)
+        if matters:
+            lines.append("")
+            lines.append("What matters: what the runs in which a hero went down went through "
+                         "(before their fate was sealed), against the rest; 95% intervals:")
+            lines.extend(f"  {line}" for line in matters)
+    return lines
+
+
+def hero_table(heroes: dict) -> list[str]:
+    """The heroes' table: where each is at the end (a column for the open air and one for
+    those not come yet only where someone is counted there) and the mean wounds."""
+    width = max([len("Hero")] + [len(n) for n in heroes])
+    pw = max([len("plan")] + [len(v.get("plan", "flee")) for v in heroes.values()])
+    cols = ["escaped", "knocked out", "killed", "still inside"]
+    keys = ["p_escaped", "p_knocked_out", "p_killed", "p_still_inside"]
+    for col, key in (("in the open", "p_outside"), ("not come", "p_not_arrived")):
+        if any(v.get(key, 0) > 0 for v in heroes.values()):
+            cols.append(col)
+            keys.append(key)
+    lines = [f"{'Hero':<{width}}  {'plan':<{pw}}  "
+             + "  ".join(f"{c:>14}" for c in cols) + "  mean Dramatic Wounds"]
+    for name, v in heroes.items():
+        mw = v["mean_dramatic_wounds"]
+        mci = v.get("mean_dramatic_wounds_ci95")
+        wounds = f"{mw:.2f}" + (f" ({mci[0]:.2f}-{mci[1]:.2f})" if mci else "")
+        lines.append(f"{name:<{width}}  {v.get('plan', 'flee'):<{pw}}  "
+                     + "  ".join(f"{share(v.get(k, 0.0), v.get(k + '_ci95')):>14}"
+                                 for k in keys)
+                     + f"  {wounds:>20}")
     return lines
 
 

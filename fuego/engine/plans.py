@@ -65,8 +65,13 @@ class HeroPlans:
             return plan
         return FLEE if hero.npc else self.default
 
-    def describe(self, heroes: list[Hero]) -> dict[str, str]:
-        return {h.name: str(self.for_hero(h)) for h in heroes}
+    def describe(self, heroes: list[Hero], arrivals: list[str] | tuple[str, ...] = ()
+                 ) -> dict[str, str]:
+        """Each hero's plan in words; ``arrivals``: NPCs the script brings in later."""
+        out = {h.name: str(self.for_hero(h)) for h in heroes}
+        for name in arrivals:  # an NPC: flees unless named
+            out[name] = str(self.named.get(name.lower(), FLEE))
+        return out
 
 
 def _find(name: str, names: list[str], what: str) -> str:

@@ -18,6 +18,8 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`,
   :mod:`~fuego.forecast.cluster`: who plays them (this process, worker processes, a Dask
   cluster);
+- :mod:`~fuego.forecast.levers`: what matters: what each hero went through in the runs where
+  they went down, against the rest;
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;
 - :mod:`~fuego.forecast.runner`: :func:`~fuego.forecast.runner.forecast`, which ties them
   together;

@@ -11,11 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fuego.engine.loop import Ending
+from fuego.forecast.levers import HeroLevers, LeverCounts
 
-__all__ = ["STATUSES", "ENDINGS", "Run", "Counts", "dense", "burning_at"]
+__all__ = ["STATUSES", "DOWN", "ENDINGS", "Run", "Counts", "dense", "burning_at"]
 
-#: Hero statuses counted at the end of every round, in this order.
-STATUSES = ("active", "escaped", "knocked-out", "dead")
+#: Hero statuses counted at the end of every round, in this order: ``active`` is standing
+#: inside the building (still inside), ``outside`` standing in the open without having left
+#: by a way out (the barnyard, the deck), ``absent`` not in the scene yet (an NPC the script
+#: brings in later).
+STATUSES = ("active", "escaped", "knocked-out", "dead", "outside", "absent")
+#: The statuses of a hero who is down.
+DOWN = (STATUSES.index("knocked-out"), STATUSES.index("dead"))
 #: How a run can end (the loop's :class:`~fuego.engine.loop.Ending`), counted in this order.
 ENDINGS = tuple(Ending)
 
@@ -40,6 +46,8 @@ class Run:
     out: int = 0
     #: per hero (None: not in this scene): per round played, (status index, Dramatic Wounds)
     heroes: list[list[tuple[int, int]] | None] = field(default_factory=list)
+    #: per hero (None: not in this scene): what the hero went through (what matters)
+    levers: list[HeroLevers | None] = field(default_factory=list)
     #: how the run ended (the loop's outcome) and after which round
     ending: Ending = Ending.ROUND_LIMIT
     ended: int = 0
@@ -75,6 +83,8 @@ class Counts:
     hero_wounds: list[list[int]] = field(default_factory=list)
     #: [hero] {dramatic wounds at the end: runs}
     hero_final_wounds: list[dict[int, int]] = field(default_factory=list)
+    #: per hero, what the runs in which they went down went through, against the rest
+    levers: LeverCounts | None = None
     #: [ending, in ENDINGS order] {r: runs that ended that way after round r}
     endings: list[dict[int, int]] = field(default_factory=list)
 
@@ -91,6 +101,8 @@ class Counts:
             self.hero_wounds = [[0] * r1 for _ in self.heroes]
             self.hero_final_wounds = [{} for _ in self.heroes]
             self.endings = [{} for _ in ENDINGS]
+        if self.levers is None:
+            self.levers = LeverCounts(len(self.heroes))
 
     def add_run(self, run: Run) -> None:
         R = self.rounds
@@ -118,6 +130,8 @@ class Counts:
                 status[r][st] += 1
                 wounds[r] += dw
             _bump(self.hero_final_wounds[h], rows[end][1])
+        assert self.levers is not None
+        self.levers.add_run(run.levers)
         _bump(self.endings[ENDINGS.index(run.ending)], run.ended)
         self.runs += 1
 
@@ -142,6 +156,8 @@ class Counts:
             for row, add in zip(mine_h, theirs_h):
                 for k, v in enumerate(add):
                     row[k] += v
+        assert self.levers is not None and other.levers is not None
+        self.levers.add(other.levers)
 
 
 def dense(hist: dict[int, int], rounds: int, runs: int) -> list[int]:

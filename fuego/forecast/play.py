@@ -13,9 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.dice.roller import Roller
-from fuego.forecast.counts import STATUSES, Counts, Run
+from fuego.forecast.counts import DOWN, STATUSES, Counts, Run
+from fuego.forecast.levers import Watch
 
 if TYPE_CHECKING:
+    from fuego.engine.heroes import Hero
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
@@ -47,6 +49,21 @@ def _controller(actions: dict, plans: HeroPlans | None):
     return ScriptedController(actions, fallback=base) if actions else base
 
 
+STATUS_INDEX = {s: k for k, s in enumerate(STATUSES)}
+ACTIVE, OUTSIDE, ABSENT = (STATUS_INDEX[s] for s in ("active", "outside", "absent"))
+
+
+def _hero_row(hero: Hero | None, outdoors: list[bool]) -> tuple[int, int]:
+    """A hero's (status index, Dramatic Wounds) at a round's end: absent until they come,
+    in the open when standing outdoors (not still inside)."""
+    if hero is None:
+        return ABSENT, 0
+    status = STATUS_INDEX[hero.status.value]
+    if status == ACTIVE and outdoors[hero.area]:
+        status = OUTSIDE
+    return status, hero.dramatic
+
+
 def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
              plans: HeroPlans | None = None) -> Run:
     """Play one seeded run through the scene loop (:func:`fuego.engine.loop.run`) and return
@@ -61,16 +78,18 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
     room_index = {key: k for k, key in enumerate(counts.rooms)}
     area_room = [room_index[a.room] for a in b.areas]
     run = Run()
-    status_index = {s: k for k, s in enumerate(STATUSES)}
-    heroes = {h.name: h for h in scene.heroes}
-    hero_list = [heroes.get(name) for name in counts.heroes]
-    run.heroes = [[] if hero is not None else None for hero in hero_list]
+    outdoors = [b.room_of(a.index).outdoors for a in b.areas]
+    # every hero counted, those the script brings in later too (absent until they come)
+    cast = -1
+    hero_list: list = []
+    run.heroes = [[] for _ in counts.heroes]
+    watch = Watch(scene, len(counts.heroes), room_index, area_room)
     started: dict[int, int] = {}  # area -> the round its current fire began
     last_burning = -1
 
     def observe(scene: Scene) -> None:
         """The state at the end of round ``r`` (0: as the scene starts), counted."""
-        nonlocal last_burning
+        nonlocal last_burning, cast, hero_list
         r = scene.round
         fires = scene.fires
         if fires:
@@ -86,9 +105,14 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
         run.burning.append(len(fires))
         for key in scene.flashed:
             run.room_flash.setdefault(room_index[key], r)
+        if len(scene.heroes) != cast:  # someone came in
+            cast = len(scene.heroes)
+            by_name = {h.name: h for h in scene.heroes}
+            hero_list = [by_name.get(name) for name in counts.heroes]
         for rows, hero in zip(run.heroes, hero_list):
-            if rows is not None and hero is not None:
-                rows.append((status_index[hero.status.value], hero.dramatic))
+            if rows is not None:
+                rows.append(_hero_row(hero, outdoors))
+        watch.look(scene, r, hero_list)
 
     outcome = play(scene, _controller(actions, plans), observe, R)
     run.ending, run.ended = outcome.why, outcome.round
@@ -98,6 +122,9 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
         run.spans.append((i, start, R + 1))
     never = R + 1
     run.out = last_burning + 1 if last_burning < R else never
+    run.levers = [None if not rows or rows[-1][0] == ABSENT
+                  else watch.levers(h, rows[-1][0] in DOWN)
+                  for h, rows in enumerate(run.heroes)]
     return run
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.forecast.counts import ENDINGS, STATUSES, Counts, burning_at, dense
+from fuego.forecast.levers import what_matters
 from fuego.stats import mean_interval, runs_for, wilson
 
 if TYPE_CHECKING:
@@ -36,6 +37,9 @@ __all__ = ["ForecastResult", "ForecastInterrupted", "MAX_SERIES_VALUES"]
 #: Numbers the JSON's per-area and per-room series may hold in all (a few MB); past it they
 #: are cut at their last change, then left out (ForecastResult.trimmed, with a note).
 MAX_SERIES_VALUES = 500_000
+#: A hero's shares at the end, their JSON keys and the statuses they count; they add up to 1.
+SHARES = (("p_escaped", "escaped"), ("p_knocked_out", "knocked-out"), ("p_killed", "dead"),
+          ("p_still_inside", "active"), ("p_outside", "outside"), ("p_not_arrived", "absent"))
 
 
 class ForecastInterrupted(Exception):
@@ -89,6 +93,16 @@ def _until_last_change(changes: dict[int, int], runs: int, cumulative: bool) -> 
     return out
 
 
+def _first_half(by_round: list[int], of: int | None = None) -> int | None:
+    """The first round by which a count that grows over the rounds reaches half of ``of``
+    (default: its value at the end), or None when it stays at zero: the median round of an
+    event among the runs in which it happened."""
+    total = by_round[-1] if of is None else of
+    if not total or not by_round[-1]:
+        return None
+    return next((r for r, n in enumerate(by_round) if 2 * n >= total), None)
+
+
 def _p(count: int, runs: int) -> float:
     return round(count / runs, 6) if runs else 0.0
 
@@ -133,6 +147,8 @@ class ForecastResult:
     plans: dict[str, str] = field(default_factory=dict)
     #: the runs asked for, when Ctrl-C stopped the forecast before all were played
     asked: int | None = None
+    #: the NPCs the script brings in later (counted as absent until they come)
+    arrivals: list[str] = field(default_factory=list)
 
     # -- per area ---------------------------------------------------------------------------
     @property
@@ -294,35 +310,46 @@ class ForecastResult:
         c, R = self.counts, self.rounds
         heroes = {}
         curves = self.hero_curves()
+        ko, dead, absent = (STATUSES.index(s) for s in ("knocked-out", "dead", "absent"))
         for h, name in enumerate(c.heroes):
-            final = c.hero_status[h][R]
+            st = c.hero_status[h]
+            final = st[R]
             wounds = c.hero_final_wounds[h]
-            esc_hist = [0] * (R + 2)
-            prev = 0
-            esc = STATUSES.index("escaped")
-            for r in range(R + 1):
-                now = c.hero_status[h][r][esc]
-                esc_hist[r] = now - prev
-                prev = now
-            esc_hist[R + 1] = self.runs - prev
             runs = max(1, self.runs)
-            heroes[name] = {
-                "plan": self.plans.get(name, "flee"),
-                "p_escaped": _p(final[STATUSES.index("escaped")], self.runs),
-                "p_knocked_out": _p(final[STATUSES.index("knocked-out")], self.runs),
-                "p_killed": _p(final[STATUSES.index("dead")], self.runs),
-                "p_still_inside": _p(final[STATUSES.index("active")], self.runs),
-                **{f"{key}_ci95": _ci(final[STATUSES.index(status)], self.runs)
-                   for key, status in (("p_escaped", "escaped"),
-                                       ("p_knocked_out", "knocked-out"),
-                                       ("p_killed", "dead"), ("p_still_inside", "active"))},
-                "median_escape_round_when_escaping": _conditional_median(esc_hist),
+            down = final[ko] + final[dead]
+            entry: dict[str, Any] = {"plan": self.plans.get(name, "flee")}
+            for key, status in SHARES:
+                entry[key] = _p(final[STATUSES.index(status)], self.runs)
+            entry.update({f"{key}_ci95": _ci(final[STATUSES.index(status)], self.runs)
+                          for key, status in SHARES})
+            entry.update({
+                "p_down": _p(down, self.runs),
+                "p_down_ci95": _ci(down, self.runs),
+                "median_escape_round_when_escaping": _first_half(
+                    [row[STATUSES.index("escaped")] for row in st]),
+                "median_down_round_when_down": _first_half([row[ko] + row[dead] for row in st]),
+                "median_death_round_when_killed": _first_half([row[dead] for row in st]),
                 "dramatic_wounds": {str(k): _p(wounds[k], self.runs) for k in sorted(wounds)},
                 "mean_dramatic_wounds": round(sum(k * v for k, v in wounds.items()) / runs, 6),
                 "mean_dramatic_wounds_ci95": _mean_ci(wounds, self.runs),
-                **{f"{key}_by_round": value for key, value in curves[name].items()},
-            }
+            })
+            if name in self.arrivals:
+                entry["arrives_later"] = True
+                entry["median_arrival_round"] = _first_half(
+                    [self.runs - row[absent] for row in st], self.runs)
+            entry["what_matters"] = self.what_matters(h)
+            lc = c.levers
+            entry["what_matters_runs"] = ({"down": lc.down[h], "rest": lc.rest[h]}
+                                          if lc is not None else {"down": 0, "rest": 0})
+            entry.update({f"{key}_by_round": value for key, value in curves[name].items()})
+            heroes[name] = entry
         return heroes
+
+    def what_matters(self, h: int) -> list[dict[str, Any]]:
+        """Hero ``h``'s levers (:func:`fuego.forecast.levers.what_matters`)."""
+        if self.building is None or self.counts.levers is None:
+            return []
+        return what_matters(self.counts.levers, h, self.building, self.counts.rooms)
 
     def _head(self) -> dict[str, Any]:
         out = self.counts.out_round

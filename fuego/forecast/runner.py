@@ -65,20 +65,27 @@ class Setup:
     title: str
     building: Building
     plan_names: dict[str, str]
+    #: the NPCs the script brings in later
+    arrivals: list[str]
 
     @classmethod
     def of(cls, scenario: Buildable, rounds: int, seed: int,
            plans: HeroPlans | None = None) -> Setup:
         first = scenario.build(run_seed(seed, 0))
         b = first.building
-        shape = (rounds, len(b.areas), list(b.rooms), [h.name for h in first.heroes])
-        plan_names = (plans.describe(first.heroes) if plans is not None
-                      else {h.name: "flee" for h in first.heroes})
+        # the NPCs the script brings in later are counted too (absent until they come)
+        present = {h.name.lower() for h in first.heroes}
+        later = [n for n in getattr(scenario, "arrivals", None) or []
+                 if n.lower() not in present]
+        shape = (rounds, len(b.areas), list(b.rooms), [h.name for h in first.heroes] + later)
+        plan_names = (plans.describe(first.heroes, later) if plans is not None
+                      else {n: "flee" for n in shape[3]})
         actions = getattr(scenario, "actions", None) or {}
         scripted = {name.lower() for name in actions}
         plan_names = {n: (p + " (scripted actions first)" if n.lower() in scripted else p)
                       for n, p in plan_names.items()}
-        return cls(Variant(scenario, shape, plans), seed, first.title or b.title, b, plan_names)
+        return cls(Variant(scenario, shape, plans), seed, first.title or b.title, b, plan_names,
+                   later)
 
     def result(self, counts: Counts, jobs: int = 1, asked: int | None = None) -> ForecastResult:
         b = self.building
@@ -87,7 +94,7 @@ class Setup:
             area_names=[a.name for a in b.areas], area_rooms=[a.room for a in b.areas],
             area_fuel=[a.fuel for a in b.areas],
             room_names={k: r.name for k, r in b.rooms.items()}, counts=counts, building=b,
-            jobs=jobs, plans=self.plan_names, asked=asked)
+            jobs=jobs, plans=self.plan_names, asked=asked, arrivals=self.arrivals)
 
 
 def executor_for(jobs: int, start_method: str | None = None, tick: float = 0.1) -> Executor:

@@ -17,7 +17,8 @@ its page: nothing is cut off and no key hides a curve.
 
 ``layout="side"`` gives one figure (heat maps on top, curves below: PNG, SVG);
 ``layout="pages"`` pages of ``paper`` (``letter`` or ``a4``: a PDF): one page per level, the
-plans scaled to fit it with their key, then a portrait page of curves. matplotlib is imported
+plans scaled to fit it with their key, then a portrait page of curves under the forecast in
+the GM's words (:func:`fuego.render.forecast_words.in_short`). matplotlib is imported
 inside the functions only.
 """
 
@@ -27,6 +28,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from fuego.render.forecast_words import in_short
 from fuego.render.map_style import PAPER, PAPER_MARGIN, MapOptions, drawn_levels, level_extent
 from fuego.render.mapdraw import draw_level, draw_map, fit_scale, literal_text, wrap_words
 
@@ -41,6 +43,8 @@ HEAT_MAX_W = 11.0
 #: The largest heat-map square on paper (inches): a report's plan, not a battle map.
 HEAT_MOST = 0.9
 TITLE_PT, SUB_PT, LEGEND_PT = 13.0, 9.0, 7.0
+#: The "In short" lines over a PDF report's curves.
+SHORT_PT = 8.0
 #: Inches: a title line, a subtitle line, a legend row, the room a panel's title takes above
 #: its axes and its tick labels and x label below.
 TITLE_LINE, SUB_LINE, LEGEND_ROW, PANEL_HEAD, PANEL_FOOT = 0.24, 0.16, 0.16, 0.3, 0.5
@@ -159,6 +163,13 @@ def _curves_page(result: ForecastResult, paper: str, title: str) -> Figure:
     sub_w = wrap_words(sub, inner, SUB_PT)
     fig = Figure(figsize=(width, height))
     below = _header(fig, title_w, sub_w, margin) + 0.1
+    # the forecast in the GM's words (the terminal's "In short"), over the curves
+    short = "\n".join(wrap_words(line, inner - 0.3, SHORT_PT).replace("\n", "\n   ")
+                      for line in (f"- {line}" for line in in_short(result.summary())))
+    if short:
+        fig.text(margin / width, 1 - below / height, short, ha="left", va="top",
+                 fontsize=SHORT_PT, linespacing=1.3, color="#222222", gid="forecast-in-short")
+        below += (short.count("\n") + 1) * SHORT_PT * 1.3 / 72 + 0.15
     left, right = margin + 0.55, margin + 0.55
     ax_w = width - left - right
     keys = _keys(result)
