@@ -134,6 +134,15 @@ def test_walls_off_the_grid_snap_to_the_nearest_10ft_line():
     assert room1 == sorted(f"ground:{c}{r}" for c in "BC" for r in (2, 3))
 
 
+def test_a_wall_running_far_off_the_map_is_cut_at_its_edge():
+    # a fuzzed file's wall ran 650 million squares off the map: drawn whole on the fine raster
+    # it asked for 39 GiB; cut at the map's edge it reads as the same wall ending just beyond
+    room = [(2, 2), (6, 2), (6, 6), (2, 6), (2, 2)]
+    far = convert_text(vtt(walls=[room, [(4, 2), (4, -654919057)]]))[0]
+    near = convert_text(vtt(walls=[room, [(4, 2), (4, -1)]]))[0]
+    assert far == near
+
+
 def test_a_slanted_wall_seals_its_rooms():
     # a diagonal wall across a walled square splits it in two: nothing leaks across it
     walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)], [(0, 0), (8, 8)]]

@@ -57,7 +57,7 @@ def draw(lines: list[list[Point]], x0: int, y0: int, cols: int, rows: int) -> np
     if segs:
         seg = (np.array([(p[0], p[1], q[0], q[1]) for p, q in segs], dtype=float)
                - (x0, y0, x0, y0)) * PIXELS
-        ax, ay, bx, by = seg.T
+        ax, ay, bx, by = _clipped(seg, shape)
         n = np.ceil(np.hypot(bx - ax, by - ay) / _STEP).astype(np.int64) + 1
         idx = np.repeat(np.arange(len(seg)), n)
         t = (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)) / np.maximum(n - 1, 1)[idx]
@@ -73,6 +73,29 @@ def draw(lines: list[list[Point]], x0: int, y0: int, cols: int, rows: int) -> np
     keep = (i >= 0) & (i < shape[1]) & (j >= 0) & (j < shape[0])
     wall[j[keep], i[keep]] = True
     return wall
+
+
+def _clipped(seg: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
+    """The segments (pixel units, rows of ax, ay, bx, by) cut to a pixel beyond the raster
+    (Liang-Barsky): a wall whose far end lies a million areas off the map is sampled only
+    where it crosses the map, not along its whole length. A segment wholly off the raster
+    keeps its first end (off the raster, so drawn nowhere); ends inside are kept exactly."""
+    ax, ay, bx, by = seg.T
+    dx, dy = bx - ax, by - ay
+    lo, hi = -1.0, (shape[1] + 1.0, shape[0] + 1.0)
+    t0, t1 = np.zeros(len(seg)), np.ones(len(seg))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, q in ((-dx, ax - lo), (dx, hi[0] - ax), (-dy, ay - lo), (dy, hi[1] - ay)):
+            r = q / p
+            t0 = np.where(p < 0, np.maximum(t0, r), t0)
+            t1 = np.where(p > 0, np.minimum(t1, r), t1)
+            t1 = np.where((p == 0) & (q < 0), -1.0, t1)  # parallel to an edge, beyond it
+    off = ~(t0 <= t1)  # wholly beyond the raster: its first end alone, which draw drops
+    nax = np.where(off, ax, np.where(t0 > 0, ax + t0 * dx, ax))
+    nay = np.where(off, ay, np.where(t0 > 0, ay + t0 * dy, ay))
+    nbx = np.where(off, ax, np.where(t1 < 1, ax + t1 * dx, bx))
+    nby = np.where(off, ay, np.where(t1 < 1, ay + t1 * dy, by))
+    return nax, nay, nbx, nby
 
 
 def label(open_: np.ndarray) -> tuple[np.ndarray, int]:  # noqa: C901
