@@ -388,7 +388,8 @@ def bench_memory(size) -> dict:
 
 
 #: Three rounds of a field ablaze with its event log kept, in a fresh interpreter: the peak
-#: resident size (``ru_maxrss``), and that of the building alone before any fire.
+#: resident size, and that of the building alone before any fire. (Linux's ``VmHWM``: a child's
+#: ``ru_maxrss`` starts at its parent's, which exec keeps.)
 _PEAK_CHILD = """
 import resource, sys
 sys.path.insert(0, sys.argv[1])
@@ -396,7 +397,11 @@ from bench.scenes import ablaze, field
 from fuego.engine.controllers import AutoController
 from fuego.engine.rounds import play_round, start_scene
 def peak():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(x.split()[1]) for x in f if x.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 b = field(int(sys.argv[2]), int(sys.argv[3]))
 built = peak()
 scene = ablaze(b, 3)
