@@ -379,7 +379,7 @@ def check_flashover(scene: Scene) -> None:
             need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
             hit = sum(f.fd for f in fires) >= need
         else:
-            burnable = b.burnable_in(key)  # all of them burn: as many fires on them as they
+            burnable = b.paths.burnable_in(key)  # all of them burn: as many fires on them as they
             hit = bool(burnable) and sum(f.area in burnable for f in fires) == len(burnable)
             if hit and mode is FlashoverMode.ALL_BURNING:
                 hit = (all(f.born < scene.round for f in fires)

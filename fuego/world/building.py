@@ -41,9 +41,6 @@ from fuego.world.places import (
     parse_coordinate,
 )
 
-#: no areas (an empty set shared by the rooms with nothing to burn; never changed)
-_NONE: set[int] = set()
-
 
 @dataclass(eq=False)
 class Building:
@@ -68,9 +65,6 @@ class Building:
     _room_areas: dict[str, list[int]] = field(default_factory=dict, repr=False)
     #: everything derived from the graph, told of every change (fuego.world.paths)
     paths: Paths = field(init=False, repr=False)
-    #: each room's areas that can burn, at version _burnable_at (see burnable_in)
-    _burnable: dict[str, set[int]] | None = field(default=None, init=False, repr=False)
-    _burnable_at: int = field(default=-1, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.paths = Paths(self)
@@ -93,27 +87,6 @@ class Building:
     def _built(self) -> None:
         """The graph's shape changed (construction): whatever was derived starts over."""
         self.paths.rebuilt()
-
-    def burnable_in(self, room: str) -> set[int]:
-        """The areas of ``room`` that can burn (fuel left, not burned out): flashover asks it of
-        every burning room each round, so it is kept as the fuel changes (``burn_out``,
-        ``set_fuel``) instead of walking the room (cost per change, not per area). Read it, do
-        not change it."""
-        known = self._burnable
-        if known is None:
-            known = self._burnable = {key: set() for key in self.rooms}
-            for area in self.areas:
-                if area.burnable:
-                    known.setdefault(area.room, set()).add(area.index)
-        return known.get(room) or _NONE
-
-    def _fuel_changed(self, area: Area) -> None:
-        if self._burnable is not None:
-            here = self._burnable.setdefault(area.room, set())
-            if area.burnable:
-                here.add(area.index)
-            else:
-                here.discard(area.index)
 
     def add_level(self, name: str, elevation: int, floor: Structure = Structure.WOODEN_FLOOR) -> Level:
         level = Level(len(self.levels), name, elevation, floor)
@@ -354,7 +327,6 @@ class Building:
         area = self.areas[i]
         area.burned_out = True
         area.fuel = 0
-        self._fuel_changed(area)
         self.paths.area_changed(i)
 
     def set_fuel(self, i: int, fuel: int, *, renew: bool = False) -> None:
@@ -364,7 +336,6 @@ class Building:
         if renew:
             area.burned_out = False
         area.fuel = fuel
-        self._fuel_changed(area)
         self.paths.area_changed(i)
 
     def add_feature(self, i: int, feature: Feature) -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Set
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from fuego.world.building import Building
 
 _NO_LEAPS: list[tuple[int, int, int]] = []
+_NO_AREAS: frozenset[int] = frozenset()
 #: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
 _REACH_KEPT = 4096
 
@@ -132,7 +133,7 @@ class Paths:
                  "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_steps", "_leap_near", "_leap_looked", "_smoke",
-                 "_at", "_sight", "_faces", "_look_steps")
+                 "_at", "_sight", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
     _exit_memo: tuple[Mapping[int, float], list[float]] | None
 
@@ -166,9 +167,17 @@ class Paths:
         self._changed.append(barrier)
 
     def area_changed(self, i: int) -> None:
-        """Area ``i``'s fuel changed (burned out, given or taken): where a fire may leap."""
+        """Area ``i``'s fuel changed (burned out, given or taken): where a fire may leap, and
+        what in its room can burn."""
         self.version += 1
         self._fuel_back.add(i)
+        if self._burnable is not None:
+            area = self.areas[i]
+            here = self._burnable.setdefault(area.room, set())
+            if area.burnable:
+                here.add(i)
+            else:
+                here.discard(i)
 
     def features_changed(self, i: int) -> None:
         """Area ``i`` gained or lost a feature (an exit among them)."""
@@ -219,6 +228,7 @@ class Paths:
         self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
+        self._burnable: dict[str, set[int]] | None = None
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
         if self._smoke is not None:
             self._smoke.reset()
@@ -458,6 +468,20 @@ class Paths:
             flags = self.vent_flags()
             vents = self._room_vents[key] = any(flags[i] for i in self.room_areas.get(key, ()))
         return vents
+
+    def burnable_in(self, room: str) -> Set[int]:
+        """The areas of ``room`` that can burn (fuel left, not burned out): flashover asks it of
+        every burning room each round, so it is kept as the fuel changes (:meth:`area_changed`)
+        instead of walking the room: cost per change, not per area. Do not change the set."""
+        if self._rebuilt:
+            self._settle()
+        known = self._burnable
+        if known is None:
+            known = self._burnable = {key: set() for key in self.rooms}
+            for area in self.areas:
+                if area.burnable:
+                    known.setdefault(area.room, set()).add(area.index)
+        return known.get(room) or _NO_AREAS
 
     def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
         """For each ``(start, cover)``: the ``cover`` areas nearest ``start`` through the open
