@@ -222,6 +222,9 @@ class DaskCluster:
             try:
                 yield client
             finally:
+                # closing after a Ctrl-C, the scheduler logs the client's cancelled tasks as
+                # CRITICAL with a traceback: noise, as every task is accounted for by then
+                quiet.setLevel(logging.CRITICAL + 1)
                 client.close()
         finally:
             if cluster is not None:
