@@ -29,9 +29,9 @@ def _row() -> Scene:
     return scene(grid([("ground", 0, ["kkkhh"])], TWO_ROOMS))
 
 
-def _state_writes(tree: ast.AST) -> list[int]:
-    """Lines that assign an attribute named ``state`` (``x.state = ...``, ``+=``, annotated)
-    or set it with ``setattr(x, "state", ...)``."""
+def _attribute_writes(tree: ast.AST, name: str, *, own: bool = True) -> list[int]:
+    """Lines that assign an attribute ``name`` (``x.name = ...``, ``+=``, annotated) or set it
+    with ``setattr(x, "name", ...)``; ``own=False`` leaves out ``self.name``: an object's own."""
     lines = []
     for node in ast.walk(tree):
         targets: list[ast.expr] = []
@@ -41,13 +41,25 @@ def _state_writes(tree: ast.AST) -> list[int]:
             targets = [node.target]
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id == "setattr" and len(node.args) > 1
-              and isinstance(node.args[1], ast.Constant) and node.args[1].value == "state"):
+              and isinstance(node.args[1], ast.Constant) and node.args[1].value == name):
             lines.append(node.lineno)
         for t in targets:
             for sub in ast.walk(t):
-                if isinstance(sub, ast.Attribute) and sub.attr == "state":
+                if (isinstance(sub, ast.Attribute) and sub.attr == name
+                        and (own or not (isinstance(sub.value, ast.Name)
+                                         and sub.value.id == "self"))):
                     lines.append(node.lineno)
     return lines
+
+
+def _state_writes(tree: ast.AST) -> list[int]:
+    return _attribute_writes(tree, "state")
+
+
+def _temperature_writes(tree: ast.AST) -> list[int]:
+    """A fire writes its own temperature only in the machine's callback (``Fire.heated``) and
+    at birth: writes to another object's are what this finds."""
+    return _attribute_writes(tree, "temperature", own=False)
 
 
 def test_no_code_writes_a_state_outside_the_machine():
@@ -105,24 +117,6 @@ def test_a_saved_fire_comes_back_in_its_state():
     # an older fuego saved a flashed-over fire in a "hot" state: it is burning, and hot
     old = {**fire.to_dict(), "state": "hot"}
     assert Fire.from_dict(old).to_dict() == fire.to_dict()
-
-
-def _temperature_writes(tree: ast.AST) -> list[int]:
-    """Lines that assign another object's ``temperature`` (``fire.temperature = ...``): a fire
-    writes its own only in the machine's callback (``Fire.heated``) and at birth."""
-    lines = []
-    for node in ast.walk(tree):
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
-            targets = [node.target]
-        for t in targets:
-            for sub in ast.walk(t):
-                if (isinstance(sub, ast.Attribute) and sub.attr == "temperature"
-                        and not (isinstance(sub.value, ast.Name) and sub.value.id == "self")):
-                    lines.append(node.lineno)
-    return lines
 
 
 def test_hot_is_stored_once_as_the_temperature_the_machine_sets():
