@@ -584,15 +584,27 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _two_workers(proc: subprocess.Popen) -> list[int]:
+    """The forecast's worker processes, once it has started its two (or HANG has passed)."""
+    end = time.monotonic() + HANG
+    while len(_children(proc.pid)) < 2 and time.monotonic() < end:
+        time.sleep(0.05)
+    return _children(proc.pid)
+
+
+def _wait_gone(workers: list[int]) -> None:
+    """Give the workers up to 10 s to end (a killed parent's pool ends them by itself)."""
+    end = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < end:
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_stops_the_forecast_and_its_workers(sig):
     proc = spawn("forecast", TAVERN, "--runs", "100000", "--jobs", "2",
                  stdin=subprocess.DEVNULL)
     try:
-        end = time.monotonic() + HANG
-        while len(_children(proc.pid)) < 2 and time.monotonic() < end:
-            time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = _two_workers(proc)
         assert len(workers) >= 2
         time.sleep(0.3)  # the workers are playing runs
         proc.send_signal(sig)
@@ -602,9 +614,7 @@ def test_a_signal_stops_the_forecast_and_its_workers(sig):
             proc.kill()
     assert proc.returncode == 128 + sig, err.decode()
     assert "Traceback" not in err.decode() and "BrokenPipeError" not in err.decode()
-    end = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < end:
-        time.sleep(0.05)
+    _wait_gone(workers)
     assert not any(_alive(w) for w in workers)
     assert _children(proc.pid) == []
 
@@ -613,18 +623,13 @@ def test_a_killed_forecast_takes_its_workers_with_it():
     proc = spawn("forecast", TAVERN, "--runs", "100000", "--jobs", "2",
                  stdin=subprocess.DEVNULL)
     try:
-        end = time.monotonic() + HANG
-        while len(_children(proc.pid)) < 2 and time.monotonic() < end:
-            time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = _two_workers(proc)
         proc.kill()
         proc.wait(HANG)
     finally:
         if proc.poll() is None:
             proc.kill()
-    end = time.monotonic() + 10
-    while any(_alive(w) for w in workers) and time.monotonic() < end:
-        time.sleep(0.05)
+    _wait_gone(workers)
     assert workers and not any(_alive(w) for w in workers)
 
 
