@@ -815,17 +815,24 @@ class SmokeWalks:
         self.reset()
 
     def reset(self) -> None:
-        """Start over from the open graph as it is."""
-        paths = self.paths
-        areas, rooms = paths.areas, paths.rooms
-        og = paths._open  # (called by the paths, settled)
-        self._outdoor = sum(1 << a.index for a in areas if rooms[a.room].outdoors)
-        self._nbr = [sum(1 << j for j in og.adj[i]) for i in range(len(areas))]
-        self._windows = [x for x in paths.barriers if x.kind is BarrierKind.WINDOW]
+        """Start over from the open graph as it is. Nothing is walked yet: each area's mask,
+        the outdoor areas and the open windows are found when a walk first needs them (a mask
+        is as long as its area's index: one for every area of a 100,000-area field would take
+        ~600 MB and most are never walked)."""
+        self._nbr = _Masks(self.paths.open_lists())
+        self._outdoor: int | None = None
+        self._windows: list[Barrier] | None = None
         self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
         self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
-        self._window_edges: list[tuple[int, int]] = []  # (k, j): an open window from k to j
-        self._find_windows()
+        self._window_edges: list[tuple[int, int]] | None = None  # (k, j): open, from k to j
+
+    def _outdoors(self) -> int:
+        """The outdoor areas as a mask (read from the rooms: cost per outdoor area)."""
+        if self._outdoor is None:
+            paths = self.paths
+            self._outdoor = sum(1 << i for key, room in paths.rooms.items() if room.outdoors
+                                for i in paths.room_areas.get(key, ()))
+        return self._outdoor
 
     def reach_all(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
         """:meth:`reach` for each ``(start, cover)``: a big fire asks it of thousands of areas,
@@ -877,7 +884,8 @@ class SmokeWalks:
         least as far, and its first levels are the same."""
         walk = self._walks.get(start)
         if walk is None:
-            walk = self._walks[start] = _Walk(start, cover + 8, bool(self._outdoor >> start & 1))
+            walk = self._walks[start] = _Walk(start, cover + 8,
+                                                  bool(self._outdoors() >> start & 1))
         else:
             answer = walk.answers.get(cover) if walk.done else None
             if answer is not None:
@@ -907,7 +915,7 @@ class SmokeWalks:
         cover = walk.cover
         bound = 4 * cover + 64
         balls, counts = walk.balls, walk.counts
-        nbr, outdoor, window_edges = self._nbr, self._outdoor, self._window_edges
+        nbr, outdoor, window_edges = self._nbr, self._outdoors(), self._windows_open()
         seen = balls[-1]
         frontier = seen & ~balls[-2] if len(balls) > 1 else seen
         total = counts[-1]
@@ -964,12 +972,11 @@ class SmokeWalks:
     def barriers_changed(self, changed: list[Barrier], sides: set[int]) -> None:
         """The paths' open graph changed at ``changed`` (the areas beside them: ``sides``):
         patch those areas' open masks, cut back or drop the walks that looked through them."""
-        adj = self.paths._open.adj  # (called by the paths, settled)
         mask = 0
         for i in sides:
             mask |= 1 << i
-            self._nbr[i] = sum(1 << j for j in adj[i])
-        self._find_windows()
+            self._nbr.pop(i, None)  # (made again from the patched lists when next walked)
+        self._window_edges = None
         for walk in self._walks.values():
             balls = walk.balls
             if len(balls) < 2 or not balls[-2] & mask:
@@ -983,13 +990,32 @@ class SmokeWalks:
                       if not sides.isdisjoint(order[:looked])]:
             del self._prefixes[start]
 
-    def _find_windows(self) -> None:
-        """Note the open windows, as edges both ways (smoke vents through them)."""
-        edges = []
-        for w in self._windows:
-            if vents_through(w, False):
-                edges += [(w.a, w.b), (w.b, w.a)]
-        self._window_edges = edges
+    def _windows_open(self) -> list[tuple[int, int]]:
+        """The open windows, as edges both ways (smoke vents through them)."""
+        edges = self._window_edges
+        if edges is None:
+            if self._windows is None:  # (found once: barriers change state, not kind)
+                self._windows = [x for x in self.paths.barriers if x.kind is BarrierKind.WINDOW]
+            edges = self._window_edges = []
+            for w in self._windows:
+                if vents_through(w, False):
+                    edges += [(w.a, w.b), (w.b, w.a)]
+        return edges
+
+
+class _Masks(dict[int, int]):
+    """Each area's open neighbours as a mask (bit ``j``: area ``j``), made on first ask from
+    the paths' open lists (:meth:`Paths.open_lists`)."""
+
+    __slots__ = ("lists",)
+
+    def __init__(self, lists: list[list[int]]) -> None:
+        super().__init__()
+        self.lists = lists
+
+    def __missing__(self, i: int) -> int:
+        mask = self[i] = sum(1 << j for j in self.lists[i])
+        return mask
 
 
 def _level(balls: list[int], bit: int) -> int:
@@ -1002,7 +1028,7 @@ def _level(balls: list[int], bit: int) -> int:
     return level
 
 
-def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int]) -> bool:
+def _levels_stand(balls: list[int], changed: list[Barrier], nbr: Mapping[int, int]) -> bool:
     """Would the walk find every area at the same level after the ``changed`` barriers?
 
     Only the areas whose neighbours it looked at (up to ``balls[-2]``) matter. A barrier there
