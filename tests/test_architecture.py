@@ -535,3 +535,100 @@ def test_the_re_export_checks_find_each_fault(tmp_path):
         f"{outside}:1: imports Room from fuego.world.building; it is defined in "
         "fuego.world.places",
         f"{outside}:3: imports Hall from fuego.world.places, which has no such name"])
+
+
+# -- words compared as strings (issue 29, item 7) -------------------------------------------------
+# A closed set of words (an override's verb, a saved answer, a map's legend key, an event's
+# cause) is an Enum in the module that owns it: text is read into it once, at the edge, and
+# compared as the enum inside. This gate finds every comparison with a string literal in fuego/
+# (``x == "word"``, ``x in ("a", "b")``, ``case "word":``); those left are on the list below,
+# each with why a string is right there. Counted by function, so a new one fails the test.
+# ``"x" in d`` (a key or a substring) and ``c in "-_"`` (one of these characters) are not words.
+
+def _is_text(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _texts(node: ast.expr) -> bool:
+    return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and bool(node.elts) and all(
+        _is_text(e) for e in node.elts)
+
+
+def _compares_words(node: ast.Compare) -> bool:
+    left = node.left
+    for op, right in zip(node.ops, node.comparators):
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if _texts(right):
+                return True
+        elif _is_text(left) or _is_text(right) or _texts(left) or _texts(right):
+            return True
+        left = right
+    return False
+
+
+def word_comparisons(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
+    """(enclosing function or class, dotted; line; the comparison's source) for each word
+    compared as a string in ``tree``."""
+    def visit(node: ast.AST, scope: str) -> Iterator[tuple[str, int, str]]:
+        for child in ast.iter_child_nodes(node):
+            inner = scope
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{scope}.{child.name}" if scope else child.name
+            if isinstance(child, ast.Compare) and _compares_words(child):
+                yield scope, child.lineno, ast.unparse(child)
+            elif isinstance(child, ast.match_case) and any(
+                    isinstance(p, ast.MatchValue) and _is_text(p.value)
+                    for p in ast.walk(child.pattern)):
+                yield scope, child.pattern.lineno, "case " + ast.unparse(child.pattern)
+            yield from visit(child, inner)
+    yield from visit(tree, "")
+
+
+#: Where fuego still compares text with a string literal, and why that is right there:
+#: (file under fuego/, function) -> how many comparisons. Lower a count as they go; never raise
+#: one for a closed set of fuego's own words (give the words an Enum instead).
+WORDS_ALLOWED: dict[tuple[str, str], int] = {
+}
+
+
+def _fuego_word_comparisons() -> dict[tuple[str, str], list[str]]:
+    found: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        for scope, line, text in word_comparisons(ast.parse(path.read_text(encoding="utf-8"))):
+            found.setdefault((rel, scope), []).append(f"fuego/{rel}:{line}: {text}")
+    return found
+
+
+def test_no_new_word_compared_as_a_string():
+    found = _fuego_word_comparisons()
+    new = [line for key, lines in found.items() if len(lines) > WORDS_ALLOWED.get(key, 0)
+           for line in lines]
+    assert not new, ("words compared as strings (give the closed set an Enum in the module "
+                     "that owns it, read text into it at the edge):\n" + "\n".join(new))
+
+
+def test_the_word_allow_list_is_not_stale():
+    found = _fuego_word_comparisons()
+    stale = {key: (n, len(found.get(key, []))) for key, n in WORDS_ALLOWED.items()
+             if len(found.get(key, [])) < n}
+    assert not stale, f"lower these counts (allowed, found): {stale}"
+
+
+def test_the_word_gate_finds_each_form():
+    source = textwrap.dedent('''
+        def f(x, d):
+            if x == "open" or "hot" != x or x in ("a", "b") or x not in ["c"]:
+                pass
+            if "key" in d or x in "-_" or x == 3 or x is None:
+                pass
+            match x:
+                case "end":
+                    pass
+        class C:
+            def g(self, y):
+                return y <= {"a"}
+    ''')
+    found = list(word_comparisons(ast.parse(source)))
+    assert [(scope, line) for scope, line, _ in found] == [
+        ("f", 3), ("f", 3), ("f", 3), ("f", 3), ("f", 8), ("C.g", 12)]
