@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from test_modules_support import area, field, module_events, module_of, scene_with
 
+from fuego.cli.gm_screen import choice_label
 from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import options, read_action
 from fuego.engine.hero_actions import perform as hero_perform
@@ -14,6 +15,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import firefighting as FF
 from fuego.modules.structures import Structures
+from fuego.table.risk import choice_odds
 from fuego.world.places import Feature
 
 K = FF.FirefightingAction
@@ -94,6 +96,27 @@ def test_blankets_beat_a_small_fire_down():
     assert act.text(s) == "blanket ground:C1"
     hero_perform(s, ana, act)  # (3 + 2) k 3 = 20 vs TN 20
     assert fire.fd == 3
+
+
+@pytest.mark.parametrize(("verb", "tn"), [("blanket", 5 * 4), ("tear-down", 5 * 5)])
+def test_the_table_shows_the_odds_of_the_roll_a_firefighting_action_makes(verb, tn):
+    """The module describes its roll once (``action_roll``): the odds the table shows and the
+    roll made have one pool and one TN (blanket: the fire's TN; tearing down: 5 x the fuel)."""
+    s, (ana, _), fire = _crew(totals=[1, 0, 30, 40])
+    s.set_fire_dice(fire, 4, "test")
+    act = read_action(s, ana, f"{verb} ground:C1")
+    shown = choice_odds(s, ana, act)
+    assert shown is not None and shown.tn == tn and 0.0 < shown.chance < 1.0
+    assert f"({shown.words()})" in choice_label(s, ana, act)  # the GM's prompt shows them
+    hero_perform(s, ana, act)
+    rolled = next(e for e in s.log if e.kind is EventKind.MODULE and "tn" in e.data)
+    assert (rolled.data["tn"], rolled.data["pool"]) == (shown.tn, shown.pool.notation)
+
+
+def test_sand_and_the_bucket_chain_roll_nothing_now():
+    s, (ana, _), fire = _crew(sand=1)
+    for verb in ("sand", "bucket-chain"):
+        assert choice_odds(s, ana, read_action(s, ana, f"{verb} ground:C1")) is None
 
 
 def test_sand_needs_no_roll_and_runs_out():
