@@ -74,7 +74,7 @@ def deadline(seconds: float):
             signal.signal(sig, handler)
 
 
-def invoke(*args: str, input: str | None = None, seconds: float = 20):
+def invoke(*args: str | Path, input: str | None = None, seconds: float = 20):
     """Run ``fuego ARGS`` in-process; assert the outcome is success or a clear error (exit 2)."""
     with deadline(seconds):
         result = CliRunner().invoke(cli, [str(a) for a in args], input=input)

@@ -4,7 +4,7 @@ their 7th Sea readings (bucket chain, blankets, sand, tearing down)."""
 from __future__ import annotations
 
 import pytest
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.cli.gm_screen import choice_label
 from fuego.engine.events import EventKind
@@ -42,7 +42,7 @@ def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
     s, (ana, bea), fire = _crew(faces=[4, 5])
     for h in (ana, bea):
         hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)  # 4+5 +1 = 10
+    module_of(s, FF.Firefighting).end_of_round(s)  # 4+5 +1 = 10
     assert 2 not in s.fires
     e = module_events(s, "firefighting")[-1]
     assert (e.data["bonus"], e.data["success"], e.data["crew"]) == (1, True, ["Ana", "Bea"])
@@ -52,14 +52,14 @@ def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
 def test_alone_the_same_roll_fails_and_the_chain_breaks_up_after_the_round():
     s, (ana, _), fire = _crew(faces=[4, 5])
     hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)
-    assert 2 in s.fires and s.modules[0].chains == {}
+    module_of(s, FF.Firefighting).end_of_round(s)
+    assert 2 in s.fires and module_of(s, FF.Firefighting).chains == {}
 
 
 def test_helpers_join_every_chain():
     s, (ana, _), fire = _crew(faces=[3, 4], helpers=3)
     hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)  # 7 + 3 = 10
+    module_of(s, FF.Firefighting).end_of_round(s)  # 7 + 3 = 10
     assert 2 not in s.fires
 
 
@@ -67,7 +67,7 @@ def test_the_7th_sea_chain_roll_adds_a_free_raise_per_helper():
     s, (ana, bea), fire = _crew(totals=[15], roll="7th-sea")
     for h in (ana, bea):
         hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)
+    module_of(s, FF.Firefighting).end_of_round(s)
     e = module_events(s, "firefighting")[-1]
     assert (e.actor, e.data["pool"], e.data["tn"]) == ("Ana", "5k3+5", 25)
     assert e.data["success"] is False and 2 in s.fires  # the loaded total is the roll's
@@ -85,7 +85,8 @@ def test_no_buckets_on_burning_oil_and_none_without_water():
 def test_water_within_reach():
     b = field(["hhhhhhhhh"])
     s = scene_with(b, {"firefighting": {"water": ["ground:I1"]}})
-    assert s.modules[0].has_water(s, area(s, "C1")) and not s.modules[0].has_water(s, 0)
+    ff = module_of(s, FF.Firefighting)
+    assert ff.has_water(s, area(s, "C1")) and not ff.has_water(s, 0)
 
 
 def test_blankets_beat_a_small_fire_down():
