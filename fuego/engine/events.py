@@ -663,7 +663,7 @@ START_PHASE = 0
 END_PHASE = 11
 
 
-class _Shape:
+class Shape:
     """A kind and the keys of its data in order: what a row of the log shares with every other
     event of that shape (checked against the kind's payload once, when first seen)."""
 
@@ -674,16 +674,16 @@ class _Shape:
 
 
 #: Every shape seen, by (kind, keys): payloads are checked once per shape, not per event.
-_SHAPES: dict[tuple[EventKind, tuple[str, ...]], _Shape] = {}
+_SHAPES: dict[tuple[EventKind, tuple[str, ...]], Shape] = {}
 
 
-def shape(kind: EventKind, keys: tuple[str, ...]) -> _Shape:
+def shape(kind: EventKind, keys: tuple[str, ...]) -> Shape:
     """The shape of ``kind`` events carrying ``keys`` in that order (:func:`check_payload`
     raises on a shape the payload does not allow)."""
     known = _SHAPES.get((kind, keys))
     if known is None:
         check_payload(kind, dict.fromkeys(keys))
-        known = _SHAPES[(kind, keys)] = _Shape(kind, keys)
+        known = _SHAPES[(kind, keys)] = Shape(kind, keys)
     return known
 
 
@@ -718,6 +718,11 @@ class EventLog(Sequence[Event]):
         keys = tuple(data)
         s = _SHAPES.get((kind, keys)) or shape(kind, keys)
         self._rows.append((s, rnd, phase, actor, area, *data.values()))
+
+    def add_row(self, row: tuple) -> None:
+        """Log one event already made a row, ``(shape, round, phase, actor, area, *values)``."""
+        if self.kinds is None or row[0].kind in self.kinds:
+            self._rows.append(row)
 
     def add_rows(self, rows: list[tuple]) -> None:
         """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``

@@ -139,18 +139,28 @@ def play_round(scene: Scene, controller: Controller) -> None:
 
 
 def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
-    """Phases 1-10: each actor with a die showing this phase or earlier acts, in order."""
+    """Phases 1-10: each actor with a die showing this phase or earlier acts, in order.
+
+    A phase is played as passes: everyone due acts once, in the phase order; whoever still has
+    a die due acts again in the next pass. Within a pass, the fires between two heroes act as
+    one run (:func:`_fire_pass`)."""
     policy = POLICIES[scene.settings.temperament]
     for phase in range(1, 11):
         scene.phase = phase
         pending = buckets[phase]
         while pending:
             again: list = []
+            run: list[Fire] = []
             for actor in _ordered(scene, pending):
                 if type(actor) is Fire:
-                    _fire_acts(scene, actor, policy, phase, again, buckets)
-                else:
-                    _hero_acts(scene, actor, controller, phase, again, buckets)
+                    run.append(actor)
+                    continue
+                if run:
+                    _fire_pass(scene, run, policy, phase, again, buckets)
+                    run = []
+                _hero_acts(scene, actor, controller, phase, again, buckets)
+            if run:
+                _fire_pass(scene, run, policy, phase, again, buckets)
             pending = again
             _script(scene, When.PHASE)
 
@@ -161,16 +171,24 @@ def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
         (again if nxt <= phase else buckets[nxt]).append(actor)
 
 
-def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
-    """One fire spends a die on what its policy picks (if it still burns there and can act:
-    not a Flame, not out)."""
-    if scene.fires.get(fire.area) is not fire or not fire.dice or not fire.can_spread:
-        return
-    fire.dice.pop(0)
-    act = policy(scene, fire)
-    if act is not None:
-        fire_perform(scene, fire, act)
-    _requeue(fire, phase, again, buckets)
+def _fire_pass(scene: Scene, fires: list[Fire], policy, phase: int, again: list,
+               buckets: list[list]) -> None:
+    """Each fire of a run, in order, spends a die on what its policy picks, if it still burns
+    there and can act (not a Flame, not out): each decides on the state the earlier ones left
+    (their results applied in the phase order), and its next die goes to the next pass or a
+    later phase."""
+    lit = scene.fires
+    for fire in fires:
+        dice = fire.dice
+        if lit.get(fire.area) is not fire or not dice or not fire.can_spread:
+            continue
+        dice.pop(0)
+        act = policy(scene, fire)
+        if act is not None:
+            fire_perform(scene, fire, act)
+        if dice:
+            nxt = dice[0]
+            (again if nxt <= phase else buckets[nxt]).append(fire)
 
 
 def _hero_acts(scene: Scene, hero: Hero, controller, phase: int, again: list, buckets) -> None:

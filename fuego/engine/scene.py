@@ -14,7 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
-from fuego.engine.events import Event, EventKind, EventLog, row_event
+from fuego.engine.events import Event, EventKind, EventLog, Shape, row_event
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
@@ -98,6 +98,17 @@ class Scene:
         self.log.add(kind, self.round, self.phase, actor, area, data)
         if self.listeners:
             event = new_event(kind, self.round, self.phase, actor, area, data)
+            for listener in self.listeners:
+                listener(event)
+
+    def emit_row(self, shape: Shape, actor: str | None, area: str | None, /,
+                 *values: Any) -> None:
+        """:meth:`emit` for an event whose shape (kind and keys, in order) is known: its
+        ``values`` in the shape's order (a fire's grow or failed roll, thousands a round)."""
+        row = (shape, self.round, self.phase, actor, area, *values)
+        self.log.add_row(row)
+        if self.listeners:
+            event = row_event(row)
             for listener in self.listeners:
                 listener(event)
 
