@@ -44,7 +44,7 @@ def test_ten_dice_rule(pool: Pool, folded: Pool) -> None:
 
 def test_fold_of_a_pool_within_limits_never_fails() -> None:
     # 1000k1000 folds to 10k10+19800, past MAX_BONUS: still the same roll, no LimitError.
-    big = parse(f"{MAX_DICE}k{MAX_DICE}+10000")
+    big = parse_pool(f"{MAX_DICE}k{MAX_DICE}+10000")
     folded = big.normalized()
     assert (folded.rolled, folded.kept, folded.bonus) == (10, 10, 10_000 + 10 * (2 * MAX_DICE - 20))
     assert folded.normalized() is folded and folded.notation == "10k10+29800"
@@ -178,6 +178,17 @@ def test_total_and_roll_draw_the_same(pool: Pool) -> None:
     for _ in range(300):
         assert a.total(pool) == b.roll(pool).total
     assert a.random() == b.random()  # and they consumed the same random numbers
+
+
+def test_totals_draw_what_as_many_single_rolls_draw() -> None:
+    # A batch of rolls of mixed shapes, long enough that every shape refills many times (and
+    # the refills interleave): the same totals, in order, and the same stream left after.
+    pools = [POOLS[(k * 7) % len(POOLS)] for k in range(3000)] + [Pool(4, 2, 3)] * 200
+    a, b = Roller(99), Roller(99)
+    a.random(), b.random()  # (the stream already moved: batches do not start at its origin)
+    assert a.totals(pools) == [b.total(p) for p in pools]
+    assert a.getstate() == b.getstate() and a.random() == b.random()
+    assert a.totals([]) == []
 
 
 def test_same_seed_same_sequence() -> None:

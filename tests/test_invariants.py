@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from builders import grid
+from builders import Edge, RoomSpec, grid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import InvariantError, RandomController, check_invariants, play_checked
@@ -285,11 +285,12 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:  # noqa: C901
         # a room lies on one level: upper levels use their own keys
         plans.append((f"l{li}", li, [r.replace("k", "k" if li == 0 else "K")
                                      .replace("h", "h" if li == 0 else "H") for r in rows]))
-    rooms = {"k": {"key": "kitchen", "fuel": draw(st.integers(0, 9))},
-             "h": {"key": "hall", "fuel": draw(st.integers(0, 9))},
-             "o": {"key": "yard", "outdoors": True, "fuel": draw(st.integers(0, 3))},
-             "K": {"key": "loft", "fuel": draw(st.integers(0, 9))},
-             "H": {"key": "attic", "fuel": draw(st.integers(0, 9))}}
+    rooms: dict[str, RoomSpec] = {
+        "k": {"key": "kitchen", "fuel": draw(st.integers(0, 9))},
+        "h": {"key": "hall", "fuel": draw(st.integers(0, 9))},
+        "o": {"key": "yard", "outdoors": True, "fuel": draw(st.integers(0, 3))},
+        "K": {"key": "loft", "fuel": draw(st.integers(0, 9))},
+        "H": {"key": "attic", "fuel": draw(st.integers(0, 9))}}
     # areas of each level, by name, to choose edges from
     names = [f"l{li}:{col(c)}{r + 1}" for li, (_n, _e, rows) in enumerate(plans)
              for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
@@ -306,7 +307,7 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:  # noqa: C901
                   (BarrierKind.WALL, Structure.PAPER_WALL),
                   (BarrierKind.WALL, Structure.STONE_WALL),
                   (BarrierKind.OPEN, None)]
-    edges = {}
+    edges: dict[tuple[str, str], Edge] = {}
     for pair in draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True)) if pairs else []:
         kind, structure = draw(st.sampled_from(edge_kinds))
         edges[pair] = (kind, structure, draw(st.booleans()))
@@ -414,6 +415,7 @@ def test_the_checker_sees_fire_dice_out_of_range():
 def test_the_checker_sees_a_fire_without_its_event():
     scene, prev = _started()
     i = scene.building.find("g:A2")  # put in the active set behind the scene's back
+    assert i is not None
     from fuego.engine.fire import Fire
 
     scene.fires[i] = Fire(scene.next_fire_id, i, 2, 5)
@@ -432,6 +434,7 @@ def test_the_checker_sees_a_leap_through_a_wall():
     scene, prev = _started()
     src = next(iter(scene.fires.values()))
     target = scene.building.find("g:C1")  # behind the stone wall
+    assert target is not None
     mark = len(scene.log)
     scene.emit(EventKind.FIRE_LEAPT, scene.fire_name(src), src.area, to="g:C1", pool="3k2",
                tn=5, total=9, success=True)
@@ -445,7 +448,7 @@ def test_the_checker_sees_a_leap_without_a_roll_that_met_its_tn():
     mark = len(scene.log)
     scene.emit(EventKind.FIRE_LEAPT, scene.fire_name(src), src.area, to="g:A2", pool="3k2",
                tn=25, total=9, success=True)
-    scene.start_fire(scene.building.find("g:A2"), 1, Cause.LEAP, source=src)
+    scene.start_fire(scene.building.area("g:A2").index, 1, Cause.LEAP, source=src)
     text = _broken(scene, prev, scene.log[mark:])
     assert "success does not match" in text and "met its TN" in text
 
@@ -473,7 +476,7 @@ def test_the_checker_sees_a_walk_through_a_wall():
     ana = scene.heroes[0]
     mark = len(scene.log)
     prev["heroes"][0]["area"] = scene.building.find("g:B1")
-    ana.area = scene.building.find("g:C1")
+    ana.area = scene.building.area("g:C1").index
     scene.emit(EventKind.HERO_MOVED, "Ana", ana.area, frm="g:B1", why="move")
     assert "through an intact barrier" in _broken(scene, prev, scene.log[mark:])
 
@@ -481,6 +484,7 @@ def test_the_checker_sees_a_walk_through_a_wall():
 def test_the_checker_sees_smoke_clear_in_a_closed_burning_room():
     text = PLAN.replace("  s: {outdoors: true}\n", "  s: {fuel: 0}\n")
     scene = loads(text).build(1)
+    assert scene.smoke is not None
     play_checked(scene, AutoController(), 2)
     assert scene.fires and scene.smoke.density
     prev = scene.snapshot()
@@ -522,7 +526,9 @@ def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
     from fuego.engine.smoke import Density
 
     scene, prev = _started()
+    assert scene.smoke is not None
     behind = scene.building.find("g:C2")  # the hall, behind a stone wall from the fire
+    assert behind is not None
     scene.smoke.density[behind] = Density.THIN
     text = _broken(scene, prev)
     assert "smoke appeared at g:C2" in text

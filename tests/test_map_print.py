@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from builders import barrier_between
 from click.testing import CliRunner
 
 from fuego.cli import cli
@@ -48,8 +49,10 @@ def test_the_grid_shows_inside_rooms_on_the_tavern_ground_floor(tmp_path):
         return round(px), height - 1 - round(py)
 
     # column line x=5 between E and F, inside the common room (rows 2-3: E2/F2, E3/F3)
-    assert b.areas[b.at(ground, 4, 2)].room == b.areas[b.at(ground, 5, 2)].room == "common"
-    assert b.between(b.at(ground, 4, 2), b.at(ground, 5, 2)).kind.value == "open"
+    e3, f3 = b.at(ground, 4, 2), b.at(ground, 5, 2)
+    assert e3 is not None and f3 is not None
+    assert b.areas[e3].room == b.areas[f3].room == "common"
+    assert barrier_between(b, e3, f3).kind.value == "open"
     for y in (1.3, 1.5, 2.3, 2.5):
         cx, cy = pixel(5.0, y)
         across = pixels[cy, cx - 3:cx + 4, :3]
@@ -185,7 +188,7 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert scene.round == 3 and scene.fires
     svg = tmp_path / "x.svg"
     assert invoke("map", str(save), "--out", str(svg), "--gm").exit_code == 0
-    ids = {el.get("id") for el in ET.parse(svg).getroot().iter() if el.get("id")}
+    ids = {el.attrib["id"] for el in ET.parse(svg).getroot().iter() if el.get("id")}
     drawn = {i for i in ids if i.startswith("fire-")}
     seen = players_sight(scene).fires
     assert drawn == {("fire-" if i in seen else "fire-hidden-") + scene.area_name(i)
@@ -264,8 +267,8 @@ def test_no_label_overlaps_another_or_a_token(name):
                       if (p.get_gid() or "").startswith(("hero-", "fire-"))]
             boxes = []
             for t in ax.texts:
-                at = ax.transData.transform(t.get_position())
-                if t.get_text() and not any(p.contains_point(at) for p in tokens):
+                x, y = ax.transData.transform(t.get_position())
+                if t.get_text() and not any(p.contains_point((x, y)) for p in tokens):
                     boxes.append((t.get_text(), t.get_window_extent(renderer)))
             assert len(boxes) > 3
             for (a, ba), (b, bb) in itertools.combinations(boxes, 2):
@@ -344,6 +347,8 @@ def _tavern_tiles(paper: str = "letter", scale: float = 2.0, scene=None):
 
 @pytest.mark.slow
 def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path):
+    from matplotlib.figure import Figure
+
     from fuego.render.map_style import OVERLAP, PAPER
 
     scene, figs = _tavern_tiles()
@@ -376,7 +381,7 @@ def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path
         assert xs[0][0] == c0 and xs[-1][1] == c1 + 1 and ys[0][0] == r0 and ys[-1][1] == r1 + 1
         # the alignment crosses: in the shared strips, at the same place of the plan on both
         # neighbouring pages
-        crosses = {}
+        crosses: dict[tuple[float, ...], list[Figure]] = {}
         for fig, ax, _ in tiles:
             for p in ax.patches:
                 if (p.get_gid() or "").startswith("align-"):
@@ -410,7 +415,10 @@ def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
                 break
         if seam is not None:
             break
-    hero.area = b.at(ground, int(seam), 1)  # the column the first page's edge cuts
+    assert seam is not None
+    on_seam = b.at(ground, int(seam), 1)  # the column the first page's edge cuts
+    assert on_seam is not None
+    hero.area = on_seam
     _, figs = _tavern_tiles(scene=scene)
     mark = "".join(w[0] for w in hero.name.split()[:2]).upper()
     seen = 0
@@ -482,6 +490,8 @@ def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
 
 
 def test_one_exit_mark_per_run_of_way_out_squares():
+    from matplotlib.collections import LineCollection
+
     from fuego.render.map_style import MapOptions
     from fuego.render.mapdraw import draw_map
 
@@ -492,7 +502,7 @@ def test_one_exit_mark_per_run_of_way_out_squares():
         fig, = draw_map(b, scene, MapOptions())
         counts[name] = sum(t.get_text() == "EXIT" for ax in fig.axes for t in ax.texts)
         outlines = [c for ax in fig.axes for c in ax.collections
-                    if (c.get_gid() or "").startswith("exit-")]
+                    if isinstance(c, LineCollection) and (c.get_gid() or "").startswith("exit-")]
         assert len(outlines) == counts[name]
         # every exit square lies inside one outline's box
         for a in b.areas:
@@ -550,7 +560,7 @@ def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):
     assert not words & texts
     fuels = {str(a.fuel) for a in b.areas if a.fuel > 0}
     assert not fuels & texts - {str(f.fd) for f in scene.fires.values()}
-    gids = {a.get_gid() or "" for ax in bare.axes for a in ax.lines + ax.patches}
+    gids = {a.get_gid() or "" for ax in bare.axes for a in [*ax.lines, *ax.patches]}
     assert not {g for g in gids if g.startswith(("route-", "feature-"))}
     keys = legend_labels(b, scene, MapOptions(fuel=False))
     assert not [k for k in keys if k[0] in ("fuel", "feature", "route")]

@@ -3,6 +3,7 @@ pseudo-terminal), killed at a prompt and in the middle of a save, resumed, undon
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -309,9 +310,11 @@ class Proc:
         self.lock = threading.Lock()
         threading.Thread(target=self._pump, daemon=True).start()
 
-    def _pump(self):
+    def _pump(self) -> None:
+        out = self.p.stdout
+        assert isinstance(out, io.BufferedReader)  # read1: what has come, not waiting for more
         while True:
-            chunk = self.p.stdout.read1(65536)
+            chunk = out.read1(65536)
             if not chunk:
                 return
             with self.lock:
@@ -343,6 +346,7 @@ class Proc:
             time.sleep(0.01)
 
     def send(self, line: str) -> None:
+        assert self.p.stdin is not None
         with self.lock:
             self.mark = len(self.buf)
         self.p.stdin.write(line.encode() + b"\n")
@@ -409,6 +413,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
 @pytest.mark.slow
 def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
     proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], shop)
+    assert proc.p.stdin is not None
     _answers_then(proc, ANSWERS[:3])
     proc.wait_prompt()
     proc.p.stdin.close()

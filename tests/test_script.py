@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from builders import LoadedRoller
@@ -10,13 +11,13 @@ from helpers import make_building, make_scene, room
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller
-from fuego.engine.events import EventKind
+from fuego.engine.events import EventKind, EventLog
 from fuego.engine.fire_actions import ActionKind, candidates
 from fuego.engine.hero_actions import HeroActionKind, move
 from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic
 from fuego.engine.rounds import check_flashover, play_round, start_scene
-from fuego.engine.scene import Cause
+from fuego.engine.scene import Cause, Scene
 from fuego.engine.script import When
 from fuego.engine.structure import break_barrier
 from fuego.errors import ScenarioError
@@ -49,8 +50,8 @@ def world(seed: int = 7, *, fires=None, heroes=None, settings=None, **kw):
     kw.setdefault("features", {"ground:F1": [Feature.GUNPOWDER]})
     b = make_building(plans=PLANS, rooms=ROOMS, **kw)
     if heroes is None:
-        heroes = [Hero("Isabela", b.find("ground:A1"), brawn=3, finesse=3, resolve=3, panache=3),
-                  Hero("Tomas", b.find("upper:B1"), brawn=2, resolve=2)]
+        heroes = [Hero("Isabela", b.area("ground:A1").index, brawn=3, finesse=3, resolve=3, panache=3),
+                  Hero("Tomas", b.area("upper:B1").index, brawn=2, resolve=2)]
     return make_scene(b, seed=seed, heroes=heroes, fires=fires or {},
                       settings=settings or Settings(smoke=False, burning_clothes=False))
 
@@ -423,7 +424,8 @@ def test_wind_changes_the_settings_and_calls_the_wind_module():
     calls = []
 
     class Wind_(WindModule):  # found by its type, as the real one
-        def set_wind(self, scene, *, strength=None, direction=None, why=""):
+        def set_wind(self, scene: Scene, strength: str | None = None,
+                     direction: str | None = None, why: str = "") -> None:
             calls.append((strength, direction, why))
 
     s = scripted([{"name": "gust", "when": {"round": 1},
@@ -439,7 +441,7 @@ def test_weather_calls_the_weather_module_and_sets_the_wind():
     calls = []
 
     class Weather_(WeatherModule):
-        def set_weather(self, scene, *, why="", **values):
+        def set_weather(self, scene: Scene, why: str = "", **values: Any) -> None:
             calls.append(values)
 
     s = scripted([{"name": "rain", "when": {"round": 1},
@@ -544,7 +546,7 @@ def test_state_round_trips_and_a_restored_script_does_not_fire_again():
     assert state["fired"][0] == 1 and state["latches"][1]  # round 2 is remembered
 
     fresh = world()
-    fresh.log = list(s.log)
+    fresh.log = EventLog(s.log)
     fresh.round = s.round
     fresh.script = build_script(cues, fresh)
     fresh.script.load_state(state, fresh)
@@ -680,7 +682,7 @@ script:
     do: {say: "{hero} is in the store"}
 """
     scene = loads(text).build(2)
-    assert len(scene.script) == 2
+    assert isinstance(scene.script, Script) and len(scene.script) == 2
     from fuego.table import gm
 
     gm.barrier(scene, "store door", "open")
