@@ -598,7 +598,7 @@ WORDS_ALLOWED: dict[tuple[str, str], int] = {
     ("web/server.py", "Guard.__call__"): 2,
     ("web/server.py", "Guard.__call__.send_secure"): 1,
     ("web/server.py", "ScreenServer.url"): 1,
-    ("web/server.py", "make_app.events"): 1,
+    ("web/server.py", "_Answers.events"): 1,
     # Characters, not words: a drawing's cells, a dash or sign in a number, surrogate ranges, a
     # comment mark.
     ("dice/roller.py", "parse"): 2,
