@@ -7,8 +7,10 @@ a door exactly where a rule needs it without going through the loader.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, Required, TypedDict
 
-from fuego.dice.roller import Roller
+from fuego.dice.roller import Pool, Roller
 from fuego.engine.scene import Scene
 from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
@@ -16,9 +18,21 @@ from fuego.world.building import Building
 from fuego.world.places import BarrierKind, Room
 
 
-def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,  # noqa: C901
-         edges: dict[tuple[str, str], tuple] | None = None,
-         links: dict[str, BarrierKind] | None = None,
+class RoomSpec(TypedDict, total=False):
+    """A plan character's room: its key, whether it is outdoors, each of its areas' fuel."""
+
+    key: Required[str]
+    outdoors: bool
+    fuel: int
+
+
+#: A barrier between two named areas: (kind, structure) or (kind, structure, closed).
+Edge = tuple[BarrierKind, Structure | None] | tuple[BarrierKind, Structure | None, bool]
+
+
+def grid(levels: list[tuple[str, int, list[str]]], rooms: Mapping[str, RoomSpec], *,  # noqa: C901
+         edges: Mapping[tuple[str, str], Edge] | None = None,
+         links: Mapping[str, BarrierKind] | None = None,
          wall: Structure = Structure.WOODEN_WALL) -> Building:
     """Build from plans: each char of a plan is a room key in ``rooms`` (``.`` = no area).
 
@@ -39,17 +53,17 @@ def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,  #
                     continue
                 spec = rooms[ch]
                 b.add_area(c, r, li, spec["key"], fuel=spec.get("fuel", 3))
-    edges = {tuple(sorted((b.find(x), b.find(y)))): v for (x, y), v in (edges or {}).items()}
-    links = {b.find(k): v for k, v in (links or {}).items()}
+    between = {_pair(b, x, y): v for (x, y), v in (edges or {}).items()}
+    link_at = {_index(b, k): v for k, v in (links or {}).items()}
     for area in b.areas:
         for dc, dr in ((1, 0), (0, 1)):
             j = b.at(area.level, area.col + dc, area.row + dr)
             if j is None:
                 continue
-            key = tuple(sorted((area.index, j)))
-            if key in edges:
-                kind, structure, *closed = edges[key]
-                b.connect(area.index, j, kind, structure, closed=closed[0] if closed else True)
+            key = (min(area.index, j), max(area.index, j))
+            if key in between:
+                edge = between[key]
+                b.connect(area.index, j, edge[0], edge[1], closed=edge[2] if len(edge) == 3 else True)
             elif area.room == b.areas[j].room or (b.rooms[area.room].outdoors
                                                   and b.rooms[b.areas[j].room].outdoors):
                 b.connect(area.index, j, BarrierKind.OPEN)
@@ -59,12 +73,23 @@ def grid(levels: list[tuple[str, int, list[str]]], rooms: dict[str, dict], *,  #
         if above:
             j = b.at(above[0].index, area.col, area.row)
             if j is not None:
-                kind = links.get(area.index, BarrierKind.FLOOR)
+                kind = link_at.get(area.index, BarrierKind.FLOOR)
                 b.connect(area.index, j, kind, Structure.WOODEN_FLOOR if kind is BarrierKind.FLOOR else None)
     return b
 
 
-def scene(building: Building, seed: int = 1, **settings) -> Scene:
+def _index(b: Building, name: str) -> int:
+    i = b.find(name)
+    assert i is not None, f"no area {name!r} in the plan"
+    return i
+
+
+def _pair(b: Building, x: str, y: str) -> tuple[int, int]:
+    i, j = _index(b, x), _index(b, y)
+    return min(i, j), max(i, j)
+
+
+def scene(building: Building, seed: int = 1, **settings: Any) -> Scene:
     return Scene(building, Settings(**settings), Roller(seed))
 
 
@@ -74,20 +99,20 @@ class LoadedRoller(Roller):
     Queued totals are used by ``total`` (every engine roll); once empty it rolls normally.
     """
 
-    def __init__(self, seed: int = 0, totals=()):
+    def __init__(self, seed: int = 0, totals: Iterable[int] = ()) -> None:
         super().__init__(seed)
         self.queue = deque(totals)
 
     def load(self, *totals: int) -> None:
         self.queue.extend(totals)
 
-    def total(self, pool):  # noqa: D102
+    def total(self, pool: Pool, dice: list[int] | None = None) -> int:  # noqa: D102
         if self.queue:
             return self.queue.popleft()
-        return super().total(pool)
+        return super().total(pool, dice)
 
 
-TWO_ROOMS = {
+TWO_ROOMS: dict[str, RoomSpec] = {
     "k": {"key": "kitchen", "fuel": 5},
     "h": {"key": "hall", "fuel": 3},
     "s": {"key": "street", "outdoors": True, "fuel": 0},
@@ -96,7 +121,7 @@ TWO_ROOMS = {
 
 
 def field_scene(cols: int, rows: int, seed: int = 1, fd: int = 3, fuel: int = 5,
-                gaps: list[tuple[int, int]] = (), **settings) -> Scene:
+                gaps: Collection[tuple[int, int]] = (), **settings: Any) -> Scene:
     """One open room of ``cols`` x ``rows`` fuelled areas, a ``fd``-dice fire in each but the
     ``gaps`` (column, row): a big fire whose fires are nearly all boxed in by fire."""
     from fuego.engine.scene import Cause

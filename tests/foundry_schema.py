@@ -225,8 +225,9 @@ class Scene(Model):
     flags: dict[str, Any]
 
     @model_validator(mode="after")
-    def unique_ids(self):
-        ids = [d.id for d in [*self.walls, *self.lights, *self.drawings]]
+    def unique_ids(self) -> Scene:
+        ids = [*(w.id for w in self.walls), *(light.id for light in self.lights),
+               *(d.id for d in self.drawings)]
         if len(ids) != len(set(ids)):
             raise ValueError("embedded documents share an _id")
         return self

@@ -135,9 +135,9 @@ def make_building(  # noqa: C901
             if j is None:
                 continue
             other = b.areas[j]
-            key = frozenset((area.index, j))
-            if key in special:
-                kind, structure, closed = special.pop(key)
+            pair = frozenset((area.index, j))
+            if pair in special:
+                kind, structure, closed = special.pop(pair)
                 b.connect(area.index, j, kind, structure, closed=closed)
             elif area.room == other.room:
                 b.connect(area.index, j, BarrierKind.OPEN)
@@ -155,17 +155,17 @@ def make_building(  # noqa: C901
             j = b.at(high.index, area.col, area.row)
             if j is None:
                 continue
-            key = frozenset((area.index, j))
-            if key in special:
-                kind, structure, closed = special.pop(key)
+            pair = frozenset((area.index, j))
+            if pair in special:
+                kind, structure, closed = special.pop(pair)
                 b.connect(area.index, j, kind, structure, closed=closed)
             else:
                 b.connect(area.index, j, BarrierKind.FLOOR, high.floor)
     if special:
         names = [" / ".join(sorted(b.areas[i].name for i in k)) for k in special]
         raise ValueError(f"doors/windows/stairs between areas that are not neighbours: {names}")
-    for kind, refs in routes:
-        b.add_route(kind, [lookup(r) for r in refs])
+    for route_kind, refs in routes:
+        b.add_route(route_kind, [lookup(r) for r in refs])
     return b
 
 

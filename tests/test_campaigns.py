@@ -45,11 +45,12 @@ def test_every_campaign_checks():
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_campaign_has_a_gm_briefing_and_a_script(name):
     from fuego.scenario.model import load
+    from fuego.scenario.script.cues import Script
 
     scenario = load(CAMPAIGNS / f"{name}.yaml")
     assert len(scenario.briefing) > 200
     scene = scenario.build(1)
-    assert scene.script is not None and len(scene.script) >= 6
+    assert isinstance(scene.script, Script) and len(scene.script) >= 6
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from fuego.cli import cli
 from fuego.dice import odds as exact
-from fuego.dice.roller import Pool, Roller, parse
+from fuego.dice.roller import Pool, Roller, parse_pool
 
 
 def run(*args: str):
@@ -71,7 +71,7 @@ def test_roll_json_lines() -> None:
         assert {"total", "kept", "dropped", "dice", "bonus", "pool", "seed", "roll"} <= set(data)
         assert data["roll"] == n and data["seed"] == 5 and data["pool"] == "15k10"
         assert data["bonus"] == 50 and len(data["kept"]) == 10 and data["dropped"] == []
-        assert data["total"] == sum(data["kept"]) + 50 == roller.total(parse("15k10"))
+        assert data["total"] == sum(data["kept"]) + 50 == roller.total(parse_pool("15k10"))
         assert all(all(f == 10 for f in die[:-1]) for die in data["dice"])
 
 

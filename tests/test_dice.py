@@ -44,7 +44,7 @@ def test_ten_dice_rule(pool: Pool, folded: Pool) -> None:
 
 def test_fold_of_a_pool_within_limits_never_fails() -> None:
     # 1000k1000 folds to 10k10+19800, past MAX_BONUS: still the same roll, no LimitError.
-    big = parse(f"{MAX_DICE}k{MAX_DICE}+10000")
+    big = parse_pool(f"{MAX_DICE}k{MAX_DICE}+10000")
     folded = big.normalized()
     assert (folded.rolled, folded.kept, folded.bonus) == (10, 10, 10_000 + 10 * (2 * MAX_DICE - 20))
     assert folded.normalized() is folded and folded.notation == "10k10+29800"

@@ -465,7 +465,7 @@ def test_flashover_turns_an_enclosed_room_hot_when_all_of_it_burns():
 
 
 def test_flashover_setting_off_and_dice_mode():
-    s = Scene(grid([("ground", 0, ["kk"])], TWO_ROOMS), Settings(flashover="off"))
+    s = Scene(grid([("ground", 0, ["kk"])], TWO_ROOMS), Settings(flashover=FlashoverMode.OFF))
     for i in (0, 1):
         s.start_fire(i, 5, Cause.GM)
     check_flashover(s)

@@ -46,25 +46,35 @@ class Hang(Exception):
     pass
 
 
+#: A guard's wall-clock allowance over its CPU budget: on a loaded machine a case waits for the
+#: processor, and that is no hang (a blocked wait still trips the wall clock).
+WALL_PER_CPU = 10
+
+
 @contextlib.contextmanager
 def deadline(seconds: float):
-    """Fail (instead of hanging CI) when the body runs longer than ``seconds``."""
+    """Fail (instead of hanging CI) when the body spends more than ``seconds`` of this process's
+    CPU (a runaway loop), or waits ``WALL_PER_CPU`` times that on the clock (a blocked wait): a
+    hang guard, not a speed claim, so a busy machine does not trip it."""
     def alarm(signum, frame):
-        raise Hang(f"took longer than {seconds} s")
+        raise Hang(f"took longer than {seconds} s of CPU, or {WALL_PER_CPU * seconds} s in all")
 
     if not hasattr(signal, "setitimer"):  # not on this platform: no guard
         yield
         return
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = {sig: signal.signal(sig, alarm) for sig in (signal.SIGALRM, signal.SIGPROF)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, WALL_PER_CPU * seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
-def invoke(*args: str, input: str | None = None, seconds: float = 20):
+def invoke(*args: str | Path, input: str | None = None, seconds: float = 20):
     """Run ``fuego ARGS`` in-process; assert the outcome is success or a clear error (exit 2)."""
     with deadline(seconds):
         result = CliRunner().invoke(cli, [str(a) for a in args], input=input)
@@ -746,7 +756,10 @@ def test_anything_typed_at_the_table(answers, seed, tmp_path_factory):
 def test_the_deadline_guard_stops_a_hang():
     import time
 
-    with pytest.raises(Hang), deadline(0.2):
+    with pytest.raises(Hang), deadline(0.2):  # a runaway loop: its CPU budget
+        while True:
+            pass
+    with pytest.raises(Hang), deadline(0.02):  # a blocked wait: the clock, 10 x the budget
         time.sleep(5)
 
 

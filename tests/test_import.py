@@ -20,6 +20,7 @@ from fuego.errors import FuegoError, LimitError
 from fuego.scenario.model import loads
 from fuego.scenario.vtt import convert, to_plan
 from fuego.scenario.vtt_read import parse
+from fuego.world.building import Building
 from fuego.world.places import BarrierKind
 
 SAMPLE = Path(__file__).parent / "data" / "sample.dd2vtt"
@@ -286,10 +287,10 @@ def write(tmp_path, name: str, data: dict) -> Path:
     return path
 
 
-def rooms_of(text: str) -> tuple[object, dict]:
+def rooms_of(text: str) -> tuple[Building, dict[str, str]]:
+    """The imported building, and each area's room by the area's name."""
     b = loads(text).build(0).building
-    return b, {name: b.areas[b.find(name)].room for name in
-               (a.name for a in b.areas)}
+    return b, {a.name: a.room for a in b.areas}
 
 
 @pytest.mark.parametrize("kind", ["crop", "cave", "jagged_circle", "tower", "cross",

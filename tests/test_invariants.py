@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from builders import grid
+from builders import Edge, RoomSpec, grid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import InvariantError, RandomController, check_invariants, play_checked
@@ -285,11 +285,12 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:  # noqa: C901
         # a room lies on one level: upper levels use their own keys
         plans.append((f"l{li}", li, [r.replace("k", "k" if li == 0 else "K")
                                      .replace("h", "h" if li == 0 else "H") for r in rows]))
-    rooms = {"k": {"key": "kitchen", "fuel": draw(st.integers(0, 9))},
-             "h": {"key": "hall", "fuel": draw(st.integers(0, 9))},
-             "o": {"key": "yard", "outdoors": True, "fuel": draw(st.integers(0, 3))},
-             "K": {"key": "loft", "fuel": draw(st.integers(0, 9))},
-             "H": {"key": "attic", "fuel": draw(st.integers(0, 9))}}
+    rooms: dict[str, RoomSpec] = {
+        "k": {"key": "kitchen", "fuel": draw(st.integers(0, 9))},
+        "h": {"key": "hall", "fuel": draw(st.integers(0, 9))},
+        "o": {"key": "yard", "outdoors": True, "fuel": draw(st.integers(0, 3))},
+        "K": {"key": "loft", "fuel": draw(st.integers(0, 9))},
+        "H": {"key": "attic", "fuel": draw(st.integers(0, 9))}}
     # areas of each level, by name, to choose edges from
     names = [f"l{li}:{col(c)}{r + 1}" for li, (_n, _e, rows) in enumerate(plans)
              for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
@@ -306,7 +307,7 @@ def odd_scenes(draw) -> tuple[Scene, Scene]:  # noqa: C901
                   (BarrierKind.WALL, Structure.PAPER_WALL),
                   (BarrierKind.WALL, Structure.STONE_WALL),
                   (BarrierKind.OPEN, None)]
-    edges = {}
+    edges: dict[tuple[str, str], Edge] = {}
     for pair in draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True)) if pairs else []:
         kind, structure = draw(st.sampled_from(edge_kinds))
         edges[pair] = (kind, structure, draw(st.booleans()))

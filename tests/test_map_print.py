@@ -264,8 +264,8 @@ def test_no_label_overlaps_another_or_a_token(name):
                       if (p.get_gid() or "").startswith(("hero-", "fire-"))]
             boxes = []
             for t in ax.texts:
-                at = ax.transData.transform(t.get_position())
-                if t.get_text() and not any(p.contains_point(at) for p in tokens):
+                x, y = ax.transData.transform(t.get_position())
+                if t.get_text() and not any(p.contains_point((x, y)) for p in tokens):
                     boxes.append((t.get_text(), t.get_window_extent(renderer)))
             assert len(boxes) > 3
             for (a, ba), (b, bb) in itertools.combinations(boxes, 2):
@@ -344,6 +344,8 @@ def _tavern_tiles(paper: str = "letter", scale: float = 2.0, scene=None):
 
 @pytest.mark.slow
 def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path):
+    from matplotlib.figure import Figure
+
     from fuego.render.map_style import OVERLAP, PAPER
 
     scene, figs = _tavern_tiles()
@@ -376,7 +378,7 @@ def test_tiled_pages_share_a_quarter_inch_with_crop_and_alignment_marks(tmp_path
         assert xs[0][0] == c0 and xs[-1][1] == c1 + 1 and ys[0][0] == r0 and ys[-1][1] == r1 + 1
         # the alignment crosses: in the shared strips, at the same place of the plan on both
         # neighbouring pages
-        crosses = {}
+        crosses: dict[tuple[float, ...], list[Figure]] = {}
         for fig, ax, _ in tiles:
             for p in ax.patches:
                 if (p.get_gid() or "").startswith("align-"):
@@ -482,6 +484,8 @@ def test_every_label_is_at_least_8_points_at_print_size(paper, scale):
 
 
 def test_one_exit_mark_per_run_of_way_out_squares():
+    from matplotlib.collections import LineCollection
+
     from fuego.render.map_style import MapOptions
     from fuego.render.mapdraw import draw_map
 
@@ -492,7 +496,7 @@ def test_one_exit_mark_per_run_of_way_out_squares():
         fig, = draw_map(b, scene, MapOptions())
         counts[name] = sum(t.get_text() == "EXIT" for ax in fig.axes for t in ax.texts)
         outlines = [c for ax in fig.axes for c in ax.collections
-                    if (c.get_gid() or "").startswith("exit-")]
+                    if isinstance(c, LineCollection) and (c.get_gid() or "").startswith("exit-")]
         assert len(outlines) == counts[name]
         # every exit square lies inside one outline's box
         for a in b.areas:
@@ -550,7 +554,7 @@ def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):
     assert not words & texts
     fuels = {str(a.fuel) for a in b.areas if a.fuel > 0}
     assert not fuels & texts - {str(f.fd) for f in scene.fires.values()}
-    gids = {a.get_gid() or "" for ax in bare.axes for a in ax.lines + ax.patches}
+    gids = {a.get_gid() or "" for ax in bare.axes for a in [*ax.lines, *ax.patches]}
     assert not {g for g in gids if g.startswith(("route-", "feature-"))}
     keys = legend_labels(b, scene, MapOptions(fuel=False))
     assert not [k for k in keys if k[0] in ("fuel", "feature", "route")]

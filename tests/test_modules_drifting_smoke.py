@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
@@ -86,7 +86,7 @@ def test_smoke_persists_two_rounds_after_its_fire_is_out():
     assert _names(s) == ["ground:A1", "ground:B1", "ground:C1"]
     s.round = 2
     s.smoke.update(s)
-    assert not s.smoke.density and not s.modules[0].trails
+    assert not s.smoke.density and not module_of(s, DriftingSmoke).trails
     assert [e.data["success"] for e in module_events(s, "drifting-smoke")] == [False, False]
 
 
@@ -136,5 +136,5 @@ def test_state_round_trips():
     s.start_fire(0, 3, Cause.START)
     s.smoke.update(s)
     other = D.DriftingSmoke({})
-    other.load_state(s.modules[0].state())
-    assert other.state() == s.modules[0].state()
+    other.load_state(module_of(s, DriftingSmoke).state())
+    assert other.state() == module_of(s, DriftingSmoke).state()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_modules_support import area, field, scene_with
+from test_modules_support import area, field, module_of, scene_with
 
 from fuego.errors import FuegoError
 from fuego.modules import fire_breaks as FB
@@ -55,7 +55,7 @@ def test_problems_are_reported_not_spent():
     assert any("ground:C1 is indoors" in p for p in problems)
     assert any("costs 4 factor(s) but only 1" in p for p in problems)
     with pytest.raises(FuegoError):
-        s.modules[0].scene_start(s)
+        module_of(s, FB.FireBreaks).scene_start(s)
 
 
 def test_clearing_lowers_fuel_changes_terrain_and_cuts_paths():
@@ -64,7 +64,7 @@ def test_clearing_lowers_fuel_changes_terrain_and_cuts_paths():
     s = scene_with(b, {"fire-breaks": {"factors": 3, "areas": {"B1": "clear", "E1": "light"},
                                        **WOODS}})
     assert FB.cleared_areas(s) == {"ground:B1": "clear", "ground:E1": "light"}  # the plan
-    s.modules[0].scene_start(s)
+    module_of(s, FB.FireBreaks).scene_start(s)
     assert [a.fuel for a in b.areas] == [7, 0, 7, 7, 2]
     assert not b.areas[1].burnable
     assert terrain_of(s, 1) == "clear" and terrain_of(s, 4) == "vineyard"
@@ -72,7 +72,7 @@ def test_clearing_lowers_fuel_changes_terrain_and_cuts_paths():
     assert [r.areas for r in b.routes] == [(2, 3)]  # A1 alone is no run; B1, E1 cleared
     assert not b.routes_at(0) and b.routes_at(2)[0].name == "dry undergrowth"
     assert FB.cleared_areas(s) == {"ground:B1": "clear", "ground:E1": "light"}
-    assert s.modules[0].paths_cut == ["dry undergrowth"]
+    assert module_of(s, FB.FireBreaks).paths_cut == ["dry undergrowth"]
     assert b.between(0, 1).kind.value == "open"  # walls and openings untouched
 
 
@@ -94,5 +94,5 @@ def test_bad_orders():
 
 def test_no_orders_no_spend_and_no_event():
     s = scene_with(field(["ww"]), {"fire-breaks": {}})
-    s.modules[0].scene_start(s)
+    module_of(s, FB.FireBreaks).scene_start(s)
     assert not s.log and FB.cleared_areas(s) == {}

@@ -4,8 +4,9 @@ their 7th Sea readings (bucket chain, blankets, sand, tearing down)."""
 from __future__ import annotations
 
 import pytest
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
+from fuego.cli.gm_screen import choice_label
 from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import options, read_action
 from fuego.engine.hero_actions import perform as hero_perform
@@ -14,6 +15,7 @@ from fuego.engine.scene import Cause
 from fuego.errors import FuegoError
 from fuego.modules import firefighting as FF
 from fuego.modules.structures import Structures
+from fuego.table.risk import choice_odds
 from fuego.world.places import Feature
 
 K = FF.FirefightingAction
@@ -40,7 +42,7 @@ def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
     s, (ana, bea), fire = _crew(faces=[4, 5])
     for h in (ana, bea):
         hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)  # 4+5 +1 = 10
+    module_of(s, FF.Firefighting).end_of_round(s)  # 4+5 +1 = 10
     assert 2 not in s.fires
     e = module_events(s, "firefighting")[-1]
     assert (e.data["bonus"], e.data["success"], e.data["crew"]) == (1, True, ["Ana", "Bea"])
@@ -50,14 +52,14 @@ def test_a_bucket_chain_of_two_puts_out_a_fire_on_ten():
 def test_alone_the_same_roll_fails_and_the_chain_breaks_up_after_the_round():
     s, (ana, _), fire = _crew(faces=[4, 5])
     hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)
-    assert 2 in s.fires and s.modules[0].chains == {}
+    module_of(s, FF.Firefighting).end_of_round(s)
+    assert 2 in s.fires and module_of(s, FF.Firefighting).chains == {}
 
 
 def test_helpers_join_every_chain():
     s, (ana, _), fire = _crew(faces=[3, 4], helpers=3)
     hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)  # 7 + 3 = 10
+    module_of(s, FF.Firefighting).end_of_round(s)  # 7 + 3 = 10
     assert 2 not in s.fires
 
 
@@ -65,7 +67,7 @@ def test_the_7th_sea_chain_roll_adds_a_free_raise_per_helper():
     s, (ana, bea), fire = _crew(totals=[15], roll="7th-sea")
     for h in (ana, bea):
         hero_perform(s, h, read_action(s, h, "bucket-chain ground:C1"))
-    s.modules[0].end_of_round(s)
+    module_of(s, FF.Firefighting).end_of_round(s)
     e = module_events(s, "firefighting")[-1]
     assert (e.actor, e.data["pool"], e.data["tn"]) == ("Ana", "5k3+5", 25)
     assert e.data["success"] is False and 2 in s.fires  # the loaded total is the roll's
@@ -83,7 +85,8 @@ def test_no_buckets_on_burning_oil_and_none_without_water():
 def test_water_within_reach():
     b = field(["hhhhhhhhh"])
     s = scene_with(b, {"firefighting": {"water": ["ground:I1"]}})
-    assert s.modules[0].has_water(s, area(s, "C1")) and not s.modules[0].has_water(s, 0)
+    ff = module_of(s, FF.Firefighting)
+    assert ff.has_water(s, area(s, "C1")) and not ff.has_water(s, 0)
 
 
 def test_blankets_beat_a_small_fire_down():
@@ -93,6 +96,27 @@ def test_blankets_beat_a_small_fire_down():
     assert act.text(s) == "blanket ground:C1"
     hero_perform(s, ana, act)  # (3 + 2) k 3 = 20 vs TN 20
     assert fire.fd == 3
+
+
+@pytest.mark.parametrize(("verb", "tn"), [("blanket", 5 * 4), ("tear-down", 5 * 5)])
+def test_the_table_shows_the_odds_of_the_roll_a_firefighting_action_makes(verb, tn):
+    """The module describes its roll once (``action_roll``): the odds the table shows and the
+    roll made have one pool and one TN (blanket: the fire's TN; tearing down: 5 x the fuel)."""
+    s, (ana, _), fire = _crew(totals=[1, 0, 30, 40])
+    s.set_fire_dice(fire, 4, "test")
+    act = read_action(s, ana, f"{verb} ground:C1")
+    shown = choice_odds(s, ana, act)
+    assert shown is not None and shown.tn == tn and 0.0 < shown.chance < 1.0
+    assert f"({shown.words()})" in choice_label(s, ana, act)  # the GM's prompt shows them
+    hero_perform(s, ana, act)
+    rolled = next(e for e in s.log if e.kind is EventKind.MODULE and "tn" in e.data)
+    assert (rolled.data["tn"], rolled.data["pool"]) == (shown.tn, shown.pool.notation)
+
+
+def test_sand_and_the_bucket_chain_roll_nothing_now():
+    s, (ana, _), fire = _crew(sand=1)
+    for verb in ("sand", "bucket-chain"):
+        assert choice_odds(s, ana, read_action(s, ana, f"{verb} ground:C1")) is None
 
 
 def test_sand_needs_no_roll_and_runs_out():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import options, read_action
@@ -43,7 +43,7 @@ def test_the_asl_example_25_62():
     # EC moderate, no wind: the adjacent wooden building (not directly attached) needs >= 10,
     # the stone building >= 11, the directly connected woods >= 7, woods not connected >= 9.
     s = scene_with(field(["wh", "ww"]), {"ignition": {"terrain": {"woods": "woods"}}})
-    ig = s.modules[0]
+    ig = module_of(s, I.Ignition)
     src = area(s, "A1")
 
     def final(dst, attached):
@@ -62,7 +62,7 @@ def test_the_asl_example_25_62():
 def test_elevation_and_fortified_drms():
     levels = [("ground", 0, ["b"]), ("upper", 1, ["b"])]
     s = scene_with(field(None, levels=levels), {"ignition": {"fortified": ["upper:A1"]}})
-    ig = s.modules[0]
+    ig = module_of(s, I.Ignition)
     up, down = area(s, "upper:A1"), area(s, "ground:A1")
     assert ig.spread_need(s, down, up, True) == (6, +1 - 1)
     assert ig.spread_need(s, up, down, True) == (6, -1)
@@ -117,7 +117,7 @@ def test_incendiaries_always_catch_hot_and_run_out():
     fire = s.fires[1]
     assert (fire.fd, fire.temperature) == (4, Temperature.HOT)
     assert s.roller.getstate() == before  # no roll
-    assert s.modules[0].is_incendiary(fire)
+    assert module_of(s, I.Ignition).is_incendiary(fire)
     assert not [a for a in options(s, hero) if a.kind is I.IgnitionAction.THROW_INCENDIARY]
 
 
@@ -125,7 +125,7 @@ def test_blazes_spread_outdoors_by_the_table_at_the_round_end():
     s = scene_with(field(["bbb", "bbb"]), {"ignition": {}}, faces=[3, 3, 1, 1, 6, 6, 1, 1, 2, 2])
     s.start_fire(area(s, "A1"), 2, Cause.START)
     s.round = 1
-    ig = s.modules[0]
+    ig = module_of(s, I.Ignition)
     ig.round_start(s)
     ig.end_of_round(s)
     rolls = module_events(s, "ignition")
@@ -143,7 +143,7 @@ def test_no_table_spreading_inside_a_building():
     s = scene_with(field(["hh", "hh"]), {"ignition": {}})
     s.start_fire(0, 3, Cause.START)
     s.round = 1
-    ig = s.modules[0]
+    ig = module_of(s, I.Ignition)
     ig.round_start(s)
     before = s.roller.getstate()
     ig.end_of_round(s)
@@ -153,7 +153,7 @@ def test_no_table_spreading_inside_a_building():
 def test_heavy_winds_leave_the_table_to_the_wind():
     s = scene_with(field(["bbb"]), {"ignition": {}, "wind": {"force": "heavy-winds",
                                                              "direction": "W"}})
-    ig = s.modules[0]
+    ig = module_of(s, I.Ignition)
     assert ig.spread_need(s, 1, 2, True) is None and ig.spread_need(s, 1, 0, True) is None
 
 
@@ -172,5 +172,5 @@ def test_bad_options(options, message):
 def test_unknown_terrain_keys_fail_before_round_one():
     s = scene_with(field(["bb"]), {"ignition": {"terrain": {"orchard": "orchard"}}})
     with pytest.raises(FuegoError) as exc:
-        s.modules[0].scene_start(s)
+        module_of(s, I.Ignition).scene_start(s)
     assert str(exc.value) == "rules.modules.ignition.terrain.orchard: no room or area of that name"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import FireState
@@ -24,24 +24,24 @@ def test_default_cf_from_fuel_and_beams():
     s = scene_with(b, {"structures": {}})
     assert S.default_cf(s, 0) == 4 * 5
     assert S.default_cf(s, 1) == 4 * 5 + 10
-    s.modules[0].scene_start(s)
-    assert s.modules[0].cf == {0: 20, 1: 30}
+    module_of(s, S.Structures).scene_start(s)
+    assert module_of(s, S.Structures).cf == {0: 20, 1: 30}
 
 
 def test_cf_per_room_and_area_outdoors_only_on_request():
     b = field(["hb"])
     s = scene_with(b, {"structures": {"cf": {"house": 8, "ground:B1": 3}}})
-    s.modules[0].scene_start(s)
-    assert s.modules[0].cf == {0: 8, 1: 3}  # named areas count even outdoors
+    module_of(s, S.Structures).scene_start(s)
+    assert module_of(s, S.Structures).cf == {0: 8, 1: 3}  # named areas count even outdoors
     s2 = scene_with(field(["hb"]), {"structures": {}})
-    s2.modules[0].scene_start(s2)
-    assert set(s2.modules[0].cf) == {0}
+    module_of(s2, S.Structures).scene_start(s2)
+    assert set(module_of(s2, S.Structures).cf) == {0}
 
 
 def test_a_burning_floor_gives_way_when_its_cf_is_gone():
     b = field(None, levels=TWO_STOREYS)
     s = scene_with(b, {"structures": {"cf": {"loft": 4}}}, totals=[0, 0, 0, 0, 0, 0])
-    st = s.modules[0]
+    st = module_of(s, S.Structures)
     st.scene_start(s)
     up, down = area(s, "upper:A1"), area(s, "ground:A1")
     ana = Hero("Ana", up, brawn=3)
@@ -64,7 +64,7 @@ def test_a_burning_floor_gives_way_when_its_cf_is_gone():
 
 def test_a_flame_does_not_eat_the_structure():
     s = scene_with(field(["hh"]), {"structures": {}, "flame-and-blaze": {"blaze_on": 13}})
-    st = s.modules[0]
+    st = module_of(s, S.Structures)
     st.scene_start(s)
     s.round = 1
     s.start_fire(0, 2, Cause.LEAP)
@@ -76,7 +76,7 @@ def test_burning_rubble_falls_on_the_fuel_below_as_a_blaze():
     b = field(None, levels=TWO_STOREYS)
     s = scene_with(b, {"structures": {"cf": {"loft": 2}, "rubble_fire": True},
                        "flame-and-blaze": {}}, totals=[0] * 10)
-    st = s.modules[0]
+    st = module_of(s, S.Structures)
     st.scene_start(s)
     s.start_fire(area(s, "upper:A1"), 5, Cause.START)
     s.round = 1
@@ -89,9 +89,9 @@ def test_burning_rubble_falls_on_the_fuel_below_as_a_blaze():
 
 def test_state_round_trips():
     s = scene_with(field(["hh"]), {"structures": {"default_cf": 7}})
-    s.modules[0].scene_start(s)
+    module_of(s, S.Structures).scene_start(s)
     other = S.Structures({})
-    other.load_state(s.modules[0].state())
+    other.load_state(module_of(s, S.Structures).state())
     assert other.cf == {0: 7, 1: 7}
 
 
@@ -103,11 +103,11 @@ def test_bad_cf():
 def test_a_fire_with_no_building_or_terrain_factor_burns_out_after_one_turn():
     # 001: "If an area set ablaze does not contain any buildings or terrain features with a CF
     # or tF, the fire burns itself out after one turn."
-    def play(terrain: str, **opts) -> list[bool]:
+    def play(terrain: str, **opts: bool) -> list[tuple[bool, bool]]:
         b = field(["bh"])
         b.areas[0].terrain = terrain
         s = scene_with(b, {"structures": {"cf": {"house": 0}, **opts}})
-        st = s.modules[0]
+        st = module_of(s, S.Structures)
         st.scene_start(s)
         street, house = s.start_fire(0, 2, Cause.START), s.start_fire(1, 2, Cause.START)
         out = []
@@ -128,7 +128,7 @@ def test_a_new_fire_burns_a_whole_round_before_it_goes_out():
     b = field(["b"])
     b.areas[0].terrain = "grain"  # Alpha Strike's clear column: planted fields have no tF
     s = scene_with(b, {"structures": {}})
-    st = s.modules[0]
+    st = module_of(s, S.Structures)
     st.scene_start(s)
     s.round = 3
     fire = s.start_fire(0, 1, Cause.GM)  # appears during round 3

@@ -8,16 +8,21 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
-from builders import grid
+from builders import RoomSpec, grid
 
 from fuego.dice.roller import Pool, Roller
+from fuego.engine.events import Event, EventKind
+from fuego.engine.rule_module import RuleModule
 from fuego.engine.scene import Scene
 from fuego.modules.registry import build
 from fuego.rules.settings import Settings
+from fuego.world.building import Building
 
 #: Plan characters for outdoor test maps.
-OUTDOOR = {
+OUTDOOR: dict[str, RoomSpec] = {
     "w": {"key": "woods", "outdoors": True, "fuel": 7},
     "b": {"key": "brush", "outdoors": True, "fuel": 3},
     "g": {"key": "field", "outdoors": True, "fuel": 2},
@@ -31,7 +36,7 @@ OUTDOOR = {
 class Dice(Roller):
     """Queued d6/d8/dr faces (``faces``) and pool totals (``totals``); then the seed."""
 
-    def __init__(self, seed: int = 0, faces=(), totals=()):
+    def __init__(self, seed: int = 0, faces: Iterable[int] = (), totals: Iterable[int] = ()) -> None:
         super().__init__(seed)
         self.faces = deque(faces)
         self.queued = deque(totals)
@@ -43,18 +48,24 @@ class Dice(Roller):
             return face
         return super().die(sides)
 
-    def total(self, pool):
+    def total(self, pool: Pool, dice: list[int] | None = None) -> int:
         if self.queued:
             return self.queued.popleft()
-        return super().total(pool)
+        return super().total(pool, dice)
 
 
-def field(plan: list[str], levels: list[tuple[str, int, list[str]]] | None = None, **kw):
-    return grid(levels or [("ground", 0, plan)], OUTDOOR, **kw)
+def field(plan: list[str] | None, levels: list[tuple[str, int, list[str]]] | None = None,
+          **kw: Any) -> Building:
+    """``plan`` on one level, "ground"; or the ``levels`` given (then ``plan`` is None)."""
+    if not levels:
+        assert plan is not None, "a plan or levels"
+        levels = [("ground", 0, plan)]
+    return grid(levels, OUTDOOR, **kw)
 
 
-def scene_with(building, modules: dict | None = None, *, faces=(), totals=(), seed: int = 0,
-               **settings) -> Scene:
+def scene_with(building: Building, modules: dict[str, Any] | None = None, *,
+               faces: Iterable[int] = (), totals: Iterable[int] = (), seed: int = 0,
+               **settings: Any) -> Scene:
     """A scene on ``building`` with the given modules on and a :class:`Dice` roller."""
     s = Scene(building, Settings(modules=dict(modules or {}), **settings),
               Dice(seed, faces, totals))
@@ -68,10 +79,18 @@ def area(s: Scene, name: str) -> int:
     return i
 
 
-def module_events(s: Scene, module: str) -> list:
-    """The module's own events (not the fires it started)."""
-    from fuego.engine.events import EventKind
+M = TypeVar("M", bound=RuleModule)
 
+
+def module_of(s: Scene, kind: type[M]) -> M:
+    """The scene's module of class ``kind``, which the test turned on (its own state read)."""
+    m = s.module(kind)
+    assert m is not None, f"the {kind.name} module is off"
+    return m
+
+
+def module_events(s: Scene, module: str) -> list[Event]:
+    """The module's own events (not the fires it started)."""
     own = (EventKind.MODULE, EventKind.WIND, EventKind.WEATHER)
     return [e for e in s.log if e.kind in own and e.data.get("module") == module]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from builders import TWO_ROOMS, grid
-from test_modules_support import Dice, area, field, module_events, scene_with
+from test_modules_support import Dice, area, field, module_events, module_of, scene_with
 
 from fuego.engine.controllers import Controller
 from fuego.engine.events import EventKind
@@ -53,8 +53,8 @@ def test_alpha_strike_condition_modifiers_match_the_text():
 
 def test_ec_rolled_from_the_month_before_round_one():
     s = scene_with(field(["bbb"]), {"weather": {"month": "August"}}, faces=[3])
-    s.modules[0].scene_start(s)
-    m = s.modules[0]
+    module_of(s, Weather).scene_start(s)
+    m = module_of(s, Weather)
     assert (m.ec, m.ec_drm) == ("dry", 1)  # dr 3 + August's +2 = 5
     e = [e for e in s.log if e.kind is EventKind.WEATHER][-1]
     assert (e.data["dr"], e.data["month_drm"], e.data["ec"]) == (3, 2, "dry")
@@ -63,19 +63,19 @@ def test_ec_rolled_from_the_month_before_round_one():
 def test_ec_set_by_the_gm_rolls_nothing():
     s = scene_with(field(["bbb"]), {"weather": {"ec": "wet"}}, seed=5)
     before = s.roller.getstate()
-    s.modules[0].scene_start(s)
-    assert s.roller.getstate() == before and s.modules[0].ec_drm == -2
+    module_of(s, Weather).scene_start(s)
+    assert s.roller.getstate() == before and module_of(s, Weather).ec_drm == -2
 
 
 def test_drm_folds_ec_and_conditions_outdoors_only():
     b = field(["bh"])
     s = scene_with(b, {"weather": {"ec": "very-dry", "rain": "torrential",
                                    "temperature": "cold"}})
-    m = s.modules[0]
+    m = module_of(s, Weather)
     assert m.drm(s, area(s, "A1")) == 2 - (2 + 1)
     assert m.drm(s, area(s, "B1")) == 0  # indoors: rain does not fall there
     s2 = scene_with(b, {"weather": {"ec": "very-dry", "rain": "torrential", "indoors": True}})
-    assert s2.modules[0].drm(s2, area(s2, "B1")) == 2  # the EC only
+    assert module_of(s2, Weather).drm(s2, area(s2, "B1")) == 2  # the EC only
 
 
 def _leap_tns(s, src):
@@ -139,7 +139,7 @@ def test_bad_options_name_their_key(options, message):
 
 def test_the_script_can_change_the_weather():
     s = scene_with(field(["bbb"]), {"weather": {"ec": "dry"}})
-    m = s.modules[0]
+    m = module_of(s, Weather)
     m.set_weather(s, why="storm", rain="torrential", snow="sleet")
     assert (m.rain, m.snowfall, m.ec) == ("torrential", "sleet", "dry")
     assert module_events(s, "weather")[-1].data["why"] == "storm"
@@ -166,7 +166,7 @@ def test_an_indoor_scene_with_moderate_weather_plays_as_without_it():
 
 def test_weather_state_round_trips():
     s = scene_with(field(["bbb"]), {"weather": {"ec": "dry", "ground": "ice"}}, faces=[4])
-    w = s.modules[0]
+    w = module_of(s, Weather)
     s.round = 1
     s.start_fire(0, 2, Cause.GM)
     end_round(s)

@@ -4,7 +4,7 @@ and jumps."""
 from __future__ import annotations
 
 import pytest
-from test_modules_support import Dice, area, field, module_events, scene_with
+from test_modules_support import Dice, area, field, module_events, module_of, scene_with
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire_actions import ActionKind, candidates
@@ -31,10 +31,11 @@ def test_wind_change_table():
 
 
 def test_force_beyond_either_end_becomes_a_mild_breeze():
-    assert W.force_change("heavy-winds", +1) == "mild-breeze"
-    assert W.force_change("none", -1) == "mild-breeze"
-    assert W.force_change("none", +1) == "mild-breeze"
-    assert W.force_change("mild-breeze", +1) == "heavy-winds"
+    none, breeze, heavy = W.WindForce.NONE, W.WindForce.MILD_BREEZE, W.WindForce.HEAVY_WINDS
+    assert W.force_change(heavy, +1) == breeze
+    assert W.force_change(none, -1) == breeze
+    assert W.force_change(none, +1) == breeze
+    assert W.force_change(breeze, +1) == heavy
 
 
 def test_alpha_strike_numbers():
@@ -47,8 +48,8 @@ def test_alpha_strike_numbers():
 @pytest.mark.parametrize("to", common.DIRECTIONS)
 def test_three_neighbours_downwind_three_upwind_two_crosswind(to):
     sides = [common.side(*common.VECTORS[d], to) for d in common.DIRECTIONS]
-    assert sides.count("downwind") == 3 and sides.count("upwind") == 3
-    assert sides.count("crosswind") == 2
+    assert sides.count(common.WindSide.DOWNWIND) == 3 and sides.count(common.WindSide.UPWIND) == 3
+    assert sides.count(common.WindSide.CROSSWIND) == 2
     assert common.side(*common.VECTORS[to], to) == "downwind"
     assert common.side(*common.VECTORS[common.opposite(to)], to) == "upwind"
 
@@ -56,8 +57,8 @@ def test_three_neighbours_downwind_three_upwind_two_crosswind(to):
 # -- set-up and the change check -------------------------------------------------------------------------
 def test_force_and_direction_rolled_after_setup():
     s = scene_with(field(["bbb"]), {"wind": {}}, faces=[5, 7])  # dr 5: mild breeze; d8 7: W
-    s.modules[0].scene_start(s)
-    w = s.modules[0]
+    module_of(s, W.Wind).scene_start(s)
+    w = module_of(s, W.Wind)
     assert (w.force, w.origin, w.blowing_to) == ("mild-breeze", "W", "E")
     e = [e for e in s.log if e.kind is EventKind.WIND][-1]
     assert (e.data["force_dr"], e.data["direction_d8"]) == (5, 7)
@@ -65,8 +66,8 @@ def test_force_and_direction_rolled_after_setup():
 
 def test_no_wind_no_direction():
     s = scene_with(field(["bbb"]), {"wind": {}}, faces=[2])
-    s.modules[0].scene_start(s)
-    assert s.modules[0].force == "none" and s.modules[0].blowing_to is None
+    module_of(s, W.Wind).scene_start(s)
+    assert module_of(s, W.Wind).force == "none" and module_of(s, W.Wind).blowing_to is None
 
 
 @pytest.mark.parametrize("faces,force,origin", [
@@ -80,15 +81,15 @@ def test_change_check(faces, force, origin):
     s = scene_with(field(["bbb"]), {"wind": {"force": "mild-breeze", "direction": "W"}},
                    faces=faces)
     s.round = 1
-    s.modules[0].round_start(s)
-    assert (s.modules[0].force, s.modules[0].origin) == (force, origin)
+    module_of(s, W.Wind).round_start(s)
+    assert (module_of(s, W.Wind).force, module_of(s, W.Wind).origin) == (force, origin)
 
 
 def test_direction_change_does_nothing_without_wind():
     s = scene_with(field(["bbb"]), {"wind": {"force": "none"}}, faces=[1, 1, 2])
     s.round = 1
-    s.modules[0].round_start(s)
-    assert (s.modules[0].force, s.modules[0].origin) == ("none", None)
+    module_of(s, W.Wind).round_start(s)
+    assert (module_of(s, W.Wind).force, module_of(s, W.Wind).origin) == ("none", None)
 
 
 # -- fire in the wind --------------------------------------------------------------------------------------
@@ -130,7 +131,7 @@ def test_heavy_winds_carry_a_blaze_to_the_three_areas_downwind():
                    {"wind": {"force": "heavy-winds", "direction": "W", "changes": False}})
     s.start_fire(area(s, "B2"), 3, Cause.START)  # born in round 0
     s.round = 1
-    w = s.modules[0]
+    w = module_of(s, W.Wind)
     w.round_start(s)
     w.end_of_round(s)
     lit = {s.area_name(i) for i in s.fires}
@@ -143,7 +144,7 @@ def test_a_fire_placed_this_round_is_not_carried():
     s = scene_with(field(["bbb"]), {"wind": {"force": "heavy-winds", "direction": "W",
                                              "changes": False}})
     s.round = 1
-    w = s.modules[0]
+    w = module_of(s, W.Wind)
     w.round_start(s)
     s.start_fire(area(s, "A1"), 3, Cause.GM)  # appears during round 1
     w.end_of_round(s)
@@ -156,7 +157,7 @@ def test_gusts_spread_a_blaze_two_areas_downwind():
                                                "jumps": False}}, faces=[6, 6, 1, 2])
     s.start_fire(area(s, "A1"), 3, Cause.START)
     s.round = 1
-    w = s.modules[0]
+    w = module_of(s, W.Wind)
     w.round_start(s)
     assert w.gust_round == 1
     w.end_of_round(s)
@@ -171,7 +172,7 @@ def test_gusts_bring_down_a_burning_building_location_and_the_levels_above():
     hero = Hero("Ana", area(s, "upper:A1"), brawn=3)
     s.heroes.append(hero)
     s.round = 1
-    s.modules[0].round_start(s)
+    module_of(s, W.Wind).round_start(s)
     floor = b.between(area(s, "ground:A1"), area(s, "upper:A1"))
     assert floor.kind is BarrierKind.FLOOR and floor.destroyed
     assert hero.area == area(s, "ground:A1")  # fell into the burning rubble
@@ -185,7 +186,7 @@ def test_a_fire_jumps_a_road_on_the_wind():
     s = scene_with(field(["brb"]), {"wind": {"force": "mild-breeze", "direction": "W",
                                              "changes": False}}, faces=[6, 6])
     fire = s.start_fire(area(s, "A1"), 2, Cause.START)
-    w = s.modules[0]
+    w = module_of(s, W.Wind)
     assert w.jump_target(s, fire, "E") == (area(s, "C1"), 1)
     s.round = 1
     w.round_start(s)
@@ -199,15 +200,15 @@ def test_no_jump_where_fuel_lies_on_the_way_or_beyond_reach():
     s = scene_with(field(["bbb", "brr"]), {"wind": {"force": "mild-breeze",
                                                           "direction": "W"}})
     fire = s.start_fire(area(s, "A1"), 2, Cause.START)
-    assert s.modules[0].jump_target(s, fire, "E") is None  # B1 burns first
+    assert module_of(s, W.Wind).jump_target(s, fire, "E") is None  # B1 burns first
     far = scene_with(field(["brrb"]), {"wind": {"force": "mild-breeze", "direction": "W"}})
     fire = far.start_fire(area(far, "A1"), 2, Cause.START)
-    assert far.modules[0].jump_target(far, fire, "E") is None  # 3 areas: beyond 2 x 1
+    assert module_of(far, W.Wind).jump_target(far, fire, "E") is None  # 3 areas: beyond 2 x 1
 
 
 def test_the_scripts_wind_words_map_onto_asl_forces():
     s = scene_with(field(["bbb"]), {"wind": {"force": "none"}})
-    w = s.modules[0]
+    w = module_of(s, W.Wind)
     w.set_wind(s, strength="gale", direction="ne", why="storm")
     assert (w.force, w.origin, w.blowing_to) == ("heavy-winds", "NE", "SW")
     w.set_wind(s, strength="calm")
@@ -230,10 +231,10 @@ def test_wind_state_round_trips():
                    faces=[6, 6])
     s.start_fire(0, 2, Cause.START)
     s.round = 1
-    s.modules[0].round_start(s)
+    module_of(s, W.Wind).round_start(s)
     other = W.Wind({})
-    other.load_state(s.modules[0].state())
-    assert other.state() == s.modules[0].state() and other.gust_round == 1
+    other.load_state(module_of(s, W.Wind).state())
+    assert other.state() == module_of(s, W.Wind).state() and other.gust_round == 1
     assert isinstance(s.roller, Dice)
 
 
@@ -247,8 +248,8 @@ def test_gusts_carry_a_blaze_inside_a_building_too():
                        faces=[6, 6, 1, 2])
         s.start_fire(area(s, "A1"), 3, Cause.START)
         s.round = 1
-        s.modules[0].round_start(s)
-        s.modules[0].end_of_round(s)
+        module_of(s, W.Wind).round_start(s)
+        module_of(s, W.Wind).end_of_round(s)
         return {s.area_name(i) for i in s.fires}
 
     assert gusty() == {"ground:A1", "ground:B1", "ground:C1"}
@@ -268,8 +269,8 @@ def test_a_gust_carries_fire_through_openings_not_through_walls():
                                     "collapse": False}}, faces=[6, 6, 1, 2])
         s.start_fire(area(s, "A1"), 3, Cause.START)
         s.round = 1
-        s.modules[0].round_start(s)
-        s.modules[0].end_of_round(s)
+        module_of(s, W.Wind).round_start(s)
+        module_of(s, W.Wind).end_of_round(s)
         return {s.area_name(i) for i in s.fires}
 
     assert gusty(closed=False) == {"ground:A1", "ground:B1", "ground:C1"}

@@ -15,7 +15,7 @@ from statistics import NormalDist
 import pytest
 
 from fuego.dice import odds
-from fuego.dice.roller import Plain, Pool, Roller, parse
+from fuego.dice.roller import Plain, Pool, Roller, parse, parse_pool
 from fuego.errors import DiceError, LimitError
 from fuego.rules.formulas import fire_tn, raise_bonus, with_raises
 
@@ -87,7 +87,7 @@ def test_raises_add_five_each() -> None:
 
 @pytest.mark.parametrize("expr", ["12k6", "15k10", "11k11", "3k0", "7k4", "5k3!", "2k1", "4k2+5"])
 def test_distribution_is_a_distribution(expr: str) -> None:
-    pool = parse(expr)
+    pool = parse_pool(expr)
     dist = odds.distribution(pool)
     assert math.fsum(dist.values()) == pytest.approx(1.0, abs=1e-9)
     assert all(p > 0 for p in dist.values())
@@ -192,7 +192,7 @@ STAT_POOLS = ["12k6", "15k10", "11k11", "3k0", "7k4", "5k3!", "2k1"]
 
 @pytest.mark.parametrize("expr", STAT_POOLS)
 def test_roller_matches_exact_distribution(expr: str) -> None:
-    pool = parse(expr)
+    pool = parse_pool(expr)
     roller = Roller(20240601)
     samples = [roller.total(pool) for _ in range(N_SAMPLES)]
     stat, critical, ok = chi_square_check(samples, odds.distribution(pool))
@@ -260,7 +260,7 @@ def wrong_reroll_replaces(rng: random.Random, rolled: int, kept: int, bonus: int
     ids=lambda v: getattr(v, "__name__", v),
 )
 def test_check_rejects_wrong_rollers(expr: str, wrong) -> None:
-    pool = parse(expr)
+    pool = parse_pool(expr)
     rng = random.Random(20240601)
     samples = [wrong(rng, pool.rolled, pool.kept, pool.bonus) for _ in range(N_SAMPLES)]
     _, _, ok = chi_square_check(samples, odds.distribution(pool))

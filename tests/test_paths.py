@@ -5,7 +5,7 @@ through; and its one vents answer is what smoke and breath both read."""
 from __future__ import annotations
 
 import networkx as nx
-from builders import grid, scene
+from builders import RoomSpec, grid, scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +17,7 @@ from fuego.rules.formulas import leap_tn
 from fuego.world.paths import Paths, walk_step
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind, Feature, RouteKind
 
-ROOMS: dict[str, dict] = {
+ROOMS: dict[str, RoomSpec] = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry", "fuel": 0},
     "s": {"key": "street", "outdoors": True, "fuel": 0}, "u": {"key": "upstairs"},
     "a": {"key": "attic"},

@@ -3,6 +3,7 @@ pseudo-terminal), killed at a prompt and in the middle of a save, resumed, undon
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -309,9 +310,11 @@ class Proc:
         self.lock = threading.Lock()
         threading.Thread(target=self._pump, daemon=True).start()
 
-    def _pump(self):
+    def _pump(self) -> None:
+        out = self.p.stdout
+        assert isinstance(out, io.BufferedReader)  # read1: what has come, not waiting for more
         while True:
-            chunk = self.p.stdout.read1(65536)
+            chunk = out.read1(65536)
             if not chunk:
                 return
             with self.lock:

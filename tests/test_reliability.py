@@ -36,7 +36,7 @@ SHOP = (ROOT / "tests" / "test_session.py").read_text().split('SHOP = """\\\n')[
 #: A hang guard for subprocesses, far above the second each takes (docs/reliability.md).
 HANG = 60
 
-def fuego(*args: str, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=None,
+def fuego(*args: str | Path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, cwd=None,
           limit_bytes: int | None = None, timeout: float = HANG) -> subprocess.CompletedProcess:
     """``fuego ARGS`` in a fresh process (a hang is a TimeoutExpired, not a stuck suite)."""
     def cap() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from builders import TWO_ROOMS, LoadedRoller, grid, scene
 from click.testing import CliRunner
-from test_modules_support import area, field, module_events, scene_with
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.cli import cli
 from fuego.dice.odds import distribution
@@ -29,7 +29,7 @@ from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.modules import wrecks as W
 from fuego.modules.flame_and_blaze import SMOKE_RISE_LEVELS, SMOKE_RISE_LEVELS_MILD
-from fuego.modules.ignition import INCENDIARY_FUEL, kindle
+from fuego.modules.ignition import INCENDIARY_FUEL, Ignition, kindle
 from fuego.rules.charts import (
     CONTACT_EXPOSURE,
     CONTACT_HOT,
@@ -426,7 +426,7 @@ def test_no_wind_no_spread_and_downwind_only_by_default():
 def test_asl_spreading_by_terrain_follows_the_arc_too():
     def need(wind, src, dst):
         s = scene_with(field(["bbb"]), {"ignition": {}, "wind": {"changes": False, **wind}})
-        ig = s.modules[0]
+        ig = module_of(s, Ignition)
         return ig.spread_need(s, area(s, src), area(s, dst), True)
 
     calm = {"force": "none"}

@@ -99,8 +99,7 @@ def test_debris_is_not_fire_and_does_not_set_clothes_alight():
 # -- flashover: 003 "building fires after flashover" are hot (fuego's reading) ----------------
 def _closet():
     """A stone closet: one area with fuel among bare stone."""
-    rooms = {"c": {"key": "closet", "fuel": 0}}
-    s = scene(grid([("ground", 0, ["cc", "cc"])], rooms))
+    s = scene(grid([("ground", 0, ["cc", "cc"])], {"c": {"key": "closet", "fuel": 0}}))
     s.building.areas[0].fuel = 5
     return s
 

@@ -50,13 +50,17 @@ def test_builds_share_no_state():
 def test_builds_share_the_parsed_cues_but_not_their_progress(path):
     # The script is parsed once per scenario (a forecast builds a scene per run): every build
     # has the cues a fresh parse gives, and its own record of what fired.
+    from fuego.scenario.script.cues import Script
     from fuego.scenario.script.parse import build_script
 
     scenario = load(str(path))
     one, two = scenario.build(1), scenario.build(2)
     fresh = build_script(scenario.script, scenario.build(3))
+    assert isinstance(one.script, Script) and isinstance(two.script, Script)
     assert one.script.cues is two.script.cues and one.script.cues == fresh.cues
     one.script.fired[0] += 1
     one.script.latches[0]["seen"] = True
     assert two.script.fired[0] == 0 and two.script.latches[0] == {}
-    assert one.script.state() != two.script.state() == scenario.build(4).script.state()
+    four = scenario.build(4).script  # built after one's progress: none of it
+    assert isinstance(four, Script)
+    assert one.script.state() != two.script.state() == four.state()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from builders import LoadedRoller
@@ -16,7 +17,7 @@ from fuego.engine.hero_actions import HeroActionKind, move
 from fuego.engine.heroes import Hero
 from fuego.engine.injury import add_dramatic
 from fuego.engine.rounds import check_flashover, play_round, start_scene
-from fuego.engine.scene import Cause
+from fuego.engine.scene import Cause, Scene
 from fuego.engine.script import When
 from fuego.engine.structure import break_barrier
 from fuego.errors import ScenarioError
@@ -423,7 +424,8 @@ def test_wind_changes_the_settings_and_calls_the_wind_module():
     calls = []
 
     class Wind_(WindModule):  # found by its type, as the real one
-        def set_wind(self, scene, *, strength=None, direction=None, why=""):
+        def set_wind(self, scene: Scene, strength: str | None = None,
+                     direction: str | None = None, why: str = "") -> None:
             calls.append((strength, direction, why))
 
     s = scripted([{"name": "gust", "when": {"round": 1},
@@ -439,7 +441,7 @@ def test_weather_calls_the_weather_module_and_sets_the_wind():
     calls = []
 
     class Weather_(WeatherModule):
-        def set_weather(self, scene, *, why="", **values):
+        def set_weather(self, scene: Scene, why: str = "", **values: Any) -> None:
             calls.append(values)
 
     s = scripted([{"name": "rain", "when": {"round": 1},
@@ -680,7 +682,7 @@ script:
     do: {say: "{hero} is in the store"}
 """
     scene = loads(text).build(2)
-    assert len(scene.script) == 2
+    assert isinstance(scene.script, Script) and len(scene.script) == 2
     from fuego.table import gm
 
     gm.barrier(scene, "store door", "open")

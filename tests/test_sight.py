@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from builders import LoadedRoller, grid
+from builders import LoadedRoller, RoomSpec, grid
 from builders import scene as make_scene
 
 from fuego.engine.events import EventKind
@@ -36,7 +36,7 @@ CAMPAIGNS = sorted((ROOT / "campaigns").glob("*.yaml"))
 TEXT_SMOKE_FEET = {"thin": (20, 40), "thick": (2, 6)}
 
 W, D, WIN = BarrierKind.WALL, BarrierKind.DOOR, BarrierKind.WINDOW
-ROOMS = {"a": {"key": "hall"}, "b": {"key": "parlour"}, "c": {"key": "study"},
+ROOMS: dict[str, RoomSpec] = {"a": {"key": "hall"}, "b": {"key": "parlour"}, "c": {"key": "study"},
          "s": {"key": "street", "outdoors": True, "fuel": 0}}
 
 
@@ -105,7 +105,8 @@ def test_the_line_goes_round_a_corner_by_the_open_side():
     """A diagonal look through a corner: open when either area beside the corner is clear,
     shut when both are walled off."""
     plan = ["ab", "ca"]
-    rooms = {"a": {"key": "hall"}, "b": {"key": "parlour"}, "c": {"key": "study"}}
+    rooms: dict[str, RoomSpec] = {"a": {"key": "hall"}, "b": {"key": "parlour"},
+                                  "c": {"key": "study"}}
     b = grid([("ground", 0, plan)], rooms)
     scene = make_scene(b)
     hero = place(scene, "Ana", "ground:A1")

@@ -6,12 +6,12 @@ import random
 
 import networkx as nx
 import pytest
-from builders import grid
+from builders import RoomSpec, grid
 
 from fuego.rules.charts import Structure
 from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
-ROOMS = {
+ROOMS: dict[str, RoomSpec] = {
     "k": {"key": "kitchen"}, "h": {"key": "hall"}, "p": {"key": "pantry"},
     "s": {"key": "street", "outdoors": True}, "u": {"key": "upstairs"}, "a": {"key": "attic"},
 }

@@ -6,7 +6,7 @@ import heapq
 from pathlib import Path
 
 import pytest
-from builders import TWO_ROOMS, grid, scene
+from builders import TWO_ROOMS, RoomSpec, grid, scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
@@ -51,7 +51,7 @@ def reference_costs(scene):  # noqa: C901
 
 
 def two_floors():
-    rooms = {**TWO_ROOMS, "u": {"key": "upstairs"}}
+    rooms: dict[str, RoomSpec] = {**TWO_ROOMS, "u": {"key": "upstairs"}}
     return grid([("ground", 0, ["kkkh", "kkkh", "ssss"]), ("upper", 1, ["uuu.", "uuu."])], rooms,
                 edges={("ground:A2", "ground:A3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR)},
                 links={"ground:C1": BarrierKind.STAIRS})

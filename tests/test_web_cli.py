@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from click.testing import CliRunner
 from test_session import SHOP
@@ -79,13 +80,28 @@ def test_screen_of_a_missing_save_says_so(tmp_path):
 def test_the_screen_leaves_the_table_its_own_hooks():
     """The players' screen wraps the table: whatever else the table offers the session (told
     a roll's total, say) still reaches it."""
+    from fuego.errors import FuegoError
+    from fuego.table.replay import Player, Question, Quit
     from fuego.web.feed import ScreenFeed
     from fuego.web.server import Hub
 
-    class Table:
-        def rolled(self, q, total, asked):
+    class Table:  # a Live table, and its own hook
+        def answer(self, q: Question) -> str:
+            raise Quit()
+
+        def rejected(self, q: Question, error: FuegoError) -> None:
+            pass
+
+        def recorded(self, player: Player) -> None:
+            pass
+
+        def finished(self, player: Player) -> None:
+            pass
+
+        def rolled(self, q: Question | None, total: int, asked: bool) -> tuple[str, int, bool]:
             return ("rolled", total, asked)
 
-    live = ScreenFeed(Hub()).wrap(Table())
+    # Any: the table's own hooks are found at run time, beyond the Live protocol
+    live: Any = ScreenFeed(Hub()).wrap(Table())
     assert live.rolled(None, 17, True) == ("rolled", 17, True)
     assert getattr(live, "nothing", None) is None

@@ -18,13 +18,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 Point = tuple[float, float]
+#: A wall or an object's outline: its points in order.
+Line = Sequence[Point]
+#: A door (``closed``) or a window (open) between two points.
+Portal = tuple[Point, Point, bool]
 
 
-def uvtt(w: int, h: int, walls: list[list[Point]], portals=(), origin: Point = (0, 0),
-         objects: list[list[Point]] = ()) -> dict:
+def uvtt(w: int, h: int, walls: Sequence[Line], portals: Iterable[Portal] = (),
+         origin: Point = (0, 0), objects: Sequence[Line] = ()) -> dict[str, Any]:
     return {"format": 0.3,
             "resolution": {"map_origin": {"x": origin[0], "y": origin[1]},
                            "map_size": {"x": w, "y": h}, "pixels_per_grid": 50},
@@ -34,7 +39,7 @@ def uvtt(w: int, h: int, walls: list[list[Point]], portals=(), origin: Point = (
             "environment": {"baked_lighting": True}, "lights": []}
 
 
-def portal(a: Point, b: Point, closed: bool = True) -> dict:
+def portal(a: Point, b: Point, closed: bool = True) -> dict[str, Any]:
     return {"position": {"x": (a[0] + b[0]) / 2, "y": (a[1] + b[1]) / 2},
             "bounds": [{"x": a[0], "y": a[1]}, {"x": b[0], "y": b[1]}],
             "rotation": math.atan2(b[1] - a[1], b[0] - a[0]), "closed": closed,
@@ -50,7 +55,7 @@ def jagged(points: Sequence[Point], per_square: float, jitter: float, seed: int)
     ``jitter`` squares: how Dungeondraft exports a cave wall."""
     rnd = random.Random(seed)
     out = []
-    for (ax, ay), (bx, by) in zip(points, points[1:] + points[:1]):
+    for (ax, ay), (bx, by) in zip(points, [*points[1:], *points[:1]]):
         pieces = max(1, round(math.dist((ax, ay), (bx, by)) * per_square))
         for i in range(pieces):
             t = i / pieces
@@ -68,23 +73,24 @@ def circle(cx: float, cy: float, r: float, n: int, jitter: float = 0.0,
     return pts + pts[:1]
 
 
-def crop() -> dict:
+def crop() -> dict[str, Any]:
     """A 20 x 12 square crop at (40, 30) of a drawing with three rooms in the crop (a hall, a
     study behind a door, a closet) and a second building far off, and a wall that runs on
     beyond the crop's east edge."""
     ox, oy = 40, 30
-    walls = [box(ox + 2, oy + 2, ox + 18, oy + 10),  # the house in the crop
-             [(ox + 10, oy + 2), (ox + 10, oy + 5)], [(ox + 10, oy + 7), (ox + 10, oy + 10)],
-             box(ox + 14, oy + 2, ox + 18, oy + 6),  # the closet, corner of the study
-             [(ox + 18, oy + 11), (ox + 60, oy + 11)],  # a garden wall running far east
-             box(0, 0, 30, 20), [(15, 0), (15, 20)]]  # another building, far off
+    walls: list[Line] = [
+        box(ox + 2, oy + 2, ox + 18, oy + 10),  # the house in the crop
+        [(ox + 10, oy + 2), (ox + 10, oy + 5)], [(ox + 10, oy + 7), (ox + 10, oy + 10)],
+        box(ox + 14, oy + 2, ox + 18, oy + 6),  # the closet, corner of the study
+        [(ox + 18, oy + 11), (ox + 60, oy + 11)],  # a garden wall running far east
+        box(0, 0, 30, 20), [(15, 0), (15, 20)]]  # another building, far off
     portals = [((ox + 10, oy + 5), (ox + 10, oy + 7), True),  # hall - study
                ((ox + 14, oy + 4), (ox + 14, oy + 6), True),  # study - closet
                ((15, 8), (15, 10), True)]  # in the far building
     return uvtt(20, 12, walls, portals, origin=(ox, oy))
 
 
-def cave() -> dict:
+def cave() -> dict[str, Any]:
     """Two cave chambers joined by a tunnel with a door across it: one outline of about 450
     jittered points (as Dungeondraft draws a cave), on a 36 x 18 square map."""
     outline = [(2, 2), (16, 2), (16, 7), (22, 7), (22, 4), (34, 4), (34, 16), (22, 16),
@@ -92,12 +98,12 @@ def cave() -> dict:
     return uvtt(36, 18, [jagged(outline, 4, 0.3, seed=1)], [((19, 6.4), (19, 9.6), True)])
 
 
-def jagged_circle() -> dict:
+def jagged_circle() -> dict[str, Any]:
     """A round cave of 300 jittered points (radius 7 squares) on a 20 x 20 square map."""
     return uvtt(20, 20, [circle(10, 10, 7, 300, jitter=0.3, seed=4)])
 
 
-def tower() -> dict:
+def tower() -> dict[str, Any]:
     """A round tower (radius 8 squares, 72 points) split by a diagonal wall with a door, in a
     24 x 24 square map; a table and a pillar as objects."""
     ring = circle(12, 12, 8, 72)
@@ -106,20 +112,20 @@ def tower() -> dict:
     return uvtt(24, 24, walls, [((11.3, 11.3), (12.7, 12.7), True)], objects=objects)
 
 
-def cross() -> dict:
+def cross() -> dict[str, Any]:
     """A cross-shaped chamber: arms 4 squares wide and 16 long, on a 20 x 20 square map."""
     outline = [(8, 2), (12, 2), (12, 8), (18, 8), (18, 12), (12, 12), (12, 18), (8, 18),
                (8, 12), (2, 12), (2, 8), (8, 8), (8, 2)]
     return uvtt(20, 20, [outline])
 
 
-def five_foot() -> dict:
+def five_foot() -> dict[str, Any]:
     """A house on the odd 5-ft lines: x 3..15, y 3..11, a partition at x = 9 with a door."""
-    walls = [box(3, 3, 15, 11), [(9, 3), (9, 6)], [(9, 8), (9, 11)]]
+    walls: list[Line] = [box(3, 3, 15, 11), [(9, 3), (9, 6)], [(9, 8), (9, 11)]]
     return uvtt(18, 14, walls, [((9, 6), (9, 8), True)])
 
 
-def windows() -> dict:
+def windows() -> dict[str, Any]:
     """A house with a door in its south wall and three windows (``closed: false``): two in the
     north wall, one in the east wall."""
     walls = [box(2, 2, 14, 10)]
@@ -128,7 +134,7 @@ def windows() -> dict:
     return uvtt(16, 12, walls, portals)
 
 
-def levels() -> tuple[dict, dict]:
+def levels() -> tuple[dict[str, Any], dict[str, Any]]:
     """A ground floor (two rooms, a door between them, a door out) and an upper floor (one
     room with a window), both 16 x 12 squares."""
     ground = uvtt(16, 12, [box(2, 2, 14, 10), [(8, 2), (8, 4)], [(8, 6), (8, 10)]],

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -64,17 +65,62 @@ from fuego.cli.gm_screen import (
     watchers_line,
     when,
 )
+from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
 from fuego.rules.formulas import raise_bonus
 from fuego.table import session as sessions
-from fuego.table.overrides import OVERRIDE_HELP
-from fuego.table.replay import PLAY_OUT, Interrupted, Question, QuestionKind, Quit, Rewind
+from fuego.table.overrides import OVERRIDE_HELP, Override
+from fuego.table.replay import (
+    DRAMA_WORD,
+    Answer,
+    GivenBy,
+    Interrupted,
+    Question,
+    QuestionKind,
+    Quit,
+    Rewind,
+    answer_word,
+)
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
     from fuego.engine.scene import Scene
     from fuego.render.narrate import Narrator
     from fuego.table.replay import Player
+
+class Command(str, Enum):
+    """The table's own commands at every prompt (:data:`META_HELP`), by their first word."""
+
+    HELP = "help"
+    MAP = "map"
+    STATUS = "status"
+    LOOK = "look"
+    BRIEFING = "briefing"
+    BACK = "back"
+    GO = "go"
+    UNDO = "undo"
+    SAVE = "save"
+    QUIT = "quit"
+
+
+#: The first words the GM may type for each command.
+COMMAND_WORDS = {c.value: c for c in Command} | {"?": Command.HELP, "exit": Command.QUIT}
+
+
+def command_word(word: str) -> Command | None:
+    """The command ``word`` names (any case), or None."""
+    return COMMAND_WORDS.get(word.lower())
+
+
+#: ``undo``'s one argument: back to the start of the round (``undo round``, ``undo r``).
+UNDO_ROUND = ("round", "r")
+#: ``map``'s argument for every level.
+ALL_LEVELS = "all"
+#: The answers to "End the scene now?" (Enter ends it).
+END_WORDS = ("y", "yes", "end")
+PLAY_OUT_WORDS = ("n", "no", Answer.PLAY_OUT.value, "play")
+#: What ends the last prompt, when the scene is over (Enter too).
+FINISH_WORDS = ("quit", "q", "exit")
 
 META_HELP = (
     "help                 this help (and the choices again)\n"
@@ -107,13 +153,13 @@ def undone_words(entry: dict[str, Any]) -> str:
         return f"the GM's {entry['gm']!r} ({where})"
     a = entry.get("a")
     if q is QuestionKind.ROUND:
-        return (f"letting the fire play out (before round {rnd})" if a == PLAY_OUT
+        return (f"letting the fire play out (before round {rnd})" if a == Answer.PLAY_OUT
                 else f"the start of round {rnd}")
     if q is QuestionKind.DICE:
         return f"{who}'s action dice for round {rnd}"
     if q is QuestionKind.ACTION:
         return f"{who}'s action ({at}: {a})"
-    total = "fuego's roll" if a == "auto" else str(a)
+    total = "fuego's roll" if a == Answer.AUTO else str(a)
     return f"{who}'s roll for {entry.get('purpose', 'a roll')} ({at}: {total})"
 
 
@@ -193,12 +239,12 @@ class GMPrompts:
         self._warnings()
         if self.go and not q.offer_end:
             self.go -= 1
-            return "go"  # playing on: the round's own narration says it begins
+            return GivenBy.GO.value  # playing on: the round's own narration says it begins
         if self._playing_out(q):
-            return PLAY_OUT
+            return GivenBy.PLAY_OUT.value
         return None
 
-    def answer(self, q: Question) -> str:  # noqa: C901
+    def answer(self, q: Question) -> str:
         if self.muted:
             self._resumed(q)
         self._flush_narration()
@@ -211,52 +257,66 @@ class GMPrompts:
                 self.show_state(q.scene, before_round=q.round)
             if q.offer_end:
                 return self._offer_end(q)
-            prompt = (f"Round {q.round}: Enter to play it, or a command (help)")
-        elif q.kind is QuestionKind.DICE:
-            n = len(q.rolled)
-            prompt = (f"  {q.actor.name}'s action di{'e' if n == 1 else 'ce'} "
-                      f"({n} d10, no ten again; Enter: fuego's "
-                      f"{' '.join(map(str, q.rolled))})")
-        elif q.kind is QuestionKind.ACTION:
-            shown: tuple[Any, ...] = (q.key(), tuple(q.actor.dice), q.choices, q.default)
-            if shown != self._shown:  # not again after a rejected answer
-                self._shown = shown
-                self._show_choices(q)
-            prompt = self._action_prompt(q)
-        else:
-            shown = (q.key(), str(q.pool), q.tn)
-            if shown != self._shown:
-                self._shown = shown
-                self.screen.line("  " + roll_line(q), "cyan")
-            drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
-            prompt = (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
-                      f"choices{drama})")
+        prompt = self._show_question(q)
         while True:
-            text = literal(self._read(prompt))
-            words = text.split()
-            if words and words[0].lower() == "go" and len(words) <= 2:
-                if q.kind is not QuestionKind.ROUND:
-                    self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
-                    continue
-                if len(words) == 2 and not (words[1].isascii() and words[1].isdigit()
-                                            and len(words[1]) <= 6 and int(words[1]) >= 1):
-                    self.screen.line("  ! go N: a number of rounds (1 to 999999)", "bold red")
-                    continue
-                n = int(words[1]) if len(words) == 2 else q.scene.settings.max_rounds
-                self.go, self.go_until_hero = n - 1, len(words) == 1
-                return ""
-            handled = self._meta(q, text)
-            if handled:  # the menu or the roll again under what the command showed
-                if q.kind is QuestionKind.ACTION:
-                    self._show_choices(q)
-                elif q.kind is QuestionKind.ROLL:
-                    self.screen.line("  " + roll_line(q), "cyan")
+            text = self._typed(q, literal(self._read(prompt)))
+            if text is None:
                 continue
-            if q.kind is QuestionKind.ACTION and text.strip().lower() in ("hold", "h"):
+            if q.kind is QuestionKind.ACTION and answer_word(text) is Answer.HOLD:
                 self._held(q)
             if q.kind is QuestionKind.ROLL:
                 self._roll_text = text
             return text
+
+    def _typed(self, q: Question, text: str) -> str | None:
+        """The GM's words as the answer, or None when they were the table's own command (done
+        here: the question is asked again)."""
+        words = text.split()
+        if words and command_word(words[0]) is Command.GO and len(words) <= 2:
+            return "" if self._go(q, words[1:]) else None
+        if not self._meta(q, text):
+            return text
+        if q.kind is QuestionKind.ACTION:  # the menu or the roll again under what it showed
+            self._show_choices(q)
+        elif q.kind is QuestionKind.ROLL:
+            self.screen.line("  " + roll_line(q), "cyan")
+        return None
+
+    def _show_question(self, q: Question) -> str:
+        """What the question shows before its prompt (the choices, the roll), and the prompt."""
+        if q.kind is QuestionKind.ROUND:
+            return f"Round {q.round}: Enter to play it, or a command (help)"
+        if q.kind is QuestionKind.DICE:
+            n = len(q.rolled)
+            return (f"  {q.actor.name}'s action di{'e' if n == 1 else 'ce'} "
+                    f"({n} d10, no ten again; Enter: fuego's "
+                    f"{' '.join(map(str, q.rolled))})")
+        if q.kind is QuestionKind.ACTION:
+            shown: tuple[Any, ...] = (q.key(), tuple(q.actor.dice), q.choices, q.default)
+            if shown != self._shown:  # not again after a rejected answer
+                self._shown = shown
+                self._show_choices(q)
+            return self._action_prompt(q)
+        shown = (q.key(), str(q.pool), q.tn)
+        if shown != self._shown:
+            self._shown = shown
+            self.screen.line("  " + roll_line(q), "cyan")
+        drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
+        return (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
+                f"choices{drama})")
+
+    def _go(self, q: Question, args: list[str]) -> bool:
+        """``go [N]``: play rounds on without stopping (True), or say why not here (False)."""
+        if q.kind is not QuestionKind.ROUND:
+            self.screen.line("  ! go plays rounds on: use it between rounds", "bold red")
+            return False
+        if args and not (args[0].isascii() and args[0].isdigit() and len(args[0]) <= 6
+                         and int(args[0]) >= 1):
+            self.screen.line("  ! go N: a number of rounds (1 to 999999)", "bold red")
+            return False
+        n = int(args[0]) if args else q.scene.settings.max_rounds
+        self.go, self.go_until_hero = n - 1, not args
+        return True
 
     def _offer_end(self, q: Question) -> str:
         """No hero is left to act: end the scene now, or let the fire play out unasked."""
@@ -267,10 +327,10 @@ class GMPrompts:
             text = literal(self._read("End the scene now? [Y: end / n: let the fire play "
                                       "out]"))
             low = text.strip().lower()
-            if low in ("", "y", "yes", "end"):
-                return "end"
-            if low in ("n", "no", PLAY_OUT, "play"):
-                return PLAY_OUT
+            if not low or low in END_WORDS:
+                return Override.END.value
+            if low in PLAY_OUT_WORDS:
+                return Answer.PLAY_OUT.value
             if not self._meta(q, text):
                 self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
 
@@ -278,7 +338,7 @@ class GMPrompts:
         """No hero can act and the GM chose to let the fire play out: no round prompts."""
         if self.player is None or any(h.in_play for h in q.scene.heroes):
             return False
-        return any(e.get("a") == PLAY_OUT for e in self.player.inputs)
+        return any(e.get("a") == Answer.PLAY_OUT for e in self.player.inputs)
 
     def _held(self, q: Question) -> None:
         die = q.actor.dice[0] if q.actor.dice else q.phase
@@ -298,7 +358,7 @@ class GMPrompts:
         if q.drama:
             parts.append(f"{q.actor.name} spends {plural(q.drama, 'Drama Die', 'Drama Dice')}: "
                          f"{q.pool}, {q.actor.drama} left")
-            typed = " ".join(w for w in typed.split() if w.lower() != "drama")
+            typed = " ".join(w for w in typed.split() if w.lower() != DRAMA_WORD)
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
             parts.append(f"{q.actor.name}'s dice keep {total}")
         if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:
@@ -333,7 +393,8 @@ class GMPrompts:
                                           "undo round, map, status)"))
             except Quit:
                 return
-            if text.strip().lower() in ("", "quit", "q", "exit"):
+            low = text.strip().lower()
+            if not low or low in FINISH_WORDS:
                 return
             if not self._meta(q, text):
                 self.screen.line("  ! the scene is over: undo, map, status, save or Enter",
@@ -421,8 +482,9 @@ class GMPrompts:
         plans = self.player.session.plans if self.player is not None else None
         for h in scene.heroes:
             about = texts.heroes.get(h.name, "") if texts is not None else ""
-            plan = str(plans.for_hero(h)) if plans is not None else "flee"
-            stays = f" (plan: {plan}, the suggested choice)" if plan != "flee" else ""
+            plan = plans.for_hero(h) if plans is not None else None
+            stays = (f" (plan: {plan}, the suggested choice)"
+                     if plan is not None and plan != FLEE else "")
             self.screen.line(f"  {h.name}{' (NPC)' if h.npc else ''} at "
                              f"{area_label(scene, h.area)}{stays}"
                              + (f": {about}" if about else ""), "dim")
@@ -556,48 +618,40 @@ class GMPrompts:
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
-    def _meta(self, q: Question, text: str) -> bool:  # noqa: C901
+    def _meta(self, q: Question, text: str) -> bool:
         """Handle help/map/status/undo/save/quit; True when ``text`` was one of them."""
         words = text.split()
-        if not words:
+        command = command_word(words[0]) if words else None
+        if command is None or command is Command.GO:  # go is the round prompt's (answer)
             return False
-        verb = words[0].lower()
-        scene = q.scene
-        if verb in ("help", "?"):
-            self._help(q)
-            return True
-        if verb == "map":
-            self._map(scene, words[1:])
-            return True
-        if verb == "status":
-            self.show_status(scene, f"before round {q.round}" if q.kind is QuestionKind.ROUND
-                             else None)
-            return True
-        if verb == "look":
-            self._look(scene, " ".join(words[1:]))
-            return True
-        if verb == "briefing":
-            self.show_intro(scene)
-            return True
-        if verb == "back":
-            self._back(q)
-            return True
-        if verb == "save":
-            if self.save():
-                self.screen.line(f"  saved to {self.save_path}", "green")
-            return True
-        if verb in ("quit", "exit"):
+        if command is Command.QUIT:
             raise Quit()
-        if verb == "undo":
-            self._undo(q, words[1:])
-            return True
-        return False
+        self._commands[command](q, words[1:])
+        return True
+
+    @property
+    def _commands(self) -> dict[Command, Callable[[Question, list[str]], None]]:
+        return {
+            Command.HELP: lambda q, args: self._help(q),
+            Command.MAP: lambda q, args: self._map(q.scene, args),
+            Command.STATUS: lambda q, args: self.show_status(
+                q.scene, f"before round {q.round}" if q.kind is QuestionKind.ROUND else None),
+            Command.LOOK: lambda q, args: self._look(q.scene, " ".join(args)),
+            Command.BRIEFING: lambda q, args: self.show_intro(q.scene),
+            Command.BACK: lambda q, args: self._back(q),
+            Command.SAVE: lambda q, args: self._save_now(),
+            Command.UNDO: self._undo,
+        }
+
+    def _save_now(self) -> None:
+        if self.save():
+            self.screen.line(f"  saved to {self.save_path}", "green")
 
     def _undo(self, q: Question, args: list[str]) -> None:
         """``undo``: take back the last answer the GM gave (the rounds the table then played
         by itself go with it); ``undo round``: back to the start of the last round begun."""
         assert self.player is not None, "undo while a session plays"
-        if args and " ".join(args).lower() not in ("round", "r"):
+        if args and " ".join(args).lower() not in UNDO_ROUND:
             self.screen.line("  ! undo takes back the last answer; undo round, the whole round",
                              "bold red")
             return
@@ -712,7 +766,7 @@ class GMPrompts:
         b = scene.building
         if not args:
             levels = hero_levels(scene)
-        elif args[0].lower() == "all":
+        elif args[0].lower() == ALL_LEVELS:
             levels = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
         else:
             try:

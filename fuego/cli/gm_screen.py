@@ -446,7 +446,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     if k is HeroActionKind.PUT_OUT_CLOTHES:
         victim = scene.hero(act.other) if act.other else hero
         return f"{words} ({victim.clothes_fd} FD on {victim.name}; {roll})"
-    return words
+    return f"{words} ({roll})" if roll else words  # a module's action: its roll, if it has one
 
 
 #: What a roll is for, by the purpose the engine names it with: (what the hero does, what

@@ -28,6 +28,7 @@ prompts, scripts, the log) and :meth:`HeroAction.from_text` its exact inverse;
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -276,37 +277,62 @@ def _companion(scene: Scene, name: str) -> str:
                         + ", ".join(h.name for h in scene.heroes))
 
 
+def _move_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
+    """Stepping into a fire that harms: the avoid roll, and a failure burns as the move does
+    (:func:`move`: burning oil clings, and burns hot)."""
+    fire = scene.fires.get(act.area)
+    if fire is None or not scene.harms(fire):
+        return None
+    contact = contact_with(scene, act.area, moving=True)
+    damage = contact_damage(scene, hero, fire.fd, contact, fire.temperature, fire.explodes)
+    return avoid_roll(hero, fire.fd, act.raises, damage=damage, at=act.area)
+
+
+def _smother_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
+    fire = scene.fires.get(act.area)
+    if fire is None:
+        return None
+    pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
+    return ActionRoll("smother fire", pool, Sense.MOVEMENT,
+                      tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
+
+
+def _spot_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
+    fire = scene.fires.get(act.area)
+    if fire is None:
+        return None
+    pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
+    return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
+                      raises=act.raises)
+
+
+def _clothes_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
+    victim = scene.hero(act.other) if act.other else hero
+    if not victim.clothes_fd:
+        return None
+    pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
+    return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
+
+
+#: The core actions that roll, each with the one description of its roll.
+_ROLLS: dict[Enum, Callable[[Scene, Hero, HeroAction], ActionRoll | None]] = {
+    HeroActionKind.MOVE: _move_roll,
+    HeroActionKind.SMOTHER: _smother_roll,
+    HeroActionKind.SPOT: _spot_roll,
+    HeroActionKind.PUT_OUT_CLOTHES: _clothes_roll,
+}
+
+
 def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
-    """The roll ``act`` makes now (None: it rolls nothing)."""
-    k = act.kind
-    if k is HeroActionKind.MOVE:
-        fire = scene.fires.get(act.area)
-        if fire is None or not scene.harms(fire):
-            return None
-        # a failure burns as the move does (:func:`move`): burning oil clings, and burns hot
-        contact = contact_with(scene, act.area, moving=True)
-        damage = contact_damage(scene, hero, fire.fd, contact, fire.temperature, fire.explodes)
-        return avoid_roll(hero, fire.fd, act.raises, damage=damage, at=act.area)
-    if k is HeroActionKind.SMOTHER:
-        fire = scene.fires.get(act.area)
-        if fire is None:
-            return None
-        pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
-        return ActionRoll("smother fire", pool, Sense.MOVEMENT,
-                          tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
-    if k is HeroActionKind.SPOT:
-        fire = scene.fires.get(act.area)
-        if fire is None:
-            return None
-        pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
-        return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
-                          raises=act.raises)
-    if k is HeroActionKind.PUT_OUT_CLOTHES:
-        victim = scene.hero(act.other) if act.other else hero
-        if not victim.clothes_fd:
-            return None
-        pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-        return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
+    """The roll ``act`` makes now (None: it rolls nothing): a core action's, or a module's
+    own action's (``RuleModule.action_roll``: firefighting's blanket)."""
+    describe = _ROLLS.get(act.kind)
+    if describe is not None:
+        return describe(scene, hero, act)
+    for m in scene.modules:
+        spec = m.action_roll(scene, hero, act)
+        if spec is not None:
+            return spec
     return None
 
 

@@ -33,6 +33,21 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
+class BurnSource(str, Enum):
+    """What strikes a hero with fire from outside the building's fires, as a script's ``burn:``
+    and the GM's ``burn`` name it (003, Injury from Fire); :data:`BURN_CONTACT` says how."""
+
+    JET = "jet"  # a jet of burning gas (hot, per 10)
+    MAGIC = "magic"  # magical fire (per 10)
+    OBJECT = "object"  # a burning weapon or object (fleeting, per 20)
+    OIL = "oil"  # splashed burning oil (hot, per 10, and it clings)
+
+
+#: How each source's fire reaches the hero (``burn``'s contact).
+BURN_CONTACT = {BurnSource.JET: Contact.JET, BurnSource.MAGIC: Contact.MAGIC,
+                BurnSource.OBJECT: Contact.STRUCK, BurnSource.OIL: Contact.OIL}
+
+
 class Sense(Enum):
     """What an action leans on, for smoke penalties (003, Smoke)."""
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.fire_actions import ActionKind
     from fuego.engine.heroes import Hero
+    from fuego.engine.injury import ActionRoll
     from fuego.engine.scene import Scene
 
 
@@ -83,6 +84,12 @@ class RuleModule:
     def hero_actions(self, scene: Scene, hero: Hero) -> list[Any]:
         """Extra actions a hero may take (e.g. firefighting)."""
         return []
+
+    def action_roll(self, scene: Scene, hero: Hero, act: Any) -> ActionRoll | None:
+        """The roll one of this module's hero actions makes now (None: it rolls nothing, or
+        ``act`` is not one of them): described once, for the odds the table shows and the roll
+        :meth:`perform_hero_action` makes."""
+        return None
 
     def perform_hero_action(self, scene: Scene, hero: Hero, act: Any) -> bool:
         """Carry out one of this module's hero actions; False if ``act`` is not one of them."""

@@ -19,6 +19,7 @@ its own method and is logged once, the same way whoever does it.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
@@ -30,6 +31,17 @@ from fuego.world.places import Barrier, BarrierKind, Feature
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
+
+
+
+class BarrierAct(str, Enum):
+    """What a script or the GM does to a barrier by name (``open_barrier``, ``close_barrier``,
+    ``break_barrier``): its value is the word they write."""
+
+    OPEN = "open"
+    CLOSE = "close"
+    BREAK = "break"
+
 
 #: The structural features a collapse brings down, in the order they fail.
 BEAMS = (Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM)

@@ -30,6 +30,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.dice.roller import Pool
+from fuego.engine.injury import ActionRoll, Sense, debris, hero_roll, make_roll
 from fuego.engine.rule_module import RuleModule
 from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
@@ -41,6 +42,11 @@ if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
+
+def _pool(hero: Hero, trait: int) -> Pool:
+    """``(trait + Firefighting) k trait``: the pool of a hero's firefighting roll."""
+    return Pool(max(1, trait + hero.knack("firefighting")), trait)
+
 
 # -- tables ---------------------------------------------------------------------------------------
 #: Infantry Firefighting (001): 2d6, +1 per additional unit fighting the same fire; 10+ puts it out.
@@ -171,24 +177,39 @@ class Firefighting(RuleModule):
             note(scene, self.name, f"{hero.name} joins the bucket chain on {name}", hero.area,
                  hero.name, target=name, extinguish=True, chain=list(crew))
         elif act.kind is FirefightingAction.BLANKET:
-            self._roll_down(scene, hero, fire, hero.finesse, "beat out with blankets",
-                            BLANKET_FD_OFF)
+            if self._roll(scene, hero, act, name):
+                self._dice_off(scene, fire, BLANKET_FD_OFF, f"beat out with blankets by {hero.name}")
         elif act.kind is FirefightingAction.SAND:
             self.sand -= 1
             note(scene, self.name, f"{hero.name} throws sand on {name} ({self.sand} load(s) "
                  "left)", hero.area, hero.name, target=name, extinguish=True, sand=self.sand)
             self._dice_off(scene, fire, SAND_FD_OFF, f"sand thrown by {hero.name}")
         elif act.kind is FirefightingAction.TEAR_DOWN:
-            self._tear_down(scene, hero, fire)
+            self._tear_down(scene, hero, fire, act)
         return True
 
-    def _roll(self, scene: Scene, hero: Hero, trait: int, tn: int, purpose: str,
-              target: str) -> bool:
-        from fuego.engine.injury import Sense, hero_roll
+    def action_roll(self, scene: Scene, hero: Hero, act: Any) -> ActionRoll | None:
+        """Beating a fire out with blankets, ``(Finesse + Firefighting) k Finesse`` against the
+        fire's TN, and tearing the structure down, ``(Brawn + Firefighting) k Brawn`` against 5
+        x the fuel still standing; the chain and the sand roll nothing now."""
+        fire = scene.fires.get(act.target) if isinstance(act.kind, FirefightingAction) else None
+        if fire is None:
+            return None
+        if act.kind is FirefightingAction.BLANKET:
+            return ActionRoll("beat out with blankets", _pool(hero, hero.finesse),
+                              Sense.MOVEMENT, tn=fire_tn(fire.fd))
+        if act.kind is FirefightingAction.TEAR_DOWN:
+            tn = TN_PER_FUEL * max(1, scene.building.areas[fire.area].fuel)
+            return ActionRoll("tear down the burning structure", _pool(hero, hero.brawn),
+                              Sense.MOVEMENT, tn=tn)
+        return None
 
-        pool = Pool(max(1, trait + hero.knack("firefighting")), trait)
-        total, used = hero_roll(scene, hero, pool, tn, purpose, sense=Sense.MOVEMENT)
-        ok = total >= tn
+    def _roll(self, scene: Scene, hero: Hero, act: Any, target: str) -> bool:
+        """Make the roll :meth:`action_roll` describes and note it in the log."""
+        spec = self.action_roll(scene, hero, act)
+        assert spec is not None  # (blanket and tear-down roll while their fire burns)
+        ok, total, used, tn = make_roll(scene, hero, spec)
+        purpose = spec.purpose
         note(scene, self.name, f"{hero.name}: {purpose} on {target}: {total} vs TN {tn}"
              + (" - success" if ok else " - failure"), hero.area, hero.name, purpose=purpose,
              pool=used.notation, tn=tn, total=total, success=ok, target=target, extinguish=True)
@@ -200,19 +221,10 @@ class Firefighting(RuleModule):
         else:
             scene.set_fire_dice(fire, fire.fd - n, why)
 
-    def _roll_down(self, scene: Scene, hero: Hero, fire, trait: int, purpose: str, n: int) -> None:
-        tn = fire_tn(fire.fd)  # the fire's own TN (rules.formulas)
-        if self._roll(scene, hero, trait, tn, purpose, scene.area_name(fire.area)):
-            self._dice_off(scene, fire, n, f"{purpose} by {hero.name}")
-
-    def _tear_down(self, scene: Scene, hero: Hero, fire: Fire) -> None:
-        from fuego.engine.injury import debris
-
+    def _tear_down(self, scene: Scene, hero: Hero, fire: Fire, act: Any) -> None:
         b = scene.building
         area = b.areas[fire.area]
-        tn = TN_PER_FUEL * max(1, area.fuel)
-        if not self._roll(scene, hero, hero.brawn, tn, "tear down the burning structure",
-                          area.name):
+        if not self._roll(scene, hero, act, area.name):
             debris(scene, hero, fire.fd, "burning timber")
             return
         b.set_fuel(fire.area, max(0, area.fuel - TEAR_DOWN_FUEL))
@@ -250,8 +262,6 @@ class Firefighting(RuleModule):
                 if best is None:
                     continue
                 tn = fire_tn(fire.fd)  # the fire's own TN (rules.formulas)
-                from fuego.engine.injury import Sense, hero_roll
-
                 pool = Pool(max(1, best.brawn + best.knack("firefighting")), best.brawn,
                             FREE_RAISE * (members - 1))
                 total, used = hero_roll(scene, best, pool, tn, "bucket chain",

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from enum import Enum
 
     from fuego.engine.plans import HeroPlans
+    from fuego.engine.rule_module import RuleModule
     from fuego.engine.scene import Scene
     from fuego.rules.settings import Settings
     from fuego.world.building import Building
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 #: modules. Listed in docs/scenario-format.md.
 KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
                 "perception", "firefighting")
-def module_registry() -> dict[str, type]:
+def module_registry() -> dict[str, type[RuleModule]]:
     """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
     from fuego.modules import REGISTRY
 

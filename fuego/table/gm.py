@@ -8,12 +8,14 @@ other actor.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.engine import structure
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Status
 from fuego.engine.scene import Cause
+from fuego.engine.structure import BarrierAct
 from fuego.errors import RuleError
 from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import is_fire_dice
@@ -22,7 +24,24 @@ from fuego.world.places import OPENABLE, Barrier
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
+    from fuego.engine.injury import BurnSource
     from fuego.engine.scene import Scene
+
+
+class WoundKind(str, Enum):
+    """The wounds the GM deals (``wound``); the value is the log's ``{kind}-wounds`` action."""
+
+    FLESH = "flesh"
+    DRAMATIC = "dramatic"
+
+
+class Shown(str, Enum):
+    """What ``reveal``/``hide`` shows the players' screen: the whole building, a level or a
+    room; the value is the log's ``what``."""
+
+    ALL = "all"
+    LEVEL = "level"
+    ROOM = "room"
 
 
 def _area(scene: Scene, name: str) -> int:
@@ -74,20 +93,22 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
         scene.set_fire_dice(fire, fd, "GM")
 
 
-def barrier(scene: Scene, ref: str, what: str, by: str = "GM") -> None:
+def barrier(scene: Scene, ref: str, what: BarrierAct | str, by: str = "GM") -> None:
     """``what``: open, close or break."""
+    try:
+        act = BarrierAct(what)
+    except ValueError:
+        raise RuleError(f"unknown barrier action {what!r}", tip="open, close or break") from None
     target = find_barrier(scene, ref)
-    scene.emit(EventKind.GM, by, target.a, action=f"{what}-barrier", barrier=target.name)
-    if what == "break":
+    scene.emit(EventKind.GM, by, target.a, action=f"{act.value}-barrier", barrier=target.name)
+    if act is BarrierAct.BREAK:
         structure.break_barrier(scene, target,
                                 max((f.fd for f in scene.fires.values()), default=3), by)
-    elif what in ("open", "close"):
-        if target.kind not in OPENABLE:
-            raise RuleError(f"{target.describe()} at {target.name} cannot {what}")
-        act_on = structure.open_barrier if what == "open" else structure.close_barrier
-        act_on(scene, target, by)
-    else:
-        raise RuleError(f"unknown barrier action {what!r}", tip="open, close or break")
+        return
+    if target.kind not in OPENABLE:
+        raise RuleError(f"{target.describe()} at {target.name} cannot {act.value}")
+    act_on = structure.open_barrier if act is BarrierAct.OPEN else structure.close_barrier
+    act_on(scene, target, by)
 
 
 def move_hero(scene: Scene, name: str, area: str) -> None:
@@ -104,7 +125,7 @@ def move_hero(scene: Scene, name: str, area: str) -> None:
     scene.emit(EventKind.HERO_MOVED, hero.name, i, frm=scene.area_name(frm), why="GM")
 
 
-def wound(scene: Scene, name: str, n: int, kind: str) -> None:
+def wound(scene: Scene, name: str, n: int, kind: WoundKind) -> None:
     """``kind`` flesh: N Flesh Wounds, then the wound check they call for; dramatic: N
     Dramatic Wounds (crippled, knocked out or killed as the count says)."""
     from fuego.engine.injury import add_dramatic, wound_check
@@ -113,34 +134,30 @@ def wound(scene: Scene, name: str, n: int, kind: str) -> None:
     hero = scene.hero(name)
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead")
-    scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind}-wounds", hero=hero.name, n=n)
+    scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind.value}-wounds",
+               hero=hero.name, n=n)
     # 003, Knocked Out: only the fire's Dramatic Wound kills; the GM's wounds are not the
     # fire's (``burn`` is), unless rules.knocked_out_death says fire-and-gm (the older reading)
     deadly = scene.settings.knocked_out_death is not KnockedOutDeath.FIRE
-    if kind == "flesh":
+    if kind is WoundKind.FLESH:
         hero.flesh += n
         wound_check(scene, hero, Exposure.FLEETING, "the GM", deadly=deadly)
     else:
         add_dramatic(scene, hero, n, "the GM", deadly=deadly)
 
 
-#: ``burn``'s sources (003, Injury from Fire) as the table types them -> how fire reaches the
-#: hero (``fuego.rules.charts.Contact``).
-BURN_SOURCES = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
-
-
-def burn(scene: Scene, name: str, fd: int, by: str) -> None:
+def burn(scene: Scene, name: str, fd: int, by: BurnSource) -> None:
     """Fire strikes a hero: a jet of burning gas, magical fire, a burning weapon or object, or
     splashed burning oil, of ``fd`` dice (``fuego.engine.injury.burn``: its exposure and heat
     from the rule tables; the fire's, so a Knocked-Out hero dies of it)."""
+    from fuego.engine.injury import BURN_CONTACT
     from fuego.engine.injury import burn as burn_hero
-    from fuego.rules.charts import Contact
 
     hero = scene.hero(name)
     if not hero.present:
         raise RuleError(f"{hero.name} is not in the scene")
-    scene.emit(EventKind.GM, "GM", hero.area, action=f"burn-{by}", hero=hero.name, fd=fd)
-    burn_hero(scene, hero, fd, Contact(BURN_SOURCES[by]), f"the GM ({by})")
+    scene.emit(EventKind.GM, "GM", hero.area, action=f"burn-{by.value}", hero=hero.name, fd=fd)
+    burn_hero(scene, hero, fd, BURN_CONTACT[by], f"the GM ({by.value})")
 
 
 def explode(scene: Scene, area: str, fd: int, radius: int) -> None:
@@ -161,19 +178,19 @@ def blast(scene: Scene, area: str, dice: int) -> None:
     blow_out(scene, i, dice, why="the GM's blast")
 
 
-def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: str) -> None:
+def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: Rank) -> None:
     """A new hero or NPC (every Trait 2, no Knacks) steps in at ``area``."""
     from fuego.engine.heroes import Hero
 
     if any(h.name.lower() == name.lower() for h in scene.heroes):
         raise RuleError(f"there is already a character named {name!r}")
     i = _area(scene, area)
-    hero = Hero(name, i, rank=Rank(rank), npc=npc)
+    hero = Hero(name, i, rank=rank, npc=npc)
     scene.heroes.append(hero)
     if npc:
         scene.npcs_added.append(hero.name)
     scene.emit(EventKind.GM, "GM", i, action="add-character", hero=hero.name, npc=npc,
-               rank=rank)
+               rank=rank.value)
 
 
 def remove_character(scene: Scene, name: str) -> None:
@@ -184,11 +201,11 @@ def remove_character(scene: Scene, name: str) -> None:
     scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
 
 
-def show(scene: Scene, verb: str, what: str, name: str | None) -> None:
+def show(scene: Scene, verb: str, what: Shown, name: str | None) -> None:
     """``reveal`` (verb) shows the players' screen ``all`` the building, a ``level`` or a
     ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
     changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
-    data = {"what": what} | ({"name": name} if name is not None else {})
+    data = {"what": what.value} | ({"name": name} if name is not None else {})
     scene.emit(EventKind.GM, "GM", None, action=verb, **data)
 
 

@@ -5,33 +5,64 @@ out through ``fuego.table.gm``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.engine.heroes import Status
+from fuego.engine.injury import BurnSource
 from fuego.engine.loop import SceneOver
+from fuego.engine.structure import BarrierAct
 from fuego.errors import RuleError
+from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import is_fire_dice
+from fuego.table import gm
+from fuego.table.gm import Shown, WoundKind
 from fuego.text import UNSAFE_LINE, terminal
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
-#: The first words of GM overrides (``fuego.table.gm``); ``open``/``close``/``move`` are overrides
-#: only with two arguments (with one they are a hero's action).
-OVERRIDE_WORDS = ("fire", "fd", "open", "close", "break", "move", "end", "wound", "add",
-                  "remove", "burn", "explode", "blast", "reveal", "hide", "note")
-#: Overrides whose first word is never a hero's action.
-_GM_ONLY = ("fire", "fd", "break", "end", "wound", "add", "remove", "burn", "explode", "blast",
-            "reveal", "hide", "note")
-#: ``burn`` sources as typed (fuego.table.gm.BURN_SOURCES).
-BURN_WORDS = ("jet", "magic", "object", "oil")
+class Override(str, Enum):
+    """A GM override, by its first word (``fuego.table.gm``; :data:`OVERRIDE_HELP` says each).
+    ``open``/``close``/``move`` are overrides only with two arguments (with one they are a
+    hero's action)."""
+
+    FIRE = "fire"
+    FD = "fd"
+    OPEN = "open"
+    CLOSE = "close"
+    BREAK = "break"
+    MOVE = "move"
+    END = "end"
+    WOUND = "wound"
+    ADD = "add"
+    REMOVE = "remove"
+    BURN = "burn"
+    EXPLODE = "explode"
+    BLAST = "blast"
+    REVEAL = "reveal"
+    HIDE = "hide"
+    NOTE = "note"
+
+
+#: The word that makes the rest an override whatever follows (``gm open front door``).
+GM_WORD = "gm"
+#: Overrides whose first word may also be a hero's action.
+_HERO_WORDS = frozenset({Override.OPEN, Override.CLOSE, Override.MOVE})
+#: The overrides that act on a barrier, and what each does to it.
+_BARRIER_ACTS = {Override.OPEN: BarrierAct.OPEN, Override.CLOSE: BarrierAct.CLOSE,
+                 Override.BREAK: BarrierAct.BREAK}
+#: ``add``'s flag for a character the GM plays.
+NPC_WORD = "npc"
 #: The farthest an explosion reaches, in areas (the script's ``explode`` limit).
 MAX_BLAST_RADIUS = 10
 #: The longest ``note`` (a line on the players' screen, not a page).
 MAX_NOTE = 200
 #: ``wound`` kinds as typed -> as recorded.
-WOUND_KINDS = {"fw": "flesh", "flesh": "flesh", "dw": "dramatic", "dramatic": "dramatic"}
+WOUND_KINDS = {"fw": WoundKind.FLESH, "flesh": WoundKind.FLESH, "dw": WoundKind.DRAMATIC,
+               "dramatic": WoundKind.DRAMATIC}
 #: At most this many wounds at once (a typo, not a blow, past it).
 MAX_WOUNDS = 100
 
@@ -48,20 +79,28 @@ def is_override(text: str, *, hero_prompt: bool, scene: Scene | None = None) -> 
     words = text.split()
     if not words:
         return False
-    verb, args = words[0].lower(), words[1:]
-    if verb == "gm":
+    if words[0].lower() == GM_WORD:
         return True
-    if verb not in OVERRIDE_WORDS:
+    verb, args = read_verb(words[0]), words[1:]
+    if verb is None:
         return False
-    if not hero_prompt or verb in _GM_ONLY:
+    if not hero_prompt or verb not in _HERO_WORDS:
         return True
-    if verb == "move":
+    if verb is Override.MOVE:
         return len(args) >= 2
     if len(args) != 2:
         return False
     if scene is None:
         return True
     return all(scene.building.find(a) is not None for a in args)
+
+
+def read_verb(word: str) -> Override | None:
+    """The override ``word`` names (any case), or None."""
+    try:
+        return Override(word.lower())
+    except ValueError:
+        return None
 
 
 def _int_arg(word: str, what: str) -> int:
@@ -112,149 +151,208 @@ def find_hero(scene: Scene, name: str) -> Hero:
                     + ", ".join(h.name for h in scene.heroes))
 
 
-def normalize_override(scene: Scene, text: str) -> str:  # noqa: C901
+def normalize_override(scene: Scene, text: str) -> str:
     """Check an override against the scene without changing anything; its canonical text.
 
     Raises :class:`RuleError` with what is wrong (so nothing half-happens)."""
-    from fuego.table import gm
-    from fuego.world.places import OPENABLE
-
     words = text.split()
-    if words and words[0].lower() == "gm":
+    if words and words[0].lower() == GM_WORD:
         words = words[1:]
     if not words:
         raise RuleError("an empty override", tip=OVERRIDE_HELP.splitlines()[0])
-    verb, args = words[0].lower(), words[1:]
-    b = scene.building
-    if verb == "end":
-        if args:
-            raise RuleError("'end' takes nothing after it")
-        return "end"
-    if verb == "fire":
-        if len(args) not in (2, 3):
-            raise RuleError("fire AREA FD [hot|regular|cold]", tip="e.g. 'fire ground:C4 5'")
-        area = b.area(args[0])
-        fd = _fire_dice_arg(args[1])
-        if not area.burnable:
-            raise RuleError(f"nothing burns in {area.name}",
-                            tip="pick an area with fuel that has not burned out")
-        temp = ""
-        if len(args) == 3:
-            from fuego.rules.charts import Temperature
+    verb = read_verb(words[0])
+    if verb is None:
+        raise RuleError(f"unknown override {words[0].lower()!r}",
+                        tip="fire, fd, open, close, break, move, wound, burn, explode, blast, "
+                            "add, remove, reveal, hide, note, end")
+    return _CHECKS[verb](scene, verb, words[1:])
 
+
+# Each override's check: (scene, its verb, the words after it) -> its canonical text.
+def _check_end(scene: Scene, verb: Override, args: list[str]) -> str:
+    if args:
+        raise RuleError("'end' takes nothing after it")
+    return verb.value
+
+
+def _check_fire(scene: Scene, verb: Override, args: list[str]) -> str:
+    if len(args) not in (2, 3):
+        raise RuleError("fire AREA FD [hot|regular|cold]", tip="e.g. 'fire ground:C4 5'")
+    area = scene.building.area(args[0])
+    fd = _fire_dice_arg(args[1])
+    if not area.burnable:
+        raise RuleError(f"nothing burns in {area.name}",
+                        tip="pick an area with fuel that has not burned out")
+    temp = ""
+    if len(args) == 3:
+        try:
+            temp = " " + Temperature(args[2].lower()).value
+        except ValueError:
+            raise RuleError(f"unknown temperature {args[2]!r}",
+                            tip="hot, regular or cold") from None
+    return f"fire {area.name} {fd}{temp}"
+
+
+def _check_fd(scene: Scene, verb: Override, args: list[str]) -> str:
+    if len(args) != 2:
+        raise RuleError("fd AREA N", tip="e.g. 'fd ground:C4 3' (0 puts it out)")
+    area = scene.building.area(args[0])
+    fd = _int_arg(args[1], "Fire Dice")
+    if area.index not in scene.fires:
+        raise RuleError(f"no fire burns in {area.name}")
+    if not (fd == 0 or is_fire_dice(fd)):
+        raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
+    return f"fd {area.name} {fd}"
+
+
+def _check_barrier(scene: Scene, verb: Override, args: list[str]) -> str:
+    from fuego.world.places import OPENABLE
+
+    word, act = verb.value, _BARRIER_ACTS[verb]
+    if not args or len(args) > 2:
+        raise RuleError(f"{word} AREA AREA", tip=f"e.g. '{word} ground:C4 ground:D4'")
+    barrier = gm.find_barrier(scene, " ".join(args))
+    if act is not BarrierAct.BREAK and barrier.kind not in OPENABLE:
+        raise RuleError(f"the {barrier.describe()} at {barrier.name} cannot {word}",
+                        tip="only doors and windows open and close; 'break' it instead")
+    if act is not BarrierAct.BREAK and barrier.destroyed:
+        raise RuleError(f"the {barrier.describe()} at {barrier.name} is broken")
+    if act is BarrierAct.BREAK and barrier.passable and not (barrier.kind in OPENABLE
+                                                             and not barrier.destroyed):
+        raise RuleError(f"nothing to break at {barrier.name} ({barrier.describe()})")
+    b = scene.building
+    return f"{word} {b.areas[barrier.a].name} {b.areas[barrier.b].name}"
+
+
+def _check_move(scene: Scene, verb: Override, args: list[str]) -> str:
+    if len(args) < 2:
+        raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
+    hero = find_hero(scene, " ".join(args[:-1]))
+    area = scene.building.area(args[-1])
+    if hero.status is Status.DEAD:
+        raise RuleError(f"{hero.name} is dead and cannot be moved")
+    return f"move {hero.name} {area.name}"
+
+
+def _check_wound(scene: Scene, verb: Override, args: list[str]) -> str:
+    kind = WoundKind.FLESH
+    if args and args[-1].lower() in WOUND_KINDS:
+        kind = WOUND_KINDS[args.pop().lower()]
+    if len(args) < 2:
+        raise RuleError("wound HERO N [fw|dw]", tip="e.g. 'wound Isabela 8' (Flesh Wounds) "
+                                                    "or 'wound Isabela 1 dw'")
+    hero = find_hero(scene, " ".join(args[:-1]))
+    n = _int_arg(args[-1], "the number of wounds")
+    if not 1 <= n <= MAX_WOUNDS:
+        raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
+    if hero.status is Status.DEAD:
+        raise RuleError(f"{hero.name} is dead")
+    return f"wound {hero.name} {n} {kind.value}"
+
+
+def _burn_source(word: str) -> BurnSource | None:
+    try:
+        return BurnSource(word.lower())
+    except ValueError:
+        return None
+
+
+def _check_burn(scene: Scene, verb: Override, args: list[str]) -> str:
+    by = _burn_source(args[-1]) if args else None
+    if len(args) < 3 or by is None:
+        raise RuleError("burn HERO FD jet|magic|object|oil",
+                        tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
+    fd = _fire_dice_arg(args[-2])
+    hero = find_hero(scene, " ".join(args[:-2]))
+    if not hero.present:
+        raise RuleError(f"{hero.name} is not in the scene")
+    return f"burn {hero.name} {fd} {by.value}"
+
+
+def _check_explode(scene: Scene, verb: Override, args: list[str]) -> str:
+    if len(args) not in (2, 3):
+        raise RuleError("explode AREA FD [RADIUS]", tip="e.g. 'explode cellar:C3 8 2'")
+    area = scene.building.area(args[0])
+    fd = _fire_dice_arg(args[1])
+    radius = _int_arg(args[2], "the radius") if len(args) == 3 else 1
+    if not 0 <= radius <= MAX_BLAST_RADIUS:
+        raise RuleError(f"the radius must be 0-{MAX_BLAST_RADIUS} areas, not {radius}")
+    return f"explode {area.name} {fd} {radius}"
+
+
+def _check_blast(scene: Scene, verb: Override, args: list[str]) -> str:
+    if len(args) not in (1, 2):
+        raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
+    area = scene.building.area(args[0])
+    dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
+    if not 1 <= dice <= 10:
+        raise RuleError(f"the blast's dice must be 1-10, not {dice}")
+    return f"blast {area.name} {dice}"
+
+
+def _add_flags(args: list[str]) -> tuple[bool, Rank]:
+    """``add``'s flags, taken off the end of ``args``: an NPC? and the rank (the last given of
+    henchman or villain; a hero else)."""
+    npc, ranks = False, []
+    while args:
+        word = args[-1].lower()
+        if word == NPC_WORD:
+            npc = True
+        else:
             try:
-                temp = " " + Temperature(args[2].lower()).value
+                ranks.append(Rank(word))
             except ValueError:
-                raise RuleError(f"unknown temperature {args[2]!r}",
-                                tip="hot, regular or cold") from None
-        return f"fire {area.name} {fd}{temp}"
-    if verb == "fd":
-        if len(args) != 2:
-            raise RuleError("fd AREA N", tip="e.g. 'fd ground:C4 3' (0 puts it out)")
-        area = b.area(args[0])
-        fd = _int_arg(args[1], "Fire Dice")
-        if area.index not in scene.fires:
-            raise RuleError(f"no fire burns in {area.name}")
-        if not (fd == 0 or is_fire_dice(fd)):
-            raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
-        return f"fd {area.name} {fd}"
-    if verb in ("open", "close", "break"):
-        if not args or len(args) > 2:
-            raise RuleError(f"{verb} AREA AREA", tip=f"e.g. '{verb} ground:C4 ground:D4'")
-        barrier = gm.find_barrier(scene, " ".join(args))
-        if verb != "break" and barrier.kind not in OPENABLE:
-            raise RuleError(f"the {barrier.describe()} at {barrier.name} cannot {verb}",
-                            tip="only doors and windows open and close; 'break' it instead")
-        if verb != "break" and barrier.destroyed:
-            raise RuleError(f"the {barrier.describe()} at {barrier.name} is broken")
-        if verb == "break" and barrier.passable and not (barrier.kind in OPENABLE
-                                                         and not barrier.destroyed):
-            raise RuleError(f"nothing to break at {barrier.name} ({barrier.describe()})")
-        return f"{verb} {b.areas[barrier.a].name} {b.areas[barrier.b].name}"
-    if verb == "move":
-        if len(args) < 2:
-            raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
-        hero = find_hero(scene, " ".join(args[:-1]))
-        area = b.area(args[-1])
-        if hero.status is Status.DEAD:
-            raise RuleError(f"{hero.name} is dead and cannot be moved")
-        return f"move {hero.name} {area.name}"
-    if verb == "wound":
-        kind = "flesh"
-        if args and args[-1].lower() in WOUND_KINDS:
-            kind = WOUND_KINDS[args.pop().lower()]
-        if len(args) < 2:
-            raise RuleError("wound HERO N [fw|dw]", tip="e.g. 'wound Isabela 8' (Flesh Wounds) "
-                                                        "or 'wound Isabela 1 dw'")
-        hero = find_hero(scene, " ".join(args[:-1]))
-        n = _int_arg(args[-1], "the number of wounds")
-        if not 1 <= n <= MAX_WOUNDS:
-            raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
-        if hero.status is Status.DEAD:
-            raise RuleError(f"{hero.name} is dead")
-        return f"wound {hero.name} {n} {kind}"
-    if verb == "burn":
-        if len(args) < 3 or args[-1].lower() not in BURN_WORDS:
-            raise RuleError("burn HERO FD jet|magic|object|oil",
-                            tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
-        by = args.pop().lower()
-        fd = _fire_dice_arg(args[-1])
-        hero = find_hero(scene, " ".join(args[:-1]))
-        if not hero.present:
-            raise RuleError(f"{hero.name} is not in the scene")
-        return f"burn {hero.name} {fd} {by}"
-    if verb == "explode":
-        if len(args) not in (2, 3):
-            raise RuleError("explode AREA FD [RADIUS]", tip="e.g. 'explode cellar:C3 8 2'")
-        area = b.area(args[0])
-        fd = _fire_dice_arg(args[1])
-        radius = _int_arg(args[2], "the radius") if len(args) == 3 else 1
-        if not 0 <= radius <= MAX_BLAST_RADIUS:
-            raise RuleError(f"the radius must be 0-{MAX_BLAST_RADIUS} areas, not {radius}")
-        return f"explode {area.name} {fd} {radius}"
-    if verb == "blast":
-        if len(args) not in (1, 2):
-            raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
-        area = b.area(args[0])
-        dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
-        if not 1 <= dice <= 10:
-            raise RuleError(f"the blast's dice must be 1-10, not {dice}")
-        return f"blast {area.name} {dice}"
-    if verb == "add":
-        flags = []
-        while args and args[-1].lower() in ("npc", "hero", "henchman", "villain"):
-            flags.append(args.pop().lower())
-        if len(args) < 2:
-            raise RuleError("add NAME AREA [npc] [henchman|villain]",
-                            tip="e.g. 'add Watchman Pierre ground:G6 npc henchman'")
-        area = b.area(args[-1])
-        name = " ".join(args[:-1])
-        if len(name) > 60:
-            raise RuleError("a character's name is at most 60 characters")
-        if UNSAFE_LINE.search(name):  # a save's answer comes from a file too
-            raise RuleError(f"a character's name is printable text: {terminal(name)!r} "
-                            "holds a control character")
-        if any(h.name.lower() == name.lower() for h in scene.heroes):
-            raise RuleError(f"there is already a character named {name!r}")
-        rank = next((f for f in flags if f in ("henchman", "villain")), "hero")
-        return f"add {name} {area.name}" + (" npc" if "npc" in flags else "") + \
-            (f" {rank}" if rank != "hero" else "")
-    if verb == "remove":
-        if not args:
-            raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
-        return f"remove {find_hero(scene, ' '.join(args)).name}"
-    if verb in ("reveal", "hide"):
-        return f"{verb} {shown(scene, ' '.join(args))}"
-    if verb == "note":
-        note = " ".join(args)
-        if not note:
-            raise RuleError("note TEXT", tip="e.g. 'note The roof timbers groan overhead'")
-        if len(note) > MAX_NOTE:
-            raise RuleError(f"a note is at most {MAX_NOTE} characters, not {len(note)}")
-        return f"note {note}"
-    raise RuleError(f"unknown override {verb!r}",
-                    tip="fire, fd, open, close, break, move, wound, burn, explode, blast, add, "
-                        "remove, reveal, hide, note, end")
+                break
+        args.pop()
+    return npc, next((r for r in ranks if r is not Rank.HERO), Rank.HERO)
+
+
+def _check_add(scene: Scene, verb: Override, args: list[str]) -> str:
+    npc, rank = _add_flags(args)
+    if len(args) < 2:
+        raise RuleError("add NAME AREA [npc] [henchman|villain]",
+                        tip="e.g. 'add Watchman Pierre ground:G6 npc henchman'")
+    area = scene.building.area(args[-1])
+    name = " ".join(args[:-1])
+    if len(name) > 60:
+        raise RuleError("a character's name is at most 60 characters")
+    if UNSAFE_LINE.search(name):  # a save's answer comes from a file too
+        raise RuleError(f"a character's name is printable text: {terminal(name)!r} "
+                        "holds a control character")
+    if any(h.name.lower() == name.lower() for h in scene.heroes):
+        raise RuleError(f"there is already a character named {name!r}")
+    return f"add {name} {area.name}" + (f" {NPC_WORD}" if npc else "") + \
+        (f" {rank.value}" if rank is not Rank.HERO else "")
+
+
+def _check_remove(scene: Scene, verb: Override, args: list[str]) -> str:
+    if not args:
+        raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
+    return f"remove {find_hero(scene, ' '.join(args)).name}"
+
+
+def _check_shown(scene: Scene, verb: Override, args: list[str]) -> str:
+    return f"{verb.value} {shown(scene, ' '.join(args))}"
+
+
+def _check_note(scene: Scene, verb: Override, args: list[str]) -> str:
+    note = " ".join(args)
+    if not note:
+        raise RuleError("note TEXT", tip="e.g. 'note The roof timbers groan overhead'")
+    if len(note) > MAX_NOTE:
+        raise RuleError(f"a note is at most {MAX_NOTE} characters, not {len(note)}")
+    return f"note {note}"
+
+
+_Check = Callable[["Scene", Override, list[str]], str]
+_CHECKS: dict[Override, _Check] = {
+    Override.END: _check_end, Override.FIRE: _check_fire, Override.FD: _check_fd,
+    Override.OPEN: _check_barrier, Override.CLOSE: _check_barrier,
+    Override.BREAK: _check_barrier, Override.MOVE: _check_move, Override.WOUND: _check_wound,
+    Override.BURN: _check_burn, Override.EXPLODE: _check_explode, Override.BLAST: _check_blast,
+    Override.ADD: _check_add, Override.REMOVE: _check_remove, Override.REVEAL: _check_shown,
+    Override.HIDE: _check_shown, Override.NOTE: _check_note,
+}
 
 
 def shown(scene: Scene, what: str) -> str:
@@ -263,57 +361,76 @@ def shown(scene: Scene, what: str) -> str:
     ``level``/``room`` before it)."""
     b = scene.building
     low = " ".join(what.split()).lower()
-    if low in ("", "all"):
-        return "all"
-    kind, _, rest = low.partition(" ")
-    if kind not in ("level", "room") or not rest:
-        kind, rest = "", low
+    if not low or _shown_kind(low) is Shown.ALL:
+        return Shown.ALL.value
+    first, _, rest = low.partition(" ")
+    kind = _shown_kind(first) if rest else None
+    if kind is None or kind is Shown.ALL:
+        kind, rest = None, low
     levels = [lv.name for lv in b.levels if lv.name.lower() == rest]
     rooms = [k for k, r in b.rooms.items() if rest in (k.lower(), (r.name or "").lower())]
-    if kind != "room" and levels:
-        return f"level {levels[0]}"
-    if kind != "level" and rooms:
-        return f"room {rooms[0]}"
-    raise RuleError(f"no {kind or 'level or room'} {what.strip()!r}",
+    if kind is not Shown.ROOM and levels:
+        return f"{Shown.LEVEL.value} {levels[0]}"
+    if kind is not Shown.LEVEL and rooms:
+        return f"{Shown.ROOM.value} {rooms[0]}"
+    raise RuleError(f"no {kind.value if kind else 'level or room'} {what.strip()!r}",
                     tip="all, a level (" + ", ".join(lv.name for lv in b.levels)
                         + ") or a room's key or name (look ROOM names them)")
 
 
-def apply_override(scene: Scene, text: str) -> None:  # noqa: C901
+def _shown_kind(word: str) -> Shown | None:
+    try:
+        return Shown(word)
+    except ValueError:
+        return None
+
+
+def apply_override(scene: Scene, text: str) -> None:
     """Carry out a GM override (``fuego.table.gm``) from its text; ``end`` raises
     :class:`fuego.engine.loop.SceneOver` after ending the scene (the loop stops at once)."""
-    from fuego.table import gm
+    word, *args = normalize_override(scene, text).split()
+    verb = Override(word)
+    _APPLY[verb](scene, verb, args)
 
-    canon = normalize_override(scene, text)
-    verb, *args = canon.split()
-    if verb == "end":
-        gm.end_scene(scene)
-        raise SceneOver()
-    if verb == "fire":
-        gm.start_fire(scene, args[0], int(args[1]), temperature=args[2] if len(args) > 2 else None)
-    elif verb == "fd":
-        gm.set_fire_dice(scene, args[0], int(args[1]))
-    elif verb in ("open", "close", "break"):
-        gm.barrier(scene, " ".join(args), verb)
-    elif verb == "move":
-        gm.move_hero(scene, " ".join(args[:-1]), args[-1])
-    elif verb == "wound":
-        gm.wound(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
-    elif verb == "burn":
-        gm.burn(scene, " ".join(args[:-2]), int(args[-2]), args[-1])
-    elif verb == "explode":
-        gm.explode(scene, args[0], int(args[1]), int(args[2]))
-    elif verb == "blast":
-        gm.blast(scene, args[0], int(args[1]))
-    elif verb == "add":
-        rank = args.pop() if args[-1] in ("henchman", "villain") else "hero"
-        npc = args[-1] == "npc"
-        if npc:
-            args.pop()
-        gm.add_character(scene, " ".join(args[:-1]), args[-1], npc=npc, rank=rank)
-    elif verb == "remove":
-        gm.remove_character(scene, " ".join(args))
-    elif verb in ("reveal", "hide"):
-        gm.show(scene, verb, args[0], " ".join(args[1:]) or None)
-    elif verb == "note":
-        gm.note(scene, " ".join(args))
+
+# Each override carried out from its canonical words (after its verb).
+def _end(scene: Scene, verb: Override, args: list[str]) -> None:
+    gm.end_scene(scene)
+    raise SceneOver()
+
+
+def _fire(scene: Scene, verb: Override, args: list[str]) -> None:
+    gm.start_fire(scene, args[0], int(args[1]), temperature=args[2] if len(args) > 2 else None)
+
+
+def _add(scene: Scene, verb: Override, args: list[str]) -> None:
+    npc, rank = _add_flags(args)
+    gm.add_character(scene, " ".join(args[:-1]), args[-1], npc=npc, rank=rank)
+
+
+def _shown_part(scene: Scene, verb: Override, args: list[str]) -> None:
+    gm.show(scene, verb.value, Shown(args[0]), " ".join(args[1:]) or None)
+
+
+_Apply = Callable[["Scene", Override, list[str]], None]
+_APPLY: dict[Override, _Apply] = {
+    Override.END: _end,
+    Override.FIRE: _fire,
+    Override.FD: lambda scene, verb, args: gm.set_fire_dice(scene, args[0], int(args[1])),
+    Override.OPEN: lambda scene, verb, args: gm.barrier(scene, " ".join(args),
+                                                        _BARRIER_ACTS[verb]),
+    Override.MOVE: lambda scene, verb, args: gm.move_hero(scene, " ".join(args[:-1]), args[-1]),
+    Override.WOUND: lambda scene, verb, args: gm.wound(scene, " ".join(args[:-2]),
+                                                       int(args[-2]), WoundKind(args[-1])),
+    Override.BURN: lambda scene, verb, args: gm.burn(scene, " ".join(args[:-2]), int(args[-2]),
+                                                     BurnSource(args[-1])),
+    Override.EXPLODE: lambda scene, verb, args: gm.explode(scene, args[0], int(args[1]),
+                                                           int(args[2])),
+    Override.BLAST: lambda scene, verb, args: gm.blast(scene, args[0], int(args[1])),
+    Override.ADD: _add,
+    Override.REMOVE: lambda scene, verb, args: gm.remove_character(scene, " ".join(args)),
+    Override.REVEAL: _shown_part,
+    Override.NOTE: lambda scene, verb, args: gm.note(scene, " ".join(args)),
+}
+_APPLY[Override.CLOSE] = _APPLY[Override.BREAK] = _APPLY[Override.OPEN]
+_APPLY[Override.HIDE] = _APPLY[Override.REVEAL]

@@ -16,19 +16,57 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from fuego.errors import FuegoError, RuleError, SaveError
 from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
+    GM_WORD,
     apply_override,
     is_override,
     normalize_override,
 )
 
-#: A round boundary's answer that lets the fire play out once no hero is left to act.
-PLAY_OUT = "play-out"
-#: The session option saying who rolls the heroes' action dice (``players`` or ``fuego``).
+
+class Answer(str, Enum):
+    """The saved answers that are words (an answer's ``a``; the others are a hero's action in
+    its text form, a total or dice)."""
+
+    #: a round boundary: play the round
+    NEXT = "next"
+    #: a round boundary once no hero is left to act: let the fire play out
+    PLAY_OUT = "play-out"
+    #: a roll or the action dice: fuego rolls them
+    AUTO = "auto"
+    #: an action: the hero holds the die for a later phase
+    HOLD = "hold"
+
+
+#: What the GM may type for each answer word (Enter, too, where a question has a default).
+ANSWER_WORDS = {"next": Answer.NEXT, "n": Answer.NEXT, "play-out": Answer.PLAY_OUT,
+                "auto": Answer.AUTO, "roll": Answer.AUTO, "r": Answer.AUTO,
+                "hold": Answer.HOLD, "h": Answer.HOLD}
+
+
+def answer_word(text: str) -> Answer | None:
+    """The answer word ``text`` is (any case, spaces around), or None."""
+    return ANSWER_WORDS.get(text.strip().lower())
+
+
+class GivenBy(str, Enum):
+    """Why the table answered a round boundary itself, recorded as the answer's ``by``. Undo by
+    the answer passes over them to the last answer the GM gave."""
+
+    #: the GM asked for rounds without stopping
+    GO = "go"
+    #: no hero left: the fire plays out
+    PLAY_OUT = "play-out"
+
+
+class ActionDice(str, Enum):
+    """Who rolls the heroes' action dice: the session option :data:`ACTION_DICE_OPTION`."""
+
+    FUEGO = "fuego"
+    PLAYERS = "players"
+
+
+#: The session option saying who rolls the heroes' action dice (:class:`ActionDice`).
 ACTION_DICE_OPTION = "action_dice"
-#: Why the table answered a round boundary itself, recorded as the answer's ``by``: ``go`` (the
-#: GM asked for rounds without stopping) or ``play-out`` (no hero left, the fire plays out).
-#: Undo by the answer passes over them to the last answer the GM gave.
-GIVEN_BY = ("go", PLAY_OUT)
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -147,7 +185,7 @@ class Live(Protocol):
 
     # A table may also offer ``rolled(q, total, asked)``: told the total of every hero's roll
     # made live (``asked`` False: it could not fail, so nobody was asked), and ``given(q)``:
-    # a round boundary it answers itself, without asking (the reason, one of GIVEN_BY, or
+    # a round boundary it answers itself, without asking (the reason, a GivenBy, or
     # None to ask). Both are optional.
 
 
@@ -286,7 +324,7 @@ class Player:
         fire play out: the round boundary offers to end the scene."""
         if not scene.heroes or any(h.in_play for h in scene.heroes):
             return False
-        return not any(e.get("a") == PLAY_OUT for e in self.session.inputs[:self.pos])
+        return not any(e.get("a") == Answer.PLAY_OUT for e in self.session.inputs[:self.pos])
 
     def _check(self, scene: Scene) -> None:
         """After a round: its state's digest, checked against the saved one (or saved)."""
@@ -314,7 +352,7 @@ class Player:
         entry = self._ask(q)
         if not hero.in_play or not hero.dice:
             return None  # an override took the hero out of play meanwhile: nothing to do
-        if entry["a"] == "hold":
+        if entry["a"] == Answer.HOLD:
             return None
         try:
             from fuego.engine.hero_actions import read_action
@@ -328,11 +366,11 @@ class Player:
         """The player's own action dice when the session lets players roll them (else None:
         fuego's roll stands). fuego has rolled them first either way, so the random stream is
         the same whoever rolls."""
-        if self.session.options.get(ACTION_DICE_OPTION) != "players":
+        if self.session.options.get(ACTION_DICE_OPTION) != ActionDice.PLAYERS:
             return None
         q = Question(QuestionKind.DICE, scene, scene.round, scene.phase, hero, rolled=list(rolled))
         entry = self._ask(q)
-        return None if entry["a"] == "auto" else sorted(int(d) for d in entry["a"])
+        return None if entry["a"] == Answer.AUTO else sorted(int(d) for d in entry["a"])
 
     def roll(self, hero: Hero, pool: Pool, tn: int | None, purpose: str) -> int | None:
         return self._ask_roll(hero, pool, tn, purpose)
@@ -356,7 +394,7 @@ class Player:
             spend_drama(scene, hero, drama)
             pool = pool.with_kept(drama)
             q.pool, q.drama = pool, drama
-        total = scene.roller.total(pool) if entry["a"] == "auto" else int(entry["a"])
+        total = scene.roller.total(pool) if entry["a"] == Answer.AUTO else int(entry["a"])
         self._tell(q, total, asked=True)
         return total
 
@@ -394,53 +432,58 @@ class Player:
                          f"{len(self.session.inputs)}: {why}", where=where,
                          tip="resume the .bak, or start the scene again")
 
-    def _ask(self, q: Question) -> dict[str, Any]:  # noqa: C901
+    def _ask(self, q: Question) -> dict[str, Any]:
         """The answer to ``q`` (a recorded one, else the table's), carrying out any overrides
         given first."""
         while True:
-            if self.replaying:
-                entry = self.session.inputs[self.pos]
-                want = q.key()
-                got = {k: entry.get(k) for k in want}
-                if got != want:
-                    raise self._diverged(f"it answers {got}, but fuego asks {want}")
-                self.pos += 1
-                if "gm" in entry:
-                    try:
-                        apply_override(q.scene, entry["gm"])
-                    except FuegoError as exc:
-                        raise self._diverged(f"the override {entry['gm']!r} fails "
-                                             f"({exc})") from None
-                    again = self._refresh(q)
-                    if again is None:
-                        return {"a": "hold"}
-                    q = again
-                    continue
+            entry = self._saved_answer(q) if self.replaying else self._live_answer(q)
+            if entry is None:  # rejected: asked again
+                continue
+            if "gm" not in entry:
                 return entry
-            if self._unsaved:
-                self._unsaved = False
-                self.live.recorded(self)
-            given = getattr(self.live, "given", None)
-            by = given(q) if given is not None and q.kind is QuestionKind.ROUND else None
-            if by is not None:  # the table plays on by itself: recorded as its own answer
-                entry = {**q.key(), "a": "next", "by": by}
-                self._record(entry)
-                return entry
-            text = self.live.answer(q)
+            again = self._refresh(q)  # an override was carried out: the question again
+            if again is None:
+                return {"a": Answer.HOLD.value}  # the hero can no longer act: nothing to ask
+            q = again
+
+    def _saved_answer(self, q: Question) -> dict[str, Any]:
+        """The next saved answer, which must answer ``q``; an override in it carried out."""
+        entry = self.session.inputs[self.pos]
+        want = q.key()
+        got = {k: entry.get(k) for k in want}
+        if got != want:
+            raise self._diverged(f"it answers {got}, but fuego asks {want}")
+        self.pos += 1
+        if "gm" in entry:
             try:
-                entry = self._interpret(q, text)
+                apply_override(q.scene, entry["gm"])
             except FuegoError as exc:
-                self.live.rejected(q, exc)
-                continue
-            if "gm" in entry:
-                self._live_override(q, entry)
-                again = self._refresh(q)
-                if again is None:
-                    return {"a": "hold"}  # the hero can no longer act: nothing to ask
-                q = again
-                continue
+                raise self._diverged(f"the override {entry['gm']!r} fails ({exc})") from None
+        return entry
+
+    def _live_answer(self, q: Question) -> dict[str, Any] | None:
+        """The table's answer to ``q``, recorded (an override in it carried out); None when
+        the table's words were rejected."""
+        if self._unsaved:
+            self._unsaved = False
+            self.live.recorded(self)
+        given = getattr(self.live, "given", None)
+        by = given(q) if given is not None and q.kind is QuestionKind.ROUND else None
+        if by is not None:  # the table plays on by itself: recorded as its own answer
+            entry = {**q.key(), "a": Answer.NEXT.value, "by": GivenBy(by).value}
             self._record(entry)
             return entry
+        text = self.live.answer(q)
+        try:
+            entry = self._interpret(q, text)
+        except FuegoError as exc:
+            self.live.rejected(q, exc)
+            return None
+        if "gm" in entry:
+            self._live_override(q, entry)
+        else:
+            self._record(entry)
+        return entry
 
     def _record(self, entry: dict[str, Any]) -> None:
         self.session.inputs.append(entry)
@@ -473,89 +516,120 @@ class Player:
             return None
         return self._action_question(q.scene, q.actor)
 
-    def _interpret(self, q: Question, text: str) -> dict[str, Any]:  # noqa: C901
+    def _interpret(self, q: Question, text: str) -> dict[str, Any]:
         """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not); a
         hero's action is recorded in its one text form (``HeroAction.text``)."""
-        from fuego.engine.hero_actions import read_action
-
         text = " ".join(text.split())
         entry = q.key()
-        low = text.lower()
-        hero_words = q.kind is QuestionKind.ACTION and text and not low.startswith("gm ") and not (
-            (low.isascii() and low.isdigit()) or low in ("hold", "h"))
-        if hero_words:  # a hero's action first: 'open shop door' is hers, not the GM's
-            try:
-                act = read_action(q.scene, q.actor, text, q.choices)
-            except RuleError as exc:
-                if not is_override(text, hero_prompt=True, scene=q.scene):
-                    raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
-            else:
-                entry["a"] = act.text(q.scene)
+        if q.kind is QuestionKind.ACTION and self._hero_words(q, text):
+            try:  # a hero's action first: 'open shop door' is hers, not the GM's
+                entry["a"] = _read_action(q, text)
                 return entry
+            except RuleError:
+                if not is_override(text, hero_prompt=True, scene=q.scene):
+                    raise
         if text and is_override(text, hero_prompt=q.kind is QuestionKind.ACTION, scene=q.scene):
             entry["gm"] = normalize_override(q.scene, text)
             return entry
-        if q.kind is QuestionKind.ROUND:
-            if low in ("", "next", "n"):
-                entry["a"] = "next"
-                return entry
-            if low == PLAY_OUT:
-                entry["a"] = PLAY_OUT
-                return entry
-            raise RuleError(f"{text!r} is not a command here",
-                            tip="press Enter to play the round, or type help" + _near(low))
-        if q.kind is QuestionKind.DICE:
-            if low in ("", "auto", "roll", "r"):
-                entry["a"] = "auto"
-                return entry
-            entry["a"] = read_action_dice(text, len(q.rolled))
-            return entry
-        if q.kind is QuestionKind.ROLL:
-            words = text.split()
-            drama = 0
-            while words and words[0].lower() == "drama":
-                drama += 1
-                words.pop(0)
-            if drama:
-                left = q.actor.drama
-                if drama > left:
-                    raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
-                                    f" left, not {drama}")
-                entry["drama"] = drama
-                text, low = " ".join(words), " ".join(words).lower()
-            if low in ("", "auto", "roll", "r"):
-                entry["a"] = "auto"
-                return entry
-            try:
-                total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama
-                                        else q.dice_pool)
-            except RuleError as exc:
-                raise _with_hint(exc, low) from None
-            entry["a"] = total
-            if dice is not None:
-                entry["dice"] = text
-            return entry
-        # an action
-        if low == "":
-            entry["a"] = q.default.text(q.scene) if q.default is not None else "wait"
-            return entry
-        if low in ("hold", "h"):
-            entry["a"] = "hold"
-            return entry
-        if low.isascii() and low.isdigit():  # not isdecimal: int() reads "٣"
-            if not is_whole(low):
-                raise RuleError(f"no choice {low[:12]}...", tip=f"pick 1-{len(q.choices)}")
-            n = int(low)
-            if not 1 <= n <= len(q.choices):
-                raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
-            entry["a"] = q.choices[n - 1].text(q.scene)
-            return entry
-        try:
-            act = read_action(q.scene, q.actor, text, q.choices)
-        except RuleError as exc:
-            raise _with_hint(exc, low, [a.kind.value for a in q.choices]) from None
-        entry["a"] = act.text(q.scene)
+        return _ANSWERS[q.kind](q, text, entry)
+
+    @staticmethod
+    def _hero_words(q: Question, text: str) -> bool:
+        """Words that may be a hero's action: not empty, not the GM's, a choice's number or
+        ``hold``."""
+        low = text.lower()
+        return bool(text) and not low.startswith(GM_WORD + " ") and not (
+            (low.isascii() and low.isdigit()) or answer_word(low) is Answer.HOLD)
+
+
+#: A roll's ``drama`` before the total or dice: one Drama Die spent on it, each.
+DRAMA_WORD = "drama"
+
+
+# Each question's answer read from the GM's words (no override): (question, text, the entry
+# its key begins) -> the entry.
+def _round_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any]:
+    low = text.lower()
+    word = answer_word(low)
+    if not low or word in (Answer.NEXT, Answer.PLAY_OUT):
+        entry["a"] = (word or Answer.NEXT).value
         return entry
+    raise RuleError(f"{text!r} is not a command here",
+                    tip="press Enter to play the round, or type help" + _near(low))
+
+
+def _dice_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any]:
+    if not text or answer_word(text) is Answer.AUTO:
+        entry["a"] = Answer.AUTO.value
+        return entry
+    entry["a"] = read_action_dice(text, len(q.rolled))
+    return entry
+
+
+def _roll_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any]:
+    words = text.split()
+    drama = 0
+    while words and words[0].lower() == DRAMA_WORD:
+        drama += 1
+        words.pop(0)
+    if drama:
+        left = q.actor.drama
+        if drama > left:
+            raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
+                            f" left, not {drama}")
+        entry["drama"] = drama
+        text = " ".join(words)
+    if not text or answer_word(text) is Answer.AUTO:
+        entry["a"] = Answer.AUTO.value
+        return entry
+    try:
+        total, dice = read_roll(text, q.dice_pool.with_kept(drama) if drama else q.dice_pool)
+    except RuleError as exc:
+        raise _with_hint(exc, text.lower()) from None
+    entry["a"] = total
+    if dice is not None:
+        entry["dice"] = text
+    return entry
+
+
+def _action_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any]:
+    from fuego.engine.hero_actions import HeroActionKind
+
+    low = text.lower()
+    if not low:
+        entry["a"] = (q.default.text(q.scene) if q.default is not None
+                      else HeroActionKind.WAIT.value)
+        return entry
+    if answer_word(low) is Answer.HOLD:
+        entry["a"] = Answer.HOLD.value
+        return entry
+    if low.isascii() and low.isdigit():  # not isdecimal: int() reads "٣"
+        if not is_whole(low):
+            raise RuleError(f"no choice {low[:12]}...", tip=f"pick 1-{len(q.choices)}")
+        n = int(low)
+        if not 1 <= n <= len(q.choices):
+            raise RuleError(f"no choice {n}", tip=f"pick 1-{len(q.choices)}")
+        entry["a"] = q.choices[n - 1].text(q.scene)
+        return entry
+    entry["a"] = _read_action(q, text)
+    return entry
+
+
+def _read_action(q: Question, text: str) -> str:
+    """A hero's action from its words (against the legal choices), in its one text form; a
+    :class:`RuleError` with the nearest command else."""
+    from fuego.engine.hero_actions import read_action
+
+    try:
+        return read_action(q.scene, q.actor, text, q.choices).text(q.scene)
+    except RuleError as exc:
+        raise _with_hint(exc, text.lower(), [a.kind.value for a in q.choices]) from None
+
+
+_ANSWERS: dict[QuestionKind, Callable[[Question, str, dict[str, Any]], dict[str, Any]]] = {
+    QuestionKind.ROUND: _round_answer, QuestionKind.DICE: _dice_answer,
+    QuestionKind.ROLL: _roll_answer, QuestionKind.ACTION: _action_answer,
+}
 
 
 def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> RuleError:
@@ -570,7 +644,7 @@ def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> Rule
 #: The table's words at every prompt (a mistyped one is answered with the nearest).
 TABLE_WORDS = ("help", "map", "status", "undo", "save", "quit", "go", "look", "briefing",
                "back", "hold", "wait", "fire", "fd", "open", "close", "break", "move", "end",
-               "wound", "add", "remove", PLAY_OUT)
+               "wound", "add", "remove", Answer.PLAY_OUT.value)
 
 
 def _near(text: str, more: list[str] | None = None) -> str:

@@ -57,9 +57,9 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.errors import SaveError
 from fuego.table.replay import (
-    GIVEN_BY,
-    PLAY_OUT,
     SAVED_QUESTIONS,
+    Answer,
+    GivenBy,
     QuestionKind,
 )
 
@@ -154,7 +154,8 @@ class Session:
     def truncate(self, keep: int) -> None:
         """Keep the first ``keep`` answers, and the checks of the rounds they still decide."""
         del self.inputs[keep:]
-        done = {e["round"] - 1 for e in self.inputs if e.get("q") == "round" and "a" in e}
+        done = {e["round"] - 1 for e in self.inputs
+                if e.get("q") == QuestionKind.ROUND and "a" in e}
         last = max(done, default=0)
         self.checks = {r: d for r, d in self.checks.items() if int(r) <= last}
 
@@ -232,20 +233,23 @@ def _check_entry(i: int, e: Any, where: str) -> None:  # noqa: C901
     if not has_a:
         return
     a = e["a"]
-    if kind is QuestionKind.ROUND and a not in ("next", PLAY_OUT):
-        raise _bad(where, f"{at}: a round boundary's answer is 'next' or '{PLAY_OUT}', "
-                          f"not {a!r}")
-    if kind is QuestionKind.DICE and a != "auto" and not (
+    if kind is QuestionKind.ROUND and a not in (Answer.NEXT, Answer.PLAY_OUT):
+        raise _bad(where, f"{at}: a round boundary's answer is 'next' or "
+                          f"'{Answer.PLAY_OUT.value}', not {a!r}")
+    if kind is QuestionKind.DICE and a != Answer.AUTO and not (
             isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
         raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
-    if "by" in e and (kind is not QuestionKind.ROUND or a != "next" or e["by"] not in GIVEN_BY):
+    if "by" in e and (kind is not QuestionKind.ROUND or a != Answer.NEXT
+                      or e["by"] not in tuple(GivenBy)):
         raise _bad(where, f"{at}: 'by' marks a round the table played on by itself ("
-                          f"{' or '.join(GIVEN_BY)}), on a round boundary's 'next' only")
+                          f"{' or '.join(g.value for g in GivenBy)}), on a round boundary's "
+                          "'next' only")
     if kind is QuestionKind.ACTION and not isinstance(a, str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
     if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
         raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
-    if kind is QuestionKind.ROLL and a != "auto" and (not isinstance(a, int) or isinstance(a, bool) or a < 0):
+    if kind is QuestionKind.ROLL and a != Answer.AUTO and (
+            not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
 
@@ -318,7 +322,7 @@ def _bak_tip(path: str) -> str | None:
         s = _load_file(bak)
     except SaveError:
         return None
-    rounds = sum(1 for e in s.inputs if e.get("q") == "round" and "a" in e)
+    rounds = sum(1 for e in s.inputs if e.get("q") == QuestionKind.ROUND and "a" in e)
     return (f"the previous good save is kept in {bak} ({len(s.inputs)} answers, {rounds} rounds "
             f"begun): resume it with: fuego play --resume {bak}")
 

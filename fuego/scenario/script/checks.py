@@ -6,7 +6,8 @@ gives, each checked against the building and the cast.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.script.words import Path
@@ -15,6 +16,8 @@ from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.rules.settings import Settings
+
+E = TypeVar("E", bound=Enum)
 
 
 # -- problems --------------------------------------------------------------------------------
@@ -209,6 +212,30 @@ class Reader:
             self.add(path, f"{what} must be {lo}-{hi}, not {value}")
             return None
         return value
+
+    def choice(self, value: Any, path: Path, kind: type[E], expected: str,
+               among: Iterable[E] | None = None) -> E | None:
+        """``value`` read as one of ``kind``'s words (``among`` them, when given), or None with
+        the problem reported: ``expected ...``, got what was written."""
+        if isinstance(value, str):
+            try:
+                found = kind(value)
+            except ValueError:
+                pass
+            else:
+                if among is None or found in among:
+                    return found
+        self.add(path, f"expected {expected}, got {shorten(value)}")
+        return None
+
+    def optional_choice(self, spec: dict, key: str, path: Path, kind: type[E], expected: str,
+                        among: Iterable[E] | None = None) -> tuple[bool, E | None]:
+        """``spec[key]`` read by :meth:`choice` where it is given (not null): (read well?, the
+        word or None)."""
+        if spec.get(key) is None:
+            return True, None
+        found = self.choice(spec[key], path + (key,), kind, expected, among)
+        return found is not None, found
 
     def mapping(self, value: Any, path: Path, allowed: tuple[str, ...],
                 required: tuple[str, ...] = ()) -> dict | None:

@@ -9,12 +9,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import EventKind
+from fuego.engine.injury import BurnSource
+from fuego.engine.structure import BarrierAct
+from fuego.rules.charts import Rank, Temperature
 from fuego.world.building import Building
 from fuego.world.places import Feature, RouteKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
     from fuego.scenario.script.cues import Cue, Script
+
+
+#: The ranks a fire may have (a script's ``kind:``).
+FIRE_RANKS = (Rank.HENCHMAN, Rank.VILLAIN)
 
 
 # -- effects ---------------------------------------------------------------------------------
@@ -53,16 +60,14 @@ class FireEffect(Effect):
     areas: list[int]
     fd: int | None = None  # start (or raise to) this many dice
     add: int | None = None  # grow an existing fire by this many (or start one this size)
-    temperature: str | None = None
-    kind: str | None = None
+    temperature: Temperature | None = None
+    kind: Rank | None = None
 
     def apply(self, scene, script, cue, ctx):
         from fuego.engine.fire import Trigger
         from fuego.engine.scene import Cause
-        from fuego.rules.charts import Rank, Temperature
 
-        temp = Temperature(self.temperature) if self.temperature else None
-        kind = Rank(self.kind) if self.kind else None
+        temp, kind = self.temperature, self.kind
         for i in _here(scene, self.areas, ctx):
             fire = scene.fires.get(i)
             if self.add is not None and fire is not None:
@@ -154,10 +159,6 @@ class Blast(Effect):
             blast(scene, here[0], self.dice, why=f"the blast ({cue.name})")
 
 
-#: What a ``burn:`` effect names, and how that fire reaches the hero (003, Injury from Fire):
-#: a jet of burning gas (hot, per 10), magical fire (per 10), a burning weapon or object
-#: (fleeting, per 20), splashed burning oil (hot, per 10, and it clings).
-BURN_BY = {"jet": "jet", "magic": "magic", "object": "struck", "oil": "oil"}
 
 
 @dataclass
@@ -165,15 +166,14 @@ class BurnEffect(Effect):
     """Fire that strikes a hero, or everyone in an area: a jet of burning gas, magical fire or
     a burning weapon or object of ``fd`` dice (``engine.injury.burn``)."""
 
-    by: str
+    by: BurnSource
     fd: int
     who: str | None = None
     at: int | None = None
-    temperature: str | None = None
+    temperature: Temperature | None = None
 
     def apply(self, scene, script, cue, ctx):
-        from fuego.engine.injury import burn
-        from fuego.rules.charts import Contact, Temperature
+        from fuego.engine.injury import BURN_CONTACT, burn
 
         if self.who is not None:
             who = str(ctx.get("hero") or "") if self.who == HERO_HERE else self.who
@@ -181,8 +181,8 @@ class BurnEffect(Effect):
         else:
             here = _here(scene, [self.at if self.at is not None else HERE], ctx)
             victims = scene.heroes_in(here[0]) if here else []
-        contact = Contact(BURN_BY[self.by])
-        temp = Temperature(self.temperature) if self.temperature else None
+        contact = BURN_CONTACT[self.by]
+        temp = self.temperature
         for hero in victims:
             _note(scene, cue, hero.area, "burn", f"{hero.name} is caught by "
                   f"{BURN_WORDS[self.by]} ({self.fd} FD)", actor=hero.name, fd=self.fd,
@@ -217,13 +217,13 @@ class WreckEffect(Effect):
 
 
 #: How the narration names each ``burn:`` source.
-BURN_WORDS = {"jet": "a jet of burning gas", "magic": "magical fire",
-              "object": "a burning object", "oil": "splashed burning oil"}
+BURN_WORDS = {BurnSource.JET: "a jet of burning gas", BurnSource.MAGIC: "magical fire",
+              BurnSource.OBJECT: "a burning object", BurnSource.OIL: "splashed burning oil"}
 
 
 @dataclass
 class BarrierEffect(Effect):
-    action: str  # open, close, break
+    action: BarrierAct
     barrier: int
     fd: int = 3  # debris when broken
     by: str | None = None  # who or what breaks it, for the narration
@@ -232,10 +232,11 @@ class BarrierEffect(Effect):
         from fuego.engine import structure
 
         target = scene.building.barriers[self.barrier]
-        if self.action == "break":
+        if self.action is BarrierAct.BREAK:
             structure.break_barrier(scene, target, self.fd, self.by, {"cue": cue.name})
         elif not target.destroyed:
-            act_on = structure.open_barrier if self.action == "open" else structure.close_barrier
+            act_on = (structure.open_barrier if self.action is BarrierAct.OPEN
+                      else structure.close_barrier)
             act_on(scene, target, None, cue=cue.name)
 
 

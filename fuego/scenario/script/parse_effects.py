@@ -7,9 +7,12 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from fuego.engine.injury import BurnSource
+from fuego.engine.structure import BarrierAct
+from fuego.rules.charts import Rank, Temperature
 from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
 from fuego.scenario.script.effects import (
-    BURN_BY,
+    FIRE_RANKS,
     HERE,
     HERO_HERE,
     WEATHER_KEYS,
@@ -125,15 +128,12 @@ class EffectReader(Reader):
             fd = self.integer(spec.get("fd", 2), p + ("fd",), 1, 10, "Fire Dice")
             if fd is None:
                 return None
-        temp = spec.get("temperature")
-        if temp is not None and temp not in ("cold", "regular", "hot"):
-            self.add(p + ("temperature",), f"expected cold, regular or hot, got {shorten(temp)}")
+        ok, temp = self.optional_choice(spec, "temperature", p, Temperature,
+                                        "cold, regular or hot")
+        if not ok:
             return None
-        kind = spec.get("kind")
-        if kind is not None and kind not in ("henchman", "villain"):
-            self.add(p + ("kind",), f"expected henchman or villain, got {shorten(kind)}")
-            return None
-        if areas is None:
+        ok, kind = self.optional_choice(spec, "kind", p, Rank, "henchman or villain", FIRE_RANKS)
+        if not ok or areas is None:
             return None
         return FireEffect(areas, fd, add, temp, kind)
 
@@ -198,7 +198,7 @@ class EffectReader(Reader):
     def _barrier_effect(self, action, v, p):
         fd, by = 3, None
         if isinstance(v, dict) and "barrier" in v:
-            spec = self.mapping(v, p, ("barrier", "fd", "by") if action == "break"
+            spec = self.mapping(v, p, ("barrier", "fd", "by") if action is BarrierAct.BREAK
                                 else ("barrier",))
             if spec is None:
                 return None
@@ -216,11 +216,12 @@ class EffectReader(Reader):
         if k is None:
             return None
         bar = self.b.barriers[k]
-        if action in ("open", "close") and (bar.kind not in OPENABLE or bar.destroyed):
-            self.add(p, f"the {barrier_words(bar)} at {bar.name} cannot {action}: only doors and "
+        if action is not BarrierAct.BREAK and (bar.kind not in OPENABLE or bar.destroyed):
+            self.add(p, f"the {barrier_words(bar)} at {bar.name} cannot {action.value}: only "
+                     "doors and "
                      "windows open and close", tip="use break: to knock a hole in it")
             return None
-        if action == "break" and (bar.passable and bar.kind not in OPENABLE
+        if action is BarrierAct.BREAK and (bar.passable and bar.kind not in OPENABLE
                                   or bar.destroyed or bar.structure is None):
             self.add(p, f"the {barrier_words(bar)} at {bar.name} is an opening already: nothing "
                      "to break")
@@ -228,13 +229,13 @@ class EffectReader(Reader):
         return BarrierEffect(action, k, fd, by)
 
     def e_open(self, v, p):
-        return self._barrier_effect("open", v, p)
+        return self._barrier_effect(BarrierAct.OPEN, v, p)
 
     def e_close(self, v, p):
-        return self._barrier_effect("close", v, p)
+        return self._barrier_effect(BarrierAct.CLOSE, v, p)
 
     def e_break(self, v, p):
-        return self._barrier_effect("break", v, p)
+        return self._barrier_effect(BarrierAct.BREAK, v, p)
 
     def e_collapse(self, v, p):  # noqa: C901
         if isinstance(v, str):
@@ -424,13 +425,13 @@ class EffectReader(Reader):
             if who is None:
                 return None
         fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "Fire Dice")
-        by = spec["by"]
-        if by not in BURN_BY:
-            self.add(p + ("by",), f"expected one of {one_of(BURN_BY)}, got {shorten(by)}")
+        by = self.choice(spec["by"], p + ("by",), BurnSource,
+                         f"one of {one_of(s.value for s in BurnSource)}")
+        if by is None:
             return None
-        temp = spec.get("temperature")
-        if temp is not None and temp not in ("cold", "regular", "hot"):
-            self.add(p + ("temperature",), f"expected cold, regular or hot, got {shorten(temp)}")
+        ok, temp = self.optional_choice(spec, "temperature", p, Temperature,
+                                        "cold, regular or hot")
+        if not ok:
             return None
         if fd is None:
             return None
