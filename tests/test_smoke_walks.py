@@ -113,8 +113,8 @@ def test_a_long_building_vents_through_its_one_far_window():
     # same answer breath reads: Paths.vents)
     b = grid([("ground", 0, ["h" * 60, "h" * 60, "." * 59 + "s"])], ROOMS,
              edges={("BH2", "BH3"): WINDOW})  # the hall's far end, onto the street
-    window = b.between(b.find("BH2"), b.find("BH3"))
-    start = b.find("A1")  # 120 areas of hall away
+    window = barrier_between(b, "BH2", "BH3")
+    start = b.area("A1").index  # 120 areas of hall away
     assert smoke(b, start, 4)[1] is False
     b.open_barrier(window)
     assert smoke(b, start, 4) == reference(b, start, 4)
