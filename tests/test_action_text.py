@@ -193,10 +193,11 @@ def test_the_table_reads_the_exact_form_first_then_its_shorthand(house):
 
 def test_a_session_saved_before_the_one_text_form_loads_and_replays_to_the_same_state():
     """tests/data/session-every-action.json was first saved by fuego at 514ea03 (session format
-    3), before the one text form, and re-recorded the same way for session format 4 (the dice in
-    batches): a move and a smother with raises, doors by name and by their two
-    areas, a spot, a companion's clothes and a module's action (sand), all typed in words. (A
-    session version bump that refuses it re-records it: tests/make_every_action_save.py.)"""
+    3), before the one text form, and re-recorded the same way for session formats 4 (the dice
+    in batches) and 5 (smoke vents wherever its region's air does): a move and a smother with
+    raises, doors by name and by their two areas, a spot, a companion's clothes and a module's
+    action (sand), all typed in words. (A session version bump that refuses it re-records it:
+    tests/make_every_action_save.py.)"""
     path = Path(__file__).parent / "data" / "session-every-action.json"
     saved = json.loads(path.read_text())
     session = sessions.load(str(path))
@@ -222,6 +223,7 @@ def test_a_session_saved_before_the_one_text_form_loads_and_replays_to_the_same_
     assert all("does not replay to the same state" in w for w in player.warnings)
     assert player.pos == len(saved["inputs"])
     scene = player.scene
+    assert scene is not None
     done = [e.data["action"] for e in scene.log
             if e.kind is EventKind.HERO_ACTION and "purpose" not in e.data
             and e.data["action"] != "drama"]
@@ -238,9 +240,9 @@ def _at_the_fire(seed: int = 3):
     s = scene(grid([("ground", 0, ["kkh"])], TWO_ROOMS), seed=seed)
     s.roller = LoadedRoller(seed)
     b = s.building
-    hero = Hero("Ana", b.find("B1"), panache=3, brawn=3)
+    hero = Hero("Ana", b.area("B1").index, panache=3, brawn=3)
     s.heroes.append(hero)
-    s.start_fire(b.find("A1"), 4, Cause.START)
+    s.start_fire(b.area("A1").index, 4, Cause.START)
     return s, hero, b.find("A1")
 
 

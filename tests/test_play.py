@@ -243,11 +243,11 @@ def two_saves(shop):
 @pytest.mark.parametrize("damage, message", [
     (lambda t: t[: len(t) * 2 // 3], "the saved session is cut off (truncated)"),
     (lambda t: t.replace('"inputs": [', '"inputs": [[', 1), "the saved session is damaged"),
-    (lambda t: t.replace('"version": 4', '"version": 5'),
-     "saved by fuego 0.1.0 in session format version 5; this fuego reads versions 4 to 4 "
+    (lambda t: t.replace('"version": 5', '"version": 6'),
+     "saved by fuego 0.1.0 in session format version 6; this fuego reads versions 5 to 5 "
      "(tip: upgrade fuego to resume it"),
-    (lambda t: t.replace('"version": 4', '"version": 3'),
-     "this session is in session format version 3, older than version 4 that this fuego reads"),
+    (lambda t: t.replace('"version": 5', '"version": 4'),
+     "this session is in session format version 4, older than version 5 that this fuego reads"),
     (lambda t: "\x00\x01garbage", "is damaged"),
 ])
 def test_damaged_save_files(two_saves, damage, message):
@@ -346,6 +346,7 @@ class Proc:
             time.sleep(0.01)
 
     def send(self, line: str) -> None:
+        assert self.p.stdin is not None
         with self.lock:
             self.mark = len(self.buf)
         self.p.stdin.write(line.encode() + b"\n")
@@ -412,6 +413,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
 @pytest.mark.slow
 def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
     proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], shop)
+    assert proc.p.stdin is not None
     _answers_then(proc, ANSWERS[:3])
     proc.wait_prompt()
     proc.p.stdin.close()

@@ -50,8 +50,8 @@ def world(seed: int = 7, *, fires=None, heroes=None, settings=None, **kw):
     kw.setdefault("features", {"ground:F1": [Feature.GUNPOWDER]})
     b = make_building(plans=PLANS, rooms=ROOMS, **kw)
     if heroes is None:
-        heroes = [Hero("Isabela", b.find("ground:A1"), brawn=3, finesse=3, resolve=3, panache=3),
-                  Hero("Tomas", b.find("upper:B1"), brawn=2, resolve=2)]
+        heroes = [Hero("Isabela", b.area("ground:A1").index, brawn=3, finesse=3, resolve=3, panache=3),
+                  Hero("Tomas", b.area("upper:B1").index, brawn=2, resolve=2)]
     return make_scene(b, seed=seed, heroes=heroes, fires=fires or {},
                       settings=settings or Settings(smoke=False, burning_clothes=False))
 
