@@ -293,6 +293,7 @@ def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
     """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
     burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then
     the names are shortened to what tells them apart; no column is dropped."""
+    from fuego.engine.heroes import Status
     from fuego.engine.smoke import Density
 
     rows, styles = [], []
@@ -306,17 +307,16 @@ def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
         wounds = f"{h.flesh} FW {h.dramatic}/{h.knocked_out_at} DW"
         if h.crippled:
             wounds += " crippled"
-        status = h.status.value
-        if status == "escaped":
+        if h.status is Status.ESCAPED:
             where = "out (escaped)"
         else:
             where = area_label(scene, h.area)
-            if status != "active":
-                where = f"{status.upper()} {where}"
+            if h.status is not Status.ACTIVE:
+                where = f"{h.status.value.upper()} {where}"
         rows.append([h.name, where, wounds, smoke, "CONFUSED" if h.confused else "-",
                      f"{h.clothes_fd} FD" if h.clothes_fd else "-",
                      f"{h.breath}/{limit}" if h.breath else "-"])
-        styles.append("bold red" if h.clothes_fd or status in ("dead", "knocked-out")
+        styles.append("bold red" if h.clothes_fd or h.status in (Status.DEAD, Status.KNOCKED_OUT)
                       else ("dim" if not h.present else None))
     header = list(HERO_HEADER)
     if any(h.drama for h in scene.heroes):  # only when the scenario gives any

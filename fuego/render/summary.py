@@ -95,12 +95,12 @@ def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noq
     if scene.heroes:
         lines.append("Heroes:")
     for hero in scene.heroes:
-        status = hero.status.value
-        if status == "escaped" and hero.name in escaped_at:
+        status = hero.status
+        if status is Status.ESCAPED and hero.name in escaped_at:
             rnd, area = escaped_at[hero.name]
             fate = f"got out in round {rnd} at {place(area, b)}"
-        elif status in ("knocked-out", "dead"):
-            word = "knocked out" if status == "knocked-out" else "died"
+        elif status in (Status.KNOCKED_OUT, Status.DEAD):
+            word = "knocked out" if status is Status.KNOCKED_OUT else "died"
             died = fell.get(hero.name)
             fate = f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
         else:
@@ -110,7 +110,7 @@ def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noq
             wounds.append(plural(hero.dramatic, "Dramatic Wound"))
         if hero.flesh:
             wounds.append(plural(hero.flesh, "Flesh Wound"))
-        if hero.crippled and status != "dead":
+        if hero.crippled and status is not Status.DEAD:
             wounds.append("crippled")
         if hero.clothes_fd and hero.present:
             wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
