@@ -588,101 +588,55 @@ def word_comparisons(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
 #: (file under fuego/, function) -> how many comparisons. Lower a count as they go; never raise
 #: one for a closed set of fuego's own words (give the words an Enum instead).
 WORDS_ALLOWED: dict[tuple[str, str], int] = {
-    # Other libraries' and protocols' words, not fuego's: pydantic's error types, ASGI's scope and
-    # HTTP's methods, Dask's future states, matplotlib's alignments, YAML's block styles.
+    # Other libraries' and protocols' words, not fuego's: pydantic's error types, ASGI's scope
+    # types and HTTP's methods and addresses, Dask's future states, matplotlib's alignments,
+    # YAML's block styles, an ImportError's module name.
+    ("cli/screen.py", "announce"): 1,
     ("forecast/cluster.py", "_Pending.collect"): 2,
     ("render/mapdraw.py", "_Placer.box"): 4,
+    ("scenario/model.py", "module_registry"): 1,
     ("scenario/plan.py", "Planner._read_plan"): 1,
     ("scenario/spec.py", "_message"): 14,
     ("web/server.py", "Guard.__call__"): 2,
     ("web/server.py", "Guard.__call__.send_secure"): 1,
     ("web/server.py", "ScreenServer.url"): 1,
     ("web/server.py", "make_app.events"): 1,
-    # Characters, not words: a drawing's cells, a dash or sign in a number, surrogate ranges, a
-    # comment mark.
+    # Characters, not words: a drawing's cells, a sign or dash in a number, a comment mark,
+    # surrogate ranges, a VTT wall's axis letter.
     ("dice/roller.py", "parse"): 2,
     ("render/mapdraw.py", "_wrap"): 1,
     ("render/terminal.py", "_Drawing.cell"): 1,
     ("render/terminal.py", "_Drawing.draw"): 4,
     ("scenario/plan.py", "Planner.position"): 1,
     ("scenario/script/checks.py", "Reader._split_dash"): 1,
+    ("scenario/vtt.py", "_edge_areas"): 1,
     ("scenario/vtt_read.py", "_int"): 1,
     ("scenario/vtt_read.py", "plain"): 1,
     ("text.py", "problem"): 1,
-    # A command-line option's value, already one of click.Choice's words at the edge.
+    # A command-line option's value, already one of click.Choice's words at the edge (the
+    # output format, the paper, a report's layout).
     ("cli/export.py", "export"): 3,
     ("cli/export.py", "out_format"): 1,
     ("cli/forecast.py", "forecast"): 2,
-    ("cli/forecast.py", "summary_lines"): 2,
     ("cli/forecast.py", "write_report"): 3,
     ("cli/mapcmd.py", "map_cmd"): 4,
     ("cli/mapcmd.py", "save_figures"): 2,
-    ("cli/play.py", "play"): 1,
-    ("cli/screen.py", "_remembered"): 2,
-    ("cli/screen.py", "announce"): 1,
     ("render/forecast_plot.py", "plot_forecast"): 1,
     ("render/mapdraw.py", "_layouts"): 2,
-    # Not yet given an enum (issue 29, item 7: what is left; lower these as they go).
-    ("cli/gm_prompts.py", "GMPrompts.rolled"): 1,
-    ("cli/gm_screen.py", "hero_rows"): 3,
-    ("dice/odds.py", "_shape"): 1,
-    ("engine/injury.py", "fire_damage"): 1,
-    ("forecast/sweep.py", "parse_change"): 1,
-    ("modules/firefighting.py", "Firefighting.end_of_round"): 1,
-    ("modules/flame_and_blaze.py", "FlameAndBlaze.starts_as_flame"): 1,
-    ("modules/weather.py", "Weather.__init__"): 1,
-    ("modules/weather.py", "Weather.check_weather"): 1,
-    ("modules/weather.py", "Weather.scene_start"): 1,
-    ("modules/wind.py", "Wind.__init__"): 3,
-    ("modules/wind.py", "Wind._change"): 1,
-    ("modules/wind.py", "Wind.scene_start"): 2,
-    ("render/map_style.py", "draw_legend"): 26,
-    ("render/map_style.py", "legend_keys"): 1,
-    ("render/mapdraw.py", "_fires"): 2,
-    ("render/mapdraw.py", "_heroes"): 2,
-    ("render/narrate.py", "Narrator.feed_pairs"): 1,
-    ("render/phrases.py", "_hero_status"): 1,
-    ("render/phrases.py", "_on_explosion"): 1,
-    ("render/phrases.py", "_on_fire_action_failed"): 2,
-    ("render/phrases.py", "_on_fire_grew"): 1,
-    ("render/phrases.py", "_on_fire_merged"): 1,
-    ("render/phrases.py", "_on_fire_out"): 1,
-    ("render/phrases.py", "_on_hero_action"): 3,
-    ("render/phrases.py", "_on_hero_moved"): 1,
-    ("render/phrases.py", "_shown"): 1,
-    ("render/phrases.py", "damage_text"): 2,
-    ("render/players.py", "_fire_merged"): 1,
-    ("render/players.py", "_fire_out"): 1,
-    ("render/players.py", "_fire_started"): 2,
-    ("render/players.py", "_gm"): 1,
-    ("render/players.py", "_hero_action"): 3,
-    ("render/players.py", "_hero_moved"): 1,
-    ("render/players.py", "_scene_end"): 1,
-    ("render/players.py", "_who"): 1,
-    ("render/players.py", "the"): 1,
-    ("render/summary.py", "summarize"): 4,
-    ("scenario/barriers.py", "BarrierPlanner._overrides"): 3,
-    ("scenario/barriers.py", "BarrierPlanner._overrides.plan_for"): 4,
-    ("scenario/model.py", "Scenario.build"): 1,
-    ("scenario/model.py", "module_registry"): 1,
-    ("scenario/script/cues.py", "Script._fire"): 1,
-    ("scenario/script/effects.py", "WeatherEffect.apply"): 1,
-    ("scenario/script/effects.py", "set_wind"): 1,
-    ("scenario/script/parse.py", "_Parser.parse"): 2,
-    ("scenario/script/parse_effects.py", "EffectReader.e_burn"): 2,
-    ("scenario/script/parse_effects.py", "EffectReader.e_weather"): 1,
-    ("scenario/script/parse_effects.py", "EffectReader.effect"): 1,
-    ("scenario/script/parse_effects.py", "EffectReader.here"): 1,
-    ("scenario/script/parse_triggers.py", "TriggerReader.t_flashover"): 1,
-    ("scenario/spec.py", "check_sections"): 5,
-    ("scenario/vtt.py", "_edge_areas"): 1,
+    # Keys, not values: a mapping's keys compared (a screen file's, with its marker; a view's;
+    # a legend entry's).
+    ("cli/screen.py", "_remembered"): 2,
     ("scenario/writer.py", "_compact_legend"): 1,
     ("web/feed.py", "page_state"): 1,
-    ("web/svg.py", "_barrier"): 7,
-    ("web/svg.py", "_fire"): 3,
-    ("web/svg.py", "_link"): 4,
-    ("web/svg.py", "_token"): 2,
-    ("web/view.py", "shown_areas"): 2,
+    # English, not fuego's: the articles a room's name may bring.
+    ("render/players.py", "the"): 1,
+    # Left to the engineers whose files these are this session: the plan's barrier sections
+    # (split29 splits _overrides), the scenario loader's section reader (check_sections, split29)
+    # and a sweep's barrier states (forecast30).
+    ("forecast/sweep.py", "parse_change"): 1,
+    ("scenario/barriers.py", "BarrierPlanner._overrides"): 3,
+    ("scenario/barriers.py", "BarrierPlanner._overrides.plan_for"): 4,
+    ("scenario/spec.py", "check_sections"): 5,
 }
 
 

@@ -133,7 +133,8 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
                                        f"play --resume {save_path}, or give another --session")
             if not locked:
                 hold(save_path)
-        options = {replay.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
+        options = ({replay.ACTION_DICE_OPTION: action_dice}
+                   if action_dice == replay.ActionDice.PLAYERS else {})
         session = sessions.new(file, seed, text=text, options=options)
         header = [f"fuego play: {file} (seed {seed})"]
 

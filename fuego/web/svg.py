@@ -272,7 +272,7 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
     fd, hot, state = fire["fd"], fire["hot"], fire["state"]
     r = S * (0.2 + 0.022 * fd)
     flame = state == FireState.FLAME
-    kind = FireMark.FLAME if flame else (FireMark.HOT if hot else FireMark.REGULAR)
+    kind = (FireMark.FLAME if flame else (FireMark.HOT if hot else FireMark.REGULAR)).value
     parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if not flame else "none")}'
              f'{_attr(stroke=FIRE[FireMark.FLAME], stroke_width=3)}/>']
     parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
