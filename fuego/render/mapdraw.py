@@ -557,7 +557,50 @@ def _exit_spots(a) -> list[tuple[float, float, str, str]]:
             (c + 0.5, r + 0.5, "center", "center")]
 
 
-def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,  # noqa: C901
+#: A word to place in an area: (area, text, font size, style; the style may carry placement
+#: hints: ``also`` (an EXIT's other squares), ``corner`` (a fuel number), ``under`` and ``at``).
+Mark = tuple[int, str, float, dict]
+
+
+class _Plan:
+    """One level's plan drawn into one axes: the part of the level it shows (its window), and
+    one placer over the whole level, so that neighbouring tiles place every label alike."""
+
+    def __init__(self, ax: Axes, building: Building, level: int, options: MapOptions,
+                 window: Window | None, tiles: list[Window] | None) -> None:
+        self.ax, self.b, self.level, self.options = ax, building, level, options
+        self.tiles = tiles
+        self.s = options.area_inches
+        self.lw_scale = max(0.5, min(2.0, self.s))
+        whole = level_window(building, level)
+        self.window = window if window is not None else whole
+        self.clip = window is not None and any(abs(p - q) > 1e-9 for p, q in zip(window, whole))
+        self.placer = _Placer(self.s, (whole[0], whole[2], whole[1], whole[3]))
+        if tiles:
+            self.placer.avoid = _seams(tiles)
+        self.areas = [a for a in building.areas if a.level == level]
+        self.fs_small = _fs(options, 6, 9)
+
+    def shown(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a box (x0, y0, x1, y1) reaches into this page's window (a tile draws only
+        what it shows; placement still covers the whole level)."""
+        x0, x1, y0, y1 = self.window
+        return box[0] < x1 and box[2] > x0 and box[1] < y1 and box[3] > y0
+
+    def square_shown(self, col: int, row: int) -> bool:
+        """Whether the square (col, row) reaches into this page's window."""
+        return self.shown((col, row, col + 1, row + 1))
+
+    def text(self, x: float, y: float, words: str, **kw):
+        """Words drawn literally at (x, y), unless a tile does not show where they sit."""
+        if self.clip and not self.shown(self.placer.box(
+                words, kw.get("fontsize", MIN_PT), x, y, kw.get("ha", "left"),
+                kw.get("va", "baseline"), 0.5)):
+            return None
+        return _text(self.ax, x, y, words, **kw)
+
+
+def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                options: MapOptions, window: Window | None = None,
                tiles: list[Window] | None = None) -> None:
     """Draw one level's plan into ``ax`` (used by maps, forecast heat maps and VTT pictures).
@@ -566,19 +609,38 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,  #
     ``tiles``: every window of a level tiled across pages, to mark the strips this page shares
     with its neighbours. Everything is placed as on the whole level (a label sits where it
     would on one big sheet) and clipped to the window, so neighbouring tiles agree."""
-    import matplotlib
-    from matplotlib.collections import LineCollection
-    from matplotlib.colors import Normalize
-    from matplotlib.patches import Rectangle
+    p = _Plan(ax, building, level, options, window, tiles)
+    _axes(p)
+    _void(p)  # (add_artist: the limits are set, no need to grow them patch by patch)
+    if options.heat is not None:
+        _heat_fills(p, options.heat)
+    else:
+        _fuel_fills(p)
+    if scene is not None and scene.smoke is not None:
+        _smoke(p, scene)
+    _grids(p)
+    marks = _exits(p)
+    _outline(ax, building, level, p.lw_scale)
+    marks += _barriers(p)
+    if shows_routes(options):
+        _routes(ax, building, level, p.lw_scale)
+    marks += _fuel_marks(p)
+    names = _scene_tokens(p, scene) if scene is not None else []
+    if options.labels:
+        _room_labels(ax, building, level, scene, options, p.placer, p.clip)
+    _place_marks(p, marks + names)
+    if p.clip:  # a tile: tokens, numbers and names end at the page's edge with everything else
+        for artist in ax.texts:
+            artist.set_clip_on(True)
 
-    b = building
-    s = options.area_inches
-    lw_scale = max(0.5, min(2.0, s))
-    whole = level_window(b, level)
-    x0, x1, y0, y1 = window if window is not None else whole
-    clip = window is not None and any(abs(p - q) > 1e-9 for p, q in zip(window, whole))
-    c0, c1, r0, r1 = level_extent(b, level)
-    lv = b.levels[level]
+
+def _axes(p: _Plan) -> None:
+    """The axes: the window's limits, column letters and row numbers round it, the level's
+    name (and elevation) over it."""
+    ax, options = p.ax, p.options
+    x0, x1, y0, y1 = p.window
+    c0, c1, r0, r1 = level_extent(p.b, p.level)
+    lv = p.b.levels[p.level]
     ax.set_xlim(x0, x1)
     ax.set_ylim(y1, y0)
     ax.set_aspect("equal", adjustable="box")
@@ -596,157 +658,196 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,  #
     title = ax.set_title(where, fontsize=max(MIN_PT, _fs(options, 10, 12)), pad=fs_tick + 8,
                          gid=f"level-{_safe(lv.name)}")
     title.set_parse_math(False)
-    placer = _Placer(s, (whole[0], whole[2], whole[1], whole[3]))
 
-    if tiles:
-        placer.avoid = _seams(tiles)
 
-    def shown(box: tuple[float, float, float, float]) -> bool:
-        """Whether a box (x0, y0, x1, y1) reaches into this page's window (a tile draws only
-        what it shows; placement above still covers the whole level)."""
-        return box[0] < x1 and box[2] > x0 and box[1] < y1 and box[3] > y0
+def _void(p: _Plan) -> None:
+    """The squares of the plan that are no area, grey: nobody stands or burns there."""
+    from matplotlib.patches import Rectangle
 
-    def text(x: float, y: float, words: str, **kw):
-        if clip and not shown(placer.box(words, kw.get("fontsize", MIN_PT), x, y,
-                                         kw.get("ha", "left"), kw.get("va", "baseline"), 0.5)):
-            return None
-        return _text(ax, x, y, words, **kw)
+    name = _safe(p.b.levels[p.level].name)
+    for c, r in void_cells(p.b, p.level):
+        if p.square_shown(c, r):
+            p.ax.add_artist(Rectangle((c, r), 1, 1, zorder=2, **VOID,
+                                      gid=f"void-{name}:{column_letters(c)}{r + 1}"))
 
-    areas = [a for a in b.areas if a.level == level]
-    fuel_cmap = matplotlib.colormaps["YlOrBr"]
-    heat_cmap = matplotlib.colormaps["inferno_r"]
-    heat_norm = Normalize(0.0, 1.0)
-    fs_small = _fs(options, 6, 9)
-    marks: list[tuple[int, str, float, dict]] = []  # (area, text, size, style): placed below
+
+def _heat_fills(p: _Plan, heat: dict[int, float]) -> None:
+    """A forecast's heat map: each area shaded by its chance, the chance written in it."""
+    import matplotlib
+    from matplotlib.colors import Normalize
+    from matplotlib.patches import Rectangle
+
+    cmap = matplotlib.colormaps["inferno_r"]
+    norm = Normalize(0.0, 1.0)
     colour: Any
-    for c, r in void_cells(b, level):  # not the building: nobody stands or burns there
-        if shown((c, r, c + 1, r + 1)):
-            ax.add_artist(Rectangle((c, r), 1, 1, zorder=2, **VOID,
-                                    gid=f"void-{_safe(lv.name)}:{column_letters(c)}{r + 1}"))
-    for a in areas:  # (add_artist: the limits are set, no need to grow them patch by patch)
-        outdoors = b.rooms[a.room].outdoors
-        here = shown((a.col, a.row, a.col + 1, a.row + 1))
-        if options.heat is not None:
-            p = options.heat.get(a.index)
-            if p is None or (a.fuel <= 0 and not p):  # nothing to burn here
-                colour = OUTDOOR if outdoors else "#ffffff"
-            else:
-                colour = heat_cmap(0.08 + 0.8 * heat_norm(p))
-            rect = Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none", zorder=2,
-                             gid=f"heat-{_safe(a.name)}")
-            if here:
-                ax.add_artist(rect)
-            if p is not None and (a.fuel > 0 or p > 0):
-                label, size = f"{round(100 * p)}%", _fs(options, 7, 10)
-                placer.block(*placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
+    for a in p.areas:
+        chance = heat.get(a.index)
+        if chance is None or (a.fuel <= 0 and not chance):  # nothing to burn here
+            colour = OUTDOOR if p.b.rooms[a.room].outdoors else "#ffffff"
+        else:
+            colour = cmap(0.08 + 0.8 * norm(chance))
+        if p.square_shown(a.col, a.row):
+            p.ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
+                                      zorder=2, gid=f"heat-{_safe(a.name)}"))
+        if chance is not None and (a.fuel > 0 or chance > 0):
+            label, size = f"{round(100 * chance)}%", _fs(p.options, 7, 10)
+            p.placer.block(*p.placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
                                          "center"))
-                text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
-                     color="white" if p > 0.55 else "black", zorder=9)
+            p.text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
+                   color="white" if chance > 0.55 else "black", zorder=9)
+
+
+def _fuel_fills(p: _Plan) -> None:
+    """Each area shaded by its fuel (the open air pale green), a burned-out area darkened."""
+    import matplotlib
+    from matplotlib.patches import Rectangle
+
+    cmap = matplotlib.colormaps["YlOrBr"]
+    colour: Any
+    for a in p.areas:
+        if not p.square_shown(a.col, a.row):
             continue
-        if not here:
-            continue
-        if options.fuel and a.fuel > 0:
-            colour = fuel_cmap(0.08 + 0.62 * min(a.fuel, 9) / 9)
-        elif outdoors:
+        if p.options.fuel and a.fuel > 0:
+            colour = cmap(0.08 + 0.62 * min(a.fuel, 9) / 9)
+        elif p.b.rooms[a.room].outdoors:
             colour = OUTDOOR
         else:
             colour = "#ffffff"
-        ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
-                                zorder=2, gid=f"area-{_safe(a.name)}"))
-        if a.burned_out and options.shows(a.index):
-            ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
-                                    edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
-    if scene is not None and scene.smoke is not None:
-        for i in sorted(scene.smoke.density):
-            d = int(scene.smoke.density[i])
-            a = b.areas[i]
-            if a.level != level or not d or not options.shows(i) \
-                    or not shown((a.col, a.row, a.col + 1, a.row + 1)):
-                continue
-            thick = d == 2
-            ax.add_patch(Rectangle((a.col, a.row), 1, 1, fill=False, linewidth=0,
-                                   hatch="xxx" if thick else "//",
-                                   edgecolor="#404040" if thick else "#8c8c8c", zorder=4,
-                                   gid=f"smoke-{'thick' if thick else 'thin'}-{_safe(a.name)}"))
+        p.ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
+                                  zorder=2, gid=f"area-{_safe(a.name)}"))
+        if a.burned_out and p.options.shows(a.index):
+            p.ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
+                                      edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
 
-    # the grid, over the fills and the smoke (miniatures stand on it), under walls and marks;
-    # only where the building is (rock has no squares)
-    ax.add_collection(LineCollection(_grid_lines(b, level, 1.0), colors=GRID,
-                                     linewidths=GRID_LW * lw_scale, zorder=4.5, gid="grid"))
-    if options.subgrid:
-        ax.add_collection(LineCollection(_grid_lines(b, level, 0.5, inner=True), colors=SUBGRID,
-                                         linewidths=SUBGRID_LW * lw_scale, zorder=4.4,
-                                         gid="subgrid"))
-    if tiles:
-        _overlap_marks(ax, (x0, x1, y0, y1), tiles, s)
 
-    # the ways out: one outline and one EXIT a run of exit squares
-    for run in exit_runs(b, level) if options.labels else ():
+def _smoke(p: _Plan, scene: Scene) -> None:
+    """Smoke hatched over the fills: thin ``//``, thick ``xxx``."""
+    from matplotlib.patches import Rectangle
+
+    assert scene.smoke is not None
+    for i in sorted(scene.smoke.density):
+        d = int(scene.smoke.density[i])
+        a = p.b.areas[i]
+        if a.level != p.level or not d or not p.options.shows(i) \
+                or not p.square_shown(a.col, a.row):
+            continue
+        thick = d == 2
+        p.ax.add_patch(Rectangle((a.col, a.row), 1, 1, fill=False, linewidth=0,
+                                 hatch="xxx" if thick else "//",
+                                 edgecolor="#404040" if thick else "#8c8c8c", zorder=4,
+                                 gid=f"smoke-{'thick' if thick else 'thin'}-{_safe(a.name)}"))
+
+
+def _grids(p: _Plan) -> None:
+    """The grid over the fills and the smoke (miniatures stand on it), under walls and marks,
+    only where the building is (rock has no squares); the 5-ft grid if asked; a tile's shared
+    strips."""
+    from matplotlib.collections import LineCollection
+
+    p.ax.add_collection(LineCollection(_grid_lines(p.b, p.level, 1.0), colors=GRID,
+                                       linewidths=GRID_LW * p.lw_scale, zorder=4.5, gid="grid"))
+    if p.options.subgrid:
+        p.ax.add_collection(LineCollection(_grid_lines(p.b, p.level, 0.5, inner=True),
+                                           colors=SUBGRID, linewidths=SUBGRID_LW * p.lw_scale,
+                                           zorder=4.4, gid="subgrid"))
+    if p.tiles:
+        _overlap_marks(p.ax, p.window, p.tiles, p.s)
+
+
+def _exits(p: _Plan) -> list[Mark]:
+    """The ways out: one green outline a run of exit squares; returns the run's EXIT word (at
+    its middle square) for the placer."""
+    from matplotlib.collections import LineCollection
+
+    b, marks = p.b, []
+    for run in exit_runs(b, p.level) if p.options.labels else ():
         first = b.areas[run[0]]
-        ax.add_collection(LineCollection(
-            _run_outline(b, level, run, 0.06), colors=EXIT_COLOUR, linewidths=1.6 * lw_scale,
-            capstyle="projecting", zorder=5, gid=f"exit-{_safe(first.name)}"))
-        if options.heat is None and (s >= 0.75 or any(
+        p.ax.add_collection(LineCollection(
+            _run_outline(b, p.level, run, 0.06), colors=EXIT_COLOUR,
+            linewidths=1.6 * p.lw_scale, capstyle="projecting", zorder=5,
+            gid=f"exit-{_safe(first.name)}"))
+        if p.options.heat is None and (p.s >= 0.75 or any(
                 Feature.EXIT in b.areas[i].features for i in run)):
             mx = sum(b.areas[i].col for i in run) / len(run)
             my = sum(b.areas[i].row for i in run) / len(run)
             middle = sorted(run, key=lambda i: ((b.areas[i].col - mx) ** 2
                                                 + (b.areas[i].row - my) ** 2, i))
-            marks.append((middle[0], "EXIT", fs_small,
+            marks.append((middle[0], "EXIT", p.fs_small,
                           dict(color=EXIT_COLOUR, fontweight="bold",
                                gid=f"exit-label-{_safe(first.name)}", also=middle[1:])))
+    return marks
 
-    _outline(ax, b, level, lw_scale)
+
+def _barriers(p: _Plan) -> list[Mark]:
+    """Walls, doors and windows on their edges, stairs and holes in their squares; returns
+    the ``up``/``down`` words of the links for the placer (no word goes over a door or a
+    window: its leaf swings 0.6 in)."""
+    b, marks = p.b, []
     for barrier in b.barriers:
         la, lb = b.areas[barrier.a].level, b.areas[barrier.b].level
-        if la != level and lb != level:
+        if la != p.level and lb != p.level:
             continue
         if la != lb:
-            mark = _vertical_mark(ax, b, barrier, level, lw_scale, options)
+            mark = _vertical_mark(p.ax, b, barrier, p.level, p.lw_scale, p.options)
             if mark is not None:
-                marks.append((mark[0], mark[1], fs_small, dict(color="#222222")))
-        else:
-            _edge(ax, b, barrier, lw_scale)
-            geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
-            if geo is not None:  # no word over a door or window (its leaf swings 0.6 in)
-                (px, py), (qx, qy), _ = geo
-                pad = 0.12
-                placer.block(min(px, qx) - pad, min(py, qy) - pad, max(px, qx) + pad,
-                             max(py, qy) + pad)
+                marks.append((mark[0], mark[1], p.fs_small, dict(color="#222222")))
+            continue
+        _edge(p.ax, b, barrier, p.lw_scale)
+        geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
+        if geo is not None:
+            (px, py), (qx, qy), _ = geo
+            pad = 0.12
+            p.placer.block(min(px, qx) - pad, min(py, qy) - pad, max(px, qx) + pad,
+                           max(py, qy) + pad)
+    return marks
 
-    if shows_routes(options):
-        _routes(ax, b, level, lw_scale)
-    if options.heat is None and options.fuel:  # --no-fuel: no fuel and no feature marks
-        marks.extend(_features(b, areas, options))
-        if s >= 0.5:
-            marks.extend((a.index, str(a.fuel), fs_small, dict(color="#7a5230", corner=True))
-                         for a in areas if a.fuel > 0)
-    names: list[tuple[int, str, float, dict]] = []
-    if scene is not None:
-        _fires(ax, b, level, scene, options, placer)
-        _wrecks(ax, b, level, scene, options, placer)
-        if options.tokens:
-            names = _heroes(ax, b, level, scene, options, placer)
-    if options.labels:
-        _room_labels(ax, b, level, scene, options, placer, clip)
-    for i, words, size, style in marks + names:
-        a = b.areas[i]
-        spots = _area_spots(a.col, a.row)
-        if "also" in style:  # EXIT: inside the run's outline, its middle square first
-            spots = [spot for j in [i, *style.pop("also")] for spot in _exit_spots(b.areas[j])]
-        if style.pop("corner", False):  # a fuel number: a corner, bottom right first
-            spots = [spots[5], spots[3], spots[4], spots[2]] + spots
-        if style.pop("under", False):
-            x, y = style.pop("at")
-            spots = [(x, y, "center", "top"), (x, y - 0.36, "center", "bottom")] + spots
-        spot = placer.place(words, size, spots)
+
+def _fuel_marks(p: _Plan) -> list[Mark]:
+    """Oil, gunpowder and beams, and each area's fuel number (from 0.5 in a square), unless
+    the map shows no fuel (--no-fuel) or is a heat map."""
+    if p.options.heat is not None or not p.options.fuel:
+        return []
+    marks = _features(p.b, p.areas, p.options)
+    if p.s >= 0.5:
+        marks.extend((a.index, str(a.fuel), p.fs_small, dict(color="#7a5230", corner=True))
+                     for a in p.areas if a.fuel > 0)
+    return marks
+
+
+def _scene_tokens(p: _Plan, scene: Scene) -> list[Mark]:
+    """The scene's fires, burning wrecks and heroes' tokens; returns the heroes' names for the
+    placer."""
+    _fires(p.ax, p.b, p.level, scene, p.options, p.placer)
+    _wrecks(p.ax, p.b, p.level, scene, p.options, p.placer)
+    if not p.options.tokens:
+        return []
+    return _heroes(p.ax, p.b, p.level, scene, p.options, p.placer)
+
+
+def _place_marks(p: _Plan, marks: list[Mark]) -> None:
+    """Each word at the first free spot of its area (none left: the legend still says what it
+    would mark)."""
+    for i, words, size, style in marks:
+        spot = p.placer.place(words, size, _mark_spots(p.b, i, style))
         if spot is None:
-            continue  # no room left in the area: the legend still says what it would mark
+            continue
         x, y, ha, va = spot
-        text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
-    if clip:  # a tile: tokens, numbers and names end at the page's edge with everything else
-        for artist in ax.texts:
-            artist.set_clip_on(True)
+        p.text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
+
+
+def _mark_spots(b: Building, i: int, style: dict) -> list[tuple[float, float, str, str]]:
+    """The spots a word may take in area ``i``, best first (its style's placement hints are
+    taken out of it)."""
+    a = b.areas[i]
+    spots = _area_spots(a.col, a.row)
+    if "also" in style:  # EXIT: inside the run's outline, its middle square first
+        spots = [spot for j in [i, *style.pop("also")] for spot in _exit_spots(b.areas[j])]
+    if style.pop("corner", False):  # a fuel number: a corner, bottom right first
+        spots = [spots[5], spots[3], spots[4], spots[2]] + spots
+    if style.pop("under", False):
+        x, y = style.pop("at")
+        spots = [(x, y, "center", "top"), (x, y - 0.36, "center", "bottom")] + spots
+    return spots
 
 
 def _grid_lines(b: Building, level: int, step: float, inner: bool = False):
@@ -909,14 +1010,15 @@ def _surround_wall(b: Building, barrier: Barrier) -> Structure | None:
     return max(walls, key=lambda w: wall_style(w)[0])
 
 
-def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:  # noqa: C901
+def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:
+    """A barrier between two areas side by side, on their shared edge: an archway, a wall (or
+    its breach), or a door or window in its wall."""
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Polygon
 
     geo = _edge_geometry(b, barrier)
     if geo is None:
         return
-    (x0, y0), (x1, y1), (nx, ny) = geo
+    (x0, y0), (x1, y1), _ = geo
     gid = barrier_gid(barrier)
     kind = barrier.kind
     if kind is BarrierKind.OPEN or kind in ALWAYS_OPEN:
@@ -933,7 +1035,17 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:  # noqa: 
             ax.add_line(Line2D([x0, x1], [y0, y1], color=colour, lw=lw * lw_scale,
                                solid_capstyle="projecting", zorder=7, gid=gid))
         return
-    # a door or a window in a wall: stubs of the wall, then the opening in the middle 60%
+    _opening(ax, b, barrier, geo, lw_scale)
+
+
+def _opening(ax, b: Building, barrier: Barrier, geo, lw_scale: float) -> None:
+    """A door or a window in a wall: stubs of the wall, then the opening in the middle 60%
+    (broken: dashed red; closed: filled, a window with its glazing bar; open: its leaf)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Polygon
+
+    (x0, y0), (x1, y1), (nx, ny) = geo
+    gid = barrier_gid(barrier)
     lw, colour, _ = wall_style(_surround_wall(b, barrier))
     ux, uy = x1 - x0, y1 - y0
 
@@ -944,18 +1056,14 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:  # noqa: 
         p, q = at(t0), at(t1)
         ax.add_line(Line2D([p[0], q[0]], [p[1], q[1]], color=colour, lw=lw * lw_scale,
                            solid_capstyle="butt", zorder=7))
-    door = kind is BarrierKind.DOOR
+    door = barrier.kind is BarrierKind.DOOR
     half = 0.06 if door else 0.045
     corners = [at(0.2, -half), at(0.8, -half), at(0.8, half), at(0.2, half)]
     if barrier.destroyed:
         ax.add_patch(Polygon(corners, closed=True, fill=False, edgecolor=BROKEN,
                              lw=1.2 * lw_scale, ls=(0, (3, 2)), zorder=8, gid=gid))
         return
-    if door:
-        fill = DOOR_COLOUR.get(barrier.structure, "#8b5a2b") if barrier.structure else "#8b5a2b"
-    else:
-        fill = (WINDOW_COLOUR.get(barrier.structure, "#9fd3f0") if barrier.structure
-                else "#9fd3f0")
+    fill = _opening_fill(barrier)
     if barrier.closed:
         ax.add_patch(Polygon(corners, closed=True, facecolor=fill, edgecolor="#222222",
                              lw=0.8 * lw_scale, zorder=8, gid=gid))
@@ -972,6 +1080,13 @@ def _edge(ax, b: Building, barrier: Barrier, lw_scale: float) -> None:  # noqa: 
     q = (p[0] + nx * length, p[1] + ny * length)
     ax.add_line(Line2D([p[0], q[0]], [p[1], q[1]], color=fill if not door else "#222222",
                        lw=(2.2 if door else 1.6) * lw_scale, zorder=8))
+
+
+def _opening_fill(barrier: Barrier) -> str:
+    """A door's colour by its wood, a window's by its glass."""
+    if barrier.kind is BarrierKind.DOOR:
+        return DOOR_COLOUR.get(barrier.structure, "#8b5a2b") if barrier.structure else "#8b5a2b"
+    return WINDOW_COLOUR.get(barrier.structure, "#9fd3f0") if barrier.structure else "#9fd3f0"
 
 
 def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: float,

@@ -207,6 +207,10 @@ def short_key(used: set[str], ascii: bool = False) -> str:
     return "key: " + ", ".join(key_entries(used, ascii, short=True)[1:])
 
 
+#: One area's cell: three (character, style) pairs.
+Cell = list[tuple[str, str | None]]
+
+
 class _Drawing:
     def __init__(self, building: Building, li: int, scene: Scene | None,
                  symbols: dict[str, str], ascii: bool):
@@ -274,110 +278,152 @@ class _Drawing:
     def _pick(self, glyphs: tuple[str, str, str, str], vertical_line: bool) -> str:
         return glyphs[(2 if self.ascii else 0) + (0 if vertical_line else 1)]
 
-    def cell(self, i: int) -> list[tuple[str, str | None]]:  # noqa: C901
-        b, scene = self.b, self.scene
-        area = b.areas[i]
-        symbol = self.symbols.get(area.room, "?")
-        fuel = "x" if area.burned_out else (str(area.fuel) if area.fuel > 0 else ".")
-        mark, mark_style = " ", None
-        here = b.levels[area.level].elevation
-        for j, barrier in b.neighbours(i):
-            if barrier.kind in LINK_MARKS or (barrier.kind is BarrierKind.FLOOR and barrier.destroyed):
-                up = b.levels[b.areas[j].level].elevation > here
-                kind = barrier.kind if barrier.kind in LINK_MARKS else BarrierKind.HOLE
-                mark = LINK_MARKS[kind][0 if up else 1]
-                mark_style = STYLE["mark"]
-                self.used.add(f"link-{kind.value}")
-                break
-        else:
-            for feature, ch in FEATURE_MARKS:
-                if feature in area.features:
-                    mark, mark_style = ch, STYLE["exit" if feature is Feature.EXIT else "mark"]
-                    self.used.add(f"feature-{ch}")
-                    break
-        out = [(symbol, STYLE["room"]), (fuel, STYLE["burned" if area.burned_out else "fuel"]),
-               (mark, mark_style)]
-        if area.burned_out:
-            self.used.add("burned")
-        elif area.fuel <= 0:
-            self.used.add("no-fuel")
+    def cell(self, i: int) -> Cell:
+        """Area ``i``'s three characters: its room, fuel and mark, or what burns or stands
+        there, with smoke filling the blanks (the key notes each thing drawn)."""
+        scene = self.scene
+        out = self._ground(i)
         fire = scene.fires.get(i) if scene is not None else None
         heroes = scene.heroes_in(i) if scene is not None else []
         if i in self.also:  # a burning wreck: in the third place, before a feature's mark
             out[2] = (ALSO_BURNING_MARK, STYLE["fire"])
             self.used.add("also-burning")
         if fire is not None:
-            hot = fire.temperature is Temperature.HOT
-            style = STYLE["hot" if hot else "fire"]
-            self.used.add("fire-hot" if hot else "fire")
-            if scene is not None and scene.round and fire.born == scene.round:
-                style += " underline"  # lit this round: what changed stands out
-                self.used.add("fire-new")
-            if fire.fd >= 10:
-                out = [("*", style), ("1", style), ("0", style)]
-            else:
-                out = [("*", style), (str(fire.fd), style), out[2]]
-            if heroes:  # a hero in the fire: no room for the initial (the legend names them)
-                out[2] = ("@", STYLE["hero"])
-                self.used.add("hero-in-fire")
+            out = self._fire_cell(fire, bool(heroes), out)
         elif heroes:
-            initial = heroes[0].name[:1].upper() or "?"
-            third = out[2] if i in self.also else (
-                ("+", STYLE["hero"]) if len(heroes) > 1 else out[2])
-            out = [("@", STYLE["hero"]), (initial, STYLE["hero"]), third]
-            self.used.add("hero")
-            if len(heroes) > 1 and i not in self.also:
-                self.used.add("heroes")
+            out = self._heroes_cell(i, heroes, out)
         density = scene.smoke.at(i) if scene is not None and scene.smoke is not None else 0
         if density:
-            fill = SMOKE_FILL[int(density)][1 if self.ascii else 0]
-            smoke_style = STYLE["thick" if int(density) == 2 else "thin"]
-            self.used.add(f"smoke-{int(density)}")
-            out = [((fill if ch == " " else ch), ((st + " " if st else "") + smoke_style))
-                   for ch, st in out]
+            out = self._smoked(int(density), out)
         return out
 
+    def _ground(self, i: int) -> Cell:
+        """The area itself: its room's character, its fuel (``x`` burned out) and its mark."""
+        area = self.b.areas[i]
+        symbol = self.symbols.get(area.room, "?")
+        fuel = "x" if area.burned_out else (str(area.fuel) if area.fuel > 0 else ".")
+        mark, mark_style = self._mark(i)
+        out = [(symbol, STYLE["room"]), (fuel, STYLE["burned" if area.burned_out else "fuel"]),
+               (mark, mark_style)]
+        if area.burned_out:
+            self.used.add("burned")
+        elif area.fuel <= 0:
+            self.used.add("no-fuel")
+        return out
+
+    def _mark(self, i: int) -> tuple[str, str | None]:
+        """An area's mark: a stair, ladder or hole up or down first, else its first feature."""
+        b = self.b
+        area = b.areas[i]
+        here = b.levels[area.level].elevation
+        for j, barrier in b.neighbours(i):
+            if barrier.kind in LINK_MARKS or (barrier.kind is BarrierKind.FLOOR and barrier.destroyed):
+                up = b.levels[b.areas[j].level].elevation > here
+                kind = barrier.kind if barrier.kind in LINK_MARKS else BarrierKind.HOLE
+                self.used.add(f"link-{kind.value}")
+                return LINK_MARKS[kind][0 if up else 1], STYLE["mark"]
+        for feature, ch in FEATURE_MARKS:
+            if feature in area.features:
+                self.used.add(f"feature-{ch}")
+                return ch, STYLE["exit" if feature is Feature.EXIT else "mark"]
+        return " ", None
+
+    def _fire_cell(self, fire, heroes: bool, out: Cell) -> Cell:
+        """A fire: ``*`` and its Fire Dice (hot, or lit this round, styled so), ``@`` after
+        them if a hero stands in it."""
+        scene = self.scene
+        hot = fire.temperature is Temperature.HOT
+        style = STYLE["hot" if hot else "fire"]
+        self.used.add("fire-hot" if hot else "fire")
+        if scene is not None and scene.round and fire.born == scene.round:
+            style += " underline"  # lit this round: what changed stands out
+            self.used.add("fire-new")
+        if fire.fd >= 10:
+            out = [("*", style), ("1", style), ("0", style)]
+        else:
+            out = [("*", style), (str(fire.fd), style), out[2]]
+        if heroes:  # a hero in the fire: no room for the initial (the legend names them)
+            out[2] = ("@", STYLE["hero"])
+            self.used.add("hero-in-fire")
+        return out
+
+    def _heroes_cell(self, i: int, heroes: list, out: Cell) -> Cell:
+        """Heroes: ``@`` and the first one's initial, ``+`` if more stand there (a burning
+        wreck keeps its mark)."""
+        initial = heroes[0].name[:1].upper() or "?"
+        third = out[2] if i in self.also else (
+            ("+", STYLE["hero"]) if len(heroes) > 1 else out[2])
+        self.used.add("hero")
+        if len(heroes) > 1 and i not in self.also:
+            self.used.add("heroes")
+        return [("@", STYLE["hero"]), (initial, STYLE["hero"]), third]
+
+    def _smoked(self, density: int, out: Cell) -> Cell:
+        """Smoke of ``density`` filling a cell's blanks and shading it."""
+        fill = SMOKE_FILL[density][1 if self.ascii else 0]
+        smoke_style = STYLE["thick" if density == 2 else "thin"]
+        self.used.add(f"smoke-{density}")
+        return [((fill if ch == " " else ch), ((st + " " if st else "") + smoke_style))
+                for ch, st in out]
+
     # -- drawing -----------------------------------------------------------------------------
-    def draw(self) -> None:  # noqa: C901
-        W, H = self.width, self.height
-        for r in range(H):
-            for c in range(W):
+    def draw(self) -> None:
+        """The level drawn into the character grid: cells, then the barriers between them,
+        then the corners where their lines meet."""
+        self._cells()
+        self._barrier_lines()
+        for r in range(self.height + 1):
+            for c in range(self.width + 1):
+                self._corner(2 * r, 4 * c)
+
+    def _cells(self) -> None:
+        """Each area's cell in its place."""
+        for r in range(self.height):
+            for c in range(self.width):
                 i = self.at(c, r)
-                y, x = 2 * r + 1, 4 * c + 1
                 if i is not None:
                     for k, (ch, st) in enumerate(self.cell(i)):
-                        self.put(y, x + k, ch, st)
-        for r in range(H):  # vertical lines between areas side by side
+                        self.put(2 * r + 1, 4 * c + 1 + k, ch, st)
+
+    def _barrier_lines(self) -> None:
+        """The barriers: a column between areas side by side, a run between rows."""
+        W, H = self.width, self.height
+        for r in range(H):
             for c in range(W + 1):
                 text, st = self.barrier_glyph(self.at(c - 1, r), self.at(c, r), True)
                 self.put(2 * r + 1, 4 * c, text, st)
-        for r in range(H + 1):  # horizontal runs between rows
+        for r in range(H + 1):
             for c in range(W):
                 text, st = self.barrier_glyph(self.at(c, r - 1), self.at(c, r), False)
                 self.put(2 * r, 4 * c + 1, text, st)
-        for r in range(H + 1):  # corners
-            for c in range(W + 1):
-                y, x = 2 * r, 4 * c
-                up = y > 0 and self.chars[y - 1][x] != " "
-                down = y + 1 < len(self.chars) and self.chars[y + 1][x] != " "
-                left = x > 0 and self.chars[y][x - 1] != " "
-                right = x + 1 < len(self.chars[0]) and self.chars[y][x + 1] != " "
-                arms = (int(up), int(down), int(left), int(right))
-                if any(arms):
-                    ch = "+" if self.ascii else _JUNCTIONS[arms]
-                    if arms == (1, 1, 0, 0):  # a straight run continues its own line
-                        ch = next((c for c in (self.chars[y - 1][x], self.chars[y + 1][x])
-                                   if c not in _LETTERS), ch)
-                    elif arms == (0, 0, 1, 1):
-                        ch = next((c for c in (self.chars[y][x - 1], self.chars[y][x + 1])
-                                   if c not in _LETTERS), ch)
-                    neighbours = [self.styles[y + dy][x + dx] for dy, dx in
-                                  ((-1, 0), (1, 0), (0, -1), (0, 1))
-                                  if 0 <= y + dy < len(self.chars) and
-                                  0 <= x + dx < len(self.chars[0])]
-                    style = next((s for s in neighbours if s in (STYLE["stone"], STYLE["wood"])),
-                                 STYLE["outline"])
-                    self.put(y, x, ch, style)
+
+    def _corner(self, y: int, x: int) -> None:
+        """The junction at (y, x), joining the lines that reach it, styled as the wall it
+        meets (stone or wood) or as the outline."""
+        chars = self.chars
+        up = y > 0 and chars[y - 1][x] != " "
+        down = y + 1 < len(chars) and chars[y + 1][x] != " "
+        left = x > 0 and chars[y][x - 1] != " "
+        right = x + 1 < len(chars[0]) and chars[y][x + 1] != " "
+        arms = (int(up), int(down), int(left), int(right))
+        if not any(arms):
+            return
+        neighbours = [self.styles[y + dy][x + dx] for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                      if 0 <= y + dy < len(chars) and 0 <= x + dx < len(chars[0])]
+        style = next((s for s in neighbours if s in (STYLE["stone"], STYLE["wood"])),
+                     STYLE["outline"])
+        self.put(y, x, self._junction(y, x, arms), style)
+
+    def _junction(self, y: int, x: int, arms: tuple[int, int, int, int]) -> str:
+        """The character joining ``arms`` (up, down, left, right): a straight run continues
+        its own line's character (not a door's or window's letter)."""
+        chars = self.chars
+        ch = "+" if self.ascii else _JUNCTIONS[arms]
+        if arms == (1, 1, 0, 0):
+            return next((c for c in (chars[y - 1][x], chars[y + 1][x]) if c not in _LETTERS), ch)
+        if arms == (0, 0, 1, 1):
+            return next((c for c in (chars[y][x - 1], chars[y][x + 1]) if c not in _LETTERS), ch)
+        return ch
 
     def lines(self, *, legend: bool, title: bool) -> list[Text]:
         from rich.text import Text
@@ -402,59 +448,91 @@ class _Drawing:
             out.extend(self.legend())
         return out
 
-    def legend(self) -> list[Text]:  # noqa: C901
+    def legend(self) -> list[Text]:
+        """The legend under the plan: each room of the level and its ways out, the heroes,
+        fires and burning wrecks on it, then the key of every mark drawn."""
         from rich.text import Text
 
         b, scene = self.b, self.scene
         out: list[Text] = []
         rooms = [r for r in b.rooms.values() if r.level == self.li]
         for room in sorted(rooms, key=lambda r: self.symbols.get(r.key, "?")):
-            areas = b.room_areas(room.key)
-            fuel = sum(b.areas[i].fuel for i in areas)
-            where = "outdoors" if room.outdoors else f"walls {room.wall.value}"
-            line = Text("  ")
-            line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
-            line.append(f"  {room.name} ({room.key}): {len(areas)} areas, fuel {fuel}, {where}")
-            out.append(line)
-            # the room graph: which way leads where, wrapped under the room between entries
-            ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
-                    for other, bars in b.room_links(room.key)]
-            rows: list[str] = []
-            for way in ways:
-                if rows and len(rows[-1]) + 2 + len(way) <= KEY_WIDTH - 3:
-                    rows[-1] += "; " + way
-                else:
-                    rows.append(way)
-            out.extend(Text("     " + row) for row in rows)
+            out.extend(self._room_lines(room))
         if scene is not None:
-            for hero in scene.heroes:
-                if hero.present and b.areas[hero.area].level == self.li:
-                    line = Text("  ")
-                    line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
-                    line.append(f" {hero.name} at {b.areas[hero.area].name}"
-                                + (f" ({hero.status.value})" if hero.status is not Status.ACTIVE
-                                   else ""))
-                    out.append(line)
-            for i in sorted(scene.fires):
-                if b.areas[i].level != self.li:
-                    continue
-                fire = scene.fires[i]
-                line = Text("  ")
-                line.append(f"*{fire.fd}", style=STYLE["fire"])
-                dice = "Fire Die" if fire.fd == 1 else "Fire Dice"
-                line.append(f" fire at {b.areas[i].name}: {fire.fd} {dice}, "
-                            f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
-                out.append(line)
-            for i, what in sorted(self.also.items()):
-                if b.areas[i].level != self.li:
-                    continue
-                line = Text("  ")
-                line.append(ALSO_BURNING_MARK, style=STYLE["fire"])
-                line.append(f"  a {what} ablaze at {b.areas[i].name} (a fire of its own)")
-                out.append(line)
+            out.extend(self._hero_lines(scene))
+            out.extend(self._fire_lines(scene))
+            out.extend(self._wreck_lines())
         for entry in self.key_lines():
             out.append(Text("  " + entry, style="dim"))
         return [Text("Legend:", style=STYLE["header"])] + out if out else []
+
+    def _room_lines(self, room) -> list[Text]:
+        """A room: its character, name, areas, fuel and walls; under it the room graph (which
+        way leads where), wrapped between entries."""
+        from rich.text import Text
+
+        b = self.b
+        areas = b.room_areas(room.key)
+        fuel = sum(b.areas[i].fuel for i in areas)
+        where = "outdoors" if room.outdoors else f"walls {room.wall.value}"
+        line = Text("  ")
+        line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
+        line.append(f"  {room.name} ({room.key}): {len(areas)} areas, fuel {fuel}, {where}")
+        ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
+                for other, bars in b.room_links(room.key)]
+        rows: list[str] = []
+        for way in ways:
+            if rows and len(rows[-1]) + 2 + len(way) <= KEY_WIDTH - 3:
+                rows[-1] += "; " + way
+            else:
+                rows.append(way)
+        return [line] + [Text("     " + row) for row in rows]
+
+    def _hero_lines(self, scene: Scene) -> list[Text]:
+        """Each hero present on this level: token, name, where, and status unless active."""
+        from rich.text import Text
+
+        out = []
+        for hero in scene.heroes:
+            if hero.present and self.b.areas[hero.area].level == self.li:
+                line = Text("  ")
+                line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
+                line.append(f" {hero.name} at {self.b.areas[hero.area].name}"
+                            + (f" ({hero.status.value})" if hero.status is not Status.ACTIVE
+                               else ""))
+                out.append(line)
+        return out
+
+    def _fire_lines(self, scene: Scene) -> list[Text]:
+        """Each fire on this level: its Fire Dice, temperature, kind and state."""
+        from rich.text import Text
+
+        out = []
+        for i in sorted(scene.fires):
+            if self.b.areas[i].level != self.li:
+                continue
+            fire = scene.fires[i]
+            line = Text("  ")
+            line.append(f"*{fire.fd}", style=STYLE["fire"])
+            dice = "Fire Die" if fire.fd == 1 else "Fire Dice"
+            line.append(f" fire at {self.b.areas[i].name}: {fire.fd} {dice}, "
+                        f"{fire.temperature.value}, {fire.kind.value}, {fire.state.value}")
+            out.append(line)
+        return out
+
+    def _wreck_lines(self) -> list[Text]:
+        """Each thing a module keeps burning on this level (a burning wreck)."""
+        from rich.text import Text
+
+        out = []
+        for i, what in sorted(self.also.items()):
+            if self.b.areas[i].level != self.li:
+                continue
+            line = Text("  ")
+            line.append(ALSO_BURNING_MARK, style=STYLE["fire"])
+            line.append(f"  a {what} ablaze at {self.b.areas[i].name} (a fire of its own)")
+            out.append(line)
+        return out
 
     def key(self) -> str:
         return "; ".join(key_entries(self.used, self.ascii))

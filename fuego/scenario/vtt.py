@@ -29,10 +29,12 @@ Reading and checking the file is :mod:`fuego.scenario.vtt_read`.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario.limits import MAX_AREAS
@@ -111,17 +113,59 @@ class ImportedPlan:
         return min(self.cols - 1, max(0, c)), min(self.rows - 1, max(0, r))
 
 
-def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),  # noqa: C901
+@dataclass
+class _Layout:
+    """The 10-ft grid laid on the map one way: where it starts (``shift`` squares left of and
+    above the map's corner), its size in areas, whether it has the outdoor strip, where its
+    corner falls on the raster (``ox``, ``oy`` pixels) and each area's room vote."""
+
+    k: float  # squares per area
+    shift: tuple[float, float]
+    cols: int
+    rows: int
+    strip: bool
+    ox: int
+    oy: int
+    votes: Any
+
+    def area_units(self, p: Point) -> Point:
+        """A map point (squares) in areas from the grid's corner."""
+        return (p[0] + self.shift[0]) / self.k, (p[1] + self.shift[1]) / self.k
+
+
+def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
             doors: tuple[int, ...] = (), windows_from_names: bool = False,
             outside: bool = True) -> ImportedPlan:
     """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
     doors, windows and inner walls on fuego's 10-ft grid."""
-    from fuego.scenario import vtt_rooms
+    _check_request(vtt, grid_feet, windows, doors, outside)
+    k = 10 / grid_feet  # squares per area
+    grid, x0, y0 = _raster(vtt, k)
+    phase, lay = _best_layout(vtt, grid, k, x0, y0, outside)
+    region, rooms = _regions(grid, lay)
+    if not outside:
+        _drop_outside(region, rooms)
+    if len([room for room in rooms if room["areas"]]) > len(ROOM_CHARS) + 1:
+        raise LimitError(f"the walls make {len(rooms)} rooms; fuego names at most "
+                         f"{len(ROOM_CHARS) + 1} in one imported plan", where=vtt.source,
+                         tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
+    room_of = functools.partial(_room_of, region, lay.cols, lay.rows)
+    taken: dict[Edge, Portal] = {}
+    door_list, win_list, skipped = _place_portals(vtt, lay, room_of, taken, windows, doors,
+                                                  windows_from_names)
+    inner = _inner_walls(grid, lay, taken, room_of)
+    return ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
+                        sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase)
 
+
+def _check_request(vtt: VttMap, grid_feet: int, windows: tuple[int, ...],
+                   doors: tuple[int, ...], outside: bool) -> None:
+    """The grid scale is 5 or 10 ft, the plan within fuego's limits, and every ``--window``
+    and ``--door`` number one of the map's portals."""
     if grid_feet not in GRID_FEET:
         raise FuegoError(f"--grid-feet must be 5 or 10, not {grid_feet}",
                          tip="one VTT square is 5 ft on most battle maps")
-    k = 10 / grid_feet  # squares per area
+    k = 10 / grid_feet
     cols0 = math.ceil(vtt.width / k - 1e-9)
     rows0 = math.ceil(vtt.height / k - 1e-9)
     if cols0 > MAX_PLAN_AREAS or rows0 > MAX_PLAN_AREAS:
@@ -139,8 +183,15 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),  
             raise FuegoError(f"{flag} {bad[0]}: the map has {vtt.portals_read} portals "
                              f"(numbered 1 to {vtt.portals_read})")
 
-    # every wall and portal of the file encloses rooms, even beyond a crop: drawn once, in
-    # areas from the map's corner, BEYOND areas out at most
+
+def _raster(vtt: VttMap, k: float) -> tuple[Any, int, int]:
+    """Every wall and portal of the file drawn once, in areas from the map's corner, BEYOND
+    areas out at most (they enclose rooms even beyond a crop); returns the raster and the
+    area its corner stands for."""
+    from fuego.scenario import vtt_rooms
+
+    cols0 = math.ceil(vtt.width / k - 1e-9)
+    rows0 = math.ceil(vtt.height / k - 1e-9)
     lines = [[(x / k, y / k) for x, y in line] for line in vtt.everywhere]
     xs = [x for line in lines for x, _ in line]
     ys = [y for line in lines for _, y in line]
@@ -148,55 +199,64 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),  
     y0 = min(max(-BEYOND, math.floor(min(ys, default=0))), 0) - 3
     x1 = max(min(cols0 + BEYOND, math.ceil(max(xs, default=0))), cols0) + 3
     y1 = max(min(rows0 + BEYOND, math.ceil(max(ys, default=0))), rows0) + 3
-    grid = vtt_rooms.raster(lines, x0, y0, x1 - x0, y1 - y0)
+    return vtt_rooms.raster(lines, x0, y0, x1 - x0, y1 - y0), x0, y0
+
+
+def _layout(vtt: VttMap, grid, k: float, x0: int, y0: int, phase: tuple[int, int],
+            outside: bool) -> _Layout:
+    """The grid started ``phase`` squares left of and above the map's corner (with an outdoor
+    strip round it when the outer wall has portals and the plan has room for it)."""
+    from fuego.scenario import vtt_rooms
+
     P = vtt_rooms.PIXELS
+    lay = _Layout(k, (float(phase[0]), float(phase[1])), 0, 0, False, 0, 0, None)
+    lay.cols = math.ceil((vtt.width + lay.shift[0]) / k - 1e-9)
+    lay.rows = math.ceil((vtt.height + lay.shift[1]) / k - 1e-9)
+    on_border = any(_off_plan(e, lay.cols, lay.rows) == 1 for p in vtt.portals
+                    for e in _portal_edges(p, lay.area_units)[:1])
+    lay.strip = outside and on_border and max(lay.cols, lay.rows) + 2 <= MAX_PLAN_AREAS
+    if lay.strip:  # the doors and windows of the outer wall open onto an outdoor strip
+        lay.shift = (lay.shift[0] + k, lay.shift[1] + k)
+        lay.cols, lay.rows = lay.cols + 2, lay.rows + 2
+    lay.ox = round((-x0 - lay.shift[0] / k) * P)
+    lay.oy = round((-y0 - lay.shift[1] / k) * P)
+    lay.votes = vtt_rooms.vote(grid, lay.ox, lay.oy, lay.cols, lay.rows)
+    if lay.strip:
+        lay.votes[0, :] = lay.votes[-1, :] = lay.votes[:, 0] = lay.votes[:, -1] = 0
+    return lay
 
-    def layout(phase: tuple[int, int]):
-        """The grid started ``phase`` squares left of and above the map's corner."""
-        shift = (float(phase[0]), float(phase[1]))
-        cols = math.ceil((vtt.width + shift[0]) / k - 1e-9)
-        rows = math.ceil((vtt.height + shift[1]) / k - 1e-9)
 
-        def area_units(p: Point) -> Point:
-            return (p[0] + shift[0]) / k, (p[1] + shift[1]) / k
+def _best_layout(vtt: VttMap, grid, k: float, x0: int, y0: int,
+                 outside: bool) -> tuple[tuple[int, int], _Layout]:
+    """At 5 ft a square the grid may start 5 ft in, either way: where its areas cover the
+    rooms best (a house drawn on the odd 5-ft lines keeps its walls on the grid's lines);
+    returns that phase and its layout."""
+    from fuego.scenario import vtt_rooms
 
-        on_border = any(_off_plan(e, cols, rows) == 1 for p in vtt.portals
-                        for e in _portal_edges(p, area_units)[:1])
-        strip = outside and on_border and max(cols, rows) + 2 <= MAX_PLAN_AREAS
-        if strip:  # the doors and windows of the outer wall open onto an outdoor strip
-            shift = (shift[0] + k, shift[1] + k)
-            cols, rows = cols + 2, rows + 2
-        ox = round((-x0 - shift[0] / k) * P)
-        oy = round((-y0 - shift[1] / k) * P)
-        votes = vtt_rooms.vote(grid, ox, oy, cols, rows)
-        if strip:
-            votes[0, :] = votes[-1, :] = votes[:, 0] = votes[:, -1] = 0
-        return shift, cols, rows, strip, ox, oy, votes
-
-    # at 5 ft a square the grid may start 5 ft in, either way: where its areas cover the rooms
-    # best (a house drawn on the odd 5-ft lines keeps its walls on the grid's lines)
+    P = vtt_rooms.PIXELS
     phases = [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]
     on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
     tried: list = []
     for phase in phases:
-        got = layout(phase)
-        if got[1] > MAX_PLAN_AREAS or got[2] > MAX_PLAN_AREAS:
+        lay = _layout(vtt, grid, k, x0, y0, phase, outside)
+        if lay.cols > MAX_PLAN_AREAS or lay.rows > MAX_PLAN_AREAS:
             continue
-        tried.append((vtt_rooms.fit(grid, got[4], got[5], got[6], on_map) - 0.002 * any(phase),
-                      -len(tried), phase, got))
-    _, _, phase, (shift, cols, rows, strip, ox, oy, votes) = max(tried)
+        tried.append((vtt_rooms.fit(grid, lay.ox, lay.oy, lay.votes, on_map)
+                      - 0.002 * any(phase), -len(tried), phase, lay))
+    _, _, phase, lay = max(tried, key=lambda t: t[:2])
+    return phase, lay
 
-    def area_units(p: Point) -> Point:
-        return (p[0] + shift[0]) / k, (p[1] + shift[1]) / k
 
-    # rooms in reading order; every region open to beyond the walls is the one outside room
+def _regions(grid, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
+    """Rooms in reading order, each area in the room its vote names; every region open to
+    beyond the walls is the one outside room. Returns the plan's room numbers and the rooms."""
     number: dict[int, int] = {}
     rooms: list[dict] = []
     outside_room: int | None = None
-    region = [[-1] * cols for _ in range(rows)]
-    for r in range(rows):
-        for c in range(cols):
-            g = int(votes[r, c])
+    region = [[-1] * lay.cols for _ in range(lay.rows)]
+    for r in range(lay.rows):
+        for c in range(lay.cols):
+            g = int(lay.votes[r, c])
             if g == 0 or grid.outside[g]:
                 if outside_room is None:
                     outside_room = len(rooms)
@@ -211,54 +271,74 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),  
                                   "areas": []})
                 region[r][c] = number[g]
             rooms[region[r][c]]["areas"].append((c, r))
-    if not outside and outside_room is not None:
-        for c, r in rooms[outside_room]["areas"]:
-            region[r][c] = -1
-        rooms[outside_room]["areas"] = []
-    if len([room for room in rooms if room["areas"]]) > len(ROOM_CHARS) + 1:
-        raise LimitError(f"the walls make {len(rooms)} rooms; fuego names at most "
-                         f"{len(ROOM_CHARS) + 1} in one imported plan", where=vtt.source,
-                         tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
+    return region, rooms
 
-    def room_of(cell: tuple[int, int]) -> int:
-        """The room of an area; -1 for no area (--no-outside), -2 beyond the plan."""
-        c, r = cell
-        return region[r][c] if 0 <= c < cols and 0 <= r < rows else -2
 
-    # portals: on the edge nearest their span where the rooms on either side differ
-    taken: dict[Edge, Portal] = {}
+def _drop_outside(region: list[list[int]], rooms: list[dict]) -> None:
+    """--no-outside: the outside's areas are no areas."""
+    for room in rooms:
+        if room["outdoors"]:
+            for c, r in room["areas"]:
+                region[r][c] = -1
+            room["areas"] = []
+
+
+def _room_of(region: list[list[int]], cols: int, rows: int, cell: tuple[int, int]) -> int:
+    """The room of an area; -1 for no area (--no-outside), -2 beyond the plan."""
+    c, r = cell
+    return region[r][c] if 0 <= c < cols and 0 <= r < rows else -2
+
+
+def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal],
+                   windows: tuple[int, ...], doors: tuple[int, ...], from_names: bool
+                   ) -> tuple[list[tuple[Edge, Portal]], list[tuple[Edge, Portal]],
+                              list[tuple[Portal, str]]]:
+    """Each portal on the edges nearest its span, where the rooms on either side differ
+    (``taken`` gathers the edges held); returns the doors, the windows and the portals left
+    out with why."""
     skipped: list[tuple[Portal, str]] = []
     door_list: list[tuple[Edge, Portal]] = []
     win_list: list[tuple[Edge, Portal]] = []
     for portal in vtt.portals:
         placed: list[Edge] = []
-        for choices in _portal_choices(portal, area_units):
-            usable = [e for e in choices if e not in taken
-                      and all(room_of(cell) >= 0 for cell in _edge_areas(e))]
-            apart = [e for e in usable if room_of(_edge_areas(e)[0])
-                     != room_of(_edge_areas(e)[1])]
-            pick = (apart or usable)[:1]
+        for choices in _portal_choices(portal, lay.area_units):
+            pick = _portal_edge(choices, taken, room_of)
             placed += pick
             for e in pick:
                 taken[e] = portal
         if not placed:
-            skipped.append((portal, _why_not(portal, area_units, taken, room_of, strip)))
+            skipped.append((portal, _why_not(portal, lay.area_units, taken, room_of, lay.strip)))
             continue
-        window = _is_window(portal, windows, doors, windows_from_names)
+        window = _is_window(portal, windows, doors, from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
+    return door_list, win_list, skipped
+
+
+def _portal_edge(choices: list[Edge], taken: dict[Edge, Portal], room_of) -> list[Edge]:
+    """The first free edge of ``choices`` between two areas, one between two rooms first
+    (none: an empty list)."""
+    usable = [e for e in choices if e not in taken
+              and all(room_of(cell) >= 0 for cell in _edge_areas(e))]
+    apart = [e for e in usable if room_of(_edge_areas(e)[0]) != room_of(_edge_areas(e)[1])]
+    return (apart or usable)[:1]
+
+
+def _inner_walls(grid, lay: _Layout, taken: dict[Edge, Portal], room_of) -> list[Edge]:
+    """The edges between two areas of one room that walls block (a partition, a stub), where
+    no portal stands."""
+    from fuego.scenario import vtt_rooms
 
     inner = []
-    across, down = vtt_rooms.blocked(grid, ox, oy, cols, rows)
-    for r in range(rows):
-        for c in range(cols):
+    across, down = vtt_rooms.blocked(grid, lay.ox, lay.oy, lay.cols, lay.rows)
+    for r in range(lay.rows):
+        for c in range(lay.cols):
             for e, other, share in ((("v", c + 1, r), (c + 1, r), across, ),
                                     (("h", c, r + 1), (c, r + 1), down)):
                 if e in taken or room_of((c, r)) < 0 or room_of((c, r)) != room_of(other):
                     continue
                 if share[r, c] >= WALL_SHARE:
                     inner.append(e)
-    return ImportedPlan(vtt, grid_feet, cols, rows, region, rooms, sorted(door_list),
-                        sorted(win_list), sorted(inner), skipped, strip, shift, phase)
+    return inner
 
 
 def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
@@ -386,7 +466,7 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
         add("# squares start at column B, row 2). It is the outside, a way out.")
 
 
-def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,  # noqa: C901
+def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,
             level: str = "ground") -> str:
     """The scenario file: a checked floor plan, one level per map, plus comments on what the
     GM must add."""
@@ -398,7 +478,46 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
     title = title or os.path.splitext(name)[0].replace("_", " ").replace("-", " ").strip() \
         or "Imported map"
     title = title[:80]
-    # room keys and legend characters are shared by every level of the building
+    keys, chars = _room_keys(levels)
+    L: list[str] = []
+    add = L.append
+    for plan, lv in levels:
+        _level_head(plan, lv, add, len(levels) > 1)
+    _to_do(add, len(levels) > 1)
+    add("format: 1")
+    add(f"title: {_q(title)}")
+    add(f"description: {_q('Imported from ' + name + '. Describe the place here.')}")
+    add("")
+    L.extend(DEFAULTS_YAML)
+    add("")
+    add("rooms:")
+    L.extend(_room_lines(levels, keys))
+    add("")
+    add("legend:")
+    for li_ri, key in keys.items():
+        add(f"  {_q(chars[li_ri])}: {key}")
+    add("")
+    add("levels:")
+    L.extend(_plan_lines(levels, chars))
+    L.extend(_barrier_sections(levels))
+    for plan, lv in levels:
+        _notes(plan, lv, add, len(levels) > 1)
+    add("")
+    plan0, lv0 = levels[0]
+    add("heroes: []                  # TO DO: - {name: ..., start: " +
+        f"{plan0.area_name(0, 0, lv0)}, traits: {{brawn: 2, finesse: 2, wits: 2, "
+        "resolve: 2, panache: 2}}")
+    add("fires: []                   # TO DO: - {area: ..., fd: 3}")
+    add("")
+    add("rules:")
+    add("  max_rounds: 40")
+    return "\n".join(L) + "\n"
+
+
+def _room_keys(levels: list[tuple[ImportedPlan, str]]
+               ) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
+    """Each (level, room) with areas: its key and legend character, shared by every level of
+    the building (the first outside is ``outside``, drawn ``o``)."""
     chars: dict[tuple[int, int], str] = {}
     keys: dict[tuple[int, int], str] = {}
     pool = iter(ROOM_CHARS)
@@ -416,10 +535,11 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
                 n_rooms += 1
                 keys[(li, ri)] = f"room{n_rooms}"
                 chars[(li, ri)] = next(pool)
-    L: list[str] = []
-    add = L.append
-    for plan, lv in levels:
-        _level_head(plan, lv, add, len(levels) > 1)
+    return keys, chars
+
+
+def _to_do(add, several: bool) -> None:
+    """The comments on how the rooms were found and what the GM must fill in."""
     add("# Rooms are the spaces the walls enclose, found 8 pixels to a 10-ft area; each area")
     add("# belongs to the room that holds most of it. Portals that Dungeondraft exports with")
     add("# `closed: false` are windows, the others doors (as Foundry's Universal Battlemap")
@@ -435,23 +555,29 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
     add("#   3. areas: features per area (oil, gunpowder, wooden-beam, stone-beam, exit);")
     add("#   4. routes: runs of carpet, curtains, hangings or spilt oil the fire follows;")
     add("#   5. heroes: and fires: (who is where, and where the fire starts);")
-    if len(levels) > 1:
+    if several:
         add("#   6. links: the stairs, ladders and holes between the levels, by hand.")
     else:
         add("#   6. more levels (cellar, upper floor) and links: (stairs, ladders) by hand.")
     add("# See docs/scenario-format.md and docs/maps-and-forecasts.md.")
-    add("format: 1")
-    add(f"title: {_q(title)}")
-    add(f"description: {_q('Imported from ' + name + '. Describe the place here.')}")
-    add("")
-    add("defaults:")
-    add("  wall: wooden-wall        # TO DO: the walls between rooms unless a room says otherwise")
-    add("  door: wooden-door        # TO DO: every door below unless it names its material")
-    add("  window: glass-window")
-    add("  floor: wooden-floor")
-    add("  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel")
-    add("")
-    add("rooms:")
+
+
+#: The imported scenario's defaults section, with what the GM should set.
+DEFAULTS_YAML = (
+    "defaults:",
+    "  wall: wooden-wall        # TO DO: the walls between rooms unless a room says otherwise",
+    "  door: wooden-door        # TO DO: every door below unless it names its material",
+    "  window: glass-window",
+    "  floor: wooden-floor",
+    "  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel",
+)
+
+
+def _room_lines(levels: list[tuple[ImportedPlan, str]],
+                keys: dict[tuple[int, int], str]) -> list[str]:
+    """The rooms section's entries: the outside (a way out on the ground, open air above it)
+    and each room to name, each with how many areas it has and where."""
+    out = []
     for li, (plan, lv) in enumerate(levels):
         for ri, room in enumerate(plan.rooms):
             if (li, ri) not in keys:
@@ -460,68 +586,63 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
             where = f"{n} area{'s' if n != 1 else ''}, {lv} {_span(plan, room['areas'], lv)}"
             key = keys[(li, ri)]
             if room["outdoors"] and li == 0:
-                add(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
-                    f"features: [exit]}}   # {where}: beyond the walls, a way out")
+                out.append(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
+                           f"features: [exit]}}   # {where}: beyond the walls, a way out")
             elif room["outdoors"]:
-                add(f"  {key}: {{name: {_q('Open air (' + lv + ')')}, outdoors: true, fuel: "
-                    f"none}}   # {where}: beyond the walls of a level above the ground: no "
-                    "way out; smoke and fire leave by its windows")
+                out.append(f"  {key}: {{name: {_q('Open air (' + lv + ')')}, outdoors: true, "
+                           f"fuel: none}}   # {where}: beyond the walls of a level above the "
+                           "ground: no way out; smoke and fire leave by its windows")
             else:
-                add(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO name, "
-                    f"fuel, wall; {where}")
-    add("")
-    add("legend:")
-    for li_ri, key in keys.items():
-        add(f"  {_q(chars[li_ri])}: {key}")
-    add("")
-    add("levels:")
-    for li, (plan, lv) in enumerate(levels):
-        add(f"  - name: {lv}")
-        add(f"    elevation: {li}")
-        add("    plan: |")
-        for r in range(plan.rows):
-            row = "".join("#" if plan.region[r][c] < 0 else chars[(li, plan.region[r][c])]
-                          for c in range(plan.cols))
-            add("      " + row)
+                out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO "
+                           f"name, fuel, wall; {where}")
+    return out
 
-    def edge_text(plan: ImportedPlan, lv: str, edge: Edge) -> str:
-        (c0, r0), (c1, r1) = _edge_areas(edge)
-        return f"{plan.area_name(c0, r0, lv)}-{plan.area_name(c1, r1, lv)}"
+
+def _plan_lines(levels: list[tuple[ImportedPlan, str]],
+                chars: dict[tuple[int, int], str]) -> list[str]:
+    """The levels section: each level's name, elevation and plan drawn in room characters."""
+    out = []
+    for li, (plan, lv) in enumerate(levels):
+        out += [f"  - name: {lv}", f"    elevation: {li}", "    plan: |"]
+        for r in range(plan.rows):
+            out.append("      " + "".join("#" if plan.region[r][c] < 0
+                                          else chars[(li, plan.region[r][c])]
+                                          for c in range(plan.cols)))
+    return out
+
+
+def _edge_text(plan: ImportedPlan, lv: str, edge: Edge) -> str:
+    """An edge as the scenario names it: its two areas."""
+    (c0, r0), (c1, r1) = _edge_areas(edge)
+    return f"{plan.area_name(c0, r0, lv)}-{plan.area_name(c1, r1, lv)}"
+
+
+def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
+    """The doors, windows and walls sections (each only if it has an entry), every entry with
+    the material to fill in."""
+    several = len(levels) > 1
 
     def portal_line(plan: ImportedPlan, lv: str, edge: Edge, portal: Portal, what: str) -> str:
         hint = f" {_q(portal.hint)}" if portal.hint else ""
-        of = f" of {lv}" if len(levels) > 1 else ""
+        of = f" of {lv}" if several else ""
         closed = "closed: true" if portal.closed else "closed: false"
-        return (f"  - {{at: {edge_text(plan, lv, edge)}}}   # portal {portal.number}{of}{hint}"
+        return (f"  - {{at: {_edge_text(plan, lv, edge)}}}   # portal {portal.number}{of}{hint}"
                 f" ({closed}): TO DO material ({what})")
 
+    out: list[str] = []
     for section, pick, what in (
             ("doors", lambda p: p.doors, "thin-wooden-door, wooden-door, thick-wooden-door"),
             ("windows", lambda p: p.windows, "papered-window or glass-window")):
         lines = [portal_line(plan, lv, e, portal, what)
                  for plan, lv in levels for e, portal in pick(plan)]
         if lines:
-            add("")
-            add(f"{section}:")
-            L.extend(lines)
-    inner = [f"  - {{at: {edge_text(plan, lv, e)}, material: wooden-wall}}   # TO DO material"
+            out += ["", f"{section}:", *lines]
+    inner = [f"  - {{at: {_edge_text(plan, lv, e)}, material: wooden-wall}}   # TO DO material"
              for plan, lv in levels for e in plan.inner_walls]
     if inner:
-        add("")
-        add("walls:                      # walls that stand inside one room (partitions, stubs)")
-        L.extend(inner)
-    for plan, lv in levels:
-        _notes(plan, lv, add, len(levels) > 1)
-    add("")
-    plan0, lv0 = levels[0]
-    add("heroes: []                  # TO DO: - {name: ..., start: " +
-        f"{plan0.area_name(0, 0, lv0)}, traits: {{brawn: 2, finesse: 2, wits: 2, "
-        "resolve: 2, panache: 2}}")
-    add("fires: []                   # TO DO: - {area: ..., fd: 3}")
-    add("")
-    add("rules:")
-    add("  max_rounds: 40")
-    return "\n".join(L) + "\n"
+        out += ["", "walls:                      # walls that stand inside one room (partitions, "
+                "stubs)", *inner]
+    return out
 
 
 def objects_by_area(plan: ImportedPlan, level: str) -> list[tuple[str, list[str]]]:
@@ -539,7 +660,7 @@ def objects_by_area(plan: ImportedPlan, level: str) -> list[tuple[str, list[str]
     return [(plan.area_name(c, r, level), sizes) for (r, c), sizes in sorted(found.items())]
 
 
-def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:  # noqa: C901
+def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:
     """The comments after the plan: what was cut, what was not carried, objects and lights."""
     of = f" ({level})" if named else ""
     vtt = plan.vtt
@@ -554,30 +675,41 @@ def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:  # noqa: C
         add(f"# Not carried over from the map{of} (add them by hand if they matter):")
         for line in lost:
             add("#   " + line)
-    objects = objects_by_area(plan, level)
-    if objects:
-        add("")
-        add(f"# Objects on the map that block sight{of} (objects_line_of_sight: pillars, "
-            "furniture, rubble).")
-        add("# They are not walls of rooms: give what burns a fuel, or a feature such as "
-            "wooden-beam:")
-        for area, sizes in objects[:60]:
-            add(f"#   {area}: {len(sizes)} object{'s' if len(sizes) != 1 else ''} "
-                f"({', '.join(sizes[:6])}{', ...' if len(sizes) > 6 else ''})")
-        if len(objects) > 60:
-            add(f"#   ... and objects in {len(objects) - 60} more areas")
+    _object_notes(plan, level, add, of)
     if vtt.lights:
-        add("")
-        add(f"# Lights on the map{of} (lamps, candles, hearths: places a fire might start):")
-        seen = []
-        for x, y in vtt.lights:
-            c, r = plan.area_at(x, y)
-            name = plan.area_name(c, r, level)
-            if name not in seen and plan.region[r][c] >= 0:
-                seen.append(name)
-        if seen:
-            add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
-            add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
+        _light_notes(plan, level, add, of)
+
+
+def _object_notes(plan: ImportedPlan, level: str, add, of: str) -> None:
+    """The objects that block sight, by area (the first 60 areas)."""
+    objects = objects_by_area(plan, level)
+    if not objects:
+        return
+    add("")
+    add(f"# Objects on the map that block sight{of} (objects_line_of_sight: pillars, "
+        "furniture, rubble).")
+    add("# They are not walls of rooms: give what burns a fuel, or a feature such as "
+        "wooden-beam:")
+    for area, sizes in objects[:60]:
+        add(f"#   {area}: {len(sizes)} object{'s' if len(sizes) != 1 else ''} "
+            f"({', '.join(sizes[:6])}{', ...' if len(sizes) > 6 else ''})")
+    if len(objects) > 60:
+        add(f"#   ... and objects in {len(objects) - 60} more areas")
+
+
+def _light_notes(plan: ImportedPlan, level: str, add, of: str) -> None:
+    """The areas with the map's lights (places a fire might start), and a fire to copy."""
+    add("")
+    add(f"# Lights on the map{of} (lamps, candles, hearths: places a fire might start):")
+    seen = []
+    for x, y in plan.vtt.lights:
+        c, r = plan.area_at(x, y)
+        name = plan.area_name(c, r, level)
+        if name not in seen and plan.region[r][c] >= 0:
+            seen.append(name)
+    if seen:
+        add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
+        add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
 
 
 @dataclass

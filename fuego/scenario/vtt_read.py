@@ -271,7 +271,47 @@ def _numbers(idx: list[int], most: int = 12) -> str:
 EDGE = 0.25
 
 
-def _check(data: dict, source: str) -> VttMap:  # noqa: C901
+def _check(data: dict, source: str) -> VttMap:
+    """The file's JSON read into a :class:`VttMap`: its size and origin, walls, portals and
+    lights cut to the map, and every part not carried over listed with why."""
+    w, h, ppg, origin = _resolution(data, source)
+    ignored: list[str] = []  # every part of the map not carried over: where, and why
+    clipped: list[str] = []  # what reached beyond the map's rectangle and was cut to it
+    broken: list[FuegoError] = []
+    total = [0]
+    everywhere = _polylines(data.get("line_of_sight", []), source, "line_of_sight", origin,
+                            broken, ignored, total)
+    walls = _clipped(everywhere, "line_of_sight", w, h, clipped)
+    objects_all = _polylines(data.get("objects_line_of_sight", []), source,
+                             "objects_line_of_sight", origin, [], ignored, [0])
+    objects = _clipped(objects_all, "objects_line_of_sight", w, h, [])
+    portals_raw = _portal_list(data, source)
+    portals, spans = _portals(portals_raw, source, origin, w, h, broken, ignored, clipped)
+    # the walls are what a map is: a file that has some, none of them on the map, is refused,
+    # as is one with only portals, none of them on it (a map with neither is open ground)
+    if (data.get("line_of_sight") and not walls) or (
+            not data.get("line_of_sight") and portals_raw and not portals):
+        if broken:
+            raise broken[0]
+        raise _bad(source, f"nothing of the map lies on it: every wall and portal is beyond "
+                   f"the {w:g} x {h:g} square map (map_origin {origin[0]:g}, {origin[1]:g})",
+                   tip="export the map again with its region over the building, or check "
+                       "resolution.map_origin and resolution.map_size")
+    lights = _lights(data.get("lights", []), source, origin, w, h, ignored)
+    why = {"environment": "lighting and weather of the picture are not fuego's weather"}
+    ignored += [f"{k}: not read: {reason}" for k, reason in why.items() if data.get(k)]
+    if data.get("image"):
+        ignored.append("the picture: not read: fuego draws its own maps from the walls")
+    version = data.get("format")
+    return VttMap(source, w, h, ppg, plain(str(version), 20)
+                  if isinstance(version, (int, float, str)) else "?", walls, portals, lights,
+                  ignored, origin=origin, everywhere=everywhere + spans, objects=objects,
+                  clipped=clipped, portals_read=len(portals_raw))
+
+
+def _resolution(data: dict, source: str) -> tuple[float, float, float | None, Point]:
+    """``resolution``: the map's size in squares (within fuego's limits), its pixels per
+    square (if given) and its origin in the file's squares."""
     res = data.get("resolution")
     if not isinstance(res, dict):
         raise _bad(source, "resolution: missing or not an object (this does not look like a "
@@ -296,18 +336,11 @@ def _check(data: dict, source: str) -> VttMap:  # noqa: C901
         raise _bad(source, "resolution.map_origin: expected {\"x\": ..., \"y\": ...}")
     origin = (_number(origin_raw.get("x", 0), source, "resolution.map_origin.x"),
               _number(origin_raw.get("y", 0), source, "resolution.map_origin.y"))
+    return w, h, ppg, origin
 
-    ignored: list[str] = []  # every part of the map not carried over: where, and why
-    clipped: list[str] = []  # what reached beyond the map's rectangle and was cut to it
-    broken: list[FuegoError] = []
-    total = [0]
-    everywhere = _polylines(data.get("line_of_sight", []), source, "line_of_sight", origin,
-                            broken, ignored, total)
-    walls = _clipped(everywhere, "line_of_sight", w, h, clipped)
-    objects_all = _polylines(data.get("objects_line_of_sight", []), source,
-                             "objects_line_of_sight", origin, [], ignored, [0])
-    objects = _clipped(objects_all, "objects_line_of_sight", w, h, [])
 
+def _portal_list(data: dict, source: str) -> list:
+    """``portals``: a list (none: empty) of at most MAX_PORTALS."""
     portals_raw = data.get("portals", [])
     if portals_raw is None:
         portals_raw = []
@@ -316,6 +349,14 @@ def _check(data: dict, source: str) -> VttMap:  # noqa: C901
     if len(portals_raw) > MAX_PORTALS:
         raise LimitError(f"portals: {len(portals_raw)}; fuego reads at most {MAX_PORTALS}",
                          where=source)
+    return portals_raw
+
+
+def _portals(portals_raw: list, source: str, origin: Point, w: float, h: float,
+             broken: list[FuegoError], ignored: list[str], clipped: list[str]
+             ) -> tuple[list[Portal], list[list[Point]]]:
+    """Each portal read and cut to the map (a broken one skipped, one beyond the map
+    dropped, each listed); returns those on the map and every portal's whole span."""
     portals = []
     spans: list[list[Point]] = []
     beyond: list[int] = []
@@ -342,44 +383,33 @@ def _check(data: dict, source: str) -> VttMap:  # noqa: C901
         if idx:
             clipped.append(f"portals: {len(idx)} ({', '.join(f'[{i}]' for i in idx[:12])}"
                            f"{' ...' if len(idx) > 12 else ''}): {what}")
-    # the walls are what a map is: a file that has some, none of them on the map, is refused,
-    # as is one with only portals, none of them on it (a map with neither is open ground)
-    if (data.get("line_of_sight") and not walls) or (
-            not data.get("line_of_sight") and portals_raw and not portals):
-        if broken:
-            raise broken[0]
-        raise _bad(source, f"nothing of the map lies on it: every wall and portal is beyond "
-                   f"the {w:g} x {h:g} square map (map_origin {origin[0]:g}, {origin[1]:g})",
-                   tip="export the map again with its region over the building, or check "
-                       "resolution.map_origin and resolution.map_size")
-    lights_raw = data.get("lights", [])
+    return portals, spans
+
+
+def _lights(lights_raw: Any, source: str, origin: Point, w: float, h: float,
+            ignored: list[str]) -> list[Point]:
+    """The first MAX_LIGHTS lights on the map (a light is only a hint: a broken one is
+    skipped and listed)."""
     lights: list[Point] = []
-    if isinstance(lights_raw, list):
-        for i, light in enumerate(lights_raw[:MAX_LIGHTS]):
-            if not (isinstance(light, dict) and "position" in light):
-                ignored.append(f"lights[{i}]: skipped: it has no position")
-                continue
-            try:
-                x, y = _point(light["position"], source, f"lights[{i}].position", origin)
-                if not (-EDGE <= x <= w + EDGE and -EDGE <= y <= h + EDGE):
-                    continue  # a light of the building beyond the crop: not on this map
-                lights.append((x, y))
-            except FuegoError as exc:  # a light is only a hint: a broken one is skipped
-                ignored.append(f"lights[{i}]: skipped: {exc.message}")
-        if len(lights_raw) > MAX_LIGHTS:
-            ignored.append(f"lights[{MAX_LIGHTS}:]: {len(lights_raw) - MAX_LIGHTS} lights after "
-                           f"the first {MAX_LIGHTS} skipped")
-    elif lights_raw:
-        ignored.append("lights: skipped: not a list")
-    why = {"environment": "lighting and weather of the picture are not fuego's weather"}
-    ignored += [f"{k}: not read: {reason}" for k, reason in why.items() if data.get(k)]
-    if data.get("image"):
-        ignored.append("the picture: not read: fuego draws its own maps from the walls")
-    version = data.get("format")
-    return VttMap(source, w, h, ppg, plain(str(version), 20)
-                  if isinstance(version, (int, float, str)) else "?", walls, portals, lights,
-                  ignored, origin=origin, everywhere=everywhere + spans, objects=objects,
-                  clipped=clipped, portals_read=len(portals_raw))
+    if not isinstance(lights_raw, list):
+        if lights_raw:
+            ignored.append("lights: skipped: not a list")
+        return lights
+    for i, light in enumerate(lights_raw[:MAX_LIGHTS]):
+        if not (isinstance(light, dict) and "position" in light):
+            ignored.append(f"lights[{i}]: skipped: it has no position")
+            continue
+        try:
+            x, y = _point(light["position"], source, f"lights[{i}].position", origin)
+            if not (-EDGE <= x <= w + EDGE and -EDGE <= y <= h + EDGE):
+                continue  # a light of the building beyond the crop: not on this map
+            lights.append((x, y))
+        except FuegoError as exc:
+            ignored.append(f"lights[{i}]: skipped: {exc.message}")
+    if len(lights_raw) > MAX_LIGHTS:
+        ignored.append(f"lights[{MAX_LIGHTS}:]: {len(lights_raw) - MAX_LIGHTS} lights after "
+                       f"the first {MAX_LIGHTS} skipped")
+    return lights
 
 
 def _portal(p: Any, source: str, key: str, number: int, origin: Point) -> Portal:

@@ -98,7 +98,7 @@ def _clipped(seg: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, ...]:
     return nax, nay, nbx, nby
 
 
-def label(open_: np.ndarray) -> tuple[np.ndarray, int]:  # noqa: C901
+def label(open_: np.ndarray) -> tuple[np.ndarray, int]:
     """4-connected regions of the True pixels: labels 1..n (0 elsewhere), and n.
 
     Each row's runs of open pixels are found at once; a run joins every run of the next row it
@@ -114,7 +114,21 @@ def label(open_: np.ndarray) -> tuple[np.ndarray, int]:  # noqa: C901
     labels = np.zeros((h, w), dtype=np.int32)
     if n == 0:
         return labels, 0
-    parent = np.arange(n)
+    parent = _joined_runs(n, _overlapping_runs(h, sr, sc, ec))
+    roots, run_label = np.unique(parent, return_inverse=True)
+    run_label = run_label + 1
+    # paint the runs: +label at each start, -label at each end, summed along the row
+    paint = np.zeros((h, w + 1), dtype=np.int64)
+    np.add.at(paint, (sr, sc), run_label)
+    np.add.at(paint, (er, ec), -run_label)
+    labels[:] = np.cumsum(paint, axis=1)[:, :w]
+    return labels, len(roots)
+
+
+def _overlapping_runs(h: int, sr: np.ndarray, sc: np.ndarray, ec: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pairs of runs (by number) in rows next to each other that overlap by a pixel, or
+    None if no two do."""
     first = np.searchsorted(sr, np.arange(h + 1))  # runs of row r: first[r]:first[r + 1]
     pairs_a, pairs_b = [], []
     for r in range(h - 1):
@@ -131,29 +145,31 @@ def label(open_: np.ndarray) -> tuple[np.ndarray, int]:  # noqa: C901
         offset = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
         pairs_a.append(a)
         pairs_b.append(b0 + np.repeat(lo, count) + offset)
-    if pairs_a:
-        edges_a, edges_b = np.concatenate(pairs_a), np.concatenate(pairs_b)
+    if not pairs_a:
+        return None
+    return np.concatenate(pairs_a), np.concatenate(pairs_b)
 
-        def root(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
 
-        for x, y in zip(edges_a.tolist(), edges_b.tolist()):
-            rx, ry = root(x), root(y)
-            if rx != ry:
-                parent[max(rx, ry)] = min(rx, ry)
-        for x in range(n):
-            parent[x] = root(x)
-    roots, run_label = np.unique(parent, return_inverse=True)
-    run_label = run_label + 1
-    # paint the runs: +label at each start, -label at each end, summed along the row
-    paint = np.zeros((h, w + 1), dtype=np.int64)
-    np.add.at(paint, (sr, sc), run_label)
-    np.add.at(paint, (er, ec), -run_label)
-    labels[:] = np.cumsum(paint, axis=1)[:, :w]
-    return labels, len(roots)
+def _joined_runs(n: int, pairs: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """Union-find over ``n`` runs joined in ``pairs``: each run's root (the lowest run of its
+    region)."""
+    parent = np.arange(n)
+    if pairs is None:
+        return parent
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for x, y in zip(pairs[0].tolist(), pairs[1].tolist()):
+        rx, ry = root(x), root(y)
+        if rx != ry:
+            parent[max(rx, ry)] = min(rx, ry)
+    for x in range(n):
+        parent[x] = root(x)
+    return parent
 
 
 def raster(lines: list[list[Point]], x0: int, y0: int, cols: int, rows: int) -> Raster:
