@@ -584,83 +584,64 @@ def word_comparisons(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
     yield from visit(tree, "")
 
 
-#: Where fuego still compares text with a string literal, and why that is right there:
-#: (file under fuego/, function) -> how many comparisons. Lower a count as they go; never raise
-#: one for a closed set of fuego's own words (give the words an Enum instead).
-WORDS_ALLOWED: dict[tuple[str, str], int] = {
-    # Other libraries' and protocols' words, not fuego's: pydantic's error types, ASGI's scope
-    # types and HTTP's methods and addresses, Dask's future states, matplotlib's alignments,
-    # YAML's block styles, an ImportError's module name.
-    ("cli/screen.py", "announce"): 1,
-    ("forecast/cluster.py", "_Pending.collect"): 2,
-    ("render/mapdraw.py", "_Placer.box"): 4,
-    ("scenario/model.py", "module_registry"): 1,
-    ("scenario/plan.py", "Planner._read_plan"): 1,
-    ("scenario/spec.py", "_message"): 14,
-    ("web/server.py", "Guard.__call__"): 2,
-    ("web/server.py", "Guard.__call__.send_secure"): 1,
-    ("web/server.py", "ScreenServer.url"): 1,
-    ("web/server.py", "make_app.events"): 1,
-    # Characters, not words: a drawing's cells, a sign or dash in a number, a comment mark,
-    # surrogate ranges, a VTT wall's axis letter.
-    ("dice/roller.py", "parse"): 2,
-    ("render/mapdraw.py", "_wrap"): 1,
-    ("render/terminal.py", "_Drawing.cell"): 1,
-    ("render/terminal.py", "_Drawing.draw"): 4,
-    ("scenario/plan.py", "Planner.position"): 1,
-    ("scenario/script/checks.py", "Reader._split_dash"): 1,
-    ("scenario/vtt.py", "_edge_areas"): 1,
-    ("scenario/vtt_read.py", "_int"): 1,
-    ("scenario/vtt_read.py", "plain"): 1,
-    ("text.py", "problem"): 1,
-    # A command-line option's value, already one of click.Choice's words at the edge (the
-    # output format, the paper, a report's layout).
-    ("cli/export.py", "export"): 3,
-    ("cli/export.py", "out_format"): 1,
-    ("cli/forecast.py", "forecast"): 2,
-    ("cli/forecast.py", "write_report"): 3,
-    ("cli/mapcmd.py", "map_cmd"): 4,
-    ("cli/mapcmd.py", "save_figures"): 2,
-    ("render/forecast_plot.py", "plot_forecast"): 1,
-    ("render/mapdraw.py", "_layouts"): 2,
-    # Keys, not values: a mapping's keys compared (a screen file's, with its marker; a view's;
-    # a legend entry's).
-    ("cli/screen.py", "_remembered"): 2,
-    ("scenario/writer.py", "_compact_legend"): 1,
-    ("web/feed.py", "page_state"): 1,
+#: Where fuego still compares text with a string literal, and why that is right there: file
+#: under fuego/ -> how many comparisons (by file, so splitting a function moves none). Lower a
+#: count as they go; never raise one for a closed set of fuego's own words (give them an Enum).
+WORDS_ALLOWED: dict[str, int] = {
+    # Other libraries' and protocols' words, not fuego's.
+    "scenario/spec.py": 19,  # pydantic's error types (14); the section reader's own kinds
+    #                          (model, value, list) and key names (5): split29 splits it now
+    "web/server.py": 5,  # ASGI's scope and message types, HTTP's methods, any-address hosts
+    "forecast/cluster.py": 2,  # Dask's future states
+    # A command-line option's value, already one of click.Choice's words at the edge.
+    "cli/export.py": 4,  # the output format (uvtt, foundry)
+    "cli/forecast.py": 5,  # the report's format (pdf) and paper (letter)
+    "cli/mapcmd.py": 6,  # the map's format (png, pdf, svg)
+    "render/forecast_plot.py": 1,  # the report's layout (pages)
+    "render/mapdraw.py": 7,  # the layout (pages, 2); matplotlib's alignments (4); a blank (1)
+    # Characters, not words.
+    "render/terminal.py": 5,  # a drawing's blank cells
+    "dice/roller.py": 2,  # a modifier's sign
+    "scenario/plan.py": 2,  # a plan's wall mark; YAML's block styles (| and >)
+    "scenario/script/checks.py": 1,  # a dash between two area names
+    "scenario/vtt_read.py": 2,  # a number's sign; the surrogate range
+    "text.py": 1,  # the surrogate range
+    "scenario/vtt.py": 1,  # a VTT wall's axis letter (its own code, v or h)
+    # Keys, not values.
+    "cli/screen.py": 3,  # a screen file's keys and marker; any-address hosts
+    "web/feed.py": 1,  # the view's levels key
+    "scenario/writer.py": 1,  # a legend entry's keys
     # English, not fuego's: the articles a room's name may bring.
-    ("render/players.py", "the"): 1,
-    # Left to the engineers whose files these are this session: the plan's barrier sections
-    # (split29 splits _overrides), the scenario loader's section reader (check_sections, split29)
-    # and a sweep's barrier states (forecast30).
-    ("forecast/sweep.py", "parse_change"): 1,
-    ("scenario/barriers.py", "BarrierPlanner._overrides"): 3,
-    ("scenario/barriers.py", "BarrierPlanner._overrides.plan_for"): 4,
-    ("scenario/spec.py", "check_sections"): 5,
+    "render/players.py": 1,
+    # Left to the engineers whose files these are this session.
+    "scenario/barriers.py": 7,  # the plan's barrier sections (split29 splits _overrides)
+    "forecast/sweep.py": 1,  # a sweep's barrier states (forecast30)
+    "scenario/model.py": 1,  # an ImportError's module name (not a word)
 }
 
 
-def _fuego_word_comparisons() -> dict[tuple[str, str], list[str]]:
-    found: dict[tuple[str, str], list[str]] = {}
+def _fuego_word_comparisons() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
         for scope, line, text in word_comparisons(ast.parse(path.read_text(encoding="utf-8"))):
-            found.setdefault((rel, scope), []).append(f"fuego/{rel}:{line}: {text}")
+            found.setdefault(rel, []).append(f"fuego/{rel}:{line} ({scope or 'module'}): {text}")
     return found
 
 
 def test_no_new_word_compared_as_a_string():
     found = _fuego_word_comparisons()
-    new = [line for key, lines in found.items() if len(lines) > WORDS_ALLOWED.get(key, 0)
+    new = [line for rel, lines in found.items() if len(lines) > WORDS_ALLOWED.get(rel, 0)
            for line in lines]
     assert not new, ("words compared as strings (give the closed set an Enum in the module "
-                     "that owns it, read text into it at the edge):\n" + "\n".join(new))
+                     "that owns it and read text into it at the edge; these files hold more "
+                     "than WORDS_ALLOWED says):\n" + "\n".join(new))
 
 
 def test_the_word_allow_list_is_not_stale():
     found = _fuego_word_comparisons()
-    stale = {key: (n, len(found.get(key, []))) for key, n in WORDS_ALLOWED.items()
-             if len(found.get(key, [])) < n}
+    stale = {rel: (n, len(found.get(rel, []))) for rel, n in WORDS_ALLOWED.items()
+             if len(found.get(rel, [])) < n}
     assert not stale, f"lower these counts (allowed, found): {stale}"
 
 
