@@ -266,9 +266,9 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
     try:
         from fuego.forecast.runner import forecast
         from fuego.scenario.model import load
+        real = tavern.exists()
     except ImportError:
-        forecast = load = None
-    real = forecast is not None and load is not None and tavern.exists()
+        real = False
     if real:
         scenario = load(str(tavern))
 

@@ -72,6 +72,7 @@ def manor(seed: int = 1) -> Building:  # noqa: C901
         for r in range(rows):
             for c in range(cols):
                 i = b.at(lv, c, r)
+                assert i is not None
                 for dc, dr in ((1, 0), (0, 1)):
                     j = b.at(lv, c + dc, r + dr)
                     if j is None:
@@ -96,12 +97,16 @@ def manor(seed: int = 1) -> Building:  # noqa: C901
     for r in range(rows):
         for c in range(cols):
             i, j = b.at(0, c, r), b.at(1, c, r)
+            assert i is not None and j is not None
             if r == rows - 1:
                 continue
             kind = BarrierKind.STAIRS if (c, r) in ((2, 2), (22, 12)) else BarrierKind.FLOOR
             b.connect(i, j, kind, Structure.WOODEN_FLOOR if kind is BarrierKind.FLOOR else None)
     for lv in (0, 1):
-        b.add_route(RouteKind.CARPET, [b.at(lv, c, 7) for c in range(3, 22)])
+        run = [b.at(lv, c, 7) for c in range(3, 22)]
+        carpet = [i for i in run if i is not None]
+        assert len(carpet) == len(run)
+        b.add_route(RouteKind.CARPET, carpet)
     return b
 
 

@@ -34,9 +34,9 @@ def _scene(seed: int):
                     ("M3", "N3"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
     s = scene(b, seed=seed)
     for k, ref in enumerate(("A1", "H5", "L2")):
-        s.heroes.append(Hero(f"Hero{k + 1}", b.find(ref), brawn=3, finesse=3, wits=2,
+        s.heroes.append(Hero(f"Hero{k + 1}", b.area(ref).index, brawn=3, finesse=3, wits=2,
                              resolve=3, panache=3, knacks={"sprinting": 2}))
-    s.start_fire(b.find("B3"), 3, Cause.START)
+    s.start_fire(b.area("B3").index, 3, Cause.START)
     return s
 
 
@@ -49,7 +49,9 @@ def _chunk(args: tuple[int, int, int, int]) -> int:
     seed, start, stop, rounds = args
     burned = 0
     for i in range(start, stop):
-        s = _scene(Roller(seed).spawn(i).seed)
+        spawned = Roller(seed).spawn(i).seed
+        assert spawned is not None  # a spawned roller always has its seed
+        s = _scene(spawned)
         loop.run(s, AutoController(), rounds=rounds)
         burned += sum(1 for a in s.building.areas if a.burned_out) + len(s.fires)
     return burned

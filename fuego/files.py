@@ -54,39 +54,13 @@ def _reason(exc: OSError) -> str:
 
 
 # -- reading ----------------------------------------------------------------------------------
-def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:  # noqa: C901
+def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:
     """The bytes of the regular file ``path`` (at most ``limit``), or a one-line FuegoError
     naming the file and what was expected (``what``: e.g. ``a scenario``)."""
     name = os.fspath(path)
+    fd = _open_regular(name, what)
     try:
-        before = os.stat(name)
-        if not stat.S_ISREG(before.st_mode):
-            raise FuegoError(f"is {kind(before.st_mode)}, not a file; {what} is read from a "
-                             "regular file", where=name)
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise FuegoError("no such file", where=name) from None
-    except OSError as exc:
-        raise FuegoError(f"cannot read the file: {_reason(exc)}", where=name) from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):  # swapped for something else since the stat
-            raise FuegoError(f"is {kind(st.st_mode)}, not a file; {what} is read from a "
-                             "regular file", where=name)
-        if st.st_size > limit:
-            raise _too_big(name, st.st_size, limit, what)
-        chunks: list[bytes] = []
-        got = 0
-        while got <= limit:  # st_size can lie (/proc, a file still growing): count what comes
-            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            got += len(chunk)
-        if got > limit:
-            raise _too_big(name, got, limit, what, at_least=True)
-        return b"".join(chunks)
+        return _read_open(fd, name, limit, what)
     except BlockingIOError:
         raise FuegoError("cannot read the file: it is not ready (a pipe or a device?)",
                          where=name) from None
@@ -94,6 +68,44 @@ def read_bytes(path: str | os.PathLike, *, limit: int, what: str) -> bytes:  # n
         raise FuegoError(f"cannot read the file: {_reason(exc)}", where=name) from None
     finally:
         os.close(fd)
+
+
+def _open_regular(name: str, what: str) -> int:
+    """The regular file ``name`` opened to read (never waiting on a pipe, nor becoming a
+    terminal's), or a FuegoError: no such file, not a regular file, not readable."""
+    try:
+        before = os.stat(name)
+        if not stat.S_ISREG(before.st_mode):
+            raise FuegoError(f"is {kind(before.st_mode)}, not a file; {what} is read from a "
+                             "regular file", where=name)
+        return os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                       | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise FuegoError("no such file", where=name) from None
+    except OSError as exc:
+        raise FuegoError(f"cannot read the file: {_reason(exc)}", where=name) from None
+
+
+def _read_open(fd: int, name: str, limit: int, what: str) -> bytes:
+    """What an open file holds, if it is still a regular file and at most ``limit`` bytes
+    (counted as they come: st_size can lie, in /proc or for a file still growing)."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # swapped for something else since the stat
+        raise FuegoError(f"is {kind(st.st_mode)}, not a file; {what} is read from a "
+                         "regular file", where=name)
+    if st.st_size > limit:
+        raise _too_big(name, st.st_size, limit, what)
+    chunks: list[bytes] = []
+    got = 0
+    while got <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    if got > limit:
+        raise _too_big(name, got, limit, what, at_least=True)
+    return b"".join(chunks)
 
 
 def _too_big(name: str, size: int, limit: int, what: str, at_least: bool = False) -> LimitError:

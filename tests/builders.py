@@ -11,11 +11,12 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Required, TypedDict
 
 from fuego.dice.roller import Pool, Roller
-from fuego.engine.scene import Scene
+from fuego.engine.fire import Fire
+from fuego.engine.scene import Cause, Scene
 from fuego.rules.charts import Structure
 from fuego.rules.settings import Settings
 from fuego.world.building import Building
-from fuego.world.places import BarrierKind, Room
+from fuego.world.places import Barrier, BarrierKind, Room
 
 
 class RoomSpec(TypedDict, total=False):
@@ -87,6 +88,20 @@ def _index(b: Building, name: str) -> int:
 def _pair(b: Building, x: str, y: str) -> tuple[int, int]:
     i, j = _index(b, x), _index(b, y)
     return min(i, j), max(i, j)
+
+
+def barrier_between(b: Building, x: int | str, y: int | str) -> Barrier:
+    """The barrier between two neighbouring areas, by index or name (the test's map has it)."""
+    found = b.between(b.area(x).index, b.area(y).index)
+    assert found is not None, f"{x} and {y} are not neighbours"
+    return found
+
+
+def lit(s: Scene, area: int, fd: int, cause: Cause = Cause.GM, **kw: Any) -> Fire:
+    """``Scene.start_fire`` where the test's map has fuel: the fire it started (or merged into)."""
+    fire = s.start_fire(area, fd, cause, **kw)
+    assert fire is not None, f"nothing burns in {s.area_name(area)}"
+    return fire
 
 
 def scene(building: Building, seed: int = 1, **settings: Any) -> Scene:

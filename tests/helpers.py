@@ -88,6 +88,7 @@ def make_building(  # noqa: C901
     if (plan is None) == (plans is None):
         raise ValueError("give either plan (one level, 'ground') or plans")
     if plans is None:
+        assert plan is not None  # one of the two, checked above
         plans = {"ground": (0, plan)}
     if rooms is None:
         raise ValueError("rooms: map each plan character to a room(...) spec")
@@ -137,8 +138,8 @@ def make_building(  # noqa: C901
             other = b.areas[j]
             pair = frozenset((area.index, j))
             if pair in special:
-                kind, structure, closed = special.pop(pair)
-                b.connect(area.index, j, kind, structure, closed=closed)
+                kind, made_of, closed = special.pop(pair)
+                b.connect(area.index, j, kind, made_of, closed=closed)
             elif area.room == other.room:
                 b.connect(area.index, j, BarrierKind.OPEN)
             else:
@@ -157,8 +158,8 @@ def make_building(  # noqa: C901
                 continue
             pair = frozenset((area.index, j))
             if pair in special:
-                kind, structure, closed = special.pop(pair)
-                b.connect(area.index, j, kind, structure, closed=closed)
+                kind, made_of, closed = special.pop(pair)
+                b.connect(area.index, j, kind, made_of, closed=closed)
             else:
                 b.connect(area.index, j, BarrierKind.FLOOR, high.floor)
     if special:
@@ -208,7 +209,7 @@ def two_room_scene(seed: int = 7, *, fires: Mapping[str, int] | None = None,
     her (the scene of the engine's smoke test)."""
     b = two_room_building(**building_kw)
     if heroes is None:
-        heroes = [Hero("Isabela", b.find("A1"), brawn=3, finesse=3, wits=2, resolve=3,
+        heroes = [Hero("Isabela", b.area("A1").index, brawn=3, finesse=3, wits=2, resolve=3,
                        panache=3, knacks={"sprinting": 2})]
     return make_scene(b, seed=seed, heroes=heroes, fires={"A2": 3} if fires is None else fires,
                       settings=settings)

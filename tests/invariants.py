@@ -360,7 +360,7 @@ def _on_hero_moved(rp: _Replay, ev, area, bad) -> None:
         bad(f"{ev.actor} moved from {d.get('frm')} but stood at "
             f"{rp.b.areas[h['area']].name}", ev)
     if d.get("why") == "move":
-        through = rp.passable(frm, area)
+        through = rp.passable(frm, area) if frm is not None else None
         if through is None:
             bad(f"{ev.actor} walked from {d.get('frm')} to {ev.area}, which are not "
                 "neighbours", ev)
@@ -573,13 +573,15 @@ def _cause_leap(rp: _Replay, ev, lit: _Lit, bad) -> None:
     if not _follows_roll(rp, ev, lit, EventKind.FIRE_LEAPT):
         bad("a leap fire without the fire-leapt roll before it", ev)
     steps = rp.scene.settings.max_leap_areas
-    reach = rp.reach(lit.src_area, steps)
+    src_area = lit.src_area
+    assert src_area is not None  # _check_cause made sure: a leap's source burns
+    reach = rp.reach(src_area, steps)
     area, src = lit.area, lit.src
     if area not in reach:
         bad(f"a leap from {src} to {ev.area}: not within {steps} moves "
             "through passable barriers (it crossed an intact barrier?)", ev)
     elif lit.src_fd <= ADJACENT_ONLY_MAX_FD:  # 003: "can only start fires in adjacent areas"
-        a, c = rp.b.areas[lit.src_area], rp.b.areas[area]
+        a, c = rp.b.areas[src_area], rp.b.areas[area]
         if not (reach[area] == 1 or (reach[area] == 2 and a.level == c.level
                                      and abs(a.col - c.col) == abs(a.row - c.row) == 1)):
             bad(f"a {lit.src_fd}-die fire leapt from {src} to {ev.area}, not adjacent", ev)
@@ -592,6 +594,7 @@ def _cause_burn_through(rp: _Replay, ev, lit: _Lit, bad) -> None:
     half its source's Fire Dice."""
     if not _follows_roll(rp, ev, lit, EventKind.FIRE_BURNED_THROUGH):
         bad("a burn-through fire without the fire-burned-through roll before it", ev)
+    assert lit.src_area is not None  # _check_cause made sure: a burn-through's source burns
     through = rp.passable(lit.src_area, lit.area)
     if through is None:
         bad(f"a burn-through from {lit.src} to {ev.area}, which are not neighbours", ev)
@@ -643,10 +646,11 @@ def _cause_module(rp: _Replay, ev, lit: _Lit, bad) -> None:
         return
     # carried by the wind, spread by ASL rules: from a fire nearby
     a = rp.b.areas[lit.area]
-    s = rp.b.areas[lit.src_area] if lit.src_area is not None else None
-    if lit.src_area not in rp.fires:
+    if lit.src_area is None or lit.src_area not in rp.fires:
         bad(f"a {cause} fire whose source {lit.src!r} is not burning", ev)
-    elif abs(rp.b.levels[s.level].elevation - rp.b.levels[a.level].elevation) > 1 \
+        return
+    s = rp.b.areas[lit.src_area]
+    if abs(rp.b.levels[s.level].elevation - rp.b.levels[a.level].elevation) > 1 \
             or max(abs(s.col - a.col), abs(s.row - a.row)) > MODULE_REACH:
         bad(f"a {cause} fire at {ev.area}, out of reach of its source {lit.src}", ev)
 
@@ -704,6 +708,7 @@ def _check_smoke(scene: Scene, prev: dict, now: dict, events: list, bad) -> None
     (four the first time, one more each round after, at most the whole space). Anywhere: (c) such
     a fire's own area is smoky; (d) smoke new this round lies where some fire of the round
     reaches through passable barriers (smoke does not cross intact ones)."""
+    assert scene.smoke is not None  # the caller checks smoke only where the scene has it
     if prev["building"]["barriers"] != now["building"]["barriers"] or any(
             e.kind in (EventKind.BARRIER_OPENED, EventKind.BARRIER_CLOSED,
                        EventKind.STRUCTURE_DESTROYED, EventKind.FLOOR_COLLAPSED)

@@ -222,6 +222,7 @@ def test_a_session_saved_before_the_one_text_form_loads_and_replays_to_the_same_
     assert all("does not replay to the same state" in w for w in player.warnings)
     assert player.pos == len(saved["inputs"])
     scene = player.scene
+    assert scene is not None
     done = [e.data["action"] for e in scene.log
             if e.kind is EventKind.HERO_ACTION and "purpose" not in e.data
             and e.data["action"] != "drama"]
@@ -238,9 +239,9 @@ def _at_the_fire(seed: int = 3):
     s = scene(grid([("ground", 0, ["kkh"])], TWO_ROOMS), seed=seed)
     s.roller = LoadedRoller(seed)
     b = s.building
-    hero = Hero("Ana", b.find("B1"), panache=3, brawn=3)
+    hero = Hero("Ana", b.area("B1").index, panache=3, brawn=3)
     s.heroes.append(hero)
-    s.start_fire(b.find("A1"), 4, Cause.START)
+    s.start_fire(b.area("A1").index, 4, Cause.START)
     return s, hero, b.find("A1")
 
 

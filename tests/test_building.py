@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from builders import barrier_between
 
 from fuego.rules.charts import Structure
 from fuego.scenario.model import loads
@@ -287,9 +288,10 @@ def test_single_level_accepts_bare_coordinates():
     b = s.building()
     assert b.levels[0].elevation == 0
     assert b.find("B2") == b.find("main:B2")
-    door = b.between(b.find("B2"), b.find("C2"))  # middle of three shared edges
+    door = b.between(b.area("B2").index, b.area("C2").index)  # middle of three shared edges
+    assert door is not None
     assert door.kind is BarrierKind.DOOR
-    assert b.between(b.find("B1"), b.find("C1")).kind is BarrierKind.WALL
+    assert barrier_between(b, "B1", "C1").kind is BarrierKind.WALL
     scene = s.build(1)
     assert scene.building.areas[scene.heroes[0].area].name == "main:A1"
     assert [scene.building.areas[i].name for i in scene.fires] == ["main:C3"]

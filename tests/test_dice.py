@@ -180,6 +180,17 @@ def test_total_and_roll_draw_the_same(pool: Pool) -> None:
     assert a.random() == b.random()  # and they consumed the same random numbers
 
 
+def test_totals_draw_what_as_many_single_rolls_draw() -> None:
+    # A batch of rolls of mixed shapes, long enough that every shape refills many times (and
+    # the refills interleave): the same totals, in order, and the same stream left after.
+    pools = [POOLS[(k * 7) % len(POOLS)] for k in range(3000)] + [Pool(4, 2, 3)] * 200
+    a, b = Roller(99), Roller(99)
+    a.random(), b.random()  # (the stream already moved: batches do not start at its origin)
+    assert a.totals(pools) == [b.total(p) for p in pools]
+    assert a.getstate() == b.getstate() and a.random() == b.random()
+    assert a.totals([]) == []
+
+
 def test_same_seed_same_sequence() -> None:
     def session(seed: int) -> list:
         r = Roller(seed)

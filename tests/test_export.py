@@ -115,7 +115,8 @@ def test_each_campaign_level_round_trips_through_import(tmp_path, path, level):
     c0 = min(a.col for a in imported.areas)
     r0 = min(a.row for a in imported.areas)
     for c, r in extra:
-        assert imported.rooms[imported.areas[imported.at(0, c + c0, r + r0)].room].outdoors
+        i = imported.at(0, c + c0, r + r0)
+        assert i is not None and imported.rooms[imported.areas[i].room].outdoors
     assert {e: w for e, w in got_edges.items() if e[:2] in cells
             and (e[0] + e[2], e[1] + e[3]) in cells} == edges
 
@@ -269,8 +270,8 @@ def drawn(scene, level: int, shown: Shown) -> set[str]:
 
     ax = Figure().add_axes((0, 0, 1, 1))
     draw_level(ax, scene.building, level, scene, map_options(scene, 20, shown))
-    return {a.get_gid() for a in [*ax.patches, *ax.texts, *ax.lines, *ax.collections]
-            if a.get_gid()}
+    return {gid for a in [*ax.patches, *ax.texts, *ax.lines, *ax.collections]
+            if (gid := a.get_gid())}
 
 
 @pytest.mark.slow

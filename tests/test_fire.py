@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from builders import TWO_ROOMS, LoadedRoller, grid, scene
+from builders import TWO_ROOMS, LoadedRoller, barrier_between, grid, scene
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, FireState, Trigger
@@ -68,6 +68,7 @@ def test_traits_follow_fire_dice_when_they_change():
 def test_state_machine_refuses_illegal_transitions():
     s = _kitchen()
     fire = s.start_fire(0, 3, Cause.GM, flame=True, kind=Rank.VILLAIN)
+    assert fire is not None
     with pytest.raises(RuleError):
         fire.trigger(Trigger.KINDLE, s, "test")  # born once
     assert fire.trigger(Trigger.BLAZE, s, "test")
@@ -105,6 +106,7 @@ def test_state_machine_refuses_illegal_transitions():
 def test_a_henchman_fire_goes_out_at_resolve():
     s = _kitchen()
     fire = s.start_fire(0, 3, Cause.GM)
+    assert fire is not None
     fire.dramatic = fire.resolve - 1
     assert not fire.trigger(Trigger.WOUND, s) and 0 in s.fires  # a Henchman never gutters
     assert fire.state is FireState.BURNING
@@ -164,7 +166,9 @@ def _kitchen(**kw) -> Scene:
 def test_start_fire_merges_keeping_the_larger_dice_and_refuses_no_fuel():
     s = scene(grid([("ground", 0, ["kke"])], TWO_ROOMS))
     a1, c1 = s.building.find("A1"), s.building.find("C1")
+    assert a1 is not None and c1 is not None
     first = s.start_fire(a1, 3, Cause.GM)
+    assert first is not None
     again = s.start_fire(a1, 2, Cause.GM)
     assert again is first and first.fd == 3
     s.start_fire(a1, 6, Cause.GM)
@@ -176,9 +180,11 @@ def test_start_fire_merges_keeping_the_larger_dice_and_refuses_no_fuel():
 def test_fire_takes_resolve_from_fuel_and_oil_burns_hot():
     s = _kitchen()
     b = s.building
-    b.add_feature(b.find("A1"), Feature.OIL)
-    oil = s.start_fire(b.find("A1"), 2, Cause.GM)
-    plain = s.start_fire(b.find("D1"), 2, Cause.GM)
+    b.add_feature(b.area("A1").index, Feature.OIL)
+    oil = s.start_fire(b.area("A1").index, 2, Cause.GM)
+    assert oil is not None
+    plain = s.start_fire(b.area("D1").index, 2, Cause.GM)
+    assert plain is not None
     assert oil.temperature is Temperature.HOT and plain.temperature is Temperature.REGULAR
     assert oil.resolve == 5 and plain.resolve == 3
 
@@ -194,7 +200,8 @@ def _act(s, fire, kind, **where):
 def test_grow_rolls_spreading_against_five_times_fire_dice():
     s = _kitchen()
     s.roller = LoadedRoller(totals=[15, 14])
-    fire = s.start_fire(s.building.find("B1"), 3, Cause.GM)
+    fire = s.start_fire(s.building.area("B1").index, 3, Cause.GM)
+    assert fire is not None
     grow = _act(s, fire, ActionKind.GROW)
     assert grow.tn == 15
     assert perform(s, fire, grow) and fire.fd == 4
@@ -209,16 +216,17 @@ def test_leap_tn_is_five_per_yard_and_starts_a_one_die_fire():
     s = _kitchen()
     s.roller = LoadedRoller(totals=[5, 99])
     b = s.building
-    fire = s.start_fire(b.find("A1"), 4, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 4, Cause.GM)
+    assert fire is not None
     near = _act(s, fire, ActionKind.LEAP, target=b.find("B1"))
     far = _act(s, fire, ActionKind.LEAP, target=b.find("C1"))
     assert near.tn == 5  # next area: one yard
     assert far.tn == 5 * 4  # one empty area between: 10 ft = 4 yards (rounded up)
     assert perform(s, fire, near)
-    assert s.fires[b.find("B1")].fd == 1
+    assert s.fires[b.area("B1").index].fd == 1
     assert s.log[-1].data["cause"] == Cause.LEAP
     # Leaps never go through the wall into the hall.
-    assert all(a.target < b.find("D1") or a.kind is not ActionKind.LEAP
+    assert all(a.target is not None and a.target < b.area("D1").index or a.kind is not ActionKind.LEAP
                for a in candidates(s, fire) if a.target in (b.find("D1"), b.find("D2")))
 
 
@@ -227,7 +235,7 @@ def test_diagonal_neighbours_are_a_zero_foot_leap():
     # next area), not two moves; the gap is edge to edge, straight across open space.
     s = _kitchen()
     b = s.building
-    fire = s.start_fire(b.find("A1"), 4, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 4, Cause.GM)
     assert _act(s, fire, ActionKind.LEAP, target=b.find("B2")).tn == 5
     assert _act(s, fire, ActionKind.LEAP, target=b.find("C2")).tn == 5 * 4  # 10 ft across
 
@@ -237,7 +245,7 @@ def test_a_leap_round_a_wall_counts_its_walk():
     # three moves from C1 (not the 0 ft the map shows): 20 ft between, 7 yards.
     s = _kitchen(edges={("C2", "D2"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
     b = s.building
-    fire = s.start_fire(b.find("C1"), 4, Cause.GM)
+    fire = s.start_fire(b.area("C1").index, 4, Cause.GM)
     assert _act(s, fire, ActionKind.LEAP, target=b.find("D1")).tn == 5 * 7
     assert _act(s, fire, ActionKind.LEAP, target=b.find("D2")).tn == 5  # corner, door open
 
@@ -246,7 +254,8 @@ def test_a_one_or_two_dice_fire_leaps_only_to_adjacent_areas():
     # 003: "A one or two dice fire can only start fires in adjacent areas" (leaps too).
     s = _kitchen()
     b = s.building
-    fire = s.start_fire(b.find("A1"), 2, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 2, Cause.GM)
+    assert fire is not None
     leaps = {a.target for a in candidates(s, fire) if a.kind is ActionKind.LEAP}
     assert leaps == {b.find("B1"), b.find("A2"), b.find("B2")}  # corners touching count
     fire.set_dice(3)
@@ -258,7 +267,8 @@ def test_failed_leap_starts_nothing():
     s = _kitchen()
     s.roller = LoadedRoller(totals=[4])
     b = s.building
-    fire = s.start_fire(b.find("A1"), 4, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 4, Cause.GM)
+    assert fire is not None
     assert not perform(s, fire, _act(s, fire, ActionKind.LEAP, target=b.find("B1")))
     assert list(s.fires) == [b.find("A1")]
     assert s.log[-1].kind is EventKind.FIRE_ACTION_FAILED and s.log[-1].data["tn"] == 5
@@ -268,12 +278,13 @@ def test_vertical_leap_uses_two_per_yard():
     b = grid([("ground", 0, ["kk"]), ("upper", 1, ["kk"])], TWO_ROOMS,
              links={"ground:A1": BarrierKind.STAIRS})
     s = scene(b)
-    fire = s.start_fire(b.find("ground:A1"), 3, Cause.GM)
+    fire = s.start_fire(b.area("ground:A1").index, 3, Cause.GM)
+    assert fire is not None
     up = _act(s, fire, ActionKind.LEAP, target=b.find("upper:A1"))
     assert up.tn == 2 * 4  # 10 ft up = 4 yards
     # no leap up through the intact floor above B1
-    assert not any(a.kind is ActionKind.LEAP and a.target == b.find("upper:B1") and a.tn < 8
-                   for a in candidates(s, fire))
+    assert not any(a.kind is ActionKind.LEAP and a.target == b.find("upper:B1")
+                   and a.tn is not None and a.tn < 8 for a in candidates(s, fire))
 
 
 @pytest.mark.parametrize("structure,tn", [
@@ -288,13 +299,14 @@ def test_burn_through_uses_the_pass_through_table(structure, tn):
                    edges={("A1", "B1"): (kind, structure, True)}))
     s.roller = LoadedRoller(totals=[tn, tn - 1])
     b = s.building
-    fire = s.start_fire(b.find("A1"), 6, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 6, Cause.GM)
+    assert fire is not None
     act = _act(s, fire, ActionKind.BURN_THROUGH)
     assert act.tn == tn and act.target == b.find("B1")
     assert perform(s, fire, act)
-    new = s.fires[b.find("B1")]
+    new = s.fires[b.area("B1").index]
     assert new.fd == 3  # half of 6
-    assert not b.between(b.find("A1"), b.find("B1")).passable  # the barrier still stands
+    assert not barrier_between(b, "A1", "B1").passable  # the barrier still stands
 
 
 @pytest.mark.parametrize("structure,tn", [
@@ -306,21 +318,24 @@ def test_destroy_uses_the_structure_table_and_opens_the_way(structure, tn):
     s = scene(grid([("ground", 0, ["kh"])], TWO_ROOMS, wall=structure))
     b = s.building
     s.roller = LoadedRoller(totals=[tn])
-    fire = s.start_fire(b.find("A1"), 8, Cause.GM)
+    fire = s.start_fire(b.area("A1").index, 8, Cause.GM)
+    assert fire is not None
     act = _act(s, fire, ActionKind.DESTROY)
     assert act.tn == tn
     assert perform(s, fire, act)
-    barrier = b.between(b.find("A1"), b.find("B1"))
+    barrier = b.between(b.area("A1").index, b.area("B1").index)
+    assert barrier is not None
     assert barrier.destroyed and barrier.passable
 
 
 def test_debris_threatens_both_sides_and_a_floor_drops_those_on_it():
     b = grid([("ground", 0, ["kh"]), ("upper", 1, ["kh"])], TWO_ROOMS)
     s = scene(b)
-    upstairs = Hero("Ana", b.find("upper:A1"), panache=1)
-    beside = Hero("Bo", b.find("ground:B1"), panache=1)
+    upstairs = Hero("Ana", b.area("upper:A1").index, panache=1)
+    beside = Hero("Bo", b.area("ground:B1").index, panache=1)
     s.heroes += [upstairs, beside]
-    fire = s.start_fire(b.find("ground:A1"), 5, Cause.GM)
+    fire = s.start_fire(b.area("ground:A1").index, 5, Cause.GM)
+    assert fire is not None
     # Floor above the fire: destruction 15 (wooden floor, fuego's reading).
     s.roller = LoadedRoller(totals=[15, 6, 50])  # destroy, Ana's fall, her wound check
     act = next(a for a in candidates(s, fire) if a.kind is ActionKind.DESTROY
@@ -342,21 +357,22 @@ def test_debris_threatens_both_sides_and_a_floor_drops_those_on_it():
 
 def test_a_beam_brought_down_collapses_the_floor_above():
     b = grid([("ground", 0, ["k"]), ("upper", 1, ["k"])], TWO_ROOMS)
-    b.add_feature(b.find("ground:A1"), Feature.WOODEN_BEAM)
+    b.add_feature(b.area("ground:A1").index, Feature.WOODEN_BEAM)
     s = scene(b)
     s.roller = LoadedRoller(totals=[30])
-    fire = s.start_fire(b.find("ground:A1"), 9, Cause.GM)
+    fire = s.start_fire(b.area("ground:A1").index, 9, Cause.GM)
+    assert fire is not None
     act = _act(s, fire, ActionKind.DESTROY, beam=Feature.WOODEN_BEAM)
     assert act.tn == 30
     perform(s, fire, act)
-    assert b.between(b.find("ground:A1"), b.find("upper:A1")).destroyed
-    assert Feature.WOODEN_BEAM not in b.areas[b.find("ground:A1")].features
+    assert barrier_between(b, "ground:A1", "upper:A1").destroyed
+    assert Feature.WOODEN_BEAM not in b.areas[b.area("ground:A1").index].features
 
 
 def _carpet_scene():
     s = scene(grid([("ground", 0, ["kkkkk"])], TWO_ROOMS))
     b = s.building
-    b.add_route(RouteKind.CARPET, [b.find(n) for n in ("A1", "B1", "C1", "D1", "E1")])
+    b.add_route(RouteKind.CARPET, [b.area(n).index for n in ("A1", "B1", "C1", "D1", "E1")])
     return s, b
 
 
@@ -386,20 +402,25 @@ def test_routes_stop_at_a_closed_door():
     s = scene(grid([("ground", 0, ["kkhh"])], TWO_ROOMS,
                    edges={("B1", "C1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True)}))
     b = s.building
-    b.add_route(RouteKind.CARPET, [b.find(n) for n in ("A1", "B1", "C1", "D1")])
-    fire = s.start_fire(b.find("A1"), 6, Cause.GM)
+    b.add_route(RouteKind.CARPET, [b.area(n).index for n in ("A1", "B1", "C1", "D1")])
+    fire = s.start_fire(b.area("A1").index, 6, Cause.GM)
+    assert fire is not None
     assert [p[-1] for p in route_paths(s, fire)] == [b.find("B1")]
-    b.open_barrier(b.between(b.find("B1"), b.find("C1")))
+    b.open_barrier(barrier_between(b, "B1", "C1"))
     assert [p[-1] for p in route_paths(s, fire)] == [b.find("D1")]
 
 
 def test_hungry_policy_prefers_a_route_then_fuel_then_growing():
     s, b = _carpet_scene()
-    fire = s.start_fire(b.find("A1"), 3, Cause.GM)
-    assert hungry(s, fire).kind is ActionKind.SPREAD
+    fire = s.start_fire(b.area("A1").index, 3, Cause.GM)
+    assert fire is not None
+    choice = hungry(s, fire)
+    assert choice is not None and choice.kind is ActionKind.SPREAD
     boxed = scene(grid([("ground", 0, ["kee"])], TWO_ROOMS))
-    lone = boxed.start_fire(boxed.building.find("A1"), 3, Cause.GM)
-    assert hungry(boxed, lone).kind is ActionKind.GROW
+    lone = boxed.start_fire(boxed.building.area("A1").index, 3, Cause.GM)
+    assert lone is not None
+    choice = hungry(boxed, lone)
+    assert choice is not None and choice.kind is ActionKind.GROW
 
 
 # -- fuel -----------------------------------------------------------------------------------
@@ -424,6 +445,7 @@ def test_small_fuel_goes_out_fast_and_beams_last_much_longer():
 def test_burned_out_area_cannot_burn_again():
     s = scene(grid([("ground", 0, ["k"])], {"k": {"key": "kitchen", "fuel": 1}}), smoke=False)
     fire = s.start_fire(0, 3, Cause.GM)
+    assert fire is not None
     s.extinguish(fire, "test", burned_out=True)
     assert s.building.areas[0].burned_out and s.building.areas[0].fuel == 0
     assert s.start_fire(0, 3, Cause.GM) is None
@@ -432,6 +454,7 @@ def test_burned_out_area_cannot_burn_again():
 def test_villain_fire_gutters_before_it_goes_out():
     s = scene(grid([("ground", 0, ["k"])], {"k": {"key": "kitchen", "fuel": 2}}), smoke=False)
     fire = s.start_fire(0, 6, Cause.GM, kind=Rank.VILLAIN)
+    assert fire is not None
     states = []
     while s.fires:
         s.round += 1
@@ -460,7 +483,8 @@ def test_flashover_turns_an_enclosed_room_hot_when_all_of_it_burns():
     assert all(f.temperature is Temperature.HOT and f.state is FireState.BURNING
                for f in s.room_fires("kitchen"))
     # a fire started later in a flashed room starts hot
-    late = s.start_fire(b.find("D1"), 2, Cause.GM)
+    late = s.start_fire(b.area("D1").index, 2, Cause.GM)
+    assert late is not None
     assert late.temperature is Temperature.REGULAR
 
 
@@ -481,6 +505,6 @@ def test_flashover_setting_off_and_dice_mode():
 
 def test_heroes_do_not_escape_from_inside():
     s = _kitchen()
-    hero = Hero("Ana", s.building.find("A1"))
+    hero = Hero("Ana", s.building.area("A1").index)
     s.heroes.append(hero)
     assert hero.status is Status.ACTIVE

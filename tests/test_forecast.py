@@ -69,6 +69,7 @@ def test_the_scene_is_what_the_hand_computation_assumes(wall):
     assert fire.fd == 1 and fire.panache == 1 and barrier.pass_through_tn == 5
     assert fire.spreading_pool() == Pool(2, 1)
     act = hungry(scene, fire)
+    assert act is not None
     assert act.kind is ActionKind.BURN_THROUGH and act.tn == 5
 
 

@@ -17,13 +17,14 @@ def _scene():
     b = grid([("ground", 0, ["kkhe"])], TWO_ROOMS,
              edges={("B1", "C1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True)})
     s = scene(b)
-    s.heroes.append(Hero("Ana", b.find("A1")))
+    s.heroes.append(Hero("Ana", b.area("A1").index))
     return s, b
 
 
 def test_gm_starts_and_sizes_fires():
     s, b = _scene()
     fire = gm.start_fire(s, "ground:A1", 4, temperature="hot")
+    assert fire is not None
     assert fire.fd == 4 and fire.temperature is Temperature.HOT
     gm.set_fire_dice(s, "A1", 7)
     assert fire.fd == 7

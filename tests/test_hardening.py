@@ -324,6 +324,7 @@ def test_a_server_that_fails_leaves_the_table_one_line(monkeypatch):
 
     monkeypatch.setattr(uvicorn.Server, "serve", dies)
     server = ScreenServer(Hub(), "t" * 22, "127.0.0.1", 0, report=said.append).start()
+    assert server._thread is not None
     server._thread.join(10)
     assert server.failed and "Too many open files" in server.failed
     assert len(said) == 1 and "the table goes on" in said[0] and "\n" not in said[0]

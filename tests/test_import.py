@@ -176,9 +176,9 @@ def test_portal_on_the_border_opens_onto_an_outdoor_strip():
     b = loads(text).build(0).building
     window = barrier(b, "ground:C1", "ground:C2")
     assert window.kind is BarrierKind.WINDOW
-    assert b.areas[b.find("ground:C1")].room == "outside"
-    assert b.is_exit(b.find("ground:C1"))
-    assert b.areas[b.find("ground:C2")].room == "room1"
+    assert b.areas[b.area("ground:C1").index].room == "outside"
+    assert b.is_exit(b.area("ground:C1").index)
+    assert b.areas[b.area("ground:C2").index].room == "room1"
 
 
 def test_portal_on_the_border_without_an_outside_is_reported_where_and_why():
@@ -411,7 +411,7 @@ def test_several_maps_are_the_levels_of_one_building(tmp_path):
     assert barrier(b, "upper:F1", "upper:F2").kind is BarrierKind.WINDOW
     assert barrier(b, "ground:D3", "ground:E3").kind is BarrierKind.DOOR
     # beyond the upper floor's walls is open air, not a way out
-    assert not b.is_exit(b.find("upper:A1")) and b.is_exit(b.find("ground:A1"))
+    assert not b.is_exit(b.area("upper:A1").index) and b.is_exit(b.area("ground:A1").index)
     r = invoke("import", str(g), str(u), "--level", "cellar", "--level", "cellar")
     assert r.exit_code == 2 and "same --level name" in r.output
 

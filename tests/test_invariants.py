@@ -415,6 +415,7 @@ def test_the_checker_sees_fire_dice_out_of_range():
 def test_the_checker_sees_a_fire_without_its_event():
     scene, prev = _started()
     i = scene.building.find("g:A2")  # put in the active set behind the scene's back
+    assert i is not None
     from fuego.engine.fire import Fire
 
     scene.fires[i] = Fire(scene.next_fire_id, i, 2, 5)
@@ -433,6 +434,7 @@ def test_the_checker_sees_a_leap_through_a_wall():
     scene, prev = _started()
     src = next(iter(scene.fires.values()))
     target = scene.building.find("g:C1")  # behind the stone wall
+    assert target is not None
     mark = len(scene.log)
     scene.emit(EventKind.FIRE_LEAPT, scene.fire_name(src), src.area, to="g:C1", pool="3k2",
                tn=5, total=9, success=True)
@@ -446,7 +448,7 @@ def test_the_checker_sees_a_leap_without_a_roll_that_met_its_tn():
     mark = len(scene.log)
     scene.emit(EventKind.FIRE_LEAPT, scene.fire_name(src), src.area, to="g:A2", pool="3k2",
                tn=25, total=9, success=True)
-    scene.start_fire(scene.building.find("g:A2"), 1, Cause.LEAP, source=src)
+    scene.start_fire(scene.building.area("g:A2").index, 1, Cause.LEAP, source=src)
     text = _broken(scene, prev, scene.log[mark:])
     assert "success does not match" in text and "met its TN" in text
 
@@ -474,7 +476,7 @@ def test_the_checker_sees_a_walk_through_a_wall():
     ana = scene.heroes[0]
     mark = len(scene.log)
     prev["heroes"][0]["area"] = scene.building.find("g:B1")
-    ana.area = scene.building.find("g:C1")
+    ana.area = scene.building.area("g:C1").index
     scene.emit(EventKind.HERO_MOVED, "Ana", ana.area, frm="g:B1", why="move")
     assert "through an intact barrier" in _broken(scene, prev, scene.log[mark:])
 
@@ -482,6 +484,7 @@ def test_the_checker_sees_a_walk_through_a_wall():
 def test_the_checker_sees_smoke_clear_in_a_closed_burning_room():
     text = PLAN.replace("  s: {outdoors: true}\n", "  s: {fuel: 0}\n")
     scene = loads(text).build(1)
+    assert scene.smoke is not None
     play_checked(scene, AutoController(), 2)
     assert scene.fires and scene.smoke.density
     prev = scene.snapshot()
@@ -523,7 +526,9 @@ def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
     from fuego.engine.smoke import Density
 
     scene, prev = _started()
+    assert scene.smoke is not None
     behind = scene.building.find("g:C2")  # the hall, behind a stone wall from the fire
+    assert behind is not None
     scene.smoke.density[behind] = Density.THIN
     text = _broken(scene, prev)
     assert "smoke appeared at g:C2" in text

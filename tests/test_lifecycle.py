@@ -9,7 +9,7 @@ import enum
 from pathlib import Path
 
 import pytest
-from builders import TWO_ROOMS, grid, scene
+from builders import TWO_ROOMS, grid, lit, scene
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import Fire, FireState, Trigger
@@ -99,20 +99,23 @@ def test_the_kindle_conditions_decide_flame_or_burning():
 
     s = _row()
     burning = s.start_fire(0, 4, Cause.GM)
+    assert burning is not None
     flame = s.start_fire(1, 2, Cause.GM, flame=True)
+    assert flame is not None
     assert (burning.state, flame.state) == (FireState.BURNING, FireState.FLAME)
     born = [e.data["state"] for e in s.log if e.kind is EventKind.FIRE_STARTED]
     assert born == ["burning", "flame"]  # the birth is logged once, as fire_started
     assert not [e for e in s.log if e.kind is EventKind.FIRE_STATE]
     s2 = _row()
     s2.modules.append(Flames())
-    assert [s2.start_fire(i, fd, Cause.GM).state for i, fd in enumerate((2, 5))] == [
+    assert [lit(s2, i, fd, Cause.GM).state for i, fd in enumerate((2, 5))] == [
         FireState.FLAME, FireState.BURNING]
 
 
 def test_a_saved_fire_comes_back_in_its_state():
     s = _row()
     fire = s.start_fire(0, 4, Cause.GM)
+    assert fire is not None
     fire.trigger(Trigger.HEAT, s, "test")
     back = Fire.from_dict(fire.to_dict())
     assert back.state is FireState.BURNING and back.temperature is charts.Temperature.HOT
@@ -131,7 +134,7 @@ def test_hot_is_stored_once_as_the_temperature_the_machine_sets():
     assert _temperature_writes(ast.parse("f.temperature = 1\nself.temperature = 2\n")) == [1]
     # a flashover heats every fire in the room, whatever its state, through ``heat``
     s = _row()
-    fires = [s.start_fire(i, 3, Cause.GM, kind=Rank.VILLAIN) for i in range(3)]
+    fires = [lit(s, i, 3, Cause.GM, kind=Rank.VILLAIN) for i in range(3)]
     fires[1].dramatic = fires[1].resolve
     assert s.lifecycle(fires[1], Trigger.WOUND, None) and fires[1].state is FireState.GUTTERING
     s.round = 1
@@ -147,6 +150,7 @@ def test_hot_is_stored_once_as_the_temperature_the_machine_sets():
     # a hot fire merging into a regular one heats it, and the merge says so
     s2 = _row()
     fire = s2.start_fire(0, 2, Cause.GM)
+    assert fire is not None
     assert s2.start_fire(0, 1, Cause.GM, temperature=charts.Temperature.HOT) is fire
     assert fire.temperature is charts.Temperature.HOT
     assert s2.log[-1].kind is EventKind.FIRE_MERGED and s2.log[-1].data["temperature"] == "hot"

@@ -37,7 +37,7 @@ def invoke(*args: str):
 
 def svg_ids(path: Path) -> dict[str, ET.Element]:
     root = ET.parse(path).getroot()
-    return {el.get("id"): el for el in root.iter() if el.get("id")}
+    return {el.attrib["id"]: el for el in root.iter() if el.get("id")}
 
 
 def svg_texts(el: ET.Element) -> str:

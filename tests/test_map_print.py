@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from builders import barrier_between
 from click.testing import CliRunner
 
 from fuego.cli import cli
@@ -48,8 +49,10 @@ def test_the_grid_shows_inside_rooms_on_the_tavern_ground_floor(tmp_path):
         return round(px), height - 1 - round(py)
 
     # column line x=5 between E and F, inside the common room (rows 2-3: E2/F2, E3/F3)
-    assert b.areas[b.at(ground, 4, 2)].room == b.areas[b.at(ground, 5, 2)].room == "common"
-    assert b.between(b.at(ground, 4, 2), b.at(ground, 5, 2)).kind.value == "open"
+    e3, f3 = b.at(ground, 4, 2), b.at(ground, 5, 2)
+    assert e3 is not None and f3 is not None
+    assert b.areas[e3].room == b.areas[f3].room == "common"
+    assert barrier_between(b, e3, f3).kind.value == "open"
     for y in (1.3, 1.5, 2.3, 2.5):
         cx, cy = pixel(5.0, y)
         across = pixels[cy, cx - 3:cx + 4, :3]
@@ -185,7 +188,7 @@ def test_a_saved_session_is_drawn_as_the_table_last_saw_it(tmp_path):
     assert scene.round == 3 and scene.fires
     svg = tmp_path / "x.svg"
     assert invoke("map", str(save), "--out", str(svg), "--gm").exit_code == 0
-    ids = {el.get("id") for el in ET.parse(svg).getroot().iter() if el.get("id")}
+    ids = {el.attrib["id"] for el in ET.parse(svg).getroot().iter() if el.get("id")}
     drawn = {i for i in ids if i.startswith("fire-")}
     seen = players_sight(scene).fires
     assert drawn == {("fire-" if i in seen else "fire-hidden-") + scene.area_name(i)
@@ -412,7 +415,10 @@ def test_tokens_on_a_tiled_page_are_clipped_with_their_initials():
                 break
         if seam is not None:
             break
-    hero.area = b.at(ground, int(seam), 1)  # the column the first page's edge cuts
+    assert seam is not None
+    on_seam = b.at(ground, int(seam), 1)  # the column the first page's edge cuts
+    assert on_seam is not None
+    hero.area = on_seam
     _, figs = _tavern_tiles(scene=scene)
     mark = "".join(w[0] for w in hero.name.split()[:2]).upper()
     seen = 0

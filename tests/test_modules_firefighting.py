@@ -134,9 +134,10 @@ def test_tearing_down_kills_the_fuel_and_the_structure():
     s.heroes.append(ana)
     s.building.set_fuel(1, 2)
     fire = s.start_fire(1, 3, Cause.GM)
+    assert fire is not None
     hero_perform(s, ana, read_action(s, ana, "tear-down ground:B1"))  # 20 vs 5 x 2
     assert s.building.areas[1].fuel == 1 and fire.resolve == 1
-    assert s.module(Structures).cf[1] == 2
+    assert module_of(s, Structures).cf[1] == 2
     hero_perform(s, ana, read_action(s, ana, "tear-down ground:B1"))
     assert 1 not in s.fires and s.building.areas[1].burned_out
 

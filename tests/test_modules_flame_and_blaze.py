@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from builders import TWO_ROOMS, grid
-from test_modules_support import area, field, module_events, scene_with
+from builders import TWO_ROOMS, grid, lit
+from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.engine.controllers import Controller
 from fuego.engine.events import EventKind
@@ -37,18 +37,21 @@ def test_blaze_numbers_come_from_the_spreading_table_by_terrain():
 def test_fires_in_play_start_as_flames_those_of_the_scenario_as_blazes():
     s = scene_with(field(["hhh"]), {"flame-and-blaze": {}})
     start = s.start_fire(0, 3, Cause.START)
+    assert start is not None
     s.round = 1
     new = s.start_fire(1, 1, Cause.LEAP)
+    assert new is not None
     assert start.state is FireState.BURNING and new.state is FireState.FLAME
     started = [e for e in s.log if e.kind is EventKind.FIRE_STARTED]
     assert started[-1].data["state"] == "flame"
     s2 = scene_with(field(["hhh"]), {"flame-and-blaze": {"start_as": "flame"}})
-    assert s2.start_fire(0, 3, Cause.START).state is FireState.FLAME
+    assert lit(s2, 0, 3, Cause.START).state is FireState.FLAME
 
 
 def test_a_flame_neither_acts_nor_smokes_nor_burns_its_fuel():
     s = scene_with(grid([("ground", 0, ["kkk"])], TWO_ROOMS), {"flame-and-blaze": {
         "start_as": "flame", "blaze_on": 13}})  # 13: never blazes
+    assert s.smoke is not None
     s.start_fire(0, 4, Cause.START)
     play_round(s, Waiter())
     kinds = {e.kind for e in s.log}
@@ -63,6 +66,7 @@ def test_a_flame_becomes_a_blaze_from_the_round_after_it_appears():
     fab = s.modules[0]
     s.round = 1
     fire = s.start_fire(0, 1, Cause.LEAP)
+    assert fire is not None
     fab.end_of_round(s)  # its own round: no roll
     assert fire.state is FireState.FLAME and not module_events(s, fab.name)
     s.round = 2
@@ -79,8 +83,9 @@ def test_the_weather_counts_but_the_wind_does_not():
                    faces=[2, 2])
     s.round = 1
     fire = s.start_fire(area(s, "C1"), 1, Cause.LEAP)
+    assert fire is not None
     s.round = 2
-    s.module(FlameAndBlaze).end_of_round(s)
+    module_of(s, FlameAndBlaze).end_of_round(s)
     e = module_events(s, "flame-and-blaze")[-1]
     assert (e.data["drm"], e.data["need"], e.data["success"]) == (2, 6, True)  # 2+2+2 vs brush 6
     assert fire.state is FireState.BURNING
@@ -92,6 +97,7 @@ def test_a_flame_someone_fought_this_round_is_hampered():
     s.heroes.append(hero)
     s.round = 1
     fire = s.start_fire(1, 2, Cause.LEAP)
+    assert fire is not None
     s.round = 2
     hero_perform(s, hero, HeroAction(HeroActionKind.SMOTHER, target=1))  # fails: total 1
     s.modules[0].end_of_round(s)
@@ -124,6 +130,7 @@ def test_a_flame_does_not_burn_those_who_stand_in_or_walk_into_it():
     ana, bo = Hero("Ana", 0), Hero("Bo", 1)
     s.heroes += [ana, bo]
     fire = s.start_fire(0, 4, Cause.GM, flame=True)
+    assert fire is not None
     _exposure(s)
     move(s, bo, 0)
     assert not [e for e in s.log if e.kind in (EventKind.HERO_DAMAGED, EventKind.HERO_AVOIDED)]

@@ -46,8 +46,10 @@ def test_the_asl_example_25_62():
     ig = module_of(s, I.Ignition)
     src = area(s, "A1")
 
-    def final(dst, attached):
-        need, drm = ig.spread_need(s, src, area(s, dst), attached)
+    def final(dst: str, attached: bool) -> int:
+        found = ig.spread_need(s, src, area(s, dst), attached)
+        assert found is not None, dst
+        need, drm = found
         return need - drm
 
     assert final("B1", attached=False) == 10  # wooden building behind its wall

@@ -114,9 +114,9 @@ def _combined(seed: int, order: list[str], rounds: int = 14):
     b = field(PLAN)
     mods = {name: ALL[name] for name in order}
     s = scene_with(b, mods, seed=seed)
-    s.heroes.extend([Hero("Ana", b.find("H4"), brawn=3, knacks={"firefighting": 2}),
-                     Hero("Villain", b.find("G4"), npc=True)])
-    s.start_fire(b.find("A1"), 3, Cause.START)
+    s.heroes.extend([Hero("Ana", b.area("H4").index, brawn=3, knacks={"firefighting": 2}),
+                     Hero("Villain", b.area("G4").index, npc=True)])
+    s.start_fire(b.area("A1").index, 3, Cause.START)
     loop.run(s, Busy(), rounds=rounds)
     return s
 
@@ -148,9 +148,10 @@ def test_wind_drifting_smoke_and_firefighting_in_one_scene():
     b = field(["bbbbbb", "bbbbbb", "bbbbbb"])
     s = scene_with(b, {"wind": {"force": "mild-breeze", "direction": "W", "changes": False},
                        "drifting-smoke": {}, "firefighting": {"helpers": 9}}, seed=3)
-    hero = Hero("Ana", b.find("D2"), brawn=3)
+    assert s.smoke is not None
+    hero = Hero("Ana", b.area("D2").index, brawn=3)
     s.heroes.append(hero)
-    s.start_fire(b.find("C2"), 2, Cause.START)
+    s.start_fire(b.area("C2").index, 2, Cause.START)
     controller = ScriptedController({"Ana": {1: ["bucket-chain ground:C2"]}}, AutoController())
     loop.run(s, controller, rounds=1)
     # the smoke drifted east over Ana's area; her chain of 10 (+9) cannot miss
@@ -179,9 +180,9 @@ def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
     # change check 3+4; fuel check: 0 damage, 99 to pass; the chain rolls 6+6
     s = scene_with(b, {k: opts[k] for k in order}, faces=[3, 4, 6, 6], totals=[0, 99],
                    smoke=False, burning_clothes=False)
-    ana = Hero("Ana", b.find("A2"))
+    ana = Hero("Ana", b.area("A2").index)
     s.heroes.append(ana)
-    s.start_fire(b.find("B2"), 3, Cause.START)
+    s.start_fire(b.area("B2").index, 3, Cause.START)
     s.round = 1
     for m in s.modules:
         m.round_start(s)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from test_modules_support import module_of
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController
@@ -52,7 +53,7 @@ def test_terrain_per_room_and_per_area_reaches_the_areas():
     assert got["ground:A1"] == "heavy-woods"  # the area's own
     assert got["ground:C2"] == "orchard" and got["ground:D1"] == "paved"
     assert got["ground:E1"] == "wooden-building"  # no terrain: by default
-    assert b.areas[b.find("E1")].terrain == ""
+    assert b.areas[b.area("E1").index].terrain == ""
 
 
 def test_terrain_round_trips_through_yaml():
@@ -66,7 +67,7 @@ def test_a_scenario_with_every_module_plays():
     assert [m.name for m in s.modules][:2] == ["weather", "wind"]
     loop.run(s, AutoController(), rounds=8)
     assert s.round == 8 or not s.fires
-    assert s.building.areas[s.building.find("B2")].fuel == 0  # the fire break
+    assert s.building.areas[s.building.area("B2").index].fuel == 0  # the fire break
 
 
 def test_bad_terrain_and_bad_module_options_are_scenario_problems():
@@ -107,6 +108,6 @@ def test_weather_direction_reaches_the_wind_modules_unless_they_name_their_own()
     text = ORCHARD.replace("wind: {force: mild-breeze, direction: W}", "wind: {force: mild-breeze}")
     text = text.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)
     scene = loads(text).build(1)
-    assert scene.module(Wind).origin == "NE"
+    assert module_of(scene, Wind).origin == "NE"
     own = loads(ORCHARD.replace("rules:\n", "weather: {direction: NE}\nrules:\n", 1)).build(1)
-    assert own.module(Wind).origin == "W"
+    assert module_of(own, Wind).origin == "W"

@@ -47,6 +47,7 @@ def test_a_burning_floor_gives_way_when_its_cf_is_gone():
     ana = Hero("Ana", up, brawn=3)
     s.heroes.append(ana)
     fire = s.start_fire(up, 3, Cause.START)
+    assert fire is not None
     s.round = 1
     st.end_of_round(s)
     assert st.cf[up] == 2 and up in s.fires
@@ -55,6 +56,7 @@ def test_a_burning_floor_gives_way_when_its_cf_is_gone():
     assert up not in s.fires and fire.state is FireState.OUT
     assert s.building.areas[up].burned_out
     floor = s.building.between(up, down)
+    assert floor is not None
     assert floor.kind is BarrierKind.FLOOR and floor.destroyed
     assert ana.area == down
     assert [e for e in s.log if e.kind is EventKind.FIRE_OUT][-1].data["reason"] == \
@@ -110,6 +112,8 @@ def test_a_fire_with_no_building_or_terrain_factor_burns_out_after_one_turn():
         st = module_of(s, S.Structures)
         st.scene_start(s)
         street, house = s.start_fire(0, 2, Cause.START), s.start_fire(1, 2, Cause.START)
+        assert house is not None
+        assert street is not None
         out = []
         for rnd in (1, 2):
             s.round = rnd
@@ -132,6 +136,7 @@ def test_a_new_fire_burns_a_whole_round_before_it_goes_out():
     st.scene_start(s)
     s.round = 3
     fire = s.start_fire(0, 1, Cause.GM)  # appears during round 3
+    assert fire is not None
     st.end_of_round(s)
     assert fire.state is FireState.BURNING
     s.round = 4

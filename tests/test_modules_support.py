@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from builders import RoomSpec, grid
+from builders import RoomSpec, barrier_between, grid
 
 from fuego.dice.roller import Pool, Roller
 from fuego.engine.events import Event, EventKind
@@ -107,5 +107,5 @@ def test_dice_serves_queued_faces_then_the_seed():
 def test_field_builds_outdoor_areas_joined_openly():
     b = field(["wr", "bh"])
     assert b.rooms["woods"].outdoors and not b.rooms["house"].outdoors
-    assert b.between(b.find("A1"), b.find("B1")).passable
-    assert not b.between(b.find("A2"), b.find("B2")).passable  # brush | house wall
+    assert barrier_between(b, "A1", "B1").passable
+    assert not barrier_between(b, "A2", "B2").passable  # brush | house wall

@@ -31,7 +31,8 @@ def test_ec_chart_rows(final, row):
 
 def test_month_drm_as_the_text_lists_it_and_zero_for_may_and_october():
     for month, drm in TEXT_MONTH_DRM.items():
-        assert W.MONTH_DRM[W.month_number(month)] == drm
+        number = W.month_number(month)
+        assert number is not None and W.MONTH_DRM[number] == drm
     assert W.MONTH_DRM[5] == W.MONTH_DRM[10] == 0
 
 
@@ -113,8 +114,10 @@ def test_fires_on_mud_die_after_a_d6_of_rounds_unless_incendiary():
                                     "ignition": {}}, faces=[2, 6], smoke=False)
     s.round = 1
     mud = s.start_fire(0, 3, Cause.GM)
+    assert mud is not None
     kindle(s, area(s, "C1"), intentional=True, why="test", incendiary=True)
     w = s.module(Weather)
+    assert w is not None
     w.end_of_round(s)
     assert w.burn_out == {0: 1} and 0 in s.fires  # a 2 rolled: one round left
     w.end_of_round(s)

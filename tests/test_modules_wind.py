@@ -174,6 +174,7 @@ def test_gusts_bring_down_a_burning_building_location_and_the_levels_above():
     s.round = 1
     module_of(s, W.Wind).round_start(s)
     floor = b.between(area(s, "ground:A1"), area(s, "upper:A1"))
+    assert floor is not None
     assert floor.kind is BarrierKind.FLOOR and floor.destroyed
     assert hero.area == area(s, "ground:A1")  # fell into the burning rubble
     assert area(s, "ground:A1") in s.fires
@@ -186,6 +187,7 @@ def test_a_fire_jumps_a_road_on_the_wind():
     s = scene_with(field(["brb"]), {"wind": {"force": "mild-breeze", "direction": "W",
                                              "changes": False}}, faces=[6, 6])
     fire = s.start_fire(area(s, "A1"), 2, Cause.START)
+    assert fire is not None
     w = module_of(s, W.Wind)
     assert w.jump_target(s, fire, "E") == (area(s, "C1"), 1)
     s.round = 1
@@ -200,9 +202,11 @@ def test_no_jump_where_fuel_lies_on_the_way_or_beyond_reach():
     s = scene_with(field(["bbb", "brr"]), {"wind": {"force": "mild-breeze",
                                                           "direction": "W"}})
     fire = s.start_fire(area(s, "A1"), 2, Cause.START)
+    assert fire is not None
     assert module_of(s, W.Wind).jump_target(s, fire, "E") is None  # B1 burns first
     far = scene_with(field(["brrb"]), {"wind": {"force": "mild-breeze", "direction": "W"}})
     fire = far.start_fire(area(far, "A1"), 2, Cause.START)
+    assert fire is not None
     assert module_of(far, W.Wind).jump_target(far, fire, "E") is None  # 3 areas: beyond 2 x 1
 
 

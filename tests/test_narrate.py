@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import make_building, room, two_room_scene
@@ -221,12 +222,19 @@ def test_narrator_follows_fire_dice():
     assert "ground:C2" not in n.fire_dice
 
 
+def told(e: Event, **kw: Any) -> str:
+    """The phrase of an event that is not quiet."""
+    line = narrate(e, **kw)
+    assert line is not None, f"{e.kind} said nothing"
+    return line
+
+
 def test_quiet_and_verbose():
     ok = ev(K.FIRE_FUEL_CHECK, 3, END_PHASE, "fire@ground:A2", "ground:A2", damage=5, flesh=9,
             total=30, success=True, dramatic=0, resolve=5)
     assert narrate(ok) is None
-    assert "passed" in narrate(ok, verbose=True)
-    assert "failed" in narrate(SAMPLES[K.FIRE_FUEL_CHECK])
+    assert "passed" in told(ok, verbose=True)
+    assert "failed" in told(SAMPLES[K.FIRE_FUEL_CHECK])
     assert narrate(SAMPLES[K.ACTION_DICE]) is None
     assert narrate(SAMPLES[K.ACTION_DICE], verbose=True) == (
         "Action dice: Isabela 1, 6, 7; the fires have 9 actions")
@@ -236,7 +244,7 @@ def test_quiet_and_verbose():
 
 
 def test_phase_prefix_only_inside_the_phases():
-    assert narrate(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
+    assert told(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
     assert narrate(SAMPLES[K.FIRE_OUT]) == "The fire in ground:A2 burns out: its fuel is spent"
     assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes inside"
 
@@ -256,7 +264,7 @@ def test_room_names_from_the_building():
     assert narrate(moved, building=b) == "Phase 1: Isabela moves from ground:A1 (Kitchen) to ground:B1"
     assert narrate(SAMPLES[K.FLASHOVER], building=b) == (
         "Flashover! Kitchen flashes over: 9 fires there burn hot")
-    assert "Hall and Kitchen" in narrate(SAMPLES[K.SMOKE], building=b)
+    assert "Hall and Kitchen" in told(SAMPLES[K.SMOKE], building=b)
     # an area the building does not know keeps its bare name
     assert narrate(SAMPLES[K.HERO_ESCAPED], building=b) == "Phase 5: Isabela gets out at ground:G2"
 
@@ -277,8 +285,8 @@ def _played(seed: int, rounds: int | None = None):
 def _played_with_outcome(seed: int, rounds: int | None = None):
     scene = two_room_scene(seed)
     b = scene.building
-    scene.heroes.append(Hero("Diego", b.find("B3"), brawn=2, resolve=2, panache=2))
-    scene.heroes.append(Hero("Ana", b.find("A3"), brawn=1, resolve=1, panache=1))
+    scene.heroes.append(Hero("Diego", b.area("B3").index, brawn=2, resolve=2, panache=2))
+    scene.heroes.append(Hero("Ana", b.area("A3").index, brawn=1, resolve=1, panache=1))
     return scene, loop.run(scene, AutoController(), rounds=rounds)
 
 

@@ -170,14 +170,19 @@ def test_one_vents_answer_serves_smoke_and_suffocation():
     b = grid([("ground", 0, ["kkkhh", "kkkhh", "sssss"])], ROOMS,
              edges={("A2", "A3"): WINDOW, ("C1", "D1"): DOOR, ("E2", "E3"): WINDOW})
     s = scene(b, smoke=True)
+    assert s.smoke is not None
     here = b.find("B1")
+    assert here is not None
     fire = s.start_fire(here, 3, Cause.START)
     assert fire is not None
-    hero = Hero("Ana", b.find("A1"))
+    hero = Hero("Ana", b.area("A1").index)
     s.heroes.append(hero)
-    kitchen_window = b.between(b.find("A2"), b.find("A3"))
-    door = b.between(b.find("C1"), b.find("D1"))
-    hall_window = b.between(b.find("E2"), b.find("E3"))
+    kitchen_window = b.between(b.area("A2").index, b.area("A3").index)
+    assert kitchen_window is not None
+    door = b.between(b.area("C1").index, b.area("D1").index)
+    assert door is not None
+    hall_window = b.between(b.area("E2").index, b.area("E3").index)
+    assert hall_window is not None
     seen = []
     for change in [lambda: None, lambda: b.open_barrier(kitchen_window),
                    lambda: b.close_barrier(kitchen_window), lambda: b.open_barrier(hall_window),

@@ -346,6 +346,7 @@ class Proc:
             time.sleep(0.01)
 
     def send(self, line: str) -> None:
+        assert self.p.stdin is not None
         with self.lock:
             self.mark = len(self.buf)
         self.p.stdin.write(line.encode() + b"\n")
@@ -412,6 +413,7 @@ def test_killed_in_the_middle_of_a_save_resumes_from_the_last_good_one(shop):
 @pytest.mark.slow
 def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
     proc = Proc(["play", "shop.yaml", "--seed", SEED, "--session", "s.json"], shop)
+    assert proc.p.stdin is not None
     _answers_then(proc, ANSWERS[:3])
     proc.wait_prompt()
     proc.p.stdin.close()

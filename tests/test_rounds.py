@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from builders import TWO_ROOMS, LoadedRoller, grid, scene
+from builders import TWO_ROOMS, LoadedRoller, barrier_between, grid, scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller, ScriptedController
@@ -80,9 +80,9 @@ def test_fire_damage_once_per_round_for_a_hero_standing_in_it():
 def test_a_hero_burned_while_moving_is_not_burned_again_at_round_end():
     b = grid([("ground", 0, ["kkk"])], TWO_ROOMS)
     s = scene(b, burning_clothes=False, smoke=False, temperament="patient")
-    hero = Hero("Ana", b.find("A1"), brawn=5, panache=2)
+    hero = Hero("Ana", b.area("A1").index, brawn=5, panache=2)
     s.heroes.append(hero)
-    s.start_fire(b.find("B1"), 2, Cause.GM)
+    s.start_fire(b.area("B1").index, 2, Cause.GM)
     ctl = ScriptedController({"Ana": {1: ["move ground:B1"]}})
     play_round(s, ctl)
     assert hero.area == b.find("B1")
@@ -163,7 +163,7 @@ def _smoke_scene(door_open: bool):
     b = grid([("ground", 0, plan)], TWO_ROOMS,
              edges={("B1", "C1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, not door_open)})
     s = scene(b)
-    s.start_fire(b.find("A1"), 2, Cause.GM)
+    s.start_fire(b.area("A1").index, 2, Cause.GM)
     return s, b
 
 
@@ -179,9 +179,11 @@ def test_smoke_crosses_an_open_door_but_not_a_closed_one():
 
 def test_smoke_grows_in_a_closed_room_but_not_in_one_that_vents():
     closed = scene(grid([("ground", 0, ["kkkkkkkk"])], TWO_ROOMS))
+    assert closed.smoke is not None
     closed.start_fire(0, 2, Cause.GM)
     open_ = scene(grid([("ground", 0, ["kkkkkkks"])], TWO_ROOMS,
                        edges={("G1", "H1"): (BarrierKind.OPEN, None)}))
+    assert open_.smoke is not None
     open_.start_fire(0, 2, Cause.GM)
     sizes_closed, sizes_open = [], []
     for _ in range(4):
@@ -195,8 +197,10 @@ def test_smoke_grows_in_a_closed_room_but_not_in_one_that_vents():
 
 def test_smoke_is_thick_from_wet_fuel_and_clears_by_wind_after_the_fire():
     s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), wind="strong")
+    assert s.smoke is not None
     s.building.areas[0].wet = True
     fire = s.start_fire(0, 2, Cause.GM)
+    assert fire is not None
     s.smoke.update(s)
     assert s.smoke.at(1) is Density.THICK
     s.extinguish(fire, "test", burned_out=True)
@@ -208,6 +212,7 @@ def test_smoke_is_thick_from_wet_fuel_and_clears_by_wind_after_the_fire():
 
 def test_confusion_after_the_third_round_in_thick_smoke():
     s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), suffocation=False)
+    assert s.smoke is not None
     s.building.areas[0].wet = True
     hero = Hero("Ana", 2, wits=1)
     s.heroes.append(hero)
@@ -238,6 +243,7 @@ def test_thin_and_thick_smoke_penalties_and_night_training():
     from fuego.engine.injury import Sense, hero_pool
 
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
+    assert s.smoke is not None
     hero = Hero("Ana", 1)
     s.heroes.append(hero)
     s.smoke.density = {1: Density.THIN}
@@ -251,9 +257,11 @@ def test_thin_and_thick_smoke_penalties_and_night_training():
 
 def test_suffocation_after_holding_breath_for_resolve_rounds():
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS), burning_clothes=False)
+    assert s.smoke is not None
     hero = Hero("Ana", 1, resolve=2, brawn=9)
     s.heroes.append(hero)
     fire = s.start_fire(0, 1, Cause.GM)
+    assert fire is not None
     fire.resolve = 9
     s.smoke.update(s)
     assert needs_air(s, hero)
@@ -272,12 +280,13 @@ def test_open_window_gives_air():
     b = grid([("ground", 0, ["kks"])], TWO_ROOMS,
              edges={("B1", "C1"): (BarrierKind.WINDOW, Structure.GLASS_WINDOW, True)})
     s = scene(b)
+    assert s.smoke is not None
     hero = Hero("Ana", 1)
     s.heroes.append(hero)
     s.start_fire(0, 1, Cause.GM)
     s.smoke.update(s)
     assert needs_air(s, hero)
-    b.open_barrier(b.between(1, 2))
+    b.open_barrier(barrier_between(b, 1, 2))
     assert not needs_air(s, hero)
 
 
@@ -309,7 +318,7 @@ def test_auto_heroes_make_for_the_exit_and_escape():
     s = scene(b, seed=5)
     hero = Hero("Ana", 0, panache=3)
     s.heroes.append(hero)
-    s.start_fire(b.find("A1"), 1, Cause.GM)
+    s.start_fire(b.area("A1").index, 1, Cause.GM)
     loop.run(s, AutoController(), rounds=10)
     assert hero.status is Status.ESCAPED
     assert kinds(s, EventKind.BARRIER_OPENED, "Ana")
@@ -321,8 +330,8 @@ def test_same_seed_same_log_byte_for_byte():
                  edges={("C1", "D1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, True),
                         ("E2", "F2"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
         s = scene(b, seed=seed)
-        s.heroes.append(Hero("Ana", b.find("B2"), panache=3))
-        s.start_fire(b.find("A1"), 3, Cause.START)
+        s.heroes.append(Hero("Ana", b.area("B2").index, panache=3))
+        s.start_fire(b.area("A1").index, 3, Cause.START)
         loop.run(s, AutoController(), rounds=15)
         return "\n".join(e.to_json() for e in s.log)
 
@@ -336,11 +345,11 @@ def test_air_comes_through_a_chain_of_open_rooms():
              edges={("B1", "C1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False),
                     ("D1", "E1"): (BarrierKind.DOOR, Structure.WOODEN_DOOR, False)})
     s = scene(b)
-    hero = Hero("Ana", b.find("A1"))
+    hero = Hero("Ana", b.area("A1").index)
     s.heroes.append(hero)
-    s.start_fire(b.find("A1"), 2, Cause.GM)
+    s.start_fire(b.area("A1").index, 2, Cause.GM)
     assert not needs_air(s, hero)
-    b.close_barrier(b.between(b.find("D1"), b.find("E1")))
+    b.close_barrier(barrier_between(b, "D1", "E1"))
     assert needs_air(s, hero)
 
 
@@ -348,12 +357,13 @@ def test_auto_heroes_do_not_walk_into_fire_when_an_equal_way_is_clear():
     b = grid([("ground", 0, ["kkk", "kkk", "sss"])], TWO_ROOMS,
              edges={("A2", "A3"): (BarrierKind.OPEN, None), ("C2", "C3"): (BarrierKind.OPEN, None)})
     s = scene(b)
-    hero = Hero("Ana", b.find("B2"))
+    hero = Hero("Ana", b.area("B2").index)
     s.heroes.append(hero)
-    s.start_fire(b.find("A2"), 1, Cause.GM)
+    s.start_fire(b.area("A2").index, 1, Cause.GM)
     from fuego.engine.hero_actions import options
 
     act = AutoController().choose(s, hero, options(s, hero))
+    assert act is not None
     assert act.kind is HeroActionKind.MOVE and act.target == b.find("C2")
 
 
@@ -372,12 +382,14 @@ def test_smoke_piled_up_in_a_closed_room_clears_by_wind_once_a_window_opens():
     b = grid([("ground", 0, ["kkkkkkks"])], TWO_ROOMS, wall=Structure.STONE_WALL,
              edges={("G1", "H1"): (BarrierKind.WINDOW, Structure.GLASS_WINDOW, True)})
     s = scene(b, wind="strong")  # two rounds to clear
+    assert s.smoke is not None
     fire = s.start_fire(0, 2, Cause.GM)
+    assert fire is not None
     fire.resolve = 9
     for _ in range(4):
         s.smoke.update(s)
     assert len(s.smoke.density) == 7  # 4, 5, 6, 7: no way out
-    b.open_barrier(b.between(b.find("G1"), b.find("H1")))
+    b.open_barrier(barrier_between(b, "G1", "H1"))
     s.smoke.update(s)
     assert b.find("H1") in s.smoke.density  # it pours out of the window
     for _ in range(2):  # strong wind: what piled up clears in two rounds

@@ -295,6 +295,7 @@ def test_in_heavy_winds_no_wreck_or_blaze_smoke_stays_outdoors_either():
     s = scene_with(field(["bbb"], [("ground", 0, ["bbb"]), ("air", 1, ["bbb"])]),
                    {"wind": {"force": "heavy-winds", "direction": "W", "changes": False},
                     "wrecks": {}, "flame-and-blaze": {}}, smoke=True)
+    assert s.smoke is not None
     for m in s.modules:
         m.scene_start(s)
     W.place_wreck(s, "ground:A1", "cart")
@@ -393,6 +394,7 @@ def test_a_blast_effect_blows_fires_out_within_two_areas():
         s.start_fire(i, 3, Cause.GM)
     s.script = build_script([{"name": "charge", "when": {"round": 1},
                               "do": {"blast": {"at": "ground:A1", "dice": 4}}}], s)
+    assert s.script is not None
     s.round = 1
     s.script.check(s, When.START)
     assert sorted(s.fires) == [6]  # 001: 4 damage blows out a 2-inch radius
@@ -449,6 +451,7 @@ def flames(**opts):
     s.round = 1
     flame = s.start_fire(area(s, "A1"), 2, Cause.GM)
     blaze = s.start_fire(area(s, "C1"), 2, Cause.GM)
+    assert blaze is not None
     blaze.trigger(Trigger.BLAZE, s, "test")  # a Blaze, through the machine
     hero = Hero("Ana", area(s, "B1"), brawn=3)
     s.heroes.append(hero)
@@ -590,6 +593,7 @@ def test_automatic_heroes_count_a_wrecks_extra_move():
     # from B2 to C1: by C2 (2 moves), or by B1 and the wagon (2 moves + 1); without the wagon
     # the two tie and the lower area (B1) would win
     act = AutoController().choose(s, ana, options(s, ana))
+    assert act is not None
     assert act.kind is HeroActionKind.MOVE and act.target == area(s, "ground:C2")
 
 
@@ -683,6 +687,7 @@ def test_a_jet_of_gas_burns_whoever_the_trigger_names(tmp_path):
     from fuego.scenario.model import loads
 
     s = loads(text).build(2)
+    assert s.script is not None
     ana = s.hero("Ana")
     move(s, ana, s.building.area("ground:D1").index)
     s.script.check(s, When.PHASE)

@@ -27,7 +27,9 @@ def test_explosives_and_chemicals_burn_hot_from_the_start(feature):
     b = s.building
     b.areas[0].features = frozenset({feature})
     hot = s.start_fire(0, 2, Cause.GM)
+    assert hot is not None
     plain = s.start_fire(2, 2, Cause.GM)
+    assert plain is not None
     assert hot.temperature is Temperature.HOT and plain.temperature is Temperature.REGULAR
     assert kinds(s, EventKind.FIRE_STARTED)[0].data["temperature"] == "hot"
 
@@ -139,6 +141,7 @@ def test_the_older_reading_all_lit_is_a_setting():
 def test_the_fuel_check_logs_both_pools():
     s = scene(grid([("ground", 0, ["kk"])], TWO_ROOMS))
     fire = s.start_fire(0, 4, Cause.GM)  # kitchen fuel 5: a 5k5 check against a 4k2 roll
+    assert fire is not None
     from fuego.engine.rounds import fuel_check
 
     fuel_check(s, fire)
@@ -151,6 +154,7 @@ def test_every_confusion_check_is_logged_passed_or_failed():
     from fuego.engine.rounds import _smoke_on_heroes
 
     s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), suffocation=False)
+    assert s.smoke is not None
     s.building.areas[0].wet = True
     hero = Hero("Ana", 2, wits=3)
     s.heroes.append(hero)
@@ -210,7 +214,9 @@ def test_smoke_clears_fire_by_fire(how):
     # wind's rounds (strong: two) while the fire at H1 keeps its own; the older reading (room)
     # kept it all while any fire in the room burned.
     s = scene(grid([("ground", 0, ["kkkkkkkk"])], TWO_ROOMS), wind="strong", smoke_clears=how)
+    assert s.smoke is not None
     west, east = s.start_fire(0, 2, Cause.GM), s.start_fire(7, 2, Cause.GM)
+    assert east is not None and west is not None
     east.resolve = 9
     s.smoke.update(s)
     assert sorted(s.smoke.density) == [0, 1, 2, 3, 4, 5, 6, 7]
@@ -228,8 +234,10 @@ def test_the_smoke_event_names_each_area_whose_smoke_changed():
     from fuego.render.phrases import narrate
 
     s = scene(grid([("ground", 0, ["kkkk"])], TWO_ROOMS), wind="gale")
+    assert s.smoke is not None
     s.building.areas[0].wet = True
     fire = s.start_fire(0, 2, Cause.GM)
+    assert fire is not None
     s.smoke.update(s)
     first = kinds(s, EventKind.SMOKE)[-1]
     assert first.data["areas"] == {"ground:A1": "thick", "ground:B1": "thick",
@@ -242,4 +250,4 @@ def test_the_smoke_event_names_each_area_whose_smoke_changed():
     assert last.data["areas"] == dict.fromkeys(["ground:A1", "ground:B1", "ground:C1",
                                                 "ground:D1"], "clear")
     line = narrate(first, building=s.building)
-    assert "now thick: ground:A1, ground:B1, ground:C1 and ground:D1" in line
+    assert line is not None and "now thick: ground:A1, ground:B1, ground:C1 and ground:D1" in line

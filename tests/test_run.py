@@ -229,7 +229,7 @@ class HandScenario:
         scene.title = self.title
         if self.extra_heroes:
             b = scene.building
-            scene.heroes.append(Hero("Diego", b.find("B3"), brawn=2, resolve=2, panache=2))
+            scene.heroes.append(Hero("Diego", b.area("B3").index, brawn=2, resolve=2, panache=2))
         return scene
 
 

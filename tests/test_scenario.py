@@ -179,7 +179,8 @@ def test_loads_accepts_bytes_and_names_the_source():
     assert s.source == "bytes.yaml"
     with pytest.raises(ScenarioError) as info:
         loads(b"title: \xff", "bad.yaml")
-    assert info.value.problems[0].where.startswith("bad.yaml")
+    where = info.value.problems[0].where
+    assert where is not None and where.startswith("bad.yaml")
 
 
 def test_yaml_11_words_stay_text_as_keys():
@@ -241,6 +242,8 @@ def test_the_worked_example_in_the_docs_loads_and_draws_as_documented():
     example = re.findall(r"```yaml\n(.*?)```", doc, re.S)[0]
     scenario = loads(example, "wine-shop.yaml")
     assert scenario.title == "The Wine Shop"
-    drawn = re.search(r"draws it.*?```\n(.*?)```", doc, re.S).group(1).rstrip("\n").splitlines()
+    drawing = re.search(r"draws it.*?```\n(.*?)```", doc, re.S)
+    assert drawing is not None, "the format's page draws the example"
+    drawn = drawing.group(1).rstrip("\n").splitlines()
     lines = plan_plain(scenario.build(1), "ground", symbols=scenario.symbols, ascii=True)
     assert lines[:len(drawn)] == drawn

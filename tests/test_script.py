@@ -11,7 +11,7 @@ from helpers import make_building, make_scene, room
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller
-from fuego.engine.events import EventKind
+from fuego.engine.events import EventKind, EventLog
 from fuego.engine.fire_actions import ActionKind, candidates
 from fuego.engine.hero_actions import HeroActionKind, move
 from fuego.engine.heroes import Hero
@@ -50,8 +50,8 @@ def world(seed: int = 7, *, fires=None, heroes=None, settings=None, **kw):
     kw.setdefault("features", {"ground:F1": [Feature.GUNPOWDER]})
     b = make_building(plans=PLANS, rooms=ROOMS, **kw)
     if heroes is None:
-        heroes = [Hero("Isabela", b.find("ground:A1"), brawn=3, finesse=3, resolve=3, panache=3),
-                  Hero("Tomas", b.find("upper:B1"), brawn=2, resolve=2)]
+        heroes = [Hero("Isabela", b.area("ground:A1").index, brawn=3, finesse=3, resolve=3, panache=3),
+                  Hero("Tomas", b.area("upper:B1").index, brawn=2, resolve=2)]
     return make_scene(b, seed=seed, heroes=heroes, fires=fires or {},
                       settings=settings or Settings(smoke=False, burning_clothes=False))
 
@@ -546,7 +546,7 @@ def test_state_round_trips_and_a_restored_script_does_not_fire_again():
     assert state["fired"][0] == 1 and state["latches"][1]  # round 2 is remembered
 
     fresh = world()
-    fresh.log = list(s.log)
+    fresh.log = EventLog(s.log)
     fresh.round = s.round
     fresh.script = build_script(cues, fresh)
     fresh.script.load_state(state, fresh)

@@ -14,7 +14,14 @@ from builders import field_scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController
-from fuego.engine.events import PAYLOADS, RESERVED_KEYS, EventKind, PayloadError
+from fuego.engine.events import (
+    PAYLOADS,
+    RESERVED_KEYS,
+    Event,
+    EventKind,
+    EventLog,
+    PayloadError,
+)
 from fuego.engine.rule_module import RuleModule
 from fuego.modules.registry import build
 from fuego.modules.wind import Wind
@@ -103,6 +110,36 @@ def test_an_event_with_a_missing_or_unknown_key_is_refused():
     with pytest.raises(PayloadError, match=r"missing \['before'\], unknown \['size'\]"):
         scene.emit(EventKind.FIRE_GREW, None, 0, fd=3, why="test", size=2)
     scene.emit(EventKind.FIRE_GREW, None, 0, fd=3, before=2, why="test")  # (pool etc. optional)
+
+
+def test_a_wrong_payload_is_refused_every_time_and_a_right_one_logged_once_checked():
+    # The log checks a shape of data once: a refused shape is never taken as checked.
+    scene = field_scene(2, 1)
+    logged = len(scene.log)
+    for _ in range(2):
+        with pytest.raises(PayloadError, match=r"missing \['fd'\]"):
+            scene.emit(EventKind.FIRE_SHRANK, None, 0, before=2, why="test")
+    assert len(scene.log) == logged
+
+
+def test_the_log_reads_as_the_list_of_its_events():
+    scene = field_scene(3, 1)
+    scene.log.clear()
+    heard: list = []
+    scene.listeners.append(heard.append)
+    scene.emit(EventKind.FIRE_GREW, "fire@ground:A1", 0, fd=3, before=2, why="test")
+    scene.emit(EventKind.SMOKE_CLEARED, None, 1)
+    scene.emit(EventKind.FIRE_SHRANK, "fire@ground:A1", "ground:A1", fd=2, before=3, why="rain")
+    log = scene.log
+    events = list(log)
+    assert events == heard and len(log) == 3 and log == heard  # what the listeners were given
+    assert events[0] == Event(EventKind.FIRE_GREW, 0, 0, "fire@ground:A1", "ground:A1",
+                              {"fd": 3, "before": 2, "why": "test"})
+    assert events[1].area == "ground:B1" and events[1].data == {}
+    assert log[-1] == events[2] and log[1:] == events[1:] and list(reversed(log)) == events[::-1]
+    assert [e.to_json() for e in EventLog(events)] == [e.to_json() for e in events]
+    kept = EventLog(events, kinds=frozenset({EventKind.FIRE_SHRANK}))
+    assert list(kept) == [events[2]]
 
 
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)

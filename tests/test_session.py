@@ -83,10 +83,15 @@ class ScriptLive:
             raise Quit()
         a = self.answers.pop(0)
         if a == "undo":
+            assert self.player is not None
             keep = self.player.undo_point()
+            assert keep is not None
             raise Rewind(keep)
         if a == "undo answer":
-            raise Rewind(self.player.answer_point())
+            assert self.player is not None
+            keep = self.player.answer_point()
+            assert keep is not None
+            raise Rewind(keep)
         return a
 
     def rejected(self, q, error):
@@ -138,6 +143,7 @@ def test_replay_is_exact_at_every_cut():
     """Stopping anywhere and replaying the saved answers continues exactly: the same state, the
     same log and the same random stream as one uninterrupted run."""
     whole, live = play(new_session(), ANSWERS)
+    assert whole.scene is not None
     assert not live.errors
     n = len(whole.session.inputs)
     assert n >= 8
@@ -148,6 +154,7 @@ def test_replay_is_exact_at_every_cut():
         saved = sessions.loads(first.session.dumps(), "cut.json")  # through the file format
         assert saved.inputs == whole.session.inputs[:cut]
         again, live2 = play(saved, ANSWERS[cut:])
+        assert again.scene is not None
         assert not live2.errors
         assert again.session.inputs == whole.session.inputs
         assert state_digest(again.scene) == want_digest, cut
@@ -156,6 +163,7 @@ def test_replay_is_exact_at_every_cut():
 
 def test_answers_are_recorded_in_canonical_words():
     player, live = play(new_session(), ANSWERS[:8])
+    assert player.scene is not None
     inputs = player.session.inputs
     assert inputs[0] == {"q": "round", "round": 1, "a": "next"}
     assert inputs[1] == {"q": "action", "round": 1, "phase": 2, "hero": "Bo", "a": "wait"}
@@ -277,11 +285,13 @@ def test_by_marks_only_a_round_the_table_played(tmp_path, entry):
 def test_undo_keeps_the_same_random_stream_afterwards():
     """Undoing a round and answering it the same way again gives the same round."""
     whole, _ = play(new_session(), ANSWERS)
+    assert whole.scene is not None
     script = [_answer_text(e) for e in whole.session.inputs]
     rounds = [i for i, e in enumerate(whole.session.inputs) if e["q"] == "round"]
     r2 = rounds[1]
     redo = script[: r2 + 3] + ["undo"] + script[r2:]
     p, live = play(new_session(), redo)
+    assert p.scene is not None
     assert p.session.inputs == whole.session.inputs
     assert state_digest(p.scene) == state_digest(whole.scene)
     assert log_json(p.scene) == log_json(whole.scene)
@@ -290,12 +300,14 @@ def test_undo_keeps_the_same_random_stream_afterwards():
 def test_overrides_are_recorded_replayed_and_undone():
     answers = ["fire ground:E1 3", "", "gm open ground:F2 ground:F3", ""]
     player, live = play(new_session(), answers)
+    assert player.scene is not None
     gm = [e for e in player.session.inputs if "gm" in e]
     assert [e["gm"] for e in gm] == ["fire ground:E1 3", "open ground:F2 ground:F3"]
     assert gm[0]["q"] == "round" and gm[1]["q"] == "action"
     assert any(e.kind is EventKind.GM and e.data["action"] == "start-fire"
                for e in player.scene.log)
     again, _ = play(sessions.loads(player.session.dumps()), [])
+    assert again.scene is not None
     assert state_digest(again.scene) == state_digest(player.scene)
     # undo at round 1 takes the overrides typed before it too
     assert replay.undo_point(player.session.inputs) == 0
@@ -324,12 +336,14 @@ def test_a_failed_override_is_not_recorded():
 
 def test_move_override_takes_a_first_name():
     player, live = play(new_session(), ["move Ana ground:A2", ""])
+    assert player.scene is not None
     assert player.session.inputs[0]["gm"] == "move Ana Vaz ground:A2"
     assert player.scene.area_name(player.scene.hero("Ana Vaz").area) != "ground:D1"
 
 
 def test_end_override_ends_the_scene_mid_round():
     player, live = play(new_session(), ["", "end", "anything"])
+    assert player.scene is not None
     assert player.scene.ended
     assert live.done
     assert player.session.inputs[-1]["gm"] == "end"
@@ -338,6 +352,7 @@ def test_end_override_ends_the_scene_mid_round():
     assert player.outcome == Outcome(Ending.GM_ENDED, 1, len(player.scene.fires))
     # replaying it ends it the same way
     again, live2 = play(sessions.loads(player.session.dumps()), [])
+    assert again.scene is not None
     assert again.scene.ended and live2.done and live2.asked == []
     assert again.outcome == player.outcome
 
@@ -348,6 +363,7 @@ def test_a_session_played_through_to_the_end():
     ends the same way without asking anything."""
     player, live = play(new_session(), [""] * 2000)
     scene = player.scene
+    assert scene is not None
     assert live.done and scene.ended and not scene.fires
     assert player.outcome == Outcome(Ending.FIRE_OUT, scene.round, 0)
     end = scene.log[-1]
@@ -376,6 +392,7 @@ def test_ending_the_scene_when_no_hero_is_left_to_act():
     live.player = player
     player.run()
     scene = player.scene
+    assert scene is not None
     assert not any(h.in_play for h in scene.heroes) and scene.fires  # it was still burning
     assert player.outcome == Outcome(Ending.HEROES_OUT, scene.round, len(scene.fires))
     assert scene.log[-1].data["why"] == "heroes-out"
@@ -403,6 +420,7 @@ def test_a_replay_that_does_not_fit_says_so():
 # -- the file -----------------------------------------------------------------------------------
 def test_save_and_load_round_trip(tmp_path):
     player, _ = play(new_session(), ANSWERS[:5])
+    assert player.scene is not None
     path = str(tmp_path / "s.json")
     sessions.save(player.session, path, position=player.position(),
                   state=player.scene.snapshot())
@@ -532,11 +550,14 @@ def test_a_modules_action_keeps_its_area():
     assert "sand ground:B1" in choices and "sand ground:A2" in choices
     n = choices.index("sand ground:A2") + 1
     player, _ = play(sessions.new("ff.yaml", 1, text=text), ["", str(n)])
+    assert player.scene is not None
     assert player.session.inputs[-1]["a"] == "sand ground:A2"
     a2 = player.scene.building.find("ground:A2")
     b1 = player.scene.building.find("ground:B1")
+    assert b1 is not None
     assert a2 not in player.scene.fires and player.scene.fires[b1].fd == 2
     again, _ = play(sessions.loads(player.session.dumps()), [])
+    assert again.scene is not None
     assert state_digest(again.scene) == state_digest(player.scene)
 
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from builders import LoadedRoller, RoomSpec, grid
+from builders import LoadedRoller, RoomSpec, barrier_between, grid
 from builders import scene as make_scene
 
 from fuego.engine.events import EventKind
@@ -81,7 +81,8 @@ def test_a_door_hides_until_it_opens_and_a_window_never_does():
     hero = place(scene, "Ana", "ground:A1")
     parlour, study = burn(scene, "ground:D1", "ground:F1")
     assert why_unseen(scene, hero, parlour) is Unseen.CLOSED_DOOR
-    door = b.between(b.find("ground:B1"), b.find("ground:C1"))
+    door = b.between(b.area("ground:B1").index, b.area("ground:C1").index)
+    assert door is not None
     b.open_barrier(door)  # the building's version moves: the sight kept follows it
     sight = hero_sight(scene, hero)
     # through the open door, and on through the parlour's shut window into the study
@@ -112,8 +113,8 @@ def test_the_line_goes_round_a_corner_by_the_open_side():
     hero = place(scene, "Ana", "ground:A1")
     fire, = burn(scene, "ground:B2")  # the hall again, round the corner of both rooms
     assert why_unseen(scene, hero, fire) is Unseen.OUT_OF_SIGHT
-    b.destroy_barrier(b.between(b.find("ground:A1"), b.find("ground:B1")))
-    b.destroy_barrier(b.between(b.find("ground:B1"), b.find("ground:B2")))
+    b.destroy_barrier(barrier_between(b, "ground:A1", "ground:B1"))
+    b.destroy_barrier(barrier_between(b, "ground:B1", "ground:B2"))
     assert why_unseen(scene, hero, fire) is None
 
 
@@ -125,10 +126,10 @@ def test_floors_hide_and_open_links_show_the_area_across():
     above, stair_top = burn(scene, "upper:A1", "upper:B1")
     assert why_unseen(scene, hero, above) is Unseen.OTHER_LEVEL  # the ceiling over her
     assert why_unseen(scene, hero, stair_top) is Unseen.OTHER_LEVEL  # not from where she is
-    hero.area = b.find("ground:B1")  # at the stair's foot: up it
+    hero.area = b.area("ground:B1").index  # at the stair's foot: up it
     assert hero_sight(scene, hero).fires == {stair_top}
-    b.destroy_barrier(b.between(b.find("ground:A1"), b.find("upper:A1")))
-    hero.area = b.find("ground:A1")  # the floor over her burned through
+    b.destroy_barrier(barrier_between(b, "ground:A1", "upper:A1"))
+    hero.area = b.area("ground:A1").index  # the floor over her burned through
     assert above in hero_sight(scene, hero).fires
 
 
@@ -283,6 +284,7 @@ def test_one_look_agrees_with_the_whole_sight(path):
     from fuego.scenario.model import load
 
     scene = load(path).build(1)
+    assert scene.smoke is not None
     b = scene.building
     for a in b.areas[::3]:
         scene.start_fire(a.index, 2, Cause.START)
@@ -315,7 +317,7 @@ def _svg_fires(scene) -> set[str]:
     out = set()
     for lv in players_view(scene)["levels"]:
         root = ElementTree.fromstring(level_svg(lv))
-        out |= {el.get("data-area") for el in root.iter() if el.get("data-fd") is not None}
+        out |= {el.attrib["data-area"] for el in root.iter() if el.get("data-fd") is not None}
     return out
 
 
@@ -358,8 +360,9 @@ def test_hidden_fires_never_reach_a_players_output(output):
     scene = load(ROOT / "campaigns" / "tavern.yaml").build(1)
     b = scene.building
     kitchen, bar = b.find("ground:B2"), b.find("ground:D3")
+    assert bar is not None and kitchen is not None
     scene.start_fire(bar, 2, Cause.GM)
-    scene.start_fire(b.find("upper:H1"), 2, Cause.GM)  # the Anchor: behind its door, upstairs
+    scene.start_fire(b.area("upper:H1").index, 2, Cause.GM)  # the Anchor: behind its door, upstairs
     drawn = OUTPUTS[output](scene)
     want = names(scene, players_sight(scene).fires)
     assert drawn == want == {"ground:D3"}
@@ -376,6 +379,7 @@ def test_status_and_look_say_why_a_hero_does_not_see_a_fire():
     b = grid([("ground", 0, ["aabbbb"])], ROOMS,
              edges={("ground:B1", "ground:C1"): (D, Structure.WOODEN_DOOR, True)})
     scene = make_scene(b)
+    assert scene.smoke is not None
     ana = place(scene, "Ana", "ground:B1")
     place(scene, "Bo", "ground:F1")
     fire, = burn(scene, "ground:C1")
@@ -384,8 +388,8 @@ def test_status_and_look_say_why_a_hero_does_not_see_a_fire():
                      "(behind a closed door)]", "Bo sees: ground:C1 2 FD"]
     assert watchers_line(scene, fire) == ("ground:C1 2 FD seen by Bo; hidden from Ana (behind a "
                                           "closed door)")
-    scene.smoke.density[b.find("ground:D1")] = Density.THICK
-    scene.smoke.density[b.find("ground:E1")] = Density.THICK
+    scene.smoke.density[b.area("ground:D1").index] = Density.THICK
+    scene.smoke.density[b.area("ground:E1").index] = Density.THICK
     assert why_unseen(scene, scene.hero("Bo"), fire) is Unseen.THICK_SMOKE
     assert "Bo (in thick smoke)" in watchers_line(scene, fire)
     ana.status = Status.KNOCKED_OUT

@@ -6,7 +6,7 @@ import random
 
 import networkx as nx
 import pytest
-from builders import RoomSpec, grid
+from builders import RoomSpec, barrier_between, grid
 
 from fuego.rules.charts import Structure
 from fuego.world.places import ALWAYS_OPEN, BarrierKind
@@ -92,13 +92,14 @@ def test_smoke_vents_through_an_open_window():
     # closed, the kitchen keeps its smoke; through the open window it vents
     b = grid([("ground", 0, ["kkk", "sss"])], ROOMS,
              edges={("A1", "A2"): WINDOW, ("C1", "C2"): DOOR})
-    window = b.between(b.find("A1"), b.find("A2"))
+    window = b.between(b.area("A1").index, b.area("A2").index)
+    assert window is not None
     start = b.find("C1")
     assert smoke(b, start, 2) == reference(b, start, 2) == ([start, b.find("B1")], False)
     b.open_barrier(window)
     assert smoke(b, start, 2) == reference(b, start, 2)
     assert smoke(b, start, 2)[1]  # the smoke finds the open window two areas away
-    b.open_barrier(b.between(b.find("C1"), b.find("C2")))
+    b.open_barrier(barrier_between(b, "C1", "C2"))
     assert smoke(b, start, 2) == reference(b, start, 2)
 
 

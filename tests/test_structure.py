@@ -38,7 +38,7 @@ def world():
                       doors={("ground:C2", "ground:D2"): True, ("ground:F2", "ground:G2"): False},
                       stairs=[("ground:C1", "upper:C1")],
                       features={"ground:B2": [Feature.WOODEN_BEAM], "ground:C1": [Feature.WOODEN_BEAM]})
-    return make_scene(b, heroes=[Hero("Ana", b.find("ground:C2"))], fires={"ground:C1": 4},
+    return make_scene(b, heroes=[Hero("Ana", b.area("ground:C2").index)], fires={"ground:C1": 4},
                       settings=Settings(smoke=False, burning_clothes=False))
 
 

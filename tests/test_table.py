@@ -310,6 +310,7 @@ def test_a_single_smother_target_is_picked():
     ana = scene.hero("Ana Vaz")
     gm.move_hero(scene, "Ana Vaz", "ground:C1")  # beside the one fire, ground:B1 (same room)
     act = read_action(scene, ana, "smother")
+    assert act.target is not None
     assert act.kind is HeroActionKind.SMOTHER and scene.area_name(act.target) == "ground:B1"
     gm.start_fire(scene, "ground:C2", 1)  # two fires in reach: the words must say which
     with pytest.raises(RuleError, match="cannot 'smother' now"):
@@ -520,6 +521,7 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
     from test_session import play as replay
 
     whole, _ = replay(new_session(), ANSWERS)
+    assert whole.scene is not None
     inputs = whole.session.inputs
     clothes = next(i for i, e in enumerate(inputs) if e.get("purpose") == "clothes")
     older = new_session()
@@ -527,6 +529,7 @@ def test_an_older_save_that_answered_a_certain_roll_still_replays():
     older.inputs = inputs[:clothes] + [dict(inputs[clothes], purpose="wound check", a="auto")] \
         + inputs[clothes:]
     again, live = replay(older, [])
+    assert again.scene is not None
     assert not live.errors and not again.warnings
     assert again.scene.snapshot() == whole.scene.snapshot()
 
@@ -698,8 +701,9 @@ def test_what_burns_of_its_own_is_told_in_the_rounds_and_the_scenes_words():
     assert said[0] == ("Round 1 begins: no fire burning but a wagon ablaze (ground:C2), 1 hero "
                        "inside")
     assert said[1] == "Round 1 ends: 2 fires (3 Fire Dice) and a wagon ablaze (ground:C2); Tomas unhurt"
-    assert said[2].startswith("The scene ends after 4 rounds: no fire left but a wagon ablaze "
-                              "(ground:C2), 0 areas burned out")
+    end = said[2]
+    assert end is not None and end.startswith(
+        "The scene ends after 4 rounds: no fire left but a wagon ablaze (ground:C2), 0 areas burned out")
     assert said[3] == "Round 1 ends: no fire left; Tomas unhurt"  # nothing else: as before
 
 

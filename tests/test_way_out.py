@@ -6,7 +6,7 @@ import heapq
 from pathlib import Path
 
 import pytest
-from builders import TWO_ROOMS, RoomSpec, grid, scene
+from builders import TWO_ROOMS, RoomSpec, barrier_between, grid, scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
@@ -101,8 +101,7 @@ def test_within_a_phase_the_map_is_not_redone_for_a_fire_growing():
 def test_a_controller_moved_to_another_scene_starts_its_map_over():
     ctrl = AutoController()
     one, two = scene(two_floors()), scene(two_floors())
-    two.building.open_barrier(two.building.between(two.building.find("ground:A2"),
-                                                   two.building.find("ground:A3")))
+    two.building.open_barrier(barrier_between(two.building, "ground:A2", "ground:A3"))
     assert fresh_costs(ctrl, one) == reference_costs(one)
     assert fresh_costs(ctrl, two) == reference_costs(two) != reference_costs(one)
 
@@ -138,4 +137,5 @@ def test_auto_choice_reads_the_kept_map():
     s.heroes.append(hero)
     ctrl = AutoController()
     act = ctrl.choose(s, hero, options(s, hero))
+    assert act is not None
     assert act.target == b.find("ground:A1")  # towards the door (a tie: the lower area)

@@ -118,6 +118,7 @@ def test_fires_and_heroes_drawn_where_the_session_says(browser):
 
     player, _live = play_tavern(rounds=1)
     scene = player.scene
+    assert scene is not None
     hub = Hub()
     feed = ScreenFeed(hub)
     feed.attach(scene)
@@ -132,7 +133,7 @@ def test_fires_and_heroes_drawn_where_the_session_says(browser):
         until(browser, lambda d: fires_on_page(d) == want, 10, "the fires drawn")
         b = scene.building
         for area in want:
-            assert scene.fires[b.find(area)].fd == want[area]
+            assert scene.fires[b.area(area).index].fd == want[area]
             assert centre_inside(browser, f"fire-{area}", f"area-{area}"), area
         hidden = {b.areas[i].name for i in scene.fires} - set(want)
         assert hidden  # the pantry side burns out of every hero's sight ...
@@ -156,6 +157,7 @@ class Streams:
 
     def __init__(self, url: str, n: int):
         parts = urlsplit(url)
+        assert parts.hostname is not None
         self.host, self.port, self.query = parts.hostname, parts.port, parts.query
         self.seen: list[int] = [0] * n
         self.conns = []
@@ -193,6 +195,7 @@ def _answer(proc: Proc, text: str) -> None:
 
 def _version(url: str) -> int:
     parts = urlsplit(url)
+    assert parts.hostname is not None
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
     conn.request("GET", "/state?" + parts.query)
     version = json.loads(conn.getresponse().read())["version"]
@@ -309,7 +312,7 @@ def test_screen_serves_a_saved_session_round_by_round(browser, tmp_path):
     try:
         end = 30
         until_text = "moments to review"
-        WebDriverWait(None, end, poll_frequency=0.05).until(
+        WebDriverWait(browser, end, poll_frequency=0.05).until(  # polls the process, not the page
             lambda _: until_text in proc.text or proc.p.poll() is not None)
         url = _url(proc)
         browser.set_window_size(1920, 1080)

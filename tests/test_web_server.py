@@ -115,7 +115,7 @@ def _sse(server):
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
     conn.request("GET", with_token(server, "/events"))
     resp = conn.getresponse()
-    assert resp.status == 200 and resp.getheader("content-type").startswith("text/event-stream")
+    assert resp.status == 200 and resp.getheader("content-type", "").startswith("text/event-stream")
     return conn, resp
 
 
@@ -169,7 +169,7 @@ def test_head_of_the_stream_starts_no_stream(served):
         conn.request("HEAD", with_token(server, "/events"))
         resp = conn.getresponse()
         assert resp.status == 200 and resp.read() == b""
-        assert resp.getheader("content-type").startswith("text/event-stream")
+        assert resp.getheader("content-type", "").startswith("text/event-stream")
         for _ in range(20):  # the server busy with other requests meanwhile: still no stream
             assert request(server, "GET", with_token(server, "/state"))[0] == 200
         assert server.hub.clients == 0
@@ -192,6 +192,7 @@ def test_stop_ends_the_streams_and_frees_the_port():
     hub = Hub()
     hub.publish({"round": 1})
     server = ScreenServer(hub, "t", "127.0.0.1", 0).start()
+    assert server._thread is not None
     conn, resp = _sse(server)
     _read_until(resp, 1)
     server.stop()

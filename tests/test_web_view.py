@@ -187,6 +187,7 @@ def test_never_the_gms_words(tavern_flashed):
 def test_the_view_changes_nothing():
     player, _live = play_tavern(rounds=1)
     scene = player.scene
+    assert scene is not None
     before = (copy.deepcopy(scene.snapshot()), scene.roller.getstate(), len(scene.log))
     view = players_view(scene, ["a line"])
     json.dumps(page_state(view))  # plain JSON values, SVG included
@@ -232,6 +233,7 @@ def test_svg_draws_fires_heroes_and_escapes_names(tavern_played):
 
 def test_a_saved_session_replays_round_by_round(tmp_path):
     player, live = play_tavern(rounds=2)
+    assert player.scene is not None
     path = tmp_path / "s.json"
     sessions.save(player.session, str(path))
     latest, frames, views = replay(sessions.load(str(path)))

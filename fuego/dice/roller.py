@@ -365,6 +365,21 @@ class Roller:
             dice += self._served(key, totals)
         return total + pool._shape[2]
 
+    def totals(self, pools: list[Pool]) -> list[int]:
+        """Roll each of ``pools`` in turn: exactly what as many :meth:`total` calls draw (each
+        shape's batch served in order, refilled where it runs out), for a batch of rolls such as
+        a round's fuel checks."""
+        held, refill = self._totals, self._refill
+        out: list[int] = []
+        add = out.append
+        for pool in pools:
+            key = pool._key
+            totals = held.get(key)
+            if not totals:
+                totals = refill(key)
+            add(totals.pop() + pool._shape[2])
+        return out
+
     def _served(self, key: tuple[int, int, bool], totals: list[int]) -> list[int]:
         """The dice of the roll of shape ``key`` just served (its batch's rows made lists on
         the first ask)."""

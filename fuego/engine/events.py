@@ -6,14 +6,15 @@ line is deterministic: keys sorted, no floats from timing, nothing but the event
 
 Each :class:`EventKind` has a payload: a ``TypedDict`` of the keys its ``data`` holds
 (:data:`PAYLOADS`; docs/events.md has a table per kind). The scene checks every event's keys as
-it logs it (:func:`check_payload`). The log itself is a plain list of events (:data:`EventLog`).
+it logs it (:func:`check_payload`, once per shape of data). The log (:class:`EventLog`) keeps
+each event as a compact row and builds the :class:`Event` when something reads it.
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import Any, NotRequired, TypedDict, overload
 
 
 class EventKind(str, Enum):
@@ -662,6 +663,109 @@ START_PHASE = 0
 END_PHASE = 11
 
 
-#: The scene's log: its events in the order they happened, a plain list. (A forecast that does
-#: not read the log gives the scene another sink; nothing is ever made later than it happens.)
-EventLog: TypeAlias = list[Event]
+class Shape:
+    """A kind and the keys of its data in order: what a row of the log shares with every other
+    event of that shape (checked against the kind's payload once, when first seen)."""
+
+    __slots__ = ("kind", "keys")
+
+    def __init__(self, kind: EventKind, keys: tuple[str, ...]) -> None:
+        self.kind, self.keys = kind, keys
+
+
+#: Every shape seen, by (kind, keys): payloads are checked once per shape, not per event.
+_SHAPES: dict[tuple[EventKind, tuple[str, ...]], Shape] = {}
+
+
+def shape(kind: EventKind, keys: tuple[str, ...]) -> Shape:
+    """The shape of ``kind`` events carrying ``keys`` in that order (:func:`check_payload`
+    raises on a shape the payload does not allow)."""
+    known = _SHAPES.get((kind, keys))
+    if known is None:
+        check_payload(kind, dict.fromkeys(keys))
+        known = _SHAPES[(kind, keys)] = Shape(kind, keys)
+    return known
+
+
+def row_event(row: tuple) -> Event:
+    """The :class:`Event` a log row holds (:class:`EventLog`)."""
+    s = row[0]
+    return record(s.kind, row[1], row[2], row[3], row[4], dict(zip(s.keys, row[5:])))
+
+
+class EventLog(Sequence[Event]):
+    """The scene's log: its events in the order they happened, read as a sequence of
+    :class:`Event` (indexing, slicing, iterating, ``len``).
+
+    Each event is kept as one row, (its shape, round, phase, actor, area, the data's values),
+    and built into an ``Event`` when read: a 100,000-fire scene's million events hold their
+    values, not a record and a dict each. ``kinds``: keep only events of these kinds (a
+    forecast's log keeps what its script reads and drops the rest as they come)."""
+
+    __slots__ = ("_rows", "kinds")
+
+    def __init__(self, events: Iterable[Event] = (), kinds: frozenset | None = None) -> None:
+        self._rows: list[tuple] = []
+        self.kinds = kinds
+        for event in events:
+            self.append(event)
+
+    def add(self, kind: EventKind, rnd: int, phase: int, actor: str | None, area: str | None,
+            data: dict[str, Any]) -> None:
+        """Log one event (what :meth:`fuego.engine.scene.Scene.emit` calls)."""
+        if self.kinds is not None and kind not in self.kinds:
+            return
+        keys = tuple(data)
+        s = _SHAPES.get((kind, keys)) or shape(kind, keys)
+        self._rows.append((s, rnd, phase, actor, area, *data.values()))
+
+    def add_row(self, row: tuple) -> None:
+        """Log one event already made a row, ``(shape, round, phase, actor, area, *values)``."""
+        if self.kinds is None or row[0].kind in self.kinds:
+            self._rows.append(row)
+
+    def add_rows(self, rows: list[tuple]) -> None:
+        """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``
+        (a batch of one shape's events: a round's fuel checks)."""
+        if rows and (self.kinds is None or rows[0][0].kind in self.kinds):
+            self._rows += rows
+
+    def append(self, event: Event) -> None:
+        self.add(event.kind, event.round, event.phase, event.actor, event.area, event.data)
+
+    def extend(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.append(event)
+
+    def clear(self) -> None:
+        self._rows.clear()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
+        if isinstance(i, slice):
+            return [row_event(row) for row in self._rows[i]]
+        return row_event(self._rows[i])
+
+    def __iter__(self) -> Iterator[Event]:
+        return map(row_event, self._rows)
+
+    def __reversed__(self) -> Iterator[Event]:
+        return map(row_event, reversed(self._rows))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a list)
+
+    def __repr__(self) -> str:
+        return f"EventLog({len(self)} events)"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from fuego.engine import structure
 from fuego.engine.events import EventKind
+from fuego.engine.events import shape as event_shape
 from fuego.engine.fire import Fire, new_fire_dice
 from fuego.engine.scene import Cause
 from fuego.rules.charts import (
@@ -201,13 +202,21 @@ def _leaps(scene: Scene, fire: Fire, adjust: Adjust | None, acts: list[FireActio
         acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=areas[j].fuel))
 
 
+#: The shapes of the events an action logs most (a grow, a failed roll): logged as rows.
+_FAILED = event_shape(EventKind.FIRE_ACTION_FAILED,
+                      ("action", "target", "pool", "tn", "total", "success"))
+_GREW = event_shape(EventKind.FIRE_GREW, ("fd", "before", "why", "pool", "tn", "total", "success"))
+_KIND_VALUE = {kind: kind.value for kind in ActionKind}  # (an enum's .value is a descriptor call)
+
+
 def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     """Carry out an action; returns whether it succeeded. Every roll is logged as it is made.
 
     Every rolled action is one roll of the fire's pool (Destruction to destroy, Spreading for
     the rest) against the action's TN: a failure is logged alike for all of them."""
-    name = scene.fire_name(fire)
     kind = act.kind
+    fire_names, area_names = scene.names()
+    name = fire_names[fire.area]
     if kind is ActionKind.SPREAD:
         for i in act.path[:-1]:
             if _unlit(scene, i):
@@ -220,19 +229,19 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
     total = scene.roller.total(pool)
     tn = act.tn
     assert tn is not None  # (every action but spreading along a route is rolled)
-    ok = total >= tn
-    if not ok:
-        target = scene.area_name(act.target) if act.target is not None else None
-        scene.emit(EventKind.FIRE_ACTION_FAILED, name, fire.area, action=kind.value,
-                   target=target, pool=pool.notation, tn=tn, total=total, success=False)
+    if total < tn:
+        target = area_names[act.target] if act.target is not None else None
+        scene.emit_row(_FAILED, name, area_names[fire.area], _KIND_VALUE[kind], target,
+                       pool.notation, tn, total, False)
         return False
-    detail = {"pool": pool.notation, "tn": tn, "total": total, "success": True}
     if kind is ActionKind.GROW:  # one more die (candidates offer it below ten dice only)
         before = fire.fd
         fire.fd = min(before + 1, MAX_FIRE_DICE)
-        scene.emit(EventKind.FIRE_GREW, name, fire.area, fd=fire.fd, before=before, why="grow",
-                   **detail)
-    elif kind is ActionKind.LEAP:
+        scene.emit_row(_GREW, name, area_names[fire.area], fire.fd, before, "grow",
+                       pool.notation, tn, total, True)
+        return True
+    detail = {"pool": pool.notation, "tn": tn, "total": total, "success": True}
+    if kind is ActionKind.LEAP:
         assert act.target is not None
         scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
         scene.start_fire(act.target, LEAP_NEW_FD, Cause.LEAP, source=fire)

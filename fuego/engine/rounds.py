@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from fuego.dice.roller import trait_check
 from fuego.engine.events import END_PHASE, LOG_FORMAT, START_PHASE, EventKind
+from fuego.engine.events import shape as event_shape
 from fuego.engine.fire import ACTING, Fire, FireState, Trigger
 from fuego.engine.fire_actions import perform as fire_perform
 from fuego.engine.hero_actions import options
@@ -138,18 +139,28 @@ def play_round(scene: Scene, controller: Controller) -> None:
 
 
 def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
-    """Phases 1-10: each actor with a die showing this phase or earlier acts, in order."""
+    """Phases 1-10: each actor with a die showing this phase or earlier acts, in order.
+
+    A phase is played as passes: everyone due acts once, in the phase order; whoever still has
+    a die due acts again in the next pass. Within a pass, the fires between two heroes act as
+    one run (:func:`_fire_pass`)."""
     policy = POLICIES[scene.settings.temperament]
     for phase in range(1, 11):
         scene.phase = phase
         pending = buckets[phase]
         while pending:
             again: list = []
+            run: list[Fire] = []
             for actor in _ordered(scene, pending):
                 if type(actor) is Fire:
-                    _fire_acts(scene, actor, policy, phase, again, buckets)
-                else:
-                    _hero_acts(scene, actor, controller, phase, again, buckets)
+                    run.append(actor)
+                    continue
+                if run:
+                    _fire_pass(scene, run, policy, phase, again, buckets)
+                    run = []
+                _hero_acts(scene, actor, controller, phase, again, buckets)
+            if run:
+                _fire_pass(scene, run, policy, phase, again, buckets)
             pending = again
             _script(scene, When.PHASE)
 
@@ -160,16 +171,24 @@ def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
         (again if nxt <= phase else buckets[nxt]).append(actor)
 
 
-def _fire_acts(scene: Scene, fire: Fire, policy, phase: int, again: list, buckets) -> None:
-    """One fire spends a die on what its policy picks (if it still burns there and can act:
-    not a Flame, not out)."""
-    if scene.fires.get(fire.area) is not fire or not fire.dice or not fire.can_spread:
-        return
-    fire.dice.pop(0)
-    act = policy(scene, fire)
-    if act is not None:
-        fire_perform(scene, fire, act)
-    _requeue(fire, phase, again, buckets)
+def _fire_pass(scene: Scene, fires: list[Fire], policy, phase: int, again: list,
+               buckets: list[list]) -> None:
+    """Each fire of a run, in order, spends a die on what its policy picks, if it still burns
+    there and can act (not a Flame, not out): each decides on the state the earlier ones left
+    (their results applied in the phase order), and its next die goes to the next pass or a
+    later phase."""
+    lit = scene.fires
+    for fire in fires:
+        dice = fire.dice
+        if lit.get(fire.area) is not fire or not dice or not fire.can_spread:
+            continue
+        dice.pop(0)
+        act = policy(scene, fire)
+        if act is not None:
+            fire_perform(scene, fire, act)
+        if dice:
+            nxt = dice[0]
+            (again if nxt <= phase else buckets[nxt]).append(fire)
 
 
 def _hero_acts(scene: Scene, hero: Hero, controller, phase: int, again: list, buckets) -> None:
@@ -316,33 +335,55 @@ def _fuel_checks(scene: Scene) -> None:
     """f. Each fire in area order makes its fuel check (a Flame is not yet eating its fuel:
     flame-and-blaze module)."""
     fires = scene.fires
-    for i in sorted(fires):
-        fire = fires[i]
-        if fire.state is not FireState.FLAME:
-            fuel_check(scene, fire)
+    fuel_checks(scene, [f for i in sorted(fires) if (f := fires[i]).state is not FireState.FLAME])
+
+
+#: The keys of a fuel check's event, in the order they are logged.
+_FUEL_CHECK_KEYS = ("damage", "damage_pool", "flesh", "pool", "total", "success", "dramatic",
+                    "resolve")
+
+
+def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
+    """Each fire, in turn, rolls its own damage as Flesh Wounds and checks them with Resolve k
+    Resolve, as a character's wound check (003; RULES-NOTES). A failure gives Dramatic Wounds:
+    the lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
+    machine's conditions decide).
+
+    In one batch: every roll drawn at once in the order the checks make them
+    (:meth:`Roller.totals`; a fire going out rolls nothing, so its neighbours' rolls are the
+    same), the events logged as rows, and only the fires at a limit dispatched through the
+    machine, each right after its own check's event."""
+    pools = [p for f in fires for p in (f.damage_pool(), f.fuel_check_pool())]
+    rolls = scene.roller.totals(pools)
+    fire_names, area_names = scene.names()
+    shape = event_shape(EventKind.FIRE_FUEL_CHECK, _FUEL_CHECK_KEYS)
+    rnd, phase, fleeting = scene.round, scene.phase, Exposure.FLEETING
+    rows: list[tuple] = []
+    add = rows.append
+    for k, fire in enumerate(fires):
+        damage, check = rolls[2 * k], rolls[2 * k + 1]
+        flesh = fire.flesh + damage
+        ok = check >= flesh
+        if ok:
+            fire.flesh = flesh
+        else:
+            fire.flesh = 0
+            fire.dramatic += dramatic_wounds(flesh, check, fleeting)
+        area = fire.area
+        add((shape, rnd, phase, fire_names[area], area_names[area], damage,
+             pools[2 * k].notation, flesh, pools[2 * k + 1].notation, check, ok, fire.dramatic,
+             fire.resolve))
+        if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
+            scene.emit_rows(rows)
+            rows = []
+            add = rows.append
+            fire.trigger(Trigger.WOUND, scene)
+    scene.emit_rows(rows)
 
 
 def fuel_check(scene: Scene, fire: Fire) -> None:
-    """The fire rolls its own damage as Flesh Wounds and checks them with Resolve k Resolve,
-    as a character's wound check (003; RULES-NOTES). A failure gives Dramatic Wounds: the
-    lifecycle's ``wound`` puts it out at its kind's limit, or a crippled Villain gutters (the
-    machine's conditions decide)."""
-    roller = scene.roller
-    damage_pool, check_pool = fire.damage_pool(), fire.fuel_check_pool()
-    damage = roller.total(damage_pool)
-    flesh = fire.flesh + damage
-    check = roller.total(check_pool)
-    ok = check >= flesh
-    if ok:
-        fire.flesh = flesh
-    else:
-        fire.flesh = 0
-        fire.dramatic += dramatic_wounds(flesh, check, Exposure.FLEETING)
-    scene.emit(EventKind.FIRE_FUEL_CHECK, scene.fire_name(fire), fire.area, damage=damage,
-               damage_pool=damage_pool.notation, flesh=flesh, pool=check_pool.notation,
-               total=check, success=ok, dramatic=fire.dramatic, resolve=fire.resolve)
-    if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
-        fire.trigger(Trigger.WOUND, scene)
+    """One fire's fuel check (:func:`fuel_checks`)."""
+    fuel_checks(scene, [fire])
 
 
 def _burning_rooms(scene: Scene) -> dict[str, list[Fire]]:

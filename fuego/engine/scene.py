@@ -14,7 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.dice.roller import Roller
-from fuego.engine.events import Event, EventKind, EventLog, check_payload
+from fuego.engine.events import Event, EventKind, EventLog, Shape, row_event
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
@@ -60,9 +60,9 @@ class Scene:
     fires: dict[int, Fire] = field(default_factory=dict)
     round: int = 0
     phase: int = 0
-    #: where events go, in order: a list, or any list of events with its own ``append`` (a
-    #: forecast's keeps only what its script reads); scripts and modules index and slice it
-    log: EventLog = field(default_factory=list)
+    #: where events go, in order (a forecast's log keeps only the kinds its script reads);
+    #: scripts and modules index and slice it as a list of events
+    log: EventLog = field(default_factory=EventLog)
     flashed: set[str] = field(default_factory=set)  # rooms that have flashed over
     smoke: SmokeField | None = None
     modules: list[RuleModule] = field(default_factory=list)
@@ -89,17 +89,39 @@ class Scene:
 
     # -- events -------------------------------------------------------------------------------
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
-             /, **data: Any) -> Event:
-        """Append an event to the log as it happens, and pass it to the listeners. ``data`` is
-        the kind's payload (fuego.engine.events.PAYLOADS), checked as the event is logged."""
+             /, **data: Any) -> None:
+        """Log an event as it happens, and pass it to the listeners. ``data`` is the kind's
+        payload (fuego.engine.events.PAYLOADS), checked once per shape of data by the log; the
+        ``Event`` is built only where a listener takes it (the log builds it when read)."""
         if isinstance(area, int):
             area = self.building.areas[area].name
-        event = new_event(kind, self.round, self.phase, actor, area, data)
-        check_payload(kind, data)
-        self.log.append(event)
-        for listener in self.listeners:
-            listener(event)
-        return event
+        self.log.add(kind, self.round, self.phase, actor, area, data)
+        if self.listeners:
+            event = new_event(kind, self.round, self.phase, actor, area, data)
+            for listener in self.listeners:
+                listener(event)
+
+    def emit_row(self, shape: Shape, actor: str | None, area: str | None, /,
+                 *values: Any) -> None:
+        """:meth:`emit` for an event whose shape (kind and keys, in order) is known: its
+        ``values`` in the shape's order (a fire's grow or failed roll, thousands a round)."""
+        row = (shape, self.round, self.phase, actor, area, *values)
+        self.log.add_row(row)
+        if self.listeners:
+            event = row_event(row)
+            for listener in self.listeners:
+                listener(event)
+
+    def emit_rows(self, rows: list[tuple]) -> None:
+        """Log a batch of events already made rows (:meth:`fuego.engine.events.EventLog.add_rows`:
+        each ``(shape, round, phase, actor, area, *values)``), in order, and pass each to the
+        listeners, as :meth:`emit` would one by one."""
+        self.log.add_rows(rows)
+        if self.listeners:
+            for row in rows:
+                event = row_event(row)
+                for listener in self.listeners:
+                    listener(event)
 
     # -- lookups ------------------------------------------------------------------------------
     def area_name(self, i: int) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 from fuego.dice.roller import Roller
+from fuego.engine.events import EventLog
 from fuego.forecast.counts import DOWN, STATUSES, Counts, Run
 from fuego.forecast.levers import Watch
 
@@ -128,22 +129,17 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
     return run
 
 
-class ScriptReads(list):
+class ScriptReads(EventLog):
     """A forecast's log: nobody reads its events but the script, so it keeps only the kinds the
-    script reads and drops the rest as they come (the engine appends every event alike)."""
+    script reads and drops the rest as they come (the engine logs every event alike)."""
 
-    __slots__ = ("kinds",)
+    __slots__ = ()
 
     def __init__(self, kinds: frozenset) -> None:
-        super().__init__()
-        self.kinds = kinds
-
-    def append(self, event: Any) -> None:
-        if event.kind in self.kinds:
-            super().append(event)
+        super().__init__(kinds=kinds)
 
 
-def log_for(scene: Scene) -> list:
+def log_for(scene: Scene) -> EventLog:
     """Where a forecast run's events go: all of them (the scene's own log) where a rule module
     or the script may read any; otherwise only those its script reads (none without one)."""
     reads = scene.script.reads if scene.script is not None else frozenset()

@@ -169,8 +169,6 @@ class Weather(RuleModule):
 
     def spread_tn(self, scene: Scene, fire: Fire, target: int, tn: int,
                   how: ActionKind) -> int | None:
-        if tn is None:
-            return None
         d = self.drm(scene, target)
         if not d:
             return tn

@@ -157,47 +157,52 @@ class BarrierPlanner:
             ok = False
         return ok
 
-    def _overrides(self) -> None:  # noqa: C901
-        walls = self.sec.get("walls") or []
-        openings = self.sec.get("openings") or []
-        doors = self.sec.get("doors") or []
-        windows = self.sec.get("windows") or []
-        links = self.sec.get("links") or []
-        bulk_claims: dict[frozenset, Path] = {}
+    def _overrides(self) -> None:
+        """The walls, openings, doors, windows and links sections laid on the edges: whole
+        boundaries between two rooms first, then exact edges and links, then the single doors,
+        windows and openings between two rooms (each on the middle free edge)."""
+        singles = {s: self.sec.get(s) or [] for s in ("walls", "openings", "doors", "windows")}
+        self._boundaries(singles)
+        self._exact_edges(singles)
+        self._links(self.sec.get("links") or [])
+        self._between_rooms(singles)
 
-        def plan_for(section: str, spec: Any) -> EdgePlan:
-            if section == "walls":
-                return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
-                                name=spec.name or "")
-            if section == "openings":
-                return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
-            if section == "doors":
-                return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
-                                closed=spec.closed, broken=spec.broken, name=spec.name or "",
-                                locked=spec.locked)
-            if section == "windows":
-                return EdgePlan(BarrierKind.WINDOW,
-                                Structure(spec.material or self.defaults.window),
-                                closed=spec.closed, broken=spec.broken, name=spec.name or "")
-            raise AssertionError(section)
+    def _plan_for(self, section: str, spec: Any) -> EdgePlan:
+        """What an entry of the walls, openings, doors or windows section puts on its edge."""
+        if section == "walls":
+            return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
+                            name=spec.name or "")
+        if section == "openings":
+            return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
+        if section == "doors":
+            return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
+                            closed=spec.closed, broken=spec.broken, name=spec.name or "",
+                            locked=spec.locked)
+        if section == "windows":
+            return EdgePlan(BarrierKind.WINDOW,
+                            Structure(spec.material or self.defaults.window),
+                            closed=spec.closed, broken=spec.broken, name=spec.name or "")
+        raise AssertionError(section)
 
-        def claim(key: tuple[int, int], plan: EdgePlan, path: Path) -> None:
-            current = self.edges[key]
-            if current.origin is not None:
-                line = self.problems.located.line(current.origin)
-                where = f" (line {line})" if line else ""
-                self.add(path, f"the edge {self.building.areas[key[0]].name}-"
-                         f"{self.building.areas[key[1]].name} is already set by "
-                         f"{path_text(current.origin)}{where}")
-                return
-            plan.origin = path
-            self.edges[key] = plan
+    def _claim(self, key: tuple[int, int], plan: EdgePlan, path: Path) -> None:
+        """Put ``plan`` on an edge no other entry has set (else report the one that did)."""
+        current = self.edges[key]
+        if current.origin is not None:
+            line = self.problems.located.line(current.origin)
+            where = f" (line {line})" if line else ""
+            self.add(path, f"the edge {self.building.areas[key[0]].name}-"
+                     f"{self.building.areas[key[1]].name} is already set by "
+                     f"{path_text(current.origin)}{where}")
+            return
+        plan.origin = path
+        self.edges[key] = plan
 
-        singles = [("walls", walls), ("openings", openings), ("doors", doors),
-                   ("windows", windows)]
-        # 1. bulk: whole boundaries between two rooms
-        for section, items in (("walls", walls), ("openings", openings)):
-            for i, spec in enumerate(items):
+    def _boundaries(self, singles: dict[str, list]) -> None:
+        """Walls ``between`` two rooms and openings ``between`` them with ``all``: every edge of
+        the boundary, each boundary set once."""
+        claims: dict[frozenset, Path] = {}
+        for section in ("walls", "openings"):
+            for i, spec in enumerate(singles[section]):
                 if spec is None or spec.between is None:
                     continue
                 if section == "openings" and not spec.all:
@@ -206,28 +211,34 @@ class BarrierPlanner:
                 if not self._pair_ok(spec.between, path):
                     continue
                 pair = frozenset(spec.between)
-                if pair in bulk_claims:
+                if pair in claims:
                     self.add(path, f"the boundary between {spec.between[0]!r} and "
-                             f"{spec.between[1]!r} is already set by {path_text(bulk_claims[pair])}")
+                             f"{spec.between[1]!r} is already set by {path_text(claims[pair])}")
                     continue
                 shared = self._shared(*spec.between)
                 if not shared:
                     self._no_touch(spec.between, path)
                     continue
-                bulk_claims[pair] = path
+                claims[pair] = path
                 for key in shared:
-                    plan = plan_for(section, spec)
+                    plan = self._plan_for(section, spec)
                     plan.bulk = path
                     self.edges[key] = plan
-        # 2. exact edges
-        for section, items in singles:
+
+    def _exact_edges(self, singles: dict[str, list]) -> None:
+        """The entries placed ``at:`` an edge between two areas side by side."""
+        for section, items in singles.items():
             for i, spec in enumerate(items):
                 if spec is None or spec.at is None:
                     continue
                 path = (section, i)
                 edge = self._edge_key(spec.at, path + ("at",), vertical=False)
                 if edge is not None:
-                    claim(edge, plan_for(section, spec), path)
+                    self._claim(edge, self._plan_for(section, spec), path)
+
+    def _links(self, links: list) -> None:
+        """The links between levels: stairs, ladders, holes and trapdoors, or a floor (of the
+        upper level's floor unless it names its material; only a floor has one)."""
         for i, spec in enumerate(links):
             if spec is None:
                 continue
@@ -236,39 +247,45 @@ class BarrierPlanner:
             if edge is None:
                 continue
             kind = VERTICAL_KINDS[spec.kind]
+            structure = None
             if kind is BarrierKind.FLOOR:
                 upper = max(edge, key=lambda k: self.levels[self.building.areas[k].level].elevation)
                 level = self.levels[self.building.areas[upper].level].spec
                 structure = Structure(spec.material or level.floor or self.defaults.floor)
-            else:
-                if spec.material is not None:
-                    self.add(path + ("material",), f"a {spec.kind} has no material (only a "
-                             "floor does)")
-                structure = None
-            claim(edge, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""), path)
-        # 3. one edge between two rooms: the middle free one
-        for section, items in singles:
+            elif spec.material is not None:
+                self.add(path + ("material",), f"a {spec.kind} has no material (only a "
+                         "floor does)")
+            self._claim(edge, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""),
+                        path)
+
+    def _between_rooms(self, singles: dict[str, list]) -> None:
+        """A door, window or opening ``between`` two rooms (not a whole boundary): on the
+        middle edge of their boundary that nothing else has set."""
+        for section, items in singles.items():
             for i, spec in enumerate(items):
                 if spec is None or spec.between is None:
                     continue
                 if section == "walls" or (section == "openings" and spec.all):
                     continue
-                path = (section, i)
-                if not self._pair_ok(spec.between, path):
-                    continue
-                shared = self._shared(*spec.between)
-                if not shared:
-                    self._no_touch(spec.between, path)
-                    continue
-                free = [k for k in shared if self.edges[k].origin is None]
-                if not free:
-                    self.add(path, f"every edge between {spec.between[0]!r} and "
-                             f"{spec.between[1]!r} already has a door, window or opening",
-                             tip="place this one with 'at:'")
-                    continue
-                plan = plan_for(section, spec)
-                plan.origin = path
-                self.edges[free[(len(free) - 1) // 2]] = plan
+                self._middle_edge(section, spec, (section, i))
+
+    def _middle_edge(self, section: str, spec: Any, path: Path) -> None:
+        """One entry ``between`` two rooms on the middle free edge of their boundary."""
+        if not self._pair_ok(spec.between, path):
+            return
+        shared = self._shared(*spec.between)
+        if not shared:
+            self._no_touch(spec.between, path)
+            return
+        free = [k for k in shared if self.edges[k].origin is None]
+        if not free:
+            self.add(path, f"every edge between {spec.between[0]!r} and "
+                     f"{spec.between[1]!r} already has a door, window or opening",
+                     tip="place this one with 'at:'")
+            return
+        plan = self._plan_for(section, spec)
+        plan.origin = path
+        self.edges[free[(len(free) - 1) // 2]] = plan
 
     def _no_touch(self, pair: list[str], path: Path) -> None:
         la = self.room_level.get(pair[0])

@@ -249,7 +249,9 @@ class Planner(BarrierPlanner):
         items = self.raw.get(section)
         return items if isinstance(items, list) else []
 
-    def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:  # noqa: C901
+    def _levels(self, global_legend: dict[str, LegendEntry | None]) -> None:
+        """Each level of the file checked (its name unique, its elevation given and its own,
+        its plan drawn) and added to the building with its areas' cells."""
         specs = self.sec.get("levels") or []
         if len(specs) > MAX_LEVELS:
             self.add(("levels",), f"{len(specs)} levels; at most {MAX_LEVELS}")
@@ -262,23 +264,13 @@ class Planner(BarrierPlanner):
                     self.broken_levels.add(raw["name"])
         elevations: dict[int, str] = {}
         total = 0
-        valid = [(i, s) for i, s in enumerate(specs) if s is not None]
-        for i, spec in valid:
+        for i, spec in [(i, s) for i, s in enumerate(specs) if s is not None]:
             path = ("levels", i)
             if spec.name in self.level_by_name:
                 self.add(path + ("name",), f"two levels are named {spec.name!r}")
                 continue
-            elevation = spec.elevation
+            elevation = self._elevation(spec, path, len(specs) > 1, elevations)
             if elevation is None:
-                if len(specs) > 1:
-                    self.add(path, f"level {spec.name!r} needs an 'elevation:' (0 ground, -1 "
-                             "cellar, 1 the floor above) when there are several levels")
-                    self.broken_levels.add(spec.name)
-                    continue
-                elevation = 0
-            if elevation in elevations:
-                self.add(path + ("elevation",), f"levels {elevations[elevation]!r} and "
-                         f"{spec.name!r} both have elevation {elevation}")
                 self.broken_levels.add(spec.name)
                 continue
             elevations[elevation] = spec.name
@@ -294,24 +286,28 @@ class Planner(BarrierPlanner):
             legend.update(self._legend(spec.legend, path + ("legend",)))
             total = self._cells(lv, legend, total)
 
-    def _read_plan(self, lv: PlanLevel) -> bool:  # noqa: C901
+    def _elevation(self, spec: LevelSpec, path: Path, several: bool, elevations: dict[int, str]
+                   ) -> int | None:
+        """A level's elevation (0 if it is the only level and gives none), or None (reported)
+        when several levels leave it out or another level has it."""
+        elevation = spec.elevation
+        if elevation is None:
+            if several:
+                self.add(path, f"level {spec.name!r} needs an 'elevation:' (0 ground, -1 "
+                         "cellar, 1 the floor above) when there are several levels")
+                return None
+            elevation = 0
+        if elevation in elevations:
+            self.add(path + ("elevation",), f"levels {elevations[elevation]!r} and "
+                     f"{spec.name!r} both have elevation {elevation}")
+            return None
+        return elevation
+
+    def _read_plan(self, lv: PlanLevel) -> bool:
+        """A level's plan read into its rows (each with its line in the file); False (and
+        reported) if it is empty, too large, or has tabs or rows of different widths."""
         path = lv.path + ("plan",)
-        text = lv.spec.plan
-        raw_plan = self._raw(path)
-        rows = text.split("\n")
-        if isinstance(raw_plan, list):
-            lines = [self.problems.located.line(path + (r,)) for r in range(len(rows))]
-        else:
-            start = self.problems.located.line(path) or 0
-            style = self.problems.located.style(path)
-            first = start + 1 if style in ("|", ">") else start
-            lines = [first + r if start else None for r in range(len(rows))]
-        # blank lines before and after the drawing are not rows; a row of spaces on top is
-        # (open air: dropping it would move every area of the level up a row)
-        while rows and not rows[-1].strip():
-            rows.pop(), lines.pop()
-        while rows and not rows[0]:
-            rows.pop(0), lines.pop(0)
+        rows, lines = self._plan_rows(lv)
         if not rows:
             self.add(path, "the plan is empty: draw one character per 10-ft area")
             return False
@@ -341,6 +337,26 @@ class Planner(BarrierPlanner):
             self.add(path, f"... and {ragged - 5} more rows of the wrong width")
         lv.rows, lv.row_lines, lv.width = rows, lines, width
         return ok
+
+    def _plan_rows(self, lv: PlanLevel) -> tuple[list[str], list[int | None]]:
+        """A plan's rows and each one's line in the file (a list of strings, or a block); the
+        blank lines before and after the drawing are not rows, but a row of spaces on top is
+        (open air: dropping it would move every area of the level up a row)."""
+        path = lv.path + ("plan",)
+        rows = lv.spec.plan.split("\n")
+        lines: list[int | None]
+        if isinstance(self._raw(path), list):
+            lines = [self.problems.located.line(path + (r,)) for r in range(len(rows))]
+        else:
+            start = self.problems.located.line(path) or 0
+            style = self.problems.located.style(path)
+            first = start + 1 if style in ("|", ">") else start
+            lines = [first + r if start else None for r in range(len(rows))]
+        while rows and not rows[-1].strip():
+            rows.pop(), lines.pop()
+        while rows and not rows[0]:
+            rows.pop(0), lines.pop(0)
+        return rows, lines
 
     def _cells(self, lv: PlanLevel, legend: dict[str, LegendEntry | None], total: int) -> int:
         unknown: dict[str, list] = {}
@@ -429,28 +445,15 @@ class Planner(BarrierPlanner):
                     self.route_fuel[pos] = max(self.route_fuel.get(pos, 0), ROUTE_MIN_FUEL[kind])
             self.route_positions.append(positions)
 
-    def _areas(self) -> None:  # noqa: C901
+    def _areas(self) -> None:
+        """Each drawn cell made an area of the building, level by level in reading order: its
+        room's fuel, wetness, smoke and features, as its legend entry and the areas section
+        change them, at least the fuel its features and routes need."""
         for pos in sorted(self.cells, key=lambda p: (p[0], p[2], p[1])):
-            ch, entry = self.cells[pos]
+            _ch, entry = self.cells[pos]
             if entry.room not in self.building.rooms:
                 continue
-            uncertain = self.rooms.get(entry.room) is None
-            room = self.rooms.get(entry.room) or RoomSpec()
-            fuel_ref = room.fuel if room.fuel is not None else self.defaults.fuel
-            wet, smoky = room.wet, room.smoky
-            terrain = room.terrain or ""  # for the optional modules
-            features = set(room.features) | set(entry.features)
-            fuel_ref, wet, smoky = _overlay(entry, fuel_ref, wet, smoky)
-            override = self.area_overrides.get(pos)
-            if override is not None and override[1] is None:
-                uncertain = True
-            if override is not None and override[1] is not None:
-                spec = override[1]
-                fuel_ref, wet, smoky = _overlay(spec, fuel_ref, wet, smoky)
-                if spec.features is not None:
-                    features = set(spec.features)
-                if spec.terrain is not None:
-                    terrain = spec.terrain
+            fuel_ref, wet, smoky, terrain, features, uncertain = self._area_spec(pos, entry)
             fuel, fuel_name = self._fuel_quiet(fuel_ref)
             if isinstance(fuel_ref, str) and fuel_ref not in self.fuels:
                 uncertain = True
@@ -466,6 +469,29 @@ class Planner(BarrierPlanner):
             self.index[pos] = area.index
             if uncertain:
                 self.uncertain.add(area.index)
+
+    def _area_spec(self, pos: Pos, entry: LegendEntry
+                   ) -> tuple[Any, bool, bool, str, set, bool]:
+        """What an area is made of: its room's fuel reference, wetness, smoke, terrain and
+        features, overlaid by its legend entry, then by its entry in the areas section; and
+        whether a broken entry leaves it uncertain."""
+        uncertain = self.rooms.get(entry.room) is None
+        room = self.rooms.get(entry.room) or RoomSpec()
+        fuel_ref = room.fuel if room.fuel is not None else self.defaults.fuel
+        terrain = room.terrain or ""  # for the optional modules
+        features = set(room.features) | set(entry.features)
+        fuel_ref, wet, smoky = _overlay(entry, fuel_ref, room.wet, room.smoky)
+        override = self.area_overrides.get(pos)
+        if override is not None and override[1] is None:
+            uncertain = True
+        if override is not None and override[1] is not None:
+            spec = override[1]
+            fuel_ref, wet, smoky = _overlay(spec, fuel_ref, wet, smoky)
+            if spec.features is not None:
+                features = set(spec.features)
+            if spec.terrain is not None:
+                terrain = spec.terrain
+        return fuel_ref, wet, smoky, terrain, features, uncertain
 
     def _fuel_quiet(self, ref: Any) -> tuple[int, str]:
         if isinstance(ref, int):

@@ -265,41 +265,18 @@ class _Walker:
             return out
         return self.mapping(node, path, depth)
 
-    def mapping(self, node, path: Path, depth: int) -> dict:  # noqa: C901
-        yaml = self.yaml
+    def mapping(self, node, path: Path, depth: int) -> dict:
+        """A mapping read key by key (each key plain text, and only once); the keys of its
+        ``<<`` merges fill in those it does not set itself."""
         out: dict[str, Any] = {}
         merged: dict[str, Any] = {}
         for key_node, value_node in node.value:
             kline = key_node.start_mark.line + 1
             if key_node.tag == _TAG + "merge":
-                value = self.walk(value_node, path + ("<<",), depth + 1)
-                sources = value if isinstance(value, list) else [value]
-                for src in sources:
-                    if isinstance(src, dict):
-                        for k, v in src.items():
-                            merged.setdefault(k, v)
-                    else:
-                        self.problems.add(path, "a '<<' merge key needs a mapping (or a list of "
-                                          "mappings) to merge", line=kline)
+                self._merge(value_node, path, depth, kline, merged)
                 continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                self._count(key_node, path)
-                self.problems.add(path, "a key must be plain text, not a list or mapping",
-                                  line=kline)
-                continue
-            if key_node.tag not in _SCALAR_TAGS:
-                self.problems.add(path, f"YAML tag {self._tag(key_node.tag)} is not allowed "
-                                  "on a key", line=kline)
-                continue
-            key = key_node.value
-            if _SURROGATE.search(key):
-                self.problems.add(path, "a key " + surrogate_problem(key), line=kline,
-                                  tip=SURROGATE_TIP)
-                continue
-            control = text_problem(key) or ("holds a tab or a newline" if "\t" in key
-                                            or "\n" in key else None)
-            if control:
-                self.problems.add(path, "a key " + control, line=kline, tip=CONTROL_TIP)
+            key = self._key(key_node, path, kline)
+            if key is None:
                 continue
             if key in out:
                 self.problems.add(path + (key,), f"duplicate key {key!r} (the first is on line "
@@ -309,12 +286,49 @@ class _Walker:
             value = self.walk(value_node, path + (key,), depth + 1)
             if value is not _BAD:
                 out[key] = value
-            if isinstance(value_node, yaml.ScalarNode):
+            if isinstance(value_node, self.yaml.ScalarNode):
                 self.located.marks[path + (key,)] = (kline, value_node.style)
         for k, v in merged.items():
             if k not in out and v is not _BAD:
                 out[k] = v
         return out
+
+    def _merge(self, value_node, path: Path, depth: int, kline: int, merged: dict) -> None:
+        """A ``<<`` merge key: the keys of its mapping (or of each mapping of its list) into
+        ``merged``, the first one given of each key kept."""
+        value = self.walk(value_node, path + ("<<",), depth + 1)
+        sources = value if isinstance(value, list) else [value]
+        for src in sources:
+            if isinstance(src, dict):
+                for k, v in src.items():
+                    merged.setdefault(k, v)
+            else:
+                self.problems.add(path, "a '<<' merge key needs a mapping (or a list of "
+                                  "mappings) to merge", line=kline)
+
+    def _key(self, key_node, path: Path, kline: int) -> str | None:
+        """A mapping's key as text, or None (reported) if it is a list or mapping, carries a
+        tag, or holds a surrogate, a control character, a tab or a newline."""
+        if not isinstance(key_node, self.yaml.ScalarNode):
+            self._count(key_node, path)
+            self.problems.add(path, "a key must be plain text, not a list or mapping",
+                              line=kline)
+            return None
+        if key_node.tag not in _SCALAR_TAGS:
+            self.problems.add(path, f"YAML tag {self._tag(key_node.tag)} is not allowed "
+                              "on a key", line=kline)
+            return None
+        key = key_node.value
+        if _SURROGATE.search(key):
+            self.problems.add(path, "a key " + surrogate_problem(key), line=kline,
+                              tip=SURROGATE_TIP)
+            return None
+        control = text_problem(key) or ("holds a tab or a newline" if "\t" in key
+                                        or "\n" in key else None)
+        if control:
+            self.problems.add(path, "a key " + control, line=kline, tip=CONTROL_TIP)
+            return None
+        return key
 
     def scalar(self, node, path: Path) -> Any:
         tag = node.tag

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import types
 import typing
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -523,52 +524,96 @@ def _model_at(tp: Any, loc: tuple) -> type[BaseModel] | None:
     return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
 
 
-def _message(err: dict, tp: Any) -> str:  # noqa: C901
+def _message(err: dict, tp: Any) -> str:
+    """A pydantic error in the GM's words: what was expected, and what the file gave."""
     kind = err["type"]
-    value = err.get("input")
-    ctx = err.get("ctx") or {}
-    loc = err["loc"]
-    got = f", got {short(value)}"
-    if kind == "missing":
-        return f"missing required key {loc[-1]!r}" if loc else "missing value"
-    if kind == "extra_forbidden":
-        model = _model_at(tp, loc[:-1])
-        if model is not None:
-            keys = list(model.model_fields)
-            return (f"unknown key {loc[-1]!r}{suggest(loc[-1], keys)}; expected one of: "
-                    f"{one_of(keys)}")
-        return f"unknown key {loc[-1]!r}"
-    if kind == "literal_error":
-        return f"expected {ctx.get('expected', 'one of the listed values')}{got}"
-    if kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-        field = _model_at(tp, loc[:-1])
-        lo_hi = _range_of(field, loc[-1]) if field is not None and loc else None
-        if lo_hi:
-            return f"must be {lo_hi[0]}-{lo_hi[1]}{got}"
-        bound = ctx.get("le", ctx.get("ge", ctx.get("lt", ctx.get("gt"))))
-        word = "at most" if kind.startswith("less") else "at least"
-        return f"must be {word} {bound}{got}"
-    if kind in ("int_parsing", "int_type", "int_from_float", "finite_number"):
-        return f"expected a whole number{got}"
-    if kind in ("bool_type", "bool_parsing"):
-        return f"expected true or false{got}"
-    if kind == "string_type":
-        return f"expected text{got}"
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return f"expected a mapping (key: value lines){got}"
-    if kind == "list_type":
-        return f"expected a list{got}"
-    if kind == "string_pattern_mismatch":
-        return f"not a valid name: {short(value)}"
-    if kind in ("string_too_long", "too_long"):
-        what = "characters" if kind == "string_too_long" else "items"
-        return f"too long ({ctx.get('max_length')} {what} at most)"
-    if kind in ("string_too_short", "too_short"):
-        return "must not be empty" if kind == "string_too_short" else err["msg"]
+    got = f", got {short(err.get('input'))}"
+    if kind in _EXPECTED:
+        return f"expected {_EXPECTED[kind]}{got}"
+    words = _WORDS.get(kind)
+    if words is not None:
+        return words(err, tp, got)
     msg = err["msg"]
     if msg.startswith("Value error, "):
         return msg[len("Value error, "):]
     return f"{msg}{got}"
+
+
+#: The pydantic error kinds that say only what was expected.
+_EXPECTED = {
+    "int_parsing": "a whole number", "int_type": "a whole number",
+    "int_from_float": "a whole number", "finite_number": "a whole number",
+    "bool_type": "true or false", "bool_parsing": "true or false",
+    "string_type": "text",
+    "dict_type": "a mapping (key: value lines)", "model_type": "a mapping (key: value lines)",
+    "model_attributes_type": "a mapping (key: value lines)",
+    "list_type": "a list",
+}
+
+
+def _missing(err: dict, tp: Any, got: str) -> str:
+    """A required key left out."""
+    loc = err["loc"]
+    return f"missing required key {loc[-1]!r}" if loc else "missing value"
+
+
+def _unknown_key(err: dict, tp: Any, got: str) -> str:
+    """A key the model does not have, with the nearest one and every one it has."""
+    loc = err["loc"]
+    model = _model_at(tp, loc[:-1])
+    if model is not None:
+        keys = list(model.model_fields)
+        return (f"unknown key {loc[-1]!r}{suggest(loc[-1], keys)}; expected one of: "
+                f"{one_of(keys)}")
+    return f"unknown key {loc[-1]!r}"
+
+
+def _not_listed(err: dict, tp: Any, got: str) -> str:
+    """A value not among those allowed."""
+    ctx = err.get("ctx") or {}
+    return f"expected {ctx.get('expected', 'one of the listed values')}{got}"
+
+
+def _out_of_range(err: dict, tp: Any, got: str) -> str:
+    """A number beyond a bound: the field's whole range if it has both ends, else the bound."""
+    kind, loc, ctx = err["type"], err["loc"], err.get("ctx") or {}
+    field = _model_at(tp, loc[:-1])
+    lo_hi = _range_of(field, loc[-1]) if field is not None and loc else None
+    if lo_hi:
+        return f"must be {lo_hi[0]}-{lo_hi[1]}{got}"
+    bound = ctx.get("le", ctx.get("ge", ctx.get("lt", ctx.get("gt"))))
+    word = "at most" if kind.startswith("less") else "at least"
+    return f"must be {word} {bound}{got}"
+
+
+def _bad_name(err: dict, tp: Any, got: str) -> str:
+    """Text that is not a valid name."""
+    return f"not a valid name: {short(err.get('input'))}"
+
+
+def _too_long(err: dict, tp: Any, got: str) -> str:
+    """Text or a list longer than allowed."""
+    ctx = err.get("ctx") or {}
+    what = "characters" if err["type"] == "string_too_long" else "items"
+    return f"too long ({ctx.get('max_length')} {what} at most)"
+
+
+def _too_short(err: dict, tp: Any, got: str) -> str:
+    """Empty text (or a list too short: pydantic's words)."""
+    return "must not be empty" if err["type"] == "string_too_short" else err["msg"]
+
+
+#: The pydantic error kinds told in words of their own.
+_WORDS: dict[str, Callable[[dict, Any, str], str]] = {
+    "missing": _missing,
+    "extra_forbidden": _unknown_key,
+    "literal_error": _not_listed,
+    "less_than_equal": _out_of_range, "greater_than_equal": _out_of_range,
+    "less_than": _out_of_range, "greater_than": _out_of_range,
+    "string_pattern_mismatch": _bad_name,
+    "string_too_long": _too_long, "too_long": _too_long,
+    "string_too_short": _too_short, "too_short": _too_short,
+}
 
 
 def _range_of(model: type[BaseModel], name: Any) -> tuple[int, int] | None:
@@ -595,14 +640,13 @@ def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, An
         return False, None
 
 
-def check_sections(data: Any, problems: Problems) -> dict[str, Any]:  # noqa: C901
+def check_sections(data: Any, problems: Problems) -> dict[str, Any]:
     """Validate every top-level section; returns the valid parts (invalid items are None)."""
     if not isinstance(data, dict):
         problems.add((), f"a scenario is a mapping of sections (title:, rooms:, levels:, ...); "
                      f"this file holds {type(data).__name__ if data is not None else 'nothing'}",
                      broken=True)
         return {}
-    out: dict[str, Any] = {}
     for key in data:
         if key not in SECTIONS:
             if key in LATER:
@@ -613,44 +657,60 @@ def check_sections(data: Any, problems: Problems) -> dict[str, Any]:  # noqa: C9
     for key in REQUIRED:
         if key not in data:
             problems.add((key,), f"missing required section {key!r}", line=1)
+    out: dict[str, Any] = {}
     for key, (how, tp) in SECTIONS.items():
-        if key not in data:
-            continue
-        value = data[key]
-        path = (key,)
-        if how in ("model", "value"):
-            if how == "model" and value is None:
-                value = {}
-            if how == "value" and value is None and key != "script":
-                if key in REQUIRED:
-                    problems.add(path, f"{key!r} is empty; it needs a value")
-                continue
-            ok, result = check(tp, value, path, problems)
-            out[key] = result if ok else None
-            out.setdefault("_bad", set())
-            if not ok:
-                out["_bad"].add(key)
-        elif how == "list":
-            if value is None:
-                value = []
-            if not isinstance(value, list):
-                problems.add(path, f"expected a list (lines starting with '- '), got "
-                             f"{short(value)}", broken=True)
-                out[key] = []
-                out.setdefault("_bad", set()).add(key)
-                continue
-            out[key] = [check(tp, item, path + (i,), problems)[1] for i, item in enumerate(value)]
-        else:  # dict
-            if value is None:
-                value = {}
-            if not isinstance(value, dict):
-                problems.add(path, f"expected a mapping (key: value lines), got {short(value)}",
-                             broken=True)
-                out[key] = {}
-                out.setdefault("_bad", set()).add(key)
-                continue
-            out[key] = {k: check(tp, v, path + (k,), problems)[1] for k, v in value.items()}
+        if key in data:
+            _SECTION_CHECKS.get(how, _dict_section)(key, data[key], tp, problems, out)
     return out
+
+
+def _one_section(key: str, value: Any, tp: Any, problems: Problems, out: dict) -> None:
+    """A section that is one model (empty: all defaults) or one value (empty: left out, an
+    error if required); ``out["_bad"]`` gathers those that fail."""
+    how = SECTIONS[key][0]
+    if how == "model" and value is None:
+        value = {}
+    if how == "value" and value is None and key != "script":
+        if key in REQUIRED:
+            problems.add((key,), f"{key!r} is empty; it needs a value")
+        return
+    ok, result = check(tp, value, (key,), problems)
+    out[key] = result if ok else None
+    out.setdefault("_bad", set())
+    if not ok:
+        out["_bad"].add(key)
+
+
+def _list_section(key: str, value: Any, tp: Any, problems: Problems, out: dict) -> None:
+    """A list section (empty: no items): each item checked, a bad one None."""
+    if value is None:
+        value = []
+    if not isinstance(value, list):
+        problems.add((key,), f"expected a list (lines starting with '- '), got "
+                     f"{short(value)}", broken=True)
+        out[key] = []
+        out.setdefault("_bad", set()).add(key)
+        return
+    out[key] = [check(tp, item, (key, i), problems)[1] for i, item in enumerate(value)]
+
+
+def _dict_section(key: str, value: Any, tp: Any, problems: Problems, out: dict) -> None:
+    """A mapping section (empty: no entries): each entry checked, a bad one None."""
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        problems.add((key,), f"expected a mapping (key: value lines), got {short(value)}",
+                     broken=True)
+        out[key] = {}
+        out.setdefault("_bad", set()).add(key)
+        return
+    out[key] = {k: check(tp, v, (key, k), problems)[1] for k, v in value.items()}
+
+
+#: How each kind of section is checked (SECTIONS names each section's kind).
+_SECTION_CHECKS: dict[str, Callable[[str, Any, Any, Problems, dict], None]] = {
+    "model": _one_section, "value": _one_section, "list": _list_section, "dict": _dict_section,
+}
 
 
 ROOM_KEY_RE = _KEY_RE
