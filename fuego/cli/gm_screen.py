@@ -288,36 +288,17 @@ HERO_HEADER = ["hero", "where", "wounds", "smoke", "confused", "clothes", "breat
 HERO_FLEX = 1
 
 
-def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
+def hero_rows(scene: Scene, width: int | None = None
               ) -> tuple[list[str], list[list[str]], list[str | None]]:
     """The heroes' table: where each stands (its area, then its room), wounds, smoke, confusion,
     burning clothes and held breath. Fitted to ``width``: the room's name is cut first, then
     the names are shortened to what tells them apart; no column is dropped."""
     from fuego.engine.heroes import Status
-    from fuego.engine.smoke import Density
 
-    rows, styles = [], []
-    limit_default = scene.settings.breath_rounds
-    for h in scene.heroes:
-        d = scene.smoke.at(h.area) if scene.smoke is not None and h.present else Density.NONE
-        smoke = {Density.NONE: "-", Density.THIN: "thin", Density.THICK: "thick"}[d]
-        if h.thick_rounds:
-            smoke += f" {h.thick_rounds}r"
-        limit = h.resolve if limit_default is None else limit_default
-        wounds = f"{h.flesh} FW {h.dramatic}/{h.knocked_out_at} DW"
-        if h.crippled:
-            wounds += " crippled"
-        if h.status is Status.ESCAPED:
-            where = "out (escaped)"
-        else:
-            where = area_label(scene, h.area)
-            if h.status is not Status.ACTIVE:
-                where = f"{h.status.value.upper()} {where}"
-        rows.append([h.name, where, wounds, smoke, "CONFUSED" if h.confused else "-",
-                     f"{h.clothes_fd} FD" if h.clothes_fd else "-",
-                     f"{h.breath}/{limit}" if h.breath else "-"])
-        styles.append("bold red" if h.clothes_fd or h.status in (Status.DEAD, Status.KNOCKED_OUT)
-                      else ("dim" if not h.present else None))
+    rows = [_hero_row(scene, h) for h in scene.heroes]
+    styles: list[str | None] = [
+        "bold red" if h.clothes_fd or h.status in (Status.DEAD, Status.KNOCKED_OUT)
+        else ("dim" if not h.present else None) for h in scene.heroes]
     header = list(HERO_HEADER)
     if any(h.drama for h in scene.heroes):  # only when the scenario gives any
         header.append("drama")
@@ -331,6 +312,31 @@ def hero_rows(scene: Scene, width: int | None = None  # noqa: C901
             for r, name in zip(rows, short):
                 r[0] = name
     return header, rows, styles
+
+
+def _hero_row(scene: Scene, h: Hero) -> list[str]:
+    """One hero's row of the heroes' table (HERO_HEADER's columns)."""
+    from fuego.engine.heroes import Status
+    from fuego.engine.smoke import Density
+
+    d = scene.smoke.at(h.area) if scene.smoke is not None and h.present else Density.NONE
+    smoke = {Density.NONE: "-", Density.THIN: "thin", Density.THICK: "thick"}[d]
+    if h.thick_rounds:
+        smoke += f" {h.thick_rounds}r"
+    limit_default = scene.settings.breath_rounds
+    limit = h.resolve if limit_default is None else limit_default
+    wounds = f"{h.flesh} FW {h.dramatic}/{h.knocked_out_at} DW"
+    if h.crippled:
+        wounds += " crippled"
+    if h.status is Status.ESCAPED:
+        where = "out (escaped)"
+    else:
+        where = area_label(scene, h.area)
+        if h.status is not Status.ACTIVE:
+            where = f"{h.status.value.upper()} {where}"
+    return [h.name, where, wounds, smoke, "CONFUSED" if h.confused else "-",
+            f"{h.clothes_fd} FD" if h.clothes_fd else "-",
+            f"{h.breath}/{limit}" if h.breath else "-"]
 
 
 def short_names(names: list[str]) -> list[str]:

@@ -14,12 +14,18 @@ import os
 import shutil
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from fuego.cli import SEED
 from fuego.cli.gm_screen import isatty
 from fuego.cli.screen import screen_address
+
+if TYPE_CHECKING:
+    from fuego.cli.gm_prompts import GMPrompts
+    from fuego.table.replay import Player
+    from fuego.table.session import Session
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -68,7 +74,7 @@ def default_session_path(scenario: str) -> str:
               help="Also serve the players' screen (a live map in a browser; prints its "
                    "address). Default 127.0.0.1 on a free port; 0.0.0.0:8000 for the local "
                    "network.")
-def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,  # noqa: C901
+def play(file: str | None, seed: int | None, session_path: str | None, resume_path: str | None,
          plain: bool, verbose: bool, action_dice: str | None, screen_at: str | None) -> None:
     """Run the scenario FILE at the table: fuego plays the fire, you play the heroes.
 
@@ -97,8 +103,6 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
       fuego play --resume friday.json
       fuego play campaigns/tavern.yaml --screen
     """
-    from fuego.cli.gm_prompts import GMPrompts
-    from fuego.cli.gm_screen import Screen
     from fuego.table import replay
     from fuego.table import session as sessions
 
@@ -106,37 +110,75 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
         if file is not None or seed is not None or session_path is not None or action_dice:
             raise click.UsageError("--resume SAVE goes alone: the scenario, seed and save file "
                                    "are in SAVE")
-        save_path = resume_path
-        if os.path.lexists(save_path):  # a missing save is load's message, with no lock file
-            hold(save_path)
-        sessions.clean_stale(save_path)  # after the lock: another game's temporary file is live
-        session = _load_or_backup(save_path)
-        header = [f"fuego play: resuming {save_path} ({len(session.inputs)} answers, seed "
-                  f"{session.seed})"]
-        note = _scenario_note(session)
-        if note:
-            header.append(note)
+        session, save_path, header = _resumed(resume_path)
     else:
         if file is None:
             raise click.UsageError("give a scenario FILE to play, or --resume SAVE")
-        from fuego.scenario.model import loads
-        from fuego.scenario.source import read_file
+        session, save_path, header = _new_session(file, seed, session_path, action_dice)
+    table = _gm_table(plain, save_path, verbose, header)
+    live: replay.Live = table
+    attach: Callable[..., None] = table.attach
+    if screen_at is not None:  # the players' screen: fed at every question (fuego.web.feed)
+        from fuego.cli.screen import start_for_play
 
-        text, source = read_file(file)
-        loads(text, source=source)  # check it now: problems are reported before anything else
-        if seed is None:
-            seed = draw_seed()
-        save_path = session_path or default_session_path(file)
-        for locked in (False, True):  # checked again once locked: two new games, one name
-            if os.path.exists(save_path):
-                raise click.UsageError(f"{save_path} already exists: continue it with fuego "
-                                       f"play --resume {save_path}, or give another --session")
-            if not locked:
-                hold(save_path)
-        options = ({replay.ACTION_DICE_OPTION: action_dice}
-                   if action_dice == replay.ActionDice.PLAYERS else {})
-        session = sessions.new(file, seed, text=text, options=options)
-        header = [f"fuego play: {file} (seed {seed})"]
+        # started before a new session is first saved: a port already taken stops here, with
+        # nothing saved, so the same command can simply be typed again
+        feed, stop_screen = start_for_play(screen_at, save_path, table.screen.line)
+        click.get_current_context().call_on_close(stop_screen)  # on quit, Ctrl-C, errors too
+        live, attach = feed.wrap(table), feed.after(table.attach)
+    if resume_path is None:
+        sessions.save(session, save_path)
+    _play_session(replay.Player(session, live, attach=attach), table, save_path)
+
+
+def _resumed(save_path: str) -> tuple[Session, str, list[str]]:
+    """A saved session held for this game and loaded (or its backup): the session, its save
+    and the header that says what resumes."""
+    from fuego.table import session as sessions
+
+    if os.path.lexists(save_path):  # a missing save is load's message, with no lock file
+        hold(save_path)
+    sessions.clean_stale(save_path)  # after the lock: another game's temporary file is live
+    session = _load_or_backup(save_path)
+    header = [f"fuego play: resuming {save_path} ({len(session.inputs)} answers, seed "
+              f"{session.seed})"]
+    note = _scenario_note(session)
+    if note:
+        header.append(note)
+    return session, save_path, header
+
+
+def _new_session(file: str, seed: int | None, session_path: str | None,
+                 action_dice: str | None) -> tuple[Session, str, list[str]]:
+    """A new session of the scenario FILE (checked first; a seed drawn if none given) on a
+    save that does not exist yet, held for this game: the session, its save and the header."""
+    from fuego.scenario.model import loads
+    from fuego.scenario.source import read_file
+    from fuego.table import replay
+    from fuego.table import session as sessions
+
+    text, source = read_file(file)
+    loads(text, source=source)  # check it now: problems are reported before anything else
+    if seed is None:
+        seed = draw_seed()
+    save_path = session_path or default_session_path(file)
+    for locked in (False, True):  # checked again once locked: two new games, one name
+        if os.path.exists(save_path):
+            raise click.UsageError(f"{save_path} already exists: continue it with fuego "
+                                   f"play --resume {save_path}, or give another --session")
+        if not locked:
+            hold(save_path)
+    options = ({replay.ACTION_DICE_OPTION: action_dice}
+               if action_dice == replay.ActionDice.PLAYERS else {})
+    session = sessions.new(file, seed, text=text, options=options)
+    return session, save_path, [f"fuego play: {file} (seed {seed})"]
+
+
+def _gm_table(plain: bool, save_path: str, verbose: bool, header: list[str]) -> GMPrompts:
+    """The GM's screen (the terminal's size, rich unless --plain) and prompts, the header
+    shown."""
+    from fuego.cli.gm_prompts import GMPrompts
+    from fuego.cli.gm_screen import Screen
 
     size = shutil.get_terminal_size() if isatty(sys.stdout) else None
     screen = Screen(rich=False if plain else None, width=size.columns if size else None,
@@ -145,19 +187,14 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
     for line in header:
         screen.line(line, "bold")
     screen.line(f"Saved after every answer to {save_path}; type help at any prompt.")
-    live: replay.Live = table
-    attach: Callable[..., None] = table.attach
-    if screen_at is not None:  # the players' screen: fed at every question (fuego.web.feed)
-        from fuego.cli.screen import start_for_play
+    return table
 
-        # started before a new session is first saved: a port already taken stops here, with
-        # nothing saved, so the same command can simply be typed again
-        feed, stop_screen = start_for_play(screen_at, save_path, screen.line)
-        click.get_current_context().call_on_close(stop_screen)  # on quit, Ctrl-C, errors too
-        live, attach = feed.wrap(table), feed.after(table.attach)
-    if resume_path is None:
-        sessions.save(session, save_path)
-    player = replay.Player(session, live, attach=attach)
+
+def _play_session(player: Player, table: GMPrompts, save_path: str) -> None:
+    """Play the session to its end, a quit or Ctrl-C: saved, with how to resume it (exit 130
+    on Ctrl-C, 2 if the last save failed)."""
+    from fuego.table import replay
+
     try:
         player.run()
     except replay.Interrupted:  # Ctrl-C at a prompt: save, then stop as an interrupt does

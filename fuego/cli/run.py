@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from fuego.engine.loop import Outcome
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
+    from fuego.render.narrate import Narrator
 
 #: Random seeds are drawn below this (short enough to type back in).
 SEED_RANGE = 1_000_000
@@ -48,7 +49,7 @@ def choose_controller(actions: dict | None, plans: HeroPlans | None = None) -> C
     return ScriptedController(actions, auto) if actions else auto
 
 
-def play_headless(  # noqa: C901
+def play_headless(
     scene: Scene,
     controller: Controller,
     *,
@@ -61,38 +62,12 @@ def play_headless(  # noqa: C901
 ) -> Outcome:
     """Play ``scene`` to its end (or ``rounds``), streaming narration to ``echo`` and events to
     ``log``; how it ended. Events already in the scene's log (the starting fires) come first."""
-    from fuego.engine.events import EventKind
     from fuego.engine.loop import run
     from fuego.render.narrate import Narrator
 
     narrator = Narrator(verbose=verbose, building=scene.building)
-    framing = (EventKind.ROUND_START, EventKind.ROUND_END, EventKind.SCENE_START,
-               EventKind.SCENE_END)
-
-    def say(pairs: list[tuple[Event, str]]) -> None:
-        # A round's own lines are indented under its "Round N begins/ends" lines.
-        for event, line in pairs:
-            inside = event.round >= 1 and event.kind not in framing
-            echo("  " + line if inside else line)
-
-    def show(event: Event) -> None:
-        if json_events:
-            echo(event.to_json())
-            return
-        if event.kind in (EventKind.ROUND_START, EventKind.SCENE_END):
-            echo("")
-        say(narrator.feed_pairs(event))
-
-    listeners: list[Callable[[Event], None]] = []
-    if log is not None:
-        out = log  # (a name the closure keeps, known not to be None)
-
-        def write(event: Event) -> None:
-            out.write(event.to_json() + "\n")
-
-        listeners.append(write)
-    if not quiet:
-        listeners.append(show)
+    narration = _Narration(narrator, echo, json_events)
+    listeners = _listeners(log, None if quiet else narration.show)
     for event in list(scene.log):
         for listener in listeners:
             listener(event)
@@ -103,8 +78,52 @@ def play_headless(  # noqa: C901
         for listener in listeners:
             scene.listeners.remove(listener)
     if not quiet and not json_events:
-        say(narrator.flush_pairs())
+        narration.say(narrator.flush_pairs())
     return outcome
+
+
+class _Narration:
+    """The story streamed to ``echo`` as the events come (or the events as JSON lines)."""
+
+    def __init__(self, narrator: Narrator, echo: Callable[[str], None], json_events: bool) -> None:
+        from fuego.engine.events import EventKind
+
+        self.narrator, self.echo, self.json_events = narrator, echo, json_events
+        self.framing = (EventKind.ROUND_START, EventKind.ROUND_END, EventKind.SCENE_START,
+                        EventKind.SCENE_END)
+        self.breaks = (EventKind.ROUND_START, EventKind.SCENE_END)
+
+    def say(self, pairs: list[tuple[Event, str]]) -> None:
+        """Lines of narration; a round's own lines indented under its "Round N begins/ends"."""
+        for event, line in pairs:
+            inside = event.round >= 1 and event.kind not in self.framing
+            self.echo("  " + line if inside else line)
+
+    def show(self, event: Event) -> None:
+        """One event: its JSON line, or its narration (a blank line before each round and the
+        scene's end)."""
+        if self.json_events:
+            self.echo(event.to_json())
+            return
+        if event.kind in self.breaks:
+            self.echo("")
+        self.say(self.narrator.feed_pairs(event))
+
+
+def _listeners(log: IO[str] | None, show: Callable[[Event], None] | None
+               ) -> list[Callable[[Event], None]]:
+    """What hears each event: the --log file (a JSON line each), then the narration."""
+    listeners: list[Callable[[Event], None]] = []
+    if log is not None:
+        out = log  # (a name the closure keeps, known not to be None)
+
+        def write(event: Event) -> None:
+            out.write(event.to_json() + "\n")
+
+        listeners.append(write)
+    if show is not None:
+        listeners.append(show)
+    return listeners
 
 
 @click.command("run")

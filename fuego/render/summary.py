@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
-from fuego.engine.heroes import Status
+from fuego.engine.heroes import Hero, Status
 from fuego.render.phrases import ENDING_WORDS, listing, place, plural
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 # -- the end of a run -----------------------------------------------------------------------------
-def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noqa: C901
+def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:
     """A few lines on how the scene went: rounds and why it ended, what burned, flashovers,
     every hero's fate.
 
@@ -23,52 +23,67 @@ def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noq
     is deterministic too).
     """
     b = scene.building
-    log = scene.log
-    K = EventKind
-    lines: list[str] = []
     seed = scene.roller.seed
     title = scene.title or b.title or "the scene"
-    lines.append(f"Summary: {title}" + (f" (seed {seed})" if seed is not None else ""))
+    lines = [f"Summary: {title}" + (f" (seed {seed})" if seed is not None else ""),
+             _rounds_line(scene, outcome)]
+    lines += _burned_lines(scene)
+    lines += _hero_lines(scene)
+    return lines
 
-    # rounds and how it ended
-    last_out = None
-    smoke_cleared = None
-    for e in log:
-        if e.kind is K.FIRE_OUT:
-            last_out = e.round
-        elif e.kind is K.FIRE_STARTED:
-            last_out = None
-        elif e.kind is K.SMOKE_CLEARED:
-            smoke_cleared = e.round
+
+def _rounds_line(scene: Scene, outcome: Outcome | None) -> str:
+    """Rounds played and why the scene ended; what still burns, or (nothing burning) when the
+    last fire went out and whether smoke still hangs."""
     rounds = f"Rounds played: {scene.round}"
     if outcome is not None:
         rounds += f" (ended: {ENDING_WORDS[outcome.why]})"
     if scene.fires:
         fd = sum(f.fd for f in scene.fires.values())
         stop = " at the stop" if outcome is None else ""
-        rounds += (f"; still burning{stop}: {plural(len(scene.fires), 'fire')} "
-                   f"({plural(fd, 'Fire Die', 'Fire Dice')})")
-    else:
-        if last_out is not None:
-            rounds += f"; the last fire went out in round {last_out}"
-        elif not any(e.kind is K.FIRE_STARTED for e in log):
-            rounds += "; nothing ever burned"
-        if scene.smoke is not None and scene.smoke.density:
-            rounds += "; smoke still hangs in the air"
-        elif smoke_cleared is not None:
-            rounds += f"; the smoke cleared in round {smoke_cleared}"
-    lines.append(rounds)
+        return rounds + (f"; still burning{stop}: {plural(len(scene.fires), 'fire')} "
+                         f"({plural(fd, 'Fire Die', 'Fire Dice')})")
+    return rounds + _after_the_fire(scene)
 
-    # what burned
+
+def _after_the_fire(scene: Scene) -> str:
+    """With nothing burning: the round the last fire went out (or that nothing ever burned),
+    and the smoke still there or the round it cleared."""
+    K = EventKind
+    last_out = None
+    smoke_cleared = None
+    for e in scene.log:
+        if e.kind is K.FIRE_OUT:
+            last_out = e.round
+        elif e.kind is K.FIRE_STARTED:
+            last_out = None
+        elif e.kind is K.SMOKE_CLEARED:
+            smoke_cleared = e.round
+    words = ""
+    if last_out is not None:
+        words += f"; the last fire went out in round {last_out}"
+    elif not any(e.kind is K.FIRE_STARTED for e in scene.log):
+        words += "; nothing ever burned"
+    if scene.smoke is not None and scene.smoke.density:
+        words += "; smoke still hangs in the air"
+    elif smoke_cleared is not None:
+        words += f"; the smoke cleared in round {smoke_cleared}"
+    return words
+
+
+def _burned_lines(scene: Scene) -> list[str]:
+    """How many areas burned of those that could, and each room hit, first to last: how much
+    of it, from when, and its flashover."""
+    b, log = scene.building, scene.log
     lit: dict[str, int] = {}
     for e in log:
-        if e.kind is K.FIRE_STARTED and e.area is not None:
+        if e.kind is EventKind.FIRE_STARTED and e.area is not None:
             lit.setdefault(e.area, e.round)
     burnable = sum(1 for a in b.areas if a.fuel > 0 or a.burned_out)
     burned_out = sum(1 for a in b.areas if a.burned_out)
-    lines.append(f"Areas burned: {len(lit)} of {burnable} that could burn "
-                 f"({burned_out} burned out, {len(scene.fires)} still burning)")
-    flash_round = {e.data.get("room"): e.round for e in log if e.kind is K.FLASHOVER}
+    lines = [f"Areas burned: {len(lit)} of {burnable} that could burn "
+             f"({burned_out} burned out, {len(scene.fires)} still burning)"]
+    flash_round = {e.data.get("room"): e.round for e in log if e.kind is EventKind.FLASHOVER}
     rooms_hit: dict[str, int] = {}
     first_lit: dict[str, int] = {}
     for name, rnd in lit.items():
@@ -88,34 +103,50 @@ def summarize(scene: Scene, outcome: Outcome | None = None) -> list[str]:  # noq
         if key in flash_round:
             part += f", flashover in round {flash_round[key]}"
         lines.append(part)
-
-    # heroes
-    escaped_at = {e.actor: (e.round, e.area) for e in log if e.kind is K.HERO_ESCAPED}
-    fell = {e.actor: e.round for e in log if e.kind in (K.HERO_KNOCKED_OUT, K.HERO_DIED)}
-    if scene.heroes:
-        lines.append("Heroes:")
-    for hero in scene.heroes:
-        status = hero.status
-        if status is Status.ESCAPED and hero.name in escaped_at:
-            rnd, area = escaped_at[hero.name]
-            fate = f"got out in round {rnd} at {place(area, b)}"
-        elif status in (Status.KNOCKED_OUT, Status.DEAD):
-            word = "knocked out" if status is Status.KNOCKED_OUT else "died"
-            died = fell.get(hero.name)
-            fate = f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
-        else:
-            fate = f"still inside at {place(b.areas[hero.area].name, b)}"
-        wounds = []
-        if hero.dramatic:
-            wounds.append(plural(hero.dramatic, "Dramatic Wound"))
-        if hero.flesh:
-            wounds.append(plural(hero.flesh, "Flesh Wound"))
-        if hero.crippled and status is not Status.DEAD:
-            wounds.append("crippled")
-        if hero.clothes_fd and hero.present:
-            wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
-        lines.append(f"  {hero.name}: {fate}; " + (", ".join(wounds) if wounds else "unhurt"))
-    out = [h.name for h in scene.heroes if h.status is Status.ESCAPED]
-    if scene.heroes:
-        lines.append("Got out: " + (listing(out) if out else "nobody"))
     return lines
+
+
+def _hero_lines(scene: Scene) -> list[str]:
+    """Each hero's fate and wounds, then who got out (nothing if the scene has no heroes)."""
+    if not scene.heroes:
+        return []
+    log = scene.log
+    escaped_at = {e.actor: (e.round, e.area) for e in log if e.kind is EventKind.HERO_ESCAPED}
+    fell = {e.actor: e.round for e in log
+            if e.kind in (EventKind.HERO_KNOCKED_OUT, EventKind.HERO_DIED)}
+    lines = ["Heroes:"]
+    for hero in scene.heroes:
+        wounds = _wounds(hero)
+        lines.append(f"  {hero.name}: {_fate(scene, hero, escaped_at, fell)}; "
+                     + (", ".join(wounds) if wounds else "unhurt"))
+    out = [h.name for h in scene.heroes if h.status is Status.ESCAPED]
+    lines.append("Got out: " + (listing(out) if out else "nobody"))
+    return lines
+
+
+def _fate(scene: Scene, hero: Hero, escaped_at: dict, fell: dict) -> str:
+    """Where a hero got out and when, when they fell (knocked out or dead) and where, or where
+    they still are."""
+    b = scene.building
+    if hero.status is Status.ESCAPED and hero.name in escaped_at:
+        rnd, area = escaped_at[hero.name]
+        return f"got out in round {rnd} at {place(area, b)}"
+    if hero.status in (Status.KNOCKED_OUT, Status.DEAD):
+        word = "knocked out" if hero.status is Status.KNOCKED_OUT else "died"
+        died = fell.get(hero.name)
+        return f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
+    return f"still inside at {place(b.areas[hero.area].name, b)}"
+
+
+def _wounds(hero: Hero) -> list[str]:
+    """A hero's wounds, crippling (unless dead) and what still burns on them."""
+    wounds = []
+    if hero.dramatic:
+        wounds.append(plural(hero.dramatic, "Dramatic Wound"))
+    if hero.flesh:
+        wounds.append(plural(hero.flesh, "Flesh Wound"))
+    if hero.crippled and hero.status is not Status.DEAD:
+        wounds.append("crippled")
+    if hero.clothes_fd and hero.present:
+        wounds.append("burning oil still on them" if hero.oiled else "clothes still burning")
+    return wounds

@@ -33,8 +33,23 @@ def is_whole(word: str) -> bool:
     return word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS
 
 
-def die_value(word: str, explode: bool) -> int:  # noqa: C901
+def die_value(word: str, explode: bool) -> int:
     """One die as written: ``7``, ``10+4``, ``14`` (ten again); RuleError says why not."""
+    parts = _die_parts(word)
+    if len(parts) == 1 and parts[0] > 10:
+        return _die_total(word, parts[0], explode)
+    if len(parts) > 1:
+        _rolls_again(word, parts, explode)
+    if any(p > 10 for p in parts):
+        raise RuleError(f"{word!r}: a d10 shows 1-10, not {max(parts)}")
+    if explode and parts[-1] == 10:
+        raise RuleError(f"{word!r}: a 10 rolls again (ten again)",
+                        tip=f"add the next roll: {word}+N")
+    return sum(parts)
+
+
+def _die_parts(word: str) -> list[int]:
+    """The rolls a die is written as (``10+4``: 10 and 4), none of them 0."""
     if not _DIE.match(word) or not word.isascii():
         raise RuleError(f"{word!r} is not a die", tip="a die is a number 1-10, or 10+N when a "
                                                       "10 rolled again (ten again)")
@@ -44,26 +59,29 @@ def die_value(word: str, explode: bool) -> int:  # noqa: C901
             raise RuleError(f"{word!r}: a d10 reads 1-10, not 0",
                             tip="the face marked 0 is a 10: type 10+N with the next roll "
                                 "(ten again), or 10 where there is none")
-    if len(parts) == 1 and parts[0] > 10:
-        if not explode:
-            raise RuleError(f"{word!r}: a die over 10 needs ten again, and this roll has none",
-                            tip="each die is 1-10 here")
-        if parts[0] % 10 == 0:
-            raise RuleError(f"{word!r}: a die that totals {parts[0]} ends on a 10, which rolls "
-                            f"again", tip="add the next roll, e.g. 10+10+3")
-        return parts[0]
-    if len(parts) > 1:
-        if not explode:
-            raise RuleError(f"{word!r}: this roll has no ten again (a 10 stays 10)",
-                            tip="each die is 1-10 here")
-        if any(p != 10 for p in parts[:-1]):
-            raise RuleError(f"{word!r}: only a 10 rolls again", tip="e.g. 10+4 or 10+10+2")
-    if any(p > 10 for p in parts):
-        raise RuleError(f"{word!r}: a d10 shows 1-10, not {max(parts)}")
-    if explode and parts[-1] == 10:
-        raise RuleError(f"{word!r}: a 10 rolls again (ten again)",
-                        tip=f"add the next roll: {word}+N")
-    return sum(parts)
+    return parts
+
+
+def _die_total(word: str, total: int, explode: bool) -> int:
+    """A die written as its total over 10 (``14``): only with ten again, and not ending on a
+    10 (that rolls again)."""
+    if not explode:
+        raise RuleError(f"{word!r}: a die over 10 needs ten again, and this roll has none",
+                        tip="each die is 1-10 here")
+    if total % 10 == 0:
+        raise RuleError(f"{word!r}: a die that totals {total} ends on a 10, which rolls "
+                        f"again", tip="add the next roll, e.g. 10+10+3")
+    return total
+
+
+def _rolls_again(word: str, parts: list[int], explode: bool) -> None:
+    """A die written as its rolls (``10+4``): only with ten again, every roll but the last a
+    10."""
+    if not explode:
+        raise RuleError(f"{word!r}: this roll has no ten again (a 10 stays 10)",
+                        tip="each die is 1-10 here")
+    if any(p != 10 for p in parts[:-1]):
+        raise RuleError(f"{word!r}: only a 10 rolls again", tip="e.g. 10+4 or 10+10+2")
 
 
 def dice_words(text: str) -> list[str]:

@@ -52,6 +52,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -209,7 +210,9 @@ def _bad(where: str, message: str, tip: str | None = None) -> SaveError:
     return SaveError(message, where=where, tip=tip)
 
 
-def _check_entry(i: int, e: Any, where: str) -> None:  # noqa: C901
+def _check_entry(i: int, e: Any, where: str) -> None:
+    """One saved answer: an object for a known question, in a round, with exactly one of an
+    answer or a GM override, naming its hero; its answer of the question's form."""
     at = f"inputs[{i}]"
     if not isinstance(e, dict):
         raise _bad(where, f"{at} is not an answer (expected an object, found {type(e).__name__})")
@@ -228,63 +231,66 @@ def _check_entry(i: int, e: Any, where: str) -> None:  # noqa: C901
         raise _bad(where, f"{at}: 'gm' must be the override's text")
     if kind is not QuestionKind.ROUND and not isinstance(e.get("hero"), str):
         raise _bad(where, f"{at}: a {q} answer names its hero")
-    if not has_a:
-        return
+    if has_a:
+        for check in ANSWER_CHECKS:
+            check(at, kind, e, where)
+
+
+def _round_answer(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """A round boundary is answered 'next' or play-out."""
     a = e["a"]
     if kind is QuestionKind.ROUND and a not in (Answer.NEXT, Answer.PLAY_OUT):
         raise _bad(where, f"{at}: a round boundary's answer is 'next' or "
                           f"'{Answer.PLAY_OUT.value}', not {a!r}")
+
+
+def _dice_answer(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """Action dice are 'auto' or the dice as rolled, each 1-10."""
+    a = e["a"]
     if kind is QuestionKind.DICE and a != Answer.AUTO and not (
             isinstance(a, list) and a and all(type(d) is int and 1 <= d <= 10 for d in a)):
         raise _bad(where, f"{at}: action dice are 'auto' or a list of numbers 1-10, not {a!r}")
-    if "by" in e and (kind is not QuestionKind.ROUND or a != Answer.NEXT
+
+
+def _given_by(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """'by' marks only a round boundary's 'next' that the table played on by itself."""
+    if "by" in e and (kind is not QuestionKind.ROUND or e["a"] != Answer.NEXT
                       or e["by"] not in tuple(GivenBy)):
         raise _bad(where, f"{at}: 'by' marks a round the table played on by itself ("
                           f"{' or '.join(g.value for g in GivenBy)}), on a round boundary's "
                           "'next' only")
-    if kind is QuestionKind.ACTION and not isinstance(a, str):
+
+
+def _action_answer(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """An action is its text."""
+    if kind is QuestionKind.ACTION and not isinstance(e["a"], str):
         raise _bad(where, f"{at}: an action is text such as 'move ground:C4' or 'hold'")
+
+
+def _drama_spent(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """The Drama Dice spent on a roll: 1-10."""
     if "drama" in e and (type(e["drama"]) is not int or not 1 <= e["drama"] <= 10):
         raise _bad(where, f"{at}: 'drama' is the Drama Dice spent on the roll (1-10)")
+
+
+def _roll_answer(at: str, kind: QuestionKind, e: dict, where: str) -> None:
+    """A roll is answered with a total (0 or more) or 'auto'."""
+    a = e["a"]
     if kind is QuestionKind.ROLL and a != Answer.AUTO and (
             not isinstance(a, int) or isinstance(a, bool) or a < 0):
         raise _bad(where, f"{at}: a roll's answer is a total (0 or more) or 'auto', not {a!r}")
 
 
-def loads(text: str, where: str = "<session>") -> Session:  # noqa: C901
+#: The checks of a saved answer, in the order a damaged save is reported.
+ANSWER_CHECKS: tuple[Callable[[str, QuestionKind, dict, str], None], ...] = (
+    _round_answer, _dice_answer, _given_by, _action_answer, _drama_spent, _roll_answer)
+
+
+def loads(text: str, where: str = "<session>") -> Session:
     """Read a session from JSON text, checking everything; a :class:`SaveError` names ``where``
     and says exactly what is wrong."""
-    if not text.strip():
-        raise _bad(where, "the saved session is empty (the save was cut off)")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        body = text.rstrip()
-        cut = exc.pos >= len(body) - 1 or (body.lstrip().startswith("{")
-                                            and not body.endswith("}"))
-        what = "is cut off (truncated)" if cut else "is damaged"
-        raise _bad(where, f"the saved session {what}: {exc.msg} (line {exc.lineno}, "
-                          f"column {exc.colno})") from None
-    except RecursionError:
-        raise _bad(where, "the saved session is not readable JSON (nested too deeply)") from None
-    except ValueError:  # a number longer than Python reads (4300 digits): not a save of ours
-        raise _bad(where, "the saved session is damaged: a number too long to read") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise _bad(where, f"not a fuego session file (format {found!r}, expected {FORMAT!r})",
-                   tip="fuego play --resume reads the files fuego play saves")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise _bad(where, f"the session's version {version!r} is not a number")
-    if version > VERSION:
-        made = data.get("fuego", "a newer fuego")
-        raise _bad(where, f"this session was saved by fuego {made} in session format version "
-                          f"{version}; this fuego reads versions {OLDEST} to {VERSION}",
-                   tip="upgrade fuego to resume it")
-    if version < OLDEST:
-        raise _bad(where, f"this session is in session format version {version}, older than "
-                          f"version {OLDEST} that this fuego reads",
-                   tip="resume it with the fuego that saved it, or start the scene again")
+    data = _json(text, where)
+    _check_version(data, where)
     sc = data.get("scenario")
     if not isinstance(sc, dict) or not isinstance(sc.get("text"), str):
         raise _bad(where, "the session has no scenario text")
@@ -310,6 +316,47 @@ def loads(text: str, where: str = "<session>") -> Session:  # noqa: C901
     if not isinstance(options, dict):
         raise _bad(where, "'options' must be an object")
     return Session(sc["text"], path, seed, list(inputs), dict(checks), dict(options), where)
+
+
+def _json(text: str, where: str) -> dict:
+    """A save's JSON object, fuego's session format; a save cut off, damaged or of another
+    format is a SaveError that says which."""
+    if not text.strip():
+        raise _bad(where, "the saved session is empty (the save was cut off)")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        body = text.rstrip()
+        cut = exc.pos >= len(body) - 1 or (body.lstrip().startswith("{")
+                                            and not body.endswith("}"))
+        what = "is cut off (truncated)" if cut else "is damaged"
+        raise _bad(where, f"the saved session {what}: {exc.msg} (line {exc.lineno}, "
+                          f"column {exc.colno})") from None
+    except RecursionError:
+        raise _bad(where, "the saved session is not readable JSON (nested too deeply)") from None
+    except ValueError:  # a number longer than Python reads (4300 digits): not a save of ours
+        raise _bad(where, "the saved session is damaged: a number too long to read") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise _bad(where, f"not a fuego session file (format {found!r}, expected {FORMAT!r})",
+                   tip="fuego play --resume reads the files fuego play saves")
+    return data
+
+
+def _check_version(data: dict, where: str) -> None:
+    """The save's session format version is one this fuego reads (OLDEST to VERSION)."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise _bad(where, f"the session's version {version!r} is not a number")
+    if version > VERSION:
+        made = data.get("fuego", "a newer fuego")
+        raise _bad(where, f"this session was saved by fuego {made} in session format version "
+                          f"{version}; this fuego reads versions {OLDEST} to {VERSION}",
+                   tip="upgrade fuego to resume it")
+    if version < OLDEST:
+        raise _bad(where, f"this session is in session format version {version}, older than "
+                          f"version {OLDEST} that this fuego reads",
+                   tip="resume it with the fuego that saved it, or start the scene again")
 
 
 def _bak_tip(path: str) -> str | None:

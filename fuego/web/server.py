@@ -44,11 +44,15 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from fuego.errors import FuegoError
 from fuego.text import json as text_json
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 #: Streams open at once; more get 503 (a phone per player and a TV or two is well under it).
 MAX_CLIENTS = 64
@@ -292,49 +296,100 @@ async def _plain(send: Callable, status: int, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
-def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) -> Any:  # noqa: C901
+def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) -> Any:
     """The ASGI app of the players' screen (wrapped in :class:`Guard`)."""
     from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import PlainTextResponse, Response, StreamingResponse
     from starlette.routing import Route
 
-    from fuego.web.assets import ASSETS, page
+    from fuego.web.assets import ASSETS
 
-    def asset(name: str) -> Callable:
-        body, media = ASSETS[name]
+    answers = _Answers(hub, token)
+    routes = [Route("/", answers.index, methods=["GET"]),
+              Route("/state", answers.state, methods=["GET"]),
+              Route("/events", answers.events, methods=["GET"]),
+              Route("/frames/{n}", answers.frame, methods=["GET"])]
+    routes += [Route(f"/{name}", _asset(name), methods=["GET"]) for name in ASSETS]
+    return Guard(Starlette(routes=routes), token, report)
 
-        async def serve(request: Request) -> Response:
-            return Response(body, media_type=media)
 
-        return serve
+def _asset(name: str) -> Callable:
+    """The endpoint that serves one of the page's files (fuego.web.assets)."""
+    from starlette.responses import Response
 
-    async def index(request: Request) -> Response:
-        return Response(page(token), media_type="text/html; charset=utf-8")
+    from fuego.web.assets import ASSETS
 
-    def view_of(request: Request) -> str | None:
-        """The player's own page asked for (``hero=KEY``), None for the shared one."""
-        return request.query_params.get("hero") or None
+    body, media = ASSETS[name]
 
-    async def state(request: Request) -> Response:
-        view = view_of(request)
-        if view is not None and not hub.has_view(view):
+    async def serve(request: Request) -> Response:
+        return Response(body, media_type=media)
+
+    return serve
+
+
+def _view_of(request: Request) -> str | None:
+    """The player's own page asked for (``hero=KEY``), None for the shared one."""
+    return request.query_params.get("hero") or None
+
+
+class _Answers:
+    """What the players' screen answers: its page, the latest state (the table's or a hero's),
+    a frame of the story, and the live stream of states (at most MAX_CLIENTS at once)."""
+
+    def __init__(self, hub: Hub, token: str) -> None:
+        self.hub, self.token = hub, token
+        # A stream's slot is taken before its response starts, and given back when it ends
+        # (however it ends): a burst of requests cannot all pass a count that grows later.
+        self.slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self.stream = _slot_stream(self.slots)
+
+    async def index(self, request: Request) -> Response:
+        """The page, with this table's token."""
+        from starlette.responses import Response
+
+        from fuego.web.assets import page
+
+        return Response(page(self.token), media_type="text/html; charset=utf-8")
+
+    async def state(self, request: Request) -> Response:
+        """The latest state of the view asked for, as JSON (``{}`` before the first)."""
+        from starlette.responses import PlainTextResponse, Response
+
+        view = _view_of(request)
+        if view is not None and not self.hub.has_view(view):
             return PlainTextResponse("no such hero\n", status_code=404)
-        _version, text = hub.latest(view)
+        _version, text = self.hub.latest(view)
         return Response(text or "{}", media_type="application/json")
 
-    async def frame(request: Request) -> Response:
+    async def frame(self, request: Request) -> Response:
+        """Frame ``n`` of the story, as JSON (404 if there is no such frame)."""
+        from starlette.responses import PlainTextResponse, Response
+
         n = request.path_params["n"]  # bounded before int(): 4301 digits would raise
         if not (n.isascii() and n.isdecimal() and len(n) <= MAX_FRAME_DIGITS):
             return PlainTextResponse("no such frame\n", status_code=404)
-        text = hub.frame(int(n))
+        text = self.hub.frame(int(n))
         if text is None:
             return PlainTextResponse("no such frame\n", status_code=404)
         return Response(text, media_type="application/json")
 
-    # A stream's slot is taken here, before its response starts, and given back when it ends
-    # (however it ends): a burst of requests cannot all pass a count that grows later.
-    slots = threading.BoundedSemaphore(MAX_CLIENTS)
+    async def events(self, request: Request) -> Response:
+        """The live stream of the view's states (server-sent events), if a slot is free."""
+        from starlette.responses import PlainTextResponse, Response
+
+        if request.method == "HEAD":  # the headers only: no stream to start (and never end)
+            return Response(media_type="text/event-stream")
+        view = _view_of(request)
+        if view is not None and not self.hub.has_view(view):
+            return PlainTextResponse("no such hero\n", status_code=404)
+        if not self.slots.acquire(blocking=False):
+            return PlainTextResponse("too many screens\n", status_code=503)
+        return self.stream(self.hub.stream(view), media_type="text/event-stream",
+                           headers={"x-accel-buffering": "no"})
+
+
+def _slot_stream(slots: threading.BoundedSemaphore) -> type:
+    """A streaming response that gives its slot back when it ends, however it ends."""
+    from starlette.responses import StreamingResponse
 
     class Stream(StreamingResponse):
         async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
@@ -343,23 +398,7 @@ def make_app(hub: Hub, token: str, report: Callable[[str], None] | None = None) 
             finally:
                 slots.release()
 
-    async def events(request: Request) -> Response:
-        if request.method == "HEAD":  # the headers only: no stream to start (and never end)
-            return Response(media_type="text/event-stream")
-        view = view_of(request)
-        if view is not None and not hub.has_view(view):
-            return PlainTextResponse("no such hero\n", status_code=404)
-        if not slots.acquire(blocking=False):
-            return PlainTextResponse("too many screens\n", status_code=503)
-        return Stream(hub.stream(view), media_type="text/event-stream",
-                      headers={"x-accel-buffering": "no"})
-
-    routes = [Route("/", index, methods=["GET"]),
-              Route("/state", state, methods=["GET"]),
-              Route("/events", events, methods=["GET"]),
-              Route("/frames/{n}", frame, methods=["GET"])]
-    routes += [Route(f"/{name}", asset(name), methods=["GET"]) for name in ASSETS]
-    return Guard(Starlette(routes=routes), token, report)
+    return Stream
 
 
 # -- running it --------------------------------------------------------------------------------------
@@ -438,72 +477,96 @@ def fd_budget(reserve: int = FD_RESERVE) -> int:
     return soft - used - reserve - BACKLOG
 
 
-def bounded_protocol(limits: Limits) -> type:  # noqa: C901
+def bounded_protocol(limits: Limits) -> type:
     """uvicorn's h11 protocol, guarded before any request is read: a connection over
     ``limits.connections``, or over ``limits.per_client`` from one address, is closed as it
     opens; one that has not sent a request's headers ``limits.timeout`` seconds after it
     opened (or after its last answer) is closed then."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class Bounded(H11Protocol):
-        admitted = False
-        host = ""
-        waiting = False
-        deadline: asyncio.TimerHandle | None = None
-        before: Any = None  # the request cycle that was current when waiting began
+    class Bounded(_Bounded, H11Protocol):
+        pass
 
-        def connection_made(self, transport: Any) -> None:
-            peer = transport.get_extra_info("peername")
-            host = peer[0] if isinstance(peer, tuple) and peer else ""
-            if (len(self.connections) >= limits.connections
-                    or limits.by_client[host] >= limits.per_client):
-                limits.refused += 1
-                transport.abort()
-                return
-            self.admitted, self.host = True, host
-            limits.by_client[host] += 1
-            super().connection_made(transport)
-            self._wait(None)
-
-        def _wait(self, cycle: Any) -> None:
-            self.waiting, self.before = True, cycle
-            self.deadline = self.loop.call_later(limits.timeout, self._too_slow)
-
-        def _done_waiting(self) -> None:
-            self.waiting = False
-            if self.deadline is not None:
-                self.deadline.cancel()
-                self.deadline = None
-
-        def _too_slow(self) -> None:
-            self.deadline = None
-            if self.waiting and not self.transport.is_closing():
-                limits.timed_out += 1
-                self.transport.abort()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.waiting and self.cycle is not self.before:  # a request's headers came
-                self._done_waiting()
-
-        def on_response_complete(self) -> None:
-            done = self.cycle
-            super().on_response_complete()
-            if (not self.transport.is_closing() and self.cycle is done
-                    and not self.waiting):
-                self._wait(done)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if not self.admitted:
-                return
-            self.admitted = False
-            self._done_waiting()
-            limits.by_client[self.host] -= 1
-            if limits.by_client[self.host] <= 0:
-                del limits.by_client[self.host]
-            super().connection_lost(exc)
-
+    Bounded.limits = limits
     return Bounded
+
+
+if TYPE_CHECKING:
+    from uvicorn.protocols.http.h11_impl import H11Protocol as _Protocol
+else:
+    _Protocol = object  # uvicorn is imported only when a screen is served
+
+
+class _Bounded(_Protocol):
+    """The guard :func:`bounded_protocol` puts before uvicorn's h11 protocol (``limits``: what
+    the server may hold, and what it turned away)."""
+
+    limits: Limits
+    admitted = False
+    host = ""
+    waiting = False
+    deadline: asyncio.TimerHandle | None = None
+    before: Any = None  # the request cycle that was current when waiting began
+
+    def connection_made(self, transport: Any) -> None:
+        """Admit the connection if the server and its client have room, else close it."""
+        limits = self.limits
+        peer = transport.get_extra_info("peername")
+        host = peer[0] if isinstance(peer, tuple) and peer else ""
+        if (len(self.connections) >= limits.connections
+                or limits.by_client[host] >= limits.per_client):
+            limits.refused += 1
+            transport.abort()
+            return
+        self.admitted, self.host = True, host
+        limits.by_client[host] += 1
+        super().connection_made(transport)
+        self._wait(None)
+
+    def _wait(self, cycle: Any) -> None:
+        """Start the clock for the next request's headers."""
+        self.waiting, self.before = True, cycle
+        self.deadline = self.loop.call_later(self.limits.timeout, self._too_slow)
+
+    def _done_waiting(self) -> None:
+        """Stop the clock."""
+        self.waiting = False
+        if self.deadline is not None:
+            self.deadline.cancel()
+            self.deadline = None
+
+    def _too_slow(self) -> None:
+        """The headers did not come in time: close the connection."""
+        self.deadline = None
+        if self.waiting and not self.transport.is_closing():
+            self.limits.timed_out += 1
+            self.transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        """Read on; a new request's headers stop the clock."""
+        super().data_received(data)
+        if self.waiting and self.cycle is not self.before:  # a request's headers came
+            self._done_waiting()
+
+    def on_response_complete(self) -> None:
+        """An answer sent on an open connection: the clock starts for the next request."""
+        done = self.cycle
+        super().on_response_complete()
+        if (not self.transport.is_closing() and self.cycle is done
+                and not self.waiting):
+            self._wait(done)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """An admitted connection gone: its client's count down by one."""
+        if not self.admitted:
+            return
+        limits = self.limits
+        self.admitted = False
+        self._done_waiting()
+        limits.by_client[self.host] -= 1
+        if limits.by_client[self.host] <= 0:
+            del limits.by_client[self.host]
+        super().connection_lost(exc)
 
 
 class ScreenServer:
