@@ -39,6 +39,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import (
     ActionRoll,
+    DamageCause,
     Sense,
     avoid_fire,
     avoid_roll,
@@ -55,6 +56,20 @@ from fuego.world.places import OPENABLE, BarrierKind
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
     from fuego.world.places import Barrier
+
+
+class Purpose(str, Enum):
+    """What the core actions' rolls are for (an ``ActionRoll``'s purpose, the log's ``purpose``,
+    a saved roll's); a module's actions name their own."""
+
+    SMOTHER = "smother fire"
+    SPOT = "spot fire"
+    PUT_OUT_CLOTHES = "put out clothes"
+
+
+#: A ``hero-action`` event's ``action`` when it tells the roll an action makes (else the
+#: action's text).
+ROLL_ACTION = "roll"
 
 
 class HeroActionKind(str, Enum):
@@ -293,7 +308,7 @@ def _smother_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if fire is None:
         return None
     pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
-    return ActionRoll("smother fire", pool, Sense.MOVEMENT,
+    return ActionRoll(Purpose.SMOTHER.value, pool, Sense.MOVEMENT,
                       tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
 
 
@@ -302,7 +317,7 @@ def _spot_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     if fire is None:
         return None
     pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
-    return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
+    return ActionRoll(Purpose.SPOT.value, pool, Sense.SIGHT, against=fire.stealth_pool(),
                       raises=act.raises)
 
 
@@ -311,7 +326,8 @@ def _clothes_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if not victim.clothes_fd:
         return None
     pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-    return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
+    return ActionRoll(Purpose.PUT_OUT_CLOTHES.value, pool, Sense.MOVEMENT,
+                      tn=fire_tn(victim.clothes_fd))
 
 
 #: The core actions that roll, each with the one description of its roll.
@@ -373,7 +389,8 @@ def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
     return out
 
 
-def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) -> None:
+def move(scene: Scene, hero: Hero, to: int, why: str = HeroActionKind.MOVE.value,
+         raises: int = 0) -> None:
     """Step into a neighbouring area; fire there must be avoided or it burns (003)."""
     frm = hero.area
     hero.area = to
@@ -384,8 +401,9 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
     avoid = action_roll(scene, hero, HeroAction(HeroActionKind.MOVE, target=to, raises=raises))
     if fire is not None and avoid is not None and not avoid_fire(scene, hero, avoid):
         # stepping into burning oil is the clinging kind: it covers the hero (003)
-        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True), "moved into fire",
-             temperature=fire.temperature, source=fire.id, explode=fire.explodes)
+        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True),
+             DamageCause.MOVING.value, temperature=fire.temperature, source=fire.id,
+             explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):
         hero.status = Status.ESCAPED
         hero.dice.clear()
@@ -407,7 +425,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:  # noqa: C901
         spec = action_roll(scene, hero, act)
         if spec is not None:
             ok, total, pool, tn = make_roll(scene, hero, spec)
-            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
                        purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
                        success=ok)
             if ok:
@@ -419,7 +437,7 @@ def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:  # noqa: C901
         spec = action_roll(scene, hero, act)
         if fire is not None and spec is not None:
             ok, total, pool, tn = make_roll(scene, hero, spec)
-            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
                        purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
                        target=scene.area_name(fire.area))
             if ok:
