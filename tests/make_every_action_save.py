@@ -5,7 +5,8 @@ It plays tests/data/shop-every-action.yaml at seed 394 answering every action qu
 words, as a GM types them: doors by name and by their two areas, smothers and moves into fire
 with raises, spots, a companion's clothes and the firefighting module's sand. The first copy
 was written this way by fuego at commit 514ea03 (session format 3), before the one text form;
-re-recorded for session format 4 (the dice drawn in batches, docs/events.md).
+re-recorded for session format 4 (the dice drawn in batches, docs/events.md) and 5 (smoke
+vents wherever its region's air does).
 """
 
 from __future__ import annotations

@@ -193,10 +193,11 @@ def test_the_table_reads_the_exact_form_first_then_its_shorthand(house):
 
 def test_a_session_saved_before_the_one_text_form_loads_and_replays_to_the_same_state():
     """tests/data/session-every-action.json was first saved by fuego at 514ea03 (session format
-    3), before the one text form, and re-recorded the same way for session format 4 (the dice in
-    batches): a move and a smother with raises, doors by name and by their two
-    areas, a spot, a companion's clothes and a module's action (sand), all typed in words. (A
-    session version bump that refuses it re-records it: tests/make_every_action_save.py.)"""
+    3), before the one text form, and re-recorded the same way for session formats 4 (the dice
+    in batches) and 5 (smoke vents wherever its region's air does): a move and a smother with
+    raises, doors by name and by their two areas, a spot, a companion's clothes and a module's
+    action (sand), all typed in words. (A session version bump that refuses it re-records it:
+    tests/make_every_action_save.py.)"""
     path = Path(__file__).parent / "data" / "session-every-action.json"
     saved = json.loads(path.read_text())
     session = sessions.load(str(path))

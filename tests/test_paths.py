@@ -14,7 +14,7 @@ from fuego.engine.rounds import needs_air
 from fuego.engine.scene import Cause
 from fuego.rules.charts import SMOKE_AREA_FACTOR, Structure
 from fuego.rules.formulas import leap_tn
-from fuego.world.paths import walk_step
+from fuego.world.paths import Paths, walk_step
 from fuego.world.places import ALWAYS_OPEN, OPENABLE, BarrierKind, Feature, RouteKind
 
 ROOMS: dict[str, RoomSpec] = {
@@ -82,7 +82,7 @@ def fresh_leaps(b, here, steps, burning):
     out = []
     for j in sorted(dist):
         c = b.areas[j]
-        if c.burnable and j not in burning:
+        if c.burnable and j not in burning and j != here:  # (not into its own area)
             rise = abs(b.levels[c.level].elevation - b.levels[a.level].elevation)
             out.append((j, dist[j], leap_tn(abs(a.col - c.col), abs(a.row - c.row), rise,
                                             dist[j])))
@@ -158,8 +158,12 @@ def test_the_owners_answers_equal_a_fresh_networkx_computation_after_any_changes
             covered, smoke_vents = p.smoke_reach([(start, cover)])[0]
             lengths = nx.single_source_shortest_path_length(og, start)
             assert covered == sorted(lengths, key=lambda i: (lengths[i], i))[:cover]
-            # a region small enough for the walk to see whole: smoke vents as the air does
+            # smoke vents as the air does, however far the vent
             assert smoke_vents == p.vents(start) == vents[start]
+        # the lines of sight kept and patched are those of paths made afresh
+        fresh = Paths(b)
+        assert p.sightlines(here) == fresh.sightlines(here)
+        assert p.line(here, (k * 5) % n) == fresh.line(here, (k * 5) % n)
 
 
 # -- one vents answer: smoke and breath ------------------------------------------------------------

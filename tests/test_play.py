@@ -243,11 +243,11 @@ def two_saves(shop):
 @pytest.mark.parametrize("damage, message", [
     (lambda t: t[: len(t) * 2 // 3], "the saved session is cut off (truncated)"),
     (lambda t: t.replace('"inputs": [', '"inputs": [[', 1), "the saved session is damaged"),
-    (lambda t: t.replace('"version": 4', '"version": 5'),
-     "saved by fuego 0.1.0 in session format version 5; this fuego reads versions 4 to 4 "
+    (lambda t: t.replace('"version": 5', '"version": 6'),
+     "saved by fuego 0.1.0 in session format version 6; this fuego reads versions 5 to 5 "
      "(tip: upgrade fuego to resume it"),
-    (lambda t: t.replace('"version": 4', '"version": 3'),
-     "this session is in session format version 3, older than version 4 that this fuego reads"),
+    (lambda t: t.replace('"version": 5', '"version": 4'),
+     "this session is in session format version 4, older than version 5 that this fuego reads"),
     (lambda t: "\x00\x01garbage", "is damaged"),
 ])
 def test_damaged_save_files(two_saves, damage, message):

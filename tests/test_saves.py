@@ -211,7 +211,7 @@ def test_hostile_scenarios_embedded_in_a_save(tmp_path, good_save, make, expect)
     (b'{"format": "fuego-session", "version": NaN}', "is not a number"),
     (b'{"format": "fuego-session", "version": 1.0}', "is not a number"),
     (b'{"format": "fuego-session", "version": true}', "is not a number"),
-    (b'{"format": "fuego-session", "version": -3}', "older than version 4"),
+    (b'{"format": "fuego-session", "version": -3}', "older than version 5"),
     (b'{"format": ["fuego-session"]}', "not a fuego session file"),
     (b"   \n\t ", "is empty"),
 ])

@@ -426,7 +426,7 @@ def test_save_and_load_round_trip(tmp_path):
                   state=player.scene.snapshot())
     text = Path(path).read_text(encoding="utf-8")
     data = json.loads(text)
-    assert data["format"] == "fuego-session" and data["version"] == 4
+    assert data["format"] == "fuego-session" and data["version"] == 5
     assert data["scenario"]["text"] == SHOP and data["seed"] == SEED
     assert data["state"]["round"] == player.scene.round
     # one answer per line
@@ -501,8 +501,8 @@ def _good(tmp_path) -> tuple[str, str]:
     (lambda t: t.replace('"inputs": [', '"inputs": [}', 1), "is damaged"),
     (lambda t: "[1, 2]", "not a fuego session file"),
     (lambda t: t.replace('"fuego-session"', '"something-else"'), "not a fuego session file"),
-    (lambda t: t.replace('"version": 4', '"version": 5'), "reads versions 4 to 4"),
-    (lambda t: t.replace('"version": 4', '"version": 3'), "older than version 4"),
+    (lambda t: t.replace('"version": 5', '"version": 6'), "reads versions 5 to 5"),
+    (lambda t: t.replace('"version": 5', '"version": 4'), "older than version 5"),
     (lambda t: t.replace("The Cooper", "The Baker"), "does not match its sha256"),
     (lambda t: t.replace('"a":"next"', '"a":"later"'), "inputs[0]"),
     (lambda t: t.replace('"seed": 572', '"seed": "three"'), "seed"),
@@ -527,7 +527,7 @@ def test_a_newer_version_names_the_fuego_that_saved_it(tmp_path):
     with open(path, "w") as f:
         json.dump(data, f)
     with pytest.raises(SaveError, match="saved by fuego 9.9 in session format version 7; this "
-                                        "fuego reads versions 4 to 4"):
+                                        "fuego reads versions 5 to 5"):
         sessions.load(path)
 
 

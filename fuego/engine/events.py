@@ -656,7 +656,7 @@ def _recorder():
 record = _recorder()
 
 #: The event-log format (docs/events.md, "Format versions"); ``scene-start`` carries it.
-LOG_FORMAT = 4
+LOG_FORMAT = 5
 
 #: Phase numbers used for the parts of a round that are not one of the ten phases.
 START_PHASE = 0

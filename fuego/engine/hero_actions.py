@@ -57,6 +57,20 @@ if TYPE_CHECKING:
     from fuego.world.places import Barrier
 
 
+class Purpose(str, Enum):
+    """What the core actions' rolls are for (an ``ActionRoll``'s purpose, the log's ``purpose``,
+    a saved roll's); a module's actions name their own."""
+
+    SMOTHER = "smother fire"
+    SPOT = "spot fire"
+    PUT_OUT_CLOTHES = "put out clothes"
+
+
+#: A ``hero-action`` event's ``action`` when it tells the roll an action makes (else the
+#: action's text).
+ROLL_ACTION = "roll"
+
+
 class HeroActionKind(str, Enum):
     MOVE = "move"
     OPEN = "open"
@@ -293,7 +307,7 @@ def _smother_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if fire is None:
         return None
     pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
-    return ActionRoll("smother fire", pool, Sense.MOVEMENT,
+    return ActionRoll(Purpose.SMOTHER.value, pool, Sense.MOVEMENT,
                       tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
 
 
@@ -302,7 +316,7 @@ def _spot_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     if fire is None:
         return None
     pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
-    return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
+    return ActionRoll(Purpose.SPOT.value, pool, Sense.SIGHT, against=fire.stealth_pool(),
                       raises=act.raises)
 
 
@@ -311,7 +325,8 @@ def _clothes_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if not victim.clothes_fd:
         return None
     pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-    return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
+    return ActionRoll(Purpose.PUT_OUT_CLOTHES.value, pool, Sense.MOVEMENT,
+                      tn=fire_tn(victim.clothes_fd))
 
 
 #: The core actions that roll, each with the one description of its roll.
@@ -384,7 +399,8 @@ def _barrier_options(scene: Scene, hero: Hero) -> list[HeroAction]:
     return out
 
 
-def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) -> None:
+def move(scene: Scene, hero: Hero, to: int, why: str = HeroActionKind.MOVE.value,
+         raises: int = 0) -> None:
     """Step into a neighbouring area; fire there must be avoided or it burns (003)."""
     frm = hero.area
     hero.area = to
@@ -435,7 +451,7 @@ def _perform_clothes(scene: Scene, hero: Hero, act: HeroAction) -> None:
     if spec is None:
         return
     ok, total, pool, tn = make_roll(scene, hero, spec)
-    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
                purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
                success=ok)
     if ok:
@@ -452,7 +468,7 @@ def _perform_smother(scene: Scene, hero: Hero, act: HeroAction) -> None:
     if fire is None or spec is None:
         return
     ok, total, pool, tn = make_roll(scene, hero, spec)
-    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
                purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
                target=scene.area_name(fire.area))
     if ok:

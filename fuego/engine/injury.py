@@ -183,10 +183,16 @@ def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
     # 003, Hero on Fire: "a hero who takes damage from fire" risks their clothes: fire's
     # damage, and more than none of it (not from the fire already on them)
     if (fire and total > 0 and scene.settings.burning_clothes and hero.present
-            and contact not in ON_HERO and cause != "clothes"):
+            and contact not in ON_HERO and cause != CLOTHES_CAUSE):
         catch_clothes(scene, hero, fd)
 
 
+#: A hero's burning clothes as the cause of their damage (the end-of-round burn).
+CLOTHES_CAUSE = "clothes"
+#: Burning oil on a hero as the cause of their damage (the end-of-round burn).
+BURNING_OIL_CAUSE = "burning oil"
+#: The purpose of the roll against one's clothes catching fire (``catch_clothes``).
+CATCH_CLOTHES = "clothes"
 #: The fires that burn on the hero: their own damage does not set clothes alight again.
 ON_HERO = frozenset({Contact.CLOTHES})
 
@@ -247,7 +253,7 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     if hero.clothes_fd:
         return
     tn = fire_tn(fd)
-    total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
+    total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, CATCH_CLOTHES,
                             action=False)
     if total >= tn:
         return

@@ -6,7 +6,8 @@ fuego's reading (docs/rules.md, Smoke):
   first), reached through passable barriers; ties go to the lower area index. Nearest is counted
   in moves, so smoke rounds corners and stairs but not closed doors or intact walls.
 - If none of the areas it can reach vents (an outdoor area, or an open window or broken barrier
-  to outside), the smoke cannot dissipate: at the end of each round it covers one more area (the
+  to outside), however far (the one answer breath reads too: ``Paths.vents``), the smoke
+  cannot dissipate: at the end of each round it covers one more area (the
   fire's own area). Where it vents, it stays at four; what it had piled up beyond that clears
   like smoke whose fire is out.
 - Smoke is thick where any fire covering the area burns wet or smoky fuel or gunpowder; thin
@@ -67,7 +68,7 @@ class SmokeField:
             smokers = [f for f in smokers if not any(m.smoke_claims(scene, f) for m in modules)]
         asks = [(f.area, f.smoke or SMOKE_AREA_FACTOR) for f in smokers]
         # where smoke from an area goes depends only on the barriers: the building's paths
-        # keep the walks (fuego.world.paths.SmokeWalks)
+        # keep each area's nearest areas, and say whether its air vents (Paths.smoke_reach)
         got = b.paths.smoke_reach(asks)
         for fire, (_, cover), (_, vents) in zip(smokers, asks, got):
             # Enclosed smoke grows by the fire's area each round; vented smoke stays at four.

@@ -77,9 +77,11 @@ FORMAT = "fuego-session"
 #: back one answer of the GM's.
 #: 4: the dice are drawn in batches per pool shape (docs/events.md, log format 4): an older
 #: session's answers would replay into another story, so it is refused.
-VERSION = 4
-#: The oldest version read (older ones are refused: their dice draw differently).
-OLDEST = 4
+#: 5: smoke vents wherever its region's air reaches open air, however far (docs/events.md, log
+#: format 5): an older session's smoke, and so its story, may differ, so it is refused.
+VERSION = 5
+#: The oldest version read (older ones are refused: their stories may differ).
+OLDEST = 5
 #: Seconds to sleep between writing the temporary file and renaming it (tests kill mid-save).
 SLOW_SAVE_ENV = "FUEGO_TEST_SLOW_SAVE"
 #: The largest session file fuego reads (a long evening is well under a megabyte).

@@ -255,10 +255,6 @@ class Building:
         """Does air from area ``i`` reach open air (:meth:`fuego.world.paths.Paths.vents`)?"""
         return self.paths.vents(i)
 
-    def open_region(self, i: int) -> tuple[int, bool]:
-        """The region open to area ``i``: how many areas, and whether one is outdoors."""
-        return self.paths.open_region(i)
-
     def room_graph(self) -> nx.MultiGraph:
         """Rooms as nodes, an edge per wall, door, window or opening between two rooms (keyed by
         the barrier's index, with its ``barrier``, ``kind`` and ``state``)."""

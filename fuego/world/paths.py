@@ -11,12 +11,14 @@ walk; it only wakes the leaps). Nothing else caches the building. It answers:
   graph, kept per area; **near**: within ``n`` moves of any of several areas; **blast**: an
   explosion's reach, through openings and the barriers it can break;
 - **leaps**: per area, the unlit fuel within a leap and each leap's TN, kept while its reach
-  stands and no fuel comes back;
-- **walls**: per area, the barriers around it that fire cannot pass, with their TNs;
+  stands and no fuel comes back near it (:meth:`Paths.leaps_all`: many fires' at once);
+- **walls**: per area, the barriers around it that fire cannot pass, with their TNs
+  (:meth:`Paths.walls_all`: many areas' at once);
 - **vents** (:func:`vents_through`, :meth:`Paths.vents`): whether air from an area reaches open
   air (an outdoor area, or an open or broken window, in its region of the open graph): the one
-  answer smoke and breath read; **smoke reach** (:class:`SmokeWalks`): the areas nearest a
-  smoking fire and whether its walk meets open air;
+  answer smoke and breath read, however far the vent lies; **smoke reach**
+  (:meth:`Paths.smoke_reach`): the areas nearest each smoking fire (:meth:`Paths.nearest`)
+  and whether its air vents;
 - **the way out**: moves to the nearest exit (``nx.multi_source_dijkstra_path_length`` over
   what a walker may cross) and the heroes' cost of it through fire (:meth:`Paths.exit_costs`,
   kept for the last fires asked);
@@ -29,7 +31,7 @@ walk; it only wakes the leaps). Nothing else caches the building. It answers:
 
 networkx walks the graph (components, Dijkstra with a cutoff); three walks asked thousands of
 times a run have a fast path here, and only here, each saying why: reach, the heroes' costs
-and the smoke's walks (docs/performance.md).
+and the smoke's nearest areas (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import networkx as nx
 
 from fuego.rules.charts import AREA_FEET
 from fuego.rules.formulas import leap_tn
-from fuego.world.places import Area, Barrier, BarrierKind, Feature
+from fuego.world.places import Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -108,16 +110,9 @@ def walk_step(barrier: Barrier) -> float | None:
 def vents_through(barrier: Barrier, beyond_outdoors: bool) -> bool:
     """Does air reach open air crossing ``barrier`` into the area beyond (outdoors or not)?
     Through anything open into an outdoor area, or through an open or broken window. The one
-    reading of a vent (003, Smoke; docs/rules.md): regions, rooms and smoke walks use it."""
+    reading of a vent (003, Smoke; docs/rules.md): the regions' answer (:meth:`Paths.vents`) and
+    so the rooms' and the smoke's use it."""
     return barrier.passable and (beyond_outdoors or barrier.kind is BarrierKind.WINDOW)
-
-
-def _leap_cost(paths: Paths, src: Area, dst: Area, moves: int) -> int:
-    """The leap TN from ``src`` to ``dst`` ``moves`` away (:func:`fuego.rules.formulas.leap_tn`
-    of the squares and levels between)."""
-    levels = paths.levels
-    rise = abs(levels[dst.level].elevation - levels[src.level].elevation)
-    return leap_tn(abs(src.col - dst.col), abs(src.row - dst.row), rise, moves)
 
 
 class Paths:
@@ -132,7 +127,8 @@ class Paths:
                  "_changed", "_rebuilt", "_fuel_back",
                  "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
-                 "_leaps", "_leap_steps", "_leap_near", "_leap_looked", "_smoke",
+                 "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
+                 "_orders",
                  "_at", "_sight", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
     _exit_memo: tuple[Mapping[int, float], list[float]] | None
@@ -145,16 +141,12 @@ class Paths:
         self.version = 0
         self._changed: list[Barrier] = []  # barriers changed since the last ask
         self._fuel_back: set[int] = set()  # areas whose fuel changed since the last leap ask
-        self._smoke: SmokeWalks | None = None
         self._reset()
 
     def __getstate__(self) -> dict:
-        # (a forecast unpickles one per run: its walks come ready made; the smoke's are made
-        # again where they are asked for)
+        # (a forecast unpickles one per run: its walks come ready made)
         self._settle()
-        state = {name: getattr(self, name) for name in self.__slots__}
-        state["_smoke"] = None
-        return state
+        return {name: getattr(self, name) for name in self.__slots__}
 
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
@@ -171,8 +163,10 @@ class Paths:
         what in its room can burn."""
         self.version += 1
         self._fuel_back.add(i)
+        area = self.areas[i]
+        if not self._rebuilt:
+            self._fuel[i] = area.burnable
         if self._burnable is not None:
-            area = self.areas[i]
             here = self._burnable.setdefault(area.room, set())
             if area.burnable:
                 here.add(i)
@@ -214,7 +208,7 @@ class Paths:
         self._lists: list[list[int]] = [list(self._open.adj[i]) for i in range(len(self.areas))]
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
-        self._regions: tuple[list[bool], list[tuple[int, bool]]] | None = None
+        self._regions: list[bool] | None = None
         self._room_vents: dict[str, bool] = {}
         self._rooms: nx.MultiGraph | None = None
         self._exits = None
@@ -222,6 +216,8 @@ class Paths:
         self._steps: list[list[tuple[int, float]]] | None = None
         self._exit_memo = None
         self._leaps: dict[int, list[tuple[int, int, int]]] = {}
+        self._leap_tns: dict[tuple[int, int, int, int], int] = {}
+        self._fuel = [a.burnable for a in self.areas]
         self._leap_steps = -1
         self._leap_near: set[int] | None = None
         self._leap_looked = False  # whether _leap_near was looked for since the last change
@@ -230,8 +226,7 @@ class Paths:
         self._faces: dict[int, tuple[int, ...]] | None = None
         self._burnable: dict[str, set[int]] | None = None
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
-        if self._smoke is not None:
-            self._smoke.reset()
+        self._orders: dict[int, tuple[list[int], bool, set[int]]] = {}
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
         og = self._open
@@ -246,8 +241,10 @@ class Paths:
         for i in sides:
             self._walls.pop(i, None)
             self._lists[i] = list(og.adj[i])
+        lists = self._lists
         self._reach = {i: known for i, known in self._reach.items()
-                       if sides.isdisjoint(known[1])}
+                       if known[1].keys().isdisjoint(sides)
+                       or _reach_stands(known[1], known[0], changed, lists)}
         # what is known of unlit fuel within a leap stands where the reach does
         self._leaps = {i: live for i, live in self._leaps.items() if i in self._reach}
         self._leap_looked = False
@@ -257,12 +254,15 @@ class Paths:
         self._exit_memo = None
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
         self._faces = None
-        self._look_steps = None
+        if self._look_steps is not None:
+            for i in sides:
+                self._look_steps[i] = self._looks_at(i)
         if self._steps is not None:
             for i in sides:
                 self._steps[i] = self._steps_at(i)
-        if self._smoke is not None:
-            self._smoke.barriers_changed(changed, sides)
+        # an area's nearest areas stand unless a changed barrier is beside one it looked around
+        self._orders = {start: known for start, known in self._orders.items()
+                        if known[2].isdisjoint(sides)}
 
     # -- neighbours ----------------------------------------------------------------------------
     def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
@@ -285,14 +285,24 @@ class Paths:
 
     def walls(self, i: int) -> list[tuple[int, int, int | None, int | None]]:
         """The barriers around area ``i`` that fire cannot pass: (area beyond, barrier index,
-        burn-through TN, destruction TN)."""
+        burn-through TN, destruction TN), in the graph's order. Kept per area until a barrier
+        beside it changes (do not change the list; :meth:`walls_all` for many at once)."""
+        return self.walls_all((i,))[0]
+
+    def walls_all(self, areas: Iterable[int]) -> list[list[tuple[int, int, int | None,
+                                                                  int | None]]]:
+        """:meth:`walls` for each of ``areas``, in order: the batch form."""
         if self._changed or self._rebuilt:
             self._settle()
-        walls = self._walls.get(i)
-        if walls is None:
-            walls = self._walls[i] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
-                                      for j, w in self._nbrs[i] if not w.passable]
-        return walls
+        kept, nbrs = self._walls, self._nbrs
+        out = []
+        for i in areas:
+            walls = kept.get(i)
+            if walls is None:
+                walls = kept[i] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                                   for j, w in nbrs[i] if not w.passable]
+            out.append(walls)
+        return out
 
     # -- reach ---------------------------------------------------------------------------------
     def reach(self, i: int, steps: int) -> tuple[dict[int, int], list[int]]:
@@ -367,45 +377,88 @@ class Paths:
         """The unlit fuel a fire in ``here`` could leap to: each area within ``steps`` moves
         that can burn and is not in ``burning``, in index order, with the moves to it and its
         leap TN before modules (:func:`fuego.rules.formulas.leap_tn`). Do not change the list.
+        (:meth:`leaps_all` for many fires at once.)"""
+        return self.leaps_all((here,), steps, burning)[0]
 
-        Unlit fuel only goes away while no area is given fuel back (a fire that goes out
-        always sets its area's fuel: ``Scene.remove_fire``): each look starts from the
-        last one's targets while the area's reach stands (a barrier near it resets it), and an
-        area with none is calm until fuel comes back. When there are many more fires than
-        unlit areas, the areas within a leap of any unlit fuel are found once, from the fuel,
-        and every other area is calm at once (docs/performance.md)."""
+    def leaps_all(self, heres: Iterable[int], steps: int,
+                  burning: Collection[int]) -> list[list[tuple[int, int, int]]]:
+        """:meth:`leaps` for each of ``heres``, in order: the batch form (one catching up with
+        the building for all of them).
+
+        What of an area's reach is unlit fuel is kept while the reach stands: unlit fuel only
+        goes away while no area is given fuel back (a fire that goes out always sets its
+        area's fuel: ``Scene.remove_fire``), so each look starts from the last one's; fuel
+        coming back to an area wakes the areas within a leap of it only. When there are many
+        more fires than unlit areas, the areas within a leap of any unlit fuel are found once,
+        from the fuel, and every other area is calm at once (docs/performance.md)."""
         if self._changed or self._rebuilt:
             self._settle()
         if self._fuel_back or steps != self._leap_steps or not self._leap_looked:
             self._look_again(steps, burning)
-        near = self._leap_near
-        if near is not None and here not in near:
-            return _NO_LEAPS
-        areas = self.areas
-        live = self._leaps.get(here)
-        if live is None:
-            dist, order = self.reach(here, steps)
-            a = areas[here]
-            live = [(j, dist[j], _leap_cost(self, a, areas[j], dist[j])) for j in order
-                    if areas[j].burnable and j not in burning]
-        elif live:
-            live = [t for t in live if t[0] not in burning and areas[t[0]].burnable]
-        else:
-            return live
-        if len(self._leaps) >= _REACH_KEPT:  # a bound on what a huge front may leave behind
-            self._leaps.clear()
-        self._leaps[here] = live
+        near, kept, fuel = self._leap_near, self._leaps, self._fuel
+        out = []
+        for here in heres:
+            if near is not None and here not in near:
+                out.append(_NO_LEAPS)
+                continue
+            live = kept.get(here)
+            if live is None:
+                live = self._leaps_from(here, steps, burning)
+            elif live:
+                live = [t for t in live if fuel[t[0]] and t[0] not in burning]
+            else:
+                out.append(live)
+                continue
+            if len(kept) >= _REACH_KEPT:  # a bound on what a huge front may leave behind
+                kept.clear()
+            kept[here] = live
+            out.append(live)
+        return out
+
+    def _leaps_from(self, here: int, steps: int,
+                    burning: Collection[int]) -> list[tuple[int, int, int]]:
+        """:meth:`leaps` found afresh from the area's reach. A leap's TN depends only on the
+        squares, levels and moves between (:func:`fuego.rules.formulas.leap_tn`): each is
+        worked out once per building."""
+        dist, order = self.reach(here, steps)
+        fuel, areas, tns = self._fuel, self.areas, self._leap_tns
+        elevation = [level.elevation for level in self.levels]
+        a = areas[here]
+        col, row, up = a.col, a.row, elevation[a.level]
+        live = []
+        for j in order:
+            if fuel[j] and j not in burning and j != here:
+                c, moves = areas[j], dist[j]
+                gap = (abs(c.col - col), abs(c.row - row), abs(elevation[c.level] - up), moves)
+                tn = tns.get(gap)
+                if tn is None:
+                    tn = tns[gap] = leap_tn(*gap)
+                live.append((j, moves, tn))
         return live
 
+    def fuel_flags(self) -> list[bool]:
+        """Whether each area can burn (fuel left, not burned out), by index: kept as the fuel
+        changes (:meth:`area_changed`). Do not change the list."""
+        if self._rebuilt:
+            self._settle()
+        return self._fuel
+
     def _look_again(self, steps: int, burning: Collection[int]) -> None:
-        """Drop what was known of the leaps where fuel came back (a fire put out early, spilt
-        oil) or the reach asked for changed, and find the areas near fuel again."""
-        areas = self.areas
-        back = [i for i in self._fuel_back if areas[i].burnable and i not in burning]
+        """Wake the leaps near areas whose fuel came back (a fire put out early, spilt oil): the
+        areas within a leap of one (reach is the same both ways); start over where the reach
+        asked for changed; and find the areas near fuel again."""
+        fuel = self._fuel
+        back = [i for i in self._fuel_back if fuel[i] and i not in burning]
         self._fuel_back.clear()
-        if back or steps != self._leap_steps:
+        if steps != self._leap_steps:
             self._leaps.clear()
             self._leap_steps, self._leap_looked = steps, False
+        elif back:
+            kept = self._leaps
+            for i in back:
+                for j in self.reach(i, steps)[1]:
+                    kept.pop(j, None)
+            self._leap_looked = False
         if not self._leap_looked:
             self._leap_near, self._leap_looked = self._near_fuel(steps, burning), True
 
@@ -425,38 +478,28 @@ class Paths:
         return self.near(unlit, steps)
 
     # -- regions and vents ---------------------------------------------------------------------
-    def _find_regions(self) -> tuple[list[bool], list[tuple[int, bool]]]:
+    def vent_flags(self) -> list[bool]:
+        """:meth:`vents` for every area, by index (do not change the list): the open graph's
+        regions (``nx.connected_components``), found again after a barrier changes."""
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
             areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
-            n = len(areas)
-            vents = [False] * n
-            sizes: list[tuple[int, bool]] = [(0, False)] * n
+            vents = [False] * len(areas)
             for members in nx.connected_components(self._open):
-                outdoors = any(rooms[areas[k].room].outdoors for k in members)
-                vented = outdoors or any(vents_through(bar, rooms[areas[j].room].outdoors)
-                                         for k in members for j, bar in nbrs[k])
-                for k in members:
-                    vents[k] = vented
-                    sizes[k] = (len(members), outdoors)
-            self._regions = vents, sizes
+                if any(rooms[areas[k].room].outdoors for k in members) or any(
+                        vents_through(bar, rooms[areas[j].room].outdoors)
+                        for k in members for j, bar in nbrs[k]):
+                    for k in members:
+                        vents[k] = True
+            self._regions = vents
         return self._regions
 
     def vents(self, i: int) -> bool:
         """Does air from area ``i`` reach open air: is an outdoor area, or an open or broken
-        window (:func:`vents_through`), in its region of the open graph? The one answer smoke
-        (growing, lingering) and breath (suffocation: :meth:`room_vents`) read."""
-        return self._find_regions()[0][i]
-
-    def vent_flags(self) -> list[bool]:
-        """:meth:`vents` for every area, by index (do not change the list)."""
-        return self._find_regions()[0]
-
-    def open_region(self, i: int) -> tuple[int, bool]:
-        """The region of the open graph holding ``i``: how many areas, and whether one of them
-        is outdoors."""
-        return self._find_regions()[1][i]
+        window (:func:`vents_through`), in its region of the open graph, however far? The one
+        answer smoke (growing, lingering) and breath (suffocation: :meth:`room_vents`) read."""
+        return self.vent_flags()[i]
 
     def room_vents(self, key: str) -> bool:
         """Does room ``key``'s air reach open air: :meth:`vents` for any of its areas (kept per
@@ -483,15 +526,54 @@ class Paths:
                     known.setdefault(area.room, set()).add(area.index)
         return known.get(room) or _NO_AREAS
 
-    def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
-        """For each ``(start, cover)``: the ``cover`` areas nearest ``start`` through the open
-        graph (ties by index) and whether the smoke from there meets open air on its walk
-        (:class:`SmokeWalks`; each list may be kept for the next ask: do not change it)."""
+    def nearest(self, start: int, n: int) -> list[int]:
+        """The ``n`` areas nearest ``start`` through the open graph (fewest moves, ties by
+        index; ``start`` first), or every area open to it where there are fewer: where smoke
+        from ``start`` goes. Do not change the list.
+
+        Breadth first over :meth:`open_lists`, each level in index order: what sorting
+        ``nx.single_source_shortest_path_length`` over the open graph by (moves, area) gives (a
+        test checks it). Kept per area, a few areas longer than asked (a smoke's cover grows
+        by one a round), until a barrier beside an area it looked around changes: a big fire
+        asks it of thousands of areas every round (docs/performance.md)."""
         if self._changed or self._rebuilt:
             self._settle()
-        if self._smoke is None:
-            self._smoke = SmokeWalks(self)
-        return self._smoke.reach_all(asks)
+        known = self._orders.get(start)
+        if known is None or (len(known[0]) < n and not known[1]):
+            known = self._orders[start] = self._walk_nearest(start, n + 8)
+        return known[0][:n]
+
+    def _walk_nearest(self, start: int, n: int) -> tuple[list[int], bool, set[int]]:
+        """The first ``n`` (or more: whole levels) areas of :meth:`nearest`'s order, whether
+        that is every area open to ``start``, and the areas it looked around (the first of
+        them)."""
+        adj = self._lists
+        seen = {start}
+        order = [start]
+        frontier = [start]
+        looked = 0
+        while frontier and len(order) < n:
+            looked = len(order)
+            nxt = []
+            for k in frontier:
+                for j in adj[k]:
+                    if j not in seen:
+                        seen.add(j)
+                        nxt.append(j)
+            nxt.sort()
+            order.extend(nxt)
+            frontier = nxt
+        return order, not frontier, set(order[:looked])
+
+    def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
+        """For each ``(start, cover)``, where the smoke of a fire in ``start`` covering
+        ``cover`` areas goes: its areas (:meth:`nearest`) and whether it vents (:meth:`vents`:
+        the one answer breath reads too). The batch form: the end of a round asks it for every
+        smoking fire at once (each list may be kept for the next ask: do not change it)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        flags, nearest = self.vent_flags(), self.nearest
+        return [(nearest(start, cover), flags[start]) for start, cover in asks]
 
     # -- the way out ---------------------------------------------------------------------------
     def exits(self) -> list[int]:
@@ -648,24 +730,25 @@ class Paths:
     def _looks(self) -> list[tuple[tuple[int, bool], ...]]:
         """Per area, across each side (east, west, south, north): the area beyond if one sees
         into it (and whether a papered window blurs it), else -2 - the index of the barrier
-        in the way, or -1 where there is no area or no edge. Made once per barrier change."""
+        in the way, or -1 where there is no area or no edge. Patched at a barrier change."""
         looks = self._look_steps
         if looks is None:
-            at, edge = self._at, self.graph.get_edge_data
-            looks = []
-            for a in self.areas:
-                row = []
-                for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                    j = at.get((a.level, a.col + dc, a.row + dr))
-                    data = None if j is None else edge(a.index, j)
-                    if j is None or data is None:
-                        row.append((-1, False))
-                        continue
-                    bar: Barrier = data["barrier"]
-                    row.append((j, bar.blurs) if bar.see_through else (-2 - bar.index, False))
-                looks.append(tuple(row))
-            self._look_steps = looks
+            looks = self._look_steps = [self._looks_at(i) for i in range(len(self.areas))]
         return looks
+
+    def _looks_at(self, i: int) -> tuple[tuple[int, bool], ...]:
+        """:meth:`_looks` of area ``i``."""
+        at, edge, a = self._at, self.graph.get_edge_data, self.areas[i]
+        row = []
+        for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            j = at.get((a.level, a.col + dc, a.row + dr))
+            data = None if j is None else edge(i, j)
+            if j is None or data is None:
+                row.append((-1, False))
+                continue
+            bar: Barrier = data["barrier"]
+            row.append((j, bar.blurs) if bar.see_through else (-2 - bar.index, False))
+        return tuple(row)
 
     def sightlines(self, i: int) -> dict[int, Sightline]:  # noqa: C901
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
@@ -750,282 +833,27 @@ class Paths:
                 if any(data["barrier"].passable for data in edges.values())}
 
 
-class _Walk:
-    """One walk: ``balls[L]`` holds the areas within ``L`` moves, ``counts[L]`` how many;
-    ``vent_level`` is where a vent was met (-1: not yet); ``cover`` how far it walks (see
-    :meth:`SmokeWalks._walk_on`); ``order`` the areas in order, as far as asked."""
-
-    __slots__ = ("balls", "counts", "vent_level", "cover", "done", "order", "upto", "answers")
-
-    def __init__(self, start: int, cover: int, outdoors: bool) -> None:
-        self.balls = [1 << start]
-        self.counts = [1]
-        self.vent_level = 0 if outdoors else -1
-        self.cover = cover
-        self.done = False
-        self.order: list[int] = []
-        self.upto = 0  # levels read into order
-        self.answers: dict[int, tuple[list[int], bool]] = {}  # cover -> SmokeWalks._replay's
-
-    def first(self, cover: int) -> list[int]:
-        """The first ``cover`` areas in order (whole levels, lowest index first)."""
-        order, balls = self.order, self.balls
-        while len(order) < cover and self.upto < len(balls):
-            k = self.upto
-            m = balls[k] & ~balls[k - 1] if k else balls[0]
-            while m:
-                low = m & -m
-                order.append(low.bit_length() - 1)
-                m ^= low
-            self.upto = k + 1
-        return order[:cover]
-
-    def cut(self, level: int) -> None:
-        """Forget everything beyond ``level``."""
-        del self.balls[level + 1:]
-        del self.counts[level + 1:]
-        if self.vent_level > level:
-            self.vent_level = -1
-        self.done = False
-        self.answers = {}
-        if self.upto > level + 1:  # the order read so far reaches past the cut
-            self.order, self.upto = [], 0
-
-
-class SmokeWalks:
-    """Where smoke from an area goes: breadth-first walks through the open graph.
-
-    A walk from an area finds the areas open to it level by level (ties by area index) and the
-    level at which the smoke meets open air (:func:`vents_through`): an outdoor area, or an area
-    entered through an open or broken window. It is part of :class:`Paths`, which tells it of
-    every barrier change, and the fast path lives only here: a forecast's smoke asks thousands
-    of walks a round (docs/performance.md). Walks are kept per area while barriers change: a
-    change the walk never looked through leaves it whole; otherwise its levels up to the nearer
-    side of the change still stand (it looked through the barrier only from there), so it is
-    cut back to them and walks on from there when next asked. Sets of areas are Python
-    integers (bit ``i``: area ``i``): a level costs one mask per area found rather than a set
-    insertion per barrier.
-    """
-
-    __slots__ = ("paths", "_nbr", "_outdoor", "_windows", "_window_edges", "_walks",
-                 "_prefixes")
-
-    def __init__(self, paths: Paths) -> None:
-        self.paths = paths
-        self.reset()
-
-    def reset(self) -> None:
-        """Start over from the open graph as it is."""
-        paths = self.paths
-        areas, rooms = paths.areas, paths.rooms
-        og = paths._open  # (called by the paths, settled)
-        self._outdoor = sum(1 << a.index for a in areas if rooms[a.room].outdoors)
-        self._nbr = [sum(1 << j for j in og.adj[i]) for i in range(len(areas))]
-        self._windows = [x for x in paths.barriers if x.kind is BarrierKind.WINDOW]
-        self._walks: dict[int, _Walk] = {}  # per area, where the vent must be looked for
-        self._prefixes: dict[int, tuple] = {}  # per area, where it need not (see reach)
-        self._window_edges: list[tuple[int, int]] = []  # (k, j): an open window from k to j
-        self._find_windows()
-
-    def reach_all(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
-        """:meth:`reach` for each ``(start, cover)``: a big fire asks it of thousands of areas,
-        most with no vent to look for (the cheap case, done here without a call)."""
-        vents = self.paths.vent_flags()
-        prefixes, reach = self._prefixes, self.reach
-        out = []
-        for start, cover in asks:
-            prefix = None if vents[start] else prefixes.get(start)
-            if prefix is not None and (len(prefix[0]) >= cover or prefix[1]):
-                out.append((prefix[0][:cover], False))
-            else:
-                out.append(reach(start, cover, vents))
-        return out
-
-    def reach(self, start: int, cover: int,
-              vents_all: list[bool] | None = None) -> tuple[list[int], bool]:
-        """The ``cover`` areas nearest ``start`` and whether smoke from there vents (the list
-        may be kept for the next ask: do not change it). ``vents_all``: the paths'
-        ``vent_flags()`` when the caller has just asked for them (and so caught up)."""
-        paths = self.paths
-        if vents_all is None:
-            vents_all = paths.vent_flags()
-        walk = self._walks.get(start)
-        if walk is not None and walk.done:
-            # Asked before and still standing: where the smoke can vent, walking finds what the
-            # shortcuts below find (those only skip the walk), so the answer holds either way.
-            answer = walk.answers.get(cover)
-            if answer is not None:
-                return answer
-        vents = vents_all[start]
-        if vents:
-            size, outdoors = paths.open_region(start)
-            if not (outdoors and size <= 4 * cover + 64):
-                return self._replay(start, cover)
-            # An outdoor area is open to the fire and the whole open region lies within the
-            # walk's bound: the walk cannot stop short of it, so the smoke vents, and its areas
-            # are the first ``cover`` of the same order as where nothing vents.
-        # No vent to look for (or one surely met): the walk stops at the cover, and a longer
-        # cover only walks further; the areas are the first ``cover`` of one order.
-        prefix = self._prefixes.get(start)
-        if prefix is None or (len(prefix[0]) < cover and not prefix[1]):
-            prefix = self._prefixes[start] = self._nearest(start, cover + 8)
-        return prefix[0][:cover], vents
-
-    # -- walks ---------------------------------------------------------------------------------
-    def _replay(self, start: int, cover: int) -> tuple[list[int], bool]:
-        """The walk from ``start`` replayed for ``cover``: a walk for a larger cover went at
-        least as far, and its first levels are the same."""
-        walk = self._walks.get(start)
-        if walk is None:
-            walk = self._walks[start] = _Walk(start, cover + 8, bool(self._outdoor >> start & 1))
-        else:
-            answer = walk.answers.get(cover) if walk.done else None
-            if answer is not None:
-                return answer
-            if walk.cover < cover:
-                walk.cover, walk.done = cover + 8, False
-        if not walk.done:
-            self._walk_on(walk)
-        counts, vent_level = walk.counts, walk.vent_level
-        n, level = 1, 0
-        vents = vent_level == 0
-        while n < cover or not vents:
-            if level + 1 >= len(counts):
-                break
-            level += 1
-            before, n = n, counts[level]
-            vents = 0 <= vent_level <= level
-            if n == before or n > 4 * cover + 64:
-                break
-        answer = walk.answers[cover] = walk.first(cover), vents
-        return answer
-
-    def _walk_on(self, walk: _Walk) -> None:
-        """Breadth first from where ``walk`` stopped, a level at a time, until ``cover`` areas
-        are found and a vent is met, or more than ``4 * cover + 64`` areas are found (far
-        enough to know; big fields stay cheap), or nothing is left."""
-        cover = walk.cover
-        bound = 4 * cover + 64
-        balls, counts = walk.balls, walk.counts
-        nbr, outdoor, window_edges = self._nbr, self._outdoor, self._window_edges
-        seen = balls[-1]
-        frontier = seen & ~balls[-2] if len(balls) > 1 else seen
-        total = counts[-1]
-        vent_level = walk.vent_level
-        level = len(balls) - 1
-        while frontier and (total < cover or vent_level < 0) and total <= bound:
-            level += 1
-            found = 0
-            m = frontier
-            while m:  # highest area first: the union is the same in any order
-                i = m.bit_length() - 1
-                found |= nbr[i]
-                m ^= 1 << i
-            new = found & ~seen
-            if vent_level < 0 and new:
-                if new & outdoor:
-                    vent_level = level
-                else:  # an area entered through an open window from the level before
-                    for k, j in window_edges:
-                        if new >> j & 1 and frontier >> k & 1:
-                            vent_level = level
-                            break
-            seen |= new
-            total += new.bit_count()
-            balls.append(seen)
-            counts.append(total)
-            frontier = new
-        walk.vent_level = vent_level
-        walk.done = True
-
-    def _nearest(self, start: int, cover: int) -> tuple[list[int], bool, int]:
-        """The first ``cover`` (or more) areas in the walks' order from ``start``, whether that
-        is every area open to it, and how many of them (the first) it looked around; no vent
-        is looked for. (Lists, not masks: a big field keeps one per fire.)"""
-        adj = self.paths.open_lists()
-        seen = {start}
-        order = [start]
-        frontier = [start]
-        looked = 0
-        while frontier and len(order) < cover:
-            looked = len(order)
-            nxt = []
-            for k in frontier:
-                for j in adj[k]:
-                    if j not in seen:
-                        seen.add(j)
-                        nxt.append(j)
-            nxt.sort()
-            order.extend(nxt)
-            frontier = nxt
-        return order, not frontier, looked
-
-    # -- barrier changes -----------------------------------------------------------------------
-    def barriers_changed(self, changed: list[Barrier], sides: set[int]) -> None:
-        """The paths' open graph changed at ``changed`` (the areas beside them: ``sides``):
-        patch those areas' open masks, cut back or drop the walks that looked through them."""
-        adj = self.paths._open.adj  # (called by the paths, settled)
-        mask = 0
-        for i in sides:
-            mask |= 1 << i
-            self._nbr[i] = sum(1 << j for j in adj[i])
-        self._find_windows()
-        for walk in self._walks.values():
-            balls = walk.balls
-            if len(balls) < 2 or not balls[-2] & mask:
-                continue  # it never looked through a changed barrier
-            if not _levels_stand(balls, changed, self._nbr):
-                level = 0
-                while not balls[level] & mask:
-                    level += 1
-                walk.cut(level)
-        for start in [s for s, (order, _, looked) in self._prefixes.items()
-                      if not sides.isdisjoint(order[:looked])]:
-            del self._prefixes[start]
-
-    def _find_windows(self) -> None:
-        """Note the open windows, as edges both ways (smoke vents through them)."""
-        edges = []
-        for w in self._windows:
-            if vents_through(w, False):
-                edges += [(w.a, w.b), (w.b, w.a)]
-        self._window_edges = edges
-
-
-def _level(balls: list[int], bit: int) -> int:
-    """The level of the area ``bit`` in a walk (len(balls): beyond it)."""
-    level = 0
-    for ball in balls:
-        if ball & bit:
-            return level
-        level += 1
-    return level
-
-
-def _levels_stand(balls: list[int], changed: list[Barrier], nbr: list[int]) -> bool:
-    """Would the walk find every area at the same level after the ``changed`` barriers?
-
-    Only the areas whose neighbours it looked at (up to ``balls[-2]``) matter. A barrier there
-    may open between areas at most one level apart (no shortcut), or close where the farther
-    area keeps an open neighbour (``nbr``: now) one level nearer; then the counts and where an
-    outdoor area is met, or a window crossed from one level to the next, stand too; a changed
-    window does not.
-    """
-    looked = balls[-2]
+def _reach_stands(dist: dict[int, int], steps: int, changed: list[Barrier],
+                  lists: list[list[int]]) -> bool:
+    """Does a reach (area -> moves, within ``steps``) found before the ``changed`` barriers
+    still hold, the open graph being ``lists`` now? It does when every changed barrier that
+    is now open joins two reached areas at most one move apart (no shortcut), or a reached one
+    at the edge of the reach to an area beyond it; and where one now shut joined two areas a
+    move apart, the farther still has an open neighbour a move nearer. (Every area then keeps
+    a neighbour one move nearer, and no open barrier brings one nearer: the same moves.)"""
     for barrier in changed:
-        a, b = 1 << barrier.a, 1 << barrier.b
-        if not looked & (a | b):
+        da, db = dist.get(barrier.a), dist.get(barrier.b)
+        if da is None and db is None:
             continue
-        if barrier.kind is BarrierKind.WINDOW:
-            return False
-        la, lb = _level(balls, a), _level(balls, b)
-        if la == lb:
-            continue
-        if la - lb not in (1, -1):
-            return False  # a shortcut, or to an area the walk never found (beyond its last)
-        far, near = (barrier.a, lb) if la > lb else (barrier.b, la)
-        if not barrier.passable:
-            ring = balls[near] & ~balls[near - 1] if near else balls[0]
-            if not nbr[far] & ring:
+        if barrier.passable:
+            if da is None or db is None:
+                near = db if da is None else da
+                if near is not None and near < steps:
+                    return False  # an area beyond comes within reach
+            elif abs(da - db) > 1:
+                return False
+        elif da is not None and db is not None and da != db:
+            far, d = (barrier.b, db) if db > da else (barrier.a, da)
+            if not any(dist.get(j) == d - 1 for j in lists[far]):
                 return False
     return True
