@@ -39,6 +39,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import (
     ActionRoll,
+    DamageCause,
     Sense,
     avoid_fire,
     avoid_roll,
@@ -411,8 +412,9 @@ def move(scene: Scene, hero: Hero, to: int, why: str = HeroActionKind.MOVE.value
     avoid = action_roll(scene, hero, HeroAction(HeroActionKind.MOVE, target=to, raises=raises))
     if fire is not None and avoid is not None and not avoid_fire(scene, hero, avoid):
         # stepping into burning oil is the clinging kind: it covers the hero (003)
-        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True), "moved into fire",
-             temperature=fire.temperature, source=fire.id, explode=fire.explodes)
+        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True),
+             DamageCause.MOVING.value, temperature=fire.temperature, source=fire.id,
+             explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):
         hero.status = Status.ESCAPED
         hero.dice.clear()

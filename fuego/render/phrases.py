@@ -18,7 +18,7 @@ from fuego.engine.fire import FUEL_SPENT
 from fuego.engine.fire_actions import ActionKind
 from fuego.engine.hero_actions import ROLL_ACTION, HeroActionKind, Purpose
 from fuego.engine.heroes import Status
-from fuego.engine.injury import BURNING_OIL_CAUSE
+from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
@@ -177,12 +177,12 @@ def _generic(e: Event) -> str:
     return ", ".join(parts)
 
 
-_DAMAGE_CAUSE = {
-    "standing in fire": "standing in the fire",
-    "moved into fire": "stepping into the fire",
-    "clothes": "from burning clothes",
-    "debris": "from falling debris",
-    "burning oil": "from the burning oil on them",
+_DAMAGE_CAUSE: dict[str, str] = {
+    DamageCause.STANDING: "standing in the fire",
+    DamageCause.MOVING: "stepping into the fire",
+    DamageCause.CLOTHES: "from burning clothes",
+    DamageCause.DEBRIS: "from falling debris",
+    DamageCause.BURNING_OIL: "from the burning oil on them",
 }
 #: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
 _CONTACT_FROM = {
@@ -885,7 +885,7 @@ def damage_text(e: Event) -> str:
     text = f"{e.actor} takes {d.get('damage')} fire damage"
     contact = d.get("contact") or ""
     if cause in _DAMAGE_CAUSE:
-        if contact == Contact.OIL and cause != BURNING_OIL_CAUSE:  # stepped into burning oil
+        if contact == Contact.OIL and cause != DamageCause.BURNING_OIL:  # stepped into burning oil
             how += ": burning oil, hot, an extra Dramatic Wound per 10"
         return f"{text} {how}"
     if contact in _CONTACT_FROM:
