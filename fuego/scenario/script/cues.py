@@ -82,9 +82,7 @@ class Script:
         first = True
         for _ in range(MAX_PASSES):
             end = len(log)
-            events = log[self.index:]
-            if kinds is not None:
-                events = [e for e in events if e.kind in kinds]
+            events = log.since(self.index, kinds)
             self.index = end
             if events:  # the cues that may happen by one of them
                 present = {e.kind for e in events}
