@@ -484,8 +484,9 @@ class Paths:
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
-            if self._windows is None:  # (kinds never change: found once)
-                self._windows = [x for x in self.barriers if x.kind is BarrierKind.WINDOW]
+            if self._windows is None:  # (kinds never change: found once; the member read
+                window = BarrierKind.WINDOW  # once: an enum member read is a descriptor call)
+                self._windows = [x for x in self.barriers if x.kind is window]
             sources = [i for key, room in self.rooms.items() if room.outdoors
                        for i in self.room_areas.get(key, ())]
             sources += [w.a for w in self._windows if vents_through(w, False)]
