@@ -129,7 +129,7 @@ class Paths:
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
-                 "_at", "_sight", "_faces", "_look_steps", "_burnable")
+                 "_at", "_sight", "_lines", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
     _exit_memo: tuple[Mapping[int, float], list[float]] | None
 
@@ -223,6 +223,7 @@ class Paths:
         self._leap_looked = False  # whether _leap_near was looked for since the last change
         self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
         self._sight: dict[int, dict[int, Sightline]] = {}
+        self._lines: dict[tuple[int, int], Sightline] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
         self._burnable: dict[str, set[int]] | None = None
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
@@ -253,6 +254,7 @@ class Paths:
         self._rooms = None
         self._exit_memo = None
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
+        self._lines.clear()
         self._faces = None
         if self._look_steps is not None:
             for i in sides:
@@ -479,21 +481,36 @@ class Paths:
 
     # -- regions and vents ---------------------------------------------------------------------
     def vent_flags(self) -> list[bool]:
-        """:meth:`vents` for every area, by index (do not change the list): the open graph's
-        regions (``nx.connected_components``), found again after a barrier changes."""
+        """:meth:`vents` for every area, by index (do not change the list): the regions of the
+        open graph, found again after a barrier changes. What ``nx.connected_components`` over
+        :meth:`open_graph` gives (a test checks it), walked over :meth:`open_lists`: the
+        smoke asks it after every change, and networkx's views cost three times the walk."""
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
-            areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
-            vents = [False] * len(areas)
-            for members in nx.connected_components(self._open):
-                if any(rooms[areas[k].room].outdoors for k in members) or any(
-                        vents_through(bar, rooms[areas[j].room].outdoors)
-                        for k in members for j, bar in nbrs[k]):
-                    for k in members:
-                        vents[k] = True
-            self._regions = vents
+            areas, rooms = self.areas, self.rooms
+            region = self._region_labels()
+            # the regions holding an outdoor area or a vent
+            open_air = {region[a.index] for a in areas if rooms[a.room].outdoors}
+            open_air.update(region[w.a] for w in self.barriers if w.kind is BarrierKind.WINDOW
+                            and vents_through(w, rooms[areas[w.b].room].outdoors))
+            self._regions = [r in open_air for r in region]
         return self._regions
+
+    def _region_labels(self) -> list[int]:
+        """Per area, its region of the open graph (named by its lowest area)."""
+        lists = self._lists
+        region = [-1] * len(lists)
+        for start in range(len(lists)):
+            if region[start] < 0:
+                region[start] = start
+                members = [start]
+                for k in members:  # (grows as it goes: breadth first)
+                    for j in lists[k]:
+                        if region[j] < 0:
+                            region[j] = start
+                            members.append(j)
+        return region
 
     def vents(self, i: int) -> bool:
         """Does air from area ``i`` reach open air: is an outdoor area, or an open or broken
@@ -572,8 +589,15 @@ class Paths:
         smoking fire at once (each list may be kept for the next ask: do not change it)."""
         if self._changed or self._rebuilt:
             self._settle()
-        flags, nearest = self.vent_flags(), self.nearest
-        return [(nearest(start, cover), flags[start]) for start, cover in asks]
+        flags, kept, nearest = self.vent_flags(), self._orders, self.nearest
+        out = []
+        for start, cover in asks:
+            known = kept.get(start)  # (the kept case without a call: thousands a round)
+            if known is not None and (len(known[0]) >= cover or known[1]):
+                out.append((known[0][:cover], flags[start]))
+            else:
+                out.append((nearest(start, cover), flags[start]))
+        return out
 
     # -- the way out ---------------------------------------------------------------------------
     def exits(self) -> list[int]:
@@ -659,12 +683,22 @@ class Paths:
         return cost
 
     # -- sight lines ---------------------------------------------------------------------------
-    def line(self, i: int, j: int) -> Sightline:  # noqa: C901
+    def line(self, i: int, j: int) -> Sightline:
         """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
         runs between the areas' middles; where it passes exactly through a corner it goes by
-        whichever of the two areas beside the corner leaves the view open."""
+        whichever of the two areas beside the corner leaves the view open. Kept until a
+        barrier changes (the spot rule asks it of every fire near a hero, every phase)."""
         if self._changed or self._rebuilt:
             self._settle()
+        known = self._lines.get((i, j))
+        if known is None:
+            known = self._line(i, j)
+            if len(self._lines) >= _REACH_KEPT:
+                self._lines.clear()
+            self._lines[i, j] = known
+        return known
+
+    def _line(self, i: int, j: int) -> Sightline:  # noqa: C901
         a, b = self.areas[i], self.areas[j]
         if i == j:
             return Sightline()
