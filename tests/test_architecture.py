@@ -584,129 +584,64 @@ def word_comparisons(tree: ast.Module) -> Iterator[tuple[str, int, str]]:
     yield from visit(tree, "")
 
 
-#: Where fuego still compares text with a string literal, and why that is right there:
-#: (file under fuego/, function) -> how many comparisons. Lower a count as they go; never raise
-#: one for a closed set of fuego's own words (give the words an Enum instead).
-WORDS_ALLOWED: dict[tuple[str, str], int] = {
-    # Other libraries' and protocols' words, not fuego's: pydantic's error types, ASGI's scope and
-    # HTTP's methods, Dask's future states, matplotlib's alignments, YAML's block styles.
-    ("forecast/cluster.py", "_Pending.collect"): 2,
-    ("render/mapdraw.py", "_Placer.box"): 4,
-    ("scenario/plan.py", "Planner._plan_rows"): 1,
-    ("scenario/spec.py", "_too_long"): 1,
-    ("scenario/spec.py", "_too_short"): 1,
-    ("web/server.py", "Guard.__call__"): 2,
-    ("web/server.py", "Guard.__call__.send_secure"): 1,
-    ("web/server.py", "ScreenServer.url"): 1,
-    ("web/server.py", "_Answers.events"): 1,
-    # Characters, not words: a drawing's cells, a dash or sign in a number, surrogate ranges, a
-    # comment mark.
-    ("dice/roller.py", "parse"): 2,
-    ("render/mapdraw.py", "_wrap"): 1,
-    ("render/terminal.py", "_Drawing._corner"): 4,
-    ("render/terminal.py", "_Drawing._smoked"): 1,
-    ("scenario/plan.py", "Planner.position"): 1,
-    ("scenario/script/checks.py", "Reader._split_dash"): 1,
-    ("scenario/vtt_read.py", "_int"): 1,
-    ("scenario/vtt_read.py", "plain"): 1,
-    ("text.py", "problem"): 1,
+#: Where fuego still compares text with a string literal, and why that is right there: file
+#: under fuego/ -> how many comparisons (by file, so splitting a function moves none). Lower a
+#: count as they go; never raise one for a closed set of fuego's own words (give them an Enum).
+WORDS_ALLOWED: dict[str, int] = {
+    # Other libraries' and protocols' words, not fuego's.
+    "scenario/spec.py": 5,  # pydantic's error types (2); the section reader's own kinds
+    #                         (model, value) and a key name (3), split29's this session
+    "web/server.py": 5,  # ASGI's scope and message types, HTTP's methods, any-address hosts
+    "forecast/cluster.py": 2,  # Dask's future states
     # A command-line option's value, already one of click.Choice's words at the edge.
-    ("cli/export.py", "export"): 3,
-    ("cli/export.py", "out_format"): 1,
-    ("cli/forecast.py", "forecast"): 2,
-    ("cli/forecast.py", "summary_lines"): 2,
-    ("cli/forecast.py", "write_report"): 3,
-    ("cli/mapcmd.py", "map_cmd"): 4,
-    ("cli/mapcmd.py", "save_figures"): 2,
-    ("cli/play.py", "_new_session"): 1,
-    ("cli/screen.py", "_remembered"): 2,
-    ("cli/screen.py", "announce"): 1,
-    ("render/forecast_plot.py", "plot_forecast"): 1,
-    ("render/mapdraw.py", "_layouts"): 2,
-    # Not yet given an enum (issue 29, item 7: what is left; lower these as they go).
-    ("cli/gm_prompts.py", "GMPrompts.rolled"): 1,
-    ("dice/odds.py", "_shape"): 1,
-    ("engine/injury.py", "fire_damage"): 1,
-    ("forecast/sweep.py", "parse_change"): 1,
-    ("modules/firefighting.py", "Firefighting.end_of_round"): 1,
-    ("modules/flame_and_blaze.py", "FlameAndBlaze.starts_as_flame"): 1,
-    ("modules/weather.py", "Weather.__init__"): 1,
-    ("modules/weather.py", "Weather.check_weather"): 1,
-    ("modules/weather.py", "Weather.scene_start"): 1,
-    ("modules/wind.py", "Wind.__init__"): 3,
-    ("modules/wind.py", "Wind._change"): 1,
-    ("modules/wind.py", "Wind.scene_start"): 2,
-    ("render/map_style.py", "draw_legend"): 26,
-    ("render/map_style.py", "legend_keys"): 1,
-    ("render/mapdraw.py", "_fires"): 2,
-    ("render/mapdraw.py", "_heroes"): 2,
-    ("render/narrate.py", "Narrator.feed_pairs"): 1,
-    ("render/phrases.py", "_hero_status"): 1,
-    ("render/phrases.py", "_on_explosion"): 1,
-    ("render/phrases.py", "_on_fire_action_failed"): 2,
-    ("render/phrases.py", "_on_fire_grew"): 1,
-    ("render/phrases.py", "_on_fire_merged"): 1,
-    ("render/phrases.py", "_on_fire_out"): 1,
-    ("render/phrases.py", "_on_hero_action"): 3,
-    ("render/phrases.py", "_on_hero_moved"): 1,
-    ("render/phrases.py", "_shown"): 1,
-    ("render/phrases.py", "damage_text"): 2,
-    ("render/players.py", "_fire_merged"): 1,
-    ("render/players.py", "_fire_out"): 1,
-    ("render/players.py", "_fire_started"): 2,
-    ("render/players.py", "_gm"): 1,
-    ("render/players.py", "_hero_action"): 3,
-    ("render/players.py", "_hero_moved"): 1,
-    ("render/players.py", "_scene_end"): 1,
-    ("render/players.py", "_who"): 1,
-    ("render/players.py", "the"): 1,
-    ("scenario/barriers.py", "BarrierPlanner._between_rooms"): 2,
-    ("scenario/barriers.py", "BarrierPlanner._boundaries"): 1,
-    ("scenario/barriers.py", "BarrierPlanner._plan_for"): 4,
-    ("scenario/model.py", "Scenario.build"): 1,
-    ("scenario/model.py", "module_registry"): 1,
-    ("scenario/script/cues.py", "Script._fire"): 1,
-    ("scenario/script/effects.py", "WeatherEffect.apply"): 1,
-    ("scenario/script/effects.py", "set_wind"): 1,
-    ("scenario/script/parse.py", "_Parser.parse"): 2,
-    ("scenario/script/parse_effects.py", "EffectReader.e_burn"): 2,
-    ("scenario/script/parse_effects.py", "EffectReader.e_weather"): 1,
-    ("scenario/script/parse_effects.py", "EffectReader.effect"): 1,
-    ("scenario/script/parse_effects.py", "EffectReader.here"): 1,
-    ("scenario/script/parse_triggers.py", "TriggerReader.t_flashover"): 1,
-    ("scenario/spec.py", "_one_section"): 3,
-    ("scenario/vtt.py", "_edge_areas"): 1,
-    ("scenario/writer.py", "_compact_legend"): 1,
-    ("web/feed.py", "page_state"): 1,
-    ("web/svg.py", "_barrier"): 7,
-    ("web/svg.py", "_fire"): 3,
-    ("web/svg.py", "_link"): 4,
-    ("web/svg.py", "_token"): 2,
-    ("web/view.py", "shown_areas"): 2,
+    "cli/export.py": 4,  # the output format (uvtt, foundry)
+    "cli/forecast.py": 5,  # the report's format (pdf) and paper (letter)
+    "cli/mapcmd.py": 6,  # the map's format (png, pdf, svg)
+    "render/forecast_plot.py": 1,  # the report's layout (pages)
+    "render/mapdraw.py": 7,  # the layout (pages, 2); matplotlib's alignments (4); a blank (1)
+    # Characters, not words.
+    "render/terminal.py": 5,  # a drawing's blank cells
+    "dice/roller.py": 2,  # a modifier's sign
+    "scenario/plan.py": 2,  # a plan's wall mark; YAML's block styles (| and >)
+    "scenario/script/checks.py": 1,  # a dash between two area names
+    "scenario/vtt_read.py": 2,  # a number's sign; the surrogate range
+    "text.py": 1,  # the surrogate range
+    "scenario/vtt.py": 1,  # a VTT wall's axis letter (its own code, v or h)
+    # Keys, not values.
+    "cli/screen.py": 3,  # a screen file's keys and marker; any-address hosts
+    "web/feed.py": 1,  # the view's levels key
+    "scenario/writer.py": 1,  # a legend entry's keys
+    # English, not fuego's: the articles a room's name may bring.
+    "render/players.py": 1,
+    # Left to the engineers whose files these are this session.
+    "scenario/barriers.py": 7,  # the plan's barrier sections (split29 splits _overrides)
+    "forecast/sweep.py": 1,  # a sweep's barrier states (forecast30)
+    "scenario/model.py": 1,  # an ImportError's module name (not a word)
 }
 
 
-def _fuego_word_comparisons() -> dict[tuple[str, str], list[str]]:
-    found: dict[tuple[str, str], list[str]] = {}
+def _fuego_word_comparisons() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
         for scope, line, text in word_comparisons(ast.parse(path.read_text(encoding="utf-8"))):
-            found.setdefault((rel, scope), []).append(f"fuego/{rel}:{line}: {text}")
+            found.setdefault(rel, []).append(f"fuego/{rel}:{line} ({scope or 'module'}): {text}")
     return found
 
 
 def test_no_new_word_compared_as_a_string():
     found = _fuego_word_comparisons()
-    new = [line for key, lines in found.items() if len(lines) > WORDS_ALLOWED.get(key, 0)
+    new = [line for rel, lines in found.items() if len(lines) > WORDS_ALLOWED.get(rel, 0)
            for line in lines]
     assert not new, ("words compared as strings (give the closed set an Enum in the module "
-                     "that owns it, read text into it at the edge):\n" + "\n".join(new))
+                     "that owns it and read text into it at the edge; these files hold more "
+                     "than WORDS_ALLOWED says):\n" + "\n".join(new))
 
 
 def test_the_word_allow_list_is_not_stale():
     found = _fuego_word_comparisons()
-    stale = {key: (n, len(found.get(key, []))) for key, n in WORDS_ALLOWED.items()
-             if len(found.get(key, [])) < n}
+    stale = {rel: (n, len(found.get(rel, []))) for rel, n in WORDS_ALLOWED.items()
+             if len(found.get(rel, [])) < n}
     assert not stale, f"lower these counts (allowed, found): {stale}"
 
 

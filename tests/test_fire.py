@@ -72,19 +72,19 @@ def test_state_machine_refuses_illegal_transitions():
     with pytest.raises(RuleError):
         fire.trigger(Trigger.KINDLE, s, "test")  # born once
     assert fire.trigger(Trigger.BLAZE, s, "test")
-    assert fire.state is FireState.BURNING
+    assert (fire.state,) == (FireState.BURNING,)  # a tuple: no narrowing kept past the next call
     with pytest.raises(RuleError):
         fire.trigger(Trigger.BLAZE, s, "test")
     # heat: the state stays, the temperature is hot; once hot, heat changes nothing
     assert fire.trigger(Trigger.HEAT, s, "test")
-    assert fire.state is FireState.BURNING and fire.temperature is Temperature.HOT
+    assert (fire.state, fire.temperature) == (FireState.BURNING, Temperature.HOT)
     assert not fire.trigger(Trigger.HEAT, s, "test")
     # the machine's conditions: not crippled, so no guttering; not spent, so not out
     fire.dramatic = fire.resolve - 1
-    assert not fire.trigger(Trigger.WOUND, s) and fire.state is FireState.BURNING
+    assert not fire.trigger(Trigger.WOUND, s) and (fire.state,) == (FireState.BURNING,)
     fire.dramatic = fire.resolve  # a Villain is crippled at Resolve ...
     assert fire.trigger(Trigger.WOUND, s)
-    assert fire.state is FireState.GUTTERING and fire.temperature is Temperature.HOT
+    assert (fire.state, fire.temperature) == (FireState.GUTTERING, Temperature.HOT)
     assert not fire.explodes and not fire.damage_pool().explode
     assert not fire.spreading_pool().explode
     assert not fire.trigger(Trigger.WOUND, s)  # ... and out at twice Resolve

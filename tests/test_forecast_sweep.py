@@ -150,7 +150,7 @@ def test_a_locked_door_is_written_back_and_opened_only_by_the_gm():
     again = loads(locked.to_yaml(), "again.yaml")
     scene = again.build(1)
     door = next(b for b in scene.building.barriers if b.name == "cell door")
-    assert door.locked and door.closed and door.describe() == "locked wooden-door"
+    assert (door.locked, door.closed, door.describe()) == (True, True, "locked wooden-door")
     structure.open_barrier(scene, door, "the GM", door.a)
     assert not door.locked and not door.closed
     with pytest.raises(FuegoError):

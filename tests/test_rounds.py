@@ -53,9 +53,9 @@ def test_crippled_then_knocked_out_then_killed_by_the_next_wound():
     hero = Hero("Ana", 0, resolve=2)
     s.heroes.append(hero)
     add_dramatic(s, hero, 2, "fire")
-    assert hero.crippled and hero.status is Status.ACTIVE
+    assert (hero.crippled, hero.status) == (True, Status.ACTIVE)
     add_dramatic(s, hero, 2, "fire")
-    assert hero.status is Status.KNOCKED_OUT
+    assert (hero.status,) == (Status.KNOCKED_OUT,)  # a tuple: no narrowing kept past the next call
     add_dramatic(s, hero, 1, "fire")
     assert hero.status is Status.DEAD
     assert [e.kind for e in s.log][-3:] == [EventKind.HERO_CRIPPLED, EventKind.HERO_KNOCKED_OUT,

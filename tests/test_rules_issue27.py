@@ -567,7 +567,7 @@ def test_the_gms_wound_does_not_kill_a_knocked_out_hero():
     ko.status, ko.dramatic = Status.KNOCKED_OUT, 2
     s.heroes.append(ko)
     apply_override(s, "wound Ko 1 dw")
-    assert ko.status is Status.KNOCKED_OUT and ko.dramatic == 3
+    assert (ko.status, ko.dramatic) == (Status.KNOCKED_OUT, 3)
     s.roller = LoadedRoller(totals=[20, 1])  # a burning object: 20, the check fails
     apply_override(s, "burn Ko 4 object")
     assert ko.status is Status.DEAD  # the fire's wound kills

@@ -142,6 +142,34 @@ def test_the_log_reads_as_the_list_of_its_events():
     assert list(kept) == [events[2]]
 
 
+def test_the_log_packed_into_columns_reads_back_every_event_as_it_was():
+    from fuego.engine.events import CHUNK
+
+    scene = field_scene(3, 1)
+    scene.log.clear()
+    made = []
+    for k in range(2 * CHUNK + 37):  # two packed chunks and some rows; shapes interleaved
+        if k % 3:
+            data = {"fd": k % 10, "before": 2, "why": "test"}
+            if k % 5 == 0:
+                data["total"] = 2**40 + k  # (past 32 bits: that column stays as it was)
+            scene.emit(EventKind.FIRE_GREW, "fire@ground:A1", k % 3, **data)
+        else:
+            data = {"damage": k, "flesh": -k, "total": 3, "success": k % 2 == 0,
+                    "dramatic": 1, "resolve": 5}
+            scene.emit(EventKind.FIRE_FUEL_CHECK, None, None, **data)
+        made.append(data)
+    log = scene.log
+    assert len(log) == len(made) and [e.data for e in log] == made
+    assert {type(e.data["success"]) for e in log if "success" in e.data} == {bool}
+    assert log[CHUNK + 5].data == made[CHUNK + 5] and log[-1].data == made[-1]
+    assert [e.data for e in log.since(CHUNK - 3)] == made[CHUNK - 3:]
+    assert [e.data for e in reversed(log)][:5] == made[::-1][:5]
+    assert log[10:20:3] == [log[10], log[13], log[16], log[19]]
+    with pytest.raises(IndexError):
+        log[len(made)]
+
+
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)
 def test_every_campaigns_events_carry_their_payloads_types(path):
     # The scene checks the keys as it logs; here every value's type too.

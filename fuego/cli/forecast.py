@@ -64,10 +64,13 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
                  + f"; out by round {R} in {pct(out['p_out_by_round'][-1])}"
                  + (f", still burning in {pct(out['p_still_burning'])}"
                     if out["p_still_burning"] else ""))
-    ended = [(f"at the round limit ({R})" if why == "round-limit" else ENDING_NAMES.get(why, why))
+    from fuego.engine.loop import Ending
+
+    ended = [(f"at the round limit ({R})" if why == Ending.ROUND_LIMIT
+              else ENDING_NAMES.get(why, why))
              + f" in {share(v['p'], v.get('p_ci95'))}"
              + (f", median round {v['median_round']}"
-                if v["median_round"] is not None and why != "round-limit" else "")
+                if v["median_round"] is not None and why != Ending.ROUND_LIMIT else "")
              for why, v in data.get("endings", {}).items() if v["p"]]
     if ended:
         lines.append("Runs ended: " + "; ".join(ended))

@@ -65,6 +65,7 @@ from fuego.cli.gm_screen import (
     watchers_line,
     when,
 )
+from fuego.engine.injury import CATCH_CLOTHES
 from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
 from fuego.rules.formulas import raise_bonus
@@ -361,7 +362,7 @@ class GMPrompts:
             typed = " ".join(w for w in typed.split() if w.lower() != DRAMA_WORD)
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
             parts.append(f"{q.actor.name}'s dice keep {total}")
-        if q.purpose == "clothes" and q.tn is not None and total >= q.tn and said:
+        if q.purpose == CATCH_CLOTHES and q.tn is not None and total >= q.tn and said:
             parts.append(f"{total} vs TN {q.tn}: {said[1]}")
         if parts:
             self.screen.line("  " + "; ".join(parts), "green")

@@ -168,7 +168,8 @@ def _new_session(file: str, seed: int | None, session_path: str | None,
                                    f"play --resume {save_path}, or give another --session")
         if not locked:
             hold(save_path)
-    options = {replay.ACTION_DICE_OPTION: action_dice} if action_dice == "players" else {}
+    options = ({replay.ACTION_DICE_OPTION: action_dice}
+               if action_dice == replay.ActionDice.PLAYERS else {})
     session = sessions.new(file, seed, text=text, options=options)
     return session, save_path, [f"fuego play: {file} (seed {seed})"]
 

@@ -30,6 +30,10 @@ MAX_PLAIN_OUTCOMES = 2000
 assert 10 * 10.0 ** -(EXPLODE_DEPTH + 1) < MAX_ERROR
 
 
+#: The tags of a roll-and-keep pool's and a plain roll's keys in the distributions' cache.
+_POOL, _PLAIN = "pool", "plain"
+
+
 def distribution(pool: Pool | Plain) -> dict[int, float]:
     """Exact distribution ``{total: probability}`` of a pool's total (or a plain roll's sum).
 
@@ -54,14 +58,14 @@ def _key(pool: Pool | Plain) -> tuple:
     if isinstance(pool, Pool):
         p = pool.normalized()
         kept = p.kept if p.rolled else 0
-        return ("pool", p.rolled, kept, p.explode), p.bonus
+        return (_POOL, p.rolled, kept, p.explode), p.bonus
     if isinstance(pool, Plain):
         if pool.count * pool.sides > MAX_PLAIN_OUTCOMES:
             raise LimitError(
                 f"exact odds of {pool} are beyond fuego's limits",
                 tip=f"plain dice with count x sides up to {MAX_PLAIN_OUTCOMES}, e.g. 2d6 or 100d20",
             )
-        return ("plain", pool.count, pool.sides), pool.bonus
+        return (_PLAIN, pool.count, pool.sides), pool.bonus
     raise DiceError(f"not a dice pool: {pool!r}", tip="parse it first with fuego.dice.roller.parse")
 
 
@@ -70,7 +74,7 @@ def _shape(key: tuple) -> tuple[tuple[int, float], ...]:
     """Distribution of the dice alone (no bonus) as sorted ``(total, probability)`` pairs."""
     import icepool
 
-    if key[0] == "pool":
+    if key[0] == _POOL:
         _, rolled, kept, explode = key
         if kept == 0:
             return ((0, 1.0),)

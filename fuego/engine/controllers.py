@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
 from fuego.world.building import Building
-from fuego.world.places import BarrierKind
+from fuego.world.places import Barrier, BarrierKind
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -99,41 +99,22 @@ class AutoController(Controller):
         controller heads elsewhere by overriding this)."""
         return self._exit_costs(scene)
 
-    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:  # noqa: C901
+    def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        """Burning clothes first (the hero's own, then a companion's); a confused hero wanders;
+        else the step that lowers the cost to where the hero heads the most; with none, out of
+        the flames, else smother the smallest fire in reach, else wait."""
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
             by_kind.setdefault(act.kind, []).append(act)
-        for act in by_kind.get(HeroActionKind.PUT_OUT_CLOTHES, []):
-            if act.other is None:
-                return act
-        if by_kind.get(HeroActionKind.PUT_OUT_CLOTHES):
-            return by_kind[HeroActionKind.PUT_OUT_CLOTHES][0]
+        clothes = by_kind.get(HeroActionKind.PUT_OUT_CLOTHES)
+        if clothes:
+            return next((act for act in clothes if act.other is None), clothes[0])
         moves = by_kind.get(HeroActionKind.MOVE, [])
         if hero.confused and scene.settings.confused_wander and moves:
             return scene.roller.choice(moves)
-        costs = self.costs_for(scene, hero)
-        here = costs[hero.area]
-        best: tuple[float, int, HeroAction] | None = None
-        b = scene.building
-        extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
-        for j, barrier in b.neighbours(hero.area):
-            # The way on from j, plus the fire in j itself: costs[j] counts only what lies beyond.
-            fire = scene.fires.get(j)
-            through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
-            if extra:
-                through += extra.get(j, 0.0)
-            if costs[j] >= here:
-                continue
-            if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
-                act = HeroAction(HeroActionKind.MOVE, target=j)
-            elif barrier.kind is BarrierKind.DOOR and not barrier.destroyed and barrier.closed:
-                act = HeroAction(HeroActionKind.OPEN, barrier=barrier.index)
-            else:
-                continue
-            if act in legal and (best is None or (through, j) < best[:2]):
-                best = (through, j, act)
+        best = self._best_step(scene, hero, legal)
         if best is not None:
-            return best[2]
+            return best
         if hero.area in scene.fires:  # no way out: at least get out of the flames
             safe = [a for a in moves if a.target not in scene.fires]
             if safe:
@@ -142,6 +123,37 @@ class AutoController(Controller):
         if smother:
             return min(smother, key=lambda a: (scene.fires[a.area].fd, a.area))
         return legal[-1]
+
+    def _best_step(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
+        """The legal move (or the opening of a closed door) into a neighbour nearer where the
+        hero heads, cheapest counting the fire in it and a module's extra tolls (ties: the
+        lower area); None if no neighbour is nearer."""
+        costs = self.costs_for(scene, hero)
+        here = costs[hero.area]
+        best: tuple[float, int, HeroAction] | None = None
+        extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
+        for j, barrier in scene.building.neighbours(hero.area):
+            # The way on from j, plus the fire in j itself: costs[j] counts only what lies beyond.
+            fire = scene.fires.get(j)
+            through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
+            if extra:
+                through += extra.get(j, 0.0)
+            if costs[j] >= here:
+                continue
+            act = _step(j, barrier)
+            if act is not None and act in legal and (best is None or (through, j) < best[:2]):
+                best = (through, j, act)
+        return best[2] if best is not None else None
+
+
+def _step(j: int, barrier: Barrier) -> HeroAction | None:
+    """The action that goes towards neighbour ``j`` across ``barrier``: a move through an
+    opening, the opening of a closed door, or None."""
+    if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
+        return HeroAction(HeroActionKind.MOVE, target=j)
+    if barrier.kind is BarrierKind.DOOR and not barrier.destroyed and barrier.closed:
+        return HeroAction(HeroActionKind.OPEN, barrier=barrier.index)
+    return None
 
 
 class ScriptedController(Controller):

@@ -11,10 +11,11 @@ each event as a compact row and builds the :class:`Event` when something reads i
 """
 
 import json
+from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, NotRequired, TypedDict, overload
+from typing import Any, NotRequired, TypedDict, get_type_hints, overload
 
 
 class EventKind(str, Enum):
@@ -667,10 +668,14 @@ class Shape:
     """A kind and the keys of its data in order: what a row of the log shares with every other
     event of that shape (checked against the kind's payload once, when first seen)."""
 
-    __slots__ = ("kind", "keys")
+    __slots__ = ("kind", "keys", "whole")
 
     def __init__(self, kind: EventKind, keys: tuple[str, ...]) -> None:
         self.kind, self.keys = kind, keys
+        hints = get_type_hints(PAYLOADS[kind])
+        #: per column of a row after the shape (round, phase, actor, area, the values): does
+        #: it hold whole numbers only (its payload says int), so the log may pack it?
+        self.whole = (True, True, False, False, *(hints[key] is int for key in keys))
 
 
 #: Every shape seen, by (kind, keys): payloads are checked once per shape, not per event.
@@ -693,19 +698,68 @@ def row_event(row: tuple) -> Event:
     return record(s.kind, row[1], row[2], row[3], row[4], dict(zip(s.keys, row[5:])))
 
 
+#: Rows the log keeps as they come before it packs them into columns (:class:`_Packed`).
+CHUNK = 4096
+
+
+def _column(values: tuple, whole: bool) -> Sequence[Any]:
+    """A column of a packed chunk: whole numbers as a C array of ints (4 bytes a value), the
+    rest as they are (shared strings, True/False, None, lists: a pointer each)."""
+    if whole:
+        try:
+            return array("i", values)
+        except (TypeError, OverflowError):  # (a value past 32 bits, or not a number)
+            pass
+    return values
+
+
+class _Packed:
+    """A chunk of the log packed by shape: per event, its group and its place in the group;
+    per group, its shape and its columns (round, phase, actor, area, then each key's)."""
+
+    __slots__ = ("group", "place", "shapes", "columns")
+
+    def __init__(self, rows: list[tuple]) -> None:
+        index: dict[Shape, int] = {}
+        grouped: list[list[tuple]] = []
+        self.group, self.place = array("H"), array("H")
+        for row in rows:
+            g = index.get(row[0])
+            if g is None:
+                g = index[row[0]] = len(grouped)
+                grouped.append([])
+            members = grouped[g]
+            self.group.append(g)
+            self.place.append(len(members))
+            members.append(row)
+        self.shapes = list(index)
+        self.columns = [[_column(col, whole) for col, whole in zip(list(zip(*members))[1:],
+                                                                     s.whole)]
+                        for s, members in zip(self.shapes, grouped)]
+
+    def row(self, i: int) -> tuple:
+        g, p = self.group[i], self.place[i]
+        return (self.shapes[g], *[col[p] for col in self.columns[g]])
+
+    def rows(self) -> Iterator[tuple]:
+        return map(self.row, range(len(self.group)))
+
+
 class EventLog(Sequence[Event]):
     """The scene's log: its events in the order they happened, read as a sequence of
     :class:`Event` (indexing, slicing, iterating, ``len``).
 
-    Each event is kept as one row, (its shape, round, phase, actor, area, the data's values),
-    and built into an ``Event`` when read: a 100,000-fire scene's million events hold their
-    values, not a record and a dict each. ``kinds``: keep only events of these kinds (a
+    Each event is logged as one row, (its shape, round, phase, actor, area, the data's values);
+    every :data:`CHUNK` rows are packed by shape into columns, whole numbers as C arrays; an
+    ``Event`` is built when something reads it. So a 100,000-fire scene's million events hold
+    their values, not a record and a dict each. ``kinds``: keep only events of these kinds (a
     forecast's log keeps what its script reads and drops the rest as they come)."""
 
-    __slots__ = ("_rows", "kinds")
+    __slots__ = ("_rows", "_packed", "kinds")
 
     def __init__(self, events: Iterable[Event] = (), kinds: frozenset | None = None) -> None:
-        self._rows: list[tuple] = []
+        self._rows: list[tuple] = []  # the latest rows, fewer than CHUNK
+        self._packed: list[_Packed] = []  # the rows before them, CHUNK a chunk
         self.kinds = kinds
         for event in events:
             self.append(event)
@@ -717,18 +771,32 @@ class EventLog(Sequence[Event]):
             return
         keys = tuple(data)
         s = _SHAPES.get((kind, keys)) or shape(kind, keys)
-        self._rows.append((s, rnd, phase, actor, area, *data.values()))
+        rows = self._rows
+        rows.append((s, rnd, phase, actor, area, *data.values()))
+        if len(rows) >= CHUNK:
+            self._pack()
 
     def add_row(self, row: tuple) -> None:
         """Log one event already made a row, ``(shape, round, phase, actor, area, *values)``."""
         if self.kinds is None or row[0].kind in self.kinds:
-            self._rows.append(row)
+            rows = self._rows
+            rows.append(row)
+            if len(rows) >= CHUNK:
+                self._pack()
 
     def add_rows(self, rows: list[tuple]) -> None:
         """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``
         (a batch of one shape's events: a round's fuel checks)."""
         if rows and (self.kinds is None or rows[0][0].kind in self.kinds):
             self._rows += rows
+            if len(self._rows) >= CHUNK:
+                self._pack()
+
+    def _pack(self) -> None:
+        rows = self._rows
+        while len(rows) >= CHUNK:
+            self._packed.append(_Packed(rows[:CHUNK]))
+            del rows[:CHUNK]
 
     def append(self, event: Event) -> None:
         self.add(event.kind, event.round, event.phase, event.actor, event.area, event.data)
@@ -739,9 +807,30 @@ class EventLog(Sequence[Event]):
 
     def clear(self) -> None:
         self._rows.clear()
+        self._packed.clear()
+
+    def _row(self, i: int) -> tuple:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("event log index out of range")
+        chunk, at = divmod(i, CHUNK)
+        return self._rows[at] if chunk == len(self._packed) else self._packed[chunk].row(at)
+
+    def since(self, start: int, kinds: frozenset | None = None) -> list[Event]:
+        """The events from index ``start`` on, only those of ``kinds`` when given (a script
+        reading what happened since its last check builds no others)."""
+        packed = len(self._packed) * CHUNK
+        rows: Iterable[tuple] = self._rows[max(0, start - packed):]
+        if start < packed:
+            rows = [*(self._row(i) for i in range(start, packed)), *rows]
+        if kinds is None:
+            return [row_event(row) for row in rows]
+        return [row_event(row) for row in rows if row[0].kind in kinds]
 
     def __len__(self) -> int:
-        return len(self._rows)
+        return len(self._packed) * CHUNK + len(self._rows)
 
     @overload
     def __getitem__(self, i: int) -> Event: ...
@@ -751,14 +840,19 @@ class EventLog(Sequence[Event]):
 
     def __getitem__(self, i: int | slice) -> Event | list[Event]:
         if isinstance(i, slice):
-            return [row_event(row) for row in self._rows[i]]
-        return row_event(self._rows[i])
+            if i.step is None and (i.start or 0) >= 0 and i.stop is None:
+                return self.since(i.start or 0)
+            return [row_event(self._row(k)) for k in range(*i.indices(len(self)))]
+        return row_event(self._row(i))
 
     def __iter__(self) -> Iterator[Event]:
-        return map(row_event, self._rows)
+        packed, rows = list(self._packed), list(self._rows)  # (what is logged as it starts)
+        for chunk in packed:
+            yield from map(row_event, chunk.rows())
+        yield from map(row_event, rows)
 
     def __reversed__(self) -> Iterator[Event]:
-        return map(row_event, reversed(self._rows))
+        return (row_event(self._row(i)) for i in range(len(self) - 1, -1, -1))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventLog | list):

@@ -31,10 +31,11 @@ from fuego.rules.settings import ExplosionRule
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
+    from fuego.engine.heroes import Hero
     from fuego.engine.scene import Cause, Scene
 
 
-def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,  # noqa: C901
+def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1,
             scatter: int = 0, with_debris: bool = False, why: str = "an explosion",
             **data: Any) -> dict[int, int]:
     """Blow up ``fd`` dice at area ``center``; returns the areas it reached (area -> moves).
@@ -53,14 +54,8 @@ def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1
     for k in broken:
         structure.break_barrier(scene, b.barriers[k], fd, why, dict(data), bystanders=False)
     for hero in caught:
-        if not hero.present:
-            continue
-        if rule is ExplosionRule.DEBRIS:
-            debris(scene, hero, fd, "explosion")  # the older reading: the blast is debris
-            continue
-        burn(scene, hero, fd, Contact.EXPLOSION, why)
-        if with_debris:
-            debris(scene, hero, fd, "the blast's debris")
+        if hero.present:
+            _caught(scene, hero, fd, rule, with_debris, why)
     if scatter:
         for i in sorted(reached, key=lambda i: (reached[i], i)):
             if i != center and b.areas[i].burnable:
@@ -68,3 +63,15 @@ def explode(scene: Scene, center: int, fd: int, cause: Cause, *, radius: int = 1
     if Feature.GUNPOWDER in b.areas[center].features:
         b.remove_feature(center, Feature.GUNPOWDER)
     return reached
+
+
+def _caught(scene: Scene, hero: Hero, fd: int, rule: ExplosionRule, with_debris: bool,
+            why: str) -> None:
+    """A hero the blast reaches: the damage of a hot fire of its dice (then its debris, if
+    asked), or, under the older reading, its debris alone."""
+    if rule is ExplosionRule.DEBRIS:
+        debris(scene, hero, fd, "explosion")  # the older reading: the blast is debris
+        return
+    burn(scene, hero, fd, Contact.EXPLOSION, why)
+    if with_debris:
+        debris(scene, hero, fd, "the blast's debris")

@@ -103,7 +103,9 @@ LIFECYCLE: list[Any] = [
 #: entering ``out`` takes the fire out of the scene (``Fire.went_out``). A guttering fire's
 #: dice stop exploding because its pools are read from its state (``Fire.explodes``).
 #: Why a state was entered, where the trigger did not say (``wound`` leads to either).
-_WHY = {FireState.OUT: "fuel spent", FireState.GUTTERING: "crippled: fuel running low"}
+#: Why a fire whose fuel ran out went out (the log's ``fire-out`` reason).
+FUEL_SPENT = "fuel spent"
+_WHY = {FireState.OUT: FUEL_SPENT, FireState.GUTTERING: "crippled: fuel running low"}
 
 _STATES: list[Any] = [
     {"name": FireState.KINDLING},

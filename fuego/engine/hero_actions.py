@@ -39,6 +39,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import (
     ActionRoll,
+    DamageCause,
     Sense,
     avoid_fire,
     avoid_roll,
@@ -55,6 +56,20 @@ from fuego.world.places import OPENABLE, BarrierKind
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
     from fuego.world.places import Barrier
+
+
+class Purpose(str, Enum):
+    """What the core actions' rolls are for (an ``ActionRoll``'s purpose, the log's ``purpose``,
+    a saved roll's); a module's actions name their own."""
+
+    SMOTHER = "smother fire"
+    SPOT = "spot fire"
+    PUT_OUT_CLOTHES = "put out clothes"
+
+
+#: A ``hero-action`` event's ``action`` when it tells the roll an action makes (else the
+#: action's text).
+ROLL_ACTION = "roll"
 
 
 class HeroActionKind(str, Enum):
@@ -293,7 +308,7 @@ def _smother_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if fire is None:
         return None
     pool = Pool(max(1, hero.brawn + hero.knack("firefighting")), hero.brawn)
-    return ActionRoll("smother fire", pool, Sense.MOVEMENT,
+    return ActionRoll(Purpose.SMOTHER.value, pool, Sense.MOVEMENT,
                       tn=with_raises(fire_tn(fire.fd), act.raises), raises=act.raises)
 
 
@@ -302,7 +317,7 @@ def _spot_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     if fire is None:
         return None
     pool = Pool(max(1, hero.wits + hero.knack("perception")), hero.wits)
-    return ActionRoll("spot fire", pool, Sense.SIGHT, against=fire.stealth_pool(),
+    return ActionRoll(Purpose.SPOT.value, pool, Sense.SIGHT, against=fire.stealth_pool(),
                       raises=act.raises)
 
 
@@ -311,7 +326,8 @@ def _clothes_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | Non
     if not victim.clothes_fd:
         return None
     pool = Pool(max(1, hero.finesse + hero.knack("rolling")), hero.finesse)
-    return ActionRoll("put out clothes", pool, Sense.MOVEMENT, tn=fire_tn(victim.clothes_fd))
+    return ActionRoll(Purpose.PUT_OUT_CLOTHES.value, pool, Sense.MOVEMENT,
+                      tn=fire_tn(victim.clothes_fd))
 
 
 #: The core actions that roll, each with the one description of its roll.
@@ -345,21 +361,10 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
 
 
-def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
+def options(scene: Scene, hero: Hero) -> list[HeroAction]:
     """Every legal action for the hero now, the default (wait) last."""
+    out = _clothes_options(scene, hero) + _barrier_options(scene, hero)
     b = scene.building
-    out: list[HeroAction] = []
-    if hero.clothes_fd:
-        out.append(HeroAction(HeroActionKind.PUT_OUT_CLOTHES))
-    for other in scene.heroes_in(hero.area):
-        if other is not hero and other.clothes_fd:
-            out.append(HeroAction(HeroActionKind.PUT_OUT_CLOTHES, other=other.name))
-    for j, barrier in b.neighbours(hero.area):
-        if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
-            out.append(HeroAction(HeroActionKind.MOVE, target=j))
-        if barrier.kind in OPENABLE and not barrier.destroyed and not barrier.locked:
-            kind = HeroActionKind.CLOSE if not barrier.closed else HeroActionKind.OPEN
-            out.append(HeroAction(kind, barrier=barrier.index))
     near = [hero.area, *b.open_neighbours(hero.area)]
     fires, modules = scene.fires, scene.modules
     for i in near:
@@ -373,7 +378,30 @@ def options(scene: Scene, hero: Hero) -> list[HeroAction]:  # noqa: C901
     return out
 
 
-def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) -> None:
+def _clothes_options(scene: Scene, hero: Hero) -> list[HeroAction]:
+    """Putting out the hero's own burning clothes, and those of each companion in the area."""
+    out = [HeroAction(HeroActionKind.PUT_OUT_CLOTHES)] if hero.clothes_fd else []
+    for other in scene.heroes_in(hero.area):
+        if other is not hero and other.clothes_fd:
+            out.append(HeroAction(HeroActionKind.PUT_OUT_CLOTHES, other=other.name))
+    return out
+
+
+def _barrier_options(scene: Scene, hero: Hero) -> list[HeroAction]:
+    """Each way on (through an opening, not down a floor) and each door or window at hand to
+    open or close (not a broken or locked one)."""
+    out = []
+    for j, barrier in scene.building.neighbours(hero.area):
+        if barrier.passable and barrier.kind is not BarrierKind.FLOOR:
+            out.append(HeroAction(HeroActionKind.MOVE, target=j))
+        if barrier.kind in OPENABLE and not barrier.destroyed and not barrier.locked:
+            kind = HeroActionKind.CLOSE if not barrier.closed else HeroActionKind.OPEN
+            out.append(HeroAction(kind, barrier=barrier.index))
+    return out
+
+
+def move(scene: Scene, hero: Hero, to: int, why: str = HeroActionKind.MOVE.value,
+         raises: int = 0) -> None:
     """Step into a neighbouring area; fire there must be avoided or it burns (003)."""
     frm = hero.area
     hero.area = to
@@ -384,71 +412,104 @@ def move(scene: Scene, hero: Hero, to: int, why: str = "move", raises: int = 0) 
     avoid = action_roll(scene, hero, HeroAction(HeroActionKind.MOVE, target=to, raises=raises))
     if fire is not None and avoid is not None and not avoid_fire(scene, hero, avoid):
         # stepping into burning oil is the clinging kind: it covers the hero (003)
-        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True), "moved into fire",
-             temperature=fire.temperature, source=fire.id, explode=fire.explodes)
+        burn(scene, hero, fire.fd, contact_with(scene, to, moving=True),
+             DamageCause.MOVING.value, temperature=fire.temperature, source=fire.id,
+             explode=fire.explodes)
     if hero.status is Status.ACTIVE and scene.building.is_exit(to):
         hero.status = Status.ESCAPED
         hero.dice.clear()
         scene.emit(EventKind.HERO_ESCAPED, hero.name, to)
 
 
-def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:  # noqa: C901
+def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
     """Carry out a hero's action; every roll is logged."""
-    b = scene.building
     scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=act.text(scene))
-    if act.kind is HeroActionKind.MOVE:
-        move(scene, hero, act.area, raises=act.raises)
-    elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-        opening = act.kind is HeroActionKind.OPEN
-        act_on = structure.open_barrier if opening else structure.close_barrier
-        act_on(scene, b.barriers[act.door], hero.name, hero.area)
-    elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
-        victim = scene.hero(act.other) if act.other else hero
-        spec = action_roll(scene, hero, act)
-        if spec is not None:
-            ok, total, pool, tn = make_roll(scene, hero, spec)
-            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
-                       purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
-                       success=ok)
-            if ok:
-                victim.clothes_fd = 0
-                victim.oiled = False
-                scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
-    elif act.kind is HeroActionKind.SMOTHER:
-        fire = scene.fires.get(act.area)
-        spec = action_roll(scene, hero, act)
-        if fire is not None and spec is not None:
-            ok, total, pool, tn = make_roll(scene, hero, spec)
-            scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action="roll",
-                       purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
-                       target=scene.area_name(fire.area))
-            if ok:
-                cut = 1 + act.raises
-                if fire.fd - cut < 1:
-                    scene.extinguish(fire, f"smothered by {hero.name}", burned_out=False)
-                else:
-                    scene.set_fire_dice(fire, fire.fd - cut, f"smothered by {hero.name}")
-    elif act.kind is HeroActionKind.SPOT:
-        fire = scene.fires.get(act.area)
-        spec = action_roll(scene, hero, act)
-        if fire is not None and spec is not None:
-            # what hid it (the log says: a door, a wall, smoke and how far)
-            seen = look(scene, hero, fire.area)
-            why = seen.why or Unseen.OUT_OF_SIGHT
-            where = {} if seen.feet is None or seen.line is None or not seen.line.pieces \
-                else {"feet": round(seen.feet, 1)}
-            ok, total, pool, tn = make_roll(scene, hero, spec,
-                                            spec.tn_over(scene.roller.total(spec.opposed)))
-            scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
-                       fire.area, pool=pool.notation, tn=tn, total=total, success=ok,
-                       unseen=why.value, **where)
-            if ok:
-                hero.known_fires.add(fire.area)
-    else:
-        for m in scene.modules:
-            handled = getattr(m, "perform_hero_action", None)
-            if handled is not None and handled(scene, hero, act):
-                break
+    carry_out = _PERFORM.get(act.kind)
+    if carry_out is not None:
+        carry_out(scene, hero, act)
+        return
+    for m in scene.modules:
+        handled = getattr(m, "perform_hero_action", None)
+        if handled is not None and handled(scene, hero, act):
+            break
+
+
+def _perform_move(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Step into the area (avoiding its fire with the action's raises)."""
+    move(scene, hero, act.area, raises=act.raises)
+
+
+def _perform_door(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Open or close the door or window."""
+    act_on = structure.open_barrier if act.kind is HeroActionKind.OPEN else structure.close_barrier
+    act_on(scene, scene.building.barriers[act.door], hero.name, hero.area)
+
+
+def _perform_clothes(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Roll to put out burning clothes (the hero's or a companion's): on a success they and
+    any burning oil on them are out."""
+    victim = scene.hero(act.other) if act.other else hero
+    spec = action_roll(scene, hero, act)
+    if spec is None:
+        return
+    ok, total, pool, tn = make_roll(scene, hero, spec)
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
+               purpose=spec.purpose, pool=pool.notation, tn=tn, total=total,
+               success=ok)
+    if ok:
+        victim.clothes_fd = 0
+        victim.oiled = False
+        scene.emit(EventKind.CLOTHES_OUT, victim.name, victim.area, by=hero.name)
+
+
+def _perform_smother(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Roll to smother the fire: a success takes one Fire Die and one more per raise, and puts
+    out a fire left with none."""
+    fire = scene.fires.get(act.area)
+    spec = action_roll(scene, hero, act)
+    if fire is None or spec is None:
+        return
+    ok, total, pool, tn = make_roll(scene, hero, spec)
+    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=ROLL_ACTION,
+               purpose=spec.purpose, pool=pool.notation, tn=tn, total=total, success=ok,
+               target=scene.area_name(fire.area))
+    if ok:
+        cut = 1 + act.raises
+        if fire.fd - cut < 1:
+            scene.extinguish(fire, f"smothered by {hero.name}", burned_out=False)
+        else:
+            scene.set_fire_dice(fire, fire.fd - cut, f"smothered by {hero.name}")
+
+
+def _perform_spot(scene: Scene, hero: Hero, act: HeroAction) -> None:
+    """Roll against the hidden fire's stealth: spotted, the hero knows where it is; the log
+    says what hid it (a door, a wall, smoke and how far)."""
+    fire = scene.fires.get(act.area)
+    spec = action_roll(scene, hero, act)
+    if fire is None or spec is None:
+        return
+    seen = look(scene, hero, fire.area)
+    why = seen.why or Unseen.OUT_OF_SIGHT
+    where = {} if seen.feet is None or seen.line is None or not seen.line.pieces \
+        else {"feet": round(seen.feet, 1)}
+    ok, total, pool, tn = make_roll(scene, hero, spec,
+                                    spec.tn_over(scene.roller.total(spec.opposed)))
+    scene.emit(EventKind.FIRE_SPOTTED if ok else EventKind.FIRE_HIDDEN, hero.name,
+               fire.area, pool=pool.notation, tn=tn, total=total, success=ok,
+               unseen=why.value, **where)
+    if ok:
+        hero.known_fires.add(fire.area)
+
+
+#: How each core action is carried out (a module's own actions: its perform_hero_action).
+_PERFORM: dict[Enum, Callable[[Scene, Hero, HeroAction], None]] = {
+    HeroActionKind.MOVE: _perform_move,
+    HeroActionKind.OPEN: _perform_door,
+    HeroActionKind.CLOSE: _perform_door,
+    HeroActionKind.PUT_OUT_CLOTHES: _perform_clothes,
+    HeroActionKind.SMOTHER: _perform_smother,
+    HeroActionKind.SPOT: _perform_spot,
+}
 
 
 def read_action(scene: Scene, hero: Hero, text: str,
@@ -497,45 +558,52 @@ def _place(scene: Scene, hero: Hero, act: HeroAction) -> int | None:
     return act.target
 
 
-def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,  # noqa: C901
+def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
           arg: str) -> HeroAction | None:
     """The legal action ``verb arg`` names; a verb alone names the only action of its kind;
     an area by its short form (``G2`` for ``upper:G2``) when only one such is in reach."""
-    b = scene.building
-    if arg and b.find(arg) is None:
-        short = [a for a in legal if a.kind.value == verb and a.kind is not
-                 HeroActionKind.PUT_OUT_CLOTHES and (i := _place(scene, hero, a)) is not None
-                 and b.short_form(arg, i)]
-        if len(short) == 1:
-            return short[0]
-        if len(short) > 1:
-            names = ", ".join(b.areas[_place(scene, hero, a) or 0].name for a in short)
-            raise RuleError(f"{arg} is more than one area in {hero.name}'s reach: {names}",
-                            tip=f"name the level too, e.g. {verb} {names.split(', ')[0]}")
+    if arg and scene.building.find(arg) is None:
+        act = _by_short_form(scene, hero, legal, verb, arg)
+        if act is not None:
+            return act
     if not arg:
         same = [a for a in legal if a.kind.value == verb]
         if len(same) == 1 and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:
             return same[0]  # 'smother' with one fire in reach
-    for act in legal:
-        if act.kind.value != verb:
-            continue
-        if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
-            if arg and b.find(arg) == act.target:
-                return act
-        elif act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
-            barrier = b.barriers[act.door]
-            far = barrier.other(hero.area)
-            if not arg or arg == barrier.name or b.find(arg) == far:
-                return act
-        elif act.kind is HeroActionKind.PUT_OUT_CLOTHES:
-            other = (act.other or "").lower()
-            if not arg and act.other is None:
-                return act
-            if arg and act.other and (other == arg.lower() or other.split()[0] == arg.lower()):
-                return act  # a companion by full or first name
-        elif act.target is not None and not isinstance(act.kind, HeroActionKind):
-            if not arg or b.find(arg) == act.target:  # a module's action on an area
-                return act
-        else:
-            return act
-    return None
+    return next((act for act in legal
+                 if act.kind.value == verb and _names(scene, hero, act, arg)), None)
+
+
+def _by_short_form(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
+                   arg: str) -> HeroAction | None:
+    """The one legal ``verb`` whose area ``arg`` is the short form of (``G2``); RuleError
+    when it is the short form of more than one in reach."""
+    b = scene.building
+    short = [a for a in legal if a.kind.value == verb and a.kind is not
+             HeroActionKind.PUT_OUT_CLOTHES and (i := _place(scene, hero, a)) is not None
+             and b.short_form(arg, i)]
+    if len(short) > 1:
+        names = ", ".join(b.areas[_place(scene, hero, a) or 0].name for a in short)
+        raise RuleError(f"{arg} is more than one area in {hero.name}'s reach: {names}",
+                        tip=f"name the level too, e.g. {verb} {names.split(', ')[0]}")
+    return short[0] if short else None
+
+
+def _names(scene: Scene, hero: Hero, act: HeroAction, arg: str) -> bool:
+    """Whether ``arg`` names this legal action: its area; a door or window by its name or the
+    area beyond it (or nothing); a companion by full or first name (nothing: the hero's own
+    clothes); a module's action by its area (or nothing); any other action by nothing."""
+    b = scene.building
+    if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
+        return bool(arg) and b.find(arg) == act.target
+    if act.kind in (HeroActionKind.OPEN, HeroActionKind.CLOSE):
+        barrier = b.barriers[act.door]
+        return not arg or arg == barrier.name or b.find(arg) == barrier.other(hero.area)
+    if act.kind is HeroActionKind.PUT_OUT_CLOTHES:
+        if not arg:
+            return act.other is None
+        other = (act.other or "").lower()
+        return bool(act.other) and (other == arg.lower() or other.split()[0] == arg.lower())
+    if act.target is not None and not isinstance(act.kind, HeroActionKind):
+        return not arg or b.find(arg) == act.target  # a module's action on an area
+    return True

@@ -48,6 +48,17 @@ BURN_CONTACT = {BurnSource.JET: Contact.JET, BurnSource.MAGIC: Contact.MAGIC,
                 BurnSource.OBJECT: Contact.STRUCK, BurnSource.OIL: Contact.OIL}
 
 
+class DamageCause(str, Enum):
+    """The engine's own causes of a hero's fire damage (``hero-damaged``'s ``cause``); the GM,
+    scripts and modules name theirs in words (``the GM (jet)``, ``script: CUE``)."""
+
+    STANDING = "standing in fire"  # in a burning area at the end of the round
+    MOVING = "moved into fire"
+    CLOTHES = "clothes"  # their own burning clothes
+    BURNING_OIL = "burning oil"  # the oil on them
+    DEBRIS = "debris"
+
+
 class Sense(Enum):
     """What an action leans on, for smoke penalties (003, Smoke)."""
 
@@ -183,10 +194,12 @@ def fire_damage(scene: Scene, hero: Hero, fd: int, temperature: Temperature,
     # 003, Hero on Fire: "a hero who takes damage from fire" risks their clothes: fire's
     # damage, and more than none of it (not from the fire already on them)
     if (fire and total > 0 and scene.settings.burning_clothes and hero.present
-            and contact not in ON_HERO and cause != "clothes"):
+            and contact not in ON_HERO and cause != DamageCause.CLOTHES):
         catch_clothes(scene, hero, fd)
 
 
+#: The purpose of the roll against one's clothes catching fire (``catch_clothes``).
+CATCH_CLOTHES = "clothes"
 #: The fires that burn on the hero: their own damage does not set clothes alight again.
 ON_HERO = frozenset({Contact.CLOTHES})
 
@@ -247,7 +260,7 @@ def catch_clothes(scene: Scene, hero: Hero, fd: int) -> None:
     if hero.clothes_fd:
         return
     tn = fire_tn(fd)
-    total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, "clothes",
+    total, pool = hero_roll(scene, hero, trait_check(hero.finesse), tn, CATCH_CLOTHES,
                             action=False)
     if total >= tn:
         return
@@ -337,7 +350,7 @@ def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
     if hero.in_play and avoid_fire(scene, hero, avoid_roll(hero, fd)):
         return
     scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
-    burn(scene, hero, fd, Contact.DEBRIS, "debris")
+    burn(scene, hero, fd, Contact.DEBRIS, DamageCause.DEBRIS.value)
 
 
 def fall(scene: Scene, hero: Hero, feet: int, to_area: int) -> None:

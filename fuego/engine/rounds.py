@@ -32,7 +32,14 @@ from fuego.engine.fire_actions import perform as fire_perform
 from fuego.engine.hero_actions import options
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
-from fuego.engine.injury import add_dramatic, burn, contact_with, dramatic_wounds, hero_roll
+from fuego.engine.injury import (
+    DamageCause,
+    add_dramatic,
+    burn,
+    contact_with,
+    dramatic_wounds,
+    hero_roll,
+)
 from fuego.engine.policy import POLICIES
 from fuego.engine.script import When
 from fuego.rules.charts import (
@@ -240,7 +247,7 @@ def _exposure(scene: Scene) -> None:
         if fire.id in hero.burned_by if per_fire else hero.fire_damaged:
             continue
         burn(scene, hero, fire.fd, contact_with(scene, fire.area, moving=False),
-             "standing in fire", temperature=fire.temperature, source=fire.id,
+             DamageCause.STANDING.value, temperature=fire.temperature, source=fire.id,
              explode=fire.explodes)
 
 
@@ -250,9 +257,9 @@ def _clothes(scene: Scene) -> None:
     for hero in scene.heroes:
         if hero.clothes_fd and hero.present:
             if hero.oiled:
-                burn(scene, hero, hero.clothes_fd, Contact.OIL, "burning oil")
+                burn(scene, hero, hero.clothes_fd, Contact.OIL, DamageCause.BURNING_OIL.value)
             else:
-                burn(scene, hero, hero.clothes_fd, Contact.CLOTHES, "clothes")
+                burn(scene, hero, hero.clothes_fd, Contact.CLOTHES, DamageCause.CLOTHES.value)
 
 
 def _smoke_on_heroes(scene: Scene) -> None:

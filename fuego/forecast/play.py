@@ -19,6 +19,7 @@ from fuego.forecast.levers import Watch
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
+    from fuego.engine.loop import Outcome
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
@@ -65,68 +66,89 @@ def _hero_row(hero: Hero | None, outdoors: list[bool]) -> tuple[int, int]:
     return status, hero.dramatic
 
 
-def play_run(scenario: Buildable, seed: int, counts: Counts,  # noqa: C901
+def play_run(scenario: Buildable, seed: int, counts: Counts,
              plans: HeroPlans | None = None) -> Run:
     """Play one seeded run through the scene loop (:func:`fuego.engine.loop.run`) and return
     what it adds to ``counts``: the state read off at every round boundary, and how it ended."""
     from fuego.engine.loop import run as play
 
-    R = counts.rounds
     scene = scenario.build(seed)
     scene.log = log_for(scene)
     actions = getattr(scenario, "actions", None) or {}
-    b = scene.building
-    room_index = {key: k for k, key in enumerate(counts.rooms)}
-    area_room = [room_index[a.room] for a in b.areas]
-    run = Run()
-    outdoors = [b.room_of(a.index).outdoors for a in b.areas]
-    # every hero counted, those the script brings in later too (absent until they come)
-    cast = -1
-    hero_list: list = []
-    run.heroes = [[] for _ in counts.heroes]
-    watch = Watch(scene, len(counts.heroes), room_index, area_room)
-    started: dict[int, int] = {}  # area -> the round its current fire began
-    last_burning = -1
+    tally = _Tally(scene, counts)
+    outcome = play(scene, _controller(actions, plans), tally.observe, counts.rounds)
+    return tally.finish(scene, outcome, counts.rounds)
 
-    def observe(scene: Scene) -> None:
+
+class _Tally:
+    """One run's counts, read off the scene at every round boundary: when each area and room
+    first burned and each fire's span, the fires burning, flashovers, every hero's row (those
+    the script brings in later too: absent until they come) and the levers they went through."""
+
+    def __init__(self, scene: Scene, counts: Counts) -> None:
+        b = scene.building
+        self.counts = counts
+        self.room_index = {key: k for k, key in enumerate(counts.rooms)}
+        self.area_room = [self.room_index[a.room] for a in b.areas]
+        self.outdoors = [b.room_of(a.index).outdoors for a in b.areas]
+        self.run = Run()
+        self.run.heroes = [[] for _ in counts.heroes]
+        self.cast = -1
+        self.hero_list: list = []
+        self.watch = Watch(scene, len(counts.heroes), self.room_index, self.area_room)
+        self.started: dict[int, int] = {}  # area -> the round its current fire began
+        self.last_burning = -1
+
+    def observe(self, scene: Scene) -> None:
         """The state at the end of round ``r`` (0: as the scene starts), counted."""
-        nonlocal last_burning, cast, hero_list
         r = scene.round
-        fires = scene.fires
+        self._fires(scene.fires, r)
+        for key in scene.flashed:
+            self.run.room_flash.setdefault(self.room_index[key], r)
+        self._heroes(scene)
+        self.watch.look(scene, r, self.hero_list)
+
+    def _fires(self, fires: dict, r: int) -> None:
+        """Fires begun this round (an area's and a room's first), spans of those gone out, and
+        how many burn."""
+        run, started = self.run, self.started
         if fires:
-            last_burning = r
+            self.last_burning = r
         for i in fires:
             if i not in started:
                 started[i] = r
                 if i not in run.area_first:
                     run.area_first[i] = r
-                    run.room_first.setdefault(area_room[i], r)
+                    run.room_first.setdefault(self.area_room[i], r)
         for i in [i for i in started if i not in fires]:
             run.spans.append((i, started.pop(i), r))
         run.burning.append(len(fires))
-        for key in scene.flashed:
-            run.room_flash.setdefault(room_index[key], r)
-        if len(scene.heroes) != cast:  # someone came in
-            cast = len(scene.heroes)
-            by_name = {h.name: h for h in scene.heroes}
-            hero_list = [by_name.get(name) for name in counts.heroes]
-        for rows, hero in zip(run.heroes, hero_list):
-            if rows is not None:
-                rows.append(_hero_row(hero, outdoors))
-        watch.look(scene, r, hero_list)
 
-    outcome = play(scene, _controller(actions, plans), observe, R)
-    run.ending, run.ended = outcome.why, outcome.round
-    if outcome.round < R and scene.fires:  # over early: the same state for the rounds left
-        last_burning = R
-    for i, start in started.items():
-        run.spans.append((i, start, R + 1))
-    never = R + 1
-    run.out = last_burning + 1 if last_burning < R else never
-    run.levers = [None if not rows or rows[-1][0] == ABSENT
-                  else watch.levers(h, rows[-1][0] in DOWN)
-                  for h, rows in enumerate(run.heroes)]
-    return run
+    def _heroes(self, scene: Scene) -> None:
+        """Each counted hero's row for this round (the cast read again when someone came in)."""
+        if len(scene.heroes) != self.cast:
+            self.cast = len(scene.heroes)
+            by_name = {h.name: h for h in scene.heroes}
+            self.hero_list = [by_name.get(name) for name in self.counts.heroes]
+        for rows, hero in zip(self.run.heroes, self.hero_list):
+            if rows is not None:
+                rows.append(_hero_row(hero, self.outdoors))
+
+    def finish(self, scene: Scene, outcome: Outcome, R: int) -> Run:
+        """The run once the scene is over: how it ended, the spans of fires still burning, the
+        round the fire was out (never: R + 1), and each hero's levers."""
+        run = self.run
+        run.ending, run.ended = outcome.why, outcome.round
+        if outcome.round < R and scene.fires:  # over early: the same state for the rounds left
+            self.last_burning = R
+        for i, start in self.started.items():
+            run.spans.append((i, start, R + 1))
+        never = R + 1
+        run.out = self.last_burning + 1 if self.last_burning < R else never
+        run.levers = [None if not rows or rows[-1][0] == ABSENT
+                      else self.watch.levers(h, rows[-1][0] in DOWN)
+                      for h, rows in enumerate(run.heroes)]
+        return run
 
 
 class ScriptReads(EventLog):

@@ -103,80 +103,27 @@ class ProcessPool:
     def unit_runs(self, runs: int) -> int:
         return chunk_size(runs, self.jobs)
 
-    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],  # noqa: C901
+    def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
             progress: Progress | None = None) -> None:
+        """Play the units on the worker processes, each unit's counts added to its variant's
+        totals as it comes back. A Ctrl-C keeps what the workers finish within STOP_WAIT
+        seconds; SIGTERM or SIGHUP ends them at once; a worker that dies is a FuegoError."""
         import multiprocessing
 
-        runs = sum(u.runs for u in units)
-        tick = self.tick
-        try:
-            blob = pickle.dumps(list(variants))
-        except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
-            raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
-                             tip="use --jobs 1") from exc
-        start_method = self.start_method
-        if start_method is None:
-            linux = sys.platform.startswith("linux")
-            start_method = "fork" if linux and threading.active_count() == 1 else "spawn"
-        ctx = multiprocessing.get_context(start_method)
+        blob = _pickled(variants)
+        ctx = multiprocessing.get_context(self._start_method())
         done = ctx.Value("q", 0)
-        finished = 0
-        added = 0
-
-        def add(unit: Unit, counts: Counts) -> None:
-            nonlocal added
-            totals[unit.variant].add(counts)
-            added += counts.runs
-
+        back = _Returns(units, totals, progress, done)
         before = set(multiprocessing.active_children())
         pool = ctx.Pool(min(self.jobs, len(units)), initializer=_init_worker,
                         initargs=(blob, done))
         workers = [p for p in multiprocessing.active_children() if p not in before]
         try:
-            results = pool.imap_unordered(_play, list(units))
-            while finished < len(units):
-                try:
-                    unit, counts = results.next(timeout=tick)
-                except multiprocessing.TimeoutError:
-                    # a worker killed mid-unit (out of memory, kill -9) loses its unit for
-                    # good: the pool would wait for it forever
-                    if any(p.exitcode not in (None, 0) for p in workers):
-                        raise FuegoError("a worker process stopped unexpectedly (out of "
-                                         "memory, or killed)",
-                                         tip="try fewer --jobs, or --jobs 1") from None
-                    if progress:
-                        progress(min(done.value, runs), runs)
-                    continue
-                add(unit, counts)  # integer sums: the order they come back in is no matter
-                finished += 1
-                if progress:
-                    progress(min(done.value, runs), runs)
+            back.results = pool.imap_unordered(_play, list(units))
+            back.collect(workers, self.tick)
             pool.close()
         except KeyboardInterrupt:
-            # Every worker stops its run now and sends back the runs it finished (a terminal's
-            # Ctrl-C reaches them too; a SIGINT to this process alone is passed on); what has
-            # not come back within STOP_WAIT seconds is dropped with the workers.
-            import os
-            import signal
-
-            for child in multiprocessing.active_children():
-                with contextlib.suppress(OSError):
-                    os.kill(child.pid or 0, signal.SIGINT)
-            deadline = time.monotonic() + STOP_WAIT
-            try:
-                while finished < len(units) and time.monotonic() < deadline:
-                    try:
-                        unit, counts = results.next(timeout=max(0.01,
-                                                                deadline - time.monotonic()))
-                    except multiprocessing.TimeoutError:
-                        break
-                    except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
-                        finished += 1
-                        continue
-                    finished += 1
-                    add(unit, counts)
-            except KeyboardInterrupt:
-                pass  # a second Ctrl-C: stop waiting
+            back.last_ones()
             pool.terminate()
             pool.join()
             raise
@@ -192,5 +139,96 @@ class ProcessPool:
             raise FuegoError(f"a worker process stopped unexpectedly ({type(exc).__name__}: "
                              f"{exc})", tip="try fewer --jobs, or --jobs 1") from exc
         pool.join()
-        if added < runs:  # the workers were stopped (a Ctrl-C this process did not see)
+        if back.added < back.runs:  # the workers were stopped (a Ctrl-C this process did not see)
             raise KeyboardInterrupt
+
+    def _start_method(self) -> str:
+        """The start method asked for, else fork on Linux while this process has one thread
+        (forking a threaded process can deadlock), spawn otherwise."""
+        if self.start_method is not None:
+            return self.start_method
+        linux = sys.platform.startswith("linux")
+        return "fork" if linux and threading.active_count() == 1 else "spawn"
+
+
+def _pickled(variants: Sequence[Variant]) -> bytes:
+    """The variants as the workers receive them (a scenario that cannot be pickled cannot be
+    sent: --jobs 1 plays it here)."""
+    try:
+        return pickle.dumps(list(variants))
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+        raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
+                         tip="use --jobs 1") from exc
+
+
+class _Returns:
+    """The units' counts as the workers send them back, added to the totals; the runs done
+    so far shown (``done``: the workers' shared count)."""
+
+    def __init__(self, units: Sequence[Unit], totals: list[Counts], progress: Progress | None,
+                 done: Any) -> None:
+        self.units, self.totals, self.progress, self.done = units, totals, progress, done
+        self.runs = sum(u.runs for u in units)
+        self.results: Any = None  # the pool's results, in the order they finish
+        self.finished = 0
+        self.added = 0
+
+    def add(self, unit: Unit, counts: Counts) -> None:
+        """One unit's counts into its variant's totals (integer sums: the order they come
+        back in is no matter)."""
+        self.totals[unit.variant].add(counts)
+        self.added += counts.runs
+
+    def show(self) -> None:
+        """The runs done so far, to the progress line."""
+        if self.progress:
+            self.progress(min(self.done.value, self.runs), self.runs)
+
+    def collect(self, workers: list, tick: float) -> None:
+        """Every unit's counts as it comes back; a worker killed mid-unit (out of memory,
+        kill -9) loses its unit for good, and the pool would wait for it forever: a
+        FuegoError."""
+        import multiprocessing
+
+        while self.finished < len(self.units):
+            try:
+                unit, counts = self.results.next(timeout=tick)
+            except multiprocessing.TimeoutError:
+                if any(p.exitcode not in (None, 0) for p in workers):
+                    raise FuegoError("a worker process stopped unexpectedly (out of "
+                                     "memory, or killed)",
+                                     tip="try fewer --jobs, or --jobs 1") from None
+                self.show()
+                continue
+            self.add(unit, counts)
+            self.finished += 1
+            self.show()
+
+    def last_ones(self) -> None:
+        """After a Ctrl-C: every worker stops its run now and sends back the runs it finished
+        (a terminal's Ctrl-C reaches them too; a SIGINT to this process alone is passed on);
+        what has not come back within STOP_WAIT seconds is dropped with the workers."""
+        import multiprocessing
+        import os
+        import signal
+
+        for child in multiprocessing.active_children():
+            with contextlib.suppress(OSError):
+                os.kill(child.pid or 0, signal.SIGINT)
+        if self.results is None:
+            return
+        deadline = time.monotonic() + STOP_WAIT
+        try:
+            while self.finished < len(self.units) and time.monotonic() < deadline:
+                try:
+                    unit, counts = self.results.next(timeout=max(0.01,
+                                                                 deadline - time.monotonic()))
+                except multiprocessing.TimeoutError:
+                    break
+                except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
+                    self.finished += 1
+                    continue
+                self.finished += 1
+                self.add(unit, counts)
+        except KeyboardInterrupt:
+            pass  # a second Ctrl-C: stop waiting

@@ -139,27 +139,13 @@ class DriftingSmoke(RuleModule):
     def smoke_claims(self, scene: Scene, fire: Fire) -> bool:
         return fire.can_spread and outdoors(scene.building, fire.area)
 
-    def smoke_update(self, scene: Scene, field_, new: dict) -> set[int]:  # noqa: C901
+    def smoke_update(self, scene: Scene, field_, new: dict) -> set[int]:
+        """Age the trails of fires gone out, lay each claimed fire's trail again, blow them
+        along the wind and paint them into ``new``."""
         _, level = self.wind_now(scene)
         for src in sorted(self.trails):
-            t = self.trails[src]
-            if self._burning(scene, src) is not None:
-                continue  # laid again below
-            if t.linger is None:
-                t.linger = PERSIST_ROUNDS
-            if t.born < scene.round:
-                a, c = scene.roller.dr()
-                mod = DISSIPATE_MODIFIER.get(level, 0)
-                ok = a + c + mod >= DISSIPATE_ON
-                note(scene, self.name, f"smoke from {scene.area_name(src)}: dissipation "
-                     f"{dr_text((a, c), mod)} vs {DISSIPATE_ON}"
-                     + ((" - it thins" if t.density == THICK else " - it clears") if ok else ""),
-                     src, dice=[a, c], modifier=mod, need=DISSIPATE_ON, success=ok)
-                if ok:
-                    t.density -= 1
-            t.linger -= 1
-            if t.density <= 0 or t.linger <= 0:
-                del self.trails[src]
+            if self._burning(scene, src) is None:  # a burning fire's is laid again below
+                self._age(scene, src, level)
         for i in sorted(scene.fires):
             fire = scene.fires[i]
             if not self.smoke_claims(scene, fire):
@@ -172,6 +158,26 @@ class DriftingSmoke(RuleModule):
         for src, t in self.trails.items():
             t.areas = self.path(scene, src)
         return self._paint(scene, new)
+
+    def _age(self, scene: Scene, src: int, level: int) -> None:
+        """A trail whose fire is out lingers PERSIST_ROUNDS, thinning on each dissipation roll
+        after the round it was laid (the wind's ``level`` helps); gone when spent."""
+        t = self.trails[src]
+        if t.linger is None:
+            t.linger = PERSIST_ROUNDS
+        if t.born < scene.round:
+            a, c = scene.roller.dr()
+            mod = DISSIPATE_MODIFIER.get(level, 0)
+            ok = a + c + mod >= DISSIPATE_ON
+            note(scene, self.name, f"smoke from {scene.area_name(src)}: dissipation "
+                 f"{dr_text((a, c), mod)} vs {DISSIPATE_ON}"
+                 + ((" - it thins" if t.density == THICK else " - it clears") if ok else ""),
+                 src, dice=[a, c], modifier=mod, need=DISSIPATE_ON, success=ok)
+            if ok:
+                t.density -= 1
+        t.linger -= 1
+        if t.density <= 0 or t.linger <= 0:
+            del self.trails[src]
 
     def _paint(self, scene: Scene, into: dict) -> set[int]:
         """Write the trails into a density map; returns the areas this module manages."""

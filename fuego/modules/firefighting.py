@@ -66,6 +66,13 @@ TEAR_DOWN_CF = 4
 WATER_REACH = 6  # moves a bucket chain can stretch
 
 
+class BucketRoll(str, Enum):
+    """How a bucket chain's turn is rolled (the ``roll`` option)."""
+
+    TWO_D6 = "2d6"  # 001's group roll: 2d6 plus helpers against a number
+    SEVENTH_SEA = "7th-sea"  # the heroes' own roll and keep
+
+
 class FirefightingAction(str, Enum):
     BUCKET_CHAIN = "bucket-chain"
     BLANKET = "blanket"
@@ -108,7 +115,8 @@ class Firefighting(RuleModule):
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)
         o = Options(self.name, options)
-        self.roll = o.choice("roll", ("2d6", "7th-sea"), "2d6")
+        self.roll = BucketRoll(o.choice("roll", tuple(r.value for r in BucketRoll),
+                                        BucketRoll.TWO_D6.value))
         self.helpers = o.integer("helpers", 0, 0, 50)
         raw_water = o.get("water", True)
         if isinstance(raw_water, bool):
@@ -246,7 +254,7 @@ class Firefighting(RuleModule):
                 continue
             members = len(crew) + self.helpers
             name = scene.area_name(i)
-            if self.roll == "2d6":
+            if self.roll is BucketRoll.TWO_D6:
                 a, c = scene.roller.dr()
                 bonus = PER_EXTRA_HELPER * (members - 1)
                 ok = a + c + bonus >= GROUP_NEEDED

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.fire import FireState, Trigger
@@ -92,6 +93,13 @@ def hampered(scene: Scene, i: int) -> bool:
     return False
 
 
+
+class StartAs(str, Enum):
+    """What the scenario's own fires start as (the ``start_as`` option)."""
+
+    BLAZE = "blaze"
+    FLAME = "flame"
+
 @register
 class FlameAndBlaze(RuleModule):
     name = "flame-and-blaze"
@@ -101,7 +109,8 @@ class FlameAndBlaze(RuleModule):
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)
         o = Options(self.name, options)
-        self.start_as = o.choice("start_as", ("blaze", "flame"), "blaze")
+        self.start_as = StartAs(o.choice("start_as", tuple(s.value for s in StartAs),
+                                         StartAs.BLAZE.value))
         self.blaze_on = o.integer("blaze_on", None, 2, 13)
         self.weather = o.boolean("weather", True)
         # ASL 25.1: a Flame has no effect of its own; true is the older reading (a 7th Sea fire
@@ -127,7 +136,7 @@ class FlameAndBlaze(RuleModule):
 
     def starts_as_flame(self, scene: Scene, fire: Fire) -> bool:
         # every new fire is a Flame (ASL 25.15), but the scenario's own may start as Blazes
-        return not (scene.round == 0 and self.start_as == "blaze")
+        return not (scene.round == 0 and self.start_as is StartAs.BLAZE)
 
     def end_of_round(self, scene: Scene) -> None:
         for i in sorted(scene.fires):

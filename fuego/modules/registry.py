@@ -49,24 +49,36 @@ def enable(scene: Scene, modules: dict[str, Any] | None = None) -> Scene:
     return scene
 
 
-def check_note(scenario: Any) -> str:  # noqa: C901
+def check_note(scenario: Any) -> str:
     """What ``fuego check`` adds to a scenario's summary for its modules: the fire-break spend
     (" Fire breaks: 3 of 4 factor(s) spent on 2 area(s)."), or "". A spend the scenario cannot
     make raises :class:`fuego.errors.ScenarioError` listing every problem."""
-    from fuego.errors import ScenarioError
-
-    if getattr(scenario, "modules", None):  # rooms and areas named in options resolve at the
-        scene, problems = scenario.build(seed=0), []  # scene's start: try it on a throwaway
-        for m in scene.modules:
-            try:
-                if not isinstance(m, _fire_breaks.FireBreaks):  # its plan below lists every problem
-                    m.scene_start(scene)
-            except FuegoError as exc:
-                problems.append(exc)
-        if problems:
-            raise ScenarioError(problems)
+    if getattr(scenario, "modules", None):
+        _try_scene_start(scenario)
     if "fire-breaks" not in (getattr(scenario, "modules", None) or {}):
         return ""
+    return _fire_breaks_note(scenario)
+
+
+def _try_scene_start(scenario: Any) -> None:
+    """Rooms and areas named in the modules' options resolve at the scene's start: try each
+    module's start on a throwaway scene (fire breaks' own plan lists its problems later)."""
+    from fuego.errors import ScenarioError
+
+    scene, problems = scenario.build(seed=0), []
+    for m in scene.modules:
+        try:
+            if not isinstance(m, _fire_breaks.FireBreaks):
+                m.scene_start(scene)
+        except FuegoError as exc:
+            problems.append(exc)
+    if problems:
+        raise ScenarioError(problems)
+
+
+def _fire_breaks_note(scenario: Any) -> str:
+    """The fire breaks' spend: factors spent of those given, on which areas, the paths cut."""
+    from fuego.errors import ScenarioError
     from fuego.modules.fire_breaks import summary
 
     plan = summary(scenario.build(seed=0))

@@ -96,6 +96,9 @@ def month_number(value: Any) -> int | None:
     return None
 
 
+#: The ``ec`` option's word for Environmental Conditions rolled at the scene's start.
+RANDOM_EC = "random"
+
 @register
 class Weather(RuleModule):
     name = "weather"
@@ -111,7 +114,7 @@ class Weather(RuleModule):
             self.month = month_number(raw_month)
             if self.month is None:
                 raise o.error("month", f"expected a month (jan ... dec or 1-12), got {raw_month!r}")
-        self.ec_option = o.choice("ec", ("random", *EC_DRM), "random")
+        self.ec_option = o.choice("ec", (RANDOM_EC, *EC_DRM), RANDOM_EC)
         self.rain = o.choice("rain", RAIN, "none")
         self.snowfall = o.choice("snowfall", SNOWFALL, "none")
         self.temperature = o.choice("temperature", TEMPERATURE, "normal")
@@ -119,7 +122,7 @@ class Weather(RuleModule):
         self.indoors = o.boolean("indoors", False)
         self.tn_per_drm = o.integer("tn_per_drm", TN_PER_DRM, 0, 20)
         o.done()
-        self.ec = "moderate" if self.ec_option == "random" else self.ec_option
+        self.ec = "moderate" if self.ec_option == RANDOM_EC else self.ec_option
         self.ec_roll: list[int] | None = None
         self.burn_out: dict[int, int] = {}  # area -> rounds left on self-extinguishing ground
 
@@ -153,7 +156,7 @@ class Weather(RuleModule):
     # -- hooks ------------------------------------------------------------------------------------
     def scene_start(self, scene: Scene) -> None:
         data: dict[str, Any] = {}
-        if self.ec_option == "random":
+        if self.ec_option == RANDOM_EC:
             dr = scene.roller.d6()
             mdrm = MONTH_DRM[self.month] if self.month else 0
             self.ec, _ = ec_for(dr + mdrm)
@@ -206,7 +209,7 @@ class Weather(RuleModule):
             values["snowfall"] = values.pop("snow")
         problems = [f"{k}: the weather module changes only {', '.join(cls.CHANGEABLE)}"
                     for k in sorted(values) if k not in cls.CHANGEABLE]
-        if "ec" in values and values["ec"] == "random":
+        if "ec" in values and values["ec"] == RANDOM_EC:
             problems.append("ec: give the conditions (a script does not roll them)")
         rest = {k: v for k, v in values.items() if k in cls.CHANGEABLE}
         return problems + cls.check_options(rest)

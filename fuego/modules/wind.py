@@ -85,16 +85,36 @@ WIND_FORCE_DR = {1: WindForce.NONE, 2: WindForce.NONE, 3: WindForce.NONE,
 #: The change check (000, ASL 25.65, 25.651, 25.66): a DR of 2 changes the wind, 12 gusts.
 CHANGE_ON = 2
 GUSTS_ON = 12
+class Change(str, Enum):
+    """What a Wind Change dr changes."""
+
+    DIRECTION = "direction"
+    FORCE = "force"
+
+
 #: Wind Change dr (000, ASL 25.65): compass points clockwise (+) or counter-clockwise (-), or a
 #: change of force by one level. Beyond no wind or heavy winds it becomes a mild breeze instead.
-WIND_CHANGE: dict[int, tuple[str, int]] = {
-    1: ("direction", +1),
-    2: ("direction", +2),
-    3: ("direction", -1),
-    4: ("direction", -2),
-    5: ("force", +1),
-    6: ("force", -1),
+WIND_CHANGE: dict[int, tuple[Change, int]] = {
+    1: (Change.DIRECTION, +1),
+    2: (Change.DIRECTION, +2),
+    3: (Change.DIRECTION, -1),
+    4: (Change.DIRECTION, -2),
+    5: (Change.FORCE, +1),
+    6: (Change.FORCE, -1),
 }
+
+
+class ForceFrom(str, Enum):
+    """The ``force`` option's words besides a force: rolled at the scene's start (25.63), or
+    the core rules' wind (``rules.wind``)."""
+
+    RANDOM = "random"
+    SETTINGS = "settings"
+
+
+#: The ``direction`` option's word for a direction rolled at the start (upper-cased, as
+#: directions are read).
+RANDOM_DIRECTION = "RANDOM"
 #: fuego's reading: ASL's forces as Alpha Strike wind force levels.
 ALPHA_FORCE = {WindForce.NONE: 0, WindForce.MILD_BREEZE: 1, WindForce.HEAVY_WINDS: 2}
 #: Wind Direction DRM in a mild breeze (000, ASL 25.64's diagram is not in the seed: fuego's
@@ -134,13 +154,15 @@ class Wind(RuleModule):
     def __init__(self, options: dict[str, Any] | None = None):
         super().__init__(options)
         o = Options(self.name, options)
-        self.force_option = o.choice("force", (*(f.value for f in FORCES), "random", "settings"), "random")
+        self.force_option = o.choice("force", (*(f.value for f in FORCES),
+                                               *(f.value for f in ForceFrom)),
+                                     ForceFrom.RANDOM.value)
         raw = o.get("direction", "random")
         d = raw.strip().upper() if isinstance(raw, str) else raw
-        if d != "RANDOM" and d not in DIRECTIONS:
+        if d != RANDOM_DIRECTION and d not in DIRECTIONS:
             raise o.error("direction", f"expected one of {', '.join(DIRECTIONS)} or random, "
                           f"got {raw!r}")
-        self.direction_option = None if d == "RANDOM" else d
+        self.direction_option = None if d == RANDOM_DIRECTION else d
         self.changes = o.boolean("changes", True)
         self.gusts = o.boolean("gusts", True)
         self.collapse = o.boolean("collapse", True)
@@ -160,7 +182,7 @@ class Wind(RuleModule):
         # disperses smoke; false is the older reading (the wind leaves the core's smoke alone)
         self.smoke = o.boolean("smoke", True)
         o.done()
-        self.force = WindForce.NONE if self.force_option in ("random", "settings") \
+        self.force = WindForce.NONE if self.force_option in tuple(ForceFrom) \
             else WindForce(self.force_option)
         self.origin: str | None = self.direction_option  # where the wind comes from
         self.gust_round = -1
@@ -211,11 +233,11 @@ class Wind(RuleModule):
     # -- hooks --------------------------------------------------------------------------------
     def scene_start(self, scene: Scene) -> None:
         data: dict[str, Any] = {}
-        if self.force_option == "random":
+        if self.force_option == ForceFrom.RANDOM:
             dr = scene.roller.d6()
             self.force = WIND_FORCE_DR[dr]
             data["force_dr"] = dr
-        elif self.force_option == "settings":
+        elif self.force_option == ForceFrom.SETTINGS:
             self.force = FROM_CORE_WIND[scene.settings.wind.value]
         if self.force is not WindForce.NONE and self.origin is None:
             data["direction_d8"] = self._roll_direction(scene)
@@ -251,7 +273,7 @@ class Wind(RuleModule):
         what, by = WIND_CHANGE[roll]
         before = self.describe()
         data: dict[str, Any] = {"check": list(check), "change_dr": roll}
-        if what == "force":
+        if what is Change.FORCE:
             self.force = force_change(self.force, by)
             if self.force is WindForce.NONE:
                 self.origin = None  # 25.64: the direction lasts until there is no wind

@@ -9,7 +9,9 @@ inside the functions only.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.rules.charts import Structure, Temperature
@@ -210,14 +212,24 @@ def exit_runs(building: Building, level: int) -> list[list[int]]:
     return sorted(runs, key=lambda run: key(run[0]))
 
 
-def barrier_state(barrier: Barrier) -> str:
+class Drawn(str, Enum):
+    """A barrier's state as a map draws it, and as its ids and the players' page name it."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+    BROKEN = "broken"
+    INTACT = "intact"  # a wall or floor standing
+    UNSEEN = "unseen"  # the players' page: where it is, not how it stands
+
+
+def barrier_state(barrier: Barrier) -> Drawn:
     if barrier.destroyed:
-        return "broken"
+        return Drawn.BROKEN
     if barrier.kind in OPENABLE:
-        return "closed" if barrier.closed else "open"
+        return Drawn.CLOSED if barrier.closed else Drawn.OPEN
     if barrier.kind in ALWAYS_OPEN:
-        return "open"
-    return "intact"
+        return Drawn.OPEN
+    return Drawn.INTACT
 
 
 def hidden_fire(scene: Scene, area: int) -> bool:
@@ -228,14 +240,51 @@ def hidden_fire(scene: Scene, area: int) -> bool:
     return area not in players_sight(scene).fires
 
 
+class Legend(str, Enum):
+    """An entry of a printed map's legend, in the legend's order; a key is a tuple that begins
+    with one (``(Legend.DOOR, Drawn.CLOSED)``, ``(Legend.HERO, 2)``)."""
+
+    FUEL = "fuel"
+    OUTDOORS = "outdoors"
+    VOID = "void"
+    WALL = "wall"
+    DOOR = "door"
+    WINDOW = "window"
+    BROKEN = "broken"
+    STAIRS = "stairs"
+    LADDER = "ladder"
+    HOLE = "hole"
+    COLLAPSED = "collapsed"
+    ROUTE = "route"
+    FEATURE = "feature"
+    EXIT = "exit"
+    FIRE = "fire"
+    WRECK = "wreck"
+    SMOKE = "smoke"
+    BURNED = "burned"
+    HERO = "hero"
+
+
+class FireMark(str, Enum):
+    """How a map marks a fire (its legend entry's second word; ``FIRE_COLOUR``'s keys)."""
+
+    REGULAR = "regular"
+    HOT = "hot"
+    COLD = "cold"
+    FLAME = "flame"
+    HIDDEN = "hidden"  # no players' hero sees it (GM only)
+
+
+#: The features a map marks by a word: the two that burn like no other fuel, and the beams.
+BEAM_MARK = "beam"
 #: What the map writes in an area for each feature, and its colour (the legend shows the same).
 FEATURE_MARK: dict[str, tuple[str, str]] = {
     "oil": ("oil", "#111111"),
     "gunpowder": ("powder", "#7b241c"),
-    "beam": ("beam", "#5e3714"),
+    BEAM_MARK: ("beam", "#5e3714"),
 }
 FEATURE_LABEL = {"oil": "oil (spilt or stored)", "gunpowder": "gunpowder",
-                 "beam": "beam (may fall when burned)"}
+                 BEAM_MARK: "beam (may fall when burned)"}
 
 
 class _Word:
@@ -286,64 +335,65 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # n
         if area.level not in on:
             continue
         if options.heat is None and options.fuel and area.fuel > 0:
-            keys.add(("fuel",))
+            keys.add((Legend.FUEL,))
         if b.rooms[area.room].outdoors:
-            keys.add(("outdoors",))
+            keys.add((Legend.OUTDOORS,))
         if b.is_exit(area.index) and options.labels:
-            keys.add(("exit",))
+            keys.add((Legend.EXIT,))
         if options.heat is None and options.fuel:  # --no-fuel: no feature marks at all
             for feat in (Feature.OIL, Feature.GUNPOWDER):
                 if feat in area.features:
-                    keys.add(("feature", feat.value))
+                    keys.add((Legend.FEATURE, feat.value))
             if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM,
                                 Feature.LARGE_STONE_BEAM}:
-                keys.add(("feature", "beam"))
+                keys.add((Legend.FEATURE, BEAM_MARK))
         if area.burned_out and options.shows(area.index):
-            keys.add(("burned",))
+            keys.add((Legend.BURNED,))
     for barrier in b.barriers:
         if b.areas[barrier.a].level not in on and b.areas[barrier.b].level not in on:
             continue
         kind = barrier.kind
         if barrier.destroyed and kind is BarrierKind.FLOOR:
-            keys.add(("collapsed",))
+            keys.add((Legend.COLLAPSED,))
         elif barrier.destroyed:
-            keys.add(("broken",))
+            keys.add((Legend.BROKEN,))
         elif kind is BarrierKind.WALL:
-            keys.add(("wall", barrier.structure))
+            keys.add((Legend.WALL, barrier.structure))
         elif kind in OPENABLE:
-            keys.add((kind.value, barrier_state(barrier)))
+            keys.add((Legend(kind.value), barrier_state(barrier)))
         elif kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
-            keys.add((kind.value,))
-    keys |= {("wall", w) for w in outer_walls(b, on)}
+            keys.add((Legend(kind.value),))
+    keys |= {(Legend.WALL, w) for w in outer_walls(b, on)}
     if any(void_cells(b, lv) for lv in on):
-        keys.add(("void",))
+        keys.add((Legend.VOID,))
     for route in b.routes:
         if shows_routes(options) and any(b.areas[i].level in on for i in route.areas):
-            keys.add(("route", route.kind))
+            keys.add((Legend.ROUTE, route.kind))
     if scene is not None:
         for i, fire in scene.fires.items():
             if b.areas[i].level in on and options.shows(i, fire=True):
                 if hidden_fire(scene, i):
                     if options.gm:
-                        keys.add(("fire", "hidden"))
+                        keys.add((Legend.FIRE, FireMark.HIDDEN))
                     continue
-                keys.add(("fire", "hot" if fire.temperature is Temperature.HOT else "regular"))
+                keys.add((Legend.FIRE, FireMark.HOT if fire.temperature is Temperature.HOT
+                           else FireMark.REGULAR))
         if scene.smoke is not None:
+            from fuego.engine.smoke import SMOKE_WORDS, Density
+
             for i, d in scene.smoke.density.items():
                 if b.areas[i].level in on and int(d) and options.shows(i):
-                    keys.add(("smoke", "thick" if int(d) == 2 else "thin"))
+                    keys.add((Legend.SMOKE, SMOKE_WORDS[Density(int(d))]))
         for k, hero in enumerate(scene.heroes if options.tokens else ()):
             if b.areas[hero.area].level in on:
-                keys.add(("hero", k))
+                keys.add((Legend.HERO, k))
         from fuego.modules.wrecks import burning_wrecks
 
         if any(b.areas[w.area].level in on and options.shows(w.area)
                for w in burning_wrecks(scene)):
-            keys.add(("wreck",))
-    order = ["fuel", "outdoors", "void", "wall", "door", "window", "broken", "stairs", "ladder", "hole",
-             "collapsed",
-             "route", "feature", "exit", "fire", "wreck", "smoke", "burned", "hero"]
-    return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] == "hero" else 0,
+            keys.add((Legend.WRECK,))
+    order = list(Legend)
+    return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] is Legend.HERO else 0,
                                        str(k[1:])))
 
 
@@ -360,92 +410,22 @@ def legend_height(n: int, width: float) -> float:
     return 0.25 + 0.225 * rows
 
 
-def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,  # noqa: C901
-            width: float, height: float, bottom: float = 0.0) -> None:
+def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
+                width: float, height: float, bottom: float = 0.0) -> None:
     import matplotlib
-    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    keys = legend_keys(b, scene, levels, options)
     handles: list[Any] = []
     labels: list[str] = []
-
-    def add(handle, label):
-        handles.append(handle)
-        labels.append(label)
-
-    fuel_cmap = matplotlib.colormaps["YlOrBr"]
-    for key in keys:
-        kind = key[0]
-        if kind == "fuel":
-            add(Patch(facecolor=fuel_cmap(0.08 + 0.62 * 5 / 9), edgecolor="#999999"),
-                "fuel (shade and number: Resolve 1-9)")
-        elif kind == "outdoors":
-            add(Patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors")
-        elif kind == "void":
-            add(Patch(facecolor=VOID["facecolor"], edgecolor=VOID["edgecolor"],
-                      hatch=VOID["hatch"]), "not part of the building (rock, air...)")
-        elif kind == "wall":
-            lw, colour, label = wall_style(key[1])
-            add(Line2D([], [], color=colour, lw=lw), label)
-        elif kind == "door":
-            add(Patch(facecolor="#8b5a2b" if key[1] == "closed" else "white",
-                      edgecolor="#222222"), f"door ({key[1]})")
-        elif kind == "window":
-            add(Patch(facecolor="#9fd3f0" if key[1] == "closed" else "white",
-                      edgecolor="#222222"), f"window ({key[1]})")
-        elif kind == "broken":
-            add(Line2D([], [], color=BROKEN, lw=1.4, ls=(0, (3, 2))),
-                "broken wall, door or window (a gap)")
-        elif kind == "stairs":
-            add(Patch(facecolor="#f4f1ea", edgecolor="#444444", hatch="---"), "stairs (up/down)")
-        elif kind == "ladder":
-            add(Line2D([], [], color="#6e4b2a", lw=1.4, marker="|", ms=8), "ladder (up/down)")
-        elif kind == "hole":
-            add(Line2D([], [], color="#555555", lw=0, marker="o", ms=8),
-                "hole or hatch in the floor (up/down)")
-        elif kind == "route":
-            style = ROUTE_STYLE.get(key[1], ROUTE_STYLE[RouteKind.OTHER])
-            add(Line2D([], [], color=style["color"], lw=style["lw"], alpha=style["alpha"],
-                       ls=style["ls"]), f"{key[1].value} (fire runs along it)")
-        elif kind == "feature":
-            word, colour = FEATURE_MARK[key[1]]
-            add(_Word(word, colour), FEATURE_LABEL[key[1]])
-        elif kind == "exit":
-            add(Patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6), "way out (EXIT)")
-        elif kind == "fire":
-            colour = FIRE_COLOUR["hot" if key[1] == "hot" else "regular"]
-            if key[1] == "hidden":
-                add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor="white",
-                           markeredgecolor=HIDDEN_FIRE),
-                    "hidden fire (GM only; number: Fire Dice)")
-            else:
-                add(Line2D([], [], lw=0, marker="o", ms=10, markerfacecolor=colour,
-                           markeredgecolor="#7b241c"),
-                    "fire (number: Fire Dice)" if key[1] != "hot" else "hot fire (flashover)")
-        elif kind == "wreck":
-            add(Patch(**WRECK_STYLE), "burning wreck (cart, wagon, boat...)")
-        elif kind == "smoke":
-            thick = key[1] == "thick"
-            add(Patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",
-                      hatch="xxx" if thick else "//"), f"{key[1]} smoke")
-        elif kind == "burned":
-            add(Patch(facecolor=BURNED, alpha=0.7), "burned out (fuel gone)")
-        elif kind == "collapsed":
-            add(Line2D([], [], lw=0, marker="o", ms=9, markerfacecolor="#555555",
-                       markeredgecolor=BROKEN), "collapsed floor (hole)")
-        elif kind == "hero" and scene is not None:
-            hero = scene.heroes[key[1]]
-            status = hero.status.value
-            label = f"{initials(hero.name)} {hero.name}"
-            if status != "active":
-                label += f" ({status})"
-            add(Line2D([], [], lw=0, marker="o", ms=9,
-                       markerfacecolor=HERO_COLOUR.get(status, "#2e86c1"),
-                       markeredgecolor="#0b2e4a"), label)
+    for key in legend_keys(b, scene, levels, options):
+        entry = _LEGEND[key[0]](key, scene)
+        if entry is not None:
+            handles.append(entry[0])
+            labels.append(entry[1])
     if options.heat is not None:
-        add(Patch(facecolor=matplotlib.colormaps["inferno_r"](0.5), edgecolor="#999999"),
-            options.heat_label)
+        handles.append(Patch(facecolor=matplotlib.colormaps["inferno_r"](0.5),
+                             edgecolor="#999999"))
+        labels.append(options.heat_label)
     if not handles:
         return
     ncol, _ = legend_rows(len(handles), width)
@@ -456,6 +436,117 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
     for text in leg.get_texts():  # names are text, never mathtext
         text.set_parse_math(False)
     leg.set_gid("legend")
+
+
+# Each legend entry's handle and words, from its key (and the scene, for a hero's).
+def _patch(**style: Any) -> Any:
+    from matplotlib.patches import Patch
+
+    return Patch(**style)
+
+
+def _line(**style: Any) -> Any:
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], **style)
+
+
+def _fuel_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    import matplotlib
+
+    return (_patch(facecolor=matplotlib.colormaps["YlOrBr"](0.08 + 0.62 * 5 / 9),
+                   edgecolor="#999999"), "fuel (shade and number: Resolve 1-9)")
+
+
+def _wall_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    lw, colour, label = wall_style(key[1])
+    return _line(color=colour, lw=lw), label
+
+
+def _opening_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    kind, state = key
+    shut = "#8b5a2b" if kind is Legend.DOOR else "#9fd3f0"
+    return (_patch(facecolor=shut if state is Drawn.CLOSED else "white", edgecolor="#222222"),
+            f"{kind.value} ({state.value})")
+
+
+def _route_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    style = ROUTE_STYLE.get(key[1], ROUTE_STYLE[RouteKind.OTHER])
+    return (_line(color=style["color"], lw=style["lw"], alpha=style["alpha"], ls=style["ls"]),
+            f"{key[1].value} (fire runs along it)")
+
+
+def _feature_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    word, colour = FEATURE_MARK[key[1]]
+    return _Word(word, colour), FEATURE_LABEL[key[1]]
+
+
+def _fire_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    if key[1] is FireMark.HIDDEN:
+        return (_line(lw=0, marker="o", ms=10, markerfacecolor="white",
+                      markeredgecolor=HIDDEN_FIRE), "hidden fire (GM only; number: Fire Dice)")
+    hot = key[1] is FireMark.HOT
+    return (_line(lw=0, marker="o", ms=10, markerfacecolor=FIRE_COLOUR[key[1].value],
+                  markeredgecolor="#7b241c"),
+            "hot fire (flashover)" if hot else "fire (number: Fire Dice)")
+
+
+def _smoke_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    from fuego.engine.smoke import SMOKE_WORDS, Density
+
+    thick = key[1] == SMOKE_WORDS[Density.THICK]
+    return (_patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",
+                   hatch="xxx" if thick else "//"), f"{key[1]} smoke")
+
+
+def _hero_entry(key: tuple, scene: Scene | None) -> tuple[Any, str] | None:
+    from fuego.engine.heroes import Status
+
+    if scene is None:
+        return None
+    hero = scene.heroes[key[1]]
+    label = f"{initials(hero.name)} {hero.name}"
+    if hero.status is not Status.ACTIVE:
+        label += f" ({hero.status.value})"
+    return (_line(lw=0, marker="o", ms=9,
+                  markerfacecolor=HERO_COLOUR.get(hero.status.value, "#2e86c1"),
+                  markeredgecolor="#0b2e4a"), label)
+
+
+def _fixed(make: Callable[[], Any], label: str) -> Callable[[tuple, Scene | None], tuple]:
+    """An entry that is always drawn the same."""
+    return lambda key, scene: (make(), label)
+
+
+_LEGEND: dict[Legend, Callable[[tuple, Scene | None], tuple[Any, str] | None]] = {
+    Legend.FUEL: _fuel_entry,
+    Legend.OUTDOORS: _fixed(lambda: _patch(facecolor=OUTDOOR, edgecolor="#999999"), "outdoors"),
+    Legend.VOID: _fixed(lambda: _patch(facecolor=VOID["facecolor"], edgecolor=VOID["edgecolor"],
+                                       hatch=VOID["hatch"]),
+                        "not part of the building (rock, air...)"),
+    Legend.WALL: _wall_entry,
+    Legend.DOOR: _opening_entry,
+    Legend.WINDOW: _opening_entry,
+    Legend.BROKEN: _fixed(lambda: _line(color=BROKEN, lw=1.4, ls=(0, (3, 2))),
+                          "broken wall, door or window (a gap)"),
+    Legend.STAIRS: _fixed(lambda: _patch(facecolor="#f4f1ea", edgecolor="#444444", hatch="---"),
+                          "stairs (up/down)"),
+    Legend.LADDER: _fixed(lambda: _line(color="#6e4b2a", lw=1.4, marker="|", ms=8),
+                          "ladder (up/down)"),
+    Legend.HOLE: _fixed(lambda: _line(color="#555555", lw=0, marker="o", ms=8),
+                        "hole or hatch in the floor (up/down)"),
+    Legend.COLLAPSED: _fixed(lambda: _line(lw=0, marker="o", ms=9, markerfacecolor="#555555",
+                                           markeredgecolor=BROKEN), "collapsed floor (hole)"),
+    Legend.ROUTE: _route_entry,
+    Legend.FEATURE: _feature_entry,
+    Legend.EXIT: _fixed(lambda: _patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6),
+                        "way out (EXIT)"),
+    Legend.FIRE: _fire_entry,
+    Legend.WRECK: _fixed(lambda: _patch(**WRECK_STYLE), "burning wreck (cart, wagon, boat...)"),
+    Legend.SMOKE: _smoke_entry,
+    Legend.BURNED: _fixed(lambda: _patch(facecolor=BURNED, alpha=0.7), "burned out (fuel gone)"),
+    Legend.HERO: _hero_entry,
+}
 
 
 def legend_labels(building: Building, scene: Scene | None = None,

@@ -71,6 +71,7 @@ from fuego.render.map_style import (
     VOID,
     WINDOW_COLOUR,
     WRECK_STYLE,
+    FireMark,
     MapOptions,
     barrier_state,
     draw_legend,
@@ -161,7 +162,7 @@ def _safe(text: str) -> str:
 
 
 def barrier_gid(barrier: Barrier) -> str:
-    return f"barrier-{barrier.kind.value}-{barrier_state(barrier)}-{barrier.index}"
+    return f"barrier-{barrier.kind.value}-{barrier_state(barrier).value}-{barrier.index}"
 
 
 #: What one plan on a page shows, in areas: ``(x0, x1, y0, y1)``, column ``c`` spanning
@@ -1246,6 +1247,8 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
            placer: _Placer) -> None:
     from matplotlib.patches import Circle
 
+    from fuego.engine.fire import FireState
+
     fs = _fs(options, 9, 14)
     for i in sorted(scene.fires):
         fire = scene.fires[i]
@@ -1255,11 +1258,11 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         hidden = hidden_fire(scene, i)
         if not options.shows(i, fire=True) or (hidden and not options.gm):
             continue  # the players' map: what the table sees
-        state = fire.state.value
-        if state == "flame":
-            colour = FIRE_COLOUR["flame"]
+        flame = fire.state is FireState.FLAME
+        if flame:
+            colour = FIRE_COLOUR[FireMark.FLAME.value]
         else:
-            colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR["regular"])
+            colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR[FireMark.REGULAR.value])
         r = 0.2 + 0.018 * fire.fd
         x, y = a.col + 0.5, a.row + 0.45
         placer.block(x - r, y - r, x + r, y + r)
@@ -1270,7 +1273,7 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         else:
             ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
                                 zorder=11, gid=f"fire-{_safe(a.name)}"))
-            colour_text = "white" if state != "flame" else "#7b241c"
+            colour_text = "white" if not flame else "#7b241c"
         _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
               color=colour_text, zorder=12)
 
@@ -1298,6 +1301,8 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
     finds no room is left to the legend)."""
     from matplotlib.patches import Circle
 
+    from fuego.engine.heroes import Status
+
     fs = _fs(options, 7, 11)
     spots = [(0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78)]
     count: dict[int, int] = {}
@@ -1312,15 +1317,15 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         n = count.get(hero.area, 0)
         count[hero.area] = n + 1
         dx, dy = spots[n % 4]
-        status = hero.status.value
-        colour = HERO_COLOUR.get(status, HERO_COLOUR["active"])
+        escaped = hero.status is Status.ESCAPED
+        colour = HERO_COLOUR.get(hero.status.value, HERO_COLOUR[Status.ACTIVE.value])
         x, y = a.col + dx, a.row + dy
         placer.block(x - 0.15, y - 0.15, x + 0.15, y + 0.15)
         ax.add_patch(Circle((x, y), 0.15, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
-                            ls="--" if status == "escaped" else "-", zorder=13,
+                            ls="--" if escaped else "-", zorder=13,
                             gid=f"hero-{_safe(hero.name)}"))
         _text(ax, x, y, initials(hero.name), ha="center", va="center", fontsize=fs,
-              color="white" if status != "escaped" else "#0b2e4a", fontweight="bold",
+              color="white" if not escaped else "#0b2e4a", fontweight="bold",
               zorder=14)
         if crowd[hero.area] == 1 and options.area_inches >= 0.75:  # else the legend names them
             names.append((hero.area, hero.name, max(MIN_PT, fs - 1.5),

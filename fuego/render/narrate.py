@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import Event, EventKind
+from fuego.engine.scene import Cause
 from fuego.render.phrases import (
     damage_text,
     fire_area,
@@ -88,7 +89,7 @@ class Narrator:
                 self._track(event)
                 return [(pending, line)]
             out.extend(self._pairs(pending, None))
-        if event.kind in (K.FIRE_STARTED, K.FIRE_MERGED) and event.data.get("cause") == "route":
+        if event.kind in (K.FIRE_STARTED, K.FIRE_MERGED) and event.data.get("cause") == Cause.ROUTE:
             # The engine lights the areas of a route before it logs the spread itself; tell
             # the spread first, then the fires it lit.
             self._route.append(event)

@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING, Any, cast
 
 from fuego.engine import events
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
+from fuego.engine.fire import FUEL_SPENT
+from fuego.engine.fire_actions import ActionKind
+from fuego.engine.hero_actions import ROLL_ACTION, HeroActionKind, Purpose
+from fuego.engine.heroes import Status
+from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
-from fuego.rules.charts import Rank, Temperature
+from fuego.rules.charts import Contact, Rank, Temperature
+from fuego.rules.settings import ExplosionRule
+from fuego.table.gm import Shown
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -170,12 +177,12 @@ def _generic(e: Event) -> str:
     return ", ".join(parts)
 
 
-_DAMAGE_CAUSE = {
-    "standing in fire": "standing in the fire",
-    "moved into fire": "stepping into the fire",
-    "clothes": "from burning clothes",
-    "debris": "from falling debris",
-    "burning oil": "from the burning oil on them",
+_DAMAGE_CAUSE: dict[str, str] = {
+    DamageCause.STANDING: "standing in the fire",
+    DamageCause.MOVING: "stepping into the fire",
+    DamageCause.CLOTHES: "from burning clothes",
+    DamageCause.DEBRIS: "from falling debris",
+    DamageCause.BURNING_OIL: "from the burning oil on them",
 }
 #: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
 _CONTACT_FROM = {
@@ -203,7 +210,7 @@ def _gm_barrier(verb: str):
 def _shown(e: Event) -> str:
     """What a ``reveal``/``hide`` names: ``the whole building``, ``level upper``, ``room bar``."""
     what = e.data.get("what")
-    return "the whole building" if what == "all" else f"{what} {e.data.get('name')}"
+    return "the whole building" if what == Shown.ALL else f"{what} {e.data.get('name')}"
 
 
 #: The GM's overrides (fuego.table.gm), by their ``action``.
@@ -249,7 +256,7 @@ def _hero_status(name: str, status: str, flesh: int, dramatic: int) -> str:
     if dramatic:
         wounds.append(plural(dramatic, "Dramatic Wound"))
     hurt = ", ".join(wounds) if wounds else "unhurt"
-    if status == "active":
+    if status == Status.ACTIVE:
         return f"{name} {hurt}"
     return f"{name} ({_words(status)}) {hurt}"
 
@@ -409,7 +416,7 @@ def _on_fire_merged(e: Event, c: Context) -> str | None:
     b = c.building
     src = d.get("source")
     by = f" from the fire in {src[5:]}" if isinstance(src, str) and src.startswith("fire@") else ""
-    hotter = " and burns hot" if d.get("temperature") == "hot" else ""
+    hotter = " and burns hot" if d.get("temperature") == Temperature.HOT else ""
     if d.get("grew"):
         return f"{_fire(e, b)} grows to FD {d.get('fd')}{by}{hotter}"
     if hotter:
@@ -427,7 +434,7 @@ def _on_fire_grew(e: Event, c: Context) -> str | None:
     if "total" in d:
         return _with_roll(text, d)
     why = d.get("why")
-    return text + (f" ({why})" if why and why != "grow" else "")
+    return text + (f" ({why})" if why and why != ActionKind.GROW else "")
 
 
 @_phrase(K.FIRE_SHRANK)
@@ -479,9 +486,9 @@ def _on_fire_action_failed(e: Event, c: Context) -> str | None:
             "burn-through": "fails to burn through", "destroy": "fails to break through",
             "spread": "fails to spread"}.get(action, f"fails to {_words(action)}")
     text = f"{_fire(e, b, c.fd)} {verb}"
-    if target and action != "grow":
+    if target and action != ActionKind.GROW:
         to = place(target, b, near=fire_area(e.actor, e.area))
-        text += f" to {to}" if action in ("leap", "spread") else f" into {to}"
+        text += f" to {to}" if action in (ActionKind.LEAP, ActionKind.SPREAD) else f" into {to}"
     return _with_roll(text, d)
 
 
@@ -536,7 +543,7 @@ def _on_fire_out(e: Event, c: Context) -> str | None:
     d = cast(events.FireOut, e.data)
     b = c.building
     reason = d.get("reason") or ""
-    if reason == "fuel spent":
+    if reason == FUEL_SPENT:
         return f"{_fire(e, b)} burns out: its fuel is spent"
     text = f"{_fire(e, b)} goes out" + (f" ({reason})" if reason else "")
     if d.get("burned_out"):
@@ -614,11 +621,11 @@ def _on_hero_action(e: Event, c: Context) -> str | None:
     d = cast(events.HeroAction, e.data)
     b = c.building
     action = d.get("action")
-    if action == "roll":
+    if action == ROLL_ACTION:
         purpose = d.get("purpose") or "act"
-        if purpose == "smother fire" and d.get("target"):
+        if purpose == Purpose.SMOTHER and d.get("target"):
             text = f"{e.actor} tries to smother the fire in {place(d['target'], b)}"
-        elif purpose == "put out clothes":
+        elif purpose == Purpose.PUT_OUT_CLOTHES:
             text = f"{e.actor} tries to put out burning clothes"
         else:
             text = f"{e.actor} tries to {purpose}"
@@ -635,7 +642,7 @@ def _on_hero_moved(e: Event, c: Context) -> str | None:
     frm = d.get("frm")
     text = f"{e.actor} moves from {place(frm, b)} to {place(e.area, b, near=frm)}"
     why = d.get("why")
-    return text + (f" ({why})" if why and why != "move" else "")
+    return text + (f" ({why})" if why and why != HeroActionKind.MOVE else "")
 
 
 @_phrase(K.HERO_AVOIDED)
@@ -696,7 +703,7 @@ def _on_explosion(e: Event, c: Context) -> str | None:
     if d.get("broken"):
         text += f", blowing open {plural(len(d['broken']), 'barrier')}"
     if caught:
-        how = "as falling debris" if d.get("rule") == "debris" else "as a hot fire"
+        how = "as falling debris" if d.get("rule") == ExplosionRule.DEBRIS else "as a hot fire"
         text += f"; it catches {', '.join(caught)} {how}"
     return text
 
@@ -878,7 +885,7 @@ def damage_text(e: Event) -> str:
     text = f"{e.actor} takes {d.get('damage')} fire damage"
     contact = d.get("contact") or ""
     if cause in _DAMAGE_CAUSE:
-        if contact == "oil" and cause != "burning oil":  # stepped into burning oil
+        if contact == Contact.OIL and cause != DamageCause.BURNING_OIL:  # stepped into burning oil
             how += ": burning oil, hot, an extra Dramatic Wound per 10"
         return f"{text} {how}"
     if contact in _CONTACT_FROM:

@@ -17,6 +17,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import Event, EventKind
+from fuego.engine.fire import FUEL_SPENT
+from fuego.engine.hero_actions import ROLL_ACTION, Purpose
+from fuego.engine.loop import Ending
+from fuego.engine.scene import Cause
+from fuego.rules.charts import Temperature
+from fuego.table.gm import GM_ACTOR, NOTE_ACTION
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -100,7 +106,7 @@ def _cap(text: str) -> str:
 
 
 def _who(actor: Any) -> str:
-    if actor is None or actor == "GM" or str(actor).startswith("fire@"):
+    if actor is None or actor == GM_ACTOR or str(actor).startswith("fire@"):
         return ""
     return str(actor)
 
@@ -144,7 +150,7 @@ def _round_end(e: Event, b: Building | None) -> str:
 @_says(K.SCENE_END)
 def _scene_end(e: Event, b: Building | None) -> str:
     rounds = e.data.get("rounds", e.round)
-    out = " - the fire is out" if e.data.get("why") == "fire-out" else ""
+    out = " - the fire is out" if e.data.get("why") == Ending.FIRE_OUT else ""
     return f"The scene ends after {rounds} round{'s' if rounds != 1 else ''}{out}"
 
 
@@ -154,20 +160,20 @@ def _fire_started(e: Event, b: Building | None) -> str:
     cause = e.data.get("cause")
     source = e.data.get("source")
     src = source[5:] if isinstance(source, str) and source.startswith("fire@") else None
-    if cause == "start":
+    if cause == Cause.START:
         return f"Fire in {where}"
     if src is not None and room_key(src, b) == room_key(e.area, b):
         return f"The fire spreads through {where}"
     if src is not None:
         return f"Fire reaches {where} from {_where(src, b)}"
-    if cause == "clothes":
+    if cause == Cause.CLOTHES:
         return f"Burning clothes set {where} alight"
     return f"{_cap(where)} catches fire"
 
 
 @_says(K.FIRE_MERGED)
 def _fire_merged(e: Event, b: Building | None) -> str | None:
-    if e.data.get("temperature") == "hot":
+    if e.data.get("temperature") == Temperature.HOT:
         return f"The fire in {_where(e.area, b)} burns hotter"
     if e.data.get("grew"):
         return f"The fire in {_where(e.area, b)} grows"
@@ -229,7 +235,7 @@ def _fire_state(e: Event, b: Building | None) -> str | None:
 @_says(K.FIRE_OUT)
 def _fire_out(e: Event, b: Building | None) -> str:
     where = _where(fire_at(e), b)
-    if e.data.get("reason") == "fuel spent" or e.data.get("burned_out"):
+    if e.data.get("reason") == FUEL_SPENT or e.data.get("burned_out"):
         return f"The fire in {where} burns itself out"
     return f"The fire in {where} goes out"
 
@@ -264,15 +270,15 @@ def _floor_collapsed(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_ACTION)
 def _hero_action(e: Event, b: Building | None) -> str | None:
-    if e.data.get("action") != "roll":
+    if e.data.get("action") != ROLL_ACTION:
         return None  # the move, the opened door, the spotted fire tell it
     purpose = str(e.data.get("purpose") or "act")
     ok = e.data.get("success")
-    if purpose == "smother fire" and e.data.get("target"):
+    if purpose == Purpose.SMOTHER and e.data.get("target"):
         where = _where(e.data["target"], b)
         return (f"{e.actor} beats at the fire in {where}" if ok
                 else f"{e.actor} tries to smother the fire in {where}, but it keeps burning")
-    if purpose == "put out clothes":
+    if purpose == Purpose.PUT_OUT_CLOTHES:
         return (f"{e.actor} beats out the burning clothes" if ok
                 else f"{e.actor} tries to beat out the burning clothes, and fails")
     return f"{e.actor} tries to {purpose}: " + ("it works" if ok else "it does not work")
@@ -281,7 +287,7 @@ def _hero_action(e: Event, b: Building | None) -> str | None:
 @_says(K.HERO_MOVED)
 def _hero_moved(e: Event, b: Building | None) -> str | None:
     frm, to = e.data.get("frm"), e.area
-    if e.data.get("why") == "GM":
+    if e.data.get("why") == GM_ACTOR:
         return f"{e.actor} is now in {_where(to, b)}"
     if room_key(frm, b) == room_key(to, b):
         return None  # a step inside a room: the map shows it
@@ -430,7 +436,7 @@ def _wind(e: Event, b: Building | None) -> str | None:
 
 @_says(K.GM)
 def _gm(e: Event, b: Building | None) -> str | None:
-    if e.data.get("action") == "note":
+    if e.data.get("action") == NOTE_ACTION:
         return str(e.data.get("text") or "") or None
     return None  # the GM's other overrides show in what they change
 

@@ -73,6 +73,11 @@ def temperaments() -> tuple[str, ...]:
     return tuple(POLICIES)
 
 
+#: The modules (by registered name) whose wind blows from the scenario's ``weather.direction``
+#: unless their own options name one.
+WEATHER_DIRECTION_MODULES = ("wind", "drifting-smoke")
+
+
 @dataclass
 class Scenario:
     """A checked scenario file: the spec as written plus what the engine needs to build it."""
@@ -215,7 +220,7 @@ class Scenario:
             cls = registry.get(name)
             if cls is not None:  # check reports unknown names; a build skips them
                 options = copy.deepcopy(options) or {}
-                if name in ("wind", "drifting-smoke") and self.weather.direction:
+                if name in WEATHER_DIRECTION_MODULES and self.weather.direction:
                     # The scenario's weather.direction is where these modules' wind comes from,
                     # unless the module names its own.
                     options.setdefault("direction", self.weather.direction)

@@ -28,6 +28,12 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
 
 
+#: The GM as an event's actor, a move's ``why`` and a fire's change's cause.
+GM_ACTOR = "GM"
+#: The ``gm`` event's ``action`` for a line of the GM's own on the players' screen.
+NOTE_ACTION = "note"
+
+
 class WoundKind(str, Enum):
     """The wounds the GM deals (``wound``); the value is the log's ``{kind}-wounds`` action."""
 
@@ -74,7 +80,7 @@ def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = No
     if not scene.building.areas[i].burnable:
         raise RuleError(f"nothing burns in {area}",
                         tip="pick an area with fuel that has not burned out")
-    scene.emit(EventKind.GM, "GM", i, action="start-fire", fd=fd)
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="start-fire", fd=fd)
     return scene.start_fire(i, fd, cause, temperature=Temperature(temperature) if temperature else None,
                             kind=Rank(kind) if kind else None)
 
@@ -86,14 +92,14 @@ def set_fire_dice(scene: Scene, area: str, fd: int) -> None:
         raise RuleError(f"no fire burns in {area}")
     if not (fd == 0 or is_fire_dice(fd)):
         raise RuleError(f"Fire Dice must be 0-10 (0 puts it out), not {fd}")
-    scene.emit(EventKind.GM, "GM", i, action="set-fire-dice", fd=fd)
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="set-fire-dice", fd=fd)
     if fd == 0:
         scene.extinguish(fire, "put out by the GM", burned_out=False)
     else:
-        scene.set_fire_dice(fire, fd, "GM")
+        scene.set_fire_dice(fire, fd, GM_ACTOR)
 
 
-def barrier(scene: Scene, ref: str, what: BarrierAct | str, by: str = "GM") -> None:
+def barrier(scene: Scene, ref: str, what: BarrierAct | str, by: str = GM_ACTOR) -> None:
     """``what``: open, close or break."""
     try:
         act = BarrierAct(what)
@@ -121,8 +127,8 @@ def move_hero(scene: Scene, name: str, area: str) -> None:
     hero.area = i
     if hero.status is Status.ESCAPED:
         hero.status = Status.ACTIVE
-    scene.emit(EventKind.GM, "GM", i, action="move-hero", hero=hero.name)
-    scene.emit(EventKind.HERO_MOVED, hero.name, i, frm=scene.area_name(frm), why="GM")
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="move-hero", hero=hero.name)
+    scene.emit(EventKind.HERO_MOVED, hero.name, i, frm=scene.area_name(frm), why=GM_ACTOR)
 
 
 def wound(scene: Scene, name: str, n: int, kind: WoundKind) -> None:
@@ -134,7 +140,7 @@ def wound(scene: Scene, name: str, n: int, kind: WoundKind) -> None:
     hero = scene.hero(name)
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead")
-    scene.emit(EventKind.GM, "GM", hero.area, action=f"{kind.value}-wounds",
+    scene.emit(EventKind.GM, GM_ACTOR, hero.area, action=f"{kind.value}-wounds",
                hero=hero.name, n=n)
     # 003, Knocked Out: only the fire's Dramatic Wound kills; the GM's wounds are not the
     # fire's (``burn`` is), unless rules.knocked_out_death says fire-and-gm (the older reading)
@@ -156,7 +162,7 @@ def burn(scene: Scene, name: str, fd: int, by: BurnSource) -> None:
     hero = scene.hero(name)
     if not hero.present:
         raise RuleError(f"{hero.name} is not in the scene")
-    scene.emit(EventKind.GM, "GM", hero.area, action=f"burn-{by.value}", hero=hero.name, fd=fd)
+    scene.emit(EventKind.GM, GM_ACTOR, hero.area, action=f"burn-{by.value}", hero=hero.name, fd=fd)
     burn_hero(scene, hero, fd, BURN_CONTACT[by], f"the GM ({by.value})")
 
 
@@ -165,7 +171,7 @@ def explode(scene: Scene, area: str, fd: int, radius: int) -> None:
     from fuego.engine.explosion import explode as blow_up
 
     i = _area(scene, area)
-    scene.emit(EventKind.GM, "GM", i, action="explode", fd=fd)
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="explode", fd=fd)
     blow_up(scene, i, fd, Cause.GM, radius=radius, why="the explosion")
 
 
@@ -174,7 +180,7 @@ def blast(scene: Scene, area: str, dice: int) -> None:
     from fuego.modules.firefighting import blast as blow_out
 
     i = _area(scene, area)
-    scene.emit(EventKind.GM, "GM", i, action="blast", fd=dice)
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="blast", fd=dice)
     blow_out(scene, i, dice, why="the GM's blast")
 
 
@@ -189,7 +195,7 @@ def add_character(scene: Scene, name: str, area: str, *, npc: bool, rank: Rank) 
     scene.heroes.append(hero)
     if npc:
         scene.npcs_added.append(hero.name)
-    scene.emit(EventKind.GM, "GM", i, action="add-character", hero=hero.name, npc=npc,
+    scene.emit(EventKind.GM, GM_ACTOR, i, action="add-character", hero=hero.name, npc=npc,
                rank=rank.value)
 
 
@@ -198,7 +204,7 @@ def remove_character(scene: Scene, name: str) -> None:
     hero = scene.hero(name)
     hero.dice.clear()  # a die already queued in this round's phases is not played
     scene.heroes.remove(hero)
-    scene.emit(EventKind.GM, "GM", hero.area, action="remove-character", hero=hero.name)
+    scene.emit(EventKind.GM, GM_ACTOR, hero.area, action="remove-character", hero=hero.name)
 
 
 def show(scene: Scene, verb: str, what: Shown, name: str | None) -> None:
@@ -206,14 +212,14 @@ def show(scene: Scene, verb: str, what: Shown, name: str | None) -> None:
     ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
     changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
     data = {"what": what.value} | ({"name": name} if name is not None else {})
-    scene.emit(EventKind.GM, "GM", None, action=verb, **data)
+    scene.emit(EventKind.GM, GM_ACTOR, None, action=verb, **data)
 
 
 def note(scene: Scene, text: str) -> None:
     """A line of the GM's own on the players' screen."""
-    scene.emit(EventKind.GM, "GM", None, action="note", text=text)
+    scene.emit(EventKind.GM, GM_ACTOR, None, action=NOTE_ACTION, text=text)
 
 
 def end_scene(scene: Scene) -> None:
     scene.ended = True
-    scene.emit(EventKind.GM, "GM", None, action="end-scene")
+    scene.emit(EventKind.GM, GM_ACTOR, None, action="end-scene")

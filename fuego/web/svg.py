@@ -18,7 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from fuego.engine.fire import FireState
+from fuego.engine.heroes import Status
+from fuego.render.map_style import Drawn, FireMark
 from fuego.text import xml as escape
+from fuego.world.places import ALWAYS_OPEN, BarrierKind
 
 #: One 10-ft area, in SVG units; the margins hold the column letters and row numbers.
 S = 64
@@ -161,12 +165,12 @@ def _barrier(cv: _Canvas, wall: dict[str, Any]) -> None:
         cv.add(f'<line{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=CHANGED, stroke_width=16)}'
                f'{_attr(stroke_opacity=0.45, stroke_linecap="round", class_="changed-mark")}'
                f'{_attr(data_barrier=wall["index"])}/>')
-    if kind in ("open", "stairs", "ladder", "hole"):  # an archway between rooms
+    if kind in ALWAYS_OPEN:  # an archway between rooms
         cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=AXIS)}'
                f'{_attr(stroke_width=2, stroke_dasharray="2 6")}/>')
         return
-    if kind in ("wall", "floor"):
-        if state == "broken":
+    if kind in (BarrierKind.WALL, BarrierKind.FLOOR):
+        if state == Drawn.BROKEN:
             cv.add(f'<line{base}{_attr(x1=px0, y1=py0, x2=px1, y2=py1, stroke=BROKEN)}'
                    f'{_attr(stroke_width=4, stroke_dasharray="9 6")}/>')
         else:
@@ -179,25 +183,25 @@ def _barrier(cv: _Canvas, wall: dict[str, Any]) -> None:
     stubs = "".join(f"M{_f(px0 + ux * a)} {_f(py0 + uy * a)}L{_f(px0 + ux * b)} {_f(py0 + uy * b)}"
                     for a, b in ((0, 0.2), (0.8, 1)))
     cv.add(f'<path{_attr(d=stubs, stroke=WALL, stroke_width=5)}/>')
-    door = kind == "door"
+    door = kind == BarrierKind.DOOR
     half = 7 if door else 5
     ax, ay = px0 + ux * 0.2, py0 + uy * 0.2
     w, h = (2 * half, abs(uy) * 0.6) if vertical else (abs(ux) * 0.6, 2 * half)
     rx, ry = (ax - half, ay) if vertical else (ax, ay - half)
     colour = DOOR if door else WINDOW
-    if state == "broken":
+    if state == Drawn.BROKEN:
         cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill="none")}'
                f'{_attr(stroke=BROKEN, stroke_width=3, stroke_dasharray="6 4")}/>'
                f'<path d="M{_f(rx)} {_f(ry)}L{_f(rx + w)} {_f(ry + h)}M{_f(rx + w)} {_f(ry)}'
                f'L{_f(rx)} {_f(ry + h)}" stroke="{BROKEN}" stroke-width="3"/></g>')
-    elif state == "closed":
+    elif state == Drawn.CLOSED:
         bar = ""
         if not door:  # the glazing bar of a closed window
             bar = (f'<line{_attr(x1=px0 + ux * 0.2, y1=py0 + uy * 0.2, x2=px0 + ux * 0.8)}'
                    f'{_attr(y2=py0 + uy * 0.8, stroke="#10202c", stroke_width=2)}/>')
         cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill=colour)}'
                f'{_attr(stroke="#111111", stroke_width=2)}/>{bar}</g>')
-    elif state == "open":
+    elif state == Drawn.OPEN:
         leaf = S * (0.55 if door else 0.28)
         lx, ly = (ax + leaf, ay) if vertical else (ax, ay + leaf)
         cv.add(f'<g{base}><rect{_attr(x=rx, y=ry, width=w, height=h, fill="none")}'
@@ -219,22 +223,22 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
     if link.get("changed"):  # gave way this round
         parts.append(f'<rect{_attr(x=x + 3, y=y + 3, width=S - 6, height=S - 6, fill="none")}'
                      f'{_attr(stroke=CHANGED, stroke_width=4, class_="changed-mark")}/>')
-    if kind == "stairs":
+    if kind == BarrierKind.STAIRS:
         parts.append(f'<rect{_attr(x=x + 10, y=y + 10, width=S - 20, height=S - 20)}'
                      f'{_attr(fill="#5a544b", stroke=LABEL, stroke_width=2)}/>')
         d = "".join(f"M{x + 10} {_f(y + 10 + (S - 20) * k / 5)}H{x + S - 10}" for k in range(1, 5))
         parts.append(f'<path{_attr(d=d, stroke=LABEL, stroke_width=2)}/>')
-    elif kind == "ladder":
+    elif kind == BarrierKind.LADDER:
         d = (f"M{x + 22} {y + 8}V{y + S - 8}M{x + S - 22} {y + 8}V{y + S - 8}"
              + "".join(f"M{x + 22} {_f(y + 8 + (S - 16) * k / 5)}H{x + S - 22}"
                        for k in range(1, 5)))
         parts.append(f'<path{_attr(d=d, stroke="#d9a066", stroke_width=3)}/>')
     else:  # a hole, a trapdoor, a collapsed floor
-        broken = state == "broken"
+        broken = state == Drawn.BROKEN
         parts.append(f'<circle{_attr(cx=x + S / 2, cy=y + S / 2, r=S * 0.3, fill="#050505")}'
                      f'{_attr(stroke=BROKEN if broken else LABEL, stroke_width=3)}'
                      f'{_attr(stroke_dasharray="6 4" if broken else None)}/>')
-    if kind == "floor":  # the broken ring says it (and the key): no word to crowd the area
+    if kind == BarrierKind.FLOOR:  # the broken ring says it (and the key): no word to crowd the area
         parts.append("<title>collapsed floor</title>")
     else:
         # "up" along the top of the area, "down" along its bottom: an area with both reads
@@ -267,9 +271,10 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
     cx, cy = cv.x(fire["col"]) + S / 2, cv.y(fire["row"]) + S * 0.44
     fd, hot, state = fire["fd"], fire["hot"], fire["state"]
     r = S * (0.2 + 0.022 * fd)
-    kind = "flame" if state == "flame" else ("hot" if hot else "regular")
-    parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if kind != "flame" else "none")}'
-             f'{_attr(stroke=FIRE["flame"] if kind != "flame" else FIRE["flame"], stroke_width=3)}/>']
+    flame = state == FireState.FLAME
+    kind = (FireMark.FLAME if flame else (FireMark.HOT if hot else FireMark.REGULAR)).value
+    parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if not flame else "none")}'
+             f'{_attr(stroke=FIRE[FireMark.FLAME], stroke_width=3)}/>']
     parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
                  f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
     if fire.get("new"):  # new this round: a bright dashed ring around it
@@ -371,7 +376,7 @@ TOKEN = {
 def _token(cv: _Canvas, fig: dict[str, Any], x: float, y: float, r: float) -> None:
     status = fig["status"]
     fill, text_fill = TOKEN.get(("npc" if fig["npc"] else "hero", status), (HERO, "#ffffff"))
-    dash = "4 3" if status == "escaped" else None
+    dash = "4 3" if status == Status.ESCAPED else None
     width = 3 if r > 10 else 2
     if fig["npc"]:
         shape = (f'<rect{_attr(x=_f(x - r), y=_f(y - r), width=_f(2 * r), height=_f(2 * r))}'
@@ -381,7 +386,7 @@ def _token(cv: _Canvas, fig: dict[str, Any], x: float, y: float, r: float) -> No
         shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r), fill=fill, stroke="#ffffff")}'
                  f'{_attr(stroke_width=width, stroke_dasharray=dash)}/>')
     mark = ""
-    if status == "dead":
+    if status == Status.DEAD:
         mark = (f'<path d="M{_f(x - r)} {_f(y - r)}L{_f(x + r)} {_f(y + r)}" '
                 f'stroke="{BROKEN}" stroke-width="3"/>')
     if fig.get("me"):  # a player's own hero, on their own page: a bright ring

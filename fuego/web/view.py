@@ -35,9 +35,11 @@ from fuego.engine.sight import WATCHING, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
-from fuego.render.map_style import barrier_state  # the words fuego map's ids use
+from fuego.render.map_style import Drawn, barrier_state  # the words fuego map's ids use
 from fuego.render.players import named_room, say
 from fuego.rules.charts import Temperature
+from fuego.table.gm import Shown
+from fuego.table.overrides import Override
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
@@ -81,14 +83,14 @@ def known_fires(scene: Scene, hero: Hero | None = None) -> set[int]:
 
 # -- what the GM shows -----------------------------------------------------------------------------
 #: The GM's words for the players' screen (fuego.table.gm): show, take back, a line of the GM's.
-REVEAL, HIDE, NOTE = "reveal", "hide", "note"
+REVEAL, HIDE, NOTE = Override.REVEAL, Override.HIDE, Override.NOTE
 
 
 def shown_areas(b: Building, what: str, name: str | None) -> set[int]:
     """The areas a ``reveal``/``hide`` names: ``all``, a ``level`` or a ``room`` (by key)."""
-    if what == "all":
+    if what == Shown.ALL:
         return set(range(len(b.areas)))
-    if what == "level":
+    if what == Shown.LEVEL:
         return {a.index for a in b.areas if b.levels[a.level].name == name}
     return set(b.room_areas(str(name))) if name in b.rooms else set()
 
@@ -258,7 +260,7 @@ def _barriers(scene: Scene, level: int, seen: set[int],
         if la != level and lb != level:
             continue
         visible = barrier.a in seen or barrier.b in seen
-        state = barrier_state(barrier) if visible else "unseen"
+        state = (barrier_state(barrier) if visible else Drawn.UNSEEN).value
         if la == lb:
             edge = _edge(b, barrier)
             same_room = b.areas[barrier.a].room == b.areas[barrier.b].room

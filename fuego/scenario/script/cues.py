@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 
 # -- cues and the script -------------------------------------------------------------------------
+#: What a cue's hit tells, copied into its ``script`` event (the area is the event's own).
+HIT_LOGGED = ("room", "hero", "fd", "barrier")
+
+
 @dataclass
 class Cue:
     index: int
@@ -78,9 +82,7 @@ class Script:
         first = True
         for _ in range(MAX_PASSES):
             end = len(log)
-            events = log[self.index:]
-            if kinds is not None:
-                events = [e for e in events if e.kind in kinds]
+            events = log.since(self.index, kinds)
             self.index = end
             if events:  # the cues that may happen by one of them
                 present = {e.kind for e in events}
@@ -108,7 +110,7 @@ class Script:
     def _fire(self, scene: Scene, cue: Cue, hit: dict[str, Any]) -> None:
         self.fired[cue.index] += 1
         ctx = {"round": scene.round, "cue": cue.name, **hit}
-        data = {k: v for k, v in hit.items() if k in ("room", "hero", "fd", "barrier")}
+        data = {k: v for k, v in hit.items() if k in HIT_LOGGED}
         scene.emit(EventKind.SCRIPT, None, hit.get("area"), cue=cue.name,
                    text=cue.name, times=self.fired[cue.index], **data)
         for effect in cue.effects:

@@ -12,6 +12,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
 from fuego.rules.charts import Rank, Temperature
+from fuego.scenario.script.words import HERO_HERE
 from fuego.world.building import Building
 from fuego.world.places import Feature, RouteKind
 
@@ -34,8 +35,6 @@ class Effect:
 
 #: An area given as ``"{area}"``: where the trigger happened (resolved when the cue fires).
 HERE = -1
-#: A character given as ``"{hero}"``: the one the trigger names (resolved when the cue fires).
-HERO_HERE = "{hero}"
 
 
 def _here(scene: Scene, areas: list[int], ctx: dict[str, Any]) -> list[int]:
@@ -281,11 +280,13 @@ def set_wind(scene: Scene, strength: str | None, direction: str | None, why: str
     if strength is None:
         text = f"The wind turns: it blows from the {direction}"
     else:
-        verb = "rises" if strength in ("gale", "strong") else "changes"
+        verb = "rises" if strength in (Wind.GALE, Wind.STRONG) else "changes"
         text = f"The wind {verb}: {strength}" + (f" from the {direction}" if direction else "")
     scene.emit(EventKind.WIND, None, None, cue=why, text=text, **data)
 
 
+#: The weather effect's keys for the wind (the rest are the weather module's options).
+WIND_KEYS = ("wind", "direction")
 #: What the script's weather effect may set besides the wind: the weather module's options.
 WEATHER_KEYS = ("ec", "rain", "snowfall", "snow", "temperature", "ground")
 
@@ -307,7 +308,7 @@ class WeatherEffect(Effect):
     values: dict[str, Any] = field(default_factory=dict)
 
     def apply(self, scene, script, cue, ctx):
-        opts = {k: v for k, v in self.values.items() if k not in ("wind", "direction")}
+        opts = {k: v for k, v in self.values.items() if k not in WIND_KEYS}
         if opts:
             from fuego.modules.weather import Weather
 

@@ -11,7 +11,7 @@ from fuego.scenario.script.checks import Collector, shorten
 from fuego.scenario.script.cues import Cue, Script
 from fuego.scenario.script.parse_effects import EffectReader
 from fuego.scenario.script.parse_triggers import TriggerReader
-from fuego.scenario.script.words import ALWAYS, CONTEXT_KEYS, MAX_CUES, Path
+from fuego.scenario.script.words import ALWAYS, CONTEXT_KEYS, MAX_CUES, EffectName, Path
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class _Parser(TriggerReader, EffectReader):
     """Turns the raw ``script:`` data into cues, reporting every problem with its key path."""
 
     # -- the script ------------------------------------------------------------------------
-    def parse(self, raw: Any) -> list[Cue] | None:  # noqa: C901
+    def parse(self, raw: Any) -> list[Cue] | None:
         path = self.root
         if raw is None:
             return []
@@ -35,20 +35,7 @@ class _Parser(TriggerReader, EffectReader):
         if len(raw) > MAX_CUES:
             self.add(path, f"{len(raw)} cues; a script may have at most {MAX_CUES}")
             return None
-        # Names first: characters the script adds, and oil it spills, may be used anywhere.
-        for item in raw:
-            for effect in _effects_of(item):
-                if not isinstance(effect, dict) or len(effect) != 1:
-                    continue
-                (key, value), = effect.items()
-                if key == "npc" and isinstance(value, dict) and isinstance(value.get("name"), str):
-                    self.npc_names.setdefault(value["name"].strip().lower(), value["name"].strip())
-                if key == "spill-oil":
-                    areas = value.get("areas") if isinstance(value, dict) else value
-                    for a in areas if isinstance(areas, list) else []:
-                        i = self.b.find(a) if isinstance(a, str) else None
-                        if i is not None:
-                            self.oil_areas.add(i)
+        self._names_first(raw)
         cues: list[Cue] = []
         names: dict[str, int] = {}
         ok = True
@@ -68,7 +55,24 @@ class _Parser(TriggerReader, EffectReader):
             cues.append(cue)
         return cues if ok else None
 
-    def cue(self, item: Any, path: Path, n: int) -> Cue | None:  # noqa: C901
+    def _names_first(self, raw: list) -> None:
+        """Names first: characters the script adds, and oil it spills, may be used anywhere."""
+        for item in raw:
+            for effect in _effects_of(item):
+                if not isinstance(effect, dict) or len(effect) != 1:
+                    continue
+                (key, value), = effect.items()
+                if key == EffectName.NPC and isinstance(value, dict) and isinstance(
+                        value.get("name"), str):
+                    self.npc_names.setdefault(value["name"].strip().lower(), value["name"].strip())
+                if key == EffectName.SPILL_OIL:
+                    areas = value.get("areas") if isinstance(value, dict) else value
+                    for a in areas if isinstance(areas, list) else []:
+                        i = self.b.find(a) if isinstance(a, str) else None
+                        if i is not None:
+                            self.oil_areas.add(i)
+
+    def cue(self, item: Any, path: Path, n: int) -> Cue | None:
         allowed = ("name", "when", "do", "once", "every", "description")
         spec = self.mapping(item, path, allowed, ("when", "do"))
         if spec is None:
@@ -90,7 +94,19 @@ class _Parser(TriggerReader, EffectReader):
         if not isinstance(desc, str):
             self.add(path + ("description",), f"expected text, got {shorten(desc)}")
             ok = False
-        once = True
+        once = self._once(spec, path)
+        self._node = 0
+        trigger = self.trigger(spec["when"], path + ("when",))
+        provides = trigger.provides | ALWAYS if trigger is not None else None
+        effects = self.effects(spec["do"], path + ("do",), provides)
+        if trigger is None or effects is None or not ok or once is None:
+            return None
+        return Cue(n, name.strip(), trigger, effects, once)
+
+    def _once(self, spec: dict, path: Path) -> bool | None:
+        """Does the cue fire once (the default; ``once:``, ``every:``)? None: a problem (each
+        reported)."""
+        once, ok = True, True
         if "once" in spec:
             if not isinstance(spec["once"], bool):
                 self.add(path + ("once",), f"expected true or false, got {shorten(spec['once'])}")
@@ -107,13 +123,7 @@ class _Parser(TriggerReader, EffectReader):
                 ok = False
             else:
                 once = not spec["every"]
-        self._node = 0
-        trigger = self.trigger(spec["when"], path + ("when",))
-        provides = trigger.provides | ALWAYS if trigger is not None else None
-        effects = self.effects(spec["do"], path + ("do",), provides)
-        if trigger is None or effects is None or not ok:
-            return None
-        return Cue(n, name.strip(), trigger, effects, once)
+        return once if ok else None
 
 
 def _effects_of(item: Any) -> list:

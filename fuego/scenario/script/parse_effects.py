@@ -14,8 +14,8 @@ from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten,
 from fuego.scenario.script.effects import (
     FIRE_RANKS,
     HERE,
-    HERO_HERE,
     WEATHER_KEYS,
+    WIND_KEYS,
     BarrierEffect,
     Blast,
     BurnEffect,
@@ -33,13 +33,16 @@ from fuego.scenario.script.effects import (
     weather_words,
 )
 from fuego.scenario.script.words import (
+    AREA_HERE,
     CONTEXT_KEYS,
     DIRECTIONS,
     EFFECT_NAMES,
+    HERO_HERE,
     MAX_EFFECTS,
     MAX_RADIUS,
     MAX_SAY_CHARS,
     WINDS,
+    EffectName,
     Path,
 )
 from fuego.world.places import OPENABLE, BarrierKind
@@ -74,18 +77,19 @@ class EffectReader(Reader):
             return None
         (key, value), = raw.items()
         p = path + (key,)
-        if key not in EFFECT_NAMES:
+        name = _effect_name(key)
+        if name is None:
             self.add(p, f"unknown effect {key!r}{suggest(key, EFFECT_NAMES)}; effects: "
                      f"{one_of(EFFECT_NAMES, 20)}")
             return None
-        if key == "say":
+        if name is EffectName.SAY:
             return self.e_say(value, p, provides)
         self._provides = provides
-        return getattr(self, "e_" + key.replace("-", "_"))(value, p)
+        return getattr(self, "e_" + name.value.replace("-", "_"))(value, p)
 
     def here(self, value: Any, path: Path) -> bool:
         """Is ``value`` the trigger's own area (``"{area}"``)? Reports a trigger without one."""
-        if not (isinstance(value, str) and value.strip() == "{area}"):
+        if not (isinstance(value, str) and value.strip() == AREA_HERE):
             return False
         if self._provides is not None and "area" not in self._provides:
             self.add(path, "the trigger gives no {area} to act on; name the area")
@@ -237,7 +241,7 @@ class EffectReader(Reader):
     def e_break(self, v, p):
         return self._barrier_effect(BarrierAct.BREAK, v, p)
 
-    def e_collapse(self, v, p):  # noqa: C901
+    def e_collapse(self, v, p):
         if isinstance(v, str):
             v = {"room": v} if v in self.b.rooms else {"floor": v}
         spec = self.mapping(v, p, ("room", "floor", "fd", "by"))
@@ -253,17 +257,24 @@ class EffectReader(Reader):
         fd = self.integer(spec.get("fd", 3), p + ("fd",), 1, 10, "the debris' Fire Dice")
         if fd is None:
             return None
-        if "room" in spec:
-            key = self.room(spec["room"], p + ("room",))
-            if key is None:
-                return None
-            floors = [f for f in (self._floor_under(i) for i in self.b.room_areas(key))
-                      if f is not None]
-            if not floors:
-                self.add(p + ("room",), f"room {key!r} has no floor over another level to "
-                         "collapse into", tip="collapse a room on an upper level")
-                return None
-            return Collapse(floors, fd, by)
+        floors = self._room_floors(spec, p) if "room" in spec else self._floors(spec, p)
+        return Collapse(floors, fd, by) if floors is not None else None
+
+    def _room_floors(self, spec, p) -> list[int] | None:
+        """The floors under a room that ``collapse: {room: ...}`` brings down."""
+        key = self.room(spec["room"], p + ("room",))
+        if key is None:
+            return None
+        floors = [f for f in (self._floor_under(i) for i in self.b.room_areas(key))
+                  if f is not None]
+        if not floors:
+            self.add(p + ("room",), f"room {key!r} has no floor over another level to "
+                     "collapse into", tip="collapse a room on an upper level")
+            return None
+        return floors
+
+    def _floors(self, spec, p) -> list[int] | None:
+        """The floors under the areas that ``collapse: {floor: ...}`` brings down."""
         areas = self._areas(spec["floor"], p + ("floor",))
         if areas is None:
             return None
@@ -276,7 +287,7 @@ class EffectReader(Reader):
                          "collapse into")
                 return None
             floors.append(f)
-        return Collapse(floors, fd, by)
+        return floors
 
     def _floor_under(self, i: int) -> int | None:
         below = self.b.vertical_neighbour(i, up=False)
@@ -313,7 +324,7 @@ class EffectReader(Reader):
         got = self._wind_values(v, p)
         return WindEffect(*got) if got is not None else None
 
-    def e_weather(self, v, p):  # noqa: C901
+    def e_weather(self, v, p):
         allowed = ("wind", "direction", *WEATHER_KEYS)
         spec = self.mapping(v, p, allowed)
         if spec is None:
@@ -323,23 +334,35 @@ class EffectReader(Reader):
                      f"keys: {one_of(allowed)}")
             return None
         values: dict[str, Any] = {}
-        if "wind" in spec or "direction" in spec:
-            wind = {"strength" if k == "wind" else k: spec[k] for k in ("wind", "direction")
-                    if k in spec}
-            got = self._wind_values(wind, p)
-            if got is None:
-                return None
-            if got[0]:
-                values["wind"] = got[0]
-            if got[1]:
-                values["direction"] = got[1]
-        words = weather_words()
-        ok = True
+        if any(k in spec for k in WIND_KEYS) and not self._weather_wind(spec, p, values):
+            return None
         others = [k for k in spec if k in WEATHER_KEYS]
         if others and self.settings is not None and "weather" not in self.settings.modules:
             self.add(p + (others[0],), f"{others[0]} is the weather module's: switch it on "
                      "(rules.modules: {weather: {}}) or change only the wind here")
             return None
+        ok = self._weather_words(spec, others, p, values)
+        if ok and others:
+            ok = self._module_weather_check({k: values[k] for k in others}, p)
+        return WeatherEffect(values) if ok else None
+
+    def _weather_wind(self, spec, p, values: dict[str, Any]) -> bool:
+        """The weather effect's ``wind`` (a strength) and ``direction`` read into ``values``."""
+        wind_key, direction_key = WIND_KEYS
+        wind = {("strength" if k == wind_key else k): spec[k] for k in WIND_KEYS if k in spec}
+        got = self._wind_values(wind, p)
+        if got is None:
+            return False
+        if got[0]:
+            values[wind_key] = got[0]
+        if got[1]:
+            values[direction_key] = got[1]
+        return True
+
+    def _weather_words(self, spec, others: list[str], p, values: dict[str, Any]) -> bool:
+        """The weather module's options among ``others``, each checked against its words."""
+        words = weather_words()
+        ok = True
         for k in others:
             val = spec[k]
             word = val.strip().lower() if isinstance(val, str) else val
@@ -349,9 +372,7 @@ class EffectReader(Reader):
                 ok = False
                 continue
             values[k] = word
-        if ok and others:
-            ok = self._module_weather_check({k: values[k] for k in others}, p)
-        return WeatherEffect(values) if ok else None
+        return ok
 
     def _module_weather_check(self, values: dict[str, Any], p: Path) -> bool:
         """The weather module's own check of a change (``Weather.check_weather``), if it has one."""
@@ -398,32 +419,15 @@ class EffectReader(Reader):
                           "resolve": traits.resolve, "panache": traits.panache,
                           "knacks": dict(hero.knacks), "rank": hero.rank})
 
-    def e_burn(self, v, p):  # noqa: C901
+    def e_burn(self, v, p):
         spec = self.mapping(v, p, ("who", "hero", "at", "fd", "by", "temperature"),
                             ("fd", "by"))
         if spec is None:
             return None
-        keys = [k for k in ("who", "hero", "at") if k in spec]
-        if len(keys) != 1:
-            self.add(p, "name who burns ('who: NAME') or where ('at: AREA': everyone there)")
+        target = self._burn_target(spec, p)
+        if target is None:
             return None
-        key = keys[0]
-        who = at = None
-        if key == "at":
-            at = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
-            if at is None:
-                return None
-        elif isinstance(spec[key], str) and spec[key].strip() == "{hero}":
-            provides = self._provides
-            if provides is not None and "hero" not in provides:
-                self.add(p + (key,), "'{hero}' needs a trigger that names a hero (hero-enters, "
-                         "hero-knocked-out)")
-                return None
-            who = HERO_HERE
-        else:
-            who = self.hero(spec[key], p + (key,))
-            if who is None:
-                return None
+        who, at = target
         fd = self.integer(spec["fd"], p + ("fd",), 1, 10, "Fire Dice")
         by = self.choice(spec["by"], p + ("by",), BurnSource,
                          f"one of {one_of(s.value for s in BurnSource)}")
@@ -431,11 +435,30 @@ class EffectReader(Reader):
             return None
         ok, temp = self.optional_choice(spec, "temperature", p, Temperature,
                                         "cold, regular or hot")
-        if not ok:
-            return None
-        if fd is None:
+        if not ok or fd is None:
             return None
         return BurnEffect(by, fd, who=who, at=at, temperature=temp)
+
+    def _burn_target(self, spec, p) -> tuple[str | None, int | None] | None:
+        """Who a ``burn:`` strikes (a name or ``{hero}``) or where (everyone in an area):
+        (who, at), or None with the problem reported."""
+        keys = [k for k in ("who", "hero", "at") if k in spec]
+        if len(keys) != 1:
+            self.add(p, "name who burns ('who: NAME') or where ('at: AREA': everyone there)")
+            return None
+        if "at" in spec:
+            at = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
+            return (None, at) if at is not None else None
+        key = keys[0]
+        if isinstance(spec[key], str) and spec[key].strip() == HERO_HERE:
+            provides = self._provides
+            if provides is not None and "hero" not in provides:
+                self.add(p + (key,), "'{hero}' needs a trigger that names a hero (hero-enters, "
+                         "hero-knocked-out)")
+                return None
+            return HERO_HERE, None
+        who = self.hero(spec[key], p + (key,))
+        return (who, None) if who is not None else None
 
     def _vehicle(self, v, p, driven: bool):
         from fuego.modules.wrecks import MAX_ROUNDS, VEHICLES
@@ -519,3 +542,10 @@ def _check_hero(sheet: dict, path: Path, problems) -> tuple[bool, Any]:
     from fuego.scenario.spec import HeroSpec, check
 
     return check(HeroSpec, sheet, path, problems)
+
+
+def _effect_name(key: Any) -> EffectName | None:
+    try:
+        return EffectName(key)
+    except ValueError:
+        return None

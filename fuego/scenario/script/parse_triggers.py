@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fuego.rules.settings import FlashoverMode
 from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
 from fuego.scenario.script.triggers import (
     All,
@@ -180,7 +181,7 @@ class TriggerReader(Reader):
         if self.b.rooms[key].outdoors:
             self.add(p, f"{key!r} is outdoors: only enclosed rooms flash over")
             return None
-        if self.settings is not None and getattr(self.settings.flashover, "value", "") == "off":
+        if self.settings is not None and self.settings.flashover == FlashoverMode.OFF:
             self.add(p, "flashover is off in this scenario (rules.flashover: off), so this "
                      "cue could never fire")
             return None
