@@ -214,6 +214,11 @@ class Building:
         """Each room's areas by key (do not change it)."""
         return self._room_areas
 
+    def position_index(self) -> dict[tuple[int, int, int], int]:
+        """Each area by its place, ``(level, col, row)`` -> index (:meth:`at`; do not change
+        it)."""
+        return self._by_pos
+
     def between(self, i: int, j: int) -> Barrier | None:
         """The barrier on the edge between areas ``i`` and ``j`` (None: not neighbours)."""
         data = self.graph.get_edge_data(i, j)

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from fuego.world.building import Building
 
 _NO_LEAPS: list[tuple[int, int, int]] = []
+_NO_WALLS: list[tuple[int, int, int | None, int | None]] = []  # (shared: most areas have none)
 _NO_AREAS: frozenset[int] = frozenset()
 #: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
 _REACH_KEPT = 4096
@@ -123,13 +124,14 @@ class Paths:
     each bumping :attr:`version` (``Building.version``). A barrier change is noted at once and
     applied at the next ask, so a round that breaks many barriers patches once."""
 
-    __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "version",
+    __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "positions",
+                 "version",
                  "_changed", "_rebuilt", "_fuel_back",
-                 "_nbrs", "_lists", "_open", "_walls", "_reach", "_regions",
+                 "_nbrs", "_lists", "_walls", "_reach", "_regions", "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
-                 "_at", "_sight", "_faces", "_look_steps", "_burnable")
+                 "_sight", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
     _exit_memo: tuple[Mapping[int, float], list[float]] | None
 
@@ -138,6 +140,7 @@ class Paths:
         self.graph, self.levels = building.graph, building.levels
         self.areas, self.barriers, self.rooms = building.areas, building.barriers, building.rooms
         self.room_areas: dict[str, list[int]] = building.room_index()
+        self.positions: Mapping[tuple[int, int, int], int] = building.position_index()
         self.version = 0
         self._changed: list[Barrier] = []  # barriers changed since the last ask
         self._fuel_back: set[int] = set()  # areas whose fuel changed since the last leap ask
@@ -166,8 +169,8 @@ class Paths:
         area = self.areas[i]
         if not self._rebuilt:
             self._fuel[i] = area.burnable
-        if self._burnable is not None:
-            here = self._burnable.setdefault(area.room, set())
+        here = self._burnable.get(area.room)
+        if here is not None:
             if area.burnable:
                 here.add(i)
             else:
@@ -197,15 +200,13 @@ class Paths:
             self._barriers_changed(changed)
 
     def _reset(self) -> None:
-        g = self.graph
         self._rebuilt = False
         self._changed = []
-        self._nbrs: list[list[tuple[int, Barrier]]] = [
-            [(j, data["barrier"]) for j, data in g.adj[i].items()] for i in g]
-        self._open = nx.Graph()
-        self._open.add_nodes_from(g)
-        self._open.add_edges_from((bar.a, bar.b) for bar in self.barriers if bar.passable)
-        self._lists: list[list[int]] = [list(self._open.adj[i]) for i in range(len(self.areas))]
+        # What is kept per area is made when first asked, but for the open lists every walk
+        # reads (docs/performance.md, "Memory": a 100,000-area field is a lot of lists).
+        self._nbrs: dict[int, list[tuple[int, Barrier]]] = {}
+        self._lists: list[list[int]] = [self._open_at(i) for i in range(len(self.areas))]
+        self._windows: list[Barrier] | None = None
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
         self._regions: list[bool] | None = None
@@ -221,26 +222,19 @@ class Paths:
         self._leap_steps = -1
         self._leap_near: set[int] | None = None
         self._leap_looked = False  # whether _leap_near was looked for since the last change
-        self._at = {(a.level, a.col, a.row): a.index for a in self.areas}
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
-        self._burnable: dict[str, set[int]] | None = None
+        self._burnable: dict[str, set[int]] = {}  # per room asked
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
-        self._orders: dict[int, tuple[list[int], bool, set[int]]] = {}
+        self._orders: dict[int, tuple[list[int], bool, int]] = {}
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
-        og = self._open
         sides: set[int] = set()
         for barrier in changed:
-            a, b = barrier.a, barrier.b
-            sides.update((a, b))
-            if barrier.passable:
-                og.add_edge(a, b)
-            elif og.has_edge(a, b):
-                og.remove_edge(a, b)
+            sides.update((barrier.a, barrier.b))
         for i in sides:
             self._walls.pop(i, None)
-            self._lists[i] = list(og.adj[i])
+            self._lists[i] = self._open_at(i)
         lists = self._lists
         self._reach = {i: known for i, known in self._reach.items()
                        if known[1].keys().isdisjoint(sides)
@@ -262,20 +256,30 @@ class Paths:
                 self._steps[i] = self._steps_at(i)
         # an area's nearest areas stand unless a changed barrier is beside one it looked around
         self._orders = {start: known for start, known in self._orders.items()
-                        if known[2].isdisjoint(sides)}
+                        if sides.isdisjoint(known[0][:known[2]])}
 
     # -- neighbours ----------------------------------------------------------------------------
     def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
-        """Every neighbour of area ``i`` with the barrier between, in the graph's order."""
+        """Every neighbour of area ``i`` with the barrier between, in the graph's order (kept
+        per area once asked: do not change the list)."""
         if self._rebuilt:
             self._settle()
-        return self._nbrs[i]
+        known = self._nbrs.get(i)
+        if known is None:
+            known = self._nbrs[i] = [(j, data["barrier"]) for j, data in self.graph.adj[i].items()]
+        return known
+
+    def _open_at(self, i: int) -> list[int]:
+        """The neighbours of area ``i`` across a barrier that lets fire, smoke and people
+        through now, in the graph's order."""
+        return [j for j, data in self.graph.adj[i].items() if data["barrier"].passable]
 
     def open_graph(self) -> nx.Graph:
-        """The areas and the edges fire, smoke and people pass now (do not change it)."""
-        if self._changed or self._rebuilt:
-            self._settle()
-        return self._open
+        """The areas and the edges fire, smoke and people pass now: a view of the building's
+        graph (networkx's ``subgraph_view``, made per ask and live; nothing is copied)."""
+        g = self.graph
+        # (g.adj, not g.edges: that view would hold the graph in a reference cycle)
+        return nx.subgraph_view(g, filter_edge=lambda u, v: g.adj[u][v]["barrier"].passable)
 
     def open_lists(self) -> list[list[int]]:
         """:meth:`open_graph`'s adjacency as lists by area (do not change them)."""
@@ -294,13 +298,15 @@ class Paths:
         """:meth:`walls` for each of ``areas``, in order: the batch form."""
         if self._changed or self._rebuilt:
             self._settle()
-        kept, nbrs = self._walls, self._nbrs
+        kept, adj = self._walls, self.graph.adj
         out = []
         for i in areas:
             walls = kept.get(i)
             if walls is None:
-                walls = kept[i] = [(j, w.index, w.pass_through_tn, w.destruction_tn)
-                                   for j, w in nbrs[i] if not w.passable]
+                walls = [(j, w.index, w.pass_through_tn, w.destruction_tn)
+                         for j, w in ((j, data["barrier"]) for j, data in adj[i].items())
+                         if not w.passable]
+                walls = kept[i] = walls or _NO_WALLS
             out.append(walls)
         return out
 
@@ -317,17 +323,7 @@ class Paths:
         known = self._reach.get(i)
         if known is not None and known[0] == steps:
             return known[1], known[2]
-        dist = {i: 0}
-        frontier, adj, d = [i], self._lists, 0
-        while frontier and d != steps:
-            d += 1
-            nxt = []
-            for k in frontier:
-                for j in adj[k]:
-                    if j not in dist:
-                        dist[j] = d
-                        nxt.append(j)
-            frontier = nxt
+        dist = _spread(self._lists, (i,), steps)
         if len(self._reach) >= _REACH_KEPT:
             self._reach.clear()
             self._leaps.clear()
@@ -335,12 +331,12 @@ class Paths:
         return dist, self._reach[i][2]
 
     def near(self, sources: Iterable[int], steps: int) -> set[int]:
-        """The areas within ``steps`` moves of any of ``sources`` through the open graph."""
-        sources = list(sources)
-        if not sources:
-            return set()
-        return set(nx.multi_source_dijkstra_path_length(self.open_graph(), sources,
-                                                        cutoff=steps))
+        """The areas within ``steps`` moves of any of ``sources`` through the open graph (what
+        ``nx.multi_source_dijkstra_path_length`` with a cutoff answers: the walk of
+        :meth:`reach`)."""
+        if self._changed or self._rebuilt:
+            self._settle()
+        return set(_spread(self._lists, sources, steps))
 
     def blast(self, i: int, tn: int, steps: int) -> tuple[dict[int, int], list[int]]:
         """An explosion's reach from area ``i``: the areas within ``steps`` moves (area ->
@@ -358,7 +354,7 @@ class Paths:
             d = dist[k]
             if d >= steps:
                 continue
-            for j, barrier in self._nbrs[k]:
+            for j, barrier in self.neighbours(k):
                 if not barrier.passable:
                     dtn = barrier.destruction_tn
                     if dtn is None or dtn > tn:
@@ -479,19 +475,23 @@ class Paths:
 
     # -- regions and vents ---------------------------------------------------------------------
     def vent_flags(self) -> list[bool]:
-        """:meth:`vents` for every area, by index (do not change the list): the open graph's
-        regions (``nx.connected_components``), found again after a barrier changes."""
+        """:meth:`vents` for every area, by index (do not change the list), found again after a
+        barrier changes. A region of the open graph vents when it holds an outdoor area or an
+        open or broken window (:func:`vents_through`: through anything open into an outdoor
+        area, that area is in the region too), so the venting areas are those the open graph
+        joins to one of these: walked from them alone, not over every region (a field of
+        100,000 areas with no way out walks none)."""
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
-            areas, rooms, nbrs = self.areas, self.rooms, self._nbrs
-            vents = [False] * len(areas)
-            for members in nx.connected_components(self._open):
-                if any(rooms[areas[k].room].outdoors for k in members) or any(
-                        vents_through(bar, rooms[areas[j].room].outdoors)
-                        for k in members for j, bar in nbrs[k]):
-                    for k in members:
-                        vents[k] = True
+            if self._windows is None:  # (kinds never change: found once)
+                self._windows = [x for x in self.barriers if x.kind is BarrierKind.WINDOW]
+            sources = [i for key, room in self.rooms.items() if room.outdoors
+                       for i in self.room_areas.get(key, ())]
+            sources += [w.a for w in self._windows if vents_through(w, False)]
+            vents = [False] * len(self.areas)
+            for k in _spread(self._lists, sources, -1):
+                vents[k] = True
             self._regions = vents
         return self._regions
 
@@ -514,17 +514,16 @@ class Paths:
 
     def burnable_in(self, room: str) -> Set[int]:
         """The areas of ``room`` that can burn (fuel left, not burned out): flashover asks it of
-        every burning room each round, so it is kept as the fuel changes (:meth:`area_changed`)
-        instead of walking the room: cost per change, not per area. Do not change the set."""
+        every burning room each round, so it is kept per room once asked, as the fuel changes
+        (:meth:`area_changed`), instead of walking the room: cost per change, not per area. Do
+        not change the set."""
         if self._rebuilt:
             self._settle()
-        known = self._burnable
+        known = self._burnable.get(room)
         if known is None:
-            known = self._burnable = {key: set() for key in self.rooms}
-            for area in self.areas:
-                if area.burnable:
-                    known.setdefault(area.room, set()).add(area.index)
-        return known.get(room) or _NO_AREAS
+            fuel = self._fuel
+            known = self._burnable[room] = {i for i in self.room_areas.get(room, ()) if fuel[i]}
+        return known or _NO_AREAS
 
     def nearest(self, start: int, n: int) -> list[int]:
         """The ``n`` areas nearest ``start`` through the open graph (fewest moves, ties by
@@ -543,10 +542,10 @@ class Paths:
             known = self._orders[start] = self._walk_nearest(start, n + 8)
         return known[0][:n]
 
-    def _walk_nearest(self, start: int, n: int) -> tuple[list[int], bool, set[int]]:
+    def _walk_nearest(self, start: int, n: int) -> tuple[list[int], bool, int]:
         """The first ``n`` (or more: whole levels) areas of :meth:`nearest`'s order, whether
-        that is every area open to ``start``, and the areas it looked around (the first of
-        them)."""
+        that is every area open to ``start``, and how many of them (the first) it looked
+        around (a count, not a set: a big fire keeps one per smoking area)."""
         adj = self._lists
         seen = {start}
         order = [start]
@@ -563,7 +562,7 @@ class Paths:
             nxt.sort()
             order.extend(nxt)
             frontier = nxt
-        return order, not frontier, set(order[:looked])
+        return order, not frontier, looked
 
     def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
         """For each ``(start, cover)``, where the smoke of a fire in ``start`` covering
@@ -608,7 +607,7 @@ class Paths:
 
     def _steps_at(self, i: int) -> list[tuple[int, float]]:
         out = []
-        for j, barrier in self._nbrs[i]:
+        for j, barrier in self.neighbours(i):
             step = walk_step(barrier)
             if step is not None:
                 out.append((j, step))
@@ -738,7 +737,7 @@ class Paths:
 
     def _looks_at(self, i: int) -> tuple[tuple[int, bool], ...]:
         """:meth:`_looks` of area ``i``."""
-        at, edge, a = self._at, self.graph.get_edge_data, self.areas[i]
+        at, edge, a = self.positions, self.graph.get_edge_data, self.areas[i]
         row = []
         for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             j = at.get((a.level, a.col + dc, a.row + dr))
@@ -766,7 +765,7 @@ class Paths:
         queue = deque([i])
         while queue:
             k = queue.popleft()
-            for j, barrier in self._nbrs[k]:
+            for j, barrier in self.neighbours(k):
                 if j not in region and barrier.see_through and not barrier.vertical \
                         and self.areas[j].level == level:
                     region.add(j)
@@ -776,7 +775,7 @@ class Paths:
             line = self.line(i, j)
             if line.clear:
                 out[j] = line
-        for j, barrier in self._nbrs[i]:
+        for j, barrier in self.neighbours(i):
             if barrier.vertical and barrier.see_through:
                 out[j] = self.line(i, j)
         if len(self._sight) >= _REACH_KEPT:
@@ -797,7 +796,7 @@ class Paths:
                 if rooms[a.room].outdoors:
                     faces[a.index] = (a.index,)
                     continue
-                out = tuple(j for j, bar in self._nbrs[a.index]
+                out = tuple(j for j, bar in self.neighbours(a.index)
                             if rooms[areas[j].room].outdoors and bar.see_through
                             and not bar.vertical)
                 if out:
@@ -857,3 +856,23 @@ def _reach_stands(dist: dict[int, int], steps: int, changed: list[Barrier],
             if not any(dist.get(j) == d - 1 for j in lists[far]):
                 return False
     return True
+
+
+def _spread(adj: list[list[int]], sources: Iterable[int], steps: int) -> dict[int, int]:
+    """Breadth first from ``sources`` over the open lists ``adj``: each area within ``steps``
+    moves (-1: however far) and its moves, in the order found. What
+    ``nx.multi_source_dijkstra_path_length(open_graph, sources, cutoff=steps)`` answers (a
+    test checks it): reach, near and the vents walk it, thousands of times a run, and
+    networkx's views cost twice the walk (docs/performance.md)."""
+    dist = dict.fromkeys(sources, 0)
+    frontier, d = list(dist), 0
+    while frontier and d != steps:
+        d += 1
+        nxt = []
+        for k in frontier:
+            for j in adj[k]:
+                if j not in dist:
+                    dist[j] = d
+                    nxt.append(j)
+        frontier = nxt
+    return dist
