@@ -66,7 +66,7 @@ def room(key: str, name: str = "", *, fuel: int = 0, outdoors: bool = False, wet
     return RoomSpec(key, name or key.capitalize(), fuel, outdoors, wet, smoky)
 
 
-def make_building(  # noqa: C901
+def make_building(
     plan: Iterable[str] | None = None,
     rooms: Mapping[str, RoomSpec] | None = None,
     *,
@@ -96,40 +96,70 @@ def make_building(  # noqa: C901
     levels: dict[str, int] = {}
     for name, (elevation, _rows) in plans.items():
         levels[name] = b.add_level(name, elevation, floor).index
-    fuel = dict(fuel or {})
-    features = {k: frozenset(v) for k, v in (features or {}).items()}
-
-    def lookup(ref: str) -> int:
-        i = b.find(ref)
-        if i is None:
-            raise ValueError(f"no area {ref!r} in the plan")
-        return i
-
+    feats = {k: frozenset(v) for k, v in (features or {}).items()}
     for lname, (_elevation, rows) in plans.items():
-        lv = levels[lname]
-        for r, line in enumerate(rows):
-            for c, ch in enumerate(line):
-                if ch in ". ":
-                    continue
-                spec = rooms[ch]
-                key = spec.key
-                if key not in b.rooms:
-                    b.add_room(Room(key, spec.name or key, lv, outdoors=spec.outdoors))
-                elif b.rooms[key].level != lv:
-                    raise ValueError(f"room {key!r} on two levels: give each level its own")
-                short = f"{column_letters(c)}{r + 1}"
-                full = f"{lname}:{short}"
-                area_fuel = fuel.get(full, fuel.get(short, spec.fuel))
-                feats = features.get(full, features.get(short, frozenset()))
-                b.add_area(c, r, lv, key, fuel=area_fuel, wet=spec.wet, smoky=spec.smoky,
-                           features=frozenset(feats))
+        _add_areas(b, lname, levels[lname], rows, rooms, dict(fuel or {}), feats)
+    special = _special(b, ((doors or {}, BarrierKind.DOOR, door),
+                           (windows or {}, BarrierKind.WINDOW, window)), stairs)
+    _side_barriers(b, special, wall, outer_wall)
+    _vertical_barriers(b, special)
+    if special:
+        names = [" / ".join(sorted(b.areas[i].name for i in k)) for k in special]
+        raise ValueError(f"doors/windows/stairs between areas that are not neighbours: {names}")
+    for route_kind, refs in routes:
+        b.add_route(route_kind, [_lookup(b, r) for r in refs])
+    return b
+
+
+def _lookup(b: Building, ref: str) -> int:
+    """The area ``ref`` names (ValueError if none)."""
+    i = b.find(ref)
+    if i is None:
+        raise ValueError(f"no area {ref!r} in the plan")
+    return i
+
+
+def _special(b: Building, openings: Iterable[tuple[Mapping[tuple[str, str], bool], BarrierKind,
+                                                   Structure]],
+             stairs: Iterable[tuple[str, str]]
+             ) -> dict[frozenset[int], tuple[BarrierKind, Structure | None, bool]]:
+    """The barriers given by hand, by the pair of areas they join: doors and windows (closed
+    or not) and stairs."""
     special: dict[frozenset[int], tuple[BarrierKind, Structure | None, bool]] = {}
-    for pairs, kind, structure in ((doors or {}, BarrierKind.DOOR, door),
-                                   (windows or {}, BarrierKind.WINDOW, window)):
+    for pairs, kind, structure in openings:
         for (x, y), closed in pairs.items():
-            special[frozenset((lookup(x), lookup(y)))] = (kind, structure, bool(closed))
+            special[frozenset((_lookup(b, x), _lookup(b, y)))] = (kind, structure, bool(closed))
     for x, y in stairs:
-        special[frozenset((lookup(x), lookup(y)))] = (BarrierKind.STAIRS, None, False)
+        special[frozenset((_lookup(b, x), _lookup(b, y)))] = (BarrierKind.STAIRS, None, False)
+    return special
+
+
+def _add_areas(b: Building, lname: str, lv: int, rows: Iterable[str],
+               rooms: Mapping[str, RoomSpec], fuel: dict[str, int],
+               features: dict[str, frozenset]) -> None:
+    """One level's areas from its rows ('.' and ' ': none), each room made when first drawn,
+    fuel and features by the area's full or short name."""
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch in ". ":
+                continue
+            spec = rooms[ch]
+            key = spec.key
+            if key not in b.rooms:
+                b.add_room(Room(key, spec.name or key, lv, outdoors=spec.outdoors))
+            elif b.rooms[key].level != lv:
+                raise ValueError(f"room {key!r} on two levels: give each level its own")
+            short = f"{column_letters(c)}{r + 1}"
+            full = f"{lname}:{short}"
+            area_fuel = fuel.get(full, fuel.get(short, spec.fuel))
+            feats = features.get(full, features.get(short, frozenset()))
+            b.add_area(c, r, lv, key, fuel=area_fuel, wet=spec.wet, smoky=spec.smoky,
+                       features=frozenset(feats))
+
+
+def _side_barriers(b: Building, special: dict, wall: Structure, outer_wall: Structure) -> None:
+    """Between areas side by side: the door or window given there (taken from ``special``),
+    else open within a room, else a wall (the outer wall where one side is outdoors)."""
     for area in b.areas:
         for dc, dr in ((1, 0), (0, 1)):
             j = b.at(area.level, area.col + dc, area.row + dr)
@@ -145,15 +175,17 @@ def make_building(  # noqa: C901
             else:
                 outdoors = b.rooms[area.room].outdoors or b.rooms[other.room].outdoors
                 b.connect(area.index, j, BarrierKind.WALL, outer_wall if outdoors else wall)
-    # Vertical neighbours: same column and row on levels one apart.
+
+
+def _vertical_barriers(b: Building, special: dict) -> None:
+    """Vertical neighbours (same column and row on levels one apart): the stairs given there
+    (taken from ``special``), else the upper level's floor."""
     by_elev = sorted(b.levels, key=lambda lv: lv.elevation)
     for low, high in zip(by_elev, by_elev[1:]):
         if high.elevation - low.elevation != 1:
             continue
         for area in b.areas:
-            if area.level != low.index:
-                continue
-            j = b.at(high.index, area.col, area.row)
+            j = b.at(high.index, area.col, area.row) if area.level == low.index else None
             if j is None:
                 continue
             pair = frozenset((area.index, j))
@@ -162,12 +194,6 @@ def make_building(  # noqa: C901
                 b.connect(area.index, j, kind, made_of, closed=closed)
             else:
                 b.connect(area.index, j, BarrierKind.FLOOR, high.floor)
-    if special:
-        names = [" / ".join(sorted(b.areas[i].name for i in k)) for k in special]
-        raise ValueError(f"doors/windows/stairs between areas that are not neighbours: {names}")
-    for route_kind, refs in routes:
-        b.add_route(route_kind, [lookup(r) for r in refs])
-    return b
 
 
 def make_scene(building: Building, *, seed: int = 7, heroes: Iterable[Hero] = (),

@@ -19,7 +19,7 @@ from fuego.world.places import BarrierKind
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def reference_costs(scene):  # noqa: C901
+def reference_costs(scene):
     """The costs as first written: a Dijkstra reading every barrier afresh."""
     b = scene.building
     cost = [float("inf")] * len(b.areas)
@@ -34,20 +34,28 @@ def reference_costs(scene):  # noqa: C901
         if c > cost[k]:
             continue
         for j, barrier in b.neighbours(k):
-            if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
-                continue
-            if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
-                continue
-            step = 1.0 + (0 if barrier.passable else 1.0)
-            fire = scene.fires.get(k)
-            if fire is not None:
-                step += FIRE_COST_PER_DIE * fire.fd
-            if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
-                step += 2.0
-            if c + step < cost[j]:
+            step = reference_step(scene, k, barrier)
+            if step is not None and c + step < cost[j]:
                 cost[j] = c + step
                 heapq.heappush(heap, (c + step, j))
     return cost
+
+
+def reference_step(scene, k, barrier):
+    """One move's cost out of area ``k`` across ``barrier``, as first written (None: no way
+    through): one a move, one more through a closed door, more out of fire, two more down a
+    collapsed floor."""
+    if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+        return None
+    if not barrier.passable and barrier.kind is not BarrierKind.DOOR:
+        return None
+    step = 1.0 + (0 if barrier.passable else 1.0)
+    fire = scene.fires.get(k)
+    if fire is not None:
+        step += FIRE_COST_PER_DIE * fire.fd
+    if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
+        step += 2.0
+    return step
 
 
 def two_floors():

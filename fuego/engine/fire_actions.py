@@ -50,7 +50,8 @@ class ActionKind(str, Enum):
 
 
 class FireAction(NamedTuple):
-    """One thing a fire could do now (a tuple: candidates makes thousands a round)."""
+    """One thing a fire could do now (a tuple: candidates makes thousands a round, some from
+    the fields in this order)."""
 
     kind: ActionKind
     tn: int | None = None  # None: no roll (spreading along a route)
@@ -117,7 +118,7 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
     if fire.fd < MAX_FIRE_DICE:
         tn = fire.grow_tn if adjust is None else adjust(fire.grow_tn, here, ActionKind.GROW)
         if tn is not None:
-            acts.append(FireAction(ActionKind.GROW, tn, here))
+            acts.append(_new(FireAction, (_GROW, tn, here, None, (), None, 0)))
     if b.routes_at(here):
         _spreads(scene, fire, acts)
     _through_barriers(scene, fire, adjust, fuel_only, acts)
@@ -125,6 +126,13 @@ def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[Fir
         _beams(scene, fire, acts)
     _leaps(scene, fire, adjust, acts)
     return acts
+
+
+#: A FireAction made from its fields in order, without the keyword machinery of its class:
+#: candidates makes thousands a round, and a forecast millions.
+_new = tuple.__new__
+_GROW, _LEAP = ActionKind.GROW, ActionKind.LEAP
+_BURN_THROUGH, _DESTROY = ActionKind.BURN_THROUGH, ActionKind.DESTROY
 
 
 #: A module's say on an action's TN: (TN, target area, which action) -> TN, or None: forbidden.
@@ -167,12 +175,11 @@ def _through_barriers(scene: Scene, fire: Fire, adjust: Adjust | None, fuel_only
             continue
         if tn is not None and behind:
             if adjust is not None:
-                tn = adjust(tn, j, ActionKind.BURN_THROUGH)
+                tn = adjust(tn, j, _BURN_THROUGH)
             if tn is not None:
-                acts.append(FireAction(ActionKind.BURN_THROUGH, tn, j, barrier,
-                                       fuel_behind=behind))
+                acts.append(_new(FireAction, (_BURN_THROUGH, tn, j, barrier, (), None, behind)))
         if dtn is not None:
-            acts.append(FireAction(ActionKind.DESTROY, dtn, j, barrier, fuel_behind=behind))
+            acts.append(_new(FireAction, (_DESTROY, dtn, j, barrier, (), None, behind)))
 
 
 def _beams(scene: Scene, fire: Fire, acts: list[FireAction]) -> None:
@@ -192,14 +199,14 @@ def _leaps(scene: Scene, fire: Fire, adjust: Adjust | None, acts: list[FireActio
     areas = b.areas
     small = fire.fd <= ADJACENT_ONLY_MAX_FD
     for j, moves, tn in b.paths.leaps(here, scene.settings.max_leap_areas, scene.fires):
-        if small and not adjacent(scene, here, j, moves):
+        if small and moves > 1 and not adjacent(scene, here, j, moves):
             continue
         if adjust is not None:
-            adjusted = adjust(tn, j, ActionKind.LEAP)
+            adjusted = adjust(tn, j, _LEAP)
             if adjusted is None:
                 continue
             tn = adjusted
-        acts.append(FireAction(ActionKind.LEAP, tn, j, fuel_behind=areas[j].fuel))
+        acts.append(_new(FireAction, (_LEAP, tn, j, None, (), None, areas[j].fuel)))
 
 
 #: The shapes of the events an action logs most (a grow, a failed roll): logged as rows.

@@ -13,7 +13,6 @@ picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from fuego.engine.fire_actions import ActionKind, FireAction, candidates
@@ -86,43 +85,59 @@ def _mean(pool) -> float:
 _MEAN_OF: dict[int, tuple] = {}
 
 
-_RANK = itemgetter(0, 1, 2, 3)  # TN, then leaps and burn-through first, more fuel, lower area
-
-
 def _reaching(acts: list[FireAction]) -> list[FireAction]:
     return [a for a in acts if a.fuel_behind > 0 and a.kind is not ActionKind.GROW]
 
 
+_GROW, _SPREAD, _DESTROY = ActionKind.GROW, ActionKind.SPREAD, ActionKind.DESTROY
+
+
 def hungry(scene: Scene, fire: Fire) -> FireAction | None:
+    """In this order: the route with the most fuel (no roll); the easiest fair roll that
+    reaches fuel; grow; at ten dice the easiest roll that reaches fuel; a beam."""
     acts = candidates(scene, fire, fuel_only=True)  # (what the rules below can pick)
     # boxed in by fire: grow if it can (what the rules below come to)
-    if len(acts) < 2 and (not acts or acts[0].kind is ActionKind.GROW):
+    if len(acts) < 2 and (not acts or acts[0].kind is _GROW):
         return acts[0] if acts else None
-    spreads = [a for a in acts if a.kind is ActionKind.SPREAD]
-    if spreads:  # no roll needed: take the run with the most fuel
-        return max(spreads, key=lambda a: (a.fuel_behind, len(a.path), -a.path[-1]))
-    reaching = _reaching(acts)
-    fair = []
-    if reaching:  # (the means only matter for actions that reach fuel)
-        spread_mean = _mean(fire.spreading_pool())
-        destroy_mean = _mean(fire.destruction_pool())
-    for a in reaching:
-        mean = destroy_mean if a.kind is ActionKind.DESTROY else spread_mean
-        if a.tn is not None and a.tn <= FAIR_CHANCE * mean:
-            # burn-through and leaps start fires now; breaking in comes second
-            rank = 1 if a.kind is ActionKind.DESTROY else 0
-            fair.append((a.tn, rank, -a.fuel_behind, a.target, a))
-    if fair:
-        return min(fair, key=_RANK)[4]
-    grow = [a for a in acts if a.kind is ActionKind.GROW]
-    if grow:
-        return grow[0]
-    if reaching:  # at ten dice: try the easiest anyway
-        return min(reaching, key=lambda a: (a.tn, a.target))
-    beams = [a for a in acts if a.kind is ActionKind.DESTROY and a.beam is not None]
-    if beams:
-        return beams[0]
-    return None
+    spread = None
+    for a in acts:  # no roll needed: the run with the most fuel (the first of equals)
+        if a.kind is _SPREAD and (spread is None or _richer(a, spread)):
+            spread = a
+    if spread is not None:
+        return spread
+    fair, easiest = _rolls(fire, acts)
+    grow = acts[0] if acts[0].kind is _GROW else None  # (candidates' order: grow first)
+    return fair or grow or easiest or next((a for a in acts if a.beam is not None), None)
+
+
+def _richer(a: FireAction, b: FireAction) -> bool:
+    return (a.fuel_behind, len(a.path), -a.path[-1]) > (b.fuel_behind, len(b.path), -b.path[-1])
+
+
+def _rolls(fire: Fire, acts: list[FireAction]) -> tuple[FireAction | None, FireAction | None]:
+    """Of the rolls that reach fuel: the easiest with a fair chance (burn-through and leaps,
+    which start fires now, before breaking in; then more fuel, then the lower area), and the
+    easiest of all (then the lower area); the first of equals. One pass: every fire asks it
+    with every die."""
+    fair = easiest = None
+    fair_key: tuple = ()
+    easiest_key: tuple = ()
+    spread_mean = destroy_mean = 0.0
+    for a in acts:
+        tn = a.tn
+        if a.fuel_behind <= 0 or a.kind is _GROW or tn is None:
+            continue
+        if easiest is None:  # (the means only matter for actions that reach fuel)
+            spread_mean = _mean(fire.spreading_pool())
+            destroy_mean = _mean(fire.destruction_pool())
+        if easiest is None or (tn, a.target) < easiest_key:
+            easiest, easiest_key = a, (tn, a.target)
+        rank = 1 if a.kind is _DESTROY else 0
+        if tn <= FAIR_CHANCE * (destroy_mean if rank else spread_mean):
+            key = (tn, rank, -a.fuel_behind, a.target)
+            if fair is None or key < fair_key:
+                fair, fair_key = a, key
+    return fair, easiest
 
 
 def patient(scene: Scene, fire: Fire) -> FireAction | None:

@@ -27,6 +27,7 @@ from fuego.world.places import Feature
 if TYPE_CHECKING:
     from fuego.engine.rule_module import Burning, RuleModule
     from fuego.engine.script import Script
+    from fuego.engine.sight import SightCache
     from fuego.engine.smoke import SmokeField
 
 M = TypeVar("M", bound="RuleModule")
@@ -76,12 +77,16 @@ class Scene:
     npcs_added: list[str] = field(default_factory=list)
     #: ask_roll(hero, pool, tn, purpose) -> a total the player rolled, or None to let fuego roll
     ask_roll: Callable[..., int | None] | None = None
-    #: what each hero sees, kept per the state it follows by fuego.engine.sight
-    sight_cache: Any = field(default=None, repr=False, compare=False)
+    #: what each hero sees, kept for the state it follows: its one owner
+    #: (fuego.engine.sight.SightCache, which documents the key it reads)
+    sight: SightCache = field(init=False, repr=False, compare=False)
     _names: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []), repr=False,
                                                 compare=False)
 
     def __post_init__(self) -> None:
+        from fuego.engine.sight import SightCache
+
+        self.sight = SightCache()
         if self.smoke is None and self.settings.smoke:
             from fuego.engine.smoke import SmokeField
 

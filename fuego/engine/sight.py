@@ -27,7 +27,7 @@ fuego's reading, over the building's 10-ft areas:
 
 Sight is worked out from the state alone (the building, the fires, the smoke, the heroes and
 what they spotted), so a replayed session, the GM's screen and every renderer get the same
-answer; it is kept on the scene per that state.
+answer; the scene's :class:`SightCache` keeps it per that state (its key says which).
 """
 
 from __future__ import annotations
@@ -279,28 +279,45 @@ def why_unseen(scene: Scene, hero: Hero, area: int) -> Unseen | None:
 
 
 # -- everything a hero sees ----------------------------------------------------------------
-def _key(scene: Scene, hero: Hero) -> tuple:
-    """Everything a hero's sight follows (the cache's key)."""
-    smoke = scene.smoke
-    return (id(scene.building), scene.building.version, hero.name, hero.area, hero.status,
-            tuple(sorted(hero.known_fires)), tuple(scene.fires), tuple(sorted(scene.flashed)),
-            tuple(sorted(smoke.density.items())) if smoke is not None else (),
-            tuple((h.name, h.area, h.status) for h in scene.heroes))
+class SightCache:
+    """What each hero sees, kept for the state it follows: the one owner of sight's answers
+    (the scene holds one, ``Scene.sight``; nothing else keeps them).
+
+    A hero's :class:`HeroSight` is kept until its key changes (:meth:`key`): the building (its
+    ``version``: every barrier, fuel and feature change; the lines of sight themselves are
+    the building's, ``Paths.line``), the fires (their areas), the smoke (its density area by
+    area), the rooms flashed over, every hero's place and status, and the fires this hero has
+    spotted. Nothing tells it of a change: the key is read afresh at each ask, so whatever
+    changes that state (a rule, a module, the GM's hand, a replayed save) is seen."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[tuple, HeroSight]] = {}
+
+    @staticmethod
+    def key(scene: Scene, hero: Hero) -> tuple:
+        """Everything ``hero``'s sight follows."""
+        smoke = scene.smoke
+        return (id(scene.building), scene.building.version, hero.name, hero.area, hero.status,
+                tuple(sorted(hero.known_fires)), tuple(scene.fires), tuple(sorted(scene.flashed)),
+                tuple(sorted(smoke.density.items())) if smoke is not None else (),
+                tuple((h.name, h.area, h.status) for h in scene.heroes))
+
+    def of(self, scene: Scene, hero: Hero) -> HeroSight:
+        """What ``hero`` sees now (:func:`hero_sight`)."""
+        key = self.key(scene, hero)
+        known = self._kept.get(hero.name)
+        if known is not None and known[0] == key:
+            return known[1]
+        got = _hero_sight(scene, hero)
+        self._kept[hero.name] = (key, got)
+        return got
 
 
 def hero_sight(scene: Scene, hero: Hero) -> HeroSight:
-    """What ``hero`` sees now (:class:`HeroSight`); kept on the scene per the state it
-    follows (the building's version, fires, smoke, heroes and what they spotted)."""
-    cache = scene.sight_cache
-    if cache is None:
-        cache = scene.sight_cache = {}
-    key = _key(scene, hero)
-    known = cache.get(hero.name)
-    if known is not None and known[0] == key:
-        return known[1]
-    got = _hero_sight(scene, hero)
-    cache[hero.name] = (key, got)
-    return got
+    """What ``hero`` sees now (:class:`HeroSight`), kept by the scene's :class:`SightCache`."""
+    return scene.sight.of(scene, hero)
 
 
 def _hero_sight(scene: Scene, hero: Hero) -> HeroSight:

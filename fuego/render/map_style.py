@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
-from fuego.world.places import ALWAYS_OPEN, OPENABLE, Barrier, BarrierKind, Feature, RouteKind
+from fuego.world.places import ALWAYS_OPEN, OPENABLE, Area, Barrier, BarrierKind, Feature, RouteKind
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -325,44 +325,19 @@ def initials(name: str) -> str:
 
 
 # -- the legend -----------------------------------------------------------------------------------
-def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # noqa: C901
-                 options: MapOptions) -> list[tuple]:
+def legend_keys(building: Building, scene: Scene | None, levels: list[int],
+                options: MapOptions) -> list[tuple]:
     """What the legend will list (computed before drawing, so the figure can be sized)."""
     b = building
     on = set(levels)
     keys: set[tuple] = set()
     for area in b.areas:
-        if area.level not in on:
-            continue
-        if options.heat is None and options.fuel and area.fuel > 0:
-            keys.add((Legend.FUEL,))
-        if b.rooms[area.room].outdoors:
-            keys.add((Legend.OUTDOORS,))
-        if b.is_exit(area.index) and options.labels:
-            keys.add((Legend.EXIT,))
-        if options.heat is None and options.fuel:  # --no-fuel: no feature marks at all
-            for feat in (Feature.OIL, Feature.GUNPOWDER):
-                if feat in area.features:
-                    keys.add((Legend.FEATURE, feat.value))
-            if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM,
-                                Feature.LARGE_STONE_BEAM}:
-                keys.add((Legend.FEATURE, BEAM_MARK))
-        if area.burned_out and options.shows(area.index):
-            keys.add((Legend.BURNED,))
+        if area.level in on:
+            keys |= _area_keys(b, area, options)
     for barrier in b.barriers:
-        if b.areas[barrier.a].level not in on and b.areas[barrier.b].level not in on:
-            continue
-        kind = barrier.kind
-        if barrier.destroyed and kind is BarrierKind.FLOOR:
-            keys.add((Legend.COLLAPSED,))
-        elif barrier.destroyed:
-            keys.add((Legend.BROKEN,))
-        elif kind is BarrierKind.WALL:
-            keys.add((Legend.WALL, barrier.structure))
-        elif kind in OPENABLE:
-            keys.add((Legend(kind.value), barrier_state(barrier)))
-        elif kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
-            keys.add((Legend(kind.value),))
+        key = _barrier_key(barrier)
+        if key is not None and (b.areas[barrier.a].level in on or b.areas[barrier.b].level in on):
+            keys.add(key)
     keys |= {(Legend.WALL, w) for w in outer_walls(b, on)}
     if any(void_cells(b, lv) for lv in on):
         keys.add((Legend.VOID,))
@@ -370,31 +345,82 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],  # n
         if shows_routes(options) and any(b.areas[i].level in on for i in route.areas):
             keys.add((Legend.ROUTE, route.kind))
     if scene is not None:
-        for i, fire in scene.fires.items():
-            if b.areas[i].level in on and options.shows(i, fire=True):
-                if hidden_fire(scene, i):
-                    if options.gm:
-                        keys.add((Legend.FIRE, FireMark.HIDDEN))
-                    continue
-                keys.add((Legend.FIRE, FireMark.HOT if fire.temperature is Temperature.HOT
-                           else FireMark.REGULAR))
-        if scene.smoke is not None:
-            from fuego.engine.smoke import SMOKE_WORDS, Density
-
-            for i, d in scene.smoke.density.items():
-                if b.areas[i].level in on and int(d) and options.shows(i):
-                    keys.add((Legend.SMOKE, SMOKE_WORDS[Density(int(d))]))
-        for k, hero in enumerate(scene.heroes if options.tokens else ()):
-            if b.areas[hero.area].level in on:
-                keys.add((Legend.HERO, k))
-        from fuego.modules.wrecks import burning_wrecks
-
-        if any(b.areas[w.area].level in on and options.shows(w.area)
-               for w in burning_wrecks(scene)):
-            keys.add((Legend.WRECK,))
+        keys |= _scene_keys(b, scene, on, options)
     order = list(Legend)
     return sorted(keys, key=lambda k: (order.index(k[0]), k[1] if k[0] is Legend.HERO else 0,
                                        str(k[1:])))
+
+
+def _area_keys(b: Building, area: Area, options: MapOptions) -> set[tuple]:
+    """What one area shows: fuel, the open air, a way out, oil, gunpowder or beams (not on a
+    heat map or with --no-fuel), burned out."""
+    keys: set[tuple] = set()
+    fuel_marks = options.heat is None and options.fuel
+    if fuel_marks and area.fuel > 0:
+        keys.add((Legend.FUEL,))
+    if b.rooms[area.room].outdoors:
+        keys.add((Legend.OUTDOORS,))
+    if b.is_exit(area.index) and options.labels:
+        keys.add((Legend.EXIT,))
+    if fuel_marks:  # --no-fuel: no feature marks at all
+        for feat in (Feature.OIL, Feature.GUNPOWDER):
+            if feat in area.features:
+                keys.add((Legend.FEATURE, feat.value))
+        if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
+            keys.add((Legend.FEATURE, BEAM_MARK))
+    if area.burned_out and options.shows(area.index):
+        keys.add((Legend.BURNED,))
+    return keys
+
+
+def _barrier_key(barrier: Barrier) -> tuple | None:
+    """How a barrier is drawn: a collapsed floor, a gap, a wall by its material, a door or
+    window by its state, stairs, a ladder or a hole (None: an intact floor or an opening,
+    nothing of its own)."""
+    kind = barrier.kind
+    if barrier.destroyed and kind is BarrierKind.FLOOR:
+        return (Legend.COLLAPSED,)
+    if barrier.destroyed:
+        return (Legend.BROKEN,)
+    if kind is BarrierKind.WALL:
+        return (Legend.WALL, barrier.structure)
+    if kind in OPENABLE:
+        return (Legend(kind.value), barrier_state(barrier))
+    if kind in (BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE):
+        return (Legend(kind.value),)
+    return None
+
+
+def _scene_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> set[tuple]:
+    """What the scene shows on the levels drawn: fires (hot, regular, or hidden on the GM's
+    map), smoke by density, the heroes' tokens, burning wrecks."""
+    from fuego.engine.smoke import SMOKE_WORDS, Density
+    from fuego.modules.wrecks import burning_wrecks
+
+    keys = _fire_keys(b, scene, on, options)
+    if scene.smoke is not None:
+        for i, d in scene.smoke.density.items():
+            if b.areas[i].level in on and int(d) and options.shows(i):
+                keys.add((Legend.SMOKE, SMOKE_WORDS[Density(int(d))]))
+    for k, hero in enumerate(scene.heroes if options.tokens else ()):
+        if b.areas[hero.area].level in on:
+            keys.add((Legend.HERO, k))
+    if any(b.areas[w.area].level in on and options.shows(w.area) for w in burning_wrecks(scene)):
+        keys.add((Legend.WRECK,))
+    return keys
+
+
+def _fire_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> set[tuple]:
+    """The fires shown: hot or regular; one hidden from every hero only on the GM's map."""
+    keys: set[tuple] = set()
+    for i, fire in scene.fires.items():
+        if b.areas[i].level in on and options.shows(i, fire=True):
+            if not hidden_fire(scene, i):
+                keys.add((Legend.FIRE, FireMark.HOT if fire.temperature is Temperature.HOT
+                          else FireMark.REGULAR))
+            elif options.gm:
+                keys.add((Legend.FIRE, FireMark.HIDDEN))
+    return keys
 
 
 def legend_rows(n: int, width: float) -> tuple[int, int]:

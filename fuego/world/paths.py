@@ -131,7 +131,7 @@ class Paths:
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
-                 "_sight", "_faces", "_look_steps", "_burnable")
+                 "_sight", "_lines", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
     _exit_memo: tuple[Mapping[int, float], list[float]] | None
 
@@ -223,6 +223,7 @@ class Paths:
         self._leap_near: set[int] | None = None
         self._leap_looked = False  # whether _leap_near was looked for since the last change
         self._sight: dict[int, dict[int, Sightline]] = {}
+        self._lines: dict[tuple[int, int], Sightline] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
         self._burnable: dict[str, set[int]] = {}  # per room asked
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
@@ -247,6 +248,7 @@ class Paths:
         self._rooms = None
         self._exit_memo = None
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
+        self._lines.clear()
         self._faces = None
         if self._look_steps is not None:
             for i in sides:
@@ -572,8 +574,15 @@ class Paths:
         smoking fire at once (each list may be kept for the next ask: do not change it)."""
         if self._changed or self._rebuilt:
             self._settle()
-        flags, nearest = self.vent_flags(), self.nearest
-        return [(nearest(start, cover), flags[start]) for start, cover in asks]
+        flags, kept, nearest = self.vent_flags(), self._orders, self.nearest
+        out = []
+        for start, cover in asks:
+            known = kept.get(start)  # (the kept case without a call: thousands a round)
+            if known is not None and (len(known[0]) >= cover or known[1]):
+                out.append((known[0][:cover], flags[start]))
+            else:
+                out.append((nearest(start, cover), flags[start]))
+        return out
 
     # -- the way out ---------------------------------------------------------------------------
     def exits(self) -> list[int]:
@@ -659,12 +668,22 @@ class Paths:
         return cost
 
     # -- sight lines ---------------------------------------------------------------------------
-    def line(self, i: int, j: int) -> Sightline:  # noqa: C901
+    def line(self, i: int, j: int) -> Sightline:
         """The look from area ``i`` to area ``j`` (:class:`Sightline`). On one level the line
         runs between the areas' middles; where it passes exactly through a corner it goes by
-        whichever of the two areas beside the corner leaves the view open."""
+        whichever of the two areas beside the corner leaves the view open. Kept until a
+        barrier changes (the spot rule asks it of every fire near a hero, every phase)."""
         if self._changed or self._rebuilt:
             self._settle()
+        known = self._lines.get((i, j))
+        if known is None:
+            known = self._line(i, j)
+            if len(self._lines) >= _REACH_KEPT:
+                self._lines.clear()
+            self._lines[i, j] = known
+        return known
+
+    def _line(self, i: int, j: int) -> Sightline:  # noqa: C901
         a, b = self.areas[i], self.areas[j]
         if i == j:
             return Sightline()
