@@ -32,6 +32,7 @@ from fuego.rules.settings import SmokeClears
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
 
 
@@ -59,13 +60,36 @@ class SmokeField:
         return self.density.get(i, Density.NONE)
 
     # -- the rule ---------------------------------------------------------------------------
-    def update(self, scene: Scene) -> None:  # noqa: C901
+    def update(self, scene: Scene) -> None:
         """End-of-round smoke: grow, spread, vent, linger and clear; emits one SMOKE event."""
-        b = self.building
-        areas, modules = b.areas, scene.modules
-        smokers = [f for f in scene.fires.values() if f.state in ACTING]  # a Flame makes none
-        if modules:  # a module may place a fire's smoke itself (drifting-smoke)
+        new = self._spread(scene, self._smokers(scene))
+        owned: set[int] = set()  # areas whose smoke a module manages: no core lingering
+        # in the modules' end-of-round order, so the wind acts on the core's smoke before the
+        # modules that lay their own (the listing changes nothing)
+        modules = scene.modules
+        for m in sorted(modules, key=lambda m: m.end_order) if len(modules) > 1 else modules:
+            owned |= m.smoke_update(scene, self, new) or set()
+        linger, cleared = self._linger(scene, new, owned)
+        old = self.density
+        self.density, self.linger = new, linger
+        self._log(scene, old, new, cleared)
+
+    @staticmethod
+    def _smokers(scene: Scene) -> list[Fire]:
+        """The fires whose smoke the core lays: acting ones (a Flame makes none), unless a
+        module places a fire's smoke itself (drifting-smoke)."""
+        smokers = [f for f in scene.fires.values() if f.state in ACTING]
+        modules = scene.modules
+        if modules:
             smokers = [f for f in smokers if not any(m.smoke_claims(scene, f) for m in modules)]
+        return smokers
+
+    def _spread(self, scene: Scene, smokers: list[Fire]) -> dict[int, Density]:
+        """Each fire's smoke grows (enclosed) or stays (vented) and covers its nearest areas:
+        thin wherever some fire's smoke reaches, thick where a thick smoker's does; the areas
+        in the order first reached."""
+        b = self.building
+        areas = b.areas
         asks = [(f.area, f.smoke or SMOKE_AREA_FACTOR) for f in smokers]
         # where smoke from an area goes depends only on the barriers: the building's paths
         # keep each area's nearest areas, and say whether its air vents (Paths.smoke_reach)
@@ -76,44 +100,49 @@ class SmokeField:
         covers = [covered for covered, _ in got]  # each smoking fire's areas, in their order
         thick_covers = [covered for fire, (covered, _) in zip(smokers, got)
                         if areas[fire.area].thick_smoke]
-        # Thin wherever some fire's smoke reaches, thick where a thick smoker's does; areas in
-        # the order first reached (a big fire covers tens of thousands: made as whole dicts).
+        # (a big fire covers tens of thousands of areas: made as whole dicts)
         new = dict.fromkeys(chain.from_iterable(covers), Density.THIN)
         if thick_covers:
             new.update(dict.fromkeys(chain.from_iterable(thick_covers), Density.THICK))
-        owned: set[int] = set()  # areas whose smoke a module manages: no core lingering
-        # in the modules' end-of-round order, so the wind acts on the core's smoke before the
-        # modules that lay their own (the listing changes nothing)
-        for m in sorted(modules, key=lambda m: m.end_order) if len(modules) > 1 else modules:
-            owned |= m.smoke_update(scene, self, new) or set()
+        return new
+
+    def _linger(self, scene: Scene, new: dict[int, Density],
+                owned: set[int]) -> tuple[dict[int, int], list[int]]:
+        """Smoke no fire covers now lingers its rounds, then clears: kept in ``new``; the
+        rounds each lingering area has left, and the areas cleared."""
         linger: dict[int, int] = {}
-        cleared = []
+        cleared: list[int] = []
         left_behind = [i for i in self.density if i not in new and i not in owned]
-        if left_behind:
-            settings = scene.settings
-            rounds = SMOKE_DISSIPATE_ROUNDS[settings.wind]
-            # Fire by fire (003): no burning fire's smoke covers these areas now, so the fire
-            # that made it is out (or it vents): it clears whatever else burns in the room.
-            # The older reading waited for the room's last fire (smoke_clears: room).
-            burning_rooms = ({areas[i].room for i in scene.fires}
-                             if settings.smoke_clears is SmokeClears.ROOM else set())
-            for i in left_behind:
-                left = self.linger.get(i, rounds)
-                if areas[i].room not in burning_rooms or b.vents_from(i):
-                    left -= 1  # its fire is out, or the smoke piled up here has a way out now
-                if left > 0:
-                    new[i] = self.density[i]
-                    linger[i] = left
-                else:
-                    cleared.append(i)
-        old = self.density
-        # Every area whose smoke changed, in area order (issue 18: the log shows smoke by area).
+        if not left_behind:
+            return linger, cleared
+        b, settings = self.building, scene.settings
+        areas = b.areas
+        rounds = SMOKE_DISSIPATE_ROUNDS[settings.wind]
+        # Fire by fire (003): no burning fire's smoke covers these areas now, so the fire
+        # that made it is out (or it vents): it clears whatever else burns in the room.
+        # The older reading waited for the room's last fire (smoke_clears: room).
+        burning_rooms = ({areas[i].room for i in scene.fires}
+                         if settings.smoke_clears is SmokeClears.ROOM else set())
+        for i in left_behind:
+            left = self.linger.get(i, rounds)
+            if areas[i].room not in burning_rooms or b.vents_from(i):
+                left -= 1  # its fire is out, or the smoke piled up here has a way out now
+            if left > 0:
+                new[i] = self.density[i]
+                linger[i] = left
+            else:
+                cleared.append(i)
+        return linger, cleared
+
+    def _log(self, scene: Scene, old: dict[int, Density], new: dict[int, Density],
+             cleared: list[int]) -> None:
+        """The round's ``smoke`` event: every area whose smoke changed, in area order (issue
+        18: the log shows smoke by area); ``smoke-cleared`` when the last of it is gone."""
         changed = sorted([i for i, d in new.items() if old.get(i) is not d]
                          + [i for i in old if i not in new])
-        self.density, self.linger = new, linger
         if changed:
             now = list(new.values())
-            rooms = sorted({areas[i].room for i in new})
+            rooms = sorted({self.building.areas[i].room for i in new})
             scene.emit(EventKind.SMOKE, None, None, thin=now.count(Density.THIN),
                        thick=now.count(Density.THICK), rooms=rooms, cleared=len(cleared),
                        areas={scene.area_name(i): SMOKE_WORDS[new.get(i, Density.NONE)]

@@ -683,17 +683,12 @@ class Paths:
             self._lines[i, j] = known
         return known
 
-    def _line(self, i: int, j: int) -> Sightline:  # noqa: C901
+    def _line(self, i: int, j: int) -> Sightline:
         a, b = self.areas[i], self.areas[j]
         if i == j:
             return Sightline()
         if a.level != b.level:
-            data = self.graph.get_edge_data(i, j)
-            barrier: Barrier | None = None if data is None else data["barrier"]
-            if barrier is None or not barrier.vertical:
-                return Sightline(gap=True)
-            return Sightline(((i, HALF_AREA_FEET),),
-                             stop=None if barrier.see_through else barrier)
+            return self._line_up_or_down(i, j)
         steps_of = self._looks()
         dx, dy = b.col - a.col, b.row - a.row
         nx_, ny_ = abs(dx), abs(dy)
@@ -725,26 +720,22 @@ class Paths:
                 ways = ((xs, ys), (ys, xs))
             pieces.append((here, (t - t0) * length))
             t0 = t
-            nxt = -1
-            first_stop = -1
-            for way in ways:
-                cur, way_blurs = here, False
-                for side in way:
-                    step, blur = steps_of[cur][side]
-                    if step < 0:
-                        if first_stop == -1:
-                            first_stop = step
-                        cur = -1
-                        break
-                    cur, way_blurs = step, way_blurs or blur
-                if cur >= 0:
-                    nxt, blurs = cur, blurs or way_blurs
-                    break
+            nxt, way_blurs, first_stop = _across(steps_of, here, ways)
+            blurs = blurs or way_blurs
             if nxt < 0:
                 stop = barriers[-first_stop - 2] if first_stop <= -2 else None
                 return Sightline(tuple(pieces), stop=stop, gap=stop is None)
             here = nxt
         return Sightline(tuple(pieces), blurs=blurs)
+
+    def _line_up_or_down(self, i: int, j: int) -> Sightline:
+        """A look to the area above or below: through the link between them (a hatch, a
+        stairwell), half an area's depth; any other area on another level is out of reach."""
+        data = self.graph.get_edge_data(i, j)
+        barrier: Barrier | None = None if data is None else data["barrier"]
+        if barrier is None or not barrier.vertical:
+            return Sightline(gap=True)
+        return Sightline(((i, HALF_AREA_FEET),), stop=None if barrier.see_through else barrier)
 
     def _looks(self) -> list[tuple[tuple[int, bool], ...]]:
         """Per area, across each side (east, west, south, north): the area beyond if one sees
@@ -769,7 +760,7 @@ class Paths:
             row.append((j, bar.blurs) if bar.see_through else (-2 - bar.index, False))
         return tuple(row)
 
-    def sightlines(self, i: int) -> dict[int, Sightline]:  # noqa: C901
+    def sightlines(self, i: int) -> dict[int, Sightline]:
         """Every area a look from area ``i`` reaches unblocked (smoke aside), ``i`` itself
         included: the areas on its level whose line is clear, and those across an open link
         above or below. Kept per area until a barrier changes (do not change it)."""
@@ -778,20 +769,8 @@ class Paths:
         known = self._sight.get(i)
         if known is not None:
             return known
-        level = self.areas[i].level
-        # Only areas joined to i by see-through barriers on its level can be in view: a line
-        # crosses only such barriers, area to side-by-side area.
-        region = {i}
-        queue = deque([i])
-        while queue:
-            k = queue.popleft()
-            for j, barrier in self.neighbours(k):
-                if j not in region and barrier.see_through and not barrier.vertical \
-                        and self.areas[j].level == level:
-                    region.add(j)
-                    queue.append(j)
         out: dict[int, Sightline] = {}
-        for j in sorted(region):
+        for j in sorted(self._seen_through(i)):
             line = self.line(i, j)
             if line.clear:
                 out[j] = line
@@ -802,6 +781,21 @@ class Paths:
             self._sight.clear()
         self._sight[i] = out
         return out
+
+    def _seen_through(self, i: int) -> set[int]:
+        """The areas joined to ``i`` by see-through barriers on its level: only they can be in
+        view (a line crosses only such barriers, area to side-by-side area)."""
+        level, areas = self.areas[i].level, self.areas
+        region = {i}
+        queue = deque([i])
+        while queue:
+            k = queue.popleft()
+            for j, barrier in self.neighbours(k):
+                if j not in region and barrier.see_through and not barrier.vertical \
+                        and areas[j].level == level:
+                    region.add(j)
+                    queue.append(j)
+        return region
 
     def faces(self) -> dict[int, tuple[int, ...]]:
         """The building's outside as seen from outdoors: every outdoor area (itself), and every
@@ -850,6 +844,27 @@ class Paths:
             return set()
         return {other for other, edges in g.adj[key].items()
                 if any(data["barrier"].passable for data in edges.values())}
+
+
+def _across(steps_of: list[tuple[tuple[int, bool], ...]], here: int,
+            ways: tuple[tuple[int, ...], ...]) -> tuple[int, bool, int]:
+    """A line's step out of area ``here`` by the first of ``ways`` it sees through (a way is the
+    sides crossed in turn; two at a corner): the area reached and whether a papered window
+    blurred it, or -1 and the first stop met (``Paths._looks``' -2 - barrier, or -1)."""
+    first_stop = -1
+    for way in ways:
+        cur, way_blurs = here, False
+        for side in way:
+            step, blur = steps_of[cur][side]
+            if step < 0:
+                if first_stop == -1:
+                    first_stop = step
+                cur = -1
+                break
+            cur, way_blurs = step, way_blurs or blur
+        if cur >= 0:
+            return cur, way_blurs, first_stop
+    return -1, False, first_stop
 
 
 def _reach_stands(dist: dict[int, int], steps: int, changed: list[Barrier],
