@@ -11,6 +11,7 @@ the areas, levels and problems the Planner has read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from fuego.rules.charts import DESTRUCTION_TN, Structure
@@ -21,6 +22,17 @@ from fuego.world.places import BarrierKind, RouteKind
 if TYPE_CHECKING:
     from fuego.scenario.plan import PlanLevel, Pos
     from fuego.scenario.spec import Defaults
+
+
+class Section(str, Enum):
+    """A plan's sections of barriers laid on the edges between areas side by side (their
+    entries' paths in messages are the section's word)."""
+
+    WALLS = "walls"
+    OPENINGS = "openings"
+    DOORS = "doors"
+    WINDOWS = "windows"
+
 
 VERTICAL_KINDS = {
     "stairs": BarrierKind.STAIRS,
@@ -161,24 +173,24 @@ class BarrierPlanner:
         """The walls, openings, doors, windows and links sections laid on the edges: whole
         boundaries between two rooms first, then exact edges and links, then the single doors,
         windows and openings between two rooms (each on the middle free edge)."""
-        singles = {s: self.sec.get(s) or [] for s in ("walls", "openings", "doors", "windows")}
+        singles = {s: self.sec.get(s.value) or [] for s in Section}
         self._boundaries(singles)
         self._exact_edges(singles)
         self._links(self.sec.get("links") or [])
         self._between_rooms(singles)
 
-    def _plan_for(self, section: str, spec: Any) -> EdgePlan:
+    def _plan_for(self, section: Section, spec: Any) -> EdgePlan:
         """What an entry of the walls, openings, doors or windows section puts on its edge."""
-        if section == "walls":
+        if section is Section.WALLS:
             return EdgePlan(BarrierKind.WALL, Structure(spec.material), broken=spec.broken,
                             name=spec.name or "")
-        if section == "openings":
+        if section is Section.OPENINGS:
             return EdgePlan(BarrierKind.OPEN, name=spec.name or "")
-        if section == "doors":
+        if section is Section.DOORS:
             return EdgePlan(BarrierKind.DOOR, Structure(spec.material or self.defaults.door),
                             closed=spec.closed, broken=spec.broken, name=spec.name or "",
                             locked=spec.locked)
-        if section == "windows":
+        if section is Section.WINDOWS:
             return EdgePlan(BarrierKind.WINDOW,
                             Structure(spec.material or self.defaults.window),
                             closed=spec.closed, broken=spec.broken, name=spec.name or "")
@@ -197,17 +209,17 @@ class BarrierPlanner:
         plan.origin = path
         self.edges[key] = plan
 
-    def _boundaries(self, singles: dict[str, list]) -> None:
+    def _boundaries(self, singles: dict[Section, list]) -> None:
         """Walls ``between`` two rooms and openings ``between`` them with ``all``: every edge of
         the boundary, each boundary set once."""
         claims: dict[frozenset, Path] = {}
-        for section in ("walls", "openings"):
+        for section in (Section.WALLS, Section.OPENINGS):
             for i, spec in enumerate(singles[section]):
                 if spec is None or spec.between is None:
                     continue
-                if section == "openings" and not spec.all:
+                if section is Section.OPENINGS and not spec.all:
                     continue
-                path = (section, i)
+                path = (section.value, i)
                 if not self._pair_ok(spec.between, path):
                     continue
                 pair = frozenset(spec.between)
@@ -225,13 +237,13 @@ class BarrierPlanner:
                     plan.bulk = path
                     self.edges[key] = plan
 
-    def _exact_edges(self, singles: dict[str, list]) -> None:
+    def _exact_edges(self, singles: dict[Section, list]) -> None:
         """The entries placed ``at:`` an edge between two areas side by side."""
         for section, items in singles.items():
             for i, spec in enumerate(items):
                 if spec is None or spec.at is None:
                     continue
-                path = (section, i)
+                path = (section.value, i)
                 edge = self._edge_key(spec.at, path + ("at",), vertical=False)
                 if edge is not None:
                     self._claim(edge, self._plan_for(section, spec), path)
@@ -258,18 +270,18 @@ class BarrierPlanner:
             self._claim(edge, EdgePlan(kind, structure, broken=spec.broken, name=spec.name or ""),
                         path)
 
-    def _between_rooms(self, singles: dict[str, list]) -> None:
+    def _between_rooms(self, singles: dict[Section, list]) -> None:
         """A door, window or opening ``between`` two rooms (not a whole boundary): on the
         middle edge of their boundary that nothing else has set."""
         for section, items in singles.items():
             for i, spec in enumerate(items):
                 if spec is None or spec.between is None:
                     continue
-                if section == "walls" or (section == "openings" and spec.all):
+                if section is Section.WALLS or (section is Section.OPENINGS and spec.all):
                     continue
-                self._middle_edge(section, spec, (section, i))
+                self._middle_edge(section, spec, (section.value, i))
 
-    def _middle_edge(self, section: str, spec: Any, path: Path) -> None:
+    def _middle_edge(self, section: Section, spec: Any, path: Path) -> None:
         """One entry ``between`` two rooms on the middle free edge of their boundary."""
         if not self._pair_ok(spec.between, path):
             return
