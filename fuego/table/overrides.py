@@ -285,7 +285,7 @@ def _check_blast(scene: Scene, verb: Override, args: list[str]) -> str:
         raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
     area = scene.building.area(args[0])
     dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
-    if not 1 <= dice <= 10:
+    if not is_fire_dice(dice):  # (an explosion is rated like a fire: 003)
         raise RuleError(f"the blast's dice must be 1-10, not {dice}")
     return f"blast {area.name} {dice}"
 
