@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -70,6 +69,7 @@ from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
 from fuego.rules.formulas import raise_bonus
 from fuego.table import session as sessions
+from fuego.table.commands import Command, command_word
 from fuego.table.overrides import OVERRIDE_HELP, Override
 from fuego.table.replay import (
     DRAMA_WORD,
@@ -88,30 +88,6 @@ if TYPE_CHECKING:
     from fuego.engine.scene import Scene
     from fuego.render.narrate import Narrator
     from fuego.table.replay import Player
-
-class Command(str, Enum):
-    """The table's own commands at every prompt (:data:`META_HELP`), by their first word."""
-
-    HELP = "help"
-    MAP = "map"
-    STATUS = "status"
-    LOOK = "look"
-    BRIEFING = "briefing"
-    BACK = "back"
-    GO = "go"
-    UNDO = "undo"
-    SAVE = "save"
-    QUIT = "quit"
-
-
-#: The first words the GM may type for each command.
-COMMAND_WORDS = {c.value: c for c in Command} | {"?": Command.HELP, "exit": Command.QUIT}
-
-
-def command_word(word: str) -> Command | None:
-    """The command ``word`` names (any case), or None."""
-    return COMMAND_WORDS.get(word.lower())
-
 
 #: ``undo``'s one argument: back to the start of the round (``undo round``, ``undo r``).
 UNDO_ROUND = ("round", "r")

@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from fuego.engine.hero_actions import HeroActionKind
 from fuego.errors import FuegoError, RuleError, SaveError
+from fuego.table.commands import Command
 from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
     GM_WORD,
+    Override,
     apply_override,
     is_override,
     normalize_override,
@@ -593,8 +596,6 @@ def _roll_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any
 
 
 def _action_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any]:
-    from fuego.engine.hero_actions import HeroActionKind
-
     low = text.lower()
     if not low:
         entry["a"] = (q.default.text(q.scene) if q.default is not None
@@ -642,9 +643,8 @@ def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> Rule
 
 
 #: The table's words at every prompt (a mistyped one is answered with the nearest).
-TABLE_WORDS = ("help", "map", "status", "undo", "save", "quit", "go", "look", "briefing",
-               "back", "hold", "wait", "fire", "fd", "open", "close", "break", "move", "end",
-               "wound", "add", "remove", Answer.PLAY_OUT.value)
+TABLE_WORDS = (*(c.value for c in Command), Answer.HOLD.value, HeroActionKind.WAIT.value,
+               *(o.value for o in Override), Answer.PLAY_OUT.value)
 
 
 def _near(text: str, more: list[str] | None = None) -> str:
