@@ -357,9 +357,7 @@ class Roller:
 
         ``dice``: a list that receives every die's value, in order (the record of :meth:`roll`)."""
         key = pool._key
-        totals = self._totals.get(key)
-        if not totals:
-            totals = self._refill(key)
+        totals = self._batch(key)
         total = totals.pop()
         if dice is not None:
             dice += self._served(key, totals)
@@ -369,16 +367,14 @@ class Roller:
         """Roll each of ``pools`` in turn: exactly what as many :meth:`total` calls draw (each
         shape's batch served in order, refilled where it runs out), for a batch of rolls such as
         a round's fuel checks."""
-        held, refill = self._totals, self._refill
-        out: list[int] = []
-        add = out.append
-        for pool in pools:
-            key = pool._key
-            totals = held.get(key)
-            if not totals:
-                totals = refill(key)
-            add(totals.pop() + pool._shape[2])
-        return out
+        batch = self._batch
+        return [batch(pool._key).pop() + pool._shape[2] for pool in pools]
+
+    def _batch(self, key: tuple[int, int, bool]) -> list[int]:
+        """The rolls of shape ``key`` left to serve, refilled when none are (the next served is
+        the last)."""
+        totals = self._totals.get(key)
+        return totals if totals else self._refill(key)
 
     def _served(self, key: tuple[int, int, bool], totals: list[int]) -> list[int]:
         """The dice of the roll of shape ``key`` just served (its batch's rows made lists on
@@ -404,9 +400,7 @@ class Roller:
         if panache <= 0:
             return []
         key = (panache, panache, False)
-        totals = self._totals.get(key)
-        if not totals:
-            totals = self._refill(key)
+        totals = self._batch(key)
         totals.pop()
         return sorted(self._served(key, totals))
 

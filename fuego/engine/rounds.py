@@ -193,9 +193,7 @@ def _fire_pass(scene: Scene, fires: list[Fire], policy, phase: int, again: list,
         act = policy(scene, fire)
         if act is not None:
             fire_perform(scene, fire, act)
-        if dice:
-            nxt = dice[0]
-            (again if nxt <= phase else buckets[nxt]).append(fire)
+        _requeue(fire, phase, again, buckets)
 
 
 def _hero_acts(scene: Scene, hero: Hero, controller, phase: int, again: list, buckets) -> None:
