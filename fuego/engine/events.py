@@ -776,14 +776,6 @@ class EventLog(Sequence[Event]):
         if len(rows) >= CHUNK:
             self._pack()
 
-    def add_row(self, row: tuple) -> None:
-        """Log one event already made a row, ``(shape, round, phase, actor, area, *values)``."""
-        if self.kinds is None or row[0].kind in self.kinds:
-            rows = self._rows
-            rows.append(row)
-            if len(rows) >= CHUNK:
-                self._pack()
-
     def add_rows(self, rows: list[tuple]) -> None:
         """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``
         (a batch of one shape's events: a round's fuel checks)."""

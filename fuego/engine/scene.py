@@ -110,12 +110,7 @@ class Scene:
                  *values: Any) -> None:
         """:meth:`emit` for an event whose shape (kind and keys, in order) is known: its
         ``values`` in the shape's order (a fire's grow or failed roll, thousands a round)."""
-        row = (shape, self.round, self.phase, actor, area, *values)
-        self.log.add_row(row)
-        if self.listeners:
-            event = row_event(row)
-            for listener in self.listeners:
-                listener(event)
+        self.emit_rows([(shape, self.round, self.phase, actor, area, *values)])
 
     def emit_rows(self, rows: list[tuple]) -> None:
         """Log a batch of events already made rows (:meth:`fuego.engine.events.EventLog.add_rows`:
