@@ -111,7 +111,8 @@ def scene(building: Building, seed: int = 1, **settings: Any) -> Scene:
 class LoadedRoller(Roller):
     """A roller whose next totals are given: forces a success or a failure in a rule test.
 
-    Queued totals are used by ``total`` (every engine roll); once empty it rolls normally.
+    Queued totals are used by ``total`` and ``totals`` (every engine roll, one at a time or a
+    batch); once empty it rolls normally.
     """
 
     def __init__(self, seed: int = 0, totals: Iterable[int] = ()) -> None:
@@ -125,6 +126,9 @@ class LoadedRoller(Roller):
         if self.queue:
             return self.queue.popleft()
         return super().total(pool, dice)
+
+    def totals(self, pools: list[Pool]) -> list[int]:  # noqa: D102
+        return [self.total(pool) for pool in pools]
 
 
 TWO_ROOMS: dict[str, RoomSpec] = {
