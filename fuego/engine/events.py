@@ -778,7 +778,7 @@ class EventLog(Sequence[Event]):
 
     def add_rows(self, rows: list[tuple]) -> None:
         """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``
-        (a batch of events: a round's fuel checks, a pass's grows and failed rolls)."""
+        (a round's fuel checks; a pass's grows and failed rolls, of more than one kind)."""
         kinds = self.kinds
         if kinds is not None:
             rows = [row for row in rows if row[0].kind in kinds]
