@@ -150,12 +150,19 @@ class Watch:
                 flashed_now.add(k)
         if self.building.version != self.version:  # a barrier may have changed
             self.version = self.building.version
-            for bar in [bar for bar in self.between if bar.destroyed]:
-                anywhere[(_BROKEN, bar.index)] = r
-                self.between.remove(bar)
-            for bar in [bar for bar in self.openable if not bar.closed and not bar.destroyed]:
-                anywhere[(_OPEN, bar.index)] = r
-                self.openable.remove(bar)
+            left = []
+            for bar in self.between:
+                if bar.destroyed:
+                    anywhere[(_BROKEN, bar.index)] = r
+                else:
+                    left.append(bar)
+            self.between, left = left, []
+            for bar in self.openable:
+                if not bar.closed and not bar.destroyed:
+                    anywhere[(_OPEN, bar.index)] = r
+                else:
+                    left.append(bar)
+            self.openable = left
         return flashed_now
 
     def levers(self, h: int, down: bool) -> HeroLevers:
