@@ -122,7 +122,7 @@ class _State(State):
     """A lifecycle state whose name is read once: transitions' ``State.name`` reads the enum
     member's name at every look (a descriptor call on Python 3.11, several a trigger)."""
 
-    name = None  # a plain attribute, not the base class's property: set once, below
+    name = ""  # a plain attribute, not the base class's property: set once, below
 
     def __init__(self, name: FireState, **kwargs: Any) -> None:
         super().__init__(name, **kwargs)
