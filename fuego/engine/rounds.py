@@ -450,8 +450,8 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
     rnd, phase, fleeting = scene.round, scene.phase, Exposure.FLEETING
     rows: list[tuple] = []
     add = rows.append
-    for k, fire in enumerate(fires):
-        damage, check = rolls[2 * k], rolls[2 * k + 1]
+    for fire, damage_pool, pool, damage, check in zip(fires, pools[::2], pools[1::2], rolls[::2],
+                                                      rolls[1::2]):
         flesh = fire.flesh + damage
         ok = check >= flesh
         if ok:
@@ -460,9 +460,8 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
             fire.flesh = 0
             fire.dramatic += dramatic_wounds(flesh, check, fleeting)
         area = fire.area
-        add((shape, rnd, phase, fire_names[area], area_names[area], damage,
-             pools[2 * k].notation, flesh, pools[2 * k + 1].notation, check, ok, fire.dramatic,
-             fire.resolve))
+        add((shape, rnd, phase, fire_names[area], area_names[area], damage, damage_pool.notation,
+             flesh, pool.notation, check, ok, fire.dramatic, fire.resolve))
         if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
             scene.emit_rows(rows)
             rows = []
