@@ -126,7 +126,7 @@ class Paths:
     __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "positions",
                  "version",
                  "_changed", "_rebuilt", "_fuel_back",
-                 "_nbrs", "_lists", "_walls", "_reach", "_regions", "_windows",
+                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_regions", "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
@@ -205,6 +205,10 @@ class Paths:
         # round walks every area to find them (issue 30: a round costs per fire).
         self._nbrs: dict[int, list[tuple[int, Barrier]]] = {}
         self._lists: list[list[int]] = [self._open_at(i) for i in range(len(self.areas))]
+        # whether any barrier around an area stops fire: most have none, and walls_all answers
+        # those from these bytes without reading the graph (cold memory in a big building)
+        adj = self.graph.adj
+        self._walled = bytearray(len(here) < len(adj[i]) for i, here in enumerate(self._lists))
         window = BarrierKind.WINDOW  # (kinds never change; read once: a descriptor call)
         self._windows: list[Barrier] = [x for x in self.barriers if x.kind is window]
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
@@ -236,9 +240,11 @@ class Paths:
         sides: set[int] = set()
         for barrier in changed:
             sides.update((barrier.a, barrier.b))
+        adj = self.graph.adj
         for i in sides:
             self._walls.pop(i, None)
             self._lists[i] = self._open_at(i)
+            self._walled[i] = len(self._lists[i]) < len(adj[i])
         lists = self._lists
         self._reach = {i: known for i, known in self._reach.items()
                        if known[1].keys().isdisjoint(sides)
@@ -303,9 +309,12 @@ class Paths:
         """:meth:`walls` for each of ``areas``, in order: the batch form."""
         if self._changed or self._rebuilt:
             self._settle()
-        kept, adj = self._walls, self.graph.adj
+        kept, adj, walled = self._walls, self.graph.adj, self._walled
         out = []
         for i in areas:
+            if not walled[i]:
+                out.append(_NO_WALLS)
+                continue
             walls = kept.get(i)
             if walls is None:
                 walls = [(j, w.index, w.pass_through_tn, w.destruction_tn)
