@@ -1,6 +1,6 @@
 """fuego's benchmarks, each as a ratio to a reference measured in the same run.
 
-    python bench/run.py [--quick] [--tiny] [--json] [--only cli,dice,round,forecast,memory]
+    python bench/run.py [--quick] [--tiny] [--json] [--only cli,dice,round,sparse,table,forecast,memory]
                         [--baseline TREE]
 
 1. **cli**: ``fuego --help`` vs a bare click CLI with one command (``bench/bare_cli.py``), as
@@ -49,6 +49,7 @@ import sys
 import time
 import timeit
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -636,75 +637,92 @@ def _more_rows(results: dict) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def main(argv=None) -> int:  # noqa: C901
+def _sections(args, size: dict[str, Any], mode: int) -> dict[str, Callable[[], Any]]:
+    """Each section's run, by name, in the order they run (``baseline`` only with --baseline)."""
+    runs: dict[str, Callable[[], Any]] = {
+        "cli": lambda: bench_cli(size["cli_repeats"]),
+        "dice": lambda: bench_dice(size["dice_rolls"], size["d20_rolls"], size["dice_repeats"]),
+        "round": lambda: bench_round(size["field"], size["field_small"], size["round_rounds"],
+                                     size["round_repeats"], size["small_repeats"],
+                                     size["mesa_steps"], size["mesa_repeats"],
+                                     args.mesa_density, with_collector=mode == 0),
+        "sparse": lambda: bench_sparse(size["sparse_fields"], size["sparse_fires"],
+                                       size["sparse_rounds"], size["sparse_repeats"]),
+        "table": lambda: bench_table(size["table_seeds"], size["table_rounds"]),
+        "forecast": lambda: bench_forecast(size["forecast_runs"], size["forecast_rounds"],
+                                           size["forecast_repeats"]),
+    }
+    if args.baseline is not None:
+        runs["baseline"] = lambda: bench_baseline(args.baseline, size["baseline_runs"],
+                                                  size["forecast_rounds"],
+                                                  size["baseline_repeats"])
+
+    def memory() -> dict:
+        out = bench_memory(size["memory_fires"])
+        out["peak"] = bench_peak(size["peak_fires"], size["peak_rounds"])
+        return out
+
+    runs["memory"] = memory
+    return runs
+
+
+def _chosen(ap: argparse.ArgumentParser, args) -> list[str]:
+    """The sections asked for by --only; --baseline TREE adds the baseline to them."""
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = set(only) - {*SECTIONS, "baseline"}
+    if unknown:
+        ap.error(f"unknown sections: {', '.join(sorted(unknown))} "
+                 f"(the sections: {', '.join(SECTIONS)}, baseline)")
+    if args.baseline is None and "baseline" in only:
+        ap.error("--only baseline needs --baseline TREE: the checkout to compare against "
+                 "(e.g. `git worktree add /tmp/base b0117a1`, then --baseline /tmp/base)")
+    if args.baseline is not None and "baseline" not in only:
+        only.append("baseline")
+    return only
+
+
+def _meta(mode: int, started: float, load_at_start) -> dict[str, Any]:
+    meta: dict[str, Any] = {"mode": ("full", "quick", "tiny")[mode],
+                            "python": platform.python_version(),
+                            "implementation": platform.python_implementation(),
+                            "machine": platform.machine(), "system": platform.system(),
+                            "cpus": os.cpu_count(),
+                            "seconds": round(time.perf_counter() - started, 1)}
+    with contextlib.suppress(OSError):
+        meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
+    return meta
+
+
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="fuego's benchmarks, as ratios to references.")
     ap.add_argument("--quick", action="store_true", help="fewer repeats; 200 forecast runs")
     ap.add_argument("--tiny", action="store_true", help="tiny sizes: checks the runner runs")
     ap.add_argument("--json", action="store_true", help="print a JSON report instead")
     ap.add_argument("--only", default=",".join(SECTIONS),
-                    help=f"comma-separated sections ({','.join(SECTIONS)})")
+                    help=f"comma-separated sections ({','.join(SECTIONS)}; baseline, with "
+                         "--baseline)")
     ap.add_argument("--baseline", type=Path, metavar="TREE",
                     help="also time the tavern forecast (1 job) run by TREE, another checkout "
-                         "(run pure: FUEGO_PURE=1), e.g. a worktree of commit 19f7b3a")
+                         "(run pure: FUEGO_PURE=1), e.g. a worktree of commit b0117a1")
     ap.add_argument("--mesa-density", type=float, default=0.65,
                     help="tree density of the Mesa reference (the example's default: 0.65)")
     args = ap.parse_args(argv)
     mode = 2 if args.tiny else 1 if args.quick else 0
     size: dict[str, Any] = {k: v[mode] for k, v in SIZES.items()}
-    only = [s.strip() for s in args.only.split(",") if s.strip()]
-    unknown = set(only) - set(SECTIONS)
-    if unknown:
-        ap.error(f"unknown sections: {', '.join(sorted(unknown))}")
-
-    def say(msg):
-        if not args.json:
-            print(msg, file=sys.stderr, flush=True)
-
-    results: dict = {}
+    only = _chosen(ap, args)
     started = time.perf_counter()
     try:
         load_at_start = os.getloadavg()
     except OSError:
         load_at_start = None
-    if "cli" in only:
-        say("cli ...")
-        results["cli"] = bench_cli(size["cli_repeats"])
-    if "dice" in only:
-        say("dice ...")
-        results["dice"] = bench_dice(size["dice_rolls"], size["d20_rolls"], size["dice_repeats"])
-    if "round" in only:
-        say("round ...")
-        results["round"] = bench_round(size["field"], size["field_small"], size["round_rounds"],
-                                       size["round_repeats"], size["small_repeats"],
-                                       size["mesa_steps"], size["mesa_repeats"],
-                                       args.mesa_density, with_collector=mode == 0)
-    if "sparse" in only:
-        say("sparse ...")
-        results["sparse"] = bench_sparse(size["sparse_fields"], size["sparse_fires"],
-                                         size["sparse_rounds"], size["sparse_repeats"])
-    if "table" in only:
-        say("table ...")
-        results["table"] = bench_table(size["table_seeds"], size["table_rounds"])
-    if "forecast" in only:
-        say("forecast ...")
-        results["forecast"] = bench_forecast(size["forecast_runs"], size["forecast_rounds"],
-                                             size["forecast_repeats"])
-    if args.baseline is not None:
-        say(f"baseline {args.baseline} ...")
-        results["baseline"] = bench_baseline(args.baseline, size["baseline_runs"],
-                                             size["forecast_rounds"], size["baseline_repeats"])
-    if "memory" in only:
-        say("memory ...")
-        results["memory"] = bench_memory(size["memory_fires"])
-        say("memory: peak of a field ablaze ...")
-        results["memory"]["peak"] = bench_peak(size["peak_fires"], size["peak_rounds"])
+    results: dict = {}
+    for name, run in _sections(args, size, mode).items():
+        if name in only:
+            if not args.json:
+                print(f"{name} ...", file=sys.stderr, flush=True)
+            results[name] = run()
     checks = targets(results)
-    meta: dict[str, Any] = {"mode": ("full", "quick", "tiny")[mode], "python": platform.python_version(),
-            "implementation": platform.python_implementation(), "machine": platform.machine(),
-            "system": platform.system(), "cpus": os.cpu_count(),
-            "seconds": round(time.perf_counter() - started, 1)}
-    with contextlib.suppress(OSError):
-        meta["load_average"] = {"start": load_at_start, "end": os.getloadavg()}
+    meta = _meta(mode, started, load_at_start)
     if args.json:
         print(json.dumps({"meta": meta, "results": results, "targets": checks}, indent=1))
     else:

@@ -31,7 +31,7 @@ class RoomSpec(TypedDict, total=False):
 Edge = tuple[BarrierKind, Structure | None] | tuple[BarrierKind, Structure | None, bool]
 
 
-def grid(levels: list[tuple[str, int, list[str]]], rooms: Mapping[str, RoomSpec], *,  # noqa: C901
+def grid(levels: list[tuple[str, int, list[str]]], rooms: Mapping[str, RoomSpec], *,
          edges: Mapping[tuple[str, str], Edge] | None = None,
          links: Mapping[str, BarrierKind] | None = None,
          wall: Structure = Structure.WOODEN_WALL) -> Building:
@@ -42,41 +42,51 @@ def grid(levels: list[tuple[str, int, list[str]]], rooms: Mapping[str, RoomSpec]
     hole) above the named area.
     """
     b = Building(title="test")
-    for name, elevation, _ in levels:
-        b.add_level(name, elevation)
-    for spec in rooms.values():
-        if spec["key"] not in b.rooms:
-            b.add_room(Room(spec["key"], spec["key"].title(), 0, outdoors=spec.get("outdoors", False)))
-    for li, (_, _, plan) in enumerate(levels):
-        for r, line in enumerate(plan):
-            for c, ch in enumerate(line):
-                if ch == ".":
-                    continue
-                spec = rooms[ch]
-                b.add_area(c, r, li, spec["key"], fuel=spec.get("fuel", 3))
+    _plans(b, levels, rooms)
     between = {_pair(b, x, y): v for (x, y), v in (edges or {}).items()}
     link_at = {_index(b, k): v for k, v in (links or {}).items()}
     for area in b.areas:
         for dc, dr in ((1, 0), (0, 1)):
             j = b.at(area.level, area.col + dc, area.row + dr)
-            if j is None:
-                continue
-            key = (min(area.index, j), max(area.index, j))
-            if key in between:
-                edge = between[key]
-                b.connect(area.index, j, edge[0], edge[1], closed=edge[2] if len(edge) == 3 else True)
-            elif area.room == b.areas[j].room or (b.rooms[area.room].outdoors
-                                                  and b.rooms[b.areas[j].room].outdoors):
-                b.connect(area.index, j, BarrierKind.OPEN)
-            else:
-                b.connect(area.index, j, BarrierKind.WALL, wall)
-        above = [lv for lv in b.levels if lv.elevation == b.levels[area.level].elevation + 1]
-        if above:
-            j = b.at(above[0].index, area.col, area.row)
             if j is not None:
-                kind = link_at.get(area.index, BarrierKind.FLOOR)
-                b.connect(area.index, j, kind, Structure.WOODEN_FLOOR if kind is BarrierKind.FLOOR else None)
+                _side(b, area.index, j, between.get((min(area.index, j), max(area.index, j))),
+                      wall)
+        above = [lv for lv in b.levels if lv.elevation == b.levels[area.level].elevation + 1]
+        j = b.at(above[0].index, area.col, area.row) if above else None
+        if j is not None:
+            kind = link_at.get(area.index, BarrierKind.FLOOR)
+            b.connect(area.index, j, kind,
+                      Structure.WOODEN_FLOOR if kind is BarrierKind.FLOOR else None)
     return b
+
+
+def _plans(b: Building, levels: list[tuple[str, int, list[str]]],
+           rooms: Mapping[str, RoomSpec]) -> None:
+    """The levels, rooms and areas of the plans."""
+    for name, elevation, _ in levels:
+        b.add_level(name, elevation)
+    for spec in rooms.values():
+        if spec["key"] not in b.rooms:
+            b.add_room(Room(spec["key"], spec["key"].title(), 0,
+                            outdoors=spec.get("outdoors", False)))
+    for li, (_, _, plan) in enumerate(levels):
+        for r, line in enumerate(plan):
+            for c, ch in enumerate(line):
+                if ch != ".":
+                    spec = rooms[ch]
+                    b.add_area(c, r, li, spec["key"], fuel=spec.get("fuel", 3))
+
+
+def _side(b: Building, i: int, j: int, edge: Edge | None, wall: Structure) -> None:
+    """The barrier between two side-by-side areas: the one asked for; open within a room (or
+    between outdoor ones); else a wall."""
+    if edge is not None:
+        b.connect(i, j, edge[0], edge[1], closed=edge[2] if len(edge) == 3 else True)
+    elif b.areas[i].room == b.areas[j].room or (b.rooms[b.areas[i].room].outdoors
+                                                and b.rooms[b.areas[j].room].outdoors):
+        b.connect(i, j, BarrierKind.OPEN)
+    else:
+        b.connect(i, j, BarrierKind.WALL, wall)
 
 
 def _index(b: Building, name: str) -> int:
@@ -111,7 +121,8 @@ def scene(building: Building, seed: int = 1, **settings: Any) -> Scene:
 class LoadedRoller(Roller):
     """A roller whose next totals are given: forces a success or a failure in a rule test.
 
-    Queued totals are used by ``total`` (every engine roll); once empty it rolls normally.
+    Queued totals are used by ``total`` and ``totals`` (every engine roll, one at a time or a
+    batch); once empty it rolls normally.
     """
 
     def __init__(self, seed: int = 0, totals: Iterable[int] = ()) -> None:
@@ -125,6 +136,9 @@ class LoadedRoller(Roller):
         if self.queue:
             return self.queue.popleft()
         return super().total(pool, dice)
+
+    def totals(self, pools: list[Pool]) -> list[int]:  # noqa: D102
+        return [self.total(pool) for pool in pools]
 
 
 TWO_ROOMS: dict[str, RoomSpec] = {

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import textwrap
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -188,7 +188,7 @@ class Tree:
                      if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store))
         return frozenset(n for n in names if _private(n))
 
-    def private_reads(self) -> list[str]:  # noqa: C901
+    def private_reads(self) -> list[str]:
         defined = {m: self.defined(m) for m in self.modules}
         owners: dict[str, set[str]] = {}
         for module, names in defined.items():
@@ -201,20 +201,10 @@ class Tree:
                 problems.extend(f"{imp.where}: imports {name} from {imp.target}"
                                 for name in imp.names if _private(name))
             for base, attr, line in _attribute_reads(self.trees[module]):
-                if not _private(attr):
-                    continue
-                if isinstance(base, ast.Name) and base.id in ("self", "cls"):
-                    continue  # an object's own state
-                if isinstance(base, ast.Name) and base.id in reader.bound:
-                    # module._x, or Class._x of a class imported from another module
-                    problems.append(f"{path}:{line}: reads {base.id}.{attr} "
-                                    f"({reader.bound[base.id]})")
-                elif _dotted(base).startswith("fuego."):
-                    problems.append(f"{path}:{line}: reads {_dotted(base)}.{attr}")
-                elif attr not in defined[module] and attr in owners:
-                    # obj._x where only other modules define _x: another module's object
-                    problems.append(f"{path}:{line}: reads .{attr} of {ast.unparse(base)} "
-                                    f"(defined in {', '.join(sorted(owners[attr]))})")
+                if _private(attr):
+                    why = _private_read(base, attr, reader.bound, defined[module], owners)
+                    if why is not None:
+                        problems.append(f"{path}:{line}: reads {why}")
         return sorted(problems)
 
     def unused_imports(self) -> list[str]:
@@ -247,7 +237,7 @@ class Tree:
                       if not isinstance(s, (ast.Import, ast.ImportFrom))], defined)
         return {name: where for name, where in found.items() if name not in defined}
 
-    def imports_not_from_home(self, files: Iterable[Path] = ()) -> list[str]:  # noqa: C901
+    def imports_not_from_home(self, files: Iterable[Path] = ()) -> list[str]:
         """``from fuego.x import Name`` where fuego.x only imports Name: the import should name
         the module that defines it. Read in fuego's modules and in ``files`` (tests, bench)."""
         imported = {m: self.imported_names(m) for m in self.modules}
@@ -255,30 +245,53 @@ class Tree:
         for module, tree in self.trees.items():
             _scope_names(tree.body, bound.setdefault(module, set()))
         problems = []
-
-        def check(where: str, tree: ast.Module, base_of: Callable[[ast.ImportFrom], str]):
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.ImportFrom):
-                    continue
-                base = base_of(node)
-                for alias in node.names:
-                    if base not in imported or f"{base}.{alias.name}" in self.modules:
-                        continue
-                    if alias.name in imported[base]:
-                        home = imported[base][alias.name][0]
-                        problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
-                                        f"{base}; it is defined in {home}")
-                    elif alias.name not in bound[base] and "__getattr__" not in bound[base]:
-                        problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
-                                        f"{base}, which has no such name")
-
         for module, tree in self.trees.items():
-            check(self.path(module), tree, self.readers[module].base)
+            problems += self._not_from_home(self.path(module), tree, self.readers[module].base,
+                                            imported, bound)
         for path in files:
-            check(str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
-                  ast.parse(path.read_text(encoding="utf-8"), str(path)),
-                  lambda node: node.module or "")
+            problems += self._not_from_home(
+                str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
+                ast.parse(path.read_text(encoding="utf-8"), str(path)),
+                lambda node: node.module or "", imported, bound)
         return sorted(problems)
+
+    def _not_from_home(self, where: str, tree: ast.Module,
+                       base_of: Callable[[ast.ImportFrom], str],
+                       imported: Mapping[str, Mapping[str, tuple[str, str]]],
+                       bound: Mapping[str, set[str]]) -> list[str]:
+        """:meth:`imports_not_from_home` in one file."""
+        problems = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = base_of(node)
+            for alias in node.names:
+                if base not in imported or f"{base}.{alias.name}" in self.modules:
+                    continue
+                if alias.name in imported[base]:
+                    home = imported[base][alias.name][0]
+                    problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
+                                    f"{base}; it is defined in {home}")
+                elif alias.name not in bound[base] and "__getattr__" not in bound[base]:
+                    problems.append(f"{where}:{node.lineno}: imports {alias.name} from "
+                                    f"{base}, which has no such name")
+        return problems
+
+
+def _private_read(base: ast.expr, attr: str, bound: Mapping[str, str], own: frozenset[str],
+                  owners: Mapping[str, set[str]]) -> str | None:
+    """What reading ``base._attr`` reads of another module, or None: an object's own state."""
+    if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+        return None
+    if isinstance(base, ast.Name) and base.id in bound:
+        # module._x, or Class._x of a class imported from another module
+        return f"{base.id}.{attr} ({bound[base.id]})"
+    if _dotted(base).startswith("fuego."):
+        return f"{_dotted(base)}.{attr}"
+    if attr not in own and attr in owners:
+        # obj._x where only other modules define _x: another module's object
+        return f".{attr} of {ast.unparse(base)} (defined in {', '.join(sorted(owners[attr]))})"
+    return None
 
 
 def _module_imports(body: list[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:

@@ -24,6 +24,17 @@ needs_bench_extra = pytest.mark.skipif(
 )
 
 
+@pytest.mark.parametrize(("only", "says"), [
+    ("baseline", "--only baseline needs --baseline TREE"),
+    ("round,bogus", "unknown sections: bogus"),
+])
+def test_the_bench_refuses_sections_it_cannot_run_and_says_why(only, says):
+    out = subprocess.run([sys.executable, str(RUNNER), "--only", only], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 2
+    assert says in out.stderr
+
+
 @pytest.mark.slow
 @needs_bench_extra
 def test_the_quick_tiny_bench_run_prints_a_json_report():

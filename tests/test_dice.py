@@ -191,6 +191,16 @@ def test_totals_draw_what_as_many_single_rolls_draw() -> None:
     assert a.totals([]) == []
 
 
+def test_action_dice_all_draw_what_as_many_single_calls_draw() -> None:
+    # Every fire's action dice at a round's start, Panache 0-5 mixed, enough to refill often.
+    panaches = [(k * 5) % 6 for k in range(5000)]
+    a, b = Roller(7), Roller(7)
+    assert a.action_dice_all(panaches) == [b.action_dice(p) for p in panaches]
+    assert a.getstate() == b.getstate() and a.random() == b.random()
+    assert all(d == sorted(d) and len(d) == p for d, p in zip(a.action_dice_all(panaches),
+                                                              panaches))
+
+
 def test_same_seed_same_sequence() -> None:
     def session(seed: int) -> list:
         r = Roller(seed)

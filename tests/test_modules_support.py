@@ -53,6 +53,9 @@ class Dice(Roller):
             return self.queued.popleft()
         return super().total(pool, dice)
 
+    def totals(self, pools: list[Pool]) -> list[int]:
+        return [self.total(pool) for pool in pools]
+
 
 def field(plan: list[str] | None, levels: list[tuple[str, int, list[str]]] | None = None,
           **kw: Any) -> Building:

@@ -423,66 +423,75 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
 
 
 # -- a real terminal ------------------------------------------------------------------------------
-def _pty_run(shop, args, steps, timeout=30):  # noqa: C901
-    """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type)."""
-    import pty
+class _Pty:
+    """fuego on a pseudo-terminal: what it printed so far, read as it comes."""
 
-    master, slave = pty.openpty()
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="50")
-    env.pop("NO_COLOR", None)
-    p = subprocess.Popen(FUEGO + args, cwd=shop, env=env, stdin=slave, stdout=slave,
-                         stderr=slave, close_fds=True)
-    os.close(slave)
-    out = b""
+    def __init__(self, shop, args, timeout: float) -> None:
+        import pty
 
-    def read_until(needle: bytes) -> None:
-        nonlocal out
-        end = time.time() + timeout
-        while needle not in out:
-            if time.time() > end:
-                raise AssertionError(f"{needle!r} never came:\n{out.decode('utf-8', 'replace')}")
-            import select
+        self.master, slave = pty.openpty()
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS="120", LINES="50")
+        env.pop("NO_COLOR", None)
+        self.p = subprocess.Popen(FUEGO + args, cwd=shop, env=env, stdin=slave, stdout=slave,
+                                  stderr=slave, close_fds=True)
+        os.close(slave)
+        self.out, self.timeout = b"", timeout
 
-            r, _, _ = select.select([master], [], [], 0.1)
-            if r:
-                try:
-                    out += os.read(master, 65536)
-                except OSError:
-                    break
-
-    try:
-        for wait, typed in steps:
-            read_until(wait.encode())
-            out_len = len(out)
-            if isinstance(typed, int):
-                time.sleep(0.3)  # as a person would: once the prompt is really waiting
-                p.send_signal(typed)
-            elif typed is not None:
-                os.write(master, typed)
-            assert out_len <= len(out)
+    def read(self, wait: float) -> bytes:
+        """What came within ``wait`` seconds (nothing once the terminal is closed)."""
         import select
 
-        end = time.time() + timeout
-        while True:  # read while waiting: a full terminal buffer would block fuego
-            r, _, _ = select.select([master], [], [], 0.05)
-            if r:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    chunk = b""
-                out += chunk
-                if chunk:
-                    continue
-            if p.poll() is not None:
-                break
+        r, _, _ = select.select([self.master], [], [], wait)
+        if not r:
+            return b""
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:
+            return b""
+        self.out += chunk
+        return chunk
+
+    def read_until(self, needle: bytes) -> None:
+        end = time.time() + self.timeout
+        while needle not in self.out:
             if time.time() > end:
-                raise AssertionError("fuego did not stop:\n" + out.decode("utf-8", "replace"))
-        code = p.returncode
+                raise AssertionError(f"{needle!r} never came:\n{self.text}")
+            self.read(0.1)
+
+    def drain_until_stopped(self) -> int:
+        """Read while waiting for fuego to stop: a full terminal buffer would block it."""
+        end = time.time() + self.timeout
+        while True:
+            if self.read(0.05):
+                continue
+            if self.p.poll() is not None:
+                return self.p.returncode
+            if time.time() > end:
+                raise AssertionError("fuego did not stop:\n" + self.text)
+
+    @property
+    def text(self) -> str:
+        return self.out.decode("utf-8", "replace")
+
+
+def _pty_run(shop, args, steps, timeout=30):
+    """Run fuego on a pseudo-terminal; ``steps``: (text to wait for, bytes to type, or a
+    signal to send)."""
+    term = _Pty(shop, args, timeout)
+    try:
+        for wait, typed in steps:
+            term.read_until(wait.encode())
+            if isinstance(typed, int):
+                time.sleep(0.3)  # as a person would: once the prompt is really waiting
+                term.p.send_signal(typed)
+            elif typed is not None:
+                os.write(term.master, typed)
+        code = term.drain_until_stopped()
     finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
-    return code, out.decode("utf-8", "replace")
+        if term.p.poll() is None:
+            term.p.kill()
+        os.close(term.master)
+    return code, term.text
 
 
 @pytest.mark.slow

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from builders import TWO_ROOMS, LoadedRoller, barrier_between, grid, scene
+from builders import TWO_ROOMS, LoadedRoller, barrier_between, field_scene, grid, scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController, Controller, ScriptedController
@@ -11,7 +13,8 @@ from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import HeroActionKind, read_action
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import add_dramatic, fire_damage, wound_check
-from fuego.engine.rounds import _ordered, end_round, needs_air, play_round
+from fuego.engine.policy import POLICIES
+from fuego.engine.rounds import _fire_pass, _ordered, end_round, needs_air, play_round
 from fuego.engine.scene import Cause
 from fuego.engine.smoke import Density
 from fuego.rules.charts import Exposure, Rank, Structure, Temperature
@@ -298,6 +301,57 @@ def test_phase_order_highest_dice_sum_then_panache_then_a_draw():
                                                    seed=k), [a, b_, c])) for k in range(20)}
     assert all(o[0] == "A" for o in orders)  # sum 12 beats 7
     assert orders == {("A", "B", "C"), ("A", "C", "B")}  # the tie is drawn, both ways happen
+
+
+def test_a_fire_whose_target_an_earlier_fire_lit_in_the_pass_decides_again():
+    """Issue 30, a phase as passes: the fires of a pass decide on the state at its start; one
+    whose choice an earlier result touched decides again. Two fires want to leap into the one
+    unlit area between them: the first does, and the second grows instead."""
+    s = field_scene(3, 1, fd=3, gaps=[(1, 0)])
+    first, second = s.fires[0], s.fires[2]
+    s.roller = LoadedRoller(totals=[30, 30])
+    first.dice, second.dice = [1], [1]
+    s.phase = 1
+    _fire_pass(s, [first, second], POLICIES["hungry"], 1, [], [[] for _ in range(11)])
+    assert [e.kind for e in s.log][2:] == [EventKind.FIRE_LEAPT, EventKind.FIRE_STARTED,
+                                           EventKind.FIRE_GREW]
+    assert s.log[-1].actor == "fire@ground:C1" and second.fd == 4
+
+
+def _half_ablaze(seed: int, temperament: str):
+    """A 9 x 9 field, about half of it burning with fires of 1-8 dice, each with three dice
+    for phase 1 (the same in every copy made with the same seed)."""
+    rnd = random.Random(seed)
+    gaps = [(c, r) for c in range(9) for r in range(9) if rnd.random() < 0.5]
+    s = field_scene(9, 9, seed=seed, fd=1, gaps=gaps, temperament=temperament)
+    for i in sorted(s.fires):
+        s.fires[i].set_dice(rnd.randint(1, 8))
+        s.fires[i].dice = [1, 1, 1]
+    s.phase = 1
+    return s
+
+
+@pytest.mark.parametrize("temperament", ["hungry", "patient", "wild"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_pass_decides_as_one_fire_after_another(seed, temperament):
+    """Deciding on the pass's start state and deciding again only those touched gives what
+    every fire deciding after the one before it gives (each its own run): the same draws, the
+    same results, the same log, the same next pass."""
+    whole, one_by_one = _half_ablaze(seed, temperament), _half_ablaze(seed, temperament)
+    policy = POLICIES[temperament]
+    for _ in range(3):  # three passes: leaps, merges and grows touch one another
+        runs = []
+        for s, split in ((whole, False), (one_by_one, True)):
+            again: list = []
+            fires = [s.fires[i] for i in sorted(s.fires)]
+            for run in ([f] for f in fires) if split else [fires]:
+                _fire_pass(s, run, policy, 1, again, [[] for _ in range(11)])
+            runs.append([f.area for f in again])
+        assert runs[0] == runs[1]
+    assert [e.to_json() for e in whole.log] == [e.to_json() for e in one_by_one.log]
+    assert whole.snapshot() == one_by_one.snapshot()
+    assert whole.roller.getstate() == one_by_one.roller.getstate()
+    assert sum(e.kind is EventKind.FIRE_LEAPT for e in whole.log) > 2  # (it tried something)
 
 
 def test_fires_act_only_in_the_phases_of_their_dice():

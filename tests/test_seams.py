@@ -142,6 +142,18 @@ def test_the_log_reads_as_the_list_of_its_events():
     assert list(kept) == [events[2]]
 
 
+def test_a_log_that_keeps_some_kinds_keeps_them_from_a_batch_of_rows_of_several_kinds():
+    from fuego.engine.events import shape
+
+    grew = shape(EventKind.FIRE_GREW, ("fd", "before", "why"))
+    shrank = shape(EventKind.FIRE_SHRANK, ("fd", "before", "why"))
+    kept = EventLog(kinds=frozenset({EventKind.FIRE_SHRANK}))
+    kept.add_rows([(grew, 1, 2, "fire@A1", "A1", 3, 2, "grow"),
+                   (shrank, 1, 2, "fire@B1", "B1", 1, 2, "rain"),
+                   (grew, 1, 3, "fire@C1", "C1", 4, 3, "grow")])
+    assert [(e.kind, e.area) for e in kept] == [(EventKind.FIRE_SHRANK, "B1")]
+
+
 def test_the_log_packed_into_columns_reads_back_every_event_as_it_was():
     from fuego.engine.events import CHUNK
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -64,6 +65,7 @@ from fuego.cli.gm_screen import (
     watchers_line,
     when,
 )
+from fuego.engine.hero_actions import HeroActionKind
 from fuego.engine.injury import CATCH_CLOTHES
 from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
@@ -115,9 +117,12 @@ META_HELP = (
     "quit                 save and stop; resume with fuego play --resume SAVE"
 )
 
-_KIND_WORDS = {
-    "move": "move to", "open": "open door", "close": "close door", "smother": "smother fire",
-    "spot": "spot", "put-out-clothes": "put out clothes", "wait": "wait",
+#: How the prompt's heading names each kind of hero action (a module's own kinds by their word).
+_KIND_WORDS: dict[Enum, str] = {
+    HeroActionKind.MOVE: "move to", HeroActionKind.OPEN: "open door",
+    HeroActionKind.CLOSE: "close door", HeroActionKind.SMOTHER: "smother fire",
+    HeroActionKind.SPOT: "spot", HeroActionKind.PUT_OUT_CLOTHES: "put out clothes",
+    HeroActionKind.WAIT: "wait",
 }
 
 
@@ -571,7 +576,7 @@ class GMPrompts:
         scene, hero = q.scene, q.actor
         kinds = []
         for act in q.choices:
-            word = _KIND_WORDS.get(act.kind.value, act.kind.value)
+            word = _KIND_WORDS.get(act.kind, act.kind.value)
             if word not in kinds:
                 kinds.append(word)
         dice = ", ".join(map(str, hero.dice))

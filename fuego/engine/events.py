@@ -778,8 +778,11 @@ class EventLog(Sequence[Event]):
 
     def add_rows(self, rows: list[tuple]) -> None:
         """Log events already made rows, each ``(shape, round, phase, actor, area, *values)``
-        (a batch of one shape's events: a round's fuel checks)."""
-        if rows and (self.kinds is None or rows[0][0].kind in self.kinds):
+        (a round's fuel checks; a pass's grows and failed rolls, of more than one kind)."""
+        kinds = self.kinds
+        if kinds is not None:
+            rows = [row for row in rows if row[0].kind in kinds]
+        if rows:
             self._rows += rows
             if len(self._rows) >= CHUNK:
                 self._pack()

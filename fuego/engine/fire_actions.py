@@ -106,26 +106,45 @@ def route_paths(scene: Scene, fire: Fire) -> list[tuple[int, ...]]:
 
 
 def candidates(scene: Scene, fire: Fire, *, fuel_only: bool = False) -> list[FireAction]:
-    """Every action open to ``fire`` now, with its TN after module adjustments, in one order:
-    grow, spread along its routes, burn through or destroy the barriers around it, destroy its
-    beams, leap.
+    """Every action open to ``fire`` now (:func:`candidates_all` for a batch of one)."""
+    return candidates_all(scene, [fire], fuel_only=fuel_only)[0]
+
+
+def candidates_all(scene: Scene, fires: list[Fire], *,
+                   fuel_only: bool = False) -> list[list[FireAction]]:
+    """Every action open to each of ``fires`` now, with its TN after module adjustments, in one
+    order: grow, spread along its routes, burn through or destroy the barriers around it,
+    destroy its beams, leap. The walls and the leaps of all of them come from the building's
+    owner in one ask each (``Paths.walls_all``, ``Paths.leaps_all``): a pass asks for a whole
+    run of fires at once.
 
     ``fuel_only``: leave out breaking a barrier with no unlit fuel behind it (the grow, the
     actions that reach fuel and the beams are all a ``hungry`` fire ever picks from)."""
-    b, here = scene.building, fire.area
-    adjust = _adjuster(scene, fire) if scene.modules else None
-    acts: list[FireAction] = []
-    if fire.fd < MAX_FIRE_DICE:
-        tn = fire.grow_tn if adjust is None else adjust(fire.grow_tn, here, ActionKind.GROW)
-        if tn is not None:
-            acts.append(_new(FireAction, (_GROW, tn, here, None, (), None, 0)))
-    if b.routes_at(here):
-        _spreads(scene, fire, acts)
-    _through_barriers(scene, fire, adjust, fuel_only, acts)
-    if b.areas[here].features:
-        _beams(scene, fire, acts)
-    _leaps(scene, fire, adjust, acts)
-    return acts
+    b = scene.building
+    areas, paths = b.areas, b.paths
+    heres = [fire.area for fire in fires]
+    walls = paths.walls_all(heres)
+    leaps = paths.leaps_all(heres, scene.settings.max_leap_areas, scene.fires)
+    modules = scene.modules
+    out: list[list[FireAction]] = []
+    for fire, here, around, reach in zip(fires, heres, walls, leaps):
+        adjust = _adjuster(scene, fire) if modules else None
+        acts: list[FireAction] = []
+        if fire.fd < MAX_FIRE_DICE:
+            tn = fire.grow_tn if adjust is None else adjust(fire.grow_tn, here, ActionKind.GROW)
+            if tn is not None:
+                acts.append(_new(FireAction, (_GROW, tn, here, None, (), None, 0)))
+        area = areas[here]
+        if area.routes:
+            _spreads(scene, fire, acts)
+        if around:
+            _through_barriers(scene, around, adjust, fuel_only, acts)
+        if area.features:
+            _beams(scene, fire, acts)
+        if reach:
+            _leaps(scene, fire, reach, adjust, acts)
+        out.append(acts)
+    return out
 
 
 #: A FireAction made from its fields in order, without the keyword machinery of its class:
@@ -162,13 +181,12 @@ def _spreads(scene: Scene, fire: Fire, acts: list[FireAction]) -> None:
         acts.append(FireAction(ActionKind.SPREAD, None, path[-1], path=path, fuel_behind=fuel))
 
 
-def _through_barriers(scene: Scene, fire: Fire, adjust: Adjust | None, fuel_only: bool,
-                      acts: list[FireAction]) -> None:
-    """For each barrier around the fire that it cannot pass: burning through it to the unlit
-    fuel beyond, and destroying it."""
-    b, fires = scene.building, scene.fires
-    areas = b.areas
-    for j, barrier, tn, dtn in b.paths.walls(fire.area):
+def _through_barriers(scene: Scene, walls: list[tuple[int, int, int | None, int | None]],
+                      adjust: Adjust | None, fuel_only: bool, acts: list[FireAction]) -> None:
+    """For each barrier around the fire that it cannot pass (``walls``: ``Paths.walls``):
+    burning through it to the unlit fuel beyond, and destroying it."""
+    fires, areas = scene.fires, scene.building.areas
+    for j, barrier, tn, dtn in walls:
         area = areas[j]
         behind = area.fuel if j not in fires and area.burnable else 0
         if fuel_only and not behind:
@@ -191,14 +209,14 @@ def _beams(scene: Scene, fire: Fire, acts: list[FireAction]) -> None:
                                    beam=feature))
 
 
-def _leaps(scene: Scene, fire: Fire, adjust: Adjust | None, acts: list[FireAction]) -> None:
-    """Leaping to each unlit fuel within reach (``settings.max_leap_areas`` moves through open
-    space: the building's paths keep them and their TNs); a fire of one or two dice only to
-    adjacent areas (003)."""
-    b, here = scene.building, fire.area
-    areas = b.areas
+def _leaps(scene: Scene, fire: Fire, leaps: list[tuple[int, int, int]], adjust: Adjust | None,
+           acts: list[FireAction]) -> None:
+    """Leaping to each unlit fuel within reach (``leaps``: ``Paths.leaps``, the areas within
+    ``settings.max_leap_areas`` moves through open space and their TNs); a fire of one or two
+    dice only to adjacent areas (003)."""
+    here, areas = fire.area, scene.building.areas
     small = fire.fd <= ADJACENT_ONLY_MAX_FD
-    for j, moves, tn in b.paths.leaps(here, scene.settings.max_leap_areas, scene.fires):
+    for j, moves, tn in leaps:
         if small and moves > 1 and not adjacent(scene, here, j, moves):
             continue
         if adjust is not None:
@@ -217,37 +235,89 @@ _KIND_VALUE = {kind: kind.value for kind in ActionKind}  # (an enum's .value is 
 
 
 def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
-    """Carry out an action; returns whether it succeeded. Every roll is logged as it is made.
+    """Carry out an action; returns whether it succeeded (:func:`perform_all` for a batch of
+    one)."""
+    return perform_all(scene, [fire], [act])[0]
+
+
+def perform_all(scene: Scene, fires: list[Fire], acts: list[FireAction]) -> list[bool]:
+    """Carry out each fire's action in turn; returns whether each succeeded. Every roll is
+    logged as it is made.
 
     Every rolled action is one roll of the fire's pool (Destruction to destroy, Spreading for
-    the rest) against the action's TN: a failure is logged alike for all of them."""
-    kind = act.kind
+    the rest) against the action's TN: a failure is logged alike for all of them. The rolls of
+    consecutive actions are drawn together (``Roller.totals``, the same draws as one by one),
+    each grow and failure logged as a row; a batch ends at an action that may change the scene
+    (anything but a grow), carried out before the next roll is drawn, since what it does may
+    draw too. So the draws, the results and the log are those of one action after another."""
+    done: list[bool] = []
+    n, start = len(acts), 0
+    while start < n:
+        end = start
+        while end < n and acts[end].kind is _GROW:
+            end += 1
+        if end < n and acts[end].tn is not None:
+            end += 1  # (a rolled action that may change the scene: the last of its batch)
+        if end == start:  # spreading along a route: no roll
+            done.append(_spread(scene, fires[start], acts[start]))
+            start += 1
+            continue
+        done += _rolled(scene, fires[start:end], acts[start:end])
+        start = end
+    return done
+
+
+def _spread(scene: Scene, fire: Fire, act: FireAction) -> bool:
+    """Along a route: a two-dice fire on each unlit area on the way, half the Fire Dice at its
+    end (003)."""
+    for i in act.path[:-1]:
+        if _unlit(scene, i):
+            scene.start_fire(i, ROUTE_WAYPOINT_FD, Cause.ROUTE, source=fire, via="on the way")
+    new = scene.start_fire(act.path[-1], new_fire_dice(fire.fd), Cause.ROUTE, source=fire)
+    scene.emit(EventKind.FIRE_SPREAD, scene.fire_name(fire), fire.area,
+               to=scene.area_name(act.path[-1]), path=[scene.area_name(i) for i in act.path],
+               fd=new.fd if new else 0)
+    return new is not None
+
+
+def _rolled(scene: Scene, fires: list[Fire], acts: list[FireAction]) -> list[bool]:
+    """Rolled actions, all drawn at once; all but the last are grows (:func:`perform_all`)."""
+    pools = [fire.destruction_pool() if act.kind is _DESTROY else fire.spreading_pool()
+             for fire, act in zip(fires, acts)]
+    totals = scene.roller.totals(pools)
     fire_names, area_names = scene.names()
-    name = fire_names[fire.area]
-    if kind is ActionKind.SPREAD:
-        for i in act.path[:-1]:
-            if _unlit(scene, i):
-                scene.start_fire(i, ROUTE_WAYPOINT_FD, Cause.ROUTE, source=fire, via="on the way")
-        new = scene.start_fire(act.path[-1], new_fire_dice(fire.fd), Cause.ROUTE, source=fire)
-        scene.emit(EventKind.FIRE_SPREAD, name, fire.area, to=scene.area_name(act.path[-1]),
-                   path=[scene.area_name(i) for i in act.path], fd=new.fd if new else 0)
-        return new is not None
-    pool = fire.destruction_pool() if kind is ActionKind.DESTROY else fire.spreading_pool()
-    total = scene.roller.total(pool)
-    tn = act.tn
-    assert tn is not None  # (every action but spreading along a route is rolled)
-    if total < tn:
-        target = area_names[act.target] if act.target is not None else None
-        scene.emit_row(_FAILED, name, area_names[fire.area], _KIND_VALUE[kind], target,
-                       pool.notation, tn, total, False)
-        return False
-    if kind is ActionKind.GROW:  # one more die (candidates offer it below ten dice only)
-        before = fire.fd
-        fire.fd = min(before + 1, MAX_FIRE_DICE)
-        scene.emit_row(_GREW, name, area_names[fire.area], fire.fd, before, "grow",
-                       pool.notation, tn, total, True)
-        return True
-    detail = {"pool": pool.notation, "tn": tn, "total": total, "success": True}
+    rnd, phase = scene.round, scene.phase
+    rows: list[tuple] = []
+    add = rows.append
+    done: list[bool] = []
+    for fire, act, pool, total in zip(fires, acts, pools, totals):
+        tn = act.tn
+        assert tn is not None  # (every action but spreading along a route is rolled)
+        kind, area = act.kind, fire.area
+        if total < tn:
+            target = area_names[act.target] if act.target is not None else None
+            add((_FAILED, rnd, phase, fire_names[area], area_names[area], _KIND_VALUE[kind],
+                 target, pool.notation, tn, total, False))
+            done.append(False)
+        elif kind is _GROW:  # one more die (candidates offer it below ten dice only)
+            before = fire.fd
+            fire.fd = min(before + 1, MAX_FIRE_DICE)
+            add((_GREW, rnd, phase, fire_names[area], area_names[area], fire.fd, before, "grow",
+                 pool.notation, tn, total, True))
+            done.append(True)
+        else:
+            scene.emit_rows(rows)
+            rows = []
+            _succeeded(scene, fire, act, pool.notation, total)
+            done.append(True)
+    scene.emit_rows(rows)
+    return done
+
+
+def _succeeded(scene: Scene, fire: Fire, act: FireAction, pool: str, total: int) -> None:
+    """A leap, burn-through or destruction that rolled its TN: what it does to the scene."""
+    kind, name = act.kind, scene.fire_name(fire)
+    detail = {"pool": pool, "tn": act.tn, "total": total, "success": True}
     if kind is ActionKind.LEAP:
         assert act.target is not None
         scene.emit(EventKind.FIRE_LEAPT, name, fire.area, to=scene.area_name(act.target), **detail)
@@ -263,4 +333,3 @@ def perform(scene: Scene, fire: Fire, act: FireAction) -> bool:
             assert act.barrier is not None
             structure.break_barrier(scene, scene.building.barriers[act.barrier], fire.fd, name,
                                     detail)
-    return True

@@ -1,7 +1,10 @@
 """The fire's mind: which action a fire takes with each action die.
 
 Fires are not clever (their Wits are 1-3), so policies are short rules of thumb. A scenario
-picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
+picks one with ``rules.temperament``; new ones register in :data:`POLICIES`, each a
+:class:`Policy`: its choice from a fire's candidates (``fire_actions.candidates_all``, which a
+pass asks for a whole run of fires at once), the candidates it reads, and whether choosing
+draws from the scene's roller.
 
 - ``hungry`` (default): reach unlit fuel first (routes need no roll), then the easiest roll that
   reaches fuel it has a fair chance at; grow when boxed in; break barriers that hold fuel behind
@@ -13,7 +16,7 @@ picks one with ``rules.temperament``; new ones register in :data:`POLICIES`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from fuego.engine.fire_actions import ActionKind, FireAction, candidates
 
@@ -21,7 +24,19 @@ if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
 
-Policy = Callable[["Scene", "Fire"], "FireAction | None"]
+#: A temperament's choice: (scene, fire, the fire's candidates now) -> the action, or None.
+Choose = Callable[["Scene", "Fire", "list[FireAction]"], "FireAction | None"]
+
+
+class Policy(NamedTuple):
+    """A fire temperament, as the round's passes use it (``rounds._fire_pass``)."""
+
+    choose: Choose
+    #: the candidates it chooses from leave out breaking barriers with no fuel behind
+    fuel_only: bool = True
+    #: choosing draws from the scene's roller: the pass rolls the actions chosen before it
+    #: first, so the stream is drawn in the order of one fire after another
+    draws: bool = False
 
 #: A roll is worth trying when its TN is at most this multiple of the pool's mean.
 FAIR_CHANCE = 1.0
@@ -92,10 +107,14 @@ def _reaching(acts: list[FireAction]) -> list[FireAction]:
 _GROW, _SPREAD, _DESTROY = ActionKind.GROW, ActionKind.SPREAD, ActionKind.DESTROY
 
 
-def hungry(scene: Scene, fire: Fire) -> FireAction | None:
+def hungry(scene: Scene, fire: Fire, acts: list[FireAction] | None = None) -> FireAction | None:
     """In this order: the route with the most fuel (no roll); the easiest fair roll that
-    reaches fuel; grow; at ten dice the easiest roll that reaches fuel; a beam."""
-    acts = candidates(scene, fire, fuel_only=True)  # (what the rules below can pick)
+    reaches fuel; grow; at ten dice the easiest roll that reaches fuel; a beam.
+
+    ``acts``: the fire's candidates with ``fuel_only`` (what the rules below can pick), asked
+    for here when not given."""
+    if acts is None:
+        acts = candidates(scene, fire, fuel_only=True)
     # boxed in by fire: grow if it can (what the rules below come to)
     if len(acts) < 2 and (not acts or acts[0].kind is _GROW):
         return acts[0] if acts else None
@@ -140,18 +159,28 @@ def _rolls(fire: Fire, acts: list[FireAction]) -> tuple[FireAction | None, FireA
     return fair, easiest
 
 
-def patient(scene: Scene, fire: Fire) -> FireAction | None:
+def patient(scene: Scene, fire: Fire, acts: list[FireAction] | None = None) -> FireAction | None:
+    """Grow to half its strength (five dice), then as :func:`hungry` (``acts`` as there)."""
+    if acts is None:
+        acts = candidates(scene, fire, fuel_only=True)
     if fire.fd < 5:
-        for a in candidates(scene, fire, fuel_only=True):
+        for a in acts:
             if a.kind is ActionKind.GROW:
                 return a
-    return hungry(scene, fire)
+    return hungry(scene, fire, acts)
 
 
-def wild(scene: Scene, fire: Fire) -> FireAction | None:
-    acts = candidates(scene, fire)
+def wild(scene: Scene, fire: Fire, acts: list[FireAction] | None = None) -> FireAction | None:
+    """Any action that reaches fuel, else a route, else anything, drawn by the scene's roller
+    (``acts``: all the fire's candidates, asked for here when not given)."""
+    if acts is None:
+        acts = candidates(scene, fire)
     options = _reaching(acts) or [a for a in acts if a.kind is ActionKind.SPREAD] or acts
     return scene.roller.choice(options) if options else None
 
 
-POLICIES: dict[str, Policy] = {"hungry": hungry, "patient": patient, "wild": wild}
+POLICIES: dict[str, Policy] = {
+    "hungry": Policy(hungry),
+    "patient": Policy(patient),
+    "wild": Policy(wild, fuel_only=False, draws=True),
+}

@@ -28,7 +28,7 @@ from fuego.dice.roller import trait_check
 from fuego.engine.events import END_PHASE, LOG_FORMAT, START_PHASE, EventKind
 from fuego.engine.events import shape as event_shape
 from fuego.engine.fire import ACTING, Fire, FireState, Trigger
-from fuego.engine.fire_actions import perform as fire_perform
+from fuego.engine.fire_actions import ActionKind, FireAction, candidates, candidates_all, perform_all
 from fuego.engine.hero_actions import options
 from fuego.engine.hero_actions import perform as hero_perform
 from fuego.engine.heroes import Hero
@@ -40,7 +40,7 @@ from fuego.engine.injury import (
     dramatic_wounds,
     hero_roll,
 )
-from fuego.engine.policy import POLICIES
+from fuego.engine.policy import POLICIES, Policy
 from fuego.engine.script import When
 from fuego.rules.charts import (
     CONFUSION_AFTER_ROUNDS,
@@ -87,8 +87,7 @@ def _ordered(scene: Scene, actors: list) -> list:
     if len(actors) < 2:
         return list(actors)
     tied: dict[tuple[int, int], list] = {}
-    for actor in actors:
-        key = (sum(actor.dice), actor.panache)
+    for key, actor in zip([(sum(a.dice), a.panache) for a in actors], actors):
         group = tied.get(key)
         if group is None:
             tied[key] = [actor]
@@ -115,14 +114,16 @@ def play_round(scene: Scene, controller: Controller) -> None:
         m.round_start(scene)
     controller.round_start(scene)
     action_dice = scene.roller.action_dice
+    fires = scene.fires
     acting = []
-    for i in sorted(scene.fires):  # fires in area order, then heroes: the order they roll in
-        fire = scene.fires[i]
+    for i in sorted(fires):  # fires in area order, then heroes: the order they roll in
+        fire = fires[i]
         if fire.state in ACTING:  # (Fire.can_spread)
-            fire.dice = action_dice(fire.panache)
             acting.append(fire)
         else:
             fire.dice = []
+    for fire, dice in zip(acting, scene.roller.action_dice_all([f.panache for f in acting])):
+        fire.dice = dice
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
@@ -178,22 +179,99 @@ def _requeue(actor, phase: int, again: list, buckets: list[list]) -> None:
         (again if nxt <= phase else buckets[nxt]).append(actor)
 
 
-def _fire_pass(scene: Scene, fires: list[Fire], policy, phase: int, again: list,
+def _fire_pass(scene: Scene, fires: list[Fire], policy: Policy, phase: int, again: list,
                buckets: list[list]) -> None:
-    """Each fire of a run, in order, spends a die on what its policy picks, if it still burns
-    there and can act (not a Flame, not out): each decides on the state the earlier ones left
-    (their results applied in the phase order), and its next die goes to the next pass or a
-    later phase."""
+    """The fires of a run, in the phase order, each spending a die on what its policy picks if
+    it still burns there and can act (not a Flame, not out); its next die goes to the next pass
+    or a later phase.
+
+    Every fire decides on the state at the start of the pass (:class:`_Choices`: the run's
+    candidates asked for at once); the results are applied in the phase order, and a fire
+    whose choice an earlier result touched decides again on the state that result left. So
+    each fire decides what it would have deciding after the one before it. The rolls of
+    consecutive actions are drawn together (``perform_all``) up to one that may change the
+    scene; a policy that draws when it chooses has the rolls before it drawn first. Draws and
+    log are those of one fire after another."""
     lit = scene.fires
-    for fire in fires:
+    run = [f for f in fires if lit.get(f.area) is f and f.dice and f.state in ACTING]
+    choose, draws = policy.choose, policy.draws
+    choices = _Choices(scene, run, policy.fuel_only)
+    batch: list[Fire] = []
+    chosen: list[FireAction] = []
+    for k, fire in enumerate(run):
         dice = fire.dice
-        if lit.get(fire.area) is not fire or not dice or not fire.can_spread:
-            continue
+        if lit.get(fire.area) is not fire or not dice or fire.state not in ACTING:
+            continue  # (put out, or moved, by an earlier result)
         dice.pop(0)
-        act = policy(scene, fire)
+        mine = choices.of(k, fire)
+        if draws and batch:
+            perform_all(scene, batch, chosen)
+            batch, chosen = [], []
+        act = choose(scene, fire, mine)
         if act is not None:
-            fire_perform(scene, fire, act)
-        _requeue(fire, phase, again, buckets)
+            batch.append(fire)
+            chosen.append(act)
+            if act.kind is not _GROW:  # (it may change the scene: carried out now)
+                done = perform_all(scene, batch, chosen)
+                batch, chosen = [], []
+                if done[-1] or act.tn is None:  # (a route lights the areas on its way even
+                    choices.changed(k, act)  # where its end does not take)
+        if dice:  # (_requeue, written out)
+            nxt = dice[0]
+            (again if nxt <= phase else buckets[nxt]).append(fire)
+    if batch:
+        perform_all(scene, batch, chosen)
+
+
+_GROW = ActionKind.GROW
+
+
+class _Choices:
+    """What each fire of a run may do (``candidates_all`` on the state at the start of the
+    pass), and which of them the results applied since have touched: those decide again.
+
+    A grow or a failed roll touches no one else. A spread, leap or burn-through that took sets
+    areas alight: it touches the fires whose own area or candidates (targets, routes) are
+    among them. Anything else a choice reads (barriers, reach, fuel given back, burned-out
+    areas) changes only with the building's version; and what modules' hooks may change is
+    unknown: either touches every later fire (a conservative touch is still exact)."""
+
+    __slots__ = ("scene", "run", "acts", "fuel_only", "version", "stale", "touched", "index")
+
+    def __init__(self, scene: Scene, run: list[Fire], fuel_only: bool) -> None:
+        self.scene, self.run, self.fuel_only = scene, run, fuel_only
+        self.acts = candidates_all(scene, run, fuel_only=fuel_only)
+        self.version = scene.building.version
+        self.stale = len(run)  # from this position on, every fire decides again
+        self.touched: set[int] = set()  # positions an earlier result touched
+        self.index: dict[int, list[int]] | None = None  # area -> positions reading it
+
+    def of(self, k: int, fire: Fire) -> list[FireAction]:
+        """The candidates of the fire at position ``k``, asked for again where touched."""
+        if k < self.stale and k not in self.touched:
+            return self.acts[k]
+        return candidates(self.scene, fire, fuel_only=self.fuel_only)
+
+    def changed(self, k: int, act: FireAction) -> None:
+        """The action of the fire at position ``k`` changed the scene."""
+        if k + 1 >= self.stale:
+            return
+        scene = self.scene
+        if scene.modules or scene.building.version != self.version:
+            self.stale = k + 1
+            return
+        index = self.index
+        if index is None:  # (made at the first change: most passes have none)
+            index = self.index = {}
+            for p in range(k + 1, len(self.run)):
+                index.setdefault(self.run[p].area, []).append(p)
+                for a in self.acts[p]:
+                    for i in a.path or (a.target,):
+                        if i is not None:
+                            index.setdefault(i, []).append(p)
+        lit = act.path or ((act.target,) if act.target is not None else ())
+        for i in lit:  # (its target; a route's every area on the way)
+            self.touched.update(index.get(i, ()))
 
 
 def _hero_acts(scene: Scene, hero: Hero, controller, phase: int, again: list, buckets) -> None:

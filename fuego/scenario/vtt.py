@@ -412,12 +412,8 @@ def _off_plan(edge: Edge, cols: int, rows: int) -> int:
     return sum(1 for c, r in _edge_areas(edge) if not (0 <= c < cols and 0 <= r < rows))
 
 
-def dropped(plan: ImportedPlan, level: str = "ground", most: int = 20) -> list[str]:
+def dropped(plan: ImportedPlan) -> list[str]:
     """Everything of the map the scenario does not carry, one line each: where, and why."""
-    def edge_text(edge: Edge) -> str:
-        (c0, r0), (c1, r1) = _edge_areas(edge)
-        return f"{plan.area_name(c0, r0, level)}-{plan.area_name(c1, r1, level)}"
-
     lines = [f"portal {p.number} at ({p.a[0]:g}, {p.a[1]:g})-({p.b[0]:g}, {p.b[1]:g}) squares: "
              f"not placed: {why}" for p, why in plan.skipped_portals]
     return lines + list(plan.vtt.ignored)
@@ -669,7 +665,7 @@ def _notes(plan: ImportedPlan, level: str, add, named: bool) -> None:
         add(f"# Cut to the map's rectangle{of} (what lay beyond it is not on this plan):")
         for line in vtt.clipped:
             add("#   " + line)
-    lost = dropped(plan, level)
+    lost = dropped(plan)
     if lost:
         add("")
         add(f"# Not carried over from the map{of} (add them by hand if they matter):")
@@ -742,7 +738,7 @@ def report_of(plan: ImportedPlan, level: str) -> ImportReport:
                         len(plan.doors), len(plan.windows), len(plan.inner_walls),
                         len(plan.skipped_portals),
                         any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
-                        dropped(plan, level), list(plan.vtt.clipped),
+                        dropped(plan), list(plan.vtt.clipped),
                         sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase)
 
 
