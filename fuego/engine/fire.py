@@ -18,7 +18,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from transitions import EventData, Machine
+from transitions import EventData, Machine, State
+from transitions.core import MachineError
 
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
@@ -83,9 +84,10 @@ _LIT = [FireState.FLAME, FireState.BURNING, FireState.GUTTERING]
 #: and what entering a state does is the state's callback. Anything not listed raises.
 LIFECYCLE: list[Any] = [
     # Birth is not a change of state to log: the scene logs ``fire_started`` with its state.
-    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.FLAME,
-     "conditions": "as_flame"},
-    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.BURNING},
+    # (burning first: most fires are born burning, so the machine tries one transition)
+    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.BURNING,
+     "unless": "as_flame"},
+    {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.FLAME},
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING,
      "after": "entered"},
     # (an internal transition: the state stays; the callback makes the fire hot)
@@ -116,6 +118,35 @@ _STATES: list[Any] = [
 ]
 
 
+class _State(State):
+    """A lifecycle state whose name is read once: transitions' ``State.name`` reads the enum
+    member's name at every look (a descriptor call on Python 3.11, several a trigger)."""
+
+    name = ""  # a plain attribute, not the base class's property: set once, below
+
+    def __init__(self, name: FireState, **kwargs: Any) -> None:
+        super().__init__(name, **kwargs)
+        self.name = name.name
+
+
+class _Lifecycle(Machine):
+    """The transitions machine of the fire's life, its states looked up by member or name in
+    one dict (``Machine.get_state`` tests for an enum and reads its name on every call, six
+    times a trigger); what it answers is ``Machine.get_state``'s, kept as first asked."""
+
+    state_cls = _State
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._known: dict[Any, State] = {}
+        super().__init__(**kwargs)
+
+    def get_state(self, state: Any) -> State:
+        known = self._known.get(state)
+        if known is None:
+            known = self._known[state] = super().get_state(state)
+        return known
+
+
 class Fire:
     """One 10-ft fire. Traits and Knacks follow its Fire Dice; damage follows temperature too."""
 
@@ -127,7 +158,7 @@ class Fire:
 
     #: One machine for every fire (transitions FAQ, "class-level machine"): no per-fire cost.
     #: Triggers carry the scene and why (``send_event``: callbacks read them off the event).
-    machine = Machine(
+    machine = _Lifecycle(
         model=None,
         states=_STATES,
         transitions=LIFECYCLE,
@@ -163,13 +194,16 @@ class Fire:
         runs the state's callbacks (``scene`` and ``why`` go to them; without ``why`` the state
         entered says it, :data:`_WHY`). Returns whether the fire
         changed state; a trigger the current state does not allow raises :class:`RuleError`."""
-        if not self.may(trigger):
-            raise RuleError(f"a {self.state.value} fire cannot {trigger.value}")
-        return Fire.machine.events[trigger.value].trigger(self, scene=scene, why=why, **data)
+        try:
+            return _EVENTS[trigger].trigger(self, scene=scene, why=why, **data)
+        except MachineError:  # (the machine's own check: no transition from this state)
+            if self.may(trigger):
+                raise
+            raise RuleError(f"a {self.state.value} fire cannot {trigger.value}") from None
 
     def may(self, trigger: Trigger) -> bool:
         """Does the current state allow ``trigger`` (its conditions aside)?"""
-        return self.state.name in Fire.machine.events[trigger.value].transitions
+        return self.state in _SOURCES[trigger]
 
     # Conditions of the machine (the rule's limits, RULES-NOTES "The fire as a character").
     def as_flame(self, event: EventData) -> bool:
@@ -321,6 +355,11 @@ def _source(event: EventData) -> FireState:
     assert event.transition is not None
     return FireState[event.transition.source]
 
+
+#: Each trigger's event of the machine, and the states it leaves from (read for every trigger).
+_EVENTS = {t: Fire.machine.events[t.value] for t in Trigger}
+_SOURCES = {t: frozenset(FireState[name] for name in event.transitions)
+            for t, event in _EVENTS.items()}
 
 _POOLS = _pool_table()
 _FUEL_CHECK: dict[int, Pool] = {}  # Resolve -> its fuel check pool

@@ -55,6 +55,12 @@ class Lever(str, Enum):
     BROKEN = "broken"
 
 
+#: (the levers' words, read once: an enum member's value is a descriptor call each time)
+_CAUGHT, _FLASHED, _OPEN, _BROKEN = (Lever.CAUGHT.value, Lever.FLASHED.value, Lever.OPEN.value,
+                                     Lever.BROKEN.value)
+_THICK_SMOKE, _BURNING, _FLASHOVER = (Lever.THICK_SMOKE.value, Lever.BURNING.value,
+                                      Lever.FLASHOVER.value)
+
 #: The levers of where the hero was (the others: what had happened anywhere by then).
 HERO_LEVERS = frozenset({Lever.THICK_SMOKE, Lever.BURNING, Lever.FLASHOVER})
 
@@ -92,12 +98,14 @@ class Watch:
         self.room_index = room_index
         self.area_room = area_room
         openable = (BarrierKind.DOOR, BarrierKind.WINDOW)
-        #: doors and windows (may stand open), and what else stands between two rooms
-        self.openable = [bar.index for bar in b.barriers if bar.kind in openable]
-        self.between = [bar.index for bar in b.barriers
+        #: doors and windows (may stand open), and what else stands between two rooms, not yet
+        #: seen open or broken (a lever keeps the round it first happened: once is enough)
+        self.openable = [bar for bar in b.barriers if bar.kind in openable]
+        self.between = [bar for bar in b.barriers
                         if bar.kind in openable or (bar.kind in (BarrierKind.WALL,
                                                                  BarrierKind.FLOOR)
                                                     and b.areas[bar.a].room != b.areas[bar.b].room)]
+        self.version = -1  # the building's version at the last look (no change: no barrier)
         self.anywhere: dict[Key, int] = {}
         self.seen: list[dict[Key, int]] = [{} for _ in range(n_heroes)]
         #: the round each hero's fate was sealed (down or out); None while it is open
@@ -122,33 +130,39 @@ class Watch:
             seen = self.seen[h]
             room = area_room[hero.area]
             if smoke is not None and smoke.at(hero.area) is Density.THICK:
-                seen.setdefault((Lever.THICK_SMOKE.value, room), r)
+                seen.setdefault((_THICK_SMOKE, room), r)
             if room in burning:
-                seen.setdefault((Lever.BURNING.value, room), r)
+                seen.setdefault((_BURNING, room), r)
             if room in flashed_now:
-                seen.setdefault((Lever.FLASHOVER.value, room), r)
+                seen.setdefault((_FLASHOVER, room), r)
 
     def _building(self, scene: Scene, r: int, burning: set[int]) -> set[int]:
         """What has happened anywhere by round ``r``; returns the rooms that flashed over in
         it."""
         anywhere = self.anywhere
         for k in burning:
-            anywhere.setdefault((Lever.CAUGHT.value, k), r)
+            anywhere.setdefault((_CAUGHT, k), r)
         flashed_now = set()
         for key in scene.flashed:
             k = self.room_index[key]
-            if (Lever.FLASHED.value, k) not in anywhere:
-                anywhere[(Lever.FLASHED.value, k)] = r
+            if (_FLASHED, k) not in anywhere:
+                anywhere[(_FLASHED, k)] = r
                 flashed_now.add(k)
-        barriers = self.building.barriers
-        for i in self.between:
-            bar = barriers[i]
-            if bar.destroyed:
-                anywhere.setdefault((Lever.BROKEN.value, i), r)
-        for i in self.openable:
-            bar = barriers[i]
-            if not bar.closed and not bar.destroyed:
-                anywhere.setdefault((Lever.OPEN.value, i), r)
+        if self.building.version != self.version:  # a barrier may have changed
+            self.version = self.building.version
+            left = []
+            for bar in self.between:
+                if bar.destroyed:
+                    anywhere[(_BROKEN, bar.index)] = r
+                else:
+                    left.append(bar)
+            self.between, left = left, []
+            for bar in self.openable:
+                if not bar.closed and not bar.destroyed:
+                    anywhere[(_OPEN, bar.index)] = r
+                else:
+                    left.append(bar)
+            self.openable = left
         return flashed_now
 
     def levers(self, h: int, down: bool) -> HeroLevers:
