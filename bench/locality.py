@@ -90,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     med = {name: statistics.median(xs) for name, xs in got.items()}
     names = list(med)
     for k in range(0, len(names), 2):
-        a, b = names[k], names[k + 1]
-        print(f"{a:24s} {med[a]:7.2f} us   {b:24s} {med[b]:7.2f} us   {med[b] / med[a]:.2f}x")
+        one, other = names[k], names[k + 1]
+        print(f"{one:24s} {med[one]:7.2f} us   {other:24s} {med[other]:7.2f} us   "
+              f"{med[other] / med[one]:.2f}x")
     return 0
 
 
