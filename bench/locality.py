@@ -64,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=15)
     args = ap.parse_args(argv)
     small, big, mid = field(40, 25), field(316, 317), field(100, 100)
+    for b in (small, big, mid):
+        b.paths.open_lists()  # (their derived state made now, as with a scene's building)
     s_spots, b_spots = _interior(small, 40, 60), _interior(big, 316, 60)
     one_s, one_b = [s_spots[30]] * 60, [b_spots[30]] * 60
     every_s, every_m = list(range(len(small.areas))), list(range(len(mid.areas)))
