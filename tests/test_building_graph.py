@@ -164,3 +164,39 @@ def _ends(g, barrier):
         if k == barrier.index:
             return u, v
     raise AssertionError(barrier)
+
+
+def test_the_graphs_attribute_dicts_read_as_dicts_to_networkx():
+    b = fresh(load(TAVERN).build(1).building)
+    g = b.graph
+    door = next(x for x in b.barriers if x.kind is BarrierKind.DOOR)
+    data = g.edges[door.a, door.b]
+    assert data == {"barrier": door} and list(data) == ["barrier"] and len(data) == 1
+    assert g.nodes[door.a] == {"area": b.areas[door.a]} and "weight" not in data
+    # any other key (a networkx algorithm's, a script's) is kept beside the record
+    nx.set_edge_attributes(g, {(door.a, door.b): 3}, "weight")
+    assert data == {"barrier": door, "weight": 3} and data.get("weight") == 3
+    assert nx.path_weight(g, [door.a, door.b], "weight") == 3
+    assert nx.shortest_path_length(g, door.a, door.b, weight="weight") <= 3
+    again = pickle.loads(pickle.dumps(g))
+    assert again.edges[door.a, door.b] == {"barrier": again.edges[door.a, door.b]["barrier"],
+                                           "weight": 3}
+    assert again.edges[door.a, door.b]["barrier"] == door
+    copy = g.copy()
+    assert copy.edges[door.a, door.b] == data and nx.utils.graphs_equal(copy, g)
+    del data["weight"]
+    assert data == {"barrier": door} and data.get("weight") is None
+    del data["barrier"]
+    assert data == {} and not data and data.get("barrier") is None
+
+
+def test_a_barrier_is_named_by_the_map_or_else_by_its_two_areas():
+    b = load(TAVERN).build(1).building
+    named = {x.name for x in b.barriers if x.label}
+    assert {"kitchen door", "front door"} <= named
+    for x in b.barriers:
+        assert x.name == (x.label or f"{b.areas[x.a].name}|{b.areas[x.b].name}")
+    wall = next(x for x in b.barriers if x.kind is BarrierKind.WALL and not x.label)
+    assert wall.name == f"{b.areas[wall.a].name}|{b.areas[wall.b].name}"
+    copy = pickle.loads(pickle.dumps(b))
+    assert [x.name for x in copy.barriers] == [x.name for x in b.barriers] and copy == b

@@ -196,14 +196,18 @@ def _fire_pass(scene: Scene, fires: list[Fire], policy: Policy, phase: int, agai
     run = [f for f in fires if lit.get(f.area) is f and f.dice and f.state in ACTING]
     choose, draws = policy.choose, policy.draws
     choices = _Choices(scene, run, policy.fuel_only)
+    acts = choices.acts
     batch: list[Fire] = []
     chosen: list[FireAction] = []
     for k, fire in enumerate(run):
         dice = fire.dice
-        if lit.get(fire.area) is not fire or not dice or fire.state not in ACTING:
+        if not choices.changed_any:  # (as at the start of the pass: it can act, as it chose)
+            mine = acts[k]
+        elif lit.get(fire.area) is not fire or fire.state not in ACTING:
             continue  # (put out, or moved, by an earlier result)
+        else:
+            mine = choices.of(k, fire)
         dice.pop(0)
-        mine = choices.of(k, fire)
         if draws and batch:
             perform_all(scene, batch, chosen)
             batch, chosen = [], []
@@ -236,7 +240,8 @@ class _Choices:
     areas) changes only with the building's version; and what modules' hooks may change is
     unknown: either touches every later fire (a conservative touch is still exact)."""
 
-    __slots__ = ("scene", "run", "acts", "fuel_only", "version", "stale", "touched", "index")
+    __slots__ = ("scene", "run", "acts", "fuel_only", "version", "stale", "touched", "index",
+                 "changed_any")
 
     def __init__(self, scene: Scene, run: list[Fire], fuel_only: bool) -> None:
         self.scene, self.run, self.fuel_only = scene, run, fuel_only
@@ -245,6 +250,7 @@ class _Choices:
         self.stale = len(run)  # from this position on, every fire decides again
         self.touched: set[int] = set()  # positions an earlier result touched
         self.index: dict[int, list[int]] | None = None  # area -> positions reading it
+        self.changed_any = False  # has any result changed the scene yet?
 
     def of(self, k: int, fire: Fire) -> list[FireAction]:
         """The candidates of the fire at position ``k``, asked for again where touched."""
@@ -254,6 +260,7 @@ class _Choices:
 
     def changed(self, k: int, act: FireAction) -> None:
         """The action of the fire at position ``k`` changed the scene."""
+        self.changed_any = True
         if k + 1 >= self.stale:
             return
         scene = self.scene
@@ -443,8 +450,8 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
     rnd, phase, fleeting = scene.round, scene.phase, Exposure.FLEETING
     rows: list[tuple] = []
     add = rows.append
-    for k, fire in enumerate(fires):
-        damage, check = rolls[2 * k], rolls[2 * k + 1]
+    for fire, damage_pool, pool, damage, check in zip(fires, pools[::2], pools[1::2], rolls[::2],
+                                                      rolls[1::2]):
         flesh = fire.flesh + damage
         ok = check >= flesh
         if ok:
@@ -453,9 +460,8 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
             fire.flesh = 0
             fire.dramatic += dramatic_wounds(flesh, check, fleeting)
         area = fire.area
-        add((shape, rnd, phase, fire_names[area], area_names[area], damage,
-             pools[2 * k].notation, flesh, pools[2 * k + 1].notation, check, ok, fire.dramatic,
-             fire.resolve))
+        add((shape, rnd, phase, fire_names[area], area_names[area], damage, damage_pool.notation,
+             flesh, pool.notation, check, ok, fire.dramatic, fire.resolve))
         if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
             scene.emit_rows(rows)
             rows = []

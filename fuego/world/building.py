@@ -17,8 +17,9 @@ number from 1, like a spreadsheet or a printed battle map), a room has a key (``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 import networkx as nx
 
@@ -41,6 +42,94 @@ from fuego.world.places import (
     parse_coordinate,
 )
 
+_UNSET: Any = object()  # (a record's slot before networkx's ``update`` fills it)
+
+
+class GraphRecord(MutableMapping[str, Any]):
+    """The attribute dict of a node or an edge of the building's graph: its one record (the
+    :class:`Area` or the :class:`Barrier`) under :attr:`KEY` in a slot, not in a dict of its
+    own (a dict a node and one an edge are ~45 MB of a 100,000-area field; this is ~48
+    bytes). Any other key (a networkx algorithm's, a script's) goes in a dict made when first
+    set, so to networkx it is a dict like any other."""
+
+    __slots__ = ("_record", "_more")
+    #: the one key held in the slot
+    KEY: ClassVar[str]
+
+    def __init__(self, record: Any = _UNSET, more: dict[str, Any] | None = None) -> None:
+        self._record, self._more = record, more
+
+    def __getitem__(self, key: str) -> Any:
+        if key == self.KEY and self._record is not _UNSET:
+            return self._record
+        if self._more is None:
+            raise KeyError(key)
+        return self._more[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if key == self.KEY:
+            self._record = value
+        elif self._more is None:
+            self._more = {key: value}
+        else:
+            self._more[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        if key == self.KEY and self._record is not _UNSET:
+            self._record = _UNSET
+        elif self._more is None:
+            raise KeyError(key)
+        else:
+            del self._more[key]
+
+    def __iter__(self) -> Iterator[str]:
+        if self._record is not _UNSET:
+            yield self.KEY
+        if self._more:
+            yield from self._more
+
+    def __len__(self) -> int:
+        return (self._record is not _UNSET) + (len(self._more) if self._more else 0)
+
+    def update(self, other: Any = (), /, **more: Any) -> None:
+        # (what networkx's add_node and add_edge call: the ABC's own is 4x slower)
+        for key, value in dict(other, **more).items():
+            self[key] = value
+
+    def copy(self) -> dict[str, Any]:
+        """A plain dict of the same items (what networkx's ``Graph.copy`` asks of data)."""
+        return dict(self)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def __reduce__(self) -> tuple:
+        if self._more is None and self._record is not _UNSET:
+            return (type(self), (self._record,))  # (the usual one, and the quickest to load)
+        return (type(self), (), None, None, iter(self.items()))
+
+
+class AreaRecord(GraphRecord):
+    """A node's attribute dict: ``{"area": Area}``."""
+
+    __slots__ = ()
+    KEY = "area"
+
+
+class BarrierRecord(GraphRecord):
+    """An edge's attribute dict: ``{"barrier": Barrier}``."""
+
+    __slots__ = ()
+    KEY = "barrier"
+
+
+class BuildingGraph(nx.Graph):
+    """The building's networkx graph: an ``nx.Graph`` whose node and edge attribute dicts are
+    :class:`AreaRecord` and :class:`BarrierRecord` (networkx's factory hooks)."""
+
+    node_attr_dict_factory = AreaRecord
+    edge_attr_dict_factory = BarrierRecord
+
 
 @dataclass(eq=False)
 class Building:
@@ -59,7 +148,7 @@ class Building:
     areas: list[Area] = field(default_factory=list)
     barriers: list[Barrier] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)
-    graph: nx.Graph = field(default_factory=nx.Graph, repr=False)
+    graph: nx.Graph = field(default_factory=BuildingGraph, repr=False)
     _by_pos: dict[tuple[int, int, int], int] = field(default_factory=dict, repr=False)
     _by_name: dict[str, int] = field(default_factory=dict, repr=False)
     _room_areas: dict[str, list[int]] = field(default_factory=dict, repr=False)
@@ -119,14 +208,13 @@ class Building:
 
     def connect(self, i: int, j: int, kind: BarrierKind, structure: Structure | None = None,
                 closed: bool = True, name: str = "", locked: bool = False) -> Barrier:
-        a, b = min(i, j), max(i, j)
+        # the areas' own index ints, not the caller's: one int an area, however many edges
+        a, b = self.areas[min(i, j)].index, self.areas[max(i, j)].index
         if self.graph.has_edge(a, b):
             raise ValueError(f"{self.areas[a].name} and {self.areas[b].name} are already connected")
         barrier = Barrier(len(self.barriers), a, b, kind, structure,
-                          closed if kind in OPENABLE else False, name=name,
-                          locked=locked and kind is BarrierKind.DOOR)
-        if not barrier.name:
-            barrier.name = f"{self.areas[a].name}|{self.areas[b].name}"
+                          closed if kind in OPENABLE else False, label=name,
+                          locked=locked and kind is BarrierKind.DOOR, areas=self.areas)
         self.barriers.append(barrier)
         self.graph.add_edge(a, b, barrier=barrier)
         self._built()

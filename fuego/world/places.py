@@ -6,7 +6,8 @@ the graph and keeps it consistent; this module holds the records themselves.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 
 from fuego.rules.charts import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
@@ -165,10 +166,19 @@ class Barrier:
     structure: Structure | None = None  # the material, for walls, doors, windows and floors
     closed: bool = True  # doors and windows only
     destroyed: bool = False
-    name: str = ""
+    #: the name the map gave it ("" for none: :attr:`name` is then its two areas')
+    label: str = ""
     #: a locked door: shut, and no hero can open it (fire still burns through it; the GM or
     #: a script opening it unlocks it)
     locked: bool = False
+    #: the building's areas, whose names make :attr:`name` when the map gave none
+    areas: Sequence[Area] = field(default=(), compare=False, repr=False)
+
+    @property
+    def name(self) -> str:
+        """What the GM calls it: the map's name, else its two areas' (``ground:C4|ground:D4``),
+        made when read (few are: a 100,000-area field's would be ~15 MB kept)."""
+        return self.label or f"{self.areas[self.a].name}|{self.areas[self.b].name}"
 
     @property
     def state(self) -> BarrierState:
