@@ -509,8 +509,9 @@ def check_flashover(scene: Scene) -> None:
             need = scene.settings.flashover_dice_per_area * len(b.room_areas(key))
             hit = sum(f.fd for f in fires) >= need
         else:
-            burnable = b.paths.burnable_in(key)  # all of them burn: as many fires on them as they
-            hit = bool(burnable) and sum(f.area in burnable for f in fires) == len(burnable)
+            # all of them burn: as many fires on fuel there as the room has areas that can burn
+            burnable, fuel = b.paths.burnable_count(key), b.paths.fuel_flags()
+            hit = burnable > 0 and sum(fuel[f.area] for f in fires) == burnable
             if hit and mode is FlashoverMode.ALL_BURNING:
                 hit = (all(f.born < scene.round for f in fires)
                        and sum(f.fd for f in fires) >= scene.settings.flashover_min_dice)

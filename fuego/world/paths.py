@@ -39,7 +39,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping, Set
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
 
 _NO_LEAPS: list[tuple[int, int, int]] = []
 _NO_WALLS: list[tuple[int, int, int | None, int | None]] = []  # (shared: most areas have none)
-_NO_AREAS: frozenset[int] = frozenset()
 #: reach kept for at most this many areas (a huge front would otherwise keep one per fire)
 _REACH_KEPT = 4096
 
@@ -127,7 +126,7 @@ class Paths:
     __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "positions",
                  "version",
                  "_changed", "_rebuilt", "_fuel_back",
-                 "_nbrs", "_lists", "_walls", "_reach", "_regions", "_windows",
+                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_regions", "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
@@ -166,15 +165,13 @@ class Paths:
         what in its room can burn."""
         self.version += 1
         self._fuel_back.add(i)
+        if self._rebuilt:
+            return  # (counted afresh at the next ask)
         area = self.areas[i]
-        if not self._rebuilt:
-            self._fuel[i] = area.burnable
-        here = self._burnable.get(area.room)
-        if here is not None:
-            if area.burnable:
-                here.add(i)
-            else:
-                here.discard(i)
+        now = area.burnable
+        if now != self._fuel[i]:
+            self._fuel[i] = now
+            self._burnable[area.room] += 1 if now else -1
 
     def features_changed(self, i: int) -> None:
         """Area ``i`` gained or lost a feature (an exit among them)."""
@@ -203,10 +200,17 @@ class Paths:
         self._rebuilt = False
         self._changed = []
         # What is kept per area is made when first asked, but for the open lists every walk
-        # reads (docs/performance.md, "Memory": a 100,000-area field is a lot of lists).
+        # reads, which areas can burn and the windows (docs/performance.md, "Memory": a
+        # 100,000-area field is a lot of lists): those are made with the building, so no
+        # round walks every area to find them (issue 30: a round costs per fire).
         self._nbrs: dict[int, list[tuple[int, Barrier]]] = {}
         self._lists: list[list[int]] = [self._open_at(i) for i in range(len(self.areas))]
-        self._windows: list[Barrier] | None = None
+        # whether any barrier around an area stops fire: most have none, and walls_all answers
+        # those from these bytes without reading the graph (cold memory in a big building)
+        adj = self.graph.adj
+        self._walled = bytearray(len(here) < len(adj[i]) for i, here in enumerate(self._lists))
+        window = BarrierKind.WINDOW  # (kinds never change; read once: a descriptor call)
+        self._windows: list[Barrier] = [x for x in self.barriers if x.kind is window]
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
         self._regions: list[bool] | None = None
@@ -219,13 +223,16 @@ class Paths:
         self._leaps: dict[int, list[tuple[int, int, int]]] = {}
         self._leap_tns: dict[tuple[int, int, int, int], int] = {}
         self._fuel = [a.burnable for a in self.areas]
+        self._burnable: dict[str, int] = dict.fromkeys(self.rooms, 0)  # burnable areas a room
+        for a, burns in zip(self.areas, self._fuel):
+            if burns:
+                self._burnable[a.room] += 1
         self._leap_steps = -1
         self._leap_near: set[int] | None = None
         self._leap_looked = False  # whether _leap_near was looked for since the last change
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._lines: dict[tuple[int, int], Sightline] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
-        self._burnable: dict[str, set[int]] = {}  # per room asked
         self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
         self._orders: dict[int, tuple[list[int], bool, int]] = {}
 
@@ -233,9 +240,11 @@ class Paths:
         sides: set[int] = set()
         for barrier in changed:
             sides.update((barrier.a, barrier.b))
+        adj = self.graph.adj
         for i in sides:
             self._walls.pop(i, None)
             self._lists[i] = self._open_at(i)
+            self._walled[i] = len(self._lists[i]) < len(adj[i])
         lists = self._lists
         self._reach = {i: known for i, known in self._reach.items()
                        if known[1].keys().isdisjoint(sides)
@@ -300,9 +309,12 @@ class Paths:
         """:meth:`walls` for each of ``areas``, in order: the batch form."""
         if self._changed or self._rebuilt:
             self._settle()
-        kept, adj = self._walls, self.graph.adj
+        kept, adj, walled = self._walls, self.graph.adj, self._walled
         out = []
         for i in areas:
+            if not walled[i]:
+                out.append(_NO_WALLS)
+                continue
             walls = kept.get(i)
             if walls is None:
                 walls = [(j, w.index, w.pass_through_tn, w.destruction_tn)
@@ -486,9 +498,6 @@ class Paths:
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
-            if self._windows is None:  # (kinds never change: found once; the member read
-                window = BarrierKind.WINDOW  # once: an enum member read is a descriptor call)
-                self._windows = [x for x in self.barriers if x.kind is window]
             sources = [i for key, room in self.rooms.items() if room.outdoors
                        for i in self.room_areas.get(key, ())]
             sources += [w.a for w in self._windows if vents_through(w, False)]
@@ -515,18 +524,13 @@ class Paths:
             vents = self._room_vents[key] = any(flags[i] for i in self.room_areas.get(key, ()))
         return vents
 
-    def burnable_in(self, room: str) -> Set[int]:
-        """The areas of ``room`` that can burn (fuel left, not burned out): flashover asks it of
-        every burning room each round, so it is kept per room once asked, as the fuel changes
-        (:meth:`area_changed`), instead of walking the room: cost per change, not per area. Do
-        not change the set."""
+    def burnable_count(self, room: str) -> int:
+        """How many areas of ``room`` can burn (fuel left, not burned out): flashover asks it
+        of every burning room each round, so it is counted with the building and kept as the
+        fuel changes (:meth:`area_changed`): cost per change, not per area of the room."""
         if self._rebuilt:
             self._settle()
-        known = self._burnable.get(room)
-        if known is None:
-            fuel = self._fuel
-            known = self._burnable[room] = {i for i in self.room_areas.get(room, ()) if fuel[i]}
-        return known or _NO_AREAS
+        return self._burnable.get(room, 0)
 
     def nearest(self, start: int, n: int) -> list[int]:
         """The ``n`` areas nearest ``start`` through the open graph (fewest moves, ties by
