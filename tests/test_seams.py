@@ -4,6 +4,7 @@ Protocol."""
 
 from __future__ import annotations
 
+import json
 import re
 import types
 import typing
@@ -161,8 +162,13 @@ def test_the_log_packed_into_columns_reads_back_every_event_as_it_was():
     scene.log.clear()
     made = []
     for k in range(2 * CHUNK + 37):  # two packed chunks and some rows; shapes interleaved
-        if k % 3:
-            data = {"fd": k % 10, "before": 2, "why": "test"}
+        if k % 7 == 1:  # a word column of few values and one of a name each (kept as it is)
+            data = {"pool": "3k3", "tn": 15, "total": k % 300, "success": False,
+                    "action": ("spread", "leap", "grow")[k % 3],
+                    "target": None if k % 2 else f"ground:A{k}"}
+            scene.emit(EventKind.FIRE_ACTION_FAILED, "fire@ground:A1", 0, **data)
+        elif k % 3:
+            data = {"fd": k % 10, "before": 2, "why": "test" if k % 4 else "wind"}
             if k % 5 == 0:
                 data["total"] = 2**40 + k  # (past 32 bits: that column stays as it was)
             scene.emit(EventKind.FIRE_GREW, "fire@ground:A1", k % 3, **data)
@@ -174,6 +180,8 @@ def test_the_log_packed_into_columns_reads_back_every_event_as_it_was():
     log = scene.log
     assert len(log) == len(made) and [e.data for e in log] == made
     assert {type(e.data["success"]) for e in log if "success" in e.data} == {bool}
+    # as JSON too: each value of the very type logged (a coded True is no 1, a None no "")
+    assert [json.dumps(e.data) for e in log] == [json.dumps(d) for d in made]
     assert log[CHUNK + 5].data == made[CHUNK + 5] and log[-1].data == made[-1]
     assert [e.data for e in log.since(CHUNK - 3)] == made[CHUNK - 3:]
     assert [e.data for e in reversed(log)][:5] == made[::-1][:5]

@@ -664,18 +664,27 @@ START_PHASE = 0
 END_PHASE = 11
 
 
+#: How a packed column is held (:attr:`Shape.packing`): as it is, as whole numbers, coded.
+_KEPT, _WHOLE, _CODE = 0, 1, 2
+#: By a payload key's type: whole numbers, or words and flags (few distinct values a chunk,
+#: mostly); names (the actor's, the area's) are many and stay as they are.
+_PACKING: dict[Any, int] = {int: _WHOLE, str: _CODE, bool: _CODE, str | None: _CODE,
+                            int | None: _CODE}
+
+
 class Shape:
     """A kind and the keys of its data in order: what a row of the log shares with every other
     event of that shape (checked against the kind's payload once, when first seen)."""
 
-    __slots__ = ("kind", "keys", "whole")
+    __slots__ = ("kind", "keys", "packing")
 
     def __init__(self, kind: EventKind, keys: tuple[str, ...]) -> None:
         self.kind, self.keys = kind, keys
         hints = get_type_hints(PAYLOADS[kind])
-        #: per column of a row after the shape (round, phase, actor, area, the values): does
-        #: it hold whole numbers only (its payload says int), so the log may pack it?
-        self.whole = (True, True, False, False, *(hints[key] is int for key in keys))
+        #: per column of a row after the shape (round, phase, actor, area, the values): how
+        #: the log may pack it, by what its payload says it holds (:func:`_column`)
+        self.packing = (_WHOLE, _WHOLE, _KEPT, _KEPT, *(_PACKING.get(hints[key], _KEPT)
+                                                       for key in keys))
 
 
 #: Every shape seen, by (kind, keys): payloads are checked once per shape, not per event.
@@ -702,15 +711,49 @@ def row_event(row: tuple) -> Event:
 CHUNK = 4096
 
 
-def _column(values: tuple, whole: bool) -> Sequence[Any]:
-    """A column of a packed chunk: whole numbers as a C array of ints (4 bytes a value), the
-    rest as they are (shared strings, True/False, None, lists: a pointer each)."""
-    if whole:
+#: The C array types a column of whole numbers may take, narrowest first (1, 2, 4 bytes).
+_WIDTHS = ("B", "h", "i")
+
+
+class _Coded:
+    """A packed column of few distinct values (an action's word, a pool's, True/False,
+    None): each value's place in a table of them, a byte a row."""
+
+    __slots__ = ("table", "codes")
+
+    def __init__(self, table: list[Any], codes: bytes) -> None:
+        self.table, self.codes = table, codes
+
+    def __getitem__(self, p: int) -> Any:
+        return self.table[self.codes[p]]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+
+def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded:
+    """A column of a packed chunk: whole numbers as a C array of ints (1 to 4 bytes a value);
+    words and flags, where fewer than 256 distinct values, as a byte each into a table of them
+    (values the payload's type keeps apart: no ``1`` beside a ``True``); the rest as they are
+    (a pointer each: names, lists)."""
+    if packing == _WHOLE:
+        for code in _WIDTHS:
+            try:
+                return array(code, values)
+            except OverflowError:  # (a value too wide for it: the next)
+                continue
+            except TypeError:  # (not a number: None among them)
+                break
+    elif packing == _CODE:
         try:
-            return array("i", values)
-        except (TypeError, OverflowError):  # (a value past 32 bits, or not a number)
-            pass
-    return values
+            distinct = set(values)
+        except TypeError:  # (a list where the payload says a word)
+            return values
+        if len(distinct) < 256 and 8 * len(distinct) + 200 < 7 * len(values):
+            table = list(dict.fromkeys(values))  # (first seen first: the same table each run)
+            at = {v: n for n, v in enumerate(table)}
+            return _Coded(table, bytes(map(at.__getitem__, values)))
+    return values  # (kept: a table and codes would cost more than the pointers)
 
 
 class _Packed:
@@ -733,8 +776,8 @@ class _Packed:
             self.place.append(len(members))
             members.append(row)
         self.shapes = list(index)
-        self.columns = [[_column(col, whole) for col, whole in zip(list(zip(*members))[1:],
-                                                                     s.whole)]
+        self.columns = [[_column(col, how) for col, how in zip(list(zip(*members))[1:],
+                                                                 s.packing)]
                         for s, members in zip(self.shapes, grouped)]
 
     def row(self, i: int) -> tuple:
@@ -750,8 +793,9 @@ class EventLog(Sequence[Event]):
     :class:`Event` (indexing, slicing, iterating, ``len``).
 
     Each event is logged as one row, (its shape, round, phase, actor, area, the data's values);
-    every :data:`CHUNK` rows are packed by shape into columns, whole numbers as C arrays; an
-    ``Event`` is built when something reads it. So a 100,000-fire scene's million events hold
+    every :data:`CHUNK` rows are packed by shape into columns, whole numbers as C arrays,
+    words and flags as a byte each into a table of them (:func:`_column`); an ``Event`` is
+    built when something reads it. So a 100,000-fire scene's million events hold
     their values, not a record and a dict each. ``kinds``: keep only events of these kinds (a
     forecast's log keeps what its script reads and drops the rest as they come)."""
 
