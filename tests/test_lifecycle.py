@@ -178,3 +178,25 @@ def test_wound_limits_by_rank_written_once(resolve):
         hero = Hero("x", 0, resolve=resolve, rank=rank)
         fire = Fire(1, 0, 3, resolve, kind=rank)
         assert hero.knocked_out_at == fire.knocked_out_at == knocked_out_at(rank, resolve)
+
+
+def test_the_machine_finds_each_state_as_transitions_does():
+    # The lifecycle keeps each state as first looked up (by member or by name): the same
+    # State object transitions' own lookup gives, its name the member's, an unknown refused.
+    from transitions import Machine
+
+    for state in FireState:
+        found = Machine.get_state(Fire.machine, state)
+        assert Fire.machine.get_state(state) is found is Fire.machine.get_state(state.name)
+        assert found.name == state.name and found.value is state
+    with pytest.raises(ValueError):
+        Fire.machine.get_state("HOT")
+
+
+def test_a_trigger_its_state_does_not_allow_is_a_rule_error_and_changes_nothing():
+    s = _row()
+    fire = lit(s, 0, 3, Cause.GM)
+    before = len(s.log)
+    with pytest.raises(RuleError, match="a burning fire cannot kindle"):
+        fire.trigger(Trigger.KINDLE, s)
+    assert fire.state is FireState.BURNING and len(s.log) == before

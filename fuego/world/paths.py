@@ -127,7 +127,8 @@ class Paths:
                  "version",
                  "_changed", "_rebuilt", "_fuel_back",
                  "_nbrs", "_lists", "_walled", "_walls", "_reach", "_regions", "_windows",
-                 "_room_vents", "_rooms", "_exits", "_exit_set", "_steps", "_exit_memo",
+                 "_room_vents", "_rooms", "_exits", "_exit_set", "_marked", "_outdoor", "_steps",
+                 "_exit_memo",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
                  "_sight", "_lines", "_faces", "_look_steps", "_burnable")
@@ -176,6 +177,11 @@ class Paths:
     def features_changed(self, i: int) -> None:
         """Area ``i`` gained or lost a feature (an exit among them)."""
         self.version += 1
+        if not self._rebuilt:
+            if Feature.EXIT in self.areas[i].features:
+                self._marked.add(i)
+            else:
+                self._marked.discard(i)
         self._exits = None
         self._exit_memo = None
 
@@ -214,11 +220,17 @@ class Paths:
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
         self._regions: list[bool] | None = None
-        self._room_vents: dict[str, bool] = {}
+        self._room_vents: set[str] = set()  # the rooms with an area that vents
         self._rooms: nx.MultiGraph | None = None
         self._exits = None
         self._exit_set: frozenset[int] = frozenset()
-        self._steps: list[list[tuple[int, float]]] | None = None
+        # the areas marked exit (kept as features change) and the outdoor ones (rooms stay
+        # outdoors or in): the way out is found without a walk of every area
+        exit_ = Feature.EXIT
+        self._marked: set[int] = {a.index for a in self.areas if exit_ in a.features}
+        rooms = self.rooms
+        self._outdoor: list[int] = [a.index for a in self.areas if rooms[a.room].outdoors]
+        self._steps: dict[int, list[tuple[int, float]]] = {}  # per area walked from
         self._exit_memo = None
         self._leaps: dict[int, list[tuple[int, int, int]]] = {}
         self._leap_tns: dict[tuple[int, int, int, int], int] = {}
@@ -253,7 +265,7 @@ class Paths:
         self._leaps = {i: live for i, live in self._leaps.items() if i in self._reach}
         self._leap_looked = False
         self._regions = None
-        self._room_vents.clear()
+        self._room_vents = set()
         self._rooms = None
         self._exit_memo = None
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
@@ -262,9 +274,8 @@ class Paths:
         if self._look_steps is not None:
             for i in sides:
                 self._look_steps[i] = self._looks_at(i)
-        if self._steps is not None:
-            for i in sides:
-                self._steps[i] = self._steps_at(i)
+        for i in sides:
+            self._steps.pop(i, None)
         # an area's nearest areas stand unless a changed barrier is beside one it looked around
         self._orders = {start: known for start, known in self._orders.items()
                         if sides.isdisjoint(known[0][:known[2]])}
@@ -498,13 +509,13 @@ class Paths:
         if self._changed or self._rebuilt:
             self._settle()
         if self._regions is None:
-            sources = [i for key, room in self.rooms.items() if room.outdoors
-                       for i in self.room_areas.get(key, ())]
-            sources += [w.a for w in self._windows if vents_through(w, False)]
+            sources = self._outdoor + [w.a for w in self._windows if vents_through(w, False)]
             vents = [False] * len(self.areas)
+            areas, rooms = self.areas, set()
             for k in _spread(self._lists, sources, -1):
                 vents[k] = True
-            self._regions = vents
+                rooms.add(areas[k].room)
+            self._regions, self._room_vents = vents, rooms
         return self._regions
 
     def vents(self, i: int) -> bool:
@@ -514,15 +525,11 @@ class Paths:
         return self.vent_flags()[i]
 
     def room_vents(self, key: str) -> bool:
-        """Does room ``key``'s air reach open air: :meth:`vents` for any of its areas (kept per
-        room: the suffocation rule asks it of every hero every round)."""
-        if self._changed or self._rebuilt:
-            self._settle()
-        vents = self._room_vents.get(key)
-        if vents is None:
-            flags = self.vent_flags()
-            vents = self._room_vents[key] = any(flags[i] for i in self.room_areas.get(key, ()))
-        return vents
+        """Does room ``key``'s air reach open air: :meth:`vents` for any of its areas (the
+        rooms of the venting areas, found with them: the suffocation rule asks it of every
+        hero every round, and a room of 100,000 areas that does not vent is not walked)."""
+        self.vent_flags()
+        return key in self._room_vents
 
     def burnable_count(self, room: str) -> int:
         """How many areas of ``room`` can burn (fuel left, not burned out): flashover asks it
@@ -594,9 +601,7 @@ class Paths:
         if self._rebuilt:
             self._settle()
         if self._exits is None:
-            areas, rooms = self.areas, self.rooms
-            marked = [a.index for a in areas if Feature.EXIT in a.features]
-            self._exits = marked or [a.index for a in areas if rooms[a.room].outdoors]
+            self._exits = sorted(self._marked) or self._outdoor
             self._exit_set = frozenset(self._exits)
         return self._exits
 
@@ -620,9 +625,10 @@ class Paths:
         return [dist.get(i, far) for i in range(len(self.areas))]
 
     def _steps_at(self, i: int) -> list[tuple[int, float]]:
+        """A walker's steps out of area ``i``: each neighbour it may walk into and the moves."""
         out = []
-        for j, barrier in self.neighbours(i):
-            step = walk_step(barrier)
+        for j, data in self.graph.adj[i].items():
+            step = walk_step(data["barrier"])
             if step is not None:
                 out.append((j, step))
         return out
@@ -644,16 +650,15 @@ class Paths:
         """The cost from each area to the nearest of ``targets``: :func:`walk_step` per barrier
         crossed, plus ``toll[k]`` for stepping into area ``k`` (the heroes' way: the fire there).
 
-        Dijkstra from the targets outward, over the walker's steps kept per barrier state: what
+        Dijkstra from the targets outward, over the walker's steps kept per barrier state (made
+        per area when the walk first leaves it: a building with no way out walks nothing): what
         ``nx.multi_source_dijkstra_path_length`` over the walkable graph answers (a test checks
         it), but a hero's choice asks it every phase, and a weight function per edge through
         networkx costs several times this."""
         if self._changed or self._rebuilt:
             self._settle()
-        if self._steps is None:
-            self._steps = [self._steps_at(i) for i in range(len(self.areas))]
-        steps = self._steps
-        cost = [float("inf")] * len(steps)
+        steps, steps_at = self._steps, self._steps_at
+        cost = [float("inf")] * len(self.areas)
         heap = []
         for i in targets:
             cost[i] = 0.0
@@ -665,7 +670,10 @@ class Paths:
             if c > cost[k]:
                 continue
             c += toll_at(k, 0.0)  # stepping from a neighbour into k
-            for j, step in steps[k]:
+            out = steps.get(k)
+            if out is None:
+                out = steps[k] = steps_at(k)
+            for j, step in out:
                 if c + step < cost[j]:
                     cost[j] = c + step
                     push(heap, (c + step, j))
