@@ -152,8 +152,14 @@ def test_the_owners_answers_equal_a_fresh_networkx_computation_after_any_changes
         assert {key: p.room_vents(key) for key in b.rooms} == {
             key: any(vents[i] for i in b.room_areas(key)) for key in b.rooms}
         assert p.exits() == fresh_exits(b)
-        assert p.exit_costs(toll) == fresh_costs(b, fresh_exits(b), toll)
-        assert p.costs_to([here], {}) == fresh_costs(b, [here], {})
+        # part of a walk first (carried on by the next asks), then the whole of it
+        some = [here, (k * 5) % n, here]
+        whole = fresh_costs(b, fresh_exits(b), toll)
+        assert p.exit_costs_at(toll, some) == [whole[i] for i in some]
+        assert p.exit_costs(toll) == whole
+        to_here = fresh_costs(b, [here], {})
+        assert p.costs_to_at([here], {}, some[1:]) == [to_here[i] for i in some[1:]]
+        assert p.costs_to([here], {}) == to_here
         for start, cover in [(here, 4), ((k * 3) % n, 5)]:
             covered, smoke_vents = p.smoke_reach([(start, cover)])[0]
             lengths = nx.single_source_shortest_path_length(og, start)

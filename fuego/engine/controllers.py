@@ -45,7 +45,7 @@ class Controller:
         return None
 
 
-def _tolls(scene: Scene) -> dict[int, float]:
+def walk_tolls(scene: Scene) -> dict[int, float]:
     """What stepping into each area costs a walker on top of the move: its fire, and what a
     module adds (a wreck's extra move)."""
     tolls = {i: float(FIRE_COST_PER_DIE * fire.fd) for i, fire in scene.fires.items()}
@@ -67,13 +67,7 @@ def exit_costs(scene: Scene) -> list[float]:
     """Cost from each area to the nearest exit: one per move, one more per closed door,
     and more through fire; walls and closed windows cannot be walked through
     (:meth:`fuego.world.paths.Paths.exit_costs`)."""
-    return scene.building.paths.exit_costs(_tolls(scene))
-
-
-def costs_to(scene: Scene, targets: list[int]) -> list[float]:
-    """Cost from each area to the nearest of ``targets``, counted as :func:`exit_costs` counts
-    the way out (used by the forecast's plans: a fire to fight, an NPC to fetch)."""
-    return scene.building.paths.costs_to(targets, _tolls(scene))
+    return scene.building.paths.exit_costs(walk_tolls(scene))
 
 
 class AutoController(Controller):
@@ -84,20 +78,24 @@ class AutoController(Controller):
         self._seen: tuple | None = None  # and the scene's state they were read at
         self._tolls: dict[int, float] = {}
 
-    def _exit_costs(self, scene: Scene) -> list[float]:
+    def _read_tolls(self, scene: Scene) -> dict[int, float]:
         # The heroes read the fires once a phase, and again when a barrier changed or a fire
         # started or went out (a fire growing within the phase is seen from the next one);
-        # the building's paths keep the costs for the tolls last asked.
+        # the building's paths keep the walk for the tolls last asked.
         b = scene.building
         seen = (scene.round, scene.phase, b.version, scene.next_fire_id, len(scene.fires))
         if self._building is not b or self._seen != seen:
-            self._building, self._seen, self._tolls = b, seen, _tolls(scene)
-        return b.paths.exit_costs(self._tolls)
+            self._building, self._seen, self._tolls = b, seen, walk_tolls(scene)
+        return self._tolls
 
-    def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
-        """Cost from each area to where ``hero`` is heading: the nearest way out (a plan's
-        controller heads elsewhere by overriding this)."""
-        return self._exit_costs(scene)
+    def _exit_costs(self, scene: Scene) -> list[float]:
+        return scene.building.paths.exit_costs(self._read_tolls(scene))
+
+    def costs_for(self, scene: Scene, hero: Hero, at: list[int]) -> list[float]:
+        """Cost from each of the areas ``at`` to where ``hero`` is heading: the nearest way
+        out (a plan's controller heads elsewhere by overriding this). Only what those areas
+        need is walked: a 100,000-area map is not walked whole for each hero's step."""
+        return scene.building.paths.exit_costs_at(self._read_tolls(scene), at)
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """Burning clothes first (the hero's own, then a companion's); a confused hero wanders;
@@ -128,17 +126,17 @@ class AutoController(Controller):
         """The legal move (or the opening of a closed door) into a neighbour nearer where the
         hero heads, cheapest counting the fire in it and a module's extra tolls (ties: the
         lower area); None if no neighbour is nearer."""
-        costs = self.costs_for(scene, hero)
-        here = costs[hero.area]
+        around = scene.building.neighbours(hero.area)
+        here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in around)])
         best: tuple[float, int, HeroAction] | None = None
         extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
-        for j, barrier in scene.building.neighbours(hero.area):
-            # The way on from j, plus the fire in j itself: costs[j] counts only what lies beyond.
+        for (j, barrier), on in zip(around, beyond):
+            # The way on from j, plus the fire in j itself: its cost counts only what lies beyond.
             fire = scene.fires.get(j)
-            through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
+            through = on + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
             if extra:
                 through += extra.get(j, 0.0)
-            if costs[j] >= here:
+            if on >= here:
                 continue
             act = _step(j, barrier)
             if act is not None and act in legal and (best is None or (through, j) < best[:2]):

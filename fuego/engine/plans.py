@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from fuego.engine.controllers import AutoController, costs_to
+from fuego.engine.controllers import AutoController, walk_tolls
 from fuego.engine.hero_actions import HeroAction, HeroActionKind
 from fuego.errors import FuegoError
 
@@ -144,18 +144,18 @@ class PlanController(AutoController):
         super().__init__()
         self.plans = plans
         self._goal: list[int] | None = None
-        self._goal_costs: tuple[tuple, list[float]] | None = None
+        self._goal_tolls: tuple[tuple, dict[int, float]] | None = None
         self._reached: set[str] = set()
 
-    def costs_for(self, scene: Scene, hero: Hero) -> list[float]:
+    def costs_for(self, scene: Scene, hero: Hero, at: list[int]) -> list[float]:
         if self._goal is None:
-            return super().costs_for(scene, hero)
+            return super().costs_for(scene, hero, at)
         b = scene.building
         key = (tuple(self._goal), scene.round, scene.phase, b.version,
                tuple(sorted((i, f.fd) for i, f in scene.fires.items())))
-        if self._goal_costs is None or self._goal_costs[0] != key:
-            self._goal_costs = (key, costs_to(scene, self._goal))
-        return self._goal_costs[1]
+        if self._goal_tolls is None or self._goal_tolls[0] != key:
+            self._goal_tolls = (key, walk_tolls(scene))  # (read once: the walk is kept for them)
+        return b.paths.costs_to_at(self._goal, self._goal_tolls[1], at)
 
     def _toward(self, scene: Scene, hero: Hero, legal: list[HeroAction],
                 goal: list[int]) -> HeroAction | None:

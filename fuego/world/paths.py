@@ -115,6 +115,38 @@ def vents_through(barrier: Barrier, beyond_outdoors: bool) -> bool:
     return barrier.passable and (beyond_outdoors or barrier.kind is BarrierKind.WINDOW)
 
 
+class _Walk:
+    """A Dijkstra from some areas outward (:meth:`Paths.costs_to`), carried on only as far as
+    the areas asked need: an area's cost is final once the walk has settled it, so asking
+    part of the answer gives exactly what the whole walk would."""
+
+    __slots__ = ("cost", "heap", "settled", "toll")
+
+    def __init__(self, n: int, targets: Iterable[int], toll: Mapping[int, float]) -> None:
+        self.cost = [math.inf] * n
+        self.heap: list[tuple[float, int]] = []
+        for i in targets:
+            self.cost[i] = 0.0
+            self.heap.append((0.0, i))
+        heapq.heapify(self.heap)
+        self.settled = bytearray(n)
+        self.toll = toll
+
+    def at(self, paths: Paths, areas: Iterable[int]) -> list[float]:
+        cost, settled = self.cost, self.settled
+        out = []
+        for i in areas:
+            if not settled[i] and self.heap:
+                paths._walk_on(self, i)
+            out.append(cost[i])
+        return out
+
+    def all(self, paths: Paths) -> list[float]:
+        if self.heap:
+            paths._walk_on(self, None)
+        return self.cost
+
+
 class Paths:
     """Everything derived from one building (see the module docstring): its one owner.
 
@@ -128,12 +160,12 @@ class Paths:
                  "_changed", "_rebuilt", "_fuel_back",
                  "_nbrs", "_lists", "_walled", "_walls", "_reach", "_regions", "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_marked", "_outdoor", "_steps",
-                 "_exit_memo",
+                 "_walks",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
                  "_sight", "_lines", "_faces", "_look_steps", "_burnable")
     _exits: list[int] | None
-    _exit_memo: tuple[Mapping[int, float], list[float]] | None
+    _walks: dict[tuple[int, ...] | None, tuple[Mapping[int, float], _Walk]]
 
     def __init__(self, building: Building) -> None:
         # The building's parts, not the building: it holds this (no reference cycle to collect)
@@ -183,7 +215,7 @@ class Paths:
             else:
                 self._marked.discard(i)
         self._exits = None
-        self._exit_memo = None
+        self._walks = {}
 
     def routes_changed(self) -> None:
         """A route was added or cut (routes are read from the areas: nothing here follows)."""
@@ -231,7 +263,7 @@ class Paths:
         rooms = self.rooms
         self._outdoor: list[int] = [a.index for a in self.areas if rooms[a.room].outdoors]
         self._steps: dict[int, list[tuple[int, float]]] = {}  # per area walked from
-        self._exit_memo = None
+        self._walks = {}
         self._leaps: dict[int, list[tuple[int, int, int]]] = {}
         self._leap_tns: dict[tuple[int, int, int, int], int] = {}
         self._fuel = [a.burnable for a in self.areas]
@@ -267,7 +299,7 @@ class Paths:
         self._regions = None
         self._room_vents = set()
         self._rooms = None
-        self._exit_memo = None
+        self._walks = {}
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
         self._lines.clear()
         self._faces = None
@@ -635,16 +667,14 @@ class Paths:
 
     def exit_costs(self, toll: Mapping[int, float]) -> list[float]:
         """The cost from each area to the nearest exit (:meth:`costs_to` the exits), kept for
-        the last ``toll`` asked until a barrier or an exit changes (the automatic heroes ask
-        it for every choice; do not change the list)."""
-        if self._changed or self._rebuilt:
-            self._settle()
-        memo = self._exit_memo
-        if memo is not None and (memo[0] is toll or memo[0] == toll):
-            return memo[1]
-        costs = self.costs_to(self.exits(), toll)
-        self._exit_memo = (toll, costs)
-        return costs
+        the last ``toll`` asked until a barrier or an exit changes (do not change the list)."""
+        return self._walk(None, toll).all(self)
+
+    def exit_costs_at(self, toll: Mapping[int, float], at: Iterable[int]) -> list[float]:
+        """:meth:`exit_costs` of the areas ``at`` only, in order: the walk goes only as far as
+        they need (a hero reads its own area and its neighbours'), and later asks with the
+        same ``toll`` carry on from there; the values are exactly those of the whole walk."""
+        return self._walk(None, toll).at(self, at)
 
     def costs_to(self, targets: Iterable[int], toll: Mapping[int, float]) -> list[float]:
         """The cost from each area to the nearest of ``targets``: :func:`walk_step` per barrier
@@ -654,21 +684,41 @@ class Paths:
         per area when the walk first leaves it: a building with no way out walks nothing): what
         ``nx.multi_source_dijkstra_path_length`` over the walkable graph answers (a test checks
         it), but a hero's choice asks it every phase, and a weight function per edge through
-        networkx costs several times this."""
+        networkx costs several times this. Do not change the list."""
+        return self._walk(tuple(targets), toll).all(self)
+
+    def costs_to_at(self, targets: Iterable[int], toll: Mapping[int, float],
+                    at: Iterable[int]) -> list[float]:
+        """:meth:`costs_to` of the areas ``at`` only (:meth:`exit_costs_at`)."""
+        return self._walk(tuple(targets), toll).at(self, at)
+
+    def _walk(self, targets: tuple[int, ...] | None, toll: Mapping[int, float]) -> _Walk:
+        """The walk to ``targets`` (None: the exits) for ``toll``, kept until a barrier or an
+        exit changes (any ask settles the building's changes first, so a kept walk never
+        carries on over another state of the building)."""
         if self._changed or self._rebuilt:
             self._settle()
+        kept = self._walks.get(targets)
+        if kept is not None and (kept[0] is toll or kept[0] == toll):
+            return kept[1]
+        if len(self._walks) >= 8:  # (a plan's goals change; the exits' walk is asked again)
+            self._walks.clear()
+        walk = _Walk(len(self.areas), self.exits() if targets is None else targets, toll)
+        self._walks[targets] = (toll, walk)
+        return walk
+
+    def _walk_on(self, walk: _Walk, until: int | None) -> None:
+        """Carry ``walk`` on until area ``until`` is settled (None: to its end)."""
         steps, steps_at = self._steps, self._steps_at
-        cost = [float("inf")] * len(self.areas)
-        heap = []
-        for i in targets:
-            cost[i] = 0.0
-            heap.append((0.0, i))
-        heapq.heapify(heap)
-        pop, push, toll_at = heapq.heappop, heapq.heappush, toll.get
+        cost, heap, settled = walk.cost, walk.heap, walk.settled
+        pop, push, toll_at = heapq.heappop, heapq.heappush, walk.toll.get
         while heap:
+            if until is not None and settled[until]:
+                return
             c, k = pop(heap)
             if c > cost[k]:
                 continue
+            settled[k] = 1
             c += toll_at(k, 0.0)  # stepping from a neighbour into k
             out = steps.get(k)
             if out is None:
@@ -677,7 +727,6 @@ class Paths:
                 if c + step < cost[j]:
                     cost[j] = c + step
                     push(heap, (c + step, j))
-        return cost
 
     # -- sight lines ---------------------------------------------------------------------------
     def line(self, i: int, j: int) -> Sightline:
