@@ -745,12 +745,12 @@ def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded:
             except TypeError:  # (not a number: None among them)
                 break
     elif packing == _CODE:
-        try:
-            distinct = set(values)
+        try:  # (one pass over the values: the distinct ones, first seen first)
+            distinct = dict.fromkeys(values)
         except TypeError:  # (a list where the payload says a word)
             return values
         if len(distinct) < 256 and 8 * len(distinct) + 200 < 7 * len(values):
-            table = list(dict.fromkeys(values))  # (first seen first: the same table each run)
+            table = list(distinct)  # (first seen first: the same table each run)
             at = {v: n for n, v in enumerate(table)}
             return _Coded(table, bytes(map(at.__getitem__, values)))
     return values  # (kept: a table and codes would cost more than the pointers)
@@ -765,16 +765,21 @@ class _Packed:
     def __init__(self, rows: list[tuple]) -> None:
         index: dict[Shape, int] = {}
         grouped: list[list[tuple]] = []
-        self.group, self.place = array("H"), array("H")
+        groups: list[int] = []
+        places: list[int] = []
+        # (the loop runs once per row, 4096 a chunk: the appends are bound once, and the
+        # group and place arrays made from lists at the end)
+        group_of, add_group, add_place = index.get, groups.append, places.append
         for row in rows:
-            g = index.get(row[0])
+            g = group_of(row[0])
             if g is None:
                 g = index[row[0]] = len(grouped)
                 grouped.append([])
             members = grouped[g]
-            self.group.append(g)
-            self.place.append(len(members))
+            add_group(g)
+            add_place(len(members))
             members.append(row)
+        self.group, self.place = array("H", groups), array("H", places)
         self.shapes = list(index)
         self.columns = [[_column(col, how) for col, how in zip(list(zip(*members))[1:],
                                                                  s.packing)]

@@ -87,8 +87,10 @@ def _ordered(scene: Scene, actors: list) -> list:
     if len(actors) < 2:
         return list(actors)
     tied: dict[tuple[int, int], list] = {}
-    for key, actor in zip([(sum(a.dice), a.panache) for a in actors], actors):
-        group = tied.get(key)
+    group_of = tied.get
+    for actor in actors:
+        key = (sum(actor.dice), actor.panache)
+        group = group_of(key)
         if group is None:
             tied[key] = [actor]
         else:
@@ -114,16 +116,8 @@ def play_round(scene: Scene, controller: Controller) -> None:
         m.round_start(scene)
     controller.round_start(scene)
     action_dice = scene.roller.action_dice
-    fires = scene.fires
-    acting = []
-    for i in sorted(fires):  # fires in area order, then heroes: the order they roll in
-        fire = fires[i]
-        if fire.state in ACTING:  # (Fire.can_spread)
-            acting.append(fire)
-        else:
-            fire.dice = []
-    for fire, dice in zip(acting, scene.roller.action_dice_all([f.panache for f in acting])):
-        fire.dice = dice
+    buckets: list[list] = [[] for _ in range(11)]  # the actors by their first die's phase
+    acting = _fires_action_dice(scene, buckets)
     hero_dice = {}
     for hero in scene.heroes:
         hero.fire_damaged = False
@@ -137,13 +131,30 @@ def play_round(scene: Scene, controller: Controller) -> None:
             hero_dice[hero.name] = list(hero.dice)
     scene.emit(EventKind.ACTION_DICE, None, None, heroes=hero_dice,
                fire_actions=sum(len(f.dice) for f in acting))
-    buckets: list[list] = [[] for _ in range(11)]
-    actors: list[Fire | Hero] = [*acting, *scene.heroes]
-    for actor in actors:
-        if actor.dice:
-            buckets[actor.dice[0]].append(actor)
+    for hero in scene.heroes:  # (after the fires: the order the phases gather them in)
+        if hero.dice:
+            buckets[hero.dice[0]].append(hero)
     _phases(scene, controller, buckets)
     end_round(scene)
+
+
+def _fires_action_dice(scene: Scene, buckets: list[list]) -> list[Fire]:
+    """Every fire that can act rolls its action dice, in area order (before the heroes: the
+    order they roll in), and goes to the bucket of its first die's phase; the fires that
+    cannot act have none. Returns the acting fires."""
+    fires = scene.fires
+    acting = []
+    for i in sorted(fires):
+        fire = fires[i]
+        if fire.state in ACTING:  # (Fire.can_spread)
+            acting.append(fire)
+        else:
+            fire.dice = []
+    for fire, dice in zip(acting, scene.roller.action_dice_all([f.panache for f in acting])):
+        fire.dice = dice
+        if dice:
+            buckets[dice[0]].append(fire)
+    return acting
 
 
 def _phases(scene: Scene, controller: Controller, buckets: list[list]) -> None:
