@@ -368,13 +368,8 @@ class Roller:
         """Roll each of ``pools`` in turn: exactly what as many :meth:`total` calls draw (each
         shape's batch served in order, refilled where it runs out), for a batch of rolls such as
         a round's fuel checks."""
-        held, refill = self._totals, self._refill
-        out: list[int] = []
-        add = out.append
-        for pool in pools:  # (the batch of :meth:`_batch`, written out: a pass rolls thousands)
-            key = pool._key
-            add((held.get(key) or refill(key)).pop() + pool._shape[2])
-        return out
+        batch = self._batch
+        return [batch(pool._key).pop() + pool._shape[2] for pool in pools]
 
     def _batch(self, key: tuple[int, int, bool]) -> list[int]:
         """The rolls of shape ``key`` left to serve, refilled when none are (the next served is
@@ -408,20 +403,16 @@ class Roller:
     def action_dice_all(self, panaches: Iterable[int]) -> list[list[int]]:
         """:meth:`action_dice` for each of ``panaches`` in turn (the same draws as one by one):
         every fire's at the start of a round."""
-        held, rows_of = self._totals, self._rows
+        batch, served = self._batch, self._served
         out: list[list[int]] = []
         for panache in panaches:
             if panache <= 0:
                 out.append([])
                 continue
-            key = _ACTION_KEYS.get(panache) or _ACTION_KEYS.setdefault(panache,
-                                                                        (panache, panache, False))
-            totals = held.get(key) or self._refill(key)
+            key = (panache, panache, False)
+            totals = batch(key)
             totals.pop()
-            rows = rows_of.get(key)  # (:meth:`_served`, written out)
-            if rows is None:
-                rows = rows_of[key] = self._dice[key].tolist()
-            out.append(sorted(rows[len(rows) - len(totals) - 1]))
+            out.append(sorted(served(key, totals)))
         return out
 
     # -- plain dice --------------------------------------------------------------------------
@@ -481,9 +472,6 @@ class Roller:
         base = self.seed if self.seed is not None else 0
         return Roller(seed=(base * 1_000_003 + key) & 0xFFFFFFFFFFFF)
 
-
-#: the shape of each Panache's action dice (Panache k Panache, no ten again)
-_ACTION_KEYS: dict[int, tuple[int, int, bool]] = {}
 
 #: a pool per shape for the batches (a pool's shape is all they read), made on first use
 _SHAPES: dict[tuple[int, int, bool], Pool] = {}

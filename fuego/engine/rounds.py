@@ -211,14 +211,13 @@ def _fire_pass(scene: Scene, fires: list[Fire], policy: Policy, phase: int, agai
     batch: list[Fire] = []
     chosen: list[FireAction] = []
     for k, fire in enumerate(run):
-        dice = fire.dice
         if not choices.changed_any:  # (as at the start of the pass: it can act, as it chose)
             mine = acts[k]
         elif lit.get(fire.area) is not fire or fire.state not in ACTING:
             continue  # (put out, or moved, by an earlier result)
         else:
             mine = choices.of(k, fire)
-        dice.pop(0)
+        fire.dice.pop(0)
         if draws and batch:
             perform_all(scene, batch, chosen)
             batch, chosen = [], []
@@ -231,9 +230,7 @@ def _fire_pass(scene: Scene, fires: list[Fire], policy: Policy, phase: int, agai
                 batch, chosen = [], []
                 if done[-1] or act.tn is None:  # (a route lights the areas on its way even
                     choices.changed(k, act)  # where its end does not take)
-        if dice:  # (_requeue, written out)
-            nxt = dice[0]
-            (again if nxt <= phase else buckets[nxt]).append(fire)
+        _requeue(fire, phase, again, buckets)
     if batch:
         perform_all(scene, batch, chosen)
 
