@@ -729,3 +729,49 @@ script:
 """
     with pytest.raises(ScenarioError, match=f"the round must be 1-{limit}, not {limit + 1}"):
         loads(text)
+
+
+class _Forgets(dict):
+    """A cache that keeps nothing (the reference below asks every cue afresh)."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def _every_cue_asked(self) -> None:
+    """The check as it was before cues that fired were retired: every kind a cue reads, every
+    cue that may happen by the kinds present, worked out afresh at each pass."""
+    from fuego.scenario.script.triggers import kinds_of
+
+    self._kinds = kinds_of([cue.trigger for cue in self.cues])
+    self._wants = [(cue, cue.trigger.kinds if cue.trigger.needs_events else None)
+                   for cue in self.cues]
+    self._eventless = [cue for cue, wants in self._wants if wants is None]
+    self._asked = _Forgets()
+
+
+@pytest.mark.parametrize("campaign", ["tavern", "ship", "village", "wagon"])
+def test_retiring_the_cues_that_fired_fires_what_asking_every_cue_fires(campaign, monkeypatch):
+    """A check reads only the kinds of event the cues still live read, and asks the cues the
+    kinds present may set off from a table kept per set of kinds: the same cues fire, at the
+    same points, as asking every cue with every event (the whole log compared, and a
+    forecast's runs, whose log keeps only the kinds the script reads)."""
+    from pathlib import Path
+
+    from fuego.forecast.runner import forecast
+    from fuego.scenario.model import load
+
+    scenario = load(Path(__file__).resolve().parent.parent / "campaigns" / f"{campaign}.yaml")
+
+    def played() -> tuple[list[list], object]:
+        logs = []
+        for seed in (1, 2, 3):
+            scene = scenario.build(seed)
+            loop.run(scene, AutoController())
+            logs.append(list(scene.log))
+        return logs, forecast(scenario, 6, 12, 5, 1).counts
+
+    retired = played()
+    monkeypatch.setattr(Script, "_relive", _every_cue_asked)
+    assert played() == retired
+    assert any(e.kind is EventKind.SCRIPT and e.data.get("times") for log in retired[0] for e in log)

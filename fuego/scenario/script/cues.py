@@ -57,12 +57,20 @@ class Script:
             self.fired = [0] * len(self.cues)
         if not self.latches:
             self.latches = [{} for _ in self.cues]
-        # the event kinds some cue reads (None: any), and per cue those it cannot happen
-        # without (None: it may happen with none), for check
-        self._kinds = kinds_of([cue.trigger for cue in self.cues])
-        self._wants = [cue.trigger.kinds if cue.trigger.needs_events else None
-                       for cue in self.cues]
-        self._eventless = [cue for cue, wants in zip(self.cues, self._wants) if wants is None]
+        self._reads = kinds_of([cue.trigger for cue in self.cues])
+        self._relive()
+
+    def _relive(self) -> None:
+        """What a check reads, from the cues that can still fire (a once cue that fired reads
+        nothing more): the event kinds some one reads (None: any), per cue those it cannot
+        happen without (None: it may happen with none), and which cues the kinds present in a
+        pass may set off, kept per set of kinds (a few sets, met hundreds of times a run)."""
+        live = [cue for cue in self.cues if not (cue.once and self.fired[cue.index])]
+        self._kinds = kinds_of([cue.trigger for cue in live])
+        self._wants = [(cue, cue.trigger.kinds if cue.trigger.needs_events else None)
+                       for cue in live]
+        self._eventless = [cue for cue, wants in self._wants if wants is None]
+        self._asked: dict[frozenset[EventKind], list[Cue]] = {}
 
     def __len__(self) -> int:
         return len(self.cues)
@@ -70,24 +78,27 @@ class Script:
     @property
     def reads(self) -> frozenset[EventKind] | None:
         """The event kinds its cues read (None: any)."""
-        return self._kinds
+        return self._reads
 
     def check(self, scene: Scene, when: When) -> None:
         """Read the events since the last check; fire the cues whose triggers happened.
 
         Only the kinds of event some trigger reads are read (``Trigger.kinds``): a pass with
         none of those cannot fire a cue, and the log need not make the others."""
-        kinds = self._kinds
         log = scene.log
         first = True
         for _ in range(MAX_PASSES):
             end = len(log)
-            events = log.since(self.index, kinds)
+            # (only the kinds the cues still live read are made: ``_relive``)
+            events = log.since(self.index, self._kinds) if end != self.index else []
             self.index = end
             if events:  # the cues that may happen by one of them
-                present = {e.kind for e in events}
-                asked = [cue for cue, wants in zip(self.cues, self._wants)
-                         if wants is None or not wants.isdisjoint(present)]
+                present = frozenset([e.kind for e in events])
+                asked = self._asked.get(present)
+                if asked is None:
+                    asked = self._asked[present] = [
+                        cue for cue, wants in self._wants
+                        if wants is None or not wants.isdisjoint(present)]
             elif first:  # (a round's cue happens with no event)
                 asked = self._eventless
             else:
@@ -97,7 +108,7 @@ class Script:
             ck = Check(scene, when, events, first)
             fired = False
             for cue in asked:
-                if cue.once and self.fired[cue.index]:
+                if cue.once and self.fired[cue.index]:  # (fired earlier in this check)
                     continue
                 hit = cue.trigger.test(ck, self.latches[cue.index])
                 if hit is not None:
@@ -109,6 +120,8 @@ class Script:
 
     def _fire(self, scene: Scene, cue: Cue, hit: dict[str, Any]) -> None:
         self.fired[cue.index] += 1
+        if cue.once:  # (it reads nothing more)
+            self._relive()
         ctx = {"round": scene.round, "cue": cue.name, **hit}
         data = {k: v for k, v in hit.items() if k in HIT_LOGGED}
         scene.emit(EventKind.SCRIPT, None, hit.get("area"), cue=cue.name,
@@ -142,6 +155,7 @@ class Script:
         self.latches = (latches + [{} for _ in self.cues])[: len(self.cues)]
         self.oiled = list(state.get("oiled", []))
         self.npcs = [dict(x) for x in state.get("npcs", [])]
+        self._relive()
         if scene is not None:
             self.restore(scene)
 
