@@ -146,6 +146,8 @@ def test_the_owners_answers_equal_a_fresh_networkx_computation_after_any_changes
         assert p.near([here, (k * 7) % n], steps) == set(
             nx.multi_source_dijkstra_path_length(og, {here, (k * 7) % n}, cutoff=steps))
         assert sorted(p.walls(here)) == fresh_walls(b, here)
+        assert p.within(here, 2) == sorted(
+            nx.single_source_shortest_path_length(b.graph, here, cutoff=2))
         assert p.leaps(here, steps, fires) == fresh_leaps(b, here, steps, fires)
         vents = fresh_vents(b)
         assert [p.vents(i) for i in range(n)] == vents
@@ -207,3 +209,36 @@ def test_one_vents_answer_serves_smoke_and_suffocation():
         seen.append(vents)
     # shut, through its window, shut again, the hall's window behind a shut door, then open
     assert seen == [False, True, False, False, True, False]
+
+
+# -- the heroes' walk carried over to new tolls ------------------------------------------------------
+TOLLS = st.lists(st.tuples(st.dictionaries(st.integers(0, 48), st.sampled_from([2.0, 4.0, 6.0, 8.0]),
+                                           max_size=8),
+                           st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+                           st.sampled_from(["", "", "", "open", "close", "break", "exit"]),
+                           st.integers(0, 10**6)),
+                 min_size=1, max_size=20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(TOLLS)
+def test_a_walk_kept_for_other_tolls_answers_as_a_fresh_one(asks):
+    """The heroes' tolls change as the fires grow: the walk made for the last ones is carried
+    on for the new ones (``_Walk.retolled``), part asked, part whole, through barrier and exit
+    changes between; every cost is what a fresh Dijkstra with the new tolls answers."""
+    b = house()
+    p = b.paths
+    n = len(b.areas)
+    fires: set[int] = set()
+    for toll, ask, change, k in asks:
+        toll = {i % n: v for i, v in toll.items()}
+        if change:
+            apply(b, change, k, fires)
+        some = [i % n for i in ask]
+        fresh = fresh_costs(b, fresh_exits(b), toll)
+        assert p.exit_costs_at(toll, some) == [fresh[i] for i in some]
+        if k % 3 == 0:  # (sometimes the whole walk, so the next starts from a finished one)
+            assert p.exit_costs(toll) == fresh
+        goal = [k % n]
+        to_goal = fresh_costs(b, goal, toll)
+        assert p.costs_to_at(goal, toll, some) == [to_goal[i] for i in some]

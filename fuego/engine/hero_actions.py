@@ -352,13 +352,17 @@ def action_roll(scene: Scene, hero: Hero, act: HeroAction) -> ActionRoll | None:
     return None
 
 
+#: How near a hidden fire must be for a hero to notice it: moves through any barrier.
+SPOT_MOVES = 2
+
+
 def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
     """Fires hidden from the hero (fuego.engine.sight: out of sight, behind a door, in smoke)
-    that it could notice: within two moves through any barrier, its own area's included."""
-    b = scene.building
-    near = {hero.area, *(j for j, _ in b.neighbours(hero.area))}
-    near |= {k for j in list(near) for k, _ in b.neighbours(j)}
-    return sorted(i for i in near if i in scene.fires and not sees_fire(scene, hero, i))
+    that it could notice: within :data:`SPOT_MOVES` moves through any barrier, its own area's
+    included."""
+    fires = scene.fires
+    return [i for i in scene.building.paths.within(hero.area, SPOT_MOVES)
+            if i in fires and not sees_fire(scene, hero, i)]
 
 
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:

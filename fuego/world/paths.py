@@ -163,7 +163,7 @@ class Paths:
                  "_walks",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
                  "_orders",
-                 "_sight", "_lines", "_faces", "_look_steps", "_burnable")
+                 "_sight", "_lines", "_faces", "_look_steps", "_within", "_burnable")
     _exits: list[int] | None
     _walks: dict[tuple[int, ...] | None, tuple[Mapping[int, float], _Walk]]
 
@@ -277,7 +277,8 @@ class Paths:
         self._sight: dict[int, dict[int, Sightline]] = {}
         self._lines: dict[tuple[int, int], Sightline] = {}
         self._faces: dict[int, tuple[int, ...]] | None = None
-        self._look_steps: list[tuple[tuple[int, bool], ...]] | None = None
+        self._look_steps: dict[int, tuple[tuple[int, bool], ...]] = {}
+        self._within: dict[tuple[int, int], list[int]] = {}
         self._orders: dict[int, tuple[list[int], bool, int]] = {}
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
@@ -303,9 +304,8 @@ class Paths:
         self._sight.clear()  # (a door opened anywhere may open a view from anywhere)
         self._lines.clear()
         self._faces = None
-        if self._look_steps is not None:
-            for i in sides:
-                self._look_steps[i] = self._looks_at(i)
+        for i in sides:
+            self._look_steps.pop(i, None)
         for i in sides:
             self._steps.pop(i, None)
         # an area's nearest areas stand unless a changed barrier is beside one it looked around
@@ -321,6 +321,28 @@ class Paths:
         known = self._nbrs.get(i)
         if known is None:
             known = self._nbrs[i] = [(j, data["barrier"]) for j, data in self.graph.adj[i].items()]
+        return known
+
+    def within(self, i: int, moves: int) -> list[int]:
+        """Area ``i`` and every area within ``moves`` moves of it through any barrier (walls
+        and floors too), in index order: where the spot rule looks for hidden fires. Kept per
+        area until the graph's shape changes (do not change the list)."""
+        if self._rebuilt:
+            self._settle()
+        known = self._within.get((i, moves))
+        if known is None:
+            adj = self.graph.adj
+            near = {i}
+            frontier = [i]
+            for _ in range(moves):
+                nxt = []
+                for k in frontier:
+                    for j in adj[k]:
+                        if j not in near:
+                            near.add(j)
+                            nxt.append(j)
+                frontier = nxt
+            known = self._within[i, moves] = sorted(near)
         return known
 
     def _open_at(self, i: int) -> list[int]:
@@ -750,7 +772,7 @@ class Paths:
             return Sightline()
         if a.level != b.level:
             return self._line_up_or_down(i, j)
-        steps_of = self._looks()
+        steps_of = self._looks
         dx, dy = b.col - a.col, b.row - a.row
         nx_, ny_ = abs(dx), abs(dy)
         # the side of an area the line leaves by: 0 east, 1 west, 2 south, 3 north
@@ -798,14 +820,16 @@ class Paths:
             return Sightline(gap=True)
         return Sightline(((i, HALF_AREA_FEET),), stop=None if barrier.see_through else barrier)
 
-    def _looks(self) -> list[tuple[tuple[int, bool], ...]]:
-        """Per area, across each side (east, west, south, north): the area beyond if one sees
-        into it (and whether a papered window blurs it), else -2 - the index of the barrier
-        in the way, or -1 where there is no area or no edge. Patched at a barrier change."""
-        looks = self._look_steps
-        if looks is None:
-            looks = self._look_steps = [self._looks_at(i) for i in range(len(self.areas))]
-        return looks
+    def _looks(self, i: int) -> tuple[tuple[int, bool], ...]:
+        """Across each side of area ``i`` (east, west, south, north): the area beyond if one
+        sees into it (and whether a papered window blurs it), else -2 - the index of the
+        barrier in the way, or -1 where there is no area or no edge. Kept per area a line
+        crosses (a run's few dozen lines cross a few dozen areas: none is made for the rest),
+        dropped for the two areas a barrier change touches."""
+        row = self._look_steps.get(i)
+        if row is None:
+            row = self._look_steps[i] = self._looks_at(i)
+        return row
 
     def _looks_at(self, i: int) -> tuple[tuple[int, bool], ...]:
         """:meth:`_looks` of area ``i``."""
@@ -907,7 +931,7 @@ class Paths:
                 if any(data["barrier"].passable for data in edges.values())}
 
 
-def _across(steps_of: list[tuple[tuple[int, bool], ...]], here: int,
+def _across(steps_of: Callable[[int], tuple[tuple[int, bool], ...]], here: int,
             ways: tuple[tuple[int, ...], ...]) -> tuple[int, bool, int]:
     """A line's step out of area ``here`` by the first of ``ways`` it sees through (a way is the
     sides crossed in turn; two at a corner): the area reached and whether a papered window
@@ -916,7 +940,7 @@ def _across(steps_of: list[tuple[tuple[int, bool], ...]], here: int,
     for way in ways:
         cur, way_blurs = here, False
         for side in way:
-            step, blur = steps_of[cur][side]
+            step, blur = steps_of(cur)[side]
             if step < 0:
                 if first_stop == -1:
                     first_stop = step
