@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -91,6 +92,10 @@ class Sightline:
         return sum(feet for _, feet in self.pieces)
 
 
+#: The fewest moves any walker's step costs (:func:`walk_step`).
+LEAST_STEP = 1.0
+
+
 def walk_step(barrier: Barrier) -> float | None:
     """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
     more dropping through a hole; None where it cannot be walked through (walls, closed
@@ -99,7 +104,7 @@ def walk_step(barrier: Barrier) -> float | None:
         return None
     if not barrier.passable and (barrier.kind is not BarrierKind.DOOR or barrier.locked):
         return None
-    step = 1.0 + (0 if barrier.passable else 1.0)
+    step = LEAST_STEP + (0 if barrier.passable else 1.0)
     if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
         step += 2.0  # dropping through a hole
     return step
@@ -118,9 +123,10 @@ def vents_through(barrier: Barrier, beyond_outdoors: bool) -> bool:
 class _Walk:
     """A Dijkstra from some areas outward (:meth:`Paths.costs_to`), carried on only as far as
     the areas asked need: an area's cost is final once the walk has settled it, so asking
-    part of the answer gives exactly what the whole walk would."""
+    part of the answer gives exactly what the whole walk would. ``order``: the areas settled,
+    in the order settled (their costs never fall along it)."""
 
-    __slots__ = ("cost", "heap", "settled", "toll")
+    __slots__ = ("cost", "heap", "settled", "toll", "order")
 
     def __init__(self, n: int, targets: Iterable[int], toll: Mapping[int, float]) -> None:
         self.cost = [math.inf] * n
@@ -131,6 +137,7 @@ class _Walk:
         heapq.heapify(self.heap)
         self.settled = bytearray(n)
         self.toll = toll
+        self.order: list[int] = []
 
     def at(self, paths: Paths, areas: Iterable[int]) -> list[float]:
         cost, settled = self.cost, self.settled
@@ -145,6 +152,43 @@ class _Walk:
         if self.heap:
             paths._walk_on(self, None)
         return self.cost
+
+    def retolled(self, paths: Paths, targets: Collection[int],
+                 toll: Mapping[int, float]) -> _Walk:
+        """The same walk for other tolls, started from what of this one stands. Whatever way
+        out enters an area ``k`` whose toll changed costs at least ``k``'s own cost (which its
+        toll does not count), a step, and the lower of its two tolls; every area settled below
+        the least such bound keeps its cost (its way out enters no changed area, and none
+        through one is cheaper), and no other costs less than those. So the new walk starts
+        with those settled and carries on from the areas beside them: the values are exactly a
+        fresh walk's (a test checks it). The heroes' tolls change every phase the fires grow,
+        most often away from the way out."""
+        old, cost, settled = self.toll, self.cost, self.settled
+        floor = self.heap[0][0] if self.heap else math.inf  # (what an unsettled area costs at least)
+        nearest = math.inf
+        for k in old.keys() | toll.keys():
+            was, now = old.get(k, 0.0), toll.get(k, 0.0)
+            if was != now:
+                bound = (cost[k] if settled[k] else floor) + LEAST_STEP + min(was, now)
+                if bound < nearest:
+                    nearest = bound
+        walk = _Walk(len(cost), targets, toll)
+        order = self.order
+        keep = bisect_left([cost[k] for k in order], nearest)  # (costs along it never fall)
+        new_cost, new_settled, steps, toll_at = walk.cost, walk.settled, paths._steps, toll.get
+        kept = walk.order = order[:keep]
+        for k in kept:
+            new_cost[k] = cost[k]
+            new_settled[k] = 1
+        heap = walk.heap = [(0.0, i) for i in targets if not new_settled[i]]
+        for k in kept:
+            c = cost[k] + toll_at(k, 0.0)
+            for j, step in steps[k]:
+                if not new_settled[j] and c + step < new_cost[j]:
+                    new_cost[j] = c + step
+                    heap.append((c + step, j))
+        heapq.heapify(walk.heap)
+        return walk
 
 
 class Paths:
@@ -725,7 +769,9 @@ class Paths:
             return kept[1]
         if len(self._walks) >= 8:  # (a plan's goals change; the exits' walk is asked again)
             self._walks.clear()
-        walk = _Walk(len(self.areas), self.exits() if targets is None else targets, toll)
+        sources = self.exits() if targets is None else targets
+        walk = (_Walk(len(self.areas), sources, toll) if kept is None
+                else kept[1].retolled(self, sources, toll))
         self._walks[targets] = (toll, walk)
         return walk
 
@@ -733,14 +779,15 @@ class Paths:
         """Carry ``walk`` on until area ``until`` is settled (None: to its end)."""
         steps, steps_at = self._steps, self._steps_at
         cost, heap, settled = walk.cost, walk.heap, walk.settled
-        pop, push, toll_at = heapq.heappop, heapq.heappush, walk.toll.get
+        pop, push, toll_at, settle = heapq.heappop, heapq.heappush, walk.toll.get, walk.order.append
         while heap:
             if until is not None and settled[until]:
                 return
             c, k = pop(heap)
-            if c > cost[k]:
+            if c > cost[k] or settled[k]:
                 continue
             settled[k] = 1
+            settle(k)
             c += toll_at(k, 0.0)  # stepping from a neighbour into k
             out = steps.get(k)
             if out is None:
