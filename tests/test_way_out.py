@@ -10,7 +10,8 @@ from builders import TWO_ROOMS, RoomSpec, barrier_between, grid, scene
 
 from fuego.engine import loop
 from fuego.engine.controllers import FIRE_COST_PER_DIE, AutoController, exit_costs
-from fuego.engine.hero_actions import options
+from fuego.engine.events import EventKind
+from fuego.engine.hero_actions import HeroActionKind, options
 from fuego.engine.heroes import Hero
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Structure
@@ -149,3 +150,51 @@ def test_auto_choice_reads_the_kept_map():
     act = ctrl.choose(s, hero, options(s, hero))
     assert act is not None
     assert act.target == b.find("ground:A1")  # towards the door (a tie: the lower area)
+
+
+def reference_best(scene, hero, legal):
+    """The step a hero takes as first written: every neighbour costed on the whole fresh map
+    (walls and floors too), the cheapest legal move or door-opening into a nearer one."""
+    costs = reference_costs(scene)
+    here = costs[hero.area]
+    best = None
+    for j, barrier in scene.building.neighbours(hero.area):
+        fire = scene.fires.get(j)
+        through = costs[j] + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
+        if costs[j] >= here:
+            continue
+        for act in legal:
+            goes = (act.kind is HeroActionKind.MOVE and act.target == j) or (
+                act.kind is HeroActionKind.OPEN and act.barrier == barrier.index)
+            if goes and (best is None or (through, j) < best[:2]):
+                best = (through, j, act)
+    return best[2] if best is not None else None
+
+
+class Compared(AutoController):
+    """Checks every step chosen (only the neighbours a step goes to costed, the walk kept and
+    carried over to new tolls) against the reference's, at each fresh look of the fires."""
+
+    steps = 0
+
+    def _best_step(self, scene, hero, legal):
+        key = self._seen
+        act = super()._best_step(scene, hero, legal)
+        if self._seen != key:  # (within a phase a growing fire is seen from the next one)
+            assert act == reference_best(scene, hero, legal)
+            Compared.steps += 1
+        return act
+
+
+@pytest.mark.parametrize(("campaign", "seed"), [("tavern", 1), ("tavern", 4), ("ship", 2),
+                                                ("village", 3)])
+def test_the_step_chosen_is_the_one_the_whole_fresh_map_gives(campaign, seed):
+    """Doors opened, walls burned through and fires grown between the looks: the hero's step,
+    costing only the neighbours a step reaches, is the reference's (every neighbour costed)."""
+    from fuego.scenario.model import load
+
+    s = load(str(ROOT / "campaigns" / f"{campaign}.yaml")).build(seed)
+    Compared.steps = 0
+    loop.run(s, Compared(), rounds=20)
+    assert Compared.steps > 5
+    assert campaign != "tavern" or any(e.kind is EventKind.BARRIER_OPENED for e in s.log)

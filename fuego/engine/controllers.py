@@ -126,20 +126,22 @@ class AutoController(Controller):
         """The legal move (or the opening of a closed door) into a neighbour nearer where the
         hero heads, cheapest counting the fire in it and a module's extra tolls (ties: the
         lower area); None if no neighbour is nearer."""
-        around = scene.building.neighbours(hero.area)
-        here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in around)])
+        # Only the neighbours a step goes to are costed: the walk need not reach the room
+        # behind a wall or the level below the floor (often the far end of the building).
+        ways = [(j, act) for j, barrier in scene.building.neighbours(hero.area)
+                if (act := _step(j, barrier)) is not None]
+        here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in ways)])
         best: tuple[float, int, HeroAction] | None = None
         extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
-        for (j, barrier), on in zip(around, beyond):
+        for (j, act), on in zip(ways, beyond):
+            if on >= here:
+                continue
             # The way on from j, plus the fire in j itself: its cost counts only what lies beyond.
             fire = scene.fires.get(j)
             through = on + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
             if extra:
                 through += extra.get(j, 0.0)
-            if on >= here:
-                continue
-            act = _step(j, barrier)
-            if act is not None and act in legal and (best is None or (through, j) < best[:2]):
+            if act in legal and (best is None or (through, j) < best[:2]):
                 best = (through, j, act)
         return best[2] if best is not None else None
 

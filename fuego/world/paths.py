@@ -124,7 +124,7 @@ class _Walk:
     """A Dijkstra from some areas outward (:meth:`Paths.costs_to`), carried on only as far as
     the areas asked need: an area's cost is final once the walk has settled it, so asking
     part of the answer gives exactly what the whole walk would. ``order``: the areas settled,
-    in the order settled (their costs never fall along it)."""
+    each as (its cost, the area), in the order settled (the costs never fall along it)."""
 
     __slots__ = ("cost", "heap", "settled", "toll", "order")
 
@@ -137,7 +137,7 @@ class _Walk:
         heapq.heapify(self.heap)
         self.settled = bytearray(n)
         self.toll = toll
-        self.order: list[int] = []
+        self.order: list[tuple[float, int]] = []
 
     def at(self, paths: Paths, areas: Iterable[int]) -> list[float]:
         cost, settled = self.cost, self.settled
@@ -151,18 +151,11 @@ class _Walk:
     def all(self, paths: Paths) -> list[float]:
         if self.heap:
             paths._walk_on(self, None)
-        return self.cost
+        return list(self.cost)  # (a copy: the walk is carried over to other tolls in place)
 
-    def retolled(self, paths: Paths, targets: Collection[int],
-                 toll: Mapping[int, float]) -> _Walk:
-        """The same walk for other tolls, started from what of this one stands. Whatever way
-        out enters an area ``k`` whose toll changed costs at least ``k``'s own cost (which its
-        toll does not count), a step, and the lower of its two tolls; every area settled below
-        the least such bound keeps its cost (its way out enters no changed area, and none
-        through one is cheaper), and no other costs less than those. So the new walk starts
-        with those settled and carries on from the areas beside them: the values are exactly a
-        fresh walk's (a test checks it). The heroes' tolls change every phase the fires grow,
-        most often away from the way out."""
+    def _stands_below(self, toll: Mapping[int, float]) -> float:
+        """The cost below which every settled area keeps its cost under ``toll``: the least,
+        over the areas whose toll changed, of the area's cost, a step and its lower toll."""
         old, cost, settled = self.toll, self.cost, self.settled
         floor = self.heap[0][0] if self.heap else math.inf  # (what an unsettled area costs at least)
         nearest = math.inf
@@ -172,23 +165,49 @@ class _Walk:
                 bound = (cost[k] if settled[k] else floor) + LEAST_STEP + min(was, now)
                 if bound < nearest:
                     nearest = bound
-        walk = _Walk(len(cost), targets, toll)
-        order = self.order
-        keep = bisect_left([cost[k] for k in order], nearest)  # (costs along it never fall)
-        new_cost, new_settled, steps, toll_at = walk.cost, walk.settled, paths._steps, toll.get
-        kept = walk.order = order[:keep]
-        for k in kept:
-            new_cost[k] = cost[k]
-            new_settled[k] = 1
-        heap = walk.heap = [(0.0, i) for i in targets if not new_settled[i]]
-        for k in kept:
-            c = cost[k] + toll_at(k, 0.0)
-            for j, step in steps[k]:
-                if not new_settled[j] and c + step < new_cost[j]:
-                    new_cost[j] = c + step
-                    heap.append((c + step, j))
-        heapq.heapify(walk.heap)
-        return walk
+        return nearest
+
+    def retoll(self, paths: Paths, targets: Collection[int], toll: Mapping[int, float]) -> None:
+        """Make this the walk for ``toll`` (other tolls than its own), keeping what stands.
+        Whatever way out enters an area ``k`` whose toll changed costs at least ``k``'s own
+        cost (which its toll does not count), a step, and the lower of its two tolls; every
+        area settled below the least such bound keeps its cost (its way out enters no changed
+        area, and none through one is cheaper), and no other costs less than those. So those
+        stay settled, the rest is unsettled, and the walk carries on from the areas beside
+        them: the values are exactly a fresh walk's (a test checks it). The heroes' tolls
+        change every phase the fires grow, most often away from the way out."""
+        cost, settled, order = self.cost, self.settled, self.order
+        keep = bisect_left(order, (self._stands_below(toll), -1))  # (costs never fall along it)
+        # the frontier and what was settled from the bound on are walked again
+        redo = {k for _, k in self.heap if not settled[k]}
+        redo.update(k for _, k in order[keep:])
+        del order[keep:]
+        for k in redo:
+            cost[k] = math.inf
+            settled[k] = 0
+        self.toll = toll
+        heap = self.heap = []
+        for i in targets:
+            if not settled[i]:
+                cost[i] = 0.0
+                heap.append((0.0, i))
+        # each area walked again starts from its settled neighbours (a step costs the same
+        # both ways: walk_step of the barrier between)
+        steps, steps_at, toll_at = paths._steps, paths._steps_at, toll.get
+        for j in redo:
+            out = steps.get(j)
+            if out is None:
+                out = steps[j] = steps_at(j)
+            best = cost[j]
+            for k, step in out:
+                if settled[k]:
+                    c = cost[k] + toll_at(k, 0.0) + step
+                    if c < best:
+                        best = c
+            if best < cost[j]:
+                cost[j] = best
+                heap.append((best, j))
+        heapq.heapify(heap)
 
 
 class Paths:
@@ -733,7 +752,7 @@ class Paths:
 
     def exit_costs(self, toll: Mapping[int, float]) -> list[float]:
         """The cost from each area to the nearest exit (:meth:`costs_to` the exits), kept for
-        the last ``toll`` asked until a barrier or an exit changes (do not change the list)."""
+        the last ``toll`` asked until a barrier or an exit changes (the list is the caller's)."""
         return self._walk(None, toll).all(self)
 
     def exit_costs_at(self, toll: Mapping[int, float], at: Iterable[int]) -> list[float]:
@@ -750,7 +769,7 @@ class Paths:
         per area when the walk first leaves it: a building with no way out walks nothing): what
         ``nx.multi_source_dijkstra_path_length`` over the walkable graph answers (a test checks
         it), but a hero's choice asks it every phase, and a weight function per edge through
-        networkx costs several times this. Do not change the list."""
+        networkx costs several times this. The list is the caller's."""
         return self._walk(tuple(targets), toll).all(self)
 
     def costs_to_at(self, targets: Iterable[int], toll: Mapping[int, float],
@@ -770,8 +789,11 @@ class Paths:
         if len(self._walks) >= 8:  # (a plan's goals change; the exits' walk is asked again)
             self._walks.clear()
         sources = self.exits() if targets is None else targets
-        walk = (_Walk(len(self.areas), sources, toll) if kept is None
-                else kept[1].retolled(self, sources, toll))
+        if kept is None:
+            walk = _Walk(len(self.areas), sources, toll)
+        else:
+            walk = kept[1]
+            walk.retoll(self, sources, toll)
         self._walks[targets] = (toll, walk)
         return walk
 
@@ -783,11 +805,12 @@ class Paths:
         while heap:
             if until is not None and settled[until]:
                 return
-            c, k = pop(heap)
+            item = pop(heap)
+            c, k = item
             if c > cost[k] or settled[k]:
                 continue
             settled[k] = 1
-            settle(k)
+            settle(item)
             c += toll_at(k, 0.0)  # stepping from a neighbour into k
             out = steps.get(k)
             if out is None:
