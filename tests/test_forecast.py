@@ -301,3 +301,34 @@ def test_a_forecast_log_keeps_what_its_script_reads_and_drops_the_rest():
     assert [e for e in whole.log if e.kind in reads] == list(kept.log)
     assert whole.snapshot() == kept.snapshot()  # the same play either way
     assert len(kept.log) < len(whole.log)
+
+
+@pytest.mark.parametrize("kinds", [
+    frozenset(),
+    frozenset({"fire-action-failed", "fire-fuel-check", "fire-out"}),
+    frozenset({"smoke", "fire-grew", "fire-leapt"}),
+])
+def test_a_log_that_drops_kinds_makes_none_of_them_and_plays_the_same(kinds):
+    # Events a log would drop are not made at all (Scene.logs: a pass's failed rolls, the fuel
+    # checks, the smoke's areas): the story, the draws and the events kept are the same.
+    from fuego.engine import loop
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.events import EventKind, EventLog
+    from fuego.scenario.model import load
+
+    keep = frozenset(EventKind(k) for k in kinds)
+    scenario = load(str(Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml"))
+    whole, kept = scenario.build(5), scenario.build(5)
+    kept.log = EventLog([e for e in kept.log if e.kind in keep], kinds=keep)
+    kept.script = None  # (its cues read kinds this log may drop)
+    whole.script = None
+    assert all(kept.logs(k) == (k in keep) for k in EventKind)
+    loop.run(whole, AutoController(), rounds=8)
+    loop.run(kept, AutoController(), rounds=8)
+    assert [e for e in whole.log if e.kind in keep] == list(kept.log)
+    assert {e.kind for e in kept.log} == keep  # (each kept kind happens in these rounds)
+    assert whole.snapshot() == kept.snapshot()
+    assert whole.roller.getstate() == kept.roller.getstate()
+    heard: list = []
+    kept.listeners.append(heard.append)  # a listener hears every kind: all are made again
+    assert all(kept.logs(k) for k in EventKind)

@@ -37,6 +37,17 @@ BATCH = 4096
 #: Dice are bytes of the generator's stream: a byte below _BYTE_LIMIT (a whole number of tens)
 #: is a face, its value modulo 10 plus 1; the others are dropped, so every face is exactly uniform.
 _BYTE_LIMIT = 250
+_FACES: list[np.ndarray] = []  # each byte's face, as a table (made with the first batch)
+
+
+def _face_of() -> np.ndarray:
+    """The face of each byte value below :data:`_BYTE_LIMIT` (its value modulo 10, plus 1), as
+    an int16 table indexed by byte: one lookup a batch instead of three array operations."""
+    if not _FACES:
+        import numpy as np
+
+        _FACES.append((np.arange(256) % 10 + 1).astype(np.int16))
+    return _FACES[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,12 +274,15 @@ def _kept_sums(dice: np.ndarray, kept: int) -> np.ndarray:
     """Each row's ``kept`` highest dice, summed."""
     import numpy as np  # (numpy loads with the first batch: fuego --help and the CLI need none)
 
+    # (the ufuncs' own reduce: ndarray.sum's Python wrapper is most of a small batch's cost)
     rolled = dice.shape[1]
     if kept >= rolled:
-        return dice.sum(axis=1, dtype=np.int64)
+        return np.add.reduce(dice, axis=1, dtype=np.int64)
     if kept == 0:
         return np.zeros(len(dice), dtype=np.int64)
-    return np.sort(dice, axis=1)[:, rolled - kept:].sum(axis=1, dtype=np.int64)
+    if kept == 1:  # (the highest die: no sort)
+        return np.maximum.reduce(dice, axis=1).astype(np.int64)
+    return np.add.reduce(np.sort(dice, axis=1)[:, rolled - kept:], axis=1, dtype=np.int64)
 
 
 @dataclass(slots=True)
@@ -316,18 +330,17 @@ class Roller:
             want = count - len(got)
             raw = np.frombuffer(self._rng.randbytes(want + (want >> 5) + 8), dtype=np.uint8)
             got = np.concatenate((got, raw[raw < _BYTE_LIMIT]))
-        return (got[:count] % 10 + 1).astype(np.int16)
+        return _face_of()[got[:count]]
 
     def _draw(self, rolled: int, explode: bool, count: int) -> np.ndarray:
         """``count`` rolls of ``rolled`` dice, one row each; with ten again every die that shows
         10 rolls again and adds, all such dice together, round after round (a chain is cut
         after MAX_CHAIN faces)."""
-        import numpy as np
 
         dice = self._faces(count * rolled).reshape(count, rolled)
         if explode:
             flat = dice.reshape(-1)
-            live = np.flatnonzero(flat == 10)
+            live = (flat == 10).nonzero()[0]  # (np.flatnonzero's wrapper costs as much again)
             chain = 1
             while live.size and chain < MAX_CHAIN:
                 more = self._faces(live.size)

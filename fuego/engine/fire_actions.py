@@ -287,6 +287,8 @@ def _rolled(scene: Scene, fires: list[Fire], acts: list[FireAction]) -> list[boo
     totals = scene.roller.totals(pools)
     fire_names, area_names = scene.names()
     rnd, phase = scene.round, scene.phase
+    # (a forecast's log keeps only what its script reads: the rest is not made at all)
+    failed_logged, grew_logged = scene.logs(_FAILED.kind), scene.logs(_GREW.kind)
     rows: list[tuple] = []
     add = rows.append
     done: list[bool] = []
@@ -295,15 +297,17 @@ def _rolled(scene: Scene, fires: list[Fire], acts: list[FireAction]) -> list[boo
         assert tn is not None  # (every action but spreading along a route is rolled)
         kind, area = act.kind, fire.area
         if total < tn:
-            target = area_names[act.target] if act.target is not None else None
-            add((_FAILED, rnd, phase, fire_names[area], area_names[area], _KIND_VALUE[kind],
-                 target, pool.notation, tn, total, False))
+            if failed_logged:
+                target = area_names[act.target] if act.target is not None else None
+                add((_FAILED, rnd, phase, fire_names[area], area_names[area], _KIND_VALUE[kind],
+                     target, pool.notation, tn, total, False))
             done.append(False)
         elif kind is _GROW:  # one more die (candidates offer it below ten dice only)
             before = fire.fd
             fire.fd = min(before + 1, MAX_FIRE_DICE)
-            add((_GREW, rnd, phase, fire_names[area], area_names[area], fire.fd, before, "grow",
-                 pool.notation, tn, total, True))
+            if grew_logged:
+                add((_GREW, rnd, phase, fire_names[area], area_names[area], fire.fd, before,
+                     "grow", pool.notation, tn, total, True))
             done.append(True)
         else:
             scene.emit_rows(rows)

@@ -455,6 +455,7 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
     rolls = scene.roller.totals(pools)
     fire_names, area_names = scene.names()
     shape = event_shape(EventKind.FIRE_FUEL_CHECK, _FUEL_CHECK_KEYS)
+    logged = scene.logs(EventKind.FIRE_FUEL_CHECK)  # (a forecast's log may keep none)
     rnd, phase, fleeting = scene.round, scene.phase, Exposure.FLEETING
     rows: list[tuple] = []
     add = rows.append
@@ -467,9 +468,11 @@ def fuel_checks(scene: Scene, fires: list[Fire]) -> None:
         else:
             fire.flesh = 0
             fire.dramatic += dramatic_wounds(flesh, check, fleeting)
-        area = fire.area
-        add((shape, rnd, phase, fire_names[area], area_names[area], damage, damage_pool.notation,
-             flesh, pool.notation, check, ok, fire.dramatic, fire.resolve))
+        if logged:
+            area = fire.area
+            add((shape, rnd, phase, fire_names[area], area_names[area], damage,
+                 damage_pool.notation, flesh, pool.notation, check, ok, fire.dramatic,
+                 fire.resolve))
         if not ok and (fire.spent or fire.crippled):  # at a limit: the machine decides which way
             scene.emit_rows(rows)
             rows = []

@@ -93,11 +93,21 @@ class Scene:
             self.smoke = SmokeField(self.building)
 
     # -- events -------------------------------------------------------------------------------
+    def logs(self, kind: EventKind) -> bool:
+        """Would an event of ``kind`` be kept or heard? Always at the table; in a forecast's
+        log only the kinds its script reads are (``EventLog.kinds``): where the rest are made
+        by the thousand (a pass's failed rolls, the fuel checks), they are not made at all."""
+        kinds = self.log.kinds
+        return kinds is None or kind in kinds or bool(self.listeners)
+
     def emit(self, kind: EventKind, actor: str | None = None, area: int | str | None = None,
              /, **data: Any) -> None:
         """Log an event as it happens, and pass it to the listeners. ``data`` is the kind's
         payload (fuego.engine.events.PAYLOADS), checked once per shape of data by the log; the
         ``Event`` is built only where a listener takes it (the log builds it when read)."""
+        kinds = self.log.kinds
+        if kinds is not None and kind not in kinds and not self.listeners:
+            return  # (dropped as it comes: a forecast's log of what its script reads)
         if isinstance(area, int):
             area = self.building.areas[area].name
         self.log.add(kind, self.round, self.phase, actor, area, data)

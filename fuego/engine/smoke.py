@@ -138,8 +138,11 @@ class SmokeField:
              cleared: list[int]) -> None:
         """The round's ``smoke`` event: every area whose smoke changed, in area order (issue
         18: the log shows smoke by area); ``smoke-cleared`` when the last of it is gone."""
-        changed = sorted([i for i, d in new.items() if old.get(i) is not d]
-                         + [i for i in old if i not in new])
+        if not scene.logs(EventKind.SMOKE):
+            changed = []  # (a forecast's log that does not keep it: its areas not looked at)
+        else:
+            changed = sorted([i for i, d in new.items() if old.get(i) is not d]
+                             + [i for i in old if i not in new])
         if changed:
             now = list(new.values())
             rooms = sorted({self.building.areas[i].room for i in new})

@@ -13,8 +13,10 @@ address (``tcp://host:8786``) is a running scheduler whose workers have this fue
 Ctrl-C sets a stop :class:`distributed.Event` that every task reads between runs: the tasks
 running send back the runs they finished, those not started return nothing, and what has not
 come back within :data:`STOP_WAIT` seconds is cancelled; the forecast returns once no task of
-it runs on any worker. Dask is optional (``pip install 'fuego[dask]'``): it is imported only
-here, when asked for.
+it runs on any worker. The forecast counts its Ctrl-Cs itself (:class:`Interrupts`), so none
+is lost where Python drops the :class:`KeyboardInterrupt` (Dask's garbage-collector callback),
+and a local cluster's workers never see the terminal's. Dask is optional
+(``pip install 'fuego[dask]'``): it is imported only here, when asked for.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.units import Unit, Variant, play_unit
 
-__all__ = ["DaskCluster", "STOP_WAIT", "LOCAL", "parse_address"]
+__all__ = ["DaskCluster", "Interrupts", "STOP_WAIT", "LOCAL", "counted_interrupts",
+           "parse_address"]
 
 #: The address that starts a cluster on this machine for the forecast.
 LOCAL = "local"
@@ -42,6 +45,8 @@ LOCAL = "local"
 STOP_WAIT = 2.0
 #: How long the tasks may take to stop after they are cancelled (one run each at most).
 QUIET_WAIT = 30.0
+#: How long the workers may take to receive the scenario (a Ctrl-C waits for it).
+SEND_WAIT = 60.0
 #: The most runs in one task: a second or so of a worker's time (progress comes per task).
 TASK_RUNS = 20
 #: How often a task asks the scheduler whether to stop (between runs; a round trip each).
@@ -92,6 +97,13 @@ def _play_task(variants: Sequence[Variant], unit: Unit, stop: str) -> Counts:
     return play_unit(variants, unit, guard=_EventGuard(stop))
 
 
+def dask_setup(worker: Any) -> None:
+    """Run by a local cluster's worker processes as they start (Dask's ``preload``): their own
+    logs stay quiet, as a task's error comes back to the forecast, which says it. (A worker
+    closing under load logs a failed heartbeat with a traceback, say.)"""
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
 def _fuego_version() -> str:
     from fuego import __version__
 
@@ -112,41 +124,92 @@ def _running(prefix: str, dask_worker: Any = None) -> int:
 
 
 # -- in the forecast's process --------------------------------------------------------------------
+class Interrupts:
+    """The Ctrl-Cs (SIGINT) that came while a forecast ran, counted by its own handler.
+
+    Python's handler raises :class:`KeyboardInterrupt` wherever the main thread is; where that
+    is a garbage collector's callback (Dask registers one) or a ``__del__``, Python prints the
+    exception and drops it, and the Ctrl-C is lost. Counted, it is not: :meth:`check` raises
+    for it at the forecast's next tick. While :meth:`deferred`, the handler only counts, so the
+    interrupt is raised by the forecast's own loop, never inside a library's callback."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.deferring = False
+
+    def handle(self, signum: int, frame: Any) -> None:
+        self.count += 1
+        if not self.deferring:
+            raise KeyboardInterrupt
+
+    def check(self) -> None:
+        """Raise :class:`KeyboardInterrupt` if a Ctrl-C came, raised then or not."""
+        if self.count:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Ctrl-C only counted meanwhile (call :meth:`check` in the block and after it)."""
+        before, self.deferring = self.deferring, True
+        try:
+            yield
+        finally:
+            self.deferring = before
+
+
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored by this process meanwhile: the processes forked then keep ignoring it,
-    so a terminal's Ctrl-C reaches only the forecast, which stops them in order. Kept to the
-    moment the local cluster's processes are forked (a Ctrl-C then is lost)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+def counted_interrupts() -> Iterator[Interrupts]:
+    """:class:`Interrupts` counted by SIGINT's handler meanwhile, Python's own restored after.
+    Only the main thread may set a handler, and a handler someone else installed (or SIGINT
+    ignored) is theirs: then nothing is counted, and Ctrl-C does what it did."""
+    interrupts = Interrupts()
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield interrupts
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signal.SIGINT, interrupts.handle)
     try:
-        yield
+        yield interrupts
     finally:
         signal.signal(signal.SIGINT, before)
 
 
-def _local_cluster(n: int) -> Any:
-    """A local cluster of ``n`` single-threaded worker processes (a run is pure Python: the
-    GIL lets one thread at a time play), whose processes ignore a terminal's Ctrl-C."""
-    import multiprocessing
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread meanwhile, and for good in the threads it starts: a
+    thread inherits its creator's signal mask, a process its forking thread's. A Ctrl-C
+    meanwhile waits for the unblocking (or another thread takes it): none is lost."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    import multiprocessing.resource_tracker
 
+    # multiprocessing's resource tracker unblocks SIGINT in the thread that starts it (the
+    # cluster's, at its first worker's queues); running already, it leaves the masks alone
+    multiprocessing.resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _local_cluster(n: int, interrupts: Interrupts) -> Any:
+    """A local cluster of ``n`` single-threaded worker processes (a run is pure Python: the
+    GIL lets one thread at a time play), which never get a terminal's Ctrl-C: the forecast
+    stops them in order."""
     from distributed import LocalCluster
 
-    cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR)
-    before = set(multiprocessing.active_children())
+    # the cluster's event-loop thread starts with SIGINT blocked, so the worker processes its
+    # nannies start (restarted ones too) keep it blocked; a Ctrl-C meanwhile is acted on once
+    # the cluster is there to be closed
+    with interrupts.deferred(), _sigint_blocked():
+        cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.ERROR,
+                               preload=[__name__])  # dask_setup
     try:
-        with _sigint_ignored():
-            cluster.scale(n)  # the nannies fork their workers on the cluster's loop thread
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                forked = [p for p in multiprocessing.active_children()
-                          if p not in before and p.pid is not None]
-                if len(forked) >= n:
-                    break
-                time.sleep(0.005)
+        interrupts.check()
+        cluster.scale(n)
         cluster.wait_for_workers(n, timeout=120)
     except BaseException:
         cluster.close()
@@ -197,7 +260,7 @@ class DaskCluster:
         return chunk_size(runs, self.workers or 8, TASK_RUNS)
 
     @contextlib.contextmanager
-    def _client(self) -> Iterator[Any]:
+    def _client(self, interrupts: Interrupts) -> Iterator[Any]:
         try:
             from distributed import Client
         except ImportError as exc:
@@ -209,7 +272,7 @@ class DaskCluster:
         cluster = None
         try:
             if self.address is None:
-                cluster = _local_cluster(self.workers or os.cpu_count() or 1)
+                cluster = _local_cluster(self.workers or os.cpu_count() or 1, interrupts)
                 where = "a local cluster"
             else:
                 where = f"the scheduler at {self.address}"
@@ -250,33 +313,57 @@ class DaskCluster:
         self.label = f"dask: {len(versions)} worker{'s' if len(versions) != 1 else ''}"
         return len(versions)
 
+    def _send(self, client: Any, variants: Sequence[Variant], interrupts: Interrupts) -> Any:
+        """The variants, on every worker: a Ctrl-C meanwhile is acted on once they are (a
+        scatter left half done fails on the scheduler as the cluster closes, and says so)."""
+        with interrupts.deferred():
+            try:
+                shared = client.scatter([list(variants)], broadcast=True, timeout=SEND_WAIT)[0]
+            except TimeoutError as exc:
+                raise FuegoError(f"the Dask workers did not receive the scenario within "
+                                 f"{SEND_WAIT:.0f} seconds",
+                                 tip="check the workers and the network to them, or use "
+                                     "--jobs") from exc
+        interrupts.check()
+        return shared
+
     def run(self, variants: Sequence[Variant], units: Sequence[Unit], totals: list[Counts],
             progress: Progress | None = None) -> None:
         runs = sum(u.runs for u in units)
-        with self._client() as client:  # (it says so if Dask is not installed)
+        # (it says so if Dask is not installed)
+        with counted_interrupts() as interrupts, self._client(interrupts) as client:
             from distributed import Event, as_completed
 
             self._check_workers(client)
             token = uuid.uuid4().hex[:12]
             prefix = f"fuego-forecast-{token}-"
             stop = Event(f"fuego-stop-{token}", client=client)
-            shared = client.scatter([list(variants)], broadcast=True)[0]
-            futures = {client.submit(_play_task, shared, unit, stop.name, key=f"{prefix}{k}",
-                                     pure=False): unit
-                       for k, unit in enumerate(units)}
-            pending = _Pending(futures, totals, as_completed(list(futures)))
+            shared = self._send(client, variants, interrupts)
+            futures: dict = {}
+            pending = _Pending(futures, totals, as_completed())
             collect = pending.collect
 
             try:
-                while futures:
-                    collect(self.tick)
-                    if progress:
-                        progress(min(pending.done, runs), runs)
+                # a Ctrl-C is raised here, between two tasks sent (thousands take a while) or
+                # at the next tick, whether it came meanwhile or earlier and was dropped
+                with interrupts.deferred():
+                    for k, unit in enumerate(units):
+                        future = client.submit(_play_task, shared, unit, stop.name,
+                                               key=f"{prefix}{k}", pure=False)
+                        futures[future] = unit
+                        pending.arrived.add(future)
+                        interrupts.check()
+                    while futures:
+                        collect(self.tick)
+                        if progress:
+                            progress(min(pending.done, runs), runs)
+                        interrupts.check()
+                interrupts.check()
             except KeyboardInterrupt:
-                self._stop(client, stop, futures, collect, prefix)
+                self._stop(client, stop, futures, collect, prefix, interrupts)
                 raise
             except (Stopped, FuegoError):
-                self._stop(client, stop, futures, None, prefix)
+                self._stop(client, stop, futures, None, prefix, interrupts)
                 raise
             finally:
                 with contextlib.suppress(Exception):
@@ -284,23 +371,29 @@ class DaskCluster:
             if pending.done < runs:
                 raise KeyboardInterrupt  # some task was stopped by another hand
 
-    def _stop(self, client: Any, stop: Any, futures: dict, collect: Any, prefix: str) -> None:
+    def _stop(self, client: Any, stop: Any, futures: dict, collect: Any, prefix: str,
+              interrupts: Interrupts) -> None:
         """Stop the tasks: set the event, keep what comes back within STOP_WAIT, cancel the
-        rest, and wait until none of them runs on any worker."""
-        with contextlib.suppress(Exception):
-            stop.set()
-        if collect is not None:
-            deadline = time.monotonic() + STOP_WAIT
-            try:
-                while futures and time.monotonic() < deadline:
-                    collect(min(0.05, max(0.01, deadline - time.monotonic())))
-            except (KeyboardInterrupt, FuegoError):
-                pass  # a second Ctrl-C, or a failed task: stop waiting
-        with contextlib.suppress(Exception):
-            client.cancel(list(futures), force=True)
+        rest, and wait until none of them runs on any worker. Another Ctrl-C cuts either
+        wait short."""
+        with interrupts.deferred():
+            with contextlib.suppress(Exception):
+                stop.set()
+            seen = interrupts.count
+            if collect is not None:
+                deadline = time.monotonic() + STOP_WAIT
+                try:
+                    while futures and interrupts.count == seen and time.monotonic() < deadline:
+                        collect(min(0.05, max(0.01, deadline - time.monotonic())))
+                except (KeyboardInterrupt, FuegoError):
+                    pass  # a Ctrl-C raised by another handler, or a failed task: stop waiting
+            with contextlib.suppress(Exception):
+                client.cancel(list(futures), force=True)
+        # a worker's answer may hang: a Ctrl-C raises here, to end the wait
+        seen = interrupts.count
         deadline = time.monotonic() + QUIET_WAIT
         with contextlib.suppress(Exception, KeyboardInterrupt):
-            while time.monotonic() < deadline:
+            while interrupts.count == seen and time.monotonic() < deadline:
                 if not sum(client.run(_running, prefix).values()):
                     break
                 time.sleep(0.05)
