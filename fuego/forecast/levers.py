@@ -91,8 +91,12 @@ class Watch:
 
     def __init__(self, scene: Scene, n_heroes: int, room_index: dict[str, int],
                  area_room: list[int]) -> None:
+        from fuego.engine.heroes import Status
+        from fuego.engine.smoke import Density
         from fuego.world.places import BarrierKind
 
+        # (imported here, once a run, not at each round's look)
+        self.active, self.thick = Status.ACTIVE, Density.THICK
         b = scene.building
         self.building = b
         self.room_index = room_index
@@ -114,9 +118,7 @@ class Watch:
     def look(self, scene: Scene, r: int, heroes: list[Hero | None]) -> None:
         """The end of round ``r`` (0: the start); ``heroes`` in the counts' order (None: not
         in the scene yet)."""
-        from fuego.engine.heroes import Status
-        from fuego.engine.smoke import Density
-
+        active, thick = self.active, self.thick
         burning = {self.area_room[i] for i in scene.fires}
         flashed_now = self._building(scene, r, burning)
         smoke = scene.smoke
@@ -124,12 +126,12 @@ class Watch:
         for h, hero in enumerate(heroes):
             if hero is None or self.fate[h] is not None:
                 continue
-            if hero.status is not Status.ACTIVE:
+            if hero.status is not active:
                 self.fate[h] = r
                 continue
             seen = self.seen[h]
             room = area_room[hero.area]
-            if smoke is not None and smoke.at(hero.area) is Density.THICK:
+            if smoke is not None and smoke.at(hero.area) is thick:
                 seen.setdefault((_THICK_SMOKE, room), r)
             if room in burning:
                 seen.setdefault((_BURNING, room), r)

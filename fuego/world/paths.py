@@ -100,12 +100,14 @@ def walk_step(barrier: Barrier) -> float | None:
     """Moves a walker spends crossing ``barrier``: one, one more to open a closed door, two
     more dropping through a hole; None where it cannot be walked through (walls, closed
     windows, floors, locked doors)."""
-    if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+    kind, destroyed = barrier.kind, barrier.destroyed
+    if kind is BarrierKind.FLOOR and not destroyed:
         return None
-    if not barrier.passable and (barrier.kind is not BarrierKind.DOOR or barrier.locked):
+    passable = barrier.passable
+    if not passable and (kind is not BarrierKind.DOOR or barrier.locked):
         return None
-    step = LEAST_STEP + (0 if barrier.passable else 1.0)
-    if barrier.destroyed and barrier.kind is BarrierKind.FLOOR:
+    step = LEAST_STEP + (0 if passable else 1.0)
+    if destroyed and kind is BarrierKind.FLOOR:
         step += 2.0  # dropping through a hole
     return step
 
