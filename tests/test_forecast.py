@@ -332,3 +332,26 @@ def test_a_log_that_drops_kinds_makes_none_of_them_and_plays_the_same(kinds):
     heard: list = []
     kept.listeners.append(heard.append)  # a listener hears every kind: all are made again
     assert all(kept.logs(k) for k in EventKind)
+
+
+def test_a_forecast_puts_no_hero_action_in_words_its_log_drops(monkeypatch):
+    """The words of a hero's action (``HeroAction.text``, the door's name among them) are made
+    for the log only where it keeps them: a forecast of the tavern, whose script reads no
+    ``hero-action``, makes none; a table's log makes one a hero's action."""
+    from fuego.engine import loop
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.events import EventKind
+    from fuego.engine.hero_actions import HeroAction
+    from fuego.scenario.model import load
+
+    told = []
+    text = HeroAction.text
+    monkeypatch.setattr(HeroAction, "text", lambda self, scene: told.append(self) or text(self, scene))
+    scenario = load(Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml")
+    assert EventKind.HERO_ACTION not in (scenario.build(1).script.reads or {EventKind.HERO_ACTION})
+    forecast(scenario, 3, 10, 1, 1)
+    assert told == []
+    scene = scenario.build(1)
+    loop.run(scene, AutoController(), rounds=10)
+    assert len(told) == sum(e.kind is EventKind.HERO_ACTION and e.data["action"] != "roll"
+                            for e in scene.log) > 0

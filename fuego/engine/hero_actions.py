@@ -427,7 +427,8 @@ def move(scene: Scene, hero: Hero, to: int, why: str = HeroActionKind.MOVE.value
 
 def perform(scene: Scene, hero: Hero, act: HeroAction) -> None:
     """Carry out a hero's action; every roll is logged."""
-    scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=act.text(scene))
+    if scene.logs(EventKind.HERO_ACTION):  # (a forecast's log may keep none: no words made)
+        scene.emit(EventKind.HERO_ACTION, hero.name, hero.area, action=act.text(scene))
     carry_out = _PERFORM.get(act.kind)
     if carry_out is not None:
         carry_out(scene, hero, act)
