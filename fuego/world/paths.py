@@ -40,7 +40,7 @@ import heapq
 import math
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -395,19 +395,8 @@ class Paths:
         if self._rebuilt:
             self._settle()
         known = self._within.get((i, moves))
-        if known is None:
-            adj = self.graph.adj
-            near = {i}
-            frontier = [i]
-            for _ in range(moves):
-                nxt = []
-                for k in frontier:
-                    for j in adj[k]:
-                        if j not in near:
-                            near.add(j)
-                            nxt.append(j)
-                frontier = nxt
-            known = self._within[i, moves] = sorted(near)
+        if known is None:  # (the walk of reach, over every edge rather than the open ones)
+            known = self._within[i, moves] = sorted(_spread(self.graph.adj, (i,), moves))
         return known
 
     def _open_at(self, i: int) -> list[int]:
@@ -1050,7 +1039,8 @@ def _reach_stands(dist: dict[int, int], steps: int, changed: list[Barrier],
     return True
 
 
-def _spread(adj: list[list[int]], sources: Iterable[int], steps: int) -> dict[int, int]:
+def _spread(adj: Sequence[Iterable[int]] | Mapping[int, Iterable[int]], sources: Iterable[int],
+            steps: int) -> dict[int, int]:
     """Breadth first from ``sources`` over the open lists ``adj``: each area within ``steps``
     moves (-1: however far) and its moves, in the order found. What
     ``nx.multi_source_dijkstra_path_length(open_graph, sources, cutoff=steps)`` answers (a
