@@ -344,11 +344,18 @@ def test_a_forecast_puts_no_hero_action_in_words_its_log_drops(monkeypatch):
     from fuego.engine.hero_actions import HeroAction
     from fuego.scenario.model import load
 
-    told = []
+    told: list = []
     text = HeroAction.text
-    monkeypatch.setattr(HeroAction, "text", lambda self, scene: told.append(self) or text(self, scene))
+
+    def telling(self, scene):
+        told.append(self)
+        return text(self, scene)
+
+    monkeypatch.setattr(HeroAction, "text", telling)
     scenario = load(Path(__file__).resolve().parent.parent / "campaigns" / "tavern.yaml")
-    assert EventKind.HERO_ACTION not in (scenario.build(1).script.reads or {EventKind.HERO_ACTION})
+    script = scenario.build(1).script
+    assert script is not None
+    assert EventKind.HERO_ACTION not in (script.reads or {EventKind.HERO_ACTION})
     forecast(scenario, 3, 10, 1, 1)
     assert told == []
     scene = scenario.build(1)
