@@ -105,8 +105,7 @@ class Scene:
         """Log an event as it happens, and pass it to the listeners. ``data`` is the kind's
         payload (fuego.engine.events.PAYLOADS), checked once per shape of data by the log; the
         ``Event`` is built only where a listener takes it (the log builds it when read)."""
-        kinds = self.log.kinds
-        if kinds is not None and kind not in kinds and not self.listeners:
+        if not self.logs(kind):
             return  # (dropped as it comes: a forecast's log of what its script reads)
         if isinstance(area, int):
             area = self.building.areas[area].name
