@@ -312,9 +312,11 @@ def bench_forecast(runs: int, rounds: int, repeats: int) -> dict:
             "ms_per_run_cpu": cpu[1] / runs * 1e3}
 
 
-#: One forecast in a fresh interpreter (ours or a baseline tree's): its CPU and wall seconds.
+#: One forecast in a fresh interpreter (ours or a baseline tree's): its CPU and wall seconds,
+#: and the fuego it imported.
 _FORECAST_CHILD = """
 import resource, sys, time
+import fuego
 try:
     from fuego.forecast.runner import forecast
 except ImportError:  # a tree from before fuego.forecast became a package
@@ -326,7 +328,7 @@ def cpu():
     return r.ru_utime + r.ru_stime
 c, t = cpu(), time.perf_counter()
 forecast(scenario, int(sys.argv[2]), int(sys.argv[3]), 1, 1)
-print(cpu() - c, time.perf_counter() - t)
+print(cpu() - c, time.perf_counter() - t, fuego.__file__)
 """
 
 
@@ -338,12 +340,17 @@ def bench_baseline(tree: Path, runs: int, rounds: int, repeats: int) -> dict:
 
     def once(root: Path) -> tuple[float, float]:
         env = dict(os.environ, PYTHONPATH=str(root), FUEGO_PURE="1")
+        # run in the tree: ``python -c`` puts the working directory first on the path, before
+        # PYTHONPATH, so from our checkout the "baseline" would import our fuego
         out = subprocess.run([sys.executable, "-c", _FORECAST_CHILD, tavern, str(runs),
-                              str(rounds)], env=env, capture_output=True, text=True, check=False)
+                              str(rounds)], env=env, cwd=root, capture_output=True, text=True,
+                             check=False)
         if out.returncode != 0:
             raise RuntimeError(f"the forecast in {root} failed: {out.stderr[-500:]}")
-        cpu, wall = map(float, out.stdout.split())
-        return cpu, wall
+        cpu, wall, imported = out.stdout.split(maxsplit=2)
+        if not Path(imported.strip()).resolve().is_relative_to(Path(root).resolve()):
+            raise RuntimeError(f"the forecast meant for {root} ran {imported.strip()}")
+        return float(cpu), float(wall)
 
     ours, theirs = [], []
     for _ in range(repeats):
