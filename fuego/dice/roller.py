@@ -354,10 +354,10 @@ class Roller:
     def _refill(self, key: tuple[int, int, bool]) -> list[int]:
         size = self._sizes.get(key, FIRST_BATCH)
         self._sizes[key] = min(2 * size, BATCH)
-        batch = self.pools(_SHAPES.get(key) or _shape_pool(key), size)
-        self._dice[key] = batch.dice
+        rolled, kept, explode = key  # (what pools() draws for the shape: its bonus is none)
+        dice = self._dice[key] = self._draw(rolled, explode, size)
         self._rows.pop(key, None)
-        totals = self._totals[key] = batch.totals[::-1].tolist()
+        totals = self._totals[key] = _kept_sums(dice, kept)[::-1].tolist()
         return totals
 
     def total(self, pool: Pool, dice: list[int] | None = None) -> int:
@@ -478,20 +478,6 @@ class Roller:
         """An independent roller for sub-run ``key`` (forecast runs), stable across processes."""
         base = self.seed if self.seed is not None else 0
         return Roller(seed=(base * 1_000_003 + key) & 0xFFFFFFFFFFFF)
-
-
-#: a pool per shape for the batches (a pool's shape is all they read), made on first use
-_SHAPES: dict[tuple[int, int, bool], Pool] = {}
-
-
-def _shape_pool(key: tuple[int, int, bool]) -> Pool:
-    rolled, kept, explode = key
-    pool = object.__new__(Pool)  # a shape is already folded (action dice may be over ten)
-    for name, value in (("rolled", rolled), ("kept", kept), ("bonus", 0), ("explode", explode),
-                        ("_notation", None), ("_shape", (rolled, kept, 0, explode)), ("_key", key)):
-        object.__setattr__(pool, name, value)
-    _SHAPES[key] = pool
-    return pool
 
 
 def trait_check(trait: int) -> Pool:
