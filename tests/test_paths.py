@@ -143,6 +143,10 @@ def test_the_owners_answers_equal_a_fresh_networkx_computation_after_any_changes
         dist, order = p.reach(here, steps)
         assert dist == nx.single_source_shortest_path_length(og, here, cutoff=steps)
         assert order == sorted(dist)
+        # every reach kept from earlier asks, patched or dropped by the change, still true
+        for i in range(0, n, 2):
+            assert p.reach(i, steps)[0] == nx.single_source_shortest_path_length(og, i,
+                                                                                 cutoff=steps)
         assert p.near([here, (k * 7) % n], steps) == set(
             nx.multi_source_dijkstra_path_length(og, {here, (k * 7) % n}, cutoff=steps))
         assert sorted(p.walls(here)) == fresh_walls(b, here)

@@ -223,7 +223,7 @@ class Paths:
     __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "positions",
                  "version",
                  "_changed", "_rebuilt", "_fuel_back",
-                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_regions", "_windows",
+                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_reach_steps", "_regions", "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_marked", "_outdoor", "_steps",
                  "_walks",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
@@ -251,6 +251,8 @@ class Paths:
     def __setstate__(self, state: dict) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        if "_reach_steps" not in state:  # (pickled before it was kept)
+            self._reach_steps = max((known[0] for known in self._reach.values()), default=0)
 
     # -- what the building tells it, in the same call as the change -----------------------------
     def barrier_changed(self, barrier: Barrier) -> None:
@@ -316,6 +318,7 @@ class Paths:
         self._windows: list[Barrier] = [x for x in self.barriers if x.kind is window]
         self._walls: dict[int, list[tuple[int, int, int | None, int | None]]] = {}
         self._reach: dict[int, tuple[int, dict[int, int], list[int]]] = {}
+        self._reach_steps = 0  # the most steps of any reach kept (how far a change looks)
         self._regions: list[bool] | None = None
         self._room_vents: set[str] = set()  # the rooms with an area that vents
         self._rooms: nx.MultiGraph | None = None
@@ -350,17 +353,24 @@ class Paths:
         sides: set[int] = set()
         for barrier in changed:
             sides.update((barrier.a, barrier.b))
+        reach, lists = self._reach, self._lists
+        # The kept reaches that hold a side: the graph is undirected, so the reach of ``i``
+        # holds a side just where ``i`` is within its steps of that side, on the graph the
+        # reaches were found on (before the lists change): one short walk from the sides, not
+        # a look at every kept reach (thousands in a big building).
+        holding = ([(i, known) for i, d in _spread(lists, sides, self._reach_steps).items()
+                    if (known := reach.get(i)) is not None and d <= known[0]]
+                   if reach else [])
         adj = self.graph.adj
         for i in sides:
             self._walls.pop(i, None)
-            self._lists[i] = self._open_at(i)
-            self._walled[i] = len(self._lists[i]) < len(adj[i])
-        lists = self._lists
-        self._reach = {i: known for i, known in self._reach.items()
-                       if known[1].keys().isdisjoint(sides)
-                       or _reach_stands(known[1], known[0], changed, lists)}
-        # what is known of unlit fuel within a leap stands where the reach does
-        self._leaps = {i: live for i, live in self._leaps.items() if i in self._reach}
+            lists[i] = self._open_at(i)
+            self._walled[i] = len(lists[i]) < len(adj[i])
+        for i, known in holding:
+            if not _reach_stands(known[1], known[0], changed, lists):
+                del reach[i]
+                # what is known of unlit fuel within a leap stands where the reach does
+                self._leaps.pop(i, None)
         self._leap_looked = False
         self._regions = None
         self._room_vents = set()
@@ -461,6 +471,7 @@ class Paths:
             self._reach.clear()
             self._leaps.clear()
         self._reach[i] = (steps, dist, sorted(dist))
+        self._reach_steps = max(self._reach_steps, steps)
         return dist, self._reach[i][2]
 
     def near(self, sources: Iterable[int], steps: int) -> set[int]:
