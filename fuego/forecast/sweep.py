@@ -85,9 +85,20 @@ class ChangeKind(Enum):
 
 #: The kinds that name what they change (door NAME=..., fuel ROOM=...); plan may.
 _TARGETED = frozenset({ChangeKind.DOOR, ChangeKind.WINDOW, ChangeKind.FUEL, ChangeKind.RULES})
-#: A door's or window's state as a change names it -> (closed, broken, locked).
-BARRIER_STATES = {"open": (False, False, False), "closed": (True, False, False),
-                  "locked": (True, False, True), "broken": (True, True, False)}
+class BarrierState(str, Enum):
+    """A door's or window's state as a change names it (``door NAME=locked``)."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+    LOCKED = "locked"  # (doors only)
+    BROKEN = "broken"
+
+
+#: Each state a change names -> the barrier's (closed, broken, locked).
+BARRIER_STATES = {BarrierState.OPEN: (False, False, False),
+                  BarrierState.CLOSED: (True, False, False),
+                  BarrierState.LOCKED: (True, False, True),
+                  BarrierState.BROKEN: (True, True, False)}
 
 
 @dataclass(frozen=True)
@@ -129,7 +140,8 @@ def parse_change(text: str, where: str) -> Change:
     if not value:
         raise FuegoError(f"{text.strip()!r}: nothing after '='", where=where,
                          tip=f"a change is one of: {SYNTAX}")
-    states = [s for s in BARRIER_STATES if kind is ChangeKind.DOOR or s != "locked"]
+    states = [s.value for s in BarrierState
+              if kind is ChangeKind.DOOR or s is not BarrierState.LOCKED]
     if kind in (ChangeKind.DOOR, ChangeKind.WINDOW) and value.lower() not in states:
         raise FuegoError(f"{text.strip()!r}: a {kind.value} can be made "
                          f"{', '.join(states)}, not {value!r}", where=where)
@@ -266,7 +278,7 @@ def _set_barrier(spec: Any, change: Change, where: str) -> None:
     door = change.kind is ChangeKind.DOOR
     entries: list[Any] = spec.doors if door else spec.windows
     i = _barrier(entries, change, where)
-    closed, broken, locked = BARRIER_STATES[change.value.lower()]
+    closed, broken, locked = BARRIER_STATES[BarrierState(change.value.lower())]
     state = {"closed": closed, "broken": broken, **({"locked": locked} if door else {})}
     entries[i] = entries[i].model_copy(update=state)
 
