@@ -523,7 +523,7 @@ def test_the_generator_draws_the_engines_names():
 
 
 def test_the_checker_sees_smoke_through_a_wall_and_a_fire_without_smoke():
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     scene, prev = _started()
     assert scene.smoke is not None

@@ -162,7 +162,7 @@ def test_campaign_pdf_has_one_page_per_level(campaign, tmp_path):
 def test_campaign_after_rounds_shows_the_scene_of_that_seed(campaign, tmp_path):
     from fuego.engine import loop
     from fuego.engine.controllers import AutoController, ScriptedController
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     path, scenario = campaign
     out = tmp_path / "r3.svg"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from test_modules_support import area, field, module_events, module_of, scene_with
 
 from fuego.engine.scene import Cause
-from fuego.engine.smoke import Density
 from fuego.modules import drifting_smoke as D
 from fuego.modules.drifting_smoke import DriftingSmoke
 from fuego.modules.wind import Wind
+from fuego.rules.charts import Density
 
 ROW = ["bbbbbbbbb"]
 

@@ -18,9 +18,9 @@ from fuego.engine.hero_actions import move
 from fuego.engine.heroes import Hero
 from fuego.engine.rounds import start_scene
 from fuego.engine.scene import Cause
-from fuego.engine.smoke import Density
 from fuego.errors import FuegoError, ScenarioError
 from fuego.modules import wrecks as W
+from fuego.rules.charts import Density
 from fuego.scenario.model import loads
 
 WAGON = Path(__file__).resolve().parent.parent / "campaigns" / "wagon.yaml"

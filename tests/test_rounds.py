@@ -16,8 +16,7 @@ from fuego.engine.injury import add_dramatic, fire_damage, wound_check
 from fuego.engine.policy import POLICIES
 from fuego.engine.rounds import _fire_pass, _ordered, end_round, needs_air, play_round
 from fuego.engine.scene import Cause
-from fuego.engine.smoke import Density
-from fuego.rules.charts import Exposure, Rank, Structure, Temperature
+from fuego.rules.charts import Density, Exposure, Rank, Structure, Temperature
 from fuego.world.places import BarrierKind
 
 

@@ -26,7 +26,6 @@ from fuego.engine.heroes import Hero, Status
 from fuego.engine.injury import burn, dramatic_wounds
 from fuego.engine.rounds import end_round
 from fuego.engine.scene import Cause
-from fuego.engine.smoke import Density
 from fuego.modules import wrecks as W
 from fuego.modules.flame_and_blaze import SMOKE_RISE_LEVELS, SMOKE_RISE_LEVELS_MILD
 from fuego.modules.ignition import INCENDIARY_FUEL, Ignition, kindle
@@ -35,6 +34,7 @@ from fuego.rules.charts import (
     CONTACT_HOT,
     EXTRA_WOUND_STEP,
     Contact,
+    Density,
     Exposure,
     Temperature,
 )

@@ -24,8 +24,7 @@ from fuego.engine.sight import (
     sees_fire,
     why_unseen,
 )
-from fuego.engine.smoke import Density
-from fuego.rules.charts import SMOKE_SIGHT_FEET, Structure
+from fuego.rules.charts import SMOKE_SIGHT_FEET, Density, Structure
 from fuego.world.places import BarrierKind
 
 ROOT = Path(__file__).resolve().parent.parent

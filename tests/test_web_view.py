@@ -258,7 +258,7 @@ def level_of(view: dict, name: str) -> dict:
 
 
 def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     scene = tavern_scene()
     b = scene.building
@@ -299,7 +299,7 @@ def test_doors_windows_floors_and_smoke_as_the_heroes_see_them():
 def test_conditions_in_the_players_words():
     scene = tavern_scene()
     hero = scene.hero("Isabela Soldano")
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     scene.smoke.density[hero.area] = Density.THICK
     hero.clothes_fd, hero.confused, hero.breath, hero.flesh, hero.dramatic = 2, True, 1, 7, 1

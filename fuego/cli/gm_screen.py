@@ -317,7 +317,7 @@ def hero_rows(scene: Scene, width: int | None = None
 def _hero_row(scene: Scene, h: Hero) -> list[str]:
     """One hero's row of the heroes' table (HERO_HEADER's columns)."""
     from fuego.engine.heroes import Status
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     d = scene.smoke.at(h.area) if scene.smoke is not None and h.present else Density.NONE
     smoke = {Density.NONE: "-", Density.THIN: "thin", Density.THICK: "thick"}[d]

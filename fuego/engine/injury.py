@@ -72,13 +72,13 @@ def smoke_penalty(scene: Scene, hero: Hero, sense: Sense, at: int | None = None)
     Night Trained halves it, rounding down."""
     if sense is Sense.NONE or scene.smoke is None:
         return 0
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     d = scene.smoke.at(hero.area if at is None else at)
     if d is Density.THICK:
-        lost = SMOKE_KEPT_PENALTY["thick"]
+        lost = SMOKE_KEPT_PENALTY[Density.THICK]
     elif d is Density.THIN and sense is Sense.SIGHT:
-        lost = SMOKE_KEPT_PENALTY["thin"]
+        lost = SMOKE_KEPT_PENALTY[Density.THIN]
     else:
         return 0
     if hero.night_trained and not (hero.confused and d is Density.THICK):

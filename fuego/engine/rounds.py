@@ -355,7 +355,7 @@ def _clothes(scene: Scene) -> None:
 
 def _smoke_on_heroes(scene: Scene) -> None:
     """d. Thick smoke: after more than two rounds, Wits vs 5 x rounds or confused (003)."""
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     smoke = scene.smoke
     assert smoke is not None  # (called only where the scene has smoke)

@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.engine.smoke import SMOKE_WORDS, Density
-from fuego.rules.charts import SMOKE_SIGHT_FEET
+from fuego.engine.smoke import SMOKE_WORDS
+from fuego.rules.charts import SMOKE_SIGHT_FEET, Density
 from fuego.world.paths import HALF_AREA_FEET, Sightline
 from fuego.world.places import BarrierKind
 

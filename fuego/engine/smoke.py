@@ -21,25 +21,18 @@ fuego's reading (docs/rules.md, Smoke):
 
 from __future__ import annotations
 
-from enum import IntEnum
 from itertools import chain
 from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.fire import ACTING
-from fuego.rules.charts import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS
+from fuego.rules.charts import SMOKE_AREA_FACTOR, SMOKE_DISSIPATE_ROUNDS, Density
 from fuego.rules.settings import SmokeClears
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
-
-
-class Density(IntEnum):
-    NONE = 0
-    THIN = 1
-    THICK = 2
 
 
 #: The words the log gives each density (``smoke``'s ``areas``).

@@ -92,7 +92,7 @@ class Watch:
     def __init__(self, scene: Scene, n_heroes: int, room_index: dict[str, int],
                  area_room: list[int]) -> None:
         from fuego.engine.heroes import Status
-        from fuego.engine.smoke import Density
+        from fuego.rules.charts import Density
         from fuego.world.places import BarrierKind
 
         # (imported here, once a run, not at each round's look)

@@ -181,7 +181,7 @@ class DriftingSmoke(RuleModule):
 
     def _paint(self, scene: Scene, into: dict) -> set[int]:
         """Write the trails into a density map; returns the areas this module manages."""
-        from fuego.engine.smoke import Density
+        from fuego.rules.charts import Density
 
         current: set[int] = set()
         for src in sorted(self.trails):

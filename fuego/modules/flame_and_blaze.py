@@ -58,7 +58,7 @@ def rising_smoke(scene: Scene, sources: Iterable[int], new: dict[int, Any]) -> s
     (two in the wind module's mild breeze): [reading] the areas straight above on the levels
     over it, whatever floors lie between (ASL's hex is shrouded to that height), thin where no
     thicker smoke is. Returns the areas it shrouds."""
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     wind = scene.module(Wind)
     n = SMOKE_RISE_LEVELS_MILD if wind is not None and wind.force is WindForce.MILD_BREEZE \

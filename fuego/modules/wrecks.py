@@ -183,7 +183,7 @@ class Wrecks(RuleModule):
              hero.area, hero.name, what="wreck-move", vehicle=wreck.vehicle, dice=spent)
 
     def smoke_update(self, scene: Scene, field: Any, new: dict[int, Any]) -> set[int]:
-        from fuego.engine.smoke import Density
+        from fuego.rules.charts import Density
 
         wind = scene.module(Wind)
         for i in self.wrecks:

@@ -394,8 +394,9 @@ def _barrier_key(barrier: Barrier) -> tuple | None:
 def _scene_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> set[tuple]:
     """What the scene shows on the levels drawn: fires (hot, regular, or hidden on the GM's
     map), smoke by density, the heroes' tokens, burning wrecks."""
-    from fuego.engine.smoke import SMOKE_WORDS, Density
+    from fuego.engine.smoke import SMOKE_WORDS
     from fuego.modules.wrecks import burning_wrecks
+    from fuego.rules.charts import Density
 
     keys = _fire_keys(b, scene, on, options)
     if scene.smoke is not None:
@@ -518,7 +519,8 @@ def _fire_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
 
 
 def _smoke_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
-    from fuego.engine.smoke import SMOKE_WORDS, Density
+    from fuego.engine.smoke import SMOKE_WORDS
+    from fuego.rules.charts import Density
 
     thick = key[1] == SMOKE_WORDS[Density.THICK]
     return (_patch(facecolor="white", edgecolor="#404040" if thick else "#8c8c8c",

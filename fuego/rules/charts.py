@@ -11,7 +11,7 @@ loader validates the override against the names below (see docs/scenario-format.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, IntEnum
 
 from fuego.dice.roller import Pool
 
@@ -269,9 +269,17 @@ COMBUSTIBLE = frozenset(
 # -- Smoke (003, Smoke [Optional]) --------------------------------------------------------------
 #: Smoke covers four times the fire's area (003).
 SMOKE_AREA_FACTOR = 4
+class Density(IntEnum):
+    """How thick the smoke in an area is (003, Smoke): clear air, thin or thick."""
+
+    NONE = 0
+    THIN = 1
+    THICK = 2
+
+
 #: Kept dice lost in smoke, by density (003): thin costs 1 on sight/smell, thick 2 on any sense
 #: or movement.
-SMOKE_KEPT_PENALTY = {"thin": 1, "thick": 2}
+SMOKE_KEPT_PENALTY = {Density.THIN: 1, Density.THICK: 2}
 #: Rounds in thick smoke before the confusion check: more than two (003).
 CONFUSION_AFTER_ROUNDS = 2
 #: The confusion check: Wits against 5 x the rounds spent in thick smoke (003).

@@ -157,7 +157,7 @@ def initials(name: str) -> str:
 
 def _conditions(scene: Scene, hero: Hero) -> list[str]:
     """A hero's conditions in words the players read (each one a word or two)."""
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     out: list[str] = []
     if hero.status is not Status.ACTIVE:
@@ -208,7 +208,7 @@ def _edge(b: Building, barrier: Barrier) -> tuple[int, int, int, int] | None:
 
 
 def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
-    from fuego.engine.smoke import Density
+    from fuego.rules.charts import Density
 
     b, smoke = scene.building, scene.smoke
     out = []
