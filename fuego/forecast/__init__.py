@@ -18,6 +18,7 @@ The package, one concept a module:
 - :mod:`~fuego.forecast.executors`, :mod:`~fuego.forecast.pool`,
   :mod:`~fuego.forecast.cluster`: who plays them (this process, worker processes, a Dask
   cluster);
+- :mod:`~fuego.forecast.interrupts`: the Ctrl-Cs a forecast counts itself, so none is lost;
 - :mod:`~fuego.forecast.levers`: what matters: what each hero went through in the runs where
   they went down, against the rest;
 - :mod:`~fuego.forecast.result`: the counts as chances, medians and intervals, and their JSON;

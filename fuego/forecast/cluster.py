@@ -13,9 +13,10 @@ address (``tcp://host:8786``) is a running scheduler whose workers have this fue
 Ctrl-C sets a stop :class:`distributed.Event` that every task reads between runs: the tasks
 running send back the runs they finished, those not started return nothing, and what has not
 come back within :data:`STOP_WAIT` seconds is cancelled; the forecast returns once no task of
-it runs on any worker. The forecast counts its Ctrl-Cs itself (:class:`Interrupts`), so none
-is lost where Python drops the :class:`KeyboardInterrupt` (Dask's garbage-collector callback),
-and a local cluster's workers never see the terminal's. Dask is optional
+it runs on any worker. The forecast counts its Ctrl-Cs itself
+(:class:`~fuego.forecast.interrupts.Interrupts`), so none is lost where Python drops the
+:class:`KeyboardInterrupt` (Dask's garbage-collector callback), and a local cluster's workers
+never see the terminal's. Dask is optional
 (``pip install 'fuego[dask]'``): it is imported only here, when asked for.
 """
 
@@ -25,7 +26,6 @@ import contextlib
 import logging
 import os
 import signal
-import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -34,10 +34,10 @@ from typing import Any
 from fuego.errors import FuegoError, Stopped
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
+from fuego.forecast.interrupts import Interrupts, counted_interrupts
 from fuego.forecast.units import Unit, Variant, play_unit
 
-__all__ = ["DaskCluster", "Interrupts", "STOP_WAIT", "LOCAL", "counted_interrupts",
-           "parse_address"]
+__all__ = ["DaskCluster", "STOP_WAIT", "LOCAL", "parse_address"]
 
 #: The address that starts a cluster on this machine for the forecast.
 LOCAL = "local"
@@ -124,56 +124,6 @@ def _running(prefix: str, dask_worker: Any = None) -> int:
 
 
 # -- in the forecast's process --------------------------------------------------------------------
-class Interrupts:
-    """The Ctrl-Cs (SIGINT) that came while a forecast ran, counted by its own handler.
-
-    Python's handler raises :class:`KeyboardInterrupt` wherever the main thread is; where that
-    is a garbage collector's callback (Dask registers one) or a ``__del__``, Python prints the
-    exception and drops it, and the Ctrl-C is lost. Counted, it is not: :meth:`check` raises
-    for it at the forecast's next tick. While :meth:`deferred`, the handler only counts, so the
-    interrupt is raised by the forecast's own loop, never inside a library's callback."""
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.deferring = False
-
-    def handle(self, signum: int, frame: Any) -> None:
-        self.count += 1
-        if not self.deferring:
-            raise KeyboardInterrupt
-
-    def check(self) -> None:
-        """Raise :class:`KeyboardInterrupt` if a Ctrl-C came, raised then or not."""
-        if self.count:
-            raise KeyboardInterrupt
-
-    @contextlib.contextmanager
-    def deferred(self) -> Iterator[None]:
-        """Ctrl-C only counted meanwhile (call :meth:`check` in the block and after it)."""
-        before, self.deferring = self.deferring, True
-        try:
-            yield
-        finally:
-            self.deferring = before
-
-
-@contextlib.contextmanager
-def counted_interrupts() -> Iterator[Interrupts]:
-    """:class:`Interrupts` counted by SIGINT's handler meanwhile, Python's own restored after.
-    Only the main thread may set a handler, and a handler someone else installed (or SIGINT
-    ignored) is theirs: then nothing is counted, and Ctrl-C does what it did."""
-    interrupts = Interrupts()
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield interrupts
-        return
-    before = signal.signal(signal.SIGINT, interrupts.handle)
-    try:
-        yield interrupts
-    finally:
-        signal.signal(signal.SIGINT, before)
-
-
 @contextlib.contextmanager
 def _sigint_blocked() -> Iterator[None]:
     """SIGINT blocked in this thread meanwhile, and for good in the threads it starts: a
