@@ -1,17 +1,34 @@
 """A forecast counts its own Ctrl-Cs (:mod:`fuego.forecast.interrupts`), so one that Python
-drops still stops it: the handler's rules."""
+drops still stops it: the handler's rules here, and a real forecast stopped by a Ctrl-C that
+lands while a garbage collector's callback runs, in a child process (a SIGINT to pytest's own
+process crashed an xdist worker in .ci/run).
+"""
 
 from __future__ import annotations
 
 import gc
 import os
+import re
+import select
 import signal
+import subprocess
 import sys
+import textwrap
 import threading
+import time
+from pathlib import Path
 
 import pytest
+from test_forecast_plans import _workers_gone
 
 from fuego.forecast.interrupts import counted_interrupts
+
+ROOT = Path(__file__).resolve().parents[1]
+TAVERN = ROOT / "campaigns" / "tavern.yaml"
+#: How long a child may take to start, or to stop once told (a hang guard, not a timing assert).
+HANG = 60
+#: The runs the child is asked for: far more than it plays before the Ctrl-C.
+RUNS = 20000
 
 
 def _ctrl_c_in_a_gc_callback(gc_callback_ran: list[str]):
@@ -86,3 +103,94 @@ def test_a_handler_set_by_someone_else_or_another_thread_is_left_alone():
     thread.start()
     thread.join()
     assert seen == [signal.default_int_handler]
+
+
+#: ``fuego ARGS``, whose forecast, once some runs are back, collects garbage with a callback
+#: that waits in select() for the test's Ctrl-C and then a line on its input (Python drops what
+#: a gc callback raises). A forecast that ticks on after it lost the Ctrl-C; exit 3 says so.
+IN_A_GC_CALLBACK = textwrap.dedent("""
+    import gc, os, select, sys
+    import fuego.forecast.runner as runner
+    from fuego.cli import main
+
+    forecast, called, ticks = runner.forecast, [], []
+
+    def callback(phase, info):
+        if phase == "start" and not called:
+            called.append(phase)
+            print("in a gc callback", file=sys.stderr, flush=True)
+            select.select([sys.stdin], [], [], 60)
+
+    def ticking(progress):
+        def tick(done, total):
+            progress(done, total)
+            if called:
+                ticks.append(done)
+                if len(ticks) > 50:
+                    print("played on after the Ctrl-C", file=sys.stderr, flush=True)
+                    os._exit(3)
+            elif done:
+                gc.callbacks.append(callback)
+                try:
+                    gc.collect()
+                finally:
+                    gc.callbacks.remove(callback)
+        return tick
+
+    def ticking_forecast(*args, progress, **kw):
+        return forecast(*args, progress=ticking(progress), **kw)
+
+    runner.forecast = ticking_forecast
+    sys.argv[0] = "fuego"
+    main()
+""")
+
+
+def _default_sigint() -> None:
+    # a terminal's Ctrl-C: a shell's background job inherits SIGINT ignored, and an ignored
+    # SIGINT is one fuego rightly leaves alone
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def ctrl_c_in_a_gc_callback(*args: str) -> tuple[subprocess.Popen, str, str]:
+    """``fuego forecast TAVERN --runs RUNS ARGS`` in a child process (its own session, so
+    the cleanup can end its workers too), sent SIGINT, to it alone, while a gc callback runs
+    in it: the ended process, its output and its errors. A hang is a TimeoutExpired."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # python -c puts the cwd first: ours too
+    proc = subprocess.Popen(
+        [sys.executable, "-c", IN_A_GC_CALLBACK, "forecast", str(TAVERN), "--runs", str(RUNS),
+         *args], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, preexec_fn=_default_sigint, start_new_session=True)
+    assert proc.stdin and proc.stderr
+    try:
+        seen = b""
+        end = time.monotonic() + HANG
+        while b"in a gc callback\n" not in seen:
+            assert time.monotonic() < end and proc.poll() is None, seen.decode()
+            if select.select([proc.stderr], [], [], 0.2)[0]:
+                seen += os.read(proc.stderr.fileno(), 65536)
+        proc.send_signal(signal.SIGINT)  # the child's main thread waits in select(): it
+        out, err = proc.communicate(b"\n", timeout=HANG)  # takes it before the line comes
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc, out.decode(), (seen + err).decode()
+
+
+def assert_stopped(proc: subprocess.Popen, out: str, err: str) -> None:
+    """Stopped as a Ctrl-C stops a forecast: 130, the runs finished so far, no traceback."""
+    assert proc.returncode == 130, err  # 3: it played on, the Ctrl-C lost
+    finished = re.search(rf"Interrupted \(Ctrl-C\): (\d+) of {RUNS} runs finished", out)
+    assert finished and 0 < int(finished[1]) < RUNS, out
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_ctrl_c_while_a_gc_callback_runs_still_stops_the_pool_forecast():
+    """Python's handler raised the KeyboardInterrupt inside the callback, which dropped it:
+    the workers, told by nobody, played on."""
+    proc, out, err = ctrl_c_in_a_gc_callback("--jobs", "2")
+    assert_stopped(proc, out, err)
+    assert _workers_gone(proc.pid)  # told to stop by the forecast, not by the terminal

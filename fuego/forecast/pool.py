@@ -5,8 +5,10 @@ forecast`` runs no thread while they start: its progress bar refreshes by hand) 
 elsewhere; each receives the variants once, pickled. ``start_method`` overrides the choice.
 
 Ctrl-C stops every worker at once: each abandons the run it is playing and sends back the runs
-it finished, within :data:`STOP_WAIT` seconds, after which the pool is terminated. A worker
-dies with its parent however that ends (Linux), so none is left behind.
+it finished, within :data:`STOP_WAIT` seconds, after which the pool is terminated. The forecast
+counts its Ctrl-Cs itself (:class:`~fuego.forecast.interrupts.Interrupts`), so none is lost
+where Python drops the :class:`KeyboardInterrupt` (a garbage collector's callback, a
+``__del__``). A worker dies with its parent however that ends (Linux), so none is left behind.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import pickle
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from fuego.errors import FuegoError, Stopped
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
+from fuego.forecast.interrupts import counted_interrupts
 from fuego.forecast.units import RunGuard, Unit, Variant, play_unit
 
 __all__ = ["ProcessPool", "STOP_WAIT"]
@@ -111,34 +114,40 @@ class ProcessPool:
         import multiprocessing
 
         blob = _pickled(variants)
-        ctx = multiprocessing.get_context(self._start_method())
-        done = ctx.Value("q", 0)
-        back = _Returns(units, totals, progress, done)
-        before = set(multiprocessing.active_children())
-        pool = ctx.Pool(min(self.jobs, len(units)), initializer=_init_worker,
-                        initargs=(blob, done))
-        workers = [p for p in multiprocessing.active_children() if p not in before]
-        try:
-            back.results = pool.imap_unordered(_play, list(units))
-            back.collect(workers, self.tick)
-            pool.close()
-        except KeyboardInterrupt:
-            back.last_ones()
-            pool.terminate()
-            pool.join()
-            raise
-        except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
-            pool.terminate()
-            pool.join()
-            raise
-        except Exception as exc:
-            pool.terminate()
-            pool.join()
-            if isinstance(exc, FuegoError):
+        with counted_interrupts() as interrupts:
+            ctx = multiprocessing.get_context(self._start_method())
+            done = ctx.Value("q", 0)
+            back = _Returns(units, totals, progress, done)
+            before = set(multiprocessing.active_children())
+            pool = ctx.Pool(min(self.jobs, len(units)), initializer=_init_worker,
+                            initargs=(blob, done))
+            workers = [p for p in multiprocessing.active_children() if p not in before]
+            try:
+                back.results = pool.imap_unordered(_play, list(units))
+                # a Ctrl-C is raised at the next tick, whether it came meanwhile or earlier
+                # and was dropped: never inside the pool's waits or a library's callback
+                with interrupts.deferred():
+                    back.collect(workers, self.tick, interrupts.check)
+                interrupts.check()
+                pool.close()
+            except KeyboardInterrupt:
+                back.last_ones()
+                pool.terminate()
+                pool.join()
                 raise
-            raise FuegoError(f"a worker process stopped unexpectedly ({type(exc).__name__}: "
-                             f"{exc})", tip="try fewer --jobs, or --jobs 1") from exc
-        pool.join()
+            except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
+                pool.terminate()
+                pool.join()
+                raise
+            except Exception as exc:
+                pool.terminate()
+                pool.join()
+                if isinstance(exc, FuegoError):
+                    raise
+                raise FuegoError(f"a worker process stopped unexpectedly "
+                                 f"({type(exc).__name__}: {exc})",
+                                 tip="try fewer --jobs, or --jobs 1") from exc
+            pool.join()
         if back.added < back.runs:  # the workers were stopped (a Ctrl-C this process did not see)
             raise KeyboardInterrupt
 
@@ -184,10 +193,10 @@ class _Returns:
         if self.progress:
             self.progress(min(self.done.value, self.runs), self.runs)
 
-    def collect(self, workers: list, tick: float) -> None:
-        """Every unit's counts as it comes back; a worker killed mid-unit (out of memory,
-        kill -9) loses its unit for good, and the pool would wait for it forever: a
-        FuegoError."""
+    def collect(self, workers: list, tick: float, check: Callable[[], None]) -> None:
+        """Every unit's counts as it comes back, ``check()`` at each tick (it raises for a
+        Ctrl-C); a worker killed mid-unit (out of memory, kill -9) loses its unit for good,
+        and the pool would wait for it forever: a FuegoError."""
         import multiprocessing
 
         while self.finished < len(self.units):
@@ -198,11 +207,11 @@ class _Returns:
                     raise FuegoError("a worker process stopped unexpectedly (out of "
                                      "memory, or killed)",
                                      tip="try fewer --jobs, or --jobs 1") from None
-                self.show()
-                continue
-            self.add(unit, counts)
-            self.finished += 1
+            else:
+                self.add(unit, counts)
+                self.finished += 1
             self.show()
+            check()
 
     def last_ones(self) -> None:
         """After a Ctrl-C: every worker stops its run now and sends back the runs it finished
