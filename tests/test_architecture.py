@@ -627,7 +627,6 @@ WORDS_ALLOWED: dict[str, int] = {
     # English, not fuego's: the articles a room's name may bring.
     "render/players.py": 1,
     # Left to the engineers whose files these are this session.
-    "forecast/sweep.py": 1,  # a sweep's barrier states (forecast30)
     "scenario/model.py": 1,  # an ImportError's module name (not a word)
 }
 
