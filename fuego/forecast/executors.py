@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from fuego.forecast.counts import Counts
+from fuego.forecast.interrupts import counted_interrupts
 from fuego.forecast.units import Unit, Variant, play_unit
 
 __all__ = ["Executor", "Progress", "InProcess", "chunk_size"]
@@ -55,18 +56,20 @@ class InProcess:
             progress: Progress | None = None) -> None:
         done = 0
         total = sum(u.runs for u in units)
+        with counted_interrupts() as interrupts:
 
-        def each() -> None:
-            nonlocal done
-            done += 1
-            if progress:
-                progress(done, total)
+            def each() -> None:
+                nonlocal done
+                done += 1
+                if progress:
+                    progress(done, total)
+                interrupts.check()  # (a Ctrl-C Python dropped in a gc callback: raised here)
 
-        for unit in units:
-            # a unit's counts join the total only when whole; an interrupted unit's finished
-            # runs are kept by adding them as they are
-            part = variants[unit.variant].counts()
-            try:
-                play_unit(variants, unit, part, each)
-            finally:
-                totals[unit.variant].add(part)
+            for unit in units:
+                # a unit's counts join the total only when whole; an interrupted unit's
+                # finished runs are kept by adding them as they are
+                part = variants[unit.variant].counts()
+                try:
+                    play_unit(variants, unit, part, each)
+                finally:
+                    totals[unit.variant].add(part)
