@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from builders import field_scene
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuego.engine import loop
 from fuego.engine.controllers import AutoController
@@ -188,6 +190,79 @@ def test_the_log_packed_into_columns_reads_back_every_event_as_it_was():
     assert log[10:20:3] == [log[10], log[13], log[16], log[19]]
     with pytest.raises(IndexError):
         log[len(made)]
+
+
+def _exactly(events) -> list:
+    """Each event as plain values with every scalar's type beside it: True is no 1, None no 0."""
+    def typed(v):
+        return [typed(x) for x in v] if isinstance(v, list) else (type(v).__name__, v)
+    return [(e.kind, typed(e.round), typed(e.phase), typed(e.actor), typed(e.area),
+             [(k, typed(v)) for k, v in e.data.items()]) for e in events]
+
+
+# The packed log's columns, by the payload's type: whole numbers (narrow, wide, negative, past
+# 32 bits; a None where a bug put one), words and flags, a word's None, and lists kept as they are.
+_WHOLE_VALUES = st.one_of(st.integers(0, 3), st.integers(-2**40, 2**40), st.just(255),
+                          st.just(256), st.just(-1), st.just(None))
+_WORDS = st.sampled_from(["spread", "leap", "3k3", ""])
+_ROWS = {  # kind, keys, and each key's values
+    EventKind.FIRE_GREW: (("fd", "before", "why", "pool", "tn", "total", "success"),
+                          (_WHOLE_VALUES, st.integers(0, 2), _WORDS, _WORDS | st.text(max_size=2),
+                           st.just(15), _WHOLE_VALUES, st.booleans())),
+    EventKind.FIRE_ACTION_FAILED: (("action", "target", "pool", "tn", "total", "success"),
+                                   (_WORDS, _WORDS | st.none() | st.text(max_size=3), _WORDS,
+                                    st.integers(-300, 300), st.integers(0, 2**31),
+                                    st.booleans() | st.just(False))),
+    EventKind.ROLL: (("pool", "total", "tn"),
+                     (_WORDS | st.lists(_WORDS, max_size=2), st.integers(0, 2**33),
+                      st.integers(0, 300) | st.none())),
+    EventKind.SMOKE: (("thin", "thick", "rooms", "cleared"),
+                      (st.integers(0, 70000), st.just(0), st.lists(_WORDS, max_size=2),
+                       st.integers(0, 3))),
+}
+_EVENTS = st.sampled_from(sorted(_ROWS, key=lambda k: k.value)).flatmap(
+    lambda kind: st.tuples(st.just(kind), st.integers(0, 3), st.integers(0, 11),
+                           st.sampled_from(["fire@A1", "fire@B2", None]),
+                           st.sampled_from(["A1", "B2", None]) | st.text(max_size=2),
+                           st.tuples(*_ROWS[kind][1])).map(
+        lambda t: Event(t[0], t[1], t[2], t[3], t[4], dict(zip(_ROWS[t[0]][0], t[5])))))
+
+
+@given(st.lists(_EVENTS, max_size=5 * 16 + 3) | st.lists(_EVENTS, min_size=1, max_size=3).flatmap(
+    lambda few: st.integers(2 * 16, 4 * 16).map(lambda n: [few[k % len(few)] for k in range(n)])))
+@settings(max_examples=200)
+def test_any_mix_of_rows_reads_back_exactly_across_chunks(events):
+    # A chunk of 16 rows: several chunks packed, some rows not; the second strategy repeats a
+    # few events, so whole columns are one value, or a few, as a scene's mostly are.
+    from fuego.engine import events as module
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(module, "CHUNK", 16)
+        log = EventLog(events)
+        assert len(log) == len(events)
+        assert _exactly(log) == _exactly(events) == _exactly(list(reversed(log)))[::-1]
+        assert [e.to_json() for e in log] == [e.to_json() for e in events]
+        for k in range(0, len(events) + 2, 5):
+            assert _exactly(log.since(k)) == _exactly(events[k:])
+            assert _exactly(log[k:]) == _exactly(events[k:])
+        assert _exactly(log[i] for i in range(-len(events), len(events))) == _exactly(events * 2)
+        assert _exactly(log[1::3]) == _exactly(events[1::3])
+
+
+def test_a_chunk_of_more_than_256_shapes_packs_and_reads_back():
+    # Each order of a grew event's keys is a shape of its own: 300 of them in one chunk.
+    from itertools import islice, permutations
+
+    from fuego.engine.events import CHUNK
+
+    orders = list(islice(permutations(("fd", "before", "why", "pool", "tn", "total")), 300))
+    events = [Event(EventKind.FIRE_GREW, 1, k % 11, f"fire@A{k}", None,
+                    {key: (k if key in ("fd", "total") else 3 if key != "why" else "wind")
+                     for key in orders[k % len(orders)]})
+              for k in range(CHUNK + 10)]
+    log = EventLog(events)
+    assert _exactly(log) == _exactly(events) and log[CHUNK - 1] == events[CHUNK - 1]
+    assert _exactly(reversed(log)) == _exactly(events[::-1])
 
 
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.stem)

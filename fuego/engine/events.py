@@ -15,6 +15,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import chain, compress, islice, repeat
+from operator import is_, itemgetter
 from typing import Any, NotRequired, TypedDict, get_type_hints, overload
 
 
@@ -711,8 +713,9 @@ def row_event(row: tuple) -> Event:
 CHUNK = 4096
 
 
-#: The C array types a column of whole numbers may take, narrowest first (1, 2, 4 bytes).
-_WIDTHS = ("B", "h", "i")
+#: The C array types a column of whole numbers past a byte may take, narrowest first, and the
+#: least and most each holds (past 32 bits a column stays as it is).
+_WIDE = (("h", -2**15, 2**15 - 1), ("i", -2**31, 2**31 - 1))
 
 
 class _Coded:
@@ -727,70 +730,125 @@ class _Coded:
     def __getitem__(self, p: int) -> Any:
         return self.table[self.codes[p]]
 
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.table.__getitem__, self.codes)
+
     def __len__(self) -> int:
         return len(self.codes)
 
 
-def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded:
-    """A column of a packed chunk: whole numbers as a C array of ints (1 to 4 bytes a value);
-    words and flags, where fewer than 256 distinct values, as a byte each into a table of them
-    (values the payload's type keeps apart: no ``1`` beside a ``True``); the rest as they are
-    (a pointer each: names, lists)."""
+class _Same:
+    """A packed column of one value throughout (a chunk's round, a fire-started event's cause,
+    a roll's TN): the value once."""
+
+    __slots__ = ("value", "n")
+
+    def __init__(self, value: Any, n: int) -> None:
+        self.value, self.n = value, n
+
+    def __getitem__(self, p: int) -> Any:
+        return self.value
+
+    def __iter__(self) -> Iterator[Any]:
+        return repeat(self.value, self.n)
+
+    def __len__(self) -> int:
+        return self.n
+
+
+def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded | _Same:
+    """A column of a packed chunk: one value throughout, once; whole numbers as bytes (0 to
+    255) or a C array of 2 or 4 bytes a value; words and flags, where fewer than 256 distinct
+    values, as a byte each into a table of them; the rest as they are (a pointer each: names,
+    lists). Values are told apart as a dict's keys are, which the payload's types make exact:
+    no ``1`` beside a ``True`` in one column."""
+    if packing == _KEPT:
+        return values
+    first = values[0]
+    try:  # (most are one value throughout: a count in C, by identity mostly; the ends first)
+        if values[-1] == first and values.count(first) == len(values):
+            hash(first)  # (a list where the payload says a word: kept, each its own)
+            return _Same(first, len(values))
+        if packing == _CODE:
+            distinct = set(values)
+    except TypeError:
+        return values
     if packing == _WHOLE:
-        for code in _WIDTHS:
-            try:
-                return array(code, values)
-            except OverflowError:  # (a value too wide for it: the next)
-                continue
-            except TypeError:  # (not a number: None among them)
-                break
-    elif packing == _CODE:
-        try:  # (one pass over the values: the distinct ones, first seen first)
-            distinct = dict.fromkeys(values)
-        except TypeError:  # (a list where the payload says a word)
+        try:
+            return bytes(values)  # (one pass in C: most are dice, TNs, totals)
+        except ValueError:  # (past a byte, or negative: below)
+            pass
+        except TypeError:  # (not a number: None among them)
             return values
-        if len(distinct) < 256 and 8 * len(distinct) + 200 < 7 * len(values):
-            table = list(distinct)  # (first seen first: the same table each run)
-            at = {v: n for n, v in enumerate(table)}
-            return _Coded(table, bytes(map(at.__getitem__, values)))
+        try:  # (the narrowest C array that holds them all, by their least and most)
+            least, most = min(values), max(values)
+            return next((array(code, values) for code, low, high in _WIDE
+                         if low <= least and most <= high), values)
+        except TypeError:  # (a None or a float among them)
+            return values
+    if len(distinct) < 256 and 8 * len(distinct) + 200 < 7 * len(values):
+        table = sorted(distinct, key=values.index)  # (first seen first: the same each run)
+        code = {value: n for n, value in enumerate(table)}
+        # (itemgetter looks every value up in one call: no iterator between)
+        return _Coded(table, bytes(itemgetter(*values)(code)))
     return values  # (kept: a table and codes would cost more than the pointers)
 
 
-class _Packed:
-    """A chunk of the log packed by shape: per event, its group and its place in the group;
-    per group, its shape and its columns (round, phase, actor, area, then each key's)."""
+class _Shapes(dict):
+    """A chunk's shapes, each numbered as first seen (:class:`_Packed`)."""
 
-    __slots__ = ("group", "place", "shapes", "columns")
+    __slots__ = ()
+
+    def __missing__(self, s: "Shape") -> int:
+        g = self[s] = len(self)
+        return g
+
+
+_shape_of = itemgetter(0)
+
+
+class _Packed:
+    """A chunk of the log packed by shape: per event, its group; per group, its shape and its
+    columns (round, phase, actor, area, then each key's). An event's place in its group is
+    the number of its group's events before it (a count in C, where the reader needs it: no
+    array of places to build, nor 2 bytes an event to keep)."""
+
+    __slots__ = ("group", "shapes", "columns")
 
     def __init__(self, rows: list[tuple]) -> None:
-        index: dict[Shape, int] = {}
-        grouped: list[list[tuple]] = []
-        groups: list[int] = []
-        places: list[int] = []
-        # (the loop runs once per row, 4096 a chunk: the appends are bound once, and the
-        # group and place arrays made from lists at the end)
-        group_of, add_group, add_place = index.get, groups.append, places.append
-        for row in rows:
-            g = group_of(row[0])
-            if g is None:
-                g = index[row[0]] = len(grouped)
-                grouped.append([])
-            members = grouped[g]
-            add_group(g)
-            add_place(len(members))
-            members.append(row)
-        self.group, self.place = array("H", groups), array("H", places)
-        self.shapes = list(index)
-        self.columns = [[_column(col, how) for col, how in zip(list(zip(*members))[1:],
-                                                                 s.packing)]
-                        for s, members in zip(self.shapes, grouped)]
+        # (no loop in Python over the rows: each pass is a builtin's, over 4096 of them)
+        of = list(map(_shape_of, rows))
+        number = _Shapes()
+        try:
+            self.group: bytes | array = bytes(map(number.__getitem__, of))
+        except ValueError:  # (more than 256 shapes in the chunk: two bytes an event)
+            self.group = array("H", map(number.__getitem__, of))
+        self.shapes = list(number)
+        grouped = [rows] if len(number) == 1 else [
+            list(compress(rows, map(is_, of, repeat(s)))) for s in self.shapes]
+        self.columns = []
+        for s, members in zip(self.shapes, grouped):
+            columns = zip(*members)
+            next(columns)  # (the shape's own)
+            self.columns.append([_column(col, how) for col, how in zip(columns, s.packing)])
 
     def row(self, i: int) -> tuple:
-        g, p = self.group[i], self.place[i]
+        g = self.group[i]
+        p = self.group[:i].count(g)
         return (self.shapes[g], *[col[p] for col in self.columns[g]])
 
     def rows(self) -> Iterator[tuple]:
-        return map(self.row, range(len(self.group)))
+        """Every row in order: each group's rows zipped from its columns, taken as logged."""
+        groups = [zip(repeat(s), *cols) for s, cols in zip(self.shapes, self.columns)]
+        return map(next, map(groups.__getitem__, self.group))
+
+    def reversed_rows(self) -> Iterator[tuple]:
+        """Every row, last first (a reader walking back from the end stops soon, mostly)."""
+        places = [self.group.count(g) for g in range(len(self.shapes))]
+        for i in range(len(self.group) - 1, -1, -1):
+            g = self.group[i]
+            places[g] = p = places[g] - 1
+            yield (self.shapes[g], *[col[p] for col in self.columns[g]])
 
 
 class EventLog(Sequence[Event]):
@@ -798,8 +856,9 @@ class EventLog(Sequence[Event]):
     :class:`Event` (indexing, slicing, iterating, ``len``).
 
     Each event is logged as one row, (its shape, round, phase, actor, area, the data's values);
-    every :data:`CHUNK` rows are packed by shape into columns, whole numbers as C arrays,
-    words and flags as a byte each into a table of them (:func:`_column`); an ``Event`` is
+    every :data:`CHUNK` rows are packed by shape into columns, a column of one value as that
+    value once, whole numbers as bytes or C arrays, words and flags as a byte each into a table
+    of them (:func:`_column`); an ``Event`` is
     built when something reads it. So a 100,000-fire scene's million events hold
     their values, not a record and a dict each. ``kinds``: keep only events of these kinds (a
     forecast's log keeps what its script reads and drops the rest as they come)."""
@@ -865,10 +924,11 @@ class EventLog(Sequence[Event]):
     def since(self, start: int, kinds: frozenset | None = None) -> list[Event]:
         """The events from index ``start`` on, only those of ``kinds`` when given (a script
         reading what happened since its last check builds no others)."""
-        packed = len(self._packed) * CHUNK
-        rows: Iterable[tuple] = self._rows[max(0, start - packed):]
-        if start < packed:
-            rows = [*(self._row(i) for i in range(start, packed)), *rows]
+        first, at = divmod(max(0, start), CHUNK)
+        rows: Iterable[tuple] = self._rows[max(0, start - len(self._packed) * CHUNK):]
+        if first < len(self._packed):  # (the packed chunks' rows from there, chunk by chunk)
+            later = [chunk.rows() for chunk in self._packed[first + 1:]]
+            rows = [*islice(self._packed[first].rows(), at, None), *chain(*later), *rows]
         if kinds is None:
             return [row_event(row) for row in rows]
         return [row_event(row) for row in rows if row[0].kind in kinds]
@@ -896,7 +956,10 @@ class EventLog(Sequence[Event]):
         yield from map(row_event, rows)
 
     def __reversed__(self) -> Iterator[Event]:
-        return (row_event(self._row(i)) for i in range(len(self) - 1, -1, -1))
+        packed, rows = list(self._packed), list(self._rows)  # (what is logged as it starts)
+        yield from map(row_event, reversed(rows))
+        for chunk in reversed(packed):
+            yield from map(row_event, chunk.reversed_rows())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventLog | list):
