@@ -14,10 +14,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_forecast_interrupts import assert_stopped, ctrl_c_in_a_gc_callback
+from test_forecast_interrupts import HANG, assert_stopped, ctrl_c_in_a_gc_callback
 from test_forecast_plans import _session_members
 
 from fuego.cli import cli
@@ -113,6 +114,65 @@ def test_ctrl_c_during_a_dask_forecast_leaves_no_task_running(cluster):
     on_dask = sweep(tavern, variants, runs=4, rounds=4, seed=2,
                     executor=DaskCluster(c.scheduler_address))
     assert on_dask.to_dict() == sweep(tavern, variants, runs=4, rounds=4, seed=2).to_dict()
+
+
+def _forecast_tasks(dask_scheduler: Any) -> int:
+    """The forecasts' tasks the scheduler holds (``Client.run_on_scheduler`` passes it)."""
+    return sum(1 for key in list(dask_scheduler.tasks) if str(key).startswith("fuego-forecast-"))
+
+
+@pytest.mark.slow
+def test_a_stopped_dask_forecast_plays_no_run_after_it_returns(cluster):
+    """The race: the cancel was still on its way to the scheduler, or a task on its way to a
+    worker, when the forecast last looked at the workers, and tasks of it started after it
+    returned, playing all their runs (it had cleared its stop event). Many tasks, so that the
+    scheduler is sending some at the cancel."""
+    import distributed
+
+    c, client = cluster
+
+    def count_runs(dask_worker: Any) -> None:
+        # each worker counts the runs it plays, until the patch is undone (closures:
+        # cloudpickle sends them whole, as the workers cannot import this file)
+        import fuego.forecast.units as units
+        from fuego.forecast.play import play_run
+
+        runs = dask_worker.fuego_runs = [0]
+
+        def counted(*args: Any, **kw: Any) -> Any:
+            runs[0] += 1
+            return play_run(*args, **kw)
+
+        dask_worker.fuego_patch = pytest.MonkeyPatch()
+        dask_worker.fuego_patch.setattr(units, "play_run", counted)
+
+    def runs_played(dask_worker: Any) -> int:
+        return dask_worker.fuego_runs[0]
+
+    client.run(count_runs)
+    try:
+        with pytest.raises(ForecastInterrupted):
+            forecast(load(TAVERN), runs=100000, rounds=10, seed=3,
+                     progress=_ctrl_c_once_runs_are_back,
+                     executor=DaskCluster(c.scheduler_address))
+        played = client.run(runs_played)
+        # once the scheduler has dropped the forecast's tasks, a task on each worker: the
+        # scheduler's messages to a worker come in order and each worker has one thread, so it
+        # runs once every task of the forecast sent there has returned (HANG: hang guards)
+        end = time.monotonic() + HANG
+        while client.run_on_scheduler(_forecast_tasks):
+            assert time.monotonic() < end, "the scheduler kept the forecast's tasks"
+            time.sleep(0.05)
+        workers = list(client.scheduler_info()["workers"])
+        marks = [client.submit(time.sleep, 0, workers=[w], allow_other_workers=False,
+                               pure=False) for w in workers]
+        distributed.wait(marks, timeout=HANG)
+        assert client.run(runs_played) == played  # no task of it played on
+        executing = client.run(lambda dask_worker: len(dask_worker.state.executing)
+                               + len(dask_worker.state.ready))
+        assert sum(executing.values()) == 0  # none runs or waits to
+    finally:
+        client.run(lambda dask_worker: dask_worker.fuego_patch.undo())
 
 
 @pytest.mark.slow

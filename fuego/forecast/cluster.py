@@ -13,7 +13,8 @@ address (``tcp://host:8786``) is a running scheduler whose workers have this fue
 Ctrl-C sets a stop :class:`distributed.Event` that every task reads between runs: the tasks
 running send back the runs they finished, those not started return nothing, and what has not
 come back within :data:`STOP_WAIT` seconds is cancelled; the forecast returns once no task of
-it runs on any worker. The forecast counts its Ctrl-Cs itself
+it runs on any worker, and its event stays set, so a task of it that reaches a worker later
+plays no run. The forecast counts its Ctrl-Cs itself
 (:class:`~fuego.forecast.interrupts.Interrupts`), so none is lost where Python drops the
 :class:`KeyboardInterrupt` (Dask's garbage-collector callback), and a local cluster's workers
 never see the terminal's. Dask is optional
@@ -315,9 +316,11 @@ class DaskCluster:
             except (Stopped, FuegoError):
                 self._stop(client, stop, futures, None, prefix, interrupts)
                 raise
-            finally:
+            else:
+                # every task came back, so none reads the event again: the scheduler forgets
+                # it. A stopped forecast's stays set for good (see _stop).
                 with contextlib.suppress(Exception):
-                    stop.clear()  # the scheduler forgets the event
+                    stop.clear()
             if pending.done < runs:
                 raise KeyboardInterrupt  # some task was stopped by another hand
 
@@ -325,7 +328,14 @@ class DaskCluster:
               interrupts: Interrupts) -> None:
         """Stop the tasks: set the event, keep what comes back within STOP_WAIT, cancel the
         rest, and wait until none of them runs on any worker. Another Ctrl-C cuts either
-        wait short."""
+        wait short.
+
+        The event is never cleared: the cancel goes on the client's message stream to the
+        scheduler and a task on the scheduler's stream to its worker, while ``client.run``
+        makes calls of its own that can overtake both, so the scheduler may still start tasks
+        of the forecast for a moment after it returned. Set, the event stops each before its
+        first run (the wait is for the runs under way when it was set).
+        """
         with interrupts.deferred():
             with contextlib.suppress(Exception):
                 stop.set()
