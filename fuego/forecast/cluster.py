@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from fuego.errors import FuegoError, Stopped
+from fuego.errors import FuegoError
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -313,8 +313,8 @@ class DaskCluster:
             except KeyboardInterrupt:
                 self._stop(client, stop, futures, collect, prefix, interrupts)
                 raise
-            except (Stopped, FuegoError):
-                self._stop(client, stop, futures, None, prefix, interrupts)
+            except BaseException:  # (Stopped, a failed task, or any error of ours: its tasks
+                self._stop(client, stop, futures, None, prefix, interrupts)  # go with it)
                 raise
             else:
                 # every task came back, so none reads the event again: the scheduler forgets
