@@ -33,3 +33,20 @@ try:
     _hsettings.load_profile(_os.environ.get("HYPOTHESIS_PROFILE", "fuego"))
 except ImportError:  # hypothesis is a test extra; the other tests run without it
     pass
+
+
+# -- a terminal's signals ---------------------------------------------------------------------
+# A shell's background job (CI started with `&`, a nohup) inherits SIGINT and SIGHUP ignored,
+# and fuego rightly leaves an ignored signal alone: the tests of Ctrl-C and of a closed terminal
+# would read that as fuego ignoring them. Every test process (and, by exec, every fuego it
+# starts) gets a terminal's dispositions instead.
+def _a_terminals_signals() -> None:
+    import signal as _signal
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.SIG_IGN:
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    if _signal.getsignal(_signal.SIGHUP) is _signal.SIG_IGN:
+        _signal.signal(_signal.SIGHUP, _signal.SIG_DFL)
+
+
+_a_terminals_signals()
