@@ -98,9 +98,10 @@ def test_ctrl_c_during_a_dask_forecast_leaves_no_task_running(cluster):
                  executor=DaskCluster(c.scheduler_address))
     result = stop.value.result
     assert 0 < result.runs < 2000 and result.asked == 2000
-    # nothing of it runs or waits on the cluster, and the runs kept are whole runs: the
-    # same counts as those runs played here
-    # (a lambda: the workers cannot import this test file, cloudpickle sends it whole)
+    # nothing of it runs or waits on the cluster, once what the scheduler still sent as it
+    # stopped came back, and the runs kept are whole runs: the same counts as those runs
+    # played here (a lambda: the workers cannot import this test file, cloudpickle sends it)
+    _settled(client)
     executing = client.run(lambda dask_worker: len(dask_worker.state.executing)
                            + len(dask_worker.state.ready))
     assert sum(executing.values()) == 0
@@ -127,6 +128,23 @@ def _fails_once_runs_are_back(done: int, total: int) -> None:
         raise RuntimeError("the progress bar broke")
 
 
+def _settled(client: Any) -> None:
+    """Wait until every task of the forecasts that ran has returned: once the scheduler has
+    dropped them, a task on each worker: the scheduler's messages to a worker come in order
+    and each worker has one thread, so it runs once every task of the forecast sent there has
+    returned (HANG: hang guards, not timing asserts)."""
+    import distributed
+
+    end = time.monotonic() + HANG
+    while client.run_on_scheduler(_forecast_tasks):
+        assert time.monotonic() < end, "the scheduler kept the forecast's tasks"
+        time.sleep(0.05)
+    workers = list(client.scheduler_info()["workers"])
+    marks = [client.submit(time.sleep, 0, workers=[w], allow_other_workers=False, pure=False)
+             for w in workers]
+    distributed.wait(marks, timeout=HANG)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("progress, raised", [(_ctrl_c_once_runs_are_back, ForecastInterrupted),
                                               (_fails_once_runs_are_back, RuntimeError)],
@@ -137,7 +155,6 @@ def test_a_stopped_dask_forecast_plays_no_run_after_it_returns(cluster, progress
     returned, playing all their runs (it had cleared its stop event). Many tasks, so that the
     scheduler is sending some at the cancel. Any error stops them too (only a Ctrl-C or a
     FuegoError did: after another, the whole forecast played on on the workers)."""
-    import distributed
 
     c, client = cluster
 
@@ -165,17 +182,7 @@ def test_a_stopped_dask_forecast_plays_no_run_after_it_returns(cluster, progress
             forecast(load(TAVERN), runs=100000, rounds=10, seed=3, progress=progress,
                      executor=DaskCluster(c.scheduler_address))
         played = client.run(runs_played)
-        # once the scheduler has dropped the forecast's tasks, a task on each worker: the
-        # scheduler's messages to a worker come in order and each worker has one thread, so it
-        # runs once every task of the forecast sent there has returned (HANG: hang guards)
-        end = time.monotonic() + HANG
-        while client.run_on_scheduler(_forecast_tasks):
-            assert time.monotonic() < end, "the scheduler kept the forecast's tasks"
-            time.sleep(0.05)
-        workers = list(client.scheduler_info()["workers"])
-        marks = [client.submit(time.sleep, 0, workers=[w], allow_other_workers=False,
-                               pure=False) for w in workers]
-        distributed.wait(marks, timeout=HANG)
+        _settled(client)
         assert client.run(runs_played) == played  # no task of it played on
         executing = client.run(lambda dask_worker: len(dask_worker.state.executing)
                                + len(dask_worker.state.ready))
