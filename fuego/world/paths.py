@@ -227,7 +227,7 @@ class Paths:
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_marked", "_outdoor", "_steps",
                  "_walks",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
-                 "_orders",
+                 "_orders", "_orders_depth",
                  "_sight", "_lines", "_faces", "_look_steps", "_within", "_burnable")
     _exits: list[int] | None
     _walks: dict[tuple[int, ...] | None, tuple[Mapping[int, float], _Walk]]
@@ -253,6 +253,8 @@ class Paths:
             setattr(self, name, value)
         if "_reach_steps" not in state:  # (pickled before it was kept)
             self._reach_steps = max((known[0] for known in self._reach.values()), default=0)
+        if "_orders_depth" not in state:  # (as far as any walk could have looked)
+            self._orders_depth = len(self.areas) if self._orders else -1
 
     # -- what the building tells it, in the same call as the change -----------------------------
     def barrier_changed(self, barrier: Barrier) -> None:
@@ -348,6 +350,7 @@ class Paths:
         self._look_steps: dict[int, tuple[tuple[int, bool], ...]] = {}
         self._within: dict[tuple[int, int], list[int]] = {}
         self._orders: dict[int, tuple[list[int], bool, int]] = {}
+        self._orders_depth = -1  # the most moves from its start of any area a kept order looked around
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
         sides: set[int] = set()
@@ -361,6 +364,11 @@ class Paths:
         holding = ([(i, known) for i, d in _spread(lists, sides, self._reach_steps).items()
                     if (known := reach.get(i)) is not None and d <= known[0]]
                    if reach else [])
+        # the same for the smoke's kept orders: only those starting within the deepest one's
+        # looked-around moves of a side can have looked around it
+        orders = self._orders
+        covering = ([i for i in _spread(lists, sides, self._orders_depth) if i in orders]
+                    if orders and self._orders_depth >= 0 else [])
         adj = self.graph.adj
         for i in sides:
             self._walls.pop(i, None)
@@ -384,8 +392,10 @@ class Paths:
         for i in sides:
             self._steps.pop(i, None)
         # an area's nearest areas stand unless a changed barrier is beside one it looked around
-        self._orders = {start: known for start, known in self._orders.items()
-                        if sides.isdisjoint(known[0][:known[2]])}
+        for start in covering:
+            order, _, looked = orders[start]
+            if not sides.isdisjoint(order[:looked]):
+                del orders[start]
 
     # -- neighbours ----------------------------------------------------------------------------
     def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
@@ -683,9 +693,9 @@ class Paths:
         seen = {start}
         order = [start]
         frontier = [start]
-        looked = 0
+        looked, depth = 0, -1
         while frontier and len(order) < n:
-            looked = len(order)
+            looked, depth = len(order), depth + 1
             nxt = []
             for k in frontier:
                 for j in adj[k]:
@@ -695,6 +705,9 @@ class Paths:
             nxt.sort()
             order.extend(nxt)
             frontier = nxt
+        # (the areas looked around are those within ``depth`` moves: a change beyond the
+        # deepest of them touches no kept order, _barriers_changed)
+        self._orders_depth = max(self._orders_depth, depth)
         return order, not frontier, looked
 
     def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
