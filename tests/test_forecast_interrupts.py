@@ -146,12 +146,6 @@ IN_A_GC_CALLBACK = textwrap.dedent("""
 """)
 
 
-def _default_sigint() -> None:
-    # a terminal's Ctrl-C: a shell's background job inherits SIGINT ignored, and an ignored
-    # SIGINT is one fuego rightly leaves alone
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def ctrl_c_in_a_gc_callback(*args: str) -> tuple[subprocess.Popen, str, str]:
     """``fuego forecast TAVERN --runs RUNS ARGS`` in a child process (its own session, so
     the cleanup can end its workers too), sent SIGINT, to it alone, while a gc callback runs
@@ -160,7 +154,7 @@ def ctrl_c_in_a_gc_callback(*args: str) -> tuple[subprocess.Popen, str, str]:
     proc = subprocess.Popen(
         [sys.executable, "-c", IN_A_GC_CALLBACK, "forecast", str(TAVERN), "--runs", str(RUNS),
          *args], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, preexec_fn=_default_sigint, start_new_session=True)
+        stderr=subprocess.PIPE, start_new_session=True)  # (a terminal's SIGINT: conftest)
     assert proc.stdin and proc.stderr
     try:
         seen = b""

@@ -41,10 +41,6 @@ CODE = "import sys; from fuego.cli import main; sys.argv[0] = 'fuego'; main()"
 def spawn(*args, cwd=None, nofile: int | None = None, **kw) -> subprocess.Popen:
     """``fuego ARGS`` running in a fresh process (optionally with few file descriptors)."""
     def limits() -> None:
-        # a terminal's defaults: fuego leaves an ignored SIGHUP ignored (nohup), so a test run
-        # under nohup would otherwise see the command, rightly, carry on
-        signal.signal(signal.SIGHUP, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if nofile:
             resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
