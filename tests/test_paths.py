@@ -166,7 +166,8 @@ def test_the_owners_answers_equal_a_fresh_networkx_computation_after_any_changes
         to_here = fresh_costs(b, [here], {})
         assert p.costs_to_at([here], {}, some[1:]) == [to_here[i] for i in some[1:]]
         assert p.costs_to([here], {}) == to_here
-        for start, cover in [(here, 4), ((k * 3) % n, 5), *((i, 3 + i % 10) for i in range(1, n, 3))]:
+        covers = [(here, 4), ((k * 3) % n, 5), *((i, 3 + i % 10) for i in range(1, n, 3))]
+        for start, cover in covers:
             covered, smoke_vents = p.smoke_reach([(start, cover)])[0]
             lengths = nx.single_source_shortest_path_length(og, start)
             assert covered == sorted(lengths, key=lambda i: (lengths[i], i))[:cover]

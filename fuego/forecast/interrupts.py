@@ -1,11 +1,12 @@
-"""A forecast's own count of its Ctrl-Cs (SIGINT), for the executors that wait on workers
-(:mod:`fuego.forecast.pool`, :mod:`fuego.forecast.cluster`).
+"""A forecast's own count of its Ctrl-Cs (SIGINT), for every executor: this process's
+(:class:`fuego.forecast.executors.InProcess`), worker processes' (:mod:`fuego.forecast.pool`)
+and a Dask cluster's (:mod:`fuego.forecast.cluster`).
 
 Python's handler raises :class:`KeyboardInterrupt` wherever the main thread is; where that is
 a garbage collector's callback (Dask registers one, and any library in the process may), a
 ``__del__`` or a weak reference's callback, Python prints the exception and drops it, and the
 Ctrl-C is lost: the forecast plays on. Counted, it is not: the executor's loop raises it at its
-next tick.
+next tick (in this process, when the run it landed in ends).
 """
 
 from __future__ import annotations

@@ -85,6 +85,8 @@ class ChangeKind(Enum):
 
 #: The kinds that name what they change (door NAME=..., fuel ROOM=...); plan may.
 _TARGETED = frozenset({ChangeKind.DOOR, ChangeKind.WINDOW, ChangeKind.FUEL, ChangeKind.RULES})
+
+
 class BarrierState(str, Enum):
     """A door's or window's state as a change names it (``door NAME=locked``)."""
 

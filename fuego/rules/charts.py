@@ -269,6 +269,8 @@ COMBUSTIBLE = frozenset(
 # -- Smoke (003, Smoke [Optional]) --------------------------------------------------------------
 #: Smoke covers four times the fire's area (003).
 SMOKE_AREA_FACTOR = 4
+
+
 class Density(IntEnum):
     """How thick the smoke in an area is (003, Smoke): clear air, thin or thick."""
 

@@ -223,7 +223,8 @@ class Paths:
     __slots__ = ("graph", "levels", "areas", "barriers", "rooms", "room_areas", "positions",
                  "version",
                  "_changed", "_rebuilt", "_fuel_back",
-                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_reach_steps", "_regions", "_windows",
+                 "_nbrs", "_lists", "_walled", "_walls", "_reach", "_reach_steps", "_regions",
+                 "_windows",
                  "_room_vents", "_rooms", "_exits", "_exit_set", "_marked", "_outdoor", "_steps",
                  "_walks",
                  "_leaps", "_leap_tns", "_fuel", "_leap_steps", "_leap_near", "_leap_looked",
@@ -350,7 +351,7 @@ class Paths:
         self._look_steps: dict[int, tuple[tuple[int, bool], ...]] = {}
         self._within: dict[tuple[int, int], list[int]] = {}
         self._orders: dict[int, tuple[list[int], bool, int]] = {}
-        self._orders_depth = -1  # the most moves from its start of any area a kept order looked around
+        self._orders_depth = -1  # the most moves from its start to an area a kept order looked around
 
     def _barriers_changed(self, changed: list[Barrier]) -> None:
         sides: set[int] = set()
