@@ -245,6 +245,9 @@ def test_any_mix_of_rows_reads_back_exactly_across_chunks(events):
         for k in range(0, len(events) + 2, 5):
             assert _exactly(log.since(k)) == _exactly(events[k:])
             assert _exactly(log[k:]) == _exactly(events[k:])
+            # (a negative start counts from the end, as a list's slice does)
+            assert _exactly(log.since(-k)) == _exactly(events[-k:])
+            assert _exactly(log[-k - 1:]) == _exactly(events[-k - 1:])
         assert _exactly(log[i] for i in range(-len(events), len(events))) == _exactly(events * 2)
         assert _exactly(log[1::3]) == _exactly(events[1::3])
 

@@ -769,8 +769,8 @@ def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded | _Same:
         if values[-1] == first and values.count(first) == len(values):
             hash(first)  # (a list where the payload says a word: kept, each its own)
             return _Same(first, len(values))
-        if packing == _CODE:
-            distinct = set(values)
+        if packing == _CODE:  # (the distinct values, first seen first: the same each run)
+            distinct = dict.fromkeys(values)
     except TypeError:
         return values
     if packing == _WHOLE:
@@ -787,7 +787,7 @@ def _column(values: tuple, packing: int) -> Sequence[Any] | _Coded | _Same:
         except TypeError:  # (a None or a float among them)
             return values
     if len(distinct) < 256 and 8 * len(distinct) + 200 < 7 * len(values):
-        table = sorted(distinct, key=values.index)  # (first seen first: the same each run)
+        table = list(distinct)
         code = {value: n for n, value in enumerate(table)}
         # (itemgetter looks every value up in one call: no iterator between)
         return _Coded(table, bytes(itemgetter(*values)(code)))
@@ -923,8 +923,11 @@ class EventLog(Sequence[Event]):
 
     def since(self, start: int, kinds: frozenset | None = None) -> list[Event]:
         """The events from index ``start`` on, only those of ``kinds`` when given (a script
-        reading what happened since its last check builds no others)."""
-        first, at = divmod(max(0, start), CHUNK)
+        reading what happened since its last check builds no others); a negative ``start``
+        counts from the end, as a list's slice does."""
+        if start < 0:
+            start = max(0, len(self) + start)
+        first, at = divmod(start, CHUNK)
         rows: Iterable[tuple] = self._rows[max(0, start - len(self._packed) * CHUNK):]
         if first < len(self._packed):  # (the packed chunks' rows from there, chunk by chunk)
             later = [chunk.rows() for chunk in self._packed[first + 1:]]
@@ -944,7 +947,7 @@ class EventLog(Sequence[Event]):
 
     def __getitem__(self, i: int | slice) -> Event | list[Event]:
         if isinstance(i, slice):
-            if i.step is None and (i.start or 0) >= 0 and i.stop is None:
+            if i.step is None and i.stop is None:
                 return self.since(i.start or 0)
             return [row_event(self._row(k)) for k in range(*i.indices(len(self)))]
         return row_event(self._row(i))

@@ -683,13 +683,18 @@ class Paths:
             self._settle()
         known = self._orders.get(start)
         if known is None or (len(known[0]) < n and not known[1]):
-            known = self._orders[start] = self._walk_nearest(start, n + 8)
+            order, complete, looked, depth = self._walk_nearest(start, n + 8)
+            known = self._orders[start] = (order, complete, looked)
+            # (the areas looked around are those within ``depth`` moves: a change beyond the
+            # deepest kept one's touches no kept order, _barriers_changed)
+            self._orders_depth = max(self._orders_depth, depth)
         return known[0][:n]
 
-    def _walk_nearest(self, start: int, n: int) -> tuple[list[int], bool, int]:
+    def _walk_nearest(self, start: int, n: int) -> tuple[list[int], bool, int, int]:
         """The first ``n`` (or more: whole levels) areas of :meth:`nearest`'s order, whether
-        that is every area open to ``start``, and how many of them (the first) it looked
-        around (a count, not a set: a big fire keeps one per smoking area)."""
+        that is every area open to ``start``, how many of them (the first) it looked around (a
+        count, not a set: a big fire keeps one per smoking area), and the most moves from
+        ``start`` to one of those."""
         adj = self._lists
         seen = {start}
         order = [start]
@@ -706,10 +711,7 @@ class Paths:
             nxt.sort()
             order.extend(nxt)
             frontier = nxt
-        # (the areas looked around are those within ``depth`` moves: a change beyond the
-        # deepest of them touches no kept order, _barriers_changed)
-        self._orders_depth = max(self._orders_depth, depth)
-        return order, not frontier, looked
+        return order, not frontier, looked, depth
 
     def smoke_reach(self, asks: list[tuple[int, int]]) -> list[tuple[list[int], bool]]:
         """For each ``(start, cover)``, where the smoke of a fire in ``start`` covering
