@@ -6,15 +6,17 @@ Python's handler raises :class:`KeyboardInterrupt` wherever the main thread is; 
 a garbage collector's callback (Dask registers one, and any library in the process may), a
 ``__del__`` or a weak reference's callback, Python prints the exception and drops it, and the
 Ctrl-C is lost: the forecast plays on. Counted, it is not: the executor's loop raises it at its
-next tick (in this process, when the run it landed in ends).
+next tick (in this process, when the run it landed in ends), and Python's report of the one it
+dropped (``Exception ignored in: ...``, through ``sys.unraisablehook``) is not printed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["Interrupts", "counted_interrupts"]
@@ -37,6 +39,16 @@ class Interrupts:
         if not self.deferring:
             raise KeyboardInterrupt
 
+    def unraisable(self, before: Callable[[Any], object]) -> Callable[[Any], object]:
+        """A ``sys.unraisablehook`` that drops the KeyboardInterrupts this count makes up for
+        (Python would print each as ``Exception ignored``) and hands anything else to
+        ``before``."""
+        def hook(unraisable: Any) -> None:
+            if not (self.count and isinstance(unraisable.exc_value, KeyboardInterrupt)):
+                before(unraisable)
+
+        return hook
+
     def check(self) -> None:
         """Raise :class:`KeyboardInterrupt` if a Ctrl-C came, raised then or not."""
         if self.count:
@@ -54,7 +66,8 @@ class Interrupts:
 
 @contextlib.contextmanager
 def counted_interrupts() -> Iterator[Interrupts]:
-    """:class:`Interrupts` counted by SIGINT's handler meanwhile, Python's own restored after.
+    """:class:`Interrupts` counted by SIGINT's handler meanwhile (and the dropped ones not
+    reported: :meth:`Interrupts.unraisable`), Python's own handler and hook restored after.
     Only the main thread may set a handler, and a handler someone else installed (or SIGINT
     ignored) is theirs: then nothing is counted, and Ctrl-C does what it did."""
     interrupts = Interrupts()
@@ -63,7 +76,10 @@ def counted_interrupts() -> Iterator[Interrupts]:
         yield interrupts
         return
     before = signal.signal(signal.SIGINT, interrupts.handle)
+    hook = sys.unraisablehook
+    sys.unraisablehook = interrupts.unraisable(hook)
     try:
         yield interrupts
     finally:
         signal.signal(signal.SIGINT, before)
+        sys.unraisablehook = hook
