@@ -191,6 +191,21 @@ def test_the_machine_finds_each_state_as_transitions_does():
         assert found.name == state.name and found.value is state
     with pytest.raises(ValueError):
         Fire.machine.get_state("HOT")
+    fire = Fire(1, 0, 3, 5)
+    for state in FireState:  # a fire's state too: the one dict, as transitions finds it
+        Fire.machine.set_state(state, fire)
+        assert Fire.machine.get_model_state(fire) is Machine.get_model_state(Fire.machine, fire)
+
+
+def test_the_machine_takes_its_conditions_as_callables_of_the_event():
+    # (called as they are, not resolved by name at each check: a name is refused when built)
+    from fuego.engine.fire import _Lifecycle
+
+    with pytest.raises(TypeError, match="LIFECYCLE: condition 'spent' is not a callable"):
+        _Lifecycle(model=None, states=[FireState.BURNING, FireState.OUT],
+                   initial=FireState.BURNING, auto_transitions=False,
+                   transitions=[{"trigger": "wound", "source": FireState.BURNING,
+                                 "dest": FireState.OUT, "conditions": "spent"}])
 
 
 def test_a_trigger_its_state_does_not_allow_is_a_rule_error_and_changes_nothing():

@@ -15,11 +15,13 @@ Fires are created and removed only by :class:`fuego.engine.scene.Scene` (``start
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from transitions import EventData, Machine, State
-from transitions.core import MachineError
+from transitions.core import Condition, MachineError, Transition
 
 from fuego.dice.roller import Pool
 from fuego.engine.events import EventKind
@@ -80,24 +82,40 @@ class Trigger(str, Enum):
 
 _LIT = [FireState.FLAME, FireState.BURNING, FireState.GUTTERING]
 
+
+# The machine's conditions are callables of the trigger's event (``send_event``), reading the
+# fire off ``event.model``: named by a string, transitions would look each one up on the fire
+# (``Machine.resolve_callable``) and wrap a property's value in a new function at every check.
+# (Its callbacks stay names: as callables they would be wrappers calling the same methods, no
+# cheaper; see docs/performance.md, the fifth day.)
+def _as_flame(event: EventData) -> bool:
+    """Born a Flame (``kindle``): the scene decides (its modules, or whoever lit it)."""
+    return bool(event.kwargs.get("flame"))
+
+
+_COOLER = attrgetter("model.cooler")  # the fire's own properties: Fire.cooler, spent, crippled
+_SPENT = attrgetter("model.spent")
+_CRIPPLED = attrgetter("model.crippled")
+
+
 #: The lifecycle, as data: the rule's conditions are the machine's (properties of the fire),
 #: and what entering a state does is the state's callback. Anything not listed raises.
 LIFECYCLE: list[Any] = [
     # Birth is not a change of state to log: the scene logs ``fire_started`` with its state.
     # (burning first: most fires are born burning, so the machine tries one transition)
     {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.BURNING,
-     "unless": "as_flame"},
+     "unless": _as_flame},
     {"trigger": Trigger.KINDLE.value, "source": FireState.KINDLING, "dest": FireState.FLAME},
     {"trigger": Trigger.BLAZE.value, "source": FireState.FLAME, "dest": FireState.BURNING,
      "after": "entered"},
     # (an internal transition: the state stays; the callback makes the fire hot)
-    {"trigger": Trigger.HEAT.value, "source": _LIT, "dest": None, "conditions": "cooler",
+    {"trigger": Trigger.HEAT.value, "source": _LIT, "dest": None, "conditions": _COOLER,
      "after": "heated"},
     # (a trigger's transitions are tried in order: going out comes first)
     {"trigger": Trigger.WOUND.value, "source": _LIT, "dest": FireState.OUT,
-     "conditions": "spent"},
+     "conditions": _SPENT},
     {"trigger": Trigger.WOUND.value, "source": FireState.BURNING,
-     "dest": FireState.GUTTERING, "conditions": "crippled", "after": "entered"},
+     "dest": FireState.GUTTERING, "conditions": _CRIPPLED, "after": "entered"},
     {"trigger": Trigger.EXTINGUISH.value, "source": _LIT, "dest": FireState.OUT},
 ]
 
@@ -122,28 +140,55 @@ class _State(State):
     """A lifecycle state whose name is read once: transitions' ``State.name`` reads the enum
     member's name at every look (a descriptor call on Python 3.11, several a trigger)."""
 
-    name = ""  # a plain attribute, not the base class's property: set once, below
+    name = ""  # plain attributes, not the base class's properties: set once, below
+    value = ""
 
     def __init__(self, name: FireState, **kwargs: Any) -> None:
         super().__init__(name, **kwargs)
-        self.name = name.name
+        self.name, self.value = name.name, name
+
+
+class _Condition(Condition):
+    """A condition given as a callable of the event, called as it is: transitions'
+    ``Condition.check`` first has the machine resolve it (a name would be looked up on the
+    fire) and reads ``send_event``, which the lifecycle always sets, at every check."""
+
+    def __init__(self, func: Callable[[EventData], bool], target: bool = True) -> None:
+        if not callable(func):  # (a name: LIFECYCLE's conditions are callables of the event)
+            raise TypeError(f"fuego/engine/fire.py LIFECYCLE: condition {func!r} is not a "
+                            "callable of the event; write it as one (see _COOLER)")
+        super().__init__(func, target)
+        self.call = func
+
+    def check(self, event_data: EventData) -> bool:
+        return self.call(event_data) == self.target
+
+
+class _Transition(Transition):
+    condition_cls = _Condition
 
 
 class _Lifecycle(Machine):
     """The transitions machine of the fire's life, its states looked up by member or name in
     one dict (``Machine.get_state`` tests for an enum and reads its name on every call, six
-    times a trigger); what it answers is ``Machine.get_state``'s, kept as first asked."""
+    times a trigger, and ``get_model_state`` reads the fire's state by attribute name); what
+    it answers is ``Machine.get_state``'s, kept as first asked."""
 
     state_cls = _State
+    transition_cls = _Transition
 
     def __init__(self, **kwargs: Any) -> None:
         self._known: dict[Any, State] = {}
         super().__init__(**kwargs)
 
     def get_state(self, state: Any) -> State:
-        known = self._known.get(state)
-        if known is None:
-            known = self._known[state] = super().get_state(state)
+        return self._known.get(state) or self._learn(state)
+
+    def get_model_state(self, model: Any) -> State:
+        return self._known.get(model.state) or self._learn(model.state)
+
+    def _learn(self, state: Any) -> State:
+        known = self._known[state] = super().get_state(state)  # (raises for an unknown state)
         return known
 
 
@@ -205,11 +250,8 @@ class Fire:
         """Does the current state allow ``trigger`` (its conditions aside)?"""
         return self.state in _SOURCES[trigger]
 
-    # Conditions of the machine (the rule's limits, RULES-NOTES "The fire as a character").
-    def as_flame(self, event: EventData) -> bool:
-        """Born a Flame (``kindle``): the scene decides (its modules, or whoever lit it)."""
-        return bool(event.kwargs.get("flame"))
-
+    # Conditions of the machine (the rule's limits, RULES-NOTES "The fire as a character"),
+    # read by it through ``_COOLER``, ``_SPENT`` and ``_CRIPPLED``.
     @property
     def crippled(self) -> bool:
         """A Villain fire at Dramatic Wounds >= Resolve: its dice stop exploding."""
