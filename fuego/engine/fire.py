@@ -87,7 +87,7 @@ _LIT = [FireState.FLAME, FireState.BURNING, FireState.GUTTERING]
 # fire off ``event.model``: named by a string, transitions would look each one up on the fire
 # (``Machine.resolve_callable``) and wrap a property's value in a new function at every check.
 # (Its callbacks stay names: as callables they would be wrappers calling the same methods, no
-# cheaper; see docs/performance.md, the fifth day.)
+# cheaper; docs/performance.md, "The fourth day".)
 def _as_flame(event: EventData) -> bool:
     """Born a Flame (``kindle``): the scene decides (its modules, or whoever lit it)."""
     return bool(event.kwargs.get("flame"))
