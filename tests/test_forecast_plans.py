@@ -209,7 +209,11 @@ def test_ctrl_c_stops_a_two_job_forecast_and_every_worker(tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
+@pytest.mark.parametrize("when", ["as it starts", "while it plays"])
+def test_a_killed_worker_is_an_error_not_a_hang(tmp_path, when):
+    """Killed as it starts, before the forecast has listed the workers, the pool starts
+    another in its place (a kill at that moment played on unseen, in 2 of 5 tries, or hung
+    where the dead one held the pool's lock); killed while it plays, its unit is lost."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     code = ("import sys; from fuego.cli import main; "
             "sys.argv = ['fuego'] + sys.argv[1:]; main()")
@@ -219,10 +223,12 @@ def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
         cwd=tmp_path)
     try:
         deadline = time.monotonic() + 60
-        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        worker = max(_session_members(proc.pid))
-        assert worker != proc.pid
+        members = 2 if when == "as it starts" else 3
+        while len(_session_members(proc.pid)) < members and time.monotonic() < deadline:
+            time.sleep(0.0005 if when == "as it starts" else 0.1)
+        if when == "while it plays":
+            time.sleep(1)  # (a worker plays a unit once it is up)
+        worker = max(set(_session_members(proc.pid)) - {proc.pid})  # (pids may wrap round)
         os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer would
         out, err = proc.communicate(timeout=60)  # (a hang guard)
     finally:

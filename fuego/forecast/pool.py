@@ -14,6 +14,7 @@ where Python drops the :class:`KeyboardInterrupt` (a garbage collector's callbac
 from __future__ import annotations
 
 import contextlib
+import functools
 import pickle
 import sys
 import threading
@@ -119,15 +120,19 @@ class ProcessPool:
             done = ctx.Value("q", 0)
             back = _Returns(units, totals, progress, done)
             before = set(multiprocessing.active_children())
-            pool = ctx.Pool(min(self.jobs, len(units)), initializer=_init_worker,
-                            initargs=(blob, done))
+            size = min(self.jobs, len(units))
+            pool = _counting_pool()(size, initializer=_init_worker, initargs=(blob, done),
+                                    context=ctx)
+            # (one killed before this look is reaped by it and is not among them; the pool
+            # starts another in its place, which its count of workers started tells)
             workers = [p for p in multiprocessing.active_children() if p not in before]
             try:
                 back.results = pool.imap_unordered(_play, list(units))
                 # a Ctrl-C is raised at the next tick, whether it came meanwhile or earlier
                 # and was dropped: never inside the pool's waits or a library's callback
                 with interrupts.deferred():
-                    back.collect(workers, self.tick, interrupts.check)
+                    back.collect(workers, lambda: pool.started > size, self.tick,
+                                 interrupts.check)
                 interrupts.check()
                 pool.close()
             except KeyboardInterrupt:
@@ -158,6 +163,24 @@ class ProcessPool:
             return self.start_method
         linux = sys.platform.startswith("linux")
         return "fork" if linux and threading.active_count() == 1 else "spawn"
+
+
+@functools.cache
+def _counting_pool() -> type:
+    """multiprocessing's pool (imported with the first forecast on workers) counting the
+    worker processes it starts, through ``Process`` (the hook its own thread pool overrides):
+    it starts one in place of any that dies, so more than its size means one died, whenever
+    that was."""
+    from multiprocessing.pool import Pool
+
+    class CountingPool(Pool):
+        started = 0
+
+        def Process(self, ctx: Any, *args: Any, **kwds: Any) -> Any:  # noqa: N802 - its name
+            self.started += 1
+            return ctx.Process(*args, **kwds)
+
+    return CountingPool
 
 
 def _pickled(variants: Sequence[Variant]) -> bytes:
@@ -193,17 +216,20 @@ class _Returns:
         if self.progress:
             self.progress(min(self.done.value, self.runs), self.runs)
 
-    def collect(self, workers: list, tick: float, check: Callable[[], None]) -> None:
+    def collect(self, workers: list, replaced: Callable[[], bool], tick: float,
+                check: Callable[[], None]) -> None:
         """Every unit's counts as it comes back, ``check()`` at each tick (it raises for a
-        Ctrl-C); a worker killed mid-unit (out of memory, kill -9) loses its unit for good,
-        and the pool would wait for it forever: a FuegoError."""
+        Ctrl-C); a worker killed (out of memory, kill -9) loses the unit it plays for good,
+        or the pool's lock it held while it waited for one, and the pool would wait forever:
+        a FuegoError, whether one of ``workers`` ended or the pool ``replaced()`` one that
+        died before they were listed."""
         import multiprocessing
 
         while self.finished < len(self.units):
             try:
                 unit, counts = self.results.next(timeout=tick)
             except multiprocessing.TimeoutError:
-                if any(p.exitcode not in (None, 0) for p in workers):
+                if any(p.exitcode not in (None, 0) for p in workers) or replaced():
                     raise FuegoError("a worker process stopped unexpectedly (out of "
                                      "memory, or killed)",
                                      tip="try fewer --jobs, or --jobs 1") from None
