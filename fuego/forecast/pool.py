@@ -176,7 +176,10 @@ def _counting_pool() -> type:
     class CountingPool(Pool):
         started = 0
 
-        def Process(self, ctx: Any, *args: Any, **kwds: Any) -> Any:  # noqa: N802 - its name
+        # (a static method there, but always called as self.Process, the bound method handed
+        # to the pool's worker-handler thread too: so each pool counts its own)
+        def Process(  # type: ignore[override]  # noqa: N802 - the pool's name for it
+                self, ctx: Any, *args: Any, **kwds: Any) -> Any:
             self.started += 1
             return ctx.Process(*args, **kwds)
 
