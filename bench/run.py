@@ -714,6 +714,9 @@ def main(argv=None) -> int:
     ap.add_argument("--mesa-density", type=float, default=0.65,
                     help="tree density of the Mesa reference (the example's default: 0.65)")
     args = ap.parse_args(argv)
+    from fuego.cli import one_blas_thread
+
+    one_blas_thread()  # (as the fuego command runs; the baseline's child inherits it)
     mode = 2 if args.tiny else 1 if args.quick else 0
     size: dict[str, Any] = {k: v[mode] for k, v in SIZES.items()}
     only = _chosen(ap, args)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from fuego.cli import cli
+from fuego.cli import BLAS_THREADS, cli
 from fuego.dice import odds as exact
 from fuego.dice.roller import Pool, Roller, parse_pool
 
@@ -233,3 +237,32 @@ def test_fire_stats_one_row() -> None:
     lines = run("fire-stats", "7").output.splitlines()
     assert len(lines) == 2
     assert lines[1].split()[:10] == ["7", "7", "4", "1", "4", "1", "7k1", "7k4", "7k7", "35"]
+
+
+_THREADS_AT_EXIT = """
+import atexit, os, sys
+from fuego.cli import main
+def threads():  # (after the roll: numpy loaded, its BLAS pool started or not)
+    import numpy  # noqa: F401
+    sys.stderr.write(f"threads {len(os.listdir('/proc/self/task'))}\\n")
+atexit.register(threads)
+sys.argv = ["fuego", "roll", "7k4", "--seed", "1"]
+main()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("theirs", [None, "2"])
+def test_the_fuego_command_runs_numpy_on_one_thread_unless_told(theirs) -> None:
+    """numpy's BLAS pool would only spin beside fuego's small batches of dice (and be counted
+    as its CPU time); a number the user set is theirs."""
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREADS}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
+    if theirs:
+        env["OPENBLAS_NUM_THREADS"] = theirs
+    done = subprocess.run([sys.executable, "-c", _THREADS_AT_EXIT], env=env, cwd="/",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "total" in done.stdout, done.stderr
+    # (OpenBLAS starts a thread per core but its own, so no more than the cores)
+    want = min(int(theirs), os.cpu_count() or 1) if theirs else 1
+    assert f"threads {want}" in done.stderr, done.stderr
