@@ -23,7 +23,7 @@ from test_forecast_plans import _session_members
 
 from fuego.cli import cli
 from fuego.errors import FuegoError
-from fuego.forecast.cluster import DaskCluster, parse_address
+from fuego.forecast.cluster import DaskCluster, fuego_build, parse_address
 from fuego.forecast.result import ForecastInterrupted
 from fuego.forecast.runner import forecast
 from fuego.forecast.sweep import parse_vary, sweep
@@ -250,3 +250,52 @@ def test_ctrl_c_stops_a_local_dask_forecast_and_its_cluster(tmp_path):
     while _session_members(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _session_members(proc.pid) == []  # no worker, nanny or task left behind
+
+
+def test_fuego_build_tells_code_apart_by_its_files(tmp_path):
+    """A worker's fuego is its version and a digest of its modules' source: two copies of one
+    tree agree, a byte changed in a module does not, and compiled files count for nothing."""
+    import shutil
+
+    package = ROOT / "fuego"
+    a, b = tmp_path / "a", tmp_path / "b"
+    for copy in (a, b):
+        shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert fuego_build(a) == fuego_build(b) == fuego_build(package)
+    (b / "__pycache__").mkdir(exist_ok=True)
+    (b / "__pycache__" / "stale.cpython-311.pyc").write_bytes(b"\0")
+    assert fuego_build(b) == fuego_build(a)
+    charts = b / "rules" / "charts.py"
+    charts.write_text(charts.read_text(encoding="utf-8") + "\n# a house rule\n",
+                      encoding="utf-8")
+    assert fuego_build(b)[0] == fuego_build(a)[0] and fuego_build(b)[1] != fuego_build(a)[1]
+
+
+def _pretend(build: tuple[str, str] | None) -> Any:
+    """A function for ``client.run``: the worker's fuego_build answers ``build`` (None: its
+    own again), as a worker with other files or another version would."""
+    def pretend() -> None:
+        import fuego.forecast.cluster as module
+
+        own = module.__dict__.setdefault("_own_build", module.fuego_build)
+        module.fuego_build = own if build is None else (lambda package=None: build)
+
+    return pretend
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theirs, says", [("other code", "runs other code than this forecast"),
+                                          ("other version", "has fuego 0.0.1, this is")])
+def test_a_dask_worker_with_other_code_or_version_is_refused(cluster, theirs, says):
+    c, client = cluster
+    version, code = fuego_build()
+    client.run(_pretend((version, "0" * 16) if theirs == "other code" else ("0.0.1", code)))
+    try:
+        with pytest.raises(FuegoError) as err:
+            forecast(load(TAVERN), runs=4, rounds=2, executor=DaskCluster(c.scheduler_address))
+        assert says in str(err.value) and "every worker" in (err.value.tip or "")
+    finally:
+        client.run(_pretend(None))
+    # its own build again: the cluster plays, as one process does
+    again = forecast(load(TAVERN), runs=4, rounds=2, executor=DaskCluster(c.scheduler_address))
+    assert again.to_dict() == forecast(load(TAVERN), runs=4, rounds=2).to_dict()
