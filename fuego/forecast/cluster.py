@@ -118,9 +118,8 @@ def fuego_build(package: Path | None = None) -> tuple[str, str]:
 
     root = package or Path(fuego.__file__).parent
     digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    for name, path in sorted((p.relative_to(root).as_posix(), p) for p in root.rglob("*.py")):
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return fuego.__version__, digest.hexdigest()[:16]
 
 
@@ -268,7 +267,7 @@ class DaskCluster:
             raise FuegoError(f"a Dask worker cannot run fuego ({type(exc).__name__}: {exc})",
                              tip="install the same fuego on every worker's machine "
                                  "(pip install 'fuego[dask]')") from exc
-        (version, code) = mine = fuego_build()
+        version, code = mine = fuego_build()
         wrong = {w: b for w, b in builds.items() if tuple(b) != mine}
         if wrong:
             who, (theirs, their_code) = next(iter(wrong.items()))
