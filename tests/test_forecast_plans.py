@@ -219,14 +219,15 @@ def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
         cwd=tmp_path)
     try:
+        # a worker that has played for half a second of its own CPU time: killed as it starts
+        # (or while it waits for runs) it may hold the pool's queue lock, which no one then
+        # frees (docs/reliability.md)
         deadline = time.monotonic() + 60
-        while len(_session_members(proc.pid)) < 3 and time.monotonic() < deadline:
+        while not (playing := [p for p in _session_members(proc.pid)
+                               if p != proc.pid and _cpu_ticks(p) >= 50]):
+            assert time.monotonic() < deadline, "no worker played"
             time.sleep(0.1)
-        # (once up, a worker plays its units: killed as it starts, it may hold the pool's
-        # queue lock, which no one then frees: docs/reliability.md)
-        time.sleep(1)
-        worker = max(set(_session_members(proc.pid)) - {proc.pid})  # (pids may wrap round)
-        os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer would
+        os.kill(playing[0], signal.SIGKILL)  # as the out-of-memory killer would
         out, err = proc.communicate(timeout=60)  # (a hang guard)
     finally:
         if proc.poll() is None:
@@ -235,6 +236,16 @@ def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
     assert proc.returncode == 2
     assert "a worker process stopped unexpectedly" in err.decode()
     assert _workers_gone(proc.pid)
+
+
+def _cpu_ticks(pid: int) -> int:
+    """The process's CPU time so far, in clock ticks (user + system; 0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # (stat's utime and stime, fields 14 and 15)
 
 
 def test_a_worker_the_pool_replaced_is_an_error_though_none_listed_died():
