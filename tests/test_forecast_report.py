@@ -111,6 +111,28 @@ def test_no_word_leaves_the_page_and_no_key_covers_a_curve(long_result, layout):
         assert "\n" in subtitle.get_text()
 
 
+@pytest.mark.parametrize("layout", ["side", "pages"])
+def test_every_report_says_the_forecast_in_words_clear_of_the_plans_and_curves(
+        long_result, layout):
+    from fuego.render.forecast_plot import plot_forecast
+    from fuego.render.forecast_words import in_short
+
+    lines = in_short(long_result.summary())
+    assert lines  # (one hero: at risk, or never down)
+    figures = plot_forecast(long_result, layout=layout, paper="letter")
+    fig = figures[-1]  # (a PDF says it over its curves; an image under its title)
+    short, = [t for t in fig.texts if t.get_gid() == "forecast-in-short"]
+    drawn = short.get_text().replace("\n   ", " ")
+    assert drawn.split("\n") == [f"- {line}" for line in lines]
+    renderer, _ = _extents(fig)
+    box = short.get_window_extent(renderer)
+    for ax in fig.axes:  # the heat maps and the panels, their titles and ticks, under it
+        assert not box.overlaps(ax.get_tightbbox(renderer)), ax.get_gid()
+    for text in fig.texts:
+        if text.get_gid() in ("forecast-title", "forecast-subtitle"):
+            assert text.get_window_extent(renderer).y0 > box.y1
+
+
 def test_a_wrapped_title_is_drawn_on_lines_not_as_an_escape(tmp_path):
     out = tmp_path / "map.svg"
     path = tmp_path / "scene.yaml"

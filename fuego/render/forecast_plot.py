@@ -15,7 +15,8 @@
 Every legend sits under its panel, outside the data, and every title and subtitle wraps to
 its page: nothing is cut off and no key hides a curve.
 
-``layout="side"`` gives one figure (heat maps on top, curves below: PNG, SVG);
+``layout="side"`` gives one figure (the forecast in the GM's words under its title, heat maps
+on top, curves below: PNG, SVG);
 ``layout="pages"`` pages of ``paper`` (``letter`` or ``a4``: a PDF): one page per level, the
 plans scaled to fit it with their key, then a portrait page of curves under the forecast in
 the GM's words (:func:`fuego.render.forecast_words.in_short`). matplotlib is imported
@@ -43,7 +44,7 @@ HEAT_MAX_W = 11.0
 #: The largest heat-map square on paper (inches): a report's plan, not a battle map.
 HEAT_MOST = 0.9
 TITLE_PT, SUB_PT, LEGEND_PT = 13.0, 9.0, 7.0
-#: The "In short" lines over a PDF report's curves.
+#: The "In short" lines: under the title of a PNG or SVG, over a PDF report's curves.
 SHORT_PT = 8.0
 #: Inches: a title line, a subtitle line, a legend row, the room a panel's title takes above
 #: its axes and its tick labels and x label below.
@@ -104,6 +105,12 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     title_w = wrap_words(title, width - 0.6, TITLE_PT, bold=True)
     sub_w = wrap_words(sub, width - 0.6, SUB_PT)
     top = 0.25 + TITLE_LINE * _lines(title_w) + SUB_LINE * _lines(sub_w) + 0.55
+    # the forecast in the GM's words, under the subtitle: an image sent round the table says
+    # what the terminal's "In short" does
+    short = _in_short(result, width - 1.2)
+    short_at = top - 0.4
+    if short:
+        top += _short_height(short)
     colorbar_h = 1.1
     # three panels side by side, each with its key under it
     left, right, gap = 0.7, 0.8, 1.15
@@ -115,6 +122,8 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     height = top + heat_h + colorbar_h + curves_h + 0.2
     fig = Figure(figsize=(width, height))
     _header(fig, title_w, sub_w, 0.2)
+    if short:
+        _short_text(fig, short, 0.6, short_at)
     x = (width - heat_w) / 2
     y = height - top - heat_h
     for lv, w, h in boxes:
@@ -134,6 +143,25 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
 
 def _lines(text: str) -> int:
     return text.count("\n") + 1
+
+
+def _in_short(result: ForecastResult, width: float) -> str:
+    """The "In short" lines (:func:`in_short`) as a list wrapped to ``width`` inches, each
+    line's continuation indented under its first word; empty when there is nothing to say."""
+    return "\n".join(wrap_words(line, width - 0.3, SHORT_PT).replace("\n", "\n   ")
+                     for line in (f"- {line}" for line in in_short(result.summary())))
+
+
+def _short_height(short: str) -> float:
+    """Inches the wrapped "In short" lines take, with the gap under them."""
+    return _lines(short) * SHORT_PT * 1.3 / 72 + 0.15
+
+
+def _short_text(fig, short: str, left: float, top: float) -> None:
+    """The wrapped "In short" lines from ``left`` inches in, ``top`` inches under the top."""
+    width, height = fig.get_size_inches()
+    fig.text(left / width, 1 - top / height, short, ha="left", va="top", fontsize=SHORT_PT,
+             linespacing=1.3, color="#222222", gid="forecast-in-short")
 
 
 def _header(fig, title: str, sub: str, top: float) -> float:
@@ -164,12 +192,10 @@ def _curves_page(result: ForecastResult, paper: str, title: str) -> Figure:
     fig = Figure(figsize=(width, height))
     below = _header(fig, title_w, sub_w, margin) + 0.1
     # the forecast in the GM's words (the terminal's "In short"), over the curves
-    short = "\n".join(wrap_words(line, inner - 0.3, SHORT_PT).replace("\n", "\n   ")
-                      for line in (f"- {line}" for line in in_short(result.summary())))
+    short = _in_short(result, inner)
     if short:
-        fig.text(margin / width, 1 - below / height, short, ha="left", va="top",
-                 fontsize=SHORT_PT, linespacing=1.3, color="#222222", gid="forecast-in-short")
-        below += (short.count("\n") + 1) * SHORT_PT * 1.3 / 72 + 0.15
+        _short_text(fig, short, margin, below)
+        below += _short_height(short)
     left, right = margin + 0.55, margin + 0.55
     ax_w = width - left - right
     keys = _keys(result)
