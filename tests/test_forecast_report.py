@@ -127,7 +127,8 @@ def test_every_report_says_the_forecast_in_words_clear_of_the_plans_and_curves(
     renderer, _ = _extents(fig)
     box = short.get_window_extent(renderer)
     for ax in fig.axes:  # the heat maps and the panels, their titles and ticks, under it
-        assert not box.overlaps(ax.get_tightbbox(renderer)), ax.get_gid()
+        drawn_box = ax.get_tightbbox(renderer)
+        assert drawn_box is not None and not box.overlaps(drawn_box), ax.get_gid()
     for text in fig.texts:
         if text.get_gid() in ("forecast-title", "forecast-subtitle"):
             assert text.get_window_extent(renderer).y0 > box.y1
