@@ -416,6 +416,51 @@ def test_several_maps_are_the_levels_of_one_building(tmp_path):
     assert r.exit_code == 2 and "same --level name" in r.output
 
 
+def _rooms_by_level(b) -> dict[str, set[str]]:
+    """Each indoor room's areas by name."""
+    return {key: {b.areas[i].name for i in b.room_areas(key)} for key, room in b.rooms.items()
+            if not room.outdoors}
+
+
+@pytest.mark.parametrize("origin, size, moved", [
+    ((4, 2), (8, 8), "moved 2 areas right and 1 down"),
+    ((5, 3), (8, 8), "moved 2 areas right and 1 down"),
+    ((0, 0), (16, 12), "")])
+def test_levels_exported_with_other_regions_stand_one_over_the_other(tmp_path, origin, size,
+                                                                     moved):
+    ground, upper = vttgen.cropped_levels(origin, size)
+    g, u = write(tmp_path, "ground", ground), write(tmp_path, "upper", upper)
+    out = tmp_path / "house.yaml"
+    r = invoke("import", str(g), str(u), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert (moved in r.output) if moved else ("to stand over" not in r.output)
+    b = loads(out.read_text()).build(0).building
+    rooms = _rooms_by_level(b)
+    house, = (a for a in rooms.values() if "ground:B2" in a)
+    roof, = (a for a in rooms.values() if any(name.startswith("upper:") for name in a))
+    # the house is squares 2-14 x 2-10 of the drawing: columns B-G, rows 2-5; the roof room,
+    # squares 6-10 x 4-8, is then columns D-E, rows 3-4, over it (an odd corner moves the
+    # grid 5 ft, onto the house's lines)
+    assert house == {f"ground:{c}{r}" for c in "BCDEFG" for r in "2345"}
+    assert roof == {f"upper:{c}{r}" for c in "DE" for r in "34"}
+    for name in roof:  # the roof room's floor is the house's ceiling
+        floor = barrier(b, name, name.replace("upper", "ground"))
+        assert floor is not None and floor.kind is BarrierKind.FLOOR
+    assert barrier(b, "upper:D2", "upper:D3").kind is BarrierKind.WINDOW
+
+
+def test_a_level_a_fraction_of_an_area_off_keeps_its_corner_and_says_so(tmp_path):
+    ground, upper = vttgen.cropped_levels((4.5, 2))
+    g, u = write(tmp_path, "ground", ground), write(tmp_path, "upper", upper)
+    out = tmp_path / "house.yaml"
+    r = invoke("import", str(g), str(u), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert ("upper: not put over the other levels: its corner (map_origin 4.5, 2) is not a "
+            "whole number of 10-ft areas from the first map's") in r.output
+    assert "# Not put over the other levels: its corner (map_origin 4.5, 2)" in out.read_text()
+    loads(out.read_text()).build(0)
+
+
 def test_broken_walls_and_portals_are_skipped_and_said_when_the_rest_is_usable(tmp_path):
     data = json.loads(SAMPLE.read_text())
     data["portals"] += [{"bounds": [{"x": 0, "y": 0}]}, "junk"]

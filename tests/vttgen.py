@@ -9,7 +9,9 @@ Each generator returns the file's JSON as a dict (coordinates in squares, 5 ft e
 - :func:`cross`: a cross-shaped chamber;
 - :func:`five_foot`: a house whose walls all stand on the odd 5-ft lines;
 - :func:`windows`: a house whose windows are ``closed: false`` portals in its walls;
-- :func:`levels`: two maps, a ground floor and an upper floor, of one building.
+- :func:`levels`: two maps, a ground floor and an upper floor, of one building;
+- :func:`cropped_levels`: a house and the room on its roof, each level exported with its own
+  region of the drawing (``map_origin`` differ).
 
 The seeded jitter makes each map the same every run.
 """
@@ -140,4 +142,16 @@ def levels() -> tuple[dict[str, Any], dict[str, Any]]:
     ground = uvtt(16, 12, [box(2, 2, 14, 10), [(8, 2), (8, 4)], [(8, 6), (8, 10)]],
                   [((8, 4), (8, 6), True), ((4, 10), (6, 10), True)])
     upper = uvtt(16, 12, [box(2, 2, 14, 10)], [((10, 2), (12, 2), False)])
+    return ground, upper
+
+
+def cropped_levels(origin: Point = (4, 2), size: tuple[int, int] = (8, 8)
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A house (squares 2-14 x 2-10 of the drawing, a door out) exported whole, and the room
+    on its roof (squares 6-10 x 4-8, a window) exported as a region with its corner at
+    ``origin``, ``size`` squares: Dungeondraft writes each level's walls in the drawing's squares and the
+    region's corner as ``map_origin``."""
+    ground = uvtt(16, 12, [box(2, 2, 14, 10)], [((4, 10), (6, 10), True)])
+    ox, oy = origin
+    upper = uvtt(*size, [box(6, 4, 10, 8)], [((6, 4), (8, 4), False)], origin=(ox, oy))
     return ground, upper

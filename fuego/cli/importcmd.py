@@ -10,9 +10,14 @@ picture is never decoded.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from fuego.errors import FuegoError
+
+if TYPE_CHECKING:
+    from fuego.scenario.vtt import ImportReport
 
 
 @click.command("import")
@@ -79,27 +84,9 @@ def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
                                    windows=tuple(windows), doors=tuple(doors),
                                    windows_from_names=windows_from_names,
                                    outside=not no_outside, title=title, levels=levels)
-    lines = []
-    for report in reports:
-        where = f" {report.level}:" if len(reports) > 1 else ""
-
-        def n(count: int, word: str) -> str:
-            return f"{count} {word}{'s' if count != 1 else ''}"
-
-        lines.append(
-            f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
-            f"square; {n(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
-            f"{n(report.doors, 'door')}, {n(report.windows, 'window')}"
-            + (f", {n(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
-            + (f", {n(report.objects, 'object')} noted" if report.objects else "")
-            + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
-               if report.skipped_portals else "")
-            + ("; an outdoor strip added around the map for the doors and windows of its "
-               "outer wall" if report.strip else "")
-            + ("; the grid moved 5 ft to keep the walls on its lines" if any(report.phase)
-               else ""))
-        lines += [f"fuego import:{where} clipped: {line}" for line in report.clipped]
-        lines += [f"fuego import:{where} not carried over: {line}" for line in report.dropped]
+    lines = [line for report in reports
+             for line in _report_lines(report, f" {report.level}:" if len(reports) > 1 else "",
+                                       grid_feet)]
     if target is None:
         click.echo(text, nl=False)
         for line in lines:
@@ -109,3 +96,30 @@ def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
     for line in lines:
         click.echo(line, err=True)
     click.echo(f"wrote {out}: fill in the TO DO comments, then `fuego check {out}`")
+
+
+def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]:
+    """What the import of one map did (:class:`fuego.scenario.vtt.ImportReport`), for the
+    terminal: its size and what it holds, then each thing cut, moved or not carried over."""
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'s' if count != 1 else ''}"
+
+    lines = [
+        f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
+        f"square; {n(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
+        f"{n(report.doors, 'door')}, {n(report.windows, 'window')}"
+        + (f", {n(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
+        + (f", {n(report.objects, 'object')} noted" if report.objects else "")
+        + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
+           if report.skipped_portals else "")
+        + ("; an outdoor strip added around the map for the doors and windows of its "
+           "outer wall" if report.strip else "")
+        + ("; the grid moved 5 ft to keep the walls on its lines" if any(report.phase) else "")
+        + (f"; {report.placed.lower()} to stand over the other levels" if report.placed
+           else "")]
+    if report.unaligned:
+        lines.append(f"fuego import:{where} not put over the other levels: {report.unaligned}")
+    lines += [f"fuego import:{where} clipped: {line}" for line in report.clipped]
+    lines += [f"fuego import:{where} not carried over: {line}" for line in report.dropped]
+    return lines

@@ -33,7 +33,7 @@ import functools
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fuego.errors import FuegoError, LimitError
@@ -100,6 +100,11 @@ class ImportedPlan:
     shift: tuple[float, float] = (0.0, 0.0)
     #: 5-ft squares the grid was moved by to keep walls on its lines (0 or 1 each way)
     phase: tuple[int, int] = (0, 0)
+    #: areas added left of and above the map so that it stands over the building's other
+    #: levels (:func:`aligned`; their exports' ``map_origin`` differ)
+    offset: tuple[int, int] = (0, 0)
+    #: why the level could not be put over the others, when it could not
+    unaligned: str = ""
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.places import column_letters
@@ -135,13 +140,14 @@ class _Layout:
 
 def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
             doors: tuple[int, ...] = (), windows_from_names: bool = False,
-            outside: bool = True) -> ImportedPlan:
+            outside: bool = True, phase: tuple[int, int] | None = None) -> ImportedPlan:
     """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
-    doors, windows and inner walls on fuego's 10-ft grid."""
+    doors, windows and inner walls on fuego's 10-ft grid (``phase``: the 5-ft squares it is
+    moved by, where another level decided it; else the best for this map's walls)."""
     _check_request(vtt, grid_feet, windows, doors, outside)
     k = 10 / grid_feet  # squares per area
     grid, x0, y0 = _raster(vtt, k)
-    phase, lay = _best_layout(vtt, grid, k, x0, y0, outside)
+    phase, lay = _best_layout(vtt, grid, k, x0, y0, outside, phase)
     region, rooms = _regions(grid, lay)
     if not outside:
         _drop_outside(region, rooms)
@@ -226,15 +232,16 @@ def _layout(vtt: VttMap, grid, k: float, x0: int, y0: int, phase: tuple[int, int
     return lay
 
 
-def _best_layout(vtt: VttMap, grid, k: float, x0: int, y0: int,
-                 outside: bool) -> tuple[tuple[int, int], _Layout]:
+def _best_layout(vtt: VttMap, grid, k: float, x0: int, y0: int, outside: bool,
+                 only: tuple[int, int] | None = None) -> tuple[tuple[int, int], _Layout]:
     """At 5 ft a square the grid may start 5 ft in, either way: where its areas cover the
     rooms best (a house drawn on the odd 5-ft lines keeps its walls on the grid's lines);
-    returns that phase and its layout."""
+    returns that phase and its layout (``only``: that phase, as another level has it)."""
     from fuego.scenario import vtt_rooms
 
     P = vtt_rooms.PIXELS
-    phases = [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]
+    every = [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]
+    phases = every if only is None else [only]
     on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
     tried: list = []
     for phase in phases:
@@ -243,6 +250,8 @@ def _best_layout(vtt: VttMap, grid, k: float, x0: int, y0: int,
             continue
         tried.append((vtt_rooms.fit(grid, lay.ox, lay.oy, lay.votes, on_map)
                       - 0.002 * any(phase), -len(tried), phase, lay))
+    if not tried:  # (the phase asked for makes the plan too big: the best one, then)
+        return _best_layout(vtt, grid, k, x0, y0, outside)
     _, _, phase, lay = max(tried, key=lambda t: t[:2])
     return phase, lay
 
@@ -434,9 +443,18 @@ def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
     return (f"{column_letters(min(cs))}{min(rs) + 1}-{column_letters(max(cs))}{max(rs) + 1}")
 
 
+def _placed(offset: tuple[int, int]) -> str:
+    """``Moved 2 areas right and 1 down``: where a level was put over the others."""
+    dc, dr = offset
+    ways = [f"{n} area{'s' if n != 1 else ''} {way}" if not k else f"{n} {way}"
+            for k, (n, way) in enumerate(w for w in ((dc, "right"), (dr, "down")) if w[0])]
+    return "Moved " + " and ".join(ways)
+
+
 def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
     """The comments on how one map became one level."""
     from fuego.scenario.vtt_read import plain
+    from fuego.world.places import column_letters
 
     vtt = plan.vtt
     name = plain(os.path.basename(vtt.source))  # a file name may hold a newline: not in a comment
@@ -445,8 +463,9 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
     add(f"# {'Level ' + level + ': imported' if named else 'Imported'} from {name} by "
         f"`fuego import` (Universal VTT format {vtt.version}).")
     add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
-    add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols} x {plan.rows} areas "
-        "(columns A.., rows 1..).")
+    dc, dr = plan.offset
+    add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols - dc} x "
+        f"{plan.rows - dr} areas (columns {column_letters(dc)}.., rows {dr + 1}..).")
     if vtt.origin != (0.0, 0.0):
         add(f"# The map is an export region: its corner is at square ({vtt.origin[0]:g}, "
             f"{vtt.origin[1]:g}) of the drawing, and")
@@ -458,8 +477,16 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
         add("# so every wall stays on a grid line and no room moves.")
     if plan.strip:
         add("# The outer wall has doors or windows: a 10-ft outdoor strip was added around the")
-        add("# map for them to open onto (column A, row 1 and the last column and row; the map's")
-        add("# squares start at column B, row 2). It is the outside, a way out.")
+        add(f"# map for them to open onto (column {column_letters(dc)}, row {dr + 1} and the "
+            "last column and row; the map's")
+        add(f"# squares start at column {column_letters(dc + 1)}, row {dr + 2}). It is the "
+            "outside, a way out.")
+    if any(plan.offset):
+        add(f"# {_placed(plan.offset)} to stand over the other levels (the exports' "
+            "map_origin differ):")
+        add("# the columns and rows before it (#) are not on this map.")
+    if plan.unaligned:
+        add(f"# Not put over the other levels: {plan.unaligned}.")
 
 
 def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str | None = None,
@@ -730,16 +757,105 @@ class ImportReport:
     level: str = "ground"
     #: the grid moved by 5 ft (left, up) to keep the walls on its lines
     phase: tuple[int, int] = (0, 0)
+    #: areas (right, down) the level was moved by to stand over the others
+    offset: tuple[int, int] = (0, 0)
+    #: why it could not be put over the others, when it could not
+    unaligned: str = ""
+
+    @property
+    def placed(self) -> str:
+        """``Moved 2 areas right and 1 down`` (to stand over the other levels), or ""."""
+        return _placed(self.offset) if any(self.offset) else ""
 
 
 def report_of(plan: ImportedPlan, level: str) -> ImportReport:
-    return ImportReport(plan.cols, plan.rows,
+    return ImportReport(plan.cols - plan.offset[0], plan.rows - plan.offset[1],
                         sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
                         len(plan.doors), len(plan.windows), len(plan.inner_walls),
                         len(plan.skipped_portals),
                         any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
                         dropped(plan), list(plan.vtt.clipped),
-                        sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase)
+                        sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase,
+                        plan.offset, plan.unaligned)
+
+
+# -- levels over one another ----------------------------------------------------------------------
+def _corner(plan: ImportedPlan) -> Point:
+    """Where the plan's area (0, 0) starts in the drawing's squares: the export's corner
+    (``map_origin``) less the squares the grid starts before it."""
+    return plan.vtt.origin[0] - plan.shift[0], plan.vtt.origin[1] - plan.shift[1]
+
+
+def _phase_over(first: ImportedPlan, vtt: VttMap) -> tuple[int, int] | None:
+    """The 5-ft phase that puts ``vtt``'s grid on the first level's lines of the drawing
+    (levels exported with other crops start on other squares), or None where none can:
+    10-ft squares, or corners a fraction of a square apart."""
+    k = 10 / first.grid_feet
+    if k != 2:
+        return None
+    corner = _corner(first)
+    moved = [vtt.origin[a] - corner[a] for a in (0, 1)]
+    if any(abs(m - round(m)) > _ALIGN_SLACK for m in moved):
+        return None
+    return round(moved[0]) % 2, round(moved[1]) % 2
+
+
+#: Squares by which two levels' corners may miss the grid and still be one above the other
+#: (a crop's corner written as 12.000001).
+_ALIGN_SLACK = 0.01
+
+
+def aligned(plans: list[ImportedPlan]) -> list[ImportedPlan]:
+    """The levels of one building on one grid: each export's ``map_origin`` says where its
+    corner lies in the drawing, and a level cropped further in is moved right and down by
+    whole areas, so an area stands over the one it is above in the drawing (what the floor
+    between levels and the GM's links join). A level whose corner misses the grid by part
+    of an area keeps its own corner and says why (``unaligned``)."""
+    if len(plans) < 2:
+        return plans
+    k = 10 / plans[0].grid_feet
+    corners = [_corner(p) for p in plans]
+    moves = [tuple((c[a] - corners[0][a]) / k for a in (0, 1)) for c in corners]
+    whole = [all(abs(m - round(m)) <= _ALIGN_SLACK / k for m in move) for move in moves]
+    placed = [tuple(round(m) for m in move) for move, ok in zip(moves, whole) if ok]
+    least = (min(m[0] for m in placed), min(m[1] for m in placed))
+    out = []
+    for plan, move, ok in zip(plans, moves, whole):
+        if not ok:
+            out.append(replace(plan, unaligned=(
+                f"its corner (map_origin {plan.vtt.origin[0]:g}, {plan.vtt.origin[1]:g}) is "
+                f"not a whole number of {plan.grid_feet * k:g}-ft areas from the first "
+                "map's, so it keeps its own corner: check the floors between the levels")))
+            continue
+        out.append(_moved(plan, round(move[0]) - least[0], round(move[1]) - least[1]))
+    return out
+
+
+def _moved(plan: ImportedPlan, dc: int, dr: int) -> ImportedPlan:
+    """The plan with ``dc`` columns and ``dr`` rows of no area added left of and above it."""
+    if not dc and not dr:
+        return plan
+    if plan.cols + dc > MAX_PLAN_AREAS or plan.rows + dr > MAX_PLAN_AREAS:
+        raise LimitError(f"over the other levels this map would be {plan.cols + dc} x "
+                         f"{plan.rows + dr} areas; fuego plans are at most {MAX_PLAN_AREAS} "
+                         "areas a side", where=plan.vtt.source,
+                         tip="export the levels with the same region (Dungeondraft's "
+                             "export region), or import them one by one")
+
+    def edge(e: Edge) -> Edge:
+        axis, u, v = e
+        return axis, u + dc, v + dr
+
+    k = 10 / plan.grid_feet
+    region = [[-1] * (plan.cols + dc) for _ in range(dr)]
+    region += [[-1] * dc + row for row in plan.region]
+    rooms = [{**room, "areas": [(c + dc, r + dr) for c, r in room["areas"]]}
+             for room in plan.rooms]
+    return replace(plan, cols=plan.cols + dc, rows=plan.rows + dr, region=region, rooms=rooms,
+                   doors=[(edge(e), p) for e, p in plan.doors],
+                   windows=[(edge(e), p) for e, p in plan.windows],
+                   inner_walls=[edge(e) for e in plan.inner_walls],
+                   shift=(plan.shift[0] + dc * k, plan.shift[1] + dr * k), offset=(dc, dr))
 
 
 def level_names(paths: list[str], given: tuple[str, ...] = ()) -> list[str]:
@@ -786,16 +902,17 @@ def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] 
 
     sources = [os.fspath(p) for p in paths]
     names = level_names(sources, levels)
-    plans = []
-    for i, (source, lv) in enumerate(zip(sources, names)):
+    found: list[ImportedPlan] = []
+    for i, source in enumerate(sources):
         vtt = read(source)
         plan = to_plan(vtt, grid_feet=grid_feet, windows=windows if i == 0 else (),
                        doors=doors if i == 0 else (), windows_from_names=windows_from_names,
-                       outside=outside)
+                       outside=outside, phase=_phase_over(found[0], vtt) if found else None)
         if not any(room["areas"] for room in plan.rooms):
             raise FuegoError("the map has no area left to import", where=vtt.source,
                              tip="keep the outside (drop --no-outside) or check the walls")
-        plans.append((plan, lv))
+        found.append(plan)
+    plans = list(zip(aligned(found), names))
     text = to_yaml(plans, title=title)
     loads(text, source=f"{sources[0]} (imported)")  # raises if fuego would not accept it
     return text, [report_of(plan, lv) for plan, lv in plans]
