@@ -3,6 +3,7 @@ makes with its interval, the same numbers whatever plays them, and sweep files' 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -188,6 +189,78 @@ def test_the_sweep_on_the_command_line_side_by_side_and_as_json(tmp_path):
         "as written", "Bjorn stays below", "door front door=open; wind=strong"]
     assert data["variants"][1]["changes"] == ["plan Bjorn=hold"]
     assert data["variants"][1]["forecast"]["heroes"]["Bjorn Haraldsson"]["plan"] == "hold"
+
+
+# -- the sweep drawn -------------------------------------------------------------------------------
+def test_the_sweep_is_drawn_as_its_table_the_difference_coloured_and_marked():
+    from matplotlib.colors import to_hex
+
+    from fuego.render.sweep_plot import HIGHER, SAME, WRITTEN, plot_sweep
+    from fuego.scenario.model import loads
+
+    cell = loads(CELL, "cell.yaml")
+    # (names are drawn as written)
+    named = dataclasses.replace(parse_vary("door cell door=locked"), name="$locked$ <door>")
+    result = sweep(cell, [named, parse_vary("door cell door=open")], runs=12, rounds=10, seed=3)
+    fig, = plot_sweep(result)
+    panels = {ax.get_title(): ax for ax in fig.axes}
+    assert list(panels) == ["fire burning at round 10", "Ana Varga down"]
+    ana = panels["Ana Varga down"]
+    bars = {line.get_gid(): to_hex(line.get_color()) for line in ana.lines if line.get_gid()}
+    # locked in, she is down in every run: higher, told apart, marked; open changes nothing
+    assert bars == {"sweep-bar-0": WRITTEN, "sweep-bar-1": HIGHER, "sweep-bar-2": SAME}
+    assert [t.get_text() for t in ana.texts] == ["*"]
+    labels = [t.get_text() for t in panels["fire burning at round 10"].get_yticklabels()]
+    assert labels == ["0. as written", "1. $locked$ <door>", "2. door cell door=open"]
+    assert all(not t.get_text() for t in ana.get_yticklabels())  # (once a row of panels)
+
+
+@pytest.mark.parametrize("paper", [None, "a4", "letter"])
+def test_no_word_of_a_drawn_sweep_leaves_its_page_or_covers_a_panel(tavern, paper):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from fuego.render.sweep_plot import plot_sweep
+
+    long = dataclasses.replace(parse_vary("plan=hold"), name="everyone waits upstairs for "
+                               "the fire brigade, which never comes")
+    result = sweep(tavern, [long, parse_vary("door front door=locked")], runs=2, rounds=2,
+                   seed=1)
+    fig, = plot_sweep(result, paper)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    page = fig.bbox
+    boxes = [ax.get_tightbbox(renderer) for ax in fig.axes]  # a panel, its title and labels
+    assert len(boxes) == 5  # the fire and the four heroes
+    for k, box in enumerate(boxes):
+        assert box is not None and page.x0 <= box.x0 and box.x1 <= page.x1 + 1
+        assert page.y0 <= box.y0 and box.y1 <= page.y1
+        assert not any(box.overlaps(other) for other in boxes[k + 1:] if other is not None)
+    for text in fig.texts:  # the title and the subtitle, above every panel
+        box = text.get_window_extent(renderer)
+        assert page.x0 <= box.x0 and box.x1 <= page.x1
+        assert all(b is not None and box.y0 > b.y1 for b in boxes)
+
+
+def test_a_sweep_is_written_to_out_as_a_picture_or_on_paper(tmp_path):
+    scene = tmp_path / "cell.yaml"
+    scene.write_text(CELL, encoding="utf-8")
+    out = tmp_path / "sweep.svg"
+    args = ["forecast", str(scene), "--runs", "4", "--rounds", "4",
+            "--vary", "door cell door=locked"]
+    r = CliRunner().invoke(cli, [*args, "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "a sweep of 2 variants" in r.output and f"fuego forecast: wrote {out}" in r.output
+    svg = out.read_text(encoding="utf-8")
+    assert "What-if sweep: The Locked Cell" in svg and "1. door cell door=locked" in svg
+    r = CliRunner().invoke(cli, [*args, "--out", str(out)])
+    assert r.exit_code == 2 and "exists already" in r.output  # (never replaced unasked)
+    r = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "s.png"), "--paper", "a4"])
+    assert r.exit_code == 2 and "--paper sets the pages of a PDF report" in r.output
+    pdf = tmp_path / "sweep.pdf"
+    r = CliRunner().invoke(cli, [*args, "--out", str(pdf), "--paper", "letter"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert pdf.read_bytes().startswith(b"%PDF") and b"/MediaBox [ 0 0 612 792 ]" in \
+        pdf.read_bytes()
 
 
 # -- sweep files ----------------------------------------------------------------------------------

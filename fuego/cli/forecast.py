@@ -164,7 +164,8 @@ def hero_table(heroes: dict) -> list[str]:
               help="Round of the report's heat map (default: the round by which, on average, "
                    "areas holding half the fuel have caught fire).")
 @click.option("--out", "-o", "out", default=None, metavar="REPORT.png|svg|pdf",
-              help="Draw the report: heat map of the floor plan and curves over rounds.")
+              help="Draw the report: heat map of the floor plan and curves over rounds (a "
+                   "sweep: its variants side by side).")
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default=None,
               help="Paper of a PDF report's pages (default: from the locale, LC_PAPER or "
                    "LANG: Letter in the US, Canada, Mexico..., else A4).")
@@ -201,19 +202,20 @@ def forecast(file: str, runs: int, rounds: int | None, seed: int, jobs: int,
     from fuego.render.map_style import default_paper
     from fuego.scenario.model import load
 
-    if vary or sweep_file:
-        from fuego.cli.sweep import run_sweep
-
-        run_sweep(file, vary, sweep_file, runs, rounds, seed, jobs, executor_for(jobs, dask),
-                  plans, as_json, out)
-        return
     fmt = out_format(out) if out else None
     if paper is not None and fmt != "pdf":
         raise FuegoError("--paper sets the pages of a PDF report",
                          tip="write the report as a PDF: --out REPORT.pdf")
     if fmt == "pdf":
         paper = paper or default_paper()
-    target = Output(out, what="report", force=force, inputs=[file]).check() if out else None
+    target = Output(out, what="report", force=force,
+                    inputs=[file, *([sweep_file] if sweep_file else [])]).check() if out else None
+    if vary or sweep_file:
+        from fuego.cli.sweep import run_sweep
+
+        run_sweep(file, vary, sweep_file, runs, rounds, seed, jobs, executor_for(jobs, dask),
+                  plans, as_json, out, target, fmt, dpi, paper)
+        return
     scenario = load(file)
     limit = scenario.settings.max_rounds
     R = rounds if rounds is not None else limit

@@ -25,8 +25,10 @@ def _share(k: int, n: int) -> str:
 
 def _points(d: list[float]) -> str:
     """``+12 (+5..+19) *``: a difference in points, its interval, * when it leaves out 0."""
+    from fuego.forecast.sweep import told_apart
+
     diff, lo, hi = (100 * x for x in d)
-    sure = lo > 0 or hi < 0
+    sure = told_apart(d)
 
     def end(x: float, outward: int) -> str:
         n = outward
@@ -86,9 +88,11 @@ def sweep_lines(result, elapsed: float | None = None) -> list[str]:
 
 def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: int,
               rounds: int | None, seed: int, jobs: int, executor,
-              plans: tuple[str, ...], as_json: bool, out: str | None) -> None:
-    """``fuego forecast FILE --vary ...``: play the sweep and print it (or its JSON);
-    ``executor`` is ``--dask``'s (None: ``jobs`` processes)."""
+              plans: tuple[str, ...], as_json: bool, out: str | None = None, target=None,
+              fmt: str | None = None, dpi: int = 120, paper: str | None = None) -> None:
+    """``fuego forecast FILE --vary ...``: play the sweep and print it (or its JSON), and
+    draw it to ``out`` (``target``: its checked :class:`~fuego.files.Output`, in ``fmt``;
+    ``paper``: a PDF's page); ``executor`` is ``--dask``'s (None: ``jobs`` processes)."""
     import time
 
     import click
@@ -98,9 +102,6 @@ def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: in
     from fuego.forecast.sweep import SweepInterrupted, parse_vary, read_sweep_file, sweep
     from fuego.scenario.model import load
 
-    if out:
-        raise click.UsageError("--out draws one forecast; a sweep prints its table (or "
-                               "--json): forecast a variant alone to draw it")
     variants = [*(read_sweep_file(sweep_file) if sweep_file else []),
                 *(parse_vary(text) for text in vary)]
     scenario = load(file)
@@ -128,5 +129,12 @@ def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: in
     else:
         for line in sweep_lines(result, elapsed):
             click.echo(line)
+    if out and any(r.runs for r in result.results):
+        from fuego.cli.mapcmd import save_figures
+        from fuego.render.sweep_plot import plot_sweep
+
+        assert fmt is not None
+        save_figures(plot_sweep(result, paper), target, fmt, dpi)
+        click.echo(f"fuego forecast: wrote {out}", err=as_json)
     if interrupted:
         raise SystemExit(130)

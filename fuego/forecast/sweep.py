@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChangeKind", "Change", "VariantSpec", "parse_change", "parse_vary",
            "read_sweep_file", "apply_changes", "sweep", "SweepResult", "SweepInterrupted",
-           "MAX_VARIANTS", "BASELINE"]
+           "MAX_VARIANTS", "BASELINE", "told_apart"]
 
 #: Variants a sweep may hold, the scenario as written included.
 MAX_VARIANTS = 200
@@ -434,6 +434,12 @@ class SweepResult:
                 **({"difference": self.difference(v)} if v else {}),
             })
         return out
+
+
+def told_apart(difference: Sequence[float]) -> bool:
+    """Can the runs tell this difference from none? ``[difference, low, high]``
+    (:meth:`SweepResult.difference`): its interval leaves out 0 (the table's ``*``)."""
+    return difference[1] > 0 or difference[2] < 0
 
 
 class SweepInterrupted(Exception):
