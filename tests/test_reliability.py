@@ -20,6 +20,7 @@ import resource
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -456,6 +457,47 @@ def test_metacharacters_in_names_are_drawn_literally(tmp_path, name):
     assert r.exit_code == 0, r.output
     r = invoke("run", path, "--seed", "1", "--rounds", "2")
     assert r.exit_code == 0 and name in r.output
+
+
+def test_letters_no_installed_font_has_are_said_once_in_fuegos_words(tmp_path):
+    from fuego.render.mapdraw import font_families
+
+    if len(font_families()) > 1:
+        pytest.skip(f"this machine has fallback fonts ({font_families()[1:]})")
+    path = tmp_path / "n.yaml"
+    path.write_text(_named("\u65e5\u672c\u8a9e"), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (matplotlib's own warning would be an error here)
+        r = invoke("map", path, "--out", tmp_path / "m.png")
+    assert r.exit_code == 0, r.output
+    assert (f"fuego: {tmp_path / 'm.png'}: 3 letters of the names (\u65e5, \u672c, \u8a9e) "
+            "in no installed font, drawn as boxes") in r.output
+    assert "Glyph" not in r.output and r.output.count("no installed font") == 1
+    r = invoke("map", path, "--out", tmp_path / "m.svg")  # (words kept as text)
+    assert r.exit_code == 0 and "no installed font" not in r.output
+
+
+def test_a_name_is_drawn_from_a_fallback_font_where_one_is_installed(monkeypatch):
+    from matplotlib.figure import Figure
+
+    from fuego.render import mapdraw
+
+    mapdraw.font_families.cache_clear()
+    monkeypatch.setattr(mapdraw, "FALLBACK_FONTS", ("No Such Font", "Liberation Sans"))
+    try:
+        have = mapdraw.font_families()
+
+        @mapdraw.literal_text
+        def draw():
+            return Figure().text(0, 0, "\u65e5")
+
+        text = draw()
+    finally:
+        mapdraw.font_families.cache_clear()
+    from matplotlib import font_manager
+    installed = any(f.name == "Liberation Sans" for f in font_manager.fontManager.ttflist)
+    assert have == ["DejaVu Sans", *(["Liberation Sans"] if installed else [])]
+    assert text.get_fontfamily() == have
 
 
 @pytest.mark.parametrize("where", ["title", "room", "hero", "cue", "say", "key"])

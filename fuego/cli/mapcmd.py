@@ -132,6 +132,33 @@ def session_scene(path: str, round_: int | None = None):
     return player.scene
 
 
+@contextlib.contextmanager
+def _missing_letters(path: str, keeps_text: bool):
+    """matplotlib's warning for each letter of a name no installed font has, said once, in
+    fuego's words (an SVG keeps its words as text: the viewer's fonts draw them)."""
+    import re
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.filterwarnings("always", message=r"Glyph \d+ .*missing from font")
+        yield
+    letters = []
+    for w in caught:
+        found = re.match(r"Glyph (\d+) ", str(w.message))
+        if found is None:  # (any other warning: as Python would have shown it)
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        elif chr(int(found[1])) not in letters:
+            letters.append(chr(int(found[1])))
+    if letters and not keeps_text:
+        from fuego.text import drawn
+
+        shown = ", ".join(drawn(c) for c in letters[:8]) + (", ..." if len(letters) > 8 else "")
+        click.echo(f"fuego: {path}: {len(letters)} letter{'s' if len(letters) != 1 else ''} "
+                   f"of the names ({shown}) in no installed font, drawn as boxes (tip: "
+                   "install a font that has them, e.g. fonts-noto-cjk, or write an .svg, "
+                   "which keeps them as text)", err=True)
+
+
 def save_figures(figures, target, fmt: str, dpi: int) -> None:
     """Write the figures to ``target`` (a :class:`fuego.files.Output`, checked): one file for
     SVG/PNG (one figure), a multipage PDF otherwise; atomically, so a full disk leaves any
@@ -144,9 +171,12 @@ def save_figures(figures, target, fmt: str, dpi: int) -> None:
 
     for fig in figures:  # every word on the page, whoever drew it: no control character
         drawn_words(fig)
-    rc: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
+    # (Any: matplotlib's stubs name every rc key a literal)
+    rc: Any = {"svg.fonttype": "none", "svg.hashsalt": "fuego", "pdf.fonttype": 42}
+    svg = fmt == "svg"  # (its words stay text: the viewer's fonts draw them)
     try:
-        with matplotlib.rc_context(rc), target.open() as fh:  # type: ignore[arg-type]
+        with matplotlib.rc_context(rc), _missing_letters(target.path, svg), \
+                target.open() as fh:
             if fmt == "pdf":
                 from matplotlib.backends.backend_pdf import PdfPages
 
@@ -154,7 +184,7 @@ def save_figures(figures, target, fmt: str, dpi: int) -> None:
                     for fig in figures:
                         pdf.savefig(fig)
             else:
-                meta = {"Date": None} if fmt == "svg" else {"Software": "fuego"}
+                meta = {"Date": None} if svg else {"Software": "fuego"}
                 figures[0].savefig(fh, format=fmt, dpi=dpi, metadata=meta)
     except zlib.error as exc:  # the PDF's compressor fails after its file did (a full disk)
         cause = exc.__context__

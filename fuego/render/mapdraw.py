@@ -130,15 +130,36 @@ _F = TypeVar("_F", bound=Callable)
 
 def literal_text(draw: _F) -> _F:
     """Names are text: ``$`` in a room, title or hero name is drawn as ``$``, never parsed as
-    mathtext (every Text made while ``draw`` runs keeps ``parse_math=False``)."""
+    mathtext (every Text made while ``draw`` runs keeps ``parse_math=False``); and a letter
+    DejaVu Sans lacks (a Japanese room name) is drawn from an installed font that has it
+    (:func:`font_families`)."""
     @functools.wraps(draw)
     def literally(*args, **kwargs):
         import matplotlib
 
-        with matplotlib.rc_context({"text.parse_math": False}):
+        with matplotlib.rc_context({"text.parse_math": False,
+                                    "font.family": font_families()}):
             return draw(*args, **kwargs)
 
     return literally  # type: ignore[return-value]
+
+
+#: Fonts with the letters DejaVu Sans lacks (CJK, more scripts and symbols), in the order a
+#: letter is looked for in them; those installed are used (matplotlib's font fallback).
+FALLBACK_FONTS = ("Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans CJK TC",
+                  "Noto Sans CJK KR", "Noto Sans", "Noto Sans Symbols", "Noto Sans Symbols 2",
+                  "WenQuanYi Zen Hei", "Droid Sans Fallback", "Arial Unicode MS", "Symbola")
+
+
+@functools.cache
+def font_families() -> list[str]:
+    """DejaVu Sans (matplotlib's own: every layout here is measured in it), then the
+    :data:`FALLBACK_FONTS` this machine has (named only if installed: matplotlib warns of a
+    family it cannot find)."""
+    from matplotlib import font_manager
+
+    have = {f.name for f in font_manager.fontManager.ttflist}
+    return ["DejaVu Sans", *(name for name in FALLBACK_FONTS if name in have)]
 
 
 def drawn_words(fig) -> None:
