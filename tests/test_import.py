@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from fuego.cli import cli
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario.model import loads
-from fuego.scenario.vtt import convert, to_plan
+from fuego.scenario.vtt import convert, convert_levels, to_plan
 from fuego.scenario.vtt_read import parse
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind
@@ -447,6 +447,18 @@ def test_levels_exported_with_other_regions_stand_one_over_the_other(tmp_path, o
         floor = barrier(b, name, name.replace("upper", "ground"))
         assert floor is not None and floor.kind is BarrierKind.FLOOR
     assert barrier(b, "upper:D2", "upper:D3").kind is BarrierKind.WINDOW
+
+
+def test_one_grid_over_all_levels_is_the_one_that_fits_their_walls_best(tmp_path):
+    # the ground is a yard with no wall (any grid fits it); the floor above is the house on
+    # the odd 5-ft lines: its lines decide for both, though the yard is the first map
+    yard = vttgen.uvtt(18, 14, [])
+    g, u = write(tmp_path, "yard", yard), write(tmp_path, "house", vttgen.five_foot())
+    text, reports = convert_levels([g, u], levels=("ground", "upper"))
+    assert [r.phase for r in reports] == [(1, 1), (1, 1)]
+    b, room = rooms_of(text)
+    inside = {a for a, k in room.items() if not b.rooms[k].outdoors}
+    assert inside == {f"upper:{c}{r}" for c in "CDEFGH" for r in "3456"}
 
 
 def test_a_level_a_fraction_of_an_area_off_keeps_its_corner_and_says_so(tmp_path):

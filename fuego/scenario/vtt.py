@@ -138,16 +138,52 @@ class _Layout:
         return (p[0] + self.shift[0]) / self.k, (p[1] + self.shift[1]) / self.k
 
 
-def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
-            doors: tuple[int, ...] = (), windows_from_names: bool = False,
-            outside: bool = True, phase: tuple[int, int] | None = None) -> ImportedPlan:
-    """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
-    doors, windows and inner walls on fuego's 10-ft grid (``phase``: the 5-ft squares it is
-    moved by, where another level decided it; else the best for this map's walls)."""
-    _check_request(vtt, grid_feet, windows, doors, outside)
+@dataclass
+class _Fitted:
+    """A map rastered once (its walls in areas from ``x0``, ``y0``) and the 10-ft grid laid on
+    it every way it may start: per phase, how well its areas cover the rooms and the layout."""
+
+    grid: Any
+    fits: dict[tuple[int, int], tuple[float, _Layout]]
+
+    def best(self) -> tuple[int, int]:
+        """The phase whose areas cover the rooms best (the first of equals)."""
+        return max(self.fits, key=lambda p: (self.fits[p][0], -list(self.fits).index(p)))
+
+
+def _fitted(vtt: VttMap, grid_feet: int, outside: bool) -> _Fitted:
+    """At 5 ft a square the grid may start 5 ft in, either way (a house drawn on the odd 5-ft
+    lines keeps its walls on the grid's lines): every phase's layout and fit."""
+    from fuego.scenario import vtt_rooms
+
+    _check_request(vtt, grid_feet, (), (), outside)
     k = 10 / grid_feet  # squares per area
     grid, x0, y0 = _raster(vtt, k)
-    phase, lay = _best_layout(vtt, grid, k, x0, y0, outside, phase)
+    P = vtt_rooms.PIXELS
+    on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
+    fits: dict[tuple[int, int], tuple[float, _Layout]] = {}
+    for phase in [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]:
+        lay = _layout(vtt, grid, k, x0, y0, phase, outside)
+        if lay.cols <= MAX_PLAN_AREAS and lay.rows <= MAX_PLAN_AREAS:
+            # (a moved grid only where it fits better: a plain map stays on its corner)
+            fits[phase] = (vtt_rooms.fit(grid, lay.ox, lay.oy, lay.votes, on_map)
+                           - 0.002 * any(phase), lay)
+    return _Fitted(grid, fits)
+
+
+def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
+            doors: tuple[int, ...] = (), windows_from_names: bool = False,
+            outside: bool = True, phase: tuple[int, int] | None = None,
+            fitted: _Fitted | None = None) -> ImportedPlan:
+    """Find the rooms the walls enclose (:mod:`fuego.scenario.vtt_rooms`) and put them, their
+    doors, windows and inner walls on fuego's 10-ft grid (``phase``: the 5-ft squares it is
+    moved by, as the building's other levels have it; else the best for this map's walls;
+    ``fitted``: the map's layouts, made already)."""
+    _check_request(vtt, grid_feet, windows, doors, outside)
+    fitted = fitted or _fitted(vtt, grid_feet, outside)
+    if phase not in fitted.fits:  # (none asked for, or one too big for a plan)
+        phase = fitted.best()
+    grid, lay = fitted.grid, fitted.fits[phase][1]
     region, rooms = _regions(grid, lay)
     if not outside:
         _drop_outside(region, rooms)
@@ -230,30 +266,6 @@ def _layout(vtt: VttMap, grid, k: float, x0: int, y0: int, phase: tuple[int, int
     if lay.strip:
         lay.votes[0, :] = lay.votes[-1, :] = lay.votes[:, 0] = lay.votes[:, -1] = 0
     return lay
-
-
-def _best_layout(vtt: VttMap, grid, k: float, x0: int, y0: int, outside: bool,
-                 only: tuple[int, int] | None = None) -> tuple[tuple[int, int], _Layout]:
-    """At 5 ft a square the grid may start 5 ft in, either way: where its areas cover the
-    rooms best (a house drawn on the odd 5-ft lines keeps its walls on the grid's lines);
-    returns that phase and its layout (``only``: that phase, as another level has it)."""
-    from fuego.scenario import vtt_rooms
-
-    P = vtt_rooms.PIXELS
-    every = [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]
-    phases = every if only is None else [only]
-    on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
-    tried: list = []
-    for phase in phases:
-        lay = _layout(vtt, grid, k, x0, y0, phase, outside)
-        if lay.cols > MAX_PLAN_AREAS or lay.rows > MAX_PLAN_AREAS:
-            continue
-        tried.append((vtt_rooms.fit(grid, lay.ox, lay.oy, lay.votes, on_map)
-                      - 0.002 * any(phase), -len(tried), phase, lay))
-    if not tried:  # (the phase asked for makes the plan too big: the best one, then)
-        return _best_layout(vtt, grid, k, x0, y0, outside)
-    _, _, phase, lay = max(tried, key=lambda t: t[:2])
-    return phase, lay
 
 
 def _regions(grid, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
@@ -786,18 +798,32 @@ def _corner(plan: ImportedPlan) -> Point:
     return plan.vtt.origin[0] - plan.shift[0], plan.vtt.origin[1] - plan.shift[1]
 
 
-def _phase_over(first: ImportedPlan, vtt: VttMap) -> tuple[int, int] | None:
-    """The 5-ft phase that puts ``vtt``'s grid on the first level's lines of the drawing
-    (levels exported with other crops start on other squares), or None where none can:
-    10-ft squares, or corners a fraction of a square apart."""
-    k = 10 / first.grid_feet
-    if k != 2:
-        return None
-    corner = _corner(first)
-    moved = [vtt.origin[a] - corner[a] for a in (0, 1)]
-    if any(abs(m - round(m)) > _ALIGN_SLACK for m in moved):
-        return None
-    return round(moved[0]) % 2, round(moved[1]) % 2
+def _phases(maps: list[VttMap], fitted: list[_Fitted]) -> list[tuple[int, int] | None]:
+    """Each level's 5-ft phase, all on the same 10-ft lines of the drawing (levels exported
+    with other regions start on other squares): of the ways to lay one grid over them all,
+    the one whose areas cover the rooms of every level best, summed. A level whose corner is
+    a fraction of a square off the first's, or that one grid does not fit, gets its own best
+    (None)."""
+    first = maps[0].origin
+    moved: list[tuple[int, int] | None] = []
+    for vtt in maps:
+        d = [vtt.origin[a] - first[a] for a in (0, 1)]
+        whole = all(abs(m - round(m)) <= _ALIGN_SLACK for m in d)
+        moved.append((round(d[0]), round(d[1])) if whole else None)
+
+    def phase_of(i: int, p0: tuple[int, int]) -> tuple[int, int] | None:
+        m = moved[i]
+        if m is None or len(fitted[i].fits) == 1:  # (10-ft squares: a grid of one phase)
+            return None
+        return (p0[0] + m[0]) % 2, (p0[1] + m[1]) % 2
+
+    def total(p0: tuple[int, int]) -> float:
+        return sum(f.fits[p][0] if (p := phase_of(i, p0)) in f.fits else -1.0
+                   for i, f in enumerate(fitted) if moved[i] is not None)
+
+    ways = list(fitted[0].fits)
+    p0 = max(ways, key=lambda p: (total(p), -ways.index(p)))
+    return [phase_of(i, p0) for i in range(len(maps))]
 
 
 #: Squares by which two levels' corners may miss the grid and still be one above the other
@@ -902,12 +928,13 @@ def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] 
 
     sources = [os.fspath(p) for p in paths]
     names = level_names(sources, levels)
+    maps = [read(source) for source in sources]
+    fitted = [_fitted(vtt, grid_feet, outside) for vtt in maps]
     found: list[ImportedPlan] = []
-    for i, source in enumerate(sources):
-        vtt = read(source)
+    for i, (vtt, phase) in enumerate(zip(maps, _phases(maps, fitted))):
         plan = to_plan(vtt, grid_feet=grid_feet, windows=windows if i == 0 else (),
                        doors=doors if i == 0 else (), windows_from_names=windows_from_names,
-                       outside=outside, phase=_phase_over(found[0], vtt) if found else None)
+                       outside=outside, phase=phase, fitted=fitted[i])
         if not any(room["areas"] for room in plan.rooms):
             raise FuegoError("the map has no area left to import", where=vtt.source,
                              tip="keep the outside (drop --no-outside) or check the walls")
