@@ -7,6 +7,7 @@ and the summary of the runs it finished.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -208,34 +209,99 @@ def test_ctrl_c_stops_a_two_job_forecast_and_every_worker(tmp_path):
     assert _workers_gone(proc.pid)  # no worker left running
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
-    """Killed while it plays, a worker loses its unit for good: the forecast says so."""
+def _forecast_in_a_session(tmp_path, runs: int) -> subprocess.Popen:
+    """``fuego forecast tavern --runs RUNS --jobs 2`` in a session of its own (its workers
+    are the session's other processes)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     code = ("import sys; from fuego.cli import main; "
             "sys.argv = ['fuego'] + sys.argv[1:]; main()")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", "100000", "--jobs", "2"],
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", str(runs), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
         cwd=tmp_path)
+
+
+def _stopped_by_a_dead_worker(proc: subprocess.Popen) -> None:
+    """The forecast ends (a hang guard, not a speed claim) with the error of a dead worker,
+    and no worker is left."""
     try:
-        # a worker that has played for half a second of its own CPU time: killed as it starts
-        # (or while it waits for runs) it may hold the pool's queue lock, which no one then
-        # frees (docs/reliability.md)
-        deadline = time.monotonic() + 60
-        while not (playing := [p for p in _session_members(proc.pid)
-                               if p != proc.pid and _cpu_ticks(p) >= 50]):
-            assert time.monotonic() < deadline, "no worker played"
-            time.sleep(0.1)
-        os.kill(playing[0], signal.SIGKILL)  # as the out-of-memory killer would
-        out, err = proc.communicate(timeout=60)  # (a hang guard)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode == 2
+        with contextlib.suppress(OSError):  # (a worker stopped by the test goes on to die)
+            os.killpg(proc.pid, signal.SIGCONT)
+    assert proc.returncode == 2, err.decode()
     assert "a worker process stopped unexpectedly" in err.decode()
+    assert "Traceback" not in err.decode()
     assert _workers_gone(proc.pid)
+
+
+def _workers(proc: subprocess.Popen) -> list[int]:
+    return [p for p in _session_members(proc.pid) if p != proc.pid]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_is_an_error_not_a_hang(tmp_path):
+    """Killed while it plays, a worker loses its unit for good: the forecast says so."""
+    proc = _forecast_in_a_session(tmp_path, 100000)
+    try:
+        # a worker that has played for half a second of its own CPU time
+        deadline = time.monotonic() + 60
+        while not (playing := [p for p in _workers(proc) if _cpu_ticks(p) >= 50]):
+            assert time.monotonic() < deadline, "no worker played"
+            time.sleep(0.1)
+        os.kill(playing[0], signal.SIGKILL)  # as the out-of-memory killer would
+    finally:
+        _stopped_by_a_dead_worker(proc)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_as_it_appears_is_an_error_not_a_hang(tmp_path):
+    """Killed before it plays, a worker may die holding the lock of the queue the units come
+    in by (multiprocessing's Pool then waited for it forever as it stopped: 3 in 12 such
+    kills with the CPUs busy); the executor ends the others, and the forecast says so."""
+    proc = _forecast_in_a_session(tmp_path, 100000)
+    try:
+        deadline = time.monotonic() + 60
+        while not (workers := _workers(proc)):
+            assert time.monotonic() < deadline and proc.poll() is None, "no worker started"
+            time.sleep(0.002)
+        os.kill(workers[0], signal.SIGKILL)
+    finally:
+        _stopped_by_a_dead_worker(proc)
+
+
+def _idle(pid: int, seconds: float = 1.0) -> bool:
+    """Whether ``pid`` used no CPU time for ``seconds`` (a worker waiting for a unit)."""
+    before = _cpu_ticks(pid)
+    time.sleep(seconds)
+    return _cpu_ticks(pid) == before
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_while_it_waits_near_the_end_is_an_error_not_a_hang(tmp_path):
+    """One worker is stopped (SIGSTOP) holding a unit, so the forecast cannot end; the other
+    plays the rest and then waits for a unit that never comes, holding the units' queue's
+    lock: killed there, it is the error of a dead worker, not a hang."""
+    proc = _forecast_in_a_session(tmp_path, 64)  # (16 units of 4 runs)
+    try:
+        deadline = time.monotonic() + 60
+        while not (playing := [p for p in _workers(proc) if _cpu_ticks(p) >= 5]):
+            assert time.monotonic() < deadline and proc.poll() is None, "no worker played"
+            time.sleep(0.01)
+        held = playing[0]
+        os.kill(held, signal.SIGSTOP)
+        # (the other: stopped, the held one may hold the queue's lock; it waits all the same)
+        other = [p for p in _workers(proc) if p != held]
+        assert other, "one worker only"
+        while not _idle(other[0]):
+            assert time.monotonic() < deadline and proc.poll() is None, "the other never waited"
+        os.kill(other[0], signal.SIGKILL)
+    finally:
+        _stopped_by_a_dead_worker(proc)
 
 
 def _cpu_ticks(pid: int) -> int:
@@ -248,26 +314,24 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # (stat's utime and stime, fields 14 and 15)
 
 
-def test_a_worker_the_pool_replaced_is_an_error_though_none_listed_died():
-    """A worker that died before the forecast listed its workers is not among them; the pool
-    started another in its place, which its count of workers started tells."""
-    import multiprocessing
+class _ExitsWhenUnpickled:
+    """A variant whose unpickling ends the worker process at once (no test module needed
+    in it, so fork and spawn alike)."""
 
-    from fuego.forecast.pool import _Returns
+    def __reduce__(self):
+        return (os._exit, (1,))
+
+
+def test_a_worker_that_dies_before_it_plays_is_an_error_not_a_replacement():
+    """A worker that dies as it starts (here, unpickling the variants) is an error: the
+    executor starts none in its place, and every unit fails (multiprocessing's Pool started
+    another, unseen, and played on)."""
+    from fuego.forecast.pool import ProcessPool
     from fuego.forecast.units import Unit
 
-    class Waiting:  # (the pool's results: none comes back, as when its lock is held)
-        ticks = 0
-
-        def next(self, timeout):
-            self.ticks += 1
-            assert self.ticks < 100, "the forecast waited on: a hang"
-            raise multiprocessing.TimeoutError
-
-    back = _Returns([Unit(0, 1, 0, 4)], [], None, None)
-    back.results = Waiting()
     with pytest.raises(FuegoError, match="a worker process stopped unexpectedly"):
-        back.collect([], lambda: True, 0.01, lambda: None)
+        ProcessPool(2).run([_ExitsWhenUnpickled()],  # type: ignore[list-item]  # (never played)
+                           [Unit(0, 1, 0, 1), Unit(0, 1, 1, 2)], [])
 
 
 SHIP = ROOT / "campaigns" / "ship.yaml"

@@ -1,41 +1,61 @@
-"""The default executor: a pool of worker processes on this machine (``--jobs J``).
+"""The default executor: worker processes on this machine (``--jobs J``), run by a
+:class:`concurrent.futures.ProcessPoolExecutor`, one future per unit.
 
 Worker processes are forked on Linux (fast, and they inherit the warmed-up caches; ``fuego
-forecast`` runs no thread while they start: its progress bar refreshes by hand) and spawned
+forecast`` runs no thread while they start: its progress bar refreshes by hand, and the
+executor forks them all at the first unit, before its own thread starts) and spawned
 elsewhere; each receives the variants once, pickled. ``start_method`` overrides the choice.
 
 Ctrl-C stops every worker at once: each abandons the run it is playing and sends back the runs
-it finished, within :data:`STOP_WAIT` seconds, after which the pool is terminated. The forecast
+it finished, within :data:`STOP_WAIT` seconds, after which the workers are killed. The forecast
 counts its Ctrl-Cs itself (:class:`~fuego.forecast.interrupts.Interrupts`), so none is lost
 where Python drops the :class:`KeyboardInterrupt` (a garbage collector's callback, a
 ``__del__``). A worker dies with its parent however that ends (Linux), so none is left behind.
+
+A worker that dies (out of memory, ``kill -9``), whatever it was doing, breaks the executor:
+it starts none in its place, ends the others, and every unit not back fails with
+``BrokenProcessPool``, a FuegoError here. The forecast never waits on the executor without a
+bound: a worker killed while it waits for a unit dies holding the call queue's read lock, and
+the executor's own ``shutdown(wait=True)`` can then wait forever for a worker blocked on that
+lock (when it learns of the death after being told to shut down); the forecast gives its
+workers :data:`STOP_WAIT` seconds to exit and kills the rest (docs/reliability.md).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import pickle
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, Stopped
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
-from fuego.forecast.interrupts import counted_interrupts
+from fuego.forecast.interrupts import Interrupts, counted_interrupts
 from fuego.forecast.units import RunGuard, Unit, Variant, play_unit
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
 
 __all__ = ["ProcessPool", "STOP_WAIT"]
 
-#: After Ctrl-C, how long to wait for the workers' finished runs before stopping them.
+#: How long the workers get to stop on their own before they are killed: after Ctrl-C, to send
+#: back the runs they finished; after the last unit, to exit.
 STOP_WAIT = 0.6
+#: At most how long the executor's thread may take to end once its workers are gone (a bound
+#: only: milliseconds).
+_THREAD_WAIT = 5.0
 
 
 # -- in a worker process --------------------------------------------------------------------------
 _GUARD = RunGuard()
+#: The signals that end a forecast and a worker: SIGTERM and SIGHUP where they exist.
+_STOPS = {getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)}
 _WORKER: dict[str, Any] = {}
 
 
@@ -48,14 +68,14 @@ def _on_interrupt(signum: int, frame: Any) -> None:
 
 
 def _init_worker(blob: bytes, done: Any) -> None:
-    import signal
-
     signal.signal(signal.SIGINT, _on_interrupt)
-    # a worker dies at once of SIGTERM (the pool's terminate) and SIGHUP, whatever its parent
-    # installed before forking, and dies with its parent however that ends (kill -9 too)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    # a worker dies at once of SIGTERM (the executor's terminate) and SIGHUP, whatever its parent
+    # installed before forking (held until now: _stops_held), and dies with its parent however
+    # that ends (kill -9 too)
+    for number in _STOPS:
+        signal.signal(number, signal.SIG_DFL)
+    if _STOPS and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     _die_with_parent()
     _GUARD.stop = _GUARD.playing = False
     _WORKER["variants"] = pickle.loads(blob)
@@ -113,46 +133,44 @@ class ProcessPool:
         totals as it comes back. A Ctrl-C keeps what the workers finish within STOP_WAIT
         seconds; SIGTERM or SIGHUP ends them at once; a worker that dies is a FuegoError."""
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
         blob = _pickled(variants)
         with counted_interrupts() as interrupts:
             ctx = multiprocessing.get_context(self._start_method())
             done = ctx.Value("q", 0)
             back = _Returns(units, totals, progress, done)
-            before = set(multiprocessing.active_children())
-            size = min(self.jobs, len(units))
-            pool = _counting_pool()(size, initializer=_init_worker, initargs=(blob, done),
-                                    context=ctx)
-            # (one killed before this look is reaped by it and is not among them; the pool
-            # starts another in its place, which its count of workers started tells)
-            workers = [p for p in multiprocessing.active_children() if p not in before]
-            try:
-                back.results = pool.imap_unordered(_play, list(units))
-                # a Ctrl-C is raised at the next tick, whether it came meanwhile or earlier
-                # and was dropped: never inside the pool's waits or a library's callback
-                with interrupts.deferred():
-                    back.collect(workers, lambda: pool.started > size, self.tick,
-                                 interrupts.check)
-                interrupts.check()
-                pool.close()
-            except KeyboardInterrupt:
-                back.last_ones()
-                pool.terminate()
-                pool.join()
-                raise
-            except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
-                pool.terminate()
-                pool.join()
-                raise
-            except Exception as exc:
-                pool.terminate()
-                pool.join()
-                if isinstance(exc, FuegoError):
+            workers = _Workers()
+            # a Ctrl-C is raised at the next tick, whether it came meanwhile or earlier and
+            # was dropped: never inside the executor's waits or locks (a future's lock left
+            # held would stop the executor's thread for good)
+            with interrupts.deferred():
+                executor = ProcessPoolExecutor(min(self.jobs, len(units)), mp_context=ctx,
+                                               initializer=_init_worker, initargs=(blob, done))
+                grace = 0.0  # (after an error or a stop the workers are killed at once)
+                try:
+                    with _stops_held():  # (the executor starts its workers as units come)
+                        back.pending = {executor.submit(_play, unit) for unit in units}
+                    back.collect(self.tick, interrupts.check)
+                    interrupts.check()
+                    grace = STOP_WAIT
+                except KeyboardInterrupt:
+                    back.last_ones(executor, workers, interrupts)
                     raise
-                raise FuegoError(f"a worker process stopped unexpectedly "
-                                 f"({type(exc).__name__}: {exc})",
-                                 tip="try fewer --jobs, or --jobs 1") from exc
-            pool.join()
+                except Stopped:  # SIGTERM or SIGHUP: the workers go with the forecast, at once
+                    raise
+                except BrokenProcessPool:
+                    raise FuegoError("a worker process stopped unexpectedly (out of memory, "
+                                     "or killed)", tip="try fewer --jobs, or --jobs 1") from None
+                except FuegoError:
+                    raise
+                except Exception as exc:
+                    raise FuegoError(f"a worker process stopped unexpectedly "
+                                     f"({type(exc).__name__}: {exc})",
+                                     tip="try fewer --jobs, or --jobs 1") from exc
+                finally:
+                    workers.end(executor, grace)
         if back.added < back.runs:  # the workers were stopped (a Ctrl-C this process did not see)
             raise KeyboardInterrupt
 
@@ -165,27 +183,6 @@ class ProcessPool:
         return "fork" if linux and threading.active_count() == 1 else "spawn"
 
 
-@functools.cache
-def _counting_pool() -> type:
-    """multiprocessing's pool (imported with the first forecast on workers) counting the
-    worker processes it starts, through ``Process`` (the hook its own thread pool overrides):
-    it starts one in place of any that dies, so more than its size means one died, whenever
-    that was."""
-    from multiprocessing.pool import Pool
-
-    class CountingPool(Pool):
-        started = 0
-
-        # (a static method there, but always called as self.Process, the bound method handed
-        # to the pool's worker-handler thread too: so each pool counts its own)
-        def Process(  # type: ignore[override]  # noqa: N802 - the pool's name for it
-                self, ctx: Any, *args: Any, **kwds: Any) -> Any:
-            self.started += 1
-            return ctx.Process(*args, **kwds)
-
-    return CountingPool
-
-
 def _pickled(variants: Sequence[Variant]) -> bytes:
     """The variants as the workers receive them (a scenario that cannot be pickled cannot be
     sent: --jobs 1 plays it here)."""
@@ -196,6 +193,69 @@ def _pickled(variants: Sequence[Variant]) -> bytes:
                          tip="use --jobs 1") from exc
 
 
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """SIGTERM and SIGHUP held (blocked) meanwhile, and raised after it if one came: a
+    worker started meanwhile holds them until it has reset them to their default (a SIGTERM
+    from the executor ending it as it starts would run this process's handler in it, whose
+    exception it prints). A worker's Ctrl-C needs no such care: the forecast's handler it
+    starts with only counts."""
+    if not (_STOPS and hasattr(signal, "pthread_sigmask")):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+class _Workers:
+    """The executor's worker processes and threads, told from this process's others by
+    multiprocessing's list of its children and threading's of threads (the executor's own
+    are private); the processes alive when asked."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.before = set(multiprocessing.active_children())
+        self.threads_before = set(threading.enumerate())
+
+    def alive(self) -> list[BaseProcess]:
+        import multiprocessing
+
+        return [p for p in multiprocessing.active_children() if p not in self.before]
+
+    def interrupt(self) -> None:
+        """SIGINT to each: it stops its run and sends back the runs it finished."""
+        import os
+
+        for child in self.alive():
+            if child.pid:  # (never 0: that would be this process's whole group)
+                with contextlib.suppress(OSError):
+                    os.kill(child.pid, signal.SIGINT)
+
+    def end(self, executor: ProcessPoolExecutor, grace: float) -> None:
+        """Shut the executor down without waiting for it, give the workers ``grace`` seconds
+        to exit and kill the rest: one blocked on the lock of a worker that died with it would
+        wait forever, and the executor (and this process's exit) with it. Then wait for the
+        executor's thread, which ends once its workers have (bounded all the same): Python's
+        exit would race it (its exit hook writes to a pipe the thread closes: "Exception
+        ignored ... Bad file descriptor")."""
+        executor.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace
+        try:
+            for child in self.alive():
+                child.join(max(0.0, deadline - time.monotonic()))
+        finally:  # (a SIGTERM meanwhile too)
+            for child in self.alive():
+                with contextlib.suppress(OSError):
+                    child.kill()
+        deadline = time.monotonic() + _THREAD_WAIT
+        for thread in set(threading.enumerate()) - self.threads_before:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+
 class _Returns:
     """The units' counts as the workers send them back, added to the totals; the runs done
     so far shown (``done``: the workers' shared count)."""
@@ -204,8 +264,7 @@ class _Returns:
                  done: Any) -> None:
         self.units, self.totals, self.progress, self.done = units, totals, progress, done
         self.runs = sum(u.runs for u in units)
-        self.results: Any = None  # the pool's results, in the order they finish
-        self.finished = 0
+        self.pending: set[Future[tuple[Unit, Counts]]] = set()  # the units not back yet
         self.added = 0
 
     def add(self, unit: Unit, counts: Counts) -> None:
@@ -217,56 +276,43 @@ class _Returns:
     def show(self) -> None:
         """The runs done so far, to the progress line."""
         if self.progress:
-            self.progress(min(self.done.value, self.runs), self.runs)
+            # (read past its lock: a worker killed holding it would stop this process for good)
+            self.progress(min(self.done.get_obj().value, self.runs), self.runs)
 
-    def collect(self, workers: list, replaced: Callable[[], bool], tick: float,
-                check: Callable[[], None]) -> None:
+    def collect(self, tick: float, check: Callable[[], None]) -> None:
         """Every unit's counts as it comes back, ``check()`` at each tick (it raises for a
-        Ctrl-C); a worker killed (out of memory, kill -9) loses the unit it plays for good,
-        or the pool's lock it held while it waited for one, and the pool would wait forever:
-        a FuegoError, whether one of ``workers`` ended or the pool ``replaced()`` one that
-        died before they were listed."""
-        import multiprocessing
+        Ctrl-C). A unit's exception is raised: ``BrokenProcessPool`` for every unit not back
+        once a worker died (out of memory, kill -9), whether it played or waited for one."""
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        while self.finished < len(self.units):
-            try:
-                unit, counts = self.results.next(timeout=tick)
-            except multiprocessing.TimeoutError:
-                if any(p.exitcode not in (None, 0) for p in workers) or replaced():
-                    raise FuegoError("a worker process stopped unexpectedly (out of "
-                                     "memory, or killed)",
-                                     tip="try fewer --jobs, or --jobs 1") from None
-            else:
-                self.add(unit, counts)
-                self.finished += 1
+        while self.pending:
+            finished, self.pending = wait(self.pending, timeout=tick,
+                                          return_when=FIRST_COMPLETED)
+            for future in finished:
+                self.add(*future.result())
             self.show()
             check()
 
-    def last_ones(self) -> None:
+    def last_ones(self, executor: ProcessPoolExecutor, workers: _Workers,
+                  interrupts: Interrupts) -> None:
         """After a Ctrl-C: every worker stops its run now and sends back the runs it finished
         (a terminal's Ctrl-C reaches them too; a SIGINT to this process alone is passed on);
-        what has not come back within STOP_WAIT seconds is dropped with the workers."""
-        import multiprocessing
-        import os
-        import signal
+        the units no worker has taken are cancelled, and what has not come back within
+        STOP_WAIT seconds, or by a second Ctrl-C, is dropped with the workers."""
+        from concurrent.futures import FIRST_COMPLETED, wait
 
-        for child in multiprocessing.active_children():
-            with contextlib.suppress(OSError):
-                os.kill(child.pid or 0, signal.SIGINT)
-        if self.results is None:
-            return
+        executor.shutdown(wait=False, cancel_futures=True)
+        workers.interrupt()
         deadline = time.monotonic() + STOP_WAIT
+        asked = interrupts.count  # (one more is a second Ctrl-C: stop waiting)
         try:
-            while self.finished < len(self.units) and time.monotonic() < deadline:
-                try:
-                    unit, counts = self.results.next(timeout=max(0.01,
-                                                                 deadline - time.monotonic()))
-                except multiprocessing.TimeoutError:
-                    break
-                except Exception:  # noqa: BLE001 - a worker stopped between runs: nothing
-                    self.finished += 1
-                    continue
-                self.finished += 1
-                self.add(unit, counts)
+            while (self.pending and interrupts.count == asked
+                   and (left := deadline - time.monotonic()) > 0):
+                finished, self.pending = wait(self.pending, timeout=min(left, 0.05),
+                                              return_when=FIRST_COMPLETED)
+                for future in finished:
+                    # (cancelled, or the executor broke: a worker stopped between runs)
+                    with contextlib.suppress(Exception):
+                        self.add(*future.result())
         except KeyboardInterrupt:
-            pass  # a second Ctrl-C: stop waiting
+            pass  # a second Ctrl-C where SIGINT's handler is not the forecast's
