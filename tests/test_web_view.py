@@ -407,6 +407,28 @@ def test_what_changed_this_round_is_marked(tavern_flashed):
     assert 'class="fire fire-hot new"' in svg or 'class="fire fire-regular new"' in svg
 
 
+def test_a_flashover_mark_never_covers_a_fires_number(tavern_flashed):
+    # a room that flashed over is ablaze: its "flashover" line goes where no number is
+    _player, live = tavern_flashed
+    ns = "{http://www.w3.org/2000/svg}"
+    marks = 0
+    for _, view, _ in live.views:
+        for lv in view["levels"]:
+            svg = ElementTree.fromstring(level_svg(lv))
+            numbers = [(float(t.get("x")), float(t.get("y"))) for g in svg.iter(f"{ns}g")
+                       if (g.get("class") or "").startswith("fire ")
+                       for t in g.iter(f"{ns}text")]
+            for t in svg.iter(f"{ns}text"):
+                if t.get("class") != "flashed outlined":
+                    continue
+                marks += 1
+                x, y = float(t.get("x")), float(t.get("y"))  # (baseline; 11 px, ~60 px wide)
+                for nx, ny in numbers:  # (baseline; 31 px digits, ~20 px wide each)
+                    apart = abs(nx - x) > 30 + 10 or y - 9 > ny or y < ny - 23
+                    assert apart, (lv["name"], t.get("x"), t.get("y"), nx, ny)
+    assert marks  # (the kitchen and the bar flash over in round 4)
+
+
 def _override(scene, text: str) -> None:
     from fuego.table.overrides import apply_override, normalize_override
 

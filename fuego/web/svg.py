@@ -16,6 +16,8 @@ Every element a test looks for carries an ``id`` in the words ``fuego map`` uses
 
 from __future__ import annotations
 
+import math
+
 from typing import Any
 
 from fuego.engine.fire import FireState
@@ -249,7 +251,14 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
     cv.add(f"<g{base}>{''.join(parts)}</g>")
 
 
+#: Cols either side of a room label's middle that its "flashover" line covers (the word at
+#: 11 px, about 60 px wide, on a 64-px area).
+_FLASHED_HALF = 0.47
+
+
 def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
+    fires = {(f["col"], f["row"]) for f in level["fires"]}
+    figures = {(f["col"], f["row"]) for f in level["figures"]}
     for room in level["rooms"]:
         x, y = cv.x(room["x"] - 0.5) + S / 2, cv.y(room["y"] - 0.5) + 14
         room_px = room.get("width", 1) * S - 8
@@ -262,8 +271,15 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
                f'{_attr(font_style="italic" if room["outdoors"] else None)}>'
                f'{escape(room["name"])}</text>')
         if room["flashed"]:  # a second, short line: the name's line stays as wide as the name
-            cv.add(f'<text{_attr(x=x, y=y + 13, fill=FIRE["regular"], font_size=11)}'
-                   f'{_attr(font_weight="bold", text_anchor="middle", class_="flashed outlined")}>'
+            # under the name, or where a fire's number is there (a room that flashed over is
+            # ablaze), along the bottom of the area: never over the number, nor a token
+            row = math.floor(room["y"])
+            under = {(c, row) for c in range(math.floor(room["x"] - _FLASHED_HALF),
+                                             math.floor(room["x"] + _FLASHED_HALF) + 1)}
+            low = bool(under & fires) and not under & figures
+            cv.add(f'<text{_attr(x=x, y=cv.y(row) + S - 5 if low else y + 13)}'
+                   f'{_attr(fill=FIRE["regular"], font_size=11, font_weight="bold")}'
+                   f'{_attr(text_anchor="middle", class_="flashed outlined")}>'
                    f"flashover</text>")
 
 
