@@ -17,7 +17,6 @@ Every element a test looks for carries an ``id`` in the words ``fuego map`` uses
 from __future__ import annotations
 
 import math
-
 from typing import Any
 
 from fuego.engine.fire import FireState
