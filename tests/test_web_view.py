@@ -415,14 +415,14 @@ def test_a_flashover_mark_never_covers_a_fires_number(tavern_flashed):
     for _, view, _ in live.views:
         for lv in view["levels"]:
             svg = ElementTree.fromstring(level_svg(lv))
-            numbers = [(float(t.get("x")), float(t.get("y"))) for g in svg.iter(f"{ns}g")
+            numbers = [(float(t.attrib["x"]), float(t.attrib["y"])) for g in svg.iter(f"{ns}g")
                        if (g.get("class") or "").startswith("fire ")
                        for t in g.iter(f"{ns}text")]
             for t in svg.iter(f"{ns}text"):
                 if t.get("class") != "flashed outlined":
                     continue
                 marks += 1
-                x, y = float(t.get("x")), float(t.get("y"))  # (baseline; 11 px, ~60 px wide)
+                x, y = float(t.attrib["x"]), float(t.attrib["y"])  # (baseline; 11 px, ~60 px)
                 for nx, ny in numbers:  # (baseline; 31 px digits, ~20 px wide each)
                     apart = abs(nx - x) > 30 + 10 or y - 9 > ny or y < ny - 23
                     assert apart, (lv["name"], t.get("x"), t.get("y"), nx, ny)
