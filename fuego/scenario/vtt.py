@@ -140,8 +140,8 @@ class _Layout:
 
 @dataclass
 class _Fitted:
-    """A map rastered once (its walls in areas from ``x0``, ``y0``) and the 10-ft grid laid on
-    it every way it may start: per phase, how well its areas cover the rooms and the layout."""
+    """A map rastered once (``grid``: its walls drawn in areas) and the 10-ft grid laid on it
+    every way it may start: per phase, how well its areas cover the rooms, and the layout."""
 
     grid: Any
     fits: dict[tuple[int, int], tuple[float, _Layout]]
