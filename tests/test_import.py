@@ -456,6 +456,10 @@ def test_one_grid_over_all_levels_is_the_one_that_fits_their_walls_best(tmp_path
     g, u = write(tmp_path, "yard", yard), write(tmp_path, "house", vttgen.five_foot())
     text, reports = convert_levels([g, u], levels=("ground", "upper"))
     assert [r.phase for r in reports] == [(1, 1), (1, 1)]
+    # the yard's grid lies on the house's lines, which costs it nothing: said, not warned of
+    assert [(r.shared_grid, r.grid_worse) for r in reports] == [(True, False), (False, False)]
+    assert "on the lines it has on the other levels." in text and "check its rooms' edges" \
+        not in text
     b, room = rooms_of(text)
     inside = {a for a, k in room.items() if not b.rooms[k].outdoors}
     assert inside == {f"upper:{c}{r}" for c in "CDEFGH" for r in "3456"}

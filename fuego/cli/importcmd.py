@@ -115,7 +115,10 @@ def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]
            if report.skipped_portals else "")
         + ("; an outdoor strip added around the map for the doors and windows of its "
            "outer wall" if report.strip else "")
-        + ("; the grid moved 5 ft to keep the walls on its lines" if any(report.phase) else "")
+        + ("; the grid laid on the other levels' lines"
+           + (" (its walls alone would have it 5 ft over)" if report.grid_worse else "")
+           if report.shared_grid else
+           "; the grid moved 5 ft to keep the walls on its lines" if any(report.phase) else "")
         + (f"; {report.placed.lower()} to stand over the other levels" if report.placed
            else "")]
     if report.unaligned:

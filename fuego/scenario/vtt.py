@@ -105,6 +105,10 @@ class ImportedPlan:
     offset: tuple[int, int] = (0, 0)
     #: why the level could not be put over the others, when it could not
     unaligned: str = ""
+    #: the grid lies as on the building's other levels, not where this map alone would have
+    #: it; and its walls fit it worse for that (not only a tie broken)
+    shared_grid: bool = False
+    grid_worse: bool = False
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.places import column_letters
@@ -138,6 +142,10 @@ class _Layout:
         return (p[0] + self.shift[0]) / self.k, (p[1] + self.shift[1]) / self.k
 
 
+#: What a moved grid gives up against one at the map's corner, to break a tie between them.
+_FIT_TIE = 0.002
+
+
 @dataclass
 class _Fitted:
     """A map rastered once (``grid``: its walls drawn in areas) and the 10-ft grid laid on it
@@ -145,6 +153,11 @@ class _Fitted:
 
     grid: Any
     fits: dict[tuple[int, int], tuple[float, _Layout]]
+
+    def cover(self, phase: tuple[int, int]) -> float:
+        """How well the areas of the grid laid at ``phase`` cover the rooms (the tie-break
+        taken off)."""
+        return self.fits[phase][0] + _FIT_TIE * any(phase)
 
     def best(self) -> tuple[int, int]:
         """The phase whose areas cover the rooms best (the first of equals)."""
@@ -162,12 +175,12 @@ def _fitted(vtt: VttMap, grid_feet: int, outside: bool) -> _Fitted:
     P = vtt_rooms.PIXELS
     on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
     fits: dict[tuple[int, int], tuple[float, _Layout]] = {}
+    # (a moved grid only where it fits better: a plain map stays on its corner)
     for phase in [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]:
         lay = _layout(vtt, grid, k, x0, y0, phase, outside)
         if lay.cols <= MAX_PLAN_AREAS and lay.rows <= MAX_PLAN_AREAS:
-            # (a moved grid only where it fits better: a plain map stays on its corner)
             fits[phase] = (vtt_rooms.fit(grid, lay.ox, lay.oy, lay.votes, on_map)
-                           - 0.002 * any(phase), lay)
+                           - _FIT_TIE * any(phase), lay)
     return _Fitted(grid, fits)
 
 
@@ -181,8 +194,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     ``fitted``: the map's layouts, made already)."""
     _check_request(vtt, grid_feet, windows, doors, outside)
     fitted = fitted or _fitted(vtt, grid_feet, outside)
+    best = fitted.best()
     if phase not in fitted.fits:  # (none asked for, or one too big for a plan)
-        phase = fitted.best()
+        phase = best
     grid, lay = fitted.grid, fitted.fits[phase][1]
     region, rooms = _regions(grid, lay)
     if not outside:
@@ -197,7 +211,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                                                   windows_from_names)
     inner = _inner_walls(grid, lay, taken, room_of)
     return ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
-                        sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase)
+                        sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase,
+                        shared_grid=phase != best,
+                        grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9)
 
 
 def _check_request(vtt: VttMap, grid_feet: int, windows: tuple[int, ...],
@@ -482,8 +498,14 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
         add(f"# The map is an export region: its corner is at square ({vtt.origin[0]:g}, "
             f"{vtt.origin[1]:g}) of the drawing, and")
         add("# walls and portals were cut to it (the walls beyond still enclose its rooms).")
-    if any(plan.phase):
-        moved = " and ".join(w for w, p in (("left", plan.phase[0]), ("up", plan.phase[1])) if p)
+    moved = " and ".join(w for w, p in (("left", plan.phase[0]), ("up", plan.phase[1])) if p)
+    if plan.shared_grid:
+        add(f"# The 10-ft grid {'starts 5 ft ' + moved + ' of' if moved else 'starts at'} the "
+            "map's corner, on the lines it has on the other levels"
+            + ("" if plan.grid_worse else "."))
+        if plan.grid_worse:
+            add("# (this map's walls alone would have it 5 ft over: check its rooms' edges).")
+    elif any(plan.phase):
         add(f"# The walls stand on the odd 5-ft lines: the 10-ft grid starts 5 ft {moved} of the "
             "map's corner,")
         add("# so every wall stays on a grid line and no room moves.")
@@ -773,6 +795,10 @@ class ImportReport:
     offset: tuple[int, int] = (0, 0)
     #: why it could not be put over the others, when it could not
     unaligned: str = ""
+    #: the grid lies as on the other levels, not where this map alone would have it; and its
+    #: walls fit it worse for that
+    shared_grid: bool = False
+    grid_worse: bool = False
 
     @property
     def placed(self) -> str:
@@ -788,7 +814,7 @@ def report_of(plan: ImportedPlan, level: str) -> ImportReport:
                         any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
                         dropped(plan), list(plan.vtt.clipped),
                         sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase,
-                        plan.offset, plan.unaligned)
+                        plan.offset, plan.unaligned, plan.shared_grid, plan.grid_worse)
 
 
 # -- levels over one another ----------------------------------------------------------------------
