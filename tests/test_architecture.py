@@ -608,8 +608,8 @@ WORDS_ALLOWED: dict[str, int] = {
     "forecast/cluster.py": 2,  # Dask's future states
     # A command-line option's value, already one of click.Choice's words at the edge.
     "cli/export.py": 4,  # the output format (uvtt, foundry)
-    "cli/forecast.py": 5,  # the report's format (pdf) and paper (letter)
-    "cli/mapcmd.py": 6,  # the map's format (png, pdf, svg)
+    "cli/forecast.py": 4,  # the report's format (pdf) and paper (letter)
+    "cli/mapcmd.py": 7,  # the map's format (png, pdf, svg); a report's paper (letter)
     "render/forecast_plot.py": 1,  # the report's layout (pages)
     "render/mapdraw.py": 7,  # the layout (pages, 2); matplotlib's alignments (4); a blank (1)
     # Characters, not words.

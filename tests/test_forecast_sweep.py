@@ -240,6 +240,27 @@ def test_no_word_of_a_drawn_sweep_leaves_its_page_or_covers_a_panel(tavern, pape
         assert all(b is not None and box.y0 > b.y1 for b in boxes)
 
 
+def test_a_sweep_of_many_variants_takes_pages_each_led_by_the_scenario_as_written():
+    from fuego.render.map_style import PAPER
+    from fuego.render.sweep_plot import plot_sweep
+    from fuego.scenario.model import loads
+
+    cell = loads(CELL, "cell.yaml")
+    variants = [dataclasses.replace(parse_vary("door cell door=open"), name=f"open {k}")
+                for k in range(1, 61)]
+    result = sweep(cell, variants, runs=2, rounds=2, seed=1)
+    pages = plot_sweep(result, "letter")
+    assert len(pages) > 1
+    seen = []
+    for fig in pages:
+        assert tuple(fig.get_size_inches()) == PAPER["letter"]
+        labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        assert labels[0] == "0. as written"
+        seen += labels[1:]
+    assert seen == [f"{k}. open {k}" for k in range(1, 61)]  # each once, in order
+    assert len(plot_sweep(result)) == 1  # (a picture: one, as tall as it needs)
+
+
 def test_a_sweep_is_written_to_out_as_a_picture_or_on_paper(tmp_path):
     scene = tmp_path / "cell.yaml"
     scene.write_text(CELL, encoding="utf-8")
@@ -259,6 +280,7 @@ def test_a_sweep_is_written_to_out_as_a_picture_or_on_paper(tmp_path):
     r = CliRunner().invoke(cli, [*args, "--out", str(pdf), "--paper", "letter"],
                            catch_exceptions=False)
     assert r.exit_code == 0, r.output
+    assert f"fuego forecast: wrote {pdf} (1 Letter page)" in r.output
     assert pdf.read_bytes().startswith(b"%PDF") and b"/MediaBox [ 0 0 612 792 ]" in \
         pdf.read_bytes()
 

@@ -289,13 +289,12 @@ def write_report(result, as_json: bool, elapsed: float, jobs: int, out: str | No
         for line in summary_lines(result.summary(), elapsed, jobs, by):
             click.echo(line)
     if out and result.runs:
-        from fuego.cli.mapcmd import save_figures
+        from fuego.cli.mapcmd import pages_said, save_figures
         from fuego.render.forecast_plot import plot_forecast
 
         assert fmt is not None
         figures = plot_forecast(result, by_round, layout="pages" if fmt == "pdf" else "side",
                                 paper=paper or "a4")
         save_figures(figures, target, fmt, dpi)
-        pages = (f" ({len(figures)} {paper.capitalize() if paper == 'letter' else 'A4'} "
-                 f"page{'s' if len(figures) != 1 else ''})" if fmt == "pdf" and paper else "")
+        pages = pages_said(figures, paper) if fmt == "pdf" else ""
         click.echo(f"fuego forecast: wrote {out}{pages}", err=as_json)

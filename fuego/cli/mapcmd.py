@@ -132,6 +132,15 @@ def session_scene(path: str, round_: int | None = None):
     return player.scene
 
 
+def pages_said(figures: list, paper: str | None) -> str:
+    """`` (3 Letter pages)``: a PDF's pages and their paper, as the commands say them (""
+    without a paper: one picture)."""
+    if not paper:
+        return ""
+    sheet = paper.capitalize() if paper == "letter" else "A4"
+    return f" ({len(figures)} {sheet} page{'s' if len(figures) != 1 else ''})"
+
+
 @contextlib.contextmanager
 def _missing_letters(path: str, keeps_text: bool):
     """matplotlib's warning for each letter of a name no installed font has, said once, in

@@ -130,11 +130,12 @@ def run_sweep(file: str, vary: tuple[str, ...], sweep_file: str | None, runs: in
         for line in sweep_lines(result, elapsed):
             click.echo(line)
     if out and any(r.runs for r in result.results):
-        from fuego.cli.mapcmd import save_figures
+        from fuego.cli.mapcmd import pages_said, save_figures
         from fuego.render.sweep_plot import plot_sweep
 
         assert fmt is not None
-        save_figures(plot_sweep(result, paper), target, fmt, dpi)
-        click.echo(f"fuego forecast: wrote {out}", err=as_json)
+        figures = plot_sweep(result, paper)
+        save_figures(figures, target, fmt, dpi)
+        click.echo(f"fuego forecast: wrote {out}{pages_said(figures, paper)}", err=as_json)
     if interrupted:
         raise SystemExit(130)

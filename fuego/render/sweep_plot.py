@@ -1,19 +1,21 @@
 """A what-if sweep drawn as the terminal's "side by side" table (pure: Figures only).
 
-:func:`plot_sweep` turns a :class:`fuego.forecast.sweep.SweepResult` into one figure: a panel
-per column of the table (the fire still burning at the last round, then each hero down:
+:func:`plot_sweep` turns a :class:`fuego.forecast.sweep.SweepResult` into figures: a panel
+per column of the table (the fire burning at the last round, then each hero down:
 knocked out or killed), a row per variant, each share a dot on its 95 % Wilson interval. The
 scenario as written is the shaded band down every panel, so a variant reads against it at a
 glance; a variant whose difference from it is one the runs can tell (the interval of the
 difference leaves out 0, the terminal's ``*``) is coloured, orange where the share is higher,
 blue where lower, and marked ``*``. The variants' names are drawn as written.
 
-The panels go at most four to a row, so a PDF page of either paper holds a sweep of many heroes;
-``paper`` sets the PDF's page (None: the figure is as big as its rows need, for PNG and SVG).
+The panels go at most four to a row, so a PDF page of either paper holds a sweep of many
+heroes; ``paper`` sets the PDF's pages, as many as its variants take, each led by the scenario
+as written (None: one figure as big as its rows need, for PNG and SVG).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.forecast.sweep import told_apart
@@ -54,9 +56,9 @@ def _label(v: int, name: str) -> str:
 
 @literal_text
 def plot_sweep(result: SweepResult, paper: str | None = None) -> list[Figure]:
-    """The sweep's figure (see the module docstring). Nothing is saved or shown."""
-    from matplotlib.figure import Figure
-
+    """The sweep's figures (see the module docstring): one as big as its rows need, or on
+    ``paper`` as many pages as its variants take, each page's rows led by the scenario as
+    written. Nothing is saved or shown."""
     measures = _measures(result)
     n = len(result.variants)
     margin = PAPER_MARGIN if paper else 0.3
@@ -78,22 +80,52 @@ def plot_sweep(result: SweepResult, paper: str | None = None) -> list[Figure]:
     title_w = wrap_words(title, width - 2 * margin, TITLE_PT, bold=True)
     sub_w = wrap_words(sub, width - 2 * margin, SUB_PT)
     top = margin + 0.24 * (title_w.count("\n") + 1) + 0.16 * (sub_w.count("\n") + 1) + 0.25
-    panel_h = n * ROW + 0.2
-    need = top + panel_rows * (HEAD + panel_h + FOOT) + margin
-    height = need if paper is None else max(need, PAPER[paper][1])
+    pages = [list(range(n))]
+    if paper is not None:  # (the rows a page holds, the scenario as written first on each)
+        room = PAPER[paper][1] - top - margin - panel_rows * (HEAD + 0.2 + FOOT)
+        fit = max(2, int(room // (panel_rows * ROW)))
+        pages = [[0, *range(v, min(n, v + fit - 1))] for v in range(1, max(n, 2), fit - 1)]
+    layout = _Layout(margin, width, top, per_row, panel_rows, title_w, sub_w, paper)
+    return [_page(result, measures, rows, layout) for rows in pages]
+
+
+@dataclass
+class _Layout:
+    """What every page of a sweep shares: its margins, width, the inches its title takes, the
+    panels a row, their rows, the wrapped title and subtitle, the paper."""
+
+    margin: float
+    width: float
+    top: float
+    per_row: int
+    panel_rows: int
+    title: str
+    sub: str
+    paper: str | None
+
+
+def _page(result: SweepResult, measures: list[tuple[str, str]], rows: list[int],
+          lay: _Layout) -> Figure:
+    """One figure: the panels, each with the variants ``rows``, top to bottom."""
+    from matplotlib.figure import Figure
+
+    margin, width, top = lay.margin, lay.width, lay.top
+    panel_h = len(rows) * ROW + 0.2
+    need = top + lay.panel_rows * (HEAD + panel_h + FOOT) + margin
+    height = need if lay.paper is None else PAPER[lay.paper][1]
     fig = Figure(figsize=(width, height))
-    fig.text(0.5, 1 - margin / height, title_w, ha="center", va="top", fontsize=TITLE_PT,
+    fig.text(0.5, 1 - margin / height, lay.title, ha="center", va="top", fontsize=TITLE_PT,
              fontweight="bold", linespacing=1.15, gid="sweep-title")
-    fig.text(0.5, 1 - (margin + 0.24 * (title_w.count("\n") + 1) + 0.06) / height, sub_w,
+    fig.text(0.5, 1 - (margin + 0.24 * (lay.title.count("\n") + 1) + 0.06) / height, lay.sub,
              ha="center", va="top", fontsize=SUB_PT, color="#444444", linespacing=1.25,
              gid="sweep-subtitle")
     left = margin + LABELS
-    panel_w = (width - left - margin - GAP * (per_row - 1)) / per_row
-    shares = [result.shares(v) for v in range(n)]
-    differences: list[dict[str, Any]] = [{}] + [result.difference(v) for v in range(1, n)]
-    labels = [_label(v, spec.name) for v, spec in enumerate(result.variants)]
+    panel_w = (width - left - margin - GAP * (lay.per_row - 1)) / lay.per_row
+    shares = [result.shares(v) for v in rows]
+    differences: list[dict[str, Any]] = [result.difference(v) if v else {} for v in rows]
+    labels = [_label(v, result.variants[v].name) for v in rows]
     for k, (key, what) in enumerate(measures):
-        row, col = divmod(k, per_row)
+        row, col = divmod(k, lay.per_row)
         y = height - top - row * (HEAD + panel_h + FOOT) - HEAD - panel_h
         ax = fig.add_axes(((left + col * (panel_w + GAP)) / width, y / height,
                            panel_w / width, panel_h / height))
@@ -102,7 +134,7 @@ def plot_sweep(result: SweepResult, paper: str | None = None) -> list[Figure]:
                      linespacing=1.1)
         _panel(ax, [s[key] for s in shares], [d.get(key) for d in differences],
                labels if col == 0 else None)
-    return [fig]
+    return fig
 
 
 def _panel(ax, counts: list[tuple[int, int]], diffs: list[Any], labels: list[str] | None) -> None:
