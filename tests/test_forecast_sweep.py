@@ -197,6 +197,7 @@ def test_the_sweep_is_drawn_as_its_table_the_difference_coloured_and_marked():
 
     from fuego.render.sweep_plot import HIGHER, SAME, WRITTEN, plot_sweep
     from fuego.scenario.model import loads
+    from fuego.stats import wilson
 
     cell = loads(CELL, "cell.yaml")
     # (names are drawn as written)
@@ -209,7 +210,8 @@ def test_the_sweep_is_drawn_as_its_table_the_difference_coloured_and_marked():
     bars = {line.get_gid(): to_hex(line.get_color()) for line in ana.lines if line.get_gid()}
     # locked in, she is down in every run: higher, told apart, marked; open changes nothing
     assert bars == {"sweep-bar-0": WRITTEN, "sweep-bar-1": HIGHER, "sweep-bar-2": SAME}
-    assert [t.get_text() for t in ana.texts] == ["*"]
+    star, = ana.texts  # (beside the bar that reaches 100 %: left of it, not over it)
+    assert star.get_text() == "*" and star.get_position()[0] < 100 * wilson(12, 12)[0]
     labels = [t.get_text() for t in panels["fire burning at round 10"].get_yticklabels()]
     assert labels == ["0. as written", "1. $locked$ <door>", "2. door cell door=open"]
     assert all(not t.get_text() for t in ana.get_yticklabels())  # (once a row of panels)

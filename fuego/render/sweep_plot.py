@@ -154,9 +154,11 @@ def _panel(ax, counts: list[tuple[int, int]], diffs: list[Any], labels: list[str
         ax.plot([100 * lo, 100 * hi], [v, v], color=colour, lw=2, solid_capstyle="butt",
                 gid=f"sweep-bar-{v}")
         ax.plot([100 * k / runs], [v], "o", color=colour, ms=5)
-        if told:
-            ax.text(min(100 * hi + 2, 97), v, "*", va="center", ha="left", color=colour,
-                    fontsize=LABEL_PT + 2, fontweight="bold")
+        if told:  # (beside the bar: right of it, or left where it reaches the edge)
+            right = hi < 0.9
+            ax.text(100 * hi + 2 if right else 100 * lo - 2, v, "*", va="center",
+                    ha="left" if right else "right", color=colour, fontsize=LABEL_PT + 2,
+                    fontweight="bold")
     ax.set_xlim(-3, 103)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"],
