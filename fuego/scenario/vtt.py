@@ -169,7 +169,7 @@ def _fitted(vtt: VttMap, grid_feet: int, outside: bool) -> _Fitted:
     lines keeps its walls on the grid's lines): every phase's layout and fit."""
     from fuego.scenario import vtt_rooms
 
-    _check_request(vtt, grid_feet, (), (), outside)
+    _check_size(vtt, grid_feet, outside)
     k = 10 / grid_feet  # squares per area
     grid, x0, y0 = _raster(vtt, k)
     P = vtt_rooms.PIXELS
@@ -192,8 +192,8 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     doors, windows and inner walls on fuego's 10-ft grid (``phase``: the 5-ft squares it is
     moved by, as the building's other levels have it; else the best for this map's walls;
     ``fitted``: the map's layouts, made already)."""
-    _check_request(vtt, grid_feet, windows, doors, outside)
     fitted = fitted or _fitted(vtt, grid_feet, outside)
+    _check_portals(vtt, windows, doors)
     best = fitted.best()
     if phase not in fitted.fits:  # (none asked for, or one too big for a plan)
         phase = best
@@ -216,10 +216,8 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                         grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9)
 
 
-def _check_request(vtt: VttMap, grid_feet: int, windows: tuple[int, ...],
-                   doors: tuple[int, ...], outside: bool) -> None:
-    """The grid scale is 5 or 10 ft, the plan within fuego's limits, and every ``--window``
-    and ``--door`` number one of the map's portals."""
+def _check_size(vtt: VttMap, grid_feet: int, outside: bool) -> None:
+    """The grid scale is 5 or 10 ft, and the plan within fuego's limits."""
     if grid_feet not in GRID_FEET:
         raise FuegoError(f"--grid-feet must be 5 or 10, not {grid_feet}",
                          tip="one VTT square is 5 ft on most battle maps")
@@ -235,6 +233,10 @@ def _check_request(vtt: VttMap, grid_feet: int, windows: tuple[int, ...],
                          "in the building; that is the limit", where=vtt.source,
                          tip="import a region of the map (Dungeondraft's export region), or "
                              "--grid-feet 10 if its squares are 10 ft")
+
+
+def _check_portals(vtt: VttMap, windows: tuple[int, ...], doors: tuple[int, ...]) -> None:
+    """Every ``--window`` and ``--door`` number is one of the map's portals."""
     for flag, numbers in (("--window", windows), ("--door", doors)):
         bad = [n for n in numbers if not 1 <= n <= vtt.portals_read]
         if bad:
