@@ -429,6 +429,59 @@ def test_a_flashover_mark_never_covers_a_fires_number(tavern_flashed):
     assert marks  # (the kitchen and the bar flash over in round 4)
 
 
+def _names_on_fires(lv: dict) -> list[tuple[str, bool]]:
+    """Each room name drawn over a fire's disc on the level: (its room, whether every area of
+    that room holds a fire or a stair's word, so that there is nowhere else)."""
+    ns = "{http://www.w3.org/2000/svg}"
+    svg = ElementTree.fromstring(level_svg(lv))
+    discs = [(float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
+             for g in svg.iter(f"{ns}g") if (g.get("class") or "").startswith("fire ")
+             for c in g.iter(f"{ns}circle") if "new-mark" not in (c.get("class") or "")]
+    busy = {(f["col"], f["row"]) for f in lv["fires"]} | {(k["col"], k["row"]) for k in lv["links"]}
+    cells: dict[str, list[tuple[int, int]]] = {}
+    for a in lv["areas"]:
+        cells.setdefault(a["room"], []).append((a["col"], a["row"]))
+    out = []
+    for t in svg.iter(f"{ns}text"):
+        if t.get("class") != "room outlined":
+            continue
+        key = t.attrib["id"].removeprefix("room-")
+        x, y = float(t.attrib["x"]), float(t.attrib["y"])  # (its baseline's middle)
+        half = float(t.get("textLength") or len(t.text or "") * 14 * 0.56) / 2
+        # (14-px letters: 11 px above the baseline, 3 below)
+        if any(x - half < cx + r and cx - r < x + half and y - 11 < cy + r and cy - r < y + 3
+               for cx, cy, r in discs):
+            out.append((key, all(cell in busy for cell in cells[key])))
+    return out
+
+
+def test_a_rooms_name_stays_off_its_fires_where_the_room_has_room():
+    from fuego.engine.scene import Cause
+
+    # the Common Room's middle row burns either side of its middle, the row above does not:
+    # its name, wider than an area, goes there rather than over the fires
+    scene = tavern_scene()
+    b = scene.building
+    for name in ("ground:E3", "ground:G3"):
+        scene.start_fire(b.find(name), 9, Cause.GM)
+    ground = level_of(players_view(scene), "ground")
+    assert {f["area"] for f in ground["fires"]} >= {"ground:E3", "ground:G3"}
+    assert _names_on_fires(ground) == []
+    # a room ablaze end to end keeps its name at its middle, over a fire: there is nowhere else
+    for i in b.room_areas("bar"):
+        if i not in scene.fires:
+            scene.start_fire(i, 9, Cause.GM)
+    assert ("bar", True) in _names_on_fires(level_of(players_view(scene), "ground"))
+
+
+def test_a_rooms_name_is_over_a_fire_only_where_its_room_burns_throughout(tavern_flashed):
+    _player, live = tavern_flashed
+    covered = [hit for _, view, _ in live.views for lv in view["levels"]
+               for hit in _names_on_fires(lv)]
+    assert all(full for _, full in covered), covered
+    assert covered  # (The Bar burns end to end from round 4)
+
+
 def _override(scene, text: str) -> None:
     from fuego.table.overrides import apply_override, normalize_override
 

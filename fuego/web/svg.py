@@ -253,30 +253,65 @@ def _link(cv: _Canvas, link: dict[str, Any]) -> None:
 #: Cols either side of a room label's middle that its "flashover" line covers (the word at
 #: 11 px, about 60 px wide, on a 64-px area).
 _FLASHED_HALF = 0.47
+#: A room's name: 14-px letters, about 0.56 of that wide each (DejaVu Sans), 4 px clear of the
+#: walls either side.
+_NAME_PX, _NAME_EM, _NAME_CLEAR = 14, 0.56, 4
+
+
+def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
+               busy: set[tuple[int, int]]) -> tuple[float, int, float, bool]:
+    """Where a room's name goes along the top of an area: (its middle in cols, the row, its
+    width in px, squeezed). In the room's row through that area and within the room there (a
+    name wider than that is squeezed into it), over as few fires' numbers, then stairs' and
+    ladders' words (``busy``), as can be; then at its own width rather than squeezed into the
+    one area; then nearest the room's centre."""
+    cells = {(c, r) for c, r in room["cells"]}
+    want = len(room["name"]) * _NAME_PX * _NAME_EM
+    edge = _NAME_CLEAR / S
+    best: tuple[tuple[int, int, bool, int], tuple[float, int, float, bool]] | None = None
+    for n, (c, r) in enumerate(room["cells"]):  # (nearest the centre first)
+        lo, hi = c, c
+        while (lo - 1, r) in cells:
+            lo -= 1
+        while (hi + 1, r) in cells:
+            hi += 1
+        for one in (False, True):  # along the room's row, or squeezed into this one area
+            room_px = ((1 if one else hi - lo + 1) * S) - 2 * _NAME_CLEAR
+            if one and want <= room_px:
+                break  # (it fits the area as it is: the first try was that)
+            px = min(want, room_px)
+            half = px / S / 2
+            x = c + 0.5 if one else min(max(c + 0.5, lo + edge + half), hi + 1 - edge - half)
+            under = [(k, r) for k in range(math.floor(x - half), math.floor(x + half - 1e-9) + 1)]
+            cost = (sum(u in fires for u in under), sum(u in busy for u in under), one, n)
+            if best is None or cost < best[0]:
+                best = cost, (x, r, px, want > room_px)
+        if best is not None and best[0][:3] == (0, 0, False):
+            break  # (clear, at its width: none after it does better)
+    assert best is not None  # (a room on a level has an area there)
+    return best[1]
 
 
 def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     fires = {(f["col"], f["row"]) for f in level["fires"]}
     figures = {(f["col"], f["row"]) for f in level["figures"]}
+    links = {(k["col"], k["row"]) for k in level["links"]}
     for room in level["rooms"]:
-        x, y = cv.x(room["x"] - 0.5) + S / 2, cv.y(room["y"] - 0.5) + 14
-        room_px = room.get("width", 1) * S - 8
-        # a name wider than its room is squeezed into it (it would run over the next room's)
-        squeeze = (_attr(textLength=_f(room_px), lengthAdjust="spacingAndGlyphs")
-                   if len(room["name"]) * 14 * 0.56 > room_px else "")
-        cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=x, y=y)}{squeeze}'
+        col, row, px, squeezed = name_place(room, fires, links)
+        x, y = cv.x(col), cv.y(row) + 14
+        squeeze = _attr(textLength=_f(px), lengthAdjust="spacingAndGlyphs") if squeezed else ""
+        cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=_f(x), y=y)}{squeeze}'
                f'{_attr(fill=EXIT if room["outdoors"] else LABEL)}'
-               f'{_attr(font_size=14, text_anchor="middle", class_="room outlined")}'
+               f'{_attr(font_size=_NAME_PX, text_anchor="middle", class_="room outlined")}'
                f'{_attr(font_style="italic" if room["outdoors"] else None)}>'
                f'{escape(room["name"])}</text>')
         if room["flashed"]:  # a second, short line: the name's line stays as wide as the name
             # under the name, or where a fire's number is there (a room that flashed over is
             # ablaze), along the bottom of the area: never over the number, nor a token
-            row = math.floor(room["y"])
-            under = {(c, row) for c in range(math.floor(room["x"] - _FLASHED_HALF),
-                                             math.floor(room["x"] + _FLASHED_HALF) + 1)}
+            under = {(c, row) for c in range(math.floor(col - _FLASHED_HALF),
+                                             math.floor(col + _FLASHED_HALF) + 1)}
             low = bool(under & fires) and not under & figures
-            cv.add(f'<text{_attr(x=x, y=cv.y(row) + S - 5 if low else y + 13)}'
+            cv.add(f'<text{_attr(x=_f(x), y=cv.y(row) + S - 5 if low else y + 13)}'
                    f'{_attr(fill=FIRE["regular"], font_size=11, font_weight="bold")}'
                    f'{_attr(text_anchor="middle", class_="flashed outlined")}>'
                    f"flashover</text>")

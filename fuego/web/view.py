@@ -223,26 +223,17 @@ def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
     return out
 
 
-def _rooms(scene: Scene, level: int, seen: set[int], busy: set[int],
-           fires: set[int]) -> list[dict[str, Any]]:
-    """Each room's label and where it goes: the room's own area nearest its centre with
-    nothing drawn in it (no fire, no stair: ``busy``), else with no fire (an L-shaped room keeps
-    its label inside); the map writes it along the top of that area, clear of the fire numbers
-    and the tokens."""
+def _rooms(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
+    """Each room on the level: its name and its areas there as ``cells`` ([col, row]), nearest
+    the room's centre first; the map places the name (:func:`fuego.web.svg.name_place`)."""
     b = scene.building
     out = []
     for key, room in b.rooms.items():
-        cx, _cy, idx = b.room_centre(key, level)
+        _cx, _cy, idx = b.room_centre(key, level)
         if not idx:
             continue
-        best = next((i for i in idx if i not in busy),
-                    next((i for i in idx if i not in fires), idx[0]))
-        inside = best == idx[0] and len(idx) > 1 and abs(b.areas[best].col + 0.5 - cx) < 0.01
-        x = cx if inside else b.areas[best].col + 0.5
-        cols = [b.areas[i].col for i in idx]
-        out.append({"key": key, "name": room.name or key, "x": x, "y": b.areas[best].row + 0.5,
-                    "width": max(cols) - min(cols) + 1,
-                    "outdoors": room.outdoors,
+        out.append({"key": key, "name": room.name or key, "outdoors": room.outdoors,
+                    "cells": [[b.areas[i].col, b.areas[i].row] for i in idx],
                     "flashed": key in scene.flashed and any(i in seen for i in idx)})
     return out
 
@@ -322,7 +313,6 @@ def _level(scene: Scene, level: int, sight: Sight, changes: Changes | None) -> d
     rows = [a.row for a in here] or [0]
     c0, c1, r0, r1 = min(cols), max(cols), min(rows), max(rows)
     walls, links = _barriers(scene, level, seen, changed)
-    linked = {i for k in links if (i := b.at(level, k["col"], k["row"])) is not None}
     fire_list = []
     for i in sorted(fires):
         fire, a = scene.fires[i], b.areas[i]
@@ -339,7 +329,7 @@ def _level(scene: Scene, level: int, sight: Sight, changes: Changes | None) -> d
         "index": level, "name": lv.name, "elevation": lv.elevation,
         "cols": [column_letters(c) for c in range(c0, c1 + 1)], "c0": c0, "r0": r0,
         "width": c1 - c0 + 1, "height": r1 - r0 + 1,
-        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen, fires | linked, fires),
+        "areas": _areas(scene, here, seen), "rooms": _rooms(scene, level, seen),
         "walls": walls, "links": links, "outline": _outline(scene, level, here),
         "fires": fire_list, "wrecks": wrecks, "figures": _figures(scene, level, seen),
     }  # fmt: skip
