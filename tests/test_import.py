@@ -416,6 +416,22 @@ def test_several_maps_are_the_levels_of_one_building(tmp_path):
     assert r.exit_code == 2 and "same --level name" in r.output
 
 
+def test_a_mistyped_portal_number_is_said_before_any_map_is_drawn(tmp_path, monkeypatch):
+    from fuego.scenario import vtt
+
+    ground, upper = vttgen.levels()
+    g, u = write(tmp_path, "ground", ground), write(tmp_path, "upper", upper)
+    portals = len(json.loads(g.read_text())["portals"])
+
+    def drawn(*args, **kwargs):  # (drawing the walls is the slow part of a big map's import)
+        raise AssertionError("the maps were drawn before the typo was said")
+
+    monkeypatch.setattr(vtt, "_fitted", drawn)
+    r = invoke("import", str(g), str(u), "--window", str(portals + 7))
+    assert r.exit_code == 2 and f"--window {portals + 7}: the map has {portals} portals" in r.output
+    assert str(g) in r.output and "portals of the first map" in r.output
+
+
 def _rooms_by_level(b) -> dict[str, set[str]]:
     """Each indoor room's areas by name."""
     return {key: {b.areas[i].name for i in b.room_areas(key)} for key, room in b.rooms.items()

@@ -241,7 +241,9 @@ def _check_portals(vtt: VttMap, windows: tuple[int, ...], doors: tuple[int, ...]
         bad = [n for n in numbers if not 1 <= n <= vtt.portals_read]
         if bad:
             raise FuegoError(f"{flag} {bad[0]}: the map has {vtt.portals_read} portals "
-                             f"(numbered 1 to {vtt.portals_read})")
+                             f"(numbered 1 to {vtt.portals_read})", where=vtt.source,
+                             tip="--window and --door number the portals of the first map "
+                                 "given, in the file's order")
 
 
 def _raster(vtt: VttMap, k: float) -> tuple[Any, int, int]:
@@ -957,6 +959,7 @@ def convert_levels(paths: list, *, grid_feet: int = 5, windows: tuple[int, ...] 
     sources = [os.fspath(p) for p in paths]
     names = level_names(sources, levels)
     maps = [read(source) for source in sources]
+    _check_portals(maps[0], windows, doors)  # (before the maps are drawn: a typo is said at once)
     fitted = [_fitted(vtt, grid_feet, outside) for vtt in maps]
     found: list[ImportedPlan] = []
     for i, (vtt, phase) in enumerate(zip(maps, _phases(maps, fitted))):
