@@ -6,11 +6,14 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import math
 import re
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fuego.engine.events import Event, EventKind
 from fuego.engine.hero_actions import hidden_fires
@@ -472,6 +475,29 @@ def test_a_rooms_name_stays_off_its_fires_where_the_room_has_room():
         if i not in scene.fires:
             scene.start_fire(i, 9, Cause.GM)
     assert ("bar", True) in _names_on_fires(level_of(players_view(scene), "ground"))
+
+
+@given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), min_size=1, max_size=30),
+       st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=30),
+       st.text(alphabet="abcdefgh ", min_size=1, max_size=40))
+def test_a_rooms_name_stays_inside_its_row_of_the_room_and_off_fires_it_can_miss(cells, fires,
+                                                                                 name):
+    from fuego.web.svg import S, name_place
+
+    room = {"name": name, "cells": [list(c) for c in sorted(cells)]}
+    x, row, px, _squeezed = name_place(room, fires, set())
+    half = px / S / 2
+    run = sorted(c for c, r in cells if r == row)
+    # (the run of the room's cells along that row that holds the name's middle)
+    first = last = math.floor(x)
+    while first - 1 in run:
+        first -= 1
+    while last + 1 in run:
+        last += 1
+    assert math.floor(x) in run and first <= x - half and x + half <= last + 1
+    under = {(c, row) for c in range(math.floor(x - half), math.floor(x + half - 1e-9) + 1)}
+    if any(c not in fires for c in cells):
+        assert not under & fires
 
 
 def test_a_rooms_name_is_over_a_fire_only_where_its_room_burns_throughout(tavern_flashed):

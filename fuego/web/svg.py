@@ -256,6 +256,9 @@ _FLASHED_HALF = 0.47
 #: A room's name: 14-px letters, about 0.56 of that wide each (DejaVu Sans), 4 px clear of the
 #: walls either side.
 _NAME_PX, _NAME_EM, _NAME_CLEAR = 14, 0.56, 4
+#: The areas nearest a room's middle its name may go in (a street of thousands ablaze is
+#: not searched end to end at every frame).
+_NAME_TRIES = 64
 
 
 def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
@@ -265,16 +268,12 @@ def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
     name wider than that is squeezed into it), over as few fires' numbers, then stairs' and
     ladders' words (``busy``), as can be; then at its own width rather than squeezed into the
     one area; then nearest the room's centre."""
-    cells = {(c, r) for c, r in room["cells"]}
     want = len(room["name"]) * _NAME_PX * _NAME_EM
     edge = _NAME_CLEAR / S
+    runs = _row_runs(room["cells"])
     best: tuple[tuple[int, int, bool, int], tuple[float, int, float, bool]] | None = None
-    for n, (c, r) in enumerate(room["cells"]):  # (nearest the centre first)
-        lo, hi = c, c
-        while (lo - 1, r) in cells:
-            lo -= 1
-        while (hi + 1, r) in cells:
-            hi += 1
+    for n, (c, r) in enumerate(room["cells"][:_NAME_TRIES]):  # (nearest the centre first)
+        lo, hi = runs[c, r]
         for one in (False, True):  # along the room's row, or squeezed into this one area
             room_px = ((1 if one else hi - lo + 1) * S) - 2 * _NAME_CLEAR
             if one and want <= room_px:
@@ -290,6 +289,23 @@ def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
             break  # (clear, at its width: none after it does better)
     assert best is not None  # (a room on a level has an area there)
     return best[1]
+
+
+def _row_runs(cells: list[list[int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each cell's run of the room's cells along its row: (first col, last col)."""
+    by_row: dict[int, list[int]] = {}
+    for c, r in cells:
+        by_row.setdefault(r, []).append(c)
+    runs: dict[tuple[int, int], tuple[int, int]] = {}
+    for r, cols in by_row.items():
+        cols.sort()
+        start = 0
+        for k in range(1, len(cols) + 1):
+            if k == len(cols) or cols[k] != cols[k - 1] + 1:
+                for c in cols[start:k]:
+                    runs[c, r] = (cols[start], cols[k - 1])
+                start = k
+    return runs
 
 
 def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
