@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -123,3 +124,29 @@ def test_a_hand_built_building_draws():
     b.connect(0, 1, BarrierKind.DOOR, None, closed=False)
     lines = plan_plain(b, 0, ascii=True, legend=False)
     assert lines[-2] == "1 |k2 dh2 |"
+
+
+VILLAGE = os.path.join(ROOT, "campaigns", "village.yaml")
+
+
+def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuses(tmp_path):
+    # the village's fire break (column L) is cleared before round 1: drawn cleared, no fuel
+    shown = run("show", VILLAGE, "--level", "ground", "--no-color")
+    assert shown.exit_code == 0, shown.output
+    strip = next(line for line in shown.output.splitlines() if "Edge of the Field (strip)" in line)
+    assert "fuel 0" in strip
+    assert "t2" not in shown.output and "t." in shown.output
+    # a break on ground the module cannot clear: every command says so, none draws it
+    text = Path(VILLAGE).read_text(encoding="utf-8").replace(
+        "strip: {name: Edge of the Field, outdoors: true,",
+        "strip: {name: Edge of the Field, outdoors: false,")
+    assert "outdoors: false" in text
+    bad = tmp_path / "indoors.yaml"
+    bad.write_text(text, encoding="utf-8")
+    for args in (("check", str(bad)), ("show", str(bad)),
+                 ("map", str(bad), "--out", str(tmp_path / "m.svg")),
+                 ("run", str(bad), "--rounds", "1", "--quiet")):
+        got = CliRunner().invoke(cli, list(args))
+        assert got.exit_code == 2, (args, got.output)
+        assert "is indoors; only outdoor terrain can be cleared" in got.output, (args, got.output)
+    assert not (tmp_path / "m.svg").exists()

@@ -66,15 +66,20 @@ def pick_levels(building, wanted: tuple[str, ...]) -> tuple[int, ...] | None:
 
 def play_to(scenario, seed: int, rounds: int):
     """The scene of ``scenario`` after ``rounds`` rounds with ``seed``, played as ``fuego run``
-    plays it (scripted heroes where the scenario has actions, automatic otherwise)."""
+    plays it (scripted heroes where the scenario has actions, automatic otherwise); at round 0,
+    as play starts: the modules' and the script's start done (fire breaks cleared, say), so a
+    plan a module refuses is refused here as by ``fuego check`` and ``fuego run``."""
     from fuego.engine.controllers import AutoController, ScriptedController
     from fuego.engine.loop import run
+    from fuego.engine.rounds import start_scene
 
     scene = scenario.build(seed)
     if rounds > 0:
         actions = getattr(scenario, "actions", None) or {}
         controller = ScriptedController(actions) if actions else AutoController()
         run(scene, controller, rounds=rounds)
+    else:
+        start_scene(scene)
     return scene
 
 

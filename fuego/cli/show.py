@@ -23,11 +23,12 @@ from fuego.cli import SEED
 @click.option("--seed", type=SEED, default=None, help="Seed for building the scene (modules).")
 def show(file: str, level: str | None, no_color: bool, ascii_only: bool, seed: int | None) -> None:
     """Draw the floor plan of scenario FILE with a legend."""
+    from fuego.cli.mapcmd import play_to
     from fuego.render.terminal import plan_text
     from fuego.scenario.model import load
 
     scenario = load(file)
-    scene = scenario.build(seed)
+    scene = play_to(scenario, seed or 0, 0)  # (as play starts: fire breaks cleared, say)
     encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower()
     if not ascii_only:
         try:
