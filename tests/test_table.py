@@ -754,3 +754,13 @@ def test_room_letters_are_unique_across_levels_and_never_a_mark():
     # where the GM's own letters are free they are kept (the tavern's kitchen is k)
     sc = load(str(TAVERN))
     assert room_symbols(sc.build(1).building, sc.symbols)["kitchen"] == "k"
+
+
+def test_what_a_failure_risks_reads_as_a_gm_reads_it():
+    from fuego.table.risk import Odds, flesh_wounds
+
+    assert [flesh_wounds(x) for x in (0.0, 0.004, 0.049, 0.05, 4.24)] == \
+        ["0", "<0.1", "<0.1", "~0.1", "~4.2"]
+    # (a step into a one-die fire: a trace of wounds, never "~0.0 FW" beside a chance)
+    odds = Odds("avoid", Pool(5, 3), 0.999, tn=5, flesh=0.01, dramatic=0.0004)
+    assert odds.words() == "5k3 vs TN 5: >99%; risks <0.1 FW, <0.1% a Dramatic Wound"

@@ -49,9 +49,19 @@ class Odds:
                 what += f" +{raise_bonus(self.raises)}"
         text = f"{what}: {percent(self.chance)}"
         if self.flesh is not None and self.dramatic is not None:
-            text += (f"; risks ~{self.flesh:.1f} FW, {percent(self.dramatic)} a Dramatic "
-                     f"Wound")
+            text += (f"; risks {flesh_wounds(self.flesh)} FW, {percent(self.dramatic)} a "
+                     f"Dramatic Wound")
         return text
+
+
+def flesh_wounds(expected: float) -> str:
+    """Expected Flesh Wounds as a GM reads them: ``~4.2``; ``0`` only when none can come,
+    ``<0.1`` for a trace (never ``~0.0`` beside a chance of a Dramatic Wound)."""
+    if expected <= 0.0:
+        return "0"
+    if expected < 0.05:
+        return "<0.1"
+    return f"~{expected:.1f}"
 
 
 def percent(p: float) -> str:
