@@ -348,16 +348,23 @@ class Roller:
         dice of each roll: the one roll of fuego (:meth:`total` serves single rolls from these
         batches). Ten-again dice are worth 11 or more, so they are always the highest."""
         rolled, kept, bonus, explode = pool._shape
+        drawn = self._pools((rolled, kept, explode), count)
+        return Pools(drawn.totals + bonus, drawn.dice) if bonus else drawn
+
+    def _pools(self, key: tuple[int, int, bool], count: int) -> Pools:
+        """:meth:`pools` of the shape ``key`` (rolled, kept, ten again), before any bonus: the
+        draw both :meth:`pools` and the batches that serve :meth:`total` make."""
+        rolled, kept, explode = key
         dice = self._draw(rolled, explode, count)
-        return Pools(_kept_sums(dice, kept) + bonus, dice)
+        return Pools(_kept_sums(dice, kept), dice)
 
     def _refill(self, key: tuple[int, int, bool]) -> list[int]:
         size = self._sizes.get(key, FIRST_BATCH)
         self._sizes[key] = min(2 * size, BATCH)
-        rolled, kept, explode = key  # (what pools() draws for the shape: its bonus is none)
-        dice = self._dice[key] = self._draw(rolled, explode, size)
+        drawn = self._pools(key, size)
+        self._dice[key] = drawn.dice
         self._rows.pop(key, None)
-        totals = self._totals[key] = _kept_sums(dice, kept)[::-1].tolist()
+        totals = self._totals[key] = drawn.totals[::-1].tolist()
         return totals
 
     def total(self, pool: Pool, dice: list[int] | None = None) -> int:
