@@ -73,6 +73,19 @@ def test_plans_are_read_with_clear_errors(tavern):
             parse_plans([bad], heroes)
 
 
+def test_a_mistyped_plans_example_is_an_npc_of_this_scenario(tavern):
+    with pytest.raises(FuegoError) as tavern_error:
+        parse_plans(["dance"], tavern.build(0).heroes)
+    assert "e.g. rescue:Mother Hettie" in str(tavern_error.value.tip)
+    wagon = load(ROOT / "campaigns" / "wagon.yaml").build(0).heroes
+    assert not any(h.npc for h in wagon)
+    with pytest.raises(FuegoError) as wagon_error:
+        parse_plans(["dance"], wagon)
+    # (the tavern's NPC would be no example in a scenario without her)
+    assert "Hettie" not in str(wagon_error.value.tip)
+    assert "this scenario has no NPC" in str(wagon_error.value.tip)
+
+
 def test_hold_stays_put_and_rescue_reaches_the_npc(tavern):
     from fuego.engine.plans import HeroPlans, PlanController
     from fuego.engine.rounds import play_round, start_scene

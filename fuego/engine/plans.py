@@ -91,9 +91,10 @@ def _plan(text: str, names: list[str], npcs: list[str]) -> Plan:
     try:
         kind = PlanKind(word.strip().lower())
     except ValueError:
+        # (the example is one of this scenario's NPCs: another scenario's name would mislead)
+        example = f" (e.g. rescue:{npcs[0]})" if npcs else " (this scenario has no NPC)"
         raise FuegoError(f"not a plan: {text!r}",
-                         tip="flee, fight, hold or rescue:NPC (e.g. rescue:Mother Hettie)") \
-            from None
+                         tip=f"flee, fight, hold or rescue:NPC{example}") from None
     if kind is PlanKind.RESCUE:
         if not target.strip():
             raise FuegoError("rescue needs the NPC to fetch: rescue:NAME",
