@@ -172,6 +172,20 @@ def test_burn_through_line():
                           "ground:D2: rolled 23 vs TN 10")
 
 
+def test_a_structure_brought_down_by_a_script_or_the_gm_reads_for_any_name():
+    e = ev(K.STRUCTURE_DESTROYED, 4, START_PHASE, "the crew's axes", "deck:I2",
+           structure="wooden-floor", barrier="gundeck:I2|deck:I2")
+    assert narrate(e) == ("The wooden floor between gundeck:I2 and deck:I2 is brought down by "
+                          "the crew's axes")
+    gm = ev(K.STRUCTURE_DESTROYED, 4, 3, "GM", "ground:C1", structure="wooden-door",
+            barrier="front door")
+    assert narrate(gm) == "Phase 3: the wooden door (front door) by ground:C1 is brought down by GM"
+    nobody = ev(K.STRUCTURE_DESTROYED, 4, 3, None, "ground:C1", structure="oak-beam")
+    assert narrate(nobody) == "Phase 3: the oak beam in ground:C1 comes down"
+    fire = SAMPLES[K.STRUCTURE_DESTROYED]
+    assert narrate(fire).startswith("Phase 4: the fire in ground:C1 brings down the ")
+
+
 def test_scene_end_line_says_why():
     assert narrate(SAMPLES[K.SCENE_END]) == (
         "The scene ends after 23 rounds (the fire is out): nothing burns, 18 areas burned out; "

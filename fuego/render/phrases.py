@@ -511,8 +511,13 @@ def _on_structure_destroyed(e: Event, c: Context) -> str | None:
         where = f"({barrier}) by {place(e.area, b)}"
     else:
         where = f"in {place(e.area, b)}"
-    who = _fire(e, b, c.fd) if str(e.actor or "").startswith("fire@") else _who(e.actor)
-    return _with_roll(f"{who} brings down the {what} {where}", d)
+    if str(e.actor or "").startswith("fire@"):
+        return _with_roll(f"{_fire(e, b, c.fd)} brings down the {what} {where}", d)
+    # (anyone else is whatever the script or the GM called it, "the crew's axes" as well as
+    # "a powder keg": said in the passive, the verb agrees with either)
+    if e.actor is None:
+        return _with_roll(f"the {what} {where} comes down", d)
+    return _with_roll(f"the {what} {where} is brought down by {_who(e.actor)}", d)
 
 
 @_phrase(K.FIRE_FUEL_CHECK)
