@@ -183,7 +183,7 @@ def test_a_structure_brought_down_by_a_script_or_the_gm_reads_for_any_name():
     nobody = ev(K.STRUCTURE_DESTROYED, 4, 3, None, "ground:C1", structure="oak-beam")
     assert narrate(nobody) == "Phase 3: the oak beam in ground:C1 comes down"
     fire = SAMPLES[K.STRUCTURE_DESTROYED]
-    assert narrate(fire).startswith("Phase 4: the fire in ground:C1 brings down the ")
+    assert str(narrate(fire)).startswith("Phase 4: the fire in ground:C1 brings down the ")
 
 
 def test_scene_end_line_says_why():
