@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from builders import barrier_between
 
-from fuego.rules.charts import Structure
+from fuego.rules.charts import FUEL_RESOLVE, Structure
 from fuego.scenario.model import loads
 from fuego.scenario.plan import FEATURE_MIN_FUEL, ROUTE_MIN_FUEL
 from fuego.world.places import BarrierKind, Feature, RouteKind
@@ -134,7 +134,9 @@ def test_fuel_from_room_legend_area_and_names(b):
 def test_feature_and_route_fuel_minimums(b):
     a1 = b.area("ground:A1")  # fuel 0 in the file, but spilt oil burns
     assert Feature.OIL in a1.features
-    assert a1.fuel == FEATURE_MIN_FUEL[Feature.OIL]
+    # (fuego's reading: spilt oil burns as 003's small stack of paper, a carpet as a sheet)
+    assert a1.fuel == FEATURE_MIN_FUEL[Feature.OIL] == FUEL_RESOLVE["paper-stack"] == 3
+    assert ROUTE_MIN_FUEL[RouteKind.CARPET] == FUEL_RESOLVE["paper"] == 1
     assert Feature.GUNPOWDER in b.area("cellar:A2").features
     # an oil route over the street (no fuel) gives it the oil route's fuel
     assert b.area("ground:F4").fuel == ROUTE_MIN_FUEL[RouteKind.OIL]

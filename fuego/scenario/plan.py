@@ -41,17 +41,19 @@ NO_AREA = "# "
 #: Fuel a route gives an area that has none (fuego's reading: the run of fuel itself burns).
 #: A carpet, curtains, hangings or a powder trail is about a piece of paper (Resolve 1); spilt
 #: oil is about a small stack of paper (Resolve 3), the text's "flask of oil" fire.
+_PAPER, _PAPER_STACK = FUEL_RESOLVE["paper"], FUEL_RESOLVE["paper-stack"]
 ROUTE_MIN_FUEL: dict[RouteKind, int] = {
-    RouteKind.CARPET: 1,
-    RouteKind.CURTAINS: 1,
-    RouteKind.HANGINGS: 1,
-    RouteKind.OIL: 3,
-    RouteKind.FUSE: 1,
-    RouteKind.OTHER: 1,
+    RouteKind.CARPET: _PAPER,
+    RouteKind.CURTAINS: _PAPER,
+    RouteKind.HANGINGS: _PAPER,
+    RouteKind.OIL: _PAPER_STACK,
+    RouteKind.FUSE: _PAPER,
+    RouteKind.OTHER: _PAPER,
 }
 #: Fuel an ``oil``, ``gunpowder`` or ``explosive`` feature gives an area that has none (fuego's
-#: reading).
-FEATURE_MIN_FUEL: dict[Feature, int] = {Feature.OIL: 3, Feature.GUNPOWDER: 3, Feature.EXPLOSIVE: 3}
+#: reading: a small stack of paper, as spilt oil).
+FEATURE_MIN_FUEL: dict[Feature, int] = {Feature.OIL: _PAPER_STACK, Feature.GUNPOWDER: _PAPER_STACK,
+                                        Feature.EXPLOSIVE: _PAPER_STACK}
 
 Pos = tuple[int, int, int]  # (level index, column, row), all 0-based
 
