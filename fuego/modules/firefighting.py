@@ -35,7 +35,7 @@ from fuego.engine.rule_module import RuleModule
 from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
 from fuego.modules.structures import Structures
-from fuego.rules.formulas import fire_tn
+from fuego.rules.formulas import fire_tn, raise_bonus
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
@@ -56,7 +56,6 @@ PER_EXTRA_HELPER = 1
 BLAST_MIN = 4
 BLAST_RADIUS = 2
 #: fuego's 7th Sea readings of the same tools.
-FREE_RAISE = 5  # RULES-NOTES: a free raise adds +5
 BLANKET_MAX_FD = 4  # 003's "Small Fire"
 BLANKET_FD_OFF = 1
 SAND_FD_OFF = 2
@@ -270,8 +269,9 @@ class Firefighting(RuleModule):
                 if best is None:
                     continue
                 tn = fire_tn(fire.fd)  # the fire's own TN (rules.formulas)
+                # (each member past the first is a free raise: what a raise is worth, added)
                 pool = Pool(max(1, best.brawn + best.knack("firefighting")), best.brawn,
-                            FREE_RAISE * (members - 1))
+                            raise_bonus(members - 1))
                 total, used = hero_roll(scene, best, pool, tn, "bucket chain",
                                         sense=Sense.MOVEMENT)
                 ok = total >= tn
