@@ -297,3 +297,19 @@ def test_single_level_accepts_bare_coordinates():
     scene = s.build(1)
     assert scene.building.areas[scene.heroes[0].area].name == "main:A1"
     assert [scene.building.areas[i].name for i in scene.fires] == ["main:C3"]
+
+
+def test_areas_side_by_side_share_one_side_and_no_others_do(b):
+    c2, d2 = b.find("ground:C2"), b.find("ground:D2")
+    c1, c3 = b.find("ground:C1"), b.find("ground:C3")
+    assert c2 is not None and d2 is not None and c1 is not None and c3 is not None
+    # C2 is column 2, row 1 (0-based): its right side is x = 3 from row 1 to 2
+    assert b.shared_edge(c2, d2) == b.shared_edge(d2, c2) == ((3, 1), (3, 2))
+    assert b.shared_edge(c1, c2) == ((2, 1), (3, 1))  # C1 above C2: C2's top side
+    assert b.shared_edge(c2, c3) == ((2, 2), (3, 2))
+    d1 = b.find("ground:D1")
+    assert d1 is not None
+    assert b.shared_edge(c2, b.find("ground:D3")) is None  # corners touch: no side
+    assert b.shared_edge(c2, d1) is None
+    up = b.find("upper:C2")
+    assert up is not None and b.shared_edge(c2, up) is None  # the stairs: another level

@@ -1012,16 +1012,13 @@ def _side(col: int, row: int, dc: int, dr: int) -> tuple[tuple[float, float], tu
 
 
 def _edge_geometry(b: Building, barrier: Barrier):
-    """The shared edge of two side-by-side areas: (p0, p1, normal towards a), or None."""
-    a, c = b.areas[barrier.a], b.areas[barrier.b]
-    dc, dr = c.col - a.col, c.row - a.row
-    if abs(dc) + abs(dr) != 1:
+    """The shared edge of two side-by-side areas (``Building.shared_edge``): (p0, p1, normal
+    towards a), or None."""
+    edge = b.shared_edge(barrier.a, barrier.b)
+    if edge is None:
         return None
-    if dc:
-        x = max(a.col, c.col)
-        return (x, a.row), (x, a.row + 1), (-dc, 0)
-    y = max(a.row, c.row)
-    return (a.col, y), (a.col + 1, y), (0, -dr)
+    a, c = b.areas[barrier.a], b.areas[barrier.b]
+    return edge[0], edge[1], (a.col - c.col, a.row - c.row)
 
 
 def _surround_wall(b: Building, barrier: Barrier) -> Structure | None:

@@ -150,15 +150,14 @@ def level_squares(b: Building, level: int) -> tuple[int, int]:
 
 
 def _edge_squares(b: Building, i: int, j: int, origin: tuple[int, int]) -> tuple[Point, Point]:
-    """The shared edge of side-by-side areas i and j, as two points in squares."""
-    a, c = b.areas[i], b.areas[j]
+    """The shared edge of side-by-side areas i and j (``Building.shared_edge``), as two points
+    in squares from the level's ``origin`` area."""
+    edge = b.shared_edge(i, j)
+    assert edge is not None, "only areas side by side on one level share an edge"
     k = SQUARES_PER_AREA
     c0, r0 = origin
-    if a.row == c.row:
-        x = max(a.col, c.col) - c0
-        return (x * k, (a.row - r0) * k), (x * k, (a.row - r0 + 1) * k)
-    y = max(a.row, c.row) - r0
-    return ((a.col - c0) * k, y * k), ((a.col - c0 + 1) * k, y * k)
+    (x0, y0), (x1, y1) = edge
+    return ((x0 - c0) * k, (y0 - r0) * k), ((x1 - c0) * k, (y1 - r0) * k)
 
 
 def _merge(segments: list[tuple[Point, Point]]) -> list[list[Point]]:
@@ -194,8 +193,7 @@ def geometry(b: Building, level: int) -> Geometry:
     walls: list[tuple[Point, Point]] = []
     portals = []
     for barrier in b.barriers:
-        a, c = b.areas[barrier.a], b.areas[barrier.b]
-        if a.level != level or c.level != level or abs(a.col - c.col) + abs(a.row - c.row) != 1:
+        if b.areas[barrier.a].level != level or b.shared_edge(barrier.a, barrier.b) is None:
             continue
         if barrier.destroyed:
             continue  # broken or burned through: a gap

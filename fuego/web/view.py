@@ -195,16 +195,10 @@ def _hero_row(scene: Scene, hero: Hero) -> dict[str, Any]:
 
 
 def _edge(b: Building, barrier: Barrier) -> tuple[int, int, int, int] | None:
-    """The grid edge two side-by-side areas share: (x0, y0, x1, y1) in area units."""
-    a, c = b.areas[barrier.a], b.areas[barrier.b]
-    dc, dr = c.col - a.col, c.row - a.row
-    if abs(dc) + abs(dr) != 1:
-        return None
-    if dc:
-        x = max(a.col, c.col)
-        return x, a.row, x, a.row + 1
-    y = max(a.row, c.row)
-    return a.col, y, a.col + 1, y
+    """The grid edge two side-by-side areas share (``Building.shared_edge``): (x0, y0, x1, y1)
+    in area units."""
+    edge = b.shared_edge(barrier.a, barrier.b)
+    return None if edge is None else (*edge[0], *edge[1])
 
 
 def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:

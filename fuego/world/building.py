@@ -312,6 +312,20 @@ class Building:
         data = self.graph.get_edge_data(i, j)
         return None if data is None else data["barrier"]
 
+    def shared_edge(self, i: int, j: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The side two areas side by side on one level share: its ends as (column, row) grid
+        corners, in area units (the maps, the players' screen and the VTT export draw a
+        barrier there); None for areas that are not (a floor, a stair, a corner's touch)."""
+        a, c = self.areas[i], self.areas[j]
+        dc, dr = c.col - a.col, c.row - a.row
+        if abs(dc) + abs(dr) != 1 or a.level != c.level:
+            return None
+        if dc:
+            x = max(a.col, c.col)
+            return (x, a.row), (x, a.row + 1)
+        y = max(a.row, c.row)
+        return (a.col, y), (a.col + 1, y)
+
     def neighbours(self, i: int) -> list[tuple[int, Barrier]]:
         """Every neighbour of area ``i`` with the barrier between, in the graph's order."""
         return self.paths.neighbours(i)
