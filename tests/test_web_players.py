@@ -100,6 +100,59 @@ def test_the_story_keeps_whole_rounds_in_the_players_words(browser, served):  # 
     shot(browser, "players-screen-tv-mid", 1920, 1080)
 
 
+#: The story's text lines and items that its box (under the round's heading stuck at its top)
+#: shows only part of: [text, px hidden, px shown].
+CUT_LINES = """
+const box = document.getElementById("lines"), b = box.getBoundingClientRect();
+let edge = b.top;
+box.querySelectorAll("h3").forEach((h) => {
+  const r = h.getBoundingClientRect();
+  if (getComputedStyle(h).position === "sticky" && Math.abs(r.top - b.top) <= 1)
+    edge = Math.max(edge, r.bottom);
+});
+const out = [];
+box.querySelectorAll("li, h3").forEach((el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  for (const r of range.getClientRects()) {
+    const hides = getComputedStyle(el).position === "sticky" && Math.abs(r.top - b.top) <= 8;
+    const top = hides ? b.top : edge;
+    const shown = Math.min(r.bottom, b.bottom) - Math.max(r.top, top);
+    if (shown > 1 && shown < r.height - 1) out.push([el.textContent, r.height - shown, shown]);
+  }
+  // (or the end of an item that is not most of the box, or only the foot of a line)
+  const r = el.getBoundingClientRect();
+  if (el.tagName === "LI" && r.top < edge - 1 && r.bottom > edge + 1 &&
+      r.bottom - edge < 0.6 * (b.bottom - edge))
+    out.push([el.textContent, "the end of it", r.bottom - edge]);
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (390, 844), (1280, 720)])
+def test_the_story_shows_whole_lines_never_half_of_one(browser, served, size):  # noqa: F811
+    # the story scrolled to its newest line: the line at the top of its box, under the round's
+    # heading, is shown whole or not at all (it was cut in half under "Round 4")
+    _scene, server, _feed = served
+    try:
+        shot(browser, "story-lines", *size)  # (sizes the window)
+        for page in ("", "&hero=gaston-allais", "&hero=isabela-soldano"):
+            browser.get(server.url() + page)
+            until(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                     "#lines section[data-round='4']"), 10)
+            box = browser.find_element(By.ID, "lines")
+            assert browser.execute_script(
+                "const b = arguments[0]; return b.scrollHeight > b.clientHeight + 40 && "
+                "b.scrollTop + b.clientHeight >= b.scrollHeight - 1", box)  # (scrolled to its end)
+            assert browser.execute_script(CUT_LINES) == [], (size, page)
+        outer = browser.get_window_size()  # the window resized
+        browser.set_window_size(outer["width"] - 37, outer["height"] - 53)
+        until(browser, lambda d: d.execute_script(CUT_LINES) == [], 5, "whole after a resize")
+    finally:
+        browser.set_window_size(1920, 1080)
+
+
 def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa: F811
     scene, server, feed = served
     b = scene.building

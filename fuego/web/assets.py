@@ -273,6 +273,7 @@ JS = r"""
   let shown = "";         // instance:version (or frame) on the page now
   let frame = null;       // the review's frame number, null when following the play
   let source = null;
+  let atStoryEnd = true;  // the story's box shows its newest line (the reader has not scrolled back)
 
   function text(tag, cls, words) {
     const el = document.createElement(tag);
@@ -393,7 +394,6 @@ JS = r"""
   // has scrolled back to an earlier round.
   function drawLines(state) {
     const box = $("lines");
-    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
     const rounds = state.story || [];
     box.replaceChildren(...rounds.map((r, k) => {
       const sec = text("section", "round-lines" + (k === rounds.length - 1 ? " now" : ""));
@@ -407,8 +407,43 @@ JS = r"""
       sec.append(ol);
       return sec;
     }));
-    if (atEnd || !box.dataset.drawn) box.scrollTop = box.scrollHeight;
+    box.style.maxHeight = "";
+    if (atStoryEnd || !box.dataset.drawn) { box.scrollTop = box.scrollHeight; snapStory(); }
     box.dataset.drawn = "1";
+  }
+
+  // The story scrolled to its end shows whole lines: an item cut by the box's top edge (or by
+  // the round's heading stuck there) is left out, the box made that much shorter.
+  function snapStory() {
+    const box = $("lines");
+    for (let k = 0; k < 4; k++) {
+      if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) return;  // scrolled back
+      const top = box.getBoundingClientRect().top;
+      // a heading stuck at the top (not one its round's end pushes out) hides what is under it
+      const stuck = (el) => el.tagName === "H3" && getComputedStyle(el).position === "sticky" &&
+        Math.abs(el.getBoundingClientRect().top - top) <= 1;
+      let edge = top;
+      box.querySelectorAll("h3").forEach((h) => {
+        if (stuck(h)) edge = Math.max(edge, h.getBoundingClientRect().bottom);
+      });
+      let cut = 0;
+      box.querySelectorAll("li, h3").forEach((el) => {
+        const b = el.getBoundingClientRect();
+        if (stuck(el) || b.top >= edge - 0.5 || b.bottom <= edge + 0.5) return;
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const rects = Array.from(range.getClientRects());
+        const cuts = rects.filter((r) => r.top < edge - 0.5 && r.bottom > edge + 0.5);
+        // the whole item (not the end of a sentence, nor the foot of a line and its border),
+        // unless it is most of what the box holds: then its lines cut
+        if (b.bottom - edge < 0.6 * (box.getBoundingClientRect().bottom - edge) ||
+            !rects.some((r) => r.top >= edge - 0.5)) cut = Math.max(cut, b.bottom - edge);
+        else if (cuts.length) cut = Math.max(cut, cuts[cuts.length - 1].bottom - edge);
+      });
+      if (cut < 0.5) return;
+      box.style.maxHeight = Math.floor(box.clientHeight - cut) + "px";
+      box.scrollTop = box.scrollHeight;
+    }
   }
 
   function drawPick(state) {
@@ -575,7 +610,18 @@ JS = r"""
       else if (frame !== null) goto(frame + 1);
     });
     $("latest").addEventListener("click", () => { frame = null; shown = ""; showLive(); });
-    window.addEventListener("resize", fit);
+    const box = $("lines");
+    // whether the reader follows the newest line (a resize or a new state keeps them there)
+    box.addEventListener("scroll", () => {
+      atStoryEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    });
+    window.addEventListener("resize", () => {
+      fit();
+      if (!atStoryEnd) return;
+      box.style.maxHeight = "";
+      box.scrollTop = box.scrollHeight;
+      snapStory();
+    });
     connect();
   });
 })();
