@@ -279,6 +279,11 @@ def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # 
         assert "ground:A3" in fires_on_page(browser)  # the pantry side no hero saw burning
         assert _rules_text(browser) == []
         shot(browser, "players-screen-tv-end", 1920, 1080)
+        # a player's own page at the end: the ruin is the end's, not "what the GM shows"
+        browser.get(url + "&hero=isabela-soldano")
+        until(browser, lambda d: d.find_element(By.ID, "ruin").is_displayed(), 10)
+        me = browser.find_element(By.ID, "me").text
+        assert "Sees: " in me and "GM shows" not in me
         proc.send("quit")
         assert proc.p.wait(timeout=30) == 0
     finally:

@@ -669,6 +669,9 @@ def test_the_end_of_the_scene_shows_the_whole_ruin():
                  "active": "still inside"}[h.status.value] for h in scene.heroes}
     assert ruin["rooms"] and all(r["state"] in ("burned out", "partly burned", "still burning")
                                  for r in ruin["rooms"])
+    # each room by its name as the map writes it (not "The Kitchen" beside "Balcony")
+    names = {room.name for room in scene.building.rooms.values()}
+    assert {"Kitchen", "The Bar", "Balcony"} <= {r["name"] for r in ruin["rooms"]} <= names
     burned = {lv["name"]: [a for a in lv["areas"] if a["burned"]] for lv in view["levels"]}
     assert sum(len(v) for v in burned.values()) == ruin["burned"]
 

@@ -478,7 +478,8 @@ JS = r"""
       const alarm = /alight|confused|breath|knocked|dead|crippled|thick/.test(k);
       c.append(text("span", "cond" + (alarm ? " alarm" : ""), k));
     });
-    const sees = text("div", "sees", "Sees: " + me.sees + (state.revealed ? " (and what the GM shows)" : ""));
+    const sees = text("div", "sees", "Sees: " + me.sees +
+                       (state.revealed && !state.ended ? " (and what the GM shows)" : ""));
     box.replaceChildren(head, where, w, c, sees);
     box.dataset.hero = me.key;
   }

@@ -36,7 +36,7 @@ from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
 from fuego.render.map_style import Drawn, barrier_state  # the words fuego map's ids use
-from fuego.render.players import named_room, say
+from fuego.render.players import say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
 from fuego.table.overrides import Override
@@ -374,8 +374,8 @@ def ruin(scene: Scene) -> dict[str, Any]:
         if burned or burning:
             state = ("burned out" if burned == len(idx) else
                      "still burning" if burning else "partly burned")
-            name = named_room(key, b)
-            rooms.append({"name": name[:1].upper() + name[1:], "state": state, "burned": burned,
+            # (named as on the map: a list of "The Kitchen, Balcony" reads oddly)
+            rooms.append({"name": b.rooms[key].name or key, "state": state, "burned": burned,
                           "areas": len(idx)})
     rooms.sort(key=lambda r: (-r["burned"] / r["areas"], r["name"]))
     return {
