@@ -526,6 +526,34 @@ def test_a_rooms_name_stays_off_its_fires_where_the_room_has_room():
     assert _names_on_numbers(one) == []
 
 
+def test_a_rooms_name_keeps_off_a_stairs_word_not_off_a_collapsed_floors_ring():
+    # (the end of the ship: every floor given way, a ring in every area, and the Gun Deck's
+    # name over the hatch's "up")
+    ground = level_of(players_view(tavern_scene()), "ground")
+    svg = ElementTree.fromstring(level_svg(ground))
+
+    def at(svg):  # the Common Room's name: (its middle's col, its baseline)
+        t = svg.find(".//*[@id='room-common']")
+        return math.floor((float(t.attrib["x"]) - 30) / 64) + ground["c0"], float(t.attrib["y"])
+
+    col, y = at(svg)
+    row = ground["r0"] + int((y - 30) // 64)
+    rings = copy.deepcopy(ground)
+    cells = next(r["cells"] for r in rings["rooms"] if r["key"] == "common")
+    rings["links"] += [{"kind": "floor", "state": "broken", "index": 900 + k, "col": c, "row": r,
+                        "up": True, "changed": False} for k, (c, r) in enumerate(cells)]
+    assert at(ElementTree.fromstring(level_svg(rings))) == (col, y)  # a ring has no word
+    stair = copy.deepcopy(ground)
+    stair["links"].append({"kind": "stairs", "state": "open", "index": 950, "col": col,
+                           "row": row, "up": True, "changed": False})
+    moved = at(ElementTree.fromstring(level_svg(stair)))
+    assert moved != (col, y)  # off the stair's "up"
+    down = copy.deepcopy(ground)
+    down["links"].append({"kind": "stairs", "state": "open", "index": 951, "col": col,
+                          "row": row, "up": False, "changed": False})
+    assert at(ElementTree.fromstring(level_svg(down))) == (col, y)  # its "down" is at the foot
+
+
 @given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), min_size=1, max_size=30),
        st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), max_size=30),
        st.text(alphabet="abcdefgh ", min_size=1, max_size=40))

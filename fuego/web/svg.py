@@ -325,11 +325,14 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     fires = {(f["col"], f["row"]) for f in level["fires"]}
     figures = {(f["col"], f["row"]) for f in level["figures"]}
     low = figures | {(w["col"], w["row"]) for w in level.get("wrecks", ())}
-    links = {(k["col"], k["row"]) for k in level["links"]}
+    # the stairs' and ladders' words: "up" along the top of an area, "down" along its bottom
+    # (a collapsed floor's ring has none)
+    words = {up: {(k["col"], k["row"]) for k in level["links"]
+                  if k["up"] == up and k["kind"] != BarrierKind.FLOOR} for up in (True, False)}
     for room in level["rooms"]:
-        col, row, px, squeezed = name_place(room, fires, links)
+        col, row, px, squeezed = name_place(room, fires, words[True])
         if _under(col, row, px) & fires:  # ablaze end to end: on a band along the bottom
-            _room_band(cv, room, low, links)
+            _room_band(cv, room, low, words[False])
             continue
         x, y = cv.x(col), cv.y(row) + 14
         squeeze = _attr(textLength=_f(px), lengthAdjust="spacingAndGlyphs") if squeezed else ""
@@ -351,17 +354,17 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
 
 
 def _room_band(cv: _Canvas, room: dict[str, Any], low: set[tuple[int, int]],
-               links: set[tuple[int, int]]) -> None:
+               downs: set[tuple[int, int]]) -> None:
     """A room ablaze end to end: its name on a dark band along the bottom of an area, under
     the fire's disc and clear of its number and marks, off tokens where it can be; a room that
     flashed over says so on a band of its own in another area (on the name's, in a room of one
     area). The band, not the fire, is what a player reads there."""
-    col, row, px, squeezed = name_place(room, low, links)
+    col, row, px, squeezed = name_place(room, low, downs)
     taken = _under(col, row, px)
     rest = [c for c in room["cells"] if (c[0], c[1]) not in taken]
     along = room["flashed"] and not rest
     if along:  # (the name and the word share the one band)
-        col, row, px, squeezed = name_place(room, low, links, _FLASHED_DX + _FLASHED_PX)
+        col, row, px, squeezed = name_place(room, low, downs, _FLASHED_DX + _FLASHED_PX)
     word = (f'<tspan{_attr(dx=_FLASHED_DX if along else None, fill=FIRE["regular"])}'
             f'{_attr(font_size=11, font_weight="bold", font_style="normal", class_="flashed")}>'
             "flashover</tspan>")
@@ -370,7 +373,7 @@ def _room_band(cv: _Canvas, room: dict[str, Any], low: set[tuple[int, int]],
           + _attr(font_style="italic" if room["outdoors"] else None),
           escape(room["name"]) + (word if along else ""))
     if room["flashed"] and not along:
-        col, row, px, squeezed = name_place({"name": "", "cells": rest}, low | taken, links,
+        col, row, px, squeezed = name_place({"name": "", "cells": rest}, low | taken, downs,
                                             _FLASHED_PX)
         _band(cv, col, row, px, squeezed, _attr(class_="room-flashed band"), word)
 
