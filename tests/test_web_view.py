@@ -629,6 +629,22 @@ def test_reveal_and_hide_a_room_a_level_and_all():
     assert not players_view(scene)["revealed"]
 
 
+def test_the_fires_same_line_in_a_row_is_said_once_and_counted():
+    # (the village's wheat field: "The fire in Wheat Field grows" five times in a round)
+    scene = tavern_scene()
+    told = PlayersNarration(scene)
+    scene.listeners.append(told.feed)
+    for area in ("ground:E3", "ground:F3", "ground:G1"):  # (in Isabela's sight)
+        _override(scene, f"fire {area} 2")
+    _override(scene, "fire ground:D1 2")
+    _override(scene, "fire ground:H1 2")
+    _override(scene, "note Smoke")
+    _override(scene, "note Smoke")
+    assert told.lines == ["The Common Room catches fire (\u00d73)", "The Bar catches fire",
+                          "The Common Room catches fire", "Smoke", "Smoke"]
+    assert [line["times"] for r in told.rounds for line in r["lines"]] == [3, 1, 1, 1, 1]
+
+
 def test_a_note_reaches_the_story_and_nothing_else_of_the_gms():
     from fuego.errors import RuleError
     from fuego.table.overrides import normalize_override

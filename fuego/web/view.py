@@ -514,6 +514,7 @@ class PlayersNarration:
         self._count = 0
         self._before: set[int] = set()
         self._shown: set[int] = set()  # what the GM revealed
+        self._said: tuple[int, str, str] | None = None  # the last line: (its id, words, kind)
 
     @property
     def lines(self) -> list[str]:
@@ -583,7 +584,16 @@ class PlayersNarration:
     def _add(self, event: Event, text: str) -> None:
         if not self.rounds or self.rounds[-1]["round"] != event.round:
             self.rounds.append({"round": event.round, "lines": []})
-        self.rounds[-1]["lines"].append({"text": text, "kind": _line_kind(event.kind)})
+        lines, kind = self.rounds[-1]["lines"], _line_kind(event.kind)
+        # the fire's same line again (it grows in five areas of one field): said once,
+        # counted, so that a round's story is not five of it (words read aloud or the GM's
+        # stay as written)
+        if kind == "fire" and lines and self._said == (id(lines[-1]), text, kind):
+            lines[-1]["times"] += 1
+            lines[-1]["text"] = f"{text} (\u00d7{lines[-1]['times']})"
+            return
+        lines.append({"text": text, "kind": kind, "times": 1})
+        self._said = (id(lines[-1]), text, kind)
         self._count += 1
         while self._count > self.limit and self.rounds:
             oldest = self.rounds[0]["lines"]
