@@ -153,6 +153,33 @@ def test_the_story_shows_whole_lines_never_half_of_one(browser, served, size):  
         browser.set_window_size(1920, 1080)
 
 
+def test_rounds_in_a_row_where_nothing_is_seen_share_one_heading(browser, served):  # noqa: F811
+    # (the wagon played out: "Round 21, nothing the heroes see", and again to round 24)
+    _scene, server, feed = served
+    shared, views = feed.tellers.states()
+    story = shared["story"]
+    quiet = [{"round": n, "lines": [{"text": f"Round {n} begins", "kind": "round"},
+                                    {"text": f"Round {n} ends", "kind": "round"}]}
+             for n in range(5, 9)]
+    told = {"round": 9, "lines": [{"text": "The fire in the Bar burns itself out", "kind": "fire"}]}
+    feed.hub.publish({**shared, "story": [*story, *quiet, told, {**quiet[0], "round": 10}]},
+                     views=views)
+    try:
+        browser.get(server.url())
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lines section[data-round='9']"),
+              10)
+        heads = [h.get_attribute("textContent")
+                 for h in browser.find_elements(By.CSS_SELECTOR, "#lines h3")]
+        assert heads == ["Before round 1", "Round 1", "Round 2", "Round 3", "Round 4",
+                         "Rounds 5\u20138", "Round 9", "Round 10"]
+        quiet_box = browser.find_element(By.CSS_SELECTOR, "#lines section[data-round='5']")
+        assert quiet_box.get_attribute("data-to") == "8"
+        assert quiet_box.find_element(By.TAG_NAME, "li").get_attribute(
+            "textContent") == "nothing the heroes see"
+    finally:
+        feed.publish()  # (the served state again, for the tests after this one)
+
+
 def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa: F811
     scene, server, feed = served
     b = scene.building

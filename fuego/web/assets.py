@@ -395,15 +395,25 @@ JS = r"""
   function drawLines(state) {
     const box = $("lines");
     const rounds = state.story || [];
-    box.replaceChildren(...rounds.map((r, k) => {
-      const sec = text("section", "round-lines" + (k === rounds.length - 1 ? " now" : ""));
-      sec.dataset.round = r.round;
-      sec.append(text("h3", "", r.round ? "Round " + r.round : "Before round 1"));
-      const ol = text("ol");
-      // the heading says the round: its "begins" and "ends" lines are left out
+    // the heading says the round: its "begins" and "ends" lines are left out; rounds in a row
+    // where the heroes see nothing share one heading ("Rounds 12-24")
+    const groups = [];
+    rounds.forEach((r) => {
       const lines = r.lines.filter((l) => !/^Round \d+ (begins|ends)$/.test(l.text));
-      if (!lines.length) ol.append(text("li", "round", "nothing the heroes see"));
-      lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
+      const last = groups[groups.length - 1];
+      if (!lines.length && r.round && last && !last.lines.length && last.round &&
+          r.round === last.to + 1) last.to = r.round;
+      else groups.push({ round: r.round, to: r.round, lines });
+    });
+    box.replaceChildren(...groups.map((g, k) => {
+      const sec = text("section", "round-lines" + (k === groups.length - 1 ? " now" : ""));
+      sec.dataset.round = g.round;
+      if (g.to !== g.round) sec.dataset.to = g.to;
+      sec.append(text("h3", "", !g.round ? "Before round 1" : g.to === g.round ? "Round " + g.round
+                                : "Rounds " + g.round + "\u2013" + g.to));
+      const ol = text("ol");
+      if (!g.lines.length) ol.append(text("li", "round", "nothing the heroes see"));
+      g.lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
       sec.append(ol);
       return sec;
     }));
