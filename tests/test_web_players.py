@@ -256,6 +256,45 @@ def test_a_phone_shows_the_hero_and_the_story_first(browser, served):  # noqa: F
         browser.set_window_size(1920, 1080)
 
 
+def test_a_name_of_one_long_word_breaks_rather_than_widens_the_page(browser):  # noqa: F811
+    from test_web_view import TAVERN
+
+    from fuego.engine.scene import Cause
+    from fuego.scenario.model import loads
+
+    hero, room = "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenh", (
+        "Gemeinschaftsraumbewirtschaftungsgesellschaftsvorsitzender")
+    text = TAVERN.read_text(encoding="utf-8").replace("Isabela Soldano", hero).replace(
+        "name: Common Room,", f"name: {room},")
+    scene = loads(text, source="long.yaml").build(8)
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(scene)
+    scene.start_fire(scene.building.area("ground:E3").index, 3, Cause.GM)  # (in the hero's sight)
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    try:
+        for width, height in ((390, 844), (1920, 1080)):
+            shot(browser, "long-names", width, height)  # (sizes the window)
+            for page in ("", "&hero=" + hero.lower()):
+                browser.get(server.url() + page)
+                until(browser, lambda d: room in d.find_element(By.ID, "lines").text, 10)
+                wide = browser.execute_script(
+                    "return Array.from(document.querySelectorAll('body *')).filter((e) => "
+                    "e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('svg'))"
+                    ".map((e) => e.tagName + '#' + e.id + '.' + e.className)")
+                assert wide == [], (width, page)
+                assert browser.execute_script(
+                    "return document.documentElement.scrollWidth") <= width
+                # (and a card's initials stay on one line: "MH", not "M" over "H")
+                assert browser.execute_script(
+                    "const t = Array.from(document.querySelectorAll('#heroes .token'));"
+                    "return t.length > 0 && t.every((e) => e.scrollHeight <= e.clientHeight + 1)")
+    finally:
+        server.stop()
+        browser.set_window_size(1920, 1080)
+
+
 # -- at the table: reveal, hide, note, undo, the end --------------------------------------------
 def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # noqa: F811
     from test_play import Proc

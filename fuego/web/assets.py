@@ -132,7 +132,8 @@ CSS = """
 html, body { margin: 0; background: var(--bg); color: var(--text);
   font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 body { font-size: clamp(16px, 1.25vw, 26px); line-height: 1.3; display: flex;
-  flex-direction: column; height: 100vh; overflow: hidden; }
+  flex-direction: column; height: 100vh; overflow: hidden;
+  overflow-wrap: anywhere; }  /* a name of one long word breaks rather than runs off the page */
 header#top { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.4em 1.2em;
   padding: 0.35em 0.8em; background: #16171b; border-bottom: 2px solid #2c2d33; }
 h1 { margin: 0; font-size: 1.45em; letter-spacing: 0.02em; }
@@ -177,7 +178,7 @@ ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
 .token { grid-row: span 2; font-size: 0.8em; width: 2.2em; height: 2.2em; border-radius: 50%;
   background: var(--hero);
   border: 3px solid #fff; display: flex; align-items: center; justify-content: center;
-  font-weight: bold; }
+  font-weight: bold; white-space: nowrap; }
 .token { color: #fff; }
 .token.npc { border-radius: 6px; background: #f2c744; color: #111; }
 .token.knocked-out { background: #b9b9b9; color: #111; }
