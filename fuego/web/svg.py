@@ -262,17 +262,20 @@ _NAME_TRIES = 64
 
 
 def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
-               busy: set[tuple[int, int]], extra: float = 0) -> tuple[float, int, float, bool]:
+               busy: set[tuple[int, int]], extra: float = 0,
+               faint: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset(),
+               ) -> tuple[float, int, float, bool]:
     """Where a room's name goes along the top of an area: (its middle in cols, the row, its
     width in px, squeezed). In the room's row through that area and within the room there (a
     name wider than that is squeezed into it), over as few fires' numbers, then stairs' and
-    ladders' words (``busy``), as can be; then at its own width rather than squeezed into the
-    one area; then nearest the room's centre. ``extra``: px the line holds after the name.
-    (Along the bottom of an area, ``fires`` are what stands there: tokens, wrecks.)"""
+    ladders' words (``busy``), then their drawings (``faint``), as can be; then at its own
+    width rather than squeezed into the one area; then nearest the room's centre. ``extra``: px
+    the line holds after the name. (Along the bottom of an area, ``fires`` are what stands
+    there: tokens, wrecks.)"""
     want = len(room["name"]) * _NAME_PX * _NAME_EM + extra
     edge = _NAME_CLEAR / S
     runs = _row_runs(room["cells"])
-    best: tuple[tuple[int, int, bool, int], tuple[float, int, float, bool]] | None = None
+    best: tuple[tuple[int, int, int, bool, int], tuple[float, int, float, bool]] | None = None
     for n, (c, r) in enumerate(room["cells"][:_NAME_TRIES]):  # (nearest the centre first)
         lo, hi = runs[c, r]
         for one in (False, True):  # along the room's row, or squeezed into this one area
@@ -283,10 +286,11 @@ def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
             half = px / S / 2
             x = c + 0.5 if one else min(max(c + 0.5, lo + edge + half), hi + 1 - edge - half)
             under = [(k, r) for k in range(math.floor(x - half), math.floor(x + half - 1e-9) + 1)]
-            cost = (sum(u in fires for u in under), sum(u in busy for u in under), one, n)
+            cost = (sum(u in fires for u in under), sum(u in busy for u in under),
+                    sum(u in faint for u in under), one, n)
             if best is None or cost < best[0]:
                 best = cost, (x, r, px, want > room_px)
-        if best is not None and best[0][:3] == (0, 0, False):
+        if best is not None and best[0][:4] == (0, 0, 0, False):
             break  # (clear, at its width: none after it does better)
     assert best is not None  # (a room on a level has an area there)
     return best[1]
@@ -326,13 +330,14 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     figures = {(f["col"], f["row"]) for f in level["figures"]}
     low = figures | {(w["col"], w["row"]) for w in level.get("wrecks", ())}
     # the stairs' and ladders' words: "up" along the top of an area, "down" along its bottom
-    # (a collapsed floor's ring has none)
+    # (a collapsed floor's ring has none); their drawings fill the area's middle
     words = {up: {(k["col"], k["row"]) for k in level["links"]
                   if k["up"] == up and k["kind"] != BarrierKind.FLOOR} for up in (True, False)}
+    drawn = {(k["col"], k["row"]) for k in level["links"]}
     for room in level["rooms"]:
-        col, row, px, squeezed = name_place(room, fires, words[True])
+        col, row, px, squeezed = name_place(room, fires, words[True], faint=drawn)
         if _under(col, row, px) & fires:  # ablaze end to end: on a band along the bottom
-            _room_band(cv, room, low, words[False])
+            _room_band(cv, room, low, words[False], drawn)
             continue
         x, y = cv.x(col), cv.y(row) + 14
         squeeze = _attr(textLength=_f(px), lengthAdjust="spacingAndGlyphs") if squeezed else ""
@@ -354,17 +359,17 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
 
 
 def _room_band(cv: _Canvas, room: dict[str, Any], low: set[tuple[int, int]],
-               downs: set[tuple[int, int]]) -> None:
+               downs: set[tuple[int, int]], drawn: set[tuple[int, int]]) -> None:
     """A room ablaze end to end: its name on a dark band along the bottom of an area, under
     the fire's disc and clear of its number and marks, off tokens where it can be; a room that
     flashed over says so on a band of its own in another area (on the name's, in a room of one
     area). The band, not the fire, is what a player reads there."""
-    col, row, px, squeezed = name_place(room, low, downs)
+    col, row, px, squeezed = name_place(room, low, downs, faint=drawn)
     taken = _under(col, row, px)
     rest = [c for c in room["cells"] if (c[0], c[1]) not in taken]
     along = room["flashed"] and not rest
     if along:  # (the name and the word share the one band)
-        col, row, px, squeezed = name_place(room, low, downs, _FLASHED_DX + _FLASHED_PX)
+        col, row, px, squeezed = name_place(room, low, downs, _FLASHED_DX + _FLASHED_PX, drawn)
     word = (f'<tspan{_attr(dx=_FLASHED_DX if along else None, fill=FIRE["regular"])}'
             f'{_attr(font_size=11, font_weight="bold", font_style="normal", class_="flashed")}>'
             "flashover</tspan>")
@@ -374,7 +379,7 @@ def _room_band(cv: _Canvas, room: dict[str, Any], low: set[tuple[int, int]],
           escape(room["name"]) + (word if along else ""))
     if room["flashed"] and not along:
         col, row, px, squeezed = name_place({"name": "", "cells": rest}, low | taken, downs,
-                                            _FLASHED_PX)
+                                            _FLASHED_PX, drawn)
         _band(cv, col, row, px, squeezed, _attr(class_="room-flashed band"), word)
 
 
