@@ -244,6 +244,10 @@ def test_a_saved_session_replays_round_by_round(tmp_path):
     labels = [label for label, _ in frames]
     assert labels[:3] == ["The scene begins", "End of round 1", "End of round 2"]
     assert frames[0][1]["round"] == 0 and frames[1][1]["round"] == 1
+    # each moment's story as it stood then (the end of round 1 told round 2's too)
+    assert [r["round"] for r in frames[0][1]["story"]] == [0]
+    assert [r["round"] for r in frames[1][1]["story"]] == [0, 1]
+    assert [r["round"] for r in frames[2][1]["story"]][-1] == 2
     assert latest == frames[-1][1]
     assert latest["round"] == player.scene.round
     # the same view as the live table had when it stopped

@@ -403,8 +403,9 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
                      and b.areas[h.area].level == lv),
                  -abs(b.levels[lv].elevation)) for lv in order}
     focus = max(order, key=lambda lv: busy[lv])
-    if isinstance(narration, PlayersNarration):
-        story = narration.rounds
+    if isinstance(narration, PlayersNarration):  # (as it stands now: the story goes on)
+        story = [{"round": r["round"], "lines": [dict(line) for line in r["lines"]]}
+                 for r in narration.rounds]
     else:  # plain lines (a test's)
         story = [{"round": scene.round, "lines": [{"text": t, "kind": "hero"}
                                                   for t in (narration or ())]}]
