@@ -650,6 +650,26 @@ def test_the_fires_same_line_in_a_row_is_said_once_and_counted():
     assert [line["times"] for r in told.rounds for line in r["lines"]] == [3, 1, 1, 1, 1]
 
 
+def test_two_characters_with_the_same_initials_have_tokens_apart():
+    from fuego.scenario.model import loads
+    from fuego.web.view import token_letters
+
+    text = TAVERN.read_text(encoding="utf-8").replace("Bjorn Haraldsson", "Gilles Aubert")
+    scene = loads(text, source="t.yaml").build(7)
+    assert token_letters(scene) == {"Isabela Soldano": "IS", "Gaston Allais": "GAL",
+                                    "Gilles Aubert": "GAU", "Mother Hettie": "MH"}
+    view = players_view(scene)
+    assert {h["name"]: h["initials"] for h in view["heroes"]}["Gilles Aubert"] == "GAU"
+    assert {p["name"]: p["initials"] for p in view["players"]}["Gaston Allais"] == "GAL"
+    drawn = {f["name"]: f["initials"] for lv in view["levels"] for f in lv["figures"]}
+    assert drawn["Gaston Allais"] == "GAL" and drawn["Gilles Aubert"] == "GAU"
+    assert ">GAL</text>" in level_svg(level_of(view, "upper"))
+    # the same letters even then: a number
+    text = text.replace("Isabela Soldano", "Gaston Allain")
+    assert list(token_letters(loads(text, source="t.yaml").build(7)).values())[:3] == [
+        "GAL", "GAL2", "GAU"]
+
+
 def test_a_note_reaches_the_story_and_nothing_else_of_the_gms():
     from fuego.errors import RuleError
     from fuego.table.overrides import normalize_override

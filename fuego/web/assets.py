@@ -180,6 +180,7 @@ ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
   border: 3px solid #fff; display: flex; align-items: center; justify-content: center;
   font-weight: bold; white-space: nowrap; }
 .token { color: #fff; }
+.token .more { font-size: 0.78em; }
 .token.npc { border-radius: 6px; background: #f2c744; color: #111; }
 .token.knocked-out { background: #b9b9b9; color: #111; }
 .token.dead { background: #1a1a1a; color: #fff; }
@@ -373,7 +374,9 @@ JS = r"""
     $("heroes").replaceChildren(...others.map((h) => {
       const li = text("li", "hero " + h.status);
       li.id = "card-" + h.name.replace(/[^A-Za-z0-9_-]/g, "-");
-      li.append(text("div", "token " + h.status + (h.npc ? " npc" : ""), h.initials));
+      const token = text("div", "token " + h.status + (h.npc ? " npc" : ""));
+      token.append(text("span", h.initials.length > 2 ? "more" : "", h.initials));
+      li.append(token);
       const name = text("div", "hname", h.name + " ");
       const w = text("span", "wounds");
       w.append(text("b", "", String(h.flesh)), " FW  ",

@@ -520,7 +520,7 @@ def _token(cv: _Canvas, fig: dict[str, Any], x: float, y: float, r: float) -> No
     if fig.get("me"):  # a player's own hero, on their own page: a bright ring
         shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r + 4), fill="none", stroke=CHANGED)}'
                  f'{_attr(stroke_width=3, class_="me-mark")}/>') + shape
-    size = r * (1.45 if len(fig["initials"]) < 2 else 1.15)
+    size = r * {1: 1.45, 2: 1.15}.get(len(fig["initials"]), 0.85)  # (3 letters: GAL, GAU)
     cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
            f'{_attr(data_name=fig["name"], data_area=fig["area"])}'
            f'{_attr(data_x=_f(x), data_y=_f(y), data_r=_f(r))}>'
