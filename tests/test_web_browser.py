@@ -324,6 +324,8 @@ def test_screen_serves_a_saved_session_round_by_round(browser, tmp_path):
         browser.find_element(By.ID, "prev").click()
         until(browser, lambda d: label.text.startswith("End of round 1"), what="stepped back")
         assert "Review: Round 1" in browser.find_element(By.ID, "moment").text
+        told = browser.find_elements(By.CSS_SELECTOR, "#lines section")  # (its story then)
+        assert [s.get_attribute("data-round") for s in told] == ["0", "1"]
         round1 = fires_on_page(browser)
         assert round1 and round1 != newest
         browser.find_element(By.ID, "prev").click()

@@ -100,6 +100,86 @@ def test_the_story_keeps_whole_rounds_in_the_players_words(browser, served):  # 
     shot(browser, "players-screen-tv-mid", 1920, 1080)
 
 
+#: The story's text lines and items that its box (under the round's heading stuck at its top)
+#: shows only part of: [text, px hidden, px shown].
+CUT_LINES = """
+const box = document.getElementById("lines"), b = box.getBoundingClientRect();
+let edge = b.top;
+box.querySelectorAll("h3").forEach((h) => {
+  const r = h.getBoundingClientRect();
+  if (getComputedStyle(h).position === "sticky" && Math.abs(r.top - b.top) <= 1)
+    edge = Math.max(edge, r.bottom);
+});
+const out = [];
+box.querySelectorAll("li, h3").forEach((el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  for (const r of range.getClientRects()) {
+    const hides = getComputedStyle(el).position === "sticky" && Math.abs(r.top - b.top) <= 8;
+    const top = hides ? b.top : edge;
+    const shown = Math.min(r.bottom, b.bottom) - Math.max(r.top, top);
+    if (shown > 1 && shown < r.height - 1) out.push([el.textContent, r.height - shown, shown]);
+  }
+  // (or the end of an item that is not most of the box, or only the foot of a line)
+  const r = el.getBoundingClientRect();
+  if (el.tagName === "LI" && r.top < edge - 1 && r.bottom > edge + 1 &&
+      r.bottom - edge < 0.6 * (b.bottom - edge))
+    out.push([el.textContent, "the end of it", r.bottom - edge]);
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (390, 844), (1280, 720)])
+def test_the_story_shows_whole_lines_never_half_of_one(browser, served, size):  # noqa: F811
+    # the story scrolled to its newest line: the line at the top of its box, under the round's
+    # heading, is shown whole or not at all (it was cut in half under "Round 4")
+    _scene, server, _feed = served
+    try:
+        shot(browser, "story-lines", *size)  # (sizes the window)
+        for page in ("", "&hero=gaston-allais", "&hero=isabela-soldano"):
+            browser.get(server.url() + page)
+            until(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                     "#lines section[data-round='4']"), 10)
+            box = browser.find_element(By.ID, "lines")
+            assert browser.execute_script(
+                "const b = arguments[0]; return b.scrollHeight > b.clientHeight + 40 && "
+                "b.scrollTop + b.clientHeight >= b.scrollHeight - 1", box)  # (scrolled to its end)
+            assert browser.execute_script(CUT_LINES) == [], (size, page)
+        outer = browser.get_window_size()  # the window resized
+        browser.set_window_size(outer["width"] - 37, outer["height"] - 53)
+        until(browser, lambda d: d.execute_script(CUT_LINES) == [], 5, "whole after a resize")
+    finally:
+        browser.set_window_size(1920, 1080)
+
+
+def test_rounds_in_a_row_where_nothing_is_seen_share_one_heading(browser, served):  # noqa: F811
+    # (the wagon played out: "Round 21, nothing the heroes see", and again to round 24)
+    _scene, server, feed = served
+    shared, views = feed.tellers.states()
+    story = shared["story"]
+    quiet = [{"round": n, "lines": [{"text": f"Round {n} begins", "kind": "round"},
+                                    {"text": f"Round {n} ends", "kind": "round"}]}
+             for n in range(5, 9)]
+    told = {"round": 9, "lines": [{"text": "The fire in the Bar burns itself out", "kind": "fire"}]}
+    feed.hub.publish({**shared, "story": [*story, *quiet, told, {**quiet[0], "round": 10}]},
+                     views=views)
+    try:
+        browser.get(server.url())
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#lines section[data-round='9']"),
+              10)
+        heads = [h.get_attribute("textContent")
+                 for h in browser.find_elements(By.CSS_SELECTOR, "#lines h3")]
+        assert heads == ["Before round 1", "Round 1", "Round 2", "Round 3", "Round 4",
+                         "Rounds 5\u20138", "Round 9", "Round 10"]
+        quiet_box = browser.find_element(By.CSS_SELECTOR, "#lines section[data-round='5']")
+        assert quiet_box.get_attribute("data-to") == "8"
+        assert quiet_box.find_element(By.TAG_NAME, "li").get_attribute(
+            "textContent") == "nothing the heroes see"
+    finally:
+        feed.publish()  # (the served state again, for the tests after this one)
+
+
 def test_a_players_own_page_shows_what_that_hero_sees(browser, served):  # noqa: F811
     scene, server, feed = served
     b = scene.building
@@ -176,6 +256,45 @@ def test_a_phone_shows_the_hero_and_the_story_first(browser, served):  # noqa: F
         browser.set_window_size(1920, 1080)
 
 
+def test_a_name_of_one_long_word_breaks_rather_than_widens_the_page(browser):  # noqa: F811
+    from test_web_view import TAVERN
+
+    from fuego.engine.scene import Cause
+    from fuego.scenario.model import loads
+
+    hero, room = "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenh", (
+        "Gemeinschaftsraumbewirtschaftungsgesellschaftsvorsitzender")
+    text = TAVERN.read_text(encoding="utf-8").replace("Isabela Soldano", hero).replace(
+        "name: Common Room,", f"name: {room},")
+    scene = loads(text, source="long.yaml").build(8)
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(scene)
+    scene.start_fire(scene.building.area("ground:E3").index, 3, Cause.GM)  # (in the hero's sight)
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    try:
+        for width, height in ((390, 844), (1920, 1080)):
+            shot(browser, "long-names", width, height)  # (sizes the window)
+            for page in ("", "&hero=" + hero.lower()):
+                browser.get(server.url() + page)
+                until(browser, lambda d: room in d.find_element(By.ID, "lines").text, 10)
+                wide = browser.execute_script(
+                    "return Array.from(document.querySelectorAll('body *')).filter((e) => "
+                    "e.getBoundingClientRect().right > innerWidth + 1 && !e.closest('svg'))"
+                    ".map((e) => e.tagName + '#' + e.id + '.' + e.className)")
+                assert wide == [], (width, page)
+                assert browser.execute_script(
+                    "return document.documentElement.scrollWidth") <= width
+                # (and a card's initials stay on one line: "MH", not "M" over "H")
+                assert browser.execute_script(
+                    "const t = Array.from(document.querySelectorAll('#heroes .token'));"
+                    "return t.length > 0 && t.every((e) => e.scrollHeight <= e.clientHeight + 1)")
+    finally:
+        server.stop()
+        browser.set_window_size(1920, 1080)
+
+
 # -- at the table: reveal, hide, note, undo, the end --------------------------------------------
 def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # noqa: F811
     from test_play import Proc
@@ -226,6 +345,11 @@ def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # 
         assert "ground:A3" in fires_on_page(browser)  # the pantry side no hero saw burning
         assert _rules_text(browser) == []
         shot(browser, "players-screen-tv-end", 1920, 1080)
+        # a player's own page at the end: the ruin is the end's, not "what the GM shows"
+        browser.get(url + "&hero=isabela-soldano")
+        until(browser, lambda d: d.find_element(By.ID, "ruin").is_displayed(), 10)
+        me = browser.find_element(By.ID, "me").text
+        assert "Sees: " in me and "GM shows" not in me
         proc.send("quit")
         assert proc.p.wait(timeout=30) == 0
     finally:

@@ -244,6 +244,10 @@ def test_a_saved_session_replays_round_by_round(tmp_path):
     labels = [label for label, _ in frames]
     assert labels[:3] == ["The scene begins", "End of round 1", "End of round 2"]
     assert frames[0][1]["round"] == 0 and frames[1][1]["round"] == 1
+    # each moment's story as it stood then (the end of round 1 told round 2's too)
+    assert [r["round"] for r in frames[0][1]["story"]] == [0]
+    assert [r["round"] for r in frames[1][1]["story"]] == [0, 1]
+    assert [r["round"] for r in frames[2][1]["story"]][-1] == 2
     assert latest == frames[-1][1]
     assert latest["round"] == player.scene.round
     # the same view as the live table had when it stopped
@@ -432,30 +436,61 @@ def test_a_flashover_mark_never_covers_a_fires_number(tavern_flashed):
     assert marks  # (the kitchen and the bar flash over in round 4)
 
 
-def _names_on_fires(lv: dict) -> list[tuple[str, bool]]:
-    """Each room name drawn over a fire's disc on the level: (its room, whether every area of
-    that room holds a fire or a stair's word, so that there is nowhere else)."""
+def _boxes(lv: dict) -> tuple[list, list, list]:
+    """The level's room names, fires' discs and fires' numbers and marks, as boxes
+    (left, top, right, bottom): names as (room, box, on a band) with their boxes."""
     ns = "{http://www.w3.org/2000/svg}"
     svg = ElementTree.fromstring(level_svg(lv))
-    discs = [(float(c.attrib["cx"]), float(c.attrib["cy"]), float(c.attrib["r"]))
-             for g in svg.iter(f"{ns}g") if (g.get("class") or "").startswith("fire ")
-             for c in g.iter(f"{ns}circle") if "new-mark" not in (c.get("class") or "")]
+    discs, marks = [], []
+    for g in svg.iter(f"{ns}g"):
+        if not (g.get("class") or "").startswith("fire "):
+            continue
+        for c in g.iter(f"{ns}circle"):
+            if "new-mark" not in (c.get("class") or ""):
+                cx, cy, r = (float(c.attrib[k]) for k in ("cx", "cy", "r"))
+                discs.append((cx - r, cy - r, cx + r, cy + r))
+        for t in g.iter(f"{ns}text"):  # (31-px digits: ~20 px wide each, 23 above the baseline)
+            x, y, w = float(t.attrib["x"]), float(t.attrib["y"]), 10 * len(t.text or "")
+            marks.append((x - w, y - 23, x + w, y))
+        for m in g.iter():
+            if m.get("class") in ("hot-mark", "grew-mark"):
+                xy = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?",
+                                                   m.get("points") or m.get("d") or "")]
+                marks.append((min(xy[::2]), min(xy[1::2]), max(xy[::2]), max(xy[1::2])))
+    names = []
+    for t in svg.iter(f"{ns}text"):
+        if not (t.get("class") or "").startswith("room"):
+            continue
+        x, y = float(t.attrib["x"]), float(t.attrib["y"])  # (its baseline's middle)
+        word = t.find(f"{ns}tspan") is not None  # ("flashover": 11-px bold, ~0.62 wide)
+        width = t.get("textLength") or (len(t.text or "") * 14 * 0.56
+                                        + (9 * 11 * 0.62 + (6 if t.text else 0)) * word)
+        half = float(width) / 2
+        # (14-px letters: 11 px above the baseline, 3 below)
+        names.append((t.get("id", "flashover").removeprefix("room-"),
+                      (x - half, y - 11, x + half, y + 3), "band" in t.get("class", "")))
+    return names, discs, marks
+
+
+def _meet(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _names_on_fires(lv: dict) -> list[tuple[str, bool, bool]]:
+    """Each room name drawn over a fire's disc on the level: (its room, whether every area of
+    that room holds a fire or a stair's word, so that there is nowhere else, on a band)."""
+    names, discs, _marks = _boxes(lv)
     busy = {(f["col"], f["row"]) for f in lv["fires"]} | {(k["col"], k["row"]) for k in lv["links"]}
     cells: dict[str, list[tuple[int, int]]] = {}
     for a in lv["areas"]:
         cells.setdefault(a["room"], []).append((a["col"], a["row"]))
-    out = []
-    for t in svg.iter(f"{ns}text"):
-        if t.get("class") != "room outlined":
-            continue
-        key = t.attrib["id"].removeprefix("room-")
-        x, y = float(t.attrib["x"]), float(t.attrib["y"])  # (its baseline's middle)
-        half = float(t.get("textLength") or len(t.text or "") * 14 * 0.56) / 2
-        # (14-px letters: 11 px above the baseline, 3 below)
-        if any(x - half < cx + r and cx - r < x + half and y - 11 < cy + r and cy - r < y + 3
-               for cx, cy, r in discs):
-            out.append((key, all(cell in busy for cell in cells[key])))
-    return out
+    return [(key, all(cell in busy for cell in cells[key]), band)
+            for key, box, band in names if any(_meet(box, d) for d in discs)]
+
+
+def _names_on_numbers(lv: dict) -> list[str]:
+    names, _discs, marks = _boxes(lv)
+    return [key for key, box, _band in names if any(_meet(box, m) for m in marks)]
 
 
 def test_a_rooms_name_stays_off_its_fires_where_the_room_has_room():
@@ -470,11 +505,58 @@ def test_a_rooms_name_stays_off_its_fires_where_the_room_has_room():
     ground = level_of(players_view(scene), "ground")
     assert {f["area"] for f in ground["fires"]} >= {"ground:E3", "ground:G3"}
     assert _names_on_fires(ground) == []
-    # a room ablaze end to end keeps its name at its middle, over a fire: there is nowhere else
+    # a room ablaze end to end: its name on a band along the bottom of an area, never over a
+    # fire's number, its hot triangle or its chevron; "flashover" on a band of its own
     for i in b.room_areas("bar"):
         if i not in scene.fires:
             scene.start_fire(i, 9, Cause.GM)
-    assert ("bar", True) in _names_on_fires(level_of(players_view(scene), "ground"))
+    scene.flashed.add("bar")
+    ground = level_of(players_view(scene), "ground")
+    assert {f["area"] for f in ground["fires"]} >= {b.areas[i].name for i in b.room_areas("bar")}
+    assert _names_on_numbers(ground) == []
+    svg = ElementTree.fromstring(level_svg(ground))
+    bar = svg.find(".//*[@id='room-bar']")
+    assert bar is not None and bar.get("class") == "room band" and bar.text == "The Bar"
+    word = svg.find(".//*[@class='room-flashed band']")
+    assert word is not None and "".join(word.itertext()) == "flashover"
+    names = {key: box for key, box, _band in _boxes(ground)[0]}
+    assert not _meet(names["bar"], names["flashover"])
+    # a room of one area ablaze: the name and the word share its band
+    one = copy.deepcopy(ground)
+    room = next(r for r in one["rooms"] if r["key"] == "bar")
+    room["cells"] = room["cells"][:1]
+    bar = ElementTree.fromstring(level_svg(one)).find(".//*[@id='room-bar']")
+    assert bar is not None and "".join(bar.itertext()) == "The Barflashover"
+    assert _names_on_numbers(one) == []
+
+
+def test_a_rooms_name_keeps_off_a_stairs_word_not_off_a_collapsed_floors_ring():
+    # (the end of the ship: every floor given way, a ring in every area, and the Gun Deck's
+    # name over the hatch's "up"; a ring everywhere moves it nowhere, a stair's word or
+    # drawing under it moves it off)
+    ground = level_of(players_view(tavern_scene()), "ground")
+    svg = ElementTree.fromstring(level_svg(ground))
+
+    def at(svg):  # the Common Room's name: (its middle's col, its baseline)
+        t = svg.find(".//*[@id='room-common']")
+        return math.floor((float(t.attrib["x"]) - 30) / 64) + ground["c0"], float(t.attrib["y"])
+
+    col, y = at(svg)
+    row = ground["r0"] + int((y - 30) // 64)
+    rings = copy.deepcopy(ground)
+    cells = next(r["cells"] for r in rings["rooms"] if r["key"] == "common")
+    rings["links"] += [{"kind": "floor", "state": "broken", "index": 900 + k, "col": c, "row": r,
+                        "up": True, "changed": False} for k, (c, r) in enumerate(cells)]
+    assert at(ElementTree.fromstring(level_svg(rings))) == (col, y)  # a ring has no word
+    stair = copy.deepcopy(ground)
+    stair["links"].append({"kind": "stairs", "state": "open", "index": 950, "col": col,
+                           "row": row, "up": True, "changed": False})
+    moved = at(ElementTree.fromstring(level_svg(stair)))
+    assert moved != (col, y)  # off the stair's "up"
+    down = copy.deepcopy(ground)
+    down["links"].append({"kind": "stairs", "state": "open", "index": 951, "col": col,
+                          "row": row, "up": False, "changed": False})
+    assert at(ElementTree.fromstring(level_svg(down))) != (col, y)  # (its drawing there)
 
 
 @given(st.sets(st.tuples(st.integers(0, 7), st.integers(0, 5)), min_size=1, max_size=30),
@@ -504,8 +586,12 @@ def test_a_rooms_name_is_over_a_fire_only_where_its_room_burns_throughout(tavern
     _player, live = tavern_flashed
     covered = [hit for _, view, _ in live.views for lv in view["levels"]
                for hit in _names_on_fires(lv)]
-    assert all(full for _, full in covered), covered
-    assert covered  # (The Bar burns end to end from round 4)
+    assert all(full and band for _, full, band in covered), covered
+    bands = {key for _, view, _ in live.views for lv in view["levels"]
+             for key, _box, band in _boxes(lv)[0] if band}
+    assert bands == {"bar", "flashover"}  # (The Bar burns end to end from round 4)
+    assert [key for _, view, _ in live.views for lv in view["levels"]
+            for key in _names_on_numbers(lv)] == []
 
 
 def _override(scene, text: str) -> None:
@@ -546,6 +632,42 @@ def test_reveal_and_hide_a_room_a_level_and_all():
     assert all(a["seen"] for lv in players_view(scene)["levels"] for a in lv["areas"])
     _override(scene, "hide")
     assert not players_view(scene)["revealed"]
+
+
+def test_the_fires_same_line_in_a_row_is_said_once_and_counted():
+    # (the village's wheat field: "The fire in Wheat Field grows" five times in a round)
+    scene = tavern_scene()
+    told = PlayersNarration(scene)
+    scene.listeners.append(told.feed)
+    for area in ("ground:E3", "ground:F3", "ground:G1"):  # (in Isabela's sight)
+        _override(scene, f"fire {area} 2")
+    _override(scene, "fire ground:D1 2")
+    _override(scene, "fire ground:H1 2")
+    _override(scene, "note Smoke")
+    _override(scene, "note Smoke")
+    assert told.lines == ["The Common Room catches fire (\u00d73)", "The Bar catches fire",
+                          "The Common Room catches fire", "Smoke", "Smoke"]
+    assert [line["times"] for r in told.rounds for line in r["lines"]] == [3, 1, 1, 1, 1]
+
+
+def test_two_characters_with_the_same_initials_have_tokens_apart():
+    from fuego.scenario.model import loads
+    from fuego.web.view import token_letters
+
+    text = TAVERN.read_text(encoding="utf-8").replace("Bjorn Haraldsson", "Gilles Aubert")
+    scene = loads(text, source="t.yaml").build(7)
+    assert token_letters(scene) == {"Isabela Soldano": "IS", "Gaston Allais": "GAL",
+                                    "Gilles Aubert": "GAU", "Mother Hettie": "MH"}
+    view = players_view(scene)
+    assert {h["name"]: h["initials"] for h in view["heroes"]}["Gilles Aubert"] == "GAU"
+    assert {p["name"]: p["initials"] for p in view["players"]}["Gaston Allais"] == "GAL"
+    drawn = {f["name"]: f["initials"] for lv in view["levels"] for f in lv["figures"]}
+    assert drawn["Gaston Allais"] == "GAL" and drawn["Gilles Aubert"] == "GAU"
+    assert ">GAL</text>" in level_svg(level_of(view, "upper"))
+    # the same letters even then: a number
+    text = text.replace("Isabela Soldano", "Gaston Allain")
+    assert list(token_letters(loads(text, source="t.yaml").build(7)).values())[:3] == [
+        "GAL", "GAL2", "GAU"]
 
 
 def test_a_note_reaches_the_story_and_nothing_else_of_the_gms():
@@ -616,6 +738,9 @@ def test_the_end_of_the_scene_shows_the_whole_ruin():
                  "active": "still inside"}[h.status.value] for h in scene.heroes}
     assert ruin["rooms"] and all(r["state"] in ("burned out", "partly burned", "still burning")
                                  for r in ruin["rooms"])
+    # each room by its name as the map writes it (not "The Kitchen" beside "Balcony")
+    names = {room.name for room in scene.building.rooms.values()}
+    assert {"Kitchen", "The Bar", "Balcony"} <= {r["name"] for r in ruin["rooms"]} <= names
     burned = {lv["name"]: [a for a in lv["areas"] if a["burned"]] for lv in view["levels"]}
     assert sum(len(v) for v in burned.values()) == ruin["burned"]
 

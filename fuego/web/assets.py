@@ -132,7 +132,8 @@ CSS = """
 html, body { margin: 0; background: var(--bg); color: var(--text);
   font-family: "DejaVu Sans", "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 body { font-size: clamp(16px, 1.25vw, 26px); line-height: 1.3; display: flex;
-  flex-direction: column; height: 100vh; overflow: hidden; }
+  flex-direction: column; height: 100vh; overflow: hidden;
+  overflow-wrap: anywhere; }  /* a name of one long word breaks rather than runs off the page */
 header#top { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.4em 1.2em;
   padding: 0.35em 0.8em; background: #16171b; border-bottom: 2px solid #2c2d33; }
 h1 { margin: 0; font-size: 1.45em; letter-spacing: 0.02em; }
@@ -177,8 +178,9 @@ ul#heroes .hname .wounds { white-space: nowrap; margin-left: 0.3em; }
 .token { grid-row: span 2; font-size: 0.8em; width: 2.2em; height: 2.2em; border-radius: 50%;
   background: var(--hero);
   border: 3px solid #fff; display: flex; align-items: center; justify-content: center;
-  font-weight: bold; }
+  font-weight: bold; white-space: nowrap; }
 .token { color: #fff; }
+.token .more { font-size: 0.78em; }
 .token.npc { border-radius: 6px; background: #f2c744; color: #111; }
 .token.knocked-out { background: #b9b9b9; color: #111; }
 .token.dead { background: #1a1a1a; color: #fff; }
@@ -273,6 +275,7 @@ JS = r"""
   let shown = "";         // instance:version (or frame) on the page now
   let frame = null;       // the review's frame number, null when following the play
   let source = null;
+  let atStoryEnd = true;  // the story's box shows its newest line (the reader has not scrolled back)
 
   function text(tag, cls, words) {
     const el = document.createElement(tag);
@@ -371,7 +374,9 @@ JS = r"""
     $("heroes").replaceChildren(...others.map((h) => {
       const li = text("li", "hero " + h.status);
       li.id = "card-" + h.name.replace(/[^A-Za-z0-9_-]/g, "-");
-      li.append(text("div", "token " + h.status + (h.npc ? " npc" : ""), h.initials));
+      const token = text("div", "token " + h.status + (h.npc ? " npc" : ""));
+      token.append(text("span", h.initials.length > 2 ? "more" : "", h.initials));
+      li.append(token);
       const name = text("div", "hname", h.name + " ");
       const w = text("span", "wounds");
       w.append(text("b", "", String(h.flesh)), " FW  ",
@@ -393,22 +398,66 @@ JS = r"""
   // has scrolled back to an earlier round.
   function drawLines(state) {
     const box = $("lines");
-    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
     const rounds = state.story || [];
-    box.replaceChildren(...rounds.map((r, k) => {
-      const sec = text("section", "round-lines" + (k === rounds.length - 1 ? " now" : ""));
-      sec.dataset.round = r.round;
-      sec.append(text("h3", "", r.round ? "Round " + r.round : "Before round 1"));
-      const ol = text("ol");
-      // the heading says the round: its "begins" and "ends" lines are left out
+    // the heading says the round: its "begins" and "ends" lines are left out; rounds in a row
+    // where the heroes see nothing share one heading ("Rounds 12-24")
+    const groups = [];
+    rounds.forEach((r) => {
       const lines = r.lines.filter((l) => !/^Round \d+ (begins|ends)$/.test(l.text));
-      if (!lines.length) ol.append(text("li", "round", "nothing the heroes see"));
-      lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
+      const last = groups[groups.length - 1];
+      if (!lines.length && r.round && last && !last.lines.length && last.round &&
+          r.round === last.to + 1) last.to = r.round;
+      else groups.push({ round: r.round, to: r.round, lines });
+    });
+    box.replaceChildren(...groups.map((g, k) => {
+      const sec = text("section", "round-lines" + (k === groups.length - 1 ? " now" : ""));
+      sec.dataset.round = g.round;
+      if (g.to !== g.round) sec.dataset.to = g.to;
+      sec.append(text("h3", "", !g.round ? "Before round 1" : g.to === g.round ? "Round " + g.round
+                                : "Rounds " + g.round + "\u2013" + g.to));
+      const ol = text("ol");
+      if (!g.lines.length) ol.append(text("li", "round", "nothing the heroes see"));
+      g.lines.forEach((line) => ol.append(text("li", line.kind, line.text)));
       sec.append(ol);
       return sec;
     }));
-    if (atEnd || !box.dataset.drawn) box.scrollTop = box.scrollHeight;
+    box.style.maxHeight = "";
+    if (atStoryEnd || !box.dataset.drawn) { box.scrollTop = box.scrollHeight; snapStory(); }
     box.dataset.drawn = "1";
+  }
+
+  // The story scrolled to its end shows whole lines: an item cut by the box's top edge (or by
+  // the round's heading stuck there) is left out, the box made that much shorter.
+  function snapStory() {
+    const box = $("lines");
+    for (let k = 0; k < 4; k++) {
+      if (box.scrollHeight - box.scrollTop - box.clientHeight > 1) return;  // scrolled back
+      const top = box.getBoundingClientRect().top;
+      // a heading stuck at the top (not one its round's end pushes out) hides what is under it
+      const stuck = (el) => el.tagName === "H3" && getComputedStyle(el).position === "sticky" &&
+        Math.abs(el.getBoundingClientRect().top - top) <= 1;
+      let edge = top;
+      box.querySelectorAll("h3").forEach((h) => {
+        if (stuck(h)) edge = Math.max(edge, h.getBoundingClientRect().bottom);
+      });
+      let cut = 0;
+      box.querySelectorAll("li, h3").forEach((el) => {
+        const b = el.getBoundingClientRect();
+        if (stuck(el) || b.top >= edge - 0.5 || b.bottom <= edge + 0.5) return;
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const rects = Array.from(range.getClientRects());
+        const cuts = rects.filter((r) => r.top < edge - 0.5 && r.bottom > edge + 0.5);
+        // the whole item (not the end of a sentence, nor the foot of a line and its border),
+        // unless it is most of what the box holds: then its lines cut
+        if (b.bottom - edge < 0.6 * (box.getBoundingClientRect().bottom - edge) ||
+            !rects.some((r) => r.top >= edge - 0.5)) cut = Math.max(cut, b.bottom - edge);
+        else if (cuts.length) cut = Math.max(cut, cuts[cuts.length - 1].bottom - edge);
+      });
+      if (cut < 0.5) return;
+      box.style.maxHeight = Math.floor(box.clientHeight - cut) + "px";
+      box.scrollTop = box.scrollHeight;
+    }
   }
 
   function drawPick(state) {
@@ -443,7 +492,8 @@ JS = r"""
       const alarm = /alight|confused|breath|knocked|dead|crippled|thick/.test(k);
       c.append(text("span", "cond" + (alarm ? " alarm" : ""), k));
     });
-    const sees = text("div", "sees", "Sees: " + me.sees + (state.revealed ? " (and what the GM shows)" : ""));
+    const sees = text("div", "sees", "Sees: " + me.sees +
+                       (state.revealed && !state.ended ? " (and what the GM shows)" : ""));
     box.replaceChildren(head, where, w, c, sees);
     box.dataset.hero = me.key;
   }
@@ -575,7 +625,18 @@ JS = r"""
       else if (frame !== null) goto(frame + 1);
     });
     $("latest").addEventListener("click", () => { frame = null; shown = ""; showLive(); });
-    window.addEventListener("resize", fit);
+    const box = $("lines");
+    // whether the reader follows the newest line (a resize or a new state keeps them there)
+    box.addEventListener("scroll", () => {
+      atStoryEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+    });
+    window.addEventListener("resize", () => {
+      fit();
+      if (!atStoryEnd) return;
+      box.style.maxHeight = "";
+      box.scrollTop = box.scrollHeight;
+      snapStory();
+    });
     connect();
   });
 })();

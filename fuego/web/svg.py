@@ -262,16 +262,20 @@ _NAME_TRIES = 64
 
 
 def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
-               busy: set[tuple[int, int]]) -> tuple[float, int, float, bool]:
+               busy: set[tuple[int, int]], extra: float = 0,
+               faint: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset(),
+               ) -> tuple[float, int, float, bool]:
     """Where a room's name goes along the top of an area: (its middle in cols, the row, its
     width in px, squeezed). In the room's row through that area and within the room there (a
     name wider than that is squeezed into it), over as few fires' numbers, then stairs' and
-    ladders' words (``busy``), as can be; then at its own width rather than squeezed into the
-    one area; then nearest the room's centre."""
-    want = len(room["name"]) * _NAME_PX * _NAME_EM
+    ladders' words (``busy``), then their drawings (``faint``), as can be; then at its own
+    width rather than squeezed into the one area; then nearest the room's centre. ``extra``: px
+    the line holds after the name. (Along the bottom of an area, ``fires`` are what stands
+    there: tokens, wrecks.)"""
+    want = len(room["name"]) * _NAME_PX * _NAME_EM + extra
     edge = _NAME_CLEAR / S
     runs = _row_runs(room["cells"])
-    best: tuple[tuple[int, int, bool, int], tuple[float, int, float, bool]] | None = None
+    best: tuple[tuple[int, int, int, bool, int], tuple[float, int, float, bool]] | None = None
     for n, (c, r) in enumerate(room["cells"][:_NAME_TRIES]):  # (nearest the centre first)
         lo, hi = runs[c, r]
         for one in (False, True):  # along the room's row, or squeezed into this one area
@@ -282,10 +286,11 @@ def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
             half = px / S / 2
             x = c + 0.5 if one else min(max(c + 0.5, lo + edge + half), hi + 1 - edge - half)
             under = [(k, r) for k in range(math.floor(x - half), math.floor(x + half - 1e-9) + 1)]
-            cost = (sum(u in fires for u in under), sum(u in busy for u in under), one, n)
+            cost = (sum(u in fires for u in under), sum(u in busy for u in under),
+                    sum(u in faint for u in under), one, n)
             if best is None or cost < best[0]:
                 best = cost, (x, r, px, want > room_px)
-        if best is not None and best[0][:3] == (0, 0, False):
+        if best is not None and best[0][:4] == (0, 0, 0, False):
             break  # (clear, at its width: none after it does better)
     assert best is not None  # (a room on a level has an area there)
     return best[1]
@@ -308,12 +313,32 @@ def _row_runs(cells: list[list[int]]) -> dict[tuple[int, int], tuple[int, int]]:
     return runs
 
 
+#: The "flashover" word on a band: 11-px bold letters, about 0.62 of that wide.
+_FLASHED_PX = 9 * 11 * 0.62
+#: Its space after a name on the same band.
+_FLASHED_DX = 6
+
+
+def _under(col: float, row: int, px: float) -> set[tuple[int, int]]:
+    """The areas a line ``px`` wide centred at ``col`` lies over."""
+    half = px / S / 2
+    return {(k, row) for k in range(math.floor(col - half), math.floor(col + half - 1e-9) + 1)}
+
+
 def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
     fires = {(f["col"], f["row"]) for f in level["fires"]}
     figures = {(f["col"], f["row"]) for f in level["figures"]}
-    links = {(k["col"], k["row"]) for k in level["links"]}
+    low = figures | {(w["col"], w["row"]) for w in level.get("wrecks", ())}
+    # the stairs' and ladders' words: "up" along the top of an area, "down" along its bottom
+    # (a collapsed floor's ring has none); their drawings fill the area's middle
+    words = {up: {(k["col"], k["row"]) for k in level["links"]
+                  if k["up"] == up and k["kind"] != BarrierKind.FLOOR} for up in (True, False)}
+    drawn = {(k["col"], k["row"]) for k in level["links"]}
     for room in level["rooms"]:
-        col, row, px, squeezed = name_place(room, fires, links)
+        col, row, px, squeezed = name_place(room, fires, words[True], faint=drawn)
+        if _under(col, row, px) & fires:  # ablaze end to end: on a band along the bottom
+            _room_band(cv, room, low, words[False], drawn)
+            continue
         x, y = cv.x(col), cv.y(row) + 14
         squeeze = _attr(textLength=_f(px), lengthAdjust="spacingAndGlyphs") if squeezed else ""
         cv.add(f'<text{_attr(id="room-" + safe_id(room["key"]), x=_f(x), y=y)}{squeeze}'
@@ -326,11 +351,47 @@ def _rooms(cv: _Canvas, level: dict[str, Any]) -> None:
             # ablaze), along the bottom of the area: never over the number, nor a token
             under = {(c, row) for c in range(math.floor(col - _FLASHED_HALF),
                                              math.floor(col + _FLASHED_HALF) + 1)}
-            low = bool(under & fires) and not under & figures
-            cv.add(f'<text{_attr(x=_f(x), y=cv.y(row) + S - 5 if low else y + 13)}'
+            low_line = bool(under & fires) and not under & figures
+            cv.add(f'<text{_attr(x=_f(x), y=cv.y(row) + S - 5 if low_line else y + 13)}'
                    f'{_attr(fill=FIRE["regular"], font_size=11, font_weight="bold")}'
                    f'{_attr(text_anchor="middle", class_="flashed outlined")}>'
                    f"flashover</text>")
+
+
+def _room_band(cv: _Canvas, room: dict[str, Any], low: set[tuple[int, int]],
+               downs: set[tuple[int, int]], drawn: set[tuple[int, int]]) -> None:
+    """A room ablaze end to end: its name on a dark band along the bottom of an area, under
+    the fire's disc and clear of its number and marks, off tokens where it can be; a room that
+    flashed over says so on a band of its own in another area (on the name's, in a room of one
+    area). The band, not the fire, is what a player reads there."""
+    col, row, px, squeezed = name_place(room, low, downs, faint=drawn)
+    taken = _under(col, row, px)
+    rest = [c for c in room["cells"] if (c[0], c[1]) not in taken]
+    along = room["flashed"] and not rest
+    if along:  # (the name and the word share the one band)
+        col, row, px, squeezed = name_place(room, low, downs, _FLASHED_DX + _FLASHED_PX, drawn)
+    word = (f'<tspan{_attr(dx=_FLASHED_DX if along else None, fill=FIRE["regular"])}'
+            f'{_attr(font_size=11, font_weight="bold", font_style="normal", class_="flashed")}>'
+            "flashover</tspan>")
+    _band(cv, col, row, px, squeezed, _attr(id="room-" + safe_id(room["key"]), class_="room band")
+          + _attr(fill=EXIT if room["outdoors"] else LABEL, font_size=_NAME_PX)
+          + _attr(font_style="italic" if room["outdoors"] else None),
+          escape(room["name"]) + (word if along else ""))
+    if room["flashed"] and not along:
+        col, row, px, squeezed = name_place({"name": "", "cells": rest}, low | taken, downs,
+                                            _FLASHED_PX, drawn)
+        _band(cv, col, row, px, squeezed, _attr(class_="room-flashed band"), word)
+
+
+def _band(cv: _Canvas, col: float, row: int, px: float, squeezed: bool, attrs: str,
+          content: str) -> None:
+    """A line of ``px`` centred at ``col`` on a dark band along the bottom of an area."""
+    x, top = cv.x(col), cv.y(row) + S - 18
+    cv.add(f'<rect{_attr(x=_f(x - px / 2 - 3), y=_f(top), width=_f(px + 6), height=16, rx=4)}'
+           f'{_attr(fill="#101114", fill_opacity=0.82, class_="room-band")}/>')
+    squeeze = _attr(textLength=_f(px), lengthAdjust="spacingAndGlyphs") if squeezed else ""
+    cv.add(f'<text{attrs}{_attr(x=_f(x), y=_f(top + 12), text_anchor="middle")}{squeeze}>'
+           f'{content}</text>')
 
 
 def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
@@ -341,8 +402,6 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
     kind = (FireMark.FLAME if flame else (FireMark.HOT if hot else FireMark.REGULAR)).value
     parts = [f'<circle{_attr(cx=cx, cy=cy, r=_f(r), fill=FIRE[kind] if not flame else "none")}'
              f'{_attr(stroke=FIRE[FireMark.FLAME], stroke_width=3)}/>']
-    parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
-                 f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
     if fire.get("new"):  # new this round: a bright dashed ring around it
         parts.insert(0, f'<circle{_attr(cx=cx, cy=cy, r=_f(r + 5), fill="none", stroke=CHANGED)}'
                         f'{_attr(stroke_width=3, stroke_dasharray="5 3", class_="new-mark")}/>')
@@ -356,6 +415,9 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
         points = f"{_f(tx)},{_f(ty - 11)} {_f(tx + 11)},{_f(ty + 8)} {_f(tx - 11)},{_f(ty + 8)}"
         parts.append(f'<polygon{_attr(points=points)}'
                      f'{_attr(fill="#ffffff", stroke="#7a0000", stroke_width=2, class_="hot-mark")}/>')
+    # the number last: over the triangle and the chevron, whose corners reach it
+    parts.append(f'<text{_attr(x=cx, y=cy + 11, fill="#ffffff", font_size=31, font_weight="bold")}'
+                 f'{_attr(text_anchor="middle", class_="outlined")}>{fd}</text>')
     change = " new" if fire.get("new") else " grew" if fire.get("grew") else ""
     cv.add(f'<g{_attr(id="fire-" + safe_id(fire["area"]), class_=f"fire fire-{kind}{change}")}'
            f'{_attr(data_fd=fd, data_hot="1" if hot else "0", data_area=fire["area"])}>'
@@ -458,7 +520,7 @@ def _token(cv: _Canvas, fig: dict[str, Any], x: float, y: float, r: float) -> No
     if fig.get("me"):  # a player's own hero, on their own page: a bright ring
         shape = (f'<circle{_attr(cx=_f(x), cy=_f(y), r=_f(r + 4), fill="none", stroke=CHANGED)}'
                  f'{_attr(stroke_width=3, class_="me-mark")}/>') + shape
-    size = r * (1.45 if len(fig["initials"]) < 2 else 1.15)
+    size = r * {1: 1.45, 2: 1.15}.get(len(fig["initials"]), 0.85)  # (3 letters: GAL, GAU)
     cv.add(f'<g{_attr(id="hero-" + safe_id(fig["name"]), class_="figure " + status)}'
            f'{_attr(data_name=fig["name"], data_area=fig["area"])}'
            f'{_attr(data_x=_f(x), data_y=_f(y), data_r=_f(r))}>'

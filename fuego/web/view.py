@@ -35,8 +35,8 @@ from fuego.engine.sight import WATCHING, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
-from fuego.render.map_style import Drawn, barrier_state  # the words fuego map's ids use
-from fuego.render.players import named_room, say
+from fuego.render.map_style import Drawn, barrier_state, initials  # (as fuego map says them)
+from fuego.render.players import say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
 from fuego.table.overrides import Override
@@ -150,9 +150,26 @@ def moment(scene: Scene) -> str:
     return f"Round {scene.round}, phase {scene.phase}"
 
 
-def initials(name: str) -> str:
-    """A token's letters: the first letters of the first two words (``Isabela Soldano`` IS)."""
-    return "".join(w[0] for w in name.split()[:2]).upper() or "?"
+def token_letters(scene: Scene) -> dict[str, str]:
+    """Each character's token letters by name: the initials of the first two words
+    (``Isabela Soldano`` IS, as ``fuego map`` draws them), or where two characters' initials
+    are the same, a letter more of the second word (``Gaston Allais`` GAL, ``Gilles Aubert``
+    GAU), then a number: never two tokens alike on the page. (Decided over the scene's whole
+    cast, so a token's letters stay as characters come into sight.)"""
+    names = list(dict.fromkeys(h.name for h in scene.heroes))
+    first = {n: initials(n) for n in names}
+    out: dict[str, str] = {}
+    for n in names:
+        letters = first[n]
+        if sum(first[m] == letters for m in names) > 1:
+            words = n.split() or ["?"]
+            more = words[1][1:2] if len(words) > 1 else words[0][1:2]
+            letters += more.upper()  # (a lower-case l reads as an I)
+        base, k = letters, 2
+        while letters in out.values():
+            letters, k = f"{base}{k}", k + 1
+        out[n] = letters
+    return out
 
 
 def _conditions(scene: Scene, hero: Hero) -> list[str]:
@@ -180,12 +197,12 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
     return out
 
 
-def _hero_row(scene: Scene, hero: Hero) -> dict[str, Any]:
+def _hero_row(scene: Scene, hero: Hero, letters: dict[str, str]) -> dict[str, Any]:
     b = scene.building
     area = b.areas[hero.area]
     out = hero.status is Status.ESCAPED
     return {
-        "name": hero.name, "initials": initials(hero.name), "npc": hero.npc,
+        "name": hero.name, "initials": letters[hero.name], "npc": hero.npc,
         "status": hero.status.value,
         "where": "out of the building" if out else b.rooms[area.room].name,
         "area": area.name,
@@ -270,11 +287,12 @@ def _figures(scene: Scene, level: int, seen: set[int]) -> list[dict[str, Any]]:
     got out beside the heroes too)."""
     b = scene.building
     out = []
+    letters = token_letters(scene)
     for hero in scene.heroes:
         a = b.areas[hero.area]
         if a.level != level or hero.npc and hero.area not in seen:
             continue
-        out.append({"name": hero.name, "initials": initials(hero.name), "npc": hero.npc,
+        out.append({"name": hero.name, "initials": letters[hero.name], "npc": hero.npc,
                     "status": hero.status.value, "col": a.col, "row": a.row, "area": a.name})
     return out
 
@@ -368,8 +386,8 @@ def ruin(scene: Scene) -> dict[str, Any]:
         if burned or burning:
             state = ("burned out" if burned == len(idx) else
                      "still burning" if burning else "partly burned")
-            name = named_room(key, b)
-            rooms.append({"name": name[:1].upper() + name[1:], "state": state, "burned": burned,
+            # (named as on the map: a list of "The Kitchen, Balcony" reads oddly)
+            rooms.append({"name": b.rooms[key].name or key, "state": state, "burned": burned,
                           "areas": len(idx)})
     rooms.sort(key=lambda r: (-r["burned"] / r["areas"], r["name"]))
     return {
@@ -397,11 +415,13 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
                      and b.areas[h.area].level == lv),
                  -abs(b.levels[lv].elevation)) for lv in order}
     focus = max(order, key=lambda lv: busy[lv])
-    if isinstance(narration, PlayersNarration):
-        story = narration.rounds
+    if isinstance(narration, PlayersNarration):  # (as it stands now: the story goes on)
+        story = [{"round": r["round"], "lines": [dict(line) for line in r["lines"]]}
+                 for r in narration.rounds]
     else:  # plain lines (a test's)
         story = [{"round": scene.round, "lines": [{"text": t, "kind": "hero"}
                                                   for t in (narration or ())]}]
+    letters = token_letters(scene)
     view: dict[str, Any] = {
         "title": scene.title or b.title or "fuego",
         "round": scene.round,
@@ -410,20 +430,20 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
         "ended": sight.everything,
         "levels": [_level(scene, lv, sight, changes) for lv in order],
         "focus": b.levels[focus].name,
-        "heroes": [_hero_row(scene, h) for h in scene.heroes
+        "heroes": [_hero_row(scene, h, letters) for h in scene.heroes
                    if not h.npc or h.area in sight.areas],
         "fires": len(sight.fires),
         "fire_dice": sum(scene.fires[i].fd for i in sight.fires),
         "story": story,
         "changes": ({"round": latest[0], "text": latest[1].words(b)} if latest else None),
-        "players": [{"key": k, "name": h.name, "initials": initials(h.name)}
+        "players": [{"key": k, "name": h.name, "initials": letters[h.name]}
                     for k, h in player_heroes(scene).items()],
         "hero": None,
         "revealed": bool(sight.everything or revealed(scene)),
         "ruin": ruin(scene) if sight.everything else None,
     }
     if hero is not None:
-        me = _hero_row(scene, hero)
+        me = _hero_row(scene, hero, letters)
         me["key"] = next((k for k, h in player_heroes(scene).items() if h is hero), "")
         me["sees"] = ("nothing: " + me["status"].replace("-", " ")
                       if hero.status not in WATCHING else
@@ -508,6 +528,7 @@ class PlayersNarration:
         self._count = 0
         self._before: set[int] = set()
         self._shown: set[int] = set()  # what the GM revealed
+        self._said: tuple[int, str, str] | None = None  # the last line: (its id, words, kind)
 
     @property
     def lines(self) -> list[str]:
@@ -577,7 +598,17 @@ class PlayersNarration:
     def _add(self, event: Event, text: str) -> None:
         if not self.rounds or self.rounds[-1]["round"] != event.round:
             self.rounds.append({"round": event.round, "lines": []})
-        self.rounds[-1]["lines"].append({"text": text, "kind": _line_kind(event.kind)})
+        lines, kind = self.rounds[-1]["lines"], _line_kind(event.kind)
+        # the fire's same line again (it grows in five areas of one field): said once,
+        # counted, so that a round's story is not five of it (words read aloud or the GM's
+        # stay as written)
+        fires = event.kind not in _LINE_KINDS and event.kind not in HERO_KINDS  # (a fire line)
+        if fires and lines and self._said == (id(lines[-1]), text, kind):
+            lines[-1]["times"] += 1
+            lines[-1]["text"] = f"{text} (\u00d7{lines[-1]['times']})"
+            return
+        lines.append({"text": text, "kind": kind, "times": 1})
+        self._said = (id(lines[-1]), text, kind)
         self._count += 1
         while self._count > self.limit and self.rounds:
             oldest = self.rounds[0]["lines"]
