@@ -136,6 +136,12 @@ def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuse
     strip = next(line for line in shown.output.splitlines() if "Edge of the Field (strip)" in line)
     assert "fuel 0" in strip
     assert "t2" not in shown.output and "t." in shown.output
+    # ... and marked as the fire break, in its cells and in the legend and key
+    rows = [line for line in shown.output.splitlines() if line[:2].strip().isdigit()]
+    assert len(rows) == 6 and all(" t.= " in line for line in rows), rows
+    assert "=  fire break in Edge of the Field (strip): all 6 areas cleared to bare ground" \
+        in shown.output
+    assert "= fire break (cleared before the fire)" in shown.output
     # a break on ground the module cannot clear: every command says so, none draws it
     text = Path(VILLAGE).read_text(encoding="utf-8").replace(
         "strip: {name: Edge of the Field, outdoors: true,",

@@ -12,8 +12,8 @@
   it crosses a cleared area. Roads stay (they are not fuel); walls, hedges and water are
   untouched (36.4, 36.5): barriers do not change.
 - ``areas: {woodlot: light, ground:C4: clear}`` names what to clear (a room key clears each of
-  its areas). :func:`summary` is what ``fuego check`` prints; :func:`cleared_areas` is what a
-  map marks.
+  its areas). :func:`summary` is what ``fuego check`` prints; :func:`cleared_by_area` is what a
+  map marks (``fuego map``, ``fuego show``, ``fuego export``).
 """
 
 from __future__ import annotations
@@ -191,12 +191,19 @@ def summary_line(scene: Scene) -> str | None:
     return text
 
 
-def cleared_areas(scene: Scene) -> dict[str, str]:
-    """Areas a map should mark as cleared: area name -> ``light`` or ``clear`` (before round 1
-    this is the plan; after, what was done)."""
+def cleared_by_area(scene: Scene) -> dict[int, str]:
+    """The areas a map marks as a fire break: area index -> ``light`` or ``clear`` (before
+    round 1 the plan; after, what was done). Empty when the module is off."""
     m = scene.module(FireBreaks)
     if m is None:
         return {}
     if m.applied:
-        return {scene.area_name(i): c for i, c in sorted(m.cleared.items())}
-    return {r["area"]: r["class"] for r in m.plan(scene)["areas"]}
+        return dict(sorted(m.cleared.items()))
+    b = scene.building
+    return {i: r["class"] for r in m.plan(scene)["areas"]
+            if (i := b.find(str(r["area"]))) is not None}
+
+
+def cleared_areas(scene: Scene) -> dict[str, str]:
+    """:func:`cleared_by_area` by area name: area name -> ``light`` or ``clear``."""
+    return {scene.area_name(i): c for i, c in cleared_by_area(scene).items()}
