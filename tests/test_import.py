@@ -46,6 +46,24 @@ def barrier(building, x: str, y: str):
     return building.between(building.find(x), building.find(y))
 
 
+def test_the_plan_characters_imported_are_the_ones_show_draws(tmp_path):
+    # a room drawn with a mark's character (b beam, d open door, o oil...) is redrawn with
+    # another by show and the GM's screen: an import never picks one while others are free
+    from fuego.render.terminal import plan_plain, room_symbols
+    from fuego.world.places import PLAN_MARKS
+
+    text, _ = convert(str(Path(__file__).parent / "data" / "lich-tomb.dd2vtt"))
+    scenario = loads(text)
+    b = scenario.build(0).building
+    assert len(scenario.symbols) == 7 and not set(scenario.symbols.values()) & PLAN_MARKS
+    assert room_symbols(b, scenario.symbols) == scenario.symbols
+    plan_rows = text.split("plan: |")[1].split("\n\n")[0].split()
+    drawn = plan_plain(b, 0, symbols=scenario.symbols, ascii=True, legend=False,
+                       title=False)[2::2]  # the rows of cells
+    for row, line in zip(plan_rows, drawn, strict=True):  # each cell's first character
+        assert "".join(line[4 + 4 * c] for c in range(len(row))) == row, (row, line)
+
+
 # -- the sample -----------------------------------------------------------------------------------
 def test_sample_imports_to_a_scenario_fuego_check_accepts(tmp_path):
     out = tmp_path / "cottage.yaml"

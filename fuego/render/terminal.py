@@ -26,7 +26,7 @@ from fuego.modules.fire_breaks import cleared_by_area
 from fuego.render.map_style import FIRE_BREAK_WORDS
 from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
-from fuego.world.places import BarrierKind, Feature, column_letters
+from fuego.world.places import PLAN_MARKS, BarrierKind, Feature, column_letters
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -60,7 +60,7 @@ ALSO_BURNING_MARK = "&"
 FIRE_BREAK_MARK = "="
 _LETTERS = set("DdWw/ ")  # door, window and broken marks: lines do not continue through them
 #: Characters that mean something on the plan: no room is drawn with one of them.
-MARK_CHARS = frozenset("DdWw/xLO<>Egob*@+~%≈.&=")
+MARK_CHARS = PLAN_MARKS
 #: The legend's key is wrapped to this width (the table's panel is about 80 columns).
 KEY_WIDTH = 76
 

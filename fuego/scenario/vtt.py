@@ -45,6 +45,7 @@ from fuego.scenario.vtt_read import (
     read,
 )
 from fuego.text import terminal
+from fuego.world.places import PLAN_MARKS
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
 MAX_PLAN_AREAS = 200
@@ -54,15 +55,20 @@ WALL_SHARE = 0.5
 #: The walls beyond a crop that still enclose its rooms are read this many areas out, at most.
 BEYOND = 50
 GRID_FEET = (5, 10)
-#: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
-ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: Legend characters for rooms, in order ('#' and space mean no area): those no text plan
+#: draws as a mark first (:data:`PLAN_MARKS`: ``fuego show`` draws the room with the file's own
+#: character), the marks only when those run out.
+_ALL_CHARS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
               "+*=%&@$!?~^<>()[]{}/;:,.'`|-_"
               # then Greek and Cyrillic letters, one column wide like the rest: a big dungeon
               + "".join(chr(c) for c in range(0x3b1, 0x3ca) if c != 0x3c2)
               + "".join(chr(c) for c in range(0x391, 0x3aa) if c != 0x3a2)
               + "".join(chr(c) for c in range(0x430, 0x450)) + "".join(chr(c) for c in
                                                                    range(0x410, 0x430)))
-OUTSIDE_CHAR = "o"
+#: The outside's character: light on the page, so the rooms stand out, and no mark.
+OUTSIDE_CHAR = ","
+ROOM_CHARS = "".join([c for c in _ALL_CHARS if c not in PLAN_MARKS and c != OUTSIDE_CHAR]
+                     + [c for c in _ALL_CHARS if c in PLAN_MARKS])
 
 #: An area edge: ("v", x, row) is the vertical line x between columns x-1 and x on ``row``;
 #: ("h", col, y) the horizontal line y between rows y-1 and y on ``col``.
