@@ -57,12 +57,13 @@ HERO_COLOUR = {"active": "#2e86c1", "knocked-out": "#7f8c8d", "dead": "#111111",
 OUTDOOR = "#eaf4e4"
 WRECK_STYLE: dict[str, Any] = dict(facecolor="#4a2c17", edgecolor=FIRE_COLOUR["regular"], lw=1.6)
 EXIT_COLOUR = "#1e8449"
-#: A fire break (module fire-breaks) by the class it was cleared to: bare earth, hatched brown
-#: (``clear``), or the fuel's shade hatched sparser (``light``, thinned to scrub); the words
-#: the legends say (the printed map's and ``fuego show``'s).
+#: A fire break (module fire-breaks) by the class it was cleared to: bare earth stippled brown
+#: (``clear``), or the fuel's shade stippled sparser (``light``, thinned to scrub): dots, so
+#: smoke's diagonal hatching over it never reads as thicker smoke; the words the legends say
+#: (the printed map's and ``fuego show``'s).
 FIRE_BREAK_STYLE: dict[str, dict[str, Any]] = {
-    "clear": dict(facecolor="#eee0c6", edgecolor="#9c6b3c", hatch="\\\\"),
-    "light": dict(facecolor="none", edgecolor="#9c6b3c", hatch="\\"),
+    "clear": dict(facecolor="#eee0c6", edgecolor="#8a5a2e", hatch=".."),
+    "light": dict(facecolor="none", edgecolor="#8a5a2e", hatch="."),
 }
 FIRE_BREAK_WORDS = {"clear": "cleared to bare ground", "light": "thinned to scrub"}
 BURNED = "#3b3b3b"
