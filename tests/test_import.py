@@ -548,6 +548,19 @@ def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
     assert all(b.rooms[room[a]].outdoors for a in ("ground:A1", "ground:E1", "ground:A6"))
 
 
+def test_a_hall_that_meets_itself_only_beyond_the_crop_is_two_rooms():
+    # the north rooms' crop: the hall west of the middle room and the hall east of it are one
+    # space in the drawing, joined beyond the crop; on this plan they never touch, so they
+    # are two rooms (one flashover must not take both)
+    text, report = convert(SAMPLE.parent / "academy-north-rooms.dd2vtt")
+    assert report.rooms == 3
+    b, room = rooms_of(text)
+    west, middle, east = room["ground:A1"], room["ground:G1"], room["ground:K1"]
+    assert len({west, middle, east}) == 3
+    assert all(room[f"ground:{c}{r}"] == west for c in "ABCDEF" for r in range(1, 6))
+    assert all(room[f"ground:{c}{r}"] == east for c in "KLMNOP" for r in range(1, 6))
+
+
 def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
     # more rooms than ASCII has plan characters (91): Greek and Cyrillic letters follow
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -294,17 +294,43 @@ def _layout(vtt: VttMap, grid, k: float, x0: int, y0: int, phase: tuple[int, int
     return lay
 
 
+def _pieces(grid, lay: _Layout) -> list[list[int]]:
+    """Each area's piece of its indoor region: the region its vote names, cut where its areas
+    do not touch on the plan, side or corner (a hall that meets itself only beyond a crop is
+    two rooms here, so a flashover in one half never takes the other); 0 for the outside."""
+    piece = [[0] * lay.cols for _ in range(lay.rows)]
+    n = 0
+    for r0 in range(lay.rows):
+        for c0 in range(lay.cols):
+            g = int(lay.votes[r0, c0])
+            if piece[r0][c0] or g == 0 or grid.outside[g]:
+                continue
+            n += 1
+            piece[r0][c0] = n
+            todo = [(c0, r0)]
+            while todo:
+                c, r = todo.pop()
+                for cc, rr in ((c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)):
+                    if 0 <= cc < lay.cols and 0 <= rr < lay.rows and not piece[rr][cc] \
+                            and int(lay.votes[rr, cc]) == g:
+                        piece[rr][cc] = n
+                        todo.append((cc, rr))
+    return piece
+
+
 def _regions(grid, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
-    """Rooms in reading order, each area in the room its vote names; every region open to
-    beyond the walls is the one outside room. Returns the plan's room numbers and the rooms."""
+    """Rooms in reading order, each area in the room its vote names (one room a piece that
+    touches on the plan: :func:`_pieces`); every region open to beyond the walls is the one
+    outside room. Returns the plan's room numbers and the rooms."""
     number: dict[int, int] = {}
     rooms: list[dict] = []
     outside_room: int | None = None
     region = [[-1] * lay.cols for _ in range(lay.rows)]
+    piece = _pieces(grid, lay)
     for r in range(lay.rows):
         for c in range(lay.cols):
-            g = int(lay.votes[r, c])
-            if g == 0 or grid.outside[g]:
+            g = piece[r][c]
+            if not g:
                 if outside_room is None:
                     outside_room = len(rooms)
                     rooms.append({"key": "outside", "name": "Outside", "outdoors": True,
