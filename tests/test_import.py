@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -570,3 +571,63 @@ def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
     assert report.rooms == 102
     b = loads(text).build(0).building
     assert len([k for k in b.rooms if not b.rooms[k].outdoors]) == 102
+
+
+# -- Foundry VTT scenes -----------------------------------------------------------------------------
+def foundry_scene(walls: list[dict], *, v9: bool = False, grid_type: int = 1,
+                  padding: float = 0.25) -> dict:
+    """A scene of 10 x 8 squares of 50 pixels, its walls given in squares (placed on the padded
+    canvas as Foundry places them: 150 and 100 pixels in at padding 0.25)."""
+    ox, oy = (150, 100) if padding == 0.25 else (0, 0)
+    out = [{**w, "c": [ox + 50 * w["c"][0], oy + 50 * w["c"][1], ox + 50 * w["c"][2],
+                       oy + 50 * w["c"][3]]} for w in walls]
+    scene: dict = {"name": "Hut", "width": 500, "height": 400, "padding": padding,
+                   "walls": out, "lights": [{"x": ox + 50 * 3, "y": oy + 50 * 3}],
+                   "tokens": [{"name": "a goblin"}]}
+    if v9:
+        scene.update(grid=50, gridDistance=5, gridType=grid_type)
+    else:
+        scene["grid"] = {"type": grid_type, "size": 50, "distance": 5, "units": "ft"}
+    return scene
+
+
+HUT: list[dict[str, Any]] = [
+       {"c": [2, 4, 2, 6]}, {"c": [2, 6, 6, 6]}, {"c": [6, 6, 6, 2]}, {"c": [2, 2, 4, 2]},
+       {"c": [2, 2, 2, 4], "door": 1},                  # a door in the west wall
+       {"c": [4, 2, 6, 2], "sight": 30, "light": 30},   # Foundry's window preset
+       {"c": [4, 2, 4, 6], "move": 0, "sound": 20}]     # a sound-only wall: no wall of a room
+
+
+@pytest.mark.parametrize("v9", [False, True])
+def test_a_foundry_scene_imports_its_walls_doors_and_windows(tmp_path, v9):
+    path = tmp_path / "hut.json"
+    path.write_text(json.dumps(foundry_scene(HUT, v9=v9)))
+    out = tmp_path / "hut.yaml"
+    r = invoke("import", str(path), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "5 x 4 areas at 5 ft a square; 1 room and the outside, 1 door, 1 window" in r.output
+    assert "walls: 1 ([6]): not read: they do not stop movement" in r.output
+    assert "tokens: not read" in r.output
+    text = out.read_text()
+    assert "(a Foundry VTT scene)" in text and "ground:B2" in text.split("Lights on the map")[1]
+    b, room = rooms_of(text)
+    assert sorted(n for n, k in room.items() if not b.rooms[k].outdoors) == [
+        "ground:B2", "ground:B3", "ground:C2", "ground:C3"]
+    assert barrier(b, "ground:A2", "ground:B2").kind is BarrierKind.DOOR
+    assert barrier(b, "ground:C1", "ground:C2").kind is BarrierKind.WINDOW
+    assert barrier(b, "ground:B1", "ground:B2").kind is BarrierKind.WALL
+    assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
+
+
+def test_a_foundry_scene_that_is_not_on_squares_or_broken_is_refused(tmp_path):
+    hexes = foundry_scene(HUT, grid_type=2)
+    short, word = foundry_scene(HUT), foundry_scene(HUT)
+    short["walls"][0]["c"] = [1, 2, 3]
+    word["walls"][0]["c"][2] = "x"
+    for scene, words in ((hexes, "grid.type: 2: fuego reads scenes on a square grid"),
+                         (short, "walls[0].c: expected the wall's ends [x0, y0, x1, y1]"),
+                         (word, "walls[0].c[x]: expected a number, got 'x'")):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(scene))
+        r = CliRunner().invoke(cli, ["import", str(path)])
+        assert r.exit_code == 2 and words in r.output, r.output

@@ -524,8 +524,10 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
     name = plain(os.path.basename(vtt.source))  # a file name may hold a newline: not in a comment
     per = 10 // plan.grid_feet
     sq = f"{per} x {per} squares make" if per > 1 else "each square is"
+    of = (f"a Foundry VTT scene{', version ' + vtt.version if vtt.version else ''}"
+          if vtt.foundry else f"Universal VTT format {vtt.version}")
     add(f"# {'Level ' + level + ': imported' if named else 'Imported'} from {name} by "
-        f"`fuego import` (Universal VTT format {vtt.version}).")
+        f"`fuego import` ({of}).")
     add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
     dc, dr = plan.offset
     add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols - dc} x "
