@@ -228,6 +228,7 @@ TWO = '[{"x": 1, "y": 1}, {"x": 2, "y": 1}]'
     ("not json", "invalid JSON at line 1"),
     ("[1, 2]", "expected a JSON object, got a list"),
     ("{}", "resolution: missing"),
+    ('{"walls": [], "width": 100}', "nor a Foundry VTT scene with walls, width, height and grid"),
     ('{"resolution": {"map_size": {"x": 10}}}', "resolution.map_size: expected"),
     ('{"resolution": {"map_size": {"x": "10", "y": 5}}}',
      "map_size.x: expected a number, got text"),

@@ -325,7 +325,8 @@ def _resolution(data: dict, source: str) -> tuple[float, float, float | None, Po
     res = data.get("resolution")
     if not isinstance(res, dict):
         raise _bad(source, "resolution: missing or not an object (this does not look like a "
-                   "Universal VTT export)")
+                   "Universal VTT export, nor a Foundry VTT scene with walls, width, height "
+                   "and grid)")
     size = res.get("map_size")
     if not isinstance(size, dict) or "x" not in size or "y" not in size:
         raise _bad(source, "resolution.map_size: expected {\"x\": squares, \"y\": squares}")
