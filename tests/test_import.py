@@ -632,3 +632,13 @@ def test_a_foundry_scene_that_is_not_on_squares_or_broken_is_refused(tmp_path):
         path.write_text(json.dumps(scene))
         r = CliRunner().invoke(cli, ["import", str(path)])
         assert r.exit_code == 2 and words in r.output, r.output
+
+
+def test_a_foundry_scene_with_odd_values_where_fuego_reads_flags_still_reads():
+    # a door's flags.fuego.kind that is no word, lights that are no list: read past, not a crash
+    scene = foundry_scene(HUT)
+    scene["walls"][4]["flags"] = {"fuego": {"kind": [1], "name": {"x": 1}}}
+    scene["lights"] = 5
+    vtt = parse(json.dumps(scene), "odd.json")
+    assert vtt.foundry and [p.closed for p in vtt.portals] == [True, False]
+    assert vtt.lights == []

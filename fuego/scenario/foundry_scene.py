@@ -134,7 +134,8 @@ def wall_kind(wall: dict) -> Kind:
     sight = wall.get("sight", Sense.NORMAL)
     if wall.get("door", DoorType.NONE) in (DoorType.DOOR, DoorType.SECRET):
         ours = _mapping(_mapping(wall.get("flags")).get("fuego")).get("kind")
-        if ours in OPENABLE_KINDS:  # fuego's own export says which (a papered window hides)
+        # fuego's own export says which (a papered window hides what is beyond it)
+        if isinstance(ours, str) and ours in OPENABLE_KINDS:
             return Kind.WINDOW if OPENABLE_KINDS[ours] is BarrierKind.WINDOW else Kind.DOOR
         return Kind.DOOR if sight == Sense.NORMAL else Kind.WINDOW
     if wall.get("move", Move.NORMAL) == Move.NONE:
@@ -206,8 +207,9 @@ def as_uvtt(data: dict, source: str) -> tuple[dict[str, Any], list[str]]:
                             "bounds": ends, "rotation": 0.0, "closed": what is Kind.DOOR,
                             "name": f"{word}: {name}" if isinstance(name, str) and name
                             else word})
+    raw_lights = data.get("lights")
     lights = [{"position": square(light["x"], light["y"], f"lights[{i}]")}
-              for i, light in enumerate(data.get("lights") or [])
+              for i, light in enumerate(raw_lights if isinstance(raw_lights, list) else [])
               if isinstance(light, dict) and "x" in light and "y" in light]
     version = _mapping(data.get("_stats")).get("coreVersion")
     return {"format": version if isinstance(version, str) else "",
