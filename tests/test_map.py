@@ -278,6 +278,21 @@ def test_a_thinned_fire_break_keeps_its_fuel_shade_and_says_so(tmp_path):
     assert "fire break: thinned to scrub" in svg_texts(ids["legend"])
 
 
+def test_the_legend_says_outdoors_only_where_the_map_draws_it_pale_green():
+    # the wagon's street has fuel (spilt hay): shaded by it, never pale green; on the
+    # players' map (no fuel shown) it is pale green, and the legend says so
+    from fuego.render.map_style import Legend, legend_labels
+    from fuego.scenario.model import load
+
+    b = load(ROOT / "campaigns" / "wagon.yaml").build(0).building
+    assert all(b.areas[i].fuel > 0 for k in b.rooms if b.rooms[k].outdoors
+               for i in b.room_areas(k))
+    assert (Legend.OUTDOORS,) not in legend_labels(b, None, MapOptions())
+    assert (Legend.OUTDOORS,) in legend_labels(b, None, MapOptions(fuel=False))
+    village = load(ROOT / "campaigns" / "village.yaml").build(0).building  # a bare barnyard
+    assert (Legend.OUTDOORS,) in legend_labels(village, None, MapOptions())
+
+
 def test_pages_layout_gives_one_figure_per_level_at_scale():
     b = _house()
     figs = draw_map(b, None, MapOptions(layout="pages", area_inches=2.0))

@@ -362,14 +362,14 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
 
 
 def _area_keys(b: Building, area: Area, options: MapOptions) -> set[tuple]:
-    """What one area shows: fuel, the open air, a way out, oil, gunpowder or beams (not on a
-    heat map or with --no-fuel), burned out."""
+    """What one area shows: fuel, the open air (where no fuel shade covers it), a way out, oil,
+    gunpowder or beams (not on a heat map or with --no-fuel), burned out."""
     keys: set[tuple] = set()
     fuel_marks = options.heat is None and options.fuel
     if fuel_marks and area.fuel > 0:
         keys.add((Legend.FUEL,))
-    if b.rooms[area.room].outdoors:
-        keys.add((Legend.OUTDOORS,))
+    if b.rooms[area.room].outdoors and not (fuel_marks and area.fuel > 0):
+        keys.add((Legend.OUTDOORS,))  # drawn pale green (a street with fuel is shaded by it)
     if b.is_exit(area.index) and options.labels:
         keys.add((Legend.EXIT,))
     if fuel_marks:  # --no-fuel: no feature marks at all
