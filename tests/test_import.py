@@ -642,3 +642,11 @@ def test_a_foundry_scene_with_odd_values_where_fuego_reads_flags_still_reads():
     vtt = parse(json.dumps(scene), "odd.json")
     assert vtt.foundry and [p.closed for p in vtt.portals] == [True, False]
     assert vtt.lights == []
+
+
+def test_a_foundry_scene_not_on_5_ft_squares_says_so():
+    for distance, words in ((10, "grid.distance: 10 ft a square: import with --grid-feet 10"),
+                            (1.5, "grid.distance: 1.5 a square: fuego reads squares of 5 ft")):
+        scene = foundry_scene(HUT)
+        scene["grid"]["distance"] = distance
+        assert any(words in line for line in parse(json.dumps(scene), "m.json").ignored)

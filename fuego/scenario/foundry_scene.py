@@ -150,8 +150,8 @@ def _grid_notes(kind: int, size: float, feet: float | None) -> list[str]:
     if feet == 10:
         notes.append("grid.distance: 10 ft a square: import with --grid-feet 10")
     elif feet is not None and feet != 5:
-        notes.append(f"grid.distance: {feet:g} ft a square: fuego reads 5 ft (or 10 with "
-                     "--grid-feet 10)")
+        notes.append(f"grid.distance: {feet:g} a square: fuego reads squares of 5 ft (or 10 "
+                     "with --grid-feet 10)")
     return notes
 
 
