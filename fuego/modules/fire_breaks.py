@@ -177,18 +177,25 @@ def summary(scene: Scene) -> dict[str, Any] | None:
     return m.plan(scene)
 
 
-def summary_line(scene: Scene) -> str | None:
-    """``summary`` in one line for a terminal."""
-    s = summary(scene)
-    if s is None:
-        return None
-    text = (f"fire breaks: {s['spent']} of {s['factors']} factor(s) spent on "
-            f"{len(s['areas'])} area(s)")
-    if s["paths_cut"]:
-        text += f"; paths cut: {', '.join(s['paths_cut'])}"
-    if s["problems"]:
-        text += f"; {len(s['problems'])} problem(s): " + "; ".join(s["problems"])
+def summary_text(plan: dict[str, Any]) -> str:
+    """A :func:`summary` in one line: the factors spent of those given, on which areas (each
+    from its terrain to what it becomes), the paths cut, any problems."""
+    text = (f"fire breaks: {plan['spent']} of {plan['factors']} factor(s) spent on "
+            f"{len(plan['areas'])} area(s)")
+    if plan["areas"]:
+        text += " (" + ", ".join(f"{r['area']} {r['from']} -> {r['to']}"
+                                 for r in plan["areas"]) + ")"
+    if plan["paths_cut"]:
+        text += f"; paths cut: {', '.join(plan['paths_cut'])}"
+    if plan["problems"]:
+        text += f"; {len(plan['problems'])} problem(s): " + "; ".join(plan["problems"])
     return text
+
+
+def summary_line(scene: Scene) -> str | None:
+    """:func:`summary_text` of the scene's fire breaks (None when the module is off)."""
+    s = summary(scene)
+    return None if s is None else summary_text(s)
 
 
 def cleared_by_area(scene: Scene) -> dict[int, str]:
