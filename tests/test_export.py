@@ -464,3 +464,22 @@ def test_foundry_export_writes_the_scene_and_its_picture(tmp_path):
     a = json.loads((tmp_path / "t-ground.json").read_text(encoding="utf-8"))
     b = json.loads(again.read_text(encoding="utf-8"))
     assert a["walls"] == b["walls"] and a["lights"] == b["lights"]
+
+
+def test_a_papered_window_comes_back_a_window_from_the_foundry_scene():
+    # closed, a papered window stops sight like a door: fuego's own flags say it is a window
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    windows = [x for x in b.barriers if x.kind is BarrierKind.WINDOW
+               and b.areas[x.a].level == ground == b.areas[x.b].level]
+    for x in windows:
+        x.structure = Structure.PAPERED_WINDOW
+    doc = foundry(scene, ground)
+    assert all(w["sight"] == Sense.NORMAL for w in doc["walls"] if w["door"])
+    back = parse(json.dumps(doc), "ground.json")
+    assert sum(not p.closed for p in back.portals) == len(windows)
+    assert sum(p.closed for p in back.portals) == len(doc["walls"]) - len(windows) - len(
+        [w for w in doc["walls"] if not w["door"]])
