@@ -565,10 +565,17 @@ class _Drawing:
                 elif done:
                     parts.append(f"{len(done)} of {len(room_areas)} areas {words} ("
                                  + ", ".join(b.areas[i].name for i in done) + ")")
+            words_out = f"fire break in {b.rooms[key].name} ({key}): {'; '.join(parts)}"
+            rows = [""]
+            for word in words_out.split(" "):  # wrapped as the rooms' ways are
+                if rows[-1] and len(rows[-1]) + 1 + len(word) > KEY_WIDTH - 3:
+                    rows.append(word)
+                else:
+                    rows[-1] = f"{rows[-1]} {word}" if rows[-1] else word
             line = Text("  ")
             line.append(FIRE_BREAK_MARK, style=STYLE["mark"])
-            line.append(f"  fire break in {b.rooms[key].name} ({key}): {'; '.join(parts)}")
-            out.append(line)
+            line.append(f"  {rows[0]}")
+            out += [line] + [Text("     " + row) for row in rows[1:]]
         return out
 
     def key(self) -> str:
