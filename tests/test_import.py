@@ -563,6 +563,17 @@ def test_a_hall_that_meets_itself_only_beyond_the_crop_is_two_rooms():
     assert all(room[f"ground:{c}{r}"] == east for c in "KLMNOP" for r in range(1, 6))
 
 
+def test_one_default_fuel_fills_every_imported_room_and_never_the_outside():
+    # the GM's first edit: defaults.fuel, as its TO DO says; a room given its own keeps it
+    text, _ = convert(SAMPLE)
+    assert "  fuel: 0                  # TO DO: every room's fuel unless it gives its own" in text
+    text = text.replace("  fuel: 0                  # TO DO", "  fuel: 3                  # TO DO")
+    text = text.replace('room2: {name: "Room 2"}', 'room2: {name: "Room 2", fuel: 6}')
+    b, room = rooms_of(text)
+    fuel = {b.rooms[k].key: {a.fuel for a in b.areas if a.room == k} for k in b.rooms}
+    assert fuel == {"room1": {3}, "room2": {6}, "outside": {0}}
+
+
 def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
     # more rooms than ASCII has plan characters (91): Greek and Cyrillic letters follow
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -664,7 +664,7 @@ DEFAULTS_YAML = (
     "  door: wooden-door        # TO DO: every door below unless it names its material",
     "  window: glass-window",
     "  floor: wooden-floor",
-    "  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel",
+    "  fuel: 0                  # TO DO: every room's fuel unless it gives its own (0: nothing burns)",
 )
 
 
@@ -688,8 +688,9 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
                            f"fuel: none}}   # {where}: beyond the walls of a level above the "
                            "ground: no way out; smoke and fire leave by its windows")
             else:
-                out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO "
-                           f"name, fuel, wall; {where}")
+                # no fuel of its own: defaults.fuel (0) until the GM gives one, here or there
+                out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}}}   # TO DO name, fuel "
+                           f"(else defaults.fuel), wall; {where}")
     return out
 
 
