@@ -661,3 +661,17 @@ def test_a_foundry_scene_not_on_5_ft_squares_says_so():
         scene = foundry_scene(HUT)
         scene["grid"]["distance"] = distance
         assert any(words in line for line in parse(json.dumps(scene), "m.json").ignored)
+
+
+def test_many_lights_are_listed_on_comment_lines_that_stay_short(tmp_path):
+    # a lamp in every square of a 16 x 10 map: 40 areas named, wrapped, every one in a comment
+    lights = [{"position": {"x": x + 0.5, "y": y + 0.5}, "range": 3} for x in range(16)
+              for y in range(10)]
+    data = json.loads(vtt([[(0, 0), (16, 0), (16, 10), (0, 10), (0, 0)]], size=(16, 10),
+                          lights=lights))
+    text, _ = convert(write(tmp_path, "lamps", data))
+    block = text.split("# Lights on the map")[1].split("# fires:")[0].splitlines()[1:]
+    assert len(block) > 1 and all(line.startswith("#   ") and len(line) <= 100 for line in block)
+    named = " ".join(block).replace("#", " ").replace(",", " ").split()
+    assert sorted(named) == sorted(f"ground:{c}{r}" for c in "ABCDEFGH" for r in range(1, 6))
+    loads(text)  # still a scenario fuego reads

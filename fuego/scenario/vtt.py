@@ -804,7 +804,16 @@ def _light_notes(plan: ImportedPlan, level: str, add, of: str) -> None:
         if name not in seen and plan.region[r][c] >= 0:
             seen.append(name)
     if seen:
-        add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
+        rows = [""]
+        for k, name in enumerate(seen[:60]):  # wrapped: one comment line of 60 names is a wall
+            word = name + ("," if k < min(len(seen), 60) - 1 else "")
+            if rows[-1] and len(rows[-1]) + 1 + len(word) > 92:
+                rows.append(word)
+            else:
+                rows[-1] = f"{rows[-1]} {word}".strip()
+        rows[-1] += " ..." if len(seen) > 60 else ""
+        for row in rows:
+            add("#   " + row)
         add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
 
 
