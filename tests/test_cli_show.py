@@ -136,6 +136,12 @@ def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuse
     strip = next(line for line in shown.output.splitlines() if "Edge of the Field (strip)" in line)
     assert "fuel 0" in strip
     assert "t2" not in shown.output and "t." in shown.output
+    # ... and marked as the fire break, in its cells and in the legend and key
+    rows = [line for line in shown.output.splitlines() if line[:2].strip().isdigit()]
+    assert len(rows) == 6 and all(" t.= " in line for line in rows), rows
+    said = " ".join(line.strip() for line in shown.output.splitlines())
+    assert "=  fire break in Edge of the Field (strip): all 6 areas cleared to bare ground" in said
+    assert "= fire break (cleared before the fire)" in shown.output
     # a break on ground the module cannot clear: every command says so, none draws it
     text = Path(VILLAGE).read_text(encoding="utf-8").replace(
         "strip: {name: Edge of the Field, outdoors: true,",
@@ -150,3 +156,22 @@ def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuse
         assert got.exit_code == 2, (args, got.output)
         assert "is indoors; only outdoor terrain can be cleared" in got.output, (args, got.output)
     assert not (tmp_path / "m.svg").exists()
+
+
+def test_a_fire_break_of_scattered_areas_is_named_area_by_area_and_wrapped():
+    from fuego.cli.mapcmd import play_to
+    from fuego.render.terminal import KEY_WIDTH, plan_plain
+    from fuego.scenario.model import loads
+
+    text = Path(VILLAGE).read_text(encoding="utf-8").replace(
+        "crew_hours: 24", "crew_hours: 48").replace(
+        "areas: {strip: clear}", "areas: {ground:L1: clear, ground:L3: clear, ground:E1: clear, "
+        "ground:F2: clear, ground:G3: clear, ground:H4: clear, ground:I5: clear}")
+    lines = plan_plain(play_to(loads(text), 0, 0), "ground")
+    legend = lines[lines.index("Legend:"):]
+    said = " ".join(line.strip() for line in legend)
+    assert "fire break in Edge of the Field (strip): 2 of 6 areas cleared to bare ground " \
+           "(ground:L1, ground:L3)" in said
+    assert "fire break in Wheat Field (field): 5 of 42 areas cleared to bare ground " \
+           "(ground:E1, ground:F2, ground:G3, ground:H4, ground:I5)" in said
+    assert max(len(line) for line in legend) <= KEY_WIDTH + 2

@@ -21,7 +21,6 @@ from pydantic import ValidationError
 from fuego.cli import cli
 from fuego.engine.sight import players_sight
 from fuego.render import foundry_export
-from fuego.render.foundry_export import DoorState, DoorType, Move, Sense, canvas_offset
 from fuego.render.vtt_export import (
     LIGHT_COLOUR,
     Shown,
@@ -30,6 +29,7 @@ from fuego.render.vtt_export import (
     map_options,
 )
 from fuego.rules.charts import Structure
+from fuego.scenario.foundry_scene import DoorState, DoorType, Move, Sense, canvas_offset
 from fuego.scenario.model import load
 from fuego.world.places import BarrierKind
 
@@ -87,13 +87,15 @@ CAMPAIGN_LEVELS = [(path, lv.name) for path in CAMPAIGNS
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("ext", ["dd2vtt", "json"])
 @pytest.mark.parametrize(("path", "level"), CAMPAIGN_LEVELS,
                          ids=[f"{p.stem}-{lv}" for p, lv in CAMPAIGN_LEVELS])
-def test_each_campaign_level_round_trips_through_import(tmp_path, path, level):
-    """Exported, then imported: the same areas, walls, doors and windows, edge by edge. On an
-    open level whose plan is no rectangle (the ship's deck), the importer makes the empty
-    corners outside: those extra areas are outdoors, and the rest is the same."""
-    out = tmp_path / f"{level}.dd2vtt"
+def test_each_campaign_level_round_trips_through_import(tmp_path, path, level, ext):
+    """Exported (Universal VTT, or a Foundry scene), then imported: the same areas, walls,
+    doors and windows, edge by edge. On an open level whose plan is no rectangle (the ship's
+    deck), the importer makes the empty corners outside: those extra areas are outdoors, and
+    the rest is the same."""
+    out = tmp_path / f"{level}.{ext}"
     result = invoke("export", str(path), "--level", level, "--out", str(out),
                     "--pixels-per-grid", "20")
     assert result.exit_code == 0, result.output
@@ -462,3 +464,22 @@ def test_foundry_export_writes_the_scene_and_its_picture(tmp_path):
     a = json.loads((tmp_path / "t-ground.json").read_text(encoding="utf-8"))
     b = json.loads(again.read_text(encoding="utf-8"))
     assert a["walls"] == b["walls"] and a["lights"] == b["lights"]
+
+
+def test_a_papered_window_comes_back_a_window_from_the_foundry_scene():
+    # closed, a papered window stops sight like a door: fuego's own flags say it is a window
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    windows = [x for x in b.barriers if x.kind is BarrierKind.WINDOW
+               and b.areas[x.a].level == ground == b.areas[x.b].level]
+    for x in windows:
+        x.structure = Structure.PAPERED_WINDOW
+    doc = foundry(scene, ground)
+    assert all(w["sight"] == Sense.NORMAL for w in doc["walls"] if w["door"])
+    back = parse(json.dumps(doc), "ground.json")
+    assert sum(not p.closed for p in back.portals) == len(windows)
+    assert sum(p.closed for p in back.portals) == len(doc["walls"]) - len(windows) - len(
+        [w for w in doc["walls"] if not w["door"]])

@@ -497,6 +497,50 @@ def test_mutated_vtt_maps_through_the_cli(text, tmp_path_factory):
 
 
 @st.composite
+def mutated_foundry_scenes(draw) -> str:
+    """A Foundry VTT scene (a hut's walls, a door, a window) with nasty values put in."""
+    scene: dict = {"width": 500, "height": 400, "padding": 0.25,
+                   "grid": {"type": 1, "size": 50, "distance": 5},
+                   "walls": [{"c": [250, 200, 450, 200]}, {"c": [250, 200, 250, 400], "door": 1},
+                             {"c": [450, 200, 450, 400], "door": 1, "sight": 0,
+                              "flags": {"fuego": {"kind": "window", "name": "w"}}}],
+                   "lights": [{"x": 300, "y": 300}]}
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.sampled_from(["width", "height", "padding", "grid", "grid.size",
+                                      "grid.type", "grid.distance", "walls", "wall", "c",
+                                      "door", "sight", "move", "flags", "kind", "lights",
+                                      "light"]))
+        value = draw(st.one_of(NASTY, st.lists(NASTY, max_size=3),
+                               st.dictionaries(st.text(max_size=3), NASTY, max_size=2)))
+        walls = scene["walls"] if isinstance(scene["walls"], list) else []
+        k = draw(st.integers(0, 2))
+        wall = walls[k] if len(walls) > k and isinstance(walls[k], dict) else {}
+        if where.startswith("grid.") and isinstance(scene["grid"], dict):
+            scene["grid"][where[5:]] = value
+        elif where == "wall" and isinstance(scene["walls"], list) and scene["walls"]:
+            scene["walls"][0] = value
+        elif where == "c" and isinstance(wall.get("c"), list):
+            wall["c"][draw(st.integers(0, 3))] = value
+        elif where in ("door", "sight", "move", "flags"):
+            wall[where] = value
+        elif where == "kind":
+            wall["door"], wall["flags"] = 1, {"fuego": {"kind": value}}
+        elif where == "light":
+            scene["lights"] = [value]
+        elif not where.startswith("grid."):
+            scene[where] = value
+    return json.dumps(scene, allow_nan=True)
+
+
+@examples(60)
+@given(text=mutated_foundry_scenes())
+def test_mutated_foundry_scenes_are_read_or_refused_clearly(text):
+    from fuego.scenario import vtt_read
+
+    library(vtt_read.parse, text, "scene.json")
+
+
+@st.composite
 def generated_vtts(draw) -> dict:
     """A Universal VTT map drawn at random: walls on (or near) grid lines, doors on them."""
     w, h = draw(st.integers(1, 24)), draw(st.integers(1, 24))

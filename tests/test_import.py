@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -44,6 +45,24 @@ def vtt(walls=(), portals=(), size=(8, 8), **extra) -> str:
 
 def barrier(building, x: str, y: str):
     return building.between(building.find(x), building.find(y))
+
+
+def test_the_plan_characters_imported_are_the_ones_show_draws(tmp_path):
+    # a room drawn with a mark's character (b beam, d open door, o oil...) is redrawn with
+    # another by show and the GM's screen: an import never picks one while others are free
+    from fuego.render.terminal import plan_plain, room_symbols
+    from fuego.world.places import PLAN_MARKS
+
+    text, _ = convert(str(Path(__file__).parent / "data" / "lich-tomb.dd2vtt"))
+    scenario = loads(text)
+    b = scenario.build(0).building
+    assert len(scenario.symbols) == 7 and not set(scenario.symbols.values()) & PLAN_MARKS
+    assert room_symbols(b, scenario.symbols) == scenario.symbols
+    plan_rows = text.split("plan: |")[1].split("\n\n")[0].split()
+    drawn = plan_plain(b, 0, symbols=scenario.symbols, ascii=True, legend=False,
+                       title=False)[2::2]  # the rows of cells
+    for row, line in zip(plan_rows, drawn, strict=True):  # each cell's first character
+        assert "".join(line[4 + 4 * c] for c in range(len(row))) == row, (row, line)
 
 
 # -- the sample -----------------------------------------------------------------------------------
@@ -209,6 +228,7 @@ TWO = '[{"x": 1, "y": 1}, {"x": 2, "y": 1}]'
     ("not json", "invalid JSON at line 1"),
     ("[1, 2]", "expected a JSON object, got a list"),
     ("{}", "resolution: missing"),
+    ('{"walls": [], "width": 100}', "nor a Foundry VTT scene with walls, width, height and grid"),
     ('{"resolution": {"map_size": {"x": 10}}}', "resolution.map_size: expected"),
     ('{"resolution": {"map_size": {"x": "10", "y": 5}}}',
      "map_size.x: expected a number, got text"),
@@ -530,6 +550,30 @@ def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
     assert all(b.rooms[room[a]].outdoors for a in ("ground:A1", "ground:E1", "ground:A6"))
 
 
+def test_a_hall_that_meets_itself_only_beyond_the_crop_is_two_rooms():
+    # the north rooms' crop: the hall west of the middle room and the hall east of it are one
+    # space in the drawing, joined beyond the crop; on this plan they never touch, so they
+    # are two rooms (one flashover must not take both)
+    text, report = convert(SAMPLE.parent / "academy-north-rooms.dd2vtt")
+    assert report.rooms == 3
+    b, room = rooms_of(text)
+    west, middle, east = room["ground:A1"], room["ground:G1"], room["ground:K1"]
+    assert len({west, middle, east}) == 3
+    assert all(room[f"ground:{c}{r}"] == west for c in "ABCDEF" for r in range(1, 6))
+    assert all(room[f"ground:{c}{r}"] == east for c in "KLMNOP" for r in range(1, 6))
+
+
+def test_one_default_fuel_fills_every_imported_room_and_never_the_outside():
+    # the GM's first edit: defaults.fuel, as its TO DO says; a room given its own keeps it
+    text, _ = convert(SAMPLE)
+    assert "  fuel: 0                  # TO DO: every room's fuel unless it gives its own" in text
+    text = text.replace("  fuel: 0                  # TO DO", "  fuel: 3                  # TO DO")
+    text = text.replace('room2: {name: "Room 2"}', 'room2: {name: "Room 2", fuel: 6}')
+    b, room = rooms_of(text)
+    fuel = {b.rooms[k].key: {a.fuel for a in b.areas if a.room == k} for k in b.rooms}
+    assert fuel == {"room1": {3}, "room2": {6}, "outside": {0}}
+
+
 def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
     # more rooms than ASCII has plan characters (91): Greek and Cyrillic letters follow
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -539,3 +583,95 @@ def test_a_big_dungeon_of_a_hundred_rooms_imports(tmp_path):
     assert report.rooms == 102
     b = loads(text).build(0).building
     assert len([k for k in b.rooms if not b.rooms[k].outdoors]) == 102
+
+
+# -- Foundry VTT scenes -----------------------------------------------------------------------------
+def foundry_scene(walls: list[dict], *, v9: bool = False, grid_type: int = 1,
+                  padding: float = 0.25) -> dict:
+    """A scene of 10 x 8 squares of 50 pixels, its walls given in squares (placed on the padded
+    canvas as Foundry places them: 150 and 100 pixels in at padding 0.25)."""
+    ox, oy = (150, 100) if padding == 0.25 else (0, 0)
+    out = [{**w, "c": [ox + 50 * w["c"][0], oy + 50 * w["c"][1], ox + 50 * w["c"][2],
+                       oy + 50 * w["c"][3]]} for w in walls]
+    scene: dict = {"name": "Hut", "width": 500, "height": 400, "padding": padding,
+                   "walls": out, "lights": [{"x": ox + 50 * 3, "y": oy + 50 * 3}],
+                   "tokens": [{"name": "a goblin"}]}
+    if v9:
+        scene.update(grid=50, gridDistance=5, gridType=grid_type)
+    else:
+        scene["grid"] = {"type": grid_type, "size": 50, "distance": 5, "units": "ft"}
+    return scene
+
+
+HUT: list[dict[str, Any]] = [
+       {"c": [2, 4, 2, 6]}, {"c": [2, 6, 6, 6]}, {"c": [6, 6, 6, 2]}, {"c": [2, 2, 4, 2]},
+       {"c": [2, 2, 2, 4], "door": 1},                  # a door in the west wall
+       {"c": [4, 2, 6, 2], "sight": 30, "light": 30},   # Foundry's window preset
+       {"c": [4, 2, 4, 6], "move": 0, "sound": 20}]     # a sound-only wall: no wall of a room
+
+
+@pytest.mark.parametrize("v9", [False, True])
+def test_a_foundry_scene_imports_its_walls_doors_and_windows(tmp_path, v9):
+    path = tmp_path / "hut.json"
+    path.write_text(json.dumps(foundry_scene(HUT, v9=v9)))
+    out = tmp_path / "hut.yaml"
+    r = invoke("import", str(path), "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert "5 x 4 areas at 5 ft a square; 1 room and the outside, 1 door, 1 window" in r.output
+    assert "walls: 1 ([6]): not read: they do not stop movement" in r.output
+    assert "tokens: not read" in r.output
+    text = out.read_text()
+    assert "(a Foundry VTT scene)" in text and "ground:B2" in text.split("Lights on the map")[1]
+    b, room = rooms_of(text)
+    assert sorted(n for n, k in room.items() if not b.rooms[k].outdoors) == [
+        "ground:B2", "ground:B3", "ground:C2", "ground:C3"]
+    assert barrier(b, "ground:A2", "ground:B2").kind is BarrierKind.DOOR
+    assert barrier(b, "ground:C1", "ground:C2").kind is BarrierKind.WINDOW
+    assert barrier(b, "ground:B1", "ground:B2").kind is BarrierKind.WALL
+    assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
+
+
+def test_a_foundry_scene_that_is_not_on_squares_or_broken_is_refused(tmp_path):
+    hexes = foundry_scene(HUT, grid_type=2)
+    short, word = foundry_scene(HUT), foundry_scene(HUT)
+    short["walls"][0]["c"] = [1, 2, 3]
+    word["walls"][0]["c"][2] = "x"
+    for scene, words in ((hexes, "grid.type: 2: fuego reads scenes on a square grid"),
+                         (short, "walls[0].c: expected the wall's ends [x0, y0, x1, y1]"),
+                         (word, "walls[0].c[x]: expected a number, got 'x'")):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(scene))
+        r = CliRunner().invoke(cli, ["import", str(path)])
+        assert r.exit_code == 2 and words in r.output, r.output
+
+
+def test_a_foundry_scene_with_odd_values_where_fuego_reads_flags_still_reads():
+    # a door's flags.fuego.kind that is no word, lights that are no list: read past, not a crash
+    scene = foundry_scene(HUT)
+    scene["walls"][4]["flags"] = {"fuego": {"kind": [1], "name": {"x": 1}}}
+    scene["lights"] = 5
+    vtt = parse(json.dumps(scene), "odd.json")
+    assert vtt.foundry and [p.closed for p in vtt.portals] == [True, False]
+    assert vtt.lights == []
+
+
+def test_a_foundry_scene_not_on_5_ft_squares_says_so():
+    for distance, words in ((10, "grid.distance: 10 ft a square: import with --grid-feet 10"),
+                            (1.5, "grid.distance: 1.5 a square: fuego reads squares of 5 ft")):
+        scene = foundry_scene(HUT)
+        scene["grid"]["distance"] = distance
+        assert any(words in line for line in parse(json.dumps(scene), "m.json").ignored)
+
+
+def test_many_lights_are_listed_on_comment_lines_that_stay_short(tmp_path):
+    # a lamp in every square of a 16 x 10 map: 40 areas named, wrapped, every one in a comment
+    lights = [{"position": {"x": x + 0.5, "y": y + 0.5}, "range": 3} for x in range(16)
+              for y in range(10)]
+    data = json.loads(vtt([[(0, 0), (16, 0), (16, 10), (0, 10), (0, 0)]], size=(16, 10),
+                          lights=lights))
+    text, _ = convert(write(tmp_path, "lamps", data))
+    block = text.split("# Lights on the map")[1].split("# fires:")[0].splitlines()[1:]
+    assert len(block) > 1 and all(line.startswith("#   ") and len(line) <= 100 for line in block)
+    named = " ".join(block).replace("#", " ").replace(",", " ").split()
+    assert sorted(named) == sorted(f"ground:{c}{r}" for c in "ABCDEFGH" for r in range(1, 6))
+    loads(text)  # still a scenario fuego reads

@@ -245,6 +245,54 @@ def test_every_mark_carries_an_id(tmp_path):
         assert word in text, word
 
 
+def test_a_fire_break_is_marked_and_keyed_on_every_map(tmp_path):
+    # the village's strip (column L) is cleared before round 1: hatched bare earth, and the
+    # legend says so, on the players' map too (they see cleared ground); the field is not
+    village = ROOT / "campaigns" / "village.yaml"
+    for extra in ((), ("--no-fuel",), ("--round", "2", "--seed", "3")):
+        out = tmp_path / f"v{len(extra)}.svg"
+        got = invoke("map", str(village), "--level", "ground", "--out", str(out), *extra)
+        assert got.exit_code == 0, got.output
+        ids = svg_ids(out)
+        marked = {i.removeprefix("firebreak-clear-") for i in ids if i.startswith("firebreak")}
+        assert marked == {f"ground:L{r}" for r in range(1, 7)}, (extra, marked)
+        legend = svg_texts(ids["legend"])
+        assert "fire break: cleared to bare ground" in legend, extra
+        assert "thinned" not in legend
+
+
+def test_a_thinned_fire_break_keeps_its_fuel_shade_and_says_so(tmp_path):
+    import matplotlib
+    from test_modules_support import field, scene_with
+
+    b = field(["ww"])
+    scene = scene_with(b, {"fire-breaks": {"factors": 1, "areas": {"ground:B1": "light"},
+                                           "terrain": {"woods": "woods"}}})
+    fig, = draw_map(b, scene, MapOptions(subtitle="test"))  # (the plan: before round 1)
+    out = tmp_path / "woods.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(out)
+    ids = svg_ids(out)
+    assert "firebreak-light-ground:B1" in ids and not any("ground:A1" in i and "break" in i
+                                                            for i in ids)
+    assert "fire break: thinned to scrub" in svg_texts(ids["legend"])
+
+
+def test_the_legend_says_outdoors_only_where_the_map_draws_it_pale_green():
+    # the wagon's street has fuel (spilt hay): shaded by it, never pale green; on the
+    # players' map (no fuel shown) it is pale green, and the legend says so
+    from fuego.render.map_style import Legend, legend_labels
+    from fuego.scenario.model import load
+
+    b = load(ROOT / "campaigns" / "wagon.yaml").build(0).building
+    assert all(b.areas[i].fuel > 0 for k in b.rooms if b.rooms[k].outdoors
+               for i in b.room_areas(k))
+    assert (Legend.OUTDOORS,) not in legend_labels(b, None, MapOptions())
+    assert (Legend.OUTDOORS,) in legend_labels(b, None, MapOptions(fuel=False))
+    village = load(ROOT / "campaigns" / "village.yaml").build(0).building  # a bare barnyard
+    assert (Legend.OUTDOORS,) in legend_labels(village, None, MapOptions())
+
+
 def test_pages_layout_gives_one_figure_per_level_at_scale():
     b = _house()
     figs = draw_map(b, None, MapOptions(layout="pages", area_inches=2.0))

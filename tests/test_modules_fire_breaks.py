@@ -54,7 +54,9 @@ def test_summary_for_the_check_command():
     assert plan["areas"][0] == {"area": "ground:A1", "from": "woods", "to": "vineyard",
                                 "class": "light", "cost": 1, "fuel": [7, 2]}
     assert plan["areas"][2]["from"] == "brush" and plan["areas"][2]["fuel"] == [3, 0]
-    assert FB.summary_line(s) == "fire breaks: 3 of 3 factor(s) spent on 3 area(s)"
+    assert FB.summary_line(s) == ("fire breaks: 3 of 3 factor(s) spent on 3 area(s) (ground:A1 "
+                                  "woods -> vineyard, ground:B1 woods -> vineyard, ground:C1 "
+                                  "brush -> clear)")
     assert FB.summary(scene_with(field(["w"]), {})) is None
 
 

@@ -9,7 +9,8 @@ enclosed. Then, over the map's rectangle (wall pixels left out):
 - ``iou``: the indoor areas fuego finds (its rooms but the outside) against the enclosed
   space, intersection over union;
 - ``rooms`` and ``reference_rooms``: fuego's rooms, and the enclosed regions holding at least
-  half a 10-ft area of the map;
+  half a 10-ft area of the map, each piece on its own (a hall joined to itself only beyond a
+  crop is two: fuego makes two rooms of it);
 - ``windows_ok``: every ``closed: false`` portal fuego placed on a wall is a window.
 
 The bar (issue 25): ``iou >= 0.85``, rooms within a quarter of the reference, windows right.
@@ -87,8 +88,26 @@ def reference(data: dict, per_square: int = 16, k: float = 2.0):
         ImageDraw.floodfill(img, (x, y), 2 + n)
         full = np.array(img, dtype=np.int64)
     crop = full[-y0 * per_square:(h - y0) * per_square, -x0 * per_square:(w - x0) * per_square]
-    labels = np.where(crop >= 3, crop - 2, 0)
-    return labels > 0, crop == 1, labels, n
+    enclosed = crop >= 3
+    labels, n = pieces(enclosed)
+    return enclosed, crop == 1, labels, n
+
+
+def pieces(enclosed: np.ndarray) -> tuple[np.ndarray, int]:
+    """The enclosed space's pieces as they lie on the map, labelled 1..n (Pillow fills of
+    the crop alone: a region that meets itself only beyond a crop is one piece per side)."""
+    img = Image.fromarray(np.where(enclosed, 0, 1).astype(np.int32), mode="I")
+    n = 0
+    while True:
+        full = np.array(img, dtype=np.int64)
+        zeros = np.flatnonzero(full == 0)
+        if not len(zeros):
+            break
+        y, x = divmod(int(zeros[0]), full.shape[1])
+        n += 1
+        ImageDraw.floodfill(img, (x, y), 1 + n)
+    full = np.array(img, dtype=np.int64)
+    return np.where(full >= 2, full - 1, 0), n
 
 
 def fuego_indoor(plan, per_square: int = 16) -> np.ndarray:

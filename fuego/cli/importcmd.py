@@ -1,11 +1,11 @@
-"""``fuego import MAP.dd2vtt|MAP.uvtt [MAP ...]``: Universal VTT maps -> a scenario floor plan.
+"""``fuego import MAP.dd2vtt|MAP.uvtt|SCENE.json [MAP ...]``: VTT maps -> a scenario floor plan.
 
 Reads the walls and portals of Universal VTT exports (Dungeondraft ``.dd2vtt``, DungeonFog
-``.df2vtt`` and other ``.uvtt`` files), finds the rooms the walls enclose, puts them on
-fuego's 10-ft grid and writes a scenario YAML that ``fuego check`` accepts, with comments on
-what the GM must still fill in (materials, fuel, heroes, fires). Several maps are the levels of
-one building, from the ground up. The conversion is :mod:`fuego.scenario.vtt`; the embedded
-picture is never decoded.
+``.df2vtt`` and other ``.uvtt`` files) or Foundry VTT scenes (``.json``), finds the rooms the
+walls enclose, puts them on fuego's 10-ft grid and writes a scenario YAML that ``fuego check``
+accepts, with comments on what the GM must still fill in (materials, fuel, heroes, fires).
+Several maps are the levels of one building, from the ground up. The conversion is
+:mod:`fuego.scenario.vtt`; the embedded picture is never decoded.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @click.command("import")
-@click.argument("vtt_files", metavar="MAP.dd2vtt|MAP.uvtt [MAP ...]", nargs=-1, required=True,
+@click.argument("vtt_files", metavar="MAP.dd2vtt|MAP.uvtt|SCENE.json [MAP ...]", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=str))
 @click.option("--out", "-o", "out", default=None, metavar="FILE.yaml",
               help="Write the scenario here (default: standard output).")
@@ -47,7 +47,7 @@ def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
                windows_from_names: bool, windows: tuple[int, ...], doors: tuple[int, ...],
                no_outside: bool, title: str | None, levels: tuple[str, ...],
                force: bool) -> None:
-    """Turn Universal VTT maps into a fuego scenario to annotate.
+    """Turn Universal VTT maps (or Foundry VTT scenes) into a fuego scenario to annotate.
 
     \b
     One VTT square is 5 ft unless --grid-feet 10: 2 x 2 squares make one
@@ -62,6 +62,7 @@ def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
       fuego import cottage.dd2vtt --out cottage.yaml
       fuego import keep.uvtt --grid-feet 10 --window 3 --door 4 --out keep.yaml
       fuego import ground.dd2vtt upper.dd2vtt --out house.yaml
+      fuego import tavern-ground.json --out tavern.yaml   (a Foundry scene)
       fuego check cottage.yaml
     """
     from fuego.files import Output

@@ -12,8 +12,8 @@
   it crosses a cleared area. Roads stay (they are not fuel); walls, hedges and water are
   untouched (36.4, 36.5): barriers do not change.
 - ``areas: {woodlot: light, ground:C4: clear}`` names what to clear (a room key clears each of
-  its areas). :func:`summary` is what ``fuego check`` prints; :func:`cleared_areas` is what a
-  map marks.
+  its areas). :func:`summary` is what ``fuego check`` prints; :func:`cleared_by_area` is what a
+  map marks (``fuego map``, ``fuego show``, ``fuego export``).
 """
 
 from __future__ import annotations
@@ -177,26 +177,40 @@ def summary(scene: Scene) -> dict[str, Any] | None:
     return m.plan(scene)
 
 
-def summary_line(scene: Scene) -> str | None:
-    """``summary`` in one line for a terminal."""
-    s = summary(scene)
-    if s is None:
-        return None
-    text = (f"fire breaks: {s['spent']} of {s['factors']} factor(s) spent on "
-            f"{len(s['areas'])} area(s)")
-    if s["paths_cut"]:
-        text += f"; paths cut: {', '.join(s['paths_cut'])}"
-    if s["problems"]:
-        text += f"; {len(s['problems'])} problem(s): " + "; ".join(s["problems"])
+def summary_text(plan: dict[str, Any]) -> str:
+    """A :func:`summary` in one line: the factors spent of those given, on which areas (each
+    from its terrain to what it becomes), the paths cut, any problems."""
+    text = (f"fire breaks: {plan['spent']} of {plan['factors']} factor(s) spent on "
+            f"{len(plan['areas'])} area(s)")
+    if plan["areas"]:
+        text += " (" + ", ".join(f"{r['area']} {r['from']} -> {r['to']}"
+                                 for r in plan["areas"]) + ")"
+    if plan["paths_cut"]:
+        text += f"; paths cut: {', '.join(plan['paths_cut'])}"
+    if plan["problems"]:
+        text += f"; {len(plan['problems'])} problem(s): " + "; ".join(plan["problems"])
     return text
 
 
-def cleared_areas(scene: Scene) -> dict[str, str]:
-    """Areas a map should mark as cleared: area name -> ``light`` or ``clear`` (before round 1
-    this is the plan; after, what was done)."""
+def summary_line(scene: Scene) -> str | None:
+    """:func:`summary_text` of the scene's fire breaks (None when the module is off)."""
+    s = summary(scene)
+    return None if s is None else summary_text(s)
+
+
+def cleared_by_area(scene: Scene) -> dict[int, str]:
+    """The areas a map marks as a fire break: area index -> ``light`` or ``clear`` (before
+    round 1 the plan; after, what was done). Empty when the module is off."""
     m = scene.module(FireBreaks)
     if m is None:
         return {}
     if m.applied:
-        return {scene.area_name(i): c for i, c in sorted(m.cleared.items())}
-    return {r["area"]: r["class"] for r in m.plan(scene)["areas"]}
+        return dict(sorted(m.cleared.items()))
+    b = scene.building
+    return {i: r["class"] for r in m.plan(scene)["areas"]
+            if (i := b.find(str(r["area"]))) is not None}
+
+
+def cleared_areas(scene: Scene) -> dict[str, str]:
+    """:func:`cleared_by_area` by area name: area name -> ``light`` or ``clear``."""
+    return {scene.area_name(i): c for i, c in cleared_by_area(scene).items()}

@@ -77,19 +77,14 @@ def _try_scene_start(scenario: Any) -> None:
 
 
 def _fire_breaks_note(scenario: Any) -> str:
-    """The fire breaks' spend: factors spent of those given, on which areas, the paths cut."""
+    """The fire breaks' spend (:func:`fuego.modules.fire_breaks.summary_text`), as a sentence."""
     from fuego.errors import ScenarioError
-    from fuego.modules.fire_breaks import summary
+    from fuego.modules.fire_breaks import summary, summary_text
 
     plan = summary(scenario.build(seed=0))
     if plan is None:
         return ""
     if plan["problems"]:
         raise ScenarioError([FuegoError(p) for p in plan["problems"]])
-    text = (f" Fire breaks: {plan['spent']} of {plan['factors']} factor(s) spent on "
-            f"{len(plan['areas'])} area(s)")
-    if plan["areas"]:
-        text += " (" + ", ".join(f"{r['area']} {r['from']} -> {r['to']}" for r in plan["areas"]) + ")"
-    if plan["paths_cut"]:
-        text += f"; paths cut: {', '.join(plan['paths_cut'])}"
-    return text + "."
+    text = summary_text(plan)
+    return f" {text[0].upper()}{text[1:]}."

@@ -33,7 +33,6 @@ nothing is written here.
 from __future__ import annotations
 
 import hashlib
-import math
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
@@ -50,56 +49,25 @@ from fuego.render.vtt_export import (
     lit_fires,
 )
 from fuego.rules.charts import Structure
+from fuego.scenario.foundry_scene import (
+    GRID_SQUARE,
+    PADDING,
+    DoorState,
+    DoorType,
+    Move,
+    Sense,
+    canvas_offset,
+)
 from fuego.text import json as text_json
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
     from fuego.world.building import Building
 
-__all__ = ["FOUNDRY_VERSION", "scene_document", "dumps", "canvas_offset", "Sense", "Move",
-           "DoorType", "DoorState", "FillType", "PADDING", "SMOKE_STYLE"]
+__all__ = ["FOUNDRY_VERSION", "scene_document", "dumps", "FillType", "SMOKE_STYLE"]
 
 #: The Foundry VTT generation and data schema this document is written for.
 FOUNDRY_VERSION = "13.341"
-#: Foundry's default padding around the scene (a fraction of its width and height).
-PADDING = 0.25
-#: CONST.GRID_TYPES.SQUARE
-GRID_SQUARE = 1
-
-
-class Sense(IntEnum):
-    """CONST.WALL_SENSE_TYPES: how a wall stops sight, light or sound."""
-
-    NONE = 0
-    LIMITED = 10
-    NORMAL = 20
-    PROXIMITY = 30
-    DISTANCE = 40
-
-
-class Move(IntEnum):
-    """CONST.WALL_MOVEMENT_TYPES."""
-
-    NONE = 0
-    NORMAL = 20
-
-
-class DoorType(IntEnum):
-    """CONST.WALL_DOOR_TYPES."""
-
-    NONE = 0
-    DOOR = 1
-    SECRET = 2
-
-
-class DoorState(IntEnum):
-    """CONST.WALL_DOOR_STATES."""
-
-    CLOSED = 0
-    OPEN = 1
-    LOCKED = 2
-
-
 class FillType(IntEnum):
     """CONST.DRAWING_FILL_TYPES."""
 
@@ -116,14 +84,6 @@ WINDOW_SENSES = {
     Structure.PAPERED_WINDOW: (Sense.NORMAL, Sense.LIMITED, Sense.LIMITED),
     None: (Sense.NONE, Sense.NONE, Sense.LIMITED),  # glass, or a window of no stated pane
 }
-
-
-def canvas_offset(width: int, height: int, grid: int, padding: float = PADDING) -> tuple[int, int]:
-    """Where the scene's top-left corner lies on Foundry's canvas: the padding rounded up to
-    whole grid squares, as Foundry's square grid computes it (``calculateDimensions``)."""
-    x = math.ceil((padding * width) * (1 / grid)) * grid
-    y = math.ceil((padding * height) * (1 / grid)) * grid
-    return x, y
 
 
 def doc_id(*parts: object) -> str:

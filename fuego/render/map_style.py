@@ -57,6 +57,15 @@ HERO_COLOUR = {"active": "#2e86c1", "knocked-out": "#7f8c8d", "dead": "#111111",
 OUTDOOR = "#eaf4e4"
 WRECK_STYLE: dict[str, Any] = dict(facecolor="#4a2c17", edgecolor=FIRE_COLOUR["regular"], lw=1.6)
 EXIT_COLOUR = "#1e8449"
+#: A fire break (module fire-breaks) by the class it was cleared to: bare earth stippled brown
+#: (``clear``), or the fuel's shade stippled sparser (``light``, thinned to scrub): dots, so
+#: smoke's diagonal hatching over it never reads as thicker smoke; the words the legends say
+#: (the printed map's and ``fuego show``'s).
+FIRE_BREAK_STYLE: dict[str, dict[str, Any]] = {
+    "clear": dict(facecolor="#eee0c6", edgecolor="#8a5a2e", hatch=".."),
+    "light": dict(facecolor="none", edgecolor="#8a5a2e", hatch="."),
+}
+FIRE_BREAK_WORDS = {"clear": "cleared to bare ground", "light": "thinned to scrub"}
 BURNED = "#3b3b3b"
 #: The 10-ft grid, drawn over the fills at a weight that prints (points at 1 inch per area),
 #: and the 5-ft sub-grid of ``--subgrid``.
@@ -258,6 +267,7 @@ class Legend(str, Enum):
     ROUTE = "route"
     FEATURE = "feature"
     EXIT = "exit"
+    FIRE_BREAK = "fire-break"
     FIRE = "fire"
     WRECK = "wreck"
     SMOKE = "smoke"
@@ -352,14 +362,14 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
 
 
 def _area_keys(b: Building, area: Area, options: MapOptions) -> set[tuple]:
-    """What one area shows: fuel, the open air, a way out, oil, gunpowder or beams (not on a
-    heat map or with --no-fuel), burned out."""
+    """What one area shows: fuel, the open air (where no fuel shade covers it), a way out, oil,
+    gunpowder or beams (not on a heat map or with --no-fuel), burned out."""
     keys: set[tuple] = set()
     fuel_marks = options.heat is None and options.fuel
     if fuel_marks and area.fuel > 0:
         keys.add((Legend.FUEL,))
-    if b.rooms[area.room].outdoors:
-        keys.add((Legend.OUTDOORS,))
+    if b.rooms[area.room].outdoors and not (fuel_marks and area.fuel > 0):
+        keys.add((Legend.OUTDOORS,))  # drawn pale green (a street with fuel is shaded by it)
     if b.is_exit(area.index) and options.labels:
         keys.add((Legend.EXIT,))
     if fuel_marks:  # --no-fuel: no feature marks at all
@@ -393,12 +403,16 @@ def _barrier_key(barrier: Barrier) -> tuple | None:
 
 def _scene_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> set[tuple]:
     """What the scene shows on the levels drawn: fires (hot, regular, or hidden on the GM's
-    map), smoke by density, the heroes' tokens, burning wrecks."""
+    map), smoke by density, the heroes' tokens, burning wrecks, the fire break."""
     from fuego.engine.smoke import SMOKE_WORDS
+    from fuego.modules.fire_breaks import cleared_by_area
     from fuego.modules.wrecks import burning_wrecks
     from fuego.rules.charts import Density
 
     keys = _fire_keys(b, scene, on, options)
+    if options.heat is None:
+        keys |= {(Legend.FIRE_BREAK, klass) for i, klass in cleared_by_area(scene).items()
+                 if b.areas[i].level in on}
     if scene.smoke is not None:
         for i, d in scene.smoke.density.items():
             if b.areas[i].level in on and int(d) and options.shows(i):
@@ -518,6 +532,10 @@ def _fire_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
             "hot fire (flashover)" if hot else "fire (number: Fire Dice)")
 
 
+def _fire_break_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
+    return _patch(**FIRE_BREAK_STYLE[key[1]]), f"fire break: {FIRE_BREAK_WORDS[key[1]]}"
+
+
 def _smoke_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
     from fuego.engine.smoke import SMOKE_WORDS
     from fuego.rules.charts import Density
@@ -569,6 +587,7 @@ _LEGEND: dict[Legend, Callable[[tuple, Scene | None], tuple[Any, str] | None]] =
     Legend.FEATURE: _feature_entry,
     Legend.EXIT: _fixed(lambda: _patch(facecolor="none", edgecolor=EXIT_COLOUR, lw=1.6),
                         "way out (EXIT)"),
+    Legend.FIRE_BREAK: _fire_break_entry,
     Legend.FIRE: _fire_entry,
     Legend.WRECK: _fixed(lambda: _patch(**WRECK_STYLE), "burning wreck (cart, wagon, boat...)"),
     Legend.SMOKE: _smoke_entry,

@@ -54,6 +54,7 @@ from fuego.render.map_style import (
     DOOR_COLOUR,
     EXIT_COLOUR,
     FEATURE_MARK,
+    FIRE_BREAK_STYLE,
     FIRE_COLOUR,
     GRID,
     GRID_LW,
@@ -637,6 +638,8 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
         _heat_fills(p, options.heat)
     else:
         _fuel_fills(p)
+        if scene is not None:
+            _fire_breaks(p, scene)
     if scene is not None and scene.smoke is not None:
         _smoke(p, scene)
     _grids(p)
@@ -739,6 +742,22 @@ def _fuel_fills(p: _Plan) -> None:
         if a.burned_out and p.options.shows(a.index):
             p.ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=BURNED, alpha=0.7,
                                       edgecolor="none", zorder=3, gid=f"burned-{_safe(a.name)}"))
+
+
+def _fire_breaks(p: _Plan, scene: Scene) -> None:
+    """The fire break the heroes cleared (module fire-breaks): bare earth hatched brown, or a
+    thinned area's fuel hatched sparser; every map shows it, the players' too (they can see
+    cleared ground)."""
+    from matplotlib.patches import Rectangle
+
+    from fuego.modules.fire_breaks import cleared_by_area
+
+    for i, klass in cleared_by_area(scene).items():
+        a = p.b.areas[i]
+        if a.level == p.level and p.square_shown(a.col, a.row):
+            p.ax.add_patch(Rectangle((a.col, a.row), 1, 1, linewidth=0, zorder=2.5,
+                                     **FIRE_BREAK_STYLE[klass],
+                                     gid=f"firebreak-{klass}-{_safe(a.name)}"))
 
 
 def _smoke(p: _Plan, scene: Scene) -> None:

@@ -9,10 +9,11 @@ Each 10-ft area is a 3-character cell; barriers are drawn between cells: a 1-cha
 between areas side by side, a 3-character run between rows. Cell, left to right: the room's
 plan character; the fuel left (``.`` none, ``x`` burned out); a mark (stairs, feature). A fire
 shows as ``*`` and its Fire Dice, a hero as ``@`` and an initial (in a fire, ``@`` alone after
-the Fire Dice), something a module keeps burning (a burning wreck) as ``&``; smoke fills the
-blanks. A broken barrier is ``/`` (a gap), never ``x``. A room's character is never one of the
-marks (:data:`MARK_CHARS`) and no two rooms of a building share one: a GM's plan character
-that is taken gets another, which the legend names. Nothing here prints.
+the Fire Dice), something a module keeps burning (a burning wreck) as ``&``, a fire break the
+heroes cleared (module fire-breaks) as ``=`` in the mark's place; smoke fills the blanks. A
+broken barrier is ``/`` (a gap), never ``x``. A room's character is never one of the marks
+(:data:`MARK_CHARS`) and no two rooms of a building share one: a GM's plan character that is
+taken gets another, which the legend names. Nothing here prints.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.engine.heroes import Status
 from fuego.errors import FuegoError
+from fuego.modules.fire_breaks import cleared_by_area
+from fuego.render.map_style import FIRE_BREAK_WORDS
 from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
-from fuego.world.places import BarrierKind, Feature, column_letters
+from fuego.world.places import PLAN_MARKS, BarrierKind, Feature, column_letters
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -53,9 +56,11 @@ FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.OIL, "o
 SMOKE_FILL = {1: ("~", "~"), 2: ("≈", "%")}  # density -> (unicode, ascii)
 #: Something a module keeps burning outside the fires (a burning wreck), in a cell's third place.
 ALSO_BURNING_MARK = "&"
+#: A fire break cleared before the fire (module fire-breaks), in a cell's third place.
+FIRE_BREAK_MARK = "="
 _LETTERS = set("DdWw/ ")  # door, window and broken marks: lines do not continue through them
 #: Characters that mean something on the plan: no room is drawn with one of them.
-MARK_CHARS = frozenset("DdWw/xLO<>Egob*@+~%≈.&")
+MARK_CHARS = PLAN_MARKS
 #: The legend's key is wrapped to this width (the table's panel is about 80 columns).
 KEY_WIDTH = 76
 
@@ -183,6 +188,7 @@ MARKS: dict[str, tuple[str, str, str]] = {
     "feature-g": ("g", "gunpowder", "gunpowder"),
     "feature-o": ("o", "oil", "oil"),
     "feature-b": ("b", "beam or post", "beam"),
+    "fire-break": (FIRE_BREAK_MARK, "fire break (cleared before the fire)", "fire break"),
     "burned": ("x", "fuel burned out", "burned out"),
     "no-fuel": (".", "no fuel", "no fuel"),
 }
@@ -228,6 +234,8 @@ class _Drawing:
         self.used: set[str] = set()  # what the legend needs to explain
         #: area -> what a module keeps burning there (a burning wreck)
         self.also = {x.area: x.what for x in scene.also_burning()} if scene is not None else {}
+        #: area -> the fire-break class it was cleared to (``light`` or ``clear``)
+        self.cleared = cleared_by_area(scene) if scene is not None else {}
 
     # -- canvas ------------------------------------------------------------------------------
     def put(self, y: int, x: int, text: str, style: str | None = None) -> None:
@@ -326,6 +334,9 @@ class _Drawing:
             if feature in area.features:
                 self.used.add(f"feature-{ch}")
                 return ch, STYLE["exit" if feature is Feature.EXIT else "mark"]
+        if i in self.cleared:
+            self.used.add("fire-break")
+            return FIRE_BREAK_MARK, STYLE["mark"]
         return " ", None
 
     def _fire_cell(self, fire, heroes: bool, out: Cell) -> Cell:
@@ -462,6 +473,7 @@ class _Drawing:
             out.extend(self._hero_lines(scene))
             out.extend(self._fire_lines(scene))
             out.extend(self._wreck_lines())
+            out.extend(self._fire_break_lines())
         for entry in self.key_lines():
             out.append(Text("  " + entry, style="dim"))
         return [Text("Legend:", style=STYLE["header"])] + out if out else []
@@ -532,6 +544,38 @@ class _Drawing:
             line.append(ALSO_BURNING_MARK, style=STYLE["fire"])
             line.append(f"  a {what} ablaze at {self.b.areas[i].name} (a fire of its own)")
             out.append(line)
+        return out
+
+    def _fire_break_lines(self) -> list[Text]:
+        """The fire break on this level, room by room: how many of its areas were cleared to
+        bare ground or thinned (which ones, when not all)."""
+        from rich.text import Text
+
+        b = self.b
+        here = [i for i in sorted(self.cleared) if b.areas[i].level == self.li]
+        out = []
+        for key in sorted({b.areas[i].room for i in here}, key=lambda k: b.rooms[k].name):
+            room_areas = b.room_areas(key)
+            parts = []
+            for klass, words in FIRE_BREAK_WORDS.items():
+                done = [i for i in here if b.areas[i].room == key and self.cleared[i] == klass]
+                if len(done) == len(room_areas):
+                    whole = f"all {len(done)} areas" if len(done) > 1 else "its area"
+                    parts.append(f"{whole} {words}")
+                elif done:
+                    parts.append(f"{len(done)} of {len(room_areas)} areas {words} ("
+                                 + ", ".join(b.areas[i].name for i in done) + ")")
+            words_out = f"fire break in {b.rooms[key].name} ({key}): {'; '.join(parts)}"
+            rows = [""]
+            for word in words_out.split(" "):  # wrapped as the rooms' ways are
+                if rows[-1] and len(rows[-1]) + 1 + len(word) > KEY_WIDTH - 3:
+                    rows.append(word)
+                else:
+                    rows[-1] = f"{rows[-1]} {word}" if rows[-1] else word
+            line = Text("  ")
+            line.append(FIRE_BREAK_MARK, style=STYLE["mark"])
+            line.append(f"  {rows[0]}")
+            out += [line] + [Text("     " + row) for row in rows[1:]]
         return out
 
     def key(self) -> str:

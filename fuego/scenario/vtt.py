@@ -45,6 +45,7 @@ from fuego.scenario.vtt_read import (
     read,
 )
 from fuego.text import terminal
+from fuego.world.places import PLAN_MARKS
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
 MAX_PLAN_AREAS = 200
@@ -54,15 +55,20 @@ WALL_SHARE = 0.5
 #: The walls beyond a crop that still enclose its rooms are read this many areas out, at most.
 BEYOND = 50
 GRID_FEET = (5, 10)
-#: Legend characters for rooms, in order ('#' and space mean no area; 'o' is the outside).
-ROOM_CHARS = ("abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#: Legend characters for rooms, in order ('#' and space mean no area): those no text plan
+#: draws as a mark first (:data:`PLAN_MARKS`: ``fuego show`` draws the room with the file's own
+#: character), the marks only when those run out.
+_ALL_CHARS = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
               "+*=%&@$!?~^<>()[]{}/;:,.'`|-_"
               # then Greek and Cyrillic letters, one column wide like the rest: a big dungeon
               + "".join(chr(c) for c in range(0x3b1, 0x3ca) if c != 0x3c2)
               + "".join(chr(c) for c in range(0x391, 0x3aa) if c != 0x3a2)
               + "".join(chr(c) for c in range(0x430, 0x450)) + "".join(chr(c) for c in
                                                                    range(0x410, 0x430)))
-OUTSIDE_CHAR = "o"
+#: The outside's character: light on the page, so the rooms stand out, and no mark.
+OUTSIDE_CHAR = ","
+ROOM_CHARS = "".join([c for c in _ALL_CHARS if c not in PLAN_MARKS and c != OUTSIDE_CHAR]
+                     + [c for c in _ALL_CHARS if c in PLAN_MARKS])
 
 #: An area edge: ("v", x, row) is the vertical line x between columns x-1 and x on ``row``;
 #: ("h", col, y) the horizontal line y between rows y-1 and y on ``col``.
@@ -288,17 +294,43 @@ def _layout(vtt: VttMap, grid, k: float, x0: int, y0: int, phase: tuple[int, int
     return lay
 
 
+def _pieces(grid, lay: _Layout) -> list[list[int]]:
+    """Each area's piece of its indoor region: the region its vote names, cut where its areas
+    do not touch on the plan, side or corner (a hall that meets itself only beyond a crop is
+    two rooms here, so a flashover in one half never takes the other); 0 for the outside."""
+    piece = [[0] * lay.cols for _ in range(lay.rows)]
+    n = 0
+    for r0 in range(lay.rows):
+        for c0 in range(lay.cols):
+            g = int(lay.votes[r0, c0])
+            if piece[r0][c0] or g == 0 or grid.outside[g]:
+                continue
+            n += 1
+            piece[r0][c0] = n
+            todo = [(c0, r0)]
+            while todo:
+                c, r = todo.pop()
+                for cc, rr in ((c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)):
+                    if 0 <= cc < lay.cols and 0 <= rr < lay.rows and not piece[rr][cc] \
+                            and int(lay.votes[rr, cc]) == g:
+                        piece[rr][cc] = n
+                        todo.append((cc, rr))
+    return piece
+
+
 def _regions(grid, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
-    """Rooms in reading order, each area in the room its vote names; every region open to
-    beyond the walls is the one outside room. Returns the plan's room numbers and the rooms."""
+    """Rooms in reading order, each area in the room its vote names (one room a piece that
+    touches on the plan: :func:`_pieces`); every region open to beyond the walls is the one
+    outside room. Returns the plan's room numbers and the rooms."""
     number: dict[int, int] = {}
     rooms: list[dict] = []
     outside_room: int | None = None
     region = [[-1] * lay.cols for _ in range(lay.rows)]
+    piece = _pieces(grid, lay)
     for r in range(lay.rows):
         for c in range(lay.cols):
-            g = int(lay.votes[r, c])
-            if g == 0 or grid.outside[g]:
+            g = piece[r][c]
+            if not g:
                 if outside_room is None:
                     outside_room = len(rooms)
                     rooms.append({"key": "outside", "name": "Outside", "outdoors": True,
@@ -492,8 +524,10 @@ def _level_head(plan: ImportedPlan, level: str, add, named: bool) -> None:
     name = plain(os.path.basename(vtt.source))  # a file name may hold a newline: not in a comment
     per = 10 // plan.grid_feet
     sq = f"{per} x {per} squares make" if per > 1 else "each square is"
+    of = (f"a Foundry VTT scene{', version ' + vtt.version if vtt.version else ''}"
+          if vtt.foundry else f"Universal VTT format {vtt.version}")
     add(f"# {'Level ' + level + ': imported' if named else 'Imported'} from {name} by "
-        f"`fuego import` (Universal VTT format {vtt.version}).")
+        f"`fuego import` ({of}).")
     add(f"# Grid scale assumed: one VTT square = {plan.grid_feet} ft, so {sq} one 10-ft area;")
     dc, dr = plan.offset
     add(f"# the {vtt.width:g} x {vtt.height:g} square map is {plan.cols - dc} x "
@@ -630,7 +664,7 @@ DEFAULTS_YAML = (
     "  door: wooden-door        # TO DO: every door below unless it names its material",
     "  window: glass-window",
     "  floor: wooden-floor",
-    "  fuel: 0                  # TO DO: nothing burns until you give the rooms fuel",
+    "  fuel: 0                  # TO DO: every room's fuel unless it gives its own (0: nothing burns)",
 )
 
 
@@ -654,8 +688,9 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
                            f"fuel: none}}   # {where}: beyond the walls of a level above the "
                            "ground: no way out; smoke and fire leave by its windows")
             else:
-                out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}, fuel: 0}}   # TO DO "
-                           f"name, fuel, wall; {where}")
+                # no fuel of its own: defaults.fuel (0) until the GM gives one, here or there
+                out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}}}   # TO DO name, fuel "
+                           f"(else defaults.fuel), wall; {where}")
     return out
 
 
@@ -769,7 +804,16 @@ def _light_notes(plan: ImportedPlan, level: str, add, of: str) -> None:
         if name not in seen and plan.region[r][c] >= 0:
             seen.append(name)
     if seen:
-        add("#   " + ", ".join(seen[:60]) + (" ..." if len(seen) > 60 else ""))
+        rows = [""]
+        for k, name in enumerate(seen[:60]):  # wrapped: one comment line of 60 names is a wall
+            word = name + ("," if k < min(len(seen), 60) - 1 else "")
+            if rows[-1] and len(rows[-1]) + 1 + len(word) > 92:
+                rows.append(word)
+            else:
+                rows[-1] = f"{rows[-1]} {word}".strip()
+        rows[-1] += " ..." if len(seen) > 60 else ""
+        for row in rows:
+            add("#   " + row)
         add(f"# fires:\n#   - {{area: {seen[0]}, fd: 3}}   # e.g. a lamp knocked over")
 
 

@@ -1,4 +1,5 @@
-"""Reading Universal VTT files (``.dd2vtt``, ``.uvtt``): the JSON checked key by key.
+"""Reading Universal VTT files (``.dd2vtt``, ``.uvtt``; a Foundry VTT scene's ``.json`` is
+read as one first, :mod:`fuego.scenario.foundry_scene`): the JSON checked key by key.
 
 :func:`read` checks the file's size, then :func:`parse` its JSON and every key fuego uses
 (``resolution``, ``line_of_sight``, ``portals``, ``lights``) within the limits below, and returns a
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fuego.errors import FuegoError, LimitError
+from fuego.scenario import foundry_scene
 
 #: Largest file read (the embedded picture makes them big).
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -67,6 +69,9 @@ class VttMap:
     objects: list[list[Point]] = field(default_factory=list)
     #: what reached beyond the map's rectangle and was cut to it, one line each
     clipped: list[str] = field(default_factory=list)
+    #: read from a Foundry VTT scene document (:mod:`fuego.scenario.foundry_scene`);
+    #: ``version`` is then Foundry's
+    foundry: bool = False
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -118,6 +123,11 @@ def parse(raw: bytes | str, source: str = "<vtt>") -> VttMap:
     if not isinstance(data, dict):
         raise _bad(source, f"not a Universal VTT file: expected a JSON object, got "
                    f"{_type(data)}")
+    if foundry_scene.is_scene(data):  # a Foundry VTT scene (fuego export writes them too)
+        uvtt, notes = foundry_scene.as_uvtt(data, source)
+        vtt = _check(uvtt, source)
+        vtt.foundry, vtt.ignored = True, notes + vtt.ignored
+        return vtt
     return _check(data, source)
 
 
@@ -315,7 +325,8 @@ def _resolution(data: dict, source: str) -> tuple[float, float, float | None, Po
     res = data.get("resolution")
     if not isinstance(res, dict):
         raise _bad(source, "resolution: missing or not an object (this does not look like a "
-                   "Universal VTT export)")
+                   "Universal VTT export, nor a Foundry VTT scene with walls, width, height "
+                   "and grid)")
     size = res.get("map_size")
     if not isinstance(size, dict) or "x" not in size or "y" not in size:
         raise _bad(source, "resolution.map_size: expected {\"x\": squares, \"y\": squares}")
