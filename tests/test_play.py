@@ -132,6 +132,25 @@ def test_commands_at_every_prompt(shop):
     assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
 
 
+def test_help_shows_a_heros_choices_once_and_save_not_again(shop):
+    out = new_game(["", "help", "save", "wait", "quit"]).output
+    heading = "Phase 2 - Bo (Shop, ground:E2; 2 action dice: 2, 2) - move to / wait?"
+    assert out.count(heading) == 2  # asked, then once after help (it was drawn twice)
+    tail = out[out.index("  Bo [3: move ground:F2]: save"):]
+    assert heading not in tail and "saved to s.json" in tail  # save: a line, no menu again
+
+
+def test_a_saved_session_given_to_play_says_to_resume_it(shop):
+    new_game(["", "quit"])
+    for args in (["play", "s.json"], ["play", "--session", "s.json"]):
+        result = run(args)
+        assert result.exit_code == 2
+        assert "s.json is a saved session: continue it with fuego play --resume s.json" \
+            in result.output
+        assert "missing required section" not in result.output
+    assert "give a scenario FILE" in run(["play", "--session", "new.json"]).output
+
+
 def test_overrides_at_the_prompts(shop):
     result = new_game(["fire ground:E1 3", "fd ground:B1 6", "open ground:F2 ground:F3", "",
                        "move Ana ground:A2", "end", ""])

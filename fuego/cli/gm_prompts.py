@@ -256,8 +256,11 @@ class GMPrompts:
         words = text.split()
         if words and command_word(words[0]) is Command.GO and len(words) <= 2:
             return "" if self._go(q, words[1:]) else None
-        if not self._meta(q, text):
+        done = self._meta(q, text)
+        if done is None:
             return text
+        if done is Command.SAVE:  # a line that says so: the question stands where it was
+            return None
         if q.kind is QuestionKind.ACTION:  # the menu or the roll again under what it showed
             self._show_choices(q)
         elif q.kind is QuestionKind.ROLL:
@@ -313,7 +316,7 @@ class GMPrompts:
                 return Override.END.value
             if low in PLAY_OUT_WORDS:
                 return Answer.PLAY_OUT.value
-            if not self._meta(q, text):
+            if self._meta(q, text) is None:
                 self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
 
     def _playing_out(self, q: Question) -> bool:
@@ -378,7 +381,7 @@ class GMPrompts:
             low = text.strip().lower()
             if not low or low in FINISH_WORDS:
                 return
-            if not self._meta(q, text):
+            if self._meta(q, text) is None:
                 self.screen.line("  ! the scene is over: undo, map, status, save or Enter",
                                  "bold red")
 
@@ -600,16 +603,16 @@ class GMPrompts:
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
-    def _meta(self, q: Question, text: str) -> bool:
-        """Handle help/map/status/undo/save/quit; True when ``text`` was one of them."""
+    def _meta(self, q: Question, text: str) -> Command | None:
+        """Handle help/map/status/undo/save/quit: the command ``text`` was, done, or None."""
         words = text.split()
         command = command_word(words[0]) if words else None
         if command is None or command is Command.GO:  # go is the round prompt's (answer)
-            return False
+            return None
         if command is Command.QUIT:
             raise Quit()
         self._commands[command](q, words[1:])
-        return True
+        return command
 
     @property
     def _commands(self) -> dict[Command, Callable[[Question, list[str]], None]]:
@@ -734,7 +737,6 @@ class GMPrompts:
                              "open ground:C5, smother ground:D2, spot ground:E2, put-out-clothes "
                              "[Name], wait; add 'raise N' to call raises on its roll), hold, or "
                              "Enter for the starred choice.", "bold")
-            self._show_choices(q)
         elif q.kind is QuestionKind.ROLL:
             self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
                              "fuego keeps the highest), Enter and fuego rolls, or back.", "bold")

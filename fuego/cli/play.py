@@ -112,8 +112,7 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
                                    "are in SAVE")
         session, save_path, header = _resumed(resume_path)
     else:
-        if file is None:
-            raise click.UsageError("give a scenario FILE to play, or --resume SAVE")
+        file = _scenario_to_play(file, session_path)
         session, save_path, header = _new_session(file, seed, session_path, action_dice)
     table = _gm_table(plain, save_path, verbose, header)
     live: replay.Live = table
@@ -146,6 +145,23 @@ def _resumed(save_path: str) -> tuple[Session, str, list[str]]:
     if note:
         header.append(note)
     return session, save_path, header
+
+
+def _scenario_to_play(file: str | None, session_path: str | None) -> str:
+    """The scenario FILE of a new game; a UsageError when there is none, or when it names a
+    saved session (``fuego play SAVE``, or ``--session SAVE`` alone on a save that exists),
+    saying how to continue that."""
+    from fuego.cli.mapcmd import is_session
+
+    save = file if file is not None and is_session(file) else None
+    if file is None and session_path is not None and os.path.exists(session_path):
+        save = session_path
+    if save is not None:
+        raise click.UsageError(f"{save} is a saved session: continue it with fuego play "
+                               f"--resume {save}")
+    if file is None:
+        raise click.UsageError("give a scenario FILE to play, or --resume SAVE")
+    return file
 
 
 def _new_session(file: str, seed: int | None, session_path: str | None,
