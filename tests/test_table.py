@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from test_session import ANSWERS, SHOP
 
 from fuego.cli import cli
+from fuego.cli.gm_screen import cells
 from fuego.dice.odds import chance
 from fuego.dice.roller import Pool
 from fuego.errors import RuleError
@@ -652,6 +653,43 @@ def test_the_burning_wagon_in_the_gms_terminal(tmux):
     t.answer("wait", "Tomas [")
     lines = t.answer("wait", "Round 2: Enter to play it")
     assert "Round 1 ends: no fire left but a wagon ablaze (ground:C2)" in t.history()
+
+
+SHIP = REPO / "campaigns" / "ship.yaml"
+SMITHY = SHOP.replace("title: The Cooper's Shop", "title: \"Zoë's 火事 smithy\"").replace(
+    "name: Ana Vaz", "name: 李小龍").replace("name: Bo", "name: عمر")
+
+
+@pytest.mark.slow
+def test_the_scene_opens_readable_at_80_columns(tmux):
+    t = tmux(80, 60, f"play {SHIP} --seed 3 --session s.json")
+    t.wait_for("Round 1: Enter to play it")
+    lines = t.history().split("\n")
+    start = lines.index("Read aloud:") + 1
+    told = lines[start:lines.index("GM briefing (not for the players):")]
+    # the description rewrapped to the width, every line of it marked as read aloud
+    assert len(told) == 6 and all(line.startswith("  | ") for line in told), told
+    assert "  | coast at night. Three levels, bow (column A) to stern (column J): the open" \
+        in told
+    # the briefing's list of set pieces, an item to a line
+    assert "  - round 2: Pip the powder monkey turns up in the hold with a lantern; someone" \
+        in lines
+    assert any(line.startswith("  - round 4: the crew chop a hole") for line in lines)
+
+
+@pytest.mark.slow
+def test_wide_names_keep_the_columns_and_the_plan_aligned(tmux, tmp_path):
+    (tmp_path / "smithy.yaml").write_text(SMITHY, encoding="utf-8")
+    t = tmux(100, 40, "play smithy.yaml --seed 5 --session s.json")
+    lines = t.wait_for("Round 1: Enter to play it")
+    rows = [line for line in lines if ("ground:D1 (Shop)" in line or "ground:E2 (Shop)" in line)
+            and " DW " in line or line.startswith("  hero ")]
+    assert len(rows) == 3  # the header, 李小龍's row and عمر's
+    at = {cells(line[:line.index("where" if "hero" in line else "ground")]) for line in rows}
+    assert len(at) == 1, rows  # the where column starts at one column on every row
+    plan_row = next(line for line in lines if line.startswith("1 "))
+    assert "@1" in plan_row and cells(plan_row) == len(plan_row)  # the hero by number
+    assert cells(plan_row) == cells(next(line for line in lines if line.startswith("2 ")))
 
 
 def _rooms_line(lines: list[str]) -> str:

@@ -55,6 +55,7 @@ from fuego.cli.gm_screen import (
     isatty,
     level_state,
     literal,
+    paragraphs,
     plan,
     plan_key,
     plural,
@@ -459,11 +460,13 @@ class GMPrompts:
         self.screen.rule(title)
         if texts is not None and texts.description.strip():
             self.screen.line("Read aloud:", "bold")
-            for para in texts.description.strip().splitlines():
-                self.screen.line("  | " + para.strip(), "italic")
+            for para in paragraphs(texts.description):
+                self.screen.quoted(para, "  | ", "italic")
         if texts is not None and texts.briefing.strip():
             self.screen.line("GM briefing (not for the players):", "bold")
-            self.screen.line("  " + " ".join(texts.briefing.split()))
+            for para in paragraphs(texts.briefing):
+                if para:
+                    self.screen.line("  " + para)
         plans = self.player.session.plans if self.player is not None else None
         for h in scene.heroes:
             about = texts.heroes.get(h.name, "") if texts is not None else ""
