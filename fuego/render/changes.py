@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import Event, EventKind
 from fuego.render.players import named_room
+from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -71,8 +72,11 @@ class Changes:
             parts.append(f"{n(len(self.out), 'fire', 'fires')} went out")
         if self.opened:
             parts.append(f"{n(len(self.opened), 'door', 'doors')} opened")
-        if self.broken:
-            parts.append(f"{n(len(self.broken), 'wall or door', 'walls and doors')} broke")
+        # a floor that gave way is said so once, not also as a wall broken
+        floors = {x.name for x in b.barriers if x.kind is BarrierKind.FLOOR}
+        broken = self.broken - floors
+        if broken:
+            parts.append(f"{n(len(broken), 'wall or door', 'walls and doors')} broke")
         if self.collapsed:
             parts.append(f"{n(len(self.collapsed), 'floor', 'floors')} gave way")
         parts += [f"{named_room(r, b)} flashed over" for r in self.flashed]
