@@ -347,3 +347,15 @@ def test_script_cues_and_effects():
     wind = ev(K.WIND, 3, 0, cue="gust", text="The wind rises to strong from the N",
               strength="strong", direction="N")
     assert narrate(wind) == "The wind rises to strong from the N"
+
+
+def test_a_fire_a_module_starts_says_what_started_it():
+    carried = ev(K.FIRE_STARTED, 4, END_PHASE, "fire@ground:F3", "ground:F3", fd=1,
+                 cause="module", source="fire@ground:E3", temperature="regular",
+                 fire_kind="henchman", resolve=2, state="burning", module="wind",
+                 why="heavy winds carry the fire downwind")
+    assert narrate(carried) == \
+        "ground:F3 catches fire (FD 1, heavy winds carry the fire downwind)"
+    bare = Event(carried.kind, 4, END_PHASE, carried.actor, carried.area,
+                 {k: v for k, v in carried.data.items() if k != "why"})
+    assert narrate(bare) == "ground:F3 catches fire (FD 1, wind)"  # was "(FD 1, module)"

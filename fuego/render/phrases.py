@@ -404,6 +404,8 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
         return f"Fire in {place(e.area, b, extra=', '.join(extras))}"
     if cause == Cause.ROUTE and d.get("via"):
         extras.append(str(d["via"]))
+    elif cause == Cause.MODULE and (d.get("why") or d.get("module")):
+        extras.append(str(d.get("why") or d.get("module")))  # what set it, not "module"
     elif cause and (cause not in (Cause.ROUTE, Cause.LEAP, Cause.BURN_THROUGH) or not source):
         extras.append(_words(cause))  # a leap or burn-through: the line before says how
     text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
