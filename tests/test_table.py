@@ -649,8 +649,11 @@ def test_the_burning_wagon_in_the_gms_terminal(tmux):
     assert row.split()[:2] == ["ground:C2", "wagon"]
     assert "No fire burns" not in "\n".join(lines)
     lines = t.answer("look street", "fires: a wagon ablaze at ground:C2")
+    assert "Tomas sees: no fire\n" in t.history()  # the shut door hides the wagon
     t.answer("", "Tomas [")  # round 1
-    t.answer("wait", "Tomas [")
+    lines = t.answer("open", "Tomas [")
+    lines = t.answer("status", "Tomas [")
+    assert "Tomas sees: no fire but a wagon ablaze at ground:C2" in lines  # the door open
     lines = t.answer("wait", "Round 2: Enter to play it")
     assert "Round 1 ends: no fire left but a wagon ablaze (ground:C2)" in t.history()
 

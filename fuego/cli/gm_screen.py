@@ -452,10 +452,14 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
     for h in scene.heroes:
         if not h.in_play:
             continue
-        seen = sorted(hero_sight(scene, h).fires)
+        sight = hero_sight(scene, h)
+        seen = [fire_label(scene, i) for i in sorted(sight.fires)]
         hidden = hidden_fires(scene, h)
-        text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
-                                      if seen else "no fire")
+        # what burns of its own in view (a burning wreck): not "no fire" beside a blazing wagon
+        wrecks = [w for x, w in zip(scene.also_burning(), also_burning(scene))
+                  if x.area in sight.in_view]
+        text = f"{h.name} sees: " + (", ".join(seen + wrecks) if seen else
+                                      "no fire" + (" but " + ", ".join(wrecks) if wrecks else ""))
         if hidden:
             notes = [f"{fire_label(scene, i)} ({unseen_words(why_unseen(scene, h, i))})"
                      for i in hidden]
