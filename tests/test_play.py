@@ -140,6 +140,14 @@ def test_help_shows_a_heros_choices_once_and_save_not_again(shop):
     assert heading not in tail and "saved to s.json" in tail  # save: a line, no menu again
 
 
+def test_a_roll_the_gm_made_offers_no_way_back_to_choices(shop):
+    out = new_game(["", "wound Bo 3", "back", "2", "quit"]).output
+    check = "  Bo's total or dice (Enter: fuego rolls): back\n"
+    assert check in out  # no "back: the choices": the GM's wound made this roll, not an action
+    assert "! back goes from a roll to the choices of the action that made it" in out
+    assert "wound check: 2 vs TN 3: failed" in out
+
+
 def test_a_saved_session_given_to_play_says_to_resume_it(shop):
     new_game(["", "quit"])
     for args in (["play", "s.json"], ["play", "--session", "s.json"]):

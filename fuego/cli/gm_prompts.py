@@ -288,8 +288,8 @@ class GMPrompts:
             self._shown = shown
             self.screen.line("  " + roll_line(q), "cyan")
         drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
-        return (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
-                f"choices{drama})")
+        back = "; back: the choices" if self._action_behind(q) is not None else ""
+        return f"  {q.actor.name}'s total or dice (Enter: fuego rolls{back}{drama})"
 
     def _go(self, q: Question, args: list[str]) -> bool:
         """``go [N]``: play rounds on without stopping (True), or say why not here (False)."""
@@ -711,20 +711,31 @@ class GMPrompts:
             if i in scene.fires:
                 self.screen.line("  [GM only] " + watchers_line(scene, i), "italic magenta")
 
+    def _action_behind(self, q: Question) -> int | None:
+        """Where the saved answers hold the action whose roll ``q`` is (this round and phase),
+        or None: a roll no action made (a wound check after the GM's wounds, the end of the
+        round's burns) has no choices to go back to."""
+        inputs = self.player.inputs if self.player is not None else []
+        k = len(inputs) - 1
+        while k >= 0 and inputs[k].get("q") == QuestionKind.ROLL.value:
+            k -= 1  # the rolls since the action (and overrides typed at their prompts)
+        e = inputs[k] if k >= 0 else {}
+        if q.kind is not QuestionKind.ROLL or e.get("q") != QuestionKind.ACTION.value or \
+                "gm" in e or e.get("round") != q.round or e.get("phase") != q.phase:
+            return None  # an override typed at a hero's prompt made this roll, or no action
+        return k
+
     def _back(self, q: Question) -> None:
         """At a roll an action makes: back to the hero's choices (its action answer and what
         followed it are dropped and replayed up to it; the round stays)."""
-        inputs = self.player.inputs if self.player is not None else []
-        k = len(inputs) - 1
-        while k >= 0 and (inputs[k].get("q") == QuestionKind.ROLL.value or "gm" in inputs[k]):
-            k -= 1  # the rolls (and overrides) since the action
-        e = inputs[k] if k >= 0 else {}
-        if q.kind is not QuestionKind.ROLL or e.get("q") != QuestionKind.ACTION.value or \
-                e.get("round") != q.round or e.get("phase") != q.phase:
+        k = self._action_behind(q)
+        if k is None:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
                              "made it; undo takes back the last answer, undo round the round",
                              "bold red")
             return
+        assert self.player is not None, "an action behind a roll is a saved answer"
+        e = self.player.inputs[k]
         self._backing = True
         raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "
                         f"{q.phase})")

@@ -636,7 +636,7 @@ _ANSWERS: dict[QuestionKind, Callable[[Question, str, dict[str, Any]], dict[str,
 def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> RuleError:
     """``exc`` with the nearest command to a mistyped first word added to its tip."""
     hint = _near(text, more)
-    if hint:
+    if hint and hint.lstrip("; ") not in (exc.tip or ""):  # said once (the action's own tip)
         exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
         exc.args = (exc.render(),)
     return exc
