@@ -148,6 +148,11 @@ def test_a_roll_the_gm_made_offers_no_way_back_to_choices(shop):
     assert "wound check: 2 vs TN 3: failed" in out
 
 
+def test_a_mistyped_verb_gets_its_nearest_once(shop):
+    out = new_game(["", "mvoe ground:E1", "quit"]).output
+    assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint
+
+
 def test_a_saved_session_given_to_play_says_to_resume_it(shop):
     new_game(["", "quit"])
     for args in (["play", "s.json"], ["play", "--session", "s.json"]):
