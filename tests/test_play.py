@@ -153,6 +153,11 @@ def test_a_mistyped_verb_gets_its_nearest_once(shop):
     assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint
 
 
+def test_clothes_that_do_not_catch_are_told_whose_and_when(shop):
+    out = new_game(["", "burn Ana Vaz 2 object", "", "18", "quit"]).output
+    assert "  Phase 2: Ana Vaz's clothes do not catch: rolled 18 vs TN 10\n" in out
+
+
 def test_a_saved_session_given_to_play_says_to_resume_it(shop):
     new_game(["", "quit"])
     for args in (["play", "s.json"], ["play", "--session", "s.json"]):

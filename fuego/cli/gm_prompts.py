@@ -348,7 +348,11 @@ class GMPrompts:
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
             parts.append(f"{q.actor.name}'s dice keep {total}")
         if q.purpose == CATCH_CLOTHES and q.tn is not None and total >= q.tn and said:
-            parts.append(f"{total} vs TN {q.tn}: {said[1]}")
+            from fuego.engine.events import END_PHASE, START_PHASE
+
+            at = f"Phase {q.phase}: " if START_PHASE < q.phase < END_PHASE else ""
+            parts.append(f"{at}{q.actor.name}'s clothes do not catch: rolled {total} vs TN "
+                         f"{q.tn}")  # told as the narration tells a roll
         if parts:
             self.screen.line("  " + "; ".join(parts), "green")
 
