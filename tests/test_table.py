@@ -314,7 +314,8 @@ def test_a_single_smother_target_is_picked():
     assert act.target is not None
     assert act.kind is HeroActionKind.SMOTHER and scene.area_name(act.target) == "ground:B1"
     gm.start_fire(scene, "ground:C2", 1)  # two fires in reach: the words must say which
-    with pytest.raises(RuleError, match="cannot 'smother' now"):
+    with pytest.raises(RuleError, match="'smother' alone could be any of 2: smother "
+                                        "ground:B1, smother ground:C2"):
         read_action(scene, ana, "smother")
 
 
