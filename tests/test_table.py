@@ -26,6 +26,7 @@ from fuego.table.risk import percent
 
 REPO = Path(__file__).resolve().parents[1]
 TAVERN = REPO / "campaigns" / "tavern.yaml"
+WAGON = REPO / "campaigns" / "wagon.yaml"
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 #: Where each tavern hero stands before round 1, and the Dramatic Wounds that knock it out.
 TAVERN_HEROES = {"Isabela Soldano": ("ground:F4", 6), "Gaston Allais": ("upper:B1", 4),
@@ -175,6 +176,29 @@ def test_round_screen_at_80_by_24_then_narration_scrolls(tmux):
     text = " ".join(line.strip() for line in lines)
     assert "the hanging lamp lies smashed by the hearth and burning oil runs across the " \
            "flagstones" in text
+
+
+@pytest.mark.slow
+def test_a_terminal_too_short_for_every_plan_draws_those_that_fit(tmux):
+    t = tmux(100, 40)
+    lines = t.wait_for("Round 1: Enter to play it")
+    top = next(i for i, line in enumerate(lines) if "before round 1" in line)
+    # ground (two heroes) and upper fit beside each other; the cellar is named, not drawn
+    assert any("upper (level 1)" in line and "ground (level 0)" in line for line in lines)
+    assert not any("cellar (level -1)" in line for line in lines)
+    assert "(not drawn, no room on this terminal: cellar - map LEVEL)" in lines
+    _assert_heroes_visible(lines[top:])
+    assert lines[-1].startswith("Round 1: Enter to play it")
+
+
+@pytest.mark.slow
+def test_a_long_title_is_cut_so_the_moment_and_the_fires_show(tmux):
+    t = tmux(80, 24, f"play {WAGON} --seed 1 --session s.json")
+    lines = t.wait_for("Round 1: Enter to play it")
+    rule = next(line for line in lines if "before round 1" in line)
+    assert rule.rstrip("─ ").endswith("before round 1: a wagon ablaze at ground:C2 (no other "
+                                      "fire)")
+    assert "The hay wag\u2026" in rule and cells(rule) <= 80
 
 
 # -- odds before choosing ---------------------------------------------------------------------------
@@ -631,9 +655,6 @@ def test_undo_at_the_end_of_a_played_out_scene_in_a_real_terminal(tmux, tmp_path
     t.answer("", "Session saved to s.json", prompt=False)
     assert saved(str(tmp_path / "s.json"))["position"]["ended"] is True
     assert all(len(line) <= 80 for line in t.pane())
-
-
-WAGON = REPO / "campaigns" / "wagon.yaml"
 
 
 @pytest.mark.slow

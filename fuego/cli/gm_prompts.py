@@ -45,7 +45,9 @@ from fuego.cli.gm_screen import (
     Screen,
     also_burning,
     area_label,
+    cells,
     choice_label,
+    cut,
     event_style,
     fire_label,
     fire_rows,
@@ -489,7 +491,7 @@ class GMPrompts:
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {fires_words(scene)}")
+        self.screen.rule(self._titled(title, f" - {moment}: {fires_words(scene)}"))
         b = scene.building
         if scene.round:
             from fuego.render.changes import round_changes
@@ -499,27 +501,14 @@ class GMPrompts:
                 when_ = "This round" if before_round is None else f"Round {scene.round}"
                 self.screen.line(f"{when_}: {happened.words(b)}", "bold")
         if levels is None:
-            levels = hero_levels(scene)
-            for lv in b.levels:
-                state = level_state(scene, lv.index)
-                before = self._levels_seen.get(lv.index)
-                # changed since it was last drawn; drawn the first time when something burns
-                changed = before != state if before is not None else bool(state[0])
-                if changed and lv.index not in levels:
-                    levels.append(lv.index)
-                self._levels_seen[lv.index] = state
-            levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+            levels = self._levels_to_draw(scene)
         header, rows, styles = hero_rows(scene, self.screen.width)
         sights = sight_lines(scene)
-        marks: set[str] = set()
-        blocks = [self._plan_block(scene, lv, marks) for lv in levels]
-        drawn = side_by_side(blocks, self.screen.width)
-        rooms = self._rooms_line(scene, levels)
-        key = plan_key(marks)
         rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
-        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
-        height = self.screen.height
-        if height and 2 + plan_lines + rest > height:
+        shown, drawn, rooms, key = self._plans_that_fit(scene, levels, rest)
+        left_out = [b.levels[lv].name for lv in levels if lv not in shown]
+        unchanged = [lv.name for lv in b.levels if lv.index not in levels]
+        if not shown and levels:
             names = ", ".join(b.levels[lv].name for lv in levels)
             self.screen.line(f"(the plans of {names} do not fit this terminal: map, or "
                              f"map LEVEL)", "dim")
@@ -528,13 +517,66 @@ class GMPrompts:
                 self.screen.drawn(line)
             self.screen.line(rooms, "dim")
             self.screen.line(key, "dim")
-        hidden = [lv.name for lv in b.levels if lv.index not in levels]
-        if hidden and not (height and 2 + plan_lines + rest > height):
-            self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
-                             "dim")
+            notes = ([f"no room on this terminal: {', '.join(left_out)}"] if left_out else []) \
+                + ([f"nothing changed: {', '.join(unchanged)}"] if unchanged else [])
+            if notes:
+                self.screen.line(f"(not drawn, {'; '.join(notes)} - map LEVEL)", "dim")
         self.screen.table("", header, rows, styles, flex=1)
         for text, style in sights:
             self.screen.line(text, style)
+
+    def _titled(self, title: str, said: str) -> str:
+        """The round screen's rule: the scene's title cut short on a narrow terminal so that
+        the moment and the fires (``said``) stay whole."""
+        room = (self.screen.width or 0) - 6 - cells(said)  # the rule's ends and spaces
+        return (cut(title, room) if 12 <= room < cells(title) else title) + said
+
+    def _levels_to_draw(self, scene: Scene) -> list[int]:
+        """The levels where a hero stands or something changed since they were last drawn
+        (the first time: where something burns), top down."""
+        b = scene.building
+        levels = hero_levels(scene)
+        for lv in b.levels:
+            state = level_state(scene, lv.index)
+            before = self._levels_seen.get(lv.index)
+            changed = before != state if before is not None else bool(state[0])
+            if changed and lv.index not in levels:
+                levels.append(lv.index)
+            self._levels_seen[lv.index] = state
+        return sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+
+    def _plans_that_fit(self, scene: Scene, levels: list[int], rest: int
+                        ) -> tuple[list[int], list, str, str]:
+        """The levels whose plans fit the terminal's height over ``rest`` lines, with their
+        drawing, rooms line and key: all of them, else as many as fit, those where the most
+        heroes stand (then the most fires) first, so a short terminal still shows where the
+        heroes are."""
+        b = scene.building
+        height = self.screen.height
+
+        def drawing(chosen: list[int]) -> tuple[int, list, str, str]:
+            marks: set[str] = set()
+            ordered = sorted(chosen, key=lambda lv: -b.levels[lv].elevation)
+            drawn = side_by_side([self._plan_block(scene, lv, marks) for lv in ordered],
+                                 self.screen.width)
+            rooms, key = self._rooms_line(scene, ordered), plan_key(marks)
+            lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
+            return lines, drawn, rooms, key
+
+        lines, drawn, rooms, key = drawing(levels)
+        if not height or 2 + lines + rest <= height:
+            return levels, drawn, rooms, key
+        people = {lv: sum(1 for h in scene.heroes if h.present and b.areas[h.area].level == lv)
+                  for lv in levels}
+        burning = {lv: sum(1 for i in scene.fires if b.areas[i].level == lv) for lv in levels}
+        chosen: list[int] = []
+        best: tuple[list, str, str] = ([], "", "")
+        for lv in sorted(levels, key=lambda lv: (-people[lv], -burning[lv])):
+            lines, drawn, rooms, key = drawing(chosen + [lv])
+            if 3 + lines + rest <= height:  # and the line that says what was left out
+                chosen.append(lv)
+                best = (drawn, rooms, key)
+        return sorted(chosen, key=lambda lv: -b.levels[lv].elevation), *best
 
     def _plan_block(self, scene: Scene, level: int,
                     marks: set[str] | None = None) -> tuple[str, list]:
