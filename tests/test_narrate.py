@@ -359,3 +359,9 @@ def test_a_fire_a_module_starts_says_what_started_it():
     bare = Event(carried.kind, 4, END_PHASE, carried.actor, carried.area,
                  {k: v for k, v in carried.data.items() if k != "why"})
     assert narrate(bare) == "ground:F3 catches fire (FD 1, wind)"  # was "(FD 1, module)"
+
+
+def test_a_scene_ended_with_heroes_inside_says_so_in_words():
+    end = ev(K.SCENE_END, 1, END_PHASE, rounds=1, why="gm-ended", burning=4, burned_out=0,
+             heroes={"Isabela": "active", "Bjorn": "knocked-out", "Ana": "escaped"})
+    assert narrate(end).endswith("; Isabela still inside, Bjorn knocked out, Ana escaped")

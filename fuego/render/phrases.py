@@ -382,7 +382,8 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
     heroes = d.get("heroes") or {}
     if heroes:
-        text += "; " + ", ".join(f"{n} {_words(s)}" for n, s in heroes.items())
+        text += "; " + ", ".join(f"{n} {'still inside' if s == Status.ACTIVE else _words(s)}"
+                                 for n, s in heroes.items())  # not "active": a word of the code
     return text
 
 
