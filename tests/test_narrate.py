@@ -364,4 +364,6 @@ def test_a_fire_a_module_starts_says_what_started_it():
 def test_a_scene_ended_with_heroes_inside_says_so_in_words():
     end = ev(K.SCENE_END, 1, END_PHASE, rounds=1, why="gm-ended", burning=4, burned_out=0,
              heroes={"Isabela": "active", "Bjorn": "knocked-out", "Ana": "escaped"})
-    assert narrate(end).endswith("; Isabela still inside, Bjorn knocked out, Ana escaped")
+    said = narrate(end)
+    assert said is not None
+    assert said.endswith("; Isabela still inside, Bjorn knocked out, Ana escaped")
