@@ -125,7 +125,7 @@ def test_commands_at_every_prompt(shop):
     assert "Here: Enter plays the round." in out
     assert "Here: a number from the list" in out
     assert "Legend:" in out  # map LEVEL draws the full legend
-    assert "! no level 'attic' (levels: ground, or all)" in out
+    assert "! no level 'attic' (levels: ground (0), or all)" in out
     assert "== Status - before round 1 ==" in out and "Fires" in out
     assert "saved to s.json" in out
     assert [e["a"] for e in saved()["inputs"]] == ["next", "wait"]
@@ -146,6 +146,14 @@ def test_a_roll_the_gm_made_offers_no_way_back_to_choices(shop):
     assert check in out  # no "back: the choices": the GM's wound made this roll, not an action
     assert "! back goes from a roll to the choices of the action that made it" in out
     assert "wound check: 2 vs TN 3: failed" in out
+
+
+def test_a_level_by_its_name_in_any_case_or_its_number_and_look_alone(shop):
+    out = new_game(["map GROUND", "map 0", "map 1", "look", "quit"]).output
+    assert out.count("Legend:") == 2  # GROUND and 0 are the ground floor (ground (level 0))
+    assert "! no level '1' (levels: ground (0), or all)" in out
+    assert "! look ROOM: which room? (its name, its key or an area in it; rooms: Store, " \
+        "Shop, Lane)" in out
 
 
 def test_a_mistyped_verb_gets_its_nearest_once(shop):

@@ -706,27 +706,40 @@ class GMPrompts:
         also = f", and {plural(played, 'round')} played on after it" if played else ""
         raise Rewind(keep, f"undone: {undone_words(inputs[keep])}{also} ({count} dropped)")
 
+    def _room_named(self, scene: Scene, what: str) -> str | None:
+        """The room ``what`` names: its key, its name (any case, "the" or not, or its start
+        when only one room has it), its letter on the plans or an area in it; else None."""
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        low = what.strip().lower()
+        syms = room_symbols(b, self.player.session.symbols if self.player else None)
+        key = None
+        for k, r in b.rooms.items():
+            if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
+                key = k
+        i = b.find(what.strip()) if key is None else None
+        if i is not None:
+            key = b.areas[i].room
+        if key is None:
+            hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
+                    or r.name.lower().removeprefix("the ").startswith(low)]
+            key = hits[0] if len(hits) == 1 else None
+        return key
+
     def _look(self, scene: Scene, what: str) -> None:
         """A room's description, what burns in it and who stands in it."""
         from fuego.render.terminal import room_symbols
 
         b = scene.building
         texts = self.player.session.texts if self.player is not None else None
-        key = None
-        low = what.strip().lower()
         syms = room_symbols(b, self.player.session.symbols if self.player else None)
-        if low:
-            for k, r in b.rooms.items():
-                if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
-                    key = k
-            if key is None:
-                i = b.find(what.strip())
-                if i is not None:
-                    key = b.areas[i].room
-            if key is None:
-                hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
-                        or r.name.lower().removeprefix("the ").startswith(low)]
-                key = hits[0] if len(hits) == 1 else None
+        if not what.strip():
+            rooms = ", ".join(r.name for r in b.rooms.values())
+            self.screen.line(f"  ! look ROOM: which room? (its name, its key or an area in it; "
+                             f"rooms: {rooms})", "bold red")
+            return
+        key = self._room_named(scene, what)
         if key is None:
             import difflib
 
@@ -813,12 +826,15 @@ class GMPrompts:
         elif args[0].lower() == ALL_LEVELS:
             levels = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
         else:
-            try:
-                levels = [b.level_named(args[0]).index]
-            except KeyError:
-                names = ", ".join(lv.name for lv in b.levels)
+            # by name in any case, or by the number the plans' titles give (ground (level 0))
+            want = args[0].lower()
+            named = [lv.index for lv in b.levels
+                     if lv.name.lower() == want or str(lv.elevation) == want]
+            if len(named) != 1:
+                names = ", ".join(f"{lv.name} ({lv.elevation})" for lv in b.levels)
                 self.screen.line(f"  ! no level {args[0]!r} (levels: {names}, or all)", "bold red")
                 return
+            levels = named
         for lv in levels:
             self.show_plan(scene, lv, legend=True)
 
