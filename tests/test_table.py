@@ -310,7 +310,8 @@ def test_drama_dice_add_a_kept_die(shop, tmp_path):
     out = play(ANSWERS[:6] + ["drama drama drama 30", "drama 3 7 9 10+4 2 6", "quit"],
                scenario="drama.yaml", save="d.json")
     assert "drama: +1 kept die, 2 left" in out
-    assert "! Ana Vaz has 2 Drama dice left, not 3" in out
+    assert "! Ana Vaz has 2 Drama Dice left, not 3 (tip: one 'drama' for each die spent, " \
+        "at most 2)" in out
     # 5k3 and one Drama die: 6k4, the dice keep 14 + 9 + 7 + 6
     assert "Ana Vaz spends 1 Drama Die: 6k4, 1 left; Ana Vaz's dice keep 36" in out
     roll = saved("d.json")["inputs"][-1]

@@ -578,8 +578,9 @@ def _roll_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any
     if drama:
         left = q.actor.drama
         if drama > left:
-            raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
-                            f" left, not {drama}")
+            raise RuleError(f"{q.actor.name} has {left} Drama Di{'e' if left == 1 else 'ce'}"
+                            f" left, not {drama}",
+                            tip=f"one 'drama' for each die spent, at most {left}")
         entry["drama"] = drama
         text = " ".join(words)
     if not text or answer_word(text) is Answer.AUTO:
