@@ -23,7 +23,7 @@ from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
-from fuego.table.gm import Shown
+from fuego.table.gm import GM_ACTOR, Shown
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -514,8 +514,11 @@ def _on_structure_destroyed(e: Event, c: Context) -> str | None:
         where = f"({barrier}) by {place(e.area, b)}"
     else:
         where = f"in {place(e.area, b)}"
-    who = _fire(e, b, c.fd) if str(e.actor or "").startswith("fire@") else _who(e.actor)
-    return _with_roll(f"{who} brings down the {what} {where}", d)
+    if str(e.actor or "").startswith("fire@"):
+        return _with_roll(f"{_fire(e, b, c.fd)} brings down the {what} {where}", d)
+    # whatever else did it ("the crew's axes", "Wind"): told so that any name reads right
+    by = "the GM" if e.actor == GM_ACTOR else _who(e.actor)
+    return _with_roll(f"the {what} {where} is brought down by {by}", d)
 
 
 @_phrase(K.FIRE_FUEL_CHECK)
