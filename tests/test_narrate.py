@@ -370,9 +370,9 @@ def test_a_scene_ended_with_heroes_inside_says_so_in_words():
 
 
 @pytest.mark.parametrize(("actor", "said"), [
-    ("fire@ground:A1", "The fire in ground:A1 brings down the wooden floor between"),
-    ("the crew's axes", "The wooden floor between ground:A1 and upper:A1 is brought down by "
-                        "the crew's axes"),  # it said "The crew's axes brings down"
+    ("fire@ground:A1", "the fire in ground:A1 brings down the wooden floor between"),
+    ("the crew's axes", "the wooden floor between ground:A1 and upper:A1 is brought down by "
+                        "the crew's axes"),  # it said "the crew's axes brings down"
     ("GM", "is brought down by the GM"),
 ])
 def test_what_brings_down_a_barrier_reads_right_whoever_it_is(actor, said):
