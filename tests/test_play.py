@@ -156,6 +156,14 @@ def test_a_level_by_its_name_in_any_case_or_its_number_and_look_alone(shop):
         "Shop, Lane)" in out
 
 
+def test_the_menu_shows_a_raise_on_a_choice_that_rolls_and_none_where_none_does(shop):
+    out = new_game(["", "wait", "hold", "", "move ground:C1", "quit"]).output
+    hints = [line.strip() for line in out.splitlines() if "keep the die for later" in line]
+    assert hints[0] == "hold: keep the die for later; help"  # Bo: moves and a wait
+    assert hints[-1] == ("hold: keep the die for later; smother ground:B1 raise 1: call a "
+                         "raise (+5 TN); help")  # Ana beside the fire: its own words
+
+
 def test_a_mistyped_verb_gets_its_nearest_once(shop):
     out = new_game(["", "mvoe ground:E1", "quit"]).output
     assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint

@@ -68,7 +68,7 @@ from fuego.cli.gm_screen import (
     watchers_line,
     when,
 )
-from fuego.engine.hero_actions import HeroActionKind
+from fuego.engine.hero_actions import HeroActionKind, action_roll
 from fuego.engine.injury import CATCH_CLOTHES
 from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
@@ -642,8 +642,13 @@ class GMPrompts:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for later; ... raise N: call raises "
-                         f"(+{raise_bonus(1)} TN each); help", "dim")
+        # a raise only where a choice rolls, shown on that choice's own words
+        rolls = [a for a in q.choices if action_roll(scene, hero, a) is not None]
+        rolling = next((a for a in rolls if a.kind is not HeroActionKind.MOVE),
+                       rolls[0] if rolls else None)  # a smother or a spot before a step
+        raising = (f"; {rolling.text(scene)} raise 1: call a raise (+{raise_bonus(1)} TN)"
+                   if rolling is not None else "")
+        self.screen.line(f"      hold: keep the die for later{raising}; help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
