@@ -164,6 +164,13 @@ def test_the_menu_shows_a_raise_on_a_choice_that_rolls_and_none_where_none_does(
                          "raise (+5 TN); help")  # Ana beside the fire: its own words
 
 
+def test_a_paste_gone_astray_is_refused_without_being_quoted_back(shop):
+    out = new_game(["x" * 3000, "note " + "y" * 200, "quit"]).output
+    assert "! 3000 characters is longer than any answer (at most 250)" in out
+    assert "x" * 300 not in out.replace("x" * 3000, "")  # only the echo of what was typed
+    assert "GM: tells the players" in out  # the longest note still goes
+
+
 def test_a_mistyped_verb_gets_its_nearest_once(shop):
     out = new_game(["", "mvoe ground:E1", "quit"]).output
     assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint
