@@ -394,7 +394,7 @@ def hero_rows(scene: Scene, width: int | None = None
         for r, h in zip(rows, scene.heroes):
             r.append(str(h.drama) if h.drama else "-")
     if width:
-        need = 2 + sum(max([len(header[c])] + [len(r[c]) for r in rows])
+        need = 2 + sum(max([cells(header[c])] + [cells(r[c]) for r in rows])
                        for c in range(len(header))) + 2 * (len(header) - 1)
         if need > width:  # first names first: the rooms' names are cut only after them
             short = short_names([h.name for h in scene.heroes])
