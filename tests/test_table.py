@@ -718,6 +718,13 @@ def test_wide_names_keep_the_columns_and_the_plan_aligned(tmux, tmp_path):
     assert cells(plan_row) == cells(next(line for line in lines if line.startswith("2 ")))
 
 
+def test_a_step_into_a_burning_wrecks_area_says_what_it_costs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = play(["", "open", "quit"], scenario=str(WAGON), seed="1")
+    assert "move ground:C2 (Calle de los Toneleros; a wagon ablaze, an extra move to get " \
+           "round it)" in out
+
+
 def _rooms_line(lines: list[str]) -> str:
     start = next(i for i, line in enumerate(lines) if line.startswith("rooms - "))
     out = [lines[start]]

@@ -526,6 +526,12 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         if fire is not None:
             notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
                          else f"on fire, {fire.fd} FD")
+        # something burning of its own there (a wreck): the modules say what the step costs
+        for x in scene.also_burning():
+            if x.area == act.area:
+                toll = sum(m.move_tolls(scene).get(act.area, 0) for m in scene.modules)
+                notes.append(f"a {x.what} ablaze" + (", an extra move to get round it"
+                                                    if toll else ""))
         if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"
