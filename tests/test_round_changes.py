@@ -69,3 +69,17 @@ def test_a_floor_that_gave_way_is_not_also_a_wall_that_broke():
     words = round_changes(scene.log, 5).words(scene.building)
     assert "a wall or door broke, 4 floors gave way" in words
     assert "walls and doors" not in words  # the floors were counted as walls too
+
+
+def test_a_door_closed_this_round_is_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tavern.yaml").write_text((CAMPAIGNS / "tavern.yaml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    # seed 11: Hettie steps to the kitchen door in phase 5 and shuts it in phase 7
+    answers = ["", "4", "12", "move E4", "hold", "2", "move D2", "3", "4",
+               "close kitchen door"] + [""] * 12
+    out = CliRunner().invoke(cli, ["play", "tavern.yaml", "--seed", "11", "--session", "s.json"],
+                             input="\n".join(answers) + "\nquit\n").output
+    assert "Mother Hettie closes the wooden door (kitchen door)" in out
+    line = out.partition("before round 2")[2].splitlines()[1]
+    assert line.startswith("Round 1: ") and "a door closed" in line, line
