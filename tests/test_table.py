@@ -398,9 +398,10 @@ def test_names_are_drawn_literally_on_a_terminal(capsys):
 
 
 def test_huge_numbers_and_markup_at_the_table(shop, tmp_path):
-    out = play(["go " + "9" * 5000, "", "9" * 5000, "quit"])
+    out = play(["go " + "9" * 5000, "", "9" * 200, "9" * 5000, "quit"])
     assert "go N: a number of rounds" in out
     assert "no choice 999999999999..." in out
+    assert "5000 characters is longer than any answer (at most 250)" in out
     # names are printed literally: rich markup in names and a script's words (a lone surrogate
     # is refused at check now; the screen draws one as U+FFFD: the terminal test below)
     marked = SHOP.replace("title: The Cooper's Shop", 'title: "[/] [bold]Shop"')

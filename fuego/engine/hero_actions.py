@@ -592,10 +592,9 @@ def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
 def _by_name_start(scene: Scene, doors: list[HeroAction], arg: str) -> HeroAction | None:
     """The one door or window in reach whose name starts with ``arg``'s words (``close
     kitchen`` for the kitchen door), or None."""
-    low = " ".join(arg.lower().split())
+    words = arg.lower().split()
     hits = [a for a in doors
-            if (name := scene.building.barriers[a.door].name.lower()).startswith(low)
-            and name[len(low):len(low) + 1] in ("", " ")]
+            if scene.building.barriers[a.door].name.lower().split()[:len(words)] == words]
     return hits[0] if len(hits) == 1 else None
 
 
