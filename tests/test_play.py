@@ -171,6 +171,13 @@ def test_a_paste_gone_astray_is_refused_without_being_quoted_back(shop):
     assert "GM: tells the players" in out  # the longest note still goes
 
 
+def test_a_scenario_given_to_resume_is_said_to_be_one_and_left_alone(shop):
+    result = run(["play", "--resume", "shop.yaml"])
+    assert result.exit_code == 2
+    assert "shop.yaml: this is a scenario, not a saved session" in result.output
+    assert sorted(os.listdir(".")) == ["shop.yaml"]  # no shop.yaml.lock left beside it
+
+
 def test_a_mistyped_verb_gets_its_nearest_once(shop):
     out = new_game(["", "mvoe ground:E1", "quit"]).output
     assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint

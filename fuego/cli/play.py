@@ -133,9 +133,13 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
 def _resumed(save_path: str) -> tuple[Session, str, list[str]]:
     """A saved session held for this game and loaded (or its backup): the session, its save
     and the header that says what resumes."""
+    from fuego.cli.mapcmd import is_session
     from fuego.table import session as sessions
 
-    if os.path.lexists(save_path):  # a missing save is load's message, with no lock file
+    # a missing save, or a file that is none (a scenario), is load's message, with no lock file
+    # left beside it; a damaged save is held all the same (its .bak may be resumed)
+    if os.path.lexists(save_path) and (is_session(save_path)
+                                       or os.path.lexists(sessions.backup_path(save_path))):
         hold(save_path)
     sessions.clean_stale(save_path)  # after the lock: another game's temporary file is live
     session = _load_or_backup(save_path)
