@@ -282,3 +282,50 @@ def test_the_roll_made_is_the_one_action_roll_describes(monkeypatch):
         perform(s, hero, act)
         assert next(e for e in s.log if e.kind is logged and "tn" in e.data).data["tn"] \
             == shown.tn
+
+
+TWO_DOORS = """\
+format: 1
+title: Two doors
+rooms:
+  a: {name: West Room, fuel: 4}
+  h: {name: Hall, fuel: 4}
+  b: {name: East Room, fuel: 4}
+legend: {a: a, h: h, b: b}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      ahb
+      hhh
+doors:
+  - {at: ground:A1-ground:B1, name: west door}
+  - {at: ground:B1-ground:C1, name: east door}
+heroes:
+  - {name: Ana, start: ground:B1}
+"""
+
+
+def test_a_verb_alone_with_several_in_reach_says_which_there_are():
+    scene = loads(TWO_DOORS).build(seed=1)
+    ana = scene.heroes[0]
+    with pytest.raises(RuleError, match="'open' alone could be any of 2: open west door, "
+                                        "open east door") as caught:
+        read_action(scene, ana, "open")  # it opened the west door, unasked
+    assert caught.value.tip == "say which, e.g. 'open west door'"
+
+
+def test_a_door_by_the_start_of_its_name_and_a_move_by_its_area_alone():
+    scene = loads(TWO_DOORS).build(seed=1)
+    ana = scene.heroes[0]
+    b = scene.building
+    east = next(x for x in b.barriers if x.name == "east door")
+    assert read_action(scene, ana, "open East") == HeroAction(HeroActionKind.OPEN,
+                                                               barrier=east.index)
+    with pytest.raises(RuleError):
+        read_action(scene, ana, "open ea")  # whole words only
+    assert read_action(scene, ana, "B2") == HeroAction(HeroActionKind.MOVE,
+                                                        target=b.find("ground:B2"))
+    assert read_action(scene, ana, "ground:b2").target == b.find("ground:B2")
+    with pytest.raises(RuleError, match="not a hero action"):
+        read_action(scene, ana, "C1")  # behind a shut door: no move goes there

@@ -172,20 +172,6 @@ def test_burn_through_line():
                           "ground:D2: rolled 23 vs TN 10")
 
 
-def test_a_structure_brought_down_by_a_script_or_the_gm_reads_for_any_name():
-    e = ev(K.STRUCTURE_DESTROYED, 4, START_PHASE, "the crew's axes", "deck:I2",
-           structure="wooden-floor", barrier="gundeck:I2|deck:I2")
-    assert narrate(e) == ("The wooden floor between gundeck:I2 and deck:I2 is brought down by "
-                          "the crew's axes")
-    gm = ev(K.STRUCTURE_DESTROYED, 4, 3, "GM", "ground:C1", structure="wooden-door",
-            barrier="front door")
-    assert narrate(gm) == "Phase 3: the wooden door (front door) by ground:C1 is brought down by GM"
-    nobody = ev(K.STRUCTURE_DESTROYED, 4, 3, None, "ground:C1", structure="oak-beam")
-    assert narrate(nobody) == "Phase 3: the oak beam in ground:C1 comes down"
-    fire = SAMPLES[K.STRUCTURE_DESTROYED]
-    assert str(narrate(fire)).startswith("Phase 4: the fire in ground:C1 brings down the ")
-
-
 def test_scene_end_line_says_why():
     assert narrate(SAMPLES[K.SCENE_END]) == (
         "The scene ends after 23 rounds (the fire is out): nothing burns, 18 areas burned out; "
@@ -361,3 +347,36 @@ def test_script_cues_and_effects():
     wind = ev(K.WIND, 3, 0, cue="gust", text="The wind rises to strong from the N",
               strength="strong", direction="N")
     assert narrate(wind) == "The wind rises to strong from the N"
+
+
+def test_a_fire_a_module_starts_says_what_started_it():
+    carried = ev(K.FIRE_STARTED, 4, END_PHASE, "fire@ground:F3", "ground:F3", fd=1,
+                 cause="module", source="fire@ground:E3", temperature="regular",
+                 fire_kind="henchman", resolve=2, state="burning", module="wind",
+                 why="heavy winds carry the fire downwind")
+    assert narrate(carried) == \
+        "ground:F3 catches fire (FD 1, heavy winds carry the fire downwind)"
+    bare = Event(carried.kind, 4, END_PHASE, carried.actor, carried.area,
+                 {k: v for k, v in carried.data.items() if k != "why"})
+    assert narrate(bare) == "ground:F3 catches fire (FD 1, wind)"  # was "(FD 1, module)"
+
+
+def test_a_scene_ended_with_heroes_inside_says_so_in_words():
+    end = ev(K.SCENE_END, 1, END_PHASE, rounds=1, why="gm-ended", burning=4, burned_out=0,
+             heroes={"Isabela": "active", "Bjorn": "knocked-out", "Ana": "escaped"})
+    said = narrate(end)
+    assert said is not None
+    assert said.endswith("; Isabela still inside, Bjorn knocked out, Ana escaped")
+
+
+@pytest.mark.parametrize(("actor", "said"), [
+    ("fire@ground:A1", "the fire in ground:A1 brings down the wooden floor between"),
+    ("the crew's axes", "the wooden floor between ground:A1 and upper:A1 is brought down by "
+                        "the crew's axes"),  # it said "the crew's axes brings down"
+    ("GM", "is brought down by the GM"),
+    (None, "the wooden floor between ground:A1 and upper:A1 comes down"),
+])
+def test_what_brings_down_a_barrier_reads_right_whoever_it_is(actor, said):
+    text = narrate(ev(K.STRUCTURE_DESTROYED, 4, 3, actor, "ground:A1",
+                      structure="wooden-floor", barrier="ground:A1|upper:A1"))
+    assert text is not None and said in text

@@ -125,11 +125,78 @@ def test_commands_at_every_prompt(shop):
     assert "Here: Enter plays the round." in out
     assert "Here: a number from the list" in out
     assert "Legend:" in out  # map LEVEL draws the full legend
-    assert "! no level 'attic' (levels: ground, or all)" in out
+    assert "! no level 'attic' (levels: ground (0), or all)" in out
     assert "== Status - before round 1 ==" in out and "Fires" in out
     assert "saved to s.json" in out
     assert [e["a"] for e in saved()["inputs"]] == ["next", "wait"]
     assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+
+
+def test_help_shows_a_heros_choices_once_and_save_not_again(shop):
+    out = new_game(["", "help", "save", "wait", "quit"]).output
+    heading = "Phase 2 - Bo (Shop, ground:E2; 2 action dice: 2, 2) - move to / wait?"
+    assert out.count(heading) == 2  # asked, then once after help (it was drawn twice)
+    tail = out[out.index("  Bo [3: move ground:F2]: save"):]
+    assert heading not in tail and "saved to s.json" in tail  # save: a line, no menu again
+
+
+def test_a_roll_the_gm_made_offers_no_way_back_to_choices(shop):
+    out = new_game(["", "wound Bo 3", "back", "2", "quit"]).output
+    check = "  Bo's total or dice (Enter: fuego rolls): back\n"
+    assert check in out  # no "back: the choices": the GM's wound made this roll, not an action
+    assert "! back goes from a roll to the choices of the action that made it" in out
+    assert "wound check: 2 vs TN 3: failed" in out
+
+
+def test_a_level_by_its_name_in_any_case_or_its_number_and_look_alone(shop):
+    out = new_game(["map GROUND", "map 0", "map 1", "look", "quit"]).output
+    assert out.count("Legend:") == 2  # GROUND and 0 are the ground floor (ground (level 0))
+    assert "! no level '1' (levels: ground (0), or all)" in out
+    assert "! look ROOM: which room? (its name, its key or an area in it; rooms: Store, " \
+        "Shop, Lane)" in out
+
+
+def test_the_menu_shows_a_raise_on_a_choice_that_rolls_and_none_where_none_does(shop):
+    out = new_game(["", "wait", "hold", "", "move ground:C1", "quit"]).output
+    hints = [line.strip() for line in out.splitlines() if "keep the die for later" in line]
+    assert hints[0] == "hold: keep the die for later; help"  # Bo: moves and a wait
+    assert hints[-1] == ("hold: keep the die for later; smother ground:B1 raise 1: call a "
+                         "raise (+5 TN); help")  # Ana beside the fire: its own words
+
+
+def test_a_paste_gone_astray_is_refused_without_being_quoted_back(shop):
+    out = new_game(["x" * 3000, "note " + "y" * 200, "quit"]).output
+    assert "! 3000 characters is longer than any answer (at most 250)" in out
+    assert "x" * 300 not in out.replace("x" * 3000, "")  # only the echo of what was typed
+    assert "GM: tells the players" in out  # the longest note still goes
+
+
+def test_a_scenario_given_to_resume_is_said_to_be_one_and_left_alone(shop):
+    result = run(["play", "--resume", "shop.yaml"])
+    assert result.exit_code == 2
+    assert "shop.yaml: this is a scenario, not a saved session" in result.output
+    assert sorted(os.listdir(".")) == ["shop.yaml"]  # no shop.yaml.lock left beside it
+
+
+def test_a_mistyped_verb_gets_its_nearest_once(shop):
+    out = new_game(["", "mvoe ground:E1", "quit"]).output
+    assert out.count("did you mean 'move'?") == 1  # the action's tip and the table's hint
+
+
+def test_clothes_that_do_not_catch_are_told_whose_and_when(shop):
+    out = new_game(["", "burn Ana Vaz 2 object", "", "18", "quit"]).output
+    assert "  Phase 2: Ana Vaz's clothes do not catch: rolled 18 vs TN 10\n" in out
+
+
+def test_a_saved_session_given_to_play_says_to_resume_it(shop):
+    new_game(["", "quit"])
+    for args in (["play", "s.json"], ["play", "--session", "s.json"]):
+        result = run(args)
+        assert result.exit_code == 2
+        assert "s.json is a saved session: continue it with fuego play --resume s.json" \
+            in result.output
+        assert "missing required section" not in result.output
+    assert "give a scenario FILE" in run(["play", "--session", "new.json"]).output
 
 
 def test_overrides_at_the_prompts(shop):

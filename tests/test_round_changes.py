@@ -54,3 +54,32 @@ def test_the_round_screen_says_what_the_last_round_changed(tmp_path, monkeypatch
     head, _, after = out.partition("before round 2")
     assert "Round 1: 5 new fires, 2 doors opened" in after.splitlines()[1]
     assert "new fires" not in head  # nothing to say before the first round
+
+
+def test_a_floor_that_gave_way_is_not_also_a_wall_that_broke():
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.rounds import play_round
+
+    scene = load(str(CAMPAIGNS / "tavern.yaml")).build(seed=7)
+    for _ in range(5):
+        play_round(scene, AutoController())
+    broke = [e.data["structure"] for e in scene.log
+             if e.round == 5 and e.kind is EventKind.STRUCTURE_DESTROYED]
+    assert broke.count("wooden-floor") == 4 and len(broke) == 5  # and one door
+    words = round_changes(scene.log, 5).words(scene.building)
+    assert "a wall or door broke, 4 floors gave way" in words
+    assert "walls and doors" not in words  # the floors were counted as walls too
+
+
+def test_a_door_closed_this_round_is_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tavern.yaml").write_text((CAMPAIGNS / "tavern.yaml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    # seed 11: Hettie steps to the kitchen door in phase 5 and shuts it in phase 7
+    answers = ["", "4", "12", "move E4", "hold", "2", "move D2", "3", "4",
+               "close kitchen door"] + [""] * 12
+    out = CliRunner().invoke(cli, ["play", "tavern.yaml", "--seed", "11", "--session", "s.json"],
+                             input="\n".join(answers) + "\nquit\n").output
+    assert "Mother Hettie closes the wooden door (kitchen door)" in out
+    line = out.partition("before round 2")[2].splitlines()[1]
+    assert line.startswith("Round 1: ") and "a door closed" in line, line

@@ -520,6 +520,15 @@ def test_damaged_saves_say_what_and_offer_the_bak(tmp_path, damage, message):
     assert sessions.load(path + ".bak").inputs == []  # the backup is untouched and good
 
 
+def test_a_scenario_given_as_a_save_is_said_to_be_one(tmp_path):
+    path = tmp_path / "shop.yaml"
+    path.write_text(SHOP, encoding="utf-8")
+    with pytest.raises(SaveError) as err:
+        sessions.load(str(path))
+    assert err.value.render() == (f"{path}: this is a scenario, not a saved session (tip: start "
+                                  f"a scene of it with: fuego play {path})")  # not "damaged"
+
+
 def test_a_newer_version_names_the_fuego_that_saved_it(tmp_path):
     path, text = _good(tmp_path)
     data = json.loads(text)

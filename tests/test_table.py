@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from test_session import ANSWERS, SHOP
 
 from fuego.cli import cli
+from fuego.cli.gm_screen import cells
 from fuego.dice.odds import chance
 from fuego.dice.roller import Pool
 from fuego.errors import RuleError
@@ -25,6 +26,7 @@ from fuego.table.risk import percent
 
 REPO = Path(__file__).resolve().parents[1]
 TAVERN = REPO / "campaigns" / "tavern.yaml"
+WAGON = REPO / "campaigns" / "wagon.yaml"
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 #: Where each tavern hero stands before round 1, and the Dramatic Wounds that knock it out.
 TAVERN_HEROES = {"Isabela Soldano": ("ground:F4", 6), "Gaston Allais": ("upper:B1", 4),
@@ -176,6 +178,29 @@ def test_round_screen_at_80_by_24_then_narration_scrolls(tmux):
            "flagstones" in text
 
 
+@pytest.mark.slow
+def test_a_terminal_too_short_for_every_plan_draws_those_that_fit(tmux):
+    t = tmux(100, 40)
+    lines = t.wait_for("Round 1: Enter to play it")
+    top = next(i for i, line in enumerate(lines) if "before round 1" in line)
+    # ground (two heroes) and upper fit beside each other; the cellar is named, not drawn
+    assert any("upper (level 1)" in line and "ground (level 0)" in line for line in lines)
+    assert not any("cellar (level -1)" in line for line in lines)
+    assert "(not drawn, no room on this terminal: cellar - map LEVEL)" in lines
+    _assert_heroes_visible(lines[top:])
+    assert lines[-1].startswith("Round 1: Enter to play it")
+
+
+@pytest.mark.slow
+def test_a_long_title_is_cut_so_the_moment_and_the_fires_show(tmux):
+    t = tmux(80, 24, f"play {WAGON} --seed 1 --session s.json")
+    lines = t.wait_for("Round 1: Enter to play it")
+    rule = next(line for line in lines if "before round 1" in line)
+    assert rule.rstrip("─ ").endswith("before round 1: a wagon ablaze at ground:C2 (no other "
+                                      "fire)")
+    assert "The hay wag\u2026" in rule and cells(rule) <= 80
+
+
 # -- odds before choosing ---------------------------------------------------------------------------
 def test_a_menu_shows_each_choice_chance_before_it_is_picked(shop):
     out = play(ANSWERS[:5])
@@ -285,7 +310,8 @@ def test_drama_dice_add_a_kept_die(shop, tmp_path):
     out = play(ANSWERS[:6] + ["drama drama drama 30", "drama 3 7 9 10+4 2 6", "quit"],
                scenario="drama.yaml", save="d.json")
     assert "drama: +1 kept die, 2 left" in out
-    assert "! Ana Vaz has 2 Drama dice left, not 3" in out
+    assert "! Ana Vaz has 2 Drama Dice left, not 3 (tip: one 'drama' for each die spent, " \
+        "at most 2)" in out
     # 5k3 and one Drama die: 6k4, the dice keep 14 + 9 + 7 + 6
     assert "Ana Vaz spends 1 Drama Die: 6k4, 1 left; Ana Vaz's dice keep 36" in out
     roll = saved("d.json")["inputs"][-1]
@@ -313,7 +339,8 @@ def test_a_single_smother_target_is_picked():
     assert act.target is not None
     assert act.kind is HeroActionKind.SMOTHER and scene.area_name(act.target) == "ground:B1"
     gm.start_fire(scene, "ground:C2", 1)  # two fires in reach: the words must say which
-    with pytest.raises(RuleError, match="cannot 'smother' now"):
+    with pytest.raises(RuleError, match="'smother' alone could be any of 2: smother "
+                                        "ground:B1, smother ground:C2"):
         read_action(scene, ana, "smother")
 
 
@@ -371,9 +398,10 @@ def test_names_are_drawn_literally_on_a_terminal(capsys):
 
 
 def test_huge_numbers_and_markup_at_the_table(shop, tmp_path):
-    out = play(["go " + "9" * 5000, "", "9" * 5000, "quit"])
+    out = play(["go " + "9" * 5000, "", "9" * 200, "9" * 5000, "quit"])
     assert "go N: a number of rounds" in out
     assert "no choice 999999999999..." in out
+    assert "5000 characters is longer than any answer (at most 250)" in out
     # names are printed literally: rich markup in names and a script's words (a lone surrogate
     # is refused at check now; the screen draws one as U+FFFD: the terminal test below)
     marked = SHOP.replace("title: The Cooper's Shop", 'title: "[/] [bold]Shop"')
@@ -631,9 +659,6 @@ def test_undo_at_the_end_of_a_played_out_scene_in_a_real_terminal(tmux, tmp_path
     assert all(len(line) <= 80 for line in t.pane())
 
 
-WAGON = REPO / "campaigns" / "wagon.yaml"
-
-
 @pytest.mark.slow
 def test_the_burning_wagon_in_the_gms_terminal(tmux):
     t = tmux(120, 40, f"play {WAGON} --seed 1 --session s.json")
@@ -648,10 +673,57 @@ def test_the_burning_wagon_in_the_gms_terminal(tmux):
     assert row.split()[:2] == ["ground:C2", "wagon"]
     assert "No fire burns" not in "\n".join(lines)
     lines = t.answer("look street", "fires: a wagon ablaze at ground:C2")
+    assert "Tomas sees: no fire\n" in t.history()  # the shut door hides the wagon
     t.answer("", "Tomas [")  # round 1
-    t.answer("wait", "Tomas [")
+    lines = t.answer("open", "Tomas [")
+    lines = t.answer("status", "Tomas [")
+    assert "Tomas sees: no fire but a wagon ablaze at ground:C2" in lines  # the door open
     lines = t.answer("wait", "Round 2: Enter to play it")
     assert "Round 1 ends: no fire left but a wagon ablaze (ground:C2)" in t.history()
+
+
+SHIP = REPO / "campaigns" / "ship.yaml"
+SMITHY = SHOP.replace("title: The Cooper's Shop", "title: \"Zoë's 火事 smithy\"").replace(
+    "name: Ana Vaz", "name: 李小龍").replace("name: Bo", "name: عمر")
+
+
+@pytest.mark.slow
+def test_the_scene_opens_readable_at_80_columns(tmux):
+    t = tmux(80, 60, f"play {SHIP} --seed 3 --session s.json")
+    t.wait_for("Round 1: Enter to play it")
+    lines = t.history().split("\n")
+    start = lines.index("Read aloud:") + 1
+    told = lines[start:lines.index("GM briefing (not for the players):")]
+    # the description rewrapped to the width, every line of it marked as read aloud
+    assert len(told) == 6 and all(line.startswith("  | ") for line in told), told
+    assert "  | coast at night. Three levels, bow (column A) to stern (column J): the open" \
+        in told
+    # the briefing's list of set pieces, an item to a line
+    assert "  - round 2: Pip the powder monkey turns up in the hold with a lantern; someone" \
+        in lines
+    assert any(line.startswith("  - round 4: the crew chop a hole") for line in lines)
+
+
+@pytest.mark.slow
+def test_wide_names_keep_the_columns_and_the_plan_aligned(tmux, tmp_path):
+    (tmp_path / "smithy.yaml").write_text(SMITHY, encoding="utf-8")
+    t = tmux(100, 40, "play smithy.yaml --seed 5 --session s.json")
+    lines = t.wait_for("Round 1: Enter to play it")
+    rows = [line for line in lines if ("ground:D1 (Shop)" in line or "ground:E2 (Shop)" in line)
+            and " DW " in line or line.startswith("  hero ")]
+    assert len(rows) == 3  # the header, 李小龍's row and عمر's
+    at = {cells(line[:line.index("where" if "hero" in line else "ground")]) for line in rows}
+    assert len(at) == 1, rows  # the where column starts at one column on every row
+    plan_row = next(line for line in lines if line.startswith("1 "))
+    assert "@1" in plan_row and cells(plan_row) == len(plan_row)  # the hero by number
+    assert cells(plan_row) == cells(next(line for line in lines if line.startswith("2 ")))
+
+
+def test_a_step_into_a_burning_wrecks_area_says_what_it_costs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = play(["", "open", "quit"], scenario=str(WAGON), seed="1")
+    assert "move ground:C2 (Calle de los Toneleros; a wagon ablaze, an extra move to get " \
+           "round it)" in out
 
 
 def _rooms_line(lines: list[str]) -> str:

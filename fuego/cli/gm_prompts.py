@@ -45,7 +45,9 @@ from fuego.cli.gm_screen import (
     Screen,
     also_burning,
     area_label,
+    cells,
     choice_label,
+    cut,
     event_style,
     fire_label,
     fire_rows,
@@ -55,6 +57,7 @@ from fuego.cli.gm_screen import (
     isatty,
     level_state,
     literal,
+    paragraphs,
     plan,
     plan_key,
     plural,
@@ -65,7 +68,7 @@ from fuego.cli.gm_screen import (
     watchers_line,
     when,
 )
-from fuego.engine.hero_actions import HeroActionKind
+from fuego.engine.hero_actions import HeroActionKind, action_roll
 from fuego.engine.injury import CATCH_CLOTHES
 from fuego.engine.plans import FLEE
 from fuego.errors import FuegoError, SaveError
@@ -256,8 +259,11 @@ class GMPrompts:
         words = text.split()
         if words and command_word(words[0]) is Command.GO and len(words) <= 2:
             return "" if self._go(q, words[1:]) else None
-        if not self._meta(q, text):
+        done = self._meta(q, text)
+        if done is None:
             return text
+        if done is Command.SAVE:  # a line that says so: the question stands where it was
+            return None
         if q.kind is QuestionKind.ACTION:  # the menu or the roll again under what it showed
             self._show_choices(q)
         elif q.kind is QuestionKind.ROLL:
@@ -284,8 +290,8 @@ class GMPrompts:
             self._shown = shown
             self.screen.line("  " + roll_line(q), "cyan")
         drama = (f"; drama: +1 kept die, {q.actor.drama} left" if q.actor.drama else "")
-        return (f"  {q.actor.name}'s total or dice (Enter: fuego rolls; back: the "
-                f"choices{drama})")
+        back = "; back: the choices" if self._action_behind(q) is not None else ""
+        return f"  {q.actor.name}'s total or dice (Enter: fuego rolls{back}{drama})"
 
     def _go(self, q: Question, args: list[str]) -> bool:
         """``go [N]``: play rounds on without stopping (True), or say why not here (False)."""
@@ -313,7 +319,7 @@ class GMPrompts:
                 return Override.END.value
             if low in PLAY_OUT_WORDS:
                 return Answer.PLAY_OUT.value
-            if not self._meta(q, text):
+            if self._meta(q, text) is None:
                 self.screen.line("  ! y ends the scene, n lets the fire play out", "bold red")
 
     def _playing_out(self, q: Question) -> bool:
@@ -344,7 +350,11 @@ class GMPrompts:
         if len(typed.replace(",", " ").split()) > 1 or "+" in typed:
             parts.append(f"{q.actor.name}'s dice keep {total}")
         if q.purpose == CATCH_CLOTHES and q.tn is not None and total >= q.tn and said:
-            parts.append(f"{total} vs TN {q.tn}: {said[1]}")
+            from fuego.engine.events import END_PHASE, START_PHASE
+
+            at = f"Phase {q.phase}: " if START_PHASE < q.phase < END_PHASE else ""
+            parts.append(f"{at}{q.actor.name}'s clothes do not catch: rolled {total} vs TN "
+                         f"{q.tn}")  # told as the narration tells a roll
         if parts:
             self.screen.line("  " + "; ".join(parts), "green")
 
@@ -378,7 +388,7 @@ class GMPrompts:
             low = text.strip().lower()
             if not low or low in FINISH_WORDS:
                 return
-            if not self._meta(q, text):
+            if self._meta(q, text) is None:
                 self.screen.line("  ! the scene is over: undo, map, status, save or Enter",
                                  "bold red")
 
@@ -456,11 +466,13 @@ class GMPrompts:
         self.screen.rule(title)
         if texts is not None and texts.description.strip():
             self.screen.line("Read aloud:", "bold")
-            for para in texts.description.strip().splitlines():
-                self.screen.line("  | " + para.strip(), "italic")
+            for para in paragraphs(texts.description):
+                self.screen.quoted(para, "  | ", "italic")
         if texts is not None and texts.briefing.strip():
             self.screen.line("GM briefing (not for the players):", "bold")
-            self.screen.line("  " + " ".join(texts.briefing.split()))
+            for para in paragraphs(texts.briefing):
+                if para:
+                    self.screen.line("  " + para)
         plans = self.player.session.plans if self.player is not None else None
         for h in scene.heroes:
             about = texts.heroes.get(h.name, "") if texts is not None else ""
@@ -479,7 +491,7 @@ class GMPrompts:
         title = scene.title or scene.building.title or "the scene"
         moment = f"before round {before_round}" if before_round is not None else when(scene)
         self.screen.line("")
-        self.screen.rule(f"{title} - {moment}: {fires_words(scene)}")
+        self.screen.rule(self._titled(title, f" - {moment}: {fires_words(scene)}"))
         b = scene.building
         if scene.round:
             from fuego.render.changes import round_changes
@@ -489,27 +501,14 @@ class GMPrompts:
                 when_ = "This round" if before_round is None else f"Round {scene.round}"
                 self.screen.line(f"{when_}: {happened.words(b)}", "bold")
         if levels is None:
-            levels = hero_levels(scene)
-            for lv in b.levels:
-                state = level_state(scene, lv.index)
-                before = self._levels_seen.get(lv.index)
-                # changed since it was last drawn; drawn the first time when something burns
-                changed = before != state if before is not None else bool(state[0])
-                if changed and lv.index not in levels:
-                    levels.append(lv.index)
-                self._levels_seen[lv.index] = state
-            levels = sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+            levels = self._levels_to_draw(scene)
         header, rows, styles = hero_rows(scene, self.screen.width)
         sights = sight_lines(scene)
-        marks: set[str] = set()
-        blocks = [self._plan_block(scene, lv, marks) for lv in levels]
-        drawn = side_by_side(blocks, self.screen.width)
-        rooms = self._rooms_line(scene, levels)
-        key = plan_key(marks)
         rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
-        plan_lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
-        height = self.screen.height
-        if height and 2 + plan_lines + rest > height:
+        shown, drawn, rooms, key = self._plans_that_fit(scene, levels, rest)
+        left_out = [b.levels[lv].name for lv in levels if lv not in shown]
+        unchanged = [lv.name for lv in b.levels if lv.index not in levels]
+        if not shown and levels:
             names = ", ".join(b.levels[lv].name for lv in levels)
             self.screen.line(f"(the plans of {names} do not fit this terminal: map, or "
                              f"map LEVEL)", "dim")
@@ -518,13 +517,66 @@ class GMPrompts:
                 self.screen.drawn(line)
             self.screen.line(rooms, "dim")
             self.screen.line(key, "dim")
-        hidden = [lv.name for lv in b.levels if lv.index not in levels]
-        if hidden and not (height and 2 + plan_lines + rest > height):
-            self.screen.line(f"(not drawn, nothing changed: {', '.join(hidden)} - map LEVEL)",
-                             "dim")
+            notes = ([f"no room on this terminal: {', '.join(left_out)}"] if left_out else []) \
+                + ([f"nothing changed: {', '.join(unchanged)}"] if unchanged else [])
+            if notes:
+                self.screen.line(f"(not drawn, {'; '.join(notes)} - map LEVEL)", "dim")
         self.screen.table("", header, rows, styles, flex=1)
         for text, style in sights:
             self.screen.line(text, style)
+
+    def _titled(self, title: str, said: str) -> str:
+        """The round screen's rule: the scene's title cut short on a narrow terminal so that
+        the moment and the fires (``said``) stay whole."""
+        room = (self.screen.width or 0) - 6 - cells(said)  # the rule's ends and spaces
+        return (cut(title, room) if 12 <= room < cells(title) else title) + said
+
+    def _levels_to_draw(self, scene: Scene) -> list[int]:
+        """The levels where a hero stands or something changed since they were last drawn
+        (the first time: where something burns), top down."""
+        b = scene.building
+        levels = hero_levels(scene)
+        for lv in b.levels:
+            state = level_state(scene, lv.index)
+            before = self._levels_seen.get(lv.index)
+            changed = before != state if before is not None else bool(state[0])
+            if changed and lv.index not in levels:
+                levels.append(lv.index)
+            self._levels_seen[lv.index] = state
+        return sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
+
+    def _plans_that_fit(self, scene: Scene, levels: list[int], rest: int
+                        ) -> tuple[list[int], list, str, str]:
+        """The levels whose plans fit the terminal's height over ``rest`` lines, with their
+        drawing, rooms line and key: all of them, else as many as fit, those where the most
+        heroes stand (then the most fires) first, so a short terminal still shows where the
+        heroes are."""
+        b = scene.building
+        height = self.screen.height
+
+        def drawing(chosen: list[int]) -> tuple[int, list, str, str]:
+            marks: set[str] = set()
+            ordered = sorted(chosen, key=lambda lv: -b.levels[lv].elevation)
+            drawn = side_by_side([self._plan_block(scene, lv, marks) for lv in ordered],
+                                 self.screen.width)
+            rooms, key = self._rooms_line(scene, ordered), plan_key(marks)
+            lines = len(drawn) + len(self.screen.wrap(rooms)) + len(self.screen.wrap(key))
+            return lines, drawn, rooms, key
+
+        lines, drawn, rooms, key = drawing(levels)
+        if not height or 2 + lines + rest <= height:
+            return levels, drawn, rooms, key
+        people = {lv: sum(1 for h in scene.heroes if h.present and b.areas[h.area].level == lv)
+                  for lv in levels}
+        burning = {lv: sum(1 for i in scene.fires if b.areas[i].level == lv) for lv in levels}
+        chosen: list[int] = []
+        best: tuple[list, str, str] = ([], "", "")
+        for lv in sorted(levels, key=lambda lv: (-people[lv], -burning[lv])):
+            lines, drawn, rooms, key = drawing(chosen + [lv])
+            if 3 + lines + rest <= height:  # and the line that says what was left out
+                chosen.append(lv)
+                best = (drawn, rooms, key)
+        return sorted(chosen, key=lambda lv: -b.levels[lv].elevation), *best
 
     def _plan_block(self, scene: Scene, level: int,
                     marks: set[str] | None = None) -> tuple[str, list]:
@@ -590,8 +642,13 @@ class GMPrompts:
         for i, act in enumerate(q.choices, 1):
             mark = "*" if act == q.default else " "
             self.screen.line(f"   {mark}{i:>2}. {choice_label(scene, hero, act)}")
-        self.screen.line("      hold: keep the die for later; ... raise N: call raises "
-                         f"(+{raise_bonus(1)} TN each); help", "dim")
+        # a raise only where a choice rolls, shown on that choice's own words
+        rolls = [a for a in q.choices if action_roll(scene, hero, a) is not None]
+        rolling = next((a for a in rolls if a.kind is not HeroActionKind.MOVE),
+                       rolls[0] if rolls else None)  # a smother or a spot before a step
+        raising = (f"; {rolling.text(scene)} raise 1: call a raise (+{raise_bonus(1)} TN)"
+                   if rolling is not None else "")
+        self.screen.line(f"      hold: keep the die for later{raising}; help", "dim")
 
     def _action_prompt(self, q: Question) -> str:
         if q.default is not None and q.default in q.choices:
@@ -600,16 +657,16 @@ class GMPrompts:
         return f"  {q.actor.name}"
 
     # -- commands at every prompt ----------------------------------------------------------------
-    def _meta(self, q: Question, text: str) -> bool:
-        """Handle help/map/status/undo/save/quit; True when ``text`` was one of them."""
+    def _meta(self, q: Question, text: str) -> Command | None:
+        """Handle help/map/status/undo/save/quit: the command ``text`` was, done, or None."""
         words = text.split()
         command = command_word(words[0]) if words else None
         if command is None or command is Command.GO:  # go is the round prompt's (answer)
-            return False
+            return None
         if command is Command.QUIT:
             raise Quit()
         self._commands[command](q, words[1:])
-        return True
+        return command
 
     @property
     def _commands(self) -> dict[Command, Callable[[Question, list[str]], None]]:
@@ -654,27 +711,40 @@ class GMPrompts:
         also = f", and {plural(played, 'round')} played on after it" if played else ""
         raise Rewind(keep, f"undone: {undone_words(inputs[keep])}{also} ({count} dropped)")
 
+    def _room_named(self, scene: Scene, what: str) -> str | None:
+        """The room ``what`` names: its key, its name (any case, "the" or not, or its start
+        when only one room has it), its letter on the plans or an area in it; else None."""
+        from fuego.render.terminal import room_symbols
+
+        b = scene.building
+        low = what.strip().lower()
+        syms = room_symbols(b, self.player.session.symbols if self.player else None)
+        key = None
+        for k, r in b.rooms.items():
+            if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
+                key = k
+        i = b.find(what.strip()) if key is None else None
+        if i is not None:
+            key = b.areas[i].room
+        if key is None:
+            hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
+                    or r.name.lower().removeprefix("the ").startswith(low)]
+            key = hits[0] if len(hits) == 1 else None
+        return key
+
     def _look(self, scene: Scene, what: str) -> None:
         """A room's description, what burns in it and who stands in it."""
         from fuego.render.terminal import room_symbols
 
         b = scene.building
         texts = self.player.session.texts if self.player is not None else None
-        key = None
-        low = what.strip().lower()
         syms = room_symbols(b, self.player.session.symbols if self.player else None)
-        if low:
-            for k, r in b.rooms.items():
-                if low in (k.lower(), r.name.lower()) or what.strip() == syms[k]:
-                    key = k
-            if key is None:
-                i = b.find(what.strip())
-                if i is not None:
-                    key = b.areas[i].room
-            if key is None:
-                hits = [k for k, r in b.rooms.items() if r.name.lower().startswith(low)
-                        or r.name.lower().removeprefix("the ").startswith(low)]
-                key = hits[0] if len(hits) == 1 else None
+        if not what.strip():
+            rooms = ", ".join(r.name for r in b.rooms.values())
+            self.screen.line(f"  ! look ROOM: which room? (its name, its key or an area in it; "
+                             f"rooms: {rooms})", "bold red")
+            return
+        key = self._room_named(scene, what)
         if key is None:
             import difflib
 
@@ -705,20 +775,31 @@ class GMPrompts:
             if i in scene.fires:
                 self.screen.line("  [GM only] " + watchers_line(scene, i), "italic magenta")
 
+    def _action_behind(self, q: Question) -> int | None:
+        """Where the saved answers hold the action whose roll ``q`` is (this round and phase),
+        or None: a roll no action made (a wound check after the GM's wounds, the end of the
+        round's burns) has no choices to go back to."""
+        inputs = self.player.inputs if self.player is not None else []
+        k = len(inputs) - 1
+        while k >= 0 and inputs[k].get("q") == QuestionKind.ROLL.value:
+            k -= 1  # the rolls since the action (and overrides typed at their prompts)
+        e = inputs[k] if k >= 0 else {}
+        if q.kind is not QuestionKind.ROLL or e.get("q") != QuestionKind.ACTION.value or \
+                "gm" in e or e.get("round") != q.round or e.get("phase") != q.phase:
+            return None  # an override typed at a hero's prompt made this roll, or no action
+        return k
+
     def _back(self, q: Question) -> None:
         """At a roll an action makes: back to the hero's choices (its action answer and what
         followed it are dropped and replayed up to it; the round stays)."""
-        inputs = self.player.inputs if self.player is not None else []
-        k = len(inputs) - 1
-        while k >= 0 and (inputs[k].get("q") == QuestionKind.ROLL.value or "gm" in inputs[k]):
-            k -= 1  # the rolls (and overrides) since the action
-        e = inputs[k] if k >= 0 else {}
-        if q.kind is not QuestionKind.ROLL or e.get("q") != QuestionKind.ACTION.value or \
-                e.get("round") != q.round or e.get("phase") != q.phase:
+        k = self._action_behind(q)
+        if k is None:
             self.screen.line("  ! back goes from a roll to the choices of the action that "
                              "made it; undo takes back the last answer, undo round the round",
                              "bold red")
             return
+        assert self.player is not None, "an action behind a roll is a saved answer"
+        e = self.player.inputs[k]
         self._backing = True
         raise Rewind(k, f"  back to {e.get('hero')}'s choices (round {q.round}, phase "
                         f"{q.phase})")
@@ -734,7 +815,6 @@ class GMPrompts:
                              "open ground:C5, smother ground:D2, spot ground:E2, put-out-clothes "
                              "[Name], wait; add 'raise N' to call raises on its roll), hold, or "
                              "Enter for the starred choice.", "bold")
-            self._show_choices(q)
         elif q.kind is QuestionKind.ROLL:
             self.screen.line("  Here: the player's total (17) or dice as rolled (3 7 9 10+4 2: "
                              "fuego keeps the highest), Enter and fuego rolls, or back.", "bold")
@@ -751,12 +831,15 @@ class GMPrompts:
         elif args[0].lower() == ALL_LEVELS:
             levels = sorted(range(len(b.levels)), key=lambda lv: -b.levels[lv].elevation)
         else:
-            try:
-                levels = [b.level_named(args[0]).index]
-            except KeyError:
-                names = ", ".join(lv.name for lv in b.levels)
+            # by name in any case, or by the number the plans' titles give (ground (level 0))
+            want = args[0].lower()
+            named = [lv.index for lv in b.levels
+                     if lv.name.lower() == want or str(lv.elevation) == want]
+            if len(named) != 1:
+                names = ", ".join(f"{lv.name} ({lv.elevation})" for lv in b.levels)
                 self.screen.line(f"  ! no level {args[0]!r} (levels: {names}, or all)", "bold red")
                 return
+            levels = named
         for lv in levels:
             self.show_plan(scene, lv, legend=True)
 

@@ -35,6 +35,72 @@ def literal(text: str) -> str:
     return terminal(text, lines=True)
 
 
+def cells(text: str) -> int:
+    """The terminal columns ``text`` takes: a CJK character or an emoji takes two, a combining
+    accent none (rich's measure, the one the console draws by)."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns: cut with ``…`` when it is wider."""
+    if cells(text) <= width:
+        return text
+    out, used = "", 0
+    for ch in text:
+        w = cells(ch)
+        if used + w > width - 1:
+            break
+        out, used = out + ch, used + w
+    return out + "\u2026"
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns (``str.ljust`` counts characters)."""
+    return text + " " * max(0, width - cells(text))
+
+
+def wrap_cells(text: str, width: int, indent: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words, each line after
+    the first led by ``indent``, as :func:`textwrap.wrap` breaks it (runs of spaces between
+    words kept; a word wider than a line fills the line and goes on on the next) but measured
+    in columns: a line of wide characters breaks where the terminal would (textwrap counts
+    characters)."""
+    text = re.sub(r"[\t\n\r\v\f]", " ", text)
+    lead = text[:len(text) - len(text.lstrip(" "))]
+    out: list[str] = []
+    line, gap = lead, ""
+    for chunk in re.findall(r" +|[^ ]+", text[len(lead):]):
+        if chunk.startswith(" "):
+            gap = chunk
+            continue
+        while chunk:
+            sep = gap if line.strip() else ""
+            room = width - cells(line) - cells(sep)
+            whole = width - (cells(indent) if out else 0)  # this line's width, as textwrap's
+            if cells(chunk) <= room:
+                line, chunk = line + sep + chunk, ""
+            elif line.strip() and cells(chunk) <= whole:  # it fits the next line
+                out.append(line)
+                line = indent
+            elif room > 0:  # wider than a line: it fills this one and goes on on the next
+                part = cut(chunk, room + 1)[:-1]
+                line, chunk = line + sep + part, chunk[len(part):]
+                if chunk:
+                    out.append(line)
+                    line = indent
+            elif line.strip():
+                out.append(line)
+                line = indent
+            else:  # not a column left: one character all the same
+                line, chunk = line + chunk[0], chunk[1:]
+            gap = gap if line.strip() else ""
+    if line.strip() or not out:
+        out.append(line)
+    return out
+
+
 class Screen:
     """Where the table writes: rich on a terminal, plain text otherwise.
 
@@ -61,13 +127,10 @@ class Screen:
     def wrap(self, text: str) -> list[str]:
         """``text`` in lines of at most ``width``, broken between words."""
         text = literal(text)
-        if not self.width or len(text) <= self.width:
+        if not self.width or cells(text) <= self.width:
             return [text]
-        import textwrap
-
         lead = len(text) - len(text.lstrip(" "))
-        return textwrap.wrap(text, width=self.width, subsequent_indent=" " * min(lead + 2, 20),
-                             break_on_hyphens=False) or [""]
+        return wrap_cells(text, self.width, " " * min(lead + 2, 20))
 
     def line(self, text: str = "", style: str | None = None) -> None:
         for piece in self.wrap(text):
@@ -77,6 +140,15 @@ class Screen:
                 self._console.print(Text(piece, style=style or ""))
             else:
                 self._echo(piece)
+
+    def quoted(self, text: str, mark: str, style: str | None = None) -> None:
+        """``text`` wrapped to the width with ``mark`` leading every line (``  | `` for what
+        the GM reads aloud: where it stops is plain however it wraps)."""
+        text = literal(text)
+        room = self.width - cells(mark) if self.width else 0
+        pieces = wrap_cells(text, room) if room > 10 else [text]
+        for piece in pieces:
+            self.line((mark + piece).rstrip(), style)
 
     def lines(self, texts, style: str | None = None) -> None:
         for text in texts:
@@ -120,6 +192,27 @@ class Screen:
             self.line(text, styles[i] if styles else None)
 
 
+#: A line that starts an item of a list in a scenario's text (``- round 2: ...``).
+LIST_ITEM = re.compile(r"\s*[-*\u2022] ")
+
+
+def paragraphs(text: str) -> list[str]:
+    """A scenario's text (its ``description:``, its ``briefing:``) as its paragraphs, each
+    one line for the screen to wrap: the lines of a paragraph joined, a list item (``- ...``)
+    a paragraph of its own, and ``""`` where a blank line stood between two."""
+    out: list[str] = []
+    for raw in text.strip().splitlines():
+        line = " ".join(raw.split())
+        if not line:
+            if out and out[-1]:
+                out.append("")
+        elif not out or not out[-1] or LIST_ITEM.match(raw):
+            out.append(line)
+        else:
+            out[-1] += " " + line
+    return out
+
+
 def side_by_side(blocks: list[tuple[str, list]], width: int | None, gap: int = 3) -> list:
     """The lines of titled drawings placed in rows across ``width`` (None: one under another).
     Rich ``Text`` in, rich ``Text`` out (plain strings stay strings)."""
@@ -159,17 +252,13 @@ def fit_columns(header: list[str], rows: list[list[str]], width: int | None,
                 flex: int | None = None) -> list[str]:
     """Header and rows as aligned text; past ``width`` the ``flex`` column is cut (``...``)."""
     rows = [[literal(c) for c in r] for r in rows]
-    widths = [max([len(h)] + [len(r[c]) for r in rows]) for c, h in enumerate(header)]
+    widths = [max([cells(h)] + [cells(r[c]) for r in rows]) for c, h in enumerate(header)]
     total = 2 + sum(widths) + 2 * (len(widths) - 1)
     if width and flex is not None and total > width:
-        widths[flex] = max(len(header[flex]), widths[flex] - (total - width))
-
-    def cut(text: str, w: int) -> str:
-        return text if len(text) <= w else text[:max(0, w - 1)] + "\u2026"
-
+        widths[flex] = max(cells(header[flex]), widths[flex] - (total - width))
     out = []
     for r in [header, *rows]:
-        out.append(("  " + "  ".join(cut(c, widths[i]).ljust(widths[i])
+        out.append(("  " + "  ".join(pad(cut(c, widths[i]), widths[i])
                                       for i, c in enumerate(r))).rstrip())
     return out
 
@@ -305,7 +394,7 @@ def hero_rows(scene: Scene, width: int | None = None
         for r, h in zip(rows, scene.heroes):
             r.append(str(h.drama) if h.drama else "-")
     if width:
-        need = 2 + sum(max([len(header[c])] + [len(r[c]) for r in rows])
+        need = 2 + sum(max([cells(header[c])] + [cells(r[c]) for r in rows])
                        for c in range(len(header))) + 2 * (len(header) - 1)
         if need > width:  # first names first: the rooms' names are cut only after them
             short = short_names([h.name for h in scene.heroes])
@@ -363,10 +452,14 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
     for h in scene.heroes:
         if not h.in_play:
             continue
-        seen = sorted(hero_sight(scene, h).fires)
+        sight = hero_sight(scene, h)
+        seen = [fire_label(scene, i) for i in sorted(sight.fires)]
         hidden = hidden_fires(scene, h)
-        text = f"{h.name} sees: " + (", ".join(fire_label(scene, i) for i in seen)
-                                      if seen else "no fire")
+        # what burns of its own in view (a burning wreck): not "no fire" beside a blazing wagon
+        wrecks = [w for x, w in zip(scene.also_burning(), also_burning(scene))
+                  if x.area in sight.in_view]
+        text = f"{h.name} sees: " + (", ".join(seen + wrecks) if seen else
+                                      "no fire" + (" but " + ", ".join(wrecks) if wrecks else ""))
         if hidden:
             notes = [f"{fire_label(scene, i)} ({unseen_words(why_unseen(scene, h, i))})"
                      for i in hidden]
@@ -433,6 +526,12 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         if fire is not None:
             notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
                          else f"on fire, {fire.fd} FD")
+        # something burning of its own there (a wreck): the modules say what the step costs
+        for x in scene.also_burning():
+            if x.area == act.area:
+                toll = sum(m.move_tolls(scene).get(act.area, 0) for m in scene.modules)
+                notes.append(f"a {x.what} ablaze" + (", an extra move to get round it"
+                                                    if toll else ""))
         if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"

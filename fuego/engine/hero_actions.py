@@ -522,14 +522,19 @@ def read_action(scene: Scene, hero: Hero, text: str,
     """The legal action a GM's, a player's or a script's words name: the exact text
     (:meth:`HeroAction.from_text`), else the table's shorthand, read against what the hero may
     do now (``legal``, default :func:`options`): a verb alone names the only action of its kind
-    (``smother``), a door or window by the area beyond it (``open ground:C5``), an area by its
-    short form (``G2``) when only one such is in reach, a companion by first name. RuleError
-    when the words name nothing the hero may do."""
+    (``smother``; with several in reach it says which there are), a door or window by the
+    area beyond it (``open ground:C5``) or the start of its name (``close kitchen``), an area
+    by its short form (``G2``) when only one such is in reach, an area alone for the move
+    there (``F3``), a companion by first name. RuleError when the words name nothing the hero
+    may do."""
     legal = options(scene, hero) if legal is None else legal
     verb, arg, raises = split_words(text)
     try:
         kind = _kind(scene, verb)
     except RuleError as exc:  # at the table, what the hero may do is the better tip
+        moved = _bare_area(scene, legal, text)
+        if moved is not None and not split_words(text)[2]:
+            return moved  # 'F3': where the hero goes
         raise RuleError(f"{hero.name} cannot {text!r} now: {exc.message}",
                         tip=_legal_tip(scene, legal, exc.tip)) from None
     check_raises(kind, raises)
@@ -571,12 +576,39 @@ def _find(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
         act = _by_short_form(scene, hero, legal, verb, arg)
         if act is not None:
             return act
-    if not arg:
-        same = [a for a in legal if a.kind.value == verb]
-        if len(same) == 1 and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:
+    same = [a for a in legal if a.kind.value == verb]
+    if not arg and same and same[0].kind is not HeroActionKind.PUT_OUT_CLOTHES:
+        if len(same) == 1:
             return same[0]  # 'smother' with one fire in reach
-    return next((act for act in legal
-                 if act.kind.value == verb and _names(scene, hero, act, arg)), None)
+        said = ", ".join(a.text(scene) for a in same)  # not the first of them, unasked
+        raise RuleError(f"{verb!r} alone could be any of {len(same)}: {said}",
+                        tip=f"say which, e.g. '{same[0].text(scene)}'")
+    act = next((act for act in same if _names(scene, hero, act, arg)), None)
+    if act is None and arg and verb in (HeroActionKind.OPEN.value, HeroActionKind.CLOSE.value):
+        act = _by_name_start(scene, same, arg)
+    return act
+
+
+def _by_name_start(scene: Scene, doors: list[HeroAction], arg: str) -> HeroAction | None:
+    """The one door or window in reach whose name starts with ``arg``'s words (``close
+    kitchen`` for the kitchen door), or None."""
+    words = arg.lower().split()
+    hits = [a for a in doors
+            if scene.building.barriers[a.door].name.lower().split()[:len(words)] == words]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _bare_area(scene: Scene, legal: list[HeroAction], text: str) -> HeroAction | None:
+    """The move an area alone names (``F3``, ``ground:F3``: where the hero goes), when
+    exactly one legal move goes there, or None."""
+    words = text.split()
+    if len(words) != 1:
+        return None
+    b = scene.building
+    i = b.find(words[0])
+    moves = [a for a in legal if a.kind is HeroActionKind.MOVE and a.target is not None and (
+        a.target == i if i is not None else b.short_form(words[0], a.target))]
+    return moves[0] if len(moves) == 1 else None
 
 
 def _by_short_form(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,

@@ -1,6 +1,6 @@
-"""What changed in one round (new fires, fires that grew, doors opened, walls broken, floors
-fallen, flashovers, escapes), folded from its events: the players' screen marks it on the map and
-says it in a header line, and the GM's round screen says it over the plans."""
+"""What changed in one round (new fires, fires that grew, doors opened or closed, walls broken,
+floors fallen, flashovers, escapes), folded from its events: the players' screen marks it on the
+map and says it in a header line, and the GM's round screen says it over the plans."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import Event, EventKind
 from fuego.render.players import named_room
+from fuego.world.places import BarrierKind
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -18,13 +19,15 @@ class Changes:
     """What changed in one round, as the players saw it: the page marks these on the map and
     says them in its header line."""
 
-    __slots__ = ("new", "grew", "out", "opened", "broken", "collapsed", "flashed", "escaped")
+    __slots__ = ("new", "grew", "out", "opened", "closed", "broken", "collapsed", "flashed",
+                 "escaped")
 
     def __init__(self) -> None:
         self.new: set[str] = set()  # areas of new fires
         self.grew: set[str] = set()  # areas of fires that grew
         self.out: set[str] = set()  # fires that went out
         self.opened: set[str] = set()  # barriers opened (their names)
+        self.closed: set[str] = set()  # barriers closed (their names): what hides a fire now
         self.broken: set[str] = set()  # barriers broken or burned through
         self.collapsed: set[str] = set()  # areas whose floor gave way
         self.flashed: list[str] = []  # rooms that flashed over (keys)
@@ -46,6 +49,8 @@ class Changes:
             self.out.add(str(fire))
         elif k is EventKind.BARRIER_OPENED and d.get("barrier"):
             self.opened.add(str(d["barrier"]))
+        elif k is EventKind.BARRIER_CLOSED and d.get("barrier"):
+            self.closed.add(str(d["barrier"]))
         elif k is EventKind.STRUCTURE_DESTROYED and d.get("barrier"):
             self.broken.add(str(d["barrier"]))
         elif k is EventKind.FLOOR_COLLAPSED and event.area:
@@ -71,8 +76,13 @@ class Changes:
             parts.append(f"{n(len(self.out), 'fire', 'fires')} went out")
         if self.opened:
             parts.append(f"{n(len(self.opened), 'door', 'doors')} opened")
-        if self.broken:
-            parts.append(f"{n(len(self.broken), 'wall or door', 'walls and doors')} broke")
+        if self.closed:
+            parts.append(f"{n(len(self.closed), 'door', 'doors')} closed")
+        # a floor that gave way is said so once, not also as a wall broken
+        floors = {x.name for x in b.barriers if x.kind is BarrierKind.FLOOR}
+        broken = self.broken - floors
+        if broken:
+            parts.append(f"{n(len(broken), 'wall or door', 'walls and doors')} broke")
         if self.collapsed:
             parts.append(f"{n(len(self.collapsed), 'floor', 'floors')} gave way")
         parts += [f"{named_room(r, b)} flashed over" for r in self.flashed]

@@ -23,7 +23,7 @@ from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
-from fuego.table.gm import Shown
+from fuego.table.gm import GM_ACTOR, Shown
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -382,7 +382,8 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
     heroes = d.get("heroes") or {}
     if heroes:
-        text += "; " + ", ".join(f"{n} {_words(s)}" for n, s in heroes.items())
+        text += "; " + ", ".join(f"{n} {'still inside' if s == Status.ACTIVE else _words(s)}"
+                                 for n, s in heroes.items())  # not "active": a word of the code
     return text
 
 
@@ -404,6 +405,8 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
         return f"Fire in {place(e.area, b, extra=', '.join(extras))}"
     if cause == Cause.ROUTE and d.get("via"):
         extras.append(str(d["via"]))
+    elif cause == Cause.MODULE and (d.get("why") or d.get("module")):
+        extras.append(str(d.get("why") or d.get("module")))  # what set it, not "module"
     elif cause and (cause not in (Cause.ROUTE, Cause.LEAP, Cause.BURN_THROUGH) or not source):
         extras.append(_words(cause))  # a leap or burn-through: the line before says how
     text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
@@ -517,7 +520,8 @@ def _on_structure_destroyed(e: Event, c: Context) -> str | None:
     # "a powder keg": said in the passive, the verb agrees with either)
     if e.actor is None:
         return _with_roll(f"the {what} {where} comes down", d)
-    return _with_roll(f"the {what} {where} is brought down by {_who(e.actor)}", d)
+    by = "the GM" if e.actor == GM_ACTOR else _who(e.actor)
+    return _with_roll(f"the {what} {where} is brought down by {by}", d)
 
 
 @_phrase(K.FIRE_FUEL_CHECK)

@@ -217,6 +217,19 @@ def short_key(used: set[str], ascii: bool = False) -> str:
 Cell = list[tuple[str, str | None]]
 
 
+def hero_initial(scene: Scene | None, hero, ascii: bool = False) -> str:
+    """The one character after a hero's ``@`` on a plan: the name's initial, or, when that
+    is no letter one column wide (a CJK character takes two and would shift the row; a
+    combining accent none; not ASCII on an ASCII plan), the hero's number in the scene."""
+    from rich.cells import cell_len
+
+    ch = hero.name[:1].upper()
+    if len(ch) == 1 and ch.isalnum() and cell_len(ch) == 1 and (ch.isascii() or not ascii):
+        return ch
+    n = next((k for k, h in enumerate(scene.heroes, 1) if h is hero), 0) if scene else 0
+    return str(n) if 1 <= n <= 9 else "?"
+
+
 class _Drawing:
     def __init__(self, building: Building, li: int, scene: Scene | None,
                  symbols: dict[str, str], ascii: bool):
@@ -361,7 +374,7 @@ class _Drawing:
     def _heroes_cell(self, i: int, heroes: list, out: Cell) -> Cell:
         """Heroes: ``@`` and the first one's initial, ``+`` if more stand there (a burning
         wreck keeps its mark)."""
-        initial = heroes[0].name[:1].upper() or "?"
+        initial = hero_initial(self.scene, heroes[0], self.ascii)
         third = out[2] if i in self.also else (
             ("+", STYLE["hero"]) if len(heroes) > 1 else out[2])
         self.used.add("hero")
@@ -508,7 +521,7 @@ class _Drawing:
         for hero in scene.heroes:
             if hero.present and self.b.areas[hero.area].level == self.li:
                 line = Text("  ")
-                line.append(f"@{hero.name[:1].upper()}", style=STYLE["hero"])
+                line.append(f"@{hero_initial(scene, hero, self.ascii)}", style=STYLE["hero"])
                 line.append(f" {hero.name} at {self.b.areas[hero.area].name}"
                             + (f" ({hero.status.value})" if hero.status is not Status.ACTIVE
                                else ""))

@@ -19,6 +19,7 @@ from fuego.table.commands import Command
 from fuego.table.entry import is_whole, read_action_dice, read_roll
 from fuego.table.overrides import (
     GM_WORD,
+    MAX_NOTE,
     Override,
     apply_override,
     is_override,
@@ -70,6 +71,9 @@ class ActionDice(str, Enum):
 
 #: The session option saying who rolls the heroes' action dice (:class:`ActionDice`).
 ACTION_DICE_OPTION = "action_dice"
+
+#: The longest answer the table reads: a note of the most characters, with its word.
+MAX_ANSWER = MAX_NOTE + 50
 
 if TYPE_CHECKING:
     from fuego.dice.roller import Pool
@@ -523,6 +527,10 @@ class Player:
         """The GM's words as a recorded answer (or a :class:`FuegoError` saying why not); a
         hero's action is recorded in its one text form (``HeroAction.text``)."""
         text = " ".join(text.split())
+        if len(text) > MAX_ANSWER:  # a paste gone astray: not quoted back whole
+            raise RuleError(f"{len(text)} characters is longer than any answer (at most "
+                            f"{MAX_ANSWER})", tip="a choice's number, an action's words or a "
+                                                  "command: help lists them")
         entry = q.key()
         if q.kind is QuestionKind.ACTION and self._hero_words(q, text):
             try:  # a hero's action first: 'open shop door' is hers, not the GM's
@@ -578,8 +586,9 @@ def _roll_answer(q: Question, text: str, entry: dict[str, Any]) -> dict[str, Any
     if drama:
         left = q.actor.drama
         if drama > left:
-            raise RuleError(f"{q.actor.name} has {left} Drama di{'e' if left == 1 else 'ce'}"
-                            f" left, not {drama}")
+            raise RuleError(f"{q.actor.name} has {left} Drama Di{'e' if left == 1 else 'ce'}"
+                            f" left, not {drama}",
+                            tip=f"one 'drama' for each die spent, at most {left}")
         entry["drama"] = drama
         text = " ".join(words)
     if not text or answer_word(text) is Answer.AUTO:
@@ -636,7 +645,7 @@ _ANSWERS: dict[QuestionKind, Callable[[Question, str, dict[str, Any]], dict[str,
 def _with_hint(exc: RuleError, text: str, more: list[str] | None = None) -> RuleError:
     """``exc`` with the nearest command to a mistyped first word added to its tip."""
     hint = _near(text, more)
-    if hint:
+    if hint and hint.lstrip("; ") not in (exc.tip or ""):  # said once (the action's own tip)
         exc.tip = f"{exc.tip}{hint}" if exc.tip else hint.lstrip("; ")
         exc.args = (exc.render(),)
     return exc

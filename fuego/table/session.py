@@ -50,6 +50,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -320,11 +321,19 @@ def loads(text: str, where: str = "<session>") -> Session:
     return Session(sc["text"], path, seed, list(inputs), dict(checks), dict(options), where)
 
 
+#: A line that starts a scenario's section (docs/scenario-format.md): a YAML scenario given
+#: where a save was wanted is said to be one, not a damaged save.
+SCENARIO_KEY = re.compile(r"^(format|title|rooms|levels|legend)\s*:", re.M)
+
+
 def _json(text: str, where: str) -> dict:
     """A save's JSON object, fuego's session format; a save cut off, damaged or of another
     format is a SaveError that says which."""
     if not text.strip():
         raise _bad(where, "the saved session is empty (the save was cut off)")
+    if not text.lstrip("\ufeff \t\r\n").startswith("{") and SCENARIO_KEY.search(text):
+        raise _bad(where, "this is a scenario, not a saved session",
+                   tip=f"start a scene of it with: fuego play {where}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
