@@ -247,3 +247,20 @@ def test_the_worked_example_in_the_docs_loads_and_draws_as_documented():
     drawn = drawing.group(1).rstrip("\n").splitlines()
     lines = plan_plain(scenario.build(1), "ground", symbols=scenario.symbols, ascii=True)
     assert lines[:len(drawn)] == drawn
+
+
+def test_the_script_example_in_the_docs_plays_on_the_worked_example():
+    import re
+
+    from fuego.engine import loop
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.events import EventKind
+
+    doc = Path(ROOT, "docs", "scenario-format.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    script = next(b for b in blocks if b.startswith("script:"))
+    scenario = loads(blocks[0] + script, "wine-shop.yaml")  # check's every problem, or none
+    scene = scenario.build(1)
+    loop.run(scene, AutoController(), rounds=1)
+    said = [e.data["text"] for e in scene.log if e.kind is EventKind.READ_ALOUD]
+    assert said[:1] == ["A lamp crashes to the floor!"]
