@@ -691,6 +691,53 @@ script:
     assert said(scene) == ["store door opens", "Ana is in the store"]
 
 
+def test_a_barrier_is_named_in_any_case_and_a_wrong_name_is_told_the_names():
+    from fuego.scenario.model import loads
+
+    text = SHOP + """\
+script:
+  - when: {round: 1}
+    do: [{open: Store Door}]
+"""
+    scene = loads(text).build(2)
+    loop.run(scene, Waiter(), rounds=1)
+    assert of(scene, EventKind.BARRIER_OPENED, barrier="store door")
+    with pytest.raises(ScenarioError) as err:
+        loads(text.replace("Store Door", "stor door"))
+    message = err.value.problems[0].render()
+    assert "no door, window, wall or link named 'stor door' (did you mean 'store door'?)" \
+        in message, message  # it said "no area 'stor' for the barrier"
+    one_level = loads(text.replace("Store Door", "B2-C2")).build(2)  # bare areas still read
+    loop.run(one_level, Waiter(), rounds=1)
+    assert of(one_level, EventKind.BARRIER_OPENED, barrier="store door")
+
+
+def test_a_name_two_doors_share_is_refused_for_an_effect_and_heard_on_both_by_a_trigger():
+    from fuego.scenario.model import loads
+
+    text = SHOP.replace("{between: [shop, street], closed: false}",
+                        "{between: [shop, street], name: Store door}") + """\
+script:
+  - name: doors
+    every: true
+    when: {barrier-opens: store door}
+    do: {say: "{barrier}"}
+  - when: {round: 1}
+    do: [{open: store door}]
+"""
+    with pytest.raises(ScenarioError) as err:
+        loads(text)  # it opened whichever door was read last
+    message = err.value.problems[0].render()
+    assert "script[1].do[0].open: 'store door' names 2 barriers (tip: name the one you mean " \
+        "by its two areas, e.g. ground:B2-ground:C2)" in message, message
+    scene = loads(text.replace("open: store door", "open: ground:C2-ground:C3")).build(2)
+    loop.run(scene, Waiter(), rounds=1)
+    gm.barrier(scene, "ground:B2|ground:C2", "open")
+    assert scene.script is not None
+    scene.script.check(scene, When.PHASE)
+    assert said(scene) == ["Store door", "store door"]
+
+
 def test_fuego_check_reports_script_problems_with_lines(tmp_path):
     from click.testing import CliRunner
 

@@ -216,7 +216,7 @@ class EffectReader(Reader):
                 if by is None:
                     return None
             v, p = spec["barrier"], p + ("barrier",)
-        k = self.barrier(v, p)
+        k = self.barrier(v, p, one=True)
         if k is None:
             return None
         bar = self.b.barriers[k]

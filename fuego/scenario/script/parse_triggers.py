@@ -166,7 +166,7 @@ class TriggerReader(Reader):
             if destroyed and bar.destruction_tn is None:
                 self.add(pp, f"the {barrier_words(bar)} at {bar.name} cannot be destroyed")
                 return None
-            names.add(bar.name)
+            names.update(self.same_name(bar))
         return BarrierOpens(frozenset(names), destroyed)
 
     def t_barrier_destroyed(self, v, p):
