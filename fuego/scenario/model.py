@@ -15,6 +15,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.heroes import RULE_KNACKS
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
@@ -51,10 +52,8 @@ if TYPE_CHECKING:
     from fuego.rules.settings import Settings
     from fuego.world.building import Building
 
-#: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
-#: modules. Listed in docs/scenario-format.md.
-KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
-                "perception", "firefighting")
+#: Knacks the fire rules read (others are kept, but nothing reads them).
+KNOWN_KNACKS = RULE_KNACKS
 def module_registry() -> dict[str, type[RuleModule]]:
     """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
     from fuego.modules import REGISTRY
