@@ -628,6 +628,30 @@ def test_more_problems():
         assert line in found, (line, found)
 
 
+def test_a_barrier_that_cannot_be_acted_on_is_named_as_the_gm_named_it():
+    from fuego.scenario.model import loads
+
+    text = SHOP.replace("rooms:\n", "rooms:\n  loft: {fuel: 2}\n").replace(
+        "legend: {s: shop,", "legend: {l: loft, s: shop,").replace(
+        "      oooo\n", "      oooo\n  - {name: upper, elevation: 1, plan: \"#l##\\n####\"}\n") + """\
+links:
+  - {kind: ladder, at: ground:B1-upper:B1, name: loft ladder}
+script:
+  - when: {round: 1}
+    do:
+      - break: loft ladder
+      - collapse: {floor: upper:B1}
+"""
+    with pytest.raises(ScenarioError) as err:
+        loads(text)
+    found = [p.render() for p in err.value.problems]
+    # it said "the ladder at loft ladder is ..." and "has no floor over an area below"
+    assert "script[0].do[0].break: 'loft ladder' (the ladder at ground:B1|upper:B1) is an " \
+        "opening already: nothing to break" in found[0], found
+    assert "script[0].do[1].collapse.floor: upper:B1 has no floor to collapse: 'loft ladder' " \
+        "(the ladder at ground:B1|upper:B1) is what joins it to ground:B1" in found[1], found
+
+
 def test_round_after_the_last_round_is_impossible():
     s = world(settings=Settings(max_rounds=10, smoke=False))
     found = problems([{"when": {"round": 11}, "do": {"say": "x"}}], s)

@@ -74,6 +74,20 @@ def barrier_words(bar) -> str:
     return "opening" if bar.kind is BarrierKind.OPEN else bar.describe()
 
 
+def barrier_called(bar) -> str:
+    """A barrier as a message names it, with its verb: ``the stairs at ground:C1|upper:C1
+    are``, or by the name the file gave it, ``'belfry ladder' (the ladder at
+    ringing:B2|belfry:B2) is``."""
+    plural = bar.kind is BarrierKind.STAIRS and not bar.label
+    return f"{barrier_phrase(bar)} {'are' if plural else 'is'}"
+
+
+def barrier_phrase(bar) -> str:
+    """:func:`barrier_called` without its verb."""
+    at = f"the {barrier_words(bar)} at {bar.areas[bar.a].name}|{bar.areas[bar.b].name}"
+    return f"{bar.label!r} ({at})" if bar.label else at
+
+
 class Reader:
     """The checks of names and values the trigger and effect readers share (the parser's base)."""
 
