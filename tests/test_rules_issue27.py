@@ -398,6 +398,12 @@ def test_a_blast_effect_blows_fires_out_within_two_areas():
     s.round = 1
     s.script.check(s, When.START)
     assert sorted(s.fires) == [6]  # 001: 4 damage blows out a 2-inch radius
+    # the narration counts them in words and names the cue once (it said "2 fire(s)" and
+    # "goes out (the blast (charge))")
+    texts = [e.data.get("text") for e in s.log]
+    assert "the blast of charge at ground:A1 blows out 2 fires" in texts
+    assert [e.data["reason"] for e in s.log if e.kind is EventKind.FIRE_OUT] \
+        == ["the blast of charge"] * 2
 
 
 def test_the_gms_explode_and_blast():
