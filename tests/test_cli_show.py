@@ -150,3 +150,13 @@ def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuse
         assert got.exit_code == 2, (args, got.output)
         assert "is indoors; only outdoor terrain can be cleared" in got.output, (args, got.output)
     assert not (tmp_path / "m.svg").exists()
+
+
+def test_a_room_of_one_area_is_one_area_in_the_legend(tmp_path):
+    path = tmp_path / "tower.yaml"
+    path.write_text("title: Tower\nrooms:\n  belfry: {fuel: 5}\n  hall: {fuel: 3}\n"
+                    "legend: {b: belfry, h: hall}\nlevels:\n  - name: top\n    plan: bhh\n",
+                    encoding="utf-8")
+    out = run("show", str(path), "--no-color").output
+    assert "Belfry (belfry): 1 area, fuel 5" in out, out  # it said "1 areas"
+    assert "Hall (hall): 2 areas, fuel 6" in out, out
