@@ -517,6 +517,15 @@ def test_a_cart_driven_into_fire_catches_on_12(dice, catches):
     assert [w.vehicle for w in W.burning_wrecks(s)] == (["cart"] if catches else [])
 
 
+def test_a_cart_driven_into_a_flame_is_told_why_it_does_not_catch():
+    s = scene_with(field(["bbb"]), {"wrecks": {}, "flame-and-blaze": {}}, smoke=False)
+    s.start_fire(area(s, "B1"), 1, Cause.GM, flame=True)
+    assert W.drive_into(s, "ground:B1", "cart") is None
+    texts = [e.data["text"] for e in module_events(s, "wrecks")]
+    # a Flame has no effect of its own (ASL 25.1); it said "nothing burns there"
+    assert texts[-1] == "a cart is driven into ground:B1: only a Flame, which harms nothing"
+
+
 def test_carts_driven_into_fire_catch_one_time_in_36():
     """001: 2d6 >= 12 with no modifier, 1 in 36: 3600 seeded carts, against the exact odds."""
     from fuego.dice.odds import chance
