@@ -175,3 +175,13 @@ def test_a_fire_break_of_scattered_areas_is_named_area_by_area_and_wrapped():
     assert "fire break in Wheat Field (field): 5 of 42 areas cleared to bare ground " \
            "(ground:E1, ground:F2, ground:G3, ground:H4, ground:I5)" in said
     assert max(len(line) for line in legend) <= KEY_WIDTH + 2
+
+
+def test_a_room_of_one_area_is_one_area_in_the_legend(tmp_path):
+    path = tmp_path / "tower.yaml"
+    path.write_text("title: Tower\nrooms:\n  belfry: {fuel: 5}\n  hall: {fuel: 3}\n"
+                    "legend: {b: belfry, h: hall}\nlevels:\n  - name: top\n    plan: bhh\n",
+                    encoding="utf-8")
+    out = run("show", str(path), "--no-color").output
+    assert "Belfry (belfry): 1 area, fuel 5" in out, out  # it said "1 areas"
+    assert "Hall (hall): 2 areas, fuel 6" in out, out

@@ -419,3 +419,34 @@ def test_a_named_plan_on_the_command_line_keeps_the_scenarios_other_plans(tmp_pa
     r = runner.invoke(cli, args + ["--plan", "flee"], catch_exceptions=False)
     every = json.loads(r.stdout)["heroes"]  # a plan for every player hero replaces theirs
     assert {every[n]["plan"] for n in ("Elena Ruiz", "Aldo Brandt", "Yusuf al-Tariq")} == {"flee"}
+
+
+def test_a_fighter_does_not_stand_by_a_blaze_no_one_may_smother():
+    """With flame-and-blaze a Blaze cannot be smothered (ASL 25.7): a fighter beside one and
+    no Flame goes (it waited there for the whole scene)."""
+    from fuego.engine.hero_actions import HeroActionKind, options
+    from fuego.engine.plans import HeroPlans, PlanController
+    from fuego.scenario.model import loads
+
+    text = """\
+title: The Blaze
+rooms:
+  shop: {fuel: 5}
+  street: {outdoors: true, features: [exit]}
+legend: {s: shop, o: street}
+levels:
+  - {name: ground, elevation: 0, plan: "ssss\\nssss\\noooo"}
+doors:
+  - {between: [shop, street], closed: false}
+heroes:
+  - {name: Marguerite, start: ground:B1, plan: fight}
+fires:
+  - {area: ground:A1, fd: 2}
+rules: {modules: {flame-and-blaze: {}}}
+"""
+    scene = loads(text).build(1)
+    hero = scene.heroes[0]
+    legal = options(scene, hero)
+    assert not any(a.kind is HeroActionKind.SMOTHER for a in legal)
+    act = PlanController(HeroPlans(default=Plan(PlanKind.FIGHT))).choose(scene, hero, legal)
+    assert act is not None and act.kind is HeroActionKind.MOVE

@@ -192,3 +192,59 @@ def test_a_fire_put_out_at_the_round_end_does_not_also_spread(order):
     hero_perform(s, ana, read_action(s, ana, "bucket-chain ground:B2"))
     end_round(s)
     assert not s.fires  # out before the heavy winds could carry it east
+
+
+def test_check_names_the_line_of_a_module_option_naming_no_room(tmp_path):
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    path = tmp_path / "barn.yaml"
+    path.write_text("""\
+title: The Barn
+rooms:
+  barn: {fuel: 5}
+  yard: {outdoors: true}
+legend: {b: barn, y: yard}
+levels:
+  - {name: ground, plan: "bby"}
+rules:
+  modules:
+    structures:
+      cf: {bran: 24}
+""", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 2
+    # it named no line and offered no room
+    assert f"{path}:11: rules.modules.structures.cf.bran: no room or area of that name (did " \
+        "you mean 'barn'?); rooms: barn, yard" in r.output, r.output
+
+
+def test_check_puts_a_bad_module_option_on_its_own_line_and_key(tmp_path):
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    path = tmp_path / "barn.yaml"
+    path.write_text("""\
+title: The Barn
+rooms:
+  barn: {fuel: 5}
+legend: {b: barn}
+levels:
+  - {name: ground, plan: "bb"}
+rules:
+  modules:
+    firefighting:
+      helper: 2
+    ignition:
+      terrain:
+        barn: orchrd
+""", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 2
+    # they were both on the module's line, as 'rules.modules.ignition: terrain.barn: ...'
+    assert f"{path}:10: rules.modules.firefighting.helper: unknown option (did you mean " \
+        "'helpers'?)" in r.output, r.output
+    assert f"{path}:13: rules.modules.ignition.terrain.barn: expected one of clear" \
+        in r.output, r.output

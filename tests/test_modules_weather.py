@@ -151,6 +151,9 @@ def test_the_script_can_change_the_weather():
     assert W.Weather.check_weather({"rain": "frogs", "mood": "grim", "snow": "sleet"}) == [
         "mood: the weather module changes only ec, rain, snowfall, temperature, ground",
         "rain: expected one of none, light, moderate, heavy, torrential, got 'frogs'"]
+    # both words for one condition: said so (it said snow was not a condition it changes)
+    assert W.Weather.check_weather({"snow": "light", "snowfall": "heavy"}) == [
+        "snow: snow and snowfall are one condition: give one of them"]
 
 
 def test_an_indoor_scene_with_moderate_weather_plays_as_without_it():

@@ -67,3 +67,11 @@ def test_a_given_title_is_kept_and_still_checks(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     scenario = loads((tmp_path / "mill_2.yaml").read_text(encoding="utf-8"))
     assert scenario.title == "Mill: the 'second' fire #2"
+
+
+def test_the_template_lists_every_trigger_and_effect_the_script_reads():
+    from fuego.scenario.script.words import EFFECT_NAMES, TRIGGER_NAMES
+
+    comment = " ".join(line[2:] for line in template("x").splitlines() if line.startswith("# "))
+    for word in TRIGGER_NAMES + EFFECT_NAMES:  # it left out blast, burn, wreck and drive
+        assert f" {word}," in comment or f" {word}." in comment, word

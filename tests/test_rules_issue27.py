@@ -398,6 +398,12 @@ def test_a_blast_effect_blows_fires_out_within_two_areas():
     s.round = 1
     s.script.check(s, When.START)
     assert sorted(s.fires) == [6]  # 001: 4 damage blows out a 2-inch radius
+    # the narration counts them in words and names the cue once (it said "2 fire(s)" and
+    # "goes out (the blast (charge))")
+    texts = [e.data.get("text") for e in s.log]
+    assert "the blast of charge at ground:A1 blows out 2 fires" in texts
+    assert [e.data["reason"] for e in s.log if e.kind is EventKind.FIRE_OUT] \
+        == ["the blast of charge"] * 2
 
 
 def test_the_gms_explode_and_blast():
@@ -509,6 +515,15 @@ def test_a_cart_driven_into_fire_catches_on_12(dice, catches):
     assert ev.data["need"] == W.MOBILE_IGNITE_TARGET == 12 and ev.data["dice"] == list(dice)
     assert (got is not None) is catches
     assert [w.vehicle for w in W.burning_wrecks(s)] == (["cart"] if catches else [])
+
+
+def test_a_cart_driven_into_a_flame_is_told_why_it_does_not_catch():
+    s = scene_with(field(["bbb"]), {"wrecks": {}, "flame-and-blaze": {}}, smoke=False)
+    s.start_fire(area(s, "B1"), 1, Cause.GM, flame=True)
+    assert W.drive_into(s, "ground:B1", "cart") is None
+    texts = [e.data["text"] for e in module_events(s, "wrecks")]
+    # a Flame has no effect of its own (ASL 25.1); it said "nothing burns there"
+    assert texts[-1] == "a cart is driven into ground:B1: only a Flame, which harms nothing"
 
 
 def test_carts_driven_into_fire_catch_one_time_in_36():

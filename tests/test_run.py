@@ -272,7 +272,8 @@ def test_a_scripted_action_the_rules_refuse_is_exit_2(hand):
     hand["scenario"] = HandScenario(actions={"Isabela": {1: ["move ground:G2"]}})
     r = CliRunner().invoke(cli, ["run", "hand.yaml", "--seed", "7"])
     assert r.exit_code == 2
-    assert "Isabela cannot 'move ground:G2' now" in r.stderr
+    # which of the scenario's actions, by its key path (round 1, the first)
+    assert "actions.Isabela.1[0]: Isabela cannot 'move ground:G2' now" in r.stderr
 
 
 def test_round_limit_from_the_settings(hand):

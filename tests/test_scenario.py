@@ -247,3 +247,41 @@ def test_the_worked_example_in_the_docs_loads_and_draws_as_documented():
     drawn = drawing.group(1).rstrip("\n").splitlines()
     lines = plan_plain(scenario.build(1), "ground", symbols=scenario.symbols, ascii=True)
     assert lines[:len(drawn)] == drawn
+
+
+def test_the_script_example_in_the_docs_plays_on_the_worked_example():
+    import re
+
+    from fuego.engine import loop
+    from fuego.engine.controllers import AutoController
+    from fuego.engine.events import EventKind
+
+    doc = Path(ROOT, "docs", "scenario-format.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    script = next(b for b in blocks if b.startswith("script:"))
+    scenario = loads(blocks[0] + script, "wine-shop.yaml")  # check's every problem, or none
+    scene = scenario.build(1)
+    loop.run(scene, AutoController(), rounds=1)
+    said = [e.data["text"] for e in scene.log if e.kind is EventKind.READ_ALOUD]
+    assert said[:1] == ["A lamp crashes to the floor!"]
+
+
+def test_levels_listed_top_first_take_links_as_bottom_first():
+    """'Levels may be listed in any order': a link between a level and the one below it listed
+    after it was refused ('are not neighbours')."""
+    head = ("title: Cellar\nrooms:\n  bar: {fuel: 3}\n  cellar: {fuel: 4}\n"
+            "legend: {b: bar, l: cellar}\nlevels:\n")
+    ground = "  - {name: ground, elevation: 0, plan: bbb}\n"
+    below = "  - {name: cellar, elevation: -1, plan: lll}\n"
+    links = ("links:\n  - {kind: hole, at: ground:B1-cellar:B1}\n"
+             "  - {kind: floor, at: cellar:C1-ground:C1, material: stone-floor}\n")
+    kinds = []
+    for levels in (ground + below, below + ground):
+        b = loads(head + levels + links).build(1).building
+        kinds.append(sorted((*sorted((b.areas[x.a].name, b.areas[x.b].name)), x.kind.value,
+                             x.structure.value if x.structure else None)
+                            for x in b.barriers if x.vertical))
+    assert kinds[0] == kinds[1]
+    assert kinds[0] == [("cellar:A1", "ground:A1", "floor", "wooden-floor"),
+                        ("cellar:B1", "ground:B1", "hole", None),
+                        ("cellar:C1", "ground:C1", "floor", "stone-floor")]

@@ -628,6 +628,30 @@ def test_more_problems():
         assert line in found, (line, found)
 
 
+def test_a_barrier_that_cannot_be_acted_on_is_named_as_the_gm_named_it():
+    from fuego.scenario.model import loads
+
+    text = SHOP.replace("rooms:\n", "rooms:\n  loft: {fuel: 2}\n").replace(
+        "legend: {s: shop,", "legend: {l: loft, s: shop,").replace(
+        "      oooo\n", "      oooo\n  - {name: upper, elevation: 1, plan: \"#l##\\n####\"}\n") + """\
+links:
+  - {kind: ladder, at: ground:B1-upper:B1, name: loft ladder}
+script:
+  - when: {round: 1}
+    do:
+      - break: loft ladder
+      - collapse: {floor: upper:B1}
+"""
+    with pytest.raises(ScenarioError) as err:
+        loads(text)
+    found = [p.render() for p in err.value.problems]
+    # it said "the ladder at loft ladder is ..." and "has no floor over an area below"
+    assert "script[0].do[0].break: 'loft ladder' (the ladder at ground:B1|upper:B1) is an " \
+        "opening already: nothing to break" in found[0], found
+    assert "script[0].do[1].collapse.floor: upper:B1 has no floor to collapse: 'loft ladder' " \
+        "(the ladder at ground:B1|upper:B1) is what joins it to ground:B1" in found[1], found
+
+
 def test_round_after_the_last_round_is_impossible():
     s = world(settings=Settings(max_rounds=10, smoke=False))
     found = problems([{"when": {"round": 11}, "do": {"say": "x"}}], s)
@@ -689,6 +713,53 @@ script:
     gm.move_hero(scene, "Ana", "ground:B2")
     scene.script.check(scene, When.PHASE)
     assert said(scene) == ["store door opens", "Ana is in the store"]
+
+
+def test_a_barrier_is_named_in_any_case_and_a_wrong_name_is_told_the_names():
+    from fuego.scenario.model import loads
+
+    text = SHOP + """\
+script:
+  - when: {round: 1}
+    do: [{open: Store Door}]
+"""
+    scene = loads(text).build(2)
+    loop.run(scene, Waiter(), rounds=1)
+    assert of(scene, EventKind.BARRIER_OPENED, barrier="store door")
+    with pytest.raises(ScenarioError) as err:
+        loads(text.replace("Store Door", "stor door"))
+    message = err.value.problems[0].render()
+    assert "no door, window, wall or link named 'stor door' (did you mean 'store door'?)" \
+        in message, message  # it said "no area 'stor' for the barrier"
+    one_level = loads(text.replace("Store Door", "B2-C2")).build(2)  # bare areas still read
+    loop.run(one_level, Waiter(), rounds=1)
+    assert of(one_level, EventKind.BARRIER_OPENED, barrier="store door")
+
+
+def test_a_name_two_doors_share_is_refused_for_an_effect_and_heard_on_both_by_a_trigger():
+    from fuego.scenario.model import loads
+
+    text = SHOP.replace("{between: [shop, street], closed: false}",
+                        "{between: [shop, street], name: Store door}") + """\
+script:
+  - name: doors
+    every: true
+    when: {barrier-opens: store door}
+    do: {say: "{barrier}"}
+  - when: {round: 1}
+    do: [{open: store door}]
+"""
+    with pytest.raises(ScenarioError) as err:
+        loads(text)  # it opened whichever door was read last
+    message = err.value.problems[0].render()
+    assert "script[1].do[0].open: 'store door' names 2 barriers (tip: name the one you mean " \
+        "by its two areas, e.g. ground:B2-ground:C2)" in message, message
+    scene = loads(text.replace("open: store door", "open: ground:C2-ground:C3")).build(2)
+    loop.run(scene, Waiter(), rounds=1)
+    gm.barrier(scene, "ground:B2|ground:C2", "open")
+    assert scene.script is not None
+    scene.script.check(scene, When.PHASE)
+    assert said(scene) == ["Store door", "store door"]
 
 
 def test_fuego_check_reports_script_problems_with_lines(tmp_path):

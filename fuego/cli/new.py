@@ -33,7 +33,7 @@ briefing: |
   GM BRIEFING. How the fire started, who is where, the ways out, and what the script at the
   bottom of this file does. (Fill in.)
 
-# Your own fuel names, as Resolve 1-9 (003: 1 a piece of paper, 3 a small stack of paper,
+# Your own fuel names, as Resolve 0-9 (003: 1 a piece of paper, 3 a small stack of paper,
 # 5 a 5-ft stack of beams, 7 a cottage's log pile, 9 a 10-ft stack of beams). Built in:
 # none, paper, paper-stack, beams-small, log-pile, beams.
 fuels:
@@ -116,10 +116,8 @@ rules:
   max_rounds: 30
 
 # Scripted set pieces (docs/scenario-format.md, "Script"): each cue has a trigger (when:) and
-# effects (do:), once by default (every: true repeats it). Triggers: round, fire-reaches,
-# fire-in-room, fire-dice, hero-enters, hero-knocked-out, barrier-opens, barrier-destroyed,
-# flashover, last-fire-out, all, any. Effects: fire, spill-oil, explode, open, close, break,
-# collapse, wind, weather, npc, move, say.
+# effects (do:), once by default (every: true repeats it).
+{words}
 script:
   - name: smoke in the parlour
     when: {{round: 1}}
@@ -140,7 +138,18 @@ script:
 def template(name: str, title: str | None = None) -> str:
     """The scenario text ``fuego new`` writes for ``name``."""
     title = title or " ".join(w.capitalize() for w in re.split(r"[-_]+", name) if w) or name
-    return TEMPLATE.format(file=f"{name}.yaml", title=json.dumps(title[:80]))
+    return TEMPLATE.format(file=f"{name}.yaml", title=json.dumps(title[:80]), words=_words())
+
+
+def _words() -> str:
+    """The script's triggers and effects, as the loader reads them, in comment lines."""
+    import textwrap
+
+    from fuego.scenario.script.words import EFFECT_NAMES, TRIGGER_NAMES
+
+    text = f"Triggers: {', '.join(TRIGGER_NAMES)}. Effects: {', '.join(EFFECT_NAMES)}."
+    return "\n".join(textwrap.wrap(text, 94, initial_indent="# ", subsequent_indent="# ",
+                                   break_on_hyphens=False))
 
 
 def file_name(name: str) -> str:

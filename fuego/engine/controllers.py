@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
+from fuego.errors import RuleError
 from fuego.world.building import Building
 from fuego.world.places import Barrier, BarrierKind
 
@@ -174,7 +175,13 @@ class ScriptedController(Controller):
         # A hero with actions this round follows them, then waits; others act automatically.
         queue = self._queue.get(hero.name.lower())
         if queue:
-            return read_action(scene, hero, queue.pop(0), legal)
+            listed = self.script[hero.name.lower()][scene.round]
+            k = len(listed) - len(queue)
+            try:
+                return read_action(scene, hero, queue.pop(0), legal)
+            except RuleError as exc:  # which of the scenario's actions: (its key path)
+                raise RuleError(exc.message, where=f"actions.{hero.name}.{scene.round}[{k}]",
+                                tip=exc.tip) from None
         if self.script.get(hero.name.lower(), {}).get(scene.round):
             return HeroAction(HeroActionKind.WAIT)
         return self.fallback.choose(scene, hero, legal)

@@ -54,6 +54,7 @@ from fuego.rules.formulas import fire_tn, with_raises
 from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
     from fuego.world.places import Barrier
 
@@ -365,14 +366,19 @@ def hidden_fires(scene: Scene, hero: Hero) -> list[int]:
             if i in fires and not sees_fire(scene, hero, i)]
 
 
+def may_smother(scene: Scene, fire: Fire) -> bool:
+    """Heroes may try to smother this fire (not a Blaze, with flame-and-blaze on)."""
+    return all(m.may_smother(scene, fire) for m in scene.modules)
+
+
 def options(scene: Scene, hero: Hero) -> list[HeroAction]:
     """Every legal action for the hero now, the default (wait) last."""
     out = _clothes_options(scene, hero) + _barrier_options(scene, hero)
     b = scene.building
     near = [hero.area, *b.open_neighbours(hero.area)]
-    fires, modules = scene.fires, scene.modules
+    fires = scene.fires
     for i in near:
-        if i in fires and all(m.may_smother(scene, fires[i]) for m in modules):
+        if i in fires and may_smother(scene, fires[i]):
             out.append(HeroAction(HeroActionKind.SMOTHER, target=i))
     for i in hidden_fires(scene, hero):
         out.append(HeroAction(HeroActionKind.SPOT, target=i))

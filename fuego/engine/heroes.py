@@ -27,6 +27,9 @@ class Status(str, Enum):
 
 #: The Knacks the fire rules use to avoid fire while moving (003), in the order a GM names them.
 MOVEMENT_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing")
+#: Every Knack the rules read (heroes.py, hero_actions.py, the firefighting module); a scenario
+#: may give others, which nothing reads. Listed in docs/scenario-format.md.
+RULE_KNACKS = MOVEMENT_KNACKS + ("night-trained", "perception", "firefighting")
 TRAITS = ("brawn", "finesse", "wits", "resolve", "panache")
 
 

@@ -20,7 +20,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.engine.controllers import AutoController, walk_tolls
-from fuego.engine.hero_actions import HeroAction, HeroActionKind
+from fuego.engine.hero_actions import HeroAction, HeroActionKind, may_smother
 from fuego.errors import FuegoError
 
 if TYPE_CHECKING:
@@ -194,9 +194,10 @@ class PlanController(AutoController):
             return min(smother, key=lambda a: (a.target != hero.area,
                                                scene.fires[a.target or 0].fd, a.target or 0))
         b = scene.building
-        # where a fire can be smothered from without standing in it
-        goal = sorted({j for i in scene.fires for j in (i, *b.open_neighbours(i))
-                       if j not in scene.fires})
+        # where a fire can be smothered from without standing in it (a fire no one may
+        # smother, a Blaze with flame-and-blaze, is no reason to stay)
+        goal = sorted({j for i, fire in scene.fires.items() if may_smother(scene, fire)
+                       for j in (i, *b.open_neighbours(i)) if j not in scene.fires})
         if not goal:
             return super().choose(scene, hero, legal)
         return self._toward(scene, hero, legal, goal)

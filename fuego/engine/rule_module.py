@@ -52,13 +52,19 @@ class RuleModule:
     @classmethod
     def check_options(cls, options: dict[str, Any] | None) -> list[str]:
         """Problems with ``options``, each ``key: message`` below ``rules.modules.<name>``."""
+        return [f"{key}: {message}" if key else message
+                for key, message in cls.option_problems(options)]
+
+    @classmethod
+    def option_problems(cls, options: dict[str, Any] | None) -> list[tuple[str, str]]:
+        """Problems with ``options``, each (its dotted key below ``rules.modules.<name>``, or
+        "", and the message): what ``fuego check`` pins to the option's own line."""
         from fuego.errors import FuegoError
 
         try:
             cls(options)
         except FuegoError as exc:
-            key = getattr(exc, "key", "")
-            return [f"{key}: {exc.message}" if key else exc.message]
+            return [(getattr(exc, "key", "") or "", exc.message)]
         return []
 
     # -- hooks (the order of a round) --------------------------------------------------------

@@ -28,6 +28,7 @@ class OptionError(FuegoError):
     """A bad module option; ``key`` is its path below ``rules.modules.<module>``."""
 
     def __init__(self, module: str, key: str, message: str):
+        self.module = module
         self.key = key
         where = f"rules.modules.{module}" + (f".{key}" if key else "")
         super().__init__(message, where=where)
@@ -118,7 +119,12 @@ class Options:
         """Refuse options this module does not know (typos must not pass silently)."""
         unknown = sorted(set(self.raw) - self.seen, key=str)
         if unknown:
-            raise self.error(str(unknown[0]), f"unknown option; {self.module} takes "
+            import difflib
+
+            close = difflib.get_close_matches(str(unknown[0]), sorted(self.seen), n=1,
+                                              cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise self.error(str(unknown[0]), f"unknown option{hint}; {self.module} takes "
                              f"{', '.join(sorted(self.seen)) or 'no options'}")
 
 
@@ -134,7 +140,13 @@ def resolve_refs(building: Building, refs: dict[str, Any], module: str, key: str
             continue
         found = building.find(ref)
         if found is None:
-            raise OptionError(module, f"{key}.{ref}", "no room or area of that name")
+            import difflib
+
+            close = difflib.get_close_matches(str(ref), list(building.rooms), n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise OptionError(module, f"{key}.{ref}", f"no room or area of that name{hint}; "
+                              f"rooms: {', '.join(sorted(building.rooms))}; areas are named "
+                              "like ground:C4")
         per_area[found] = value
     out.update(per_area)
     return out

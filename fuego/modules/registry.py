@@ -71,7 +71,8 @@ def _try_scene_start(scenario: Any) -> None:
             if not isinstance(m, _fire_breaks.FireBreaks):
                 m.scene_start(scene)
         except FuegoError as exc:
-            problems.append(exc)
+            pin = getattr(scenario, "pin", None)  # the option's file and line
+            problems.append(pin(exc) if pin is not None else exc)
     if problems:
         raise ScenarioError(problems)
 

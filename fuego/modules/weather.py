@@ -205,7 +205,9 @@ class Weather(RuleModule):
     def check_weather(cls, values: dict[str, Any]) -> list[str]:
         """Problems with a script's weather change (``key: message``), for load-time checks."""
         values = dict(values)
-        if "snow" in values and "snowfall" not in values:
+        if "snow" in values and "snowfall" in values:
+            return ["snow: snow and snowfall are one condition: give one of them"]
+        if "snow" in values:
             values["snowfall"] = values.pop("snow")
         problems = [f"{k}: the weather module changes only {', '.join(cls.CHANGEABLE)}"
                     for k in sorted(values) if k not in cls.CHANGEABLE]

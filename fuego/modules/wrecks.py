@@ -230,8 +230,10 @@ def drive_into(scene: Scene, area: int | str, vehicle: str, why: str = "") -> Wr
     fire = scene.fires.get(i)
     said: dict[str, Any] = {"why": why} if why else {}
     if fire is None or not scene.harms(fire) or i in module.wrecks:
-        note(scene, module.name, f"a {vehicle} is driven into {where}"
-             + (": nothing burns there" if i not in module.wrecks else ""), i,
+        # a Flame there (flame-and-blaze) burns, but has no effect of its own (ASL 25.1)
+        why_not = "" if i in module.wrecks else (": nothing burns there" if fire is None
+                                                 else ": only a Flame, which harms nothing")
+        note(scene, module.name, f"a {vehicle} is driven into {where}{why_not}", i,
              what="vehicle-enters", vehicle=vehicle, **said)
         return None
     wind = scene.module(Wind)

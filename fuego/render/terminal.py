@@ -502,7 +502,8 @@ class _Drawing:
         where = "outdoors" if room.outdoors else f"walls {room.wall.value}"
         line = Text("  ")
         line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
-        line.append(f"  {room.name} ({room.key}): {len(areas)} areas, fuel {fuel}, {where}")
+        count = f"{len(areas)} area{'' if len(areas) == 1 else 's'}"
+        line.append(f"  {room.name} ({room.key}): {count}, fuel {fuel}, {where}")
         ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
                 for other, bars in b.room_links(room.key)]
         rows: list[str] = []

@@ -97,7 +97,10 @@ class BarrierPlanner:
             j = b.at(above.index, area.col, area.row)
             if j is not None:
                 floor = Structure(above.spec.floor or self.defaults.floor)
-                self.edges[(area.index, j)] = EdgePlan(BarrierKind.FLOOR, floor)
+                # keyed low index first, as every lookup is: a level listed above the one
+                # below it has the lower indices
+                self.edges[(min(area.index, j), max(area.index, j))] = \
+                    EdgePlan(BarrierKind.FLOOR, floor)
 
     def _side_by_side(self, ra: str, rb: str) -> EdgePlan:
         if ra == rb:

@@ -15,6 +15,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fuego.engine.heroes import RULE_KNACKS
 from fuego.errors import FuegoError, ScenarioError
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
@@ -51,10 +52,8 @@ if TYPE_CHECKING:
     from fuego.rules.settings import Settings
     from fuego.world.building import Building
 
-#: Knacks the fire rules read (heroes.py, hero_actions.py); others are kept and may be used by
-#: modules. Listed in docs/scenario-format.md.
-KNOWN_KNACKS = ("leaping", "rolling", "swinging", "sprinting", "climbing", "night-trained",
-                "perception", "firefighting")
+#: Knacks the fire rules read (others are kept, but nothing reads them).
+KNOWN_KNACKS = RULE_KNACKS
 def module_registry() -> dict[str, type[RuleModule]]:
     """The optional rule modules of this build (``fuego.modules.registry`` fills the table)."""
     from fuego.modules import REGISTRY
@@ -91,6 +90,21 @@ class Scenario:
                                                              compare=False)
     #: the script's cues, parsed once (see build): a cue only describes, a Script keeps progress
     _cues: list | None = field(default=None, init=False, repr=False, compare=False)
+    #: the line of each key path of the file, for what the modules find at the start (a room
+    #: an option names that is not in the building: :meth:`pin`)
+    lines: dict[tuple, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def pin(self, exc: FuegoError) -> FuegoError:
+        """``exc`` with the file and line of the module option it names, when it names one."""
+        module, key = getattr(exc, "module", None), getattr(exc, "key", None)
+        if module is None or key is None:
+            return exc
+        path = ("rules", "modules", module, *(key.split(".") if key else ()))
+        while path and path not in self.lines:
+            path = path[:-1]
+        line = self.lines.get(path)
+        where = f"{self.source}:{line}: {exc.where}" if line else f"{self.source}: {exc.where}"
+        return FuegoError(exc.message, where=where, tip=exc.tip)
 
     # -- what the file says ------------------------------------------------------------------
     @property
@@ -390,7 +404,9 @@ def _check(located: Located, problems: Problems, source: str) -> Scenario:
     for name, fld in ScenarioSpec.model_fields.items():  # fill what the file left out
         if name not in values:
             setattr(spec, name, copy.deepcopy(fld.get_default(call_default_factory=True)))
-    return Scenario(spec, source, dict(planner.symbols))
+    scenario = Scenario(spec, source, dict(planner.symbols))
+    scenario.lines = {path: mark[0] for path, mark in located.marks.items()}
+    return scenario
 
 
 def _check_script(sections: dict, planner: Planner, problems: Problems,
@@ -428,10 +444,10 @@ def _check_rules(sections: dict, problems: Problems) -> None:
                 problems.add(path, f"unknown module {name!r}{suggest(name, registry)}; modules "
                              f"in this build: {one_of(sorted(registry))}")
                 continue
-            check_options = getattr(cls, "check_options", None)  # optional module hook
-            if check_options is not None:
-                for message in check_options(options) or []:
-                    problems.add(path, str(message))
+            option_problems = getattr(cls, "option_problems", None)  # optional module hook
+            if option_problems is not None:
+                for key, message in option_problems(options) or []:
+                    problems.add(path + tuple(key.split(".") if key else ()), str(message))
     if rules is not None and weather is not None and rules.wind and weather.wind \
             and rules.wind != weather.wind:
         problems.add(("rules", "wind"), f"rules.wind is {rules.wind!r} but weather.wind is "

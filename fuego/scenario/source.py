@@ -204,6 +204,15 @@ def compose(text: str, source: str):
         context = exc.context_mark.line + 1 if exc.context_mark is not None else None
         line = context or problem
         what = exc.problem or "not valid YAML"
+        if problem and (exc.context or "").startswith("while parsing a block") \
+                and what.startswith("expected <block end>"):
+            # a block's start is often line 1 (the whole file): the line out of step is the one
+            # the GM must fix
+            raise fatal(source, "not valid YAML: this line is indented differently from the "
+                        f"lines before it (the block it sits in starts on line {line})",
+                        line=problem, tip="indent a mapping's keys by the same spaces, a list's "
+                        "'-' too; a value written inline ({...}) takes no keys below it") \
+                from None
         if exc.context:
             what = f"{exc.context}: {what}"
         if problem and problem != line:

@@ -24,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from fuego.engine.heroes import RULE_KNACKS
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
 from fuego.modules.wrecks import MAX_ROUNDS as MAX_WRECK_ROUNDS
 from fuego.modules.wrecks import VEHICLES
@@ -180,8 +181,16 @@ RoomPair = Annotated[list[str], BeforeValidator(_pair)]
 
 
 def _knack_name(name: str) -> str:
-    """``Night Trained`` -> ``night-trained``: how heroes.py names Knacks."""
-    return re.sub(r"[\s_]+", "-", name.strip().lower())
+    """``Night Trained`` -> ``night-trained``: how heroes.py names Knacks. A near miss of a
+    Knack the rules read (``sprintng``) is refused: kept as written, nothing would read it."""
+    import difflib
+
+    key = re.sub(r"[\s_]+", "-", name.strip().lower())
+    close = difflib.get_close_matches(key, RULE_KNACKS, n=1, cutoff=0.8)
+    if close and close[0] != key:
+        raise ValueError(f"unknown Knack {name!r} (did you mean {close[0]!r}?): the rules read "
+                         f"{', '.join(RULE_KNACKS)}; any other Knack is kept but changes nothing")
+    return key
 
 
 def _plan(v: Any) -> Any:
@@ -634,8 +643,10 @@ def check(tp: Any, value: Any, path: Path, problems: Problems) -> tuple[bool, An
     except ValidationError as exc:
         for err in exc.errors():
             loc = tuple(p for p in err["loc"] if isinstance(p, (str, int)))
-            # drop pydantic's internal steps (e.g. 'function-before[...]') from the path
-            loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p and "(" in p))
+            # drop pydantic's internal steps (e.g. 'function-before[...]', a mapping key's
+            # '[key]') from the path
+            loc = tuple(p for p in loc if not (isinstance(p, str) and "[" in p
+                                               and ("(" in p or p.startswith("["))))
             problems.add(path + loc, _message({**err, "loc": loc}, tp))
         return False, None
 

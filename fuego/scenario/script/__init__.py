@@ -8,7 +8,7 @@ A script is a list of **cues**. Each cue has a ``when:`` trigger, a list of effe
       - name: the lamp falls
         when: {round: 1}
         do:
-          - say: "A lamp crashes to the floor of the {room}!"
+          - say: "A lamp crashes to the floor!"
           - fire: {at: ground:B2, fd: 3}
           - spill-oil: {areas: [ground:B2, ground:C2, ground:D2], fuel: 3}
 

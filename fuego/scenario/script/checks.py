@@ -74,6 +74,20 @@ def barrier_words(bar) -> str:
     return "opening" if bar.kind is BarrierKind.OPEN else bar.describe()
 
 
+def barrier_called(bar) -> str:
+    """A barrier as a message names it, with its verb: ``the stairs at ground:C1|upper:C1
+    are``, or by the name the file gave it, ``'belfry ladder' (the ladder at
+    ringing:B2|belfry:B2) is``."""
+    plural = bar.kind is BarrierKind.STAIRS and not bar.label
+    return f"{barrier_phrase(bar)} {'are' if plural else 'is'}"
+
+
+def barrier_phrase(bar) -> str:
+    """:func:`barrier_called` without its verb."""
+    at = f"the {barrier_words(bar)} at {bar.areas[bar.a].name}|{bar.areas[bar.b].name}"
+    return f"{bar.label!r} ({at})" if bar.label else at
+
+
 class Reader:
     """The checks of names and values the trigger and effect readers share (the parser's base)."""
 
@@ -86,7 +100,13 @@ class Reader:
         self.root = path
         self.npc_names: dict[str, str] = {}
         self.oil_areas: set[int] = set()
-        self.barrier_names = {bar.name: bar.index for bar in building.barriers}
+        # a door, window, wall or link by the name the file gave it, in any case (as the table
+        # reads it: hero_actions._barrier_named)
+        self.barrier_names: dict[str, list[int]] = {}
+        for bar in building.barriers:
+            if bar.label:
+                self.barrier_names.setdefault(" ".join(bar.label.split()).lower(),
+                                              []).append(bar.index)
         self._node = 0
         self._provides: frozenset[str] | None = None
 
@@ -159,10 +179,18 @@ class Reader:
                  "script adds")
         return None
 
-    def barrier(self, value: Any, path: Path) -> int | None:
-        """A barrier by name, by its two areas (``ground:C4-ground:D4``, ``a|b``, ``[a, b]``)."""
-        if isinstance(value, str) and value in self.barrier_names:
-            return self.barrier_names[value]
+    def barrier(self, value: Any, path: Path, *, one: bool = False) -> int | None:
+        """A barrier by name, by its two areas (``ground:C4-ground:D4``, ``a|b``, ``[a, b]``).
+        ``one``: the name must name one barrier (an effect acts on one; a trigger hears any
+        barrier of that name, as every edge of a wall between two rooms)."""
+        named_here = self.barrier_names.get(" ".join(str(value).split()).lower(), [])
+        if one and len(named_here) > 1:
+            self.add(path, f"{value!r} names {len(named_here)} barriers",
+                     tip="name the one you mean by its two areas, e.g. "
+                         f"{self._pair(named_here[0])}")
+            return None
+        if isinstance(value, str) and named_here:
+            return named_here[0]
         parts: list[Any] | None = None
         if isinstance(value, list):
             parts = value
@@ -170,6 +198,11 @@ class Reader:
             text = value.replace("|", " ").replace(",", " ")
             text = " ".join(text.split())
             parts = text.split(" ") if " " in text else self._split_dash(text)
+        named = isinstance(value, str) and ":" not in value  # words, not level:C4 areas
+        if named and not (parts and len(parts) == 2
+                          and all(self.b.find(p) is not None for p in parts)):
+            self._unknown_barrier_name(str(value), path)
+            return None
         if not parts or len(parts) != 2 or not all(isinstance(p, str) for p in parts):
             self.add(path, f"not a barrier: {shorten(value)} (name it by its two areas, e.g. "
                      "ground:C4-ground:D4, or by the name the scenario gives it)")
@@ -186,6 +219,25 @@ class Reader:
                      "neighbours: no barrier between them")
             return None
         return bar.index
+
+    def same_name(self, bar) -> set[str]:
+        """The names the log gives ``bar`` and every barrier called as it is (in any case)."""
+        group = self.barrier_names.get(" ".join(bar.label.split()).lower(), []) \
+            if bar.label else []
+        return {bar.name} | {self.b.barriers[i].name for i in group}
+
+    def _pair(self, index: int) -> str:
+        bar = self.b.barriers[index]
+        return f"{self.b.areas[bar.a].name}-{self.b.areas[bar.b].name}"
+
+    def _unknown_barrier_name(self, value: str, path: Path) -> None:
+        """Words that are no area pair and no name the file gave a barrier."""
+        labels = sorted({bar.label for bar in self.b.barriers if bar.label})
+        self.add(path, f"no door, window, wall or link named {value.strip()!r}"
+                 f"{suggest(value.strip(), labels)}"
+                 + (f"; named here: {one_of(labels)}" if labels else ""),
+                 tip="name a barrier by its two areas, e.g. ground:C4-ground:D4, or by the "
+                     "name: its entry gives it")
 
     def _by(self, value: Any, path: Path) -> str | None:
         """Who or what does it, as the narration names it ("the crew's axes")."""

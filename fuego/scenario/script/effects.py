@@ -155,7 +155,7 @@ class Blast(Effect):
         if here:
             _note(scene, cue, here[0], "blast", f"A blast ({self.dice} dice) at "
                   f"{scene.area_name(here[0])}", fd=self.dice)
-            blast(scene, here[0], self.dice, why=f"the blast ({cue.name})")
+            blast(scene, here[0], self.dice, why=f"the blast of {cue.name}")
 
 
 

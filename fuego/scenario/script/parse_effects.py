@@ -10,7 +10,7 @@ from typing import Any
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
 from fuego.rules.charts import Rank, Temperature
-from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
+from fuego.scenario.script.checks import Reader, barrier_called, barrier_phrase, one_of, shorten, suggest
 from fuego.scenario.script.effects import (
     FIRE_RANKS,
     HERE,
@@ -216,19 +216,17 @@ class EffectReader(Reader):
                 if by is None:
                     return None
             v, p = spec["barrier"], p + ("barrier",)
-        k = self.barrier(v, p)
+        k = self.barrier(v, p, one=True)
         if k is None:
             return None
         bar = self.b.barriers[k]
         if action is not BarrierAct.BREAK and (bar.kind not in OPENABLE or bar.destroyed):
-            self.add(p, f"the {barrier_words(bar)} at {bar.name} cannot {action.value}: only "
-                     "doors and "
-                     "windows open and close", tip="use break: to knock a hole in it")
+            self.add(p, f"{barrier_phrase(bar)} cannot {action.value}: only doors and windows "
+                     "open and close", tip="use break: to knock a hole in it")
             return None
         if action is BarrierAct.BREAK and (bar.passable and bar.kind not in OPENABLE
                                   or bar.destroyed or bar.structure is None):
-            self.add(p, f"the {barrier_words(bar)} at {bar.name} is an opening already: nothing "
-                     "to break")
+            self.add(p, f"{barrier_called(bar)} an opening already: nothing to break")
             return None
         return BarrierEffect(action, k, fd, by)
 
@@ -283,11 +281,21 @@ class EffectReader(Reader):
             f = self._floor_under(i)
             if f is None:
                 pp = p + ("floor", n) if isinstance(spec["floor"], list) else p + ("floor",)
-                self.add(pp, f"{self.b.areas[i].name} has no floor over an area below to "
-                         "collapse into")
+                self.add(pp, f"{self.b.areas[i].name} has no floor to collapse: "
+                         f"{self._under(i)}", tip="collapse a floor between two levels")
                 return None
             floors.append(f)
         return floors
+
+    def _under(self, i: int) -> str:
+        """What is under area ``i`` instead of a floor that can fall."""
+        below = self.b.vertical_neighbour(i, up=False)
+        if below is None:
+            return "no area is under it on the level below"
+        j, bar = below
+        if bar.destroyed:
+            return f"the floor over {self.b.areas[j].name} is down already"
+        return f"{barrier_called(bar)} what joins it to {self.b.areas[j].name}"
 
     def _floor_under(self, i: int) -> int | None:
         below = self.b.vertical_neighbour(i, up=False)

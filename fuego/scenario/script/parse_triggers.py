@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fuego.rules.settings import FlashoverMode
-from fuego.scenario.script.checks import Reader, barrier_words, one_of, shorten, suggest
+from fuego.scenario.script.checks import Reader, barrier_called, one_of, shorten, suggest
 from fuego.scenario.script.triggers import (
     All,
     Any_,
@@ -157,16 +157,18 @@ class TriggerReader(Reader):
             bar = self.b.barriers[k]
             if bar.kind in (BarrierKind.OPEN, BarrierKind.STAIRS, BarrierKind.LADDER,
                             BarrierKind.HOLE) or bar.destroyed:
-                self.add(pp, f"the {barrier_words(bar)} at {bar.name} is always open: it can be "
+                self.add(pp, f"{barrier_called(bar)} always open: it can be "
                          "neither opened nor destroyed")
                 return None
             if not destroyed and bar.kind not in OPENABLE and bar.destruction_tn is None:
-                self.add(pp, f"the {barrier_words(bar)} at {bar.name} can never open")
+                self.add(pp, f"{barrier_called(bar)} never opened: it can neither "
+                         "open nor be destroyed")
                 return None
             if destroyed and bar.destruction_tn is None:
-                self.add(pp, f"the {barrier_words(bar)} at {bar.name} cannot be destroyed")
+                self.add(pp, f"{barrier_called(bar)} never destroyed: nothing can "
+                         "break it")
                 return None
-            names.add(bar.name)
+            names.update(self.same_name(bar))
         return BarrierOpens(frozenset(names), destroyed)
 
     def t_barrier_destroyed(self, v, p):
