@@ -77,16 +77,7 @@ def reference(data: dict, per_square: int = 16, k: float = 2.0):
         if len(pts) > 1:
             pen.line(pts, fill=1, width=1)
     ImageDraw.floodfill(img, (0, 0), 2)
-    full = np.array(img, dtype=np.int64)
-    n = 0
-    while True:
-        zeros = np.flatnonzero(full == 0)
-        if not len(zeros):
-            break
-        y, x = divmod(int(zeros[0]), full.shape[1])
-        n += 1
-        ImageDraw.floodfill(img, (x, y), 2 + n)
-        full = np.array(img, dtype=np.int64)
+    full, _ = _fill_each(img, 3)
     crop = full[-y0 * per_square:(h - y0) * per_square, -x0 * per_square:(w - x0) * per_square]
     enclosed = crop >= 3
     labels, n = pieces(enclosed)
@@ -97,17 +88,22 @@ def pieces(enclosed: np.ndarray) -> tuple[np.ndarray, int]:
     """The enclosed space's pieces as they lie on the map, labelled 1..n (Pillow fills of
     the crop alone: a region that meets itself only beyond a crop is one piece per side)."""
     img = Image.fromarray(np.where(enclosed, 0, 1).astype(np.int32), mode="I")
+    full, n = _fill_each(img, 2)
+    return np.where(full >= 2, full - 1, 0), n
+
+
+def _fill_each(img: Image.Image, first: int) -> tuple[np.ndarray, int]:
+    """Flood each still-0 region of ``img`` with its own value from ``first`` on, in reading
+    order; returns the filled pixels and how many regions there were."""
     n = 0
     while True:
         full = np.array(img, dtype=np.int64)
         zeros = np.flatnonzero(full == 0)
         if not len(zeros):
-            break
+            return full, n
         y, x = divmod(int(zeros[0]), full.shape[1])
+        ImageDraw.floodfill(img, (x, y), first + n)
         n += 1
-        ImageDraw.floodfill(img, (x, y), 1 + n)
-    full = np.array(img, dtype=np.int64)
-    return np.where(full >= 2, full - 1, 0), n
 
 
 def fuego_indoor(plan, per_square: int = 16) -> np.ndarray:
