@@ -6,7 +6,26 @@ status 2 in a single place (``fuego.cli``); anything else is a real bug and keep
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+from typing import Any
+
 from fuego.text import terminal
+
+
+# -- the words of a tip ----------------------------------------------------------------------
+def suggest(word: Any, choices: Iterable[Any]) -> str:
+    """`` (did you mean 'kitchen'?)`` for the one of ``choices`` nearest ``word``, or ``""``."""
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def one_of(choices: Iterable[Any], limit: int = 12) -> str:
+    """``choices`` listed for a message, the first ``limit`` of them (``(none)`` for none)."""
+    items = [str(c) for c in choices]
+    if len(items) > limit:
+        items = items[:limit] + ["..."]
+    return ", ".join(items) if items else "(none)"
 
 
 class FuegoError(Exception):

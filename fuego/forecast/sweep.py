@@ -247,7 +247,7 @@ def _barrier(entries: list, change: Change, where: str) -> int:
         for k, entry in enumerate(entries):
             if entry.between and {r.lower() for r in entry.between} == pair:
                 return k
-    from fuego.scenario.source import one_of
+    from fuego.errors import one_of
 
     named = [e.name for e in entries if e.name] + [
         "/".join(e.between) for e in entries if e.between and not e.name]
@@ -290,7 +290,7 @@ def _set_fuel(spec: Any, change: Change, where: str) -> None:
     key = next((r for r, room in spec.rooms.items()
                 if name in (r.lower(), (room.name or "").lower())), None)
     if key is None:
-        from fuego.scenario.source import one_of
+        from fuego.errors import one_of
 
         raise FuegoError(f"{change.text!r}: no room {change.target!r}", where=where,
                          tip=f"name one of: {one_of(list(spec.rooms))}")
@@ -314,7 +314,7 @@ def _set_rule(spec: Any, change: Change, where: str) -> None:
 
     key = (change.target or "").replace("-", "_")
     if key not in RulesSpec.model_fields:
-        from fuego.scenario.source import one_of
+        from fuego.errors import one_of
 
         raise FuegoError(f"{change.text!r}: no rule {change.target!r}", where=where,
                          tip=f"name one of: {one_of(list(RulesSpec.model_fields))}")

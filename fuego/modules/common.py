@@ -15,7 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, overload
 
 from fuego.engine.events import EventKind
-from fuego.errors import FuegoError
+from fuego.errors import FuegoError, suggest
 from fuego.rules.charts import Structure
 from fuego.world.building import Building
 
@@ -119,11 +119,7 @@ class Options:
         """Refuse options this module does not know (typos must not pass silently)."""
         unknown = sorted(set(self.raw) - self.seen, key=str)
         if unknown:
-            import difflib
-
-            close = difflib.get_close_matches(str(unknown[0]), sorted(self.seen), n=1,
-                                              cutoff=0.6)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = suggest(unknown[0], sorted(self.seen))
             raise self.error(str(unknown[0]), f"unknown option{hint}; {self.module} takes "
                              f"{', '.join(sorted(self.seen)) or 'no options'}")
 
@@ -140,10 +136,7 @@ def resolve_refs(building: Building, refs: dict[str, Any], module: str, key: str
             continue
         found = building.find(ref)
         if found is None:
-            import difflib
-
-            close = difflib.get_close_matches(str(ref), list(building.rooms), n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = suggest(ref, building.rooms)
             raise OptionError(module, f"{key}.{ref}", f"no room or area of that name{hint}; "
                               f"rooms: {', '.join(sorted(building.rooms))}; areas are named "
                               "like ground:C4")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.heroes import RULE_KNACKS
-from fuego.errors import FuegoError, ScenarioError
+from fuego.errors import FuegoError, ScenarioError, one_of, suggest
 from fuego.scenario.limits import MAX_FIRES, MAX_HEROES
 from fuego.scenario.plan import Planner
 from fuego.scenario.source import (
@@ -26,11 +26,9 @@ from fuego.scenario.source import (
     check_text,
     decode,
     fatal,
-    one_of,
     parse,
     read_file,
     short,
-    suggest,
 )
 from fuego.scenario.spec import (
     SECTIONS,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from fuego.errors import one_of, suggest
 from fuego.rules.charts import FUEL_RESOLVE, Structure
 from fuego.scenario.barriers import BarrierPlanner, EdgePlan
 from fuego.scenario.limits import (
@@ -30,7 +31,7 @@ from fuego.scenario.limits import (
     MAX_PLAN_ROWS,
     MAX_ROUTES,
 )
-from fuego.scenario.source import Path, Problems, one_of, short, suggest
+from fuego.scenario.source import Path, Problems, short
 from fuego.scenario.spec import FUEL_RE, ROOM_KEY_RE, AreaSpec, Defaults, LegendEntry, LevelSpec, RoomSpec
 from fuego.world.building import Building
 from fuego.world.places import Feature, Room, RouteKind, column_letters, parse_coordinate

@@ -13,7 +13,6 @@ legend characters and names never turn into booleans or numbers.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,19 +46,6 @@ def path_text(path: Path) -> str:
 def short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def suggest(word: str, choices, *, n: int = 1) -> str:
-    """`` (did you mean 'kitchen'?)`` or an empty string."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=n, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def one_of(choices) -> str:
-    items = [str(c) for c in choices]
-    if len(items) > 12:
-        items = items[:12] + ["..."]
-    return ", ".join(items) if items else "(none)"
 
 
 @dataclass

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from fuego.engine.heroes import RULE_KNACKS
+from fuego.errors import one_of, suggest
 from fuego.modules.common import TERRAINS as TERRAIN_TABLE
 from fuego.modules.wrecks import MAX_ROUNDS as MAX_WRECK_ROUNDS
 from fuego.modules.wrecks import VEHICLES
@@ -38,7 +39,7 @@ from fuego.scenario.limits import (
     MAX_TEXT_CHARS,
     MAX_TRAIT,
 )
-from fuego.scenario.source import Path, Problems, one_of, short, suggest
+from fuego.scenario.source import Path, Problems, short
 from fuego.world.places import Feature, RouteKind, parse_coordinate
 
 #: The current format version (``format:`` in the file; optional).

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fuego.errors import FuegoError, ScenarioError
+from fuego.errors import FuegoError, ScenarioError, one_of, suggest
 from fuego.scenario.script.words import Path
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind
@@ -49,20 +49,6 @@ def _path_text(path: Path) -> str:
 
 def _where(source: str, path: Path) -> str:
     return f"{source}: {_path_text(path)}" if path else source
-
-
-def suggest(word: Any, choices: Iterable[Any]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def one_of(choices: Iterable[Any], limit: int = 12) -> str:
-    items = [str(c) for c in choices]
-    if len(items) > limit:
-        items = items[:limit] + ["..."]
-    return ", ".join(items) if items else "(none)"
 
 
 def shorten(value: Any, limit: int = 40) -> str:

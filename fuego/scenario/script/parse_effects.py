@@ -9,8 +9,9 @@ from typing import Any
 
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
+from fuego.errors import one_of, suggest
 from fuego.rules.charts import Rank, Temperature
-from fuego.scenario.script.checks import Reader, barrier_called, barrier_phrase, one_of, shorten, suggest
+from fuego.scenario.script.checks import Reader, barrier_called, barrier_phrase, shorten
 from fuego.scenario.script.effects import (
     FIRE_RANKS,
     HERE,

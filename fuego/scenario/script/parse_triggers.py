@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fuego.errors import one_of, suggest
 from fuego.rules.settings import FlashoverMode
-from fuego.scenario.script.checks import Reader, barrier_called, one_of, shorten, suggest
+from fuego.scenario.script.checks import Reader, barrier_called, shorten
 from fuego.scenario.script.triggers import (
     All,
     Any_,
