@@ -79,7 +79,9 @@ class Changes:
         if self.closed:
             parts.append(f"{n(len(self.closed), 'door', 'doors')} closed")
         # a floor that gave way is said so once, not also as a wall broken
-        floors = {x.name for x in b.barriers if x.kind is BarrierKind.FLOOR}
+        # (looked for only when something broke: a big field has a barrier per side of an area)
+        floors = ({x.name for x in b.barriers if x.kind is BarrierKind.FLOOR}
+                  if self.broken else set())
         broken = self.broken - floors
         if broken:
             parts.append(f"{n(len(broken), 'wall or door', 'walls and doors')} broke")
