@@ -11,6 +11,7 @@ Without Chromium the tests are skipped, except in CI (``CI`` set), where .ci/run
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -20,6 +21,7 @@ import signal
 import socket
 import tempfile
 import threading
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -60,6 +62,7 @@ if not _have_browser():
                 "chromium-driver)", allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -92,12 +95,30 @@ def fires_on_page(driver) -> dict[str, int]:
             for el in driver.find_elements(By.CSS_SELECTOR, "g.fire")}
 
 
+def size_inner(driver, width: int, height: int) -> None:
+    """Size the window so its inside is ``width`` x ``height``, what a screen of that size
+    shows: the frame's size read off the window as it is (a resize lands a moment later, so
+    the inside is waited for; reading it at once gave the last size's, and a negative width)."""
+    def inner() -> list[int]:
+        return driver.execute_script("return [window.innerWidth, window.innerHeight]")
+
+    def resized(was: list[int], _driver: object) -> bool:
+        return inner() != was
+
+    for _ in range(3):
+        now = inner()
+        if now == [width, height]:
+            return
+        outer = driver.get_window_size()
+        driver.set_window_size(max(100, outer["width"] + width - now[0]),
+                               max(100, outer["height"] + height - now[1]))
+        with contextlib.suppress(TimeoutException):
+            WebDriverWait(driver, 2, poll_frequency=0.05).until(partial(resized, now))
+
+
 def shot(driver, name: str, width: int, height: int) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    driver.set_window_size(width, height)
-    # the window's inner size is what a screen of that size shows
-    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
-    driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
+    size_inner(driver, width, height)
     path = ARTIFACTS / f"{name}-{width}x{height}.png"
     driver.save_screenshot(str(path))
     return path
