@@ -295,6 +295,29 @@ def test_a_name_of_one_long_word_breaks_rather_than_widens_the_page(browser):  #
         browser.set_window_size(1920, 1080)
 
 
+def test_the_key_names_a_fire_break_only_where_a_map_shows_one(browser, served):  # noqa: F811
+    from fuego.cli.mapcmd import play_to
+    from fuego.scenario.model import load
+
+    _scene, tavern, _feed = served
+    browser.set_window_size(1920, 1080)
+    browser.get(tavern.url())
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps svg"), 10)
+    assert not browser.find_element(By.ID, "key-firebreak").is_displayed()
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(play_to(load(ROOT / "campaigns" / "village.yaml"), 1, 0))
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    try:
+        browser.get(server.url())
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps .firebreak"), 10)
+        key = browser.find_element(By.ID, "key-firebreak")
+        assert key.is_displayed() and "fire break" in key.text
+    finally:
+        server.stop()
+
+
 # -- at the table: reveal, hide, note, undo, the end --------------------------------------------
 def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # noqa: F811
     from test_play import Proc

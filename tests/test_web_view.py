@@ -823,3 +823,30 @@ def test_the_players_hear_the_fire_is_out_at_the_end():
     ended = Event(EventKind.SCENE_END, 4, 11, None, None, {**end.data, "why": "gm-ended",
                                                           "rounds": 4})
     assert say(ended, None) == "The scene ends after 4 rounds"
+
+
+def test_a_fire_break_the_heroes_see_is_drawn_and_only_there():
+    # (the village's cleared strip: on the printed map and show, but the players' screen drew
+    # standing wheat there)
+    from fuego.cli.mapcmd import play_to
+    from fuego.modules.fire_breaks import cleared_by_area
+    from fuego.scenario.model import load
+
+    scene = play_to(load(ROOT / "campaigns" / "village.yaml"), 1, 3)
+    cleared = {scene.building.areas[i].name: klass for i, klass in cleared_by_area(scene).items()}
+    assert cleared and set(cleared.values()) == {"clear"}
+    seen = in_sight(scene)
+    view = players_view(scene)
+    drawn = {a["name"]: a["cleared"] for lv in view["levels"] for a in lv["areas"] if a["cleared"]}
+    assert drawn == {name: k for name, k in cleared.items()
+                     if scene.building.find(name) in seen}
+    assert drawn  # (the strip is in the open, beside the field: seen from the start)
+    ground = next(lv for lv in view["levels"] if lv["name"] == "ground")
+    svg = ElementTree.fromstring(level_svg(ground))
+    ns = "{http://www.w3.org/2000/svg}"
+    marks = {el.get("id") for el in svg.iter(f"{ns}rect") if "firebreak" in (el.get("class") or "")}
+    assert marks == {"firebreak-clear-" + name for name in drawn}
+    assert all(el.get("fill") == "url(#p-break-clear)" for el in svg.iter(f"{ns}rect")
+               if "firebreak" in (el.get("class") or ""))
+    tavern = players_view(tavern_scene())
+    assert not any(a["cleared"] for lv in tavern["levels"] for a in lv["areas"])

@@ -80,6 +80,12 @@ PAGE = """<!doctype html>
         10" stroke="#f2f2f2" stroke-width="3" stroke-opacity="0.7"/></svg> thick smoke xx</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true"><rect width="40" height="40" fill="#080808"/>
         <path d="M6 6L34 34M34 6L6 34" stroke="#6d6d6d" stroke-width="3"/></svg> burned out</li>
+      <li id="key-firebreak" hidden><svg viewBox="0 0 40 40" aria-hidden="true">
+        <rect width="40" height="40" fill="#20402c"/>
+        <rect width="40" height="40" fill="#6b4a2b" fill-opacity="0.75"/>
+        <g fill="#d8b98a"><circle cx="7" cy="7" r="2"/><circle cx="20" cy="20" r="2"/>
+        <circle cx="33" cy="33" r="2"/><circle cx="33" cy="7" r="2"/><circle cx="7" cy="33" r="2"/>
+        </g></svg> fire break (cleared ground)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
         <rect x="4" y="14" width="32" height="12" fill="#c98a4b" stroke="#111" stroke-width="2"/>
         </svg> closed door (filled)</li>
@@ -236,6 +242,7 @@ nav#pick a.here { background: #3d8bfd; color: #fff; border-color: #fff; font-wei
   grid-template-columns: repeat(9, minmax(0, 1fr)); gap: 0.1em 0.5em; font-size: 0.62em; }
 #legend h2 { display: none; }
 #legend li { display: flex; align-items: center; gap: 0.4em; }
+#legend li[hidden] { display: none; }
 #legend svg { width: 1.8em; height: 1.8em; flex: none; }
 .nofire { color: var(--dim); }
 nav#review { flex-wrap: wrap; }
@@ -306,6 +313,8 @@ JS = r"""
       const wrap = fig.querySelector(".svgwrap");
       if (wrap.dataset.svg !== l.svg) { wrap.innerHTML = l.svg; wrap.dataset.svg = l.svg; }
     });
+    // the key names a fire break only where a map shows one
+    $("key-firebreak").hidden = !document.querySelector("#maps .firebreak");
   }
 
   // Wide screens: the busiest level big, the others beside it (a column on the right) or

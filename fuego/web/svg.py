@@ -73,6 +73,15 @@ def _defs() -> str:
         'fill-opacity="0.42"/><line x1="0" y1="0" x2="0" y2="14" stroke="#f2f2f2" '
         'stroke-width="3" stroke-opacity="0.7"/><line x1="0" y1="0" x2="14" y2="0" '
         'stroke="#f2f2f2" stroke-width="3" stroke-opacity="0.7"/></pattern>'
+        # a fire break: bare earth stippled (cleared), or stipple alone (thinned to scrub),
+        # dots, not lines, so the smoke's hatching over it still reads as smoke
+        '<pattern id="p-break-clear" width="12" height="12" patternUnits="userSpaceOnUse">'
+        '<rect width="12" height="12" fill="#6b4a2b" fill-opacity="0.75"/>'
+        '<circle cx="3" cy="3" r="1.6" fill="#d8b98a"/><circle cx="9" cy="9" r="1.6" '
+        'fill="#d8b98a"/></pattern>'
+        '<pattern id="p-break-light" width="16" height="16" patternUnits="userSpaceOnUse">'
+        '<circle cx="4" cy="4" r="1.6" fill="#d8b98a"/><circle cx="12" cy="12" r="1.6" '
+        'fill="#d8b98a"/></pattern>'
         "</defs>"
     )
 
@@ -125,6 +134,11 @@ def _areas(cv: _Canvas, level: dict[str, Any]) -> None:
         fill = (OUTDOOR if a["outdoors"] else INDOOR)[seen]
         cv.add(f'<rect{_attr(id="area-" + safe_id(a["name"]), x=x, y=y, width=S, height=S)}'
                f'{_attr(fill=fill, stroke=GRID, stroke_width=1, class_="seen" if seen else "unseen")}/>')
+        if a.get("cleared"):
+            klass = a["cleared"]
+            cv.add(f'<rect{_attr(id=f"firebreak-{klass}-" + safe_id(a["name"]), x=x, y=y)}'
+                   f'{_attr(width=S, height=S, fill=f"url(#p-break-{klass})")}'
+                   f'{_attr(class_=f"firebreak firebreak-{klass}")}/>')
         if a["burned"]:
             cv.add(f'<g{_attr(id="burned-" + safe_id(a["name"]), class_="burned")}>'
                    f'<rect{_attr(x=x + 2, y=y + 2, width=S - 4, height=S - 4, fill="#080808")}/>'

@@ -33,6 +33,7 @@ from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
 from fuego.engine.sight import WATCHING, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
+from fuego.modules.fire_breaks import cleared_by_area
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
 from fuego.render.map_style import Drawn, barrier_state, initials  # (as fuego map says them)
@@ -222,6 +223,7 @@ def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
     from fuego.rules.charts import Density
 
     b, smoke = scene.building, scene.smoke
+    cleared = cleared_by_area(scene)  # (a fire break: cleared ground, seen as any ground is)
     out = []
     for a in here:
         d = smoke.at(a.index) if smoke is not None and a.index in seen else Density.NONE
@@ -230,6 +232,7 @@ def _areas(scene: Scene, here: list, seen: set[int]) -> list[dict[str, Any]]:
             "outdoors": b.rooms[a.room].outdoors, "exit": b.is_exit(a.index),
             "seen": a.index in seen, "burned": a.burned_out and a.index in seen,
             "smoke": {Density.THIN: "thin", Density.THICK: "thick"}.get(d, ""),
+            "cleared": cleared.get(a.index, "") if a.index in seen else "",
         })  # fmt: skip
     return out
 
