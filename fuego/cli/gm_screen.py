@@ -512,6 +512,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     """A choice as the GM reads it: its text (``HeroAction.text``, what the GM may type back),
     what it means, and for a roll its pool, TN and chance (and what a failure risks), before it
     is picked."""
+    from fuego.engine.controllers import module_tolls
     from fuego.engine.hero_actions import HeroActionKind
     from fuego.table.risk import choice_odds
 
@@ -529,7 +530,7 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         # something burning of its own there (a wreck): the modules say what the step costs
         for x in scene.also_burning():
             if x.area == act.area:
-                toll = sum(m.move_tolls(scene).get(act.area, 0) for m in scene.modules)
+                toll = module_tolls(scene).get(act.area, 0)
                 notes.append(f"a {x.what} ablaze" + (", an extra move to get round it"
                                                     if toll else ""))
         if b.is_exit(act.area):

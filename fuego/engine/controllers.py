@@ -50,12 +50,12 @@ def walk_tolls(scene: Scene) -> dict[int, float]:
     """What stepping into each area costs a walker on top of the move: its fire, and what a
     module adds (a wreck's extra move)."""
     tolls = {i: float(FIRE_COST_PER_DIE * fire.fd) for i, fire in scene.fires.items()}
-    for i, cost in _module_tolls(scene).items():
+    for i, cost in module_tolls(scene).items():
         tolls[i] = tolls.get(i, 0.0) + cost
     return tolls
 
 
-def _module_tolls(scene: Scene) -> dict[int, float]:
+def module_tolls(scene: Scene) -> dict[int, float]:
     """What the modules add to a step into an area (``RuleModule.move_tolls``)."""
     extra: dict[int, float] = {}
     for m in scene.modules:
@@ -133,7 +133,7 @@ class AutoController(Controller):
                 if (act := _step(j, barrier)) is not None]
         here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in ways)])
         best: tuple[float, int, HeroAction] | None = None
-        extra = _module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
+        extra = module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
         for (j, act), on in zip(ways, beyond):
             if on >= here:
                 continue
