@@ -745,9 +745,9 @@ def _fuel_fills(p: _Plan) -> None:
 
 
 def _fire_breaks(p: _Plan, scene: Scene) -> None:
-    """The fire break the heroes cleared (module fire-breaks): bare earth hatched brown, or a
-    thinned area's fuel hatched sparser; every map shows it, the players' too (they can see
-    cleared ground)."""
+    """The fire break the heroes cleared (module fire-breaks): bare earth stippled brown, or a
+    thinned area's fuel stippled sparser (``FIRE_BREAK_STYLE``); every map shows it, the
+    players' too (they can see cleared ground)."""
     from matplotlib.patches import Rectangle
 
     from fuego.modules.fire_breaks import cleared_by_area

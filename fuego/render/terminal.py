@@ -230,6 +230,18 @@ def hero_initial(scene: Scene | None, hero, ascii: bool = False) -> str:
     return str(n) if 1 <= n <= 9 else "?"
 
 
+def _packed(pieces: list[str], sep: str) -> list[str]:
+    """``pieces`` joined by ``sep`` into rows that fit the legend's key under its indent, a
+    piece never split."""
+    rows: list[str] = []
+    for piece in pieces:
+        if rows and len(rows[-1]) + len(sep) + len(piece) <= KEY_WIDTH - 3:
+            rows[-1] += sep + piece
+        else:
+            rows.append(piece)
+    return rows
+
+
 class _Drawing:
     def __init__(self, building: Building, li: int, scene: Scene | None,
                  symbols: dict[str, str], ascii: bool):
@@ -506,13 +518,7 @@ class _Drawing:
         line.append(f"  {room.name} ({room.key}): {count}, fuel {fuel}, {where}")
         ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
                 for other, bars in b.room_links(room.key)]
-        rows: list[str] = []
-        for way in ways:
-            if rows and len(rows[-1]) + 2 + len(way) <= KEY_WIDTH - 3:
-                rows[-1] += "; " + way
-            else:
-                rows.append(way)
-        return [line] + [Text("     " + row) for row in rows]
+        return [line] + [Text("     " + row) for row in _packed(ways, "; ")]
 
     def _hero_lines(self, scene: Scene) -> list[Text]:
         """Each hero present on this level: token, name, where, and status unless active."""
@@ -580,12 +586,7 @@ class _Drawing:
                     parts.append(f"{len(done)} of {len(room_areas)} areas {words} ("
                                  + ", ".join(b.areas[i].name for i in done) + ")")
             words_out = f"fire break in {b.rooms[key].name} ({key}): {'; '.join(parts)}"
-            rows = [""]
-            for word in words_out.split(" "):  # wrapped as the rooms' ways are
-                if rows[-1] and len(rows[-1]) + 1 + len(word) > KEY_WIDTH - 3:
-                    rows.append(word)
-                else:
-                    rows[-1] = f"{rows[-1]} {word}" if rows[-1] else word
+            rows = _packed(words_out.split(" "), " ")  # (wrapped as the rooms' ways are)
             line = Text("  ")
             line.append(FIRE_BREAK_MARK, style=STYLE["mark"])
             line.append(f"  {rows[0]}")
