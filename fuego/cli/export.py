@@ -119,9 +119,10 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
       fuego export campaigns/tavern.yaml --round 4 --seed 7 --out tavern.dd2vtt
       fuego export friday.save --level ground --out ground.json --gm
     """
-    from fuego.cli.mapcmd import is_session, pick_levels, scenario_scene, session_from
+    from fuego.cli.mapcmd import pick_levels, scenario_scene, session_from
     from fuego.files import Output
     from fuego.render.vtt_export import MAX_IMAGE_SIDE, Shown, level_squares
+    from fuego.table.session import is_session
 
     fmt = out_format(out, fmt)
     drawn = False

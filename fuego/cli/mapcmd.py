@@ -83,22 +83,6 @@ def play_to(scenario, seed: int, rounds: int):
     return scene
 
 
-def is_session(path: str) -> bool:
-    """Whether ``path`` is a saved ``fuego play`` session (JSON of format ``fuego-session``)
-    rather than a scenario: sniffed from its first bytes of a regular file (anything else is
-    left to the scenario loader, which refuses it without blocking on it)."""
-    import stat
-
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False  # the scenario loader says what is wrong with it
-    return head.lstrip().startswith(b"{") and b'"fuego-session"' in head
-
-
 def session_scene(path: str, round_: int | None = None):
     """The scene of a saved session as the table last saw it: its answers replayed, stopping
     where they run out (or, with ``round_``, at the end of that round)."""
@@ -273,6 +257,7 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     target = Output(out, what="map", force=force, inputs=[file]).check()
     from fuego.render.map_style import MapOptions
     from fuego.render.mapdraw import draw_map, figure_size
+    from fuego.table.session import is_session
 
     drawn = False
     if is_session(file):

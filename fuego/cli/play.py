@@ -133,12 +133,11 @@ def play(file: str | None, seed: int | None, session_path: str | None, resume_pa
 def _resumed(save_path: str) -> tuple[Session, str, list[str]]:
     """A saved session held for this game and loaded (or its backup): the session, its save
     and the header that says what resumes."""
-    from fuego.cli.mapcmd import is_session
     from fuego.table import session as sessions
 
     # a missing save, or a file that is none (a scenario), is load's message, with no lock file
     # left beside it; a damaged save is held all the same (its .bak may be resumed)
-    if os.path.lexists(save_path) and (is_session(save_path)
+    if os.path.lexists(save_path) and (sessions.is_session(save_path)
                                        or os.path.lexists(sessions.backup_path(save_path))):
         hold(save_path)
     sessions.clean_stale(save_path)  # after the lock: another game's temporary file is live
@@ -155,7 +154,7 @@ def _scenario_to_play(file: str | None, session_path: str | None) -> str:
     """The scenario FILE of a new game; a UsageError when there is none, or when it names a
     saved session (``fuego play SAVE``, or ``--session SAVE`` alone on a save that exists),
     saying how to continue that."""
-    from fuego.cli.mapcmd import is_session
+    from fuego.table.session import is_session
 
     save = file if file is not None and is_session(file) else None
     if file is None and session_path is not None and os.path.exists(session_path):

@@ -69,7 +69,8 @@ if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
     from fuego.engine.scene import Scene
 
-__all__ = ["FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path", "SLOW_SAVE_ENV"]
+__all__ = ["FORMAT", "VERSION", "Session", "new", "load", "loads", "save", "backup_path", "is_session",
+           "SLOW_SAVE_ENV"]
 
 FORMAT = "fuego-session"
 #: 2: the dice draw differently (docs/events.md, log format 2): a version 1 session's answers
@@ -319,6 +320,22 @@ def loads(text: str, where: str = "<session>") -> Session:
     if not isinstance(options, dict):
         raise _bad(where, "'options' must be an object")
     return Session(sc["text"], path, seed, list(inputs), dict(checks), dict(options), where)
+
+
+def is_session(path: str) -> bool:
+    """Whether ``path`` is a saved ``fuego play`` session (JSON of :data:`FORMAT`) rather than
+    a scenario: sniffed from the first bytes of a regular file (anything else is left to the
+    scenario loader, which refuses it without blocking on it)."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False  # the scenario loader says what is wrong with it
+    return head.lstrip().startswith(b"{") and json.dumps(FORMAT).encode() in head
 
 
 #: A line that starts a scenario's section (docs/scenario-format.md): a YAML scenario given
