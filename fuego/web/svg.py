@@ -299,7 +299,7 @@ def name_place(room: dict[str, Any], fires: set[tuple[int, int]],
             px = min(want, room_px)
             half = px / S / 2
             x = c + 0.5 if one else min(max(c + 0.5, lo + edge + half), hi + 1 - edge - half)
-            under = [(k, r) for k in range(math.floor(x - half), math.floor(x + half - 1e-9) + 1)]
+            under = _under(x, r, px)
             cost = (sum(u in fires for u in under), sum(u in busy for u in under),
                     sum(u in faint for u in under), one, n)
             if best is None or cost < best[0]:
