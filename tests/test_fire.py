@@ -355,6 +355,34 @@ def test_debris_threatens_both_sides_and_a_floor_drops_those_on_it():
     assert beside.flesh == 12 and upstairs.flesh == 6
 
 
+def test_the_debris_roll_is_asked_as_debris_not_as_the_fire():
+    """The table words a roll by its purpose: under falling structure a hero is not told to
+    avoid the fire (the same avoid roll, 003)."""
+    from fuego.cli.gm_screen import purpose_words
+
+    b = grid([("ground", 0, ["kh"])], TWO_ROOMS)
+    s = scene(b)
+    s.heroes.append(Hero("Bo", b.area("ground:B1").index, panache=1))
+    fire = s.start_fire(b.area("ground:A1").index, 5, Cause.GM)
+    assert fire is not None
+    asked: list[str] = []
+
+    def ask(hero, pool, tn, purpose: str) -> int:
+        asked.append(purpose)
+        return 40  # (avoided)
+
+    s.ask_roll = ask
+    s.roller = LoadedRoller(totals=[15])  # the wall's destruction; Bo's avoid roll is asked
+    wall = next(a for a in candidates(s, fire) if a.kind is ActionKind.DESTROY
+                and a.target == b.find("ground:B1"))
+    perform(s, fire, wall)
+    assert len(asked) == 1 and asked[0].startswith("avoid debris (")
+    words = purpose_words(asked[0])
+    assert words is not None and words[0].startswith("avoid the falling debris (Panache + ")
+    fire_words = purpose_words("avoid fire (leaping)")
+    assert fire_words is not None and fire_words[0].startswith("avoid the fire (Panache + Leap")
+
+
 def test_a_beam_brought_down_collapses_the_floor_above():
     b = grid([("ground", 0, ["k"]), ("upper", 1, ["k"])], TWO_ROOMS)
     b.add_feature(b.area("ground:A1").index, Feature.WOODEN_BEAM)

@@ -581,3 +581,20 @@ def test_put_out_a_companions_clothes_by_first_name():
     act = read_action(scene, bo, "put-out-clothes Ana")
     assert act.kind is HeroActionKind.PUT_OUT_CLOTHES and act.other == "Ana Vaz"
     assert act.text(scene) == "put-out-clothes Ana Vaz"
+
+
+def test_a_save_from_before_the_debris_roll_had_its_purpose_still_replays():
+    """Older saves keyed a debris roll's answer "avoid fire (...)"; it answers the question
+    now asked as "avoid debris (...)", and nothing else changes what an answer answers."""
+    from fuego.engine.heroes import Hero
+    from fuego.table.replay import Question
+
+    hero = Hero("Bo", 0)
+    q = Question(QuestionKind.ROLL, None, 3, 4, hero, purpose="avoid debris (leaping)")  # type: ignore[arg-type]
+    base = {"q": "roll", "round": 3, "phase": 4, "hero": "Bo", "a": "auto"}
+    assert q.answered_by({**base, "purpose": "avoid debris (leaping)"})
+    assert q.answered_by({**base, "purpose": "avoid fire (leaping)"})
+    assert not q.answered_by({**base, "purpose": "avoid fire (climbing)"})
+    assert not q.answered_by({**base, "purpose": "avoid debris (leaping)", "phase": 5})
+    fire = Question(QuestionKind.ROLL, None, 3, 4, hero, purpose="avoid fire (leaping)")  # type: ignore[arg-type]
+    assert not fire.answered_by({**base, "purpose": "avoid debris (leaping)"})

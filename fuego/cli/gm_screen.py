@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from fuego.engine.injury import Avoid
 from fuego.rules.charts import Temperature
 from fuego.text import terminal
 
@@ -573,16 +574,22 @@ PURPOSES = {
 }
 
 
+#: An avoid roll's words by what it avoids (``injury.avoid_roll``): what, unharmed, harmed.
+_AVOIDING = {Avoid.FIRE.value: ("the fire", "through unharmed", "the fire's damage"),
+             Avoid.DEBRIS.value: ("the falling debris", "clear of it", "the debris's damage")}
+
+
 def purpose_words(purpose: str) -> tuple[str, str, str] | None:
     """What a roll is for, in words: ``avoid fire (climbing)`` is the avoid roll with the
-    hero's best movement Knack."""
+    hero's best movement Knack (``avoid debris (climbing)``: the same roll under falling
+    structure)."""
     if purpose in PURPOSES:
         return PURPOSES[purpose]
-    m = re.fullmatch(r"avoid fire \((.+)\)", purpose)
-    if m:
-        knack = m[1]
-        return (f"avoid the fire (Panache + {knack.capitalize()}, the best movement Knack)",
-                "through unharmed", "the fire's damage")
+    m = re.fullmatch(r"(.+) \((.+)\)", purpose)
+    if m and m[1] in _AVOIDING:
+        what, ok, harmed = _AVOIDING[m[1]]
+        return (f"avoid {what} (Panache + {m[2].capitalize()}, the best movement Knack)", ok,
+                harmed)
     return None
 
 

@@ -324,12 +324,21 @@ def make_roll(scene: Scene, hero: Hero, roll: ActionRoll,
     return total >= target, total, pool, target
 
 
+class Avoid(str, Enum):
+    """What an avoid roll is for, the start of its purpose (``avoid fire (leaping)``): the
+    table words it and keys a saved answer by it."""
+
+    FIRE = "avoid fire"
+    DEBRIS = "avoid debris"  # falling structure: the same roll (RULES-NOTES)
+
+
 def avoid_roll(hero: Hero, fd: int, raises: int = 0, *, knack: str | None = None,
-               damage: Pool | None = None, at: int | None = None) -> ActionRoll:
+               damage: Pool | None = None, at: int | None = None,
+               avoid: Avoid = Avoid.FIRE) -> ActionRoll:
     """The roll to pass through fire of ``fd`` Fire Dice unharmed: Panache + a movement Knack
-    against its TN (5 x FD, +5 per raise called; 003)."""
+    against its TN (5 x FD, +5 per raise called; 003); ``avoid``: what it is rolled against."""
     knack, pool = avoid_pool(hero, knack)
-    return ActionRoll(f"avoid fire ({knack})", pool, Sense.MOVEMENT,
+    return ActionRoll(f"{avoid.value} ({knack})", pool, Sense.MOVEMENT,
                       tn=with_raises(fire_tn(fd), raises), raises=raises, damage=damage,
                       knack=knack, at=at)
 
@@ -347,7 +356,7 @@ def debris(scene: Scene, hero: Hero, fd: int, what: str) -> None:
     """Falling structure: avoid at 5 x FD or take the attacking fire's damage (RULES-NOTES)."""
     if not hero.present:
         return
-    if hero.in_play and avoid_fire(scene, hero, avoid_roll(hero, fd)):
+    if hero.in_play and avoid_fire(scene, hero, avoid_roll(hero, fd, avoid=Avoid.DEBRIS)):
         return
     scene.emit(EventKind.DEBRIS, hero.name, hero.area, what=what, fd=fd)
     burn(scene, hero, fd, Contact.DEBRIS, DamageCause.DEBRIS.value)

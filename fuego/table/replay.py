@@ -14,6 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from fuego.engine.hero_actions import HeroActionKind
+from fuego.engine.injury import Avoid
 from fuego.errors import FuegoError, RuleError, SaveError
 from fuego.table.commands import Command
 from fuego.table.entry import is_whole, read_action_dice, read_roll
@@ -173,6 +174,17 @@ class Question:
         if self.kind is QuestionKind.ROLL:
             out["purpose"] = self.purpose
         return out
+
+    def answered_by(self, entry: dict[str, Any]) -> bool:
+        """Does the saved answer ``entry`` answer this question (its :meth:`key`)? A save
+        made before the debris roll had its own purpose named it as the fire's."""
+        want = self.key()
+        got = {k: entry.get(k) for k in want}
+        if got == want:
+            return True
+        purpose = want.get("purpose", "")
+        older = purpose.replace(Avoid.DEBRIS.value, Avoid.FIRE.value, 1)
+        return older != purpose and got == {**want, "purpose": older}
 
 
 class Live(Protocol):
@@ -410,8 +422,7 @@ class Player:
         if not self.replaying:
             return False
         entry = self.session.inputs[self.pos]
-        want = q.key()
-        return "a" in entry and {k: entry.get(k) for k in want} == want
+        return "a" in entry and q.answered_by(entry)
 
     def _tell(self, q: Question, total: int, asked: bool) -> None:
         if not self.replaying:
@@ -456,9 +467,9 @@ class Player:
     def _saved_answer(self, q: Question) -> dict[str, Any]:
         """The next saved answer, which must answer ``q``; an override in it carried out."""
         entry = self.session.inputs[self.pos]
-        want = q.key()
-        got = {k: entry.get(k) for k in want}
-        if got != want:
+        if not q.answered_by(entry):
+            want = q.key()
+            got = {k: entry.get(k) for k in want}
             raise self._diverged(f"it answers {got}, but fuego asks {want}")
         self.pos += 1
         if "gm" in entry:
