@@ -670,6 +670,19 @@ def test_two_characters_with_the_same_initials_have_tokens_apart():
         "GAL", "GAL2", "GAU"]
 
 
+def test_a_token_is_lettered_from_the_names_letters_not_its_punctuation():
+    from fuego.render.map_style import initials
+    from fuego.scenario.model import loads
+    from fuego.web.view import token_letters
+
+    assert initials("Bo [red]") == "BR" and initials("Jean-Luc Picard") == "JP"
+    assert initials("\"Red\" Ned") == "RN" and initials("[ ] ?") == "?"
+    # the letter more that tells two alike apart is a letter too ("[Allard]": l, not A)
+    text = TAVERN.read_text(encoding="utf-8").replace("Bjorn Haraldsson", "Gilles [Allard]")
+    letters = token_letters(loads(text, source="t.yaml").build(7))
+    assert letters["Gaston Allais"] == "GAL" and letters["Gilles [Allard]"] == "GAL2"
+
+
 def test_a_note_reaches_the_story_and_nothing_else_of_the_gms():
     from fuego.errors import RuleError
     from fuego.table.overrides import normalize_override

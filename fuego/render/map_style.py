@@ -330,8 +330,16 @@ def wall_style(structure: Structure | None) -> tuple[float, str, str]:
     return WALL_STYLE.get(structure, WALL_STYLE[None])
 
 
+def token_words(name: str) -> list[str]:
+    """The words of a name that a token's letters come from: each word's letters and digits,
+    a word with none left out (``Bo [red]``: Bo, red; a bracket is not a letter to draw)."""
+    kept = ("".join(c for c in word if c.isalnum()) for word in name.split())
+    return [word for word in kept if word]
+
+
 def initials(name: str) -> str:
-    return "".join(w[0] for w in name.split()[:2]).upper() or "?"
+    """A token's letters: the first of the name's first two words (``Isabela Soldano`` IS)."""
+    return "".join(w[0] for w in token_words(name)[:2]).upper() or "?"
 
 
 # -- the legend -----------------------------------------------------------------------------------

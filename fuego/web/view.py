@@ -36,7 +36,12 @@ from fuego.engine.sight import observers as engine_observers
 from fuego.modules.fire_breaks import cleared_by_area
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
-from fuego.render.map_style import Drawn, barrier_state, initials  # (as fuego map says them)
+from fuego.render.map_style import (  # (as fuego map says them)
+    Drawn,
+    barrier_state,
+    initials,
+    token_words,
+)
 from fuego.render.players import say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
@@ -163,7 +168,7 @@ def token_letters(scene: Scene) -> dict[str, str]:
     for n in names:
         letters = first[n]
         if sum(first[m] == letters for m in names) > 1:
-            words = n.split() or ["?"]
+            words = token_words(n) or ["?"]
             more = words[1][1:2] if len(words) > 1 else words[0][1:2]
             letters += more.upper()  # (a lower-case l reads as an I)
         base, k = letters, 2
