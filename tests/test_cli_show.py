@@ -185,3 +185,13 @@ def test_a_room_of_one_area_is_one_area_in_the_legend(tmp_path):
     out = run("show", str(path), "--no-color").output
     assert "Belfry (belfry): 1 area, fuel 5" in out, out  # it said "1 areas"
     assert "Hall (hall): 2 areas, fuel 6" in out, out
+
+
+def test_a_hero_named_with_a_bracket_is_marked_by_the_names_first_letter(tmp_path):
+    # (as the printed map's token: "[Bo] the Red" is @B there and here, not @[ or a number)
+    text = Path(TAVERN).read_text(encoding="utf-8").replace("name: Isabela Soldano", "name: \"[Bo] the Red\"")
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = run("show", str(path))
+    assert result.exit_code == 0, result.output
+    assert "@B [Bo] the Red at ground:F4" in result.output

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.heroes import Status
 from fuego.errors import FuegoError
 from fuego.modules.fire_breaks import cleared_by_area
-from fuego.render.map_style import FIRE_BREAK_WORDS
+from fuego.render.map_style import FIRE_BREAK_WORDS, initials
 from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
 from fuego.world.places import PLAN_MARKS, BarrierKind, Feature, column_letters
@@ -218,12 +218,13 @@ Cell = list[tuple[str, str | None]]
 
 
 def hero_initial(scene: Scene | None, hero, ascii: bool = False) -> str:
-    """The one character after a hero's ``@`` on a plan: the name's initial, or, when that
-    is no letter one column wide (a CJK character takes two and would shift the row; a
-    combining accent none; not ASCII on an ASCII plan), the hero's number in the scene."""
+    """The one character after a hero's ``@`` on a plan: the name's initial (as its token's,
+    punctuation skipped), or, when that is no letter one column wide (a CJK character takes
+    two and would shift the row; a combining accent none; not ASCII on an ASCII plan), the
+    hero's number in the scene."""
     from rich.cells import cell_len
 
-    ch = hero.name[:1].upper()
+    ch = initials(hero.name)[:1]
     if len(ch) == 1 and ch.isalnum() and cell_len(ch) == 1 and (ch.isascii() or not ascii):
         return ch
     n = next((k for k, h in enumerate(scene.heroes, 1) if h is hero), 0) if scene else 0
