@@ -254,6 +254,22 @@ def test_export_never_replaces_a_file_unless_forced(tmp_path):
     assert json.loads(out.read_text(encoding="utf-8"))["format"] == 0.3
 
 
+def test_a_building_of_one_level_is_written_to_the_file_named(tmp_path):
+    """An imported map is one level: --out is the file, as it is with --level (the picture
+    of a Foundry scene beside it by the same name)."""
+    one = tmp_path / "tower.yaml"
+    result = invoke("import", str(ROOT / "tests" / "data" / "academy-red-tower.dd2vtt"),
+                    "--out", str(one))
+    assert result.exit_code == 0, result.output
+    result = invoke("export", str(one), "--out", str(tmp_path / "m.dd2vtt"))
+    assert result.exit_code == 0, result.output
+    result = invoke("export", str(one), "--out", str(tmp_path / "m.json"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.dd2vtt", "m.json", "m.png",
+                                                          "tower.yaml"]
+    assert "upload the picture to fuego/m.png" in result.output
+
+
 def test_the_format_follows_the_name_or_is_asked_for(tmp_path):
     result = invoke("export", str(TAVERN), "--out", str(tmp_path / "t.vtt"))
     assert result.exit_code == 2 and "cannot tell the format" in result.output

@@ -556,7 +556,7 @@ def test_drawn_names_are_valid_xml_and_visible(tmp_path, monkeypatch):
         ET.fromstring(level["svg"])
     r = invoke("export", path, "--seed", "1", "--out", tmp_path / "e.dd2vtt")
     assert r.exit_code == 0, r.output
-    assert not UNSAFE.search((tmp_path / "e-ground.dd2vtt").read_text(encoding="utf-8"))
+    assert not UNSAFE.search((tmp_path / "e.dd2vtt").read_text(encoding="utf-8"))
 
 
 def test_the_text_functions():

@@ -2,7 +2,8 @@
 
 Writes one file per level of the scene at round ``N`` (a scenario played seeded, as
 ``fuego map --round`` plays it; a saved session replayed to that round, or to where the table
-stopped): ``X-LEVEL.dd2vtt`` for each level, or ``X.dd2vtt`` for the one ``--level``.
+stopped): ``X-LEVEL.dd2vtt`` for each level, or ``X.dd2vtt`` for the one ``--level`` or a
+building of one level.
 
 - ``--format uvtt`` (``.dd2vtt``, ``.uvtt``, ``.df2vtt``): a Universal VTT map, the picture
   inside (:func:`fuego.render.vtt_export.export_level`).
@@ -70,8 +71,8 @@ def out_format(out: str, given: str | None) -> str:
 @click.command("export")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--out", "-o", "out", required=True, metavar="X.dd2vtt|X.json",
-              help="Where to write: X-LEVEL.dd2vtt (or .json) per level, or X.dd2vtt with "
-                   "--level.")
+              help="Where to write: X-LEVEL.dd2vtt (or .json) per level, or X.dd2vtt itself "
+                   "with --level or for a building of one level.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="uvtt: Universal VTT (.dd2vtt); foundry: a Foundry VTT scene (.json) and "
                    "its picture (.png). Default: from --out's extension.")
@@ -104,12 +105,13 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     maps (.dd2vtt) or Foundry VTT scenes (.json).
 
     \b
-    One file per level: a clean battle map of that round (floor, walls,
-    doors, windows, and the fire and smoke the players see; no tokens, fuel or
-    labels unless asked) and, for the tabletop, its walls (a destroyed one is
-    gone), doors, windows and a light for each fire the players see, its range
-    by Fire Dice and its colour by temperature. One VTT square is 5 ft. Universal VTT
-    marks doors closed and windows open, as Dungeondraft does. A Foundry
+    One file per level (X-LEVEL.dd2vtt; X.dd2vtt itself for one level): a
+    clean battle map of that round (floor, walls, doors, windows, and the
+    fire and smoke the players see; no tokens, fuel or labels unless asked)
+    and, for the tabletop, its walls (a destroyed one is gone), doors,
+    windows and a light for each fire the players see, its range by Fire
+    Dice and its colour by temperature. One VTT square is 5 ft. Universal
+    VTT marks doors closed and windows open, as Dungeondraft does. A Foundry
     scene keeps door states, windows you see through, animated fire and
     smoke; load it with "Import Data" on a new scene after uploading its
     picture (docs/maps-and-forecasts.md).
@@ -117,7 +119,7 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
     \b
     Examples:
       fuego export campaigns/tavern.yaml --round 4 --seed 7 --out tavern.dd2vtt
-      fuego export friday.save --level ground --out ground.json --gm
+      fuego export friday.json --level ground --out ground.json --gm
     """
     from fuego.cli.mapcmd import pick_levels, scenario_scene, session_from
     from fuego.files import Output
@@ -141,7 +143,8 @@ def export(file: str, out: str, fmt: str | None, round_: int | None, seed: int |
                              tip=f"lower --pixels-per-grid (at most {MAX_IMAGE_SIDE} pixels "
                                  "a side)")
     shown = Shown(gm=gm, tokens=tokens, fuel=fuel, labels=labels)
-    paths = level_paths(out, [b.levels[k].name for k in levels], level is not None)
+    # (one level, asked for or the building's only one: the file the GM named)
+    paths = level_paths(out, [b.levels[k].name for k in levels], len(levels) == 1)
     pictures = [os.path.splitext(p)[0] + ".png" for p in paths] if fmt == "foundry" else []
     targets = [Output(path, what="VTT map" if fmt == "uvtt" else "Foundry scene", force=force,
                       inputs=[file]).check() for path in paths]
