@@ -752,8 +752,9 @@ script:
     with pytest.raises(ScenarioError) as err:
         loads(text)  # it opened whichever door was read last
     message = err.value.problems[0].render()
-    assert "script[1].do[0].open: 'store door' names 2 barriers (tip: name the one you mean " \
-        "by its two areas, e.g. ground:B2-ground:C2)" in message, message
+    assert "script[1].do[0].open: 'store door' names 2 barriers: ground:B2|ground:C2, " \
+        "ground:C2|ground:C3 (tip: name the one you mean by its two areas, e.g. " \
+        "ground:B2|ground:C2)" in message, message
     scene = loads(text.replace("open: store door", "open: ground:C2-ground:C3")).build(2)
     loop.run(scene, Waiter(), rounds=1)
     gm.barrier(scene, "ground:B2|ground:C2", "open")
