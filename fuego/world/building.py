@@ -25,6 +25,7 @@ import networkx as nx
 
 from fuego.errors import RuleError, one_of, suggest
 from fuego.rules.charts import AREA_FEET, Structure
+from fuego.text import fold_name
 from fuego.world.paths import Paths
 from fuego.world.places import (
     ALWAYS_OPEN,
@@ -41,13 +42,6 @@ from fuego.world.places import (
     column_letters,
     parse_coordinate,
 )
-
-
-def fold_name(name: str) -> str:
-    """A name as it is compared: spaces folded, case ignored (``Store  Door`` -> ``store
-    door``)."""
-    return " ".join(name.split()).lower()
-
 
 _UNSET: Any = object()  # (a record's slot before networkx's ``update`` fills it)
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.errors import FuegoError, RuleError, ScenarioError, one_of, suggest
 from fuego.scenario.script.words import Path
+from fuego.text import fold_name
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind
 
@@ -81,7 +82,7 @@ class Reader:
                  settings: Settings | None, path: Path):
         self.b = building
         self.problems = problems
-        self.heroes = {h.lower(): h for h in heroes}
+        self.heroes = {fold_name(h): h for h in heroes}  # (as the loader compares them)
         self.settings = settings
         self.root = path
         self.npc_names: dict[str, str] = {}
@@ -147,7 +148,7 @@ class Reader:
         if not isinstance(value, str) or not value.strip():
             self.add(path, f"expected a character's name, got {shorten(value)}")
             return None
-        key = value.strip().lower()
+        key = fold_name(value)
         if key in self.heroes:
             return self.heroes[key]
         if key in self.npc_names:
