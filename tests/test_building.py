@@ -323,9 +323,9 @@ def test_a_barrier_is_found_by_its_name_in_any_case_or_its_two_areas(b):
     for ref in ("side door", " SIDE door ", "ground:A3|ground:A4", "ground:A3 ground:A4",
                 "ground:A3-ground:A4", "ground:A3,ground:A4"):
         assert b.barrier(ref) is side, ref
-    with pytest.raises(RuleError, match=r"no door, window, wall or link named 'sid door' "
+    with pytest.raises(RuleError, match=r"no door, window, wall or link named 'SID door' "
                                         r"\(did you mean 'side door'\?\)"):
-        b.barrier("sid door")
+        b.barrier("SID door")
     with pytest.raises(RuleError, match="no area 'ground:Z9' for the barrier"):
         b.barrier("ground:A3|ground:Z9")
     with pytest.raises(RuleError, match="ground:A1 and ground:C1 are not neighbours"):

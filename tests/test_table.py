@@ -370,9 +370,12 @@ def test_the_gm_names_a_door_in_any_case_with_a_did_you_mean_and_never_one_of_tw
     # two doors of one name: the GM is told both, not given whichever was read first
     (shop / "twins.yaml").write_text(SHOP.replace("name: shop door", "name: Store Door"),
                                      encoding="utf-8")
-    out = play(["close store door", "quit"], scenario="twins.yaml", save="t.json")
+    out = play(["close store door", "open STORE dor", "quit"], scenario="twins.yaml",
+               save="t.json")
     assert "'store door' names 2 barriers: ground:C1|ground:D1, ground:F2|ground:F3 (tip: " \
         "name the one you mean by its two areas, e.g. ground:C1|ground:D1)" in out, out
+    # the did-you-mean is found in any case too, and the one name listed once, as first written
+    assert "named 'STORE dor' (did you mean 'store door'?); named here: store door (tip" in out
     assert not [e for e in saved("t.json")["inputs"] if "gm" in e]
 
 

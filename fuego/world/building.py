@@ -349,9 +349,11 @@ class Building:
             raise RuleError(f"no area {bad!r} for the barrier"
                             f"{suggest(bad, (a.name for a in self.areas))}",
                             tip="name areas as level:C4 (column letter, row number)")
-        labels = sorted({x.label for x in self.barriers if x.label}, key=str.lower)
+        # each name once, as the map first wrote it
+        labels = sorted((self.barriers[k[0]].label for k in self._by_label.values()),
+                        key=fold_name)
         raise RuleError(f"no door, window, wall or link named {ref.strip()!r}"
-                        f"{suggest(ref.strip(), labels)}"
+                        f"{suggest(ref, labels, fold=fold_name)}"
                         + (f"; named here: {one_of(labels)}" if labels else ""),
                         tip=tip or "name a barrier by its two areas, e.g. ground:C4|ground:D4, "
                                    "or by the name the map gives it")
