@@ -7,17 +7,25 @@ status 2 in a single place (``fuego.cli``); anything else is a real bug and keep
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fuego.text import terminal
 
 
 # -- the words of a tip ----------------------------------------------------------------------
-def suggest(word: Any, choices: Iterable[Any]) -> str:
-    """`` (did you mean 'kitchen'?)`` for the one of ``choices`` nearest ``word``, or ``""``."""
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def suggest(word: Any, choices: Iterable[Any], *, fold: Callable[[str], str] | None = None
+            ) -> str:
+    """`` (did you mean 'kitchen'?)`` for the one of ``choices`` nearest ``word``, or ``""``.
+    ``fold``: compare the names as that makes them (``fuego.text.fold_name``: in any case),
+    and name the choice as written."""
+    items = [str(c) for c in choices]
+    if fold is None:
+        close = difflib.get_close_matches(str(word), items, n=1, cutoff=0.6)
+        return f" (did you mean {close[0]!r}?)" if close else ""
+    written = {fold(c): c for c in reversed(items)}  # (the first spelling of a name wins)
+    close = difflib.get_close_matches(fold(str(word)), list(written), n=1, cutoff=0.6)
+    return f" (did you mean {written[close[0]]!r}?)" if close else ""
 
 
 def one_of(choices: Iterable[Any], limit: int = 12) -> str:

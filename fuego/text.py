@@ -32,6 +32,13 @@ UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066
 UNSAFE_LINE = re.compile("[\t\n]|" + UNSAFE.pattern)
 
 
+def fold_name(name: str) -> str:
+    """A name as fuego compares it: spaces folded, case ignored (``Store  Door`` and ``store
+    door`` are one name; ``Ana Vaz `` and ``ana vaz`` are one character). It is printed as
+    written; only the comparison folds it."""
+    return " ".join(name.split()).lower()
+
+
 def visible(ch: str) -> str:
     """``\\x1b`` for ESC, ``\\u202e`` for RIGHT-TO-LEFT OVERRIDE: a character's escape."""
     n = ord(ch)

@@ -36,8 +36,9 @@ from fuego.table.replay import Player, Quit
 from fuego.table.risk import choice_odds
 from fuego.world.places import OPENABLE
 
-#: Two levels, a named door, two doors sharing one name, an unnamed one, heroes whose names have
-#: spaces, and the two modules that add hero actions (firefighting, ignition).
+#: Two levels, a named door, two doors sharing one name (in another case), an unnamed one,
+#: heroes whose names have spaces, and the two modules that add hero actions (firefighting,
+#: ignition).
 HOUSE = """\
 format: 1
 title: The Two Cellar Doors
@@ -65,7 +66,7 @@ levels:
 doors:
   - {at: ground:B1-ground:C1, name: den door}
   - {at: ground:A2-ground:A3, name: cellar door}
-  - {at: ground:D2-ground:D3, name: cellar door}
+  - {at: ground:D2-ground:D3, name: Cellar Door}
   - {at: ground:B2-ground:B3}
 links:
   - {kind: stairs, at: ground:A1-upper-floor:A1}
@@ -125,10 +126,11 @@ def test_from_text_is_the_exact_inverse_of_text(act):
 def test_the_text_form_names_doors_areas_and_companions_as_the_gm_reads_them(house):
     b = house.building
     den_door = next(x for x in b.barriers if x.name == "den door")
-    cellar = [x for x in b.barriers if x.name == "cellar door"]
+    cellar = b.barriers_named("cellar door")
     assert HeroAction(HeroActionKind.OPEN, barrier=den_door.index).text(house) \
         == "open den door"
-    # two doors share a name: each is written by its two areas, so it reads back as itself
+    # two doors share a name (in any case): each is written by its two areas, so it reads back
+    # as itself
     assert HeroAction(HeroActionKind.CLOSE, barrier=cellar[0].index).text(house) \
         == "close ground:A2|ground:A3"
     upper = b.find("upper-floor:A1")
@@ -150,9 +152,10 @@ def test_the_text_form_names_doors_areas_and_companions_as_the_gm_reads_them(hou
     ("spot groudn:A1", "no area 'groudn:A1' to spot", "did you mean 'ground:A1'?"),
     ("open", "'open' needs a door or window: expected e.g. 'open den door'",
      "by its name or its two areas"),
-    ("open back door", "no door or window 'back door' to open",
+    ("open back door", "no door, window, wall or link named 'back door'",
      "e.g. 'open den door'"),
-    ("close cellar door", "'cellar door' names 2 doors or windows", "by its two areas"),
+    ("close cellar door", "'cellar door' names 2 barriers: ground:A2|ground:A3, "
+     "ground:D2|ground:D3", "by its two areas, e.g. ground:A2|ground:A3"),
     ("open ground:A1|ground:B1", "cannot open: only doors and windows open and close",
      "gm break"),
     ("wait a moment", "'wait' takes nothing after it, not 'a moment'", "type 'wait' alone"),

@@ -616,7 +616,7 @@ WORDS_ALLOWED: dict[str, int] = {
     "render/terminal.py": 5,  # a drawing's blank cells
     "dice/roller.py": 2,  # a modifier's sign
     "scenario/plan.py": 2,  # a plan's wall mark; YAML's block styles (| and >)
-    "scenario/script/checks.py": 1,  # a dash between two area names
+    "world/building.py": 1,  # a dash between two area names
     "scenario/vtt_read.py": 2,  # a number's sign; the surrogate range
     "text.py": 1,  # the surrogate range
     "scenario/vtt.py": 1,  # a VTT wall's axis letter (its own code, v or h)

@@ -313,3 +313,41 @@ def test_areas_side_by_side_share_one_side_and_no_others_do(b):
     assert b.shared_edge(c2, d1) is None
     up = b.find("upper:C2")
     assert up is not None and b.shared_edge(c2, up) is None  # the stairs: another level
+
+
+def test_a_barrier_is_found_by_its_name_in_any_case_or_its_two_areas(b):
+    from fuego.errors import RuleError
+
+    side = edge(b, "ground:A3", "ground:A4")
+    assert b.barriers_named("Side  DOOR") == [side] and b.barriers_named("back door") == []
+    for ref in ("side door", " SIDE door ", "ground:A3|ground:A4", "ground:A3 ground:A4",
+                "ground:A3-ground:A4", "ground:A3,ground:A4"):
+        assert b.barrier(ref) is side, ref
+    with pytest.raises(RuleError, match=r"no door, window, wall or link named 'SID door' "
+                                        r"\(did you mean 'side door'\?\)"):
+        b.barrier("SID door")
+    with pytest.raises(RuleError, match="no area 'ground:Z9' for the barrier"):
+        b.barrier("ground:A3|ground:Z9")
+    with pytest.raises(RuleError, match="ground:A1 and ground:C1 are not neighbours"):
+        b.barrier("ground:A1 ground:C1")
+
+
+def test_a_name_several_barriers_share_is_refused_with_each_of_them():
+    from fuego.errors import RuleError
+    from fuego.world.building import Building
+    from fuego.world.places import Room
+
+    b = Building(title="twins")
+    b.add_level("ground", 0)
+    b.add_room(Room("hall", "Hall", 0))
+    for col in range(3):
+        b.add_area(col, 0, 0, "hall")
+    first = b.connect(0, 1, BarrierKind.DOOR, Structure.WOODEN_DOOR, name="Cellar door")
+    second = b.connect(1, 2, BarrierKind.DOOR, Structure.WOODEN_DOOR, name="cellar  door")
+    assert b.barriers_named("CELLAR DOOR") == [first, second]
+    with pytest.raises(RuleError) as err:
+        b.barrier("cellar door")
+    assert err.value.render() == ("'cellar door' names 2 barriers: ground:A1|ground:B1, "
+                                  "ground:B1|ground:C1 (tip: name the one you mean by its two "
+                                  "areas, e.g. ground:A1|ground:B1)")
+    assert b.barrier("A1-B1") is first and b.barrier("ground:B1|ground:C1") is second

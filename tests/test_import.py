@@ -675,3 +675,26 @@ def test_many_lights_are_listed_on_comment_lines_that_stay_short(tmp_path):
     named = " ".join(block).replace("#", " ").replace(",", " ").split()
     assert sorted(named) == sorted(f"ground:{c}{r}" for c in "ABCDEFGH" for r in range(1, 6))
     loads(text)  # still a scenario fuego reads
+
+
+@pytest.mark.parametrize(("second", "windows", "said"), [
+    # two 5-ft doors side by side on one 10-ft edge: one door, said to be a double door
+    (((4, 3), (4, 4)), (), "it and portal 1 are the two leaves of a double door on one 10-ft "
+                           "area edge, which holds one door (portal 1's)"),
+    # a window beside the door is no leaf of it; nor is a second door laid over the first
+    (((4, 3), (4, 4)), (2,), "its 10-ft edge already holds portal 1 (two portals in one area "
+                             "edge are one door or window)"),
+    (((4, 2), (4, 3)), (), "its 10-ft edge already holds portal 1"),
+])
+def test_two_portals_on_one_area_edge_are_one_door_and_a_double_door_is_called_so(
+        second, windows, said):
+    walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)], [(4, 0), (4, 8)]]
+    text, report = convert_text(vtt(walls=walls, portals=[((4, 2), (4, 3)), second]),
+                                windows=windows)
+    assert report.doors == 1 and report.skipped_portals == 1
+    b = loads(text).build(0).building
+    door = barrier(b, "ground:B2", "ground:C2")
+    assert door is not None and door.kind is BarrierKind.DOOR
+    why = [line for line in report.dropped if line.startswith("portal 2 ")]
+    assert why and f"not placed: {said}" in why[0], why
+    assert f"#   {why[0]}" in text  # the scenario's comments say it too

@@ -619,7 +619,7 @@ def test_more_problems():
         "script[3].do.spill-oil.areas[1]: ground:C1 is not next to ground:A1",
         "script[4].when.flashover: 'street' is outdoors",
         "script[5].when.all: expected a list of triggers",
-        "script[6].do.npc.name: 'Isabela' is already one of the scenario's heroes",
+        "script[6].do.npc.name: the npc 'Isabela' has the name of the hero 'Isabela'",
         "script[7].do.npc.traits.brawn",
         "script[8].every: 'once' and 'every' contradict each other",
         "script[9].do.wind: no wind 'hurricane'",
@@ -752,8 +752,9 @@ script:
     with pytest.raises(ScenarioError) as err:
         loads(text)  # it opened whichever door was read last
     message = err.value.problems[0].render()
-    assert "script[1].do[0].open: 'store door' names 2 barriers (tip: name the one you mean " \
-        "by its two areas, e.g. ground:B2-ground:C2)" in message, message
+    assert "script[1].do[0].open: 'store door' names 2 barriers: ground:B2|ground:C2, " \
+        "ground:C2|ground:C3 (tip: name the one you mean by its two areas, e.g. " \
+        "ground:B2|ground:C2)" in message, message
     scene = loads(text.replace("open: store door", "open: ground:C2-ground:C3")).build(2)
     loop.run(scene, Waiter(), rounds=1)
     gm.barrier(scene, "ground:B2|ground:C2", "open")
@@ -785,6 +786,58 @@ script:
                for line in lines), r.output
     assert any(line.startswith(f"{path}:{n + 6}: script[1].do[0].open: the opening at")
                for line in lines), r.output
+
+
+def test_fuego_check_refuses_a_blast_too_small_to_blow_a_fire_out(tmp_path):
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+    from fuego.modules.firefighting import BLAST_MIN
+
+    text = SHOP + f"""\
+script:
+  - when: {{round: 1}}
+    do:
+      - blast: {{at: ground:B1, dice: {BLAST_MIN - 1}}}
+  - when: {{round: 2}}
+    do: {{blast: {{at: ground:B1, dice: {BLAST_MIN}}}}}
+"""
+    path = tmp_path / "shop.yaml"
+    path.write_text(text, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["check", str(path)])
+    assert r.exit_code == 2, r.output  # it was fine, and the blast fizzled in round 1
+    n = len(SHOP.splitlines())
+    assert f"{path}:{n + 4}: script[0].do[0].blast.dice: a blast of {BLAST_MIN - 1} dice blows " \
+        f"no fire out: it takes {BLAST_MIN} or more (001, Extinguishing Fires) (tip: give it " \
+        f"dice: {BLAST_MIN} or more (the default)" in r.output, r.output
+    assert "script[1]" not in r.output  # the smallest blast that works is fine
+
+
+@pytest.mark.parametrize("name", ["Ana ", " ana", "ANA"])
+def test_an_npc_with_a_heros_name_but_for_case_or_spaces_is_refused(tmp_path, name):
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    script = SHOP + f"""\
+script:
+  - when: {{round: 1}}
+    do: {{npc: {{name: '{name}', at: ground:D1}}}}
+"""
+    listed = SHOP.replace("heroes:\n", f"heroes:\n  - {{name: '{name}', npc: true, "
+                                       "start: ground:D1}\n")
+    said = []
+    for n, text in enumerate([script, listed]):
+        path = tmp_path / f"{n}.yaml"
+        path.write_text(text, encoding="utf-8")
+        r = CliRunner().invoke(cli, ["check", str(path)])
+        assert r.exit_code == 2, r.output  # it played two characters of one name
+        said.append(r.output)
+    assert f"script[0].do.npc.name: the npc '{name.strip()}' has the name of the hero 'Ana': each " \
+        "character's name must be its own (tip: give the npc another name (names are " \
+        "compared in any case, spaces folded))" in said[0], said[0]
+    assert f"heroes[1].name: two characters are named 'Ana' (the other is heroes[0] " \
+        f"'{name}'); names must differ" in said[1], said[1]
 
 
 def test_a_file_without_rules_checks_its_script_against_the_default_round_limit():

@@ -362,6 +362,23 @@ def test_wounds_add_remove_move_look_and_briefing(shop):
     assert "Watchman" in out and saved()["state"]["heroes"] == state["heroes"]
 
 
+def test_the_gm_names_a_door_in_any_case_with_a_did_you_mean_and_never_one_of_two(shop):
+    out = play(["close STORE  door", "open shop dor", "quit"])
+    assert "GM: closes store door" in out  # it said "no barrier 'STORE door'"
+    assert "no door, window, wall or link named 'shop dor' (did you mean 'shop door'?)" in out
+    assert [e["gm"] for e in saved()["inputs"] if "gm" in e] == ["close ground:C1 ground:D1"]
+    # two doors of one name: the GM is told both, not given whichever was read first
+    (shop / "twins.yaml").write_text(SHOP.replace("name: shop door", "name: Store Door"),
+                                     encoding="utf-8")
+    out = play(["close store door", "open STORE dor", "quit"], scenario="twins.yaml",
+               save="t.json")
+    assert "'store door' names 2 barriers: ground:C1|ground:D1, ground:F2|ground:F3 (tip: " \
+        "name the one you mean by its two areas, e.g. ground:C1|ground:D1)" in out, out
+    # the did-you-mean is found in any case too, and the one name listed once, as first written
+    assert "named 'STORE dor' (did you mean 'store door'?); named here: store door (tip" in out
+    assert not [e for e in saved("t.json")["inputs"] if "gm" in e]
+
+
 def test_a_character_removed_at_its_own_prompt_acts_no_more(shop):
     out = play(["", "remove Bo", "", "quit"])
     assert "GM: takes Bo out of the scene" in out

@@ -256,28 +256,18 @@ def _area_named(scene: Scene, name: str, verb: str) -> int:
 
 def barrier_text(scene: Scene, index: int) -> str:
     """A door or window in an action's words: its name, or its two areas (``ground:C4|
-    ground:C5``) when another barrier has the same name."""
+    ground:C5``) when another barrier has the same name (in any case: the name is read back
+    by :meth:`fuego.world.building.Building.barriers_named`)."""
     b = scene.building
     barrier = b.barriers[index]
-    pair = f"{b.areas[barrier.a].name}|{b.areas[barrier.b].name}"
-    if barrier.name == pair or sum(x.name == barrier.name for x in b.barriers) == 1:
+    if barrier.label and len(b.barriers_named(barrier.label)) == 1:
         return barrier.name
-    return pair
+    return f"{b.areas[barrier.a].name}|{b.areas[barrier.b].name}"
 
 
 def _barrier_named(scene: Scene, name: str, verb: str) -> Barrier:
-    b = scene.building
-    low = name.lower()
-    named = [x for x in b.barriers if x.name.lower() == low]
-    found = named[0] if len(named) == 1 else None
-    if found is None and "|" in name:
-        i, j = (b.find(part.strip()) for part in name.split("|", 1))
-        found = b.between(i, j) if i is not None and j is not None else None
-    if found is None:
-        raise RuleError(f"no door or window {name!r} to {verb}" if not named
-                        else f"{name!r} names {len(named)} doors or windows",
-                        tip="name it by its name or by its two areas, e.g. "
-                            f"'{verb} {_example(scene, Names.BARRIER)}'")
+    found = scene.building.barrier(name, tip="name it by its name or by its two areas, e.g. "
+                                             f"'{verb} {_example(scene, Names.BARRIER)}'")
     if found.kind not in OPENABLE:
         raise RuleError(f"the {found.describe()} at {found.name} cannot {verb}: only doors "
                         f"and windows open and close", tip="a GM may break it: gm break ...")

@@ -40,6 +40,7 @@ from fuego.scenario.spec import (
     WreckSpec,
     check_sections,
 )
+from fuego.text import fold_name
 
 if TYPE_CHECKING:
     from enum import Enum
@@ -473,15 +474,18 @@ def _check_heroes(sections: dict, planner: Planner, problems: Problems) -> dict[
         if spec is None:  # broken, but what can be checked still is
             item = raw[i] if i < len(raw) else None
             if isinstance(item, dict) and isinstance(item.get("name"), str):
-                names.setdefault(item["name"].lower(), item["name"])
+                names.setdefault(fold_name(item["name"]), item["name"])
             if isinstance(item, dict) and _is_area_text(item.get("start")):
                 planner.area_index(item["start"], path + ("start",), what="start")
             continue
-        key = spec.name.lower()
+        key = fold_name(spec.name)  # (an NPC of a hero's name but for its spaces was played twice)
         names.setdefault(key, spec.name)
         if key in seen:
-            problems.add(path + ("name",), f"two heroes are named {spec.name!r} (the other is "
-                         f"heroes[{seen[key]}]); names must differ")
+            other = heroes[seen[key]]
+            also = "" if other is None or other.name == spec.name else f" {other.name!r}"
+            problems.add(path + ("name",), f"two characters are named {spec.name!r} (the other "
+                         f"is heroes[{seen[key]}]{also}); names must differ",
+                         tip="names are compared in any case, spaces folded: give each its own")
         seen.setdefault(key, i)
         planner.area_index(spec.start, path + ("start",), what=f"{spec.name}'s start")
     return names
@@ -578,7 +582,7 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
         registry = module_registry()
         for name in rules.modules:
             kinds.extend(getattr(registry.get(name), "action_kinds", ()))
-    names = set(heroes)
+    names = {h.lower() for h in heroes.values()}  # (as the scripted controller reads them)
     for hero, rounds in actions.items():
         path = ("actions", hero)
         if hero.lower() not in names:

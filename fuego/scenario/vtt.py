@@ -33,6 +33,7 @@ import functools
 import json
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -55,6 +56,9 @@ WALL_SHARE = 0.5
 #: The walls beyond a crop that still enclose its rooms are read this many areas out, at most.
 BEYOND = 50
 GRID_FEET = (5, 10)
+#: How far apart (areas) two portals' ends may lie and still be one double door's leaves, end
+#: to end on one line: a map maker's doors meet on the grid, or nearly.
+LEAF_SLACK = 0.1
 #: Legend characters for rooms, in order ('#' and space mean no area): those no text plan
 #: draws as a mark first (:data:`PLAN_MARKS`: ``fuego show`` draws the room with the file's own
 #: character), the marks only when those run out.
@@ -380,7 +384,9 @@ def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal]
             for e in pick:
                 taken[e] = portal
         if not placed:
-            skipped.append((portal, _why_not(portal, lay.area_units, taken, room_of, lay.strip)))
+            why = _why_not(portal, lay.area_units, taken, room_of, lay.strip,
+                           lambda p: _is_window(p, windows, doors, from_names))
+            skipped.append((portal, why))
             continue
         window = _is_window(portal, windows, doors, from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
@@ -414,12 +420,17 @@ def _inner_walls(grid, lay: _Layout, taken: dict[Edge, Portal], room_of) -> list
     return inner
 
 
-def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
+def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool,
+             window: Callable[[Portal], bool]) -> str:
     """Why a portal found no edge to stand on, in the words of the YAML's comment."""
     edges = [e for choices in _portal_choices(portal, units) for e in choices]
-    others = sorted({taken[e].number for e in edges if e in taken})
-    if others:
-        return (f"its 10-ft edge already holds portal {others[0]} (two portals in one area "
+    held = sorted({taken[e].number: taken[e] for e in edges if e in taken}.items())
+    if held:
+        number, other = held[0]
+        if not window(portal) and not window(other) and _leaves(portal, other, units):
+            return (f"it and portal {number} are the two leaves of a double door on one 10-ft "
+                    f"area edge, which holds one door (portal {number}'s)")
+        return (f"its 10-ft edge already holds portal {number} (two portals in one area "
                 "edge are one door or window)")
     cells = [cell for e in edges for cell in _edge_areas(e)]
     if any(room_of(cell) == -2 for cell in cells) and not strip:
@@ -428,6 +439,20 @@ def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
     if any(room_of(cell) == -1 for cell in cells):
         return "between a room and the outside that --no-outside dropped"
     return "no area edge near it"
+
+
+def _leaves(p: Portal, q: Portal, units) -> bool:
+    """Are two portals the leaves of one double door: on one line, end to end, no longer
+    together than an area's edge (two 5-ft doors side by side)?"""
+    (ax, ay), (bx, by) = units(p.a), units(p.b)
+    (cx, cy), (dx, dy) = units(q.a), units(q.b)
+    ends = [(ax, ay), (bx, by), (cx, cy), (dx, dy)]
+    xs, ys = [x for x, _ in ends], [y for _, y in ends]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    one_line = min(max(xs) - min(xs), max(ys) - min(ys)) <= LEAF_SLACK
+    touch = min(math.dist(e, f) for e in ends[:2] for f in ends[2:]) <= LEAF_SLACK
+    side_by_side = math.dist(*ends[:2]) + math.dist(*ends[2:]) <= span + LEAF_SLACK  # no overlap
+    return one_line and touch and side_by_side and span <= 1 + LEAF_SLACK
 
 
 def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],

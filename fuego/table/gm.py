@@ -55,21 +55,12 @@ def _area(scene: Scene, name: str) -> int:
 
 
 def find_barrier(scene: Scene, ref: str) -> Barrier:
-    """A barrier by name (``ground:C4|ground:D4``) or by its two areas (``ground:C4 ground:D4``,
-    ``C4-D4``)."""
-    b = scene.building
-    for barrier in b.barriers:
-        if barrier.name == ref:
-            return barrier
-    parts = ref.replace("|", " ").replace("-", " ").replace(",", " ").split()
-    if len(parts) == 2:
-        i, j = b.find(parts[0]), b.find(parts[1])
-        if i is not None and j is not None:
-            found = b.between(i, j)
-            if found is not None:
-                return found
-    raise RuleError(f"no barrier {ref!r}",
-                    tip="name it by its two areas, e.g. 'ground:C4 ground:D4'")
+    """A barrier by the name the map gave it, in any case (``front door``), or by its two areas
+    (``ground:C4|ground:D4``, ``ground:C4 ground:D4``, ``C4-D4``): the building's one reading
+    (:meth:`fuego.world.building.Building.barrier`), which refuses a name several barriers
+    share and lists them."""
+    return scene.building.barrier(ref, tip="name it by its name or its two areas, e.g. "
+                                           "'ground:C4 ground:D4'")
 
 
 def start_fire(scene: Scene, area: str, fd: int, *, temperature: str | None = None,

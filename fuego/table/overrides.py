@@ -121,7 +121,8 @@ def _fire_dice_arg(word: str) -> int:
 OVERRIDE_HELP = (
     "fire AREA FD [hot|regular|cold]   start a fire (or feed the one there)\n"
     "fd AREA N                         set a fire's Fire Dice (0 puts it out)\n"
-    "open|close|break AREA AREA        a door, window, wall or floor between two areas\n"
+    "open|close|break AREA AREA|NAME   a door, window, wall or floor: its two areas or its\n"
+    "                                  name (any case)\n"
     "move HERO AREA                    put a hero or NPC anywhere (back in, if escaped)\n"
     "wound HERO N [fw|dw]              N Flesh Wounds (a wound check follows); dw: Dramatic\n"
     "                                  Wounds\n"
@@ -210,8 +211,9 @@ def _check_barrier(scene: Scene, verb: Override, args: list[str]) -> str:
     from fuego.world.places import OPENABLE
 
     word, act = verb.value, _BARRIER_ACTS[verb]
-    if not args or len(args) > 2:
-        raise RuleError(f"{word} AREA AREA", tip=f"e.g. '{word} ground:C4 ground:D4'")
+    if not args:  # (a name may be any number of words: "cellar trap door")
+        raise RuleError(f"{word} AREA AREA or {word} NAME",
+                        tip=f"e.g. '{word} ground:C4 ground:D4' or '{word} front door'")
     barrier = gm.find_barrier(scene, " ".join(args))
     if act is not BarrierAct.BREAK and barrier.kind not in OPENABLE:
         raise RuleError(f"the {barrier.describe()} at {barrier.name} cannot {word}",

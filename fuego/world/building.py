@@ -23,8 +23,9 @@ from typing import Any, ClassVar
 
 import networkx as nx
 
-from fuego.errors import RuleError
+from fuego.errors import RuleError, one_of, suggest
 from fuego.rules.charts import AREA_FEET, Structure
+from fuego.text import fold_name
 from fuego.world.paths import Paths
 from fuego.world.places import (
     ALWAYS_OPEN,
@@ -152,6 +153,9 @@ class Building:
     _by_pos: dict[tuple[int, int, int], int] = field(default_factory=dict, repr=False)
     _by_name: dict[str, int] = field(default_factory=dict, repr=False)
     _room_areas: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    #: the barriers by the name the map gave them, folded (:func:`fold_name`): kept by
+    #: :meth:`connect`, the one place a name is given (play never renames a barrier)
+    _by_label: dict[str, list[int]] = field(default_factory=dict, repr=False)
     #: everything derived from the graph, told of every change (fuego.world.paths)
     paths: Paths = field(init=False, repr=False)
 
@@ -217,6 +221,8 @@ class Building:
                           locked=locked and kind is BarrierKind.DOOR, areas=self.areas)
         self.barriers.append(barrier)
         self.graph.add_edge(a, b, barrier=barrier)
+        if name:
+            self._by_label.setdefault(fold_name(name), []).append(barrier.index)
         self._built()
         return barrier
 
@@ -311,6 +317,69 @@ class Building:
         """The barrier on the edge between areas ``i`` and ``j`` (None: not neighbours)."""
         data = self.graph.get_edge_data(i, j)
         return None if data is None else data["barrier"]
+
+    # -- barriers by what a GM, a player or a script calls them --------------------------------
+    def barriers_named(self, name: str) -> list[Barrier]:
+        """The barriers the map gave the name ``name``, spaces folded and in any case
+        (``Store  Door`` is ``store door``), in index order; ``[]`` for none. The one reading
+        of a barrier's name: the table, a hero's action and a script's check all ask it."""
+        return [self.barriers[i] for i in self._by_label.get(fold_name(name), ())]
+
+    def barrier(self, ref: str, *, tip: str | None = None) -> Barrier:
+        """The one barrier ``ref`` names: the name the map gave it (:meth:`barriers_named`)
+        or its two areas (``ground:C4|ground:D4``, ``ground:C4 ground:D4``, ``C4-D4``,
+        ``C4,D4``). Otherwise a RuleError saying which: no barrier of that name (did you
+        mean ...?), a name several share (listed by their areas: name one so), an area that
+        does not exist, two areas that are not neighbours. ``tip``: the caller's own example,
+        for a name that is no barrier's."""
+        named = self.barriers_named(ref)
+        if len(named) == 1:
+            return named[0]
+        parts = self._pair_parts(ref)
+        found = [self.find(p) for p in parts]
+        i, j = found if len(found) == 2 else (None, None)
+        if i is not None and j is not None:
+            return self._between_areas(i, j)
+        if named:
+            pairs = [f"{self.areas[x.a].name}|{self.areas[x.b].name}" for x in named]
+            raise RuleError(f"{ref.strip()!r} names {len(named)} barriers: {one_of(pairs)}",
+                            tip=f"name the one you mean by its two areas, e.g. {pairs[0]}")
+        if len(parts) == 2 and ":" in ref:  # level:C4 areas, one of them wrong
+            bad = parts[found.index(None)]
+            raise RuleError(f"no area {bad!r} for the barrier"
+                            f"{suggest(bad, (a.name for a in self.areas))}",
+                            tip="name areas as level:C4 (column letter, row number)")
+        # each name once, as the map first wrote it
+        labels = sorted((self.barriers[k[0]].label for k in self._by_label.values()),
+                        key=fold_name)
+        raise RuleError(f"no door, window, wall or link named {ref.strip()!r}"
+                        f"{suggest(ref, labels, fold=fold_name)}"
+                        + (f"; named here: {one_of(labels)}" if labels else ""),
+                        tip=tip or "name a barrier by its two areas, e.g. ground:C4|ground:D4, "
+                                   "or by the name the map gives it")
+
+    def _between_areas(self, i: int, j: int) -> Barrier:
+        found = self.between(i, j)
+        if found is None:
+            raise RuleError(f"{self.areas[i].name} and {self.areas[j].name} are not "
+                            "neighbours: no barrier between them",
+                            tip="a barrier stands between two areas side by side, or one "
+                                "above the other")
+        return found
+
+    def _pair_parts(self, ref: str) -> list[str]:
+        """``ref`` cut into the two areas it may name: at a ``|``, a comma or a space, else
+        at the dash where both sides are areas (a level's name may hold dashes), else at the
+        first dash."""
+        words = ref.replace("|", " ").replace(",", " ").split()
+        if len(words) != 1:
+            return words
+        text = words[0]
+        dashes = [n for n, ch in enumerate(text) if ch == "-" and 0 < n < len(text) - 1]
+        for n in dashes:
+            if self.find(text[:n]) is not None and self.find(text[n + 1:]) is not None:
+                return [text[:n], text[n + 1:]]
+        return [text[: dashes[0]], text[dashes[0] + 1:]] if dashes else [text]
 
     def shared_edge(self, i: int, j: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
         """The side two areas side by side on one level share: its ends as (column, row) grid

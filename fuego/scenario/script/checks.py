@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from fuego.errors import FuegoError, ScenarioError, one_of, suggest
+from fuego.errors import FuegoError, RuleError, ScenarioError, one_of, suggest
 from fuego.scenario.script.words import Path
+from fuego.text import fold_name
 from fuego.world.building import Building
 from fuego.world.places import BarrierKind
 
@@ -81,18 +82,11 @@ class Reader:
                  settings: Settings | None, path: Path):
         self.b = building
         self.problems = problems
-        self.heroes = {h.lower(): h for h in heroes}
+        self.heroes = {fold_name(h): h for h in heroes}  # (as the loader compares them)
         self.settings = settings
         self.root = path
         self.npc_names: dict[str, str] = {}
         self.oil_areas: set[int] = set()
-        # a door, window, wall or link by the name the file gave it, in any case (as the table
-        # reads it: hero_actions._barrier_named)
-        self.barrier_names: dict[str, list[int]] = {}
-        for bar in building.barriers:
-            if bar.label:
-                self.barrier_names.setdefault(" ".join(bar.label.split()).lower(),
-                                              []).append(bar.index)
         self._node = 0
         self._provides: frozenset[str] | None = None
 
@@ -154,7 +148,7 @@ class Reader:
         if not isinstance(value, str) or not value.strip():
             self.add(path, f"expected a character's name, got {shorten(value)}")
             return None
-        key = value.strip().lower()
+        key = fold_name(value)
         if key in self.heroes:
             return self.heroes[key]
         if key in self.npc_names:
@@ -166,64 +160,31 @@ class Reader:
         return None
 
     def barrier(self, value: Any, path: Path, *, one: bool = False) -> int | None:
-        """A barrier by name, by its two areas (``ground:C4-ground:D4``, ``a|b``, ``[a, b]``).
-        ``one``: the name must name one barrier (an effect acts on one; a trigger hears any
-        barrier of that name, as every edge of a wall between two rooms)."""
-        named_here = self.barrier_names.get(" ".join(str(value).split()).lower(), [])
-        if one and len(named_here) > 1:
-            self.add(path, f"{value!r} names {len(named_here)} barriers",
-                     tip="name the one you mean by its two areas, e.g. "
-                         f"{self._pair(named_here[0])}")
-            return None
-        if isinstance(value, str) and named_here:
-            return named_here[0]
-        parts: list[Any] | None = None
-        if isinstance(value, list):
-            parts = value
-        elif isinstance(value, str):
-            text = value.replace("|", " ").replace(",", " ")
-            text = " ".join(text.split())
-            parts = text.split(" ") if " " in text else self._split_dash(text)
-        named = isinstance(value, str) and ":" not in value  # words, not level:C4 areas
-        if named and not (parts and len(parts) == 2
-                          and all(self.b.find(p) is not None for p in parts)):
-            self._unknown_barrier_name(str(value), path)
-            return None
-        if not parts or len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+        """A barrier by name, by its two areas (``ground:C4-ground:D4``, ``a|b``, ``[a, b]``),
+        as the building reads it (:meth:`fuego.world.building.Building.barrier`, the table's
+        reading too). ``one``: the name must name one barrier (an effect acts on one; a
+        trigger hears any barrier of that name, as every edge of a wall between two rooms)."""
+        if isinstance(value, list) and len(value) == 2 and all(isinstance(p, str) for p in value):
+            value = "|".join(p.strip() for p in value)
+        if not isinstance(value, str) or not value.strip():
             self.add(path, f"not a barrier: {shorten(value)} (name it by its two areas, e.g. "
                      "ground:C4-ground:D4, or by the name the scenario gives it)")
             return None
-        i, j = self.b.find(parts[0].strip()), self.b.find(parts[1].strip())
-        if i is None or j is None:
-            bad = parts[0] if i is None else parts[1]
-            self.add(path, f"no area {bad.strip()!r} for the barrier "
-                     f"{suggest(bad, [a.name for a in self.b.areas])}".rstrip())
+        named = self.b.barriers_named(value)
+        if named and not one:
+            return named[0].index
+        try:
+            return self.b.barrier(value, tip="name a barrier by its two areas, e.g. "
+                                             "ground:C4-ground:D4, or by the name: its entry "
+                                             "gives it").index
+        except RuleError as err:
+            self.add(path, err.message, tip=err.tip)
             return None
-        bar = self.b.between(i, j)
-        if bar is None:
-            self.add(path, f"{self.b.areas[i].name} and {self.b.areas[j].name} are not "
-                     "neighbours: no barrier between them")
-            return None
-        return bar.index
 
     def same_name(self, bar) -> set[str]:
         """The names the log gives ``bar`` and every barrier called as it is (in any case)."""
-        group = self.barrier_names.get(" ".join(bar.label.split()).lower(), []) \
-            if bar.label else []
-        return {bar.name} | {self.b.barriers[i].name for i in group}
-
-    def _pair(self, index: int) -> str:
-        bar = self.b.barriers[index]
-        return f"{self.b.areas[bar.a].name}-{self.b.areas[bar.b].name}"
-
-    def _unknown_barrier_name(self, value: str, path: Path) -> None:
-        """Words that are no area pair and no name the file gave a barrier."""
-        labels = sorted({bar.label for bar in self.b.barriers if bar.label})
-        self.add(path, f"no door, window, wall or link named {value.strip()!r}"
-                 f"{suggest(value.strip(), labels)}"
-                 + (f"; named here: {one_of(labels)}" if labels else ""),
-                 tip="name a barrier by its two areas, e.g. ground:C4-ground:D4, or by the "
-                     "name: its entry gives it")
+        group = self.b.barriers_named(bar.label) if bar.label else []
+        return {bar.name} | {x.name for x in group}
 
     def _by(self, value: Any, path: Path) -> str | None:
         """Who or what does it, as the narration names it ("the crew's axes")."""
@@ -232,15 +193,6 @@ class Reader:
                      f"crew's axes'), got {shorten(value)}")
             return None
         return value.strip()
-
-    def _split_dash(self, text: str) -> list[str]:
-        """``ground:C4-ground:D4`` -> two areas (level names may hold dashes: the split where
-        both sides are areas wins, else the first dash)."""
-        dashes = [n for n, ch in enumerate(text) if ch == "-" and 0 < n < len(text) - 1]
-        for n in dashes:
-            if self.b.find(text[:n]) is not None and self.b.find(text[n + 1:]) is not None:
-                return [text[:n], text[n + 1:]]
-        return [text[: dashes[0]], text[dashes[0] + 1:]] if dashes else [text]
 
     def integer(self, value: Any, path: Path, lo: int, hi: int, what: str) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int):

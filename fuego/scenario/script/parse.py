@@ -12,6 +12,7 @@ from fuego.scenario.script.cues import Cue, Script
 from fuego.scenario.script.parse_effects import EffectReader
 from fuego.scenario.script.parse_triggers import TriggerReader
 from fuego.scenario.script.words import ALWAYS, CONTEXT_KEYS, MAX_CUES, EffectName, Path
+from fuego.text import fold_name
 from fuego.world.building import Building
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class _Parser(TriggerReader, EffectReader):
                 (key, value), = effect.items()
                 if key == EffectName.NPC and isinstance(value, dict) and isinstance(
                         value.get("name"), str):
-                    self.npc_names.setdefault(value["name"].strip().lower(), value["name"].strip())
+                    self.npc_names.setdefault(fold_name(value["name"]), value["name"].strip())
                 if key == EffectName.SPILL_OIL:
                     areas = value.get("areas") if isinstance(value, dict) else value
                     for a in areas if isinstance(areas, list) else []:

@@ -10,6 +10,7 @@ from typing import Any
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
 from fuego.errors import one_of, suggest
+from fuego.modules.firefighting import BLAST_MIN
 from fuego.rules.charts import Rank, Temperature
 from fuego.scenario.script.checks import Reader, barrier_called, barrier_phrase, shorten
 from fuego.scenario.script.effects import (
@@ -46,6 +47,7 @@ from fuego.scenario.script.words import (
     EffectName,
     Path,
 )
+from fuego.text import fold_name
 from fuego.world.places import OPENABLE, BarrierKind
 
 
@@ -195,7 +197,14 @@ class EffectReader(Reader):
         if spec is None:
             return None
         i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
-        dice = self.integer(spec.get("dice", 4), p + ("dice",), 1, 10, "the blast's dice")
+        dice = self.integer(spec.get("dice", BLAST_MIN), p + ("dice",), 1, 10,
+                            "the blast's dice")
+        if dice is not None and dice < BLAST_MIN:  # (it would only fizzle, at run time)
+            self.add(p + ("dice",), f"a blast of {dice} dice blows no fire out: it takes "
+                     f"{BLAST_MIN} or more (001, Extinguishing Fires)",
+                     tip=f"give it dice: {BLAST_MIN} or more (the default); a blast that "
+                         "sets things alight is 'explode'")
+            return None
         if i is None or dice is None:
             return None
         return Blast(i, dice)
@@ -419,8 +428,12 @@ class EffectReader(Reader):
         if i is None or not ok:
             return None
         name = hero.name.strip()
-        if name.lower() in self.heroes:
-            self.add(p + ("name",), f"{name!r} is already one of the scenario's heroes")
+        hero_named = self.heroes.get(fold_name(name))
+        if hero_named is not None:  # (it was played as a second character of that name)
+            self.add(p + ("name",), f"the npc {name!r} has the name of the hero "
+                     f"{hero_named!r}: each character's name must be its own",
+                     tip="give the npc another name (names are compared in any case, spaces "
+                         "folded)")
             return None
         traits = hero.traits
         return NpcEffect({"name": name, "area": i, "brawn": traits.brawn,
