@@ -14,6 +14,7 @@ from fuego.engine.injury import BurnSource
 from fuego.engine.loop import SceneOver
 from fuego.engine.structure import BarrierAct
 from fuego.errors import RuleError
+from fuego.modules.firefighting import BLAST_MIN
 from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import is_fire_dice
 from fuego.table import gm
@@ -128,7 +129,7 @@ OVERRIDE_HELP = (
     "                                  Wounds\n"
     "burn HERO FD jet|magic|object|oil  fire strikes a hero (jet, magic, oil: per 10)\n"
     "explode AREA FD [RADIUS]          an explosion: hot fire on all in reach (radius 1)\n"
-    "blast AREA [DICE]                 a blast that blows out fires within 2 areas (4+ dice)\n"
+    f"blast AREA [DICE]                 a blast that blows out fires within 2 areas ({BLAST_MIN}+ dice)\n"
     "add NAME AREA [npc] [henchman|villain]  a new character (Traits 2) steps in\n"
     "remove HERO                       take a character out of the scene\n"
     "reveal [all|LEVEL|ROOM]           show the players' screen the building, a level or a room\n"
@@ -287,7 +288,7 @@ def _check_blast(scene: Scene, verb: Override, args: list[str]) -> str:
     if len(args) not in (1, 2):
         raise RuleError("blast AREA [DICE]", tip="e.g. 'blast ground:C4 4'")
     area = scene.building.area(args[0])
-    dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else 4
+    dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else BLAST_MIN
     if not is_fire_dice(dice):  # (an explosion is rated like a fire: 003)
         raise RuleError(f"the blast's dice must be 1-10, not {dice}")
     return f"blast {area.name} {dice}"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import EventKind
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
+from fuego.modules.firefighting import BLAST_MIN
 from fuego.rules.charts import Rank, Temperature
 from fuego.scenario.script.words import HERO_HERE
 from fuego.world.building import Building
@@ -146,7 +147,7 @@ class Blast(Effect):
     off: a charge set to snuff the fire, not to start one."""
 
     area: int
-    dice: int = 4
+    dice: int = BLAST_MIN  # (the least that blows a fire out)
 
     def apply(self, scene, script, cue, ctx):
         from fuego.modules.firefighting import blast
