@@ -275,3 +275,51 @@ def test_a_fire_seen_stays_in_mind_for_the_round():
     assert fresh is not None and fresh.target == b.find("ground:A1")  # (never saw it: back)
     s.round += 1  # a new round: only what she sees now
     assert ctrl.known(s, ana) == frozenset()
+
+
+DOOR_SCENE = """format: 1
+title: "The kitchen door"
+rooms:
+  hall: {name: Hall, fuel: 3}
+  kitchen: {name: Kitchen, fuel: 5}
+  corridor: {name: Corridor, fuel: 3}
+  yard: {name: Yard, outdoors: true, fuel: none, features: [exit]}
+legend: {h: hall, k: kitchen, c: corridor, y: yard}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      hkky
+      h###
+      hccy
+doors:
+  - {at: ground:A1-ground:B1, name: kitchen door}
+openings:
+  - {at: ground:C1-ground:D1}
+  - {at: ground:A3-ground:B3}
+  - {at: ground:C3-ground:D3}
+heroes:
+  - {name: Ana, traits: {panache: 3}, start: ground:A1}
+fires:
+  - {area: ground:C1, fd: 3}
+rules:
+  smoke: false
+"""
+
+
+def test_fuego_run_tells_of_the_door_opened_on_a_fire_and_the_turn_away(tmp_path):
+    """The same choice through ``fuego run``: Ana opens the kitchen door (the short way, the
+    fire behind it out of her sight), sees the kitchen burning and goes round by the hall."""
+    from click.testing import CliRunner
+
+    from fuego.cli import cli
+
+    path = tmp_path / "door.yaml"
+    path.write_text(DOOR_SCENE, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["run", str(path), "--seed", "3", "--rounds", "1"])
+    assert r.exit_code == 0, r.output
+    ana = [line.strip() for line in r.stdout.splitlines() if line.strip().startswith("Phase")
+           and ": Ana " in line]
+    assert ana[:3] == ["Phase 5: Ana opens the wooden door (kitchen door) by ground:A1 (Hall)",
+                       "Phase 5: Ana moves from ground:A1 (Hall) to ground:A2",
+                       "Phase 9: Ana moves from ground:A2 (Hall) to ground:A3"]
