@@ -323,3 +323,15 @@ def test_fuego_run_tells_of_the_door_opened_on_a_fire_and_the_turn_away(tmp_path
     assert ana[:3] == ["Phase 5: Ana opens the wooden door (kitchen door) by ground:A1 (Hall)",
                        "Phase 5: Ana moves from ground:A1 (Hall) to ground:A2",
                        "Phase 9: Ana moves from ground:A2 (Hall) to ground:A3"]
+
+
+def test_what_a_hero_saw_in_one_scene_is_not_known_in_another():
+    """A controller moved to another scene of the same building (a rewound table, a test)
+    forgets the fires seen in the first: the buildings are equal, the scenes are not."""
+    one, ana = kitchen_or_corridor()
+    ana.known_fires.add(one.building.find("ground:C1"))  # spotted in the first scene
+    ctrl = AutoController()
+    assert ctrl.known(one, ana) == {one.building.find("ground:C1")}
+    two, ana_again = kitchen_or_corridor()
+    assert two.building == one.building and two.building is not one.building
+    assert ctrl.known(two, ana_again) == frozenset()

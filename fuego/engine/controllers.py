@@ -92,9 +92,10 @@ class AutoController(Controller):
         earlier this round, still burning. A fire out of sight is not in the way to them, and
         one seen stays in their mind for the round, so a hero who turned away from it does not
         walk straight back into it."""
-        now = (scene.building, scene.round)
-        if self._round != now:
-            self._round, self._saw = now, {}
+        kept = self._round
+        if kept is None or kept[0] is not scene.building or kept[1] != scene.round:
+            # (by identity: another scene's building may be equal, its fires are not)
+            self._round, self._saw = (scene.building, scene.round), {}
         saw = self._saw.setdefault(hero.name, set())
         saw.update(fires_seen(scene, hero))
         return frozenset(i for i in saw if i in scene.fires)
