@@ -222,14 +222,16 @@ def test_ctrl_c_stops_a_two_job_forecast_and_every_worker(tmp_path):
     assert _workers_gone(proc.pid)  # no worker left running
 
 
-def _forecast_in_a_session(tmp_path, runs: int) -> subprocess.Popen:
-    """``fuego forecast tavern --runs RUNS --jobs 2`` in a session of its own (its workers
+def _forecast_in_a_session(tmp_path, runs: int, path: Path = TAVERN,
+                           *more: str) -> subprocess.Popen:
+    """``fuego forecast PATH --runs RUNS --jobs 2`` in a session of its own (its workers
     are the session's other processes)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     code = ("import sys; from fuego.cli import main; "
             "sys.argv = ['fuego'] + sys.argv[1:]; main()")
     return subprocess.Popen(
-        [sys.executable, "-c", code, "forecast", str(TAVERN), "--runs", str(runs), "--jobs", "2"],
+        [sys.executable, "-c", code, "forecast", str(path), "--runs", str(runs), "--jobs", "2",
+         *more],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
         cwd=tmp_path)
 
@@ -315,6 +317,87 @@ def test_a_worker_killed_while_it_waits_near_the_end_is_an_error_not_a_hang(tmp_
         os.kill(other[0], signal.SIGKILL)
     finally:
         _stopped_by_a_dead_worker(proc)
+
+
+def _wide_field(tmp_path: Path, side: int = 140) -> Path:
+    """A scenario of ``side`` x ``side`` areas (a little fuel, one fire, one hero): a unit's
+    counts of it pickle to some 80 kB, more than a pipe holds (64 kB on Linux)."""
+    plan = "\n".join("      " + "f" * side for _ in range(side))
+    path = tmp_path / "field.yaml"
+    path.write_text(f"""format: 1
+title: A wide field
+rooms:
+  field: {{name: Field, fuel: none}}
+legend:
+  f: field
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+{plan}
+areas:
+  ground:A1: {{fuel: 4}}
+  ground:B1: {{fuel: 4}}
+heroes:
+  - name: Ana
+    traits: {{brawn: 2, finesse: 2, wits: 2, resolve: 2, panache: 2}}
+    start: ground:C3
+fires:
+  - {{area: ground:A1, fd: 2}}
+""", encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_killed_as_it_sends_a_big_result_is_an_error_not_a_hang(tmp_path):
+    """With the forecast's process stopped, a worker that finished a unit of a big map used to
+    block writing its counts to the executor's pipe, half of them in it; killed there, the
+    executor's thread waited for the other half for ever (a hang, before the fix). The counts
+    now come back by a file and only the unit by the pipe: the workers are found waiting for
+    units, and their death is the error of a dead worker."""
+    proc = _forecast_in_a_session(tmp_path, 64, _wide_field(tmp_path), "--rounds", "5")
+    try:
+        deadline = time.monotonic() + 120
+        while len(playing := [p for p in _workers(proc) if _cpu_ticks(p) >= 5]) < 2:
+            assert time.monotonic() < deadline and proc.poll() is None, "no two workers played"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGSTOP)  # nothing reads the pipe, nothing feeds the units
+        try:
+            # (one stops sending, or waiting for units; the other waiting for the pipe's lock,
+            # or for units): both killed, the one half-way through sending among them
+            while not all(_idle(p) for p in playing):
+                assert time.monotonic() < deadline, "the workers never came to a stop"
+            for pid in playing:
+                os.kill(pid, signal.SIGKILL)
+        finally:
+            os.kill(proc.pid, signal.SIGCONT)
+    finally:
+        _stopped_by_a_dead_worker(proc)
+
+
+def test_the_counts_folder_of_a_forecast_killed_outright_goes_with_the_next_forecast():
+    """A forecast killed with kill -9 leaves its folder of counts behind; the next forecast on
+    worker processes removes it, and leaves alone the folder of one still running."""
+    import tempfile
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = Path(tempfile.gettempdir()) / f"fuego-forecast-{gone.stdout.strip()}-left"
+    alive = Path(tempfile.gettempdir()) / f"fuego-forecast-{os.getppid()}-running"
+    for folder in (dead, alive):
+        folder.mkdir(exist_ok=True)
+        (folder / "0-0.counts.part").write_bytes(b"half")
+    try:
+        result = forecast(load(str(TAVERN)), runs=4, rounds=2, jobs=2)
+        assert result.runs == 4
+        assert not dead.exists()
+        assert alive.exists()
+    finally:
+        import shutil
+
+        for folder in (dead, alive):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _cpu_ticks(pid: int) -> int:

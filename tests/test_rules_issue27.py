@@ -598,9 +598,9 @@ def test_automatic_heroes_count_a_wrecks_extra_move():
     s = scene_with(field(["bbb", "bbb"]), {"wrecks": {}}, smoke=False)
     for name in ("ground:C1", "ground:C2"):
         s.building.add_feature(area(s, name), Feature.EXIT)
-    before = exit_costs(s)[area(s, "ground:A1")]
+    before = exit_costs(s, ())[area(s, "ground:A1")]
     W.place_wreck(s, "ground:B1", "wagon")
-    after = exit_costs(s)[area(s, "ground:A1")]
+    after = exit_costs(s, ())[area(s, "ground:A1")]
     assert after == before + W.EXTRA_MOVES  # the way past the wagon costs its extra move
     ana = Hero("Ana", area(s, "ground:B2"))
     s.heroes.append(ana)

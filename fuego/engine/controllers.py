@@ -1,7 +1,8 @@
 """Who decides what heroes do: the engine asks a controller; it never prints or prompts itself.
 
-- :class:`AutoController` makes for the nearest way out, opening doors and skirting fire; it puts
-  out burning clothes first. Confused heroes stumble at random (003: the GM decides where they
+- :class:`AutoController` makes for the nearest way out, opening doors and skirting the fire the
+  hero knows of: what they see (``engine/sight.py``) and what they saw this round; it puts out
+  burning clothes first. Confused heroes stumble at random (003: the GM decides where they
   come out; fuego decides at random unless the GM does). Used by ``fuego run`` and forecasts.
 - :class:`ScriptedController` plays the actions a scenario lists per hero and round, and falls
   back to the automatic one where the script is silent.
@@ -10,11 +11,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
+from fuego.engine.sight import fires_seen
 from fuego.errors import RuleError
 from fuego.world.building import Building
 from fuego.world.places import Barrier, BarrierKind
@@ -46,10 +49,11 @@ class Controller:
         return None
 
 
-def walk_tolls(scene: Scene) -> dict[int, float]:
-    """What stepping into each area costs a walker on top of the move: its fire, and what a
-    module adds (a wreck's extra move)."""
-    tolls = {i: float(FIRE_COST_PER_DIE * fire.fd) for i, fire in scene.fires.items()}
+def walk_tolls(scene: Scene, fires: Collection[int]) -> dict[int, float]:
+    """What stepping into each area costs a walker on top of the move: the fire there, for the
+    fires in ``fires`` (the areas of those the walker knows of: :meth:`AutoController.known`),
+    and what a module adds (a wreck's extra move)."""
+    tolls = {i: float(FIRE_COST_PER_DIE * scene.fires[i].fd) for i in fires}
     for i, cost in module_tolls(scene).items():
         tolls[i] = tolls.get(i, 0.0) + cost
     return tolls
@@ -64,39 +68,61 @@ def module_tolls(scene: Scene) -> dict[int, float]:
     return extra
 
 
-def exit_costs(scene: Scene) -> list[float]:
-    """Cost from each area to the nearest exit: one per move, one more per closed door,
-    and more through fire; walls and closed windows cannot be walked through
-    (:meth:`fuego.world.paths.Paths.exit_costs`)."""
-    return scene.building.paths.exit_costs(walk_tolls(scene))
+def exit_costs(scene: Scene, fires: Collection[int]) -> list[float]:
+    """Cost from each area to the nearest exit for a walker who knows of the fires in
+    ``fires``: one per move, one more per closed door, and more through those fires; walls and
+    closed windows cannot be walked through (:meth:`fuego.world.paths.Paths.exit_costs`)."""
+    return scene.building.paths.exit_costs(walk_tolls(scene, fires))
 
 
 class AutoController(Controller):
-    """Heroes who want out: clothes first, then the cheapest way to an exit."""
+    """Heroes who want out: clothes first, then the cheapest way to an exit, as far as they
+    know where the fire is."""
 
     def __init__(self) -> None:
         self._building: Building | None = None  # the building the tolls were read in
         self._seen: tuple | None = None  # and the scene's state they were read at
-        self._tolls: dict[int, float] = {}
+        self._tolls: dict[frozenset[int], dict[int, float]] = {}  # by the fires known
+        self._round: tuple[Building, int] | None = None  # the round ``_saw`` is of
+        self._saw: dict[str, set[int]] = {}  # the fires each hero has seen this round
 
-    def _read_tolls(self, scene: Scene) -> dict[int, float]:
+    def known(self, scene: Scene, hero: Hero) -> frozenset[int]:
+        """The areas of the fires ``hero`` knows of: those they see now (their sight, hidden
+        fires they spotted included: :func:`fuego.engine.sight.fires_seen`) and those they saw
+        earlier this round, still burning. A fire out of sight is not in the way to them, and
+        one seen stays in their mind for the round, so a hero who turned away from it does not
+        walk straight back into it."""
+        kept = self._round
+        if kept is None or kept[0] is not scene.building or kept[1] != scene.round:
+            # (by identity: another scene's building may be equal, its fires are not)
+            self._round, self._saw = (scene.building, scene.round), {}
+        saw = self._saw.setdefault(hero.name, set())
+        saw.update(fires_seen(scene, hero))
+        return frozenset(i for i in saw if i in scene.fires)
+
+    def _read_tolls(self, scene: Scene, hero: Hero) -> dict[int, float]:
         # The heroes read the fires once a phase, and again when a barrier changed or a fire
         # started or went out (a fire growing within the phase is seen from the next one);
-        # the building's paths keep the walk for the tolls last asked.
+        # heroes who know of the same fires share the tolls, so the building's paths keep
+        # one walk for them.
         b = scene.building
         seen = (scene.round, scene.phase, b.version, scene.next_fire_id, len(scene.fires))
         if self._building is not b or self._seen != seen:
-            self._building, self._seen, self._tolls = b, seen, walk_tolls(scene)
-        return self._tolls
+            self._building, self._seen, self._tolls = b, seen, {}
+        known = self.known(scene, hero)
+        tolls = self._tolls.get(known)
+        if tolls is None:
+            tolls = self._tolls[known] = walk_tolls(scene, known)
+        return tolls
 
-    def _exit_costs(self, scene: Scene) -> list[float]:
-        return scene.building.paths.exit_costs(self._read_tolls(scene))
+    def _exit_costs(self, scene: Scene, hero: Hero) -> list[float]:
+        return scene.building.paths.exit_costs(self._read_tolls(scene, hero))
 
     def costs_for(self, scene: Scene, hero: Hero, at: list[int]) -> list[float]:
         """Cost from each of the areas ``at`` to where ``hero`` is heading: the nearest way
         out (a plan's controller heads elsewhere by overriding this). Only what those areas
         need is walked: a 100,000-area map is not walked whole for each hero's step."""
-        return scene.building.paths.exit_costs_at(self._read_tolls(scene), at)
+        return scene.building.paths.exit_costs_at(self._read_tolls(scene, hero), at)
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """Burning clothes first (the hero's own, then a companion's); a confused hero wanders;
@@ -115,7 +141,8 @@ class AutoController(Controller):
         if best is not None:
             return best
         if hero.area in scene.fires:  # no way out: at least get out of the flames
-            safe = [a for a in moves if a.target not in scene.fires]
+            known = self.known(scene, hero)
+            safe = [a for a in moves if a.target not in known]
             if safe:
                 return safe[0]
         smother = by_kind.get(HeroActionKind.SMOTHER)
@@ -125,20 +152,21 @@ class AutoController(Controller):
 
     def _best_step(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """The legal move (or the opening of a closed door) into a neighbour nearer where the
-        hero heads, cheapest counting the fire in it and a module's extra tolls (ties: the
-        lower area); None if no neighbour is nearer."""
+        hero heads, cheapest counting the fire in it (if the hero knows of it) and a module's
+        extra tolls (ties: the lower area); None if no neighbour is nearer."""
         # Only the neighbours a step goes to are costed: the walk need not reach the room
         # behind a wall or the level below the floor (often the far end of the building).
         ways = [(j, act) for j, barrier in scene.building.neighbours(hero.area)
                 if (act := _step(j, barrier)) is not None]
         here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in ways)])
         best: tuple[float, int, HeroAction] | None = None
+        known = self.known(scene, hero)
         extra = module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
         for (j, act), on in zip(ways, beyond):
             if on >= here:
                 continue
             # The way on from j, plus the fire in j itself: its cost counts only what lies beyond.
-            fire = scene.fires.get(j)
+            fire = scene.fires.get(j) if j in known else None
             through = on + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
             if extra:
                 through += extra.get(j, 0.0)

@@ -1,15 +1,16 @@
 """Plans a GM picks for the heroes of a forecast: what each hero tries to do in the fire.
 
 - ``flee``: make for the nearest way out (the automatic heroes of ``fuego run``,
-  :class:`~fuego.engine.controllers.AutoController`);
+  :class:`~fuego.engine.controllers.AutoController`), skirting the fire they know of;
 - ``fight``: smother the nearest fire while they can (until one more Dramatic Wound would
   cripple or knock them out), then flee; with no fire left to reach they leave;
 - ``rescue:NPC``: go to the named NPC, then out together (the NPC flees on its own plan);
 - ``hold``: stay put (putting out their own burning clothes).
 
-:class:`PlanController` plays them, reusing the automatic heroes' way of walking (doors, fire
-in the way) towards another goal; a scenario's ``actions:`` still win where given
-(:class:`~fuego.engine.controllers.ScriptedController` falls back to the plan).
+:class:`PlanController` plays them, reusing the automatic heroes' way of walking (doors, the
+fire in the way that they know of: ``AutoController.known``) towards another goal; a
+scenario's ``actions:`` still win where given (:class:`~fuego.engine.controllers.ScriptedController`
+falls back to the plan).
 :func:`parse_plans` reads the GM's words (``fight``, ``Isabela=rescue:Mother Hettie``).
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from fuego.engine.controllers import AutoController, walk_tolls
+from fuego.engine.controllers import AutoController
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, may_smother
 from fuego.errors import FuegoError
 
@@ -145,18 +146,13 @@ class PlanController(AutoController):
         super().__init__()
         self.plans = plans
         self._goal: list[int] | None = None
-        self._goal_tolls: tuple[tuple, dict[int, float]] | None = None
         self._reached: set[str] = set()
 
     def costs_for(self, scene: Scene, hero: Hero, at: list[int]) -> list[float]:
         if self._goal is None:
             return super().costs_for(scene, hero, at)
-        b = scene.building
-        key = (tuple(self._goal), scene.round, scene.phase, b.version,
-               tuple(sorted((i, f.fd) for i, f in scene.fires.items())))
-        if self._goal_tolls is None or self._goal_tolls[0] != key:
-            self._goal_tolls = (key, walk_tolls(scene))  # (read once: the walk is kept for them)
-        return b.paths.costs_to_at(self._goal, self._goal_tolls[1], at)
+        # the same tolls as the way out (the fire this hero knows of, read once a phase)
+        return scene.building.paths.costs_to_at(self._goal, self._read_tolls(scene, hero), at)
 
     def _toward(self, scene: Scene, hero: Hero, legal: list[HeroAction],
                 goal: list[int]) -> HeroAction | None:

@@ -2,7 +2,8 @@
 
 Every output the players read (the players' screen, ``fuego map`` and ``fuego export`` without
 ``--gm``, the table's "GM only" notes) and every rule that asks what a hero sees (spotting a
-hidden fire) reads :func:`hero_sight`, :func:`players_sight` or :func:`why_unseen`.
+hidden fire; the automatic heroes' way out, ``AutoController.known``) reads :func:`hero_sight`,
+:func:`players_sight`, :func:`why_unseen` or :func:`fires_seen`.
 
 fuego's reading, over the building's 10-ft areas:
 
@@ -239,8 +240,9 @@ def _spot_lost(scene: Scene, hero: Hero, area: int) -> bool:
     return False
 
 
-def look(scene: Scene, hero: Hero, area: int) -> Look:
-    """How well ``hero`` sees ``area`` now, and why not (spotted fires aside)."""
+def look(scene: Scene, hero: Hero, area: int, roofs: set[int] | None = None) -> Look:
+    """How well ``hero`` sees ``area`` now, and why not (spotted fires aside); ``roofs``: the
+    flashed-over roofs (:func:`_roofs`) where the caller looks at many areas."""
     if hero.status is Status.KNOCKED_OUT:
         return Look(Seen.NOT, Unseen.KNOCKED_OUT)
     if hero.status is Status.DEAD:
@@ -251,19 +253,19 @@ def look(scene: Scene, hero: Hero, area: int) -> Look:
     if other_level and got.why is Unseen.OUT_OF_SIGHT:
         got = Look(Seen.NOT, Unseen.OTHER_LEVEL, got.line)
     if got.seen is not Seen.CLEAR and other_level and _outdoors(scene, hero.area):
-        outside = _from_outside(scene, hero, area, None, _roofs(scene))
+        outside = _from_outside(scene, hero, area, None, _roofs(scene) if roofs is None else roofs)
         if outside.seen > got.seen:
             got = outside
     return got
 
 
-def sees_fire(scene: Scene, hero: Hero, area: int) -> bool:
+def sees_fire(scene: Scene, hero: Hero, area: int, roofs: set[int] | None = None) -> bool:
     """Does ``hero`` see the fire in ``area`` (in view, or spotted)? One look, not the whole
     sight: what the spot rule asks of the few fires near a hero; it agrees with
     :func:`hero_sight`'s ``fires`` (both are made of :func:`look`'s parts)."""
     if area not in scene.fires or hero.status not in WATCHING:
         return False
-    return area in hero.known_fires or look(scene, hero, area).seen is not Seen.NOT
+    return area in hero.known_fires or look(scene, hero, area, roofs).seen is not Seen.NOT
 
 
 def why_unseen(scene: Scene, hero: Hero, area: int) -> Unseen | None:
@@ -290,10 +292,11 @@ class SightCache:
     spotted. Nothing tells it of a change: the key is read afresh at each ask, so whatever
     changes that state (a rule, a module, the GM's hand, a replayed save) is seen."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_kept", "_fires")
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[tuple, HeroSight]] = {}
+        self._fires: dict[str, tuple[tuple, frozenset[int]]] = {}
 
     @staticmethod
     def key(scene: Scene, hero: Hero) -> tuple:
@@ -314,10 +317,32 @@ class SightCache:
         self._kept[hero.name] = (key, got)
         return got
 
+    def fires_of(self, scene: Scene, hero: Hero) -> frozenset[int]:
+        """The fires ``hero`` sees now (:func:`fires_seen`), kept for the same key."""
+        key = self.key(scene, hero)
+        whole = self._kept.get(hero.name)
+        if whole is not None and whole[0] == key:
+            return whole[1].fires
+        known = self._fires.get(hero.name)
+        if known is not None and known[0] == key:
+            return known[1]
+        roofs = _roofs(scene) if _outdoors(scene, hero.area) else None  # (once for all fires)
+        got = frozenset(i for i in scene.fires if sees_fire(scene, hero, i, roofs))
+        self._fires[hero.name] = (key, got)
+        return got
+
 
 def hero_sight(scene: Scene, hero: Hero) -> HeroSight:
     """What ``hero`` sees now (:class:`HeroSight`), kept by the scene's :class:`SightCache`."""
     return scene.sight.of(scene, hero)
+
+
+def fires_seen(scene: Scene, hero: Hero) -> frozenset[int]:
+    """The areas of the fires ``hero`` sees now (in view, or spotted): :func:`hero_sight`'s
+    ``fires``, but asked of each fire alone (:func:`sees_fire`) unless the whole sight is
+    kept. What the automatic heroes read at every step: the fires are fewer than the areas in
+    view (a whole sight from a new area draws a line to every area of an open field)."""
+    return scene.sight.fires_of(scene, hero)
 
 
 def _hero_sight(scene: Scene, hero: Hero) -> HeroSight:

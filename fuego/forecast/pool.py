@@ -12,6 +12,14 @@ counts its Ctrl-Cs itself (:class:`~fuego.forecast.interrupts.Interrupts`), so n
 where Python drops the :class:`KeyboardInterrupt` (a garbage collector's callback, a
 ``__del__``). A worker dies with its parent however that ends (Linux), so none is left behind.
 
+A unit's counts come back by a file in a directory of the forecast's own (``_play``), and
+only the unit itself by the executor's pipe: a message that small is written to the pipe whole
+or not at all. A worker killed half-way through sending a bigger one (a map of thousands of
+areas: the counts of one unit run past the pipe's buffer) left half a message on the pipe, and
+the executor's thread waited for its rest for ever, holding the forecast with it. The
+directory goes with the forecast; one left by a forecast killed outright (``kill -9``) is
+removed by the next one (:func:`_sweep`).
+
 A worker that dies (out of memory, ``kill -9``), whatever it was doing, breaks the executor:
 it starts none in its place, ends the others, and every unit not back fails with
 ``BrokenProcessPool``, a FuegoError here. The forecast never waits on the executor without a
@@ -24,9 +32,11 @@ workers :data:`STOP_WAIT` seconds to exit and kills the rest (docs/reliability.m
 from __future__ import annotations
 
 import contextlib
+import os
 import pickle
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -67,7 +77,7 @@ def _on_interrupt(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
 
-def _init_worker(blob: bytes, done: Any) -> None:
+def _init_worker(blob: bytes, done: Any, back: str) -> None:
     signal.signal(signal.SIGINT, _on_interrupt)
     # a worker dies at once of SIGTERM (the executor's terminate) and SIGHUP, whatever its parent
     # installed before forking (held until now: _stops_held), and dies with its parent however
@@ -80,13 +90,12 @@ def _init_worker(blob: bytes, done: Any) -> None:
     _GUARD.stop = _GUARD.playing = False
     _WORKER["variants"] = pickle.loads(blob)
     _WORKER["done"] = done
+    _WORKER["back"] = back
 
 
 def _die_with_parent() -> None:
     """Linux: the kernel sends this worker SIGKILL when its parent dies (``PR_SET_PDEATHSIG``),
     so no worker outlives a forecast killed without a chance to stop them."""
-    import os
-
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -103,14 +112,27 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
-def _play(unit: Unit) -> tuple[Unit, Counts]:
+def _play(unit: Unit) -> Unit:
+    """Play ``unit``; its counts go to its file in the forecast's directory (written aside and
+    renamed: the file is whole or absent), and the unit alone goes back on the executor's pipe
+    (the module docstring: a result that small is never half-sent)."""
     done = _WORKER["done"]
 
     def each() -> None:
         with done.get_lock():
             done.value += 1
 
-    return unit, play_unit(_WORKER["variants"], unit, each=each, guard=_GUARD)
+    counts = play_unit(_WORKER["variants"], unit, each=each, guard=_GUARD)
+    path = counts_file(_WORKER["back"], unit)
+    with open(path + ".part", "wb") as fh:  # (between this forecast's processes: no input)
+        pickle.dump(counts, fh, pickle.HIGHEST_PROTOCOL)
+    os.replace(path + ".part", path)
+    return unit
+
+
+def counts_file(back: str, unit: Unit) -> str:
+    """Where a worker leaves the counts of ``unit`` in the directory ``back``."""
+    return os.path.join(back, f"{unit.variant}-{unit.start}.counts")
 
 
 # -- in the forecast's process --------------------------------------------------------------------
@@ -136,17 +158,20 @@ class ProcessPool:
         from concurrent.futures.process import BrokenProcessPool
 
         blob = _pickled(variants)
-        with counted_interrupts() as interrupts:
+        _sweep()
+        with counted_interrupts() as interrupts, \
+                tempfile.TemporaryDirectory(prefix=f"{_FOLDER}{os.getpid()}-") as folder:
             ctx = multiprocessing.get_context(self._start_method())
             done = ctx.Value("q", 0)
-            back = _Returns(units, totals, progress, done)
+            back = _Returns(units, totals, progress, done, folder)
             workers = _Workers()
             # a Ctrl-C is raised at the next tick, whether it came meanwhile or earlier and
             # was dropped: never inside the executor's waits or locks (a future's lock left
             # held would stop the executor's thread for good)
             with interrupts.deferred():
                 executor = ProcessPoolExecutor(min(self.jobs, len(units)), mp_context=ctx,
-                                               initializer=_init_worker, initargs=(blob, done))
+                                               initializer=_init_worker,
+                                               initargs=(blob, done, folder))
                 grace = 0.0  # (after an error or a stop the workers are killed at once)
                 try:
                     with _stops_held():  # (the executor starts its workers as units come)
@@ -180,6 +205,36 @@ class ProcessPool:
             return self.start_method
         linux = sys.platform.startswith("linux")
         return "fork" if linux and threading.active_count() == 1 else "spawn"
+
+
+#: The start of the name of a forecast's directory of counts (then its process id).
+_FOLDER = "fuego-forecast-"
+
+
+def _sweep() -> None:
+    """Remove the directories of counts of forecasts that were killed outright: those whose
+    process is gone (at most a unit's counts or two were in them)."""
+    import shutil
+
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            pid = entry.name[len(_FOLDER):].partition("-")[0]
+            if (entry.name.startswith(_FOLDER) and pid.isdigit()
+                    and entry.is_dir(follow_symlinks=False) and not _running(int(pid))):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (another user's counts: it does)."""
+    if pid <= 0:  # (0 would ask this process's whole group)
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _pickled(variants: Sequence[Variant]) -> bytes:
@@ -227,8 +282,6 @@ class _Workers:
 
     def interrupt(self) -> None:
         """SIGINT to each: it stops its run and sends back the runs it finished."""
-        import os
-
         for child in self.alive():
             if child.pid:  # (never 0: that would be this process's whole group)
                 with contextlib.suppress(OSError):
@@ -260,15 +313,21 @@ class _Returns:
     so far shown (``done``: the workers' shared count)."""
 
     def __init__(self, units: Sequence[Unit], totals: list[Counts], progress: Progress | None,
-                 done: Any) -> None:
+                 done: Any, folder: str) -> None:
         self.units, self.totals, self.progress, self.done = units, totals, progress, done
+        self.folder = folder  # where the workers leave each unit's counts
         self.runs = sum(u.runs for u in units)
-        self.pending: set[Future[tuple[Unit, Counts]]] = set()  # the units not back yet
+        self.pending: set[Future[Unit]] = set()  # the units not back yet
         self.added = 0
 
-    def add(self, unit: Unit, counts: Counts) -> None:
-        """One unit's counts into its variant's totals (integer sums: the order they come
-        back in is no matter)."""
+    def add(self, future: Future[Unit]) -> None:
+        """One unit's counts, from the file its worker left, into its variant's totals (integer
+        sums: the order they come back in is no matter). The unit's exception is raised."""
+        unit = future.result()
+        path = counts_file(self.folder, unit)
+        with open(path, "rb") as fh:
+            counts: Counts = pickle.load(fh)
+        os.unlink(path)
         self.totals[unit.variant].add(counts)
         self.added += counts.runs
 
@@ -288,7 +347,7 @@ class _Returns:
             finished, self.pending = wait(self.pending, timeout=tick,
                                           return_when=FIRST_COMPLETED)
             for future in finished:
-                self.add(*future.result())
+                self.add(future)
             self.show()
             check()
 
@@ -312,6 +371,6 @@ class _Returns:
                 for future in finished:
                     # (cancelled, or the executor broke: a worker stopped between runs)
                     with contextlib.suppress(Exception):
-                        self.add(*future.result())
+                        self.add(future)
         except KeyboardInterrupt:
             pass  # a second Ctrl-C where SIGINT's handler is not the forecast's
