@@ -24,6 +24,7 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
 from fuego.table.gm import GM_ACTOR, Shown
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -49,10 +50,6 @@ _ENDING_VALUES = frozenset(e.value for e in Ending)
 
 
 # -- small words --------------------------------------------------------------------------------
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def _count(n: int, one: str, many: str | None = None) -> str:
     """Like :func:`plural` but ``no fire`` for zero."""
     return f"no {one}" if not n else plural(n, one, many)

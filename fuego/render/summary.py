@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.render.phrases import ENDING_WORDS, listing, place, plural
+from fuego.render.phrases import ENDING_WORDS, listing, place
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.loop import Outcome

@@ -37,10 +37,11 @@ from fuego.modules.fire_breaks import cleared_by_area
 from fuego.modules.wrecks import burning_wrecks
 from fuego.render.changes import Changes
 from fuego.render.map_style import Drawn, barrier_state, initials  # (as fuego map says them)
-from fuego.render.players import say
+from fuego.render.players import named_room, say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
 from fuego.table.overrides import Override
+from fuego.words import plural
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
     if hero.confused:
         out.append("confused")
     if hero.breath:
-        out.append(f"holding breath ({hero.breath} round{'s' if hero.breath != 1 else ''})")
+        out.append(f"holding breath ({plural(hero.breath, 'round')})")
     if hero.crippled and hero.status is not Status.DEAD:
         out.append("crippled")
     return out
@@ -205,7 +206,8 @@ def _hero_row(scene: Scene, hero: Hero, letters: dict[str, str]) -> dict[str, An
     return {
         "name": hero.name, "initials": letters[hero.name], "npc": hero.npc,
         "status": hero.status.value,
-        "where": "out of the building" if out else b.rooms[area.room].name,
+        # the exit's own place: a village square or a ship's deck is not "out of the building"
+        "where": f"got out into {named_room(area.room, b)}" if out else b.rooms[area.room].name,
         "area": area.name,
         "flesh": hero.flesh, "dramatic": hero.dramatic, "knocked_out_at": hero.knocked_out_at,
         "conditions": _conditions(scene, hero),
@@ -450,7 +452,7 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
         me["key"] = next((k for k, h in player_heroes(scene).items() if h is hero), "")
         me["sees"] = ("nothing: " + me["status"].replace("-", " ")
                       if hero.status not in WATCHING else
-                      f"{len(sight.fires)} fire{'s' if len(sight.fires) != 1 else ''}")
+                      plural(len(sight.fires), "fire"))
         view["hero"] = me
         view["heroes"] = [me] + [row for row in view["heroes"] if row["name"] != hero.name]
         for lv in view["levels"]:
