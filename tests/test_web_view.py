@@ -29,6 +29,7 @@ from fuego.web.view import (
     observers,
     players_view,
     revealed,
+    ruin,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -887,3 +888,20 @@ def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
         hero.status = Status.ESCAPED
         row = next(r for r in players_view(scene)["heroes"] if r["name"] == hero.name)
         assert row["where"] == words
+
+
+def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():
+    # (the village's heroes stand in its fields and lanes: "still inside" was wrong there)
+    from fuego.engine.heroes import Status
+    from fuego.render.summary import summarize
+
+    scene = _campaign_scene("village.yaml")
+    b = scene.building
+    standing, down = scene.heroes[0], scene.heroes[1]
+    field = [a.index for a in b.areas if a.room == "field"]
+    standing.area, down.area = field[0], field[1]
+    down.status = Status.KNOCKED_OUT
+    fates = {h["name"]: h["fate"] for h in ruin(scene)["heroes"]}
+    assert (fates[standing.name], fates[down.name]) == ("still in the open", "knocked out in the open")
+    text = "\n".join(summarize(scene))
+    assert f"{standing.name}: out in the open at {b.areas[field[0]].name} (Wheat Field)" in text

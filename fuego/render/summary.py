@@ -136,7 +136,9 @@ def _fate(scene: Scene, hero: Hero, escaped_at: dict, fell: dict) -> str:
         word = "knocked out" if hero.status is Status.KNOCKED_OUT else "died"
         died = fell.get(hero.name)
         return f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
-    return f"still inside at {place(b.areas[hero.area].name, b)}"
+    # as the forecast counts them: inside the building, or standing out in the open
+    where = "out in the open" if b.room_of(hero.area).outdoors else "still inside"
+    return f"{where} at {place(b.areas[hero.area].name, b)}"
 
 
 def _wounds(hero: Hero) -> list[str]:

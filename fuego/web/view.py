@@ -372,9 +372,11 @@ def player_heroes(scene: Scene) -> dict[str, Hero]:
     return out
 
 
-def _fate(hero: Hero) -> str:
+def _fate(scene: Scene, hero: Hero) -> str:
+    # where the hero stands: inside the building, or out in a village's fields or on a deck
+    where = "in the open" if scene.building.room_of(hero.area).outdoors else "inside"
     return {Status.ESCAPED: "got out", Status.DEAD: "died", Status.KNOCKED_OUT:
-            "knocked out inside", Status.ACTIVE: "still inside"}[hero.status]
+            f"knocked out {where}", Status.ACTIVE: f"still {where}"}[hero.status]
 
 
 def ruin(scene: Scene) -> dict[str, Any]:
@@ -398,7 +400,7 @@ def ruin(scene: Scene) -> dict[str, Any]:
     return {
         "burned": sum(1 for a in b.areas if a.burned_out), "areas": len(b.areas),
         "burning": len(scene.fires), "rooms": rooms,
-        "heroes": [{"name": h.name, "npc": h.npc, "fate": _fate(h)} for h in scene.heroes],
+        "heroes": [{"name": h.name, "npc": h.npc, "fate": _fate(scene, h)} for h in scene.heroes],
     }  # fmt: skip
 
 
