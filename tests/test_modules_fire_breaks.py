@@ -54,7 +54,7 @@ def test_summary_for_the_check_command():
     assert plan["areas"][0] == {"area": "ground:A1", "from": "woods", "to": "vineyard",
                                 "class": "light", "cost": 1, "fuel": [7, 2]}
     assert plan["areas"][2]["from"] == "brush" and plan["areas"][2]["fuel"] == [3, 0]
-    assert FB.summary_line(s) == ("fire breaks: 3 of 3 factor(s) spent on 3 area(s) (ground:A1 "
+    assert FB.summary_line(s) == ("fire breaks: 3 of 3 factors spent on 3 areas (ground:A1 "
                                   "woods -> vineyard, ground:B1 woods -> vineyard, ground:C1 "
                                   "brush -> clear)")
     assert FB.summary(scene_with(field(["w"]), {})) is None
@@ -66,7 +66,7 @@ def test_problems_are_reported_not_spent():
     problems = _plan(s)["problems"]
     assert any("no room or area of that name" in p for p in problems)
     assert any("ground:C1 is indoors" in p for p in problems)
-    assert any("costs 4 factor(s) but only 1" in p for p in problems)
+    assert any("costs 4 factors, more than the 1 available" in p for p in problems)
     with pytest.raises(FuegoError):
         module_of(s, FB.FireBreaks).scene_start(s)
 

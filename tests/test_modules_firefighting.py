@@ -124,6 +124,7 @@ def test_sand_needs_no_roll_and_runs_out():
     before = s.roller.getstate()
     hero_perform(s, ana, read_action(s, ana, "sand ground:C1"))
     assert fire.fd == 3 and s.roller.getstate() == before
+    assert "(0 loads left)" in module_events(s, "firefighting")[0].data["text"]
     assert K.SAND not in {a.kind for a in options(s, ana)}
 
 

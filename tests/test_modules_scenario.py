@@ -82,12 +82,12 @@ def test_bad_terrain_and_bad_module_options_are_scenario_problems():
 
 def test_fuego_check_reports_the_fire_break_spend():
     sc = loads(ORCHARD)
-    assert check_note(sc) == (" Fire breaks: 1 of 2 factor(s) spent on 1 area(s) "
+    assert check_note(sc) == (" Fire breaks: 1 of 2 factors spent on 1 area "
                               "(ground:B2 orchard -> clear).")
     over = loads(ORCHARD.replace("factors: 2", "factors: 0"))
     with pytest.raises(ScenarioError) as exc:
         check_note(over)
-    assert "costs 1 factor(s) but only 0 are available" in str(exc.value)
+    assert "costs 1 factor, more than the 0 available" in str(exc.value)
     assert check_note(loads(ORCHARD.replace("    fire-breaks: {factors: 2, areas: "
                                             "{ground:B2: clear}}\n", ""))) == ""
 
@@ -98,7 +98,7 @@ def test_the_check_command_prints_it(tmp_path):
     path = tmp_path / "orchard.yaml"
     path.write_text(ORCHARD)
     result = CliRunner().invoke(check, [str(path)])
-    assert result.exit_code == 0 and "Fire breaks: 1 of 2 factor(s) spent" in result.output
+    assert result.exit_code == 0 and "Fire breaks: 1 of 2 factors spent" in result.output
     path.write_text(ORCHARD.replace("factors: 2", "factors: 0"))
     result = CliRunner().invoke(check, [str(path)])
     assert result.exit_code == 2

@@ -126,6 +126,21 @@ def test_fires_on_mud_die_after_a_d6_of_rounds_unless_incendiary():
     assert out[-1].data["reason"] == "died out on the mud" and mud.state.value == "out"
 
 
+def test_the_weather_and_a_dying_fire_read_as_words():
+    # the option words (very-dry, deep-snow) are read out, not their spelling in the file
+    s = scene_with(field(["bbb"]), {"weather": {"ec": "very-dry", "rain": "heavy",
+                                                "ground": "deep-snow"}}, faces=[1], smoke=False)
+    w = module_of(s, Weather)
+    w.scene_start(s)
+    said = [e.data["text"] for e in s.log if e.kind is EventKind.WEATHER]
+    assert said == ["Weather: very dry (EC DRM +2); rain: heavy; ground: deep snow"]
+    s.round = 1
+    s.start_fire(0, 3, Cause.GM)
+    w.end_of_round(s)
+    assert module_events(s, "weather")[-1].data["text"] == ("on deep snow the fire will die by itself in "
+                                                 "1 round")
+
+
 @pytest.mark.parametrize("options,message", [
     ({"month": 13}, "rules.modules.weather.month: expected a month (jan ... dec or 1-12), got 13"),
     ({"rain": "drizzle"}, "rules.modules.weather.rain: expected one of none, light, moderate, "

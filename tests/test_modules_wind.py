@@ -195,6 +195,7 @@ def test_a_fire_jumps_a_road_on_the_wind():
     w.end_of_round(s)
     e = module_events(s, "wind")[-1]
     assert (e.data["need"], e.data["success"]) == (10, True)
+    assert e.data["text"].startswith("the fire tries to jump 1 area on the wind to ")
     assert area(s, "C1") in s.fires
 
 

@@ -246,7 +246,7 @@ def test_quiet_and_verbose():
 def test_phase_prefix_only_inside_the_phases():
     assert told(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
     assert narrate(SAMPLES[K.FIRE_OUT]) == "The fire in ground:A2 burns out: its fuel is spent"
-    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes inside"
+    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes in play"
 
 
 def test_room_names_from_the_building():
@@ -361,12 +361,12 @@ def test_a_fire_a_module_starts_says_what_started_it():
     assert narrate(bare) == "ground:F3 catches fire (FD 1, wind)"  # was "(FD 1, module)"
 
 
-def test_a_scene_ended_with_heroes_inside_says_so_in_words():
+def test_a_scene_ended_with_heroes_in_play_says_so_in_words():
     end = ev(K.SCENE_END, 1, END_PHASE, rounds=1, why="gm-ended", burning=4, burned_out=0,
              heroes={"Isabela": "active", "Bjorn": "knocked-out", "Ana": "escaped"})
     said = narrate(end)
     assert said is not None
-    assert said.endswith("; Isabela still inside, Bjorn knocked out, Ana escaped")
+    assert said.endswith("; Isabela still in play, Bjorn knocked out, Ana escaped")
 
 
 @pytest.mark.parametrize(("actor", "said"), [

@@ -108,7 +108,7 @@ def test_round_trigger_fires_at_the_start_of_that_round_once():
 def test_fire_reaches_an_area_and_fire_in_room():
     s = scripted([
         {"name": "hall", "when": {"fire-reaches": "ground:E2"},
-         "do": {"say": "{area} in the {room}, FD {fd}"}},
+         "do": {"say": "{area} in {room}, FD {fd}"}},
         {"name": "room", "when": {"fire-in-room": "bedroom"}, "do": {"say": "upstairs: {area}"}},
     ])
     s.script.check(s, When.PHASE)
@@ -157,7 +157,7 @@ def test_hero_enters_an_area_a_room_and_a_named_hero():
     s = scripted([
         {"name": "area", "when": {"hero-enters": "ground:B1"}, "do": {"say": "{hero} at {area}"}},
         {"name": "room", "when": {"hero-enters": {"room": "hall", "hero": "tomas"}},
-         "do": {"say": "Tomas in the {room}"}},
+         "do": {"say": "Tomas in {room}"}},
     ])
     isabela, tomas = s.heroes
     move(s, isabela, area(s, "ground:B1"))
@@ -217,7 +217,7 @@ def test_barrier_opens_fires_when_a_door_is_destroyed_too():
 
 
 def test_flashover_anywhere_and_in_a_room():
-    s = scripted([{"name": "any", "when": {"flashover": True}, "do": {"say": "flash in the {room}"}},
+    s = scripted([{"name": "any", "when": {"flashover": True}, "do": {"say": "flash in {room}"}},
                   {"name": "bed", "when": {"flashover": "bedroom"}, "do": {"say": "bedroom"}}])
     for name in ("upper:A1", "upper:B1", "upper:C1", "upper:A2", "upper:B2", "upper:C2"):
         s.start_fire(area(s, name), 2, Cause.GM)

@@ -256,6 +256,35 @@ def test_a_phone_shows_the_hero_and_the_story_first(browser, served):  # noqa: F
         browser.set_window_size(1920, 1080)
 
 
+#: The story scrolled back into its longest round, that round's heading's top and its own top
+#: from the box's top (px): [heading, round].
+SCROLLED_INTO_A_ROUND = """
+const box = document.getElementById("lines");
+const longest = Array.from(box.querySelectorAll("section.round-lines")).reduce(
+  (a, b) => (b.offsetHeight > a.offsetHeight ? b : a));
+box.scrollTop += longest.getBoundingClientRect().top - box.getBoundingClientRect().top + 40;
+const top = box.getBoundingClientRect().top;
+return [longest.querySelector("h3").getBoundingClientRect().top - top,
+        longest.getBoundingClientRect().top - top, longest.offsetHeight];
+"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+def test_a_rounds_heading_stays_on_top_while_its_lines_scroll(browser, served, size):  # noqa: F811
+    # (on a phone the heading scrolled away with the lines: which round was this?)
+    _scene, server, _feed = served
+    browser.set_window_size(*size)
+    try:
+        browser.get(server.url())
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                 "#lines section[data-round='4']"), 10)
+        heading, round_top, tall = browser.execute_script(SCROLLED_INTO_A_ROUND)
+        assert tall > 80 and round_top <= -39  # (scrolled 40 px into the round)
+        assert abs(heading) <= 1, (size, heading)
+    finally:
+        browser.set_window_size(1920, 1080)
+
+
 def test_a_name_of_one_long_word_breaks_rather_than_widens_the_page(browser):  # noqa: F811
     from test_web_view import TAVERN
 

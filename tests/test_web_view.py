@@ -29,6 +29,7 @@ from fuego.web.view import (
     observers,
     players_view,
     revealed,
+    ruin,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -863,3 +864,57 @@ def test_a_fire_break_the_heroes_see_is_drawn_and_only_there():
                if "firebreak" in (el.get("class") or ""))
     tavern = players_view(tavern_scene())
     assert not any(a["cleared"] for lv in tavern["levels"] for a in lv["areas"])
+
+
+def _campaign_scene(name: str):
+    from fuego.scenario.model import loads
+
+    path = ROOT / "campaigns" / name
+    return loads(path.read_text(encoding="utf-8"), source=name).build(7)
+
+
+def test_a_place_out_of_doors_takes_the_like_a_room_unless_it_is_a_street():
+    # (the players heard "The fire in Wheat Field grows": outdoor names went bare)
+    from fuego.render.players import named_room
+
+    said = {(name, key): named_room(key, _campaign_scene(name).building) for name, key in (
+        ("village.yaml", "field"), ("village.yaml", "square"), ("village.yaml", "barn"),
+        ("village.yaml", "lane"), ("tavern.yaml", "street"), ("tavern.yaml", "bar"),
+        ("ship.yaml", "cabin"), ("ship.yaml", "deck"), ("wagon.yaml", "street"))}
+    assert list(said.values()) == [
+        "the Wheat Field", "the Village Square", "Anselm's Barn", "The Lane",
+        "Goose Lane",  # article: false, a street's name
+        "The Bar", "the Captain's Cabin",  # article: true, a possessive that takes "the"
+        "the Weather Deck", "the Calle de los Toneleros"]
+
+
+def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
+    # (the village's heroes leave by its square: "out of the building" was wrong there)
+    from fuego.engine.heroes import Status
+
+    for name, exit_room, words in (("village.yaml", "square", "got out into the Village Square"),
+                                   ("tavern.yaml", "street", "got out into Goose Lane")):
+        scene = _campaign_scene(name)
+        b = scene.building
+        hero = scene.heroes[0]
+        hero.area = next(a.index for a in b.areas if a.room == exit_room and b.is_exit(a.index))
+        hero.status = Status.ESCAPED
+        row = next(r for r in players_view(scene)["heroes"] if r["name"] == hero.name)
+        assert row["where"] == words
+
+
+def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():
+    # (the village's heroes stand in its fields and lanes: "still inside" was wrong there)
+    from fuego.engine.heroes import Status
+    from fuego.render.summary import summarize
+
+    scene = _campaign_scene("village.yaml")
+    b = scene.building
+    standing, down = scene.heroes[0], scene.heroes[1]
+    field = [a.index for a in b.areas if a.room == "field"]
+    standing.area, down.area = field[0], field[1]
+    down.status = Status.KNOCKED_OUT
+    fates = {h["name"]: h["fate"] for h in ruin(scene)["heroes"]}
+    assert (fates[standing.name], fates[down.name]) == ("still in the open", "knocked out in the open")
+    text = "\n".join(summarize(scene))
+    assert f"{standing.name}: out in the open at {b.areas[field[0]].name} (Wheat Field)" in text

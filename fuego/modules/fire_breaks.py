@@ -33,6 +33,7 @@ from fuego.modules.common import (
     outdoors,
     resolve_refs,
 )
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -119,8 +120,8 @@ class FireBreaks(TerrainOption, RuleModule):
                          "class": to, "cost": cost,
                          "fuel": [area.fuel, min(area.fuel, CONVERTED_FUEL_CAP[to])]})
         if spent > self.budget:
-            problems.append(f"rules.modules.{self.name}: the clearing costs {spent} factor(s) "
-                            f"but only {self.budget} are available")
+            problems.append(f"rules.modules.{self.name}: the clearing costs "
+                            f"{plural(spent, 'factor')}, more than the {self.budget} available")
         cut = []
         if self.cut_paths:
             chosen = {b.find(str(r["area"])) for r in rows}
@@ -148,9 +149,9 @@ class FireBreaks(TerrainOption, RuleModule):
             self.paths_cut = b.cut_routes(set(self.cleared))
         self.applied = True
         if p["factors"] or p["spent"]:
-            note(scene, self.name, f"fire breaks: {p['spent']} of {p['factors']} factor(s) spent, "
-                 f"{len(p['areas'])} area(s) cleared" + (f", {len(self.paths_cut)} path(s) cut"
-                                                         if self.paths_cut else ""),
+            note(scene, self.name, f"fire breaks: {p['spent']} of {plural(p['factors'], 'factor')} spent, "
+                 f"{plural(len(p['areas']), 'area')} cleared"
+                 + (f", {plural(len(self.paths_cut), 'path')} cut" if self.paths_cut else ""),
                  spent=p["spent"], factors=p["factors"],
                  areas={r["area"]: r["class"] for r in p["areas"]}, paths_cut=self.paths_cut)
 
@@ -180,15 +181,15 @@ def summary(scene: Scene) -> dict[str, Any] | None:
 def summary_text(plan: dict[str, Any]) -> str:
     """A :func:`summary` in one line: the factors spent of those given, on which areas (each
     from its terrain to what it becomes), the paths cut, any problems."""
-    text = (f"fire breaks: {plan['spent']} of {plan['factors']} factor(s) spent on "
-            f"{len(plan['areas'])} area(s)")
+    text = (f"fire breaks: {plan['spent']} of {plural(plan['factors'], 'factor')} spent on "
+            + plural(len(plan["areas"]), "area"))
     if plan["areas"]:
         text += " (" + ", ".join(f"{r['area']} {r['from']} -> {r['to']}"
                                  for r in plan["areas"]) + ")"
     if plan["paths_cut"]:
         text += f"; paths cut: {', '.join(plan['paths_cut'])}"
     if plan["problems"]:
-        text += f"; {len(plan['problems'])} problem(s): " + "; ".join(plan["problems"])
+        text += f"; {plural(len(plan['problems']), 'problem')}: " + "; ".join(plan["problems"])
     return text
 
 

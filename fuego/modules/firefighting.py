@@ -36,6 +36,7 @@ from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
 from fuego.modules.structures import Structures
 from fuego.rules.formulas import fire_tn, raise_bonus
+from fuego.words import plural
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
@@ -189,8 +190,9 @@ class Firefighting(RuleModule):
                 self._dice_off(scene, fire, BLANKET_FD_OFF, f"beat out with blankets by {hero.name}")
         elif act.kind is FirefightingAction.SAND:
             self.sand -= 1
-            note(scene, self.name, f"{hero.name} throws sand on {name} ({self.sand} load(s) "
-                 "left)", hero.area, hero.name, target=name, extinguish=True, sand=self.sand)
+            note(scene, self.name, f"{hero.name} throws sand on {name} "
+                 f"({plural(self.sand, 'load')} left)", hero.area, hero.name, target=name,
+                 extinguish=True, sand=self.sand)
             self._dice_off(scene, fire, SAND_FD_OFF, f"sand thrown by {hero.name}")
         elif act.kind is FirefightingAction.TEAR_DOWN:
             self._tear_down(scene, hero, fire, act)

@@ -51,7 +51,7 @@ def enable(scene: Scene, modules: dict[str, Any] | None = None) -> Scene:
 
 def check_note(scenario: Any) -> str:
     """What ``fuego check`` adds to a scenario's summary for its modules: the fire-break spend
-    (" Fire breaks: 3 of 4 factor(s) spent on 2 area(s)."), or "". A spend the scenario cannot
+    (" Fire breaks: 3 of 4 factors spent on 2 areas."), or "". A spend the scenario cannot
     make raises :class:`fuego.errors.ScenarioError` listing every problem."""
     if getattr(scenario, "modules", None):
         _try_scene_start(scenario)

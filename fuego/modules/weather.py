@@ -22,6 +22,7 @@ from fuego.engine.events import EventKind
 from fuego.engine.rule_module import RuleModule
 from fuego.modules import register
 from fuego.modules.common import Options, note, outdoors
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -96,6 +97,11 @@ def month_number(value: Any) -> int | None:
     return None
 
 
+def _said(word: str) -> str:
+    """An option word as the GM reads it: ``very-dry`` -> ``very dry``."""
+    return word.replace("-", " ")
+
+
 #: The ``ec`` option's word for Environmental Conditions rolled at the scene's start.
 RANDOM_EC = "random"
 
@@ -144,14 +150,16 @@ class Weather(RuleModule):
         return self.ec_drm if self.indoors else 0
 
     def describe(self) -> str:
-        parts = [f"EC {self.ec} ({self.ec_drm:+d})"]
+        """``very dry (EC DRM +2); rain: heavy; ground: deep snow``: the option words read as
+        words, each condition by its name."""
+        parts = [f"{_said(self.ec)} (EC DRM {self.ec_drm:+d})"]
         for label, value, default in (("rain", self.rain, "none"),
                                       ("snowfall", self.snowfall, "none"),
                                       ("temperature", self.temperature, "normal"),
                                       ("ground", self.ground, "none")):
             if value != default:
-                parts.append(f"{label} {value}")
-        return ", ".join(parts)
+                parts.append(f"{label}: {_said(value)}")
+        return "; ".join(parts)
 
     # -- hooks ------------------------------------------------------------------------------------
     def scene_start(self, scene: Scene) -> None:
@@ -186,8 +194,8 @@ class Weather(RuleModule):
             if any(m.is_incendiary(scene.fires[i]) for m in scene.modules):
                 continue  # (the ignition module's: it builds on this one, so a hook asks it)
             self.burn_out[i] = scene.roller.d6()
-            note(scene, self.name, f"on {self.ground} the fire will die by itself in "
-                 f"{self.burn_out[i]} round(s)", i, rounds=self.burn_out[i], ground=self.ground)
+            note(scene, self.name, f"on {_said(self.ground)} the fire will die by itself in "
+                 + plural(self.burn_out[i], "round"), i, rounds=self.burn_out[i], ground=self.ground)
         for i in sorted(self.burn_out):
             fire = scene.fires.get(i)
             if fire is None:
@@ -196,7 +204,7 @@ class Weather(RuleModule):
             self.burn_out[i] -= 1
             if self.burn_out[i] <= 0:
                 del self.burn_out[i]
-                scene.extinguish(fire, f"died out on the {self.ground}", burned_out=False)
+                scene.extinguish(fire, f"died out on the {_said(self.ground)}", burned_out=False)
 
     # -- the script's weather effect ---------------------------------------------------------------
     CHANGEABLE = ("ec", "rain", "snowfall", "temperature", "ground")

@@ -62,6 +62,7 @@ from fuego.modules.common import (
 )
 from fuego.modules.terrain import alpha_target, terrain_of
 from fuego.modules.weather import weather_drm
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -432,7 +433,7 @@ class Wind(RuleModule):
         drm = weather_drm(scene, j)
         a, c = scene.roller.dr()
         ok = a + c + drm >= target
-        note(scene, self.name, f"the fire tries to jump {gap} area(s) on the wind to "
+        note(scene, self.name, f"the fire tries to jump {plural(gap, 'area')} on the wind to "
              f"{scene.area_name(j)}: {dr_text((a, c), drm)} vs {target} "
              f"({terrain_of(scene, j)})" + (" - it catches" if ok else ""), fire.area,
              scene.fire_name(fire), dice=[a, c], drm=drm, need=target, success=ok,

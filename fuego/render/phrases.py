@@ -24,6 +24,7 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
 from fuego.table.gm import GM_ACTOR, Shown
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -49,10 +50,6 @@ _ENDING_VALUES = frozenset(e.value for e in Ending)
 
 
 # -- small words --------------------------------------------------------------------------------
-def plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def _count(n: int, one: str, many: str | None = None) -> str:
     """Like :func:`plural` but ``no fire`` for zero."""
     return f"no {one}" if not n else plural(n, one, many)
@@ -317,7 +314,7 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     text = f"{title} begins: {_count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
     starts = d.get("starts") or {}
     named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
-    text += f"; heroes {listing(named)}" if heroes else "; no heroes inside"
+    text += f"; heroes {listing(named)}" if heroes else "; no heroes"
     if d.get("seed") is not None:
         text += f" (seed {d['seed']})"
     return text
@@ -337,9 +334,10 @@ def _also(data: Mapping[str, Any], none: str, some: str, fires: str = "fires") -
 @_phrase(K.ROUND_START)
 def _on_round_start(e: Event, c: Context) -> str | None:
     d = cast(events.RoundStart, e.data)
-    inside = d.get("heroes", 0)
+    # "in play", not "inside": a village's heroes stand in its fields (the event has no places)
+    in_play = d.get("heroes", 0)
     return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning"
-            f"{_also(d, ' but', ' and')}, {_count(inside, 'hero', 'heroes')} inside")
+            f"{_also(d, ' but', ' and')}, {_count(in_play, 'hero', 'heroes')} in play")
 
 
 @_phrase(K.ACTION_DICE)
@@ -382,7 +380,7 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
     heroes = d.get("heroes") or {}
     if heroes:
-        text += "; " + ", ".join(f"{n} {'still inside' if s == Status.ACTIVE else _words(s)}"
+        text += "; " + ", ".join(f"{n} {'still in play' if s == Status.ACTIVE else _words(s)}"
                                  for n, s in heroes.items())  # not "active": a word of the code
     return text
 

@@ -23,6 +23,7 @@ from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Temperature
 from fuego.table.gm import GM_ACTOR, NOTE_ACTION
+from fuego.words import plural, the
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -34,15 +35,6 @@ K = EventKind
 
 
 # -- small words -----------------------------------------------------------------------------------
-def the(name: str) -> str:
-    """``Kitchen`` -> ``the Kitchen``; a name that brings its own article or is a possessive
-    (``The Bar``, ``Anselm's Barn``) is printed as it is."""
-    first = name.split(" ", 1)[0] if name else ""
-    if not name or first.lower() in ("the", "a", "an") or first.endswith(("'s", "s'")):
-        return name
-    return f"the {name}"
-
-
 def room_of(ref: Any, building: Building | None) -> str | None:
     """The room an area name (``ground:C4``) lies in, as the players say it: ``the Kitchen``."""
     if building is None or ref is None:
@@ -61,11 +53,10 @@ def room_key(ref: Any, building: Building | None) -> str | None:
 
 
 def named_room(key: Any, building: Building | None) -> str:
-    """A room by its key (``kitchen``), as the players say it: ``the Kitchen``; a place out of
-    doors by its name alone (``Goose Lane``)."""
+    """A room by its key (``kitchen``), as the players say it: ``the Kitchen``, ``the Wheat
+    Field``; a street by its name alone (``Goose Lane``): ``Room.spoken``."""
     if building is not None and key in building.rooms:
-        room = building.rooms[key]
-        return (room.name or str(key)) if room.outdoors else the(room.name or str(key))
+        return building.rooms[key].spoken
     return the(str(key))
 
 
@@ -151,7 +142,7 @@ def _round_end(e: Event, b: Building | None) -> str:
 def _scene_end(e: Event, b: Building | None) -> str:
     rounds = e.data.get("rounds", e.round)
     out = " - the fire is out" if e.data.get("why") == Ending.FIRE_OUT else ""
-    return f"The scene ends after {rounds} round{'s' if rounds != 1 else ''}{out}"
+    return f"The scene ends after {plural(rounds, 'round')}{out}"
 
 
 @_says(K.FIRE_STARTED)
@@ -310,7 +301,7 @@ def _hero_damaged(e: Event, b: Building | None) -> str:
            "burning oil": " by the burning oil on them"}
     n = e.data.get("flesh") or e.data.get("damage") or 0
     return (f"{e.actor} is burned{how.get(str(e.data.get('cause')), '')}: "
-            f"{n} Flesh Wound{'s' if n != 1 else ''}")
+            + plural(n, "Flesh Wound"))
 
 
 @_says(K.WOUND_CHECK)
@@ -318,7 +309,7 @@ def _wound_check(e: Event, b: Building | None) -> str:
     if e.data.get("success"):
         return f"{e.actor} grits their teeth through the burns"
     n = e.data.get("dramatic", 1)
-    return f"{e.actor} takes {n} Dramatic Wound{'s' if n != 1 else ''}"
+    return f"{e.actor} takes {plural(n, 'Dramatic Wound')}"
 
 
 @_says(K.CLOTHES_CAUGHT)

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.events import EventKind
 from fuego.engine.heroes import Hero, Status
-from fuego.render.phrases import ENDING_WORDS, listing, place, plural
+from fuego.render.phrases import ENDING_WORDS, listing, place
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.loop import Outcome
@@ -135,7 +136,9 @@ def _fate(scene: Scene, hero: Hero, escaped_at: dict, fell: dict) -> str:
         word = "knocked out" if hero.status is Status.KNOCKED_OUT else "died"
         died = fell.get(hero.name)
         return f"{word}{f' in round {died}' if died else ''} in {place(b.areas[hero.area].name, b)}"
-    return f"still inside at {place(b.areas[hero.area].name, b)}"
+    # as the forecast counts them: inside the building, or standing out in the open
+    where = "out in the open" if b.room_of(hero.area).outdoors else "still inside"
+    return f"{where} at {place(b.areas[hero.area].name, b)}"
 
 
 def _wounds(hero: Hero) -> list[str]:

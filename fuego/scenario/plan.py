@@ -412,7 +412,7 @@ class Planner(BarrierPlanner):
             wall = Structure(spec.wall or self.defaults.wall)
             name = spec.name or key.replace("-", " ").replace("_", " ").title()
             self.building.add_room(Room(key, name, self.room_level[key], spec.outdoors, wall,
-                                        spec.description))
+                                        spec.description, spec.article))
 
     def _area_overrides(self) -> None:
         for ref, spec in (self.sec.get("areas") or {}).items():

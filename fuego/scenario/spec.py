@@ -232,6 +232,7 @@ class RoomSpec(Strict):
     features: list[FeatureName] = []
     terrain: TerrainName | None = None
     description: Text = ""
+    article: bool | None = None
 
 
 class LegendEntry(Strict):

@@ -249,7 +249,6 @@ nav#review { flex-wrap: wrap; }
 @media (max-width: 900px) {
   body { font-size: 16px; height: auto; overflow: visible; display: block; }
   #story { overflow: visible; } #lines { max-height: 60vh; }
-  #lines h3 { position: static; }
   #legend ul { font-size: 0.8em; }
   main { grid-template-columns: minmax(0, 1fr); padding: 0.4em; }
   aside { display: contents; }

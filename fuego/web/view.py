@@ -42,10 +42,11 @@ from fuego.render.map_style import (  # (as fuego map says them)
     initials,
     token_words,
 )
-from fuego.render.players import say
+from fuego.render.players import named_room, say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
 from fuego.table.overrides import Override
+from fuego.words import plural
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def _conditions(scene: Scene, hero: Hero) -> list[str]:
     if hero.confused:
         out.append("confused")
     if hero.breath:
-        out.append(f"holding breath ({hero.breath} round{'s' if hero.breath != 1 else ''})")
+        out.append(f"holding breath ({plural(hero.breath, 'round')})")
     if hero.crippled and hero.status is not Status.DEAD:
         out.append("crippled")
     return out
@@ -210,7 +211,8 @@ def _hero_row(scene: Scene, hero: Hero, letters: dict[str, str]) -> dict[str, An
     return {
         "name": hero.name, "initials": letters[hero.name], "npc": hero.npc,
         "status": hero.status.value,
-        "where": "out of the building" if out else b.rooms[area.room].name,
+        # the exit's own place: a village square or a ship's deck is not "out of the building"
+        "where": f"got out into {named_room(area.room, b)}" if out else b.rooms[area.room].name,
         "area": area.name,
         "flesh": hero.flesh, "dramatic": hero.dramatic, "knocked_out_at": hero.knocked_out_at,
         "conditions": _conditions(scene, hero),
@@ -375,9 +377,11 @@ def player_heroes(scene: Scene) -> dict[str, Hero]:
     return out
 
 
-def _fate(hero: Hero) -> str:
+def _fate(scene: Scene, hero: Hero) -> str:
+    # where the hero stands: inside the building, or out in a village's fields or on a deck
+    where = "in the open" if scene.building.room_of(hero.area).outdoors else "inside"
     return {Status.ESCAPED: "got out", Status.DEAD: "died", Status.KNOCKED_OUT:
-            "knocked out inside", Status.ACTIVE: "still inside"}[hero.status]
+            f"knocked out {where}", Status.ACTIVE: f"still {where}"}[hero.status]
 
 
 def ruin(scene: Scene) -> dict[str, Any]:
@@ -401,7 +405,7 @@ def ruin(scene: Scene) -> dict[str, Any]:
     return {
         "burned": sum(1 for a in b.areas if a.burned_out), "areas": len(b.areas),
         "burning": len(scene.fires), "rooms": rooms,
-        "heroes": [{"name": h.name, "npc": h.npc, "fate": _fate(h)} for h in scene.heroes],
+        "heroes": [{"name": h.name, "npc": h.npc, "fate": _fate(scene, h)} for h in scene.heroes],
     }  # fmt: skip
 
 
@@ -455,7 +459,7 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
         me["key"] = next((k for k, h in player_heroes(scene).items() if h is hero), "")
         me["sees"] = ("nothing: " + me["status"].replace("-", " ")
                       if hero.status not in WATCHING else
-                      f"{len(sight.fires)} fire{'s' if len(sight.fires) != 1 else ''}")
+                      plural(len(sight.fires), "fire"))
         view["hero"] = me
         view["heroes"] = [me] + [row for row in view["heroes"] if row["name"] != hero.name]
         for lv in view["levels"]:

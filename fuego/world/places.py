@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from fuego.rules.charts import COMBUSTIBLE, DESTRUCTION_TN, PASS_THROUGH_TN, Structure
+from fuego.words import the
 
 
 class BarrierState(str, Enum):
@@ -123,6 +124,17 @@ class Room:
     outdoors: bool = False
     wall: Structure = Structure.WOODEN_WALL  # default wall against other rooms
     description: str = ""
+    #: Whether its name is said with "the": None lets the name decide (``words.the``); False
+    #: for a street's proper name (Goose Lane), True for a common possessive (Captain's Cabin).
+    article: bool | None = None
+
+    @property
+    def spoken(self) -> str:
+        """The name as a sentence says it: ``the Kitchen``, ``Goose Lane``, ``Anselm's Barn``."""
+        name = self.name or self.key
+        if self.article is None:
+            return the(name)
+        return f"the {name}" if self.article else name
 
 
 @dataclass(slots=True)

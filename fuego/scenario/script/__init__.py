@@ -44,8 +44,9 @@ burning gas, magical fire, a burning object or burning oil on a hero), ``wreck``
 (the wrecks module's burning vehicles), ``open``/``close``/``break`` (a barrier),
 ``collapse``, ``wind``, ``weather``, ``npc``, ``move``, ``say``.
 
-A ``say:`` text is formatted with the trigger's context: ``{area}``, ``{room}``, ``{hero}``,
-``{fd}``, ``{barrier}`` where the trigger gives them, and ``{round}``, ``{cue}`` always.
+A ``say:`` text is formatted with the trigger's context: ``{area}``, ``{room}`` (its name as
+the players hear it, ``the Kitchen``), ``{hero}``, ``{fd}``, ``{barrier}`` where the trigger
+gives them, and ``{round}``, ``{cue}`` always.
 
 Everything is checked when the scenario is loaded (and so by ``fuego check``): every problem is
 reported with its key path (``script[2].when.fire-reaches: no area 'ground:Z9'``) and line.

@@ -124,6 +124,9 @@ class Script:
             self._relive()
         ctx = {"round": scene.round, "cue": cue.name, **hit}
         data = {k: v for k, v in hit.items() if k in HIT_LOGGED}
+        room = scene.building.rooms.get(hit.get("room", ""))
+        if room is not None:  # the log names the room; a say: text says it ("the Kitchen")
+            data["room"], ctx["room"] = room.name or room.key, room.spoken
         scene.emit(EventKind.SCRIPT, None, hit.get("area"), cue=cue.name,
                    text=cue.name, times=self.fired[cue.index], **data)
         for effect in cue.effects:

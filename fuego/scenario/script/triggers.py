@@ -25,18 +25,14 @@ class Check:
     first: bool  # the first pass of this check (round triggers fire only then)
 
 
-def _room_name(building: Building, key: str) -> str:
-    room = building.rooms.get(key)
-    return room.name if room is not None and room.name else key
-
-
 def _area_ctx(building: Building, name: str | None) -> dict[str, Any]:
+    """An area's context: its name and its room's key (the cue words the room: ``Cue.fire``)."""
     if name is None:
         return {}
     i = building.find(name)
     if i is None:
         return {"area": name}
-    return {"area": name, "room": _room_name(building, building.areas[i].room)}
+    return {"area": name, "room": building.areas[i].room}
 
 
 # -- triggers --------------------------------------------------------------------------------
@@ -211,7 +207,7 @@ class Flashover(Trigger):
     def test(self, ck, latch):
         for e in ck.events:
             if e.kind is EventKind.FLASHOVER and (not self.rooms or e.data.get("room") in self.rooms):
-                return {"room": _room_name(ck.scene.building, e.data.get("room", ""))}
+                return {"room": e.data.get("room", "")}
         return None
 
 

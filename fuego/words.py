@@ -1,0 +1,19 @@
+"""English small words every layer's sentences share: a count with its noun, a name with its
+article. One helper each, so a module's note and the players' story make a plural the same way.
+"""
+
+from __future__ import annotations
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 round``, ``3 rounds``; ``many`` where adding an s is wrong (``2 wreckage``)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def the(name: str) -> str:
+    """``Kitchen`` -> ``the Kitchen``; a name that brings its own article or is a possessive
+    (``The Bar``, ``Anselm's Barn``) is said as it is."""
+    first = name.split(" ", 1)[0] if name else ""
+    if not name or first.lower() in ("the", "a", "an") or first.endswith(("'s", "s'")):
+        return name
+    return f"the {name}"
