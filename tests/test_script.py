@@ -496,6 +496,18 @@ def test_say_formats_the_context_and_leaves_unknown_fields():
     assert say_text("{hero} {{literal}}", {}) == "{hero} {literal}"
 
 
+def test_say_keeps_the_texts_own_article_and_capitalises_a_sentences_first_room():
+    """{room} brings its "the" (the Kitchen); a text written as "in the {room}" does not read
+    "the the Kitchen", and a sentence that starts with it takes the capital."""
+    kitchen, lane = {"room": "the Kitchen"}, {"room": "Goose Lane"}
+    assert say_text("Smoke in {room}.", kitchen) == "Smoke in the Kitchen."
+    assert say_text("Smoke in the {room}.", kitchen) == "Smoke in the Kitchen."
+    assert say_text("{room} burns. {room} falls!", kitchen) == "The Kitchen burns. The Kitchen falls!"
+    assert say_text("The {room} burns", kitchen) == "The Kitchen burns"
+    assert say_text("{room} burns in {room}", lane) == "Goose Lane burns in Goose Lane"
+    assert say_text("{room} {{room}}", kitchen) == "The Kitchen {room}"
+
+
 def test_events_reach_the_json_log_and_narration():
     Narrator = pytest.importorskip("fuego.render.narrate").Narrator  # noqa: N806
 

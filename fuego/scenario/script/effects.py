@@ -4,6 +4,7 @@ characters, ``say:``), each carried out through the engine when the cue fires.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -379,8 +380,18 @@ class _Keep(dict):
         return "{" + key + "}"
 
 
+#: ``{room}`` where the text gives its own article ("in the {room}", written before the room
+#: brought one), or where a sentence starts with it (its "the" then takes the capital).
+_OWN_ARTICLE = re.compile(r"\b(the|The|THE) \{room\}")
+_STARTS = re.compile(r"(^|[.!?]\s+)\{room\}")
+
+
 def say_text(text: str, ctx: dict[str, Any]) -> str:
     values = _Keep({k: v for k, v in ctx.items() if v is not None})
+    room = values.get("room")
+    if isinstance(room, str) and room[:4] == "the ":
+        values["_room_bare"], values["_room_first"] = room[4:], "The " + room[4:]
+        text = _STARTS.sub(r"\1{_room_first}", _OWN_ARTICLE.sub(r"\1 {_room_bare}", text))
     try:
         return string.Formatter().vformat(text, (), values)
     except (ValueError, IndexError, KeyError, AttributeError):
