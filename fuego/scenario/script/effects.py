@@ -389,8 +389,9 @@ _STARTS = re.compile(r"(^|[.!?]\s+)\{room\}")
 def say_text(text: str, ctx: dict[str, Any]) -> str:
     values = _Keep({k: v for k, v in ctx.items() if v is not None})
     room = values.get("room")
-    if isinstance(room, str) and room[:4] == "the ":
-        values["_room_bare"], values["_room_first"] = room[4:], "The " + room[4:]
+    bare = room.removeprefix("the ") if isinstance(room, str) else room
+    if bare != room:  # (the room's own "the": the text may write it, or start with it)
+        values["_room_bare"], values["_room_first"] = bare, f"The {bare}"
         text = _STARTS.sub(r"\1{_room_first}", _OWN_ARTICLE.sub(r"\1 {_room_bare}", text))
     try:
         return string.Formatter().vformat(text, (), values)
