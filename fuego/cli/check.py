@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from fuego.errors import FuegoError
+from fuego.words import plural
 
 
 @click.command("check")
@@ -38,6 +39,6 @@ def check(files: tuple[str, ...], quiet: bool) -> None:
         if not quiet:
             click.echo(summary)
     if failed:
-        click.echo(f"fuego check: {failed} of {len(files)} file{'s' if len(files) != 1 else ''} "
+        click.echo(f"fuego check: {failed} of {plural(len(files), 'file')} "
                    "failed", err=True)
         raise SystemExit(2)

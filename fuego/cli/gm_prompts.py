@@ -60,7 +60,6 @@ from fuego.cli.gm_screen import (
     paragraphs,
     plan,
     plan_key,
-    plural,
     purpose_words,
     roll_line,
     side_by_side,
@@ -87,6 +86,7 @@ from fuego.table.replay import (
     Rewind,
     answer_word,
 )
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
@@ -437,7 +437,7 @@ class GMPrompts:
             return
         n = len(self.player.inputs)
         self.screen.line(f"-- back {'at ' if not where.startswith('before') else ''}{where} "
-                         f"({n} answer{'s' if n != 1 else ''} replayed) --", "yellow")
+                         f"({plural(n, 'answer')} replayed) --", "yellow")
         if q.kind is not QuestionKind.ROUND and scene.round >= 1:
             recap = Narrator(verbose=self.verbose, building=scene.building)
             lines = []

@@ -16,6 +16,7 @@ import click
 from fuego.engine.injury import Avoid
 from fuego.rules.charts import Temperature
 from fuego.text import terminal
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.engine.events import Event
@@ -332,11 +333,6 @@ def fires_words(scene: Scene) -> str:
         return f"{also} (no other fire)"
     text = f"{plural(len(scene.fires), 'fire')}, {fire_dice(fd)}"
     return text + (f"; {also}" if also else "")
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """``1 Fire Die``, ``3 Fire Dice``, ``1 fire``, ``2 fires``."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def fire_dice(n: int) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from fuego.errors import FuegoError
+from fuego.words import plural
 
 if TYPE_CHECKING:
     from fuego.scenario.vtt import ImportReport
@@ -103,16 +104,13 @@ def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]
     """What the import of one map did (:class:`fuego.scenario.vtt.ImportReport`), for the
     terminal: its size and what it holds, then each thing cut, moved or not carried over."""
 
-    def n(count: int, word: str) -> str:
-        return f"{count} {word}{'s' if count != 1 else ''}"
-
     lines = [
         f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
-        f"square; {n(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
-        f"{n(report.doors, 'door')}, {n(report.windows, 'window')}"
-        + (f", {n(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
-        + (f", {n(report.objects, 'object')} noted" if report.objects else "")
-        + (f"; {report.skipped_portals} portal(s) not placed (see the file's comments)"
+        f"square; {plural(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
+        f"{plural(report.doors, 'door')}, {plural(report.windows, 'window')}"
+        + (f", {plural(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
+        + (f", {plural(report.objects, 'object')} noted" if report.objects else "")
+        + (f"; {plural(report.skipped_portals, 'portal')} not placed (see the file's comments)"
            if report.skipped_portals else "")
         + ("; an outdoor strip added around the map for the doors and windows of its "
            "outer wall" if report.strip else "")

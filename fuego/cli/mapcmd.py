@@ -26,6 +26,7 @@ import click
 
 from fuego.cli import SEED, FiniteRange
 from fuego.errors import FuegoError, LimitError
+from fuego.words import plural
 
 FORMATS = (".svg", ".png", ".pdf")
 #: A PNG larger than this on either side is refused (memory), with a tip.
@@ -127,7 +128,7 @@ def pages_said(figures: list, paper: str | None) -> str:
     if not paper:
         return ""
     sheet = paper.capitalize() if paper == "letter" else "A4"
-    return f" ({len(figures)} {sheet} page{'s' if len(figures) != 1 else ''})"
+    return f" ({plural(len(figures), f'{sheet} page')})"
 
 
 @contextlib.contextmanager
@@ -151,7 +152,7 @@ def _missing_letters(path: str, keeps_text: bool):
         from fuego.text import drawn
 
         shown = ", ".join(drawn(c) for c in letters[:8]) + (", ..." if len(letters) > 8 else "")
-        click.echo(f"fuego: {path}: {len(letters)} letter{'s' if len(letters) != 1 else ''} "
+        click.echo(f"fuego: {path}: {plural(len(letters), 'letter')} "
                    f"of the names ({shown}) in no installed font, drawn as boxes (tip: "
                    "install a font that has them, e.g. fonts-noto-cjk, or write an .svg, "
                    "which keeps them as text)", err=True)
@@ -285,9 +286,9 @@ def map_cmd(file: str, out: str, levels: tuple[str, ...], round_: int | None, se
     figures = draw_map(b, scene, options)
     save_figures(figures, target, fmt, dpi)
     n = len(chosen) if chosen else len({a.level for a in b.areas})
-    what = f"{n} level{'s' if n != 1 else ''}"
+    what = plural(n, 'level')
     if fmt == "pdf":
-        what += f" on {len(figures)} page{'s' if len(figures) != 1 else ''}"
+        what += f" on {plural(len(figures), 'page')}"
     w, h = figures[0].get_size_inches()
     click.echo(f"fuego map: wrote {out} ({what}, {w:.1f} x {h:.1f} in, {sub})")
     if drawn:

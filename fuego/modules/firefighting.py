@@ -97,7 +97,7 @@ def blast(scene: Scene, center: int | str, dice: int, *, incendiary: bool = Fals
         a = b.areas[i]
         if a.level == ca.level and (a.col - ca.col) ** 2 + (a.row - ca.row) ** 2 <= BLAST_RADIUS ** 2:
             out.append(i)
-    fires = f"{len(out)} fire{'' if len(out) == 1 else 's'}" if out else "no fire"
+    fires = plural(len(out), 'fire') if out else "no fire"
     note(scene, "firefighting", f"{why} at {b.areas[c].name} blows out {fires}", c,
          dice=dice, areas=[b.areas[i].name for i in out])
     for i in out:

@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from fuego.forecast.levers import MIN_RUNS
+from fuego.words import plural
 
 __all__ = ["pct", "share", "in_short", "what_matters_lines", "risk_word"]
 
@@ -124,7 +125,7 @@ def what_matters_lines(data: dict[str, Any]) -> list[str]:
         down, rest = counted.get("down", 0), counted.get("rest", 0)
         if not down:
             continue
-        lines.append(f"{name}: down in {down} run{'s' if down != 1 else ''}, "
+        lines.append(f"{name}: down in {plural(down, 'run')}, "
                      f"up in {rest}")
         levers = v.get("what_matters") or []
         if down < MIN_RUNS:

@@ -25,6 +25,7 @@ from fuego.errors import FuegoError
 from fuego.modules.fire_breaks import cleared_by_area
 from fuego.render.map_style import FIRE_BREAK_WORDS, initials
 from fuego.rules.charts import Structure, Temperature
+from fuego.words import plural
 from fuego.world.building import Building
 from fuego.world.places import PLAN_MARKS, BarrierKind, Feature, column_letters
 
@@ -515,7 +516,7 @@ class _Drawing:
         where = "outdoors" if room.outdoors else f"walls {room.wall.value}"
         line = Text("  ")
         line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
-        count = f"{len(areas)} area{'' if len(areas) == 1 else 's'}"
+        count = plural(len(areas), 'area')
         line.append(f"  {room.name} ({room.key}): {count}, fuel {fuel}, {where}")
         ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
                 for other, bars in b.room_links(room.key)]

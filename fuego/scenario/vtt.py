@@ -46,6 +46,7 @@ from fuego.scenario.vtt_read import (
     read,
 )
 from fuego.text import terminal
+from fuego.words import plural
 from fuego.world.places import PLAN_MARKS
 
 #: Largest plan fuego accepts, in areas per side (fuego.scenario.limits).
@@ -535,7 +536,7 @@ def _span(plan: ImportedPlan, areas: list[tuple[int, int]], level: str) -> str:
 def _placed(offset: tuple[int, int]) -> str:
     """``Moved 2 areas right and 1 down``: where a level was put over the others."""
     dc, dr = offset
-    ways = [f"{n} area{'s' if n != 1 else ''} {way}" if not k else f"{n} {way}"
+    ways = [f"{plural(n, 'area')} {way}" if not k else f"{n} {way}"
             for k, (n, way) in enumerate(w for w in ((dc, "right"), (dr, "down")) if w[0])]
     return "Moved " + " and ".join(ways)
 
@@ -703,7 +704,7 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
             if (li, ri) not in keys:
                 continue
             n = len(room["areas"])
-            where = f"{n} area{'s' if n != 1 else ''}, {lv} {_span(plan, room['areas'], lv)}"
+            where = f"{plural(n, 'area')}, {lv} {_span(plan, room['areas'], lv)}"
             key = keys[(li, ri)]
             if room["outdoors"] and li == 0:
                 out.append(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
@@ -812,7 +813,7 @@ def _object_notes(plan: ImportedPlan, level: str, add, of: str) -> None:
     add("# They are not walls of rooms: give what burns a fuel, or a feature such as "
         "wooden-beam:")
     for area, sizes in objects[:60]:
-        add(f"#   {area}: {len(sizes)} object{'s' if len(sizes) != 1 else ''} "
+        add(f"#   {area}: {plural(len(sizes), 'object')} "
             f"({', '.join(sizes[:6])}{', ...' if len(sizes) > 6 else ''})")
     if len(objects) > 60:
         add(f"#   ... and objects in {len(objects) - 60} more areas")

@@ -18,6 +18,7 @@ from typing import Any
 
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario import foundry_scene
+from fuego.words import plural
 
 #: Largest file read (the embedded picture makes them big).
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -273,7 +274,7 @@ def _clipped(lines: list[list[Point]], key: str, w: float, h: float,
 def _numbers(idx: list[int], most: int = 12) -> str:
     """``3 polylines ([0], [4], [9])``, the first ``most`` of them named."""
     names = ", ".join(f"[{i}]" for i in idx[:most]) + (" ..." if len(idx) > most else "")
-    return f"{len(idx)} polyline{'s' if len(idx) != 1 else ''} ({names})"
+    return f"{plural(len(idx), 'polyline')} ({names})"
 
 
 #: What may stray beyond the map's rectangle and still count as on it (a wall drawn along the
