@@ -185,3 +185,17 @@ def test_a_room_of_one_area_is_one_area_in_the_legend(tmp_path):
     out = run("show", str(path), "--no-color").output
     assert "Belfry (belfry): 1 area, fuel 5" in out, out  # it said "1 areas"
     assert "Hall (hall): 2 areas, fuel 6" in out, out
+
+
+def test_an_explosive_is_marked_and_named_only_where_the_scene_has_one(tmp_path):
+    # powder kegs are `g`; any other explosive (a keg of spirits, lamp gas) had no mark at all
+    path = tmp_path / "store.yaml"
+    path.write_text("title: Store\nrooms:\n  store: {fuel: 3}\n  shop: {fuel: 2}\n"
+                    "legend: {s: store, h: shop}\nlevels:\n  - name: ground\n    plan: sshh\n"
+                    "areas:\n  ground:B1: {features: [explosive]}\n", encoding="utf-8")
+    for ascii in ((), ("--ascii",)):
+        out = run("show", str(path), "--no-color", *ascii).output
+        row = next(line for line in out.splitlines() if line.startswith("1 "))
+        assert row[3:10] == "s3  s3^", row  # B1: the store, fuel 3, the explosive's mark
+        assert "^ explosive (a keg of spirits, lamp gas)" in out, out
+    assert "explosive" not in run("show", TAVERN, "--no-color").output

@@ -381,3 +381,25 @@ def test_cli_and_command_modules_do_not_import_matplotlib():
     timing = subprocess.run([sys.executable, "-X", "importtime", "-c", "import fuego.cli"],
                             capture_output=True, text=True, check=True)
     assert "matplotlib" not in timing.stderr
+
+
+def test_an_explosive_is_a_word_on_the_map_and_in_its_legend_only_where_one_is(tmp_path):
+    import matplotlib
+
+    from fuego.render.map_style import Legend, legend_keys
+
+    b = make_building(plans={"ground": (0, ["ssh"])},
+                      rooms={"s": room("store", "Store", fuel=3), "h": room("shop", fuel=2)},
+                      features={"ground:B1": {Feature.EXPLOSIVE}})
+    keys = legend_keys(b, None, [0], MapOptions())
+    assert (Legend.FEATURE, Feature.EXPLOSIVE.value) in keys
+    fig, = draw_map(b, None, MapOptions())
+    out = tmp_path / "store.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(out)
+    ids = svg_ids(out)
+    assert svg_texts(ids["feature-blast-ground:B1"]) == "blast"
+    legend = " ".join(svg_texts(el) for el in ids.values() if el.get("id") == "legend")
+    assert "explosive (a keg of spirits, lamp gas)" in legend
+    b.remove_feature(b.area("ground:B1").index, Feature.EXPLOSIVE)
+    assert not [k for k in legend_keys(b, None, [0], MapOptions()) if k[0] is Legend.FEATURE]

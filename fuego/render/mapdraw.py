@@ -78,6 +78,7 @@ from fuego.render.map_style import (
     draw_legend,
     drawn_levels,
     exit_runs,
+    feature_marks,
     hidden_fire,
     initials,
     legend_height,
@@ -1203,18 +1204,12 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
 
 
 def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
-    """Oil, gunpowder and beams as the words the legend shows, for the label placer."""
+    """Oil, gunpowder, explosives and beams as the words the legend shows, for the label
+    placer."""
     fs = _fs(options, 6, 9)
     out = []
     for a in areas:
-        keys = []
-        if Feature.OIL in a.features:
-            keys.append("oil")
-        if Feature.GUNPOWDER in a.features:
-            keys.append("gunpowder")
-        if a.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
-            keys.append("beam")
-        for key in keys:
+        for key in feature_marks(a):
             word, colour = FEATURE_MARK[key]
             out.append((a.index, word, fs, dict(color=colour, fontweight="bold",
                                                 gid=f"feature-{word}-{_safe(a.name)}")))
