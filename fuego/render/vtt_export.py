@@ -20,10 +20,12 @@ Shared by both formats (:mod:`fuego.render.foundry_export` is the other):
   its colour follows its temperature (:data:`LIGHT_COLOUR`).
 
 The Universal VTT file (:func:`export_level`): the picture as base64 PNG, walls as
-``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that every
-importer reads (``closed: true`` a door, ``closed: false`` a window, whatever its state now:
-the format has no field for an open door; fuego's own key ``fuego`` holds it, open, shut or
-locked, for ``fuego import``), fires as ``lights``.
+``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that
+Foundry's and Fantasy Grounds' importers read (``closed: true`` a door, ``closed: false`` a
+window, whatever its state now: the format has no field for an open door; fuego's own key
+``fuego`` holds it, open, shut or locked, for ``fuego import``), fires as ``lights``. Owlbear
+Rodeo's importer makes a window a door standing open, which no other mark would mend without
+breaking the others (docs/maps-and-forecasts.md).
 
 Pure: nothing is written or printed here. matplotlib is imported inside the functions only.
 """
