@@ -195,3 +195,17 @@ def test_a_hero_named_with_a_bracket_is_marked_by_the_names_first_letter(tmp_pat
     result = run("show", str(path))
     assert result.exit_code == 0, result.output
     assert "@B [Bo] the Red at ground:F4" in result.output
+
+
+def test_an_explosive_is_marked_and_named_only_where_the_scene_has_one(tmp_path):
+    # powder kegs are `g`; any other explosive (a keg of spirits, lamp gas) had no mark at all
+    path = tmp_path / "store.yaml"
+    path.write_text("title: Store\nrooms:\n  store: {fuel: 3}\n  shop: {fuel: 2}\n"
+                    "legend: {s: store, h: shop}\nlevels:\n  - name: ground\n    plan: sshh\n"
+                    "areas:\n  ground:B1: {features: [explosive]}\n", encoding="utf-8")
+    for ascii in ((), ("--ascii",)):
+        out = run("show", str(path), "--no-color", *ascii).output
+        row = next(line for line in out.splitlines() if line.startswith("1 "))
+        assert row[3:10] == "s3  s3^", row  # B1: the store, fuel 3, the explosive's mark
+        assert "^ explosive (a keg of spirits, lamp gas)" in out, out
+    assert "explosive" not in run("show", TAVERN, "--no-color").output

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from fuego.cli import cli
 from fuego.engine.sight import players_sight
+from fuego.errors import FuegoError
 from fuego.render import foundry_export
 from fuego.render.vtt_export import (
     LIGHT_COLOUR,
@@ -31,7 +32,7 @@ from fuego.render.vtt_export import (
 from fuego.rules.charts import Structure
 from fuego.scenario.foundry_scene import DoorState, DoorType, Move, Sense, canvas_offset
 from fuego.scenario.model import load
-from fuego.world.places import BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -44,7 +45,8 @@ def invoke(*args: str):
 
 def passages(b, level: int) -> tuple[set, dict]:
     """A level's areas (from its top-left corner) and what stands on each edge between two
-    of them: a wall, a door, a window, or nothing (a VTT file carries no door state)."""
+    of them: a wall, a door or a window and how it stands (open, closed, locked), or
+    nothing."""
     c0 = min(a.col for a in b.areas if a.level == level)
     r0 = min(a.row for a in b.areas if a.level == level)
     cells = {(a.col - c0, a.row - r0) for a in b.areas if a.level == level}
@@ -58,7 +60,9 @@ def passages(b, level: int) -> tuple[set, dict]:
                 continue
             x = b.between(a.index, j)
             gap = x is None or x.destroyed or x.kind is BarrierKind.OPEN
-            edges[(a.col - c0, a.row - r0, dc, dr)] = "open" if gap else x.kind.value
+            state = ("" if x is None or x.kind not in OPENABLE else " locked" if x.locked
+                     else " closed" if x.closed else " open")
+            edges[(a.col - c0, a.row - r0, dc, dr)] = "open" if gap else x.kind.value + state
     return cells, edges
 
 
@@ -121,6 +125,66 @@ def test_each_campaign_level_round_trips_through_import(tmp_path, path, level, e
         assert i is not None and imported.rooms[imported.areas[i].room].outdoors
     assert {e: w for e, w in got_edges.items() if e[:2] in cells
             and (e[0] + e[2], e[1] + e[3]) in cells} == edges
+
+
+@pytest.mark.parametrize("ext", ["dd2vtt", "json"])
+def test_doors_come_back_open_shut_or_locked_as_exported(tmp_path, ext):
+    """The tavern's kitchen door stands open and its front door is locked here: exported
+    (Universal VTT keeps the state in fuego's own mark, a Foundry scene in its door state) and
+    imported, each comes back as it stood, and the shut doors shut."""
+    text = TAVERN.read_text(encoding="utf-8")
+    text = text.replace("name: front door}", "name: front door, locked: true}")
+    assert "locked: true" in text
+    scenario = tmp_path / "tavern.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    out = tmp_path / f"ground.{ext}"
+    assert invoke("export", str(scenario), "--level", "ground", "--out", str(out),
+                  "--pixels-per-grid", "20").exit_code == 0
+    back = tmp_path / "back.yaml"
+    result = invoke("import", str(out), "--out", str(back))
+    assert result.exit_code == 0, result.output
+    imported = load(back).build(0).building
+
+    def doors(b) -> dict:  # each door by its two areas (the import keeps the areas' names)
+        return {(b.areas[x.a].name, b.areas[x.b].name): (x.closed, x.locked)
+                for x in b.barriers if x.kind is BarrierKind.DOOR}
+
+    before = load(scenario).build(0).building
+    states = {ab: v for ab, v in doors(before).items() if ab[0].startswith("ground:")}
+    kitchen, front = (next((before.areas[x.a].name, before.areas[x.b].name)
+                           for x in before.barriers if x.label == name)
+                      for name in ("kitchen door", "front door"))
+    assert states[kitchen] == (False, False) and states[front] == (True, True)
+    assert doors(imported) == states
+    assert "locked: true}" in back.read_text() and "closed: false}" in back.read_text()
+
+
+def test_a_portals_state_is_read_from_fuegos_mark_or_foundrys_door_state():
+    # a door: the mark's state, or (none) closed: false makes an open door; a window: only the
+    # mark opens it (closed: false says window), and no window is locked
+    from fuego.scenario.foundry_scene import DoorState, door_state
+    from fuego.scenario.vtt import portal_state
+    from fuego.scenario.vtt_read import parse
+
+    def portal(**keys):
+        data = {"resolution": {"map_size": {"x": 4, "y": 4}},
+                "portals": [{"bounds": [{"x": 1, "y": 1}, {"x": 1, "y": 3}], **keys}]}
+        return parse(json.dumps(data)).portals[0]
+
+    assert portal_state(portal(closed=True), window=False) == (False, False)
+    assert portal_state(portal(closed=False), window=False) == (True, False)
+    assert portal_state(portal(closed=False), window=True) == (False, False)
+    assert portal_state(portal(closed=False, fuego={"closed": False}), window=True) == \
+        (True, False)
+    assert portal_state(portal(closed=True, fuego={"closed": True, "locked": True}),
+                        window=False) == (False, True)
+    assert portal_state(portal(closed=True, fuego={"locked": True}), window=True) == \
+        (False, False)
+    assert door_state({"ds": DoorState.OPEN}) == {"closed": False, "locked": False}
+    assert door_state({"ds": DoorState.LOCKED}) == {"closed": True, "locked": True}
+    assert door_state({}) == door_state({"ds": 7}) == {"closed": True, "locked": False}
+    with pytest.raises(FuegoError, match=r"portals\[0\]\.fuego\.closed: expected true or"):
+        portal(fuego={"closed": "open"})
 
 
 def test_portals_follow_the_dungeondraft_convention_whatever_their_state():
@@ -401,7 +465,8 @@ def test_foundry_doors_and_windows_stop_what_they_should():
         assert w["door"] == DoorType.DOOR and w["move"] == Move.NORMAL
         x = next(x for x in expected if x.kind.value == kind
                  and (x.name or None) == (w["flags"]["fuego"]["name"] or None))
-        assert w["ds"] == (DoorState.CLOSED if x.closed else DoorState.OPEN)
+        assert w["ds"] == (DoorState.LOCKED if x.locked else DoorState.CLOSED if x.closed
+                           else DoorState.OPEN)
         if kind == "door":
             assert (w["sight"], w["light"], w["sound"]) == (Sense.NORMAL,) * 3
         elif x.structure is Structure.PAPERED_WINDOW:

@@ -417,6 +417,11 @@ def test_closed_false_portals_are_windows_and_overrides_win(tmp_path):
     assert (report.doors, report.windows) == (1, 3)
     text, report = convert(path, doors=(2, 3))
     assert (report.doors, report.windows) == (3, 1)
+    # made doors, the portals that say closed: false stand open; the file's door stays shut
+    b = loads(text).build(0).building
+    assert not barrier(b, "ground:C1", "ground:C2").closed
+    assert not barrier(b, "ground:F1", "ground:F2").closed
+    assert barrier(b, "ground:D5", "ground:D6").closed
 
 
 def test_several_maps_are_the_levels_of_one_building(tmp_path):

@@ -98,7 +98,8 @@ def test_campaign_svg_labels_every_room_and_counts_barriers(campaign, tmp_path):
         if not b.room_areas(key):
             continue
         assert f"room-{key}" in ids, f"room {key} not labelled"
-        assert room_.name in svg_texts(ids[f"room-{key}"])
+        # (a name wrapped onto two lines to stay inside its room is the same words)
+        assert room_.name in " ".join(svg_texts(ids[f"room-{key}"]).split())
     drawn = barrier_ids(ids)
     counts = {kind: len(v) for kind, v in drawn.items()}
     assert counts == expected_counts(b) == count_drawn(b)
@@ -381,3 +382,53 @@ def test_cli_and_command_modules_do_not_import_matplotlib():
     timing = subprocess.run([sys.executable, "-X", "importtime", "-c", "import fuego.cli"],
                             capture_output=True, text=True, check=True)
     assert "matplotlib" not in timing.stderr
+
+
+def test_an_explosive_is_a_word_on_the_map_and_in_its_legend_only_where_one_is(tmp_path):
+    import matplotlib
+
+    from fuego.render.map_style import Legend, legend_keys
+
+    b = make_building(plans={"ground": (0, ["ssh"])},
+                      rooms={"s": room("store", "Store", fuel=3), "h": room("shop", fuel=2)},
+                      features={"ground:B1": {Feature.EXPLOSIVE}})
+    keys = legend_keys(b, None, [0], MapOptions())
+    assert (Legend.FEATURE, Feature.EXPLOSIVE.value) in keys
+    fig, = draw_map(b, None, MapOptions())
+    out = tmp_path / "store.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        fig.savefig(out)
+    ids = svg_ids(out)
+    assert svg_texts(ids["feature-blast-ground:B1"]) == "blast"
+    legend = " ".join(svg_texts(el) for el in ids.values() if el.get("id") == "legend")
+    assert "explosive (a keg of spirits, lamp gas)" in legend
+    b.remove_feature(b.area("ground:B1").index, Feature.EXPLOSIVE)
+    assert not [k for k in legend_keys(b, None, [0], MapOptions()) if k[0] is Legend.FEATURE]
+
+
+def test_a_one_area_rooms_long_name_goes_beside_it_with_a_leader_short_ones_inside():
+    # a closet's long name used to shrink to the smallest size, or sit across its walls
+    # over the next room; now it keeps its size beside the room, a line leading to it
+    import numpy as np
+
+    from fuego.render.map_style import MIN_PT
+
+    b = make_building(plans={"ground": (0, ["chhhd", "hhhhh"])},
+                      rooms={"c": room("closet", "Wardrobe of the Lady Abbess Ines", fuel=2),
+                             "d": room("den", "Den", fuel=2),
+                             "h": room("hall", "Great Hall", fuel=3)})
+    fig, = draw_map(b, None, MapOptions())
+    ax = fig.axes[0]
+    texts = {t.get_gid(): t for t in ax.texts if t.get_gid()}
+    leaders = {ln.get_gid(): ln for ln in ax.lines if (ln.get_gid() or "").startswith("room-")}
+    assert set(leaders) == {"room-leader-closet"}
+    line = leaders["room-leader-closet"]
+    x, y = (float(np.asarray(v, dtype=float)[1]) for v in (line.get_xdata(), line.get_ydata()))
+    # the dot: in the closet, ground:A1
+    assert 0 < x < 1 and 0 < y < 1
+    closet = texts["room-closet"]
+    assert float(closet.get_fontsize()) > MIN_PT and "Abbess" in closet.get_text()
+    cx, cy = closet.get_position()
+    assert not (0 <= cx <= 1 and 0 <= cy <= 1)  # beside, not over the closet
+    dx, dy = texts["room-den"].get_position()
+    assert 4 < dx < 5 and 0 < dy < 1  # the den's short name stays in the den

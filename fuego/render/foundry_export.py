@@ -13,11 +13,12 @@ the document to that schema (tests/foundry_schema.py). The mapping
   file path in Foundry's user data (``image_src``): a scene document cannot hold the picture
   itself, so the command writes it beside the JSON for the GM to upload.
 - **Walls**: every wall segment blocks movement, sight, light and sound. A **door** is a door
-  (``door`` DOOR) that blocks everything when closed, with its state (``ds`` OPEN or CLOSED).
+  (``door`` DOOR) that blocks everything when closed, with its state (``ds`` OPEN, CLOSED
+  or LOCKED).
   A **window** is a door too, since a hero can open it, but one that blocks only movement and
   (partly) sound when closed: a glass window lets sight and light through; a papered window
   blocks the view and lets light through dimly. A destroyed or burned-through barrier is gone.
-  fuego has no locked or secret doors, so ``ds`` is never LOCKED and ``door`` never SECRET.
+  fuego has no secret doors, so ``door`` is never SECRET.
 - **Lights**: every fire the players see, at its area's centre: a flame animation, radius
   (``dim``; ``bright`` half of it) by :func:`fuego.render.vtt_export.light_range`, colour by
   temperature, and luminosity, opacity and animation intensity growing with its Fire Dice.
@@ -51,6 +52,7 @@ from fuego.render.vtt_export import (
 from fuego.rules.charts import Structure
 from fuego.scenario.foundry_scene import (
     GRID_SQUARE,
+    MARK,
     PADDING,
     DoorState,
     DoorType,
@@ -112,8 +114,9 @@ def _wall(wid: str, c: list[int], *, move: Move = Move.NORMAL, sight: Sense = Se
 
 def _portal_wall(wid: str, c: list[int], portal: Portal) -> dict[str, Any]:
     barrier = portal.barrier
-    ds = DoorState.CLOSED if barrier.closed else DoorState.OPEN
-    flags = {"fuego": {"kind": barrier.kind.value, "name": barrier.name}}
+    ds = DoorState.LOCKED if barrier.locked else DoorState.CLOSED if barrier.closed \
+        else DoorState.OPEN
+    flags = {MARK: {"kind": barrier.kind.value, "name": barrier.name}}
     if not portal.window:
         return _wall(wid, c, door=DoorType.DOOR, ds=ds, flags=flags)
     sight, light, sound = WINDOW_SENSES.get(barrier.structure, WINDOW_SENSES[None])
@@ -138,7 +141,7 @@ def _light(lid: str, x: int, y: int, lit: Lit, area_name: str) -> dict[str, Any]
                           "intensity": max(1, min(10, 2 + fd)), "reverse": False},
             "darkness": {"min": 0, "max": 1},
         },
-        "flags": {"fuego": {"area": area_name, "fire_dice": fd,
+        "flags": {MARK: {"area": area_name, "fire_dice": fd,
                             "temperature": lit.fire.temperature.value,
                             "hidden_from_players": lit.hidden}},
     }
@@ -155,7 +158,7 @@ def _smoke(did: str, x: int, y: int, side: int, density: int, hidden: bool,
         "strokeWidth": 0, "strokeColor": colour, "strokeAlpha": 0, "texture": None, "text": "",
         "fontFamily": "Signika", "fontSize": 48, "textColor": "#ffffff", "textAlpha": 1,
         "hidden": hidden, "locked": True, "interface": False,
-        "flags": {"fuego": {"area": area_name, "smoke": "thick" if density == 2 else "thin"}},
+        "flags": {MARK: {"area": area_name, "smoke": "thick" if density == 2 else "thin"}},
     }
 
 
@@ -219,7 +222,7 @@ def scene_document(building: Building, scene: Scene | None, level: int, *, ppg: 
         "walls": walls,
         "lights": lights,
         "drawings": drawings,
-        "flags": {"fuego": {"level": lv.name, "round": scene.round if scene else 0,
+        "flags": {MARK: {"level": lv.name, "round": scene.round if scene else 0,
                             "foundry": FOUNDRY_VERSION, "gm": shown.gm}},
     }
 

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.rules.charts import Structure, Temperature
 from fuego.world.building import Building
-from fuego.world.places import ALWAYS_OPEN, OPENABLE, Area, Barrier, BarrierKind, Feature, RouteKind
+from fuego.world.places import (
+    ALWAYS_OPEN,
+    BEAM_STRUCTURE,
+    OPENABLE,
+    Area,
+    Barrier,
+    BarrierKind,
+    Feature,
+    RouteKind,
+)
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -285,16 +294,30 @@ class FireMark(str, Enum):
     HIDDEN = "hidden"  # no players' hero sees it (GM only)
 
 
-#: The features a map marks by a word: the two that burn like no other fuel, and the beams.
+#: The features a map marks by a word: those that burn like no other fuel (hot, and oil
+#: runs), in the order an area's words are placed, and the beams (:data:`BEAM_MARK`, any kind).
+WORD_FEATURES = (Feature.OIL, Feature.GUNPOWDER, Feature.EXPLOSIVE)
 BEAM_MARK = "beam"
 #: What the map writes in an area for each feature, and its colour (the legend shows the same).
 FEATURE_MARK: dict[str, tuple[str, str]] = {
-    "oil": ("oil", "#111111"),
-    "gunpowder": ("powder", "#7b241c"),
+    Feature.OIL.value: ("oil", "#111111"),
+    Feature.GUNPOWDER.value: ("powder", "#7b241c"),
+    Feature.EXPLOSIVE.value: ("blast", "#b03a2e"),
     BEAM_MARK: ("beam", "#5e3714"),
 }
-FEATURE_LABEL = {"oil": "oil (spilt or stored)", "gunpowder": "gunpowder",
+FEATURE_LABEL = {Feature.OIL.value: "oil (spilt or stored)",
+                 Feature.GUNPOWDER.value: "gunpowder",
+                 Feature.EXPLOSIVE.value: "explosive (a keg of spirits, lamp gas)",
                  BEAM_MARK: "beam (may fall when burned)"}
+
+
+def feature_marks(area: Area) -> list[str]:
+    """The words (:data:`FEATURE_MARK`'s keys) an area's features are marked by, in order:
+    oil, gunpowder, explosive, then one for its beams."""
+    keys = [f.value for f in WORD_FEATURES if f in area.features]
+    if area.features & BEAM_STRUCTURE.keys():
+        keys.append(BEAM_MARK)
+    return keys
 
 
 class _Word:
@@ -371,7 +394,7 @@ def legend_keys(building: Building, scene: Scene | None, levels: list[int],
 
 def _area_keys(b: Building, area: Area, options: MapOptions) -> set[tuple]:
     """What one area shows: fuel, the open air (where no fuel shade covers it), a way out, oil,
-    gunpowder or beams (not on a heat map or with --no-fuel), burned out."""
+    gunpowder, explosives or beams (not on a heat map or with --no-fuel), burned out."""
     keys: set[tuple] = set()
     fuel_marks = options.heat is None and options.fuel
     if fuel_marks and area.fuel > 0:
@@ -381,11 +404,7 @@ def _area_keys(b: Building, area: Area, options: MapOptions) -> set[tuple]:
     if b.is_exit(area.index) and options.labels:
         keys.add((Legend.EXIT,))
     if fuel_marks:  # --no-fuel: no feature marks at all
-        for feat in (Feature.OIL, Feature.GUNPOWDER):
-            if feat in area.features:
-                keys.add((Legend.FEATURE, feat.value))
-        if area.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
-            keys.add((Legend.FEATURE, BEAM_MARK))
+        keys |= {(Legend.FEATURE, word) for word in feature_marks(area)}
     if area.burned_out and options.shows(area.index):
         keys.add((Legend.BURNED,))
     return keys

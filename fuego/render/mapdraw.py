@@ -19,7 +19,8 @@ What is drawn, bottom to top:
 - routes of fuel (carpet, curtains, hangings, spilt oil, powder trails) as lines through the
   areas' centres; oil, gunpowder and beams as small marks (none of it with ``fuel=False``);
   exits outlined green, one outline and one EXIT a run of way-out squares;
-- room names; fires with their Fire Dice; heroes with their initials;
+- room names, each inside its room (a name too long for it beside the room, with a leader
+  line); fires with their Fire Dice; heroes with their initials;
 - a legend of exactly what the map shows.
 
 Every artist a test or a tool may look for carries a ``gid`` that the SVG writes as an
@@ -28,7 +29,7 @@ Every artist a test or a tool may look for carries a ``gid`` that the SVG writes
 walls, ``open`` for stairs, ladders and holes, ``broken`` for a collapsed floor; vertical links
 carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``route-carpet-0``,
 ``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
-``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
+``room-leader-kitchen``, ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
 The figure's size is exact: one area is ``options.area_inches`` inches (default 1: a 10-ft
@@ -78,6 +79,7 @@ from fuego.render.map_style import (
     draw_legend,
     drawn_levels,
     exit_runs,
+    feature_marks,
     hidden_fire,
     initials,
     legend_height,
@@ -1203,18 +1205,12 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
 
 
 def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
-    """Oil, gunpowder and beams as the words the legend shows, for the label placer."""
+    """Oil, gunpowder, explosives and beams as the words the legend shows, for the label
+    placer."""
     fs = _fs(options, 6, 9)
     out = []
     for a in areas:
-        keys = []
-        if Feature.OIL in a.features:
-            keys.append("oil")
-        if Feature.GUNPOWDER in a.features:
-            keys.append("gunpowder")
-        if a.features & {Feature.WOODEN_BEAM, Feature.STONE_BEAM, Feature.LARGE_STONE_BEAM}:
-            keys.append("beam")
-        for key in keys:
+        for key in feature_marks(a):
             word, colour = FEATURE_MARK[key]
             out.append((a.index, word, fs, dict(color=colour, fontweight="bold",
                                                 gid=f"feature-{word}-{_safe(a.name)}")))
@@ -1230,54 +1226,179 @@ def _wrap(text: str) -> str:
     return text[:k] + "\n" + text[k + 1:]
 
 
+#: A room's name inside the room is at least this share of its full size; smaller, it goes
+#: beside the room with a leader line instead (a closet's long name stays legible).
+INSIDE_SHARE = 0.8
+#: Inches between a name set beside its room and the room's edge (the leader line crosses it).
+LEADER_GAP = 0.04
+
+
+def _room_spots(b: Building, key: str, level: int) -> tuple[list[int], list[tuple]]:
+    """A room's areas on the level, nearest its centre first, and the spots its name may
+    take among them, best first."""
+    cx, cy, near = b.room_centre(key, level)
+    if not near:
+        return [], []
+    centres = []
+    a = b.areas[near[0]]
+    inside = len(near) > 1 and abs(a.col + 0.5 - cx) < 0.01 and abs(a.row + 0.5 - cy) < 0.01
+    if inside or len(near) == 1:
+        centres.append((cx, cy))
+    centres += [(b.areas[i].col + 0.5, b.areas[i].row + 0.5) for i in near]
+    # below the centre first, so a fire or hero there stays readable; then across the
+    # line between two of the room's areas (between two tokens), then off-centre
+    spots = [(x, y + dy, "center", "center") for x, y in centres for dy in (0.3, -0.3, 0.0)]
+    cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+    spots += [(c + 0.5, r + 1.0, "center", "center") for c, r in
+              ((b.areas[i].col, b.areas[i].row) for i in near) if (c, r + 1) in cells]
+    spots += [(c + 1.0, r + 0.5 + dy, "center", "center") for c, r in
+              ((b.areas[i].col, b.areas[i].row) for i in near) if (c + 1, r) in cells
+              for dy in (0.3, -0.3)]
+    spots += [(x + dx, y + dy, "center", "center") for x, y in centres
+              for dy in (0.38, -0.38) for dx in (-0.2, 0.2)]
+    return near, spots
+
+
+def _within(box: tuple[float, float, float, float], cells: set[tuple[int, int]]) -> bool:
+    """Whether a box (areas) lies over the room's areas only."""
+    x0, y0, x1, y1 = box
+    return all((c, r) in cells
+               for c in range(math.floor(x0 + 1e-9), math.floor(x1 - 1e-9) + 1)
+               for r in range(math.floor(y0 + 1e-9), math.floor(y1 - 1e-9) + 1))
+
+
+def _place_inside(placer: _Placer, words: list[tuple[str, float]], spots: list[tuple],
+                  cells: set[tuple[int, int]], pad: float):
+    """The first of ``words`` (text, size) at the first free spot whose box lies over the
+    room's areas only (and take it), or None."""
+    for text, size in words:
+        for x, y, ha, va in spots:
+            box = placer.box(text, size, x, y, ha, va, pad)
+            if _within(box, cells) and placer.free(box):
+                placer.block(*box)
+                return text, size, (x, y, ha, va)
+    return None
+
+
+def _leader_spots(b: Building, near: list[int], placer: _Placer, text: str,
+                  size: float) -> list[tuple[float, float, int]]:
+    """Where a name that fits no spot inside its room may stand beside it: its box just off
+    each side and corner of the room's areas nearest the centre, beyond a short leader;
+    (x, y, area) each, the nearest first."""
+    w, h = placer.size(text, size)
+    gap = 2 * LEADER_GAP / placer.s + 0.1
+    out = []
+    for i in near[:4]:
+        x, y = b.areas[i].col + 0.5, b.areas[i].row + 0.5
+        dx, dy = 0.5 + w / 2 + gap, 0.5 + h / 2 + gap
+        for sx, sy in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)):
+            out.append((x + sx * dx, y + sy * dy, i))
+    return out
+
+
+def _leader(ax, b: Building, i: int, box, gid: str) -> None:
+    """A thin line from the name's box to the room's area it names, with a dot there."""
+    from matplotlib.lines import Line2D
+
+    a = b.areas[i]
+    x, y = a.col + 0.5, a.row + 0.5
+    x0, y0, x1, y1 = box
+    # from the box's nearest point to a quarter area short of the area's middle (a fire's
+    # or a hero's token there stays whole over it)
+    px, py = min(max(x, x0), x1), min(max(y, y0), y1)
+    d = math.hypot(x - px, y - py) or 1.0
+    end = 0.25 / d
+    qx, qy = x + (px - x) * end, y + (py - y) * end
+    line = Line2D([px, qx], [py, qy], color="#1b1b1b", lw=0.6, zorder=10, gid=gid,
+                  marker="o", markevery=[1], ms=2.5)
+    ax.add_line(line)  # (clipped to the axes, so a tile's page ends it with the rest)
+
+
 def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions,
                  placer: _Placer, clip: bool) -> None:
+    """Each room's name: inside the room at a legible size where it can be; a name that
+    cannot (a closet's long name) beside the room, with a leader line to it, once every other
+    room has its place; else as small as it must be, wherever there is room, or over
+    whatever is at the centre."""
     fs = _fs(options, 9, 14)
+    least = _min_pt(options)
+    later: list[tuple[str, str, list[int], list[tuple]]] = []
     for key, room in b.rooms.items():
-        cx, cy, near = b.room_centre(key, level)
+        near, spots = _room_spots(b, key, level)
         if not near:
             continue
-        idx = near
-        centres = []
-        a = b.areas[near[0]]
-        inside = len(idx) > 1 and abs(a.col + 0.5 - cx) < 0.01 and abs(a.row + 0.5 - cy) < 0.01
-        if inside or len(idx) == 1:
-            centres.append((cx, cy))
-        centres += [(b.areas[i].col + 0.5, b.areas[i].row + 0.5) for i in near]
-        # below the centre first, so a fire or hero there stays readable; then across the
-        # line between two of the room's areas (between two tokens), then off-centre
-        spots = [(x, y + dy, "center", "center") for x, y in centres
-                 for dy in (0.3, -0.3, 0.0)]
-        cells = {(b.areas[i].col, b.areas[i].row) for i in near}
-        spots += [(c + 0.5, r + 1.0, "center", "center") for c, r in
-                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c, r + 1) in cells]
-        spots += [(c + 1.0, r + 0.5 + dy, "center", "center") for c, r in
-                  ((b.areas[i].col, b.areas[i].row) for i in near) if (c + 1, r) in cells
-                  for dy in (0.3, -0.3)]
-        spots += [(x + dx, y + dy, "center", "center") for x, y in centres
-                  for dy in (0.38, -0.38) for dx in (-0.2, 0.2)]
         name = room.name or key
         if scene is not None and key in scene.flashed:
             name += " (flashover)"
-        placed = None
-        tries = [(name, fs), (_wrap(name), fs), (_wrap(name), fs * 0.8),
-                 (_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
-        for words, size in dict.fromkeys((w, max(_min_pt(options), z)) for w, z in tries):
-            spot = placer.place(words, size, spots, pad=0.03)
-            if spot is not None:
-                placed = (words, size, spot)
-                break
-        if placed is None:  # nowhere free: the centre, over whatever is there
-            placed = (_wrap(name), max(_min_pt(options), fs * 0.65), spots[0])
-        words, size, (x, y, _, _) = placed
-        artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
-                       fontstyle="italic" if room.outdoors else "normal",
-                       color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
-                       bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
-                                 edgecolor="none"),
-                       gid=f"room-{_safe(key)}")
-        if clip:
-            artist.set_clip_on(True)
+        cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+        big = list(dict.fromkeys((w, max(least, z)) for w, z in
+                                 ((name, fs), (_wrap(name), fs),
+                                  (_wrap(name), fs * INSIDE_SHARE))))
+        placed = _place_inside(placer, big, spots, cells, pad=0.03)
+        if placed is None:
+            later.append((key, name, near, spots))
+            continue
+        _room_text(ax, room, key, placed, clip)
+    for key, name, near, spots in later:
+        _room_beside(ax, b, level, b.rooms[key], key, name, near, spots, placer, fs, least,
+                     clip)
+
+
+def _crowding(b: Building, level: int, box) -> tuple[bool, bool]:
+    """How badly a name set beside its room sits: across walls (over more than one room, or
+    off the areas), then over a small room (under 3 areas: its own name would be taken for
+    this one's)."""
+    x0, y0, x1, y1 = box
+    rooms = set()
+    for c in range(math.floor(x0 + 1e-9), math.floor(x1 - 1e-9) + 1):
+        for r in range(math.floor(y0 + 1e-9), math.floor(y1 - 1e-9) + 1):
+            i = b.at(level, c, r)
+            rooms.add(None if i is None else b.areas[i].room)
+    small = any(k is None or len(b.room_areas(k)) < 3 for k in rooms)
+    return len(rooms) != 1, small
+
+
+def _room_beside(ax, b: Building, level: int, room, key: str, name: str, near: list[int],
+                 spots, placer: _Placer, fs: float, least: float, clip: bool) -> None:
+    """A name that fits no spot inside its room: beside it with a leader line, at a legible
+    size, where it crowds least (:func:`_crowding`), the nearest spot of those; else as small
+    as it must be near its centre (over whatever is there, at worst)."""
+    for words, size in dict.fromkeys((w, max(least, z)) for w, z in
+                                     ((name, fs), (_wrap(name), fs),
+                                      (_wrap(name), fs * INSIDE_SHARE))):
+        free = []
+        for n, (x, y, i) in enumerate(_leader_spots(b, near, placer, words, size)):
+            box = placer.box(words, size, x, y, "center", "center", 0.03)
+            if placer.free(box):
+                free.append((_crowding(b, level, box), n, x, y, i, box))
+        if free:
+            _, _, x, y, i, box = min(free)
+            placer.block(*box)
+            _room_text(ax, room, key, (words, size, (x, y, "center", "center")), clip)
+            _leader(ax, b, i, box, f"room-leader-{_safe(key)}")
+            return
+    placed = None
+    tries = [(_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
+    for words, size in dict.fromkeys((w, max(least, z)) for w, z in tries):
+        spot = placer.place(words, size, spots, pad=0.03)
+        if spot is not None:
+            placed = (words, size, spot)
+            break
+    if placed is None:  # nowhere free: the centre, over whatever is there
+        placed = (_wrap(name), max(least, fs * 0.65), spots[0])
+    _room_text(ax, room, key, placed, clip)
+
+
+def _room_text(ax, room, key: str, placed, clip: bool) -> None:
+    words, size, (x, y, _, _) = placed
+    artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
+                   fontstyle="italic" if room.outdoors else "normal",
+                   color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
+                   bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
+                             edgecolor="none"),
+                   gid=f"room-{_safe(key)}")
+    if clip:
+        artist.set_clip_on(True)
 
 
 def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,

@@ -48,11 +48,14 @@ STONE = {Structure.THIN_STONE_WALL, Structure.STONE_WALL, Structure.THICK_STONE_
 #: (closed, open) letters of doors and windows; a broken barrier is :data:`BROKEN_GLYPH`.
 OPENABLE_GLYPHS = {BarrierKind.DOOR: ("D", "d"), BarrierKind.WINDOW: ("W", "w")}
 BROKEN_GLYPH = "/"
+#: An explosive (a keg of spirits, lamp gas), in a cell's third place: no letter, so no room's
+#: (and no wall's: ``!`` is the ASCII thin wooden wall).
+EXPLOSIVE_MARK = "^"
 #: Marks in a cell's third place, first match wins.
 LINK_MARKS = {BarrierKind.STAIRS: ("<", ">"), BarrierKind.LADDER: ("L", "L"),
               BarrierKind.HOLE: ("O", "O")}
-FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.OIL, "o"),
-                 (Feature.WOODEN_BEAM, "b"), (Feature.STONE_BEAM, "b"),
+FEATURE_MARKS = [(Feature.EXIT, "E"), (Feature.GUNPOWDER, "g"), (Feature.EXPLOSIVE, EXPLOSIVE_MARK),
+                 (Feature.OIL, "o"), (Feature.WOODEN_BEAM, "b"), (Feature.STONE_BEAM, "b"),
                  (Feature.LARGE_STONE_BEAM, "b")]
 SMOKE_FILL = {1: ("~", "~"), 2: ("≈", "%")}  # density -> (unicode, ascii)
 #: Something a module keeps burning outside the fires (a burning wreck), in a cell's third place.
@@ -187,6 +190,8 @@ MARKS: dict[str, tuple[str, str, str]] = {
     "link-hole": ("O", "hole or hatch in the floor", "hole in the floor"),
     "feature-E": ("E", "exit", "exit"),
     "feature-g": ("g", "gunpowder", "gunpowder"),
+    f"feature-{EXPLOSIVE_MARK}": (EXPLOSIVE_MARK, "explosive (a keg of spirits, lamp gas)",
+                                  "explosive"),
     "feature-o": ("o", "oil", "oil"),
     "feature-b": ("b", "beam or post", "beam"),
     "fire-break": (FIRE_BREAK_MARK, "fire break (cleared before the fire)", "fire break"),

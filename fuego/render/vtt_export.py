@@ -20,9 +20,12 @@ Shared by both formats (:mod:`fuego.render.foundry_export` is the other):
   its colour follows its temperature (:data:`LIGHT_COLOUR`).
 
 The Universal VTT file (:func:`export_level`): the picture as base64 PNG, walls as
-``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that every
-importer reads (``closed: true`` a door, ``closed: false`` a window, whatever its state now:
-the format has no field for an open door), fires as ``lights``.
+``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that
+Foundry's and Fantasy Grounds' importers read (``closed: true`` a door, ``closed: false`` a
+window, whatever its state now: the format has no field for an open door; fuego's own key
+``fuego`` holds it, open, shut or locked, for ``fuego import``), fires as ``lights``. Owlbear
+Rodeo's importer makes a window a door standing open, which no other mark would mend without
+breaking the others (docs/maps-and-forecasts.md).
 
 Pure: nothing is written or printed here. matplotlib is imported inside the functions only.
 """
@@ -36,6 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.render.map_style import MapOptions
+from fuego.scenario.foundry_scene import MARK
 from fuego.text import json as text_json
 from fuego.world.building import Building
 from fuego.world.places import OPENABLE, Barrier, BarrierKind
@@ -283,6 +287,9 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
             "closed": not portal.window,
             "freestanding": False,
             "name": f"{kind}: {name}" if name else kind,
+            # its state, which the format has no field for, in fuego's own key (read back by
+            # fuego import; other importers read past it)
+            MARK: {"closed": portal.barrier.closed, "locked": portal.barrier.locked},
         })
     lights = []
     for lit in lit_fires(scene, level, shown.gm):

@@ -19,6 +19,11 @@ from typing import Any
 from fuego.errors import FuegoError
 from fuego.world.places import OPENABLE, BarrierKind
 
+#: fuego's own key: a Foundry document's ``flags.fuego`` (what a wall is in fuego), and a
+#: Universal VTT portal's door state in the scenario's words (``{"closed": false}``,
+#: ``{"closed": true, "locked": true}``), which that format has no field for (its ``closed``
+#: says door or window). Other importers read past both.
+MARK = "fuego"
 #: Foundry's default padding around the scene (a fraction of its width and height).
 PADDING = 0.25
 #: CONST.GRID_TYPES.GRIDLESS and SQUARE (the hexagonal kinds are 2 to 5).
@@ -133,7 +138,7 @@ def wall_kind(wall: dict) -> Kind:
     stop movement is no wall of a room."""
     sight = wall.get("sight", Sense.NORMAL)
     if wall.get("door", DoorType.NONE) in (DoorType.DOOR, DoorType.SECRET):
-        ours = _mapping(_mapping(wall.get("flags")).get("fuego")).get("kind")
+        ours = _mapping(_mapping(wall.get("flags")).get(MARK)).get("kind")
         # fuego's own export says which (a papered window hides what is beyond it)
         if isinstance(ours, str) and ours in OPENABLE_KINDS:
             return Kind.WINDOW if OPENABLE_KINDS[ours] is BarrierKind.WINDOW else Kind.DOOR
@@ -141,6 +146,16 @@ def wall_kind(wall: dict) -> Kind:
     if wall.get("move", Move.NORMAL) == Move.NONE:
         return Kind.NONE
     return Kind.WALL if sight == Sense.NORMAL else Kind.WINDOW
+
+
+def door_state(wall: dict) -> dict[str, bool]:
+    """A door wall's ``ds`` as fuego's portal mark (:data:`MARK`):
+    OPEN stands open, LOCKED is locked; anything else (no ``ds``, or not one of Foundry's
+    states) is shut, as Foundry reads it."""
+    ds = wall.get("ds", DoorState.CLOSED)
+    state = DoorState(ds) if isinstance(ds, int) and not isinstance(ds, bool) \
+        and ds in set(DoorState) else DoorState.CLOSED
+    return {"closed": state is not DoorState.OPEN, "locked": state is DoorState.LOCKED}
 
 
 def _grid_notes(kind: int, size: float, feet: float | None) -> list[str]:
@@ -175,7 +190,8 @@ def as_uvtt(data: dict, source: str) -> tuple[dict[str, Any], list[str]]:
     """A Foundry scene document as Universal VTT data (one square a grid square; the map's
     corner the scene's, its padding taken off), and what of the scene is not carried over:
     walls as ``line_of_sight``, doors and windows (:func:`wall_kind`) as portals in
-    Dungeondraft's convention (a window ``closed: false``), lights by their position."""
+    Dungeondraft's convention (a window ``closed: false``) with their door state (``ds``) as
+    fuego's own mark, lights by their position."""
     size, feet, kind = _grid(data, source)
     width = _num(data["width"], source, "width")
     height = _num(data["height"], source, "height")
@@ -200,13 +216,13 @@ def as_uvtt(data: dict, source: str) -> tuple[dict[str, Any], list[str]]:
         elif what is Kind.WALL:
             walls.append(ends)
         else:
-            name = _mapping(_mapping(wall.get("flags")).get("fuego")).get("name")
+            name = _mapping(_mapping(wall.get("flags")).get(MARK)).get("name")
             word = "window" if what is Kind.WINDOW else "door"
             portals.append({"position": {"x": (ends[0]["x"] + ends[1]["x"]) / 2,
                                          "y": (ends[0]["y"] + ends[1]["y"]) / 2},
                             "bounds": ends, "rotation": 0.0, "closed": what is Kind.DOOR,
                             "name": f"{word}: {name}" if isinstance(name, str) and name
-                            else word})
+                            else word, MARK: door_state(wall)})
     raw_lights = data.get("lights")
     lights = [{"position": square(light["x"], light["y"], f"lights[{i}]")}
               for i, light in enumerate(raw_lights if isinstance(raw_lights, list) else [])

@@ -17,7 +17,7 @@ The conversion (docs/maps-and-forecasts.md, "Importing a VTT map"):
    when wall segments cover at least a third of it.
 3. **Portals** become doors (or windows: by name with ``windows_from_names``, or by number with
    ``windows``) on the area edge nearest their span; a portal replaces the wall on its edge.
-   ``closed`` is kept.
+   An open or locked door comes in so (:func:`portal_state`).
 4. **Rooms** are the regions of areas joined across edges with no wall, door or window (flood
    fill). A region that runs off the map through an edge without a wall is the outside: one
    outdoor room, a way out (``exit``), nothing to burn.
@@ -473,6 +473,17 @@ def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],
     return not portal.closed
 
 
+def portal_state(portal: Portal, window: bool) -> tuple[bool, bool]:
+    """(stands open, locked) of a portal imported as a door or a window. The state the file
+    gives apart from ``closed`` (fuego's own mark, a Foundry scene's door state) first; else
+    a door whose portal says ``closed: false`` (made a door by ``--door N`` or its name)
+    stands open, and a window is shut (by Dungeondraft's convention ``closed: false`` says
+    window, not open). Only a door is locked."""
+    if portal.shut is not None:
+        return not portal.shut, portal.locked and not window
+    return not window and not portal.closed, False
+
+
 def _samples(portal: Portal, units) -> list[Point]:
     """Points along a portal's span (area units), one for each area of its length."""
     (ax, ay), (bx, by) = units(portal.a), units(portal.b)
@@ -744,18 +755,26 @@ def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
     the material to fill in."""
     several = len(levels) > 1
 
-    def portal_line(plan: ImportedPlan, lv: str, edge: Edge, portal: Portal, what: str) -> str:
+    def portal_line(plan: ImportedPlan, lv: str, edge: Edge, portal: Portal, what: str,
+                    window: bool) -> str:
         hint = f" {_q(portal.hint)}" if portal.hint else ""
         of = f" of {lv}" if several else ""
         closed = "closed: true" if portal.closed else "closed: false"
-        return (f"  - {{at: {_edge_text(plan, lv, edge)}}}   # portal {portal.number}{of}{hint}"
-                f" ({closed}): TO DO material ({what})")
+        stands_open, locked = portal_state(portal, window)
+        state = ", closed: false" if stands_open else ", locked: true" if locked else ""
+        # the state said apart from `closed` (fuego's mark, Foundry's door state), where it is
+        note = "" if portal.shut is None else (
+            "; open in the file" if stands_open else "; locked in the file" if locked
+            else "; locked in the file, but fuego locks doors only" if portal.locked else "")
+        return (f"  - {{at: {_edge_text(plan, lv, edge)}{state}}}   # portal {portal.number}{of}"
+                f"{hint} ({closed}{note}): TO DO material ({what})")
 
     out: list[str] = []
-    for section, pick, what in (
-            ("doors", lambda p: p.doors, "thin-wooden-door, wooden-door, thick-wooden-door"),
-            ("windows", lambda p: p.windows, "papered-window or glass-window")):
-        lines = [portal_line(plan, lv, e, portal, what)
+    for section, pick, what, window in (
+            ("doors", lambda p: p.doors, "thin-wooden-door, wooden-door, thick-wooden-door",
+             False),
+            ("windows", lambda p: p.windows, "papered-window or glass-window", True)):
+        lines = [portal_line(plan, lv, e, portal, what, window)
                  for plan, lv in levels for e, portal in pick(plan)]
         if lines:
             out += ["", f"{section}:", *lines]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fuego.errors import FuegoError, LimitError
@@ -38,9 +38,15 @@ class Portal:
     number: int  # 1-based, in file order
     a: Point
     b: Point
-    closed: bool
+    closed: bool  # the file's ``closed``: by Dungeondraft's convention, false is a window
     rotation: float
     hint: str  # a name, label or type the exporter gave it ("" when none)
+    #: whether the door or window stands shut, when the file says so apart from ``closed``
+    #: (fuego's own mark, ``"fuego": {"closed": ...}``, or a Foundry scene's door state);
+    #: None: not said
+    shut: bool | None = None
+    #: a locked door (fuego's mark ``"locked": true``, or Foundry's door state LOCKED)
+    locked: bool = False
 
 
 @dataclass
@@ -388,8 +394,7 @@ def _portals(portals_raw: list, source: str, origin: Point, w: float, h: float,
             continue
         if part != (portal.a, portal.b):
             cut.append(i)
-            portal = Portal(portal.number, part[0], part[1], portal.closed, portal.rotation,
-                            portal.hint)
+            portal = replace(portal, a=part[0], b=part[1])
         portals.append(portal)
     for idx, what in ((cut, "cut at the map's edge"), (beyond, "wholly beyond the map: dropped")):
         if idx:
@@ -442,4 +447,24 @@ def _portal(p: Any, source: str, key: str, number: int, origin: Point) -> Portal
     hint = plain(" ".join(h for h in hints if isinstance(h, str)))
     if p.get("window") is True:
         hint = (hint + " window").strip()
-    return Portal(number, a, b, closed, rotation, hint)
+    mark = foundry_scene.MARK
+    shut, locked = _state(p.get(mark), source, f"{key}.{mark}")
+    return Portal(number, a, b, closed, rotation, hint, shut, locked)
+
+
+def _state(mark: Any, source: str, key: str) -> tuple[bool | None, bool]:
+    """(shut, locked) from a portal's ``fuego`` mark: (None, False) when it has none."""
+    if mark is None:
+        return None, False
+    if not isinstance(mark, dict):
+        raise _bad(source, f"{key}: expected an object such as {{\"closed\": false}}, got "
+                   f"{_type(mark)}")
+    said = []
+    for word in ("closed", "locked"):
+        v = mark.get(word)
+        if v is not None and not isinstance(v, bool):
+            raise _bad(source, f"{key}.{word}: expected true or false, got {_type(v)}")
+        said.append(v)
+    closed, locked = said
+    return (None if closed is None and not locked else bool(closed) or bool(locked),
+            bool(locked))

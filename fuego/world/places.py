@@ -40,10 +40,10 @@ ALWAYS_OPEN = frozenset({BarrierKind.OPEN, BarrierKind.STAIRS, BarrierKind.LADDE
 #: Kinds a person can open and close during play.
 OPENABLE = frozenset({BarrierKind.DOOR, BarrierKind.WINDOW})
 #: Characters the text plans (``fuego show``, the GM's screen) draw as marks: doors, windows,
-#: a gap, burned out, stairs, features, fires, heroes, smoke, no fuel, a fire break. A room
-#: with one of them as its plan character is drawn with another there, so ``fuego import``
-#: gives a room one only when every other character is taken.
-PLAN_MARKS = frozenset("DdWw/xLO<>Egob*@+~%≈.&=")
+#: a gap, burned out, stairs, features (``^`` an explosive), fires, heroes, smoke, no fuel, a
+#: fire break. A room with one of them as its plan character is drawn with another there, so
+#: ``fuego import`` gives a room one only when every other character is taken.
+PLAN_MARKS = frozenset("DdWw/xLO<>Eg^ob*@+~%≈.&=")
 VERTICAL = frozenset({BarrierKind.FLOOR, BarrierKind.STAIRS, BarrierKind.LADDER, BarrierKind.HOLE})
 
 
