@@ -533,3 +533,17 @@ rules: {modules: {flame-and-blaze: {}}}
     assert not any(a.kind is HeroActionKind.SMOTHER for a in legal)
     act = PlanController(HeroPlans(default=Plan(PlanKind.FIGHT))).choose(scene, hero, legal)
     assert act is not None and act.kind is HeroActionKind.MOVE
+
+
+def test_a_name_is_one_name_whatever_its_spaces_and_case_for_plans_and_the_scene():
+    """A hero written "Isabela  Soldano" (two spaces) is the Isabela Soldano a plan names and
+    the GM types: names are compared folded everywhere (fuego.text.fold_name)."""
+    from fuego.scenario.model import loads
+
+    text = TAVERN.read_text(encoding="utf-8").replace("name: Isabela Soldano",
+                                                      "name: Isabela  Soldano")
+    scene = loads(text, source="t.yaml").build(5)
+    isabela = scene.hero("isabela soldano")
+    assert isabela.name == "Isabela  Soldano"  # (printed as written)
+    plans = parse_plans(["isabela soldano=hold"], scene.heroes)
+    assert plans.for_hero(isabela).kind is PlanKind.HOLD

@@ -19,6 +19,7 @@ from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
 from fuego.engine.sight import fires_seen
 from fuego.errors import RuleError
+from fuego.text import fold_name
 from fuego.world.building import Building
 from fuego.world.places import Barrier, BarrierKind
 
@@ -189,7 +190,7 @@ class ScriptedController(Controller):
     """Actions listed per hero and round (``{"Isabela": {1: ["move ground:C4"], ...}}``)."""
 
     def __init__(self, script: dict[str, dict[int, list[str]]], fallback: Controller | None = None):
-        self.script = {name.lower(): {int(r): list(acts) for r, acts in rounds.items()}
+        self.script = {fold_name(name): {int(r): list(acts) for r, acts in rounds.items()}
                        for name, rounds in script.items()}
         self.fallback = fallback or AutoController()
         self._queue: dict[str, list[str]] = {}
@@ -201,15 +202,15 @@ class ScriptedController(Controller):
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         # A hero with actions this round follows them, then waits; others act automatically.
-        queue = self._queue.get(hero.name.lower())
+        queue = self._queue.get(fold_name(hero.name))
         if queue:
-            listed = self.script[hero.name.lower()][scene.round]
+            listed = self.script[fold_name(hero.name)][scene.round]
             k = len(listed) - len(queue)
             try:
                 return read_action(scene, hero, queue.pop(0), legal)
             except RuleError as exc:  # which of the scenario's actions: (its key path)
                 raise RuleError(exc.message, where=f"actions.{hero.name}.{scene.round}[{k}]",
                                 tip=exc.tip) from None
-        if self.script.get(hero.name.lower(), {}).get(scene.round):
+        if self.script.get(fold_name(hero.name), {}).get(scene.round):
             return HeroAction(HeroActionKind.WAIT)
         return self.fallback.choose(scene, hero, legal)

@@ -51,6 +51,7 @@ from fuego.engine.injury import (
 from fuego.engine.sight import Unseen, look, sees_fire
 from fuego.errors import RuleError
 from fuego.rules.formulas import fire_tn, with_raises
+from fuego.text import fold_name
 from fuego.world.places import OPENABLE, BarrierKind
 
 if TYPE_CHECKING:
@@ -276,7 +277,7 @@ def _barrier_named(scene: Scene, name: str, verb: str) -> Barrier:
 
 def _companion(scene: Scene, name: str) -> str:
     for hero in scene.heroes:
-        if hero.name.lower() == name.lower():
+        if fold_name(hero.name) == fold_name(name):
             return hero.name
     raise RuleError(f"no character named {name!r} whose clothes to put out",
                     tip="name them in full; characters here: "
@@ -590,7 +591,7 @@ def _by_name_start(scene: Scene, doors: list[HeroAction], arg: str) -> HeroActio
     kitchen`` for the kitchen door), or None."""
     words = arg.lower().split()
     hits = [a for a in doors
-            if scene.building.barriers[a.door].name.lower().split()[:len(words)] == words]
+            if fold_name(scene.building.barriers[a.door].name).split()[:len(words)] == words]
     return hits[0] if len(hits) == 1 else None
 
 

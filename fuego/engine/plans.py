@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from fuego.engine.controllers import AutoController
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, may_smother
 from fuego.errors import FuegoError
+from fuego.text import fold_name
 
 if TYPE_CHECKING:
     from fuego.engine.heroes import Hero
@@ -53,15 +54,15 @@ FLEE = Plan(PlanKind.FLEE)
 @dataclass(frozen=True)
 class HeroPlans:
     """The plan of every hero: ``default`` for the player heroes not named, ``flee`` for NPCs
-    not named; ``named`` by hero name (lower case)."""
+    not named; ``named`` by hero name (folded: ``fuego.text.fold_name``)."""
 
     default: Plan = FLEE
     named: dict[str, Plan] = field(default_factory=dict)
-    #: NPCs the scene's script brings in later (lower case): a rescuer waits for them
+    #: NPCs the scene's script brings in later (folded names): a rescuer waits for them
     awaited: frozenset[str] = frozenset()
 
     def for_hero(self, hero: Hero) -> Plan:
-        plan = self.named.get(hero.name.lower())
+        plan = self.named.get(fold_name(hero.name))
         if plan is not None:
             return plan
         return FLEE if hero.npc else self.default
@@ -71,16 +72,16 @@ class HeroPlans:
         """Each hero's plan in words; ``arrivals``: NPCs the script brings in later."""
         out = {h.name: str(self.for_hero(h)) for h in heroes}
         for name in arrivals:  # an NPC: flees unless named
-            out[name] = str(self.named.get(name.lower(), FLEE))
+            out[name] = str(self.named.get(fold_name(name), FLEE))
         return out
 
 
 def _find(name: str, names: list[str], what: str) -> str:
-    low = name.strip().lower()
-    exact = [n for n in names if n.lower() == low]
+    low = fold_name(name.strip())
+    exact = [n for n in names if fold_name(n) == low]
     if exact:
         return exact[0]
-    word = [n for n in names if low in n.lower().split()] if low else []
+    word = [n for n in names if low in fold_name(n).split()] if low else []
     if len(word) == 1:  # one word of one name: "Bjorn", "Hettie"
         return word[0]
     raise FuegoError(f"no {what} {name!r} in this scenario",
@@ -121,7 +122,7 @@ def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero],
     too. ``base``: the scenario's own plans, which the texts change: a plan for every player
     hero replaces theirs, a named hero's replaces that hero's; the rest are kept."""
     present = [h.name for h in heroes]
-    later = [n for n in arrivals if n.lower() not in {p.lower() for p in present}]
+    later = [n for n in arrivals if fold_name(n) not in {fold_name(p) for p in present}]
     names = present + later
     npcs = [h.name for h in heroes if h.npc] + later
     default = base.default if base is not None else FLEE
@@ -130,13 +131,13 @@ def parse_plans(texts: list[str] | tuple[str, ...], heroes: list[Hero],
     for text in bare:  # the last one wins
         default = _plan(text, names, npcs)
     if bare:  # for every player hero: the scenario's plans for them give way (NPCs keep theirs)
-        players = {h.name.lower() for h in heroes if not h.npc}
+        players = {fold_name(h.name) for h in heroes if not h.npc}
         named = {k: v for k, v in named.items() if k not in players}
     for text in texts:
         who, sep, what = text.partition("=")
         if sep:
-            named[_find(who, names, "hero").lower()] = _plan(what, names, npcs)
-    return HeroPlans(default, named, frozenset(n.lower() for n in later))
+            named[fold_name(_find(who, names, "hero"))] = _plan(what, names, npcs)
+    return HeroPlans(default, named, frozenset(fold_name(n) for n in later))
 
 
 class PlanController(AutoController):
@@ -201,7 +202,7 @@ class PlanController(AutoController):
     def _rescue(self, scene: Scene, hero: Hero, legal: list[HeroAction],
                 target: str) -> HeroAction | None:
         npc = next((h for h in scene.heroes if h.name == target), None)
-        if npc is None and target.lower() in self.plans.awaited:
+        if npc is None and fold_name(target) in self.plans.awaited:
             # not arrived yet: the rescuer stays where it is until the script brings them
             wait = [a for a in legal if a.kind is HeroActionKind.WAIT]
             return wait[0] if wait else None

@@ -21,6 +21,7 @@ from fuego.engine.heroes import Hero
 from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
+from fuego.text import fold_name
 from fuego.world.building import Building
 from fuego.world.places import Feature
 
@@ -153,7 +154,7 @@ class Scene:
 
     def hero(self, name: str) -> Hero:
         for hero in self.heroes:
-            if hero.name.lower() == name.lower():
+            if fold_name(hero.name) == fold_name(name):
                 return hero
         from fuego.errors import RuleError
 

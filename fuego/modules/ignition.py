@@ -44,6 +44,7 @@ from fuego.modules.terrain import alpha_target, terrain_of
 from fuego.modules.weather import weather_drm
 from fuego.modules.wind import Wind
 from fuego.rules.charts import Temperature
+from fuego.text import fold_name
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -153,7 +154,7 @@ class Ignition(TerrainOption, RuleModule):
         for k, v in inc.items():
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 99:
                 raise o.error(f"incendiaries.{k}", f"expected a count from 0 to 99, got {v!r}")
-        self.incendiaries = {k.lower(): v for k, v in inc.items()}
+        self.incendiaries = {fold_name(k): v for k, v in inc.items()}
         self.set_fire = o.boolean("set_fire", True)
         self.spread = o.boolean("spread", True)
         self.fd = o.integer("fd", NEW_FIRE_FD, 1, 10)
@@ -189,7 +190,7 @@ class Ignition(TerrainOption, RuleModule):
         if self.set_fire and unlit(scene, hero.area) and \
                 alpha_target(scene, hero.area, intentional=True) is not None:
             out.append(HeroAction(IgnitionAction.SET_FIRE, target=hero.area))
-        if self.incendiaries.get(hero.name.lower(), 0) > 0:
+        if self.incendiaries.get(fold_name(hero.name), 0) > 0:
             for i in [hero.area, *scene.building.open_neighbours(hero.area)]:
                 if unlit(scene, i) or (self.incendiary_fuel and i not in scene.fires):
                     out.append(HeroAction(IgnitionAction.THROW_INCENDIARY, target=i))
@@ -200,7 +201,7 @@ class Ignition(TerrainOption, RuleModule):
             kindle(scene, act.target, intentional=True, why=f"set by {hero.name}", by=hero.name)
             return True
         if act.kind is IgnitionAction.THROW_INCENDIARY:
-            key = hero.name.lower()
+            key = fold_name(hero.name)
             if self.incendiaries.get(key, 0) <= 0:
                 return True
             self.incendiaries[key] -= 1

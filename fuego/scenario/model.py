@@ -137,8 +137,8 @@ class Scenario:
             return []
         from fuego.scenario.script.cues import Script
 
-        present = {h.name.lower() for h in self.heroes}
-        return [n for n in Script(self._cues).arrivals if n.lower() not in present]
+        present = {fold_name(h.name) for h in self.heroes}
+        return [n for n in Script(self._cues).arrivals if fold_name(n) not in present]
 
     @property
     def plans(self) -> HeroPlans | None:
@@ -152,8 +152,8 @@ class Scenario:
         later = self.arrivals
         names = [h.name for h in self.heroes] + later
         npcs = [h.name for h in self.heroes if h.npc] + later
-        named = {h.name.lower(): parse_plan(h.plan, names, npcs) for h in self.heroes if h.plan}
-        return HeroPlans(FLEE, named, frozenset(n.lower() for n in later))
+        named = {fold_name(h.name): parse_plan(h.plan, names, npcs) for h in self.heroes if h.plan}
+        return HeroPlans(FLEE, named, frozenset(fold_name(n) for n in later))
 
     @property
     def wrecks(self) -> list[WreckSpec]:
@@ -423,7 +423,7 @@ def _check_script(sections: dict, planner: Planner, problems: Problems,
                         heroes=list(heroes.values()), settings=settings, path=("script",))
     if cues is None:
         return None
-    return [n for n in Script(cues).arrivals if n.lower() not in heroes] if cues else []
+    return [n for n in Script(cues).arrivals if fold_name(n) not in heroes] if cues else []
 
 
 def _check_rules(sections: dict, problems: Problems) -> None:
@@ -582,10 +582,10 @@ def _check_actions(sections: dict, planner: Planner, problems: Problems,
         registry = module_registry()
         for name in rules.modules:
             kinds.extend(getattr(registry.get(name), "action_kinds", ()))
-    names = {h.lower() for h in heroes.values()}  # (as the scripted controller reads them)
+    names = {fold_name(h) for h in heroes.values()}  # (as the scripted controller reads them)
     for hero, rounds in actions.items():
         path = ("actions", hero)
-        if hero.lower() not in names:
+        if fold_name(hero) not in names:
             written = list(heroes.values())
             problems.add(path, f"no hero named {hero!r}{suggest(hero, written)}; heroes "
                          f"are: {one_of(written)}")
@@ -625,7 +625,7 @@ def _check_action(text: str, path: Path, planner: Planner, problems: Problems,
         # a door as area|area, or the area beyond it (a door's own name is read in play)
         for part in arg.split("|"):
             planner.position(part.strip(), path)
-    elif shape is Names.HERO and arg and arg.lower() not in heroes:
+    elif shape is Names.HERO and arg and fold_name(arg) not in heroes:
         problems.add(path, f"no hero named {arg!r} to help")
 
 

@@ -12,6 +12,7 @@ from fuego.engine.script import When
 from fuego.scenario.script.effects import Effect, NpcEffect, make_npc
 from fuego.scenario.script.triggers import Check, Trigger, kinds_of
 from fuego.scenario.script.words import MAX_PASSES
+from fuego.text import fold_name
 from fuego.world.places import Feature
 
 if TYPE_CHECKING:
@@ -167,9 +168,9 @@ class Script:
         for i in self.oiled:
             if 0 <= i < len(b.areas):
                 b.add_feature(i, Feature.OIL)
-        names = {h.name.lower() for h in scene.heroes}
+        names = {fold_name(h.name) for h in scene.heroes}
         for sheet in self.npcs:
-            if sheet["name"].lower() not in names:
+            if fold_name(sheet["name"]) not in names:
                 scene.heroes.append(make_npc(sheet))
                 if sheet["name"] not in scene.npcs_added:
                     scene.npcs_added.append(sheet["name"])

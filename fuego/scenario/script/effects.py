@@ -15,6 +15,7 @@ from fuego.engine.structure import BarrierAct
 from fuego.modules.firefighting import BLAST_MIN
 from fuego.rules.charts import Rank, Temperature
 from fuego.scenario.script.words import HERO_HERE
+from fuego.text import fold_name
 from fuego.world.building import Building
 from fuego.world.places import Feature, RouteKind
 
@@ -178,7 +179,7 @@ class BurnEffect(Effect):
 
         if self.who is not None:
             who = str(ctx.get("hero") or "") if self.who == HERO_HERE else self.who
-            victims = [h for h in scene.heroes if h.name.lower() == who.lower() and h.present]
+            victims = [h for h in scene.heroes if fold_name(h.name) == fold_name(who) and h.present]
         else:
             here = _here(scene, [self.at if self.at is not None else HERE], ctx)
             victims = scene.heroes_in(here[0]) if here else []
@@ -331,7 +332,7 @@ class NpcEffect(Effect):
 
     def apply(self, scene, script, cue, ctx):
         name = self.sheet["name"]
-        if any(h.name.lower() == name.lower() for h in scene.heroes):
+        if any(fold_name(h.name) == fold_name(name) for h in scene.heroes):
             return
         hero = make_npc(self.sheet)
         scene.heroes.append(hero)
@@ -359,7 +360,7 @@ class MoveEffect(Effect):
     def apply(self, scene, script, cue, ctx):
         from fuego.engine.hero_actions import move
 
-        hero = next((h for h in scene.heroes if h.name.lower() == self.who.lower()), None)
+        hero = next((h for h in scene.heroes if fold_name(h.name) == fold_name(self.who)), None)
         if hero is None or not hero.in_play:
             return
         move(scene, hero, self.to, why=f"script: {cue.name}")
