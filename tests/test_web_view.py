@@ -892,8 +892,10 @@ def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
     # (the village's heroes leave by its square: "out of the building" was wrong there)
     from fuego.engine.heroes import Status
 
+    # (and a ship's heroes leave by its weather deck: "into the Weather Deck" was wrong there)
     for name, exit_room, words in (("village.yaml", "square", "got out into the Village Square"),
-                                   ("tavern.yaml", "street", "got out into Goose Lane")):
+                                   ("tavern.yaml", "street", "got out into Goose Lane"),
+                                   ("ship.yaml", "deck", "got out onto the Weather Deck")):
         scene = _campaign_scene(name)
         b = scene.building
         hero = scene.heroes[0]
@@ -901,6 +903,28 @@ def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
         hero.status = Status.ESCAPED
         row = next(r for r in players_view(scene)["heroes"] if r["name"] == hero.name)
         assert row["where"] == words
+
+
+def test_one_goes_onto_an_outdoor_level_above_the_ground_and_into_any_other_room():
+    # (the players heard "gets out into the Weather Deck": a deck, a roof, a balcony is stood on)
+    from fuego.render.players import going_to, say
+
+    said = {(name, key): going_to(key, _campaign_scene(name).building) for name, key in (
+        ("ship.yaml", "deck"), ("ship.yaml", "cabin"), ("tavern.yaml", "balcony"),
+        ("tavern.yaml", "street"), ("tavern.yaml", "bar"), ("village.yaml", "field"))}
+    assert list(said.values()) == [
+        "onto the Weather Deck", "into the Captain's Cabin", "onto the Balcony", "into Goose Lane",
+        "into The Bar", "into the Wheat Field"]
+    scene = _campaign_scene("ship.yaml")
+    b = scene.building
+    deck = next(a for a in b.areas if a.room == "deck" and b.is_exit(a.index))
+    hold = next(a for a in b.areas if a.room == "hold")
+    hero = scene.heroes[0].name
+    escaped = Event(kind=EventKind.HERO_ESCAPED, round=3, phase=4, actor=hero, area=deck.name)
+    assert say(escaped, b) == f"{hero} gets out onto the Weather Deck"
+    fell = Event(kind=EventKind.HERO_FELL, round=3, phase=4, actor=hero, area=hold.name,
+                 data={"feet": 10})
+    assert say(fell, b) == f"{hero} falls 10 ft into the Cargo Hold"
 
 
 def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():

@@ -60,6 +60,17 @@ def named_room(key: Any, building: Building | None) -> str:
     return the(str(key))
 
 
+def going_to(key: Any, building: Building | None) -> str:
+    """Where someone or something goes, as the players say it: ``into the Kitchen``, ``into
+    Goose Lane``; ``onto the Weather Deck``: an outdoor room above the ground (a deck, a roof,
+    a balcony) is stood on, not gone into."""
+    if building is None or key not in building.rooms:
+        return f"into {the(str(key))}"
+    room = building.rooms[key]
+    up = room.outdoors and building.levels[room.level].elevation > 0
+    return f"{'onto' if up else 'into'} {room.spoken}"
+
+
 def fire_at(event: Event) -> Any:
     """The area a fire's event is about: its actor (``fire@ground:C2``) or its area."""
     actor = event.actor
@@ -70,6 +81,12 @@ def fire_at(event: Event) -> Any:
 
 def _where(ref: Any, b: Building | None) -> str:
     return room_of(ref, b) or "somewhere"
+
+
+def _into(ref: Any, b: Building | None) -> str:
+    """:func:`going_to` the room an area name (``ground:C4``) lies in."""
+    key = room_key(ref, b)
+    return going_to(key, b) if key is not None else "into somewhere"
 
 
 def _thing(what: Any) -> str:
@@ -188,7 +205,7 @@ def _fire_spread(e: Event, b: Building | None) -> str | None:
     frm, to = fire_at(e), e.data.get("to")
     if room_key(frm, b) == room_key(to, b):
         return f"The fire runs along the fuel through {_where(to, b)}"
-    return f"The fire runs along the fuel into {_where(to, b)}"
+    return f"The fire runs along the fuel {_into(to, b)}"
 
 
 @_says(K.FIRE_LEAPT)
@@ -201,8 +218,8 @@ def _fire_leapt(e: Event, b: Building | None) -> str:
 
 @_says(K.FIRE_BURNED_THROUGH)
 def _fire_burned_through(e: Event, b: Building | None) -> str:
-    return (f"The fire burns through the {_thing(e.data.get('barrier'))} into "
-            f"{_where(e.data.get('to'), b)}")
+    return (f"The fire burns through the {_thing(e.data.get('barrier'))} "
+            f"{_into(e.data.get('to'), b)}")
 
 
 @_says(K.STRUCTURE_DESTROYED)
@@ -255,8 +272,8 @@ def _barrier(e: Event, b: Building | None) -> str:
 
 @_says(K.FLOOR_COLLAPSED)
 def _floor_collapsed(e: Event, b: Building | None) -> str:
-    return (f"The floor of {_where(e.area, b)} gives way into "
-            f"{_where(e.data.get('below'), b)}")
+    return (f"The floor of {_where(e.area, b)} gives way "
+            f"{_into(e.data.get('below'), b)}")
 
 
 @_says(K.HERO_ACTION)
@@ -285,7 +302,7 @@ def _hero_moved(e: Event, b: Building | None) -> str | None:
     i = b.find(str(to)) if b is not None and to is not None else None
     if b is not None and i is not None and b.is_exit(i):
         return None  # a way out: the hero's escape says it
-    return f"{e.actor} goes into {_where(to, b)}"
+    return f"{e.actor} goes {_into(to, b)}"
 
 
 @_says(K.HERO_AVOIDED)
@@ -358,8 +375,8 @@ def _died(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_ESCAPED)
 def _escaped(e: Event, b: Building | None) -> str:
-    where = room_of(e.area, b)
-    return f"{e.actor} gets out" + (f" into {where}" if where else "")
+    key = room_key(e.area, b)
+    return f"{e.actor} gets out" + (f" {going_to(key, b)}" if key is not None else "")
 
 
 @_says(K.HERO_CONFUSED)
@@ -388,7 +405,7 @@ def _suffocating(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_FELL)
 def _fell(e: Event, b: Building | None) -> str:
-    return f"{e.actor} falls {e.data.get('feet')} ft into {_where(e.area, b)}"
+    return f"{e.actor} falls {e.data.get('feet')} ft {_into(e.area, b)}"
 
 
 @_says(K.DEBRIS)
