@@ -839,6 +839,23 @@ def test_the_players_hear_the_fire_is_out_at_the_end():
     assert say(ended, None) == "The scene ends after 4 rounds"
 
 
+def test_the_players_hear_how_each_of_the_engines_causes_burned_a_hero():
+    # (every DamageCause has its words, read from the log's text; the GM's own cause says none)
+    from fuego.engine.injury import DamageCause
+    from fuego.render.players import say
+
+    def burned(cause: str) -> str | None:
+        return say(Event(EventKind.HERO_DAMAGED, 2, 11, "Isabela", "ground:B2",
+                         {"cause": cause, "flesh": 2}), None)
+
+    said = {c: burned(c.value) for c in DamageCause}
+    assert len(set(said.values())) == len(DamageCause), said
+    assert all(t and t.startswith("Isabela is burned ") and t.endswith(": 2 Flesh Wounds")
+               for t in said.values()), said
+    assert said[DamageCause.MOVING] == "Isabela is burned stepping into it: 2 Flesh Wounds"
+    assert burned("the GM (jet)") == "Isabela is burned: 2 Flesh Wounds"
+
+
 def test_a_fire_break_the_heroes_see_is_drawn_and_only_there():
     # (the village's cleared strip: on the printed map and show, but the players' screen drew
     # standing wheat there)

@@ -182,12 +182,12 @@ _DAMAGE_CAUSE: dict[str, str] = {
     DamageCause.BURNING_OIL: "from the burning oil on them",
 }
 #: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
-_CONTACT_FROM = {
-    "jet": "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
-    "magic": "from magical fire (an extra Dramatic Wound per 10)",
-    "struck": "from a burning object",
-    "explosion": "in the explosion (a hot fire)",
-    "oil": "from burning oil (hot; an extra Dramatic Wound per 10)",
+_CONTACT_FROM: dict[str, str] = {
+    Contact.JET: "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
+    Contact.MAGIC: "from magical fire (an extra Dramatic Wound per 10)",
+    Contact.STRUCK: "from a burning object",
+    Contact.EXPLOSION: "in the explosion (a hot fire)",
+    Contact.OIL: "from burning oil (hot; an extra Dramatic Wound per 10)",
 }
 
 def _fd_word(d: dict) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import Event, EventKind
 from fuego.engine.fire import FUEL_SPENT
 from fuego.engine.hero_actions import ROLL_ACTION, Purpose
+from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Temperature
@@ -313,12 +314,27 @@ def _hero_avoided(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_DAMAGED)
 def _hero_damaged(e: Event, b: Building | None) -> str:
-    how = {"standing in fire": " standing in the fire", "moved into fire": " stepping into it",
-           "clothes": " by burning clothes", "debris": " by falling debris",
-           "burning oil": " by the burning oil on them"}
     n = e.data.get("flesh") or e.data.get("damage") or 0
-    return (f"{e.actor} is burned{how.get(str(e.data.get('cause')), '')}: "
-            + plural(n, "Flesh Wound"))
+    cause = _cause(e.data.get("cause"))
+    how = _HOW_BURNED[cause] if cause is not None else ""
+    return f"{e.actor} is burned{how}: " + plural(n, "Flesh Wound")
+
+
+#: How the engine's own causes burned a hero, as the players hear it (a GM's, a script's or a
+#: module's cause says nothing more: "is burned").
+_HOW_BURNED: dict[DamageCause, str] = {
+    DamageCause.STANDING: " standing in the fire", DamageCause.MOVING: " stepping into it",
+    DamageCause.CLOTHES: " by burning clothes", DamageCause.DEBRIS: " by falling debris",
+    DamageCause.BURNING_OIL: " by the burning oil on them",
+}
+
+
+def _cause(text: Any) -> DamageCause | None:
+    """The log's ``cause`` read into the engine's enum; None for the GM's and scripts' words."""
+    try:
+        return DamageCause(text)
+    except ValueError:
+        return None
 
 
 @_says(K.WOUND_CHECK)
