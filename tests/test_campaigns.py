@@ -53,6 +53,26 @@ def test_each_campaign_has_a_gm_briefing_and_a_script(name):
     assert isinstance(scene.script, Script) and len(scene.script) >= 6
 
 
+@pytest.mark.parametrize("path", sorted(CAMPAIGNS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_last_fire_out_line_names_its_room_once_wherever_it_dies(path):
+    # (the wagon's read "The last flames die in the Calle de los Toneleros. The Calle de los
+    # Toneleros counts its losses.": the last fire can die in any room)
+    import yaml
+
+    from fuego.scenario.model import load
+    from fuego.scenario.script.effects import say_text
+
+    rooms = load(path).build(1).building.rooms.values()
+    cues = yaml.safe_load(path.read_text(encoding="utf-8"))["script"]
+    texts = [step["say"] for cue in cues if cue["when"].get("last-fire-out")
+             for step in cue["do"] if "say" in step]
+    assert texts, path.stem
+    for text in texts:
+        for room in rooms:
+            said = say_text(text, {"room": room.spoken})
+            assert said.count(room.name) == 1, said
+
+
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_campaign_runs_to_its_end(name, tmp_path):
     output, events = run(CAMPAIGNS / f"{name}.yaml", tmp_path)

@@ -140,7 +140,7 @@ def test_show_and_map_draw_the_scene_as_play_starts_and_refuse_what_check_refuse
     rows = [line for line in shown.output.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 6 and all(" t.= " in line for line in rows), rows
     said = " ".join(line.strip() for line in shown.output.splitlines())
-    assert "=  fire break in Edge of the Field (strip): all 6 areas cleared to bare ground" in said
+    assert "=  fire break in the Edge of the Field: all 6 areas cleared to bare ground" in said
     assert "= fire break (cleared before the fire)" in shown.output
     # a break on ground the module cannot clear: every command says so, none draws it
     text = Path(VILLAGE).read_text(encoding="utf-8").replace(
@@ -170,9 +170,9 @@ def test_a_fire_break_of_scattered_areas_is_named_area_by_area_and_wrapped():
     lines = plan_plain(play_to(loads(text), 0, 0), "ground")
     legend = lines[lines.index("Legend:"):]
     said = " ".join(line.strip() for line in legend)
-    assert "fire break in Edge of the Field (strip): 2 of 6 areas cleared to bare ground " \
+    assert "fire break in the Edge of the Field: 2 of 6 areas cleared to bare ground " \
            "(ground:L1, ground:L3)" in said
-    assert "fire break in Wheat Field (field): 5 of 42 areas cleared to bare ground " \
+    assert "fire break in the Wheat Field: 5 of 42 areas cleared to bare ground " \
            "(ground:E1, ground:F2, ground:G3, ground:H4, ground:I5)" in said
     assert max(len(line) for line in legend) <= KEY_WIDTH + 2
 

@@ -277,6 +277,22 @@ def test_gm_overrides():
     assert narrate(e) == "Phase 5: GM: puts out the fire in ground:C2"
 
 
+def test_the_gms_reveal_names_the_whole_map_and_a_room_as_said():
+    # (an outdoor village read "shows the players the whole building")
+    from fuego.scenario.model import load
+
+    b = load(ROOT / "campaigns" / "village.yaml").build(1).building
+
+    def gm(verb: str, **data: Any) -> str | None:
+        return narrate(ev(K.GM, 3, 5, "GM", None, action=verb, **data), building=b)
+
+    assert gm("reveal", what="all") == "Phase 5: GM: shows the players the whole map"
+    assert gm("reveal", what="room", name="field") == (
+        "Phase 5: GM: shows the players the Wheat Field")
+    assert gm("hide", what="room", name="lane") == (
+        "Phase 5: GM: takes back the players' view of The Lane")
+
+
 # -- a whole scene ---------------------------------------------------------------------------------
 def _played(seed: int, rounds: int | None = None):
     return _played_with_outcome(seed, rounds)[0]

@@ -839,6 +839,23 @@ def test_the_players_hear_the_fire_is_out_at_the_end():
     assert say(ended, None) == "The scene ends after 4 rounds"
 
 
+def test_the_players_hear_how_each_of_the_engines_causes_burned_a_hero():
+    # (every DamageCause has its words, read from the log's text; the GM's own cause says none)
+    from fuego.engine.injury import DamageCause
+    from fuego.render.players import say
+
+    def burned(cause: str) -> str | None:
+        return say(Event(EventKind.HERO_DAMAGED, 2, 11, "Isabela", "ground:B2",
+                         {"cause": cause, "flesh": 2}), None)
+
+    said = {c: burned(c.value) for c in DamageCause}
+    assert len(set(said.values())) == len(DamageCause), said
+    assert all(t and t.startswith("Isabela is burned ") and t.endswith(": 2 Flesh Wounds")
+               for t in said.values()), said
+    assert said[DamageCause.MOVING] == "Isabela is burned stepping into it: 2 Flesh Wounds"
+    assert burned("the GM (jet)") == "Isabela is burned: 2 Flesh Wounds"
+
+
 def test_a_fire_break_the_heroes_see_is_drawn_and_only_there():
     # (the village's cleared strip: on the printed map and show, but the players' screen drew
     # standing wheat there)
@@ -892,8 +909,10 @@ def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
     # (the village's heroes leave by its square: "out of the building" was wrong there)
     from fuego.engine.heroes import Status
 
+    # (and a ship's heroes leave by its weather deck: "into the Weather Deck" was wrong there)
     for name, exit_room, words in (("village.yaml", "square", "got out into the Village Square"),
-                                   ("tavern.yaml", "street", "got out into Goose Lane")):
+                                   ("tavern.yaml", "street", "got out into Goose Lane"),
+                                   ("ship.yaml", "deck", "got out onto the Weather Deck")):
         scene = _campaign_scene(name)
         b = scene.building
         hero = scene.heroes[0]
@@ -901,6 +920,28 @@ def test_a_hero_who_got_out_is_where_they_got_out_not_out_of_a_building():
         hero.status = Status.ESCAPED
         row = next(r for r in players_view(scene)["heroes"] if r["name"] == hero.name)
         assert row["where"] == words
+
+
+def test_one_goes_onto_an_outdoor_level_above_the_ground_and_into_any_other_room():
+    # (the players heard "gets out into the Weather Deck": a deck, a roof, a balcony is stood on)
+    from fuego.render.players import going_to, say
+
+    said = {(name, key): going_to(key, _campaign_scene(name).building) for name, key in (
+        ("ship.yaml", "deck"), ("ship.yaml", "cabin"), ("tavern.yaml", "balcony"),
+        ("tavern.yaml", "street"), ("tavern.yaml", "bar"), ("village.yaml", "field"))}
+    assert list(said.values()) == [
+        "onto the Weather Deck", "into the Captain's Cabin", "onto the Balcony", "into Goose Lane",
+        "into The Bar", "into the Wheat Field"]
+    scene = _campaign_scene("ship.yaml")
+    b = scene.building
+    deck = next(a for a in b.areas if a.room == "deck" and b.is_exit(a.index))
+    hold = next(a for a in b.areas if a.room == "hold")
+    hero = scene.heroes[0].name
+    escaped = Event(kind=EventKind.HERO_ESCAPED, round=3, phase=4, actor=hero, area=deck.name)
+    assert say(escaped, b) == f"{hero} gets out onto the Weather Deck"
+    fell = Event(kind=EventKind.HERO_FELL, round=3, phase=4, actor=hero, area=hold.name,
+                 data={"feet": 10})
+    assert say(fell, b) == f"{hero} falls 10 ft into the Cargo Hold"
 
 
 def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():

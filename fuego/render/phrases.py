@@ -182,12 +182,12 @@ _DAMAGE_CAUSE: dict[str, str] = {
     DamageCause.BURNING_OIL: "from the burning oil on them",
 }
 #: How the fire reached the hero, where the cause does not say it (``hero-damaged``'s contact).
-_CONTACT_FROM = {
-    "jet": "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
-    "magic": "from magical fire (an extra Dramatic Wound per 10)",
-    "struck": "from a burning object",
-    "explosion": "in the explosion (a hot fire)",
-    "oil": "from burning oil (hot; an extra Dramatic Wound per 10)",
+_CONTACT_FROM: dict[str, str] = {
+    Contact.JET: "from a jet of burning gas (hot; an extra Dramatic Wound per 10)",
+    Contact.MAGIC: "from magical fire (an extra Dramatic Wound per 10)",
+    Contact.STRUCK: "from a burning object",
+    Contact.EXPLOSION: "in the explosion (a hot fire)",
+    Contact.OIL: "from burning oil (hot; an extra Dramatic Wound per 10)",
 }
 
 def _fd_word(d: dict) -> str:
@@ -204,10 +204,15 @@ def _gm_barrier(verb: str):
     return text
 
 
-def _shown(e: Event) -> str:
-    """What a ``reveal``/``hide`` names: ``the whole building``, ``level upper``, ``room bar``."""
-    what = e.data.get("what")
-    return "the whole building" if what == Shown.ALL else f"{what} {e.data.get('name')}"
+def _shown(e: Event, b: Building | None) -> str:
+    """What a ``reveal``/``hide`` names: ``the whole map`` (a village or a ship is no
+    building), ``level upper``, a room as said (``the Bar``, ``Goose Lane``)."""
+    what, name = e.data.get("what"), e.data.get("name")
+    if what == Shown.ALL:
+        return "the whole map"
+    if what == Shown.ROOM and b is not None and name in b.rooms:
+        return b.rooms[name].spoken
+    return f"{what} {name}"
 
 
 #: The GM's overrides (fuego.table.gm), by their ``action``.
@@ -233,8 +238,8 @@ _GM_ACTIONS = {
     "burn-oil": lambda e, b: f"burning oil ({_fd_word(e.data)}) splashes {e.data.get('hero')}",
     "explode": lambda e, b: f"sets off an explosion ({_fd_word(e.data)}) in {place(e.area, b)}",
     "blast": lambda e, b: f"sets off a blast ({e.data.get('fd')} dice) in {place(e.area, b)}",
-    "reveal": lambda e, b: "shows the players " + _shown(e),
-    "hide": lambda e, b: "takes back the players' view of " + _shown(e),
+    "reveal": lambda e, b: "shows the players " + _shown(e, b),
+    "hide": lambda e, b: "takes back the players' view of " + _shown(e, b),
     "note": lambda e, b: f'tells the players: "{e.data.get("text")}"',
 }
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.engine.events import Event, EventKind
 from fuego.engine.fire import FUEL_SPENT
 from fuego.engine.hero_actions import ROLL_ACTION, Purpose
+from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
 from fuego.rules.charts import Temperature
@@ -60,6 +61,17 @@ def named_room(key: Any, building: Building | None) -> str:
     return the(str(key))
 
 
+def going_to(key: Any, building: Building | None) -> str:
+    """Where someone or something goes, as the players say it: ``into the Kitchen``, ``into
+    Goose Lane``; ``onto the Weather Deck``: an outdoor room above the ground (a deck, a roof,
+    a balcony) is stood on, not gone into."""
+    if building is None or key not in building.rooms:
+        return f"into {the(str(key))}"
+    room = building.rooms[key]
+    up = room.outdoors and building.levels[room.level].elevation > 0
+    return f"{'onto' if up else 'into'} {room.spoken}"
+
+
 def fire_at(event: Event) -> Any:
     """The area a fire's event is about: its actor (``fire@ground:C2``) or its area."""
     actor = event.actor
@@ -70,6 +82,12 @@ def fire_at(event: Event) -> Any:
 
 def _where(ref: Any, b: Building | None) -> str:
     return room_of(ref, b) or "somewhere"
+
+
+def _into(ref: Any, b: Building | None) -> str:
+    """:func:`going_to` the room an area name (``ground:C4``) lies in."""
+    key = room_key(ref, b)
+    return going_to(key, b) if key is not None else "into somewhere"
 
 
 def _thing(what: Any) -> str:
@@ -188,7 +206,7 @@ def _fire_spread(e: Event, b: Building | None) -> str | None:
     frm, to = fire_at(e), e.data.get("to")
     if room_key(frm, b) == room_key(to, b):
         return f"The fire runs along the fuel through {_where(to, b)}"
-    return f"The fire runs along the fuel into {_where(to, b)}"
+    return f"The fire runs along the fuel {_into(to, b)}"
 
 
 @_says(K.FIRE_LEAPT)
@@ -201,8 +219,8 @@ def _fire_leapt(e: Event, b: Building | None) -> str:
 
 @_says(K.FIRE_BURNED_THROUGH)
 def _fire_burned_through(e: Event, b: Building | None) -> str:
-    return (f"The fire burns through the {_thing(e.data.get('barrier'))} into "
-            f"{_where(e.data.get('to'), b)}")
+    return (f"The fire burns through the {_thing(e.data.get('barrier'))} "
+            f"{_into(e.data.get('to'), b)}")
 
 
 @_says(K.STRUCTURE_DESTROYED)
@@ -255,8 +273,8 @@ def _barrier(e: Event, b: Building | None) -> str:
 
 @_says(K.FLOOR_COLLAPSED)
 def _floor_collapsed(e: Event, b: Building | None) -> str:
-    return (f"The floor of {_where(e.area, b)} gives way into "
-            f"{_where(e.data.get('below'), b)}")
+    return (f"The floor of {_where(e.area, b)} gives way "
+            f"{_into(e.data.get('below'), b)}")
 
 
 @_says(K.HERO_ACTION)
@@ -285,7 +303,7 @@ def _hero_moved(e: Event, b: Building | None) -> str | None:
     i = b.find(str(to)) if b is not None and to is not None else None
     if b is not None and i is not None and b.is_exit(i):
         return None  # a way out: the hero's escape says it
-    return f"{e.actor} goes into {_where(to, b)}"
+    return f"{e.actor} goes {_into(to, b)}"
 
 
 @_says(K.HERO_AVOIDED)
@@ -296,12 +314,27 @@ def _hero_avoided(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_DAMAGED)
 def _hero_damaged(e: Event, b: Building | None) -> str:
-    how = {"standing in fire": " standing in the fire", "moved into fire": " stepping into it",
-           "clothes": " by burning clothes", "debris": " by falling debris",
-           "burning oil": " by the burning oil on them"}
     n = e.data.get("flesh") or e.data.get("damage") or 0
-    return (f"{e.actor} is burned{how.get(str(e.data.get('cause')), '')}: "
-            + plural(n, "Flesh Wound"))
+    cause = _cause(e.data.get("cause"))
+    how = _HOW_BURNED[cause] if cause is not None else ""
+    return f"{e.actor} is burned{how}: " + plural(n, "Flesh Wound")
+
+
+#: How the engine's own causes burned a hero, as the players hear it (a GM's, a script's or a
+#: module's cause says nothing more: "is burned").
+_HOW_BURNED: dict[DamageCause, str] = {
+    DamageCause.STANDING: " standing in the fire", DamageCause.MOVING: " stepping into it",
+    DamageCause.CLOTHES: " by burning clothes", DamageCause.DEBRIS: " by falling debris",
+    DamageCause.BURNING_OIL: " by the burning oil on them",
+}
+
+
+def _cause(text: Any) -> DamageCause | None:
+    """The log's ``cause`` read into the engine's enum; None for the GM's and scripts' words."""
+    try:
+        return DamageCause(text)
+    except ValueError:
+        return None
 
 
 @_says(K.WOUND_CHECK)
@@ -358,8 +391,8 @@ def _died(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_ESCAPED)
 def _escaped(e: Event, b: Building | None) -> str:
-    where = room_of(e.area, b)
-    return f"{e.actor} gets out" + (f" into {where}" if where else "")
+    key = room_key(e.area, b)
+    return f"{e.actor} gets out" + (f" {going_to(key, b)}" if key is not None else "")
 
 
 @_says(K.HERO_CONFUSED)
@@ -388,7 +421,7 @@ def _suffocating(e: Event, b: Building | None) -> str:
 
 @_says(K.HERO_FELL)
 def _fell(e: Event, b: Building | None) -> str:
-    return f"{e.actor} falls {e.data.get('feet')} ft into {_where(e.area, b)}"
+    return f"{e.actor} falls {e.data.get('feet')} ft {_into(e.area, b)}"
 
 
 @_says(K.DEBRIS)

@@ -592,7 +592,8 @@ class _Drawing:
                 elif done:
                     parts.append(f"{len(done)} of {len(room_areas)} areas {words} ("
                                  + ", ".join(b.areas[i].name for i in done) + ")")
-            words_out = f"fire break in {b.rooms[key].name} ({key}): {'; '.join(parts)}"
+            # a sentence, so the room as one says it (its key is on its own legend row above)
+            words_out = f"fire break in {b.rooms[key].spoken}: {'; '.join(parts)}"
             rows = _packed(words_out.split(" "), " ")  # (wrapped as the rooms' ways are)
             line = Text("  ")
             line.append(FIRE_BREAK_MARK, style=STYLE["mark"])

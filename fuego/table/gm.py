@@ -42,7 +42,7 @@ class WoundKind(str, Enum):
 
 
 class Shown(str, Enum):
-    """What ``reveal``/``hide`` shows the players' screen: the whole building, a level or a
+    """What ``reveal``/``hide`` shows the players' screen: the whole map, a level or a
     room; the value is the log's ``what``."""
 
     ALL = "all"
@@ -199,7 +199,7 @@ def remove_character(scene: Scene, name: str) -> None:
 
 
 def show(scene: Scene, verb: str, what: Shown, name: str | None) -> None:
-    """``reveal`` (verb) shows the players' screen ``all`` the building, a ``level`` or a
+    """``reveal`` (verb) shows the players' screen ``all`` the map, a ``level`` or a
     ``room`` (name: the level's name, the room's key); ``hide`` takes it back. Only the log
     changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
     data = {"what": what.value} | ({"name": name} if name is not None else {})

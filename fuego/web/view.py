@@ -42,7 +42,7 @@ from fuego.render.map_style import (  # (as fuego map says them)
     initials,
     token_words,
 )
-from fuego.render.players import named_room, say
+from fuego.render.players import going_to, say
 from fuego.rules.charts import Temperature
 from fuego.table.gm import Shown
 from fuego.table.overrides import Override
@@ -212,7 +212,7 @@ def _hero_row(scene: Scene, hero: Hero, letters: dict[str, str]) -> dict[str, An
         "name": hero.name, "initials": letters[hero.name], "npc": hero.npc,
         "status": hero.status.value,
         # the exit's own place: a village square or a ship's deck is not "out of the building"
-        "where": f"got out into {named_room(area.room, b)}" if out else b.rooms[area.room].name,
+        "where": f"got out {going_to(area.room, b)}" if out else b.rooms[area.room].name,
         "area": area.name,
         "flesh": hero.flesh, "dramatic": hero.dramatic, "knocked_out_at": hero.knocked_out_at,
         "conditions": _conditions(scene, hero),
