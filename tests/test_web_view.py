@@ -959,3 +959,19 @@ def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():
     assert (fates[standing.name], fates[down.name]) == ("still in the open", "knocked out in the open")
     text = "\n".join(summarize(scene))
     assert f"{standing.name}: out in the open at {b.areas[field[0]].name} (Wheat Field)" in text
+
+
+def test_the_players_see_a_fire_gutter_blaze_up_or_die_back_and_nothing_else_of_its_states():
+    # (the log's ``after`` is a FireState value: each lit state the players can see has words)
+    from fuego.engine.fire import FireState
+    from fuego.render.players import say
+
+    def state(after: FireState) -> str | None:
+        return say(Event(EventKind.FIRE_STATE, 2, 3, "fire@ground:C4", "ground:C4",
+                         {"trigger": "wound", "before": "burning", "after": after.value,
+                          "why": "fuel spent"}), None)
+
+    assert state(FireState.GUTTERING) == "The fire in somewhere gutters"  # (no building here)
+    assert str(state(FireState.BURNING)).endswith(" blazes up")
+    assert str(state(FireState.FLAME)).endswith(" dies back to a flicker")
+    assert state(FireState.OUT) is None and state(FireState.KINDLING) is None

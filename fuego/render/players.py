@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import Event, EventKind
-from fuego.engine.fire import FUEL_SPENT
+from fuego.engine.fire import FUEL_SPENT, FireState
 from fuego.engine.hero_actions import ROLL_ACTION, Purpose
 from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
@@ -233,11 +233,15 @@ def _structure_destroyed(e: Event, b: Building | None) -> str:
     return f"The {what}{between or ' in ' + _where(e.area, b)} comes down"
 
 
+#: What the players see of a fire entering a state (the log's ``after``, a FireState value).
+_STATE_WORDS = {FireState.GUTTERING.value: "gutters", FireState.BURNING.value: "blazes up",
+                FireState.FLAME.value: "dies back to a flicker"}
+
+
 @_says(K.FIRE_STATE)
 def _fire_state(e: Event, b: Building | None) -> str | None:
     where = _where(fire_at(e), b)
-    words = {"guttering": "gutters", "burning": "blazes up",
-             "flame": "dies back to a flicker"}.get(str(e.data.get("after")))
+    words = _STATE_WORDS.get(str(e.data.get("after")))
     return f"The fire in {where} {words}" if words else None
 
 
