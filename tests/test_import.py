@@ -555,6 +555,18 @@ def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
     assert all(b.rooms[room[a]].outdoors for a in ("ground:A1", "ground:E1", "ground:A6"))
 
 
+def test_the_towers_double_door_is_counted_as_one_door_of_two_leaves_not_a_portal_lost():
+    # portals 6 and 7 are the two 5-ft leaves of one door: the summary said "1 portal not
+    # placed" of portal 7 while its note said double door
+    r = CliRunner().invoke(cli, ["import", str(SAMPLE.parent / "academy-red-tower.dd2vtt")])
+    assert r.exit_code == 0, r.output
+    summary = r.stderr.splitlines()[0]
+    assert "3 doors (1 double door of two leaves)" in summary, summary
+    assert "not placed" not in summary
+    assert "portal 7 at (5, 2)-(6, 2) squares: not placed: it and portal 6 are the two " \
+           "leaves of a double door" in r.stderr
+
+
 def test_a_hall_that_meets_itself_only_beyond_the_crop_is_two_rooms():
     # the north rooms' crop: the hall west of the middle room and the hall east of it are one
     # space in the drawing, joined beyond the crop; on this plan they never touch, so they
@@ -696,7 +708,10 @@ def test_two_portals_on_one_area_edge_are_one_door_and_a_double_door_is_called_s
     walls = [[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)], [(4, 0), (4, 8)]]
     text, report = convert_text(vtt(walls=walls, portals=[((4, 2), (4, 3)), second]),
                                 windows=windows)
-    assert report.doors == 1 and report.skipped_portals == 1
+    # a double door's second leaf is part of its door, not a portal left out
+    double = "double door" in said
+    assert report.doors == 1 and report.skipped_portals == (0 if double else 1)
+    assert report.double_doors == (1 if double else 0)
     b = loads(text).build(0).building
     door = barrier(b, "ground:B2", "ground:C2")
     assert door is not None and door.kind is BarrierKind.DOOR

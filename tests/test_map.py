@@ -432,3 +432,33 @@ def test_a_one_area_rooms_long_name_goes_beside_it_with_a_leader_short_ones_insi
     assert not (0 <= cx <= 1 and 0 <= cy <= 1)  # beside, not over the closet
     dx, dy = texts["room-den"].get_position()
     assert 4 < dx < 5 and 0 < dy < 1  # the den's short name stays in the den
+
+
+def test_a_feature_with_no_room_in_its_area_stands_beside_it_with_a_leader_never_left_out():
+    # a closet full of its name had no spot left for its words: they were left out while
+    # the legend still named them; now each stands beside the area, a line leading to it
+    import numpy as np
+
+    from fuego.render.map_style import MIN_PT
+
+    b = make_building(plans={"ground": (0, ["lhhh", "hhhh"])},
+                      rooms={"l": room("lamp", "Lamp Store", fuel=2),
+                             "h": room("hall", "Great Hall", fuel=3)},
+                      features={"ground:A1": {Feature.OIL, Feature.GUNPOWDER,
+                                              Feature.EXPLOSIVE}})
+    fig, = draw_map(b, None, MapOptions(area_inches=0.5))
+    ax = fig.axes[0]
+    texts = {t.get_gid(): t for t in ax.texts if t.get_gid()}
+    leaders = {ln.get_gid(): ln for ln in ax.lines
+               if (ln.get_gid() or "").startswith("feature-leader-")}
+    for word in ("oil", "powder", "blast"):
+        text = texts[f"feature-{word}-ground:A1"]
+        assert text.get_text() == word and float(text.get_fontsize()) >= MIN_PT
+        x, y = text.get_position()
+        if 0 <= x <= 1 and 0 <= y <= 1:
+            continue  # found a spot in its area after all
+        line = leaders[f"feature-leader-{word}-ground:A1"]
+        dx, dy = (float(np.asarray(v, dtype=float)[1]) for v in (line.get_xdata(),
+                                                                  line.get_ydata()))
+        assert 0 < dx < 1 and 0 < dy < 1  # the dot: in the lamp store, ground:A1
+    assert leaders  # (the name fills the store: at least one word stands beside it)

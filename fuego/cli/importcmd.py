@@ -107,7 +107,10 @@ def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]
     lines = [
         f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
         f"square; {plural(report.rooms, 'room')}{' and the outside' if report.outside else ''}, "
-        f"{plural(report.doors, 'door')}, {plural(report.windows, 'window')}"
+        f"{plural(report.doors, 'door')}"
+        + (f" ({plural(report.double_doors, 'double door')} of two leaves)"
+           if report.double_doors else "")
+        + f", {plural(report.windows, 'window')}"
         + (f", {plural(report.inner_walls, 'wall')} inside rooms" if report.inner_walls else "")
         + (f", {plural(report.objects, 'object')} noted" if report.objects else "")
         + (f"; {plural(report.skipped_portals, 'portal')} not placed (see the file's comments)"

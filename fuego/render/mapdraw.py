@@ -17,7 +17,8 @@ What is drawn, bottom to top:
   windows with their open/closed state, broken barriers dashed red;
   stairs, ladders, holes and collapsed floors marked on both levels they join;
 - routes of fuel (carpet, curtains, hangings, spilt oil, powder trails) as lines through the
-  areas' centres; oil, gunpowder and beams as small marks (none of it with ``fuel=False``);
+  areas' centres; oil, gunpowder and beams as small words in their areas (one with no room
+  there beside it, with a leader line; none of it with ``fuel=False``);
   exits outlined green, one outline and one EXIT a run of way-out squares;
 - room names, each inside its room (a name too long for it beside the room, with a leader
   line); fires with their Fire Dice; heroes with their initials;
@@ -29,7 +30,8 @@ Every artist a test or a tool may look for carries a ``gid`` that the SVG writes
 walls, ``open`` for stairs, ladders and holes, ``broken`` for a collapsed floor; vertical links
 carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``route-carpet-0``,
 ``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
-``room-leader-kitchen``, ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
+``room-leader-kitchen``, ``feature-oil-ground:C4`` (and ``feature-leader-oil-ground:C4`` when
+the word stands beside its area), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
 The figure's size is exact: one area is ``options.area_inches`` inches (default 1: a 10-ft
@@ -44,6 +46,7 @@ functions only. The colour and line tables, :class:`MapOptions` and the legend a
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -867,14 +870,51 @@ def _scene_tokens(p: _Plan, scene: Scene) -> list[Mark]:
 
 
 def _place_marks(p: _Plan, marks: list[Mark]) -> None:
-    """Each word at the first free spot of its area (none left: the legend still says what it
-    would mark)."""
+    """Each word at the first free spot of its area. None left: a feature's word
+    (``leader`` in its style) at the smallest size, then beside the area with a leader line,
+    then over whatever is there (a feature is never lost); any other word is left to the
+    legend, which still says what it would mark."""
     for i, words, size, style in marks:
-        spot = p.placer.place(words, size, _mark_spots(p.b, i, style))
+        leader = style.pop("leader", None)
+        spots = _mark_spots(p.b, i, style)
+        spot = p.placer.place(words, size, spots)
+        if spot is None and leader is not None:
+            spot, size = _mark_beside(p, i, words, size, spots, leader)
         if spot is None:
             continue
         x, y, ha, va = spot
         p.text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
+
+
+def _mark_beside(p: _Plan, i: int, words: str, size: float, spots, leader: str):
+    """Where a feature's word that found no free spot at its size goes, and its size: a spot
+    of its area at the smallest size; else beside the area, over its own room where it can
+    (nearest first), with a leader line (gid ``leader``) to a dot in the area; else the
+    area's first spot, over whatever is there."""
+    least = _min_pt(p.options)
+    if least < size:
+        spot = p.placer.place(words, least, spots)
+        if spot is not None:
+            return spot, least
+    a = p.b.areas[i]
+    own = {(c.col, c.row) for c in (p.b.areas[j] for j in p.b.room_areas(a.room))
+           if c.level == p.level}
+    # just off the area, then half an area and an area further (every neighbour full)
+    for fs, reach in itertools.product(dict.fromkeys((size, least)), FEATURE_REACH):
+        free = []
+        for n, (x, y, _) in enumerate(_leader_spots(p.b, [i], p.placer, words, fs, reach)):
+            box = p.placer.box(words, fs, x, y, "center", "center", 0.02)
+            if p.placer.free(box):
+                free.append((not _within(box, own), _crowding(p.b, p.level, box), n, x, y,
+                             box))
+        if free:
+            *_, x, y, box = min(free)
+            p.placer.block(*box)
+            _leader(p.ax, p.b, i, box, leader)
+            return (x, y, "center", "center"), fs
+    x, y, ha, va = spots[0]
+    p.placer.block(*p.placer.box(words, size, x, y, ha, va, 0.02))
+    return spots[0], size
 
 
 def _mark_spots(b: Building, i: int, style: dict) -> list[tuple[float, float, str, str]]:
@@ -1212,8 +1252,9 @@ def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, f
     for a in areas:
         for key in feature_marks(a):
             word, colour = FEATURE_MARK[key]
-            out.append((a.index, word, fs, dict(color=colour, fontweight="bold",
-                                                gid=f"feature-{word}-{_safe(a.name)}")))
+            out.append((a.index, word, fs, dict(
+                color=colour, fontweight="bold", gid=f"feature-{word}-{_safe(a.name)}",
+                leader=f"feature-leader-{word}-{_safe(a.name)}")))
     return out
 
 
@@ -1231,6 +1272,9 @@ def _wrap(text: str) -> str:
 INSIDE_SHARE = 0.8
 #: Inches between a name set beside its room and the room's edge (the leader line crosses it).
 LEADER_GAP = 0.04
+#: How far (areas, beyond the gap) a feature's word with no room in its area may stand from
+#: it, tried in order: a crowded level (oil in every area) has room further out.
+FEATURE_REACH = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
 def _room_spots(b: Building, key: str, level: int) -> tuple[list[int], list[tuple]]:
@@ -1281,12 +1325,12 @@ def _place_inside(placer: _Placer, words: list[tuple[str, float]], spots: list[t
 
 
 def _leader_spots(b: Building, near: list[int], placer: _Placer, text: str,
-                  size: float) -> list[tuple[float, float, int]]:
+                  size: float, reach: float = 0.0) -> list[tuple[float, float, int]]:
     """Where a name that fits no spot inside its room may stand beside it: its box just off
-    each side and corner of the room's areas nearest the centre, beyond a short leader;
-    (x, y, area) each, the nearest first."""
+    each side and corner of the room's areas nearest the centre (``reach`` areas further
+    out), beyond a short leader; (x, y, area) each, the nearest first."""
     w, h = placer.size(text, size)
-    gap = 2 * LEADER_GAP / placer.s + 0.1
+    gap = 2 * LEADER_GAP / placer.s + 0.1 + reach
     out = []
     for i in near[:4]:
         x, y = b.areas[i].col + 0.5, b.areas[i].row + 0.5

@@ -120,6 +120,9 @@ class ImportedPlan:
     #: it; and its walls fit it worse for that (not only a tie broken)
     shared_grid: bool = False
     grid_worse: bool = False
+    #: the numbers of the portals of ``skipped_portals`` that are a double door's second
+    #: leaf: not placed, as the edge holds one door, but part of that door (not lost)
+    leaves: list[int] = field(default_factory=list)
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.places import column_letters
@@ -218,13 +221,14 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
                          tip="try --grid-feet 10 off, or remove tiny enclosed shapes (pillars)")
     room_of = functools.partial(_room_of, region, lay.cols, lay.rows)
     taken: dict[Edge, Portal] = {}
-    door_list, win_list, skipped = _place_portals(vtt, lay, room_of, taken, windows, doors,
-                                                  windows_from_names)
+    door_list, win_list, skipped, leaves = _place_portals(vtt, lay, room_of, taken, windows,
+                                                          doors, windows_from_names)
     inner = _inner_walls(grid, lay, taken, room_of)
     return ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase,
                         shared_grid=phase != best,
-                        grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9)
+                        grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9,
+                        leaves=leaves)
 
 
 def _check_size(vtt: VttMap, grid_feet: int, outside: bool) -> None:
@@ -370,11 +374,12 @@ def _room_of(region: list[list[int]], cols: int, rows: int, cell: tuple[int, int
 def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal],
                    windows: tuple[int, ...], doors: tuple[int, ...], from_names: bool
                    ) -> tuple[list[tuple[Edge, Portal]], list[tuple[Edge, Portal]],
-                              list[tuple[Portal, str]]]:
+                              list[tuple[Portal, str]], list[int]]:
     """Each portal on the edges nearest its span, where the rooms on either side differ
-    (``taken`` gathers the edges held); returns the doors, the windows and the portals left
-    out with why."""
+    (``taken`` gathers the edges held); returns the doors, the windows, the portals left
+    out with why, and the numbers of those that are a double door's second leaf."""
     skipped: list[tuple[Portal, str]] = []
+    leaves: list[int] = []
     door_list: list[tuple[Edge, Portal]] = []
     win_list: list[tuple[Edge, Portal]] = []
     for portal in vtt.portals:
@@ -385,13 +390,33 @@ def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal]
             for e in pick:
                 taken[e] = portal
         if not placed:
-            why = _why_not(portal, lay.area_units, taken, room_of, lay.strip,
-                           lambda p: _is_window(p, windows, doors, from_names))
+            def is_window(p: Portal) -> bool:
+                return _is_window(p, windows, doors, from_names)
+
+            if _leaf_of(portal, lay.area_units, taken, is_window) is not None:
+                leaves.append(portal.number)
+            why = _why_not(portal, lay.area_units, taken, room_of, lay.strip, is_window)
             skipped.append((portal, why))
             continue
         window = _is_window(portal, windows, doors, from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
-    return door_list, win_list, skipped
+    return door_list, win_list, skipped, leaves
+
+
+def _held(portal: Portal, units, taken: dict) -> list[Portal]:
+    """The portals already on the edges this one would stand on, by number."""
+    edges = [e for choices in _portal_choices(portal, units) for e in choices]
+    return [p for _, p in sorted({taken[e].number: taken[e] for e in edges if e in taken}.items())]
+
+
+def _leaf_of(portal: Portal, units, taken: dict, window: Callable[[Portal], bool]
+             ) -> Portal | None:
+    """The door whose edge this unplaced door shares as its second leaf (two 5-ft doors side
+    by side on one 10-ft edge: one double door), or None."""
+    held = _held(portal, units, taken)
+    if held and not window(portal) and not window(held[0]) and _leaves(portal, held[0], units):
+        return held[0]
+    return None
 
 
 def _portal_edge(choices: list[Edge], taken: dict[Edge, Portal], room_of) -> list[Edge]:
@@ -425,10 +450,10 @@ def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool,
              window: Callable[[Portal], bool]) -> str:
     """Why a portal found no edge to stand on, in the words of the YAML's comment."""
     edges = [e for choices in _portal_choices(portal, units) for e in choices]
-    held = sorted({taken[e].number: taken[e] for e in edges if e in taken}.items())
+    held = _held(portal, units, taken)
     if held:
-        number, other = held[0]
-        if not window(portal) and not window(other) and _leaves(portal, other, units):
+        number = held[0].number
+        if _leaf_of(portal, units, taken, window) is not None:
             return (f"it and portal {number} are the two leaves of a double door on one 10-ft "
                     f"area edge, which holds one door (portal {number}'s)")
         return (f"its 10-ft edge already holds portal {number} (two portals in one area "
@@ -870,6 +895,7 @@ class ImportReport:
     doors: int
     windows: int
     inner_walls: int
+    #: portals left out (a double door's second leaf is not one: see ``double_doors``)
     skipped_portals: int
     outside: bool
     #: the outdoor strip added for the doors and windows of the outer wall
@@ -892,6 +918,8 @@ class ImportReport:
     #: walls fit it worse for that
     shared_grid: bool = False
     grid_worse: bool = False
+    #: doors of two leaves (two 5-ft portals on one 10-ft edge, made one door)
+    double_doors: int = 0
 
     @property
     def placed(self) -> str:
@@ -903,11 +931,12 @@ def report_of(plan: ImportedPlan, level: str) -> ImportReport:
     return ImportReport(plan.cols - plan.offset[0], plan.rows - plan.offset[1],
                         sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
                         len(plan.doors), len(plan.windows), len(plan.inner_walls),
-                        len(plan.skipped_portals),
+                        len(plan.skipped_portals) - len(plan.leaves),
                         any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
                         dropped(plan), list(plan.vtt.clipped),
                         sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase,
-                        plan.offset, plan.unaligned, plan.shared_grid, plan.grid_worse)
+                        plan.offset, plan.unaligned, plan.shared_grid, plan.grid_worse,
+                        len(plan.leaves))
 
 
 # -- levels over one another ----------------------------------------------------------------------
