@@ -260,10 +260,15 @@ class Output:
         return tmp
 
     def _error(self, exc: OSError) -> FuegoError:
-        tip = ("free some space or write elsewhere" if exc.errno in FULL
-               else "check that its folder exists and is writable")
-        return FuegoError(f"cannot write the {self.what}: {_reason(exc)}", where=self.path,
-                          tip=tip)
+        return write_error(exc, self.what, self.path)
+
+
+def write_error(exc: OSError, what: str, where: str, *,
+                full_tip: str = "free some space or write elsewhere") -> FuegoError:
+    """The one line for ``exc`` writing ``what`` at ``where`` (a file or a folder): a full disk
+    (:data:`FULL`) tips ``full_tip``, anything else to check the folder."""
+    tip = full_tip if exc.errno in FULL else "check that its folder exists and is writable"
+    return FuegoError(f"cannot write the {what}: {_reason(exc)}", where=where, tip=tip)
 
 
 class Outputs:

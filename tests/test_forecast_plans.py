@@ -547,3 +547,36 @@ def test_a_name_is_one_name_whatever_its_spaces_and_case_for_plans_and_the_scene
     assert isabela.name == "Isabela  Soldano"  # (printed as written)
     plans = parse_plans(["isabela soldano=hold"], scene.heroes)
     assert plans.for_hero(isabela).kind is PlanKind.HOLD
+
+
+@pytest.mark.parametrize("closed, goes", [(True, "ground:B2"), (False, "ground:C1")])
+def test_a_fighter_goes_for_the_fire_they_see_not_one_behind_a_shut_door(closed, goes):
+    """A fighter knows of the fires their way out knows of (``AutoController.known``): the
+    fire behind the shut store door is out of sight, so they make for the street (B2); with
+    the door open they see it and walk to it (C1)."""
+    from fuego.engine.hero_actions import options
+    from fuego.engine.plans import HeroPlans, PlanController
+    from fuego.scenario.model import loads
+
+    text = f"""\
+title: The Back Room
+rooms:
+  hall: {{fuel: 5}}
+  store: {{fuel: 5}}
+  street: {{outdoors: true, features: [exit]}}
+legend: {{h: hall, s: store, o: street}}
+levels:
+  - {{name: ground, elevation: 0, plan: "hhhss\\nhhhss\\nooooo"}}
+doors:
+  - {{between: [hall, store], closed: {str(closed).lower()}}}
+  - {{between: [hall, street], closed: false}}
+heroes:
+  - {{name: Marguerite, start: ground:B1, plan: fight}}
+fires:
+  - {{area: ground:E1, fd: 2}}
+"""
+    scene = loads(text).build(1)
+    hero = scene.heroes[0]
+    act = PlanController(HeroPlans(default=Plan(PlanKind.FIGHT))).choose(
+        scene, hero, options(scene, hero))
+    assert act is not None and act.text(scene) == f"move {goes}"

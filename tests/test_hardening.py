@@ -719,6 +719,49 @@ def test_export_with_force_on_a_full_disk_keeps_every_old_level(disk):
     assert after == before
 
 
+def test_a_forecast_whose_temporary_folder_is_full_says_so_in_one_line(small_disk):
+    """The workers' counts cannot be written to a full TMPDIR: the one line of a full disk,
+    naming the folder, not "a worker process stopped unexpectedly (OSError ...)"."""
+    _fill(small_disk, 4096)  # (room for tempfile's own probe of the folder, not for counts)
+    r = subprocess.run([sys.executable, "-c", CODE, "forecast", str(TAVERN), "--runs", "20",
+                        "--jobs", "2"], capture_output=True, stdin=subprocess.DEVNULL,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(small_disk)),
+                       timeout=HANG)
+    err = r.stderr.decode()
+    assert r.returncode == 2, err
+    assert err.strip().splitlines() == [
+        f"fuego: error: {small_disk}: cannot write the forecast's working files: No space "
+        "left on device (tip: free some space there, set TMPDIR to a folder with room, or use "
+        "--jobs 1, which writes none)"]
+    assert sorted(os.listdir(small_disk)) == ["filler"]  # (its working folder removed)
+
+
+def test_a_worker_finding_the_disk_full_is_the_full_disk_error(tmp_path, monkeypatch):
+    """The same where no tmpfs can be mounted: the workers (forked, so they carry the hook)
+    find the disk full as they write a unit's counts."""
+    import errno
+    import tempfile
+
+    import fuego.forecast.pool as pool
+    from fuego.errors import FuegoError
+    from fuego.forecast.runner import forecast
+    from fuego.scenario.model import load
+
+    def full(path, mode="r", *a, **k):
+        if "w" in mode:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return open(path, mode, *a, **k)
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(pool, "open", full, raising=False)
+    with pytest.raises(FuegoError) as got:
+        forecast(load(str(TAVERN)), runs=4, rounds=3, seed=1,
+                 jobs=2, start_method="fork")
+    assert got.value.where == str(tmp_path) and "No space left on device" in got.value.message
+    assert "TMPDIR" in (got.value.tip or "")
+    assert os.listdir(tmp_path) == []
+
+
 def test_outputs_all_or_nothing_in_process(tmp_path, monkeypatch):
     from fuego.errors import FuegoError
     from fuego.files import Output, Outputs

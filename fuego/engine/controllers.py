@@ -153,24 +153,23 @@ class AutoController(Controller):
 
     def _best_step(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """The legal move (or the opening of a closed door) into a neighbour nearer where the
-        hero heads, cheapest counting the fire in it (if the hero knows of it) and a module's
-        extra tolls (ties: the lower area); None if no neighbour is nearer."""
+        hero heads, cheapest counting its toll (:func:`walk_tolls`: the fire in it if the hero
+        knows of it, and a module's extra) (ties: the lower area); None if no neighbour is
+        nearer."""
         # Only the neighbours a step goes to are costed: the walk need not reach the room
         # behind a wall or the level below the floor (often the far end of the building).
         ways = [(j, act) for j, barrier in scene.building.neighbours(hero.area)
                 if (act := _step(j, barrier)) is not None]
         here, *beyond = self.costs_for(scene, hero, [hero.area, *(j for j, _ in ways)])
         best: tuple[float, int, HeroAction] | None = None
-        known = self.known(scene, hero)
-        extra = module_tolls(scene) if scene.modules else {}  # (a wreck's extra move)
+        # (read now, not the phase's kept tolls: a fire smothered earlier in this phase is
+        # stepped into at its present size)
+        tolls = walk_tolls(scene, self.known(scene, hero))
         for (j, act), on in zip(ways, beyond):
             if on >= here:
                 continue
-            # The way on from j, plus the fire in j itself: its cost counts only what lies beyond.
-            fire = scene.fires.get(j) if j in known else None
-            through = on + (FIRE_COST_PER_DIE * fire.fd if fire is not None else 0)
-            if extra:
-                through += extra.get(j, 0.0)
+            # The way on from j, plus the toll of j itself: its cost counts only what lies beyond.
+            through = on + tolls.get(j, 0.0)
             if act in legal and (best is None or (through, j) < best[:2]):
                 best = (through, j, act)
         return best[2] if best is not None else None

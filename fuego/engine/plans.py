@@ -2,9 +2,10 @@
 
 - ``flee``: make for the nearest way out (the automatic heroes of ``fuego run``,
   :class:`~fuego.engine.controllers.AutoController`), skirting the fire they know of;
-- ``fight``: smother the nearest fire while they can (until one more Dramatic Wound would
-  cripple or knock them out), then flee; with no fire left to reach they leave;
+- ``fight``: smother the nearest fire they know of while they can (until one more Dramatic
+  Wound would cripple or knock them out), then flee; knowing of no fire to reach they leave;
 - ``rescue:NPC``: go to the named NPC, then out together (the NPC flees on its own plan);
+  the rescuer knows where the NPC is, seen or not (they came for them: docs/rules.md);
 - ``hold``: stay put (putting out their own burning clothes).
 
 :class:`PlanController` plays them, reusing the automatic heroes' way of walking (doors, the
@@ -184,17 +185,20 @@ class PlanController(AutoController):
         return hero.dramatic >= limit - 1
 
     def _fight(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
-        if self._spent(hero) or not scene.fires:
+        # The fires the hero knows of, as their way out reads them (what they see, and saw
+        # this round): a fighter does not make for a fire behind a wall they never saw.
+        known = self.known(scene, hero)
+        if self._spent(hero) or not known:
             return super().choose(scene, hero, legal)
-        smother = [a for a in legal if a.kind is HeroActionKind.SMOTHER]
+        smother = [a for a in legal if a.kind is HeroActionKind.SMOTHER and a.target in known]
         if smother:  # the fire underfoot first, then the smallest within reach
             return min(smother, key=lambda a: (a.target != hero.area,
                                                scene.fires[a.target or 0].fd, a.target or 0))
         b = scene.building
-        # where a fire can be smothered from without standing in it (a fire no one may
-        # smother, a Blaze with flame-and-blaze, is no reason to stay)
-        goal = sorted({j for i, fire in scene.fires.items() if may_smother(scene, fire)
-                       for j in (i, *b.open_neighbours(i)) if j not in scene.fires})
+        # where a known fire can be smothered from without standing in one they know of (a
+        # fire no one may smother, a Blaze with flame-and-blaze, is no reason to stay)
+        goal = sorted({j for i in known if may_smother(scene, scene.fires[i])
+                       for j in (i, *b.open_neighbours(i)) if j not in known})
         if not goal:
             return super().choose(scene, hero, legal)
         return self._toward(scene, hero, legal, goal)

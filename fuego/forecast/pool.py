@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, Stopped
+from fuego.files import FULL, write_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -159,8 +160,7 @@ class ProcessPool:
 
         blob = _pickled(variants)
         _sweep()
-        with counted_interrupts() as interrupts, \
-                tempfile.TemporaryDirectory(prefix=f"{_FOLDER}{os.getpid()}-") as folder:
+        with counted_interrupts() as interrupts, _counts_folder() as folder:
             ctx = multiprocessing.get_context(self._start_method())
             done = ctx.Value("q", 0)
             back = _Returns(units, totals, progress, done, folder)
@@ -190,6 +190,8 @@ class ProcessPool:
                 except FuegoError:
                     raise
                 except Exception as exc:
+                    if isinstance(exc, OSError) and exc.errno in FULL:
+                        raise  # a worker's counts found the disk full: _counts_folder says so
                     raise FuegoError(f"a worker process stopped unexpectedly "
                                      f"({type(exc).__name__}: {exc})",
                                      tip="try fewer --jobs, or --jobs 1") from exc
@@ -209,6 +211,23 @@ class ProcessPool:
 
 #: The start of the name of a forecast's directory of counts (then its process id).
 _FOLDER = "fuego-forecast-"
+
+
+@contextlib.contextmanager
+def _counts_folder() -> Iterator[str]:
+    """The forecast's directory of counts (module docstring), in the temporary folder, removed
+    after; a full disk there, making it or writing a unit's counts into it (the worker's
+    error comes back here), is the one line of a full disk naming that folder."""
+    where = tempfile.gettempdir()
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"{_FOLDER}{os.getpid()}-", dir=where) as folder:
+            yield folder
+    except OSError as exc:
+        if exc.errno not in FULL:
+            raise
+        raise write_error(exc, "forecast's working files", where,
+                          full_tip="free some space there, set TMPDIR to a folder with room, "
+                                   "or use --jobs 1, which writes none") from None
 
 
 def _sweep() -> None:
