@@ -18,7 +18,6 @@ from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause
 from fuego.engine.sight import (
     Unseen,
-    fires_seen,
     hero_sight,
     look,
     players_sight,
@@ -264,26 +263,6 @@ def test_players_sight_is_their_watching_heroes_together():
     assert players_sight(scene).fires == {hall}
     assert why_unseen(scene, scene.heroes[1], parlour) is Unseen.KNOCKED_OUT
     assert gm.name not in players_sight(scene).heroes
-
-
-def test_the_fires_a_hero_sees_are_kept_while_another_hero_walks():
-    """``fires_seen`` is not looked at again for another hero's step (no one stands in the
-    way of a look: ``SightCache.fires_key``), and is for the hero's own step; the whole
-    sight, which names who is in view, still follows the others."""
-    b = grid([("ground", 0, ["aaabbb", "aaabbb"])], ROOMS)
-    scene = make_scene(b)
-    ana = place(scene, "Ana", "ground:A1")
-    bo = place(scene, "Bo", "ground:B2")
-    hall, parlour = burn(scene, "ground:C2", "ground:D1")
-    kept = fires_seen(scene, ana)
-    assert kept == {hall}
-    bo.area = scene.building.area("ground:A2").index
-    assert fires_seen(scene, ana) is kept  # (the very answer kept: not looked at again)
-    assert "Bo" in hero_sight(scene, ana).characters
-    bo.area = scene.building.area("ground:E1").index
-    assert "Bo" not in hero_sight(scene, ana).characters
-    ana.area = scene.building.area("ground:E2").index
-    assert fires_seen(scene, ana) == {parlour}
 
 
 def test_on_the_ship_the_galley_fire_is_in_plain_view_from_the_gun_deck():

@@ -289,10 +289,8 @@ class SightCache:
     ``version``: every barrier, fuel and feature change; the lines of sight themselves are
     the building's, ``Paths.line``), the fires (their areas), the smoke (its density area by
     area), the rooms flashed over, every hero's place and status, and the fires this hero has
-    spotted. The fires alone (:meth:`fires_of`) follow all that but the other heroes
-    (:meth:`fires_key`): no one stands in the way of a look, so another hero's step leaves
-    them as they were. Nothing tells it of a change: the key is read afresh at each ask, so
-    whatever changes that state (a rule, a module, the GM's hand, a replayed save) is seen."""
+    spotted. Nothing tells it of a change: the key is read afresh at each ask, so whatever
+    changes that state (a rule, a module, the GM's hand, a replayed save) is seen."""
 
     __slots__ = ("_kept", "_fires")
 
@@ -301,19 +299,12 @@ class SightCache:
         self._fires: dict[str, tuple[tuple, frozenset[int]]] = {}
 
     @staticmethod
-    def fires_key(scene: Scene, hero: Hero) -> tuple:
-        """Everything the fires ``hero`` sees follow: their sight's :meth:`key` but the other
-        heroes (its last item)."""
+    def key(scene: Scene, hero: Hero) -> tuple:
+        """Everything ``hero``'s sight follows."""
         smoke = scene.smoke
         return (id(scene.building), scene.building.version, hero.name, hero.area, hero.status,
                 tuple(sorted(hero.known_fires)), tuple(scene.fires), tuple(sorted(scene.flashed)),
-                tuple(sorted(smoke.density.items())) if smoke is not None else ())
-
-    @classmethod
-    def key(cls, scene: Scene, hero: Hero) -> tuple:
-        """Everything ``hero``'s sight follows: the fires' key, and who stands where (the
-        characters in view)."""
-        return (*cls.fires_key(scene, hero),
+                tuple(sorted(smoke.density.items())) if smoke is not None else (),
                 tuple((h.name, h.area, h.status) for h in scene.heroes))
 
     def of(self, scene: Scene, hero: Hero) -> HeroSight:
@@ -327,10 +318,10 @@ class SightCache:
         return got
 
     def fires_of(self, scene: Scene, hero: Hero) -> frozenset[int]:
-        """The fires ``hero`` sees now (:func:`fires_seen`), kept for :meth:`fires_key`."""
-        key = self.fires_key(scene, hero)
+        """The fires ``hero`` sees now (:func:`fires_seen`), kept for the same key."""
+        key = self.key(scene, hero)
         whole = self._kept.get(hero.name)
-        if whole is not None and whole[0][:-1] == key:  # (a whole sight's fires: the same)
+        if whole is not None and whole[0] == key:
             return whole[1].fires
         known = self._fires.get(hero.name)
         if known is not None and known[0] == key:
