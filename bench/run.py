@@ -335,10 +335,12 @@ print(cpu() - c, time.perf_counter() - t, fuego.__file__)
 def bench_baseline(tree: Path, runs: int, rounds: int, repeats: int) -> dict:
     """The tavern forecast (1 job) run by this tree and by ``tree`` (another checkout, run
     from its source with ``FUEGO_PURE=1``: e.g. commit 19f7b3a's pure-Python engine), each in a
-    fresh interpreter, interleaved; CPU seconds of the forecast alone (not the start-up)."""
-    tavern = str(ROOT / "campaigns" / "tavern.yaml")
+    fresh interpreter, interleaved; CPU seconds of the forecast alone (not the start-up).
+    Each tree plays its own campaigns/tavern.yaml: an older tree refuses keys added since
+    (a room's ``article``), and the play of the two files is the same."""
 
     def once(root: Path) -> tuple[float, float]:
+        tavern = str(Path(root) / "campaigns" / "tavern.yaml")
         env = dict(os.environ, PYTHONPATH=str(root), FUEGO_PURE="1")
         # run in the tree: ``python -c`` puts the working directory first on the path, before
         # PYTHONPATH, so from our checkout the "baseline" would import our fuego
