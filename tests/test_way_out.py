@@ -335,3 +335,24 @@ def test_what_a_hero_saw_in_one_scene_is_not_known_in_another():
     two, ana_again = kitchen_or_corridor()
     assert two.building == one.building and two.building is not one.building
     assert ctrl.known(two, ana_again) == frozenset()
+
+
+@pytest.mark.parametrize("knows", [False, True])
+def test_a_boxed_in_hero_smothers_only_a_fire_they_know_of(knows):
+    """No way out (a room without exits): the automatic hero smothers the fire in reach if
+    they know of it; one they cannot see (thick smoke, say) is not theirs to fight: they wait."""
+    b = grid([("ground", 0, ["kk"])], {"k": {"key": "closet", "fuel": 5}})
+    s = scene(b)
+    lit(s, b.area("ground:B1").index, 2)
+    ana = Hero("Ana", b.area("ground:A1").index)
+    s.heroes.append(ana)
+
+    class Blind(AutoController):
+        def known(self, scene, hero):
+            return frozenset(scene.fires) if knows else frozenset()
+
+    legal = options(s, ana)
+    assert any(a.kind is HeroActionKind.SMOTHER for a in legal)  # (the table offers it)
+    act = Blind().choose(s, ana, legal)
+    assert act is not None
+    assert (act.kind is HeroActionKind.SMOTHER) is knows

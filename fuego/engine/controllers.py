@@ -128,7 +128,7 @@ class AutoController(Controller):
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         """Burning clothes first (the hero's own, then a companion's); a confused hero wanders;
         else the step that lowers the cost to where the hero heads the most; with none, out of
-        the flames, else smother the smallest fire in reach, else wait."""
+        the flames, else smother the smallest fire in reach that they know of, else wait."""
         by_kind: dict[Enum, list[HeroAction]] = {}  # (a module adds kinds of its own)
         for act in legal:
             by_kind.setdefault(act.kind, []).append(act)
@@ -146,7 +146,9 @@ class AutoController(Controller):
             safe = [a for a in moves if a.target not in known]
             if safe:
                 return safe[0]
-        smother = by_kind.get(HeroActionKind.SMOTHER)
+        # (only a fire the hero knows of: the GM's table still lists every one in reach)
+        known = self.known(scene, hero)
+        smother = [a for a in by_kind.get(HeroActionKind.SMOTHER, []) if a.area in known]
         if smother:
             return min(smother, key=lambda a: (scene.fires[a.area].fd, a.area))
         return legal[-1]
