@@ -520,25 +520,37 @@ def _fs(options: MapOptions, base: float, hi: float = 14.0) -> float:
 
 
 class _Placer:
-    """Labels placed so that none overlaps another or a token (fire, hero): each label tries
-    its candidate spots in order and takes the first whose box (estimated from the font size
-    and the text's length, in areas) is free."""
+    """Labels placed so that none overlaps another, a token (fire, hero) or a leader line:
+    each label tries its candidate spots in order and takes the first whose box (estimated
+    from the font size and the text's length, in areas) is free. A leader line, from a word
+    set beside its area to a dot in it, is reserved too, and crosses no label or token."""
 
     def __init__(self, area_inches: float, bounds: tuple[float, float, float, float]) -> None:
         self.s = area_inches
         self.bounds = bounds  # x0, y0, x1, y1 of the drawing (the axes' window)
         self.boxes: list[tuple[float, float, float, float]] = []
+        #: the boxes no leader line may cross: labels (area None) and tokens (their area: a
+        #: leader to that area ends under its token)
+        self.solid: list[tuple[tuple[float, float, float, float], int | None]] = []
+        #: the leader lines placed, (x0, y0, x1, y1) each: no label goes over one
+        self.leaders: list[tuple[float, float, float, float]] = []
         #: strips a label had better not cross (the seams of tiled pages): tried first
         self.avoid: list[tuple[float, float, float, float]] = []
 
     def block(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """Keep labels off this box (a door's swing); a leader line may cross it."""
         self.boxes.append((x0, y0, x1, y1))
+
+    def take(self, box: tuple[float, float, float, float], area: int | None = None) -> None:
+        """A label's box (or, with ``area``, a token's in that area): nothing over it, no
+        leader line across it."""
+        self.boxes.append(box)
+        self.solid.append((box, area))
 
     def size(self, text: str, fs: float) -> tuple[float, float]:
         lines = text.split("\n")
-        # DejaVu Sans averages about 0.6 em a character (bold a little more), a line 1.2 em
-        w = max(len(line) for line in lines) * 0.63 * fs / 72 / self.s
-        h = len(lines) * 1.25 * fs / 72 / self.s
+        w = max(text_ems(line) for line in lines) * fs / 72 / self.s
+        h = len(lines) * 1.25 * fs / 72 / self.s  # a line of DejaVu Sans is about 1.2 em
         return w, h
 
     def box(self, text: str, fs: float, x: float, y: float, ha: str, va: str, pad: float = 0.0):
@@ -552,8 +564,22 @@ class _Placer:
         if box[0] < bx0 - 1e-9 or box[1] < by0 - 1e-9 or box[2] > bx1 + 1e-9 \
                 or box[3] > by1 + 1e-9:
             return False
+        if any(crosses(line, box) for line in self.leaders):
+            return False
         return not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
                        for o in self.boxes + (self.avoid if strict else []))
+
+    def crossed(self, line: tuple[float, float, float, float], area: int) -> tuple[int, int]:
+        """What a leader line to ``area`` would cross: the labels, then the tokens (but those
+        of ``area``, where it ends) and other leader lines."""
+        labels = tokens = 0
+        for box, owner in self.solid:
+            if owner != area and crosses(line, box):
+                if owner is None:
+                    labels += 1
+                else:
+                    tokens += 1
+        return labels, tokens + sum(1 for other in self.leaders if meet(line, other))
 
     def place(self, text: str, fs: float, spots, pad: float = 0.02):
         """The first free spot ``(x, y, ha, va)`` (and take it), or None; a spot off the
@@ -562,9 +588,57 @@ class _Placer:
             for x, y, ha, va in spots:
                 box = self.box(text, fs, x, y, ha, va, pad)
                 if self.free(box, strict):
-                    self.boxes.append(box)
+                    self.take(box)
                     return x, y, ha, va
         return None
+
+
+#: The advance of each printable ASCII character (space to ``~``) in DejaVu Sans Bold, in
+#: em: a word's width is estimated from these (a fixed table, so placement is the same on
+#: every machine), never narrower than it prints, bold or not; any other character is
+#: taken as :data:`WIDE_EM`.
+GLYPH_EMS = dict(zip(map(chr, range(32, 127)), (
+    0.35, 0.46, 0.53, 0.84, 0.7, 1.0, 0.87, 0.32, 0.47, 0.47, 0.52, 0.85, 0.38, 0.41, 0.38,
+    0.37, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.4, 0.4, 0.84, 0.85, 0.84, 0.59,
+    1.0, 0.77, 0.76, 0.73, 0.82, 0.68, 0.68, 0.82, 0.83, 0.36, 0.37, 0.77, 0.64, 0.99, 0.83,
+    0.85, 0.73, 0.85, 0.77, 0.72, 0.69, 0.8, 0.77, 1.1, 0.77, 0.72, 0.73, 0.46, 0.37, 0.46,
+    0.84, 0.5, 0.5, 0.68, 0.71, 0.59, 0.71, 0.68, 0.44, 0.71, 0.71, 0.33, 0.33, 0.66, 0.33,
+    1.04, 0.71, 0.68, 0.71, 0.71, 0.49, 0.6, 0.47, 0.71, 0.65, 0.92, 0.65, 0.65, 0.58, 0.71,
+    0.37, 0.72, 0.85)))
+WIDE_EM = 0.85
+
+
+def text_ems(line: str) -> float:
+    """A line's estimated width in em (:data:`GLYPH_EMS`)."""
+    return sum(GLYPH_EMS.get(ch, WIDE_EM) for ch in line)
+
+
+def meet(one: tuple[float, float, float, float], other: tuple[float, float, float, float]
+         ) -> bool:
+    """Whether two segments (x0, y0, x1, y1) cross (each one's ends strictly on either side
+    of the other)."""
+    def side(p, q, r) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    a, b, c, d = one[:2], one[2:], other[:2], other[2:]
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+def crosses(line: tuple[float, float, float, float], box) -> bool:
+    """Whether the segment ``line`` (x0, y0, x1, y1) passes through the inside of ``box``
+    (x0, y0, x1, y1): clipped to the box (Liang-Barsky), something of it is left."""
+    px, py, qx, qy = line
+    dx, dy = qx - px, qy - py
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, px - box[0]), (dx, box[2] - px), (-dy, py - box[1]), (dy, box[3] - py)):
+        if abs(p) < 1e-12:
+            if q <= 0:
+                return False
+        elif p < 0:
+            lo = max(lo, q / p)
+        else:
+            hi = min(hi, q / p)
+    return hi - lo > 1e-9
 
 
 def _area_spots(col: int, row: int):
@@ -720,8 +794,8 @@ def _heat_fills(p: _Plan, heat: dict[int, float]) -> None:
                                       zorder=2, gid=f"heat-{_safe(a.name)}"))
         if chance is not None and (a.fuel > 0 or chance > 0):
             label, size = f"{round(100 * chance)}%", _fs(p.options, 7, 10)
-            p.placer.block(*p.placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
-                                         "center"))
+            p.placer.take(p.placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
+                                       "center"))
             p.text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
                    color="white" if chance > 0.55 else "black", zorder=9)
 
@@ -900,20 +974,16 @@ def _mark_beside(p: _Plan, i: int, words: str, size: float, spots, leader: str):
     own = {(c.col, c.row) for c in (p.b.areas[j] for j in p.b.room_areas(a.room))
            if c.level == p.level}
     # just off the area, then half an area and an area further (every neighbour full)
-    for fs, reach in itertools.product(dict.fromkeys((size, least)), FEATURE_REACH):
-        free = []
-        for n, (x, y, _) in enumerate(_leader_spots(p.b, [i], p.placer, words, fs, reach)):
-            box = p.placer.box(words, fs, x, y, "center", "center", 0.02)
-            if p.placer.free(box):
-                free.append((not _within(box, own), _crowding(p.b, p.level, box), n, x, y,
-                             box))
-        if free:
-            *_, x, y, box = min(free)
-            p.placer.block(*box)
-            _leader(p.ax, p.b, i, box, leader)
-            return (x, y, "center", "center"), fs
+    tries = [(words, fs, reach) for fs, reach in
+             itertools.product(dict.fromkeys((size, least)), FEATURE_REACH)]
+    beside = _beside(p.placer, p.b, [i], tries, 0.02,
+                     lambda box: (not _within(box, own), _crowding(p.b, p.level, box)))
+    if beside is not None:
+        _, fs, x, y, line = beside
+        _leader(p.ax, line, leader)
+        return (x, y, "center", "center"), fs
     x, y, ha, va = spots[0]
-    p.placer.block(*p.placer.box(words, size, x, y, ha, va, 0.02))
+    p.placer.take(p.placer.box(words, size, x, y, ha, va, 0.02))
     return spots[0], size
 
 
@@ -1319,7 +1389,7 @@ def _place_inside(placer: _Placer, words: list[tuple[str, float]], spots: list[t
         for x, y, ha, va in spots:
             box = placer.box(text, size, x, y, ha, va, pad)
             if _within(box, cells) and placer.free(box):
-                placer.block(*box)
+                placer.take(box)
                 return text, size, (x, y, ha, va)
     return None
 
@@ -1331,31 +1401,89 @@ def _leader_spots(b: Building, near: list[int], placer: _Placer, text: str,
     out), beyond a short leader; (x, y, area) each, the nearest first."""
     w, h = placer.size(text, size)
     gap = 2 * LEADER_GAP / placer.s + 0.1 + reach
-    out = []
-    for i in near[:4]:
-        x, y = b.areas[i].col + 0.5, b.areas[i].row + 0.5
-        dx, dy = 0.5 + w / 2 + gap, 0.5 + h / 2 + gap
-        for sx, sy in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)):
-            out.append((x + sx * dx, y + sy * dy, i))
+    dx, dy = 0.5 + w / 2 + gap, 0.5 + h / 2 + gap
+    centres = [(b.areas[i].col + 0.5, b.areas[i].row + 0.5, i) for i in near[:4]]
+    out = [(x + sx * dx, y + sy * dy, i) for x, y, i in centres
+           for sx, sy in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1))]
+    # then slid along each side to the area's ends (a neighbour's free corner)
+    ax, ay = max(0.0, 0.5 - w / 2), max(0.0, 0.5 - h / 2)
+    out += [(x + side, y + sy * dy, i) for x, y, i in centres for sy in (1, -1)
+            for side in (-ax, ax) if ax]
+    out += [(x + sx * dx, y + side, i) for x, y, i in centres for sx in (1, -1)
+            for side in (-ay, ay) if ay]
     return out
 
 
-def _leader(ax, b: Building, i: int, box, gid: str) -> None:
-    """A thin line from the name's box to the room's area it names, with a dot there."""
-    from matplotlib.lines import Line2D
+#: Where a leader line's dot may sit in its area, best first: ``(distance, None)`` that far
+#: short of the area's middle towards the word (a quarter area: a fire's or a hero's token
+#: there stays whole over it; then nearer the word), else ``(dx, dy)`` an inner corner (off
+#: the middle, to keep the line off what else is in the area); in areas.
+LEADER_ENDS: tuple[tuple[float, float | None], ...] = (
+    (0.25, None), (0.4, None), (-0.35, -0.35), (0.35, -0.35), (-0.35, 0.35), (0.35, 0.35))
 
+
+def leader_line(b: Building, i: int, box, end: tuple[float, float | None] = LEADER_ENDS[0]
+                ) -> tuple[float, float, float, float]:
+    """The leader line from a word's box set beside area ``i`` to the dot in it (at ``end``,
+    one of :data:`LEADER_ENDS`): from the box's point nearest the dot; (x0, y0, x1, y1), the
+    dot at the end."""
     a = b.areas[i]
     x, y = a.col + 0.5, a.row + 0.5
     x0, y0, x1, y1 = box
-    # from the box's nearest point to a quarter area short of the area's middle (a fire's
-    # or a hero's token there stays whole over it)
+    if end[1] is not None:
+        qx, qy = x + end[0], y + end[1]
+        return min(max(qx, x0), x1), min(max(qy, y0), y1), qx, qy
     px, py = min(max(x, x0), x1), min(max(y, y0), y1)
     d = math.hypot(x - px, y - py) or 1.0
-    end = 0.25 / d
-    qx, qy = x + (px - x) * end, y + (py - y) * end
-    line = Line2D([px, qx], [py, qy], color="#1b1b1b", lw=0.6, zorder=10, gid=gid,
-                  marker="o", markevery=[1], ms=2.5)
-    ax.add_line(line)  # (clipped to the axes, so a tile's page ends it with the rest)
+    return px, py, x + (px - x) * end[0] / d, y + (py - y) * end[0] / d
+
+
+def _beside(placer: _Placer, b: Building, near: list[int], tries, pad: float,
+            rank: Callable[[tuple[float, float, float, float]], Any]):
+    """Where a word with no room in its area (or room) stands beside it, with a leader line
+    to a dot in one of ``near`` (nearest the centre first). Of ``tries`` (text, size, reach)
+    in order, the first with a free box whose leader crosses no label or token, the best
+    there by ``rank(box)``, then the nearest; failing that (a crowded level), the first
+    with a free box, its leader crossing fewest. The box and the line are taken (no later
+    word goes over either); returns (text, size, x, y, line), or None."""
+    found = [_beside_spots(placer, b, near, text, size, reach, pad, rank)
+             for text, size, reach in tries]
+    # clear of everything; else clear of every label; else crossing the fewest
+    for clear in (lambda c: c == (0, 0), lambda c: c[0] == 0, lambda c: True):
+        for (text, size, _), spots in zip(tries, found):
+            free = [spot for spot in spots if clear(spot[0])]
+            if free:
+                *_, x, y, box, line = min(free)
+                placer.take(box)
+                placer.leaders.append(line)
+                return text, size, x, y, line
+    return None
+
+
+def _beside_spots(placer: _Placer, b: Building, near: list[int], text: str, size: float,
+                  reach: float, pad: float, rank):
+    """Each free spot beside ``near`` for ``text`` at ``size`` and each end of its leader:
+    (what the leader crosses, rank, spot's order, end's order, x, y, box, line)."""
+    out = []
+    for n, (x, y, i) in enumerate(_leader_spots(b, near, placer, text, size, reach)):
+        box = placer.box(text, size, x, y, "center", "center", pad)
+        if not placer.free(box):
+            continue
+        for k, end in enumerate(LEADER_ENDS):
+            line = leader_line(b, i, box, end)
+            out.append((placer.crossed(line, i), rank(box), n, k, x, y, box, line))
+    return out
+
+
+def _leader(ax, line: tuple[float, float, float, float], gid: str) -> None:
+    """A thin line from a word's box to the area it names, with a dot there
+    (:func:`leader_line`)."""
+    from matplotlib.lines import Line2D
+
+    px, py, qx, qy = line
+    ax.add_line(Line2D([px, qx], [py, qy], color="#1b1b1b", lw=0.6, zorder=10, gid=gid,
+                       marker="o", markevery=[1], ms=2.5))
+    # (clipped to the axes, so a tile's page ends it with the rest)
 
 
 def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions,
@@ -1405,31 +1533,28 @@ def _crowding(b: Building, level: int, box) -> tuple[bool, bool]:
 def _room_beside(ax, b: Building, level: int, room, key: str, name: str, near: list[int],
                  spots, placer: _Placer, fs: float, least: float, clip: bool) -> None:
     """A name that fits no spot inside its room: beside it with a leader line, at a legible
-    size, where it crowds least (:func:`_crowding`), the nearest spot of those; else as small
-    as it must be near its centre (over whatever is there, at worst)."""
-    for words, size in dict.fromkeys((w, max(least, z)) for w, z in
-                                     ((name, fs), (_wrap(name), fs),
-                                      (_wrap(name), fs * INSIDE_SHARE))):
-        free = []
-        for n, (x, y, i) in enumerate(_leader_spots(b, near, placer, words, size)):
-            box = placer.box(words, size, x, y, "center", "center", 0.03)
-            if placer.free(box):
-                free.append((_crowding(b, level, box), n, x, y, i, box))
-        if free:
-            _, _, x, y, i, box = min(free)
-            placer.block(*box)
-            _room_text(ax, room, key, (words, size, (x, y, "center", "center")), clip)
-            _leader(ax, b, i, box, f"room-leader-{_safe(key)}")
-            return
+    size, where it crowds least (:func:`_crowding`), the nearest spot of those, its leader
+    clear of every label and token where one is (:func:`_beside`); else as small as it must
+    be near its centre (over whatever is there, at worst)."""
+    tries = list(dict.fromkeys((w, max(least, z), 0.0) for w, z in (
+        (name, fs), (_wrap(name), fs), (_wrap(name), fs * INSIDE_SHARE))))
+    beside = _beside(placer, b, near, tries, 0.03, lambda box: _crowding(b, level, box))
+    if beside is not None:
+        words, size, x, y, line = beside
+        _room_text(ax, room, key, (words, size, (x, y, "center", "center")), clip)
+        _leader(ax, line, f"room-leader-{_safe(key)}")
+        return
     placed = None
-    tries = [(_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
-    for words, size in dict.fromkeys((w, max(least, z)) for w, z in tries):
+    tries_in = [(_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
+    for words, size in dict.fromkeys((w, max(least, z)) for w, z in tries_in):
         spot = placer.place(words, size, spots, pad=0.03)
         if spot is not None:
             placed = (words, size, spot)
             break
-    if placed is None:  # nowhere free: the centre, over whatever is there
+    if placed is None:  # nowhere free: the centre, over whatever is there (and taken)
         placed = (_wrap(name), max(least, fs * 0.65), spots[0])
+        x, y, ha, va = spots[0]
+        placer.take(placer.box(placed[0], placed[1], x, y, ha, va, 0.03))
     _room_text(ax, room, key, placed, clip)
 
 
@@ -1467,7 +1592,7 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
             colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR[FireMark.REGULAR.value])
         r = 0.2 + 0.018 * fire.fd
         x, y = a.col + 0.5, a.row + 0.45
-        placer.block(x - r, y - r, x + r, y + r)
+        placer.take((x - r, y - r, x + r, y + r), i)
         if hidden:
             ax.add_patch(Circle((x, y), r, facecolor="white", edgecolor=HIDDEN_FIRE, lw=1.4,
                                 ls=(0, (3, 2)), zorder=11, gid=f"fire-hidden-{_safe(a.name)}"))
@@ -1491,7 +1616,7 @@ def _wrecks(ax, b: Building, level: int, scene: Scene, options: MapOptions,
     for wreck in burning_wrecks(scene):
         a = b.areas[wreck.area]
         if a.level == level and options.shows(wreck.area):
-            placer.block(a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88)
+            placer.take((a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88), wreck.area)
             ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
                                         boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
                                         gid=f"wreck-{_safe(a.name)}"))
@@ -1522,7 +1647,7 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         escaped = hero.status is Status.ESCAPED
         colour = HERO_COLOUR.get(hero.status.value, HERO_COLOUR[Status.ACTIVE.value])
         x, y = a.col + dx, a.row + dy
-        placer.block(x - 0.15, y - 0.15, x + 0.15, y + 0.15)
+        placer.take((x - 0.15, y - 0.15, x + 0.15, y + 0.15), hero.area)
         ax.add_patch(Circle((x, y), 0.15, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
                             ls="--" if escaped else "-", zorder=13,
                             gid=f"hero-{_safe(hero.name)}"))
