@@ -210,6 +210,43 @@ def test_portals_follow_the_dungeondraft_convention_whatever_their_state():
         assert [v for k, v in closed.items() if k.startswith("window")] == [False] * len(windows)
 
 
+
+@pytest.mark.parametrize("level", ["ground", "upper"])
+def test_a_shut_papered_window_is_written_as_a_door_the_importers_stop_sight_at(tmp_path,
+                                                                              level):
+    """A shut papered window hides what is beyond it (nothing clear: fuego's sight); written
+    ``closed: false`` it was a window every importer sees through. It goes ``closed: true``
+    (a shut door to Foundry's importer, uvtt2fgu and Owlbear alike), an open one and a glass
+    one ``closed: false``; fuego's own mark says each is a window, so ``fuego import`` brings
+    them back as windows, shut or open as they stood."""
+    text = TAVERN.read_text(encoding="utf-8").replace("window: glass-window",
+                                                      "window: papered-window")
+    assert "papered-window" in text
+    scenario = tmp_path / "papered.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    out = tmp_path / f"{level}.dd2vtt"
+    assert invoke("export", str(scenario), "--level", level, "--out", str(out),
+                  "--pixels-per-grid", "20").exit_code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    windows = [p for p in data["portals"] if p["fuego"]["kind"] == "window"]
+    assert windows
+    for p in windows:
+        assert p["name"].startswith("window") and p["closed"] is p["fuego"]["closed"]
+    assert all(p["closed"] for p in data["portals"] if p["fuego"]["kind"] == "door")
+    b = load(scenario).build(0).building
+    k = next(lv.index for lv in b.levels if lv.name == level)
+    back = tmp_path / f"{level}.yaml"
+    result = invoke("import", str(out), "--level", level, "--out", str(back))
+    assert result.exit_code == 0, result.output
+    _, edges = passages(b, k)
+    _, got = passages(load(back).build(0).building, 0)
+    assert sorted(w for w in got.values() if w.startswith("window")) == sorted(
+        w for w in edges.values() if w.startswith("window"))
+    glass = load(TAVERN).build(0).building
+    assert all(not p["closed"] for p in export_level(glass, None, k, image=False)["portals"]
+               if p["fuego"]["kind"] == "window")
+
+
 def test_a_destroyed_barrier_is_gone_from_the_file():
     scene = load(TAVERN).build(0)
     b = scene.building

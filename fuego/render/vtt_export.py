@@ -22,8 +22,10 @@ Shared by both formats (:mod:`fuego.render.foundry_export` is the other):
 The Universal VTT file (:func:`export_level`): the picture as base64 PNG, walls as
 ``line_of_sight``, doors and windows as ``portals`` in the Dungeondraft convention that
 Foundry's and Fantasy Grounds' importers read (``closed: true`` a door, ``closed: false`` a
-window, whatever its state now: the format has no field for an open door; fuego's own key
-``fuego`` holds it, open, shut or locked, for ``fuego import``), fires as ``lights``. Owlbear
+window, whatever its state now: the format has no field for an open door; a shut papered
+window, which hides what is beyond it, is written ``closed: true`` so that the importers stop
+sight there; fuego's own key ``fuego`` holds what each is and its state, open, shut or
+locked, for ``fuego import``), fires as ``lights``. Owlbear
 Rodeo's importer makes a window a door standing open, which no other mark would mend without
 breaking the others (docs/maps-and-forecasts.md).
 
@@ -98,6 +100,13 @@ class Portal:
     @property
     def window(self) -> bool:
         return self.barrier.kind is BarrierKind.WINDOW
+
+    @property
+    def blocks_sight(self) -> bool:
+        """Whether a Universal VTT file writes it as a door (``closed: true``, which the
+        importers make stop sight): a door, and a shut papered window (nothing clear comes
+        through it); any other window is written as one (``closed: false``), seen through."""
+        return not self.window or self.barrier.blurs
 
 
 @dataclass(frozen=True)
@@ -283,13 +292,16 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
             "bounds": [_point(px, py), _point(qx, qy)],
             "rotation": 0.0 if py == qy else math.pi / 2,
             # Dungeondraft's convention, read so by every importer: a window is a portal that
-            # does not block light ("closed": false), a door one that does, open or shut
-            "closed": not portal.window,
+            # does not block light ("closed": false), a door one that does, open or shut; a
+            # shut papered window hides what is beyond it, so it goes as a shut door, which
+            # every importer makes stop sight (a window they see through)
+            "closed": portal.blocks_sight,
             "freestanding": False,
             "name": f"{kind}: {name}" if name else kind,
-            # its state, which the format has no field for, in fuego's own key (read back by
-            # fuego import; other importers read past it)
-            MARK: {"closed": portal.barrier.closed, "locked": portal.barrier.locked},
+            # what it is and its state, which the format has no field for, in fuego's own key
+            # (read back by fuego import; other importers read past it)
+            MARK: {"kind": portal.barrier.kind.value, "closed": portal.barrier.closed,
+                   "locked": portal.barrier.locked},
         })
     lights = []
     for lit in lit_fires(scene, level, shown.gm):

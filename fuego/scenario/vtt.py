@@ -483,12 +483,16 @@ def _leaves(p: Portal, q: Portal, units) -> bool:
 
 def _is_window(portal: Portal, windows: tuple[int, ...], doors: tuple[int, ...],
                from_names: bool) -> bool:
-    """``--window N`` and ``--door N`` first, then (with ``--windows-from-names``) a name that
-    says window or door, then the Dungeondraft convention: ``closed: false`` is a window."""
+    """``--window N`` and ``--door N`` first, then fuego's own mark (``"kind"``: what
+    ``fuego export`` wrote; a shut papered window goes ``closed: true``), then (with
+    ``--windows-from-names``) a name that says window or door, then the Dungeondraft
+    convention: ``closed: false`` is a window."""
     if portal.number in windows:
         return True
     if portal.number in doors:
         return False
+    if portal.window is not None:
+        return portal.window
     if from_names:
         hint = portal.hint.lower()
         if "window" in hint:

@@ -19,6 +19,7 @@ from typing import Any
 from fuego.errors import FuegoError, LimitError
 from fuego.scenario import foundry_scene
 from fuego.words import plural
+from fuego.world.places import BarrierKind
 
 #: Largest file read (the embedded picture makes them big).
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -47,6 +48,9 @@ class Portal:
     shut: bool | None = None
     #: a locked door (fuego's mark ``"locked": true``, or Foundry's door state LOCKED)
     locked: bool = False
+    #: whether it is a window, when fuego's own mark says (``"kind": "window"`` or
+    #: ``"door"``: a shut papered window is written ``closed: true``); None: not said
+    window: bool | None = None
 
 
 @dataclass
@@ -449,7 +453,19 @@ def _portal(p: Any, source: str, key: str, number: int, origin: Point) -> Portal
         hint = (hint + " window").strip()
     mark = foundry_scene.MARK
     shut, locked = _state(p.get(mark), source, f"{key}.{mark}")
-    return Portal(number, a, b, closed, rotation, hint, shut, locked)
+    return Portal(number, a, b, closed, rotation, hint, shut, locked,
+                  _kind(p.get(mark), source, f"{key}.{mark}.kind"))
+
+
+def _kind(mark: Any, source: str, key: str) -> bool | None:
+    """Whether a portal's ``fuego`` mark says it is a window (``"kind"``): None when it does
+    not say (the mark already checked to be an object, or none)."""
+    kind = mark.get("kind") if isinstance(mark, dict) else None
+    if kind is None:
+        return None
+    if kind not in (BarrierKind.DOOR.value, BarrierKind.WINDOW.value):
+        raise _bad(source, f"{key}: expected \"door\" or \"window\", got {_type(kind)}")
+    return kind == BarrierKind.WINDOW.value
 
 
 def _state(mark: Any, source: str, key: str) -> tuple[bool | None, bool]:
