@@ -557,14 +557,43 @@ def test_the_tower_crop_keeps_its_rooms_where_the_picture_has_them():
 
 def test_the_towers_double_door_is_counted_as_one_door_of_two_leaves_not_a_portal_lost():
     # portals 6 and 7 are the two 5-ft leaves of one door: the summary said "1 portal not
-    # placed" of portal 7 while its note said double door
+    # placed" of portal 7, then "not carried over: portal 7 ... not placed" while the summary
+    # counted it in its door; it is said to be part of its door, and nothing is said lost
     r = CliRunner().invoke(cli, ["import", str(SAMPLE.parent / "academy-red-tower.dd2vtt")])
     assert r.exit_code == 0, r.output
     summary = r.stderr.splitlines()[0]
     assert "3 doors (1 double door of two leaves)" in summary, summary
-    assert "not placed" not in summary
-    assert "portal 7 at (5, 2)-(6, 2) squares: not placed: it and portal 6 are the two " \
-           "leaves of a double door" in r.stderr
+    assert "not placed" not in r.stderr and "portal 7" not in r.stderr
+    assert "fuego import: double door: portals 6 and 7 at (4, 2)-(6, 2) squares: the two " \
+           "leaves of one door across the 10-ft area edge ground:C1-ground:C2" in r.stderr
+    text = r.stdout
+    assert "# portal 6 and portal 7 (closed: true, a double door of two leaves)" in text
+    assert "Not carried over" not in text.split("environment")[0].split("doors:")[1]
+
+
+def test_a_double_door_round_trips_as_one_door_across_its_whole_edge(tmp_path):
+    """Imported (two 5-ft leaves on one 10-ft edge), exported, imported again: the exported
+    portal spans the whole 10-ft edge where the two leaves stood (2 squares), and it comes
+    back one door on that edge, nothing left out."""
+    tower = tmp_path / "tower.yaml"
+    r = CliRunner().invoke(cli, ["import", str(SAMPLE.parent / "academy-red-tower.dd2vtt"),
+                                 "--out", str(tower)])
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "tower.dd2vtt"
+    r = CliRunner().invoke(cli, ["export", str(tower), "--out", str(out),
+                                 "--pixels-per-grid", "20"])
+    assert r.exit_code == 0, r.output
+    portals = json.loads(out.read_text(encoding="utf-8"))["portals"]
+    # the leaves stood at (4, 2)-(5, 2) and (5, 2)-(6, 2) squares of the map
+    double = [p for p in portals if {(q["x"], q["y"]) for q in p["bounds"]} == {(4, 2), (6, 2)}]
+    assert len(double) == 1 and double[0]["closed"] is True
+    back = tmp_path / "back.yaml"
+    r = CliRunner().invoke(cli, ["import", str(out), "--out", str(back)])
+    assert r.exit_code == 0, r.output
+    assert "not placed" not in r.stderr and "double door" not in r.stderr
+    b = loads(back.read_text(encoding="utf-8")).build(0).building
+    assert barrier(b, "ground:C1", "ground:C2").kind is BarrierKind.DOOR
+    assert sum(x.kind is BarrierKind.DOOR for x in b.barriers) == 3
 
 
 def test_a_hall_that_meets_itself_only_beyond_the_crop_is_two_rooms():
@@ -696,8 +725,8 @@ def test_many_lights_are_listed_on_comment_lines_that_stay_short(tmp_path):
 
 @pytest.mark.parametrize(("second", "windows", "said"), [
     # two 5-ft doors side by side on one 10-ft edge: one door, said to be a double door
-    (((4, 3), (4, 4)), (), "it and portal 1 are the two leaves of a double door on one 10-ft "
-                           "area edge, which holds one door (portal 1's)"),
+    (((4, 3), (4, 4)), (), "portals 1 and 2 at (4, 2)-(4, 4) squares: the two leaves of one "
+                           "door across the 10-ft area edge ground:B2-ground:C2"),
     # a window beside the door is no leaf of it; nor is a second door laid over the first
     (((4, 3), (4, 4)), (2,), "its 10-ft edge already holds portal 1 (two portals in one area "
                              "edge are one door or window)"),
@@ -709,12 +738,17 @@ def test_two_portals_on_one_area_edge_are_one_door_and_a_double_door_is_called_s
     text, report = convert_text(vtt(walls=walls, portals=[((4, 2), (4, 3)), second]),
                                 windows=windows)
     # a double door's second leaf is part of its door, not a portal left out
-    double = "double door" in said
+    double = "two leaves" in said
     assert report.doors == 1 and report.skipped_portals == (0 if double else 1)
     assert report.double_doors == (1 if double else 0)
     b = loads(text).build(0).building
     door = barrier(b, "ground:B2", "ground:C2")
     assert door is not None and door.kind is BarrierKind.DOOR
+    if double:  # said as a double door, not as a portal left out
+        assert report.double_door_lines == [said]
+        assert not [line for line in report.dropped if line.startswith("portal")]
+        assert "# portal 1 and portal 2 (closed: true, a double door of two leaves)" in text
+        return
     why = [line for line in report.dropped if line.startswith("portal 2 ")]
     assert why and f"not placed: {said}" in why[0], why
     assert f"#   {why[0]}" in text  # the scenario's comments say it too

@@ -102,7 +102,8 @@ def import_cmd(vtt_files: tuple[str, ...], out: str | None, grid_feet: str,
 
 def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]:
     """What the import of one map did (:class:`fuego.scenario.vtt.ImportReport`), for the
-    terminal: its size and what it holds, then each thing cut, moved or not carried over."""
+    terminal: its size and what it holds, then each thing cut, each double door made one,
+    and each thing not carried over."""
 
     lines = [
         f"fuego import:{where} {report.cols} x {report.rows} areas at {grid_feet} ft a "
@@ -126,5 +127,6 @@ def _report_lines(report: ImportReport, where: str, grid_feet: str) -> list[str]
     if report.unaligned:
         lines.append(f"fuego import:{where} not put over the other levels: {report.unaligned}")
     lines += [f"fuego import:{where} clipped: {line}" for line in report.clipped]
+    lines += [f"fuego import:{where} double door: {line}" for line in report.double_door_lines]
     lines += [f"fuego import:{where} not carried over: {line}" for line in report.dropped]
     return lines

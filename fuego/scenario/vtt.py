@@ -120,9 +120,14 @@ class ImportedPlan:
     #: it; and its walls fit it worse for that (not only a tie broken)
     shared_grid: bool = False
     grid_worse: bool = False
-    #: the numbers of the portals of ``skipped_portals`` that are a double door's second
-    #: leaf: not placed, as the edge holds one door, but part of that door (not lost)
-    leaves: list[int] = field(default_factory=list)
+    #: each double door's second leaf and the door it is part of (two 5-ft doors side by
+    #: side on one 10-ft edge: one door across the edge, which holds one), neither placed
+    #: apart nor lost: not among ``skipped_portals``
+    leaves: list[tuple[Portal, Portal]] = field(default_factory=list)
+
+    def leaves_of(self, door: Portal) -> list[Portal]:
+        """The second leaves of ``door`` (a double door's), if any."""
+        return [leaf for leaf, of in self.leaves if of.number == door.number]
 
     def area_name(self, col: int, row: int, level: str) -> str:
         from fuego.world.places import column_letters
@@ -374,12 +379,12 @@ def _room_of(region: list[list[int]], cols: int, rows: int, cell: tuple[int, int
 def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal],
                    windows: tuple[int, ...], doors: tuple[int, ...], from_names: bool
                    ) -> tuple[list[tuple[Edge, Portal]], list[tuple[Edge, Portal]],
-                              list[tuple[Portal, str]], list[int]]:
+                              list[tuple[Portal, str]], list[tuple[Portal, Portal]]]:
     """Each portal on the edges nearest its span, where the rooms on either side differ
     (``taken`` gathers the edges held); returns the doors, the windows, the portals left
-    out with why, and the numbers of those that are a double door's second leaf."""
+    out with why, and the double doors' second leaves with their doors."""
     skipped: list[tuple[Portal, str]] = []
-    leaves: list[int] = []
+    leaves: list[tuple[Portal, Portal]] = []
     door_list: list[tuple[Edge, Portal]] = []
     win_list: list[tuple[Edge, Portal]] = []
     for portal in vtt.portals:
@@ -393,10 +398,12 @@ def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal]
             def is_window(p: Portal) -> bool:
                 return _is_window(p, windows, doors, from_names)
 
-            if _leaf_of(portal, lay.area_units, taken, is_window) is not None:
-                leaves.append(portal.number)
-            why = _why_not(portal, lay.area_units, taken, room_of, lay.strip, is_window)
-            skipped.append((portal, why))
+            door = _leaf_of(portal, lay.area_units, taken, is_window)
+            if door is not None:  # part of that door, which stands across the whole edge
+                leaves.append((portal, door))
+                continue
+            skipped.append((portal, _why_not(portal, lay.area_units, taken, room_of,
+                                             lay.strip)))
             continue
         window = _is_window(portal, windows, doors, from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
@@ -446,16 +453,13 @@ def _inner_walls(grid, lay: _Layout, taken: dict[Edge, Portal], room_of) -> list
     return inner
 
 
-def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool,
-             window: Callable[[Portal], bool]) -> str:
-    """Why a portal found no edge to stand on, in the words of the YAML's comment."""
+def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
+    """Why a portal found no edge to stand on (a double door's second leaf does: its door's),
+    in the words of the YAML's comment."""
     edges = [e for choices in _portal_choices(portal, units) for e in choices]
     held = _held(portal, units, taken)
     if held:
         number = held[0].number
-        if _leaf_of(portal, units, taken, window) is not None:
-            return (f"it and portal {number} are the two leaves of a double door on one 10-ft "
-                    f"area edge, which holds one door (portal {number}'s)")
         return (f"its 10-ft edge already holds portal {number} (two portals in one area "
                 "edge are one door or window)")
     cells = [cell for e in edges for cell in _edge_areas(e)]
@@ -549,6 +553,28 @@ def _portal_edges(portal: Portal, units) -> list[Edge]:
 def _off_plan(edge: Edge, cols: int, rows: int) -> int:
     """How many of the edge's two areas lie beyond the plan."""
     return sum(1 for c, r in _edge_areas(edge) if not (0 <= c < cols and 0 <= r < rows))
+
+
+def _squares(points: list[Point]) -> str:
+    """``(4, 2)-(6, 2)``: the span of these points, in squares."""
+    lo, hi = min(points), max(points)
+    return f"({lo[0]:g}, {lo[1]:g})-({hi[0]:g}, {hi[1]:g})"
+
+
+def double_doors_said(plan: ImportedPlan, level: str) -> list[str]:
+    """Each double door, one line: ``portals 6 and 7 at (4, 2)-(6, 2) squares: the two leaves
+    of one door, ground:C1-ground:C2``."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for edge, door in plan.doors:
+        leaves = plan.leaves_of(door)
+        if leaves and door.number not in seen:
+            seen.add(door.number)
+            ends = [door.a, door.b] + [p for leaf in leaves for p in (leaf.a, leaf.b)]
+            numbers = " and ".join(str(p.number) for p in [door, *leaves])
+            out.append(f"portals {numbers} at {_squares(ends)} squares: the two leaves of one "
+                       f"door across the 10-ft area edge {_edge_text(plan, level, edge)}")
+    return out
 
 
 def dropped(plan: ImportedPlan) -> list[str]:
@@ -795,8 +821,10 @@ def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
         note = "" if portal.shut is None else (
             "; open in the file" if stands_open else "; locked in the file" if locked
             else "; locked in the file, but fuego locks doors only" if portal.locked else "")
-        return (f"  - {{at: {_edge_text(plan, lv, edge)}{state}}}   # portal {portal.number}{of}"
-                f"{hint} ({closed}{note}): TO DO material ({what})")
+        leaves = "".join(f" and portal {leaf.number}" for leaf in plan.leaves_of(portal))
+        double = ", a double door of two leaves" if leaves else ""
+        return (f"  - {{at: {_edge_text(plan, lv, edge)}{state}}}   # portal {portal.number}"
+                f"{leaves}{of}{hint} ({closed}{note}{double}): TO DO material ({what})")
 
     out: list[str] = []
     for section, pick, what, window in (
@@ -899,7 +927,7 @@ class ImportReport:
     doors: int
     windows: int
     inner_walls: int
-    #: portals left out (a double door's second leaf is not one: see ``double_doors``)
+    #: portals left out (a double door's second leaf is not one: it is part of its door)
     skipped_portals: int
     outside: bool
     #: the outdoor strip added for the doors and windows of the outer wall
@@ -924,6 +952,8 @@ class ImportReport:
     grid_worse: bool = False
     #: doors of two leaves (two 5-ft portals on one 10-ft edge, made one door)
     double_doors: int = 0
+    #: each of them, one line: its portals, where, and the door on the plan
+    double_door_lines: list[str] = field(default_factory=list)
 
     @property
     def placed(self) -> str:
@@ -935,12 +965,12 @@ def report_of(plan: ImportedPlan, level: str) -> ImportReport:
     return ImportReport(plan.cols - plan.offset[0], plan.rows - plan.offset[1],
                         sum(1 for r in plan.rooms if r["areas"] and not r["outdoors"]),
                         len(plan.doors), len(plan.windows), len(plan.inner_walls),
-                        len(plan.skipped_portals) - len(plan.leaves),
+                        len(plan.skipped_portals),
                         any(r["outdoors"] and r["areas"] for r in plan.rooms), plan.strip,
                         dropped(plan), list(plan.vtt.clipped),
                         sum(len(s) for _, s in objects_by_area(plan, level)), level, plan.phase,
                         plan.offset, plan.unaligned, plan.shared_grid, plan.grid_worse,
-                        len(plan.leaves))
+                        len(plan.leaves), double_doors_said(plan, level))
 
 
 # -- levels over one another ----------------------------------------------------------------------
