@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -752,3 +753,25 @@ def test_two_portals_on_one_area_edge_are_one_door_and_a_double_door_is_called_s
     why = [line for line in report.dropped if line.startswith("portal 2 ")]
     assert why and f"not placed: {said}" in why[0], why
     assert f"#   {why[0]}" in text  # the scenario's comments say it too
+
+
+def test_the_docs_show_what_the_red_tower_import_prints(tmp_path, monkeypatch):
+    """docs/maps-and-forecasts.md's step by step shows the import's output and the plan it
+    makes: run as its caption gives, the command prints those lines today."""
+    import re
+    import shutil
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "maps-and-forecasts.md").read_text(
+        encoding="utf-8")
+    command = 'fuego import academy-red-tower.dd2vtt --title "Red Tower" --out tower.yaml'
+    after = docs.split(f"`{command}`", 1)[1]
+    shown, plan = (textwrap.dedent(block).strip().splitlines()
+                   for block in re.findall(r"```text\n(.*?)```", after, re.S)[:2])
+    shutil.copy(SAMPLE.parent / "academy-red-tower.dd2vtt", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["import", "academy-red-tower.dd2vtt", "--title", "Red Tower",
+                                 "--out", "tower.yaml"])
+    assert r.exit_code == 0, r.output
+    assert shown == r.stderr.splitlines() + r.stdout.splitlines()
+    text = (tmp_path / "tower.yaml").read_text(encoding="utf-8")
+    assert textwrap.indent("\n".join(plan), "      ") in text
