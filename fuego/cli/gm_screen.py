@@ -509,7 +509,6 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     """A choice as the GM reads it: its text (``HeroAction.text``, what the GM may type back),
     what it means, and for a roll its pool, TN and chance (and what a failure risks), before it
     is picked."""
-    from fuego.engine.controllers import module_tolls
     from fuego.engine.hero_actions import HeroActionKind
     from fuego.table.risk import choice_odds
 
@@ -524,12 +523,13 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         if fire is not None:
             notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
                          else f"on fire, {fire.fd} FD")
-        # something burning of its own there (a wreck): the modules say what the step costs
+        # something burning of its own there (a wreck): its record says what the step costs
         for x in scene.also_burning():
             if x.area == act.area:
-                toll = module_tolls(scene).get(act.area, 0)
-                notes.append(f"a {x.what} ablaze" + (", an extra move to get round it"
-                                                    if toll else ""))
+                extra = ("an extra move" if x.extra_moves == 1 else
+                         plural(x.extra_moves, "extra move"))
+                notes.append(f"a {x.what} ablaze"
+                             + (f", {extra} to get round it" if x.extra_moves else ""))
         if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"
