@@ -462,7 +462,25 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
                      for i in hidden]
             text += "  [GM only: hidden from " + h.name + ": " + ", ".join(notes) + "]"
         out.append((text, "italic magenta" if hidden else None))
+    blind = blind_line(scene)
+    if blind:
+        out.append((blind, "italic magenta"))
     return out
+
+
+def blind_line(scene: Scene) -> str:
+    """While no hero of the players' can see (:class:`fuego.engine.sight.Blind`), what their
+    screen shows, for the GM; else nothing."""
+    from fuego.engine.sight import Blind, players_sight
+    from fuego.web.view import is_over
+
+    blind = players_sight(scene).blind
+    if blind is None or is_over(scene):
+        return ""
+    why = ("every hero of the players' is down" if blind is Blind.DOWN
+           else "no hero of the players' is in the scene")
+    return (f"[GM only: {why}: the players' screen shows no fire and says "
+            f"\"{blind.words}\"; reveal shows them what you choose]")
 
 
 def unseen_words(why: object) -> str:
