@@ -196,6 +196,31 @@ def test_jobs_1_and_2_give_identical_json():
         assert len(hero["mean_dramatic_wounds_by_round"]) == 5
 
 
+def test_a_forecast_counts_the_scripted_actions_the_rules_refused_and_plays_on(tmp_path):
+    from test_run import BROKEN_DOOR
+
+    scenario = tmp_path / "door.yaml"
+    scenario.write_text(BROKEN_DOOR, encoding="utf-8")
+    args = ["forecast", str(scenario), "--runs", "12", "--rounds", "4", "--seed", "3"]
+    runner = CliRunner()
+    r = runner.invoke(cli, [*args, "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["runs"] == 12
+    assert data["skipped_actions"] == {"actions.Ana.2[0]": {
+        "runs": 12, "p": 1.0, "p_ci95": data["skipped_actions"]["actions.Ana.2[0]"]["p_ci95"]}}
+    assert data["heroes"]["Ana"]["p_escaped"] == 1.0  # her next action, the step out, was played
+    two = runner.invoke(cli, [*args, "--json", "--jobs", "2"], catch_exceptions=False)
+    assert two.stdout == r.stdout  # counted alike whoever plays the runs
+    text = runner.invoke(cli, args, catch_exceptions=False).stdout
+    assert "Scripted actions the rules refused when their turn came, skipped: " \
+           "actions.Ana.2[0] in 100% (" in text
+    # a scenario whose scripted actions all stay legal says nothing of it
+    tavern = json.loads(runner.invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds",
+                                            "1", "--json"], catch_exceptions=False).stdout)
+    assert "skipped_actions" not in tavern
+
+
 def test_worker_start_methods_do_not_change_the_numbers(wall):
     one = forecast(wall, runs=40, rounds=3, seed=8).to_dict()
     for method in ("fork", "spawn"):

@@ -218,6 +218,30 @@ def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
     assert f"fire-hidden-{name}" in gm
 
 
+@pytest.mark.slow
+def test_with_every_hero_down_the_gms_map_draws_each_fire_as_it_burns_and_the_players_none():
+    from fuego.engine.heroes import Status
+    from fuego.render.map_style import FireMark, Legend, MapOptions
+    from fuego.render.mapdraw import draw_map
+    from fuego.scenario.model import load
+
+    scene = load(TAVERN).build(0)
+    for hero in scene.heroes:  # nobody left to look: no fire is hidden from anyone
+        hero.status = Status.KNOCKED_OUT
+    names = {scene.area_name(i) for i in scene.fires}
+    gids = lambda figs: {a.get_gid() for f in figs for ax in f.axes for a in ax.patches}  # noqa: E731
+    gm = gids(draw_map(scene.building, scene, MapOptions(gm=True)))
+    assert {g for g in gm if g and g.startswith("fire-")} == {f"fire-{n}" for n in names}
+    marks = {k[1] for k in legend_labels(scene.building, scene, MapOptions(gm=True))
+             if k[0] is Legend.FIRE}
+    assert marks and FireMark.HIDDEN not in marks
+    # the players' map still shows only what their heroes see: nothing
+    players = gids(draw_map(scene.building, scene, MapOptions(gm=False)))
+    assert not {g for g in players if g and g.startswith("fire-")}
+    assert not [k for k in legend_labels(scene.building, scene, MapOptions(gm=False))
+                if k[0] is Legend.FIRE]
+
+
 def test_the_terminal_plan_keeps_one_symbol_per_thing_and_wraps_its_key():
     """At the table: a broken barrier is not the burned-out ``x``, no room letter is a mark,
     and the key is wrapped rather than cut at the panel's edge."""

@@ -130,6 +130,21 @@ def test_moving_in_costs_an_extra_move_but_is_allowed():
     assert bo.dice == [4]
 
 
+def test_the_gms_choice_and_the_automatic_heroes_read_the_extra_move_off_the_wreck():
+    from fuego.cli.gm_screen import choice_label
+    from fuego.engine.controllers import module_tolls
+    from fuego.engine.hero_actions import HeroAction, HeroActionKind
+
+    for extra, label, toll in ((True, "a wagon ablaze, an extra move to get round it", 1.0),
+                               (False, "a wagon ablaze", None)):
+        s = wrecked(plan=("hhh",), modules={"wrecks": {"extra_move": extra}})
+        ana = Hero("Ana", area(s, "A1"))
+        s.heroes.append(ana)
+        step = HeroAction(HeroActionKind.MOVE, target=area(s, "B1"))
+        assert choice_label(s, ana, step).endswith(f"; {label})")
+        assert module_tolls(s).get(area(s, "B1")) == toll
+
+
 def test_its_smoke_is_thin_and_stays_in_its_own_area():
     # 25.2: "Wreck Blazes cause a +2 Hindrance DRM rather than the +3 ... of regular smoke"
     s = wrecked(plan=("bbb",), at="B1")

@@ -213,6 +213,21 @@ def test_overrides_at_the_prompts(shop):
     assert saved()["state"]["ended"] is True
 
 
+def test_a_blast_too_small_to_blow_a_fire_out_is_refused_at_the_prompt_as_check_refuses_it(shop):
+    from fuego.modules.firefighting import BLAST_MIN
+
+    small = BLAST_MIN - 1
+    result = new_game([f"blast ground:B1 {small}", "end", ""])
+    out = result.output
+    assert result.exit_code == 0, out
+    # the words and tip of fuego check's refusal of a script's blast (test_script)
+    assert f"! a blast of {small} dice blows no fire out: it takes {BLAST_MIN} or more (001, " \
+           f"Extinguishing Fires) (tip: give it dice: {BLAST_MIN} or more (the default); a " \
+           "blast that sets things alight is 'explode')" in out
+    assert "too small to blow fires out" not in out  # never set off to fizzle
+    assert [e["gm"] for e in saved()["inputs"] if "gm" in e] == ["end"]
+
+
 def test_a_bad_answer_is_asked_again(shop):
     result = new_game(["", "fly", "42", "fire ground:A3 2", ""])
     out = result.output

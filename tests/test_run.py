@@ -268,12 +268,61 @@ def test_scripted_heroes_follow_their_actions(hand, tmp_path):
     assert (2, "move ground:B1") in acts
 
 
-def test_a_scripted_action_the_rules_refuse_is_exit_2(hand):
-    hand["scenario"] = HandScenario(actions={"Isabela": {1: ["move ground:G2"]}})
-    r = CliRunner().invoke(cli, ["run", "hand.yaml", "--seed", "7"])
-    assert r.exit_code == 2
-    # which of the scenario's actions, by its key path (round 1, the first)
-    assert "actions.Isabela.1[0]: Isabela cannot 'move ground:G2' now" in r.stderr
+#: Ana is scripted to open the shop door in round 2 and step out; the script breaks the door in
+#: round 1, so her "open" is no longer legal when its turn comes (her step through the gap is).
+BROKEN_DOOR = """\
+title: The broken door
+rooms:
+  shop: {fuel: 3}
+  back: {fuel: 2, wall: stone-wall}
+  street: {outdoors: true}
+legend: {s: shop, b: back, o: street}
+levels:
+  - name: ground
+    elevation: 0
+    plan: |
+      bbss
+      bbss
+      oooo
+doors:
+  - {at: ground:C2-ground:C3, name: shop door}
+heroes:
+  - name: Ana
+    traits: {brawn: 3, finesse: 3, wits: 2, resolve: 3, panache: 3}
+    start: ground:C2
+fires:
+  - {area: ground:A1, fd: 2}
+script:
+  - name: the door gives
+    when: {round: 1}
+    do:
+      - break: {barrier: ground:C2-ground:C3, fd: 1, by: "a falling beam"}
+actions:
+  Ana:
+    1: wait
+    2: [open shop door, move ground:C3]
+"""
+
+
+def test_a_scripted_action_the_rules_refuse_is_skipped_and_the_run_goes_on(tmp_path):
+    scenario = tmp_path / "door.yaml"
+    scenario.write_text(BROKEN_DOOR, encoding="utf-8")
+    log = tmp_path / "door.jsonl"
+    r = run(scenario, "--seed", 7, "--log", log)
+    assert r.exit_code == 0, r.output
+    # the narration says which action and why (the log names its key path); then Ana goes on
+    assert "Round 2 begins" in r.stdout.split("Ana skips the scripted")[0]
+    assert "Ana skips the scripted 'open shop door': Ana cannot 'open shop door' now (legal " \
+           "now: " in r.stdout
+    assert "Ana gets out at ground:C3" in r.stdout and "Traceback" not in r.output
+    events = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    skipped = [e for e in events if e["kind"] == "action-skipped"]
+    assert [(e["round"], e["actor"], e["action"], e["where"]) for e in skipped] == \
+        [(2, "Ana", "open shop door", "actions.Ana.2[0]")]
+    assert skipped[0]["why"] == "Ana cannot 'open shop door' now"
+    assert skipped[0]["tip"].startswith("legal now: ")
+    after = events[events.index(skipped[0]) + 1:]
+    assert next(e for e in after if e["kind"] == "hero-action")["action"] == "move ground:C3"
 
 
 def test_round_limit_from_the_settings(hand):

@@ -17,6 +17,7 @@ from fuego.engine.hero_actions import HeroAction, HeroActionKind, hidden_fires, 
 from fuego.engine.heroes import Hero, Status
 from fuego.engine.scene import Cause
 from fuego.engine.sight import (
+    Blind,
     Unseen,
     hero_sight,
     look,
@@ -393,3 +394,12 @@ def test_status_and_look_say_why_a_hero_does_not_see_a_fire():
     assert "Bo (in thick smoke)" in watchers_line(scene, fire)
     ana.status = Status.KNOCKED_OUT
     assert [text for text, _ in sight_lines(scene)] == ["Bo sees: no fire"]  # not near: no spot
+    # nobody left to look: no fire is hidden from anyone, and the GM is told what the players see
+    assert players_sight(scene).hides(fire) and players_sight(scene).blind is None
+    scene.hero("Bo").status = Status.KNOCKED_OUT
+    sight = players_sight(scene)
+    assert sight.blind is Blind.DOWN and not sight.fires and not sight.hides(fire)
+    assert [text for text, _ in sight_lines(scene)] == [
+        "[GM only: every hero of the players' is down: the players' screen shows no fire and "
+        "says \"no hero is conscious to see\"; reveal shows them what you choose]"]
+    assert watchers_line(scene, fire) == "ground:C1 2 FD seen by nobody"

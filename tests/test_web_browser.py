@@ -172,6 +172,33 @@ def test_fires_and_heroes_drawn_where_the_session_says(browser):
         server.stop()
 
 
+def test_with_every_hero_down_the_page_says_no_hero_can_see(browser):
+    from test_web_view import play_tavern
+
+    from fuego.engine.heroes import Status
+
+    player, _live = play_tavern(rounds=1)
+    scene = player.scene
+    assert scene is not None and players_view(scene)["fires"]
+    for hero in scene.heroes:  # the players' heroes all down: nobody's eyes for the page
+        if not hero.npc:
+            hero.status = Status.KNOCKED_OUT
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(scene)
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    try:
+        browser.set_window_size(1920, 1080)
+        browser.get(server.url())
+        until(browser, lambda d: "no hero is conscious to see" in
+              d.find_element(By.ID, "moment").text, 10, "the page saying why")
+        assert "no fire in sight" not in browser.find_element(By.ID, "moment").text
+        assert fires_on_page(browser) == {}  # what their heroes see: nothing
+    finally:
+        server.stop()
+
+
 # -- fuego play --screen, driven at its prompts -----------------------------------------------------
 class Streams:
     """``n`` browsers' worth of event streams, each read by its own thread."""

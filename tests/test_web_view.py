@@ -198,6 +198,32 @@ def test_the_view_changes_nothing():
     assert (scene.snapshot(), scene.roller.getstate(), len(scene.log)) == before
 
 
+def test_with_every_hero_down_the_page_says_no_hero_can_see_not_no_fire(tavern_played):
+    from fuego.engine.heroes import Status
+
+    scene = tavern_played[0].scene
+    view = players_view(scene)
+    assert view["fires"] and view["blind"] is None and not view["ended"]
+    was = [(h, h.status, h.npc) for h in scene.heroes]
+    try:
+        for hero in scene.heroes:
+            if not hero.npc:
+                hero.status = Status.KNOCKED_OUT
+        view = players_view(scene)
+        # what the heroes see is still what the page shows (nothing), and it says why
+        assert view["blind"] == "no hero is conscious to see"
+        assert view["fires"] == 0 and not [f for lv in view["levels"] for f in lv["fires"]]
+        check_view(scene, view)
+        assert players_view(scene, hero=scene.heroes[0])["blind"] is None  # (their own page)
+        for hero in scene.heroes:  # the GM's characters are not the players' eyes
+            hero.npc = True
+        assert players_view(scene)["blind"] == "no hero of yours in the scene"
+    finally:
+        for hero, status, npc in was:
+            hero.status, hero.npc = status, npc
+    assert players_view(scene)["blind"] is None
+
+
 def test_an_npc_is_drawn_only_where_the_heroes_see_them(tavern_played):
     scene = tavern_played[0].scene
     hettie = scene.hero("Mother Hettie")

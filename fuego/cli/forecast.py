@@ -74,6 +74,11 @@ def summary_lines(data: dict, elapsed: float | None = None, jobs: int = 1,
              for why, v in data.get("endings", {}).items() if v["p"]]
     if ended:
         lines.append("Runs ended: " + "; ".join(ended))
+    skipped = data.get("skipped_actions")
+    if skipped:  # (each skipped with an action-skipped event; the run went on)
+        lines.append("Scripted actions the rules refused when their turn came, skipped: "
+                     + "; ".join(f"{where} in {share(v['p'], v.get('p_ci95'))}"
+                                 for where, v in skipped.items()))
     ba = data["burning_areas_by_round"]
     marks = sorted({r for r in (1, 2, 3, 5, 10, 15, 20, 30, 40, R) if r <= R})
     lines.append("Areas burning (mean [10-90%]): " + ", ".join(

@@ -462,7 +462,25 @@ def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:
                      for i in hidden]
             text += "  [GM only: hidden from " + h.name + ": " + ", ".join(notes) + "]"
         out.append((text, "italic magenta" if hidden else None))
+    blind = blind_line(scene)
+    if blind:
+        out.append((blind, "italic magenta"))
     return out
+
+
+def blind_line(scene: Scene) -> str:
+    """While no hero of the players' can see (:class:`fuego.engine.sight.Blind`), what their
+    screen shows, for the GM; else nothing."""
+    from fuego.engine.sight import Blind, players_sight
+    from fuego.web.view import is_over
+
+    blind = players_sight(scene).blind
+    if blind is None or is_over(scene):
+        return ""
+    why = ("every hero of the players' is down" if blind is Blind.DOWN
+           else "no hero of the players' is in the scene")
+    return (f"[GM only: {why}: the players' screen shows no fire and says "
+            f"\"{blind.words}\"; reveal shows them what you choose]")
 
 
 def unseen_words(why: object) -> str:
@@ -509,7 +527,6 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
     """A choice as the GM reads it: its text (``HeroAction.text``, what the GM may type back),
     what it means, and for a roll its pool, TN and chance (and what a failure risks), before it
     is picked."""
-    from fuego.engine.controllers import module_tolls
     from fuego.engine.hero_actions import HeroActionKind
     from fuego.table.risk import choice_odds
 
@@ -524,12 +541,13 @@ def choice_label(scene: Scene, hero: Hero, act: HeroAction) -> str:
         if fire is not None:
             notes.append(f"on fire, {fire.fd} FD: avoid {roll}" if roll
                          else f"on fire, {fire.fd} FD")
-        # something burning of its own there (a wreck): the modules say what the step costs
+        # something burning of its own there (a wreck): its record says what the step costs
         for x in scene.also_burning():
             if x.area == act.area:
-                toll = module_tolls(scene).get(act.area, 0)
-                notes.append(f"a {x.what} ablaze" + (", an extra move to get round it"
-                                                    if toll else ""))
+                extra = ("an extra move" if x.extra_moves == 1 else
+                         plural(x.extra_moves, "extra move"))
+                notes.append(f"a {x.what} ablaze"
+                             + (f", {extra} to get round it" if x.extra_moves else ""))
         if b.is_exit(act.area):
             notes.append("a way out")
         return f"{words} ({'; '.join(notes)})"

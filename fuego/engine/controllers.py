@@ -15,6 +15,7 @@ from collections.abc import Collection
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from fuego.engine.events import EventKind
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, read_action
 from fuego.engine.heroes import Hero
 from fuego.engine.sight import fires_seen
@@ -195,6 +196,8 @@ class ScriptedController(Controller):
                        for name, rounds in script.items()}
         self.fallback = fallback or AutoController()
         self._queue: dict[str, list[str]] = {}
+        #: the key paths of the actions skipped so far (the rules refused them), in order
+        self.skipped: list[str] = []
 
     def round_start(self, scene: Scene) -> None:
         self._queue = {name: list(rounds.get(scene.round, []))
@@ -203,15 +206,20 @@ class ScriptedController(Controller):
 
     def choose(self, scene: Scene, hero: Hero, legal: list[HeroAction]) -> HeroAction | None:
         # A hero with actions this round follows them, then waits; others act automatically.
+        # One the rules refuse now (a door burned away, a wall where a way was) is skipped,
+        # with an event saying why, and the next one is tried: the run goes on.
         queue = self._queue.get(fold_name(hero.name))
-        if queue:
+        while queue:
             listed = self.script[fold_name(hero.name)][scene.round]
             k = len(listed) - len(queue)
+            text = queue.pop(0)
             try:
-                return read_action(scene, hero, queue.pop(0), legal)
+                return read_action(scene, hero, text, legal)
             except RuleError as exc:  # which of the scenario's actions: (its key path)
-                raise RuleError(exc.message, where=f"actions.{hero.name}.{scene.round}[{k}]",
-                                tip=exc.tip) from None
+                where = f"actions.{hero.name}.{scene.round}[{k}]"
+                self.skipped.append(where)
+                scene.emit(EventKind.ACTION_SKIPPED, hero.name, hero.area, action=text,
+                           where=where, why=exc.message, **({"tip": exc.tip} if exc.tip else {}))
         if self.script.get(fold_name(hero.name), {}).get(scene.round):
             return HeroAction(HeroActionKind.WAIT)
         return self.fallback.choose(scene, hero, legal)

@@ -52,6 +52,7 @@ class EventKind(str, Enum):
     FLOOR_COLLAPSED = "floor-collapsed"
     # heroes
     HERO_ACTION = "hero-action"
+    ACTION_SKIPPED = "action-skipped"  # a scripted action the rules refused when its turn came
     HERO_MOVED = "hero-moved"
     HERO_AVOIDED = "hero-avoided"
     HERO_DAMAGED = "hero-damaged"
@@ -282,6 +283,16 @@ class HeroAction(TypedDict):
     # Drama Dice spent on a roll (action "drama", fuego play)
     dice: NotRequired[int]
     left: NotRequired[int]
+
+
+class ActionSkipped(TypedDict):
+    """A scripted hero action (the scenario's ``actions:``) the rules refused when its turn
+    came: skipped, and the hero goes on with the next one (``fuego run``, forecasts)."""
+
+    action: str  # as the scenario wrote it
+    where: str  # its key path in the scenario: actions.Ana.1[0]
+    why: str  # what the rules said
+    tip: NotRequired[str]  # what was legal then
 
 
 class HeroMoved(TypedDict):
@@ -544,6 +555,7 @@ PAYLOADS: dict[EventKind, Any] = {
     EventKind.BARRIER_CLOSED: Barrier,
     EventKind.FLOOR_COLLAPSED: FloorCollapsed,
     EventKind.HERO_ACTION: HeroAction,
+    EventKind.ACTION_SKIPPED: ActionSkipped,
     EventKind.HERO_MOVED: HeroMoved,
     EventKind.HERO_AVOIDED: HeroAvoided,
     EventKind.HERO_DAMAGED: HeroDamaged,

@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Burning:
     """Something a module keeps burning outside ``scene.fires`` (a burning wreck): its area,
-    what it is (``wagon``) and, for the GM, how long it burns."""
+    what it is (``wagon``), for the GM how long it burns, and what a step into it costs."""
 
     area: int
     what: str
     detail: str = ""
+    #: the moves a step into its area takes on top of the move (a wreck: 25.141's extra MF);
+    #: the automatic heroes' toll (:meth:`RuleModule.move_tolls`) and the GM's choice read it
+    extra_moves: int = 0
 
 
 class RuleModule:
@@ -129,9 +132,11 @@ class RuleModule:
 
     # -- what modules ask of each other where they cannot import each other's class --------------
     def move_tolls(self, scene: Scene) -> dict[int, float]:
-        """What stepping into an area costs a walker on top of the move, by area (wrecks: a
-        wreck's extra move), for the automatic heroes' way out."""
-        return {}
+        """What stepping into an area costs a walker on top of the move, by area, for the
+        automatic heroes' way out: by default the extra moves of what this module keeps
+        burning there (:attr:`Burning.extra_moves`: a wreck's), the one place a step's toll is
+        written."""
+        return {b.area: float(b.extra_moves) for b in self.burning(scene) if b.extra_moves}
 
     def flame_harms(self, scene: Scene, fire: Fire) -> bool:
         """Does a Flame (``FireState.FLAME``, harmless of its own: ASL 25.1) burn heroes after

@@ -77,6 +77,25 @@ UNSEEN_WORDS = {
     Unseen.DEAD: "dead",
 }
 
+class Blind(str, Enum):
+    """Why the players' heroes together see nothing at all (:attr:`PlayersSight.blind`): no
+    fire is hidden from anyone then, and the players' outputs say so rather than show an empty
+    map as if the fire were out."""
+
+    DOWN = "down"  # every players' hero is knocked out or dead
+    NO_HEROES = "no-heroes"  # no players' hero in the scene (none, or the GM's characters only)
+
+    @property
+    def words(self) -> str:
+        """The reason in the players' words (the players' screen)."""
+        return BLIND_WORDS[self]
+
+
+BLIND_WORDS = {
+    Blind.DOWN: "no hero is conscious to see",
+    Blind.NO_HEROES: "no hero of yours in the scene",
+}
+
 #: Heroes who can look around: in the building on their feet, or escaped and watching.
 WATCHING = frozenset({Status.ACTIVE, Status.ESCAPED})
 #: (rounding: a line exactly at the limit is within it)
@@ -116,7 +135,7 @@ class HeroSight:
 class PlayersSight:
     """What the players' heroes who can still see (``heroes``: not the GM's characters, not
     knocked out or dead) see together: the union of their :class:`HeroSight`. The one source
-    every players' output reads."""
+    every players' output reads. ``blind``: why none of them can see (None while one can)."""
 
     heroes: tuple[str, ...] = ()
     areas: frozenset[int] = frozenset()
@@ -125,10 +144,17 @@ class PlayersSight:
     smoke: frozenset[int] = frozenset()
     characters: frozenset[str] = frozenset()
     each: tuple[HeroSight, ...] = ()
+    blind: Blind | None = None
 
     @property
     def in_view(self) -> frozenset[int]:
         return self.areas | self.blurred
+
+    def hides(self, area: int) -> bool:
+        """Is the fire in ``area`` hidden from the players (003's hidden fires: some hero of
+        theirs looks, and none sees it)? With nobody to look (:attr:`blind`) no fire is hidden
+        from anyone: the GM's map draws every fire as it burns."""
+        return self.blind is None and area not in self.fires
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +406,9 @@ def observers(scene: Scene) -> list[Hero]:
 def players_sight(scene: Scene) -> PlayersSight:
     """What the players' heroes see together (:class:`PlayersSight`)."""
     each = tuple(hero_sight(scene, h) for h in observers(scene))
+    if not each:
+        down = any(not h.npc for h in scene.heroes)
+        return PlayersSight(blind=Blind.DOWN if down else Blind.NO_HEROES)
     areas: frozenset[int] = frozenset().union(*(s.areas for s in each))
     blurred: frozenset[int] = frozenset().union(*(s.blurred for s in each)) - areas
     return PlayersSight(

@@ -8,6 +8,7 @@ totals of ``--jobs 1``, ``--jobs 8`` or a Dask cluster are the same to the last 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from fuego.engine.loop import Ending
@@ -51,6 +52,8 @@ class Run:
     #: how the run ended (the loop's outcome) and after which round
     ending: Ending = Ending.ROUND_LIMIT
     ended: int = 0
+    #: the key paths of the scripted actions the rules refused when their turn came
+    skipped: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -87,6 +90,8 @@ class Counts:
     levers: LeverCounts | None = None
     #: [ending, in ENDINGS order] {r: runs that ended that way after round r}
     endings: list[dict[int, int]] = field(default_factory=list)
+    #: {key path of a scripted action: runs in which the rules refused it when its turn came}
+    skipped: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         r1 = self.rounds + 1
@@ -133,6 +138,7 @@ class Counts:
         assert self.levers is not None
         self.levers.add_run(run.levers)
         _bump(self.endings[ENDINGS.index(run.ending)], run.ended)
+        self.skipped = dict(Counter(self.skipped) + Counter(set(run.skipped)))  # (once a run)
         self.runs += 1
 
     def add(self, other: Counts) -> None:
@@ -149,6 +155,7 @@ class Counts:
                     _bump(mine_d, k, v)
         for k, v in enumerate(other.out_round):
             self.out_round[k] += v
+        self.skipped = dict(Counter(self.skipped) + Counter(other.skipped))
         for mine_w, theirs_w in zip(self.hero_wounds, other.hero_wounds):
             for k, v in enumerate(theirs_w):
                 mine_w[k] += v

@@ -76,8 +76,11 @@ def play_run(scenario: Buildable, seed: int, counts: Counts,
     scene.log = log_for(scene)
     actions = getattr(scenario, "actions", None) or {}
     tally = _Tally(scene, counts)
-    outcome = play(scene, _controller(actions, plans), tally.observe, counts.rounds)
-    return tally.finish(scene, outcome, counts.rounds)
+    controller = _controller(actions, plans)
+    outcome = play(scene, controller, tally.observe, counts.rounds)
+    run = tally.finish(scene, outcome, counts.rounds)
+    run.skipped = list(getattr(controller, "skipped", ()))  # (scripted actions refused)
+    return run
 
 
 class _Tally:

@@ -379,6 +379,8 @@ class ForecastResult:
         }
         head["fire_out"]["p_still_burning_ci95"] = _ci(out[R + 1], self.runs)
         head["endings"] = self.endings()
+        if self.counts.skipped:  # (only where the rules refused a scripted action)
+            head["skipped_actions"] = self.skipped_actions()
         head["burning_areas_by_round"] = self.burning_areas()
         head["confidence"] = self.confidence()
         head["half_fuel_round"] = self.half_fuel_round()
@@ -399,6 +401,18 @@ class ForecastResult:
                 "by_round": {str(r): _p(hist[r], self.runs) for r in sorted(hist)},
             }
         return out
+
+    def skipped_actions(self) -> dict[str, dict[str, Any]]:
+        """The scripted actions the rules refused when their turn came (a door the fire had
+        burned away): by key path, in the scenario's order, the share of runs that skipped
+        it and its 95 % interval."""
+        def order(where: str) -> tuple:
+            hero, _, rest = where.removeprefix("actions.").rpartition(".")
+            rnd, _, k = rest.partition("[")
+            return hero, int(rnd), int(k.rstrip("]"))
+
+        return {where: {"runs": n, "p": _p(n, self.runs), "p_ci95": _ci(n, self.runs)}
+                for where, n in sorted(self.counts.skipped.items(), key=lambda kv: order(kv[0]))}
 
     def summary(self) -> dict[str, Any]:
         """The numbers the terminal summary shows: no per-area or per-round table (its size

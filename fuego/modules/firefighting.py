@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.dice.roller import Pool
 from fuego.engine.injury import ActionRoll, Sense, debris, hero_roll, make_roll
 from fuego.engine.rule_module import RuleModule
+from fuego.errors import RuleError
 from fuego.modules import register
 from fuego.modules.common import Options, dr_text, note, resolve_refs
 from fuego.modules.structures import Structures
@@ -78,6 +79,18 @@ class FirefightingAction(str, Enum):
     BLANKET = "blanket"
     SAND = "sand"
     TEAR_DOWN = "tear-down"
+
+
+def too_small(dice: int) -> RuleError | None:
+    """Why a blast of ``dice`` is refused before it is set off, or None: under
+    :data:`BLAST_MIN` it would only fizzle. The one message and tip for ``fuego check`` (a
+    script's blast) and the table (the GM's ``blast``)."""
+    if dice >= BLAST_MIN:
+        return None
+    return RuleError(f"a blast of {dice} dice blows no fire out: it takes {BLAST_MIN} or more "
+                     "(001, Extinguishing Fires)",
+                     tip=f"give it dice: {BLAST_MIN} or more (the default); a blast that sets "
+                         "things alight is 'explode'")
 
 
 def blast(scene: Scene, center: int | str, dice: int, *, incendiary: bool = False,

@@ -163,14 +163,10 @@ class Wrecks(RuleModule):
                              why=f"the {wreck.label()} sets its area alight (ASL 25.14)")
 
     def burning(self, scene: Scene) -> list[Burning]:
-        return [Burning(i, w.vehicle, f"to round {w.born + w.rounds}")
+        # 25.141: an extra move into a wreck's area (the automatic heroes count it: move_tolls)
+        extra = EXTRA_MOVES if self.extra_move else 0
+        return [Burning(i, w.vehicle, f"to round {w.born + w.rounds}", extra)
                 for i, w in sorted(self.wrecks.items())]
-
-    def move_tolls(self, scene: Scene) -> dict[int, float]:
-        """25.141: an extra move into a wreck's area, which the automatic heroes count."""
-        if not self.extra_move:
-            return {}
-        return {i: float(EXTRA_MOVES) for i in self.wrecks}
 
     def hero_moved(self, scene: Scene, hero: Hero, frm: int) -> None:
         wreck = self.wrecks.get(hero.area)

@@ -250,12 +250,24 @@ def barrier_state(barrier: Barrier) -> Drawn:
     return Drawn.INTACT
 
 
-def hidden_fire(scene: Scene, area: int) -> bool:
-    """A fire no players' hero sees (003's hidden fires; :func:`fuego.engine.sight.players_sight`,
-    the one sight every players' output reads): a map or export without ``--gm`` leaves it out."""
+def fires_drawn(scene: Scene, options: MapOptions) -> dict[int, bool]:
+    """The fires a map draws, by area, each with whether it is marked hidden (003's hidden
+    fires: a players' hero looks and none sees it, :meth:`fuego.engine.sight.PlayersSight.hides`,
+    the one sight every players' output reads). The GM's map (``gm``) draws every fire, the
+    players' only those their heroes see; with every hero down none is hidden from anyone, and
+    the GM's map draws each as it burns."""
     from fuego.engine.sight import players_sight
 
-    return area not in players_sight(scene).fires
+    sight = players_sight(scene)
+    out: dict[int, bool] = {}
+    for i in scene.fires:
+        if not options.shows(i, fire=True):
+            continue
+        if options.gm:
+            out[i] = sight.hides(i)
+        elif i in sight.fires:
+            out[i] = False
+    return out
 
 
 class Legend(str, Enum):
@@ -455,12 +467,12 @@ def _scene_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) ->
 def _fire_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> set[tuple]:
     """The fires shown: hot or regular; one hidden from every hero only on the GM's map."""
     keys: set[tuple] = set()
-    for i, fire in scene.fires.items():
-        if b.areas[i].level in on and options.shows(i, fire=True):
-            if not hidden_fire(scene, i):
-                keys.add((Legend.FIRE, FireMark.HOT if fire.temperature is Temperature.HOT
-                          else FireMark.REGULAR))
-            elif options.gm:
+    for i, hidden in fires_drawn(scene, options).items():
+        if b.areas[i].level in on:
+            if not hidden:
+                keys.add((Legend.FIRE, FireMark.HOT if scene.fires[i].temperature is
+                          Temperature.HOT else FireMark.REGULAR))
+            else:
                 keys.add((Legend.FIRE, FireMark.HIDDEN))
     return keys
 

@@ -83,7 +83,7 @@ from fuego.render.map_style import (
     drawn_levels,
     exit_runs,
     feature_marks,
-    hidden_fire,
+    fires_drawn,
     initials,
     legend_height,
     legend_keys,
@@ -1577,14 +1577,13 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
     from fuego.engine.fire import FireState
 
     fs = _fs(options, 9, 14)
-    for i in sorted(scene.fires):
+    drawn = fires_drawn(scene, options)  # (the players' map: what the table sees)
+    for i in sorted(drawn):
         fire = scene.fires[i]
         a = b.areas[i]
         if a.level != level:
             continue
-        hidden = hidden_fire(scene, i)
-        if not options.shows(i, fire=True) or (hidden and not options.gm):
-            continue  # the players' map: what the table sees
+        hidden = drawn[i]
         flame = fire.state is FireState.FLAME
         if flame:
             colour = FIRE_COLOUR[FireMark.FLAME.value]

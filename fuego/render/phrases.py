@@ -647,6 +647,15 @@ def _on_hero_action(e: Event, c: Context) -> str | None:
     return f"{e.actor} acts: {action}"
 
 
+@_phrase(K.ACTION_SKIPPED)
+def _on_action_skipped(e: Event, c: Context) -> str | None:
+    d = cast(events.ActionSkipped, e.data)
+    # (the round and the action say which; the key path, actions.Ana.2[0], is in the log)
+    tip, why = d.get("tip"), d.get("why")
+    return (f"{e.actor or 'A hero'} skips the scripted '{d.get('action', '?')}'"
+            + (f": {why}" if why else "") + (f" ({tip})" if tip else ""))
+
+
 @_phrase(K.HERO_MOVED)
 def _on_hero_moved(e: Event, c: Context) -> str | None:
     d = cast(events.HeroMoved, e.data)

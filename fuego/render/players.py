@@ -132,12 +132,12 @@ def _says(*kinds: EventKind) -> Callable[[PlayerPhrase], PlayerPhrase]:
     return register
 
 
-#: What the players never hear: rolls and their pools, the fire's bookkeeping, the script and the
-#: rule modules (a failed spot would say where a hidden fire is; smoke lines count smoke out of
-#: sight: the map shows the smoke they see).
+#: What the players never hear: rolls and their pools, the fire's bookkeeping, the script (its
+#: cues, a scripted action skipped) and the rule modules (a failed spot would say where a
+#: hidden fire is; smoke lines count smoke out of sight: the map shows the smoke they see).
 for _kind in (K.ACTION_DICE, K.FIRE_ACTION_FAILED, K.FIRE_HELD, K.FIRE_FUEL_CHECK, K.FIRE_HIDDEN,
               K.AREA_BURNED_OUT, K.CONFUSION_CHECK, K.SMOKE, K.SMOKE_CLEARED, K.SCRIPT, K.MODULE,
-              K.ROLL):
+              K.ROLL, K.ACTION_SKIPPED):
     PLAYER_PHRASES[_kind] = None
 
 

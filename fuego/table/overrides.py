@@ -14,7 +14,7 @@ from fuego.engine.injury import BurnSource
 from fuego.engine.loop import SceneOver
 from fuego.engine.structure import BarrierAct
 from fuego.errors import RuleError
-from fuego.modules.firefighting import BLAST_MIN
+from fuego.modules.firefighting import BLAST_MIN, too_small
 from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import is_fire_dice
 from fuego.table import gm
@@ -291,6 +291,9 @@ def _check_blast(scene: Scene, verb: Override, args: list[str]) -> str:
     dice = _int_arg(args[1], "the blast's dice") if len(args) == 2 else BLAST_MIN
     if not is_fire_dice(dice):  # (an explosion is rated like a fire: 003)
         raise RuleError(f"the blast's dice must be 1-10, not {dice}")
+    small = too_small(dice)  # (refused as fuego check refuses a script's: it would only fizzle)
+    if small is not None:
+        raise small
     return f"blast {area.name} {dice}"
 
 

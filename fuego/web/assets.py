@@ -532,8 +532,9 @@ JS = r"""
     document.title = state.title + " - " + state.moment;
     $("title").textContent = state.title;
     $("moment").textContent = (label ? "Review: " : "") + state.moment +
-      (state.ended ? "" : state.fires ? "  -  " + state.fires +
-       (state.fires === 1 ? " fire" : " fires") + " in sight" : "  -  no fire in sight");
+      (state.ended ? "" : state.blind ? "  -  " + state.blind : state.fires ? "  -  " +
+       state.fires + (state.fires === 1 ? " fire" : " fires") + " in sight"
+       : "  -  no fire in sight");
     const ch = $("changes");
     ch.hidden = !(state.changes && state.changes.text);
     ch.textContent = ch.hidden ? "" : (state.changes.round === state.round ? "This round: "

@@ -8,8 +8,10 @@ comes from these two; nothing else reads the scene for it.
 What the players know is what their heroes see now (the *observers*: the players' heroes still
 on their feet, active or escaped and watching from outside; the GM's characters, ``npc``, do not
 count; a knocked-out or dead hero sees nothing), and what the GM shows them (``reveal``, taken
-back by ``hide``: :func:`revealed`). When the scene is over the whole ruin is shown. A player's
-own page (``hero``) shows what that one hero sees, with the hero's sheet first. So the page shows
+back by ``hide``: :func:`revealed`). With no observer left (every hero of theirs down, or none
+in the scene) the page says so (``blind``) instead of "no fire in sight". When the scene is
+over the whole ruin is shown. A player's own page (``hero``) shows what that one hero sees,
+with the hero's sheet first. So the page shows
 
 - every level's plan (the same areas, rooms and names as ``fuego map``), with the state of
   doors, windows, walls and floors where it is seen, and as drawn in the scenario elsewhere
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
-from fuego.engine.sight import WATCHING, hero_sight, players_sight
+from fuego.engine.sight import WATCHING, Blind, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
 from fuego.modules.fire_breaks import cleared_by_area
 from fuego.modules.wrecks import burning_wrecks
@@ -128,16 +130,20 @@ def is_over(scene: Scene) -> bool:
 
 class Sight:
     """What one page may show now: the areas in sight and the fires known (``everything`` at the
-    end of the scene)."""
+    end of the scene); ``blind``: on the table's page, why no hero of the players' can see
+    (:class:`fuego.engine.sight.Blind`: the page says so, not "no fire in sight")."""
 
-    __slots__ = ("areas", "fires", "everything")
+    __slots__ = ("areas", "fires", "everything", "blind")
 
     def __init__(self, scene: Scene, hero: Hero | None = None):
         self.everything = is_over(scene)
+        self.blind: Blind | None = None
         if self.everything:
             self.areas = set(range(len(scene.building.areas)))
             self.fires = set(scene.fires)
             return
+        if hero is None:
+            self.blind = players_sight(scene).blind
         shown = revealed(scene)
         self.areas = in_sight(scene, hero) | shown
         self.fires = known_fires(scene, hero) | {i for i in shown if i in scene.fires}
@@ -445,6 +451,8 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
         "heroes": [_hero_row(scene, h, letters) for h in scene.heroes
                    if not h.npc or h.area in sight.areas],
         "fires": len(sight.fires),
+        # (why no hero of theirs sees: the page says it, not "no fire in sight")
+        "blind": sight.blind.words if sight.blind is not None else None,
         "fire_dice": sum(scene.fires[i].fd for i in sight.fires),
         "story": story,
         "changes": ({"round": latest[0], "text": latest[1].words(b)} if latest else None),

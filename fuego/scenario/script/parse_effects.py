@@ -10,7 +10,7 @@ from typing import Any
 from fuego.engine.injury import BurnSource
 from fuego.engine.structure import BarrierAct
 from fuego.errors import one_of, suggest
-from fuego.modules.firefighting import BLAST_MIN
+from fuego.modules.firefighting import BLAST_MIN, too_small
 from fuego.rules.charts import Rank, Temperature
 from fuego.scenario.script.checks import Reader, barrier_called, barrier_phrase, shorten
 from fuego.scenario.script.effects import (
@@ -199,11 +199,9 @@ class EffectReader(Reader):
         i = HERE if self.here(spec["at"], p + ("at",)) else self.area(spec["at"], p + ("at",))
         dice = self.integer(spec.get("dice", BLAST_MIN), p + ("dice",), 1, 10,
                             "the blast's dice")
-        if dice is not None and dice < BLAST_MIN:  # (it would only fizzle, at run time)
-            self.add(p + ("dice",), f"a blast of {dice} dice blows no fire out: it takes "
-                     f"{BLAST_MIN} or more (001, Extinguishing Fires)",
-                     tip=f"give it dice: {BLAST_MIN} or more (the default); a blast that "
-                         "sets things alight is 'explode'")
+        small = too_small(dice) if dice is not None else None
+        if small is not None:  # (it would only fizzle, at run time)
+            self.add(p + ("dice",), small.message, tip=small.tip)
             return None
         if i is None or dice is None:
             return None
