@@ -678,6 +678,88 @@ def test_a_foundry_scene_imports_its_walls_doors_and_windows(tmp_path, v9):
     assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
 
 
+# The hut as Foundry 0.8 and version 9 wrote it: ``sense`` for sight, and in 0.8 the numbers
+# NONE 0, NORMAL 1, LIMITED 2 (for ``move`` NONE 0, NORMAL 1); version 9's are 0, 10, 20.
+def _old_hut(normal: int, limited: int, move: int) -> list[dict[str, Any]]:
+    wall = {"move": move, "sense": normal}
+    return [{**wall, "c": [2, 4, 2, 6]}, {**wall, "c": [2, 6, 6, 6]},
+            {**wall, "c": [6, 6, 6, 2]}, {**wall, "c": [2, 2, 4, 2]},
+            {**wall, "c": [2, 2, 2, 4], "door": 1},                # a door in the west wall
+            {"move": move, "sense": 0, "c": [4, 2, 6, 2], "door": 1},  # bars: a window
+            {"move": 0, "sense": normal, "c": [4, 2, 4, 6]},       # sight only: no wall
+            {"move": move, "sense": limited, "c": [2.5, 2.5, 3, 3]}]  # a statue's outline
+
+
+@pytest.mark.parametrize(("normal", "limited", "move"), [(1, 2, 1), (20, 10, 20)])
+def test_a_foundry_0_8_or_9_scene_reads_its_walls_by_sense(tmp_path, normal, limited, move):
+    # Foundry 0.8's move 1 and sense 1 were read as version 10's, so a wall that stops only
+    # sight was a wall and a see-through door a door; now each is what its sense says
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(foundry_scene(_old_hut(normal, limited, move), v9=True)))
+    text, report = convert(path)
+    assert (report.rooms, report.doors, report.windows) == (1, 1, 1)
+    b, room = rooms_of(text)
+    assert barrier(b, "ground:A2", "ground:B2").kind is BarrierKind.DOOR
+    assert barrier(b, "ground:C1", "ground:C2").kind is BarrierKind.WINDOW
+    assert barrier(b, "ground:B2", "ground:C2").kind is BarrierKind.OPEN
+    assert any("walls: 1 ([6]): not read" in line for line in report.dropped)
+
+
+@pytest.mark.parametrize("sight", [0, 10])
+def test_an_invisible_or_terrain_wall_is_a_wall_not_a_window(sight):
+    # they stop movement and no one opens them (a floor's edge, a statue's outline): reading
+    # them as windows gave an open ballroom 94 windows and each statue four
+    hut = [dict(w) for w in HUT]
+    hut[5] = {"c": [4, 2, 6, 2], "sight": sight, "light": sight}
+    vtt_map = parse(json.dumps(foundry_scene(hut)), "hut.json")
+    assert [p.closed for p in vtt_map.portals] == [True]  # the door alone
+    plan = to_plan(vtt_map)
+    assert len(plan.doors) == 1 and not plan.windows
+
+
+def _walled_scene(walls: list[dict]) -> dict:
+    """The hut in a scene walled along its bounds (10 x 8 squares), as many Foundry GMs
+    wall a scene so that no token leaves it."""
+    bounds = [{"c": [0, 0, 10, 0]}, {"c": [10, 0, 10, 8]}, {"c": [10, 8, 0, 8]},
+              {"c": [0, 8, 0, 0]}]
+    return foundry_scene(walls + bounds)
+
+
+def test_walls_along_a_scene_s_bounds_leave_the_space_around_the_rooms_outside(tmp_path):
+    # the walls on the edge enclosed everything: the ground around the hut was a room, the
+    # hut inside it, and no way out
+    path = tmp_path / "walled.json"
+    path.write_text(json.dumps(_walled_scene(HUT)))
+    text, report = convert(path)
+    assert report.rooms == 1
+    b, room = rooms_of(text)
+    assert b.rooms[room["ground:A1"]].outdoors and b.rooms[room["ground:E4"]].outdoors
+    assert not b.rooms[room["ground:B2"]].outdoors
+    assert any("the walls along the map's edge: not read" in line for line in report.dropped)
+    assert "walls along the map's edge" in text
+    assert not [e for e in to_plan(parse(path.read_text(), "w.json")).inner_walls]
+
+
+def test_a_hall_filling_its_map_stays_a_room_though_its_walls_are_the_map_s_edge():
+    # the walls on the edge are its own: no other room inside it says they are the bounds
+    text, report = convert_text(vtt([[(0, 0), (8, 0), (8, 8), (0, 8), (0, 0)]]))
+    assert report.rooms == 1
+    b, room = rooms_of(text)
+    assert not b.rooms[room["ground:B2"]].outdoors
+
+
+def test_a_door_midway_between_two_grid_lines_stands_on_one_edge_not_two():
+    # at 10 ft a square the wall at y 3.5 lies midway in row 4: the door's two points chose
+    # the lines above and below it, one door behind another
+    walls = [[(0, 0), (6, 0), (6, 6), (0, 6), (0, 0)], [(0, 3.5), (1.7, 3.5)],
+             [(3.2, 3.5), (6, 3.5)]]
+    text, report = convert_text(vtt(walls, portals=[((1.7, 3.5), (3.2, 3.5))], size=(6, 6)),
+                                grid_feet=10)
+    assert report.doors == 1
+    doors = loads(text).build(0).building
+    assert len([x for x in doors.barriers if x.kind is BarrierKind.DOOR]) == 1
+
+
 def test_a_foundry_scene_that_is_not_on_squares_or_broken_is_refused(tmp_path):
     hexes = foundry_scene(HUT, grid_type=2)
     short, word = foundry_scene(HUT), foundry_scene(HUT)

@@ -78,7 +78,9 @@ def reference(data: dict, per_square: int = 16, k: float = 2.0):
             pen.line(pts, fill=1, width=1)
     ImageDraw.floodfill(img, (0, 0), 2)
     full, _ = _fill_each(img, 3)
-    crop = full[-y0 * per_square:(h - y0) * per_square, -x0 * per_square:(w - x0) * per_square]
+    # (a Foundry scene's size is any number of pixels: a fraction of a square)
+    crop = full[-y0 * per_square:round((h - y0) * per_square),
+                -x0 * per_square:round((w - x0) * per_square)]
     enclosed = crop >= 3
     labels, n = pieces(enclosed)
     return enclosed, crop == 1, labels, n

@@ -6,8 +6,8 @@ offset as Foundry computes it, and a scene document read as a Universal VTT map.
 not a Universal VTT map): Foundry's walls and doors in the canvas's pixels become
 ``line_of_sight`` and ``portals`` in squares of the scene, every key then checked as a
 Universal VTT file's is. Field names and constants follow Foundry's ``common/constants.mjs``
-and ``common/documents/{scene,wall}.mjs`` (version 13; a version 9 scene's ``grid`` number and
-``gridDistance`` are read too).
+and ``common/documents/{scene,wall}.mjs`` (version 13; a version 9 or 0.8 scene's ``grid``
+number, ``gridDistance`` and walls' ``sense`` are read too, 0.8's numbers translated).
 """
 
 from __future__ import annotations
@@ -131,21 +131,47 @@ def _mapping(v: Any) -> dict:
     return v if isinstance(v, dict) else {}
 
 
+#: Foundry 0.7 and 0.8 numbered a wall's ``move`` and ``sense`` NONE 0, NORMAL 1, LIMITED 2;
+#: version 9 renumbered them (0, 10, 20) and version 10 split ``sense`` into ``sight`` and
+#: ``light``. 1 and 2 are no value of the later versions, so each value says its own version.
+LEGACY_SENSE = {1: Sense.NORMAL, 2: Sense.LIMITED}
+LEGACY_MOVE = {1: Move.NORMAL}
+
+
+def _sight(wall: dict) -> Any:
+    """How the wall stops sight, on version 13's scale: ``sight`` (version 10 and later), else
+    ``sense`` (version 9 and before), Foundry 0.8's numbers translated."""
+    sight = wall.get("sight", wall.get("sense", Sense.NORMAL))
+    return LEGACY_SENSE.get(sight, sight) if isinstance(sight, int) else sight
+
+
+def _move(wall: dict) -> Any:
+    move = wall.get("move", Move.NORMAL)
+    return LEGACY_MOVE.get(move, move) if isinstance(move, int) else move
+
+
+#: Foundry's window preset (version 11 and later): sight passes within a distance of it.
+WINDOW_SIGHT = (Sense.PROXIMITY, Sense.DISTANCE)
+
+
 def wall_kind(wall: dict) -> Kind:
     """A door (``door`` DOOR or SECRET) is a door, or a window when it lets sight through
     while shut (as fuego writes a glass window; fuego's own ``flags.fuego.kind`` first); a wall
-    that stops movement but not sight is a window (Foundry's window preset); one that does not
-    stop movement is no wall of a room."""
-    sight = wall.get("sight", Sense.NORMAL)
+    that stops movement and lets sight through near it is a window (Foundry's window preset);
+    any other wall that stops movement is a wall, a terrain wall (limited sight: the outline
+    of a pillar, a statue, a thick wall's face) and an invisible one (no sight: a floor's
+    edge, a railing) too, as no one opens them; one that does not stop movement is no wall
+    of a room."""
+    sight = _sight(wall)
     if wall.get("door", DoorType.NONE) in (DoorType.DOOR, DoorType.SECRET):
         ours = _mapping(_mapping(wall.get("flags")).get(MARK)).get("kind")
         # fuego's own export says which (a papered window hides what is beyond it)
         if isinstance(ours, str) and ours in OPENABLE_KINDS:
             return Kind.WINDOW if OPENABLE_KINDS[ours] is BarrierKind.WINDOW else Kind.DOOR
         return Kind.DOOR if sight == Sense.NORMAL else Kind.WINDOW
-    if wall.get("move", Move.NORMAL) == Move.NONE:
+    if _move(wall) == Move.NONE:
         return Kind.NONE
-    return Kind.WALL if sight == Sense.NORMAL else Kind.WINDOW
+    return Kind.WINDOW if sight in WINDOW_SIGHT else Kind.WALL
 
 
 def door_state(wall: dict) -> dict[str, bool]:

@@ -161,6 +161,9 @@ class _Layout:
         return (p[0] + self.shift[0]) / self.k, (p[1] + self.shift[1]) / self.k
 
 
+#: Said when walls along the map's edge enclose every room (:func:`vtt_rooms.walled_edge`).
+WALLED_EDGE = ("line_of_sight: the walls along the map's edge: not read: they bound the scene, "
+               "not a room (they enclosed every room); beyond the rooms is the outside")
 #: What a moved grid gives up against one at the map's corner, to break a tie between them.
 _FIT_TIE = 0.002
 
@@ -193,6 +196,15 @@ def _fitted(vtt: VttMap, grid_feet: int, outside: bool) -> _Fitted:
     grid, x0, y0 = _raster(vtt, k)
     P = vtt_rooms.PIXELS
     on_map = (-x0 * P, -y0 * P, round((vtt.width / k - x0) * P), round((vtt.height / k - y0) * P))
+    if vtt_rooms.walled_edge(grid, on_map):
+        # walls along the scene's bounds (Foundry scenes often have them) enclose no room:
+        # drawn without them, beyond the rooms is the outside; if some stand off the edge,
+        # the space they enclose is the outside all the same
+        grid, x0, y0 = _raster(vtt, k, _off_edge(vtt))
+        edge = vtt_rooms.walled_edge(grid, on_map)
+        grid.outside[edge] = bool(edge)
+        if WALLED_EDGE not in vtt.ignored:
+            vtt.ignored.append(WALLED_EDGE)
     fits: dict[tuple[int, int], tuple[float, _Layout]] = {}
     # (a moved grid only where it fits better: a plain map stays on its corner)
     for phase in [(0, 0), (1, 0), (0, 1), (1, 1)] if k == 2 else [(0, 0)]:
@@ -266,15 +278,31 @@ def _check_portals(vtt: VttMap, windows: tuple[int, ...], doors: tuple[int, ...]
                                  "given, in the file's order")
 
 
-def _raster(vtt: VttMap, k: float) -> tuple[Any, int, int]:
-    """Every wall and portal of the file drawn once, in areas from the map's corner, BEYOND
-    areas out at most (they enclose rooms even beyond a crop); returns the raster and the
-    area its corner stands for."""
+#: How near the map's edge (squares) a wall along it lies to be one of the scene's bounds.
+EDGE_NEAR = 0.25
+
+
+def _off_edge(vtt: VttMap) -> list[list[Point]]:
+    """The file's walls and portals without the pieces that run along the map's edge."""
+    def along(p: Point, q: Point) -> bool:
+        return any(abs(p[i] - e) <= EDGE_NEAR and abs(q[i] - e) <= EDGE_NEAR
+                   for i, size in ((0, vtt.width), (1, vtt.height)) for e in (0.0, size))
+
+    return [[p, q] for line in vtt.everywhere for p, q in zip(line, line[1:])
+            if not along(p, q)] + [line for line in vtt.everywhere if len(line) == 1]
+
+
+def _raster(vtt: VttMap, k: float, lines_sq: list[list[Point]] | None = None
+            ) -> tuple[Any, int, int]:
+    """Every wall and portal of the file (or ``lines_sq``, in squares) drawn once, in areas
+    from the map's corner, BEYOND areas out at most (they enclose rooms even beyond a crop);
+    returns the raster and the area its corner stands for."""
     from fuego.scenario import vtt_rooms
 
     cols0 = math.ceil(vtt.width / k - 1e-9)
     rows0 = math.ceil(vtt.height / k - 1e-9)
-    lines = [[(x / k, y / k) for x, y in line] for line in vtt.everywhere]
+    lines = [[(x / k, y / k) for x, y in line]
+             for line in (vtt.everywhere if lines_sq is None else lines_sq)]
     xs = [x for line in lines for x, _ in line]
     ys = [y for line in lines for _, y in line]
     x0 = min(max(-BEYOND, math.floor(min(xs, default=0))), 0) - 3
@@ -390,7 +418,10 @@ def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal]
     for portal in vtt.portals:
         placed: list[Edge] = []
         for choices in _portal_choices(portal, lay.area_units):
-            pick = _portal_edge(choices, taken, room_of)
+            # one edge a column (a row for an upright portal): two points of a portal lying
+            # midway between two grid lines would stack it on both, one door behind another
+            pick = [e for e in _portal_edge(choices, taken, room_of)
+                    if not any(_alongside(e, f) for f in placed)]
             placed += pick
             for e in pick:
                 taken[e] = portal
@@ -408,6 +439,15 @@ def _place_portals(vtt: VttMap, lay: _Layout, room_of, taken: dict[Edge, Portal]
         window = _is_window(portal, windows, doors, from_names)
         (win_list if window else door_list).extend((e, portal) for e in placed)
     return door_list, win_list, skipped, leaves
+
+
+def _alongside(e: Edge, f: Edge) -> bool:
+    """Whether two area edges are parallel in one column (flat ones) or row (upright ones):
+    one lies from the other straight across it."""
+    (a0, a1), b1 = _edge_areas(e), _edge_areas(f)[1]
+    across = (a1[0] - a0[0], a1[1] - a0[1])
+    off = (b1[0] - a1[0], b1[1] - a1[1])
+    return e[0] == f[0] and off[0] * across[1] == off[1] * across[0]
 
 
 def _held(portal: Portal, units, taken: dict) -> list[Portal]:

@@ -184,6 +184,31 @@ def raster(lines: list[list[Point]], x0: int, y0: int, cols: int, rows: int) -> 
     return Raster(x0, y0, wall, labels, outside)
 
 
+#: Share of the open pixels just within the map's edge one region must hold to be the space
+#: between walls drawn along that edge and the rooms (:func:`walled_edge`).
+EDGE_SHARE = 0.95
+
+
+def walled_edge(r: Raster, within: tuple[int, int, int, int]) -> int:
+    """The region within walls that runs all along the map's edge (pixels ``within``: x0, y0,
+    x1, y1) and holds another region within walls on the map: the space between walls drawn
+    along the map's edge (a Foundry scene walled at its bounds) and the rooms, which is the
+    outside. 0 when there is none (a building cut off at the edge meets it in several rooms,
+    a hall filling the map holds no room)."""
+    x0, y0, x1, y1 = within
+    inset = PIXELS // 4  # 2.5 ft in: past a wall on the edge itself, short of most rooms
+    ys, xs = slice(y0 + inset, y1 - inset + 1), slice(x0 + inset, x1 - inset + 1)
+    ring = np.concatenate([r.labels[y0 + inset, xs], r.labels[y1 - inset, xs],
+                           r.labels[ys, x0 + inset], r.labels[ys, x1 - inset]])
+    ring = ring[ring > 0]
+    if not len(ring) or r.outside[ring].any():
+        return 0
+    g = int(np.bincount(ring).argmax())
+    on_map = np.unique(r.labels[y0:y1 + 1, x0:x1 + 1])
+    others = [h for h in on_map if h and h != g and not r.outside[h]]
+    return g if (ring == g).mean() >= EDGE_SHARE and others else 0
+
+
 def vote(r: Raster, ox: int, oy: int, cols: int, rows: int) -> np.ndarray:
     """For each area ``(col, row)`` of the grid whose corner is pixel ``(ox, oy)``: the label
     of the region holding most of its open pixels ([row, col]). A tie goes to a region within
