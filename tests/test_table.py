@@ -364,7 +364,7 @@ def test_wounds_add_remove_move_look_and_briefing(shop):
 
 def test_the_gm_names_a_door_in_any_case_with_a_did_you_mean_and_never_one_of_two(shop):
     out = play(["close STORE  door", "open shop dor", "quit"])
-    assert "GM: closes store door" in out  # it said "no barrier 'STORE door'"
+    assert "GM: closes the store door" in out  # it said "no barrier 'STORE door'"
     assert "no door, window, wall or link named 'shop dor' (did you mean 'shop door'?)" in out
     assert [e["gm"] for e in saved()["inputs"] if "gm" in e] == ["close ground:C1 ground:D1"]
     # two doors of one name: the GM is told both, not given whichever was read first
