@@ -853,3 +853,20 @@ def test_what_a_failure_risks_reads_as_a_gm_reads_it():
     # (a step into a one-die fire: a trace of wounds, never "~0.0 FW" beside a chance)
     odds = Odds("avoid", Pool(5, 3), 0.999, tn=5, flesh=0.01, dramatic=0.0004)
     assert odds.words() == "5k3 vs TN 5: >99%; risks <0.1 FW, <0.1% a Dramatic Wound"
+
+
+def test_an_undo_back_to_a_round_draws_its_screen_as_it_was(tmp_path, monkeypatch):
+    """Seed 5 of the ship: before round 2 the hold is drawn (Aldo climbed out of it, the
+    smoke came down). The GM moves Aldo and undoes it: the same screen again, the hold
+    drawn, not 'nothing changed: hold' (the screen compared with itself)."""
+    monkeypatch.chdir(tmp_path)
+    args = ["play", str(SHIP), "--seed", "5"]
+    first = CliRunner().invoke(cli, [*args, "--session", "a.json"], input="\n" * 40)
+    assert first.exit_code == 0, first.output
+    upto = next(i for i, x in enumerate(saved("a.json")["inputs"])
+                if x["q"] == "round" and x["round"] == 2)
+    out = CliRunner().invoke(cli, [*args, "--session", "b.json"],
+                             input="\n" * upto + "move Aldo hold:A2\nundo\nquit\n").output
+    screens = [s.split("Round 2: Enter")[0] for s in out.split("- before round 2:")[1:]]
+    assert len(screens) == 2 and "hold (level -1)" in screens[0]
+    assert screens[1] == screens[0]
