@@ -870,3 +870,21 @@ def test_an_undo_back_to_a_round_draws_its_screen_as_it_was(tmp_path, monkeypatc
     screens = [s.split("Round 2: Enter")[0] for s in out.split("- before round 2:")[1:]]
     assert len(screens) == 2 and "hold (level -1)" in screens[0]
     assert screens[1] == screens[0]
+
+
+@pytest.mark.slow
+def test_a_terminal_resized_mid_scene_is_used_from_its_next_line(tmux):
+    """Started at 80x24 (no plan fits), the window made 120x50: the next screen draws the
+    plans and wraps at 120 (it kept 80 columns and 24 lines for the whole scene while the
+    title's rule ran the new width)."""
+    t = tmux(80, 24)
+    lines = t.wait_for("Round 1: Enter to play it")
+    assert any("do not fit this terminal" in line for line in lines)
+    subprocess.run([TMUX, "-S", t.sock, "resize-window", "-x", "120", "-y", "50"], check=True)
+    lines = t.answer("briefing", "Round 1: Enter to play it")
+    told = [line for line in lines if line.startswith("  | ")]
+    assert told and max(len(line) for line in told) > 100
+    assert all(len(line) <= 120 for line in lines)
+    lines = t.answer("", "Bjorn Haraldsson [")
+    lines = t.answer("undo", "Round 1: Enter to play it")
+    assert any(line.startswith("upper (level 1)") for line in lines), "\n".join(lines)
