@@ -888,3 +888,23 @@ def test_a_terminal_resized_mid_scene_is_used_from_its_next_line(tmux):
     lines = t.answer("", "Bjorn Haraldsson [")
     lines = t.answer("undo", "Round 1: Enter to play it")
     assert any(line.startswith("upper (level 1)") for line in lines), "\n".join(lines)
+
+
+def test_the_summary_counts_the_areas_put_out_so_the_areas_burned_add_up(tmp_path, monkeypatch):
+    """The tavern, seed 7: one round, then the GM's blast in the kitchen puts its fires out
+    and the GM ends the scene: the areas that burned are those burned out, put out and
+    still burning (it said '6 of 108 ... (0 burned out, 1 still burning)')."""
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(cli, ["play", str(TAVERN), "--seed", "7", "--session", "a.json"],
+                               input="\n" * 40)
+    upto = next(i for i, x in enumerate(saved("a.json")["inputs"])
+                if x["q"] == "round" and x["round"] == 2)
+    assert first.exit_code == 0
+    out = CliRunner().invoke(cli, ["play", str(TAVERN), "--seed", "7", "--session", "b.json"],
+                             input="\n" * upto + "blast ground:B2\nend\n\n").output
+    line = next(x for x in out.splitlines() if x.startswith("Areas burned:"))
+    m = re.match(r"Areas burned: (\d+) of \d+ that could burn \((\d+) burned out, (\d+) put "
+                 r"out, (\d+) still burning\)", line)
+    assert m, line
+    lit, *parts = (int(x) for x in m.groups())
+    assert parts[1] > 0 and sum(parts) == lit
