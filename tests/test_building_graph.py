@@ -159,7 +159,7 @@ def test_the_room_graph_says_which_rooms_connect_through_what():
     from fuego.cli import cli
 
     out = CliRunner().invoke(cli, ["show", TAVERN, "--level", "ground", "--no-color"]).output
-    assert "Kitchen (kitchen): " in out and "to pantry: closed wooden-door" in out
+    assert "Kitchen (kitchen): " in out and "to Pantry: closed wooden-door" in out
 
 
 def _ends(g, barrier):

@@ -33,6 +33,10 @@ def test_show_draws_every_level_with_a_legend():
     for name in ("Kitchen (kitchen)", "Common Room (common)", "Spirits Vault (vault)",
                  "Best Suite (suite)"):
         assert name in out
+    # where each room's ways lead, by the rooms' names (the keys are the file's words)
+    said = " ".join(out.split())
+    assert "to Cellar Stairs: stairs; to Common Room: open; to Landing: stairs" in said
+    assert "cellarfoot:" not in out
     assert "*3 fire at ground:B2: 3 Fire Dice, hot" in out
     assert "@I Isabela Soldano at ground:F4" in out
     assert "D closed door" in out and "d open door" in out and "W closed window" in out

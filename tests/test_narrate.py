@@ -267,7 +267,7 @@ def test_room_names_from_the_building():
     # the room is named once when both areas lie in it
     assert narrate(moved, building=b) == "Phase 1: Isabela moves from ground:A1 (Kitchen) to ground:B1"
     assert narrate(SAMPLES[K.FLASHOVER], building=b) == (
-        "Flashover! Kitchen flashes over: 9 fires there burn hot")
+        "Flashover! The Kitchen flashes over: 9 fires there burn hot")
     assert "Hall and Kitchen" in told(SAMPLES[K.SMOKE], building=b)
     # an area the building does not know keeps its bare name
     assert narrate(SAMPLES[K.HERO_ESCAPED], building=b) == "Phase 5: Isabela gets out at ground:G2"
@@ -279,6 +279,46 @@ def test_gm_overrides():
     assert narrate(e) == "Phase 5: GM: opens the barrier between ground:C2 and ground:D2"
     e = ev(K.GM, 3, 5, "GM", "ground:C2", action="set-fire-dice", fd=0)
     assert narrate(e) == "Phase 5: GM: puts out the fire in ground:C2"
+
+
+def test_the_gm_and_the_script_said_as_a_table_says_them():
+    """The words a GM noticed at the table: a door with its article (not "closes wardroom
+    door"), a door by its name before its kind, the GM with "the", a fire's cause not the
+    code's word ("gm"), one hero not "heroes", an actor not named twice, an explosion in
+    lower case after its phase."""
+    b = make_building(["kkhs"], {"k": room("kitchen", "Kitchen", fuel=5),
+                                 "h": room("hall", "Hall", fuel=3),
+                                 "s": room("street", "Street", outdoors=True)},
+                      doors={("B1", "C1"): True})
+    gm = ev(K.GM, 3, 5, "GM", "ground:B1", action="close-barrier", barrier="kitchen door")
+    assert narrate(gm, building=b) == "Phase 5: GM: closes the kitchen door"
+    own = ev(K.GM, 3, 5, "GM", "ground:B1", action="open-barrier", barrier="Ruiz's door")
+    assert narrate(own, building=b) == "Phase 5: GM: opens Ruiz's door"
+    shut = ev(K.BARRIER_CLOSED, 3, 5, "GM", "ground:B1", barrier="kitchen door",
+              what="closed wooden-door")
+    assert narrate(shut, building=b) == (
+        "Phase 5: the GM closes the kitchen door (wooden door) by ground:B1 (Kitchen)")
+    before = ev(K.BARRIER_OPENED, 0, 0, "GM", "ground:B1", barrier="kitchen door",
+                what="closed wooden-door")
+    assert narrate(before, building=b) == (
+        "The GM opens the kitchen door (wooden door) by ground:B1 (Kitchen)")
+    lit = ev(K.FIRE_STARTED, 3, 5, None, "ground:B1", fd=2, cause="gm", temperature="hot")
+    assert narrate(lit, building=b) == (
+        "Phase 5: ground:B1 (Kitchen) catches fire (FD 2, hot, set by the GM)")
+    scripted = ev(K.FIRE_STARTED, 3, 5, None, "ground:B1", fd=2, cause="script")
+    assert narrate(scripted, building=b) == (
+        "Phase 5: ground:B1 (Kitchen) catches fire (FD 2, set by the script)")
+    one = ev(K.SCENE_START, 0, 0, None, None, title="The Shop", fires=1, heroes=["Tomas"],
+             starts={"Tomas": "ground:B1"})
+    assert narrate(one) == "The Shop begins: 1 fire burning; hero Tomas at ground:B1"
+    cue = ev(K.SCRIPT, 2, 0, "Pip", "hold:G2", text="Pip appears in hold:G2")
+    assert narrate(cue) == "Script: Pip appears in hold:G2"
+    other = ev(K.SCRIPT, 2, 0, "the crew", None, text="Axes thud overhead")
+    assert narrate(other) == "Script (the crew): Axes thud overhead"
+    boom = ev(K.EXPLOSION, 3, 2, None, "ground:B1", fd=8, areas=["ground:B1"], broken=[],
+              caught=[])
+    assert narrate(boom, building=b) == (
+        "Phase 2: the explosion (FD 8) reaches 1 area around ground:B1 (Kitchen)")
 
 
 def test_the_gms_reveal_names_the_whole_map_and_a_room_as_said():

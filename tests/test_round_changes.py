@@ -80,6 +80,6 @@ def test_a_door_closed_this_round_is_said(tmp_path, monkeypatch):
                "close kitchen door"] + [""] * 12
     out = CliRunner().invoke(cli, ["play", "tavern.yaml", "--seed", "11", "--session", "s.json"],
                              input="\n".join(answers) + "\nquit\n").output
-    assert "Mother Hettie closes the wooden door (kitchen door)" in out
+    assert "Mother Hettie closes the kitchen door (wooden door)" in out
     line = out.partition("before round 2")[2].splitlines()[1]
     assert line.startswith("Round 1: ") and "a door closed" in line, line

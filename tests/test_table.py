@@ -364,7 +364,7 @@ def test_wounds_add_remove_move_look_and_briefing(shop):
 
 def test_the_gm_names_a_door_in_any_case_with_a_did_you_mean_and_never_one_of_two(shop):
     out = play(["close STORE  door", "open shop dor", "quit"])
-    assert "GM: closes store door" in out  # it said "no barrier 'STORE door'"
+    assert "GM: closes the store door" in out  # it said "no barrier 'STORE door'"
     assert "no door, window, wall or link named 'shop dor' (did you mean 'shop door'?)" in out
     assert [e["gm"] for e in saved()["inputs"] if "gm" in e] == ["close ground:C1 ground:D1"]
     # two doors of one name: the GM is told both, not given whichever was read first
@@ -853,3 +853,58 @@ def test_what_a_failure_risks_reads_as_a_gm_reads_it():
     # (a step into a one-die fire: a trace of wounds, never "~0.0 FW" beside a chance)
     odds = Odds("avoid", Pool(5, 3), 0.999, tn=5, flesh=0.01, dramatic=0.0004)
     assert odds.words() == "5k3 vs TN 5: >99%; risks <0.1 FW, <0.1% a Dramatic Wound"
+
+
+def test_an_undo_back_to_a_round_draws_its_screen_as_it_was(tmp_path, monkeypatch):
+    """Seed 5 of the ship: before round 2 the hold is drawn (Aldo climbed out of it, the
+    smoke came down). The GM moves Aldo and undoes it: the same screen again, the hold
+    drawn, not 'nothing changed: hold' (the screen compared with itself)."""
+    monkeypatch.chdir(tmp_path)
+    args = ["play", str(SHIP), "--seed", "5"]
+    first = CliRunner().invoke(cli, [*args, "--session", "a.json"], input="\n" * 40)
+    assert first.exit_code == 0, first.output
+    upto = next(i for i, x in enumerate(saved("a.json")["inputs"])
+                if x["q"] == "round" and x["round"] == 2)
+    out = CliRunner().invoke(cli, [*args, "--session", "b.json"],
+                             input="\n" * upto + "move Aldo hold:A2\nundo\nquit\n").output
+    screens = [s.split("Round 2: Enter")[0] for s in out.split("- before round 2:")[1:]]
+    assert len(screens) == 2 and "hold (level -1)" in screens[0]
+    assert screens[1] == screens[0]
+
+
+@pytest.mark.slow
+def test_a_terminal_resized_mid_scene_is_used_from_its_next_line(tmux):
+    """Started at 80x24 (no plan fits), the window made 120x50: the next screen draws the
+    plans and wraps at 120 (it kept 80 columns and 24 lines for the whole scene while the
+    title's rule ran the new width)."""
+    t = tmux(80, 24)
+    lines = t.wait_for("Round 1: Enter to play it")
+    assert any("do not fit this terminal" in line for line in lines)
+    subprocess.run([TMUX, "-S", t.sock, "resize-window", "-x", "120", "-y", "50"], check=True)
+    lines = t.answer("briefing", "Round 1: Enter to play it")
+    told = [line for line in lines if line.startswith("  | ")]
+    assert told and max(len(line) for line in told) > 100
+    assert all(len(line) <= 120 for line in lines)
+    lines = t.answer("", "Bjorn Haraldsson [")
+    lines = t.answer("undo", "Round 1: Enter to play it")
+    assert any(line.startswith("upper (level 1)") for line in lines), "\n".join(lines)
+
+
+def test_the_summary_counts_the_areas_put_out_so_the_areas_burned_add_up(tmp_path, monkeypatch):
+    """The tavern, seed 7: one round, then the GM's blast in the kitchen puts its fires out
+    and the GM ends the scene: the areas that burned are those burned out, put out and
+    still burning (it said '6 of 108 ... (0 burned out, 1 still burning)')."""
+    monkeypatch.chdir(tmp_path)
+    first = CliRunner().invoke(cli, ["play", str(TAVERN), "--seed", "7", "--session", "a.json"],
+                               input="\n" * 40)
+    upto = next(i for i, x in enumerate(saved("a.json")["inputs"])
+                if x["q"] == "round" and x["round"] == 2)
+    assert first.exit_code == 0
+    out = CliRunner().invoke(cli, ["play", str(TAVERN), "--seed", "7", "--session", "b.json"],
+                             input="\n" * upto + "blast ground:B2\nend\n\n").output
+    line = next(x for x in out.splitlines() if x.startswith("Areas burned:"))
+    m = re.match(r"Areas burned: (\d+) of \d+ that could burn \((\d+) burned out, (\d+) put "
+                 r"out, (\d+) still burning\)", line)
+    assert m, line
+    lit, *parts = (int(x) for x in m.groups())
+    assert parts[1] > 0 and sum(parts) == lit

@@ -320,7 +320,7 @@ def test_fuego_run_tells_of_the_door_opened_on_a_fire_and_the_turn_away(tmp_path
     assert r.exit_code == 0, r.output
     ana = [line.strip() for line in r.stdout.splitlines() if line.strip().startswith("Phase")
            and ": Ana " in line]
-    assert ana[:3] == ["Phase 5: Ana opens the wooden door (kitchen door) by ground:A1 (Hall)",
+    assert ana[:3] == ["Phase 5: Ana opens the kitchen door (wooden door) by ground:A1 (Hall)",
                        "Phase 5: Ana moves from ground:A1 (Hall) to ground:A2",
                        "Phase 9: Ana moves from ground:A2 (Hall) to ground:A3"]
 

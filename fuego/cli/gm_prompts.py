@@ -168,7 +168,9 @@ class GMPrompts:
         self._warned = 0
         self.go = 0  # rounds still to play without stopping between them
         self.go_until_hero = False  # ... or until a hero must act
-        self._levels_seen: dict[int, tuple] = {}  # level -> its state when last drawn
+        # before round N -> each level's state on that round's screen: a screen compares with
+        # the round screen before it, so an undo back to a round draws it as it was
+        self._levels_seen: dict[int, dict[int, tuple]] = {}
         self._roll_text = ""  # the last answer typed at a roll prompt
         self._backing = False  # a rewind by 'back': no recap, the choices again
         self._undo_round: int | None = None  # an undo by the answer made in this round
@@ -185,7 +187,6 @@ class GMPrompts:
             self.go, self.go_until_hero = 0, False
         self._last_round_shown = -1
         self._shown = None
-        self._levels_seen = {}
         if not self.muted and scene.round == 0:
             self.show_intro(scene)
         for event in list(scene.log):
@@ -501,7 +502,7 @@ class GMPrompts:
                 when_ = "This round" if before_round is None else f"Round {scene.round}"
                 self.screen.line(f"{when_}: {happened.words(b)}", "bold")
         if levels is None:
-            levels = self._levels_to_draw(scene)
+            levels = self._levels_to_draw(scene, before_round)
         header, rows, styles = hero_rows(scene, self.screen.width)
         sights = sight_lines(scene)
         rest = 2 + len(rows) + sum(len(self.screen.wrap(t)) for t, _ in sights) + 3
@@ -531,18 +532,25 @@ class GMPrompts:
         room = (self.screen.width or 0) - 6 - cells(said)  # the rule's ends and spaces
         return (cut(title, room) if 12 <= room < cells(title) else title) + said
 
-    def _levels_to_draw(self, scene: Scene) -> list[int]:
-        """The levels where a hero stands or something changed since they were last drawn
-        (the first time: where something burns), top down."""
+    def _levels_to_draw(self, scene: Scene, before_round: int | None = None) -> list[int]:
+        """The levels where a hero stands or something changed since the last round's screen
+        (the first: where something burns), top down. A round's screen keeps what it drew,
+        and forgets the screens after it (an undo went back before them)."""
         b = scene.building
         levels = hero_levels(scene)
-        for lv in b.levels:
-            state = level_state(scene, lv.index)
-            before = self._levels_seen.get(lv.index)
+        now = before_round if before_round is not None else scene.round + 1
+        earlier = [r for r in self._levels_seen if r < now]
+        seen = self._levels_seen[max(earlier)] if earlier else {}
+        states = {lv.index: level_state(scene, lv.index) for lv in b.levels}
+        for lv, state in states.items():
+            before = seen.get(lv)
             changed = before != state if before is not None else bool(state[0])
-            if changed and lv.index not in levels:
-                levels.append(lv.index)
-            self._levels_seen[lv.index] = state
+            if changed and lv not in levels:
+                levels.append(lv)
+        if before_round is not None:
+            for r in [r for r in self._levels_seen if r >= before_round]:
+                del self._levels_seen[r]
+            self._levels_seen[before_round] = states
         return sorted(set(levels), key=lambda lv: -b.levels[lv].elevation)
 
     def _plans_that_fit(self, scene: Scene, levels: list[int], rest: int

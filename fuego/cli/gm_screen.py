@@ -6,6 +6,7 @@ of a narrated event.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -111,7 +112,8 @@ class Screen:
     terminal's lines, so a round's screen can leave out what does not fit (None: no limit)."""
 
     def __init__(self, *, rich: bool | None = None, echo: Callable[[str], None] | None = None,
-                 width: int | None = None, height: int | None = None):
+                 width: int | None = None, height: int | None = None,
+                 size: Callable[[], os.terminal_size] | None = None):
         if rich is None:
             rich = isatty(sys.stdout)
         self.rich = rich
@@ -121,10 +123,19 @@ class Screen:
             from rich.console import Console
 
             self._console = Console(file=sys.stdout, highlight=False, soft_wrap=True)
-            if width is None:
+            if width is None and size is None:
                 width = self._console.size.width
-        self.width = width
-        self.height = height
+        self._width = width
+        self._height = height
+        self._size = size  # the terminal's size, read at each ask: a window resized mid-scene
+
+    @property
+    def width(self) -> int | None:
+        return self._size().columns if self._size is not None else self._width
+
+    @property
+    def height(self) -> int | None:
+        return self._size().lines if self._size is not None else self._height
 
     def wrap(self, text: str) -> list[str]:
         """``text`` in lines of at most ``width``, broken between words."""

@@ -199,9 +199,9 @@ def _gm_table(plain: bool, save_path: str, verbose: bool, header: list[str]) -> 
     from fuego.cli.gm_prompts import GMPrompts
     from fuego.cli.gm_screen import Screen
 
-    size = shutil.get_terminal_size() if isatty(sys.stdout) else None
-    screen = Screen(rich=False if plain else None, width=size.columns if size else None,
-                    height=size.lines if size else None)
+    # on a terminal its size is read at each screen, so a window resized mid-scene is used
+    screen = Screen(rich=False if plain else None,
+                    size=shutil.get_terminal_size if isatty(sys.stdout) else None)
     table = GMPrompts(screen, save_path, verbose=verbose)
     for line in header:
         screen.line(line, "bold")

@@ -24,7 +24,7 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
 from fuego.table.gm import GM_ACTOR, Shown
-from fuego.words import plural
+from fuego.words import plural, the
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -109,6 +109,13 @@ def _room(key: Any, building: Building | None) -> str:
     return str(key)
 
 
+def _spoken(key: Any, building: Building | None) -> str:
+    """A room as a sentence says it (``the Kitchen``, ``Goose Lane``: ``Room.spoken``)."""
+    if building is not None and key in building.rooms:
+        return building.rooms[key].spoken
+    return str(key)
+
+
 def fire_area(actor: Any, area: Any) -> Any:
     """The area a fire's actor name points at (``fire@ground:C2`` -> ``ground:C2``)."""
     if isinstance(actor, str) and actor.startswith("fire@"):
@@ -129,7 +136,7 @@ def _who(actor: Any) -> str:
     text = str(actor)
     if text.startswith("fire@"):
         return f"the fire in {text[5:]}"
-    return text
+    return "the GM" if text == GM_ACTOR else text
 
 
 def _roll(d: Mapping[str, object], *, outcome: bool = False) -> str:
@@ -200,7 +207,7 @@ def _gm_barrier(verb: str):
         if isinstance(barrier, str) and "|" in barrier:
             x, y = barrier.split("|", 1)
             return f"{verb} the barrier between {place(x, b)} and {place(y, b, near=x)}"
-        return f"{verb} {barrier or 'a barrier'}"
+        return f"{verb} {the(barrier) if barrier else 'a barrier'}"
     return text
 
 
@@ -319,7 +326,8 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     text = f"{title} begins: {_count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
     starts = d.get("starts") or {}
     named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
-    text += f"; heroes {listing(named)}" if heroes else "; no heroes"
+    text += (f"; {'hero' if len(heroes) == 1 else 'heroes'} {listing(named)}" if heroes
+             else "; no heroes")
     if d.get("seed") is not None:
         text += f" (seed {d['seed']})"
     return text
@@ -390,6 +398,15 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     return text
 
 
+#: Why a fire started, in words, where the cause's own word is the code's (``gm``).
+_FIRE_CAUSE: dict[str, str] = {
+    Cause.GM: "set by the GM",
+    Cause.SCRIPT: "set by the script",
+    Cause.CLOTHES: "from burning clothes",
+    Cause.DEBRIS: "from falling debris",
+}
+
+
 @_phrase(K.FIRE_STARTED)
 def _on_fire_started(e: Event, c: Context) -> str | None:
     d = cast(events.FireStarted, e.data)
@@ -411,7 +428,8 @@ def _on_fire_started(e: Event, c: Context) -> str | None:
     elif cause == Cause.MODULE and (d.get("why") or d.get("module")):
         extras.append(str(d.get("why") or d.get("module")))  # what set it, not "module"
     elif cause and (cause not in (Cause.ROUTE, Cause.LEAP, Cause.BURN_THROUGH) or not source):
-        extras.append(_words(cause))  # a leap or burn-through: the line before says how
+        # (a leap or burn-through: the line before says how)
+        extras.append(_FIRE_CAUSE.get(cause, _words(cause)))
     text = f"{place(e.area, b, near=src)} catches fire ({', '.join(extras)})"
     return text + (" along the fuel" if cause == Cause.ROUTE and not d.get("via") else "")
 
@@ -567,7 +585,7 @@ def _on_fire_out(e: Event, c: Context) -> str | None:
 def _on_flashover(e: Event, c: Context) -> str | None:
     d = cast(events.Flashover, e.data)
     b = c.building
-    return (f"Flashover! {_cap(_room(d.get('room'), b))} flashes over: "
+    return (f"Flashover! {_cap(_spoken(d.get('room'), b))} flashes over: "
             f"{plural(d.get('fires', 0), 'fire')} there "
             f"burn{'s' if d.get('fires', 0) == 1 else ''} hot")
 
@@ -616,8 +634,8 @@ def _on_barrier(e: Event, c: Context) -> str | None:
     if isinstance(barrier, str) and "|" in barrier:
         x, y = barrier.split("|", 1)
         text += f" between {place(x, b)} and {place(y, b, near=x)}"
-    elif barrier:
-        text += f" ({barrier}) by {place(e.area, b)}"
+    elif barrier:  # "the kitchen door (wooden door)", "Ruiz's door (wooden door)"
+        text = f"{_who(e.actor)} {verb} {the(str(barrier))} ({what}) by {place(e.area, b)}"
     return text
 
 
@@ -719,7 +737,7 @@ def _on_explosion(e: Event, c: Context) -> str | None:
     d = cast(events.Explosion, e.data)
     b = c.building
     caught = d.get("caught") or []
-    text = (f"The explosion (FD {d.get('fd')}) reaches {plural(len(d.get('areas') or []), 'area')}"
+    text = (f"the explosion (FD {d.get('fd')}) reaches {plural(len(d.get('areas') or []), 'area')}"
             f" around {place(e.area, b)}")
     if d.get("broken"):
         text += f", blowing open {plural(len(d['broken']), 'barrier')}"
@@ -895,7 +913,9 @@ def _on_module(e: Event, c: Context) -> str | None:
 def _labelled(e: Event, label: str) -> str:
     """``Label (actor): text`` for the kinds with free-form words (script, GM, modules)."""
     body = _generic(e)
-    who = f" ({e.actor})" if e.actor else ""
+    # "Script: Pip appears in hold:G2", not "Script (Pip): Pip appears ..."
+    named = e.actor and str(body).startswith(str(e.actor))
+    who = f" ({e.actor})" if e.actor and not named else ""
     return f"{label}{who}: {body}" if body else f"{label}{who}"
 
 

@@ -82,8 +82,14 @@ def _burned_lines(scene: Scene) -> list[str]:
             lit.setdefault(e.area, e.round)
     burnable = sum(1 for a in b.areas if a.fuel > 0 or a.burned_out)
     burned_out = sum(1 for a in b.areas if a.burned_out)
-    lines = [f"Areas burned: {len(lit)} of {burnable} that could burn "
-             f"({burned_out} burned out, {len(scene.fires)} still burning)"]
+    # the areas lit that neither burned out nor burn now were put out (smothered, the GM's
+    # blast, the rain): said, so that the three add up to the areas burned
+    burning = {b.areas[i].name for i in scene.fires}
+    put_out = sum(1 for name in lit if name not in burning
+                  and not ((i := b.find(name)) is not None and b.areas[i].burned_out))
+    parts = [f"{burned_out} burned out"] + ([f"{put_out} put out"] if put_out else []) \
+        + [f"{len(scene.fires)} still burning"]
+    lines = [f"Areas burned: {len(lit)} of {burnable} that could burn ({', '.join(parts)})"]
     flash_round = {e.data.get("room"): e.round for e in log if e.kind is EventKind.FLASHOVER}
     rooms_hit: dict[str, int] = {}
     first_lit: dict[str, int] = {}

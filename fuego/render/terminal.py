@@ -237,6 +237,12 @@ def hero_initial(scene: Scene | None, hero, ascii: bool = False) -> str:
     return str(n) if 1 <= n <= 9 else "?"
 
 
+def _room_name(b: Building, key: str) -> str:
+    """A room's name (its key when it has none, or the building has no such room)."""
+    room = b.rooms.get(key)
+    return (room.name or key) if room is not None else key
+
+
 def _packed(pieces: list[str], sep: str) -> list[str]:
     """``pieces`` joined by ``sep`` into rows that fit the legend's key under its indent, a
     piece never split."""
@@ -523,7 +529,9 @@ class _Drawing:
         line.append(self.symbols.get(room.key, "?"), style=STYLE["header"])
         count = plural(len(areas), 'area')
         line.append(f"  {room.name} ({room.key}): {count}, fuel {fuel}, {where}")
-        ways = [f"to {other}: {', '.join(sorted({w.describe() for w in bars}))}"
+        # the room beyond by its name, as the plans' rooms line says it ("to Cellar Stairs",
+        # not its key "cellarfoot", which only the scenario's file shows)
+        ways = [f"to {_room_name(b, other)}: {', '.join(sorted({w.describe() for w in bars}))}"
                 for other, bars in b.room_links(room.key)]
         return [line] + [Text("     " + row) for row in _packed(ways, "; ")]
 
