@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import small_tmpfs
+from helpers import failing_writes, small_tmpfs
 from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
 from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
@@ -738,22 +738,16 @@ def test_a_forecast_whose_temporary_folder_is_full_says_so_in_one_line(small_dis
 
 def test_a_worker_finding_the_disk_full_is_the_full_disk_error(tmp_path, monkeypatch):
     """The same where no tmpfs can be mounted: the workers (forked, so they carry the hook)
-    find the disk full as they write a unit's counts."""
-    import errno
+    find the disk full as they write a unit's counts, through fuego.files' one writer (the
+    hook is on it: a worker writing its counts any other way plays the forecast through)."""
     import tempfile
 
-    import fuego.forecast.pool as pool
     from fuego.errors import FuegoError
     from fuego.forecast.runner import forecast
     from fuego.scenario.model import load
 
-    def full(path, mode="r", *a, **k):
-        if "w" in mode:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return open(path, mode, *a, **k)
-
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(pool, "open", full, raising=False)
+    failing_writes(monkeypatch, after=0)
     with pytest.raises(FuegoError) as got:
         forecast(load(str(TAVERN)), runs=4, rounds=3, seed=1,
                  jobs=2, start_method="fork")

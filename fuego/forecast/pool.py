@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, Stopped
-from fuego.files import FULL, write_error
+from fuego.files import FULL, replacing, write_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -114,9 +114,9 @@ def _die_with_parent() -> None:
 
 
 def _play(unit: Unit) -> Unit:
-    """Play ``unit``; its counts go to its file in the forecast's directory (written aside and
-    renamed: the file is whole or absent), and the unit alone goes back on the executor's pipe
-    (the module docstring: a result that small is never half-sent)."""
+    """Play ``unit``; its counts go to its file in the forecast's directory (as every file is
+    written, :func:`fuego.files.replacing`: whole or absent), and the unit alone goes back on
+    the executor's pipe (the module docstring: a result that small is never half-sent)."""
     done = _WORKER["done"]
 
     def each() -> None:
@@ -124,10 +124,10 @@ def _play(unit: Unit) -> Unit:
             done.value += 1
 
     counts = play_unit(_WORKER["variants"], unit, each=each, guard=_GUARD)
-    path = counts_file(_WORKER["back"], unit)
-    with open(path + ".part", "wb") as fh:  # (between this forecast's processes: no input)
+    # (an OSError goes back as it is: _counts_folder names the folder, not this file; no
+    # fsync: the forecast reads the file back and removes it)
+    with replacing(counts_file(_WORKER["back"], unit), mode=0o600, durable=False) as fh:
         pickle.dump(counts, fh, pickle.HIGHEST_PROTOCOL)
-    os.replace(path + ".part", path)
     return unit
 
 
