@@ -351,6 +351,53 @@ def _mode(path: str) -> int:
         return 0o666 & ~mask
 
 
+# -- the temporary folder ---------------------------------------------------------------------
+#: The variables that name the temporary folder, in the order Python reads them.
+TEMPORARY = ("TMPDIR", "TEMP", "TMP")
+
+
+def temporary_folder(what: str, *, tip: str | None = None) -> str:
+    """The folder for ``what`` (a command's working files): the one TMPDIR names (or TEMP,
+    TMP: Python's order), or a FuegoError naming the variable and the folder when fuego cannot
+    write there; Python's :func:`tempfile.gettempdir` would quietly take /tmp or the current
+    folder instead, not the folder the GM set. With none set, the system's (Python's pick).
+    ``tip``: the caller's way round it, added to the error's tip."""
+    for name in TEMPORARY:
+        asked = os.environ.get(name)
+        if asked:
+            folder = os.path.abspath(asked)
+            _probe(folder, f"{name}={asked}", name, what, tip)
+            return folder
+    return tempfile.gettempdir()
+
+
+def working_error(exc: OSError, what: str, folder: str, *, tip: str | None = None,
+                  name: str = "TMPDIR") -> FuegoError:
+    """The one line for ``exc`` making or writing ``what`` (working files) in the temporary
+    folder ``folder`` (named by the variable ``name``); ``tip``: the caller's way round it."""
+    return write_error(exc, what, folder, full_tip=f"free some space there, set {name} to a "
+                       "folder with room" + (f", or {tip}" if tip else ""))
+
+
+def _probe(folder: str, where: str, name: str, what: str, tip: str | None) -> None:
+    """Whether a folder can be made in ``folder`` (made and removed: as root, ``os.access``
+    says yes to /proc), else the FuegoError for ``where`` (``TMPDIR=...``)."""
+    other = (f"set {name} to a folder you can write in, or unset it (the system's temporary "
+             "folder)" + (f"; or {tip}" if tip else ""))
+    goes = f"the {what} go in the folder {name} names"
+    if not os.path.isdir(folder):
+        if os.path.exists(folder):
+            raise FuegoError(f"is not a folder; {goes}", where=where, tip=other)
+        raise FuegoError(f"no such folder; {goes}", where=where, tip="create it, or " + other)
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".fuego-probe-", dir=folder))
+    except OSError as exc:
+        if exc.errno in FULL:
+            raise working_error(exc, what, folder, tip=tip, name=name) from None
+        raise FuegoError(f"fuego cannot write in this folder ({_reason(exc)}); {goes}",
+                         where=where, tip=other) from None
+
+
 # -- one writer -------------------------------------------------------------------------------
 class FileLock:
     """An operating-system lock (``flock``) on ``path``, a small file beside the one it guards:

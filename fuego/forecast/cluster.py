@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from fuego.errors import FuegoError
+from fuego.files import temporary_folder
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -161,15 +162,22 @@ def _local_cluster(n: int, interrupts: Interrupts) -> Any:
     """A local cluster of ``n`` single-threaded worker processes (a run is pure Python: the
     GIL lets one thread at a time play), which never get a terminal's Ctrl-C: the forecast
     stops them in order."""
+    import dask
     from distributed import LocalCluster
 
+    # its scratch space: Dask's setting, else the folder TMPDIR names (or an error; Dask would
+    # quietly take another one: docs/reliability.md)
+    scratch = (dask.config.get("temporary-directory", None)
+               or temporary_folder("local Dask cluster's working files", tip="use --jobs"))
     # the cluster's event-loop thread starts with SIGINT blocked, so the worker processes its
     # nannies start (restarted ones too) keep it blocked; a Ctrl-C meanwhile is acted on once
     # the cluster is there to be closed
     with interrupts.deferred(), _sigint_blocked():
         cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR,
-                               preload=[__name__])  # dask_setup
+                               preload=[__name__],  # dask_setup
+                               local_directory=scratch,
+                               scheduler_kwargs={"local_directory": scratch})
     try:
         interrupts.check()
         cluster.scale(n)
