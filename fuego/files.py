@@ -5,8 +5,9 @@ a folder) is refused from its ``stat`` before anything could block on it, the fi
 non-blocking, at most ``limit + 1`` bytes are read whatever its size claims (``/dev/zero`` says
 0), and text is decoded strictly (UTF-8; a lone surrogate is not UTF-8).
 
-Writing (:class:`Output`): a temporary file in the target's folder, flushed and fsynced, then
-renamed over the target, so a reader or a crash sees the old file or the new one, never half.
+Writing (:func:`replacing`, for every file written, and :class:`Output`, an output of a
+command): a temporary file in the target's folder, flushed and fsynced, then renamed over the
+target, so a reader or a crash sees the old file or the new one, never half.
 An input of the same command is never a target, an existing file only with ``--force`` (or
 when the command's documented default is to replace), and anything but a regular file is
 refused. A full disk or an unwritable place is one :class:`~fuego.errors.FuegoError` line; the
@@ -208,55 +209,25 @@ class Output:
             fh.write(raw)
 
     @contextlib.contextmanager
-    def _temporary(self) -> Iterator[tuple[IO[bytes], str]]:
-        """A temporary file beside the target and its path; on a clean exit it is flushed,
-        fsynced and given the output's permissions, on any failure removed."""
-        directory = os.path.dirname(os.path.abspath(self.path))
-        try:
-            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(self.path) + ".",
-                                       suffix=".tmp", dir=directory)
-        except OSError as exc:
-            raise self._error(exc) from None
-        with self._discarded_on_failure(tmp):
-            with os.fdopen(fd, "wb") as fh:
-                yield fh, tmp
-                fh.flush()
-                os.fsync(fh.fileno())
-            # mkstemp makes it private; an output is ordinary unless asked (a token: 0600)
-            os.chmod(tmp, _mode(self.path) if self.mode is None else self.mode)
-
-    @contextlib.contextmanager
-    def _discarded_on_failure(self, tmp: str) -> Iterator[None]:
-        """Remove the temporary file ``tmp`` on any failure; an OSError becomes the output's
-        one-line error."""
-        try:
-            yield
-        except OSError as exc:
-            discard(tmp)
-            raise self._error(exc) from None
-        except BaseException:
-            discard(tmp)
-            raise
-
-    @contextlib.contextmanager
     def open(self, before_replace: Callable[[], None] | None = None) -> Iterator[IO[bytes]]:
         """A binary file to write the output into; on a clean exit it is flushed, fsynced and
         renamed over the target (``before_replace`` runs just before the rename). On any
         failure the temporary file is removed and the target left as it was."""
-        with self._temporary() as (fh, tmp):
-            yield fh
-        with self._discarded_on_failure(tmp):
-            if before_replace is not None:
-                before_replace()
-            os.replace(tmp, self.path)
-            fsync_dir(os.path.dirname(os.path.abspath(self.path)))
+        try:
+            with replacing(self.path, mode=self.mode, before_replace=before_replace) as fh:
+                yield fh
+        except OSError as exc:
+            raise self._error(exc) from None
 
     def stage(self, data: str | bytes) -> str:
         """Write ``data`` to a temporary file beside the target (flushed, fsynced, with the
         output's permissions) and return its path; :class:`Outputs` renames it."""
         raw = data.encode("utf-8") if isinstance(data, str) else data
-        with self._temporary() as (fh, tmp):
-            fh.write(raw)
+        try:
+            with _aside(self.path, self.mode) as (fh, tmp):
+                fh.write(raw)
+        except OSError as exc:
+            raise self._error(exc) from None
         return tmp
 
     def _error(self, exc: OSError) -> FuegoError:
@@ -269,6 +240,50 @@ def write_error(exc: OSError, what: str, where: str, *,
     (:data:`FULL`) tips ``full_tip``, anything else to check the folder."""
     tip = full_tip if exc.errno in FULL else "check that its folder exists and is writable"
     return FuegoError(f"cannot write the {what}: {_reason(exc)}", where=where, tip=tip)
+
+
+@contextlib.contextmanager
+def replacing(path: str, *, mode: int | None = None, durable: bool = True,
+              before_replace: Callable[[], None] | None = None) -> Iterator[IO[bytes]]:
+    """The one way a file is written: a binary file to write into, which on a clean exit is
+    flushed, fsynced (unless ``durable=False``), given ``mode`` (default: the replaced file's,
+    else the umask's) and renamed over ``path`` (``before_replace`` runs just before the
+    rename); on any failure it is removed and ``path`` left as it was. No checks, and an
+    OSError is raised as it is: :class:`Output` makes it an output's one line; a command's own
+    working files (a forecast's counts) say where in their own words. ``durable=False`` is for
+    a working file read back and removed by the same command: a crash loses it anyway (an
+    fsync costs some 6 ms on a disk)."""
+    with _aside(path, mode, durable) as (fh, tmp):
+        yield fh
+    try:
+        if before_replace is not None:
+            before_replace()
+        os.replace(tmp, path)
+    except BaseException:
+        discard(tmp)
+        raise
+    if durable:
+        fsync_dir(os.path.dirname(os.path.abspath(path)))
+
+
+@contextlib.contextmanager
+def _aside(path: str, mode: int | None, durable: bool = True
+           ) -> Iterator[tuple[IO[bytes], str]]:
+    """A temporary file beside ``path`` and its path; on a clean exit it is flushed (fsynced
+    if ``durable``) and given ``mode`` (:func:`replacing`), on any failure removed."""
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh, tmp
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        # mkstemp makes it private; an output is ordinary unless asked (a token: 0600)
+        os.chmod(tmp, _mode(path) if mode is None else mode)
+    except BaseException:
+        discard(tmp)
+        raise
 
 
 class Outputs:
@@ -334,6 +349,53 @@ def _mode(path: str) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+# -- the temporary folder ---------------------------------------------------------------------
+#: The variables that name the temporary folder, in the order Python reads them.
+TEMPORARY = ("TMPDIR", "TEMP", "TMP")
+
+
+def temporary_folder(what: str, *, tip: str | None = None) -> str:
+    """The folder for ``what`` (a command's working files): the one TMPDIR names (or TEMP,
+    TMP: Python's order), or a FuegoError naming the variable and the folder when fuego cannot
+    write there; Python's :func:`tempfile.gettempdir` would quietly take /tmp or the current
+    folder instead, not the folder the GM set. With none set, the system's (Python's pick).
+    ``tip``: the caller's way round it, added to the error's tip."""
+    for name in TEMPORARY:
+        asked = os.environ.get(name)
+        if asked:
+            folder = os.path.abspath(asked)
+            _probe(folder, f"{name}={asked}", name, what, tip)
+            return folder
+    return tempfile.gettempdir()
+
+
+def working_error(exc: OSError, what: str, folder: str, *, tip: str | None = None,
+                  name: str = "TMPDIR") -> FuegoError:
+    """The one line for ``exc`` making or writing ``what`` (working files) in the temporary
+    folder ``folder`` (named by the variable ``name``); ``tip``: the caller's way round it."""
+    return write_error(exc, what, folder, full_tip=f"free some space there, set {name} to a "
+                       "folder with room" + (f", or {tip}" if tip else ""))
+
+
+def _probe(folder: str, where: str, name: str, what: str, tip: str | None) -> None:
+    """Whether a folder can be made in ``folder`` (made and removed: as root, ``os.access``
+    says yes to /proc), else the FuegoError for ``where`` (``TMPDIR=...``)."""
+    other = (f"set {name} to a folder you can write in, or unset it (the system's temporary "
+             "folder)" + (f"; or {tip}" if tip else ""))
+    goes = f"the {what} go in the folder {name} names"
+    if not os.path.isdir(folder):
+        if os.path.exists(folder):
+            raise FuegoError(f"is not a folder; {goes}", where=where, tip=other)
+        raise FuegoError(f"no such folder; {goes}", where=where, tip="create it, or " + other)
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".fuego-probe-", dir=folder))
+    except OSError as exc:
+        if exc.errno in FULL:
+            raise working_error(exc, what, folder, tip=tip, name=name) from None
+        raise FuegoError(f"fuego cannot write in this folder ({_reason(exc)}); {goes}",
+                         where=where, tip=other) from None
 
 
 # -- one writer -------------------------------------------------------------------------------

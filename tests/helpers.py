@@ -30,11 +30,13 @@ the fixtures in ``tests/conftest.py``.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import subprocess
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fuego.dice.roller import Roller
 from fuego.engine.heroes import Hero
@@ -256,3 +258,31 @@ def small_tmpfs(mnt: Path, size: str) -> Iterator[Path]:
         yield mnt
     finally:
         subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def failing_writes(monkeypatch: Any, after: int) -> None:
+    """Every file opened by ``os.fdopen`` (fuego.files writes through it) fails with ENOSPC
+    after ``after`` bytes: a disk that fills, where no tmpfs can be mounted (``monkeypatch``:
+    pytest's; worker processes forked after it carry it too)."""
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, fh):
+            self.fh, self.written = fh, 0
+
+        def write(self, data):
+            if self.written + len(data) > after:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            self.written += len(data)
+            return self.fh.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self.fh, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return self.fh.__exit__(*exc)
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Full(real(fd, *a, **k)))

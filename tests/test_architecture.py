@@ -606,7 +606,7 @@ WORDS_ALLOWED: dict[str, int] = {
     "scenario/spec.py": 5,  # pydantic's error types (2); the section reader's own kinds
     #                         (model, value) and a key name (3), split29's this session
     "web/server.py": 5,  # ASGI's scope and message types, HTTP's methods, any-address hosts
-    "forecast/cluster.py": 2,  # Dask's future states
+    "forecast/cluster.py": 4,  # Dask's future states (3) and the reason of a cancel
     # A command-line option's value, already one of click.Choice's words at the edge.
     "cli/export.py": 4,  # the output format (uvtt, foundry)
     "cli/forecast.py": 4,  # the report's format (pdf) and paper (letter)

@@ -299,3 +299,166 @@ def test_a_dask_worker_with_other_code_or_version_is_refused(cluster, theirs, sa
     # its own build again: the cluster plays, as one process does
     again = forecast(load(TAVERN), runs=4, rounds=2, executor=DaskCluster(c.scheduler_address))
     assert again.to_dict() == forecast(load(TAVERN), runs=4, rounds=2).to_dict()
+
+
+# -- what goes wrong under a forecast on a cluster: one line, never a hang nor a Ctrl-C ---------
+@pytest.mark.parametrize("address", ["foo://10.0.0.5:8786", "tcp://127.0.0.1:port",
+                                     "tls://127.0.0.1:1"])
+def test_an_address_dask_cannot_use_is_one_line(address):
+    """An unknown scheme, a port that is no number, tls:// without Dask's TLS settings: a
+    ValueError or TypeError traceback from inside Dask."""
+    pytest.importorskip("distributed")
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--dask", address])
+    assert r.exit_code == 2, r.output
+    [line] = r.output.strip().splitlines()
+    assert line.startswith(f"fuego: error: --dask {address!r}: Dask cannot use this address ("), line
+    assert "(tip: give the scheduler's address as `dask scheduler` prints it" in line
+
+
+@pytest.mark.slow
+def test_a_scheduler_with_no_worker_is_one_line(monkeypatch):
+    """It was a WorkerStartTimeoutError traceback, after a minute."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    import fuego.forecast.cluster as cluster
+
+    monkeypatch.setattr(cluster, "WORKERS_WAIT", 1.0)
+    with distributed.LocalCluster(n_workers=0, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as c:
+        r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--dask",
+                                     c.scheduler_address])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        f"fuego: error: the scheduler at {c.scheduler_address} has no worker (none came within "
+        "1 seconds) (tip: start them on the machines that will play: dask worker ADDRESS "
+        "--nthreads 1 (docs/maps-and-forecasts.md, Scaling out))"]
+
+
+def _kill_a_worker_once_runs_are_back(pid: int) -> Any:
+    """A forecast's progress that kills the worker process ``pid`` (SIGKILL: the
+    out-of-memory killer) once some runs are back, once."""
+    killed: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        if done and not killed:
+            killed.append(pid)
+            os.kill(pid, signal.SIGKILL)
+
+    return progress
+
+
+def _worker_pids(client: Any) -> list[int]:
+    return sorted(client.run(os.getpid).values())
+
+
+@pytest.mark.slow
+def test_the_last_worker_killed_is_an_error_not_a_ctrl_c():
+    """The worker that held the scenario died: Dask cancels every task that needs it (its
+    restarted worker has not got it). The forecast said "Interrupted (Ctrl-C)", status 130,
+    as if the GM had stopped it, and summed up the runs back."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c, \
+            distributed.Client(c) as client:
+        [pid] = _worker_pids(client)
+        with pytest.raises(FuegoError) as err:
+            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
+                     progress=_kill_a_worker_once_runs_are_back(pid),
+                     executor=DaskCluster(c.scheduler_address))
+    assert "the Dask cluster dropped this forecast's tasks" in err.value.message
+    assert "the workers that held its scenario stopped" in err.value.message
+    assert "run the forecast again" in (err.value.tip or "")
+
+
+@pytest.mark.slow
+def test_one_worker_killed_of_two_the_other_plays_its_runs_and_the_numbers_hold():
+    """Dask plays a dead worker's tasks again on the others (the scenario is on each): the
+    same numbers as one process, every run counted once."""
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    tavern = load(TAVERN)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c, \
+            distributed.Client(c) as client:
+        pid = _worker_pids(client)[0]
+        on_dask = forecast(tavern, runs=120, rounds=6, seed=5, chunk=4,
+                           progress=_kill_a_worker_once_runs_are_back(pid),
+                           executor=DaskCluster(c.scheduler_address))
+    assert on_dask.to_dict() == forecast(tavern, runs=120, rounds=6, seed=5).to_dict()
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_is_one_line_not_a_ctrl_c(tmp_path, monkeypatch):
+    """The scheduler killed (its machine gone) while the forecast runs: the client gives up
+    reconnecting and cancels every task. It said "Interrupted (Ctrl-C)", status 130, under
+    Dask's own ERROR log line."""
+    pytest.importorskip("distributed")
+    import fuego.forecast.cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_WAIT", 2.0)  # (the client's wait to reconnect)
+    file = tmp_path / "scheduler.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--port", "0", "--dashboard-address", ":0",
+                                  "--scheduler-file", str(file)], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        end = time.monotonic() + HANG
+        while not file.exists() or not file.read_text():
+            assert time.monotonic() < end, "the scheduler never started"
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                   address, "--nthreads", "1", "--no-nanny"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with pytest.raises(FuegoError) as err:
+            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
+                     progress=_kill_a_worker_once_runs_are_back(scheduler.pid),
+                     executor=DaskCluster(address))
+        assert err.value.message == (f"lost the scheduler at {address}: the connection to it "
+                                     "broke and did not come back within 2 seconds")
+        assert "check that the scheduler still runs" in (err.value.tip or "")
+    finally:
+        for proc in (scheduler, worker):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+            if proc is not None:
+                proc.wait(HANG)
+
+
+@pytest.mark.slow
+def test_a_local_cluster_on_a_full_disk_is_one_line(tmp_path):
+    """Its scratch space could not be made: "RuntimeError: Cluster failed to start: [Errno
+    28] No space left on device", a traceback (a tmpfs out of inodes: its probe passes, the
+    scheduler's folder does not)."""
+    pytest.importorskip("distributed")
+    from helpers import small_tmpfs
+
+    with small_tmpfs(tmp_path / "disk", "64k,nr_inodes=3") as disk:
+        (disk / "filler").write_bytes(b"")
+        r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                     "--dask", "local:1"], env={"TMPDIR": str(disk)})
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        f"fuego: error: {disk}: cannot write the local Dask cluster's working files: No space "
+        "left on device (tip: free some space there, set TMPDIR to a folder with room, or use "
+        "--jobs)"]
+
+
+def test_a_task_that_kills_its_workers_says_so():
+    """Dask gives up on a task after it killed workers ``allowed-failures`` times
+    (KilledWorker); the words say what that means, not Dask's repr. (In this process: a real
+    one needs a task that kills every worker that takes it, restarted ones too.)"""
+    distributed = pytest.importorskip("distributed")
+    from fuego.forecast.cluster import task_error
+
+    error = task_error(distributed.KilledWorker("fuego-forecast-x-0", None, 3))
+    assert error.message == ("a Dask task's worker died playing it, on one worker after "
+                             "another (out of memory, or killed)")
+    assert "their memory" in (error.tip or "")
+    assert task_error(ValueError("bad")).message == "a Dask task failed (ValueError: bad)"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import small_tmpfs
+from helpers import failing_writes, small_tmpfs
 from test_reliability import HANG, ROOT, SHOP, TAVERN, fuego
 from test_reliability import small_disk as small_disk  # noqa: F401 (a fixture)
 
@@ -738,28 +738,133 @@ def test_a_forecast_whose_temporary_folder_is_full_says_so_in_one_line(small_dis
 
 def test_a_worker_finding_the_disk_full_is_the_full_disk_error(tmp_path, monkeypatch):
     """The same where no tmpfs can be mounted: the workers (forked, so they carry the hook)
-    find the disk full as they write a unit's counts."""
-    import errno
-    import tempfile
-
-    import fuego.forecast.pool as pool
+    find the disk full as they write a unit's counts, through fuego.files' one writer (the
+    hook is on it: a worker writing its counts any other way plays the forecast through)."""
     from fuego.errors import FuegoError
     from fuego.forecast.runner import forecast
     from fuego.scenario.model import load
 
-    def full(path, mode="r", *a, **k):
-        if "w" in mode:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return open(path, mode, *a, **k)
-
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(pool, "open", full, raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    failing_writes(monkeypatch, after=0)
     with pytest.raises(FuegoError) as got:
         forecast(load(str(TAVERN)), runs=4, rounds=3, seed=1,
                  jobs=2, start_method="fork")
     assert got.value.where == str(tmp_path) and "No space left on device" in got.value.message
     assert "TMPDIR" in (got.value.tip or "")
     assert os.listdir(tmp_path) == []
+
+
+# -- the temporary folder the GM set: theirs or a one-line error, never another one quietly --
+def _not_a_writable_folder(tmp_path: Path, kind: str) -> str:
+    if kind == "missing":
+        return str(tmp_path / "no-such-folder")
+    if kind == "a file":
+        (tmp_path / "a-file").write_text("x")
+        return str(tmp_path / "a-file")
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("needs /proc, a folder no one can write in (root included)")
+    return "/proc"
+
+
+@pytest.mark.parametrize("kind, says", [("missing", "no such folder"),
+                                        ("a file", "is not a folder"),
+                                        ("unwritable", "fuego cannot write in this folder")])
+def test_a_forecast_on_workers_refuses_a_tmpdir_it_cannot_use_in_one_line(tmp_path, kind,
+                                                                          says):
+    """Python's tempfile quietly took /tmp instead of the folder TMPDIR names (one the GM set
+    because /tmp is small, say): the forecast played there. Now it is that folder or this."""
+    folder = _not_a_writable_folder(tmp_path, kind)
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "20", "--rounds", "3",
+                                 "--jobs", "2"], env={"TMPDIR": folder})
+    assert r.exit_code == 2, r.output
+    [line] = r.output.strip().splitlines()
+    assert line.startswith(f"fuego: error: TMPDIR={folder}: {says}"), line
+    assert "; the forecast's working files go in the folder TMPDIR names (tip: " in line
+    assert line.endswith("; or use --jobs 1, which writes none)"), line
+    # one job writes no working file: TMPDIR is no matter to it
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--jobs", "1"], env={"TMPDIR": folder})
+    assert r.exit_code == 0, r.output
+
+
+def test_a_forecast_keeps_its_working_files_in_the_folder_tmpdir_names(tmp_path, monkeypatch):
+    """Where Python has settled on another folder (``tempfile.tempdir``: its first answer is
+    kept for the process), the forecast still uses the GM's: the folder of counts a killed
+    forecast left there goes, and the one in the other folder stays."""
+    import tempfile
+
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    for folder in (mine, other):
+        (folder / f"fuego-forecast-{gone}-left").mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(other))
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "4", "--rounds", "2",
+                                 "--jobs", "2"], env={"TMPDIR": str(mine)})
+    assert r.exit_code == 0, r.output
+    assert os.listdir(mine) == []  # the stale folder swept, its own removed
+    assert os.listdir(other) == [f"fuego-forecast-{gone}-left"]
+
+
+def test_a_tmpdir_with_no_room_for_a_folder_is_the_one_line_of_a_full_disk(tmp_path):
+    """The first thing made in it (fuego's look at the folder) finds it full: a tmpfs out of
+    inodes, where no new file or folder fits (ENOSPC), is the full disk's line, as when the
+    counts find it full."""
+    with small_tmpfs(tmp_path / "disk", "64k,nr_inodes=2") as disk:  # (its root and one file)
+        (disk / "filler").write_bytes(b"")
+        r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "20", "--rounds", "3",
+                                     "--jobs", "2"], env={"TMPDIR": str(disk)})
+        assert r.exit_code == 2, r.output
+        assert r.output.strip().splitlines() == [
+            f"fuego: error: {disk}: cannot write the forecast's working files: No space left on "
+            "device (tip: free some space there, set TMPDIR to a folder with room, or use "
+            "--jobs 1, which writes none)"]
+        assert os.listdir(disk) == ["filler"]
+
+
+def test_play_writes_nothing_in_the_temporary_folder_so_a_bad_tmpdir_is_no_matter(tmp_path,
+                                                                                 monkeypatch):
+    """``fuego play`` saves beside the save (its temporary file, .bak and .lock), never in
+    the temporary folder: a TMPDIR that names no folder changes nothing for it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shop.yaml").write_text(SHOP, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["play", "shop.yaml", "--seed", "3", "--session", "s.json",
+                                 "--plain"], input="\nsave\nquit\n",
+                           env={"TMPDIR": str(tmp_path / "no-such-folder")})
+    assert r.exit_code == 0, r.output
+    assert "Traceback" not in r.output
+    assert {"s.json", "shop.yaml"} <= set(os.listdir(tmp_path))
+    assert not (tmp_path / "no-such-folder").exists()
+
+
+def test_a_local_dask_cluster_refuses_a_tmpdir_it_cannot_use_in_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    folder = str(tmp_path / "no-such-folder")
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "4", "--rounds", "2",
+                                 "--dask", "local:1"], env={"TMPDIR": folder})
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        f"fuego: error: TMPDIR={folder}: no such folder; the local Dask cluster's working "
+        "files go in the folder TMPDIR names (tip: create it, or set TMPDIR to a folder you can "
+        "write in, or unset it (the system's temporary folder); or use --jobs)"]
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_keeps_its_scratch_space_in_the_folder_tmpdir_names(tmp_path,
+                                                                                 monkeypatch):
+    """Its scheduler, in this process, took Python's settled folder (``tempfile.tempdir``)."""
+    pytest.importorskip("distributed")
+    import tempfile
+
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    mine.mkdir()
+    other.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(other))
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--dask", "local:1"], env={"TMPDIR": str(mine)})
+    assert r.exit_code == 0, r.output
+    assert (mine / "dask-scratch-space").is_dir()
+    assert os.listdir(other) == []
 
 
 def test_outputs_all_or_nothing_in_process(tmp_path, monkeypatch):

@@ -17,6 +17,7 @@ import errno
 import json
 import os
 import resource
+import stat
 import subprocess
 import sys
 import textwrap
@@ -25,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import small_tmpfs
+from helpers import failing_writes, small_tmpfs
 
 from fuego.cli import cli
 from fuego.errors import FuegoError, LimitError
@@ -303,33 +304,6 @@ def test_an_unwritable_output_is_one_line(tmp_path, command, target):
     assert r.exit_code == 2 and len(lines) == 1 and target in lines[0], r.output
 
 
-def _failing_writes(monkeypatch, after: int) -> None:
-    """Every file opened by ``os.fdopen`` (fuego.files writes through it) fails with ENOSPC
-    after ``after`` bytes."""
-    real = os.fdopen
-
-    class Full:
-        def __init__(self, fh):
-            self.fh, self.written = fh, 0
-
-        def write(self, data):
-            if self.written + len(data) > after:
-                raise OSError(errno.ENOSPC, "No space left on device")
-            self.written += len(data)
-            return self.fh.write(data)
-
-        def __getattr__(self, name):
-            return getattr(self.fh, name)
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return self.fh.__exit__(*exc)
-
-    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Full(real(fd, *a, **k)))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["svg", "png", "pdf"])
 def test_a_map_over_an_old_map_on_a_full_disk_keeps_the_old_map(tmp_path, monkeypatch, fmt):
@@ -337,7 +311,7 @@ def test_a_map_over_an_old_map_on_a_full_disk_keeps_the_old_map(tmp_path, monkey
     out = tmp_path / f"m.{fmt}"
     assert invoke("map", TAVERN, "--out", out).exit_code == 0
     before = out.read_bytes()
-    _failing_writes(monkeypatch, after=len(before) // 3)
+    failing_writes(monkeypatch, after=len(before) // 3)
     r = invoke("map", TAVERN, "--out", out, "--force", "--round", "3", "--seed", "2")
     assert r.exit_code == 2 and "No space left on device" in r.output, r.output
     assert len(error_lines(r.output)) == 1
@@ -416,6 +390,29 @@ def test_output_refuses_what_is_not_a_regular_file(tmp_path):
                           (tmp_path, "is a directory")):
         with pytest.raises(FuegoError, match=words):
             Output(target, what="map", force=True).check()
+
+@pytest.mark.parametrize("durable", [True, False])
+def test_the_one_writer_leaves_the_old_file_whole_and_raises_the_os_error(tmp_path,
+                                                                       monkeypatch, durable):
+    """fuego.files.replacing, which every written file goes through (a forecast's counts
+    too): a disk full half-way leaves the old file and no temporary file, and the OSError is
+    the caller's to word (the forecast names its folder)."""
+    from fuego.files import replacing
+
+    path = tmp_path / "counts"
+    path.write_bytes(b"old")
+    failing_writes(monkeypatch, after=2)
+    with pytest.raises(OSError) as got, replacing(str(path), mode=0o600, durable=durable) as fh:
+        fh.write(b"ne")
+        fh.write(b"w!")
+    assert got.value.errno == errno.ENOSPC
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["counts"]
+    monkeypatch.undo()
+    with replacing(str(path), mode=0o600, durable=durable) as fh:
+        fh.write(b"new")
+    assert path.read_bytes() == b"new" and os.listdir(tmp_path) == ["counts"]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
 
 
 # -- names are text ---------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from fuego.errors import FuegoError
+from fuego.files import temporary_folder, working_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -49,11 +50,22 @@ STOP_WAIT = 2.0
 QUIET_WAIT = 30.0
 #: How long the workers may take to receive the scenario (a Ctrl-C waits for it).
 SEND_WAIT = 60.0
+#: How long the client may take to reach the scheduler, and to reach it again once lost.
+CONNECT_WAIT = 10.0
+#: How long a scheduler with no worker is given for one to join.
+WORKERS_WAIT = 60.0
+#: How long a finished task's counts may take to come from its worker (a few KB; a worker
+#: gone meanwhile has them played again elsewhere): a bound, so no wait is for ever.
+RESULT_WAIT = 60.0
 #: The most runs in one task: a second or so of a worker's time (progress comes per task).
 TASK_RUNS = 20
 #: How often a task asks the scheduler whether to stop (between runs; a round trip each).
 STOP_POLL = 0.25
 TIP = "pip install 'fuego[dask]' (Dask distributed), or use --jobs"
+#: What a local cluster keeps in the temporary folder (the errors' words).
+SCRATCH = "local Dask cluster's working files"
+#: The tip when the cluster went wrong under the forecast.
+AGAIN = "check the workers (their logs, their memory), then run the forecast again; or use --jobs"
 
 
 def parse_address(text: str) -> tuple[str | None, int | None]:
@@ -161,31 +173,59 @@ def _local_cluster(n: int, interrupts: Interrupts) -> Any:
     """A local cluster of ``n`` single-threaded worker processes (a run is pure Python: the
     GIL lets one thread at a time play), which never get a terminal's Ctrl-C: the forecast
     stops them in order."""
+    import dask
     from distributed import LocalCluster
 
+    # its scratch space: Dask's setting, else the folder TMPDIR names (or an error; Dask would
+    # quietly take another one: docs/reliability.md)
+    scratch = (dask.config.get("temporary-directory", None)
+               or temporary_folder(SCRATCH, tip="use --jobs"))
     # the cluster's event-loop thread starts with SIGINT blocked, so the worker processes its
     # nannies start (restarted ones too) keep it blocked; a Ctrl-C meanwhile is acted on once
     # the cluster is there to be closed
-    with interrupts.deferred(), _sigint_blocked():
+    with interrupts.deferred(), _sigint_blocked(), _start_errors(scratch):
         cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR,
-                               preload=[__name__])  # dask_setup
+                               # (its logs too: a worker that cannot start is the one line
+                               # below once the wait is over)
+                               dashboard_address=":0", silence_logs=logging.CRITICAL,
+                               preload=[__name__],  # dask_setup
+                               local_directory=scratch,
+                               scheduler_kwargs={"local_directory": scratch})
     try:
         interrupts.check()
         cluster.scale(n)
         cluster.wait_for_workers(n, timeout=120)
+    except TimeoutError:
+        cluster.close()
+        raise FuegoError(f"the local Dask cluster's {n} worker{'s' if n != 1 else ''} did not "
+                         "start within 120 seconds", tip="use --jobs") from None
     except BaseException:
         cluster.close()
         raise
     return cluster
 
 
+@contextlib.contextmanager
+def _start_errors(scratch: str) -> Iterator[None]:
+    """A local cluster that fails to start is one line: Dask wraps the cause in a
+    RuntimeError (a full disk under its scratch space, say)."""
+    try:
+        yield
+    except RuntimeError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, OSError):
+            raise working_error(cause, SCRATCH, scratch, tip="use --jobs") from None
+        raise FuegoError(f"the local Dask cluster did not start ({exc})",
+                         tip="use --jobs") from exc
+
+
 class _Pending:
     """The tasks not yet back (future -> unit), and their counts added as they come."""
 
-    def __init__(self, futures: dict, totals: list[Counts], arrived: Any) -> None:
+    def __init__(self, futures: dict, totals: list[Counts], arrived: Any, where: str) -> None:
         self.futures = futures
         self.totals = totals
+        self.where = where  # the cluster, for the errors: "the scheduler at tcp://..."
         # the futures as they finish (the client's thread queues them): asking is free,
         # where waiting on all of them each tick would keep this process busy
         self.arrived = arrived
@@ -202,13 +242,49 @@ class _Pending:
             if unit is None:
                 continue
             if future.status == "error":
-                exc = future.exception()
-                raise FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
-                                 tip="try --jobs, to see the error in this process")
+                raise task_error(future.exception())
+            if future.status == "cancelled":  # (not by this forecast: it cancels after this)
+                raise self._dropped(future)
             if future.status == "finished":
-                counts = future.result()
+                try:
+                    counts = future.result(timeout=RESULT_WAIT)
+                except TimeoutError:
+                    raise FuegoError(f"a Dask worker of {self.where} did not send back the "
+                                     f"runs it played within {RESULT_WAIT:.0f} seconds",
+                                     tip=AGAIN) from None
                 self.totals[unit.variant].add(counts)
                 self.done += counts.runs
+
+    def _dropped(self, future: Any) -> FuegoError:
+        """The error for a task the cluster cancelled: the scheduler lost (the client gives
+        up after CONNECT_WAIT seconds to reconnect), or the data it needs (the scenario, once
+        every worker that held it is gone), or another client's cancel. Its counts would be
+        missing from the totals: never a forecast cut short as by Ctrl-C."""
+        try:
+            future.result(timeout=1)
+            reason = "unknown"
+        except Exception as exc:  # noqa: BLE001 - a cancelled future raises its reason
+            reason = str(getattr(exc, "reason", "") or "unknown")
+        if reason == "scheduler-connection-lost":
+            return FuegoError(f"lost {self.where}: the connection to it broke and did not come "
+                              f"back within {CONNECT_WAIT:.0f} seconds",
+                              tip="check that the scheduler still runs and the network to it, "
+                                  "then run the forecast again; or use --jobs")
+        return FuegoError(f"the Dask cluster dropped this forecast's tasks ({reason}): the "
+                          "workers that held its scenario stopped (out of memory, or killed), "
+                          "or another client cancelled them", tip=AGAIN)
+
+
+def task_error(exc: BaseException | None) -> FuegoError:
+    """The error for a task that failed: a worker that died playing it, on as many workers
+    as Dask allows (:class:`distributed.KilledWorker`), or the task's own exception."""
+    from distributed import KilledWorker
+
+    if isinstance(exc, KilledWorker):
+        return FuegoError("a Dask task's worker died playing it, on one worker after another "
+                          "(out of memory, or killed)", tip=AGAIN)
+    return FuegoError(f"a Dask task failed ({type(exc).__name__}: {exc})",
+                      tip="try --jobs, to see the error in this process")
 
 
 class DaskCluster:
@@ -218,6 +294,7 @@ class DaskCluster:
         self.address, self.workers = parse_address(address)
         self.tick = tick
         self.label = "dask"
+        self.where = "a local cluster" if self.address is None else f"the scheduler at {address}"
 
     def unit_runs(self, runs: int) -> int:
         return chunk_size(runs, self.workers or 8, TASK_RUNS)
@@ -229,38 +306,56 @@ class DaskCluster:
         except ImportError as exc:
             raise FuegoError("--dask needs Dask distributed, which is not installed",
                              tip=TIP) from exc
-        quiet = logging.getLogger("distributed")
-        level = quiet.level
-        quiet.setLevel(logging.ERROR)  # its warnings are for a cluster's admin, not the GM
+        # its warnings and errors are for a cluster's admin, not the GM: what goes wrong for
+        # the forecast (a lost scheduler, a failed task) is fuego's own one line (Dask's
+        # configuration gives the client's logger a level of its own)
+        quiet = [logging.getLogger(name) for name in ("distributed", "distributed.client")]
+        levels = [logger.level for logger in quiet]
+        for logger in quiet:
+            logger.setLevel(logging.CRITICAL)
         cluster = None
         try:
             if self.address is None:
                 cluster = _local_cluster(self.workers or os.cpu_count() or 1, interrupts)
-                where = "a local cluster"
-            else:
-                where = f"the scheduler at {self.address}"
             try:
-                client = Client(cluster if cluster is not None else self.address, timeout=10)
+                client = Client(cluster if cluster is not None else self.address,
+                                timeout=CONNECT_WAIT)
             except (OSError, TimeoutError) as exc:
-                raise FuegoError(f"cannot reach {where} ({exc})",
+                raise FuegoError(f"cannot reach {self.where} ({exc})",
                                  tip="start it with `dask scheduler` and give the address it "
                                      "prints (docs/maps-and-forecasts.md, Scaling out)") from exc
+            except (ValueError, TypeError) as exc:
+                # an address Dask cannot use (a scheme it does not know, a port not a number,
+                # tls:// without its settings): the other arguments are fixed
+                raise FuegoError(f"--dask {self.address!r}: Dask cannot use this address "
+                                 f"({exc})", tip="give the scheduler's address as `dask "
+                                 "scheduler` prints it (tcp://HOST:8786); tls:// needs Dask's "
+                                 "TLS settings") from exc
             try:
                 yield client
             finally:
                 # closing after a Ctrl-C, the scheduler logs the client's cancelled tasks as
                 # CRITICAL with a traceback: noise, as every task is accounted for by then
-                quiet.setLevel(logging.CRITICAL + 1)
+                for logger in quiet:
+                    logger.setLevel(logging.CRITICAL + 1)
                 client.close()
         finally:
             if cluster is not None:
                 cluster.close()
-            quiet.setLevel(level)
+            for logger, level in zip(quiet, levels):
+                logger.setLevel(level)
 
     def _check_workers(self, client: Any) -> int:
         """The workers' count, once each has shown it runs this fuego: its version and its
         code (:func:`fuego_build`)."""
-        client.wait_for_workers(1, timeout=60)
+        try:
+            client.wait_for_workers(1, timeout=WORKERS_WAIT)
+        except TimeoutError:
+            raise FuegoError(f"{self.where} has no worker (none came within "
+                             f"{WORKERS_WAIT:.0f} seconds)",
+                             tip="start them on the machines that will play: dask worker "
+                                 "ADDRESS --nthreads 1 (docs/maps-and-forecasts.md, Scaling "
+                                 "out)") from None
         try:
             builds = client.run(fuego_build)
         except Exception as exc:  # noqa: BLE001 - a worker without fuego fails its own way
@@ -309,7 +404,7 @@ class DaskCluster:
             stop = Event(f"fuego-stop-{token}", client=client)
             shared = self._send(client, variants, interrupts)
             futures: dict = {}
-            pending = _Pending(futures, totals, as_completed())
+            pending = _Pending(futures, totals, as_completed(), self.where)
             collect = pending.collect
 
             try:

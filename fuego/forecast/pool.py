@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fuego.errors import FuegoError, Stopped
-from fuego.files import FULL, write_error
+from fuego.files import FULL, replacing, temporary_folder, working_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
@@ -114,9 +114,9 @@ def _die_with_parent() -> None:
 
 
 def _play(unit: Unit) -> Unit:
-    """Play ``unit``; its counts go to its file in the forecast's directory (written aside and
-    renamed: the file is whole or absent), and the unit alone goes back on the executor's pipe
-    (the module docstring: a result that small is never half-sent)."""
+    """Play ``unit``; its counts go to its file in the forecast's directory (as every file is
+    written, :func:`fuego.files.replacing`: whole or absent), and the unit alone goes back on
+    the executor's pipe (the module docstring: a result that small is never half-sent)."""
     done = _WORKER["done"]
 
     def each() -> None:
@@ -124,10 +124,10 @@ def _play(unit: Unit) -> Unit:
             done.value += 1
 
     counts = play_unit(_WORKER["variants"], unit, each=each, guard=_GUARD)
-    path = counts_file(_WORKER["back"], unit)
-    with open(path + ".part", "wb") as fh:  # (between this forecast's processes: no input)
+    # (an OSError goes back as it is: _counts_folder names the folder, not this file; no
+    # fsync: the forecast reads the file back and removes it)
+    with replacing(counts_file(_WORKER["back"], unit), mode=0o600, durable=False) as fh:
         pickle.dump(counts, fh, pickle.HIGHEST_PROTOCOL)
-    os.replace(path + ".part", path)
     return unit
 
 
@@ -159,8 +159,10 @@ class ProcessPool:
         from concurrent.futures.process import BrokenProcessPool
 
         blob = _pickled(variants)
-        _sweep()
-        with counted_interrupts() as interrupts, _counts_folder() as folder:
+        # the folder TMPDIR names, or an error: never another one, quietly (docs/reliability.md)
+        where = temporary_folder(WORKING, tip=WITHOUT)
+        _sweep(where)
+        with counted_interrupts() as interrupts, _counts_folder(where) as folder:
             ctx = multiprocessing.get_context(self._start_method())
             done = ctx.Value("q", 0)
             back = _Returns(units, totals, progress, done, folder)
@@ -211,31 +213,30 @@ class ProcessPool:
 
 #: The start of the name of a forecast's directory of counts (then its process id).
 _FOLDER = "fuego-forecast-"
+#: What the forecast keeps in the temporary folder, and how to do without (the errors' words).
+WORKING = "forecast's working files"
+WITHOUT = "use --jobs 1, which writes none"
 
 
 @contextlib.contextmanager
-def _counts_folder() -> Iterator[str]:
-    """The forecast's directory of counts (module docstring), in the temporary folder, removed
-    after; a full disk there, making it or writing a unit's counts into it (the worker's
-    error comes back here), is the one line of a full disk naming that folder."""
-    where = tempfile.gettempdir()
+def _counts_folder(where: str) -> Iterator[str]:
+    """The forecast's directory of counts (module docstring), in the temporary folder
+    ``where``, removed after; a full disk there, making it or writing a unit's counts into it
+    (the worker's error comes back here), is the one line of a full disk naming that folder."""
     try:
-        with tempfile.TemporaryDirectory(prefix=f"{_FOLDER}{os.getpid()}-", dir=where) as folder:
-            yield folder
+        with tempfile.TemporaryDirectory(prefix=f"{_FOLDER}{os.getpid()}-", dir=where,
+                                         ignore_cleanup_errors=True) as folder:
+            yield folder  # (one it could not remove goes with the next forecast: _sweep)
     except OSError as exc:
-        if exc.errno not in FULL:
-            raise
-        raise write_error(exc, "forecast's working files", where,
-                          full_tip="free some space there, set TMPDIR to a folder with room, "
-                                   "or use --jobs 1, which writes none") from None
+        raise working_error(exc, WORKING, where, tip=WITHOUT) from None
 
 
-def _sweep() -> None:
+def _sweep(where: str) -> None:
     """Remove the directories of counts of forecasts that were killed outright: those whose
     process is gone (at most a unit's counts or two were in them)."""
     import shutil
 
-    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+    with contextlib.suppress(OSError), os.scandir(where) as entries:
         for entry in entries:
             pid = entry.name[len(_FOLDER):].partition("-")[0]
             if (entry.name.startswith(_FOLDER) and pid.isdigit()
