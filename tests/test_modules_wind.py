@@ -222,6 +222,28 @@ def test_the_scripts_wind_words_map_onto_asl_forces():
         w.set_wind(s, direction="up")
 
 
+def test_the_wind_is_worded_by_the_scenarios_word_and_the_modules_force_alike():
+    # (the village's storm set the wind to moderate, and both screens said "mild breeze")
+    from fuego.render.players import say
+    from fuego.rules.charts import Wind as CoreWind
+    from fuego.scenario.script.effects import set_wind
+
+    s = scene_with(field(["bbb"]), {"wind": {"force": "heavy-winds", "direction": "W"}},
+                   wind=CoreWind.STRONG, faces=[1, 1, 6])  # change check 1+1, dr 6: force -1
+    w = module_of(s, W.Wind)
+    set_wind(s, "moderate", None, "the storm breaks")  # the script's effect, settings first
+    e = [e for e in s.log if e.kind is EventKind.WIND][-1]
+    assert e.data["text"] == "The wind: moderate (mild breeze) from the W"
+    assert say(e, s.building) == "The wind: moderate (mild breeze) from the W"
+    set_wind(s, "strong", None, "the wind rises")
+    w.round_start(s)  # the module's own roll: the scenario's word ("strong") is left behind
+    e = [e for e in s.log if e.kind is EventKind.WIND][-1]
+    assert e.data["text"] == ("The wind changes (1+1, dr 6): strong (heavy winds) from the W -> "
+                              "mild breeze from the W")
+    assert say(e, s.building) == "The wind: mild breeze from the W"
+    assert W.wind_words("none", "calm") is None and W.wind_words(None, "light") == "light"
+
+
 def test_bad_force_names_its_key():
     with pytest.raises(FuegoError) as exc:
         W.Wind({"force": "gale"})

@@ -281,6 +281,51 @@ def test_once_false_is_every_and_once_is_the_default():
     assert said(s) == ["a", "b", "a"]
 
 
+def test_unless_bars_a_cue_once_it_has_happened_and_the_bar_is_saved():
+    cues = [{"name": "afloat", "when": {"last-fire-out": True},
+             "unless": {"fire-in-room": "hall"}, "do": {"say": "she floats"}},
+            {"name": "wrecked", "when": {"all": [{"last-fire-out": True},
+                                                 {"fire-in-room": "hall"}]},
+             "do": {"say": "she sinks"}},
+            {"name": "kept", "every": True, "when": {"fire-in-room": "kitchen"},
+             "unless": {"fire-in-room": "hall"}, "do": {"say": "kitchen"}}]
+    s = scripted(cues)
+    s.start_fire(area(s, "ground:A1"), 2, Cause.GM)
+    s.script.check(s, When.PHASE)
+    s.start_fire(area(s, "ground:E1"), 2, Cause.GM)
+    s.script.check(s, When.PHASE)
+    state = json.loads(json.dumps(s.script.state()))
+    fresh = world()
+    fresh.log = EventLog(s.log)
+    fresh.script = build_script(cues, fresh)
+    fresh.script.load_state(state, fresh)
+    for scene in (s, fresh):  # (the bar survives a save)
+        scene.start_fire(area(scene, "ground:B1"), 2, Cause.GM)  # the kitchen again: barred
+        for f in list(scene.fires.values()):
+            scene.extinguish(f, "test", burned_out=False)
+        scene.script.check(scene, When.END)
+    assert said(s) == ["kitchen", "she sinks"]
+    assert said(fresh) == ["kitchen", "she sinks"]
+
+    calm = scripted(cues)  # the hall never burned: the unless never happened
+    f = calm.start_fire(area(calm, "ground:A1"), 2, Cause.GM)
+    calm.script.check(calm, When.PHASE)
+    calm.extinguish(f, "test", burned_out=False)
+    calm.script.check(calm, When.END)
+    assert said(calm) == ["kitchen", "she floats"]
+
+
+def test_unless_is_checked_like_when_and_gives_say_no_context():
+    found = problems([
+        {"when": {"round": 1}, "unless": {"fire-reaches": "ground:Z9"}, "do": {"say": "x"}},
+        {"when": {"round": 1}, "unless": {"hero-enters": "hall"}, "do": {"say": "{hero}"}},
+    ])
+    text = "\n".join(found)
+    assert "script[0].unless.fire-reaches: no area 'ground:Z9'" in text
+    assert "script[1].do.say: the trigger gives no {hero}" in text
+    assert len(found) == 2
+
+
 def test_cues_fire_in_file_order_and_one_cue_sets_off_the_next_in_the_same_check():
     s = scripted([
         {"name": "second", "when": {"fire-reaches": "ground:E1"}, "do": {"say": "second"}},
@@ -879,8 +924,8 @@ def _every_cue_asked(self) -> None:
     cue that may happen by the kinds present, worked out afresh at each pass."""
     from fuego.scenario.script.triggers import kinds_of
 
-    self._kinds = kinds_of([cue.trigger for cue in self.cues])
-    self._wants = [(cue, cue.trigger.kinds if cue.trigger.needs_events else None)
+    self._kinds = kinds_of([t for cue in self.cues for t in cue.triggers])
+    self._wants = [(cue, kinds_of(cue.triggers) if cue.needs_events else None)
                    for cue in self.cues]
     self._eventless = [cue for cue, wants in self._wants if wants is None]
     self._asked = _Forgets()

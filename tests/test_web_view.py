@@ -214,7 +214,16 @@ def test_with_every_hero_down_the_page_says_no_hero_can_see_not_no_fire(tavern_p
         assert view["blind"] == "no hero is conscious to see"
         assert view["fires"] == 0 and not [f for lv in view["levels"] for f in lv["fires"]]
         check_view(scene, view)
-        assert players_view(scene, hero=scene.heroes[0])["blind"] is None  # (their own page)
+        # a hero's own page says that hero is down (it said "no fire in sight" at the top)
+        mine = players_view(scene, hero=scene.heroes[0])
+        assert mine["blind"] == f"{scene.heroes[0].name} is knocked out and sees nothing"
+        assert mine["hero"]["sees"] == "nothing: knocked out"
+        scene.heroes[0].status = Status.DEAD
+        mine = players_view(scene, hero=scene.heroes[0])
+        assert mine["blind"] == f"{scene.heroes[0].name} is dead and sees nothing"
+        assert mine["hero"]["sees"] == "nothing: dead"
+        assert players_view(scene, hero=scene.heroes[1])["blind"] == (
+            f"{scene.heroes[1].name} is knocked out and sees nothing")
         for hero in scene.heroes:  # the GM's characters are not the players' eyes
             hero.npc = True
         assert players_view(scene)["blind"] == "no hero of yours in the scene"
@@ -807,7 +816,9 @@ def test_a_heros_own_page_shows_what_that_hero_sees():
                                                                         "ground"))
     isabela.status = __import__("fuego.engine.heroes", fromlist=["Status"]).Status.KNOCKED_OUT
     out = players_view(scene, hero=isabela)
-    assert out["hero"]["sees"].startswith("nothing") and out["fires"] == 0
+    assert out["hero"]["sees"] == "nothing: knocked out" and out["fires"] == 0
+    assert out["blind"] == "Isabela Soldano is knocked out and sees nothing"
+    assert players_view(scene, hero=bjorn)["blind"] is None  # (Bjorn is on his feet)
 
 
 def test_tokens_sit_side_by_side_inside_their_area_clear_of_the_fires_number():

@@ -266,13 +266,21 @@ def _spot_lost(scene: Scene, hero: Hero, area: int) -> bool:
     return False
 
 
+#: Why a hero sees nothing at all, by the hero's status (the others can look).
+BLINDED = {Status.KNOCKED_OUT: Unseen.KNOCKED_OUT, Status.DEAD: Unseen.DEAD}
+
+
+def blinded(hero: Hero) -> Unseen | None:
+    """Why ``hero`` sees nothing at all (knocked out, dead), or None while they can look."""
+    return BLINDED.get(hero.status)
+
+
 def look(scene: Scene, hero: Hero, area: int, roofs: set[int] | None = None) -> Look:
     """How well ``hero`` sees ``area`` now, and why not (spotted fires aside); ``roofs``: the
     flashed-over roofs (:func:`_roofs`) where the caller looks at many areas."""
-    if hero.status is Status.KNOCKED_OUT:
-        return Look(Seen.NOT, Unseen.KNOCKED_OUT)
-    if hero.status is Status.DEAD:
-        return Look(Seen.NOT, Unseen.DEAD)
+    down = blinded(hero)
+    if down is not None:
+        return Look(Seen.NOT, down)
     b = scene.building
     got = through(scene, b.paths.line(hero.area, area))
     other_level = b.areas[area].level != b.areas[hero.area].level
@@ -417,7 +425,3 @@ def players_sight(scene: Scene) -> PlayersSight:
         smoke=frozenset().union(*(s.smoke for s in each)),
         characters=frozenset().union(*(s.characters for s in each)), each=each)
 
-
-def hidden_from(scene: Scene, area: int) -> frozenset[str]:
-    """The players' heroes who can still see and do not see the fire in ``area``."""
-    return frozenset(s.hero for s in players_sight(scene).each if area not in s.fires)

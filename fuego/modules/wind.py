@@ -62,6 +62,7 @@ from fuego.modules.common import (
 )
 from fuego.modules.terrain import alpha_target, terrain_of
 from fuego.modules.weather import weather_drm
+from fuego.rules.charts import Wind as CoreWind
 from fuego.words import plural
 
 if TYPE_CHECKING:
@@ -139,6 +140,19 @@ FROM_CORE_WIND = {"calm": WindForce.NONE, "light": WindForce.MILD_BREEZE,
 TN_PER_DRM = 5
 
 
+def wind_words(force: str | None, strength: str | None = None,
+               origin: str | None = None) -> str | None:
+    """The wind in words, for the GM and the players alike (None: no wind): the scenario's word
+    for it (``weather.wind``, the script's ``wind``) where it has one, and the wind module's
+    force beside it where the module plays one (``moderate (mild breeze) from the W``)."""
+    words = [str(getattr(w, "value", w)).replace("-", " ") for w in (strength, force)
+             if w is not None and w not in (WindForce.NONE, CoreWind.CALM)]
+    if not words:
+        return None
+    text = f"{words[0]} ({words[1]})" if len(words) == 2 else words[0]
+    return text + (f" from the {origin}" if origin else "")
+
+
 def force_change(force: WindForce, by: int) -> WindForce:
     """One level up or down; past either end it becomes a mild breeze (25.65 *)."""
     k = FORCES.index(force) + by
@@ -201,10 +215,14 @@ class Wind(RuleModule):
         """Alpha Strike's wind force level."""
         return ALPHA_FORCE[self.force]
 
-    def describe(self) -> str:
-        if self.force is WindForce.NONE:
-            return "no wind"
-        return f"{self.force.replace('-', ' ')} from the {self.origin}"
+    def strength(self, scene: Scene) -> str | None:
+        """The scenario's word for the wind (``calm`` ... ``gale``, the scene's settings) while
+        it is this force (a change of force by the module's own roll leaves it behind)."""
+        word = scene.settings.wind.value
+        return word if FROM_CORE_WIND.get(word) is self.force else None
+
+    def describe(self, scene: Scene) -> str:
+        return wind_words(self.force, self.strength(scene), self.origin) or "no wind"
 
     def side_of(self, scene: Scene, src: int, dst: int) -> WindSide | None:
         """Where ``dst`` lies from a fire at ``src`` against the wind, or None where the wind
@@ -242,7 +260,7 @@ class Wind(RuleModule):
             self.force = FROM_CORE_WIND[scene.settings.wind.value]
         if self.force is not WindForce.NONE and self.origin is None:
             data["direction_d8"] = self._roll_direction(scene)
-        self._announce(scene, f"The wind: {self.describe()}", **data)
+        self._announce(scene, f"The wind: {self.describe(scene)}", **data)
 
     def _roll_direction(self, scene: Scene) -> int:
         d8 = scene.roller.die(8)
@@ -250,6 +268,9 @@ class Wind(RuleModule):
         return d8
 
     def _announce(self, scene: Scene, text: str, **data: Any) -> None:
+        strength = self.strength(scene)
+        if strength is not None:  # (the players' screen words it as the GM's line does)
+            data["strength"] = strength
         note(scene, self.name, text, kind=EventKind.WIND, force=self.force,
              direction=self.origin if self.force is not WindForce.NONE else None, **data)
 
@@ -272,7 +293,7 @@ class Wind(RuleModule):
     def _change(self, scene: Scene, check: tuple[int, int]) -> None:
         roll = scene.roller.d6()
         what, by = WIND_CHANGE[roll]
-        before = self.describe()
+        before = self.describe(scene)
         data: dict[str, Any] = {"check": list(check), "change_dr": roll}
         if what is Change.FORCE:
             self.force = force_change(self.force, by)
@@ -283,7 +304,7 @@ class Wind(RuleModule):
         elif self.force is not WindForce.NONE and self.origin is not None:
             self.origin = turn(self.origin, by)  # turning the source turns the wind alike
         self._announce(scene, f"The wind changes ({dr_text(check)}, dr {roll}): {before} -> "
-                       f"{self.describe()}", **data)
+                       f"{self.describe(scene)}", **data)
         for m in scene.modules:  # (the drifting smoke: it reads the wind)
             m.wind_changed(scene)
 
@@ -465,7 +486,7 @@ class Wind(RuleModule):
             self._roll_direction(scene)
         if self.force is WindForce.NONE:
             self.origin = None
-        self._announce(scene, f"The wind: {self.describe()}", why=why)
+        self._announce(scene, f"The wind: {self.describe(scene)}", why=why)
         if (self.force, self.origin) != before:
             for m in scene.modules:  # (the drifting smoke: it reads the wind)
                 m.wind_changed(scene)

@@ -22,6 +22,7 @@ from fuego.engine.hero_actions import ROLL_ACTION, Purpose
 from fuego.engine.injury import DamageCause
 from fuego.engine.loop import Ending
 from fuego.engine.scene import Cause
+from fuego.modules.wind import wind_words
 from fuego.rules.charts import Temperature
 from fuego.table.gm import GM_ACTOR, NOTE_ACTION
 from fuego.words import plural, the
@@ -453,13 +454,12 @@ def _weather(e: Event, b: Building | None) -> str | None:
 @_says(K.WIND)
 def _wind(e: Event, b: Building | None) -> str | None:
     d = e.data
-    if "check" in d:
-        return None  # the module's change check, no change
-    force = d.get("force") or d.get("strength")
-    if force in (None, "none", "calm"):
-        return "There is no wind" if force else None
-    where = f" from the {d['direction']}" if d.get("direction") else ""
-    return f"The wind: {str(force).replace('-', ' ')}{where}"
+    if "check" in d and "change_dr" not in d:
+        return None  # the module's change check without a change, or gusts (their fires tell)
+    words = wind_words(d.get("force"), d.get("strength"), d.get("direction"))
+    if words is None:
+        return "There is no wind" if (d.get("force") or d.get("strength")) else None
+    return f"The wind: {words}"
 
 
 @_says(K.GM)

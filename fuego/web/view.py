@@ -9,9 +9,9 @@ What the players know is what their heroes see now (the *observers*: the players
 on their feet, active or escaped and watching from outside; the GM's characters, ``npc``, do not
 count; a knocked-out or dead hero sees nothing), and what the GM shows them (``reveal``, taken
 back by ``hide``: :func:`revealed`). With no observer left (every hero of theirs down, or none
-in the scene) the page says so (``blind``) instead of "no fire in sight". When the scene is
-over the whole ruin is shown. A player's own page (``hero``) shows what that one hero sees,
-with the hero's sheet first. So the page shows
+in the scene; on a hero's own page, that hero down) the page says so (``blind``) instead of
+"no fire in sight". When the scene is over the whole ruin is shown. A player's own page
+(``hero``) shows what that one hero sees, with the hero's sheet first. So the page shows
 
 - every level's plan (the same areas, rooms and names as ``fuego map``), with the state of
   doors, windows, walls and floors where it is seen, and as drawn in the scenario elsewhere
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.engine.events import END_PHASE, START_PHASE, Event, EventKind
 from fuego.engine.heroes import Status
-from fuego.engine.sight import WATCHING, Blind, hero_sight, players_sight
+from fuego.engine.sight import WATCHING, blinded, hero_sight, players_sight
 from fuego.engine.sight import observers as engine_observers
 from fuego.modules.fire_breaks import cleared_by_area
 from fuego.modules.wrecks import burning_wrecks
@@ -130,23 +130,33 @@ def is_over(scene: Scene) -> bool:
 
 class Sight:
     """What one page may show now: the areas in sight and the fires known (``everything`` at the
-    end of the scene); ``blind``: on the table's page, why no hero of the players' can see
-    (:class:`fuego.engine.sight.Blind`: the page says so, not "no fire in sight")."""
+    end of the scene); ``blind``: why the page's heroes see nothing, in the players' words (the
+    table's: :class:`fuego.engine.sight.Blind`; a hero's own page: the hero is knocked out or
+    dead): the page says so, not "no fire in sight"."""
 
     __slots__ = ("areas", "fires", "everything", "blind")
 
     def __init__(self, scene: Scene, hero: Hero | None = None):
         self.everything = is_over(scene)
-        self.blind: Blind | None = None
+        self.blind: str | None = None
         if self.everything:
             self.areas = set(range(len(scene.building.areas)))
             self.fires = set(scene.fires)
             return
-        if hero is None:
-            self.blind = players_sight(scene).blind
+        self.blind = blind_words(scene, hero)
         shown = revealed(scene)
         self.areas = in_sight(scene, hero) | shown
         self.fires = known_fires(scene, hero) | {i for i in shown if i in scene.fires}
+
+
+def blind_words(scene: Scene, hero: Hero | None = None) -> str | None:
+    """Why the page's heroes see nothing at all (the table's page: all of the players'; a
+    hero's own: that hero), in the players' words; None while one can look."""
+    if hero is None:
+        blind = players_sight(scene).blind
+        return blind.words if blind is not None else None
+    down = blinded(hero)
+    return f"{hero.name} is {down.words} and sees nothing" if down is not None else None
 
 
 # -- the view --------------------------------------------------------------------------------------
@@ -452,7 +462,7 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
                    if not h.npc or h.area in sight.areas],
         "fires": len(sight.fires),
         # (why no hero of theirs sees: the page says it, not "no fire in sight")
-        "blind": sight.blind.words if sight.blind is not None else None,
+        "blind": sight.blind,
         "fire_dice": sum(scene.fires[i].fd for i in sight.fires),
         "story": story,
         "changes": ({"round": latest[0], "text": latest[1].words(b)} if latest else None),
@@ -465,8 +475,8 @@ def players_view(scene: Scene, narration: PlayersNarration | Iterable[str] | Non
     if hero is not None:
         me = _hero_row(scene, hero, letters)
         me["key"] = next((k for k, h in player_heroes(scene).items() if h is hero), "")
-        me["sees"] = ("nothing: " + me["status"].replace("-", " ")
-                      if hero.status not in WATCHING else
+        down = blinded(hero)
+        me["sees"] = ("nothing: " + down.words if down is not None else
                       plural(len(sight.fires), "fire"))
         view["hero"] = me
         view["heroes"] = [me] + [row for row in view["heroes"] if row["name"] != hero.name]

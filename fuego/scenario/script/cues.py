@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 # -- cues and the script -------------------------------------------------------------------------
 #: What a cue's hit tells, copied into its ``script`` event (the area is the event's own).
 HIT_LOGGED = ("room", "hero", "fd", "barrier")
+#: The latch key that says a cue's ``unless:`` has happened (saved with the latches).
+BARRED = "unless"
 
 
 @dataclass
@@ -32,6 +34,17 @@ class Cue:
     trigger: Trigger
     effects: list[Effect]
     once: bool = True
+    unless: Trigger | None = None  # once this has happened, the cue never fires
+
+    @property
+    def triggers(self) -> list[Trigger]:
+        """Its ``when:`` and its ``unless:``: what a check must read for it."""
+        return [self.trigger] if self.unless is None else [self.trigger, self.unless]
+
+    @property
+    def needs_events(self) -> bool:
+        """A check with none of the kinds it reads need not ask it."""
+        return all(t.needs_events for t in self.triggers)
 
 
 @dataclass
@@ -58,7 +71,7 @@ class Script:
             self.fired = [0] * len(self.cues)
         if not self.latches:
             self.latches = [{} for _ in self.cues]
-        self._reads = kinds_of([cue.trigger for cue in self.cues])
+        self._reads = kinds_of([t for cue in self.cues for t in cue.triggers])
         self._relive()
 
     def _relive(self) -> None:
@@ -66,12 +79,16 @@ class Script:
         nothing more): the event kinds some one reads (None: any), per cue those it cannot
         happen without (None: it may happen with none), and which cues the kinds present in a
         pass may set off, kept per set of kinds (a few sets, met hundreds of times a run)."""
-        live = [cue for cue in self.cues if not (cue.once and self.fired[cue.index])]
-        self._kinds = kinds_of([cue.trigger for cue in live])
-        self._wants = [(cue, cue.trigger.kinds if cue.trigger.needs_events else None)
+        live = [cue for cue in self.cues if not self._done(cue)]
+        self._kinds = kinds_of([t for cue in live for t in cue.triggers])
+        self._wants = [(cue, kinds_of(cue.triggers) if cue.needs_events else None)
                        for cue in live]
         self._eventless = [cue for cue, wants in self._wants if wants is None]
         self._asked: dict[frozenset[EventKind], list[Cue]] = {}
+
+    def _done(self, cue: Cue) -> bool:
+        """It can fire no more: a once cue that fired, or a cue whose ``unless:`` happened."""
+        return bool(cue.once and self.fired[cue.index]) or BARRED in self.latches[cue.index]
 
     def __len__(self) -> int:
         return len(self.cues)
@@ -109,7 +126,7 @@ class Script:
             ck = Check(scene, when, events, first)
             fired = False
             for cue in asked:
-                if cue.once and self.fired[cue.index]:  # (fired earlier in this check)
+                if self._done(cue) or self._barred(cue, ck):  # (earlier in this check too)
                     continue
                 hit = cue.trigger.test(ck, self.latches[cue.index])
                 if hit is not None:
@@ -118,6 +135,15 @@ class Script:
             if not fired:  # (a test only reads: with no cue fired, no new event came)
                 return
             first = False
+
+    def _barred(self, cue: Cue, ck: Check) -> bool:
+        """Has its ``unless:`` happened now? Tested before its ``when:``, so the two in one
+        check bar it; remembered from then on."""
+        if cue.unless is None or cue.unless.test(ck, self.latches[cue.index]) is None:
+            return False
+        self.latches[cue.index][BARRED] = True
+        self._relive()
+        return True
 
     def _fire(self, scene: Scene, cue: Cue, hit: dict[str, Any]) -> None:
         self.fired[cue.index] += 1
@@ -136,7 +162,7 @@ class Script:
     def pending(self, scene: Scene) -> bool:
         """A cue still due at a later round (the scene is not over while one is)."""
         for cue in self.cues:
-            if cue.once and self.fired[cue.index]:
+            if self._done(cue):
                 continue
             due = cue.trigger.due_round()
             if due is not None and due > scene.round:

@@ -74,7 +74,7 @@ class _Parser(TriggerReader, EffectReader):
                             self.oil_areas.add(i)
 
     def cue(self, item: Any, path: Path, n: int) -> Cue | None:
-        allowed = ("name", "when", "do", "once", "every", "description")
+        allowed = ("name", "when", "unless", "do", "once", "every", "description")
         spec = self.mapping(item, path, allowed, ("when", "do"))
         if spec is None:
             # still look inside for more problems
@@ -82,6 +82,8 @@ class _Parser(TriggerReader, EffectReader):
                 if "when" in item:
                     self._node = 0
                     self.trigger(item["when"], path + ("when",))
+                if "unless" in item:
+                    self.trigger(item["unless"], path + ("unless",))
                 if "do" in item:
                     self.effects(item["do"], path + ("do",), ALWAYS | BROKEN_TRIGGER_CONTEXT)
             return None
@@ -98,11 +100,14 @@ class _Parser(TriggerReader, EffectReader):
         once = self._once(spec, path)
         self._node = 0
         trigger = self.trigger(spec["when"], path + ("when",))
+        # (an unless: bars the cue; its say: texts take only the when:'s context)
+        unless = self.trigger(spec["unless"], path + ("unless",)) if "unless" in spec else None
         provides = trigger.provides | ALWAYS if trigger is not None else None
         effects = self.effects(spec["do"], path + ("do",), provides)
-        if trigger is None or effects is None or not ok or once is None:
+        if (trigger is None or effects is None or not ok or once is None
+                or ("unless" in spec and unless is None)):
             return None
-        return Cue(n, name.strip(), trigger, effects, once)
+        return Cue(n, name.strip(), trigger, effects, once, unless)
 
     def _once(self, spec: dict, path: Path) -> bool | None:
         """Does the cue fire once (the default; ``once:``, ``every:``)? None: a problem (each
