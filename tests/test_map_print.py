@@ -621,6 +621,30 @@ def test_a_long_title_wraps_inside_the_page(tmp_path):
                 assert not box.overlaps(ax.get_window_extent(renderer))
 
 
+@pytest.mark.parametrize("words", ["WOMW MWWM " * 8, "ill lil fil " * 12, "Mother Hettie's"
+                                   " Wine Shop on the Rue des Tonneaux, by night"])
+def test_a_wrapped_title_fits_its_width_as_drawn_and_fills_it(words):
+    """Titles are measured as every drawn word is (DejaVu Sans Bold's widths): drawn bold,
+    each line fits (wide capitals overran the flat 0.66 em a character) and a line of narrow
+    letters is not broken half empty (the flat measure broke 'ill lil' at half the width)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from fuego.render.mapdraw import TITLE_PT, wrap_words
+
+    width = 4.0
+    lines = wrap_words(words.strip(), width, TITLE_PT).split("\n")
+    assert " ".join(lines) == " ".join(words.split())
+    fig = Figure(figsize=(8, 2), dpi=100)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    for n, line in enumerate(lines):
+        text = fig.text(0, 0.5, line, fontsize=TITLE_PT, fontweight="bold")
+        drawn = text.get_window_extent(renderer).width / fig.dpi
+        assert drawn <= width, (line, drawn)
+        if n < len(lines) - 1:
+            assert drawn > 0.75 * width, (line, drawn)
+
+
 def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):
     """The tavern has oil, gunpowder, a beam and fuel routes: ``--no-fuel`` shows none of them,
     nor the fuel numbers and shading, nor their legend."""
