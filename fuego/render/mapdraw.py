@@ -63,7 +63,7 @@ from fuego.render.map_style import (
     GRID,
     GRID_LW,
     HERO_COLOUR,
-    HIDDEN_FIRE,
+    HIDDEN_STYLE,
     MIN_PT,
     OUTDOOR,
     OVERLAP,
@@ -83,6 +83,7 @@ from fuego.render.map_style import (
     drawn_levels,
     exit_runs,
     feature_marks,
+    fire_mark,
     fires_drawn,
     initials,
     legend_height,
@@ -1582,8 +1583,6 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
            placer: _Placer) -> None:
     from matplotlib.patches import Circle
 
-    from fuego.engine.fire import FireState
-
     fs = _fs(options, 9, 14)
     drawn = fires_drawn(scene, options)  # (the players' map: what the table sees)
     for i in sorted(drawn):
@@ -1592,22 +1591,18 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         if a.level != level:
             continue
         hidden = drawn[i]
-        flame = fire.state is FireState.FLAME
-        if flame:
-            colour = FIRE_COLOUR[FireMark.FLAME.value]
-        else:
-            colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR[FireMark.REGULAR.value])
+        mark = fire_mark(fire)
+        colour = FIRE_COLOUR[mark.value]
         r = 0.2 + 0.018 * fire.fd
         x, y = a.col + 0.5, a.row + 0.45
         placer.take((x - r, y - r, x + r, y + r), i)
-        if hidden:
-            ax.add_patch(Circle((x, y), r, facecolor="white", edgecolor=HIDDEN_FIRE, lw=1.4,
-                                ls=(0, (3, 2)), zorder=11, gid=f"fire-hidden-{_safe(a.name)}"))
-            colour_text = HIDDEN_FIRE
+        if hidden:  # the GM's: its own colour in a dashed outline (its kind shows)
+            ax.add_patch(Circle((x, y), r, facecolor=colour, **HIDDEN_STYLE, zorder=11,
+                                gid=f"fire-hidden-{_safe(a.name)}"))
         else:
             ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
                                 zorder=11, gid=f"fire-{_safe(a.name)}"))
-            colour_text = "white" if not flame else "#7b241c"
+        colour_text = "#7b241c" if mark is FireMark.FLAME else "white"
         _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
               color=colour_text, zorder=12)
 
