@@ -32,7 +32,7 @@ from fuego.render.vtt_export import (
 from fuego.rules.charts import Structure
 from fuego.scenario.foundry_scene import DoorState, DoorType, Move, Sense, canvas_offset
 from fuego.scenario.model import load
-from fuego.world.places import OPENABLE, BarrierKind
+from fuego.world.places import OPENABLE, BarrierKind, Feature
 
 ROOT = Path(__file__).resolve().parents[1]
 TAVERN = ROOT / "campaigns" / "tavern.yaml"
@@ -66,6 +66,25 @@ def passages(b, level: int) -> tuple[set, dict]:
     return cells, edges
 
 
+def rooms_on(b, level: int) -> set[tuple[frozenset, bool, str]]:
+    """A level's rooms, each as its areas (from the level's top-left corner), whether it is
+    outdoors, and its name."""
+    c0 = min(a.col for a in b.areas if a.level == level)
+    r0 = min(a.row for a in b.areas if a.level == level)
+    cells: dict[int, set] = {}
+    for a in b.areas:
+        if a.level == level:
+            cells.setdefault(a.room, set()).add((a.col - c0, a.row - r0))
+    return {(frozenset(v), b.rooms[k].outdoors, b.rooms[k].name) for k, v in cells.items()}
+
+
+def exits_on(b, level: int) -> set[tuple[int, int]]:
+    c0 = min(a.col for a in b.areas if a.level == level)
+    r0 = min(a.row for a in b.areas if a.level == level)
+    return {(a.col - c0, a.row - r0) for a in b.areas
+            if a.level == level and Feature.EXIT in a.features}
+
+
 def lit_areas(b, lv: int, data: dict) -> set[int]:
     """The areas a Universal VTT file's lights stand in (at their centres, 2 squares an area)."""
     c0 = min(a.col for a in b.areas if a.level == lv)
@@ -96,9 +115,10 @@ CAMPAIGN_LEVELS = [(path, lv.name) for path in CAMPAIGNS
                          ids=[f"{p.stem}-{lv}" for p, lv in CAMPAIGN_LEVELS])
 def test_each_campaign_level_round_trips_through_import(tmp_path, path, level, ext):
     """Exported (Universal VTT, or a Foundry scene), then imported: the same areas, walls,
-    doors and windows, edge by edge. On an open level whose plan is no rectangle (the ship's
-    deck), the importer makes the empty corners outside: those extra areas are outdoors, and
-    the rest is the same."""
+    doors and windows, edge by edge, and the same rooms by their areas, names and ways out
+    (fuego's own key carries them: a wall inside a room would split it, an opening join two).
+    On an open level whose plan is no rectangle (the ship's deck), the importer makes the
+    empty corners outside: those extra areas are outdoors, and the rest is the same."""
     out = tmp_path / f"{level}.{ext}"
     result = invoke("export", str(path), "--level", level, "--out", str(out),
                     "--pixels-per-grid", "20")
@@ -125,6 +145,37 @@ def test_each_campaign_level_round_trips_through_import(tmp_path, path, level, e
         assert i is not None and imported.rooms[imported.areas[i].room].outdoors
     assert {e: w for e, w in got_edges.items() if e[:2] in cells
             and (e[0] + e[2], e[1] + e[3]) in cells} == edges
+    # (the imported plan starts where the level does: its areas were the map's)
+    assert {room for room in rooms_on(imported, 0) if not room[0] <= extra} == rooms_on(b, k)
+    assert exits_on(imported, 0) == exits_on(b, k)
+
+
+PUBLIC_MAPS = sorted((ROOT / "tests" / "data").glob("*.dd2vtt"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ext", ["dd2vtt", "json"])
+@pytest.mark.parametrize("path", PUBLIC_MAPS, ids=[p.stem for p in PUBLIC_MAPS])
+def test_an_imported_map_exported_and_imported_again_is_the_same_building(tmp_path, path,
+                                                                           ext):
+    """A GM who imports a public map, exports it and imports that gets the same building
+    back: the same rooms (areas and names), ways out, walls, doors and windows, edge by edge.
+    The Red Tower's three walls inside rooms made 8 rooms of its 5 before fuego's own key
+    carried the rooms."""
+    first = tmp_path / "first.yaml"
+    result = invoke("import", str(path), "--out", str(first))
+    assert result.exit_code == 0, result.output
+    out = tmp_path / f"map.{ext}"
+    result = invoke("export", str(first), "--out", str(out), "--pixels-per-grid", "20")
+    assert result.exit_code == 0, result.output
+    again = tmp_path / "again.yaml"
+    result = invoke("import", str(out), "--out", str(again))
+    assert result.exit_code == 0, result.output
+    assert "not placed" not in result.output
+    a, b = load(first).build(0).building, load(again).build(0).building
+    assert passages(b, 0) == passages(a, 0)
+    assert rooms_on(b, 0) == rooms_on(a, 0)
+    assert exits_on(b, 0) == exits_on(a, 0) or not exits_on(a, 0)
 
 
 @pytest.mark.parametrize("ext", ["dd2vtt", "json"])
@@ -601,3 +652,21 @@ def test_a_papered_window_comes_back_a_window_from_the_foundry_scene():
     assert sum(not p.closed for p in back.portals) == len(windows)
     assert sum(p.closed for p in back.portals) == len(doc["walls"]) - len(windows) - len(
         [w for w in doc["walls"] if not w["door"]])
+
+
+def test_fuegos_rooms_key_is_read_or_refused_by_its_key():
+    # the rooms fuego wrote come back as written; a broken key is an error naming it
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    data = export_level(b, scene, ground, image=False)
+    names = {r.name for r in parse(json.dumps(data), "g.dd2vtt").rooms}
+    assert names == {r[2] for r in rooms_on(b, ground)}
+    for bad, where in (({"rooms": 3}, "fuego.rooms"),
+                       ({"rooms": [{"areas": [[0]]}]}, "fuego.rooms[0].areas[0]"),
+                       ({"rooms": [{"areas": [], "outdoors": "yes"}]},
+                        "fuego.rooms[0].outdoors")):
+        with pytest.raises(FuegoError, match=where.replace("[", r"\[").replace("]", r"\]")):
+            parse(json.dumps({**data, "fuego": bad}), "g.dd2vtt")

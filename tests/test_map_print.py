@@ -219,6 +219,41 @@ def test_hidden_fires_are_only_on_the_gms_map(tmp_path):
 
 
 @pytest.mark.slow
+def test_the_gms_mark_for_a_fire_no_hero_sees_keeps_its_kind_and_says_so_in_the_legend():
+    """A hidden fire is drawn in its own colour (a Flame pale yellow, a hot fire red) in a
+    dashed outline, and the legend names its kind; it was a white dashed circle, the same
+    for a Flame and a fire burning hot."""
+    from matplotlib.colors import to_hex
+    from matplotlib.text import Text
+
+    from fuego.engine.fire import FireState
+    from fuego.render.map_style import FIRE_COLOUR, FireMark, Legend, MapOptions, legend_labels
+    from fuego.render.mapdraw import draw_map
+    from fuego.rules.charts import Temperature
+    from fuego.scenario.model import load
+
+    scene = load(TAVERN).build(0)
+    seen = players_sight(scene).fires
+    hidden = [i for i in sorted(scene.fires) if i not in seen]
+    assert hidden
+    fire = scene.fires[hidden[0]]
+    for state, temperature, mark, word in (
+            (FireState.FLAME, Temperature.REGULAR, FireMark.FLAME, "flame no hero sees"),
+            (FireState.BURNING, Temperature.HOT, FireMark.HOT, "hot fire no hero sees")):
+        fire.state, fire.temperature = state, temperature
+        figs = draw_map(scene.building, scene, MapOptions(gm=True))
+        patches = {p.get_gid(): p for f in figs for ax in f.axes for p in ax.patches}
+        words = {t.get_text() for f in figs for t in f.findobj(Text)}
+        mark_of = patches[f"fire-hidden-{scene.area_name(hidden[0])}"]
+        assert to_hex(mark_of.get_facecolor()) == FIRE_COLOUR[mark.value]
+        assert mark_of.get_linestyle() not in ("-", "solid")  # dashed
+        keys = [k for k in legend_labels(scene.building, scene, MapOptions(gm=True))
+                if k[0] is Legend.FIRE and k[1] is FireMark.HIDDEN]
+        assert (Legend.FIRE, FireMark.HIDDEN, mark) in keys
+        assert f"{word} (GM only: its colour, dashed)" in words
+
+
+@pytest.mark.slow
 def test_with_every_hero_down_the_gms_map_draws_each_fire_as_it_burns_and_the_players_none():
     from fuego.engine.heroes import Status
     from fuego.render.map_style import FireMark, Legend, MapOptions
@@ -619,6 +654,30 @@ def test_a_long_title_wraps_inside_the_page(tmp_path):
                     assert not box.overlaps(other.get_window_extent(renderer)), other.get_text()
             for ax in fig.axes:
                 assert not box.overlaps(ax.get_window_extent(renderer))
+
+
+@pytest.mark.parametrize("words", ["WOMW MWWM " * 8, "ill lil fil " * 12, "Mother Hettie's"
+                                   " Wine Shop on the Rue des Tonneaux, by night"])
+def test_a_wrapped_title_fits_its_width_as_drawn_and_fills_it(words):
+    """Titles are measured as every drawn word is (DejaVu Sans Bold's widths): drawn bold,
+    each line fits (wide capitals overran the flat 0.66 em a character) and a line of narrow
+    letters is not broken half empty (the flat measure broke 'ill lil' at half the width)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from fuego.render.mapdraw import TITLE_PT, wrap_words
+
+    width = 4.0
+    lines = wrap_words(words.strip(), width, TITLE_PT).split("\n")
+    assert " ".join(lines) == " ".join(words.split())
+    fig = Figure(figsize=(8, 2), dpi=100)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    for n, line in enumerate(lines):
+        text = fig.text(0, 0.5, line, fontsize=TITLE_PT, fontweight="bold")
+        drawn = text.get_window_extent(renderer).width / fig.dpi
+        assert drawn <= width, (line, drawn)
+        if n < len(lines) - 1:
+            assert drawn > 0.75 * width, (line, drawn)
 
 
 def test_no_fuel_hides_every_fuel_and_feature_mark(tmp_path):

@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 from fuego.render.forecast_words import in_short
 from fuego.render.map_style import PAPER, PAPER_MARGIN, MapOptions, drawn_levels, level_extent
-from fuego.render.mapdraw import draw_level, draw_map, fit_scale, literal_text, wrap_words
+from fuego.render.mapdraw import (
+    draw_level,
+    draw_map,
+    fit_scale,
+    literal_text,
+    text_inches,
+    wrap_words,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -102,7 +109,7 @@ def plot_forecast(result: ForecastResult, by_round: int | None = None,
     heat_w = sum(w for _, w, _ in boxes) + 0.75 * max(0, len(boxes) - 1)
     heat_h = max(h for _, _, h in boxes)
     width = max(11.0, heat_w + 1.2)
-    title_w = wrap_words(title, width - 0.6, TITLE_PT, bold=True)
+    title_w = wrap_words(title, width - 0.6, TITLE_PT)
     sub_w = wrap_words(sub, width - 0.6, SUB_PT)
     top = 0.25 + TITLE_LINE * _lines(title_w) + SUB_LINE * _lines(sub_w) + 0.55
     # the forecast in the GM's words, under the subtitle: an image sent round the table says
@@ -187,7 +194,7 @@ def _curves_page(result: ForecastResult, paper: str, title: str) -> Figure:
     R = result.rounds
     sub = (f"{result.runs} runs, up to {R} rounds, seed {result.seed}; shaded: 95% intervals"
            f" (how sure {result.runs} runs make each curve)")
-    title_w = wrap_words(title, inner, TITLE_PT, bold=True)
+    title_w = wrap_words(title, inner, TITLE_PT)
     sub_w = wrap_words(sub, inner, SUB_PT)
     fig = Figure(figsize=(width, height))
     below = _header(fig, title_w, sub_w, margin) + 0.1
@@ -270,10 +277,11 @@ def _keys(result: ForecastResult) -> list[list[Entry]]:
 
 def _key_layout(entries: list[Entry], width: float) -> tuple[int, float]:
     """(columns, height in inches) of a key of ``entries`` in ``width`` inches at
-    :data:`LEGEND_PT` (DejaVu Sans: about 0.6 em a character; the handle and gaps 0.75 in)."""
+    :data:`LEGEND_PT` (each label measured as the maps measure words, :func:`text_inches`; the
+    handle and gaps 0.75 in)."""
     if not entries:
         return 1, 0.0
-    widest = max(len(label) for _, label in entries) * 0.6 * LEGEND_PT / 72 + 0.75
+    widest = max(text_inches(label, LEGEND_PT) for _, label in entries) + 0.75
     ncol = max(1, min(len(entries), int(width // widest)))
     return ncol, 0.12 + LEGEND_ROW * math.ceil(len(entries) / ncol)
 

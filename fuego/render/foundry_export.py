@@ -48,6 +48,7 @@ from fuego.render.vtt_export import (
     geometry,
     light_range,
     lit_fires,
+    rooms_mark,
 )
 from fuego.rules.charts import Structure
 from fuego.scenario.foundry_scene import (
@@ -222,8 +223,10 @@ def scene_document(building: Building, scene: Scene | None, level: int, *, ppg: 
         "walls": walls,
         "lights": lights,
         "drawings": drawings,
+        # the rooms, in squares of the scene (fuego import reads them over the walls')
         "flags": {MARK: {"level": lv.name, "round": scene.round if scene else 0,
-                            "foundry": FOUNDRY_VERSION, "gm": shown.gm}},
+                            "foundry": FOUNDRY_VERSION, "gm": shown.gm,
+                            **rooms_mark(b, geo)}},
     }
 
 

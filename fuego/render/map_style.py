@@ -28,6 +28,7 @@ from fuego.world.places import (
 )
 
 if TYPE_CHECKING:
+    from fuego.engine.fire import Fire
     from fuego.engine.scene import Scene
     from fuego.engine.sight import PlayersSight
 
@@ -306,6 +307,22 @@ class FireMark(str, Enum):
     HIDDEN = "hidden"  # no players' hero sees it (GM only)
 
 
+def fire_mark(fire: Fire) -> FireMark:
+    """How a map colours a fire: a new flame, or by its temperature (hot, cold, regular);
+    the GM's mark for a fire no hero sees keeps it, in a dashed outline."""
+    from fuego.engine.fire import FireState
+
+    if fire.state is FireState.FLAME:
+        return FireMark.FLAME
+    return {Temperature.HOT: FireMark.HOT, Temperature.COLD: FireMark.COLD}.get(
+        fire.temperature, FireMark.REGULAR)
+
+
+#: The GM's mark for a fire no players' hero sees: its own colour in a dashed purple outline
+#: (its kind still shows; a fire they see has a thin solid one).
+HIDDEN_STYLE: dict[str, Any] = dict(edgecolor=HIDDEN_FIRE, lw=1.8, ls=(0, (3, 2)))
+
+
 #: The features a map marks by a word: those that burn like no other fuel (hot, and oil
 #: runs), in the order an area's words are placed, and the beams (:data:`BEAM_MARK`, any kind).
 WORD_FEATURES = (Feature.OIL, Feature.GUNPOWDER, Feature.EXPLOSIVE)
@@ -472,8 +489,8 @@ def _fire_keys(b: Building, scene: Scene, on: set[int], options: MapOptions) -> 
             if not hidden:
                 keys.add((Legend.FIRE, FireMark.HOT if scene.fires[i].temperature is
                           Temperature.HOT else FireMark.REGULAR))
-            else:
-                keys.add((Legend.FIRE, FireMark.HIDDEN))
+            else:  # the GM's: hidden, of its kind
+                keys.add((Legend.FIRE, FireMark.HIDDEN, fire_mark(scene.fires[i])))
     return keys
 
 
@@ -563,8 +580,11 @@ def _feature_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
 
 def _fire_entry(key: tuple, scene: Scene | None) -> tuple[Any, str]:
     if key[1] is FireMark.HIDDEN:
-        return (_line(lw=0, marker="o", ms=10, markerfacecolor="white",
-                      markeredgecolor=HIDDEN_FIRE), "hidden fire (GM only; number: Fire Dice)")
+        kind = key[2]
+        what = {FireMark.FLAME: "flame", FireMark.HOT: "hot fire", FireMark.COLD: "cold fire"
+                }.get(kind, "fire")
+        return (_patch(facecolor=FIRE_COLOUR[kind.value], **HIDDEN_STYLE),
+                f"{what} no hero sees (GM only: its colour, dashed)")
     hot = key[1] is FireMark.HOT
     return (_line(lw=0, marker="o", ms=10, markerfacecolor=FIRE_COLOUR[key[1].value],
                   markeredgecolor="#7b241c"),

@@ -63,7 +63,7 @@ from fuego.render.map_style import (
     GRID,
     GRID_LW,
     HERO_COLOUR,
-    HIDDEN_FIRE,
+    HIDDEN_STYLE,
     MIN_PT,
     OUTDOOR,
     OVERLAP,
@@ -83,6 +83,7 @@ from fuego.render.map_style import (
     drawn_levels,
     exit_runs,
     feature_marks,
+    fire_mark,
     fires_drawn,
     initials,
     legend_height,
@@ -209,15 +210,19 @@ def _level_box(building: Building, level: int, s: float) -> tuple[float, float]:
     return (c1 - c0 + 1) * s, (r1 - r0 + 1) * s
 
 
-def wrap_words(text: str, width: float, fontsize: float, bold: bool = False) -> str:
-    """``text`` broken at spaces into lines that fit ``width`` inches at ``fontsize`` (an
-    estimate: DejaVu Sans averages about 0.6 em a character, bold 0.66); a word longer than a
-    line keeps its line."""
-    import textwrap
-
-    per_line = max(8, int(width * 72 / (fontsize * (0.66 if bold else 0.6))))
-    return "\n".join(textwrap.wrap(text, per_line, break_long_words=False,
-                                   break_on_hyphens=False) or [text])
+def wrap_words(text: str, width: float, fontsize: float) -> str:
+    """``text`` broken at spaces into lines that fit ``width`` inches at ``fontsize``, each
+    line measured as every drawn word is (:func:`text_inches`: DejaVu Sans Bold's widths, so
+    never narrower than it prints, bold or not); a word
+    longer than a line keeps its line."""
+    lines: list[str] = []
+    for word in text.split():
+        wider = f"{lines[-1]} {word}" if lines else word
+        if lines and text_inches(wider, fontsize) <= width:
+            lines[-1] = wider
+        else:
+            lines.append(word)
+    return "\n".join(lines) or text
 
 
 @dataclass
@@ -292,7 +297,7 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         boxes = [_level_box(building, lv, s) for lv in group]
         content_w = sum(w for w, _ in boxes) + GAP * max(0, len(boxes) - 1)
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
-        title = wrap_words(_title(building, options), width - 0.5, TITLE_PT, bold=True)
+        title = wrap_words(_title(building, options), width - 0.5, TITLE_PT)
         sub = wrap_subtitle(options.subtitle, width - 0.5)
         legend_h = legend_height(_legend_n(building, scene, group, options), width)
         content_h = max((h for _, h in boxes), default=0.0)
@@ -331,7 +336,7 @@ def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> flo
         best = 0.0
         for width, height in ((pw, ph), (ph, pw)):
             inner = width - 2 * PAPER_MARGIN
-            title = wrap_words(_title(building, options), inner - 0.2, TITLE_PT, bold=True)
+            title = wrap_words(_title(building, options), inner - 0.2, TITLE_PT)
             sub = wrap_subtitle(options.subtitle, inner - 0.2)
             avail_w = inner - LEFT - RIGHT
             avail_h = (height - 2 * PAPER_MARGIN - _header(title, sub, False) - BOTTOM
@@ -353,7 +358,7 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
     best = None
     for width, height in ((pw, ph), (ph, pw)):
         inner = width - 2 * PAPER_MARGIN
-        whole = wrap_words(_title(building, options), inner - 0.2, TITLE_PT, bold=True)
+        whole = wrap_words(_title(building, options), inner - 0.2, TITLE_PT)
         sub = wrap_subtitle(options.subtitle, inner - 0.2)
         avail_w = inner - LEFT - RIGHT
         avail_h = height - 2 * PAPER_MARGIN - _header(whole, sub, False) - BOTTOM
@@ -364,8 +369,7 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
         else:  # tiles: narrower margins, the title beside the small map of the tiles
             margin = TILE_MARGIN
             inner = width - 2 * margin
-            title = wrap_words(_title(building, options), inner - 2 * INDEX_W - 0.3, TITLE_PT,
-                               bold=True)
+            title = wrap_words(_title(building, options), inner - 2 * INDEX_W - 0.3, TITLE_PT)
             sub = wrap_subtitle(options.subtitle, inner - 2 * INDEX_W - 0.3)
             head = _header(title, sub, True)
             cols = tile_spans(x0, x1, inner - 2 * TILE_SIDE, s)
@@ -549,7 +553,7 @@ class _Placer:
 
     def size(self, text: str, fs: float) -> tuple[float, float]:
         lines = text.split("\n")
-        w = max(text_ems(line) for line in lines) * fs / 72 / self.s
+        w = max(text_inches(line, fs) for line in lines) / self.s
         h = len(lines) * 1.25 * fs / 72 / self.s  # a line of DejaVu Sans is about 1.2 em
         return w, h
 
@@ -611,6 +615,11 @@ WIDE_EM = 0.85
 def text_ems(line: str) -> float:
     """A line's estimated width in em (:data:`GLYPH_EMS`)."""
     return sum(GLYPH_EMS.get(ch, WIDE_EM) for ch in line)
+
+
+def text_inches(line: str, fontsize: float) -> float:
+    """A line's estimated width in inches at ``fontsize`` points (:func:`text_ems`)."""
+    return text_ems(line) * fontsize / 72
 
 
 def meet(one: tuple[float, float, float, float], other: tuple[float, float, float, float]
@@ -1574,8 +1583,6 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
            placer: _Placer) -> None:
     from matplotlib.patches import Circle
 
-    from fuego.engine.fire import FireState
-
     fs = _fs(options, 9, 14)
     drawn = fires_drawn(scene, options)  # (the players' map: what the table sees)
     for i in sorted(drawn):
@@ -1584,22 +1591,18 @@ def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         if a.level != level:
             continue
         hidden = drawn[i]
-        flame = fire.state is FireState.FLAME
-        if flame:
-            colour = FIRE_COLOUR[FireMark.FLAME.value]
-        else:
-            colour = FIRE_COLOUR.get(fire.temperature.value, FIRE_COLOUR[FireMark.REGULAR.value])
+        mark = fire_mark(fire)
+        colour = FIRE_COLOUR[mark.value]
         r = 0.2 + 0.018 * fire.fd
         x, y = a.col + 0.5, a.row + 0.45
         placer.take((x - r, y - r, x + r, y + r), i)
-        if hidden:
-            ax.add_patch(Circle((x, y), r, facecolor="white", edgecolor=HIDDEN_FIRE, lw=1.4,
-                                ls=(0, (3, 2)), zorder=11, gid=f"fire-hidden-{_safe(a.name)}"))
-            colour_text = HIDDEN_FIRE
+        if hidden:  # the GM's: its own colour in a dashed outline (its kind shows)
+            ax.add_patch(Circle((x, y), r, facecolor=colour, **HIDDEN_STYLE, zorder=11,
+                                gid=f"fire-hidden-{_safe(a.name)}"))
         else:
             ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
                                 zorder=11, gid=f"fire-{_safe(a.name)}"))
-            colour_text = "white" if not flame else "#7b241c"
+        colour_text = "#7b241c" if mark is FireMark.FLAME else "white"
         _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
               color=colour_text, zorder=12)
 

@@ -77,7 +77,7 @@ def plot_sweep(result: SweepResult, paper: str | None = None) -> list[Figure]:
            f"same run seeds in every variant{interrupted}. Dots: the share of runs; bars: its "
            "95% interval; shaded: the scenario as written; * and colour: a difference these "
            "runs can tell (orange higher, blue lower). Down: knocked out or killed.")
-    title_w = wrap_words(title, width - 2 * margin, TITLE_PT, bold=True)
+    title_w = wrap_words(title, width - 2 * margin, TITLE_PT)
     sub_w = wrap_words(sub, width - 2 * margin, SUB_PT)
     top = margin + 0.24 * (title_w.count("\n") + 1) + 0.16 * (sub_w.count("\n") + 1) + 0.25
     pages = [list(range(n))]

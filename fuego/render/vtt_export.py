@@ -25,7 +25,8 @@ Foundry's and Fantasy Grounds' importers read (``closed: true`` a door, ``closed
 window, whatever its state now: the format has no field for an open door; a shut papered
 window, which hides what is beyond it, is written ``closed: true`` so that the importers stop
 sight there; fuego's own key ``fuego`` holds what each is and its state, open, shut or
-locked, for ``fuego import``), fires as ``lights``. Owlbear
+locked, for ``fuego import``), fires as ``lights``; the file's own ``fuego`` key holds the
+level's rooms (:func:`rooms_mark`), which ``fuego import`` takes over the walls' reading. Owlbear
 Rodeo's importer makes a window a door standing open, which no other mark would mend without
 breaking the others (docs/maps-and-forecasts.md).
 
@@ -44,7 +45,7 @@ from fuego.render.map_style import MapOptions
 from fuego.scenario.foundry_scene import MARK
 from fuego.text import json as text_json
 from fuego.world.building import Building
-from fuego.world.places import OPENABLE, Barrier, BarrierKind
+from fuego.world.places import OPENABLE, Barrier, BarrierKind, Feature
 
 if TYPE_CHECKING:
     from fuego.engine.fire import Fire
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = ["export_level", "dumps", "SQUARES_PER_AREA", "LIGHT_COLOUR", "light_range",
            "DEFAULT_PPG", "MAX_IMAGE_SIDE", "Shown", "Geometry", "Portal", "Lit", "geometry",
-           "picture", "lit_fires", "PLAYERS", "fire_colour", "level_squares"]
+           "picture", "lit_fires", "PLAYERS", "fire_colour", "level_squares", "rooms_mark"]
 
 FORMAT = 0.3
 #: Universal VTT squares are 5 ft: a 10-ft area is 2 x 2 of them.
@@ -227,6 +228,26 @@ def geometry(b: Building, level: int) -> Geometry:
     return Geometry(level, origin, level_squares(b, level), _merge(walls), portals)
 
 
+def rooms_mark(b: Building, geo: Geometry) -> dict[str, Any]:
+    """fuego's own key for the level's rooms: each room's name, whether it is outdoors, its
+    areas' top-left corners in squares (``area`` squares a side) and those that are ways out
+    (``exits``, when any), so that ``fuego import``
+    gives back the rooms themselves. The walls alone cannot say them: a wall inside a room (a
+    partition, a stub) is drawn across its whole area edge and would enclose a room of its
+    own, and an opening between two rooms is no wall at all."""
+    rooms: dict[str, dict[str, Any]] = {}
+    for a in b.areas:
+        if a.level != geo.level:
+            continue
+        room = b.rooms[a.room]
+        entry = rooms.setdefault(a.room, {"name": room.name, "outdoors": room.outdoors,
+                                          "areas": []})
+        entry["areas"].append(list(geo.corner(a)))
+        if Feature.EXIT in a.features:
+            entry.setdefault("exits", []).append(list(geo.corner(a)))
+    return {"area": SQUARES_PER_AREA, "rooms": list(rooms.values())}
+
+
 def lit_fires(scene: Scene | None, level: int, gm: bool) -> list[Lit]:
     """The level's fires an export lights, in area order: those the players see; with ``gm``
     every fire, those the players do not see marked ``hidden``."""
@@ -324,6 +345,7 @@ def export_level(building: Building, scene: Scene | None, level: int, *,
         "portals": portals,
         "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
         "lights": lights,
+        MARK: rooms_mark(b, geo),
     }
     if image:
         data["image"] = base64.b64encode(picture(b, scene, level, ppg, shown)).decode("ascii")

@@ -254,9 +254,13 @@ def as_uvtt(data: dict, source: str) -> tuple[dict[str, Any], list[str]]:
               for i, light in enumerate(raw_lights if isinstance(raw_lights, list) else [])
               if isinstance(light, dict) and "x" in light and "y" in light]
     version = _mapping(data.get("_stats")).get("coreVersion")
+    # fuego's own rooms (in squares of the scene), read as a Universal VTT file's
+    ours = _mapping(_mapping(data.get("flags")).get(MARK))
+    rooms = {k: ours[k] for k in ("area", "rooms") if k in ours}
     return {"format": version if isinstance(version, str) else "",
             "resolution": {"map_origin": {"x": 0, "y": 0},
                            "map_size": {"x": width / size, "y": height / size},
                            "pixels_per_grid": size},
-            "line_of_sight": walls, "portals": portals, "lights": lights}, \
+            "line_of_sight": walls, "portals": portals, "lights": lights,
+            **({MARK: rooms} if rooms else {})}, \
         _grid_notes(kind, size, feet) + _left_out(data, skipped)

@@ -124,6 +124,9 @@ class ImportedPlan:
     #: side on one 10-ft edge: one door across the edge, which holds one), neither placed
     #: apart nor lost: not among ``skipped_portals``
     leaves: list[tuple[Portal, Portal]] = field(default_factory=list)
+    #: edges between two rooms (not both outdoors) that nothing stands on: only on a map
+    #: whose rooms fuego's own export wrote (elsewhere the walls make the rooms)
+    openings: list[Edge] = field(default_factory=list)
 
     def leaves_of(self, door: Portal) -> list[Portal]:
         """The second leaves of ``door`` (a double door's), if any."""
@@ -229,7 +232,9 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     if phase not in fitted.fits:  # (none asked for, or one too big for a plan)
         phase = best
     grid, lay = fitted.grid, fitted.fits[phase][1]
-    region, rooms = _regions(grid, lay)
+    # fuego's own export says its rooms: taken as written (the walls would split a room at a
+    # wall inside it, and join two rooms an opening joins)
+    region, rooms = _marked_regions(vtt, lay) if vtt.rooms else _regions(grid, lay)
     if not outside:
         _drop_outside(region, rooms)
     if len([room for room in rooms if room["areas"]]) > len(ROOM_CHARS) + 1:
@@ -240,12 +245,12 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     taken: dict[Edge, Portal] = {}
     door_list, win_list, skipped, leaves = _place_portals(vtt, lay, room_of, taken, windows,
                                                           doors, windows_from_names)
-    inner = _inner_walls(grid, lay, taken, room_of)
+    inner, gaps = _inner_walls(grid, lay, taken, room_of, rooms)
     return ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase,
                         shared_grid=phase != best,
                         grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9,
-                        leaves=leaves)
+                        leaves=leaves, openings=sorted(gaps) if vtt.rooms else [])
 
 
 def _check_size(vtt: VttMap, grid_feet: int, outside: bool) -> None:
@@ -389,6 +394,34 @@ def _regions(grid, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
     return region, rooms
 
 
+def _marked_regions(vtt: VttMap, lay: _Layout) -> tuple[list[list[int]], list[dict]]:
+    """The rooms fuego's export wrote (:attr:`VttMap.rooms`), each area in the room that
+    holds its middle; an area in none (beyond the building, the outdoor strip) is the
+    outside. The same shape as :func:`_regions`; a marked room keeps its name (``named``)."""
+    rooms: list[dict] = []
+    number: dict[int, int] = {}
+    region = [[-1] * lay.cols for _ in range(lay.rows)]
+    for r in range(lay.rows):
+        for c in range(lay.cols):
+            x, y = (c + 0.5) * lay.k - lay.shift[0], (r + 0.5) * lay.k - lay.shift[1]
+            m = next((i for i, room in enumerate(vtt.rooms) if room.holds(x, y)), -1)
+            if m not in number:
+                number[m] = len(rooms)
+                if m < 0:
+                    rooms.append({"key": "outside", "name": "Outside", "outdoors": True,
+                                  "areas": []})
+                else:
+                    n = sum(1 for room in rooms if "named" in room) + 1
+                    rooms.append({"key": f"room{n}", "name": f"Room {n}",
+                                  "outdoors": vtt.rooms[m].outdoors, "areas": [],
+                                  "named": vtt.rooms[m].name})
+            region[r][c] = number[m]
+            rooms[number[m]]["areas"].append((c, r))
+            if m >= 0 and vtt.rooms[m].exit_at(x, y):
+                rooms[number[m]].setdefault("exits", []).append((c, r))
+    return region, rooms
+
+
 def _drop_outside(region: list[list[int]], rooms: list[dict]) -> None:
     """--no-outside: the outside's areas are no areas."""
     for room in rooms:
@@ -475,22 +508,29 @@ def _portal_edge(choices: list[Edge], taken: dict[Edge, Portal], room_of) -> lis
     return (apart or usable)[:1]
 
 
-def _inner_walls(grid, lay: _Layout, taken: dict[Edge, Portal], room_of) -> list[Edge]:
+def _inner_walls(grid, lay: _Layout, taken: dict[Edge, Portal], room_of, rooms: list[dict]
+                 ) -> tuple[list[Edge], list[Edge]]:
     """The edges between two areas of one room that walls block (a partition, a stub), where
-    no portal stands."""
+    no portal stands; and the edges between two rooms, not both outdoors, that no wall or
+    portal blocks (an opening)."""
     from fuego.scenario import vtt_rooms
 
-    inner = []
+    inner, gaps = [], []
     across, down = vtt_rooms.blocked(grid, lay.ox, lay.oy, lay.cols, lay.rows)
     for r in range(lay.rows):
         for c in range(lay.cols):
             for e, other, share in ((("v", c + 1, r), (c + 1, r), across, ),
                                     (("h", c, r + 1), (c, r + 1), down)):
-                if e in taken or room_of((c, r)) < 0 or room_of((c, r)) != room_of(other):
+                one, two = room_of((c, r)), room_of(other)
+                if e in taken or one < 0 or two < 0:
                     continue
-                if share[r, c] >= WALL_SHARE:
+                walled = share[r, c] >= WALL_SHARE
+                if one == two and walled:
                     inner.append(e)
-    return inner
+                elif one != two and not walled and not (
+                        rooms[one]["outdoors"] and rooms[two]["outdoors"]):
+                    gaps.append(e)
+    return inner, gaps
 
 
 def _why_not(portal: Portal, units, taken: dict, room_of, strip: bool) -> str:
@@ -754,7 +794,7 @@ def _room_keys(levels: list[tuple[ImportedPlan, str]]
         for ri, room in enumerate(plan.rooms):
             if not room["areas"]:
                 continue
-            if room["outdoors"]:
+            if room["outdoors"] and "named" not in room:
                 outsides += 1
                 keys[(li, ri)] = "outside" if outsides == 1 else f"outside-{lv}"
                 chars[(li, ri)] = OUTSIDE_CHAR if outsides == 1 else next(pool)
@@ -812,7 +852,18 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
             n = len(room["areas"])
             where = f"{plural(n, 'area')}, {lv} {_span(plan, room['areas'], lv)}"
             key = keys[(li, ri)]
-            if room["outdoors"] and li == 0:
+            if "named" in room:  # as fuego's export wrote it: its name, indoors or out
+                name = _q(room["named"] or "Room " + key[4:])
+                exits = room.get("exits", [])
+                way = ", features: [exit]" if len(exits) == len(room["areas"]) else ""
+                out.append(f"  {key}: {{name: {name}, outdoors: true, fuel: none{way}}}   "
+                           f"# {where}" if room["outdoors"] else
+                           f"  {key}: {{name: {name}{way}}}   # TO DO fuel (else "
+                           f"defaults.fuel), wall; {where}")
+            elif room["outdoors"] and li == 0 and plan.vtt.rooms:
+                out.append(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none}}   "
+                           f"# {where}: beyond the building's areas")
+            elif room["outdoors"] and li == 0:
                 out.append(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none, "
                            f"features: [exit]}}   # {where}: beyond the walls, a way out")
             elif room["outdoors"]:
@@ -880,6 +931,16 @@ def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
     if inner:
         out += ["", "walls:                      # walls that stand inside one room (partitions, "
                 "stubs)", *inner]
+    gaps = [f"  - {{at: {_edge_text(plan, lv, e)}}}" for plan, lv in levels for e in plan.openings]
+    if gaps:
+        out += ["", "openings:                   # nothing between the two rooms (an archway, a "
+                "gap)", *gaps]
+    # the ways out of a room that has others too, as fuego's export wrote them
+    ways = [f"  {plan.area_name(c, r, lv)}: {{features: [exit]}}" for plan, lv in levels
+            for room in plan.rooms if 0 < len(room.get("exits", [])) < len(room["areas"])
+            for c, r in sorted(room["exits"], key=lambda cr: (cr[1], cr[0]))]
+    if ways:
+        out += ["", "areas:", *ways]
     return out
 
 
@@ -1103,6 +1164,7 @@ def _moved(plan: ImportedPlan, dc: int, dr: int) -> ImportedPlan:
                    doors=[(edge(e), p) for e, p in plan.doors],
                    windows=[(edge(e), p) for e, p in plan.windows],
                    inner_walls=[edge(e) for e in plan.inner_walls],
+                   openings=[edge(e) for e in plan.openings],
                    shift=(plan.shift[0] + dc * k, plan.shift[1] + dr * k), offset=(dc, dr))
 
 

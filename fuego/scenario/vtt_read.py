@@ -83,6 +83,26 @@ class VttMap:
     #: read from a Foundry VTT scene document (:mod:`fuego.scenario.foundry_scene`);
     #: ``version`` is then Foundry's
     foundry: bool = False
+    #: the rooms fuego's own export wrote (its ``fuego`` key): empty for any other map
+    rooms: list[MarkedRoom] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MarkedRoom:
+    """A room as fuego's export wrote it: its name, whether it is outdoors, and its areas as
+    squares (left, top, right, bottom) from the map's top left corner."""
+
+    name: str
+    outdoors: bool
+    areas: tuple[tuple[float, float, float, float], ...]
+    #: the areas that are ways out (the same squares)
+    exits: tuple[tuple[float, float, float, float], ...] = ()
+
+    def holds(self, x: float, y: float) -> bool:
+        return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in self.areas)
+
+    def exit_at(self, x: float, y: float) -> bool:
+        return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in self.exits)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -327,7 +347,62 @@ def _check(data: dict, source: str) -> VttMap:
     return VttMap(source, w, h, ppg, plain(str(version), 20)
                   if isinstance(version, (int, float, str)) else "?", walls, portals, lights,
                   ignored, origin=origin, everywhere=everywhere + spans, objects=objects,
-                  clipped=clipped, portals_read=len(portals_raw))
+                  clipped=clipped, portals_read=len(portals_raw),
+                  rooms=_rooms(data.get(foundry_scene.MARK), source, origin))
+
+
+def _rooms(mark: Any, source: str, origin: Point) -> list[MarkedRoom]:
+    """The rooms in fuego's own key of the file (:func:`fuego.render.vtt_export.rooms_mark`):
+    ``{"area": 2, "rooms": [{"name", "outdoors", "areas": [[x, y], ...]}]}``; none when the
+    file has no such key."""
+    key = foundry_scene.MARK
+    if mark is None or (isinstance(mark, dict) and "rooms" not in mark):
+        return []
+    if not isinstance(mark, dict) or not isinstance(mark["rooms"], list):
+        raise _bad(source, f"{key}.rooms: expected a list of rooms, got "
+                   f"{_type(mark.get('rooms') if isinstance(mark, dict) else mark)}")
+    side = _number(mark.get("area", 2), source, f"{key}.area")
+    if not 0 < side <= MAX_MAP_SQUARES:
+        raise _bad(source, f"{key}.area: expected the squares of an area's side (2), got "
+                   f"{side:g}")
+    rooms, total = [], 0
+    for i, room in enumerate(mark["rooms"]):
+        where = f"{key}.rooms[{i}]"
+        areas = room.get("areas") if isinstance(room, dict) else None
+        if not isinstance(areas, list):
+            raise _bad(source, f"{where}: expected a room {{\"name\", \"outdoors\", \"areas\"}}, "
+                       f"got {_type(room)}")
+        total += len(areas)
+        if total > MAX_MAP_SQUARES ** 2:
+            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
+        exits = room.get("exits", [])
+        if not isinstance(exits, list):
+            raise _bad(source, f"{where}.exits: expected a list of areas' corners, got "
+                       f"{_type(exits)}")
+        total += len(exits)
+        if total > MAX_MAP_SQUARES ** 2:
+            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
+        corners = [_square(corner, source, f"{where}.areas[{n}]", origin, side)
+                   for n, corner in enumerate(areas)]
+        ways = [_square(corner, source, f"{where}.exits[{n}]", origin, side)
+                for n, corner in enumerate(exits)]
+        name, outdoors = room.get("name"), room.get("outdoors", False)
+        if not isinstance(outdoors, bool):
+            raise _bad(source, f"{where}.outdoors: expected true or false, got "
+                       f"{_type(outdoors)}")
+        rooms.append(MarkedRoom(plain(name, 60).strip() if isinstance(name, str) else "",
+                                outdoors, tuple(corners), tuple(ways)))
+    return rooms
+
+
+def _square(corner: Any, source: str, key: str, origin: Point, side: float
+            ) -> tuple[float, float, float, float]:
+    """An area's corner ``[x, y]`` in fuego's rooms key, as its squares (left, top, right,
+    bottom) from the map's corner."""
+    if not isinstance(corner, list) or len(corner) != 2:
+        raise _bad(source, f"{key}: expected an area's corner [x, y], got {_type(corner)}")
+    x, y = (_number(v, source, key) - o for v, o in zip(corner, origin))
+    return x, y, x + side, y + side
 
 
 def _resolution(data: dict, source: str) -> tuple[float, float, float | None, Point]:
