@@ -366,22 +366,26 @@ def _rooms(mark: Any, source: str, origin: Point) -> list[MarkedRoom]:
         raise _bad(source, f"{key}.area: expected the squares of an area's side (2), got "
                    f"{side:g}")
     rooms, total = [], 0
+
+    def counted(squares: list) -> None:
+        # (every room's areas and exits together are capped: a file cannot ask for millions)
+        nonlocal total
+        total += len(squares)
+        if total > MAX_MAP_SQUARES ** 2:
+            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
+
     for i, room in enumerate(mark["rooms"]):
         where = f"{key}.rooms[{i}]"
         areas = room.get("areas") if isinstance(room, dict) else None
         if not isinstance(areas, list):
             raise _bad(source, f"{where}: expected a room {{\"name\", \"outdoors\", \"areas\"}}, "
                        f"got {_type(room)}")
-        total += len(areas)
-        if total > MAX_MAP_SQUARES ** 2:
-            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
+        counted(areas)
         exits = room.get("exits", [])
         if not isinstance(exits, list):
             raise _bad(source, f"{where}.exits: expected a list of areas' corners, got "
                        f"{_type(exits)}")
-        total += len(exits)
-        if total > MAX_MAP_SQUARES ** 2:
-            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
+        counted(exits)
         corners = [_square(corner, source, f"{where}.areas[{n}]", origin, side)
                    for n, corner in enumerate(areas)]
         ways = [_square(corner, source, f"{where}.exits[{n}]", origin, side)
