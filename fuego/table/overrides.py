@@ -22,7 +22,6 @@ from fuego.table.gm import Shown, WoundKind
 from fuego.text import UNSAFE_LINE, terminal
 
 if TYPE_CHECKING:
-    from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
 class Override(str, Enum):
@@ -139,21 +138,6 @@ OVERRIDE_HELP = (
 )
 
 
-def find_hero(scene: Scene, name: str) -> Hero:
-    """A hero by full name, or by the start of it (``Isabela`` for ``Isabela Soldano``) when
-    that names only one."""
-    low = name.lower().strip()
-    for hero in scene.heroes:
-        if hero.name.lower() == low:
-            return hero
-    hits = [h for h in scene.heroes if h.name.lower().startswith(low)] if low else []
-    if len(hits) == 1:
-        return hits[0]
-    raise RuleError(f"no character named {name!r}" if not hits else f"{name!r} names "
-                    f"{len(hits)} characters", tip="characters here: "
-                    + ", ".join(h.name for h in scene.heroes))
-
-
 def normalize_override(scene: Scene, text: str) -> str:
     """Check an override against the scene without changing anything; its canonical text.
 
@@ -231,7 +215,7 @@ def _check_barrier(scene: Scene, verb: Override, args: list[str]) -> str:
 def _check_move(scene: Scene, verb: Override, args: list[str]) -> str:
     if len(args) < 2:
         raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
-    hero = find_hero(scene, " ".join(args[:-1]))
+    hero = scene.hero(" ".join(args[:-1]))
     area = scene.building.area(args[-1])
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead and cannot be moved")
@@ -245,7 +229,7 @@ def _check_wound(scene: Scene, verb: Override, args: list[str]) -> str:
     if len(args) < 2:
         raise RuleError("wound HERO N [fw|dw]", tip="e.g. 'wound Isabela 8' (Flesh Wounds) "
                                                     "or 'wound Isabela 1 dw'")
-    hero = find_hero(scene, " ".join(args[:-1]))
+    hero = scene.hero(" ".join(args[:-1]))
     n = _int_arg(args[-1], "the number of wounds")
     if not 1 <= n <= MAX_WOUNDS:
         raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
@@ -267,7 +251,7 @@ def _check_burn(scene: Scene, verb: Override, args: list[str]) -> str:
         raise RuleError("burn HERO FD jet|magic|object|oil",
                         tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
     fd = _fire_dice_arg(args[-2])
-    hero = find_hero(scene, " ".join(args[:-2]))
+    hero = scene.hero(" ".join(args[:-2]))
     if not hero.present:
         raise RuleError(f"{hero.name} is not in the scene")
     return f"burn {hero.name} {fd} {by.value}"
@@ -335,7 +319,7 @@ def _check_add(scene: Scene, verb: Override, args: list[str]) -> str:
 def _check_remove(scene: Scene, verb: Override, args: list[str]) -> str:
     if not args:
         raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
-    return f"remove {find_hero(scene, ' '.join(args)).name}"
+    return f"remove {scene.hero(' '.join(args)).name}"
 
 
 def _check_shown(scene: Scene, verb: Override, args: list[str]) -> str:
