@@ -20,6 +20,7 @@ from fuego.rules.formulas import is_fire_dice
 from fuego.table import gm
 from fuego.table.gm import Shown, WoundKind
 from fuego.text import UNSAFE_LINE, terminal
+from fuego.words import plural, the
 
 if TYPE_CHECKING:
     from fuego.engine.scene import Scene
@@ -374,6 +375,54 @@ def _shown_kind(word: str) -> Shown | None:
         return Shown(word)
     except ValueError:
         return None
+
+
+def typed_override(scene: Scene, text: str) -> str:
+    """An override the GM types at a prompt: :func:`normalize_override`'s canonical text, or a
+    RuleError when it is wrong or would change nothing (a door shut that is shut, a fire set to
+    the Fire Dice it has, a hero moved to where they stand): refused, not logged or saved.
+    Only the prompt refuses what changes nothing; a save that holds one replays it
+    (:func:`apply_override`), as the scene it was played in did."""
+    canonical = normalize_override(scene, text)
+    word, *args = canonical.split()
+    idle = _IDLE.get(Override(word))
+    why = idle(scene, args) if idle is not None else None
+    if why is not None:
+        raise RuleError(why)
+    return canonical
+
+
+# Each override that can change nothing: why it would (None: it changes something), read from
+# its canonical words after the verb.
+def _idle_barrier(shut: bool) -> Callable[[Scene, list[str]], str | None]:
+    def idle(scene: Scene, args: list[str]) -> str | None:
+        barrier = gm.find_barrier(scene, " ".join(args))
+        if barrier.closed is not shut:
+            return None
+        named = the(barrier.label) if barrier.label else (
+            f"the {barrier.kind.value} between {scene.area_name(barrier.a)} and "
+            f"{scene.area_name(barrier.b)}")
+        return f"{named} is already {'shut' if shut else 'open'}"
+    return idle
+
+
+def _idle_fd(scene: Scene, args: list[str]) -> str | None:
+    fire = scene.fires[scene.building.area(args[0]).index]
+    return (f"the fire at {args[0]} already has {plural(fire.fd, 'Fire Die', 'Fire Dice')}"
+            if fire.fd == int(args[1]) else None)
+
+
+def _idle_move(scene: Scene, args: list[str]) -> str | None:
+    hero = scene.hero(" ".join(args[:-1]))
+    there = scene.building.area(args[-1]).index
+    return (f"{hero.name} already stands at {args[-1]}"
+            if hero.area == there and hero.status is not Status.ESCAPED else None)
+
+
+_IDLE: dict[Override, Callable[[Scene, list[str]], str | None]] = {
+    Override.OPEN: _idle_barrier(False), Override.CLOSE: _idle_barrier(True),
+    Override.FD: _idle_fd, Override.MOVE: _idle_move,
+}
 
 
 def apply_override(scene: Scene, text: str) -> None:
