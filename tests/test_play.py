@@ -236,6 +236,15 @@ def test_an_override_that_changes_nothing_is_refused_but_an_old_save_of_one_repl
     assert [e.get("gm") for e in saved()["inputs"]][:2] == [twice["gm"]] * 2
 
 
+def test_the_gms_hand_is_indented_alike_before_round_one_and_after(shop):
+    out = new_game(["fire ground:E1 3", "", "fire ground:E2 3", "quit"]).output
+    told = [line for line in out.splitlines() if "GM: starts a fire" in line]
+    assert told == ["  GM: starts a fire in ground:E1 (Shop, FD 3)",
+                    "  Phase 3: GM: starts a fire in ground:E2 (Shop, FD 3)"], told
+    # the scene's own opening stays flush left
+    assert any(line.startswith("Fire in ground:B1") for line in out.splitlines())
+
+
 def test_a_blast_too_small_to_blow_a_fire_out_is_refused_at_the_prompt_as_check_refuses_it(shop):
     from fuego.modules.firefighting import BLAST_MIN
 

@@ -105,6 +105,18 @@ def wrap_cells(text: str, width: int, indent: str = "") -> list[str]:
     return out
 
 
+#: A list item's mark at a line's start: a menu's number (`` * 4. ``, the suggested one
+#: starred), a bullet (``- ``), an error's ``! ``.
+_ITEM = re.compile(r" *(?:\*? *\d+\. |[-*!] )")
+
+
+def hanging(text: str) -> int:
+    """The column a wrapped line of ``text`` continues at: under the text after a list
+    item's mark (``   * 4. spot ...``: under ``spot``), else two in from the line's start."""
+    item = _ITEM.match(text)
+    return item.end() if item else len(text) - len(text.lstrip(" ")) + 2
+
+
 class Screen:
     """Where the table writes: rich on a terminal, plain text otherwise.
 
@@ -143,8 +155,7 @@ class Screen:
         text = literal(text)
         if not self.width or cells(text) <= self.width:
             return [text]
-        lead = len(text) - len(text.lstrip(" "))
-        return wrap_cells(text, self.width, " " * min(lead + 2, 20))
+        return wrap_cells(text, self.width, " " * min(hanging(text), 20))
 
     def line(self, text: str = "", style: str | None = None) -> None:
         for piece in self.wrap(text):
