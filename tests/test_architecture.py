@@ -31,9 +31,10 @@ PACKAGE = ROOT / "fuego"
 #: The layers, lowest first: a module may import its own layer or any below it. Each entry is
 #: a top-level module or package of fuego ("fuego" is the root package itself: its version;
 #: "files" is reading and writing files, under every command; "stats" the intervals of counts;
-#: "words" the small English words: plurals, articles).
+#: "words" the small English words: plurals, articles; "names" a character by what the table
+#: calls them).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("fuego", "errors", "text", "words", "files", "rules", "dice", "stats"),
+    ("fuego", "errors", "text", "names", "words", "files", "rules", "dice", "stats"),
     ("world",),
     ("engine",),
     ("modules",),

@@ -213,6 +213,38 @@ def test_overrides_at_the_prompts(shop):
     assert saved()["state"]["ended"] is True
 
 
+def test_an_override_that_changes_nothing_is_refused_but_an_old_save_of_one_replays(shop):
+    result = new_game(["close store door", "close store door", "open shop door",
+                       "fd ground:B1 4", "move Ana ground:D1", "move Bo ground:A2", "quit"])
+    out = result.output
+    assert result.exit_code == 0, out
+    assert "! the store door is already shut" in out
+    assert "! the shop door is already shut" not in out and "GM: opens the shop door" in out
+    assert "! the fire at ground:B1 already has 4 Fire Dice" in out
+    assert "! Ana Vaz already stands at ground:D1" in out
+    assert out.count("GM: closes the store door") == 1
+    gm = [e["gm"] for e in saved()["inputs"] if "gm" in e]
+    assert gm == ["close ground:C1 ground:D1", "open ground:F2 ground:F3", "move Bo ground:A2"]
+    # a save from before the refusal holds the second close: it replays, and play goes on
+    old = saved()
+    twice = old["inputs"][0]
+    old["inputs"].insert(1, dict(twice))
+    Path("s.json").write_text(json.dumps(old), encoding="utf-8")
+    resumed = run(["play", "--resume", "s.json"], ["close store door", "quit"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "! the store door is already shut" in resumed.output
+    assert [e.get("gm") for e in saved()["inputs"]][:2] == [twice["gm"]] * 2
+
+
+def test_the_gms_hand_is_indented_alike_before_round_one_and_after(shop):
+    out = new_game(["fire ground:E1 3", "", "fire ground:E2 3", "quit"]).output
+    told = [line for line in out.splitlines() if "GM: starts a fire" in line]
+    assert told == ["  GM: starts a fire in ground:E1 (Shop, FD 3)",
+                    "  Phase 3: GM: starts a fire in ground:E2 (Shop, FD 3)"], told
+    # the scene's own opening stays flush left
+    assert any(line.startswith("Fire in ground:B1") for line in out.splitlines())
+
+
 def test_a_blast_too_small_to_blow_a_fire_out_is_refused_at_the_prompt_as_check_refuses_it(shop):
     from fuego.modules.firefighting import BLAST_MIN
 

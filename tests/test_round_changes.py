@@ -83,3 +83,20 @@ def test_a_door_closed_this_round_is_said(tmp_path, monkeypatch):
     assert "Mother Hettie closes the kitchen door (wooden door)" in out
     line = out.partition("before round 2")[2].splitlines()[1]
     assert line.startswith("Round 1: ") and "a door closed" in line, line
+
+
+def test_a_fire_lit_put_out_and_lit_again_counts_twice_so_the_words_add_up(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # the GM's hand in round 1 (at Bjorn's prompt): a fire in the bar, put out, lit again
+    answers = ["", "fire ground:D2 3", "fd ground:D2 0", "fire ground:D2 3"] + [""] * 40
+    out = CliRunner().invoke(cli, ["play", str(CAMPAIGNS / "tavern.yaml"), "--seed", "7",
+                                   "--session", "s.json"],
+                             input="\n".join(answers) + "\nquit\n").output
+    before, after = (out.partition("before round 2")[2].splitlines()[i] for i in (0, 1))
+    # "before round 2: N fires": 1 fire before round 1, plus those started, less those out
+    now = int(before.split(": ")[1].split()[0])
+    words = after.removeprefix("Round 1: ")
+    started = int(words.split(" new fires")[0])
+    assert "a fire went out" in words, words
+    assert 1 + started - 1 == now, (before, after)

@@ -420,15 +420,16 @@ def test_auto_heroes_do_not_walk_into_fire_when_an_equal_way_is_clear():
     assert act.kind is HeroActionKind.MOVE and act.target == b.find("C2")
 
 
-def test_a_companion_is_named_by_full_or_first_name():
+def test_a_companion_is_named_by_any_name_that_calls_them_alone():
     s = scene(grid([("ground", 0, ["k"])], TWO_ROOMS))
-    ana, bo = Hero("Ana Lopez", 0), Hero("Bo", 0)
-    ana.clothes_fd = 2
-    s.heroes += [ana, bo]
-    for words in ("put-out-clothes Ana", "put-out-clothes ana lopez"):
+    ana, bo, eva = Hero("Ana Lopez", 0), Hero("Bo", 0), Hero("Eva Lopez", 0)
+    ana.clothes_fd = eva.clothes_fd = 2
+    s.heroes += [ana, bo, eva]
+    for words in ("put-out-clothes Ana", "put-out-clothes ana lopez", "put-out-clothes ana l."):
         assert read_action(s, bo, words).other == "Ana Lopez"
-    with pytest.raises(Exception, match="cannot"):
-        read_action(s, bo, "put-out-clothes Lopez")
+    for words in ("put-out-clothes Lopez", "put-out-clothes Zed"):  # two Lopezes; no Zed
+        with pytest.raises(Exception, match="cannot"):
+            read_action(s, bo, words)
 
 
 def test_smoke_piled_up_in_a_closed_room_clears_by_wind_once_a_window_opens():

@@ -21,6 +21,7 @@ from fuego.cli.gm_screen import cells
 from fuego.dice.odds import chance
 from fuego.dice.roller import Pool
 from fuego.errors import RuleError
+from fuego.names import short_names
 from fuego.table.entry import read_action_dice, read_roll
 from fuego.table.risk import percent
 
@@ -135,7 +136,7 @@ def tmux(tmp_path):
 
 def _assert_heroes_visible(lines: list[str]) -> None:
     for name, (area, knocked_out) in TAVERN_HEROES.items():
-        row = [line for line in lines if line.strip().startswith(name.split()[0])
+        row = [line for line in lines if line.strip().startswith((name, *short_names([name])))
                and area in line]
         assert row, f"{name}'s row (at {area}) is not on the screen:\n" + "\n".join(lines)
         assert f"0 FW 0/{knocked_out} DW" in row[0], row[0]

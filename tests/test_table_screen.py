@@ -59,3 +59,19 @@ def test_read_aloud_is_marked_on_every_line_it_wraps_to():
         "A Castillian merchant brig, twelve guns, riding at anchor off the coast.", "  | ")
     assert len(said) == 3 and all(line.startswith("  | ") and cells(line) <= 40
                                   for line in said)
+
+
+def test_a_wrapped_menu_choice_continues_under_its_text_not_its_number():
+    said: list[str] = []
+    screen = Screen(rich=False, width=40, echo=said.append)
+    for line in ("     4. spot ground:C3 (Kitchen): Perception 2k2 vs TN 15, 24%",
+                 "   * 5. smother ground:C3 (Kitchen): Brawn 3k2 vs TN 20, 31%",
+                 "    12. wait until the fire has burned the whole tavern down"):
+        said.clear()
+        screen.line(line)
+        text_at = line.index(". ") + 2  # where the choice's words begin
+        assert len(said) > 1 and all(s[:text_at].isspace() and not s[text_at].isspace()
+                                     for s in said[1:]), said
+    said.clear()
+    screen.line("  Phase 3: Bjorn Haraldsson moves from cellar:C3 to cellar:C4 and on")
+    assert said[1].startswith("    ") and not said[1][4].isspace()  # narration: two in

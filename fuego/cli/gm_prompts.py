@@ -174,6 +174,7 @@ class GMPrompts:
         self._roll_text = ""  # the last answer typed at a roll prompt
         self._backing = False  # a rewind by 'back': no recap, the choices again
         self._undo_round: int | None = None  # an undo by the answer made in this round
+        self._begun = False  # the scene's start narrated: what follows is indented
 
     # -- wiring ------------------------------------------------------------------------------
     def attach(self, scene: Scene, player: Player) -> None:
@@ -187,6 +188,7 @@ class GMPrompts:
             self.go, self.go_until_hero = 0, False
         self._last_round_shown = -1
         self._shown = None
+        self._begun = False  # the log is narrated again from its start: its scene start
         if not self.muted and scene.round == 0:
             self.show_intro(scene)
         for event in list(scene.log):
@@ -205,9 +207,12 @@ class GMPrompts:
         if event.kind is EventKind.ROUND_START:
             self.screen.line("")
         for e, text in pairs:
-            inside = e.round >= 1 and e.kind not in framing
+            # what happens once the scene has begun (a round, or the GM's hand before round 1)
+            # is indented under the framing lines; the scene's opening fires are not
+            inside = e.kind not in framing and (e.round >= 1 or self._begun)
             style = "bold" if e.kind in framing else event_style(e)
             self.screen.line(("  " + text) if inside else text, style)
+            self._begun = self._begun or e.kind is EventKind.SCENE_START
 
     def _flush_narration(self) -> None:
         if self.narrator is not None and not self.muted:

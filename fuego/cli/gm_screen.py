@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from fuego.engine.injury import Avoid
+from fuego.names import short_names
 from fuego.rules.charts import Temperature
 from fuego.text import terminal
 from fuego.words import plural
@@ -104,6 +105,18 @@ def wrap_cells(text: str, width: int, indent: str = "") -> list[str]:
     return out
 
 
+#: A list item's mark at a line's start: a menu's number (`` * 4. ``, the suggested one
+#: starred), a bullet (``- ``), an error's ``! ``.
+_ITEM = re.compile(r" *(?:\*? *\d+\. |[-*!] )")
+
+
+def hanging(text: str) -> int:
+    """The column a wrapped line of ``text`` continues at: under the text after a list
+    item's mark (``   * 4. spot ...``: under ``spot``), else two in from the line's start."""
+    item = _ITEM.match(text)
+    return item.end() if item else len(text) - len(text.lstrip(" ")) + 2
+
+
 class Screen:
     """Where the table writes: rich on a terminal, plain text otherwise.
 
@@ -142,8 +155,7 @@ class Screen:
         text = literal(text)
         if not self.width or cells(text) <= self.width:
             return [text]
-        lead = len(text) - len(text.lstrip(" "))
-        return wrap_cells(text, self.width, " " * min(lead + 2, 20))
+        return wrap_cells(text, self.width, " " * min(hanging(text), 20))
 
     def line(self, text: str = "", style: str | None = None) -> None:
         for piece in self.wrap(text):
@@ -404,7 +416,7 @@ def hero_rows(scene: Scene, width: int | None = None
     if width:
         need = 2 + sum(max([cells(header[c])] + [cells(r[c]) for r in rows])
                        for c in range(len(header))) + 2 * (len(header) - 1)
-        if need > width:  # first names first: the rooms' names are cut only after them
+        if need > width:  # short names first (fuego.names): the rooms' names are cut after them
             short = short_names([h.name for h in scene.heroes])
             for r, name in zip(rows, short):
                 r[0] = name
@@ -434,19 +446,6 @@ def _hero_row(scene: Scene, h: Hero) -> list[str]:
     return [h.name, where, wounds, smoke, "CONFUSED" if h.confused else "-",
             f"{h.clothes_fd} FD" if h.clothes_fd else "-",
             f"{h.breath}/{limit}" if h.breath else "-"]
-
-
-def short_names(names: list[str]) -> list[str]:
-    """Each name by its first word, or with the next word's initial where that is shared."""
-    firsts = [n.split()[0] if n.split() else n for n in names]
-    out = []
-    for n, first in zip(names, firsts):
-        words = n.split()
-        if firsts.count(first) == 1 or len(words) < 2:
-            out.append(first)
-        else:
-            out.append(f"{first} {words[1][:1]}.")
-    return out
 
 
 def sight_lines(scene: Scene) -> list[tuple[str, str | None]]:

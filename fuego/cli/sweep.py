@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from fuego.names import short_names
 from fuego.stats import wilson
 
 
@@ -55,7 +56,7 @@ def sweep_lines(result, elapsed: float | None = None) -> list[str]:
                      "runs finished; the numbers below are theirs.")
     lines.append("")
     heroes = first.counts.heroes
-    cols = ["fire burning"] + [f"{name.split()[0]} down" for name in heroes]
+    cols = ["fire burning"] + [f"{name} down" for name in short_names(heroes)]
     keys = ["fire_still_burning"] + [f"{name}: p_down" for name in heroes]
     width = max(len("variant"), *(len(f"{v}. {s.name}") for v, s in enumerate(result.variants)))
     width = min(width, 44)

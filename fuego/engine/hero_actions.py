@@ -522,8 +522,8 @@ def read_action(scene: Scene, hero: Hero, text: str,
     (``smother``; with several in reach it says which there are), a door or window by the
     area beyond it (``open ground:C5``) or the start of its name (``close kitchen``), an area
     by its short form (``G2``) when only one such is in reach, an area alone for the move
-    there (``F3``), a companion by first name. RuleError when the words name nothing the hero
-    may do."""
+    there (``F3``), a companion by a name that calls them alone (``Hettie``). RuleError when
+    the words name nothing the hero may do."""
     legal = options(scene, hero) if legal is None else legal
     verb, arg, raises = split_words(text)
     try:
@@ -625,8 +625,9 @@ def _by_short_form(scene: Scene, hero: Hero, legal: list[HeroAction], verb: str,
 
 def _names(scene: Scene, hero: Hero, act: HeroAction, arg: str) -> bool:
     """Whether ``arg`` names this legal action: its area; a door or window by its name or the
-    area beyond it (or nothing); a companion by full or first name (nothing: the hero's own
-    clothes); a module's action by its area (or nothing); any other action by nothing."""
+    area beyond it (or nothing); a companion by any name that calls them alone
+    (``fuego.names``; nothing: the hero's own clothes); a module's action by its area (or
+    nothing); any other action by nothing."""
     b = scene.building
     if act.kind in (HeroActionKind.MOVE, HeroActionKind.SMOTHER, HeroActionKind.SPOT):
         return bool(arg) and b.find(arg) == act.target
@@ -636,8 +637,8 @@ def _names(scene: Scene, hero: Hero, act: HeroAction, arg: str) -> bool:
     if act.kind is HeroActionKind.PUT_OUT_CLOTHES:
         if not arg:
             return act.other is None
-        other = (act.other or "").lower()
-        return bool(act.other) and (other == arg.lower() or other.split()[0] == arg.lower())
+        hits = scene.heroes_named(arg)  # the table's reading of a name: fuego.names
+        return len(hits) == 1 and hits[0].name == act.other
     if act.target is not None and not isinstance(act.kind, HeroActionKind):
         return not arg or b.find(arg) == act.target  # a module's action on an area
     return True

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from fuego.engine.controllers import AutoController
 from fuego.engine.hero_actions import HeroAction, HeroActionKind, may_smother
-from fuego.errors import FuegoError
+from fuego.errors import FuegoError, one_of
+from fuego.names import called
 from fuego.text import fold_name
 
 if TYPE_CHECKING:
@@ -78,13 +79,13 @@ class HeroPlans:
 
 
 def _find(name: str, names: list[str], what: str) -> str:
-    low = fold_name(name.strip())
-    exact = [n for n in names if fold_name(n) == low]
-    if exact:
-        return exact[0]
-    word = [n for n in names if low in fold_name(n).split()] if low else []
-    if len(word) == 1:  # one word of one name: "Bjorn", "Hettie"
-        return word[0]
+    hits = called(name, names)  # (the table's reading: "Bjorn", "Hettie", "mother hettie")
+    if len(hits) == 1:
+        return names[hits[0]]
+    if hits:
+        raise FuegoError(f"{name.strip()!r} names {len(hits)} heroes: "
+                         f"{one_of(names[i] for i in hits)}",
+                         tip=f"name the one you mean in full, e.g. {names[hits[0]]}")
     raise FuegoError(f"no {what} {name!r} in this scenario",
                      tip="heroes here: " + ", ".join(names))
 

@@ -18,6 +18,7 @@ from fuego.engine.events import Event, EventKind, EventLog, Shape, row_event
 from fuego.engine.events import record as new_event
 from fuego.engine.fire import Fire, FireState, Trigger
 from fuego.engine.heroes import Hero
+from fuego.names import called, short_names
 from fuego.rules.charts import Rank, Temperature
 from fuego.rules.formulas import clamp_fire_dice, fuel_eaten
 from fuego.rules.settings import Settings
@@ -152,14 +153,27 @@ class Scene:
     def fire_at(self, i: int) -> Fire | None:
         return self.fires.get(i)
 
-    def hero(self, name: str) -> Hero:
-        for hero in self.heroes:
-            if fold_name(hero.name) == fold_name(name):
-                return hero
-        from fuego.errors import RuleError
+    def heroes_named(self, name: str) -> list[Hero]:
+        """The characters ``name`` calls (``fuego.names.called``: the full name in any case,
+        else whole words of it, else their starts), in the scene's order; ``[]`` for none."""
+        return [self.heroes[i] for i in called(name, [h.name for h in self.heroes])]
 
-        raise RuleError(f"no character named {name!r}",
-                        tip="characters here: " + ", ".join(h.name for h in self.heroes))
+    def hero(self, name: str) -> Hero:
+        """The one character ``name`` calls (:meth:`heroes_named`), else a RuleError saying
+        which: none (did you mean ...?) or several (listed: name one in full)."""
+        from fuego.errors import RuleError, one_of, suggest
+
+        found = self.heroes_named(name)
+        if len(found) == 1:
+            return found[0]
+        names = [h.name for h in self.heroes]
+        if found:
+            raise RuleError(f"{name.strip()!r} names {len(found)} characters: "
+                            f"{one_of(h.name for h in found)}",
+                            tip=f"name the one you mean in full, e.g. {found[0].name}")
+        raise RuleError(f"no character named {name.strip()!r}"
+                        f"{suggest(name, short_names(names) + names, fold=fold_name)}",
+                        tip="characters here: " + one_of(names))
 
     def heroes_in(self, i: int) -> list[Hero]:
         return [h for h in self.heroes if h.area == i and h.present]

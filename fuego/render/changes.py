@@ -19,13 +19,17 @@ class Changes:
     """What changed in one round, as the players saw it: the page marks these on the map and
     says them in its header line."""
 
-    __slots__ = ("new", "grew", "out", "opened", "closed", "broken", "collapsed", "flashed",
-                 "escaped")
+    __slots__ = ("new", "grew", "out", "started", "went_out", "opened", "closed", "broken",
+                 "collapsed", "flashed", "escaped")
 
     def __init__(self) -> None:
         self.new: set[str] = set()  # areas of new fires
         self.grew: set[str] = set()  # areas of fires that grew
         self.out: set[str] = set()  # fires that went out
+        # the fires started and gone out, counted: an area lit, put out and lit again in one
+        # round is two fires started and one out, so the words add up to the fires burning
+        self.started = 0
+        self.went_out = 0
         self.opened: set[str] = set()  # barriers opened (their names)
         self.closed: set[str] = set()  # barriers closed (their names): what hides a fire now
         self.broken: set[str] = set()  # barriers broken or burned through
@@ -42,11 +46,13 @@ class Changes:
         fire = actor[5:] if actor.startswith("fire@") else event.area
         if k is EventKind.FIRE_STARTED and event.area:
             self.new.add(event.area)
+            self.started += 1
         elif k in (EventKind.FIRE_GREW, EventKind.FIRE_MERGED) and fire and (
                 k is EventKind.FIRE_GREW or d.get("grew")):
             self.grew.add(str(fire))
         elif k is EventKind.FIRE_OUT and fire:
             self.out.add(str(fire))
+            self.went_out += 1
         elif k is EventKind.BARRIER_OPENED and d.get("barrier"):
             self.opened.add(str(d["barrier"]))
         elif k is EventKind.BARRIER_CLOSED and d.get("barrier"):
@@ -61,19 +67,21 @@ class Changes:
             self.escaped.append(str(event.actor))
 
     def words(self, b: Building) -> str:
-        """``4 new fires, 2 fires grew, a door opened, the Kitchen flashed over``."""
+        """``4 new fires, 2 fires grew, a door opened, the Kitchen flashed over``: the fires
+        started and gone out counted as they happened (the fires before the round, plus those
+        started, less those gone out, are the fires after it); the rest by what they touched."""
         def n(count: int, one: str, many: str) -> str:
             return (f"a {one}" if one[0] not in "aeiou" else f"an {one}") if count == 1 \
                 else f"{count} {many}"
 
         parts = []
         grew = self.grew - self.new
-        if self.new:
-            parts.append(n(len(self.new), "new fire", "new fires"))
+        if self.started:
+            parts.append(n(self.started, "new fire", "new fires"))
         if grew:
             parts.append(f"{n(len(grew), 'fire', 'fires')} grew")
-        if self.out:
-            parts.append(f"{n(len(self.out), 'fire', 'fires')} went out")
+        if self.went_out:
+            parts.append(f"{n(self.went_out, 'fire', 'fires')} went out")
         if self.opened:
             parts.append(f"{n(len(self.opened), 'door', 'doors')} opened")
         if self.closed:

@@ -20,9 +20,9 @@ from fuego.rules.formulas import is_fire_dice
 from fuego.table import gm
 from fuego.table.gm import Shown, WoundKind
 from fuego.text import UNSAFE_LINE, terminal
+from fuego.words import plural, the
 
 if TYPE_CHECKING:
-    from fuego.engine.heroes import Hero
     from fuego.engine.scene import Scene
 
 class Override(str, Enum):
@@ -139,21 +139,6 @@ OVERRIDE_HELP = (
 )
 
 
-def find_hero(scene: Scene, name: str) -> Hero:
-    """A hero by full name, or by the start of it (``Isabela`` for ``Isabela Soldano``) when
-    that names only one."""
-    low = name.lower().strip()
-    for hero in scene.heroes:
-        if hero.name.lower() == low:
-            return hero
-    hits = [h for h in scene.heroes if h.name.lower().startswith(low)] if low else []
-    if len(hits) == 1:
-        return hits[0]
-    raise RuleError(f"no character named {name!r}" if not hits else f"{name!r} names "
-                    f"{len(hits)} characters", tip="characters here: "
-                    + ", ".join(h.name for h in scene.heroes))
-
-
 def normalize_override(scene: Scene, text: str) -> str:
     """Check an override against the scene without changing anything; its canonical text.
 
@@ -231,7 +216,7 @@ def _check_barrier(scene: Scene, verb: Override, args: list[str]) -> str:
 def _check_move(scene: Scene, verb: Override, args: list[str]) -> str:
     if len(args) < 2:
         raise RuleError("move HERO AREA", tip="e.g. 'move Isabela ground:C4'")
-    hero = find_hero(scene, " ".join(args[:-1]))
+    hero = scene.hero(" ".join(args[:-1]))
     area = scene.building.area(args[-1])
     if hero.status is Status.DEAD:
         raise RuleError(f"{hero.name} is dead and cannot be moved")
@@ -245,7 +230,7 @@ def _check_wound(scene: Scene, verb: Override, args: list[str]) -> str:
     if len(args) < 2:
         raise RuleError("wound HERO N [fw|dw]", tip="e.g. 'wound Isabela 8' (Flesh Wounds) "
                                                     "or 'wound Isabela 1 dw'")
-    hero = find_hero(scene, " ".join(args[:-1]))
+    hero = scene.hero(" ".join(args[:-1]))
     n = _int_arg(args[-1], "the number of wounds")
     if not 1 <= n <= MAX_WOUNDS:
         raise RuleError(f"wounds must be 1-{MAX_WOUNDS}, not {n}")
@@ -267,7 +252,7 @@ def _check_burn(scene: Scene, verb: Override, args: list[str]) -> str:
         raise RuleError("burn HERO FD jet|magic|object|oil",
                         tip="e.g. 'burn Isabela 4 jet' (a jet of burning gas)")
     fd = _fire_dice_arg(args[-2])
-    hero = find_hero(scene, " ".join(args[:-2]))
+    hero = scene.hero(" ".join(args[:-2]))
     if not hero.present:
         raise RuleError(f"{hero.name} is not in the scene")
     return f"burn {hero.name} {fd} {by.value}"
@@ -335,7 +320,7 @@ def _check_add(scene: Scene, verb: Override, args: list[str]) -> str:
 def _check_remove(scene: Scene, verb: Override, args: list[str]) -> str:
     if not args:
         raise RuleError("remove HERO", tip="e.g. 'remove Mother Hettie'")
-    return f"remove {find_hero(scene, ' '.join(args)).name}"
+    return f"remove {scene.hero(' '.join(args)).name}"
 
 
 def _check_shown(scene: Scene, verb: Override, args: list[str]) -> str:
@@ -390,6 +375,54 @@ def _shown_kind(word: str) -> Shown | None:
         return Shown(word)
     except ValueError:
         return None
+
+
+def typed_override(scene: Scene, text: str) -> str:
+    """An override the GM types at a prompt: :func:`normalize_override`'s canonical text, or a
+    RuleError when it is wrong or would change nothing (a door shut that is shut, a fire set to
+    the Fire Dice it has, a hero moved to where they stand): refused, not logged or saved.
+    Only the prompt refuses what changes nothing; a save that holds one replays it
+    (:func:`apply_override`), as the scene it was played in did."""
+    canonical = normalize_override(scene, text)
+    word, *args = canonical.split()
+    idle = _IDLE.get(Override(word))
+    why = idle(scene, args) if idle is not None else None
+    if why is not None:
+        raise RuleError(why)
+    return canonical
+
+
+# Each override that can change nothing: why it would (None: it changes something), read from
+# its canonical words after the verb.
+def _idle_barrier(shut: bool) -> Callable[[Scene, list[str]], str | None]:
+    def idle(scene: Scene, args: list[str]) -> str | None:
+        barrier = gm.find_barrier(scene, " ".join(args))
+        if barrier.closed is not shut:
+            return None
+        named = the(barrier.label) if barrier.label else (
+            f"the {barrier.kind.value} between {scene.area_name(barrier.a)} and "
+            f"{scene.area_name(barrier.b)}")
+        return f"{named} is already {'shut' if shut else 'open'}"
+    return idle
+
+
+def _idle_fd(scene: Scene, args: list[str]) -> str | None:
+    fire = scene.fires[scene.building.area(args[0]).index]
+    return (f"the fire at {args[0]} already has {plural(fire.fd, 'Fire Die', 'Fire Dice')}"
+            if fire.fd == int(args[1]) else None)
+
+
+def _idle_move(scene: Scene, args: list[str]) -> str | None:
+    hero = scene.hero(" ".join(args[:-1]))
+    there = scene.building.area(args[-1]).index
+    return (f"{hero.name} already stands at {args[-1]}"
+            if hero.area == there and hero.status is not Status.ESCAPED else None)
+
+
+_IDLE: dict[Override, Callable[[Scene, list[str]], str | None]] = {
+    Override.OPEN: _idle_barrier(False), Override.CLOSE: _idle_barrier(True),
+    Override.FD: _idle_fd, Override.MOVE: _idle_move,
+}
 
 
 def apply_override(scene: Scene, text: str) -> None:

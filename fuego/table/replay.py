@@ -24,7 +24,7 @@ from fuego.table.overrides import (
     Override,
     apply_override,
     is_override,
-    normalize_override,
+    typed_override,
 )
 
 
@@ -551,7 +551,7 @@ class Player:
                 if not is_override(text, hero_prompt=True, scene=q.scene):
                     raise
         if text and is_override(text, hero_prompt=q.kind is QuestionKind.ACTION, scene=q.scene):
-            entry["gm"] = normalize_override(q.scene, text)
+            entry["gm"] = typed_override(q.scene, text)  # (a save's replay: apply_override)
             return entry
         return _ANSWERS[q.kind](q, text, entry)
 
