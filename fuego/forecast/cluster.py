@@ -252,6 +252,9 @@ class _Pending:
                     raise FuegoError(f"a Dask worker of {self.where} did not send back the "
                                      f"runs it played within {RESULT_WAIT:.0f} seconds",
                                      tip=AGAIN) from None
+                except OSError as exc:  # (the scheduler or worker gone mid-fetch: CommClosedError)
+                    raise FuegoError(f"lost {self.where} while fetching the runs a worker "
+                                     f"played: {exc}", tip=AGAIN) from None
                 self.totals[unit.variant].add(counts)
                 self.done += counts.runs
 
