@@ -381,12 +381,12 @@ def test_one_worker_killed_of_two_the_other_plays_its_runs_and_the_numbers_hold(
     import logging
 
     tavern = load(TAVERN)
+    # (the test's client stays open beside the forecast's: the forecast's futures are followed
+    # on its own client's loop, not on the process's default client's)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c:
-        # (the pids' client is closed before the forecast's own: two clients in one process
-        # share Dask's event loop state, and the forecast's then failed on a loop not its own)
-        with distributed.Client(c) as client:
-            pid = _worker_pids(client)[0]
+                                  dashboard_address=":0", silence_logs=logging.CRITICAL) as c, \
+            distributed.Client(c) as client:
+        pid = _worker_pids(client)[0]
         on_dask = forecast(tavern, runs=120, rounds=6, seed=5, chunk=4,
                            progress=_kill_a_worker_once_runs_are_back(pid),
                            executor=DaskCluster(c.scheduler_address))

@@ -407,7 +407,9 @@ class DaskCluster:
             stop = Event(f"fuego-stop-{token}", client=client)
             shared = self._send(client, variants, interrupts)
             futures: dict = {}
-            pending = _Pending(futures, totals, as_completed(), self.where)
+            # (on this client's loop: as_completed() alone takes the process's default
+            # client, which may be another one, and a future then waits on two loops)
+            pending = _Pending(futures, totals, as_completed(loop=client.loop), self.where)
             collect = pending.collect
 
             try:
