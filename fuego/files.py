@@ -371,10 +371,18 @@ def temporary_folder(what: str, *, tip: str | None = None) -> str:
     return tempfile.gettempdir()
 
 
+def temporary_variable() -> str:
+    """The variable that names the temporary folder (:func:`temporary_folder`'s), or TMPDIR
+    when none does: setting it is how the GM moves the folder."""
+    return next((name for name in TEMPORARY if os.environ.get(name)), TEMPORARY[0])
+
+
 def working_error(exc: OSError, what: str, folder: str, *, tip: str | None = None,
-                  name: str = "TMPDIR") -> FuegoError:
+                  name: str | None = None) -> FuegoError:
     """The one line for ``exc`` making or writing ``what`` (working files) in the temporary
-    folder ``folder`` (named by the variable ``name``); ``tip``: the caller's way round it."""
+    folder ``folder``, named by the setting ``name`` (by default the variable that names the
+    temporary folder: :func:`temporary_variable`); ``tip``: the caller's way round it."""
+    name = name or temporary_variable()
     return write_error(exc, what, folder, full_tip=f"free some space there, set {name} to a "
                        "folder with room" + (f", or {tip}" if tip else ""))
 

@@ -353,24 +353,23 @@ def _worker_pids(client: Any) -> list[int]:
 
 
 @pytest.mark.slow
-def test_the_last_worker_killed_is_an_error_not_a_ctrl_c():
-    """The worker that held the scenario died: Dask cancels every task that needs it (its
-    restarted worker has not got it). The forecast said "Interrupted (Ctrl-C)", status 130,
-    as if the GM had stopped it, and summed up the runs back."""
+def test_the_last_worker_killed_and_started_again_plays_on_and_the_numbers_hold():
+    """The lone worker, which held the scenario, killed (out of memory, say): its nanny starts
+    another, and the scheduler makes the scenario again there from its task. When it was
+    scattered data, Dask cancelled every task with it and the forecast failed."""
     distributed = pytest.importorskip("distributed")
     import logging
 
+    tavern = load(TAVERN)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=":0", silence_logs=logging.CRITICAL) as c, \
             distributed.Client(c) as client:
         [pid] = _worker_pids(client)
-        with pytest.raises(FuegoError) as err:
-            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
-                     progress=_kill_a_worker_once_runs_are_back(pid),
-                     executor=DaskCluster(c.scheduler_address))
-    assert "the Dask cluster dropped this forecast's tasks" in err.value.message
-    assert "the workers that held its scenario stopped" in err.value.message
-    assert "run the forecast again" in (err.value.tip or "")
+        on_dask = forecast(tavern, runs=60, rounds=6, seed=2, chunk=4,
+                           progress=_kill_a_worker_once_runs_are_back(pid),
+                           executor=DaskCluster(c.scheduler_address))
+        assert _worker_pids(client) != [pid]  # (it did die, and another played on)
+    assert on_dask.to_dict() == forecast(tavern, runs=60, rounds=6, seed=2).to_dict()
 
 
 @pytest.mark.slow
@@ -434,6 +433,46 @@ def test_a_lost_scheduler_is_one_line_not_a_ctrl_c(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
+def test_every_worker_gone_for_good_is_one_line_not_a_hang(tmp_path, monkeypatch):
+    """The one worker, without a nanny, killed with runs still to play: the scheduler holds
+    the tasks for a worker that never comes, and the forecast waited for ever."""
+    pytest.importorskip("distributed")
+    import fuego.forecast.cluster as cluster
+
+    monkeypatch.setattr(cluster, "WORKERS_WAIT", 2.0)
+    monkeypatch.setattr(cluster, "WORKERS_ASK", 0.5)
+    file = tmp_path / "scheduler.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
+                                  "--port", "0", "--dashboard-address", ":0",
+                                  "--scheduler-file", str(file)], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        end = time.monotonic() + HANG
+        while not file.exists() or not file.read_text():
+            assert time.monotonic() < end, "the scheduler never started"
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
+                                   address, "--nthreads", "1", "--no-nanny"], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with pytest.raises(FuegoError) as err:
+            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
+                     progress=_kill_a_worker_once_runs_are_back(worker.pid),
+                     executor=DaskCluster(address))
+        assert err.value.message == (f"the scheduler at {address} lost every worker: none "
+                                     "for 2 seconds, with runs still to play")
+        assert "start workers again" in (err.value.tip or "")
+    finally:
+        for proc in (scheduler, worker):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+            if proc is not None:
+                proc.wait(HANG)
+
+
+@pytest.mark.slow
 def test_a_local_cluster_on_a_full_disk_is_one_line(tmp_path):
     """Its scratch space could not be made: "RuntimeError: Cluster failed to start: [Errno
     28] No space left on device", a traceback (a tmpfs out of inodes: its probe passes, the
@@ -450,6 +489,26 @@ def test_a_local_cluster_on_a_full_disk_is_one_line(tmp_path):
         f"fuego: error: {disk}: cannot write the local Dask cluster's working files: No space "
         "left on device (tip: free some space there, set TMPDIR to a folder with room, or use "
         "--jobs)"]
+
+
+@pytest.mark.slow
+def test_a_full_disk_under_dask_s_own_scratch_setting_names_that_setting(tmp_path):
+    """Dask's temporary-directory setting wins over TMPDIR, so its full disk's tip names the
+    setting (it said to set TMPDIR, which would move nothing)."""
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    from helpers import small_tmpfs
+
+    with small_tmpfs(tmp_path / "disk", "64k,nr_inodes=3") as disk, \
+            dask.config.set({"temporary-directory": str(disk)}):
+        (disk / "filler").write_bytes(b"")
+        r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                     "--dask", "local:1"])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        f"fuego: error: {disk}: cannot write the local Dask cluster's working files: No space "
+        "left on device (tip: free some space there, set Dask's temporary-directory setting "
+        "(DASK_TEMPORARY_DIRECTORY) to a folder with room, or use --jobs)"]
 
 
 def test_a_task_that_kills_its_workers_says_so():

@@ -719,20 +719,23 @@ def test_export_with_force_on_a_full_disk_keeps_every_old_level(disk):
     assert after == before
 
 
-def test_a_forecast_whose_temporary_folder_is_full_says_so_in_one_line(small_disk):
+@pytest.mark.parametrize("variable", ["TMPDIR", "TMP"])
+def test_a_forecast_whose_temporary_folder_is_full_says_so_in_one_line(small_disk, variable):
     """The workers' counts cannot be written to a full TMPDIR: the one line of a full disk,
-    naming the folder, not "a worker process stopped unexpectedly (OSError ...)"."""
+    naming the folder, not "a worker process stopped unexpectedly (OSError ...)"; its tip
+    names the variable that named the folder (it said TMPDIR when TMP did)."""
     _fill(small_disk, 4096)  # (room for tempfile's own probe of the folder, not for counts)
+    env = {k: v for k, v in os.environ.items() if k not in ("TMPDIR", "TEMP", "TMP")}
     r = subprocess.run([sys.executable, "-c", CODE, "forecast", str(TAVERN), "--runs", "20",
                         "--jobs", "2"], capture_output=True, stdin=subprocess.DEVNULL,
-                       env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(small_disk)),
+                       env={**env, "PYTHONPATH": str(ROOT), variable: str(small_disk)},
                        timeout=HANG)
     err = r.stderr.decode()
     assert r.returncode == 2, err
     assert err.strip().splitlines() == [
         f"fuego: error: {small_disk}: cannot write the forecast's working files: No space "
-        "left on device (tip: free some space there, set TMPDIR to a folder with room, or use "
-        "--jobs 1, which writes none)"]
+        f"left on device (tip: free some space there, set {variable} to a folder with room, "
+        "or use --jobs 1, which writes none)"]
     assert sorted(os.listdir(small_disk)) == ["filler"]  # (its working folder removed)
 
 
@@ -806,18 +809,21 @@ def test_a_forecast_keeps_its_working_files_in_the_folder_tmpdir_names(tmp_path,
     assert os.listdir(other) == [f"fuego-forecast-{gone}-left"]
 
 
-def test_a_tmpdir_with_no_room_for_a_folder_is_the_one_line_of_a_full_disk(tmp_path):
+@pytest.mark.parametrize("variable", ["TMPDIR", "TMP"])
+def test_a_tmpdir_with_no_room_for_a_folder_is_the_one_line_of_a_full_disk(tmp_path, variable):
     """The first thing made in it (fuego's look at the folder) finds it full: a tmpfs out of
     inodes, where no new file or folder fits (ENOSPC), is the full disk's line, as when the
-    counts find it full."""
+    counts find it full. Its tip names the variable that named the folder (it said TMPDIR
+    when TMP did)."""
     with small_tmpfs(tmp_path / "disk", "64k,nr_inodes=2") as disk:  # (its root and one file)
         (disk / "filler").write_bytes(b"")
+        env = {"TMPDIR": None, "TEMP": None, "TMP": None, variable: str(disk)}
         r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "20", "--rounds", "3",
-                                     "--jobs", "2"], env={"TMPDIR": str(disk)})
+                                     "--jobs", "2"], env=env)
         assert r.exit_code == 2, r.output
         assert r.output.strip().splitlines() == [
             f"fuego: error: {disk}: cannot write the forecast's working files: No space left on "
-            "device (tip: free some space there, set TMPDIR to a folder with room, or use "
+            f"device (tip: free some space there, set {variable} to a folder with room, or use "
             "--jobs 1, which writes none)"]
         assert os.listdir(disk) == ["filler"]
 

@@ -1,7 +1,8 @@
 """An executor on a Dask distributed cluster (``fuego forecast --dask ADDRESS``).
 
 The same work units as the process pool (:mod:`fuego.forecast.units`) run as Dask tasks: the
-variants are scattered to every worker once, each unit is one task returning its
+variants are one task (made again if every worker holding them dies), each unit is one task
+taking its result and returning its
 :class:`~fuego.forecast.counts.Counts`, and the counts are added as they come back. A unit's
 counts are the same wherever it ran, so a cluster gives the numbers of ``--jobs 1``.
 
@@ -38,7 +39,7 @@ from fuego.files import temporary_folder, working_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
-from fuego.forecast.units import Unit, Variant, play_unit
+from fuego.forecast.units import Unit, Variant, packed, play_unit, unpacked
 
 __all__ = ["DaskCluster", "STOP_WAIT", "LOCAL", "parse_address"]
 
@@ -54,6 +55,8 @@ SEND_WAIT = 60.0
 CONNECT_WAIT = 10.0
 #: How long a scheduler with no worker is given for one to join.
 WORKERS_WAIT = 60.0
+#: With no unit back for this long, whether the cluster still has a worker is asked (again).
+WORKERS_ASK = 5.0
 #: How long a finished task's counts may take to come from its worker (a few KB; a worker
 #: gone meanwhile has them played again elsewhere): a bound, so no wait is for ever.
 RESULT_WAIT = 60.0
@@ -64,6 +67,8 @@ STOP_POLL = 0.25
 TIP = "pip install 'fuego[dask]' (Dask distributed), or use --jobs"
 #: What a local cluster keeps in the temporary folder (the errors' words).
 SCRATCH = "local Dask cluster's working files"
+#: Dask's own setting for its scratch space, which wins over TMPDIR (the errors' words).
+DASK_SETTING = "Dask's temporary-directory setting (DASK_TEMPORARY_DIRECTORY)"
 #: The tip when the cluster went wrong under the forecast.
 AGAIN = "check the workers (their logs, their memory), then run the forecast again; or use --jobs"
 
@@ -178,12 +183,13 @@ def _local_cluster(n: int, interrupts: Interrupts) -> Any:
 
     # its scratch space: Dask's setting, else the folder TMPDIR names (or an error; Dask would
     # quietly take another one: docs/reliability.md)
-    scratch = (dask.config.get("temporary-directory", None)
-               or temporary_folder(SCRATCH, tip="use --jobs"))
+    setting = dask.config.get("temporary-directory", None)
+    scratch = setting or temporary_folder(SCRATCH, tip="use --jobs")
     # the cluster's event-loop thread starts with SIGINT blocked, so the worker processes its
     # nannies start (restarted ones too) keep it blocked; a Ctrl-C meanwhile is acted on once
     # the cluster is there to be closed
-    with interrupts.deferred(), _sigint_blocked(), _start_errors(scratch):
+    with interrupts.deferred(), _sigint_blocked(), \
+            _start_errors(scratch, DASK_SETTING if setting else None):
         cluster = LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
                                # (its logs too: a worker that cannot start is the one line
                                # below once the wait is over)
@@ -206,15 +212,17 @@ def _local_cluster(n: int, interrupts: Interrupts) -> Any:
 
 
 @contextlib.contextmanager
-def _start_errors(scratch: str) -> Iterator[None]:
+def _start_errors(scratch: str, setting: str | None) -> Iterator[None]:
     """A local cluster that fails to start is one line: Dask wraps the cause in a
-    RuntimeError (a full disk under its scratch space, say)."""
+    RuntimeError (a full disk under its scratch space, say); ``setting``: what named the
+    folder, when not the temporary folder's variable."""
     try:
         yield
     except RuntimeError as exc:
         cause = exc.__cause__
         if isinstance(cause, OSError):
-            raise working_error(cause, SCRATCH, scratch, tip="use --jobs") from None
+            raise working_error(cause, SCRATCH, scratch, tip="use --jobs",
+                                name=setting) from None
         raise FuegoError(f"the local Dask cluster did not start ({exc})",
                          tip="use --jobs") from exc
 
@@ -230,6 +238,7 @@ class _Pending:
         # where waiting on all of them each tick would keep this process busy
         self.arrived = arrived
         self.done = 0
+        self.last = time.monotonic()  # when a unit last came back
 
     def collect(self, wait: float) -> None:
         """Add the units that came back, waiting ``wait`` seconds if none has."""
@@ -237,6 +246,8 @@ class _Pending:
         if not batch:
             time.sleep(wait)
             batch = self.arrived.next_batch(block=False)
+        if batch:
+            self.last = time.monotonic()
         for future in batch:
             unit = self.futures.pop(future, None)
             if unit is None:
@@ -276,6 +287,36 @@ class _Pending:
         return FuegoError(f"the Dask cluster dropped this forecast's tasks ({reason}): the "
                           "workers that held its scenario stopped (out of memory, or killed), "
                           "or another client cancelled them", tip=AGAIN)
+
+
+class _Workers:
+    """Whether the cluster still has a worker, asked once units stop coming back: with none,
+    the scheduler would hold the tasks for ever (remote workers killed, no nanny to start
+    them again); a worker that joins within :data:`WORKERS_WAIT` seconds plays them."""
+
+    def __init__(self, client: Any, where: str) -> None:
+        self.client, self.where = client, where
+        self.asked = 0.0
+        self.none_since: float | None = None
+
+    def check(self, last: float) -> None:
+        now = time.monotonic()
+        if now - last < WORKERS_ASK or now - self.asked < WORKERS_ASK:
+            return
+        self.asked = now
+        try:
+            count = len(self.client.nthreads())
+        except Exception:  # noqa: BLE001 - a lost scheduler is the cancelled tasks' error
+            return
+        if count:
+            self.none_since = None
+        elif self.none_since is None:
+            self.none_since = now
+        elif now - self.none_since >= WORKERS_WAIT:
+            raise FuegoError(f"{self.where} lost every worker: none for "
+                             f"{WORKERS_WAIT:.0f} seconds, with runs still to play",
+                             tip="start workers again (dask worker ADDRESS --nthreads 1), then "
+                                 "run the forecast again; or use --jobs")
 
 
 def task_error(exc: BaseException | None) -> FuegoError:
@@ -380,12 +421,21 @@ class DaskCluster:
         self.label = f"dask: {len(builds)} worker{'s' if len(builds) != 1 else ''}"
         return len(builds)
 
-    def _send(self, client: Any, variants: Sequence[Variant], interrupts: Interrupts) -> Any:
-        """The variants, on every worker: a Ctrl-C meanwhile is acted on once they are (a
-        scatter left half done fails on the scheduler as the cluster closes, and says so)."""
+    def _send(self, client: Any, variants: Sequence[Variant], token: str,
+              interrupts: Interrupts) -> Any:
+        """The variants, as a task of their own whose result every unit's task takes: a task,
+        not scattered data, so that when every worker holding them dies (a lone worker killed,
+        its nanny starting another) the scheduler makes them again from the task, where
+        scattered data would be lost and every task cancelled with it. A Ctrl-C meanwhile is
+        acted on once they are there (a send left half done fails on the scheduler as the
+        cluster closes, and says so)."""
+        from distributed import wait
+
+        blob = packed(variants)
         with interrupts.deferred():
+            shared = client.submit(unpacked, blob, key=f"fuego-scenario-{token}", pure=False)
             try:
-                shared = client.scatter([list(variants)], broadcast=True, timeout=SEND_WAIT)[0]
+                wait([shared], timeout=SEND_WAIT)
             except TimeoutError as exc:
                 raise FuegoError(f"the Dask workers did not receive the scenario within "
                                  f"{SEND_WAIT:.0f} seconds",
@@ -405,7 +455,7 @@ class DaskCluster:
             token = uuid.uuid4().hex[:12]
             prefix = f"fuego-forecast-{token}-"
             stop = Event(f"fuego-stop-{token}", client=client)
-            shared = self._send(client, variants, interrupts)
+            shared = self._send(client, variants, token, interrupts)
             futures: dict = {}
             # (on this client's loop: as_completed() alone takes the process's default
             # client, which may be another one, and a future then waits on two loops)
@@ -422,8 +472,10 @@ class DaskCluster:
                         futures[future] = unit
                         pending.arrived.add(future)
                         interrupts.check()
+                    workers = _Workers(client, self.where)
                     while futures:
                         collect(self.tick)
+                        workers.check(pending.last)
                         if progress:
                             progress(min(pending.done, runs), runs)
                         interrupts.check()
@@ -439,8 +491,9 @@ class DaskCluster:
                 # it. A stopped forecast's stays set for good (see _stop).
                 with contextlib.suppress(Exception):
                     stop.clear()
-            if pending.done < runs:
-                raise KeyboardInterrupt  # some task was stopped by another hand
+            if pending.done < runs:  # (its stop event set by another client: no Ctrl-C here)
+                raise FuegoError(f"{self.where} played {pending.done} of the {runs} runs: "
+                                 "another client stopped this forecast's tasks", tip=AGAIN)
 
     def _stop(self, client: Any, stop: Any, futures: dict, collect: Any, prefix: str,
               interrupts: Interrupts) -> None:

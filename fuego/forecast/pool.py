@@ -47,7 +47,7 @@ from fuego.files import FULL, replacing, temporary_folder, working_error
 from fuego.forecast.counts import Counts
 from fuego.forecast.executors import Progress, chunk_size
 from fuego.forecast.interrupts import Interrupts, counted_interrupts
-from fuego.forecast.units import RunGuard, Unit, Variant, play_unit
+from fuego.forecast.units import RunGuard, Unit, Variant, packed, play_unit, unpacked
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -89,7 +89,7 @@ def _init_worker(blob: bytes, done: Any, back: str) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     _die_with_parent()
     _GUARD.stop = _GUARD.playing = False
-    _WORKER["variants"] = pickle.loads(blob)
+    _WORKER["variants"] = unpacked(blob)
     _WORKER["done"] = done
     _WORKER["back"] = back
 
@@ -158,7 +158,7 @@ class ProcessPool:
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
 
-        blob = _pickled(variants)
+        blob = packed(variants)
         # the folder TMPDIR names, or an error: never another one, quietly (docs/reliability.md)
         where = temporary_folder(WORKING, tip=WITHOUT)
         _sweep(where)
@@ -255,16 +255,6 @@ def _running(pid: int) -> bool:
     except OSError:
         return True
     return True
-
-
-def _pickled(variants: Sequence[Variant]) -> bytes:
-    """The variants as the workers receive them (a scenario that cannot be pickled cannot be
-    sent: --jobs 1 plays it here)."""
-    try:
-        return pickle.dumps(list(variants))
-    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
-        raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
-                         tip="use --jobs 1") from exc
 
 
 @contextlib.contextmanager

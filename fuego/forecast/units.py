@@ -11,17 +11,19 @@ cluster, and its counts are the same wherever it ran.
 from __future__ import annotations
 
 import gc
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from fuego.errors import FuegoError
 from fuego.forecast.counts import Counts
 from fuego.forecast.play import Buildable, play_run, run_seed
 
 if TYPE_CHECKING:
     from fuego.engine.plans import HeroPlans
 
-__all__ = ["Variant", "Unit", "Guard", "RunGuard", "play_unit", "units_of"]
+__all__ = ["Variant", "Unit", "Guard", "RunGuard", "play_unit", "units_of", "packed", "unpacked"]
 
 #: (rounds, number of areas, room keys, hero names): what a variant's Counts are made with.
 Shape = tuple[int, int, list[str], list[str]]
@@ -112,3 +114,19 @@ def play_unit(variants: Sequence[Variant], unit: Unit, counts: Counts | None = N
         if collecting:
             gc.enable()
     return counts
+
+
+def packed(variants: Sequence[Variant]) -> bytes:
+    """The variants as the workers receive them, pickled once (a scenario that cannot be
+    pickled cannot be sent: --jobs 1 plays it here)."""
+    try:
+        return pickle.dumps(list(variants))
+    except Exception as exc:  # noqa: BLE001 - any pickling failure means the same thing
+        raise FuegoError(f"this scenario cannot be sent to worker processes ({exc})",
+                         tip="use --jobs 1") from exc
+
+
+def unpacked(blob: bytes) -> list[Variant]:
+    """The variants :func:`packed` sent, on a worker."""
+    variants: list[Variant] = pickle.loads(blob)
+    return variants
