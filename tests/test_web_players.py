@@ -347,6 +347,38 @@ def test_the_key_names_a_fire_break_only_where_a_map_shows_one(browser, served):
         server.stop()
 
 
+def test_the_key_names_a_flame_only_where_one_burns(browser, served):  # noqa: F811
+    """A Flame (the flame-and-blaze module's beginning fire) is drawn hollow, unlike any fire
+    the key showed: the key names it where the map shows one."""
+    from test_web_view import TAVERN
+
+    from fuego.engine.scene import Cause
+    from fuego.scenario.model import load
+
+    _scene, tavern, _feed = served
+    browser.set_window_size(1920, 1080)
+    browser.get(tavern.url())
+    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps svg"), 10)
+    assert not browser.find_element(By.ID, "key-flame").is_displayed()
+    scene = load(TAVERN).build(8)
+    hub = Hub()
+    feed = ScreenFeed(hub)
+    feed.attach(scene)
+    hero = scene.heroes[0]
+    scene.start_fire(hero.area, 1, Cause.GM, flame=True)  # (where a hero sees it)
+    feed.publish()
+    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
+    try:
+        browser.get(server.url())
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps .fire-flame"), 10)
+        key = browser.find_element(By.ID, "key-flame")
+        assert key.is_displayed() and "Flame" in key.text
+        title = browser.find_element(By.CSS_SELECTOR, "#maps .fire-flame title")
+        assert "a Flame, not spreading yet" in title.get_attribute("textContent")
+    finally:
+        server.stop()
+
+
 # -- at the table: reveal, hide, note, undo, the end --------------------------------------------
 def test_reveal_hide_note_and_the_end_typed_at_the_table(browser, tmp_path):  # noqa: F811
     from test_play import Proc

@@ -48,6 +48,10 @@ PAGE = """<!doctype html>
         <circle cx="17" cy="22" r="14" fill="#ff2d2d" stroke="#ffd447" stroke-width="3"/>
         <polygon points="30,3 39,18 21,18" fill="#fff" stroke="#7a0000" stroke-width="2"/>
         </svg> hot fire (triangle)</li>
+      <li id="key-flame" hidden><svg viewBox="0 0 40 40" aria-hidden="true">
+        <circle cx="20" cy="20" r="14" fill="none" stroke="#ffd447" stroke-width="3"/>
+        <text x="20" y="27" fill="#fff" font-size="18" font-weight="bold" text-anchor="middle">1</text>
+        </svg> Flame: a fire just caught, not spreading yet (hollow)</li>
       <li><svg viewBox="0 0 40 40" aria-hidden="true">
         <circle cx="20" cy="20" r="18" fill="none" stroke="#fff36b" stroke-width="3"
         stroke-dasharray="5 3"/>
@@ -312,8 +316,10 @@ JS = r"""
       const wrap = fig.querySelector(".svgwrap");
       if (wrap.dataset.svg !== l.svg) { wrap.innerHTML = l.svg; wrap.dataset.svg = l.svg; }
     });
-    // the key names a fire break only where a map shows one
+    // the key names a fire break only where a map shows one,
     $("key-firebreak").hidden = !document.querySelector("#maps .firebreak");
+    // and a Flame (the flame-and-blaze module's beginning fire) only where one burns
+    $("key-flame").hidden = !document.querySelector("#maps .fire-flame");
   }
 
   // Wide screens: the busiest level big, the others beside it (a column on the right) or

@@ -436,6 +436,7 @@ def _fire(cv: _Canvas, fire: dict[str, Any]) -> None:
     cv.add(f'<g{_attr(id="fire-" + safe_id(fire["area"]), class_=f"fire fire-{kind}{change}")}'
            f'{_attr(data_fd=fd, data_hot="1" if hot else "0", data_area=fire["area"])}>'
            f'<title>{escape(fire["area"])}: {fd} Fire Dice{", hot" if hot else ""}'
+           f'{", a Flame, not spreading yet" if flame else ""}'
            f'{{" new": ", new this round", " grew": ", grew this round"}}.get(change, "")}}</title>'
            f'{"".join(parts)}</g>')
 
