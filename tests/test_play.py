@@ -236,6 +236,22 @@ def test_an_override_that_changes_nothing_is_refused_but_an_old_save_of_one_repl
     assert [e.get("gm") for e in saved()["inputs"]][:2] == [twice["gm"]] * 2
 
 
+def test_a_reveal_of_what_is_shown_or_a_hide_of_what_is_not_is_refused(shop):
+    """Like a door shut that is shut: a reveal the players' screen already shows (a room
+    inside a revealed building too) and a hide of what the GM never revealed change nothing,
+    so the prompt refuses them; they were logged and saved as if they did."""
+    result = new_game(["reveal shop", "reveal shop", "hide store", "hide shop", "hide shop",
+                       "reveal all", "reveal store", "hide ground", "quit"])
+    out = result.output
+    assert result.exit_code == 0, out
+    assert out.count("! the players' screen already shows the Shop") == 1
+    assert "! you have not revealed the Store (the heroes' own sight is not yours to hide)" in out
+    assert out.count("! you have not revealed the Shop") == 1
+    assert "! the players' screen already shows the Store" in out
+    gm = [e["gm"] for e in saved()["inputs"] if "gm" in e]
+    assert gm == ["reveal room shop", "hide room shop", "reveal all", "hide level ground"]
+
+
 def test_the_gms_hand_is_indented_alike_before_round_one_and_after(shop):
     out = new_game(["fire ground:E1 3", "", "fire ground:E2 3", "quit"]).output
     told = [line for line in out.splitlines() if "GM: starts a fire" in line]

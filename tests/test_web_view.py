@@ -19,6 +19,7 @@ from fuego.engine.events import Event, EventKind
 from fuego.engine.hero_actions import hidden_fires
 from fuego.engine.sight import hero_sight, players_sight
 from fuego.table import session as sessions
+from fuego.table.gm import revealed
 from fuego.table.replay import Player, QuestionKind, Quit
 from fuego.web.feed import page_state, replay
 from fuego.web.svg import level_svg
@@ -28,7 +29,6 @@ from fuego.web.view import (
     known_fires,
     observers,
     players_view,
-    revealed,
     ruin,
 )
 

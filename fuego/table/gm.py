@@ -23,15 +23,19 @@ from fuego.rules.settings import KnockedOutDeath
 from fuego.world.places import OPENABLE, Barrier
 
 if TYPE_CHECKING:
+    from fuego.engine.events import Event
     from fuego.engine.fire import Fire
     from fuego.engine.injury import BurnSource
     from fuego.engine.scene import Scene
+    from fuego.world.building import Building
 
 
 #: The GM as an event's actor, a move's ``why`` and a fire's change's cause.
 GM_ACTOR = "GM"
 #: The ``gm`` event's ``action`` for a line of the GM's own on the players' screen.
 NOTE_ACTION = "note"
+#: The log's ``action`` of a ``reveal`` and of a ``hide`` (the verbs' own words).
+REVEAL_ACTION, HIDE_ACTION = "reveal", "hide"
 
 
 class WoundKind(str, Enum):
@@ -204,6 +208,37 @@ def show(scene: Scene, verb: str, what: Shown, name: str | None) -> None:
     changes: the screen reads it (fuego.web.view), so undo and resume replay it."""
     data = {"what": what.value} | ({"name": name} if name is not None else {})
     scene.emit(EventKind.GM, GM_ACTOR, None, action=verb, **data)
+
+
+def shown_areas(b: Building, what: str, name: str | None) -> set[int]:
+    """The areas a ``reveal``/``hide`` names: ``all``, a ``level`` or a ``room`` (by key)."""
+    if what == Shown.ALL:
+        return set(range(len(b.areas)))
+    if what == Shown.LEVEL:
+        return {a.index for a in b.areas if b.levels[a.level].name == name}
+    return set(b.room_areas(str(name))) if name in b.rooms else set()
+
+
+def shown_after(b: Building, shown: set[int], event: Event) -> set[int]:
+    """What the GM shows the players after ``event``: ``shown`` with a reveal's areas added,
+    or a hide's taken away; after any other event, ``shown`` itself."""
+    action = event.data.get("action") if event.kind is EventKind.GM else None
+    if action != REVEAL_ACTION and action != HIDE_ACTION:
+        return shown
+    areas = shown_areas(b, str(event.data.get("what")), event.data.get("name"))
+    return shown | areas if action == REVEAL_ACTION else shown - areas
+
+
+def revealed(scene: Scene) -> set[int]:
+    """The areas the GM has shown the players (``reveal``, less what ``hide`` took back), read
+    from the log: an undo or a resume replays them with the rest."""
+    out: set[int] = set()
+    for event in scene.log.since(0, _GM_KINDS):
+        out = shown_after(scene.building, out, event)
+    return out
+
+
+_GM_KINDS = frozenset({EventKind.GM})
 
 
 def note(scene: Scene, text: str) -> None:

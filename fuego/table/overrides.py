@@ -380,7 +380,8 @@ def _shown_kind(word: str) -> Shown | None:
 def typed_override(scene: Scene, text: str) -> str:
     """An override the GM types at a prompt: :func:`normalize_override`'s canonical text, or a
     RuleError when it is wrong or would change nothing (a door shut that is shut, a fire set to
-    the Fire Dice it has, a hero moved to where they stand): refused, not logged or saved.
+    the Fire Dice it has, a hero moved to where they stand, a room revealed that is, a hide of
+    what was never revealed): refused, not logged or saved.
     Only the prompt refuses what changes nothing; a save that holds one replays it
     (:func:`apply_override`), as the scene it was played in did."""
     canonical = normalize_override(scene, text)
@@ -419,9 +420,34 @@ def _idle_move(scene: Scene, args: list[str]) -> str | None:
             if hero.area == there and hero.status is not Status.ESCAPED else None)
 
 
+def _idle_shown(reveal: bool) -> Callable[[Scene, list[str]], str | None]:
+    def idle(scene: Scene, args: list[str]) -> str | None:
+        b = scene.building
+        areas = gm.shown_areas(b, args[0], " ".join(args[1:]) or None)
+        shown = gm.revealed(scene)
+        if (areas <= shown) if reveal else not (areas & shown):
+            what = _shown_words(scene, Shown(args[0]), " ".join(args[1:]))
+            return (f"the players' screen already shows {what}" if reveal else
+                    f"you have not revealed {what} (the heroes' own sight is not yours to "
+                    "hide)")
+        return None
+    return idle
+
+
+def _shown_words(scene: Scene, what: Shown, name: str) -> str:
+    """What a reveal or hide names, in the GM's words: the whole building, a level, a room."""
+    if what is Shown.ALL:
+        return "the whole building"
+    if what is Shown.LEVEL:
+        return f"the {name} level"
+    room = scene.building.rooms[name]
+    return the(room.name or name)
+
+
 _IDLE: dict[Override, Callable[[Scene, list[str]], str | None]] = {
     Override.OPEN: _idle_barrier(False), Override.CLOSE: _idle_barrier(True),
     Override.FD: _idle_fd, Override.MOVE: _idle_move,
+    Override.REVEAL: _idle_shown(True), Override.HIDE: _idle_shown(False),
 }
 
 

@@ -46,7 +46,7 @@ from fuego.render.map_style import (  # (as fuego map says them)
 )
 from fuego.render.players import going_to, say
 from fuego.rules.charts import Temperature
-from fuego.table.gm import Shown
+from fuego.table.gm import revealed, shown_after
 from fuego.table.overrides import Override
 from fuego.words import plural
 from fuego.world.places import ALWAYS_OPEN, BarrierKind, column_letters
@@ -92,28 +92,7 @@ def known_fires(scene: Scene, hero: Hero | None = None) -> set[int]:
 
 # -- what the GM shows -----------------------------------------------------------------------------
 #: The GM's words for the players' screen (fuego.table.gm): show, take back, a line of the GM's.
-REVEAL, HIDE, NOTE = Override.REVEAL, Override.HIDE, Override.NOTE
-
-
-def shown_areas(b: Building, what: str, name: str | None) -> set[int]:
-    """The areas a ``reveal``/``hide`` names: ``all``, a ``level`` or a ``room`` (by key)."""
-    if what == Shown.ALL:
-        return set(range(len(b.areas)))
-    if what == Shown.LEVEL:
-        return {a.index for a in b.areas if b.levels[a.level].name == name}
-    return set(b.room_areas(str(name))) if name in b.rooms else set()
-
-
-def revealed(scene: Scene) -> set[int]:
-    """The areas the GM has shown the players (``reveal``, less what ``hide`` took back), read
-    from the log: an undo or a resume replays them with the rest."""
-    out: set[int] = set()
-    for event in scene.log:
-        if event.kind is EventKind.GM and event.data.get("action") in (REVEAL, HIDE):
-            areas = shown_areas(scene.building, str(event.data.get("what")),
-                                event.data.get("name"))
-            out = out | areas if event.data["action"] == REVEAL else out - areas
-    return out
+NOTE = Override.NOTE
 
 
 def is_over(scene: Scene) -> bool:
@@ -595,11 +574,7 @@ class PlayersNarration:
 
     def feed(self, event: Event) -> None:
         """Take the next event of the scene (a listener on ``scene.listeners``)."""
-        if event.kind is EventKind.GM and event.data.get("action") in (REVEAL, HIDE):
-            areas = shown_areas(self.scene.building, str(event.data.get("what")),
-                                event.data.get("name"))
-            self._shown = (self._shown | areas if event.data["action"] == REVEAL
-                           else self._shown - areas)
+        self._shown = shown_after(self.scene.building, self._shown, event)
         now = self._sight()
         seen = now | self._before
         self._before = set(now)
