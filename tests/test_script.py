@@ -654,6 +654,34 @@ def test_every_problem_is_reported_with_its_key_path():
     assert len(found) == len(expected)
 
 
+def test_a_script_names_a_character_as_the_table_does_by_a_word_that_names_one():
+    """``Isa`` or ``Soldano`` for Isabela Soldano, as the GM types them at the prompts (the
+    script asked for the full name, which the table's screens never show in full); a word two
+    characters answer to is an error listing them."""
+    from fuego.engine.heroes import Hero
+
+    def cast(b):
+        return [Hero("Isabela Soldano", b.area("ground:A1").index, brawn=3, resolve=3),
+                Hero("Isabela Vaz", b.area("ground:B1").index, brawn=2, resolve=2),
+                Hero("Tomas", b.area("upper:B1").index, brawn=2, resolve=2)]
+
+    b = make_building(plans=PLANS, rooms=ROOMS)
+    s = make_scene(b, seed=7, heroes=cast(b), fires={},
+                   settings=Settings(smoke=False, burning_clothes=False))
+    script = build_script([{"name": "down", "when": {"hero-knocked-out": "Soldano"},
+                            "do": {"say": "{hero} is down"}},
+                           {"name": "walk", "when": {"round": 1},
+                            "do": {"move": {"who": "isa s", "to": "ground:A2"}}}], s)
+    s.script = script
+    play_round(s, Waiter())
+    assert s.hero("Isabela Soldano").area == b.area("ground:A2").index  # (the move's "isa s")
+    found = problems([{"when": {"hero-knocked-out": "Isabela"}, "do": {"say": "x"}}],
+                     make_scene(b, seed=7, heroes=cast(b), fires={}))
+    assert found == ["script: script[0].when.hero-knocked-out: 'Isabela' names 2 characters: "
+                     "Isabela Soldano, Isabela Vaz (tip: name the one you mean in full, e.g. "
+                     "Isabela Soldano)"]
+
+
 def test_more_problems():
     found = "\n".join(problems([
         {"when": {"round": 1}},

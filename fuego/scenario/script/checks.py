@@ -10,6 +10,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.errors import FuegoError, RuleError, ScenarioError, one_of, suggest
+from fuego.names import called
 from fuego.scenario.script.words import Path
 from fuego.text import fold_name
 from fuego.world.building import Building
@@ -154,6 +155,16 @@ class Reader:
         if key in self.npc_names:
             return self.npc_names[key]
         known = list(self.heroes.values()) + list(self.npc_names.values())
+        # (as the table reads a typed name: whole words of it, or their starts, when they
+        # name one character: Gaston for Gaston Leroux, Hettie for Mother Hettie)
+        found = called(value, known)
+        if len(found) == 1:
+            return known[found[0]]
+        if found:
+            self.add(path, f"{value.strip()!r} names {len(found)} characters: "
+                     f"{one_of(known[k] for k in found)}",
+                     tip=f"name the one you mean in full, e.g. {known[found[0]]}")
+            return None
         self.add(path, f"no character named {value!r}{suggest(value, known)}; characters: "
                  f"{one_of(known)}", tip="name one of the scenario's heroes or an npc the "
                  "script adds")
