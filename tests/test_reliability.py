@@ -382,6 +382,28 @@ def test_a_kill_between_backup_and_replace_leaves_no_temp_file_on_later_saves(tm
     assert len(sessions.load(sessions.backup_path(path)).inputs) == 2
 
 
+def test_on_a_file_system_without_hard_links_the_backup_is_a_whole_copy(tmp_path, monkeypatch):
+    """The backup is a second name for the last save; where links fail (a FAT stick, some
+    network shares) it is a copy, written by the one writer: whole or not at all, no
+    temporary file left, the save itself untouched."""
+    from fuego.table import session as sessions
+
+    def no_links(src, dst, *args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    path = str(tmp_path / "s.json")
+    s = sessions.new("shop.yaml", 3, text=SHOP)
+    sessions.save(s, path)
+    monkeypatch.setattr(os, "link", no_links)
+    for n in range(3):
+        before = Path(path).read_bytes()
+        s.inputs.append({"q": "round", "round": n + 1, "a": "next"})
+        sessions.save(s, path)
+        assert sorted(os.listdir(tmp_path)) == ["s.json", "s.json.bak"]
+        assert Path(sessions.backup_path(path)).read_bytes() == before
+    assert len(sessions.load(path).inputs) == 3
+
+
 def test_output_refuses_what_is_not_a_regular_file(tmp_path):
     from fuego.files import Output
 

@@ -471,14 +471,18 @@ def _backup(path: str, directory: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix(path), suffix=".tmp", dir=directory)
     os.close(fd)
     try:
-        try:
-            os.unlink(tmp)
-            os.link(path, tmp)  # a second name for the same bytes: no copy, nothing half-written
-        except OSError:
-            with open(path, "rb") as src, open(tmp, "wb") as dst:
-                dst.write(src.read())
-                dst.flush()
-                os.fsync(dst.fileno())
+        os.unlink(tmp)
+        os.link(path, tmp)  # a second name for the same bytes: no copy, nothing half-written
+    except OSError:  # (no hard links on this file system: a copy, written as every output is)
+        from fuego.files import replacing
+
+        _discard(tmp)
+        with open(path, "rb") as src:
+            data = src.read()
+        with replacing(bak) as dst:
+            dst.write(data)
+        return
+    try:
         os.replace(tmp, bak)
     finally:
         _discard(tmp)  # gone after the rename; left only if rename found bak == tmp already
