@@ -85,7 +85,7 @@ def test_several_rounds_with_scripted_input(shop):
             "TN 20: failed") in out
     assert "Round 1 ends:" in out and "Round 2 begins:" in out
     # the end of input: saved, and how to resume
-    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+    assert out.rstrip().endswith("Session saved to s.json (fuego play --resume s.json reopens it).")
     data = saved()
     assert data["format"] == "fuego-session" and data["seed"] == 572
     assert data["scenario"]["path"] == "shop.yaml" and data["scenario"]["text"] == SHOP
@@ -129,7 +129,7 @@ def test_commands_at_every_prompt(shop):
     assert "== Status - before round 1 ==" in out and "Fires" in out
     assert "saved to s.json" in out
     assert [e["a"] for e in saved()["inputs"]] == ["next", "wait"]
-    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+    assert out.rstrip().endswith("Session saved to s.json (fuego play --resume s.json reopens it).")
 
 
 def test_help_shows_a_heros_choices_once_and_save_not_again(shop):
@@ -532,7 +532,7 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
     proc.wait_prompt()
     proc.p.stdin.close()
     assert proc.p.wait(timeout=20) == 0
-    assert "saved to s.json, resume with fuego play --resume s.json" in proc.text
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in proc.text
     assert len(saved()["inputs"]) == 3
 
 
@@ -618,7 +618,7 @@ def test_on_a_terminal_colours_and_ctrl_d(shop):
     assert code == 0, out
     assert "\x1b[" in out  # rich colours on a terminal
     assert "wounds" in out and "Ana Vaz" in out
-    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in out
     assert len(saved()["inputs"]) == 2
 
 
@@ -629,8 +629,8 @@ def test_on_a_terminal_ctrl_c_at_a_prompt_saves(shop):
         ("Bo [3: move ground:F2]", signal.SIGINT),
     ])
     assert code == 130, out  # as an interrupted program does, after saving
-    assert "\r\nsaved to s.json" in out  # on a line of its own, not after the prompt
-    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert "\r\nSession saved to s.json" in out  # on a line of its own, not after the prompt
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in out
     assert saved()["inputs"] == [{"q": "round", "round": 1, "a": "next"}]
 
 
