@@ -87,9 +87,11 @@ def _burned_lines(scene: Scene) -> list[str]:
     burning = {b.areas[i].name for i in scene.fires}
     put_out = sum(1 for name in lit if name not in burning
                   and not ((i := b.find(name)) is not None and b.areas[i].burned_out))
-    parts = [f"{burned_out} burned out"] + ([f"{put_out} put out"] if put_out else []) \
-        + [f"{len(scene.fires)} still burning"]
-    lines = [f"Areas burned: {len(lit)} of {burnable} that could burn ({', '.join(parts)})"]
+    # a part that is none is left out ("0 burned out, 0 still burning" read as a table's blanks)
+    parts = [f"{n} {what}" for n, what in ((burned_out, "burned out"), (put_out, "put out"),
+                                           (len(scene.fires), "still burning")) if n]
+    lines = [f"Areas burned: {len(lit) or 'none'} of {burnable} that could burn"
+             + (f" ({', '.join(parts)})" if parts else "")]
     flash_round = {e.data.get("room"): e.round for e in log if e.kind is EventKind.FLASHOVER}
     rooms_hit: dict[str, int] = {}
     first_lit: dict[str, int] = {}
