@@ -383,7 +383,9 @@ def test_summary_of_a_finished_scene():
     assert text.startswith("Summary: two rooms and a street (seed 7)")
     assert f"Rounds played: {scene.round} (ended: the fire is out); the last fire went out in " \
            "round" in text
-    assert "Rooms burned: 2 of 3" in text and "\n  Kitchen: 9 of 9 areas, alight from the start" in text
+    # of the rooms that could burn: the street has no fuel (it said "2 of 3")
+    assert "Rooms burned: 2 of 2 that could burn, first to last" in text
+    assert "\n  Kitchen: 9 of 9 areas, alight from the start" in text
     for hero in scene.heroes:
         assert f"  {hero.name}: " in text
     assert "Got out:" in text
@@ -407,7 +409,8 @@ def test_summary_leaves_out_the_counts_that_are_none():
     n = len(scene.fires)
     assert line.endswith(f"that could burn ({n} still burning)"), line
     nothing = two_room_scene(7, fires={})
-    assert "Areas burned: none of 18 that could burn\n" in "\n".join(summarize(nothing))
+    assert "Areas burned: none of 18 that could burn\nRooms burned: none of 2 that could burn\n" \
+        in "\n".join(summarize(nothing))
 
 
 def test_docs_name_every_kind():

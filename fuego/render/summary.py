@@ -80,7 +80,9 @@ def _burned_lines(scene: Scene) -> list[str]:
     for e in log:
         if e.kind is EventKind.FIRE_STARTED and e.area is not None:
             lit.setdefault(e.area, e.round)
-    burnable = sum(1 for a in b.areas if a.fuel > 0 or a.burned_out)
+    # could burn: has fuel, or had it; an area lit all the same (oil on stone) evidently could
+    could = [a.fuel > 0 or a.burned_out or a.name in lit for a in b.areas]
+    burnable = sum(could)
     burned_out = sum(1 for a in b.areas if a.burned_out)
     # the areas lit that neither burned out nor burn now were put out (smothered, the GM's
     # blast, the rain): said, so that the three add up to the areas burned
@@ -101,11 +103,13 @@ def _burned_lines(scene: Scene) -> list[str]:
             key = b.areas[i].room
             rooms_hit[key] = rooms_hit.get(key, 0) + 1
             first_lit[key] = min(first_lit.get(key, rnd), rnd)
-    lines.append("Rooms burned: " + ("none" if not rooms_hit else
-                                     f"{len(rooms_hit)} of {len(b.rooms)}, first to last"))
+    # a room with nothing to burn (a street, a stone stair) is not one that could have burned
+    rooms_could = sum(1 for key in b.rooms if any(could[i] for i in b.room_areas(key)))
+    lines.append(f"Rooms burned: {len(rooms_hit) or 'none'} of {rooms_could} that could burn"
+                 + (", first to last" if rooms_hit else ""))
     for key in sorted(rooms_hit, key=lambda k: (first_lit[k], k)):
         room = b.rooms[key]
-        total = sum(1 for i in b.room_areas(key) if b.areas[i].fuel > 0 or b.areas[i].burned_out)
+        total = sum(1 for i in b.room_areas(key) if could[i])
         start = first_lit[key]
         part = (f"  {room.name or key}: {rooms_hit[key]} of {plural(total, 'area')}, alight "
                 + (f"from round {start}" if start else "from the start"))
