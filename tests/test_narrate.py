@@ -257,7 +257,12 @@ def test_quiet_and_verbose():
 def test_phase_prefix_only_inside_the_phases():
     assert told(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
     assert narrate(SAMPLES[K.FIRE_OUT]) == "The fire in ground:A2 burns out: its fuel is spent"
-    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes in play"
+    # the count is of every character acting, NPCs too: not "2 heroes" (one may be the GM's)
+    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 characters in play"
+    one = ev(K.ROUND_START, 4, START_PHASE, fires=1, heroes=1)
+    assert narrate(one) == "Round 4 begins: 1 fire burning, 1 character in play"
+    none = ev(K.ROUND_START, 5, START_PHASE, fires=1, heroes=0)
+    assert narrate(none) == "Round 5 begins: 1 fire burning, no character in play"
 
 
 def test_room_names_from_the_building():

@@ -788,8 +788,8 @@ def test_what_burns_of_its_own_is_told_in_the_rounds_and_the_scenes_words():
                            "heroes": {"Tomas": "escaped"}, "also_burning": wagon})),
             narrate(Event(EventKind.ROUND_END, 1, 11, None, None,
                           {"fires": 0, "fire_dice": 0, "heroes": heroes}))]
-    assert said[0] == ("Round 1 begins: no fire burning but a wagon ablaze (ground:C2), 1 hero "
-                       "in play")
+    assert said[0] == ("Round 1 begins: no fire burning but a wagon ablaze (ground:C2), 1 "
+                       "character in play")
     assert said[1] == "Round 1 ends: 2 fires (3 Fire Dice) and a wagon ablaze (ground:C2); Tomas unhurt"
     end = said[2]
     assert end is not None and end.startswith(

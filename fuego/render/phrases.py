@@ -342,10 +342,11 @@ def _also(data: Mapping[str, Any], none: str, some: str, fires: str = "fires") -
 @_phrase(K.ROUND_START)
 def _on_round_start(e: Event, c: Context) -> str | None:
     d = cast(events.RoundStart, e.data)
-    # "in play", not "inside": a village's heroes stand in its fields (the event has no places)
+    # "in play", not "inside": a village's heroes stand in its fields (the event has no places);
+    # "characters": the count is of the GM's NPCs still acting too (the event does not split it)
     in_play = d.get("heroes", 0)
     return (f"Round {e.round} begins: {count(d.get('fires', 0), 'fire')} burning"
-            f"{_also(d, ' but', ' and')}, {count(in_play, 'hero', 'heroes')} in play")
+            f"{_also(d, ' but', ' and')}, {count(in_play, 'character')} in play")
 
 
 @_phrase(K.ACTION_DICE)
