@@ -301,8 +301,9 @@ def test_undo_takes_back_one_answer_at_a_time(shop):
     result = new_game(script)
     out = result.output
     assert result.exit_code == 0, out
-    assert ("undone: Ana Vaz's roll for smother fire (round 1, phase 6: 12) (1 answer dropped)"
-            in out)
+    # in the prompt's words, not the engine's name for the roll ('roll for smother fire')
+    assert ("undone: Ana Vaz's roll to smother the fire (round 1, phase 6: 12) (1 answer "
+            "dropped)" in out)
     assert "undone: Ana Vaz's action (round 1, phase 6: smother ground:B1) (1 answer dropped)" \
         in out
     # each time the question before it is asked again, not the round's start
@@ -314,12 +315,29 @@ def test_undo_takes_back_one_answer_at_a_time(shop):
     assert after(out, "Phase 7: Ana") == after(whole.output, "Phase 7: Ana")
 
 
+def test_an_undone_roll_is_named_as_its_prompt_named_it():
+    """The words the roll was asked with (gm_screen's purpose_words), without the rule in
+    brackets; a roll with no words (a module's) keeps its own name."""
+    from fuego.cli.gm_prompts import undone_words
+
+    def roll(purpose: str) -> str:
+        return undone_words({"q": "roll", "round": 2, "phase": 4, "hero": "Ana",
+                             "purpose": purpose, "a": 14})
+
+    assert roll("spot fire") == ("Ana's roll to spot a hidden fire, against its Stealth roll "
+                                 "(round 2, phase 4: 14)")
+    assert roll("avoid debris (climbing)") == "Ana's roll to avoid the falling debris (round 2, " \
+        "phase 4: 14)"
+    assert roll("wound check") == "Ana's roll to make a wound check (round 2, phase 4: 14)"
+    assert roll("ford the river") == "Ana's roll for ford the river (round 2, phase 4: 14)"
+
+
 def test_undo_a_roll_fuego_made_and_the_dice_fall_the_same(shop):
     whole = new_game(ANSWERS, save="whole.json")
     # answer 9 is fuego's roll (Enter): undone and rolled again, it is the same roll
     result = new_game(ANSWERS[:9] + ["undo"] + ANSWERS[8:])
     out = result.output
-    assert "undone: Ana Vaz's roll for smother fire (round 1, phase 8: fuego's roll)" in out
+    assert "undone: Ana Vaz's roll to smother the fire (round 1, phase 8: fuego's roll)" in out
     a, b = saved("whole.json"), saved("s.json")
     assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
     assert after(out, "Round 2 begins") == after(whole.output, "Round 2 begins")
