@@ -10,6 +10,11 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """Like :func:`plural` but ``no area`` for zero: ``no area burned out``, not ``0 areas``."""
+    return f"no {one}" if not n else plural(n, one, many)
+
+
 def the(name: str) -> str:
     """``Kitchen`` -> ``the Kitchen``; a name that brings its own article or is a possessive
     (``The Bar``, ``Anselm's Barn``) is said as it is."""

@@ -186,6 +186,11 @@ def test_scene_end_line_says_why():
                           "burning, 4 areas burned out")
     older = ev(K.SCENE_END, 5, END_PHASE, rounds=5, burning=0, burned_out=1, heroes={})
     assert narrate(older) == "The scene ends after 5 rounds: nothing burns, 1 area burned out"
+    # none: in words, as the other counts of the line ("0 areas burned out" read as a blank)
+    early = ev(K.SCENE_END, 1, END_PHASE, rounds=1, why="gm-ended", burning=3, burned_out=0,
+               heroes={})
+    assert narrate(early) == ("The scene ends after 1 round (the GM ended it): still 3 fires "
+                              "burning, no area burned out")
 
 
 def test_round_end_line():
@@ -242,6 +247,8 @@ def test_quiet_and_verbose():
     assert narrate(SAMPLES[K.ACTION_DICE]) is None
     assert narrate(SAMPLES[K.ACTION_DICE], verbose=True) == (
         "Action dice: Isabela 1, 6, 7; the fires have 9 actions")
+    idle = ev(K.ACTION_DICE, 3, START_PHASE, heroes={"Isabela": [1]}, fire_actions=0)
+    assert narrate(idle, verbose=True) == "Action dice: Isabela 1; the fires have no action"
     move = ev(K.HERO_ACTION, 1, 1, "Isabela", "ground:A1", action="move ground:B1")
     assert narrate(move) is None
     assert narrate(move, verbose=True) == "Phase 1: Isabela acts: move ground:B1"
@@ -250,7 +257,12 @@ def test_quiet_and_verbose():
 def test_phase_prefix_only_inside_the_phases():
     assert told(SAMPLES[K.FIRE_LEAPT]).startswith("Phase 2: the fire in ground:A2 leaps")
     assert narrate(SAMPLES[K.FIRE_OUT]) == "The fire in ground:A2 burns out: its fuel is spent"
-    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 heroes in play"
+    # the count is of every character acting, NPCs too: not "2 heroes" (one may be the GM's)
+    assert narrate(SAMPLES[K.ROUND_START]) == "Round 3 begins: 7 fires burning, 2 characters in play"
+    one = ev(K.ROUND_START, 4, START_PHASE, fires=1, heroes=1)
+    assert narrate(one) == "Round 4 begins: 1 fire burning, 1 character in play"
+    none = ev(K.ROUND_START, 5, START_PHASE, fires=1, heroes=0)
+    assert narrate(none) == "Round 5 begins: 1 fire burning, no character in play"
 
 
 def test_room_names_from_the_building():
@@ -376,7 +388,9 @@ def test_summary_of_a_finished_scene():
     assert text.startswith("Summary: two rooms and a street (seed 7)")
     assert f"Rounds played: {scene.round} (ended: the fire is out); the last fire went out in " \
            "round" in text
-    assert "Rooms burned: 2 of 3" in text and "\n  Kitchen: 9 of 9 areas, alight from the start" in text
+    # of the rooms that could burn: the street has no fuel (it said "2 of 3")
+    assert "Rooms burned: 2 of 2 that could burn, first to last" in text
+    assert "\n  Kitchen: 9 of 9 areas, alight from the start" in text
     for hero in scene.heroes:
         assert f"  {hero.name}: " in text
     assert "Got out:" in text
@@ -389,6 +403,19 @@ def test_summary_of_a_scene_stopped_at_the_limit():
     assert "Rounds played: 2 (ended: the round limit); still burning: " in text
     assert "still burning at the stop" in "\n".join(summarize(scene))  # stopped, no outcome
     assert "still inside" in text or "got out" in text
+
+
+def test_summary_leaves_out_the_counts_that_are_none():
+    """Two rounds: nothing has burned out yet, and nothing was put out (it read '(0 burned
+    out, 9 still burning)')."""
+    scene, outcome = _played_with_outcome(7, rounds=2)
+    line = next(x for x in summarize(scene, outcome) if x.startswith("Areas burned:"))
+    assert not any(a.burned_out for a in scene.building.areas)
+    n = len(scene.fires)
+    assert line.endswith(f"that could burn ({n} still burning)"), line
+    nothing = two_room_scene(7, fires={})
+    assert "Areas burned: none of 18 that could burn\nRooms burned: none of 2 that could burn\n" \
+        in "\n".join(summarize(nothing))
 
 
 def test_docs_name_every_kind():

@@ -85,7 +85,7 @@ def test_several_rounds_with_scripted_input(shop):
             "TN 20: failed") in out
     assert "Round 1 ends:" in out and "Round 2 begins:" in out
     # the end of input: saved, and how to resume
-    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+    assert out.rstrip().endswith("Session saved to s.json (fuego play --resume s.json reopens it).")
     data = saved()
     assert data["format"] == "fuego-session" and data["seed"] == 572
     assert data["scenario"]["path"] == "shop.yaml" and data["scenario"]["text"] == SHOP
@@ -129,7 +129,7 @@ def test_commands_at_every_prompt(shop):
     assert "== Status - before round 1 ==" in out and "Fires" in out
     assert "saved to s.json" in out
     assert [e["a"] for e in saved()["inputs"]] == ["next", "wait"]
-    assert out.rstrip().endswith("saved to s.json, resume with fuego play --resume s.json")
+    assert out.rstrip().endswith("Session saved to s.json (fuego play --resume s.json reopens it).")
 
 
 def test_help_shows_a_heros_choices_once_and_save_not_again(shop):
@@ -317,8 +317,9 @@ def test_undo_takes_back_one_answer_at_a_time(shop):
     result = new_game(script)
     out = result.output
     assert result.exit_code == 0, out
-    assert ("undone: Ana Vaz's roll for smother fire (round 1, phase 6: 12) (1 answer dropped)"
-            in out)
+    # in the prompt's words, not the engine's name for the roll ('roll for smother fire')
+    assert ("undone: Ana Vaz's roll to smother the fire (round 1, phase 6: 12) (1 answer "
+            "dropped)" in out)
     assert "undone: Ana Vaz's action (round 1, phase 6: smother ground:B1) (1 answer dropped)" \
         in out
     # each time the question before it is asked again, not the round's start
@@ -330,12 +331,29 @@ def test_undo_takes_back_one_answer_at_a_time(shop):
     assert after(out, "Phase 7: Ana") == after(whole.output, "Phase 7: Ana")
 
 
+def test_an_undone_roll_is_named_as_its_prompt_named_it():
+    """The words the roll was asked with (gm_screen's purpose_words), without the rule in
+    brackets; a roll with no words (a module's) keeps its own name."""
+    from fuego.cli.gm_prompts import undone_words
+
+    def roll(purpose: str) -> str:
+        return undone_words({"q": "roll", "round": 2, "phase": 4, "hero": "Ana",
+                             "purpose": purpose, "a": 14})
+
+    assert roll("spot fire") == ("Ana's roll to spot a hidden fire, against its Stealth roll "
+                                 "(round 2, phase 4: 14)")
+    assert roll("avoid debris (climbing)") == "Ana's roll to avoid the falling debris (round 2, " \
+        "phase 4: 14)"
+    assert roll("wound check") == "Ana's roll to make a wound check (round 2, phase 4: 14)"
+    assert roll("ford the river") == "Ana's roll for ford the river (round 2, phase 4: 14)"
+
+
 def test_undo_a_roll_fuego_made_and_the_dice_fall_the_same(shop):
     whole = new_game(ANSWERS, save="whole.json")
     # answer 9 is fuego's roll (Enter): undone and rolled again, it is the same roll
     result = new_game(ANSWERS[:9] + ["undo"] + ANSWERS[8:])
     out = result.output
-    assert "undone: Ana Vaz's roll for smother fire (round 1, phase 8: fuego's roll)" in out
+    assert "undone: Ana Vaz's roll to smother the fire (round 1, phase 8: fuego's roll)" in out
     a, b = saved("whole.json"), saved("s.json")
     assert a["inputs"] == b["inputs"] and a["checks"] == b["checks"] and a["state"] == b["state"]
     assert after(out, "Round 2 begins") == after(whole.output, "Round 2 begins")
@@ -548,7 +566,7 @@ def test_end_of_input_over_a_pipe_saves_and_exits_cleanly(shop):
     proc.wait_prompt()
     proc.p.stdin.close()
     assert proc.p.wait(timeout=20) == 0
-    assert "saved to s.json, resume with fuego play --resume s.json" in proc.text
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in proc.text
     assert len(saved()["inputs"]) == 3
 
 
@@ -634,7 +652,7 @@ def test_on_a_terminal_colours_and_ctrl_d(shop):
     assert code == 0, out
     assert "\x1b[" in out  # rich colours on a terminal
     assert "wounds" in out and "Ana Vaz" in out
-    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in out
     assert len(saved()["inputs"]) == 2
 
 
@@ -645,8 +663,8 @@ def test_on_a_terminal_ctrl_c_at_a_prompt_saves(shop):
         ("Bo [3: move ground:F2]", signal.SIGINT),
     ])
     assert code == 130, out  # as an interrupted program does, after saving
-    assert "\r\nsaved to s.json" in out  # on a line of its own, not after the prompt
-    assert "saved to s.json, resume with fuego play --resume s.json" in out
+    assert "\r\nSession saved to s.json" in out  # on a line of its own, not after the prompt
+    assert "Session saved to s.json (fuego play --resume s.json reopens it)." in out
     assert saved()["inputs"] == [{"q": "round", "round": 1, "a": "next"}]
 
 

@@ -48,6 +48,17 @@ def test_tavern_runs_to_the_end():
     assert "\x1b[" not in out
 
 
+def test_the_rounds_count_the_characters_in_play_npcs_too():
+    """The tavern's four: three players' heroes and Mother Hettie, the GM's NPC; the round's
+    line counts all four, so it says characters (it said '4 heroes in play')."""
+    from fuego.scenario.model import load
+
+    heroes = load(TAVERN).build(7).heroes
+    assert len(heroes) == 4 and [h.name for h in heroes if h.npc] == ["Mother Hettie"]
+    out = run(TAVERN, "--seed", 7, "--rounds", 1).stdout
+    assert "\nRound 1 begins: 1 fire burning, 4 characters in play\n" in out
+
+
 def test_same_seed_same_output_and_log(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     r1 = run(TAVERN, "--seed", 11, "--log", a)

@@ -998,6 +998,24 @@ def test_a_hero_left_standing_in_a_field_is_in_the_open_not_inside():
     assert f"{standing.name}: out in the open at {b.areas[field[0]].name} (Wheat Field)" in text
 
 
+def test_the_players_hear_a_fire_burn_up_through_the_ceiling_and_down_through_the_floor():
+    # (the tavern, seed 1: the kitchen fire burns into the cellar, then into the Swan above;
+    # both read "burns through the wooden floor", the way up too)
+    from fuego.render.players import say
+
+    b = tavern_scene().building
+
+    def burns(to: str, barrier: str = "wooden-floor", at: str = "ground:B2") -> str | None:
+        return say(Event(EventKind.FIRE_BURNED_THROUGH, 4, 1, f"fire@{at}", at,
+                         {"to": to, "barrier": barrier, "pool": "4k2", "tn": 10, "total": 17,
+                          "success": True}), b)
+
+    assert burns("upper:B2") == "The fire burns up through the ceiling into The Swan (guest room)"
+    assert burns("cellar:B2") == "The fire burns down through the floor into the Spirits Vault"
+    assert burns("upper:A4", "closed thin-wooden-door", at="upper:A3") == (
+        "The fire burns through the thin wooden door into the Linen Closet")
+
+
 def test_the_players_see_a_fire_gutter_blaze_up_or_die_back_and_nothing_else_of_its_states():
     # (the log's ``after`` is a FireState value: each lit state the players can see has words)
     from fuego.engine.fire import FireState

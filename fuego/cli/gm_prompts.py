@@ -61,6 +61,7 @@ from fuego.cli.gm_screen import (
     plan,
     plan_key,
     purpose_words,
+    roll_for,
     roll_line,
     side_by_side,
     sight_lines,
@@ -145,7 +146,8 @@ def undone_words(entry: dict[str, Any]) -> str:
     if q is QuestionKind.ACTION:
         return f"{who}'s action ({at}: {a})"
     total = "fuego's roll" if a == Answer.AUTO else str(a)
-    return f"{who}'s roll for {entry.get('purpose', 'a roll')} ({at}: {total})"
+    # in the words the prompt asked it with (``spot fire`` is the engine's name for the roll)
+    return f"{who}'s roll {roll_for(entry.get('purpose', ''), brief=True)} ({at}: {total})"
 
 
 # -- the table -----------------------------------------------------------------------------------

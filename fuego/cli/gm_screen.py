@@ -617,14 +617,23 @@ def purpose_words(purpose: str) -> tuple[str, str, str] | None:
     return None
 
 
+def roll_for(purpose: str, *, brief: bool = False) -> str:
+    """What a roll is for, after "rolls" or "roll": ``to smother the fire``; ``for PURPOSE``
+    where it has no words (a module's roll). ``brief``: without the rule in brackets (``to
+    avoid the fire``), for a line that recalls the roll rather than asks for it."""
+    said = purpose_words(purpose)
+    if said is None:
+        return f"for {purpose or 'a roll'}"
+    return "to " + (re.sub(r" \(.*\)$", "", said[0]) if brief else said[0])
+
+
 def roll_line(q: Question) -> str:
     """``Isabela Soldano rolls to ...: 5k3 vs TN 15 - 64%. Success: ...; failure: ...``"""
     from fuego.table.risk import percent, roll_chance
 
     pool = q.dice_pool
     said = purpose_words(q.purpose)
-    what = f"to {said[0]}" if said else f"for {q.purpose}"
-    text = f"{q.actor.name} rolls {what}: {pool}"
+    text = f"{q.actor.name} rolls {roll_for(q.purpose)}: {pool}"
     if q.tn is not None:
         p = roll_chance(pool, q.tn)
         text += f" vs TN {q.tn}" + (f" - {percent(p)} to succeed" if p is not None else "")

@@ -234,7 +234,7 @@ def _play_session(player: Player, table: GMPrompts, save_path: str) -> None:
         sys.exit(130)
     if table.save_error:
         _not_saved(save_path, table)
-    click.echo(f"Session saved to {save_path} (fuego play --resume {save_path} reopens it).")
+    click.echo(_resume_line(save_path, table))
 
 
 def hold(save_path: str) -> None:
@@ -255,10 +255,11 @@ def _not_saved(save_path: str, table) -> None:
 
 
 def _resume_line(save_path: str, table) -> str:
+    """The one line that says where the session is and how to reopen it, however play stopped."""
     if table.save_error:
         return (f"NOT saved: {table.save_error}; the last good save is {save_path}: "
                 f"fuego play --resume {save_path}")
-    return f"saved to {save_path}, resume with fuego play --resume {save_path}"
+    return f"Session saved to {save_path} (fuego play --resume {save_path} reopens it)."
 
 
 def _load_or_backup(path: str):

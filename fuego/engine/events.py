@@ -119,7 +119,7 @@ class SceneStart(TypedDict):
 
 class RoundStart(TypedDict):
     fires: int
-    heroes: int  # heroes still acting
+    heroes: int  # characters still acting: the players' heroes and the GM's NPCs
     also_burning: NotRequired[list[list[str]]]  # [area, what] a module keeps burning (a wreck)
 
 

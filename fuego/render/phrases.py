@@ -24,7 +24,7 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
 from fuego.table.gm import GM_ACTOR, Shown
-from fuego.words import plural, the
+from fuego.words import count, plural, the
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -50,11 +50,6 @@ _ENDING_VALUES = frozenset(e.value for e in Ending)
 
 
 # -- small words --------------------------------------------------------------------------------
-def _count(n: int, one: str, many: str | None = None) -> str:
-    """Like :func:`plural` but ``no fire`` for zero."""
-    return f"no {one}" if not n else plural(n, one, many)
-
-
 def _words(text: Any) -> str:
     """``closed wooden-door`` -> ``closed wooden door``."""
     return str(text).replace("-", " ")
@@ -323,7 +318,7 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     title = d.get("title") or "The scene"
     heroes = d.get("heroes") or []
     fires = d.get("fires", 0)
-    text = f"{title} begins: {_count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
+    text = f"{title} begins: {count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
     starts = d.get("starts") or {}
     named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
     text += (f"; {'hero' if len(heroes) == 1 else 'heroes'} {listing(named)}" if heroes
@@ -347,10 +342,11 @@ def _also(data: Mapping[str, Any], none: str, some: str, fires: str = "fires") -
 @_phrase(K.ROUND_START)
 def _on_round_start(e: Event, c: Context) -> str | None:
     d = cast(events.RoundStart, e.data)
-    # "in play", not "inside": a village's heroes stand in its fields (the event has no places)
+    # "in play", not "inside": a village's heroes stand in its fields (the event has no places);
+    # "characters": the count is of the GM's NPCs still acting too (the event does not split it)
     in_play = d.get("heroes", 0)
-    return (f"Round {e.round} begins: {_count(d.get('fires', 0), 'fire')} burning"
-            f"{_also(d, ' but', ' and')}, {_count(in_play, 'hero', 'heroes')} in play")
+    return (f"Round {e.round} begins: {count(d.get('fires', 0), 'fire')} burning"
+            f"{_also(d, ' but', ' and')}, {count(in_play, 'character')} in play")
 
 
 @_phrase(K.ACTION_DICE)
@@ -359,7 +355,7 @@ def _on_action_dice(e: Event, c: Context) -> str | None:
     heroes = d.get("heroes") or {}
     parts = [f"{name} {', '.join(str(x) for x in dice)}" for name, dice in heroes.items()]
     text = "Action dice: " + ("; ".join(parts) if parts else "no hero acts")
-    return text + f"; the fires have {plural(d.get('fire_actions', 0), 'action')}"
+    return text + f"; the fires have {count(d.get('fire_actions', 0), 'action')}"
 
 
 @_phrase(K.ROUND_END)
@@ -390,7 +386,7 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
         text += f"still {plural(burning, 'fire')} burning{also}"
     else:
         text += also or "nothing burns"
-    text += f", {plural(d.get('burned_out', 0), 'area')} burned out"
+    text += f", {count(d.get('burned_out', 0), 'area')} burned out"
     heroes = d.get("heroes") or {}
     if heroes:
         text += "; " + ", ".join(f"{n} {'still in play' if s == Status.ACTIVE else _words(s)}"

@@ -218,10 +218,30 @@ def _fire_leapt(e: Event, b: Building | None) -> str:
     return f"The fire leaps from {_where(frm, b)} to {_where(to, b)}"
 
 
+def _through_level(frm: Any, to: Any, barrier: Any, b: Building | None) -> str | None:
+    """The way from one level to another, both ways in one phrase: ``up through the ceiling
+    into The Swan``, ``down through the floor into the Spirits Vault`` (a floor is the ceiling
+    of the room below it); another barrier by its name (``up through the trapdoor``). None
+    when ``frm`` and ``to`` lie on one level or are not known."""
+    i = b.find(str(frm)) if b is not None else None
+    j = b.find(str(to)) if b is not None else None
+    if b is None or i is None or j is None:
+        return None
+    rise = b.levels[b.areas[j].level].elevation - b.levels[b.areas[i].level].elevation
+    if not rise:
+        return None
+    thing = _thing(barrier)
+    what = ("ceiling" if rise > 0 else "floor") if thing.endswith("floor") else thing
+    return f"{'up' if rise > 0 else 'down'} through the {what} {_into(to, b)}"
+
+
 @_says(K.FIRE_BURNED_THROUGH)
 def _fire_burned_through(e: Event, b: Building | None) -> str:
-    return (f"The fire burns through the {_thing(e.data.get('barrier'))} "
-            f"{_into(e.data.get('to'), b)}")
+    barrier, to = e.data.get("barrier"), e.data.get("to")
+    level = _through_level(fire_at(e), to, barrier, b)
+    if level is not None:
+        return f"The fire burns {level}"
+    return f"The fire burns through the {_thing(barrier)} {_into(to, b)}"
 
 
 @_says(K.STRUCTURE_DESTROYED)

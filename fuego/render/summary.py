@@ -80,16 +80,20 @@ def _burned_lines(scene: Scene) -> list[str]:
     for e in log:
         if e.kind is EventKind.FIRE_STARTED and e.area is not None:
             lit.setdefault(e.area, e.round)
-    burnable = sum(1 for a in b.areas if a.fuel > 0 or a.burned_out)
+    # could burn: has fuel, or had it; an area lit all the same (oil on stone) evidently could
+    could = [a.fuel > 0 or a.burned_out or a.name in lit for a in b.areas]
+    burnable = sum(could)
     burned_out = sum(1 for a in b.areas if a.burned_out)
     # the areas lit that neither burned out nor burn now were put out (smothered, the GM's
     # blast, the rain): said, so that the three add up to the areas burned
     burning = {b.areas[i].name for i in scene.fires}
     put_out = sum(1 for name in lit if name not in burning
                   and not ((i := b.find(name)) is not None and b.areas[i].burned_out))
-    parts = [f"{burned_out} burned out"] + ([f"{put_out} put out"] if put_out else []) \
-        + [f"{len(scene.fires)} still burning"]
-    lines = [f"Areas burned: {len(lit)} of {burnable} that could burn ({', '.join(parts)})"]
+    # a part that is none is left out ("0 burned out, 0 still burning" read as a table's blanks)
+    parts = [f"{n} {what}" for n, what in ((burned_out, "burned out"), (put_out, "put out"),
+                                           (len(scene.fires), "still burning")) if n]
+    lines = [f"Areas burned: {len(lit) or 'none'} of {burnable} that could burn"
+             + (f" ({', '.join(parts)})" if parts else "")]
     flash_round = {e.data.get("room"): e.round for e in log if e.kind is EventKind.FLASHOVER}
     rooms_hit: dict[str, int] = {}
     first_lit: dict[str, int] = {}
@@ -99,11 +103,13 @@ def _burned_lines(scene: Scene) -> list[str]:
             key = b.areas[i].room
             rooms_hit[key] = rooms_hit.get(key, 0) + 1
             first_lit[key] = min(first_lit.get(key, rnd), rnd)
-    lines.append("Rooms burned: " + ("none" if not rooms_hit else
-                                     f"{len(rooms_hit)} of {len(b.rooms)}, first to last"))
+    # a room with nothing to burn (a street, a stone stair) is not one that could have burned
+    rooms_could = sum(1 for key in b.rooms if any(could[i] for i in b.room_areas(key)))
+    lines.append(f"Rooms burned: {len(rooms_hit) or 'none'} of {rooms_could} that could burn"
+                 + (", first to last" if rooms_hit else ""))
     for key in sorted(rooms_hit, key=lambda k: (first_lit[k], k)):
         room = b.rooms[key]
-        total = sum(1 for i in b.room_areas(key) if b.areas[i].fuel > 0 or b.areas[i].burned_out)
+        total = sum(1 for i in b.room_areas(key) if could[i])
         start = first_lit[key]
         part = (f"  {room.name or key}: {rooms_hit[key]} of {plural(total, 'area')}, alight "
                 + (f"from round {start}" if start else "from the start"))
