@@ -57,6 +57,9 @@ def test_the_rounds_count_the_characters_in_play_npcs_too():
     assert len(heroes) == 4 and [h.name for h in heroes if h.npc] == ["Mother Hettie"]
     out = run(TAVERN, "--seed", 7, "--rounds", 1).stdout
     assert "\nRound 1 begins: 1 fire burning, 4 characters in play\n" in out
+    # and the header and the summary say which of them is the GM's (they called her a hero)
+    assert ", Mother Hettie (NPC, automatic); round limit 1" in out
+    assert "\n  Mother Hettie (NPC): still inside at " in out
 
 
 def test_same_seed_same_output_and_log(tmp_path):

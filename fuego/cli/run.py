@@ -186,7 +186,8 @@ def run(file: str, seed: int | None, rounds: int | None, log_path: str | None, f
         info(f"fuego run: {title}")
         info(seed_line)
         scripted = {name.lower() for name in actions}
-        who = [f"{h.name} ({'scripted' if h.name.lower() in scripted else 'automatic'})"
+        who = [f"{h.name} ({'NPC, ' if h.npc else ''}"
+               f"{'scripted' if h.name.lower() in scripted else 'automatic'})"
                for h in scene.heroes]
         info("Heroes: " + (", ".join(who) if who else "none") + f"; round limit {limit}")
         if not json_events:

@@ -130,7 +130,8 @@ def _hero_lines(scene: Scene) -> list[str]:
     lines = ["Heroes:"]
     for hero in scene.heroes:
         wounds = _wounds(hero)
-        lines.append(f"  {hero.name}: {_fate(scene, hero, escaped_at, fell)}; "
+        npc = " (NPC)" if hero.npc else ""  # (the GM's character, not a player's hero)
+        lines.append(f"  {hero.name}{npc}: {_fate(scene, hero, escaped_at, fell)}; "
                      + (", ".join(wounds) if wounds else "unhurt"))
     out = [h.name for h in scene.heroes if h.status is Status.ESCAPED]
     lines.append("Got out: " + (listing(out) if out else "nobody"))
