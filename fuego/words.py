@@ -22,3 +22,11 @@ def the(name: str) -> str:
     if not name or first.lower() in ("the", "a", "an") or first.endswith(("'s", "s'")):
         return name
     return f"the {name}"
+
+
+def scene_ended(rounds: int) -> str:
+    """How long a scene ran, for the line that ends it: ``The scene ends after 3 rounds``, or
+    ``before round 1`` where the GM ended it before any round was played."""
+    if not rounds:
+        return "The scene ends before round 1"
+    return f"The scene ends after {plural(rounds, 'round')}"

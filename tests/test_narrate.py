@@ -191,6 +191,10 @@ def test_scene_end_line_says_why():
                heroes={})
     assert narrate(early) == ("The scene ends after 1 round (the GM ended it): still 3 fires "
                               "burning, no area burned out")
+    # ended by the GM before any round: not "after 0 rounds"
+    at_once = ev(K.SCENE_END, 0, END_PHASE, rounds=0, why="gm-ended", burning=1, burned_out=0,
+                 heroes={})
+    assert narrate(at_once).startswith("The scene ends before round 1 (the GM ended it): ")
 
 
 def test_round_end_line():

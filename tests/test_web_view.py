@@ -874,6 +874,9 @@ def test_the_players_hear_the_fire_is_out_at_the_end():
     ended = Event(EventKind.SCENE_END, 4, 11, None, None, {**end.data, "why": "gm-ended",
                                                           "rounds": 4})
     assert say(ended, None) == "The scene ends after 4 rounds"
+    at_once = Event(EventKind.SCENE_END, 0, 11, None, None, {**end.data, "why": "gm-ended",
+                                                             "rounds": 0})
+    assert say(at_once, None) == "The scene ends before round 1"
 
 
 def test_the_players_hear_how_each_of_the_engines_causes_burned_a_hero():

@@ -24,7 +24,7 @@ from fuego.engine.scene import Cause
 from fuego.rules.charts import Contact, Rank, Temperature
 from fuego.rules.settings import ExplosionRule
 from fuego.table.gm import GM_ACTOR, Shown
-from fuego.words import count, plural, the
+from fuego.words import count, plural, scene_ended, the
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -378,7 +378,7 @@ def _on_scene_end(e: Event, c: Context) -> str | None:
     d = cast(events.SceneEnd, e.data)
     rounds = d.get("rounds", e.round)
     why = d.get("why")  # (a format 3 log has none)
-    text = f"The scene ends after {plural(rounds, 'round')}"
+    text = scene_ended(rounds)
     text += f" ({ENDING_WORDS[Ending(why)]}): " if why in _ENDING_VALUES else ": "
     burning = d.get("burning", 0)
     also = _also(d, "no fire left but", " and", fires="burning")

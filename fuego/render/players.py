@@ -25,7 +25,7 @@ from fuego.engine.scene import Cause
 from fuego.modules.wind import wind_words
 from fuego.rules.charts import Temperature
 from fuego.table.gm import GM_ACTOR, NOTE_ACTION
-from fuego.words import plural, the
+from fuego.words import plural, scene_ended, the
 
 if TYPE_CHECKING:
     from fuego.world.building import Building
@@ -161,7 +161,7 @@ def _round_end(e: Event, b: Building | None) -> str:
 def _scene_end(e: Event, b: Building | None) -> str:
     rounds = e.data.get("rounds", e.round)
     out = " - the fire is out" if e.data.get("why") == Ending.FIRE_OUT else ""
-    return f"The scene ends after {plural(rounds, 'round')}{out}"
+    return scene_ended(rounds) + out
 
 
 @_says(K.FIRE_STARTED)
