@@ -9,7 +9,7 @@ inside the functions only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -349,6 +349,10 @@ def feature_marks(area: Area) -> list[str]:
     return keys
 
 
+#: A numbered note's number, as the map draws it.
+NOTE_INK = "#1b1b1b"
+
+
 class _Word:
     """A legend handle that is a word, drawn as the map draws it (see :func:`_word_handler`)."""
 
@@ -508,7 +512,11 @@ def legend_height(n: int, width: float) -> float:
 
 
 def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
-                width: float, height: float, bottom: float = 0.0) -> None:
+                width: float, height: float, bottom: float = 0.0,
+                notes: Sequence[tuple[int | None, str]] = ()) -> None:
+    """The legend at the figure's foot: what the map shows, then ``notes``, the numbered notes
+    of the words that had no room on the plan (``1  Powder Magazine``: the 1 at the room;
+    one with no number says where its thing is)."""
     import matplotlib
     from matplotlib.patches import Patch
 
@@ -523,6 +531,9 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
         handles.append(Patch(facecolor=matplotlib.colormaps["inferno_r"](0.5),
                              edgecolor="#999999"))
         labels.append(options.heat_label)
+    for number, words in notes:
+        handles.append(_Word(str(number) if number is not None else "-", NOTE_INK))
+        labels.append(words)
     if not handles:
         return
     ncol, _ = legend_rows(len(handles), width)

@@ -22,7 +22,13 @@ What is drawn, bottom to top:
   exits outlined green, one outline and one EXIT a run of way-out squares;
 - room names, each inside its room (a name too long for it beside the room, with a leader
   line); fires with their Fire Dice; heroes with their initials;
-- a legend of exactly what the map shows.
+- a legend of exactly what the map shows, then its numbered notes: a room's name or a
+  feature's word with no free spot in or beside its thing is a small number there, its words
+  in the note (no word is drawn over another, no leader line crosses another).
+
+Every word is placed before anything is drawn (:func:`level_labels`, a pure function of the
+building, the scene and the options; :func:`map_labels` for a whole map), so the legend's
+notes are known when the figure is sized.
 
 Every artist a test or a tool may look for carries a ``gid`` that the SVG writes as an
 ``id``: ``area-ground:C4``, ``room-kitchen``, ``barrier-door-closed-12`` (``barrier-<kind>-
@@ -30,7 +36,8 @@ Every artist a test or a tool may look for carries a ``gid`` that the SVG writes
 walls, ``open`` for stairs, ladders and holes, ``broken`` for a collapsed floor; vertical links
 carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``route-carpet-0``,
 ``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
-``room-leader-kitchen``, ``feature-oil-ground:C4`` (and ``feature-leader-oil-ground:C4`` when
+``room-leader-kitchen``, ``note-1-room-anchor`` (a number standing for a note),
+``feature-oil-ground:C4`` (and ``feature-leader-oil-ground:C4`` when
 the word stands beside its area), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
@@ -49,7 +56,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.render.map_style import (
@@ -65,6 +72,7 @@ from fuego.render.map_style import (
     HERO_COLOUR,
     HIDDEN_STYLE,
     MIN_PT,
+    NOTE_INK,
     OUTDOOR,
     OVERLAP,
     PAPER,
@@ -112,7 +120,8 @@ if TYPE_CHECKING:
 
     from fuego.engine.scene import Scene
 
-__all__ = ["draw_map", "draw_level", "figure_size", "barrier_gid"]
+__all__ = ["draw_map", "draw_level", "figure_size", "barrier_gid", "map_labels",
+           "level_labels"]
 
 # -- layout (inches) ------------------------------------------------------------------------------
 LEFT, RIGHT, GAP, BOTTOM = 0.55, 0.45, 0.75, 0.45
@@ -241,12 +250,24 @@ class _Page:
     margin: float = 0.0
     #: the subtitle as wrapped to the page
     subtitle: str = ""
+    #: every drawn level's labels as placed (:func:`level_labels`), by level
+    labels: dict[int, LevelLabels] = field(default_factory=dict)
 
 
 def figure_size(building: Building, scene: Scene | None = None,
                 options: MapOptions | None = None) -> list[tuple[float, float]]:
     """The size in inches of each figure :func:`draw_map` makes (exact: no tight cropping)."""
     return [page.size for page in _layouts(building, scene, options or MapOptions())]
+
+
+def map_labels(building: Building, scene: Scene | None = None,
+               options: MapOptions | None = None) -> dict[int, LevelLabels]:
+    """Every drawn level's words as :func:`draw_map` places them, with the numbered notes its
+    legend lists (for tests and tools: the placement, not the pixels)."""
+    if scene is not None:
+        building = scene.building
+    pages = _layouts(building, scene, options or MapOptions())
+    return pages[0].labels if pages else {}
 
 
 def _title(building: Building, options: MapOptions) -> str:
@@ -271,26 +292,40 @@ def _header(title: str, subtitle: str, tiled: bool) -> float:
 
 
 def _legend_n(building: Building, scene: Scene | None, group: list[int],
-              options: MapOptions) -> int:
+              options: MapOptions, labels: dict[int, LevelLabels]) -> int:
     if not options.legend:
         return 0
-    n = len(legend_keys(building, scene, group, options))
+    n = len(legend_keys(building, scene, group, options)) + len(_notes_of(group, labels))
     return n + (1 if options.heat is not None else 0)
+
+
+def _notes_of(group: list[int], labels: dict[int, LevelLabels]) -> list[Note]:
+    """The numbered notes of these levels' legend, each once, by number."""
+    notes = {note for lv in group if lv in labels for note in labels[lv].notes}
+    return sorted(notes, key=lambda note: (note[0] is None, note[0] or 0, note[1]))
 
 
 def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[_Page]:
     """The figures to draw: levels side by side, one page per level, or paper pages."""
     s = options.area_inches
     levels = drawn_levels(building, options)
+    # the map's notes are numbered on from level to level (a legend lists several levels')
+    notes = Notes() if options.legend else None
+    labels: dict[int, LevelLabels] = {}
     if options.layout == "pages" and options.paper is not None:
-        pages = [page for lv in levels for page in _paper_pages(building, scene, lv, options)]
-        keyless = [lv for lv in levels if _legend_n(building, scene, [lv], options)
+        pages = [page for lv in levels
+                 for page in _paper_pages(building, scene, lv, options, labels, notes)]
+        keyless = [lv for lv in levels if _legend_n(building, scene, [lv], options, labels)
                    and not any(page.legend for page in pages if page.placed[0][0] == lv)]
         if keyless:  # the keys that fit no page of their level share one page at the end
             last = next(page for page in reversed(pages) if page.placed[0][0] == keyless[-1])
             pages.append(_Page(last.size, [], None, keyless, last.title, last.margin,
                                last.subtitle))
+        for page in pages:
+            page.labels = labels
         return pages
+    labels.update((lv, level_labels(building, lv, scene, options, notes=notes))
+                  for lv in levels)
     groups = [[lv] for lv in levels] if options.layout == "pages" else [levels]
     out = []
     for group in groups:
@@ -299,7 +334,7 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
         title = wrap_words(_title(building, options), width - 0.5, TITLE_PT)
         sub = wrap_subtitle(options.subtitle, width - 0.5)
-        legend_h = legend_height(_legend_n(building, scene, group, options), width)
+        legend_h = legend_height(_legend_n(building, scene, group, options, labels), width)
         content_h = max((h for _, h in boxes), default=0.0)
         height = _header(title, sub, False) + content_h + BOTTOM + legend_h
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
@@ -308,7 +343,8 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
             y = BOTTOM + legend_h + (content_h - h)  # top-aligned
             placed.append((lv, (x, y, w, h), level_window(building, lv)))
             x += w + GAP
-        out.append(_Page((width, height), placed, None, group, title, subtitle=sub))
+        out.append(_Page((width, height), placed, None, group, title, subtitle=sub,
+                         labels=labels))
     return out
 
 
@@ -327,12 +363,14 @@ def tile_spans(lo: float, hi: float, room: float, s: float) -> list[tuple[float,
 def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> float:
     """The largest ``area_inches`` (at most ``most``) at which each level drawn fits one page
     of ``options.paper`` with its key, in the better orientation: a report's plan (a forecast's
-    heat map) on one page a level, all at one scale, rather than a battle map tiled to scale."""
+    heat map) on one page a level, all at one scale, rather than a battle map tiled to scale.
+    The key is counted without numbered notes (they depend on the scale sought): a key that
+    then fits no page of its level gets a page of its own."""
     pw, ph = PAPER[options.paper or "a4"]
     scale = most
     for lv in drawn_levels(building, options):
         x0, x1, y0, y1 = level_window(building, lv)
-        n_keys = _legend_n(building, None, [lv], options)
+        n_keys = _legend_n(building, None, [lv], options, {})  # (notes: see the docstring)
         best = 0.0
         for width, height in ((pw, ph), (ph, pw)):
             inner = width - 2 * PAPER_MARGIN
@@ -347,14 +385,14 @@ def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> flo
     return max(0.05, scale * 0.999)
 
 
-def _paper_pages(building: Building, scene: Scene | None, lv: int,
-                 options: MapOptions) -> list[_Page]:
+def _paper_pages(building: Building, scene: Scene | None, lv: int, options: MapOptions,
+                 labels: dict[int, LevelLabels], notes: Notes | None) -> list[_Page]:
     """A level on pages of ``options.paper``, at ``area_inches`` per area, tiled when larger
-    than one page (in the orientation that needs fewest pages; portrait on a tie)."""
+    than one page (in the orientation that needs fewest pages; portrait on a tie); its
+    labels placed into ``labels``."""
     s = options.area_inches
     x0, x1, y0, y1 = level_window(building, lv)
     pw, ph = PAPER[options.paper or "a4"]
-    n_keys = _legend_n(building, scene, [lv], options)
     best = None
     for width, height in ((pw, ph), (ph, pw)):
         inner = width - 2 * PAPER_MARGIN
@@ -381,6 +419,8 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int,
     _, (width, height), cols, rows, title, head, margin, sub = best
     windows = [(a, b_, c, d) for c, d in rows for a, b_ in cols]
     tiled = len(windows) > 1
+    labels[lv] = level_labels(building, lv, scene, options, windows if tiled else None, notes)
+    n_keys = _legend_n(building, scene, [lv], options, labels)
     legend_h = legend_height(n_keys, width - 2 * margin)
     tallest = max((d - c) * s for _, _, c, d in windows)
     room = height - 2 * margin - head - tallest - (TILE_BOTTOM if tiled else BOTTOM)
@@ -428,7 +468,8 @@ def draw_map(building: Building, scene: Scene | None = None,
         for lv, (x, y, w, h), window in page.placed:
             ax = fig.add_axes((x / width, y / height, w / width, h / height))
             draw_level(ax, building, lv, scene, options, window=window,
-                       tiles=page.tile[2] if page.tile is not None else None)
+                       tiles=page.tile[2] if page.tile is not None else None,
+                       labels=page.labels[lv])
             if page.tile is not None:
                 ax.set_title("")
                 _crop_marks(fig, (x, y, w, h))
@@ -438,11 +479,13 @@ def draw_map(building: Building, scene: Scene | None = None,
             bottom = page.margin
             if not page.placed:  # a key page: the legend under the title
                 bottom = height - below - 0.5 - legend_height(
-                    _legend_n(building, scene, page.legend, options), width - 2 * top)
+                    _legend_n(building, scene, page.legend, options, page.labels),
+                    width - 2 * top)
                 names = ", ".join(building.levels[lv].name for lv in page.legend)
                 _text(fig, 0.5, 1 - (below + 0.05) / height, f"key: {names}", ha="center",
                       va="top", fontsize=10, gid="key-page")
-            draw_legend(fig, building, scene, page.legend, options, width, height, bottom=bottom)
+            draw_legend(fig, building, scene, page.legend, options, width, height,
+                        bottom=bottom, notes=_notes_of(page.legend, page.labels))
         figures.append(fig)
     return figures
 
@@ -573,9 +616,10 @@ class _Placer:
         return not any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]
                        for o in self.boxes + (self.avoid if strict else []))
 
-    def crossed(self, line: tuple[float, float, float, float], area: int) -> tuple[int, int]:
-        """What a leader line to ``area`` would cross: the labels, then the tokens (but those
-        of ``area``, where it ends) and other leader lines."""
+    def crossed(self, line: tuple[float, float, float, float], area: int
+                ) -> tuple[int, int, int]:
+        """What a leader line to ``area`` would cross: the labels, the other leader lines,
+        the tokens (but those of ``area``, where it ends)."""
         labels = tokens = 0
         for box, owner in self.solid:
             if owner != area and crosses(line, box):
@@ -583,17 +627,18 @@ class _Placer:
                     labels += 1
                 else:
                     tokens += 1
-        return labels, tokens + sum(1 for other in self.leaders if meet(line, other))
+        return labels, sum(1 for other in self.leaders if meet(line, other)), tokens
 
-    def place(self, text: str, fs: float, spots, pad: float = 0.02):
-        """The first free spot ``(x, y, ha, va)`` (and take it), or None; a spot off the
-        seams first."""
+    def spot_for(self, text: str, fs: float, spots, pad: float = 0.02,
+                 where: Callable[[Box], bool] | None = None):
+        """The first free spot ``(x, y, ha, va)`` whose box is ``where`` asks (a spot off the
+        seams first), and that box: ((x, y, ha, va), box), taken; or None."""
         for strict in ((True, False) if self.avoid else (False,)):
             for x, y, ha, va in spots:
                 box = self.box(text, fs, x, y, ha, va, pad)
-                if self.free(box, strict):
+                if (where is None or where(box)) and self.free(box, strict):
                     self.take(box)
-                    return x, y, ha, va
+                    return (x, y, ha, va), box
         return None
 
 
@@ -673,8 +718,7 @@ Mark = tuple[int, str, float, dict]
 
 
 class _Plan:
-    """One level's plan drawn into one axes: the part of the level it shows (its window), and
-    one placer over the whole level, so that neighbouring tiles place every label alike."""
+    """One level's plan drawn into one axes: the part of the level it shows (its window)."""
 
     def __init__(self, ax: Axes, building: Building, level: int, options: MapOptions,
                  window: Window | None, tiles: list[Window] | None) -> None:
@@ -685,11 +729,9 @@ class _Plan:
         whole = level_window(building, level)
         self.window = window if window is not None else whole
         self.clip = window is not None and any(abs(p - q) > 1e-9 for p, q in zip(window, whole))
-        self.placer = _Placer(self.s, (whole[0], whole[2], whole[1], whole[3]))
-        if tiles:
-            self.placer.avoid = _seams(tiles)
+        #: (words are placed by :func:`level_labels`; this only measures them)
+        self.measure = _Placer(self.s, (whole[0], whole[2], whole[1], whole[3]))
         self.areas = [a for a in building.areas if a.level == level]
-        self.fs_small = _fs(options, 6, 9)
 
     def shown(self, box: tuple[float, float, float, float]) -> bool:
         """Whether a box (x0, y0, x1, y1) reaches into this page's window (a tile draws only
@@ -703,23 +745,194 @@ class _Plan:
 
     def text(self, x: float, y: float, words: str, **kw):
         """Words drawn literally at (x, y), unless a tile does not show where they sit."""
-        if self.clip and not self.shown(self.placer.box(
+        if self.clip and not self.shown(self.measure.box(
                 words, kw.get("fontsize", MIN_PT), x, y, kw.get("ha", "left"),
                 kw.get("va", "baseline"), 0.5)):
             return None
         return _text(self.ax, x, y, words, **kw)
 
 
+# -- the words, placed before anything is drawn ---------------------------------------------------
+Box = tuple[float, float, float, float]
+Line = tuple[float, float, float, float]
+#: A numbered note of the legend: (its number, the words it stands for). Number None: a word
+#: with no room on its level even as a number; the note says where it is instead.
+Note = tuple[int | None, str]
+#: A hero's disc, in areas.
+HERO_R = 0.15
+#: Where a number may stand in an area once the usual spots are taken, (dx, dy) in areas.
+NUMBER_SPOTS = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75),
+                (0.5, 0.2), (0.5, 0.8), (0.2, 0.5), (0.8, 0.5))
+
+
+@dataclass(frozen=True, eq=False)
+class Placed:
+    """A word the placer set on a level, in areas (x right, y down): ``text`` drawn at
+    (x, y) aligned ``ha``/``va`` with ``style`` (its size, colour, gid...); ``box`` the space
+    it keeps (estimated from the font, padded: no other word's box overlaps it); ``leader``
+    the line from a word set beside its area to a dot in it (x0, y0, x1, y1, the dot last),
+    drawn with gid ``leader_gid``; ``room``: a room's name (or its number), in a white box."""
+
+    text: str
+    x: float
+    y: float
+    ha: str
+    va: str
+    box: Box
+    style: dict[str, Any]
+    leader: Line | None = None
+    leader_gid: str = ""
+    room: bool = False
+
+    @property
+    def gid(self) -> str:
+        """The id the word is drawn with ("" for a fuel number, ``up``/``down``)."""
+        return self.style.get("gid") or ""
+
+
+@dataclass
+class LevelLabels:
+    """A level's words as placed (:func:`level_labels`) and the numbered notes its numbers
+    stand for."""
+
+    words: list[Placed] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+
+class Notes:
+    """The numbered notes of one map, numbered in the order they are needed, level after
+    level: the same words share a number (powder in five areas with no room for the word: one
+    note, its number in each)."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def number(self, words: str) -> int:
+        return self.numbers.setdefault(words, len(self.numbers) + 1)
+
+
+def level_labels(building: Building, level: int, scene: Scene | None, options: MapOptions,
+                 tiles: list[Window] | None = None, notes: Notes | None = None
+                 ) -> LevelLabels:
+    """Every word of a level's plan, placed: room names, ``EXIT``, ``up``/``down``, feature
+    words, fuel numbers, heroes' names, each where no other word, token or leader line is
+    (a pure function of its arguments, the same on every machine: sizes come from a fixed
+    table). Placed as on the whole level, a tiled level's words off the strips its pages
+    share where they can be. ``notes``: the map's numbered notes (its legend lists them): a
+    word with no free spot in or beside its thing is a number there, its words in a note;
+    without (no legend), it goes over whatever is there."""
+    b, s = building, options.area_inches
+    x0, x1, y0, y1 = level_window(b, level)
+    placer = _Placer(s, (x0, y0, x1, y1))
+    if tiles:
+        placer.avoid = _seams(tiles)
+    for _, words, size, x, y in _heat_words(b, level, options) if options.heat else ():
+        placer.take(placer.box(words, size, x, y, "center", "center"))
+    for box in _door_swings(b, level):
+        placer.block(*box)
+    marks = _exit_words(b, level, options) + _link_words(b, level, options) \
+        + _fuel_words(b, level, options)
+    if scene is not None:
+        for box, area in _token_boxes(b, level, scene, options):
+            placer.take(box, area)
+        if options.tokens:
+            marks += _hero_names(b, level, scene, options)
+    lay = _Labels(b, level, options, placer, notes, LevelLabels(), _min_pt(options))
+    if options.labels:
+        _room_labels(lay, scene)
+    _place_marks(lay, marks)
+    return lay.out
+
+
+@dataclass
+class _Labels:
+    """One level's words being placed: where they go (``out``), the placer, the map's
+    notes."""
+
+    b: Building
+    level: int
+    options: MapOptions
+    placer: _Placer
+    notes: Notes | None
+    out: LevelLabels
+    least: float
+
+    def room_pad(self, size: float) -> float:
+        """The space kept round a room's name: its white box (0.15 em), at least 0.03 areas."""
+        return max(0.03, 0.15 * size / 72 / self.options.area_inches)
+
+    def room(self, key: str, words: str, size: float, x: float, y: float, box: Box,
+             leader: Line | None = None, gid: str = "", leader_gid: str = "") -> None:
+        room = self.b.rooms[key]
+        style = dict(fontsize=size, fontstyle="italic" if room.outdoors else "normal",
+                     color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
+                     bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
+                               edgecolor="none"),
+                     gid=gid or f"room-{_safe(key)}")
+        self.out.words.append(Placed(words, x, y, "center", "center", box, style, leader,
+                                     leader_gid or f"room-leader-{_safe(key)}", room=True))
+
+    def mark(self, words: str, size: float, x: float, y: float, ha: str, va: str, box: Box,
+             style: dict, leader: Line | None = None, leader_gid: str = "") -> None:
+        self.out.words.append(Placed(words, x, y, ha, va, box,
+                                     {"zorder": 9, **style, "fontsize": size}, leader,
+                                     leader_gid))
+
+    def number(self, words: str, areas: list[int], cells: set[tuple[int, int]], spots,
+               room: str = "", gid: str = "", leader_gid: str = "") -> bool:
+        """A word with no free spot in or beside its thing (a room's name, a feature's word):
+        its note's number at the first free spot of ``spots`` or of its ``areas`` (over
+        ``cells`` only where it can), else beside them with a leader line (crossing no label
+        or leader); the words in the legend's note. With no room even for that, a note that
+        says where the thing is. False with no notes to keep (no legend)."""
+        if self.notes is None:
+            return False
+        n = self.notes.number(words)
+        digits, size = str(n), self.least
+        pad = self.room_pad(size)
+        more = [(self.b.areas[i].col + dx, self.b.areas[i].row + dy, "center", "center")
+                for i in areas for dx, dy in NUMBER_SPOTS]
+        found = self.placer.spot_for(digits, size, [*spots, *more], pad,
+                                     lambda box: _within(box, cells)) \
+            or self.placer.spot_for(digits, size, [*spots, *more], pad)
+        line = None
+        if found is None:
+            beside = _beside(self, areas, [(digits, size, reach) for reach in FEATURE_REACH],
+                             lambda _: pad, lambda box: _crowding(self.b, self.level, box))
+            if beside is None:
+                self.out.notes.append((None, f"{words} at {self.b.areas[areas[0]].name}"))
+                return True
+            _, _, x, y, box, line = beside
+            found = (x, y, "center", "center"), box
+        (x, y, ha, va), box = found
+        if (n, words) not in self.out.notes:
+            self.out.notes.append((n, words))
+        if room:
+            self.room(room, digits, size, x, y, box, line, f"note-{n}-room-{_safe(room)}",
+                      f"note-{n}-room-leader-{_safe(room)}")
+        else:
+            self.mark(digits, size, x, y, ha, va, box,
+                      dict(color=NOTE_INK, fontweight="bold", zorder=10, gid=f"note-{n}-{gid}",
+                           bbox=dict(boxstyle="round,pad=0.15", facecolor="white",
+                                     alpha=0.75, edgecolor="none")),
+                      line, f"note-{n}-{leader_gid}")
+        return True
+
+
 def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
                options: MapOptions, window: Window | None = None,
-               tiles: list[Window] | None = None) -> None:
+               tiles: list[Window] | None = None, labels: LevelLabels | None = None) -> None:
     """Draw one level's plan into ``ax`` (used by maps, forecast heat maps and VTT pictures).
 
     ``window``: the part of the plan to show (a :data:`Window`; default: the whole level);
     ``tiles``: every window of a level tiled across pages, to mark the strips this page shares
     with its neighbours. Everything is placed as on the whole level (a label sits where it
-    would on one big sheet) and clipped to the window, so neighbouring tiles agree."""
+    would on one big sheet) and clipped to the window, so neighbouring tiles agree.
+    ``labels``: the level's words as :func:`level_labels` placed them (default: placed here,
+    with no numbered notes: there is no legend to hold them)."""
     p = _Plan(ax, building, level, options, window, tiles)
+    if labels is None:
+        labels = level_labels(building, level, scene, options, tiles)
     _axes(p)
     _void(p)  # (add_artist: the limits are set, no need to grow them patch by patch)
     if options.heat is not None:
@@ -731,16 +944,17 @@ def draw_level(ax: Axes, building: Building, level: int, scene: Scene | None,
     if scene is not None and scene.smoke is not None:
         _smoke(p, scene)
     _grids(p)
-    marks = _exits(p)
+    _exits(p)
     _outline(ax, building, level, p.lw_scale)
-    marks += _barriers(p)
+    _barriers(p)
     if shows_routes(options):
         _routes(ax, building, level, p.lw_scale)
-    marks += _fuel_marks(p)
-    names = _scene_tokens(p, scene) if scene is not None else []
-    if options.labels:
-        _room_labels(ax, building, level, scene, options, p.placer, p.clip)
-    _place_marks(p, marks + names)
+    if scene is not None:
+        _fires(p, scene)
+        _wrecks(p, scene)
+        if options.tokens:
+            _heroes(p, scene)
+    _draw_labels(p, labels)
     if p.clip:  # a tile: tokens, numbers and names end at the page's edge with everything else
         for artist in ax.texts:
             artist.set_clip_on(True)
@@ -801,12 +1015,19 @@ def _heat_fills(p: _Plan, heat: dict[int, float]) -> None:
         if p.square_shown(a.col, a.row):
             p.ax.add_artist(Rectangle((a.col, a.row), 1, 1, facecolor=colour, edgecolor="none",
                                       zorder=2, gid=f"heat-{_safe(a.name)}"))
-        if chance is not None and (a.fuel > 0 or chance > 0):
-            label, size = f"{round(100 * chance)}%", _fs(p.options, 7, 10)
-            p.placer.take(p.placer.box(label, size, a.col + 0.5, a.row + 0.5, "center",
-                                       "center"))
-            p.text(a.col + 0.5, a.row + 0.5, label, ha="center", va="center", fontsize=size,
-                   color="white" if chance > 0.55 else "black", zorder=9)
+    for i, label, size, x, y in _heat_words(p.b, p.level, p.options):
+        p.text(x, y, label, ha="center", va="center", fontsize=size,
+               color="white" if heat[i] > 0.55 else "black", zorder=9)
+
+
+def _heat_words(b: Building, level: int, options: MapOptions
+                ) -> list[tuple[int, str, float, float, float]]:
+    """A heat map's chances as written in their areas: (area, words, size, x, y) each."""
+    heat = options.heat or {}
+    size = _fs(options, 7, 10)
+    return [(a.index, f"{round(100 * heat[a.index])}%", size, a.col + 0.5, a.row + 0.5)
+            for a in b.areas if a.level == level and heat.get(a.index) is not None
+            and (a.fuel > 0 or heat[a.index] > 0)]
 
 
 def _fuel_fills(p: _Plan) -> None:
@@ -882,118 +1103,164 @@ def _grids(p: _Plan) -> None:
         _overlap_marks(p.ax, p.window, p.tiles, p.s)
 
 
-def _exits(p: _Plan) -> list[Mark]:
-    """The ways out: one green outline a run of exit squares; returns the run's EXIT word (at
-    its middle square) for the placer."""
+def _exits(p: _Plan) -> None:
+    """The ways out: one green outline a run of exit squares (its EXIT: :func:`_exit_words`)."""
     from matplotlib.collections import LineCollection
 
-    b, marks = p.b, []
+    b = p.b
     for run in exit_runs(b, p.level) if p.options.labels else ():
         first = b.areas[run[0]]
         p.ax.add_collection(LineCollection(
             _run_outline(b, p.level, run, 0.06), colors=EXIT_COLOUR,
             linewidths=1.6 * p.lw_scale, capstyle="projecting", zorder=5,
             gid=f"exit-{_safe(first.name)}"))
-        if p.options.heat is None and (p.s >= 0.75 or any(
+
+
+def _exit_words(b: Building, level: int, options: MapOptions) -> list[Mark]:
+    """Each run of exit squares' EXIT (at its middle square), for the placer."""
+    marks: list[Mark] = []
+    for run in exit_runs(b, level) if options.labels else ():
+        first = b.areas[run[0]]
+        if options.heat is None and (options.area_inches >= 0.75 or any(
                 Feature.EXIT in b.areas[i].features for i in run)):
             mx = sum(b.areas[i].col for i in run) / len(run)
             my = sum(b.areas[i].row for i in run) / len(run)
             middle = sorted(run, key=lambda i: ((b.areas[i].col - mx) ** 2
                                                 + (b.areas[i].row - my) ** 2, i))
-            marks.append((middle[0], "EXIT", p.fs_small,
+            marks.append((middle[0], "EXIT", _fs(options, 6, 9),
                           dict(color=EXIT_COLOUR, fontweight="bold",
                                gid=f"exit-label-{_safe(first.name)}", also=middle[1:])))
     return marks
 
 
-def _barriers(p: _Plan) -> list[Mark]:
-    """Walls, doors and windows on their edges, stairs and holes in their squares; returns
-    the ``up``/``down`` words of the links for the placer (no word goes over a door or a
-    window: its leaf swings 0.6 in)."""
-    b, marks = p.b, []
+def _barriers(p: _Plan) -> None:
+    """Walls, doors and windows on their edges, stairs and holes in their squares (their
+    ``up``/``down``: :func:`_link_words`)."""
+    b = p.b
     for barrier in b.barriers:
         la, lb = b.areas[barrier.a].level, b.areas[barrier.b].level
         if la != p.level and lb != p.level:
             continue
         if la != lb:
-            mark = _vertical_mark(p.ax, b, barrier, p.level, p.lw_scale, p.options)
-            if mark is not None:
-                marks.append((mark[0], mark[1], p.fs_small, dict(color="#222222")))
+            _vertical_mark(p.ax, b, barrier, p.level, p.lw_scale, p.options)
             continue
         _edge(p.ax, b, barrier, p.lw_scale)
-        geo = _edge_geometry(b, barrier) if barrier.kind in OPENABLE else None
+
+
+def _door_swings(b: Building, level: int) -> list[tuple[float, float, float, float]]:
+    """The boxes no word may go over: each door's and window's edge on the level (its leaf
+    swings 0.6 in)."""
+    out = []
+    for barrier in b.barriers:
+        if barrier.kind not in OPENABLE or b.areas[barrier.a].level != level \
+                or b.areas[barrier.b].level != level:
+            continue
+        geo = _edge_geometry(b, barrier)
         if geo is not None:
             (px, py), (qx, qy), _ = geo
             pad = 0.12
-            p.placer.block(min(px, qx) - pad, min(py, qy) - pad, max(px, qx) + pad,
-                           max(py, qy) + pad)
+            out.append((min(px, qx) - pad, min(py, qy) - pad, max(px, qx) + pad,
+                        max(py, qy) + pad))
+    return out
+
+
+def _link_words(b: Building, level: int, options: MapOptions) -> list[Mark]:
+    """The ``up``/``down`` of each stair, ladder and hole on the level, for the placer."""
+    marks: list[Mark] = []
+    for barrier in b.barriers:
+        la, lb = b.areas[barrier.a].level, b.areas[barrier.b].level
+        end = _link_end(b, barrier, level) if la != lb and level in (la, lb) else None
+        if end is not None:
+            marks.append((end[0], "up" if end[1] else "down", _fs(options, 6, 9),
+                          dict(color="#222222")))
     return marks
 
 
-def _fuel_marks(p: _Plan) -> list[Mark]:
+def _link_end(b: Building, barrier: Barrier, level: int) -> tuple[int, bool] | None:
+    """A vertical link's area on ``level`` and whether it leads up from there (None: an intact
+    floor, never drawn)."""
+    if barrier.kind is BarrierKind.FLOOR and not barrier.destroyed:
+        return None  # every area has a floor: only its loss is marked
+    here = barrier.a if b.areas[barrier.a].level == level else barrier.b
+    there = barrier.other(here)
+    return here, b.levels[b.areas[there].level].elevation > b.levels[level].elevation
+
+
+def _fuel_words(b: Building, level: int, options: MapOptions) -> list[Mark]:
     """Oil, gunpowder and beams, and each area's fuel number (from 0.5 in a square), unless
     the map shows no fuel (--no-fuel) or is a heat map."""
-    if p.options.heat is not None or not p.options.fuel:
+    if options.heat is not None or not options.fuel:
         return []
-    marks = _features(p.b, p.areas, p.options)
-    if p.s >= 0.5:
-        marks.extend((a.index, str(a.fuel), p.fs_small, dict(color="#7a5230", corner=True))
-                     for a in p.areas if a.fuel > 0)
+    areas = [a for a in b.areas if a.level == level]
+    marks = _features(b, areas, options)
+    if options.area_inches >= 0.5:
+        marks.extend((a.index, str(a.fuel), _fs(options, 6, 9),
+                      dict(color="#7a5230", corner=True)) for a in areas if a.fuel > 0)
     return marks
 
 
-def _scene_tokens(p: _Plan, scene: Scene) -> list[Mark]:
-    """The scene's fires, burning wrecks and heroes' tokens; returns the heroes' names for the
-    placer."""
-    _fires(p.ax, p.b, p.level, scene, p.options, p.placer)
-    _wrecks(p.ax, p.b, p.level, scene, p.options, p.placer)
-    if not p.options.tokens:
-        return []
-    return _heroes(p.ax, p.b, p.level, scene, p.options, p.placer)
+def _draw_labels(p: _Plan, labels: LevelLabels) -> None:
+    """Each word as placed, and its leader line."""
+    for word in labels.words:
+        if word.room:  # (clipped to a tile, never left out: a room's name may span pages)
+            artist = _text(p.ax, word.x, word.y, word.text, ha=word.ha, va=word.va,
+                           **word.style)
+            if p.clip:
+                artist.set_clip_on(True)
+        else:
+            p.text(word.x, word.y, word.text, ha=word.ha, va=word.va, **word.style)
+        if word.leader is not None:
+            _leader(p.ax, word.leader, word.leader_gid)
 
 
-def _place_marks(p: _Plan, marks: list[Mark]) -> None:
+def _place_marks(lay: _Labels, marks: list[Mark]) -> None:
     """Each word at the first free spot of its area. None left: a feature's word
-    (``leader`` in its style) at the smallest size, then beside the area with a leader line,
-    then over whatever is there (a feature is never lost); any other word is left to the
-    legend, which still says what it would mark."""
+    (``leader`` in its style) as :func:`_mark_beside` says (a feature is never lost); any
+    other word is left to the legend, which still says what it would mark."""
     for i, words, size, style in marks:
+        style = dict(style)
         leader = style.pop("leader", None)
-        spots = _mark_spots(p.b, i, style)
-        spot = p.placer.place(words, size, spots)
-        if spot is None and leader is not None:
-            spot, size = _mark_beside(p, i, words, size, spots, leader)
-        if spot is None:
-            continue
-        x, y, ha, va = spot
-        p.text(x, y, words, ha=ha, va=va, fontsize=size, **{"zorder": 9, **style})
+        spots = _mark_spots(lay.b, i, style)
+        found = lay.placer.spot_for(words, size, spots)
+        if found is not None:
+            (x, y, ha, va), box = found
+            lay.mark(words, size, x, y, ha, va, box, style)
+        elif leader is not None:
+            _mark_beside(lay, i, words, size, spots, style, leader)
 
 
-def _mark_beside(p: _Plan, i: int, words: str, size: float, spots, leader: str):
-    """Where a feature's word that found no free spot at its size goes, and its size: a spot
-    of its area at the smallest size; else beside the area, over its own room where it can
-    (nearest first), with a leader line (gid ``leader``) to a dot in the area; else the
-    area's first spot, over whatever is there."""
-    least = _min_pt(p.options)
+def _mark_beside(lay: _Labels, i: int, words: str, size: float, spots, style: dict,
+                 leader: str) -> None:
+    """A feature's word that found no free spot at its size: a spot of its area at the
+    smallest size; else beside the area, over its own room where it can (nearest first),
+    with a leader line (gid ``leader``) to a dot in the area; else a number in the area and
+    the word in the legend's numbered notes; with no legend, the area's first spot, over
+    whatever is there."""
+    b, placer, least = lay.b, lay.placer, lay.least
     if least < size:
-        spot = p.placer.place(words, least, spots)
-        if spot is not None:
-            return spot, least
-    a = p.b.areas[i]
-    own = {(c.col, c.row) for c in (p.b.areas[j] for j in p.b.room_areas(a.room))
-           if c.level == p.level}
+        found = placer.spot_for(words, least, spots)
+        if found is not None:
+            (x, y, ha, va), box = found
+            lay.mark(words, least, x, y, ha, va, box, style)
+            return
+    a = b.areas[i]
+    own = {(c.col, c.row) for c in (b.areas[j] for j in b.room_areas(a.room))
+           if c.level == lay.level}
     # just off the area, then half an area and an area further (every neighbour full)
     tries = [(words, fs, reach) for fs, reach in
              itertools.product(dict.fromkeys((size, least)), FEATURE_REACH)]
-    beside = _beside(p.placer, p.b, [i], tries, 0.02,
-                     lambda box: (not _within(box, own), _crowding(p.b, p.level, box)))
+    beside = _beside(lay, [i], tries, lambda _: 0.02,
+                     lambda box: (not _within(box, own), _crowding(b, lay.level, box)))
     if beside is not None:
-        _, fs, x, y, line = beside
-        _leader(p.ax, line, leader)
-        return (x, y, "center", "center"), fs
+        _, fs, x, y, box, line = beside
+        lay.mark(words, fs, x, y, "center", "center", box, style, line, leader)
+        return
+    if lay.number(words, [i], {(a.col, a.row)}, spots, gid=style.get("gid", "")):
+        return
     x, y, ha, va = spots[0]
-    p.placer.take(p.placer.box(words, size, x, y, ha, va, 0.02))
-    return spots[0], size
+    box = placer.box(words, size, x, y, ha, va, 0.02)
+    placer.take(box)
+    lay.mark(words, size, x, y, ha, va, box, style)
 
 
 def _mark_spots(b: Building, i: int, style: dict) -> list[tuple[float, float, str, str]]:
@@ -1248,19 +1515,18 @@ def _opening_fill(barrier: Barrier) -> str:
 
 
 def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: float,
-                   options: MapOptions) -> tuple[int, str] | None:
-    """Stairs, ladders, holes, trapdoors and collapsed floors, on both levels they join;
-    returns the area and its word (``up``/``down``) for the label placer."""
+                   options: MapOptions) -> None:
+    """Stairs, ladders, holes, trapdoors and collapsed floors, on both levels they join (their
+    ``up``/``down``: :func:`_link_words`)."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Circle, Rectangle
 
     kind = barrier.kind
-    if kind is BarrierKind.FLOOR and not barrier.destroyed:
-        return None  # every area has a floor: only its loss is marked
-    here = barrier.a if b.areas[barrier.a].level == level else barrier.b
-    there = barrier.other(here)
+    end = _link_end(b, barrier, level)
+    if end is None:
+        return
+    here, up = end
     a = b.areas[here]
-    up = b.levels[b.areas[there].level].elevation > b.levels[a.level].elevation
     # the barrier's own gid goes on the lower of its two levels
     gid = barrier_gid(barrier) if up else f"link-{kind.value}-{barrier.index}"
     x, y = a.col, a.row
@@ -1289,7 +1555,6 @@ def _vertical_mark(ax, b: Building, barrier: Barrier, level: int, lw_scale: floa
                             alpha=0.8, edgecolor=BROKEN if broken else "#222222",
                             lw=1.2 * lw_scale, ls=(0, (3, 2)) if broken else "-", zorder=5,
                             gid=gid))
-    return here, "up" if up else "down"
 
 
 def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
@@ -1391,15 +1656,15 @@ def _within(box: tuple[float, float, float, float], cells: set[tuple[int, int]])
 
 
 def _place_inside(placer: _Placer, words: list[tuple[str, float]], spots: list[tuple],
-                  cells: set[tuple[int, int]], pad: float):
+                  cells: set[tuple[int, int]], pad: Callable[[float], float]):
     """The first of ``words`` (text, size) at the first free spot whose box lies over the
-    room's areas only (and take it), or None."""
+    room's areas only (and take it): (text, size, spot, box), or None."""
     for text, size in words:
         for x, y, ha, va in spots:
-            box = placer.box(text, size, x, y, ha, va, pad)
+            box = placer.box(text, size, x, y, ha, va, pad(size))
             if _within(box, cells) and placer.free(box):
                 placer.take(box)
-                return text, size, (x, y, ha, va)
+                return text, size, (x, y, ha, va), box
     return None
 
 
@@ -1447,32 +1712,38 @@ def leader_line(b: Building, i: int, box, end: tuple[float, float | None] = LEAD
     return px, py, x + (px - x) * end[0] / d, y + (py - y) * end[0] / d
 
 
-def _beside(placer: _Placer, b: Building, near: list[int], tries, pad: float,
+def _beside(lay: _Labels, near: list[int], tries, pad: Callable[[float], float],
             rank: Callable[[tuple[float, float, float, float]], Any]):
     """Where a word with no room in its area (or room) stands beside it, with a leader line
     to a dot in one of ``near`` (nearest the centre first). Of ``tries`` (text, size, reach)
-    in order, the first with a free box whose leader crosses no label or token, the best
-    there by ``rank(box)``, then the nearest; failing that (a crowded level), the first
-    with a free box, its leader crossing fewest. The box and the line are taken (no later
-    word goes over either); returns (text, size, x, y, line), or None."""
-    found = [_beside_spots(placer, b, near, text, size, reach, pad, rank)
+    in order, the first with a free box whose leader crosses no label, leader or token, the
+    best there by ``rank(box)``, then the nearest; failing that, the first whose leader
+    crosses no label or leader, crossing the fewest tokens. With no numbered notes to fall
+    back on (no legend), then the first whose leader crosses no label, then the fewest. The
+    box and the line are taken (no later word goes over either); returns (text, size, x, y,
+    box, line), or None."""
+    found = [_beside_spots(lay, near, text, size, reach, pad(size), rank)
              for text, size, reach in tries]
-    # clear of everything; else clear of every label; else crossing the fewest
-    for clear in (lambda c: c == (0, 0), lambda c: c[0] == 0, lambda c: True):
+    tiers: list[Callable[[tuple[int, int, int]], bool]] = [
+        lambda c: c == (0, 0, 0), lambda c: c[:2] == (0, 0)]
+    if lay.notes is None:
+        tiers += [lambda c: c[0] == 0, lambda c: True]
+    for clear in tiers:
         for (text, size, _), spots in zip(tries, found):
             free = [spot for spot in spots if clear(spot[0])]
             if free:
                 *_, x, y, box, line = min(free)
-                placer.take(box)
-                placer.leaders.append(line)
-                return text, size, x, y, line
+                lay.placer.take(box)
+                lay.placer.leaders.append(line)
+                return text, size, x, y, box, line
     return None
 
 
-def _beside_spots(placer: _Placer, b: Building, near: list[int], text: str, size: float,
-                  reach: float, pad: float, rank):
+def _beside_spots(lay: _Labels, near: list[int], text: str, size: float, reach: float,
+                  pad: float, rank):
     """Each free spot beside ``near`` for ``text`` at ``size`` and each end of its leader:
     (what the leader crosses, rank, spot's order, end's order, x, y, box, line)."""
+    placer, b = lay.placer, lay.b
     out = []
     for n, (x, y, i) in enumerate(_leader_spots(b, near, placer, text, size, reach)):
         box = placer.box(text, size, x, y, "center", "center", pad)
@@ -1495,34 +1766,32 @@ def _leader(ax, line: tuple[float, float, float, float], gid: str) -> None:
     # (clipped to the axes, so a tile's page ends it with the rest)
 
 
-def _room_labels(ax, b: Building, level: int, scene: Scene | None, options: MapOptions,
-                 placer: _Placer, clip: bool) -> None:
+def _room_labels(lay: _Labels, scene: Scene | None) -> None:
     """Each room's name: inside the room at a legible size where it can be; a name that
     cannot (a closet's long name) beside the room, with a leader line to it, once every other
-    room has its place; else as small as it must be, wherever there is room, or over
-    whatever is at the centre."""
+    room has its place (:func:`_room_beside`)."""
+    b, options = lay.b, lay.options
     fs = _fs(options, 9, 14)
-    least = _min_pt(options)
     later: list[tuple[str, str, list[int], list[tuple]]] = []
     for key, room in b.rooms.items():
-        near, spots = _room_spots(b, key, level)
+        near, spots = _room_spots(b, key, lay.level)
         if not near:
             continue
         name = room.name or key
         if scene is not None and key in scene.flashed:
             name += " (flashover)"
         cells = {(b.areas[i].col, b.areas[i].row) for i in near}
-        big = list(dict.fromkeys((w, max(least, z)) for w, z in
+        big = list(dict.fromkeys((w, max(lay.least, z)) for w, z in
                                  ((name, fs), (_wrap(name), fs),
                                   (_wrap(name), fs * INSIDE_SHARE))))
-        placed = _place_inside(placer, big, spots, cells, pad=0.03)
+        placed = _place_inside(lay.placer, big, spots, cells, lay.room_pad)
         if placed is None:
             later.append((key, name, near, spots))
             continue
-        _room_text(ax, room, key, placed, clip)
+        words, size, (x, y, ha, va), box = placed
+        lay.room(key, words, size, x, y, box)
     for key, name, near, spots in later:
-        _room_beside(ax, b, level, b.rooms[key], key, name, near, spots, placer, fs, least,
-                     clip)
+        _room_beside(lay, key, name, near, spots, fs)
 
 
 def _crowding(b: Building, level: int, box) -> tuple[bool, bool]:
@@ -1539,104 +1808,111 @@ def _crowding(b: Building, level: int, box) -> tuple[bool, bool]:
     return len(rooms) != 1, small
 
 
-def _room_beside(ax, b: Building, level: int, room, key: str, name: str, near: list[int],
-                 spots, placer: _Placer, fs: float, least: float, clip: bool) -> None:
+def _room_beside(lay: _Labels, key: str, name: str, near: list[int], spots, fs: float) -> None:
     """A name that fits no spot inside its room: beside it with a leader line, at a legible
     size, where it crowds least (:func:`_crowding`), the nearest spot of those, its leader
-    clear of every label and token where one is (:func:`_beside`); else as small as it must
-    be near its centre (over whatever is there, at worst)."""
+    clear of every label and leader (:func:`_beside`); else as small as it must be in the
+    room; else a number in the room and the name in the legend's numbered notes
+    (:meth:`_Labels.number`)."""
+    b, placer, least = lay.b, lay.placer, lay.least
     tries = list(dict.fromkeys((w, max(least, z), 0.0) for w, z in (
         (name, fs), (_wrap(name), fs), (_wrap(name), fs * INSIDE_SHARE))))
-    beside = _beside(placer, b, near, tries, 0.03, lambda box: _crowding(b, level, box))
+    beside = _beside(lay, near, tries, lay.room_pad, lambda box: _crowding(b, lay.level, box))
     if beside is not None:
-        words, size, x, y, line = beside
-        _room_text(ax, room, key, (words, size, (x, y, "center", "center")), clip)
-        _leader(ax, line, f"room-leader-{_safe(key)}")
+        words, size, x, y, box, line = beside
+        lay.room(key, words, size, x, y, box, line)
         return
-    placed = None
     tries_in = [(_wrap(name), fs * 0.65), (name, fs * 0.55), (_wrap(name), fs * 0.55)]
     for words, size in dict.fromkeys((w, max(least, z)) for w, z in tries_in):
-        spot = placer.place(words, size, spots, pad=0.03)
-        if spot is not None:
-            placed = (words, size, spot)
-            break
-    if placed is None:  # nowhere free: the centre, over whatever is there (and taken)
-        placed = (_wrap(name), max(least, fs * 0.65), spots[0])
-        x, y, ha, va = spots[0]
-        placer.take(placer.box(placed[0], placed[1], x, y, ha, va, 0.03))
-    _room_text(ax, room, key, placed, clip)
+        found = placer.spot_for(words, size, spots, lay.room_pad(size))
+        if found is not None:
+            (x, y, _, _), box = found
+            lay.room(key, words, size, x, y, box)
+            return
+    cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+    if lay.number(name, near, cells, spots, room=key):
+        return
+    # no legend to hold a note: the centre, over whatever is there (and taken)
+    words, size = _wrap(name), max(least, fs * 0.65)
+    x, y, ha, va = spots[0]
+    box = placer.box(words, size, x, y, ha, va, lay.room_pad(size))
+    placer.take(box)
+    lay.room(key, words, size, x, y, box)
 
 
-def _room_text(ax, room, key: str, placed, clip: bool) -> None:
-    words, size, (x, y, _, _) = placed
-    artist = _text(ax, x, y, words, ha="center", va="center", fontsize=size,
-                   fontstyle="italic" if room.outdoors else "normal",
-                   color=EXIT_COLOUR if room.outdoors else "#1b1b1b", zorder=10,
-                   bbox=dict(boxstyle="round,pad=0.15", facecolor="white", alpha=0.75,
-                             edgecolor="none"),
-                   gid=f"room-{_safe(key)}")
-    if clip:
-        artist.set_clip_on(True)
-
-
-def _fires(ax, b: Building, level: int, scene: Scene, options: MapOptions,
-           placer: _Placer) -> None:
+def _fires(p: _Plan, scene: Scene) -> None:
     from matplotlib.patches import Circle
 
-    fs = _fs(options, 9, 14)
-    drawn = fires_drawn(scene, options)  # (the players' map: what the table sees)
-    for i in sorted(drawn):
+    fs = _fs(p.options, 9, 14)
+    for i, x, y, r, hidden in _fire_spots(p.b, p.level, scene, p.options):
         fire = scene.fires[i]
-        a = b.areas[i]
-        if a.level != level:
-            continue
-        hidden = drawn[i]
+        name = _safe(p.b.areas[i].name)
         mark = fire_mark(fire)
         colour = FIRE_COLOUR[mark.value]
-        r = 0.2 + 0.018 * fire.fd
-        x, y = a.col + 0.5, a.row + 0.45
-        placer.take((x - r, y - r, x + r, y + r), i)
         if hidden:  # the GM's: its own colour in a dashed outline (its kind shows)
-            ax.add_patch(Circle((x, y), r, facecolor=colour, **HIDDEN_STYLE, zorder=11,
-                                gid=f"fire-hidden-{_safe(a.name)}"))
+            p.ax.add_patch(Circle((x, y), r, facecolor=colour, **HIDDEN_STYLE, zorder=11,
+                                  gid=f"fire-hidden-{name}"))
         else:
-            ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
-                                zorder=11, gid=f"fire-{_safe(a.name)}"))
+            p.ax.add_patch(Circle((x, y), r, facecolor=colour, edgecolor="#7b241c", lw=1.0,
+                                  zorder=11, gid=f"fire-{name}"))
         colour_text = "#7b241c" if mark is FireMark.FLAME else "white"
-        _text(ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs, fontweight="bold",
-              color=colour_text, zorder=12)
+        _text(p.ax, x, y, str(fire.fd), ha="center", va="center", fontsize=fs,
+              fontweight="bold", color=colour_text, zorder=12)
 
 
-def _wrecks(ax, b: Building, level: int, scene: Scene, options: MapOptions,
-            placer: _Placer) -> None:
+def _fire_spots(b: Building, level: int, scene: Scene, options: MapOptions
+                ) -> list[tuple[int, float, float, float, bool]]:
+    """The fires drawn on the level (the players' map: what the table sees): (area, x, y,
+    radius, hidden from every hero) each."""
+    drawn = fires_drawn(scene, options)
+    return [(i, b.areas[i].col + 0.5, b.areas[i].row + 0.45, 0.2 + 0.018 * scene.fires[i].fd,
+             drawn[i]) for i in sorted(drawn) if b.areas[i].level == level]
+
+
+def _wrecks(p: _Plan, scene: Scene) -> None:
     """A burning wreck (module wrecks): a dark cart body with a flame-coloured rim, low in its
     area (a fire there keeps the middle)."""
     from matplotlib.patches import FancyBboxPatch
 
+    for i in _wreck_areas(p.b, p.level, scene, p.options):
+        a = p.b.areas[i]
+        p.ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
+                                      boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
+                                      gid=f"wreck-{_safe(a.name)}"))
+
+
+def _wreck_areas(b: Building, level: int, scene: Scene, options: MapOptions) -> list[int]:
     from fuego.modules.wrecks import burning_wrecks
 
-    for wreck in burning_wrecks(scene):
-        a = b.areas[wreck.area]
-        if a.level == level and options.shows(wreck.area):
-            placer.take((a.col + 0.2, a.row + 0.64, a.col + 0.8, a.row + 0.88), wreck.area)
-            ax.add_patch(FancyBboxPatch((a.col + 0.22, a.row + 0.66), 0.56, 0.2,
-                                        boxstyle="round,pad=0.02", **WRECK_STYLE, zorder=11,
-                                        gid=f"wreck-{_safe(a.name)}"))
+    return [w.area for w in burning_wrecks(scene)
+            if b.areas[w.area].level == level and options.shows(w.area)]
 
 
-def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
-            placer: _Placer) -> list[tuple[int, str, float, dict]]:
-    """Hero tokens (their initials); returns their names for the label placer (a name that
-    finds no room is left to the legend)."""
+def _heroes(p: _Plan, scene: Scene) -> None:
+    """Hero tokens, their initials on them."""
     from matplotlib.patches import Circle
 
     from fuego.engine.heroes import Status
 
-    fs = _fs(options, 7, 11)
+    fs = _fs(p.options, 7, 11)
+    for hero, x, y, _ in _hero_spots(p.b, p.level, scene):
+        escaped = hero.status is Status.ESCAPED
+        colour = HERO_COLOUR.get(hero.status.value, HERO_COLOUR[Status.ACTIVE.value])
+        p.ax.add_patch(Circle((x, y), HERO_R, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
+                              ls="--" if escaped else "-", zorder=13,
+                              gid=f"hero-{_safe(hero.name)}"))
+        _text(p.ax, x, y, initials(hero.name), ha="center", va="center", fontsize=fs,
+              color="white" if not escaped else "#0b2e4a", fontweight="bold",
+              zorder=14)
+
+
+def _hero_spots(b: Building, level: int, scene: Scene) -> list[tuple[Any, float, float, bool]]:
+    """Each hero's token on the level: (hero, x, y, alone in the area) each, up to four in an
+    area at its corners."""
     spots = [(0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78)]
     count: dict[int, int] = {}
     crowd: dict[int, int] = {}
-    names = []
+    out = []
     for hero in scene.heroes:
         crowd[hero.area] = crowd.get(hero.area, 0) + 1
     for hero in scene.heroes:
@@ -1646,20 +1922,37 @@ def _heroes(ax, b: Building, level: int, scene: Scene, options: MapOptions,
         n = count.get(hero.area, 0)
         count[hero.area] = n + 1
         dx, dy = spots[n % 4]
-        escaped = hero.status is Status.ESCAPED
-        colour = HERO_COLOUR.get(hero.status.value, HERO_COLOUR[Status.ACTIVE.value])
-        x, y = a.col + dx, a.row + dy
-        placer.take((x - 0.15, y - 0.15, x + 0.15, y + 0.15), hero.area)
-        ax.add_patch(Circle((x, y), 0.15, facecolor=colour, edgecolor="#0b2e4a", lw=1.0,
-                            ls="--" if escaped else "-", zorder=13,
-                            gid=f"hero-{_safe(hero.name)}"))
-        _text(ax, x, y, initials(hero.name), ha="center", va="center", fontsize=fs,
-              color="white" if not escaped else "#0b2e4a", fontweight="bold",
-              zorder=14)
-        if crowd[hero.area] == 1 and options.area_inches >= 0.75:  # else the legend names them
-            names.append((hero.area, hero.name, max(MIN_PT, fs - 1.5),
-                          dict(color="#0b2e4a", zorder=14, under=True, at=(x, y + 0.16))))
-    return names
+        out.append((hero, a.col + dx, a.row + dy, crowd[hero.area] == 1))
+    return out
+
+
+def _hero_names(b: Building, level: int, scene: Scene, options: MapOptions) -> list[Mark]:
+    """A hero's name under its token when alone in its area at a scale with room for it, for
+    the placer (one that finds no room is left to the legend, which names every hero)."""
+    fs = _fs(options, 7, 11)
+    return [(hero.area, hero.name, max(MIN_PT, fs - 1.5),
+             dict(color="#0b2e4a", zorder=14, under=True, at=(x, y + 0.16)))
+            for hero, x, y, alone in _hero_spots(b, level, scene)
+            if alone and options.area_inches >= 0.75]
+
+
+def _token_boxes(b: Building, level: int, scene: Scene, options: MapOptions
+                 ) -> list[tuple[tuple[float, float, float, float], int]]:
+    """The space each token on the level keeps from words, (box, its area) each: a fire's
+    disc, a wreck's body, a hero's disc or its initials where they are wider (at a small
+    scale the letters outgrow the disc)."""
+    out = [((x - r, y - r, x + r, y + r), i)
+           for i, x, y, r, _ in _fire_spots(b, level, scene, options)]
+    out += [((b.areas[i].col + 0.2, b.areas[i].row + 0.64, b.areas[i].col + 0.8,
+              b.areas[i].row + 0.88), i) for i in _wreck_areas(b, level, scene, options)]
+    if options.tokens:
+        measure = _Placer(options.area_inches, (0.0, 0.0, 0.0, 0.0))
+        fs = _fs(options, 7, 11)
+        for hero, x, y, _ in _hero_spots(b, level, scene):
+            w, h = measure.size(initials(hero.name), fs)
+            rx, ry = max(HERO_R, w / 2), max(HERO_R, h / 2)
+            out.append(((x - rx, y - ry, x + rx, y + ry), hero.area))
+    return out
 
 
 def count_drawn(building: Building, levels: Iterable[int] | None = None) -> dict[str, int]:

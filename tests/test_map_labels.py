@@ -1,0 +1,145 @@
+"""Words on a small printed map: none over another, no two leader lines crossing, and a word
+with no room anywhere a number at its thing with its words in the legend's numbered notes.
+
+Tested on the placement the map computes (:func:`fuego.render.mapdraw.map_labels`), not on
+pixels: the boxes are the placer's own estimates, which are never narrower than the print.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from helpers import make_building, room
+
+from fuego.render.map_style import MapOptions
+from fuego.render.mapdraw import draw_map, map_labels, meet
+
+ROOT = Path(__file__).resolve().parents[1]
+CAMPAIGNS = sorted(p.name for p in (ROOT / "campaigns").glob("*.yaml"))
+SCALES = (1.0, 0.5, 0.4, 0.3)
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _scene(name: str, rounds: int = 0):
+    from fuego.cli.mapcmd import play_to
+    from fuego.scenario.model import load
+
+    return play_to(load(ROOT / "campaigns" / name), 7, rounds)
+
+
+def _legend_entries(fig) -> list[tuple[str, str]]:
+    """The legend's (handle's word, entry's words) for each entry whose handle is a word."""
+    from matplotlib.text import Text
+
+    leg = fig.legends[0]
+    return [(h.get_text() if isinstance(h, Text) else "", t.get_text())
+            for h, t in zip(leg.legend_handles, leg.get_texts())]
+
+
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_no_word_is_drawn_over_another_and_no_two_leaders_cross(name):
+    """Every campaign at 1, 0.5, 0.4 and 0.3 in per square, side by side (a PNG) and on A4
+    pages (a PDF), as the scene starts: no two words' boxes overlap, no two leader lines
+    cross, every word inside its level's plan. (At 0.4 the ship's powder words used to go
+    over the magazine's name; at 0.3 the tavern's guest rooms' names over each other and the
+    village's leaders across each other.)"""
+    scene = _scene(name)
+    b = scene.building
+    for scale, layout in itertools.product(SCALES, ("side", "pages")):
+        options = MapOptions(area_inches=scale, layout=layout,
+                             paper="a4" if layout == "pages" else None)
+        for lv, labels in map_labels(b, scene, options).items():
+            where = (scale, layout, b.levels[lv].name)
+            for one, other in itertools.combinations(labels.words, 2):
+                assert not _overlap(one.box, other.box), (where, one.text, other.text)
+                if one.leader and other.leader:
+                    assert not meet(one.leader, other.leader), (where, one.text, other.text)
+            cols = [a.col for a in b.areas if a.level == lv]
+            rows = [a.row for a in b.areas if a.level == lv]
+            for word in labels.words:
+                x0, y0, x1, y1 = word.box
+                assert min(cols) <= x0 and x1 <= max(cols) + 1 + 1e-9, (where, word.text)
+                assert min(rows) <= y0 and y1 <= max(rows) + 1 + 1e-9, (where, word.text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_no_word_over_another_after_six_crowded_rounds(name):
+    """The same after six rounds (fires, heroes moved, oil spilt), where the map is busiest."""
+    scene = _scene(name, 6)
+    for scale in SCALES:
+        for lv, labels in map_labels(scene.building, scene,
+                                     MapOptions(area_inches=scale)).items():
+            for one, other in itertools.combinations(labels.words, 2):
+                assert not _overlap(one.box, other.box), (scale, lv, one.text, other.text)
+                if one.leader and other.leader:
+                    assert not meet(one.leader, other.leader), (scale, lv, one.text,
+                                                                other.text)
+
+
+def test_a_word_with_no_room_is_a_number_at_its_thing_and_a_note_in_the_legend():
+    """The ship at 0.4: the magazine has no room for every keg's ``powder``: the word that
+    fits nowhere is a ``1`` in its area, and the legend's note ``1  powder`` says what the 1
+    is (it used to be drawn over the magazine's name). The tavern at 0.3: The Anchor's name
+    is a number over the Anchor's own areas, its name in the legend."""
+    scene = _scene("ship.yaml")
+    b = scene.building
+    options = MapOptions(area_inches=0.4)
+    hold = b.level_named("hold").index
+    labels = map_labels(b, scene, options)[hold]
+    assert (1, "powder") in labels.notes
+    ones = [w for w in labels.words if w.text == "1"]
+    assert ones and all(w.gid.startswith("note-1-feature-powder-hold:")
+                        for w in ones)
+    for w in ones:  # at the area it stands for, or led to it
+        area = b.area(w.gid[len("note-1-feature-powder-"):])
+        x, y = (w.leader[2], w.leader[3]) if w.leader else (w.x, w.y)
+        assert area.col <= x <= area.col + 1 and area.row <= y <= area.row + 1
+    fig = draw_map(b, scene, options)[0]
+    assert ("1", "powder") in _legend_entries(fig)
+    drawn = {t.get_gid() for ax in fig.axes for t in ax.texts}
+    assert {w.gid for w in ones} <= drawn
+
+    scene = _scene("tavern.yaml")
+    b = scene.building
+    options = MapOptions(area_inches=0.3)
+    upper = b.level_named("upper").index
+    labels = map_labels(b, scene, options)[upper]
+    anchor = b.rooms["anchor"].name
+    number, = (n for n, words in labels.notes if words == anchor)
+    word, = (w for w in labels.words if w.gid == f"note-{number}-room-anchor")
+    assert word.text == str(number)
+    assert b.areas[b.at(upper, int(word.x), int(word.y))].room == "anchor"
+    assert (str(number), anchor) in _legend_entries(draw_map(b, scene, options)[0])
+
+
+def test_the_same_words_share_one_number_and_notes_number_on_across_levels():
+    """Two closets with long names and no room round them, on two levels: a number each,
+    1 and 2, in the one legend of the map; at a scale with room, no notes at all."""
+    long = "Wardrobe of the Lady Abbess Ines de Castillo"
+    b = make_building(plans={"ground": (0, ["ab"]), "upper": (1, ["cd"])},
+                      rooms={"a": room("a", long, fuel=2), "b": room("b", "Box", fuel=2),
+                             "c": room("c", long + " the Younger", fuel=2),
+                             "d": room("d", "Bin", fuel=2)})
+    labels = map_labels(b, None, MapOptions(area_inches=0.5))
+    assert labels[0].notes == [(1, long)] and labels[1].notes == [(2, long + " the Younger")]
+    fig, = draw_map(b, None, MapOptions(area_inches=0.5))
+    entries = _legend_entries(fig)
+    assert ("1", long) in entries and ("2", long + " the Younger") in entries
+    assert not any(n.notes for n in map_labels(b, None, MapOptions(area_inches=4.0)).values())
+
+
+def test_with_no_legend_a_name_with_no_room_is_still_drawn():
+    """No legend (``--no-legend``, a VTT picture) has no notes to hold a number's words: the
+    name is drawn as before, at the smallest size, rather than lost."""
+    long = "Wardrobe of the Lady Abbess Ines de Castillo"
+    b = make_building(plans={"ground": (0, ["ab"])},
+                      rooms={"a": room("a", long, fuel=2), "b": room("b", "Box", fuel=2)})
+    labels = map_labels(b, None, MapOptions(area_inches=0.5, legend=False))
+    assert not labels[0].notes
+    assert "Wardrobe" in next(w.text for w in labels[0].words if w.gid == "room-a")
