@@ -194,7 +194,7 @@ def test_scene_end_line_says_why():
     # ended by the GM before any round: not "after 0 rounds"
     at_once = ev(K.SCENE_END, 0, END_PHASE, rounds=0, why="gm-ended", burning=1, burned_out=0,
                  heroes={})
-    assert narrate(at_once).startswith("The scene ends before round 1 (the GM ended it): ")
+    assert (narrate(at_once) or "").startswith("The scene ends before round 1 (the GM ended it): ")
 
 
 def test_round_end_line():
