@@ -56,6 +56,20 @@ class FuegoError(Exception):
             text += f" (tip: {self.tip})"
         return terminal(text)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a forecast worker's error, sent back) as its state, not as a call of its
+        # class on ``args``: that call is ``__init__`` again, with the rendered line where a
+        # subclass takes other arguments (ScenarioError's problems: split char by char).
+        return (_unpickled, (type(self), self.args), self.__dict__)
+
+
+def _unpickled(cls: type[FuegoError], args: tuple[Any, ...]) -> FuegoError:
+    """A :class:`FuegoError` back from pickle, its ``__init__`` not called (pickle then sets
+    its attributes: ``FuegoError.__reduce__``)."""
+    error = cls.__new__(cls)
+    error.args = args
+    return error
+
 
 class DiceError(FuegoError):
     """A dice expression or pool that cannot be rolled."""

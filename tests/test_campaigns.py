@@ -88,8 +88,9 @@ def test_each_campaign_runs_to_its_end(name, tmp_path):
     kinds = {e["kind"] for e in events}
     assert {"script", "read-aloud"} <= kinds
     fired = cues(events)
-    # it ran until the last fire went out (the ship's ending says whether the magazine blew)
-    assert fired.keys() & {"the fire is out", "the wreck settles"}
+    # it ran until the last fire went out (the ship's ending says whether the magazine blew,
+    # the tavern's whether the fire took her)
+    assert fired.keys() & {"the fire is out", "the wreck settles", "the Goose still stands"}
     assert all(e["round"] <= events[-1]["round"] for e in events)
 
 
@@ -107,6 +108,52 @@ def test_the_tavern_spirits_vault_flares_then_explodes(tmp_path):
     assert any(e["kind"] == "structure-destroyed" and e.get("actor") == "the explosion"
                for e in events)
     assert "the spirits vault goes up with a roar" in output
+
+
+SHELL = "The Gilded Goose is a shell of black timbers."
+STANDS = "the Gilded Goose still stands."
+
+
+def fighting_tavern(tmp_path: Path) -> Path:
+    """The tavern with its three player heroes on ``plan: fight`` (they flee by default, and the
+    fire then always takes the whole tavern)."""
+    text = (CAMPAIGNS / "tavern.yaml").read_text(encoding="utf-8")
+    fought = re.sub(r"(    start: (?:ground:F4|upper:B1|cellar:C3)\n)", r"\1    plan: fight\n", text)
+    assert fought.count("plan: fight") == 3
+    path = tmp_path / "tavern-fight.yaml"
+    path.write_text(fought, encoding="utf-8")
+    return path
+
+
+def endings(events: list[dict]) -> tuple[list[str], list[str]]:
+    """The ending cues that fired, and every text read aloud."""
+    fired = [e["cue"] for e in events if e["kind"] == "script" and "times" in e
+             and e["cue"] in ("the fire is out", "the Goose still stands")]
+    return fired, [e["text"] for e in events if e["kind"] == "read-aloud"]
+
+
+@pytest.mark.parametrize("seed", ["23", "24"])
+def test_the_tavern_put_out_early_still_stands(seed, tmp_path):
+    # (at these seeds the fighting heroes put the fire out by round 14, the common room never
+    # flashed over: the tavern read "a shell of black timbers" all the same)
+    output, events = run(fighting_tavern(tmp_path), tmp_path, "--seed", seed)
+    fired, said = endings(events)
+    assert fired == ["the Goose still stands"]
+    assert any(STANDS in text for text in said) and not any(SHELL in text for text in said)
+    assert not any(e["kind"] == "flashover" and e.get("room") == "common" for e in events)
+    assert "Rooms burned: 17 of 17" not in output and "ended: the fire is out" in output
+
+
+@pytest.mark.parametrize("fight", [False, True], ids=["flee", "fight"])
+def test_the_tavern_the_fire_took_is_a_shell(fight, tmp_path):
+    # (fled at seed 3, fought and lost at seed 1: the common room flashed over and the fire
+    # climbed upstairs before it went out)
+    path = fighting_tavern(tmp_path) if fight else CAMPAIGNS / "tavern.yaml"
+    _, events = run(path, tmp_path, *(["--seed", "1"] if fight else []))
+    fired, said = endings(events)
+    assert fired == ["the fire is out"]
+    assert any(SHELL in text for text in said) and not any(STANDS in text for text in said)
+    assert any(e["kind"] == "flashover" and e.get("room") == "common" for e in events)
 
 
 def test_the_ship_powder_magazine_explodes(tmp_path):

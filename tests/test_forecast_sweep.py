@@ -76,6 +76,42 @@ def test_a_change_fuego_cannot_read_says_what_a_change_is(text):
     assert err.value.where == "--vary"
 
 
+@pytest.mark.parametrize(("vary", "words"), [
+    ("bogus", "not a change: expected one of fire, fire+, door"),
+    ("door=open", "say which door to change"),
+    ("wind ground=strong", "wind= takes no name before '=', not 'ground'"),
+    ("fire=", "nothing after '='"),
+    ("door front door=ajar", "a door can be made open, closed, locked or broken, not 'ajar'"),
+    ("fire=ground:E3 x", "the Fire Dice after the area are a number, not 'x'"),
+    ("door cellar hatch=open", "no door 'cellar hatch'"),
+    ("fuel nowhere=3", "no room 'nowhere'"),
+    ("rules nosuch=1", "no rule 'nosuch'"),
+    ("plan=dance", "not a plan: 'dance'"),
+    (";", "no change in it"),
+])
+def test_a_bad_vary_is_one_line_naming_it_once_with_a_tip(vary, words):
+    # (it read "--vary 'bogus': 'bogus' is not a change", "--vary 'plan=dance': variant
+    # 'plan=dance': not a plan: 'dance'")
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--vary", vary])
+    assert r.exit_code == 2, r.output
+    line, = r.output.strip().splitlines()
+    assert line.startswith(f"fuego: error: --vary {vary!r}: {words}"), line
+    assert line.count(repr(vary)) == 1, line
+    assert "(tip: " in line
+
+
+def test_a_bad_change_among_several_is_named_and_a_bad_plan_blames_the_plan():
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--vary", "wind=strong; bogus"])
+    assert r.exit_code == 2
+    assert "--vary 'wind=strong; bogus': 'bogus': not a change" in r.output  # (which of them)
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--plan", "dance", "--vary", "wind=strong"])
+    # (it read "the scenario: variant 'as written': not a plan")
+    assert r.exit_code == 2 and "fuego: error: --plan: not a plan: 'dance'" in r.output
+
+
 def test_a_variant_is_the_scenario_as_if_the_file_said_so(tavern):
     varied = apply_changes(tavern, parse_vary(
         "fire=ground:G4 5; fire+=upper:B1; door front door=open; fuel hall=6; wind=strong E; "

@@ -321,9 +321,12 @@ class _Workers:
 
 def task_error(exc: BaseException | None) -> FuegoError:
     """The error for a task that failed: a worker that died playing it, on as many workers
-    as Dask allows (:class:`distributed.KilledWorker`), or the task's own exception."""
+    as Dask allows (:class:`distributed.KilledWorker`), a FuegoError the task raised as it is
+    (the one line it would be with ``--jobs``), or the task's own exception."""
     from distributed import KilledWorker
 
+    if isinstance(exc, FuegoError):
+        return exc
     if isinstance(exc, KilledWorker):
         return FuegoError("a Dask task's worker died playing it, on one worker after another "
                           "(out of memory, or killed)", tip=AGAIN)

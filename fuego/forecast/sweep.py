@@ -63,12 +63,6 @@ BASELINE = "as written"
 #: The most bytes a sweep file may hold.
 MAX_SWEEP_BYTES = 1 << 20
 
-SYNTAX = ("fire=AREA [FD], fire+=AREA [FD], door NAME=open|closed|locked|broken, "
-          "window NAME=open|closed|broken, "
-          "fuel ROOM=0-9|FUEL, wind=FORCE [DIRECTION], direction=DIR, rules KEY=VALUE, "
-          "plan=PLAN or plan HERO=PLAN")
-
-
 class ChangeKind(Enum):
     """What a change in a variant touches."""
 
@@ -82,6 +76,16 @@ class ChangeKind(Enum):
     RULES = "rules"
     PLAN = "plan"
 
+
+#: How each kind of change is written (the tips of the messages).
+FORMS: dict[ChangeKind, str] = {
+    ChangeKind.FIRE: "fire=AREA [FD]", ChangeKind.ADD_FIRE: "fire+=AREA [FD]",
+    ChangeKind.DOOR: "door NAME=open|closed|locked|broken",
+    ChangeKind.WINDOW: "window NAME=open|closed|broken", ChangeKind.FUEL: "fuel ROOM=0-9|FUEL",
+    ChangeKind.WIND: "wind=FORCE [DIRECTION]", ChangeKind.DIRECTION: "direction=DIR",
+    ChangeKind.RULES: "rules KEY=VALUE", ChangeKind.PLAN: "plan=PLAN or plan HERO=PLAN",
+}
+SYNTAX = ", ".join(FORMS.values())
 
 #: The kinds that name what they change (door NAME=..., fuel ROOM=...); plan may.
 _TARGETED = frozenset({ChangeKind.DOOR, ChangeKind.WINDOW, ChangeKind.FUEL, ChangeKind.RULES})
@@ -122,40 +126,52 @@ class VariantSpec:
     where: str
 
 
+def _said(text: str, where: str) -> str:
+    """How a message about the change ``text`` starts: with the change quoted, unless ``where``
+    already ends with it (a ``--vary`` of one change: ``--vary 'fire': nothing ...``, not
+    ``--vary 'fire': 'fire': nothing ...``)."""
+    return "" if where.endswith(repr(text)) else f"{text!r}: "
+
+
 def parse_change(text: str, where: str) -> Change:
     """One change in the GM's words (module docstring), or a FuegoError naming ``where``."""
     subject, sep, value = text.partition("=")
     subject, value = subject.strip(), value.strip()
     word, _, target = subject.partition(" ")
     kinds = {k.value: k for k in ChangeKind}
+    text = text.strip()
+    start = _said(text, where)
     if not sep or word.lower() not in kinds:
-        raise FuegoError(f"{text.strip()!r} is not a change", where=where,
+        raise FuegoError(f"{start}not a change: expected one of {', '.join(kinds)}, then '=' "
+                         "and a value", where=where,
                          tip=f"a change is one of: {SYNTAX}")
     kind = kinds[word.lower()]
     named = target.strip() or None
+    form = f"write it {FORMS[kind]}"
     if kind in _TARGETED and named is None:
-        raise FuegoError(f"{text.strip()!r}: say which {kind.value} ({kind.value} NAME=VALUE)",
-                         where=where, tip=f"a change is one of: {SYNTAX}")
+        raise FuegoError(f"{start}say which {kind.value} to change, before the '='",
+                         where=where, tip=form)
     if kind not in _TARGETED and kind is not ChangeKind.PLAN and named is not None:
-        raise FuegoError(f"{text.strip()!r}: {kind.value}= takes no name before '='",
-                         where=where, tip=f"a change is one of: {SYNTAX}")
+        raise FuegoError(f"{start}{kind.value}= takes no name before '=', not {named!r}",
+                         where=where, tip=form)
     if not value:
-        raise FuegoError(f"{text.strip()!r}: nothing after '='", where=where,
-                         tip=f"a change is one of: {SYNTAX}")
+        raise FuegoError(f"{start}nothing after '=': expected a value there",
+                         where=where, tip=form)
     states = [s.value for s in BarrierState
               if kind is ChangeKind.DOOR or s is not BarrierState.LOCKED]
     if kind in (ChangeKind.DOOR, ChangeKind.WINDOW) and value.lower() not in states:
-        raise FuegoError(f"{text.strip()!r}: a {kind.value} can be made "
-                         f"{', '.join(states)}, not {value!r}", where=where)
-    return Change(kind, named, value, text.strip())
+        raise FuegoError(f"{start}a {kind.value} can be made {', '.join(states[:-1])} or "
+                         f"{states[-1]}, not {value!r}", where=where, tip=form)
+    return Change(kind, named, value, text)
 
 
 def parse_vary(text: str, where: str | None = None) -> VariantSpec:
     """One ``--vary`` value: changes separated by ``;``, the variant named by its text."""
-    where = where or f"--vary {text!r}"
+    where = where or f"--vary {text.strip()!r}"
     parts = [p for p in (p.strip() for p in text.split(";")) if p]
     if not parts:
-        raise FuegoError("an empty --vary", where=where, tip=f"a change is one of: {SYNTAX}")
+        raise FuegoError("no change in it: expected one change, or several separated by "
+                         "semicolons", where=where, tip=f"a change is one of: {SYNTAX}")
     return VariantSpec("; ".join(parts), tuple(parse_change(p, where) for p in parts), where)
 
 
@@ -221,8 +237,9 @@ def _fire(value: str, like: Any, where: str, text: str) -> Any:
     area, _, fd = value.partition(" ")
     fd = fd.strip()
     if fd and not fd.isdigit():
-        raise FuegoError(f"{text!r}: the Fire Dice after the area are a number, not {fd!r}",
-                         where=where, tip="fire=ground:E3 4")
+        raise FuegoError(f"{_said(text, where)}the Fire Dice after the area are a number, not "
+                         f"{fd!r}", where=where, tip=f"for example {text.partition('=')[0]}="
+                                                     f"{area.strip()} 4")
     dice = int(fd) if fd else (like.fd if like is not None else 3)
     return FireSpec.model_construct(
         area=area.strip(), fd=dice,
@@ -251,7 +268,7 @@ def _barrier(entries: list, change: Change, where: str) -> int:
 
     named = [e.name for e in entries if e.name] + [
         "/".join(e.between) for e in entries if e.between and not e.name]
-    raise FuegoError(f"{change.text!r}: no {change.kind.value} {change.target!r}",
+    raise FuegoError(f"{_said(change.text, where)}no {change.kind.value} {change.target!r}",
                      where=where, tip=f"name one of: {one_of(named)}" if named else
                      f"the scenario has no {change.kind.value} to change")
 
@@ -292,7 +309,7 @@ def _set_fuel(spec: Any, change: Change, where: str) -> None:
     if key is None:
         from fuego.errors import one_of
 
-        raise FuegoError(f"{change.text!r}: no room {change.target!r}", where=where,
+        raise FuegoError(f"{_said(change.text, where)}no room {change.target!r}", where=where,
                          tip=f"name one of: {one_of(list(spec.rooms))}")
     fuel: Any = int(change.value) if change.value.isdigit() else change.value
     spec.rooms[key] = spec.rooms[key].model_copy(update={"fuel": fuel})
@@ -316,7 +333,7 @@ def _set_rule(spec: Any, change: Change, where: str) -> None:
     if key not in RulesSpec.model_fields:
         from fuego.errors import one_of
 
-        raise FuegoError(f"{change.text!r}: no rule {change.target!r}", where=where,
+        raise FuegoError(f"{_said(change.text, where)}no rule {change.target!r}", where=where,
                          tip=f"name one of: {one_of(list(RulesSpec.model_fields))}")
     spec.rules = spec.rules.model_copy(update={key: _value(change.value)})
 
@@ -482,7 +499,9 @@ def sweep(scenario: Scenario, variants: Sequence[VariantSpec], runs: int = 200,
             hero_plans = (parse_plans(texts, cast.heroes, arrivals, base=varied.plans)
                           if texts else varied.plans)
         except FuegoError as exc:
-            raise FuegoError(f"variant {spec.name!r}: {exc.message}", where=spec.where,
+            if not spec.changes:  # (the scenario as written: the --plan alone is wrong)
+                raise FuegoError(exc.message, where="--plan", tip=exc.tip) from None
+            raise FuegoError(f"{_said(spec.name, spec.where)}{exc.message}", where=spec.where,
                              tip=exc.tip) from None
         setups.append(Setup.of(varied, rounds, seed, hero_plans))
     del cast
