@@ -112,3 +112,7 @@ class Stopped(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(f"stopped by signal {signum}")
         self.signum = signum
+
+    def __reduce__(self) -> tuple:
+        # (made again from its signal: the default would pass the message as ``signum``)
+        return (type(self), (self.signum,))

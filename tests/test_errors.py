@@ -112,3 +112,13 @@ def test_a_dask_task_that_raises_one_is_that_error():
     error = ScenarioError(["fires[0].area: no fuel at ground:A1"], where="tavern.yaml:3")
     back = pickle.loads(pickle.dumps(error))  # (as the Dask worker sends it)
     assert task_error(back) is back
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_stop_by_signal_round_trips_with_its_signal(protocol):
+    """SIGTERM's Stopped, back from a worker: its signal number (the exit status is 128 + it),
+    not the message where the number was."""
+    from fuego.errors import Stopped
+
+    back = pickle.loads(pickle.dumps(Stopped(15), protocol))
+    assert type(back) is Stopped and back.signum == 15 and str(back) == "stopped by signal 15"
