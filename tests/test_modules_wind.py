@@ -236,12 +236,33 @@ def test_the_wind_is_worded_by_the_scenarios_word_and_the_modules_force_alike():
     assert e.data["text"] == "The wind: moderate (mild breeze) from the W"
     assert say(e, s.building) == "The wind: moderate (mild breeze) from the W"
     set_wind(s, "strong", None, "the wind rises")
-    w.round_start(s)  # the module's own roll: the scenario's word ("strong") is left behind
+    w.round_start(s)  # the module's own roll: the scene's word follows it ("strong" -> light)
     e = [e for e in s.log if e.kind is EventKind.WIND][-1]
     assert e.data["text"] == ("The wind changes (1+1, dr 6): strong (heavy winds) from the W -> "
-                              "mild breeze from the W")
-    assert say(e, s.building) == "The wind: mild breeze from the W"
+                              "light (mild breeze) from the W")
+    assert say(e, s.building) == "The wind: light (mild breeze) from the W"
     assert W.wind_words("none", "calm") is None and W.wind_words(None, "light") == "light"
+
+
+@pytest.mark.parametrize("word,faces,force,after", [
+    ("calm", [6, 7], "heavy-winds", "strong"),  # set-up's dr 6: heavy winds on a calm day
+    ("calm", [2], "none", "calm"),  # dr 2: no wind, the word stays
+    ("gale", [6, 7], "heavy-winds", "gale"),  # a gale is heavy winds: it stays a gale
+    ("strong", [4, 7], "mild-breeze", "light"),
+])
+def test_the_scenes_wind_word_follows_a_force_the_module_rolls(word, faces, force, after):
+    """The core's smoke clears by the scene's wind word (003's table: 5 rounds calm ... 1 a
+    gale): a force the module rolls (or changes) gives the word its own, so heavy winds blow
+    the smoke away in two rounds, not in a calm day's five."""
+    from fuego.rules.charts import SMOKE_DISSIPATE_ROUNDS
+    from fuego.rules.charts import Wind as CoreWind
+
+    s = scene_with(field(["bbb"]), {"wind": {}}, wind=CoreWind(word), faces=faces)
+    module_of(s, W.Wind).scene_start(s)
+    assert module_of(s, W.Wind).force == force
+    assert s.settings.wind is CoreWind(after)
+    assert SMOKE_DISSIPATE_ROUNDS[s.settings.wind] == {
+        "calm": 5, "light": 4, "strong": 2, "gale": 1}[after]
 
 
 def test_bad_force_names_its_key():

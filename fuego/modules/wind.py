@@ -137,6 +137,10 @@ CARRIED_FD = 1
 FROM_CORE_WIND = {"calm": WindForce.NONE, "light": WindForce.MILD_BREEZE,
                   "moderate": WindForce.MILD_BREEZE, "strong": WindForce.HEAVY_WINDS,
                   "gale": WindForce.HEAVY_WINDS}
+#: The scene's wind word a force rolled by the module gives it, where its word meant another
+#: force (the first of FROM_CORE_WIND's words for each: the smoke clears by it).
+WORD_OF_FORCE = {force: next(w for w, f in FROM_CORE_WIND.items() if f is force)
+                 for force in WindForce}
 TN_PER_DRM = 5
 
 
@@ -216,10 +220,18 @@ class Wind(RuleModule):
         return ALPHA_FORCE[self.force]
 
     def strength(self, scene: Scene) -> str | None:
-        """The scenario's word for the wind (``calm`` ... ``gale``, the scene's settings) while
-        it is this force (a change of force by the module's own roll leaves it behind)."""
+        """The scene's word for the wind (``calm`` ... ``gale``, its settings) while it is this
+        force (the module's own rolls keep it so: :meth:`_follow`)."""
         word = scene.settings.wind.value
         return word if FROM_CORE_WIND.get(word) is self.force else None
+
+    def _follow(self, scene: Scene) -> None:
+        """The scene's wind word made this force's where it is another's: the core's smoke
+        clears by that word (003's smoke table), so a force rolled or changed by the module
+        blows the smoke away as it blows the fire. A word that means this force stays (a gale
+        is heavy winds); another becomes the force's first word (:data:`WORD_OF_FORCE`)."""
+        if FROM_CORE_WIND.get(scene.settings.wind.value) is not self.force:
+            scene.settings.wind = CoreWind(WORD_OF_FORCE[self.force])
 
     def describe(self, scene: Scene) -> str:
         return wind_words(self.force, self.strength(scene), self.origin) or "no wind"
@@ -258,6 +270,7 @@ class Wind(RuleModule):
             data["force_dr"] = dr
         elif self.force_option == ForceFrom.SETTINGS:
             self.force = FROM_CORE_WIND[scene.settings.wind.value]
+        self._follow(scene)
         if self.force is not WindForce.NONE and self.origin is None:
             data["direction_d8"] = self._roll_direction(scene)
         self._announce(scene, f"The wind: {self.describe(scene)}", **data)
@@ -297,6 +310,7 @@ class Wind(RuleModule):
         data: dict[str, Any] = {"check": list(check), "change_dr": roll}
         if what is Change.FORCE:
             self.force = force_change(self.force, by)
+            self._follow(scene)
             if self.force is WindForce.NONE:
                 self.origin = None  # 25.64: the direction lasts until there is no wind
             elif self.origin is None:
@@ -477,6 +491,7 @@ class Wind(RuleModule):
                 raise FuegoError(f"no wind {strength!r}", tip="none, mild-breeze, heavy-winds, "
                                  "or calm ... gale")
             self.force = WindForce(force)
+            self._follow(scene)
         if direction is not None:
             d = str(direction).strip().upper()
             if d not in DIRECTIONS:
