@@ -327,6 +327,15 @@ def test_the_gm_and_the_script_said_as_a_table_says_them():
     one = ev(K.SCENE_START, 0, 0, None, None, title="The Shop", fires=1, heroes=["Tomas"],
              starts={"Tomas": "ground:B1"})
     assert narrate(one) == "The Shop begins: 1 fire burning; hero Tomas at ground:B1"
+    # the GM's characters apart from the players' heroes (they were all called heroes)
+    cast = ev(K.SCENE_START, 0, 0, None, None, title="The Goose", fires=1,
+              heroes=["Isabela", "Hettie", "Bjorn"], npcs=["Hettie"],
+              starts={"Isabela": "ground:F4", "Hettie": "ground:D1", "Bjorn": "cellar:C3"})
+    assert narrate(cast) == ("The Goose begins: 1 fire burning; heroes Isabela at ground:F4 and "
+                             "Bjorn at cellar:C3; NPC Hettie at ground:D1")
+    alone = ev(K.SCENE_START, 0, 0, None, None, title="The Goose", fires=0, heroes=["Hettie"],
+               npcs=["Hettie"])
+    assert narrate(alone) == "The Goose begins: no fire burning; no heroes; NPC Hettie"
     cue = ev(K.SCRIPT, 2, 0, "Pip", "hold:G2", text="Pip appears in hold:G2")
     assert narrate(cue) == "Script: Pip appears in hold:G2"
     other = ev(K.SCRIPT, 2, 0, "the crew", None, text="Axes thud overhead")

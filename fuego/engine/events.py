@@ -115,6 +115,7 @@ class SceneStart(TypedDict):
     format: int  # LOG_FORMAT
     starts: NotRequired[dict[str, str]]  # hero -> the area they start in (added in format 2)
     also_burning: NotRequired[list[list[str]]]
+    npcs: NotRequired[list[str]]  # which of ``heroes`` the GM plays (left out when none is)
 
 
 class RoundStart(TypedDict):

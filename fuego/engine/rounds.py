@@ -69,12 +69,19 @@ def also_burning_data(scene: Scene) -> dict[str, list[list[str]]]:
     return {"also_burning": [[scene.area_name(b.area), b.what] for b in also]} if also else {}
 
 
+def npcs_data(scene: Scene) -> dict[str, list[str]]:
+    """The ``npcs`` of the opening event: which characters the GM plays, so that what reads
+    the log tells them from the players' heroes; nothing when there is none."""
+    npcs = [h.name for h in scene.heroes if h.npc]
+    return {"npcs": npcs} if npcs else {}
+
+
 def start_scene(scene: Scene) -> None:
     """Once before round 1: module set-up and the opening event."""
     scene.emit(EventKind.SCENE_START, None, None, title=scene.title, seed=scene.roller.seed,
                fires=len(scene.fires), heroes=[h.name for h in scene.heroes], format=LOG_FORMAT,
                starts={h.name: scene.area_name(h.area) for h in scene.heroes},
-               **also_burning_data(scene))
+               **also_burning_data(scene), **npcs_data(scene))
     for m in scene.modules:
         m.scene_start(scene)
     _script(scene, When.SCENE_START)

@@ -320,9 +320,17 @@ def _on_scene_start(e: Event, c: Context) -> str | None:
     fires = d.get("fires", 0)
     text = f"{title} begins: {count(fires, 'fire')} burning{_also(d, ' but', ' and')}"
     starts = d.get("starts") or {}
-    named = [f"{h} at {starts[h]}" if h in starts else h for h in heroes]
-    text += (f"; {'hero' if len(heroes) == 1 else 'heroes'} {listing(named)}" if heroes
+    npcs = set(d.get("npcs") or ())
+
+    def named(who: list[str]) -> str:
+        return listing(f"{h} at {starts[h]}" if h in starts else h for h in who)
+
+    players = [h for h in heroes if h not in npcs]
+    gms = [h for h in heroes if h in npcs]
+    text += (f"; {'hero' if len(players) == 1 else 'heroes'} {named(players)}" if players
              else "; no heroes")
+    if gms:  # (the GM's characters, not the players')
+        text += f"; {'NPC' if len(gms) == 1 else 'NPCs'} {named(gms)}"
     if d.get("seed") is not None:
         text += f" (seed {d['seed']})"
     return text
