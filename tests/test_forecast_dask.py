@@ -511,6 +511,33 @@ def test_a_full_disk_under_dask_s_own_scratch_setting_names_that_setting(tmp_pat
         "(DASK_TEMPORARY_DIRECTORY) to a folder with room, or use --jobs)"]
 
 
+@pytest.mark.slow
+def test_a_local_worker_that_fails_to_start_is_one_line_at_once(tmp_path, monkeypatch):
+    """Its nanny says it failed (here a start-up hook that raises; a full disk, say) and does
+    not try again: the forecast waited out its 120 seconds before saying the workers did not
+    start."""
+    distributed = pytest.importorskip("distributed")
+    import fuego.forecast.cluster as cluster
+
+    (tmp_path / "fuego_test_failing_start.py").write_text(
+        "def dask_setup(worker):\n    raise RuntimeError('cannot start here')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(ROOT)]))
+    monkeypatch.setattr(cluster, "LOCAL_START_WAIT", 60.0)
+    made = distributed.LocalCluster
+
+    def failing(*args, **kwargs):
+        kwargs["preload"] = [*kwargs.get("preload", []), "fuego_test_failing_start"]
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "LocalCluster", failing)
+    r = CliRunner().invoke(cli, ["forecast", str(TAVERN), "--runs", "2", "--rounds", "2",
+                                 "--dask", "local:1"])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines() == [
+        "fuego: error: 1 of the local Dask cluster's 1 worker failed to start (a full disk, "
+        "too little memory, or a broken install) (tip: use --jobs)"]  # (not the wait's line)
+
+
 def test_a_task_that_kills_its_workers_says_so():
     """Dask gives up on a task after it killed workers ``allowed-failures`` times
     (KilledWorker); the words say what that means, not Dask's repr. (In this process: a real

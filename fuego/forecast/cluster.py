@@ -53,6 +53,10 @@ QUIET_WAIT = 30.0
 SEND_WAIT = 60.0
 #: How long the client may take to reach the scheduler, and to reach it again once lost.
 CONNECT_WAIT = 10.0
+#: How long a local cluster's workers may take to start, and how often their nannies are asked
+#: whether one failed meanwhile.
+LOCAL_START_WAIT = 120.0
+START_POLL = 0.5
 #: How long a scheduler with no worker is given for one to join.
 WORKERS_WAIT = 60.0
 #: With no unit back for this long, whether the cluster still has a worker is asked (again).
@@ -200,15 +204,37 @@ def _local_cluster(n: int, interrupts: Interrupts) -> Any:
     try:
         interrupts.check()
         cluster.scale(n)
-        cluster.wait_for_workers(n, timeout=120)
-    except TimeoutError:
-        cluster.close()
-        raise FuegoError(f"the local Dask cluster's {n} worker{'s' if n != 1 else ''} did not "
-                         "start within 120 seconds", tip="use --jobs") from None
+        _started(cluster, n, interrupts)
     except BaseException:
         cluster.close()
         raise
     return cluster
+
+
+def _started(cluster: Any, n: int, interrupts: Interrupts) -> None:
+    """Wait for the local cluster's ``n`` workers, at most :data:`LOCAL_START_WAIT` seconds,
+    and no longer once a worker's nanny says it failed to start (it does not try again: the
+    wait ran to its end for nothing)."""
+    from distributed.core import Status
+
+    workers = f"{n} worker{'s' if n != 1 else ''}"
+    deadline = time.monotonic() + LOCAL_START_WAIT
+    while True:
+        try:
+            cluster.wait_for_workers(n, timeout=min(START_POLL, deadline - time.monotonic()))
+            return
+        except TimeoutError:
+            pass
+        interrupts.check()
+        failed = sum(1 for w in list(cluster.workers.values())
+                     if getattr(w, "status", None) == Status.failed)
+        if failed:
+            raise FuegoError(f"{failed} of the local Dask cluster's {workers} failed to start "
+                             "(a full disk, too little memory, or a broken install)",
+                             tip="use --jobs") from None
+        if time.monotonic() >= deadline:
+            raise FuegoError(f"the local Dask cluster's {workers} did not start within "
+                             f"{LOCAL_START_WAIT:.0f} seconds", tip="use --jobs") from None
 
 
 @contextlib.contextmanager
