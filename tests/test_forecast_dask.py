@@ -7,12 +7,14 @@ torn down after (``--dask local:2`` starts and closes its own; the interrupt tes
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -392,15 +394,10 @@ def test_one_worker_killed_of_two_the_other_plays_its_runs_and_the_numbers_hold(
     assert on_dask.to_dict() == forecast(tavern, runs=120, rounds=6, seed=5).to_dict()
 
 
-@pytest.mark.slow
-def test_a_lost_scheduler_is_one_line_not_a_ctrl_c(tmp_path, monkeypatch):
-    """The scheduler killed (its machine gone) while the forecast runs: the client gives up
-    reconnecting and cancels every task. It said "Interrupted (Ctrl-C)", status 130, under
-    Dask's own ERROR log line."""
-    pytest.importorskip("distributed")
-    import fuego.forecast.cluster as cluster
-
-    monkeypatch.setattr(cluster, "CONNECT_WAIT", 2.0)  # (the client's wait to reconnect)
+@contextlib.contextmanager
+def _real_cluster(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen, subprocess.Popen]]:
+    """A `dask scheduler` process and one `dask worker --no-nanny` (none starts it again):
+    their address and processes, both killed after."""
     file = tmp_path / "scheduler.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
@@ -417,19 +414,32 @@ def test_a_lost_scheduler_is_one_line_not_a_ctrl_c(tmp_path, monkeypatch):
         worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
                                    address, "--nthreads", "1", "--no-nanny"], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with pytest.raises(FuegoError) as err:
-            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
-                     progress=_kill_a_worker_once_runs_are_back(scheduler.pid),
-                     executor=DaskCluster(address))
-        assert err.value.message == (f"lost the scheduler at {address}: the connection to it "
-                                     "broke and did not come back within 2 seconds")
-        assert "check that the scheduler still runs" in (err.value.tip or "")
+        yield address, scheduler, worker
     finally:
         for proc in (scheduler, worker):
             if proc is not None and proc.poll() is None:
                 proc.kill()
             if proc is not None:
                 proc.wait(HANG)
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_is_one_line_not_a_ctrl_c(tmp_path, monkeypatch):
+    """The scheduler killed (its machine gone) while the forecast runs: the client gives up
+    reconnecting and cancels every task. It said "Interrupted (Ctrl-C)", status 130, under
+    Dask's own ERROR log line."""
+    pytest.importorskip("distributed")
+    import fuego.forecast.cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_WAIT", 2.0)  # (the client's wait to reconnect)
+    with _real_cluster(tmp_path) as (address, scheduler, _worker), \
+            pytest.raises(FuegoError) as err:
+        forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
+                 progress=_kill_a_worker_once_runs_are_back(scheduler.pid),
+                 executor=DaskCluster(address))
+    assert err.value.message == (f"lost the scheduler at {address}: the connection to it "
+                                 "broke and did not come back within 2 seconds")
+    assert "check that the scheduler still runs" in (err.value.tip or "")
 
 
 @pytest.mark.slow
@@ -441,35 +451,14 @@ def test_every_worker_gone_for_good_is_one_line_not_a_hang(tmp_path, monkeypatch
 
     monkeypatch.setattr(cluster, "WORKERS_WAIT", 2.0)
     monkeypatch.setattr(cluster, "WORKERS_ASK", 0.5)
-    file = tmp_path / "scheduler.json"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
-                                  "--port", "0", "--dashboard-address", ":0",
-                                  "--scheduler-file", str(file)], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    worker = None
-    try:
-        end = time.monotonic() + HANG
-        while not file.exists() or not file.read_text():
-            assert time.monotonic() < end, "the scheduler never started"
-            time.sleep(0.1)
-        address = json.loads(file.read_text())["address"]
-        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker",
-                                   address, "--nthreads", "1", "--no-nanny"], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with pytest.raises(FuegoError) as err:
-            forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
-                     progress=_kill_a_worker_once_runs_are_back(worker.pid),
-                     executor=DaskCluster(address))
-        assert err.value.message == (f"the scheduler at {address} lost every worker: none "
-                                     "for 2 seconds, with runs still to play")
-        assert "start workers again" in (err.value.tip or "")
-    finally:
-        for proc in (scheduler, worker):
-            if proc is not None and proc.poll() is None:
-                proc.kill()
-            if proc is not None:
-                proc.wait(HANG)
+    with _real_cluster(tmp_path) as (address, _scheduler, worker), \
+            pytest.raises(FuegoError) as err:
+        forecast(load(TAVERN), runs=2000, rounds=10, seed=2, chunk=4,
+                 progress=_kill_a_worker_once_runs_are_back(worker.pid),
+                 executor=DaskCluster(address))
+    assert err.value.message == (f"the scheduler at {address} lost every worker: none "
+                                 "for 2 seconds, with runs still to play")
+    assert "start workers again" in (err.value.tip or "")
 
 
 @pytest.mark.slow

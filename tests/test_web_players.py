@@ -324,57 +324,51 @@ def test_a_name_of_one_long_word_breaks_rather_than_widens_the_page(browser):  #
         browser.set_window_size(1920, 1080)
 
 
-def test_the_key_names_a_fire_break_only_where_a_map_shows_one(browser, served):  # noqa: F811
+def _village_after_round_1():
     from fuego.cli.mapcmd import play_to
     from fuego.scenario.model import load
 
-    _scene, tavern, _feed = served
-    browser.set_window_size(1920, 1080)
-    browser.get(tavern.url())
-    until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps svg"), 10)
-    assert not browser.find_element(By.ID, "key-firebreak").is_displayed()
-    hub = Hub()
-    feed = ScreenFeed(hub)
-    feed.attach(play_to(load(ROOT / "campaigns" / "village.yaml"), 1, 0))
-    feed.publish()
-    server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
-    try:
-        browser.get(server.url())
-        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps .firebreak"), 10)
-        key = browser.find_element(By.ID, "key-firebreak")
-        assert key.is_displayed() and "fire break" in key.text
-    finally:
-        server.stop()
+    return play_to(load(ROOT / "campaigns" / "village.yaml"), 1, 0)
 
 
-def test_the_key_names_a_flame_only_where_one_burns(browser, served):  # noqa: F811
-    """A Flame (the flame-and-blaze module's beginning fire) is drawn hollow, unlike any fire
-    the key showed: the key names it where the map shows one."""
+def _tavern_with_a_flame():
     from test_web_view import TAVERN
 
     from fuego.engine.scene import Cause
     from fuego.scenario.model import load
 
+    scene = load(TAVERN).build(8)
+    scene.start_fire(scene.heroes[0].area, 1, Cause.GM, flame=True)  # (where a hero sees it)
+    return scene
+
+
+@pytest.mark.parametrize("key,mark,words,title,make", [
+    ("key-firebreak", "#maps .firebreak", "fire break", None, _village_after_round_1),
+    # a Flame (the flame-and-blaze module's beginning fire) is drawn hollow, unlike any fire
+    # the key showed
+    ("key-flame", "#maps .fire-flame", "Flame", "a Flame, not spreading yet",
+     _tavern_with_a_flame),
+])
+def test_the_key_names_a_mark_only_where_a_map_shows_one(browser, served, key, mark, words,  # noqa: F811
+                                                           title, make):
     _scene, tavern, _feed = served
     browser.set_window_size(1920, 1080)
     browser.get(tavern.url())
     until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps svg"), 10)
-    assert not browser.find_element(By.ID, "key-flame").is_displayed()
-    scene = load(TAVERN).build(8)
+    assert not browser.find_element(By.ID, key).is_displayed()
     hub = Hub()
     feed = ScreenFeed(hub)
-    feed.attach(scene)
-    hero = scene.heroes[0]
-    scene.start_fire(hero.area, 1, Cause.GM, flame=True)  # (where a hero sees it)
+    feed.attach(make())
     feed.publish()
     server = ScreenServer(hub, "tok", "127.0.0.1", 0).start()
     try:
         browser.get(server.url())
-        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#maps .fire-flame"), 10)
-        key = browser.find_element(By.ID, "key-flame")
-        assert key.is_displayed() and "Flame" in key.text
-        title = browser.find_element(By.CSS_SELECTOR, "#maps .fire-flame title")
-        assert "a Flame, not spreading yet" in title.get_attribute("textContent")
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, mark), 10)
+        shown = browser.find_element(By.ID, key)
+        assert shown.is_displayed() and words in shown.text
+        if title is not None:  # (and the mark's own tooltip says what it is)
+            tip = browser.find_element(By.CSS_SELECTOR, f"{mark} title")
+            assert title in tip.get_attribute("textContent")
     finally:
         server.stop()
 
