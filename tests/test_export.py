@@ -62,20 +62,28 @@ def passages(b, level: int) -> tuple[set, dict]:
             gap = x is None or x.destroyed or x.kind is BarrierKind.OPEN
             state = ("" if x is None or x.kind not in OPENABLE else " locked" if x.locked
                      else " closed" if x.closed else " open")
-            edges[(a.col - c0, a.row - r0, dc, dr)] = "open" if gap else x.kind.value + state
+            made = f" of {x.structure.value}" if x is not None and x.structure else ""
+            edges[(a.col - c0, a.row - r0, dc, dr)] = "open" if gap else \
+                x.kind.value + state + made
     return cells, edges
 
 
-def rooms_on(b, level: int) -> set[tuple[frozenset, bool, str]]:
+def rooms_on(b, level: int) -> set[tuple]:
     """A level's rooms, each as its areas (from the level's top-left corner), whether it is
-    outdoors, and its name."""
+    outdoors, its name, key, fuel (Resolve and name), wall, and the areas with a fuel of
+    their own, with that fuel."""
     c0 = min(a.col for a in b.areas if a.level == level)
     r0 = min(a.row for a in b.areas if a.level == level)
-    cells: dict[int, set] = {}
+    cells: dict[str, set] = {}
+    own: dict[str, set] = {}
     for a in b.areas:
         if a.level == level:
             cells.setdefault(a.room, set()).add((a.col - c0, a.row - r0))
-    return {(frozenset(v), b.rooms[k].outdoors, b.rooms[k].name) for k, v in cells.items()}
+            if a.own_fuel is not None:
+                own.setdefault(a.room, set()).add((a.col - c0, a.row - r0, a.own_fuel))
+    return {(frozenset(v), b.rooms[k].outdoors, b.rooms[k].name, k, b.rooms[k].fuel,
+             b.rooms[k].fuel_name, b.rooms[k].wall, frozenset(own.get(k, ())))
+            for k, v in cells.items()}
 
 
 def exits_on(b, level: int) -> set[tuple[int, int]]:
@@ -148,6 +156,8 @@ def test_each_campaign_level_round_trips_through_import(tmp_path, path, level, e
     # (the imported plan starts where the level does: its areas were the map's)
     assert {room for room in rooms_on(imported, 0) if not room[0] <= extra} == rooms_on(b, k)
     assert exits_on(imported, 0) == exits_on(b, k)
+    # (the first outdoor room is drawn with the outside's own character, not a room's letter)
+    assert ('",": ' in back.read_text(encoding="utf-8")) is outdoors
 
 
 PUBLIC_MAPS = sorted((ROOT / "tests" / "data").glob("*.dd2vtt"))
@@ -176,6 +186,63 @@ def test_an_imported_map_exported_and_imported_again_is_the_same_building(tmp_pa
     assert passages(b, 0) == passages(a, 0)
     assert rooms_on(b, 0) == rooms_on(a, 0)
     assert exits_on(b, 0) == exits_on(a, 0) or not exits_on(a, 0)
+
+
+@pytest.mark.parametrize("ext", ["dd2vtt", "json"])
+def test_fuel_walls_materials_and_keys_come_back_as_the_scenario_had_them(tmp_path, ext):
+    """The tavern's ground floor with areas of a fuel of their own (one named ``yes``, which
+    YAML would read as true unquoted), a wall between two rooms that is not their walls' and
+    a partition inside the common room: exported and imported, every room has its key, name,
+    fuel and wall again, each area its own fuel, each wall, door and window its material, and
+    the street (outdoors) the outside's own plan character. The import then writes no TO DO
+    for what it was told."""
+    text = TAVERN.read_text(encoding="utf-8").replace(
+        "  ale: 5 ", '  ale: 5\n  "yes": 2 ').replace(
+        "areas:                      # what the plan cannot say, area by area\n",
+        "walls:\n  - {between: [kitchen, bar], material: thick-stone-wall}\n"
+        "  - {at: ground:E1-ground:F1, material: thin-wooden-wall}\n"
+        "areas:\n  ground:G2: {fuel: 7}\n  ground:H1: {fuel: \"yes\"}\n"
+        "  ground:A1: {fuel: furniture}\n")
+    scenario = tmp_path / "tavern.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    before = load(scenario).build(0).building
+    k = next(lv.index for lv in before.levels if lv.name == "ground")
+    assert {before.areas[i].own_fuel for i in range(len(before.areas))} == {
+        None, (7, ""), (2, "yes"), (4, "furniture")}
+    out = tmp_path / f"ground.{ext}"
+    assert invoke("export", str(scenario), "--level", "ground", "--out", str(out),
+                  "--pixels-per-grid", "20").exit_code == 0
+    back = tmp_path / "back.yaml"
+    result = invoke("import", str(out), "--level", "ground", "--out", str(back))
+    assert result.exit_code == 0, result.output
+    assert "fuego.materials" not in result.output and "fuego.fuels" not in result.output
+    imported = load(back).build(0).building
+    assert rooms_on(imported, 0) == rooms_on(before, k)
+    assert passages(imported, 0) == passages(before, k)
+    assert "thick-stone-wall" in {x.structure.value for x in imported.barriers if x.structure}
+    yaml_text = back.read_text(encoding="utf-8")
+    assert '",": street' in yaml_text and "TO DO material" not in yaml_text
+    assert "TO DO fuel" not in yaml_text and 'fuel: "yes"' in yaml_text
+    assert invoke("check", str(back)).exit_code == 0
+
+
+def test_a_second_map_with_a_key_already_taken_gets_another():
+    # two levels from two scenarios that both have a "street": the second is street-2
+    from fuego.scenario.vtt import to_plan, to_yaml
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    data = json.dumps(export_level(b, scene, ground, image=False))
+    plans = [(to_plan(parse(data, "a.dd2vtt")), "ground"),
+             (to_plan(parse(data, "b.dd2vtt")), "upper")]
+    for plan, _ in plans:
+        assert sorted(r["mark"].key for r in plan.rooms if "mark" in r) == sorted(
+            r[3] for r in rooms_on(b, ground))
+    text = to_yaml(plans)
+    assert "\n  street: {" in text and "\n  street-2: {" in text
+    assert "\n  kitchen-2: {" in text
 
 
 @pytest.mark.parametrize("ext", ["dd2vtt", "json"])
@@ -670,3 +737,105 @@ def test_fuegos_rooms_key_is_read_or_refused_by_its_key():
                         "fuego.rooms[0].outdoors")):
         with pytest.raises(FuegoError, match=where.replace("[", r"\[").replace("]", r"\]")):
             parse(json.dumps({**data, "fuego": bad}), "g.dd2vtt")
+
+
+def room(**keys):
+    return {"areas": [[0, 0]], **keys}
+
+
+#: fuego's rooms key broken part by part, and the message that names the part.
+BROKEN_MARKS = [
+    ({"rooms": [room(fuel="gold")]}, r"fuego.rooms\[0\].fuel: unknown fuel 'gold'"),
+    ({"rooms": [room(fuel=12)]}, r"fuego.rooms\[0\].fuel: expected a fuel .* got 12"),
+    ({"rooms": [room(fuel=True)]}, r"fuego.rooms\[0\].fuel: expected a fuel .* got true/false"),
+    ({"rooms": [room(fuel=[1])]}, r"fuego.rooms\[0\].fuel: expected a fuel .* got a list"),
+    ({"rooms": [room(wall="cardboard")]}, r"fuego.rooms\[0\].wall: expected a wall .* 'cardboard'"),
+    ({"rooms": [room(wall={"a": 1})]}, r"fuego.rooms\[0\].wall: expected a wall .* an object"),
+    ({"rooms": [room(key="1st")]}, r"fuego.rooms\[0\].key: expected a room key"),
+    ({"rooms": [room(key=7)]}, r"fuego.rooms\[0\].key: expected a room key .* a number"),
+    ({"rooms": [room(key="bar"), room(key="bar")]},
+     r"fuego.rooms\[1\].key: 'bar' is the key of fuego.rooms\[0\] too"),
+    ({"rooms": [], "fuels": {"gold": "lots"}}, "fuego.fuels.gold: expected a Resolve 0-9"),
+    ({"rooms": [], "fuels": {"gold": 10}}, "fuego.fuels.gold: expected a Resolve 0-9, got 10"),
+    ({"rooms": [], "fuels": {"paper": 5}}, "fuego.fuels.paper: a built-in fuel is Resolve 1"),
+    ({"rooms": [], "fuels": {"Gold": 3}}, "fuego.fuels: not a fuel name: 'Gold'"),
+    ({"rooms": [], "fuels": [3]}, "fuego.fuels: expected .* got a list"),
+    ({"rooms": [room(area_fuel=[{"area": [0, 0]}])]}, r"fuego.rooms\[0\].area_fuel\[0\]: "),
+    ({"rooms": [room(area_fuel=[{"area": [0, 0], "fuel": "gold"}])]},
+     r"fuego.rooms\[0\].area_fuel\[0\].fuel: unknown fuel 'gold'"),
+    ({"rooms": [room(area_fuel=[{"area": "A1", "fuel": 3}])]},
+     r"fuego.rooms\[0\].area_fuel\[0\].area: expected an area's corner"),
+    ({"rooms": [room(area_fuel={})]}, r"fuego.rooms\[0\].area_fuel: expected a list"),
+    ({"rooms": [], "materials": [{"areas": [[0, 0], [2, 0]], "material": "steel"}]},
+     r"fuego.materials\[0\].material: expected .* 'steel'"),
+    ({"rooms": [], "materials": [{"areas": [[0, 0], [2, 0]], "material": ["x"]}]},
+     r"fuego.materials\[0\].material: expected .* a list"),
+    ({"rooms": [], "materials": [{"areas": [[0, 0]], "material": "stone-wall"}]},
+     r"fuego.materials\[0\]: expected"),
+    ({"rooms": [], "materials": {"a": 1}}, "fuego.materials: expected a list"),
+    # the caps: no file asks for more areas, fuels or materials than a map can hold
+    ({"rooms": [room(areas=[[0, 0]] * 100_000,
+                     area_fuel=[{"area": [0, 0], "fuel": 1}] * 60_001)]},
+     "fuego.rooms: more than 160,000 areas"),
+    ({"rooms": [], "fuels": {f"f{i}": 1 for i in range(1001)}},
+     "fuego.fuels: 1001 fuels; at most 1000"),
+    ({"rooms": [], "materials": [{}] * 320_001}, "fuego.materials: more than 320,000"),
+]
+
+
+@pytest.mark.parametrize(("bad", "message"), BROKEN_MARKS,
+                         ids=[m.split(":")[0] + f"-{i}" for i, (_, m) in enumerate(BROKEN_MARKS)])
+@pytest.mark.parametrize("ext", ["dd2vtt", "json"])
+def test_a_broken_fuel_wall_key_or_material_in_fuegos_key_is_refused_naming_it(bad, message,
+                                                                               ext):
+    """A fuego key whose fuels, walls, room keys or materials are wrong, or more than the
+    importer reads, is refused with one line that names the part, in a Universal VTT file
+    and in a Foundry scene's flags.fuego alike."""
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    if ext == "json":
+        data = foundry_export.scene_document(b, scene, ground, ppg=20, image_src="g.png")
+        data["flags"]["fuego"] = {**data["flags"]["fuego"], "fuels": {}, "materials": [],
+                                  **bad}
+    else:
+        data = {**export_level(b, scene, ground, image=False), "fuego": bad}
+    with pytest.raises(FuegoError, match=message) as caught:
+        parse(json.dumps(data), f"g.{ext}")
+    assert "\n" not in caught.value.message
+
+
+def test_a_material_that_fits_no_barrier_on_the_plan_is_said_and_left_to_fill_in():
+    # a door given a wall's material, and a material between areas not side by side: each
+    # one line among what is not carried over; that door's material is the GM's to give
+    from fuego.scenario.vtt import dropped, to_plan, to_yaml
+    from fuego.scenario.vtt_read import parse
+
+    scene = load(TAVERN).build(0)
+    b = scene.building
+    ground = next(lv.index for lv in b.levels if lv.name == "ground")
+    data = export_level(b, scene, ground, image=False)
+    marked = data["fuego"]["materials"]
+    door = next(m for m in marked if m["material"] == "thick-wooden-door")
+    door["material"] = "stone-wall"
+    marked.append({"areas": [[0, 0], [4, 4]], "material": "stone-wall"})
+    plan = to_plan(parse(json.dumps(data), "g.dd2vtt"))
+    lost = dropped(plan)
+    assert f"fuego.materials[{marked.index(door)}]: stone-wall is no door's material (the " \
+           "plan has a door there): not read" in lost
+    assert f"fuego.materials[{len(marked) - 1}]: its two areas are no two areas side by side " \
+           "on the plan: not read" in lost
+    text = to_yaml(plan)
+    assert text.count("TO DO material") == 1 and "material: thick-wooden-door" not in text
+
+
+def test_a_map_without_fuegos_key_imports_as_before(tmp_path):
+    """A map no fuego export wrote: rooms room1..., the outside drawn ',' and every material
+    and fuel to fill in (what the import always wrote)."""
+    from fuego.scenario.vtt import convert
+
+    text, _ = convert(ROOT / "tests" / "data" / "sample.dd2vtt", windows_from_names=True)
+    assert "\n  room1: {" in text and '",": outside' in text and "\nfuels:" not in text
+    assert "TO DO material" in text and "TO DO name, fuel" in text

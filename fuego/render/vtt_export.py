@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fuego.render.map_style import MapOptions
+from fuego.rules.charts import FUEL_RESOLVE
+from fuego.scenario.barriers import wall_between
 from fuego.scenario.foundry_scene import MARK
 from fuego.text import json as text_json
 from fuego.world.building import Building
@@ -229,23 +231,62 @@ def geometry(b: Building, level: int) -> Geometry:
 
 
 def rooms_mark(b: Building, geo: Geometry) -> dict[str, Any]:
-    """fuego's own key for the level's rooms: each room's name, whether it is outdoors, its
-    areas' top-left corners in squares (``area`` squares a side) and those that are ways out
-    (``exits``, when any), so that ``fuego import``
-    gives back the rooms themselves. The walls alone cannot say them: a wall inside a room (a
-    partition, a stub) is drawn across its whole area edge and would enclose a room of its
-    own, and an opening between two rooms is no wall at all."""
+    """fuego's own key for the level's rooms: each room's key, name, whether it is outdoors,
+    its fuel and wall as the scenario gives them, its areas' top-left corners in squares
+    (``area`` squares a side), those that are ways out (``exits``) and those with a fuel of
+    their own (``area_fuel``), when any; the named fuels of the scenario's own these use
+    (``fuels``, by Resolve); and the material of every door, window and wall on the level
+    but the walls between rooms that the rooms' walls give (``materials``, each by its two
+    areas' corners). So ``fuego import`` gives back the rooms themselves. The walls alone
+    cannot say them: a wall inside a room (a partition, a stub) is drawn across its whole
+    area edge and would enclose a room of its own, and an opening between two rooms is no
+    wall at all."""
     rooms: dict[str, dict[str, Any]] = {}
+    fuels: dict[str, int] = {}
+
+    def fuel(resolve: int, name: str) -> int | str:
+        if name and name not in FUEL_RESOLVE:
+            fuels[name] = resolve
+        return name or resolve
+
     for a in b.areas:
         if a.level != geo.level:
             continue
         room = b.rooms[a.room]
-        entry = rooms.setdefault(a.room, {"name": room.name, "outdoors": room.outdoors,
-                                          "areas": []})
+        entry = rooms.get(a.room)
+        if entry is None:
+            entry = rooms[a.room] = {"key": room.key, "name": room.name,
+                                     "outdoors": room.outdoors,
+                                     "fuel": fuel(room.fuel, room.fuel_name),
+                                     "wall": room.wall.value, "areas": []}
         entry["areas"].append(list(geo.corner(a)))
         if Feature.EXIT in a.features:
             entry.setdefault("exits", []).append(list(geo.corner(a)))
-    return {"area": SQUARES_PER_AREA, "rooms": list(rooms.values())}
+        if a.own_fuel is not None:
+            entry.setdefault("area_fuel", []).append({"area": list(geo.corner(a)),
+                                                      "fuel": fuel(*a.own_fuel)})
+    materials = _materials(b, geo)
+    return {"area": SQUARES_PER_AREA, "rooms": list(rooms.values()),
+            **({"fuels": fuels} if fuels else {}),
+            **({"materials": materials} if materials else {})}
+
+
+def _materials(b: Building, geo: Geometry) -> list[dict[str, Any]]:
+    """The material of every intact door, window and wall between two areas of the level,
+    each by its two areas' corners, but the walls between two rooms that the rooms' walls
+    give (:func:`fuego.scenario.barriers.wall_between`: the import writes those walls)."""
+    out = []
+    for x in b.barriers:
+        one, two = b.areas[x.a], b.areas[x.b]
+        if one.level != geo.level or x.destroyed or x.structure is None or \
+                x.kind not in (BarrierKind.WALL, *OPENABLE) or b.shared_edge(x.a, x.b) is None:
+            continue
+        if x.kind is BarrierKind.WALL and one.room != two.room and \
+                x.structure is wall_between(b.rooms[one.room], b.rooms[two.room]):
+            continue
+        out.append({"areas": [list(geo.corner(one)), list(geo.corner(two))],
+                    "material": x.structure.value})
+    return out
 
 
 def lit_fires(scene: Scene | None, level: int, gm: bool) -> list[Lit]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from fuego.rules.charts import DESTRUCTION_TN, Structure
 from fuego.scenario.source import Path, Problems, path_text
 from fuego.world.building import Building
-from fuego.world.places import BarrierKind, RouteKind
+from fuego.world.places import BarrierKind, Room, RouteKind
 
 if TYPE_CHECKING:
     from fuego.scenario.plan import PlanLevel, Pos
@@ -54,6 +54,17 @@ class EdgePlan:
     locked: bool = False
     origin: Path | None = None  # the single-edge entry that claimed it
     bulk: Path | None = None  # the bulk entry (walls/openings between rooms) that set it
+
+
+def wall_between(a: Room, b: Room) -> Structure | None:
+    """The wall a plan stands between areas of two rooms side by side unless the file says
+    otherwise: none between two outdoor rooms, an indoor room's wall against the outdoors,
+    else the stronger of the two rooms' walls (the one fire destroys the harder)."""
+    if a.outdoors and b.outdoors:
+        return None
+    if a.outdoors or b.outdoors:
+        return b.wall if a.outdoors else a.wall
+    return max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
 
 
 class BarrierPlanner:
@@ -103,17 +114,9 @@ class BarrierPlanner:
                     EdgePlan(BarrierKind.FLOOR, floor)
 
     def _side_by_side(self, ra: str, rb: str) -> EdgePlan:
-        if ra == rb:
-            return EdgePlan(BarrierKind.OPEN)
-        a, b = self.building.rooms[ra], self.building.rooms[rb]
-        if a.outdoors and b.outdoors:
-            return EdgePlan(BarrierKind.OPEN)
-        if a.outdoors:
-            return EdgePlan(BarrierKind.WALL, b.wall)
-        if b.outdoors:
-            return EdgePlan(BarrierKind.WALL, a.wall)
-        wall = max((a.wall, b.wall), key=lambda s: DESTRUCTION_TN.get(s, 0))
-        return EdgePlan(BarrierKind.WALL, wall)
+        wall = None if ra == rb else wall_between(self.building.rooms[ra],
+                                                  self.building.rooms[rb])
+        return EdgePlan(BarrierKind.OPEN) if wall is None else EdgePlan(BarrierKind.WALL, wall)
 
     def _edge_key(self, pair: list[str], path: Path, *, vertical: bool) -> tuple[int, int] | None:
         a = self.position(pair[0], path)

@@ -24,6 +24,9 @@ from fuego.world.places import OPENABLE, BarrierKind
 #: ``{"closed": true, "locked": true}``), which that format has no field for (its ``closed``
 #: says door or window). Other importers read past both.
 MARK = "fuego"
+#: The keys of fuego's own rooms mark (:func:`fuego.render.vtt_export.rooms_mark`): a
+#: Universal VTT file's ``fuego`` key, a Foundry scene's ``flags.fuego`` beside its others.
+ROOMS_KEYS = ("area", "rooms", "fuels", "materials")
 #: Foundry's default padding around the scene (a fraction of its width and height).
 PADDING = 0.25
 #: CONST.GRID_TYPES.GRIDLESS and SQUARE (the hexagonal kinds are 2 to 5).
@@ -256,7 +259,7 @@ def as_uvtt(data: dict, source: str) -> tuple[dict[str, Any], list[str]]:
     version = _mapping(data.get("_stats")).get("coreVersion")
     # fuego's own rooms (in squares of the scene), read as a Universal VTT file's
     ours = _mapping(_mapping(data.get("flags")).get(MARK))
-    rooms = {k: ours[k] for k in ("area", "rooms") if k in ours}
+    rooms = {k: ours[k] for k in ROOMS_KEYS if k in ours}
     return {"format": version if isinstance(version, str) else "",
             "resolution": {"map_origin": {"x": 0, "y": 0},
                            "map_size": {"x": width / size, "y": height / size},

@@ -411,8 +411,13 @@ class Planner(BarrierPlanner):
             spec = spec or RoomSpec()
             wall = Structure(spec.wall or self.defaults.wall)
             name = spec.name or key.replace("-", " ").replace("_", " ").title()
+            fuel, fuel_name = self._fuel_quiet(self._room_fuel(spec))
             self.building.add_room(Room(key, name, self.room_level[key], spec.outdoors, wall,
-                                        spec.description, spec.article))
+                                        spec.description, spec.article, fuel, fuel_name))
+
+    def _room_fuel(self, room: RoomSpec) -> Any:
+        """A room's fuel as the file gives it: its own, else ``defaults.fuel``."""
+        return room.fuel if room.fuel is not None else self.defaults.fuel
 
     def _area_overrides(self) -> None:
         for ref, spec in (self.sec.get("areas") or {}).items():
@@ -458,6 +463,9 @@ class Planner(BarrierPlanner):
                 continue
             fuel_ref, wet, smoky, terrain, features, uncertain = self._area_spec(pos, entry)
             fuel, fuel_name = self._fuel_quiet(fuel_ref)
+            # (its legend or areas entry gave it a fuel of its own, before features and routes)
+            own = None if fuel_ref == self._room_fuel(self.rooms.get(entry.room) or RoomSpec()) \
+                else (fuel, fuel_name)
             if isinstance(fuel_ref, str) and fuel_ref not in self.fuels:
                 uncertain = True
             feats = frozenset(Feature(f) for f in features)
@@ -468,7 +476,7 @@ class Planner(BarrierPlanner):
                 fuel, fuel_name = self.route_fuel[pos], fuel_name or "route"
             area = self.building.add_area(pos[1], pos[2], pos[0], entry.room, fuel,
                                           fuel_name=fuel_name, wet=wet, smoky=smoky,
-                                          features=feats, terrain=terrain)
+                                          features=feats, terrain=terrain, own_fuel=own)
             self.index[pos] = area.index
             if uncertain:
                 self.uncertain.add(area.index)
@@ -480,7 +488,7 @@ class Planner(BarrierPlanner):
         whether a broken entry leaves it uncertain."""
         uncertain = self.rooms.get(entry.room) is None
         room = self.rooms.get(entry.room) or RoomSpec()
-        fuel_ref = room.fuel if room.fuel is not None else self.defaults.fuel
+        fuel_ref = self._room_fuel(room)
         terrain = room.terrain or ""  # for the optional modules
         features = set(room.features) | set(entry.features)
         fuel_ref, wet, smoky = _overlay(entry, fuel_ref, room.wet, room.smoky)

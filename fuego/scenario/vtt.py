@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fuego.errors import FuegoError, LimitError
+from fuego.scenario.foundry_scene import MARK
 from fuego.scenario.limits import MAX_AREAS
 from fuego.scenario.vtt_read import (
     Point,
@@ -127,6 +128,13 @@ class ImportedPlan:
     #: edges between two rooms (not both outdoors) that nothing stands on: only on a map
     #: whose rooms fuego's own export wrote (elsewhere the walls make the rooms)
     openings: list[Edge] = field(default_factory=list)
+    #: the material of each door, window and wall fuego's own export said, by its edge
+    materials: dict[Edge, str] = field(default_factory=dict)
+    #: the walls between two rooms that their rooms' walls do not give (fuego's export said
+    #: their material): each an entry of ``walls:``
+    room_walls: list[Edge] = field(default_factory=list)
+    #: what of fuego's own key the plan does not take, one line each (where, and why)
+    unread: list[str] = field(default_factory=list)
 
     def leaves_of(self, door: Portal) -> list[Portal]:
         """The second leaves of ``door`` (a double door's), if any."""
@@ -246,11 +254,14 @@ def to_plan(vtt: VttMap, *, grid_feet: int = 5, windows: tuple[int, ...] = (),
     door_list, win_list, skipped, leaves = _place_portals(vtt, lay, room_of, taken, windows,
                                                           doors, windows_from_names)
     inner, gaps = _inner_walls(grid, lay, taken, room_of, rooms)
-    return ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
+    plan = ImportedPlan(vtt, grid_feet, lay.cols, lay.rows, region, rooms, sorted(door_list),
                         sorted(win_list), sorted(inner), skipped, lay.strip, lay.shift, phase,
                         shared_grid=phase != best,
                         grid_worse=fitted.cover(best) > fitted.cover(phase) + 1e-9,
                         leaves=leaves, openings=sorted(gaps) if vtt.rooms else [])
+    if vtt.rooms:
+        _place_materials(plan, lay, room_of)
+    return plan
 
 
 def _check_size(vtt: VttMap, grid_feet: int, outside: bool) -> None:
@@ -414,12 +425,66 @@ def _marked_regions(vtt: VttMap, lay: _Layout) -> tuple[list[list[int]], list[di
                     n = sum(1 for room in rooms if "named" in room) + 1
                     rooms.append({"key": f"room{n}", "name": f"Room {n}",
                                   "outdoors": vtt.rooms[m].outdoors, "areas": [],
-                                  "named": vtt.rooms[m].name})
+                                  "named": vtt.rooms[m].name, "mark": vtt.rooms[m]})
             region[r][c] = number[m]
             rooms[number[m]]["areas"].append((c, r))
-            if m >= 0 and vtt.rooms[m].exit_at(x, y):
+            if m < 0:
+                continue
+            if vtt.rooms[m].exit_at(x, y):
                 rooms[number[m]].setdefault("exits", []).append((c, r))
+            own = vtt.rooms[m].fuel_at(x, y)
+            if own is not None:
+                rooms[number[m]].setdefault("area_fuel", {})[(c, r)] = own
     return region, rooms
+
+
+def _place_materials(plan: ImportedPlan, lay: _Layout, room_of) -> None:
+    """The materials fuego's own export said (``fuego.materials``) on the plan's edges: each
+    on the door, window or wall of its edge, if it is one of that kind's; a wall between two
+    rooms is one of ``room_walls``. What finds no such barrier is ``unread``, with why."""
+    from fuego.scenario.spec import DOORS, WALLS, WINDOWS
+
+    kinds = {**{e: ("door", DOORS) for e, _ in plan.doors},
+             **{e: ("window", WINDOWS) for e, _ in plan.windows},
+             **{e: ("wall", WALLS) for e in plan.inner_walls}}
+    gaps = set(plan.openings)
+    for m in plan.vtt.materials:
+        where = f"{MARK}.materials[{m.number}]"
+        cells = [_cell_at(lay, (x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in (m.one, m.two)]
+        edge = _edge_of(*cells)
+        if edge is None or any(room_of(cell) < 0 for cell in cells):
+            plan.unread.append(f"{where}: its two areas are no two areas side by side on the "
+                               "plan: not read")
+            continue
+        what, allowed = kinds.get(edge, ("wall", WALLS))
+        if edge not in kinds and (room_of(cells[0]) == room_of(cells[1]) or edge in gaps):
+            plan.unread.append(f"{where}: {m.material}: nothing stands on its edge on the "
+                               "plan: not read")
+            continue
+        if m.material not in allowed:
+            plan.unread.append(f"{where}: {m.material} is no {what}'s material (the plan has "
+                               f"a {what} there): not read")
+            continue
+        plan.materials[edge] = m.material
+        if edge not in kinds:
+            plan.room_walls.append(edge)
+    plan.room_walls.sort()
+
+
+def _cell_at(lay: _Layout, x: float, y: float) -> tuple[int, int]:
+    """The (col, row) of the area holding the map point (squares); off the plan it may be
+    beyond its columns and rows."""
+    return math.floor((x + lay.shift[0]) / lay.k), math.floor((y + lay.shift[1]) / lay.k)
+
+
+def _edge_of(a: tuple[int, int], b: tuple[int, int]) -> Edge | None:
+    """The edge between two areas side by side on one level, or None."""
+    (c0, r0), (c1, r1) = sorted((a, b))
+    if r0 == r1 and c1 == c0 + 1:
+        return "v", c1, r0
+    if c0 == c1 and r1 == r0 + 1:
+        return "h", c0, r1
+    return None
 
 
 def _drop_outside(region: list[list[int]], rooms: list[dict]) -> None:
@@ -661,7 +726,7 @@ def dropped(plan: ImportedPlan) -> list[str]:
     """Everything of the map the scenario does not carry, one line each: where, and why."""
     lines = [f"portal {p.number} at ({p.a[0]:g}, {p.a[1]:g})-({p.b[0]:g}, {p.b[1]:g}) squares: "
              f"not placed: {why}" for p, why in plan.skipped_portals]
-    return lines + list(plan.vtt.ignored)
+    return lines + list(plan.vtt.ignored) + plan.unread
 
 
 # -- writing the scenario -------------------------------------------------------------------------
@@ -754,6 +819,7 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
     add("format: 1")
     add(f"title: {_q(title)}")
     add(f"description: {_q('Imported from ' + name + '. Describe the place here.')}")
+    L.extend(_fuels_lines(levels))
     add("")
     L.extend(DEFAULTS_YAML)
     add("")
@@ -784,23 +850,43 @@ def to_yaml(plans: ImportedPlan | list[tuple[ImportedPlan, str]], *, title: str 
 def _room_keys(levels: list[tuple[ImportedPlan, str]]
                ) -> tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]:
     """Each (level, room) with areas: its key and legend character, shared by every level of
-    the building (the first outside is ``outside``, drawn ``o``)."""
+    the building. A room fuego's export wrote keeps the scenario's key (one a second map
+    gives again gets a number); the others are ``room1``, ``room2``..., the first outside
+    ``outside``. The first outdoor room is drawn with the outside's own character."""
     chars: dict[tuple[int, int], str] = {}
     keys: dict[tuple[int, int], str] = {}
     pool = iter(ROOM_CHARS)
-    n_rooms = 0
-    outsides = 0
+    taken = {room["mark"].key for plan, _ in levels for room in plan.rooms
+             if room["areas"] and "mark" in room and room["mark"].key}
+    used: set[str] = set()
+
+    def free(key: str, own: bool) -> str:
+        # the key, unless a room has it already (or, made up, a marked room will): key-2...
+        out, n = key, 1
+        while out in used or (out in taken and not (own and out == key)):
+            n += 1
+            out = f"{key[:36]}-{n}"
+        used.add(out)
+        return out
+
+    n_rooms = outsides = 0
+    outside_char = False
     for li, (plan, lv) in enumerate(levels):
         for ri, room in enumerate(plan.rooms):
             if not room["areas"]:
                 continue
-            if room["outdoors"] and "named" not in room:
+            mark = room.get("mark")
+            if mark is not None and mark.key:
+                keys[(li, ri)] = free(mark.key, True)
+            elif room["outdoors"] and mark is None:
                 outsides += 1
-                keys[(li, ri)] = "outside" if outsides == 1 else f"outside-{lv}"
-                chars[(li, ri)] = OUTSIDE_CHAR if outsides == 1 else next(pool)
+                keys[(li, ri)] = free("outside" if outsides == 1 else f"outside-{lv}", False)
             else:
                 n_rooms += 1
-                keys[(li, ri)] = f"room{n_rooms}"
+                keys[(li, ri)] = free(f"room{n_rooms}", False)
+            if room["outdoors"] and not outside_char:
+                chars[(li, ri)], outside_char = OUTSIDE_CHAR, True
+            else:
                 chars[(li, ri)] = next(pool)
     return keys, chars
 
@@ -829,12 +915,16 @@ def _to_do(add, several: bool) -> None:
     add("# See docs/scenario-format.md and docs/maps-and-forecasts.md.")
 
 
+#: The imported scenario's defaults: what a room's wall, a door and a window are unless the
+#: file says otherwise (the lines below write them).
+DEFAULTS = {"wall": "wooden-wall", "door": "wooden-door", "window": "glass-window"}
 #: The imported scenario's defaults section, with what the GM should set.
 DEFAULTS_YAML = (
     "defaults:",
-    "  wall: wooden-wall        # TO DO: the walls between rooms unless a room says otherwise",
-    "  door: wooden-door        # TO DO: every door below unless it names its material",
-    "  window: glass-window",
+    f"  wall: {DEFAULTS['wall']:<19}# TO DO: the walls between rooms unless a room says "
+    "otherwise",
+    f"  door: {DEFAULTS['door']:<19}# TO DO: every door below unless it names its material",
+    f"  window: {DEFAULTS['window']}",
     "  floor: wooden-floor",
     "  fuel: 0                  # TO DO: every room's fuel unless it gives its own (0: nothing burns)",
 )
@@ -853,13 +943,7 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
             where = f"{plural(n, 'area')}, {lv} {_span(plan, room['areas'], lv)}"
             key = keys[(li, ri)]
             if "named" in room:  # as fuego's export wrote it: its name, indoors or out
-                name = _q(room["named"] or "Room " + key[4:])
-                exits = room.get("exits", [])
-                way = ", features: [exit]" if len(exits) == len(room["areas"]) else ""
-                out.append(f"  {key}: {{name: {name}, outdoors: true, fuel: none{way}}}   "
-                           f"# {where}" if room["outdoors"] else
-                           f"  {key}: {{name: {name}{way}}}   # TO DO fuel (else "
-                           f"defaults.fuel), wall; {where}")
+                out.append(_marked_room_line(room, key, where))
             elif room["outdoors"] and li == 0 and plan.vtt.rooms:
                 out.append(f"  {key}: {{name: \"Outside\", outdoors: true, fuel: none}}   "
                            f"# {where}: beyond the building's areas")
@@ -875,6 +959,35 @@ def _room_lines(levels: list[tuple[ImportedPlan, str]],
                 out.append(f"  {key}: {{name: {_q('Room ' + key[4:])}}}   # TO DO name, fuel "
                            f"(else defaults.fuel), wall; {where}")
     return out
+
+
+def _marked_room_line(room: dict, key: str, where: str) -> str:
+    """A room as fuego's export wrote it: its name, whether it is outdoors, its fuel and wall
+    (where they are not the defaults' and the file says them) and whether it is a way out."""
+    mark = room["mark"]
+    made_up = key.startswith("room") and key[4:].isdigit()
+    name = _q(room["named"] or ("Room " + key[4:] if made_up else key))
+    parts = [f"name: {name}"] + (["outdoors: true"] if room["outdoors"] else [])
+    if mark.wall is not None and mark.wall != DEFAULTS["wall"]:
+        parts.append(f"wall: {mark.wall}")
+    if mark.fuel is not None or room["outdoors"]:
+        parts.append(f"fuel: {_fuel_text('none' if mark.fuel is None else mark.fuel)}")
+    if len(room.get("exits", [])) == len(room["areas"]):
+        parts.append("features: [exit]")
+    missing = [w for w, v in (("fuel (else defaults.fuel)", mark.fuel), ("wall", mark.wall))
+               if v is None and not room["outdoors"]]
+    return (f"  {key}: {{{', '.join(parts)}}}   # "
+            + (f"TO DO {', '.join(missing)}; " if missing else "") + where)
+
+
+#: Fuel names YAML would read as something else (``no`` as false): written quoted.
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def _fuel_text(fuel: int | str) -> str:
+    """A fuel as the YAML writes it: a number, or its name (quoted where YAML would read it
+    as a truth or null: a fuel may be named ``no``)."""
+    return str(fuel) if isinstance(fuel, int) else _q(fuel) if fuel in _YAML_WORDS else fuel
 
 
 def _plan_lines(levels: list[tuple[ImportedPlan, str]],
@@ -914,8 +1027,13 @@ def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
             else "; locked in the file, but fuego locks doors only" if portal.locked else "")
         leaves = "".join(f" and portal {leaf.number}" for leaf in plan.leaves_of(portal))
         double = ", a double door of two leaves" if leaves else ""
-        return (f"  - {{at: {_edge_text(plan, lv, edge)}{state}}}   # portal {portal.number}"
-                f"{leaves}{of}{hint} ({closed}{note}{double}): TO DO material ({what})")
+        # the material fuego's export said, where it is not the defaults'; else one to give
+        material = plan.materials.get(edge)
+        given = "" if material in (None, DEFAULTS["window" if window else "door"]) \
+            else f", material: {material}"
+        to_do = f": TO DO material ({what})" if material is None else ""
+        return (f"  - {{at: {_edge_text(plan, lv, edge)}{state}{given}}}   # portal "
+                f"{portal.number}{leaves}{of}{hint} ({closed}{note}{double}){to_do}")
 
     out: list[str] = []
     for section, pick, what, window in (
@@ -926,22 +1044,61 @@ def _barrier_sections(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
                  for plan, lv in levels for e, portal in pick(plan)]
         if lines:
             out += ["", f"{section}:", *lines]
-    inner = [f"  - {{at: {_edge_text(plan, lv, e)}, material: wooden-wall}}   # TO DO material"
+
+    def wall_line(plan: ImportedPlan, lv: str, e: Edge, why: str) -> str:
+        material = plan.materials.get(e)
+        return (f"  - {{at: {_edge_text(plan, lv, e)}, material: {material or DEFAULTS['wall']}}}"
+                + ("   # TO DO material" if material is None else f"   # {why}"))
+
+    inner = [wall_line(plan, lv, e, "inside the room")
              for plan, lv in levels for e in plan.inner_walls]
+    inner += [wall_line(plan, lv, e, "between two rooms, not their walls' material")
+              for plan, lv in levels for e in plan.room_walls]
     if inner:
         out += ["", "walls:                      # walls that stand inside one room (partitions, "
-                "stubs)", *inner]
+                "stubs)" + (", and others of their own" if any(p.room_walls for p, _ in levels)
+                            else ""), *inner]
     gaps = [f"  - {{at: {_edge_text(plan, lv, e)}}}" for plan, lv in levels for e in plan.openings]
     if gaps:
         out += ["", "openings:                   # nothing between the two rooms (an archway, a "
                 "gap)", *gaps]
-    # the ways out of a room that has others too, as fuego's export wrote them
-    ways = [f"  {plan.area_name(c, r, lv)}: {{features: [exit]}}" for plan, lv in levels
-            for room in plan.rooms if 0 < len(room.get("exits", [])) < len(room["areas"])
-            for c, r in sorted(room["exits"], key=lambda cr: (cr[1], cr[0]))]
-    if ways:
-        out += ["", "areas:", *ways]
+    return out + _area_lines(levels)
+
+
+def _area_lines(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
+    """The ``areas:`` section: the ways out of a room that has others too, and the areas with
+    a fuel of their own, as fuego's export wrote them."""
+    out: list[str] = []
+    areas: dict[tuple[int, int, int], list[str]] = {}
+    for li, (plan, _) in enumerate(levels):
+        for room in plan.rooms:
+            for (c, r), fuel in room.get("area_fuel", {}).items():
+                areas.setdefault((li, r, c), []).append(f"fuel: {_fuel_text(fuel)}")
+            if 0 < len(room.get("exits", [])) < len(room["areas"]):
+                for c, r in room["exits"]:
+                    areas.setdefault((li, r, c), []).append("features: [exit]")
+    if areas:
+        out += ["", "areas:"] + [f"  {levels[li][0].area_name(c, r, levels[li][1])}: "
+                                 f"{{{', '.join(parts)}}}"
+                                 for (li, r, c), parts in sorted(areas.items())]
     return out
+
+
+def _fuels_lines(levels: list[tuple[ImportedPlan, str]]) -> list[str]:
+    """The ``fuels:`` section: the scenario's own fuel names its rooms and areas use, by
+    Resolve, as fuego's export wrote them (a name a later map gives another Resolve keeps
+    the first's, and is said among what is not carried over)."""
+    fuels: dict[str, int] = {}
+    for plan, _ in levels:
+        for name, value in plan.vtt.fuels.items():
+            said = (f"{MARK}.fuels.{name}: Resolve {value}, but an earlier map gives it "
+                    f"{fuels.get(name)}: that one kept")
+            if fuels.setdefault(name, value) != value and said not in plan.unread:
+                plan.unread.append(said)
+    if not fuels:
+        return []
+    return ["", "fuels:                      # the scenario's own fuel names (Resolve 0-9)",
+            *(f"  {_fuel_text(name)}: {value}" for name, value in fuels.items())]
 
 
 def objects_by_area(plan: ImportedPlan, level: str) -> list[tuple[str, list[str]]]:
@@ -1158,13 +1315,22 @@ def _moved(plan: ImportedPlan, dc: int, dr: int) -> ImportedPlan:
     k = 10 / plan.grid_feet
     region = [[-1] * (plan.cols + dc) for _ in range(dr)]
     region += [[-1] * dc + row for row in plan.region]
-    rooms = [{**room, "areas": [(c + dc, r + dr) for c, r in room["areas"]]}
-             for room in plan.rooms]
-    return replace(plan, cols=plan.cols + dc, rows=plan.rows + dr, region=region, rooms=rooms,
+    def moved(room: dict) -> dict:
+        out = {**room, "areas": [(c + dc, r + dr) for c, r in room["areas"]]}
+        if "exits" in room:
+            out["exits"] = [(c + dc, r + dr) for c, r in room["exits"]]
+        if "area_fuel" in room:
+            out["area_fuel"] = {(c + dc, r + dr): f for (c, r), f in room["area_fuel"].items()}
+        return out
+
+    return replace(plan, cols=plan.cols + dc, rows=plan.rows + dr, region=region,
+                   rooms=[moved(room) for room in plan.rooms],
                    doors=[(edge(e), p) for e, p in plan.doors],
                    windows=[(edge(e), p) for e, p in plan.windows],
                    inner_walls=[edge(e) for e in plan.inner_walls],
                    openings=[edge(e) for e in plan.openings],
+                   materials={edge(e): m for e, m in plan.materials.items()},
+                   room_walls=[edge(e) for e in plan.room_walls],
                    shift=(plan.shift[0] + dc * k, plan.shift[1] + dr * k), offset=(dc, dr))
 
 

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fuego.errors import FuegoError, LimitError
+from fuego.rules.charts import FUEL_RESOLVE, MAX_RESOLVE
 from fuego.scenario import foundry_scene
+from fuego.scenario.spec import DOORS, FUEL_RE, ROOM_KEY_RE, WALLS, WINDOWS
 from fuego.words import plural
 from fuego.world.places import BarrierKind
 
@@ -32,6 +34,8 @@ MAX_PORTALS = 5_000
 MAX_LIGHTS = 5_000
 
 Point = tuple[float, float]
+#: The materials a door, window or wall of fuego's rooms key may have.
+MATERIALS = frozenset(WALLS + DOORS + WINDOWS)
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,26 @@ class VttMap:
     foundry: bool = False
     #: the rooms fuego's own export wrote (its ``fuego`` key): empty for any other map
     rooms: list[MarkedRoom] = field(default_factory=list)
+    #: the named fuels of the scenario's own its rooms use, by Resolve (``fuego.fuels``)
+    fuels: dict[str, int] = field(default_factory=dict)
+    #: the materials of its doors, windows and walls (``fuego.materials``), each by the squares
+    #: of its two areas
+    materials: list[Material] = field(default_factory=list)
+
+
+#: An area in fuego's rooms key: its squares (left, top, right, bottom) from the map's corner.
+Square = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Material:
+    """What a door, window or wall is made of, as fuego's export wrote it: its two areas
+    and the material (``stone-wall``); ``number``: its place in ``fuego.materials``."""
+
+    number: int
+    one: Square
+    two: Square
+    material: str
 
 
 @dataclass(frozen=True)
@@ -94,15 +118,28 @@ class MarkedRoom:
 
     name: str
     outdoors: bool
-    areas: tuple[tuple[float, float, float, float], ...]
+    areas: tuple[Square, ...]
     #: the areas that are ways out (the same squares)
-    exits: tuple[tuple[float, float, float, float], ...] = ()
+    exits: tuple[Square, ...] = ()
+    #: the scenario's room key ("" when not said)
+    key: str = ""
+    #: its fuel as the scenario gives it, a Resolve or a fuel's name (None: not said)
+    fuel: int | str | None = None
+    #: its wall's material (None: not said)
+    wall: str | None = None
+    #: the areas with a fuel of their own, and that fuel
+    area_fuel: tuple[tuple[Square, int | str], ...] = ()
 
     def holds(self, x: float, y: float) -> bool:
         return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in self.areas)
 
     def exit_at(self, x: float, y: float) -> bool:
         return any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in self.exits)
+
+    def fuel_at(self, x: float, y: float) -> int | str | None:
+        """The fuel of its own of the area holding the point, if it has one."""
+        return next((fuel for (x0, y0, x1, y1), fuel in self.area_fuel
+                     if x0 <= x < x1 and y0 <= y < y1), None)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -348,16 +385,23 @@ def _check(data: dict, source: str) -> VttMap:
                   if isinstance(version, (int, float, str)) else "?", walls, portals, lights,
                   ignored, origin=origin, everywhere=everywhere + spans, objects=objects,
                   clipped=clipped, portals_read=len(portals_raw),
-                  rooms=_rooms(data.get(foundry_scene.MARK), source, origin))
+                  **_marked(data.get(foundry_scene.MARK), source, origin))
 
 
-def _rooms(mark: Any, source: str, origin: Point) -> list[MarkedRoom]:
-    """The rooms in fuego's own key of the file (:func:`fuego.render.vtt_export.rooms_mark`):
-    ``{"area": 2, "rooms": [{"name", "outdoors", "areas": [[x, y], ...]}]}``; none when the
-    file has no such key."""
+#: Most named fuels, and doors, windows and walls with a material, in fuego's rooms key.
+MAX_MARKED_FUELS = 1_000
+MAX_MATERIALS = 2 * MAX_MAP_SQUARES ** 2
+
+
+def _marked(mark: Any, source: str, origin: Point) -> dict[str, Any]:
+    """fuego's own key of the file (:func:`fuego.render.vtt_export.rooms_mark`), checked:
+    ``{"area": 2, "rooms": [{"key", "name", "outdoors", "fuel", "wall", "areas": [[x, y],
+    ...], "exits", "area_fuel"}], "fuels": {...}, "materials": [...]}`` read into the
+    :class:`VttMap`'s ``rooms``, ``fuels`` and ``materials``; none when the file has no such
+    key. Every part but ``rooms`` and the areas may be missing (an older export's)."""
     key = foundry_scene.MARK
     if mark is None or (isinstance(mark, dict) and "rooms" not in mark):
-        return []
+        return {}
     if not isinstance(mark, dict) or not isinstance(mark["rooms"], list):
         raise _bad(source, f"{key}.rooms: expected a list of rooms, got "
                    f"{_type(mark.get('rooms') if isinstance(mark, dict) else mark)}")
@@ -365,38 +409,147 @@ def _rooms(mark: Any, source: str, origin: Point) -> list[MarkedRoom]:
     if not 0 < side <= MAX_MAP_SQUARES:
         raise _bad(source, f"{key}.area: expected the squares of an area's side (2), got "
                    f"{side:g}")
-    rooms, total = [], 0
+    fuels = _fuels(mark.get("fuels", {}), source, f"{key}.fuels")
+    reader = _RoomReader(source, origin, side, fuels)
+    rooms = [reader.room(room, f"{key}.rooms[{i}]") for i, room in enumerate(mark["rooms"])]
+    return {"rooms": rooms, "fuels": fuels,
+            "materials": _materials(mark.get("materials", []), source, f"{key}.materials",
+                                    origin, side)}
 
-    def counted(squares: list) -> None:
-        # (every room's areas and exits together are capped: a file cannot ask for millions)
-        nonlocal total
-        total += len(squares)
-        if total > MAX_MAP_SQUARES ** 2:
-            raise _bad(source, f"{key}.rooms: more than {MAX_MAP_SQUARES ** 2:,} areas")
 
-    for i, room in enumerate(mark["rooms"]):
-        where = f"{key}.rooms[{i}]"
-        areas = room.get("areas") if isinstance(room, dict) else None
-        if not isinstance(areas, list):
+def _said(v: Any) -> str:
+    """A value from the file as a message quotes it: text as text, else its type."""
+    return repr(plain(v, 40)) if isinstance(v, str) else _type(v)
+
+
+@dataclass
+class _RoomReader:
+    """Reads the rooms of fuego's rooms key one by one: every room's areas, exits and areas'
+    fuels together are capped (a file cannot ask for millions), and keys are one room's."""
+
+    source: str
+    origin: Point
+    side: float
+    fuels: dict[str, int]
+    total: int = 0
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def corners(self, room: dict, word: str, where: str) -> list:
+        given = room.get(word, [])
+        if not isinstance(given, list):
+            raise _bad(self.source, f"{where}.{word}: expected a list, got {_type(given)}")
+        self.total += len(given)
+        if self.total > MAX_MAP_SQUARES ** 2:
+            raise _bad(self.source, f"{foundry_scene.MARK}.rooms: more than "
+                       f"{MAX_MAP_SQUARES ** 2:,} areas")
+        return given
+
+    def square(self, corner: Any, where: str) -> Square:
+        return _square(corner, self.source, where, self.origin, self.side)
+
+    def room(self, room: Any, where: str) -> MarkedRoom:
+        source = self.source
+        if not isinstance(room, dict) or not isinstance(room.get("areas"), list):
             raise _bad(source, f"{where}: expected a room {{\"name\", \"outdoors\", \"areas\"}}, "
                        f"got {_type(room)}")
-        counted(areas)
-        exits = room.get("exits", [])
-        if not isinstance(exits, list):
-            raise _bad(source, f"{where}.exits: expected a list of areas' corners, got "
-                       f"{_type(exits)}")
-        counted(exits)
-        corners = [_square(corner, source, f"{where}.areas[{n}]", origin, side)
-                   for n, corner in enumerate(areas)]
-        ways = [_square(corner, source, f"{where}.exits[{n}]", origin, side)
-                for n, corner in enumerate(exits)]
+        squares = [self.square(c, f"{where}.areas[{n}]")
+                   for n, c in enumerate(self.corners(room, "areas", where))]
+        ways = [self.square(c, f"{where}.exits[{n}]")
+                for n, c in enumerate(self.corners(room, "exits", where))]
+        area_fuel = [self.area_fuel(entry, f"{where}.area_fuel[{n}]")
+                     for n, entry in enumerate(self.corners(room, "area_fuel", where))]
         name, outdoors = room.get("name"), room.get("outdoors", False)
         if not isinstance(outdoors, bool):
             raise _bad(source, f"{where}.outdoors: expected true or false, got "
                        f"{_type(outdoors)}")
-        rooms.append(MarkedRoom(plain(name, 60).strip() if isinstance(name, str) else "",
-                                outdoors, tuple(corners), tuple(ways)))
-    return rooms
+        wall, fuel = room.get("wall"), room.get("fuel")
+        if wall is not None and (not isinstance(wall, str) or wall not in WALLS):
+            raise _bad(source, f"{where}.wall: expected a wall ({', '.join(WALLS)}), got "
+                       f"{_said(wall)}")
+        return MarkedRoom(plain(name, 60).strip() if isinstance(name, str) else "",
+                          outdoors, tuple(squares), tuple(ways), self.key(room, where),
+                          None if fuel is None else _fuel(fuel, self.fuels, source,
+                                                          f"{where}.fuel"),
+                          wall, tuple(area_fuel))
+
+    def key(self, room: dict, where: str) -> str:
+        key = room.get("key", "")
+        if not isinstance(key, str) or (key and not ROOM_KEY_RE.match(key)):
+            raise _bad(self.source, f"{where}.key: expected a room key (a letter, then "
+                       f"letters, digits, - or _), got {_said(key)}")
+        if key in self.keys:
+            raise _bad(self.source, f"{where}.key: {key!r} is the key of {self.keys[key]} too")
+        if key:
+            self.keys[key] = where
+        return key
+
+    def area_fuel(self, entry: Any, where: str) -> tuple[Square, int | str]:
+        if not isinstance(entry, dict) or "area" not in entry or "fuel" not in entry:
+            raise _bad(self.source, f"{where}: expected {{\"area\": [x, y], \"fuel\": ...}}, "
+                       f"got {_type(entry)}")
+        return (self.square(entry["area"], f"{where}.area"),
+                _fuel(entry["fuel"], self.fuels, self.source, f"{where}.fuel"))
+
+
+def _fuels(raw: Any, source: str, key: str) -> dict[str, int]:
+    """``fuego.fuels``: the scenario's own fuel names and their Resolve."""
+    if not isinstance(raw, dict):
+        raise _bad(source, f"{key}: expected {{\"name\": Resolve, ...}}, got {_type(raw)}")
+    if len(raw) > MAX_MARKED_FUELS:
+        raise _bad(source, f"{key}: {len(raw)} fuels; at most {MAX_MARKED_FUELS}")
+    fuels = {}
+    for name, value in raw.items():
+        if not FUEL_RE.match(name):
+            raise _bad(source, f"{key}: not a fuel name: {plain(name, 40)!r} (lowercase "
+                       "letters, digits and -)")
+        if not _whole(value) or not 0 <= value <= MAX_RESOLVE:
+            raise _bad(source, f"{key}.{name}: expected a Resolve 0-{MAX_RESOLVE}, got "
+                       f"{_said(value) if not _whole(value) else value}")
+        if FUEL_RESOLVE.get(name, value) != value:
+            raise _bad(source, f"{key}.{name}: a built-in fuel is Resolve "
+                       f"{FUEL_RESOLVE[name]}, not {value}")
+        fuels[name] = value
+    return fuels
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _fuel(v: Any, fuels: dict[str, int], source: str, key: str) -> int | str:
+    """A fuel in fuego's rooms key: a Resolve, a built-in fuel's name or one of ``fuels``."""
+    if _whole(v) and 0 <= v <= MAX_RESOLVE:
+        return v
+    if isinstance(v, str) and (v in FUEL_RESOLVE or v in fuels):
+        return v
+    if isinstance(v, str):
+        raise _bad(source, f"{key}: unknown fuel {plain(v, 40)!r}: neither built in "
+                   f"({', '.join(FUEL_RESOLVE)}) nor in {foundry_scene.MARK}.fuels")
+    raise _bad(source, f"{key}: expected a fuel (a Resolve 0-{MAX_RESOLVE} or a fuel's name), "
+               f"got {v if _whole(v) else _type(v)}")
+
+
+def _materials(raw: Any, source: str, key: str, origin: Point, side: float) -> list[Material]:
+    """``fuego.materials``: each door's, window's and wall's two areas and material."""
+    if not isinstance(raw, list):
+        raise _bad(source, f"{key}: expected a list, got {_type(raw)}")
+    if len(raw) > MAX_MATERIALS:
+        raise _bad(source, f"{key}: more than {MAX_MATERIALS:,} doors, windows and walls")
+    out = []
+    for i, entry in enumerate(raw):
+        where = f"{key}[{i}]"
+        areas = entry.get("areas") if isinstance(entry, dict) else None
+        if not isinstance(areas, list) or len(areas) != 2:
+            raise _bad(source, f"{where}: expected {{\"areas\": [[x, y], [x, y]], \"material\": "
+                       f"...}}, got {_type(entry)}")
+        material = entry.get("material")
+        if not isinstance(material, str) or material not in MATERIALS:
+            raise _bad(source, f"{where}.material: expected a wall's, door's or window's "
+                       f"material such as stone-wall, got {_said(material)}")
+        one, two = (_square(c, source, f"{where}.areas[{n}]", origin, side)
+                    for n, c in enumerate(areas))
+        out.append(Material(i, one, two, material))
+    return out
 
 
 def _square(corner: Any, source: str, key: str, origin: Point, side: float

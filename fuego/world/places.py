@@ -127,6 +127,10 @@ class Room:
     #: Whether its name is said with "the": None lets the name decide (``words.the``); False
     #: for a street's proper name (Goose Lane), True for a common possessive (Captain's Cabin).
     article: bool | None = None
+    #: the fuel the scenario gives its areas (its own or ``defaults.fuel``), Resolve 0-9, and
+    #: its name when it has one ("" for a number): what ``fuego export`` carries for import
+    fuel: int = 0
+    fuel_name: str = ""
 
     @property
     def spoken(self) -> str:
@@ -159,6 +163,9 @@ class Area:
     burned_out: bool = False
     terrain: str = ""  # outdoor terrain or building kind for the modules ("" = by default)
     routes: tuple[Route, ...] = ()  # the routes of fuel through it (Building.add_route)
+    #: the fuel the scenario gives this area itself (its legend or ``areas:`` entry) where it
+    #: is not its room's: (Resolve, name or ""); None: its room's. Never changed by play
+    own_fuel: tuple[int, str] | None = None
 
     @property
     def thick_smoke(self) -> bool:
