@@ -17,8 +17,9 @@ What is drawn, bottom to top:
   windows with their open/closed state, broken barriers dashed red;
   stairs, ladders, holes and collapsed floors marked on both levels they join;
 - routes of fuel (carpet, curtains, hangings, spilt oil, powder trails) as lines through the
-  areas' centres; oil, gunpowder and beams as small words in their areas (one with no room
-  there beside it, with a leader line; none of it with ``fuel=False``);
+  areas' centres; oil, gunpowder and beams as small words in their areas, once a room for
+  the same in several of its areas (one with no room there beside it, with a leader line;
+  none of it with ``fuel=False``);
   exits outlined green, one outline and one EXIT a run of way-out squares;
 - room names, each inside its room (a name too long for it beside the room, with a leader
   line); fires with their Fire Dice; heroes with their initials;
@@ -38,7 +39,8 @@ carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``r
 ``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
 ``room-leader-kitchen``, ``note-1-room-anchor`` (a number standing for a note),
 ``feature-oil-ground:C4`` (and ``feature-leader-oil-ground:C4`` when
-the word stands beside its area), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
+the word stands beside its area; a room's one word for several areas: by the first, row then
+column), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
 The figure's size is exact: one area is ``options.area_inches`` inches (default 1: a 10-ft
@@ -1267,42 +1269,67 @@ def _place_marks(lay: _Labels, marks: list[Mark]) -> None:
     for i, words, size, style in marks:
         style = dict(style)
         leader = style.pop("leader", None)
+        if "group" in style:
+            _group_word(lay, style.pop("group"), words, size, style, leader)
+            continue
         spots = _mark_spots(lay.b, i, style)
         found = lay.placer.spot_for(words, size, spots)
         if found is not None:
             (x, y, ha, va), box = found
             lay.mark(words, size, x, y, ha, va, box, style)
         elif leader is not None:
-            _mark_beside(lay, i, words, size, spots, style, leader)
+            _mark_beside(lay, [i], words, size, spots, style, leader)
 
 
-def _mark_beside(lay: _Labels, i: int, words: str, size: float, spots, style: dict,
-                 leader: str) -> None:
-    """A feature's word that found no free spot at its size: a spot of its area at the
-    smallest size; else beside the area, over its own room where it can (nearest first),
-    with a leader line (gid ``leader``) to a dot in the area; else a number in the area and
-    the word in the legend's numbered notes; with no legend, the area's first spot, over
-    whatever is there."""
+def _group_word(lay: _Labels, areas: list[int], words: str, size: float, style: dict,
+                leader: str) -> None:
+    """A feature in several areas of one room (the magazine's kegs): one word for them all,
+    placed as a room's name is: inside, over those areas only, nearest their centre, at its
+    size, then at the smallest; else as a word with no room in its area
+    (:func:`_mark_beside`), beside them, or a number among them."""
+    b = lay.b
+    near, spots = _spots_among(b, b.centre_of(areas))
+    spots += [spot for i in near for spot in _area_spots(b.areas[i].col, b.areas[i].row)]
+    cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+    tries = [(words, fs) for fs in dict.fromkeys((size, lay.least))]
+    placed = _place_inside(lay.placer, tries, spots, cells, lambda _: 0.02)
+    if placed is not None:
+        text, fs, (x, y, ha, va), box = placed
+        lay.mark(text, fs, x, y, ha, va, box, style)
+        return
+    _mark_beside(lay, near, words, size, spots, style, leader, cells)
+
+
+def _mark_beside(lay: _Labels, near: list[int], words: str, size: float, spots, style: dict,
+                 leader: str, cells: set[tuple[int, int]] | None = None) -> None:
+    """A feature's word that found no free spot at its size in its area (``near``: the
+    area, or a room's areas that hold it, nearest their centre first; ``cells``: theirs, when
+    the word must lie over them only): a spot there at the smallest size; else beside them,
+    over their own room where it can (nearest first), with a leader line (gid ``leader``) to
+    a dot in one; else a number there and the word in the legend's numbered notes; with no
+    legend, the first spot, over whatever is there."""
     b, placer, least = lay.b, lay.placer, lay.least
     if least < size:
-        found = placer.spot_for(words, least, spots)
+        found = placer.spot_for(words, least, spots,
+                                where=None if cells is None else lambda box: _within(box, cells))
         if found is not None:
             (x, y, ha, va), box = found
             lay.mark(words, least, x, y, ha, va, box, style)
             return
-    a = b.areas[i]
+    a = b.areas[near[0]]
     own = {(c.col, c.row) for c in (b.areas[j] for j in b.room_areas(a.room))
            if c.level == lay.level}
     # just off the area, then half an area and an area further (every neighbour full)
     tries = [(words, fs, reach) for fs, reach in
              itertools.product(dict.fromkeys((size, least)), FEATURE_REACH)]
-    beside = _beside(lay, [i], tries, lambda _: 0.02,
+    beside = _beside(lay, near, tries, lambda _: 0.02,
                      lambda box: (not _within(box, own), _crowding(b, lay.level, box)))
     if beside is not None:
         _, fs, x, y, box, line = beside
         lay.mark(words, fs, x, y, "center", "center", box, style, line, leader)
         return
-    if lay.number(words, [i], {(a.col, a.row)}, spots, gid=style.get("gid", "")):
+    home = cells if cells is not None else {(a.col, a.row)}
+    if lay.number(words, near, home, spots, gid=style.get("gid", "")):
         return
     x, y, ha, va = spots[0]
     box = placer.box(words, size, x, y, ha, va, 0.02)
@@ -1637,15 +1664,28 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
 
 def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
     """Oil, gunpowder, explosives and beams as the words the legend shows, for the label
-    placer."""
+    placer: one an area, or one for a room's areas that hold the same (``group`` in its
+    style: those areas), named by its first square (row, then column)."""
     fs = _fs(options, 6, 9)
+    held: dict[tuple[str, str], list[int]] = {}
+    for a in areas:
+        for key in feature_marks(a):
+            held.setdefault((a.room, key), []).append(a.index)
     out = []
     for a in areas:
         for key in feature_marks(a):
+            group = held[(a.room, key)]
+            first = min(group, key=lambda i: (b.areas[i].row, b.areas[i].col))
+            if a.index != group[0]:
+                continue  # (the group's word: once, where its first area comes)
             word, colour = FEATURE_MARK[key]
-            out.append((a.index, word, fs, dict(
-                color=colour, fontweight="bold", gid=f"feature-{word}-{_safe(a.name)}",
-                leader=f"feature-leader-{word}-{_safe(a.name)}")))
+            name = _safe(b.areas[first].name)
+            style: dict[str, Any] = dict(color=colour, fontweight="bold",
+                                         gid=f"feature-{word}-{name}",
+                                         leader=f"feature-leader-{word}-{name}")
+            if len(group) > 1:
+                style["group"] = group
+            out.append((first, word, fs, style))
     return out
 
 
@@ -1670,8 +1710,16 @@ FEATURE_REACH = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 def _room_spots(b: Building, key: str, level: int) -> tuple[list[int], list[tuple]]:
     """A room's areas on the level, nearest its centre first, and the spots its name may
-    take among them, best first."""
-    cx, cy, near = b.room_centre(key, level)
+    take among them, best first (:func:`_spots_among`)."""
+    return _spots_among(b, b.room_centre(key, level))
+
+
+def _spots_among(b: Building, centre: tuple[float, float, list[int]]
+                 ) -> tuple[list[int], list[tuple]]:
+    """Areas of one room (all of them on a level, or those with a feature) as
+    :meth:`Building.centre_of` gives them, nearest their centre first, and the spots a word
+    for them all may take among them, best first."""
+    cx, cy, near = centre
     if not near:
         return [], []
     centres = []
