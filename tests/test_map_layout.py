@@ -122,3 +122,17 @@ def test_a_legend_of_names_on_two_lines_is_sized_for_every_line():
     # taller than as many entries of one line each
     n = len(fig.legends[0].get_texts())
     assert legend[3] - legend[1] > legend_height([1] * n, page.size[0]) - 0.05
+
+
+def test_a_long_name_in_the_legend_wraps_to_the_figure_never_off_it():
+    """A note for an 80-letter name on a map 4.5 in wide: its words wrap onto more lines in
+    the legend, which stays inside the figure (it ran a third of an inch off each side)."""
+    long = "Wardrobe of the Lady Abbess Ines de Castillo y Mendoza, the Younger, of Seville"
+    b = make_building(plans={"ground": (0, ["ab"])},
+                      rooms={"a": room("a", long, fuel=2), "b": room("b", "Box", fuel=2)})
+    options = MapOptions(area_inches=0.3)
+    page, = map_pages(b, None, options)
+    fig, = draw_map(b, None, options)
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert any("\n" in t and t.replace("\n", " ") == long for t in texts)
+    _check(fig, page, 0.3, 0.0)  # (inside the figure's width, over its foot)

@@ -504,6 +504,18 @@ def legend_rows(n: int, width: float) -> tuple[int, int]:
     return ncol, math.ceil(n / ncol) if n else 0
 
 
+#: Of a legend's column, the em (at MIN_PT) that are not its entries' words: the handle
+#: (``handlelength``), the pad after it, the frame's pad each side and the space to the next.
+LEGEND_HANDLE_EM = 3.6 + 0.8 + 2 * 0.4 + 1.2
+
+
+def legend_text_width(width: float) -> float:
+    """The inches an entry's words may take in a legend ``width`` inches wide
+    (:func:`legend_rows`' columns): longer, they wrap, or the legend would run off the page."""
+    ncol, _ = legend_rows(1, width)
+    return (width - 0.3) / ncol - LEGEND_HANDLE_EM * MIN_PT / 72
+
+
 #: The legend as matplotlib lays it out at MIN_PT, in points: each line of an entry and the
 #: frame's padding at 72 dpi (a PDF's, the tallest: a PNG's at 150 dpi is a point a line
 #: shorter), a little over (an accent or a fallback font's letter adds a fraction of a
@@ -538,8 +550,9 @@ def legend_height(lines: Sequence[int], width: float) -> float:
 def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
                 width: float, height: float, top: float,
                 notes: Sequence[tuple[int | None, str]] = ()) -> None:
-    """The legend, centred, hanging from ``top`` inches above the figure's foot (the room
-    :func:`legend_height` says under it): what the map shows, then ``notes``, the numbered
+    """The legend, ``width`` inches wide at most (its columns: :func:`legend_rows`), centred,
+    hanging from ``top`` inches above the figure's foot (the room :func:`legend_height` says
+    under it): what the map shows, then ``notes``, the numbered
     notes of the words that had no room on the plan (``1  Powder Magazine``: the 1 at the
     room; one with no number says where its thing is)."""
     import matplotlib

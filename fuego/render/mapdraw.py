@@ -98,6 +98,7 @@ from fuego.render.map_style import (
     initials,
     legend_height,
     legend_keys,
+    legend_text_width,
     level_extent,
     outer_sides,
     shows_routes,
@@ -314,15 +315,16 @@ def _header(title: str, subtitle: str, tiled: bool) -> float:
 
 
 def _legend_lines(building: Building, scene: Scene | None, group: list[int],
-                  options: MapOptions, labels: dict[int, LevelLabels]) -> list[int]:
-    """The lines of each entry of these levels' legend, in its order (:func:`draw_legend`):
-    one a mark, one the heat map's, then each numbered note's (a name's line breaks are
-    drawn)."""
+                  options: MapOptions, labels: dict[int, LevelLabels],
+                  width: float) -> list[int]:
+    """The lines of each entry of these levels' legend ``width`` inches wide, in its order
+    (:func:`draw_legend`): one a mark, one the heat map's, then each numbered note's (a
+    name's line breaks are drawn, a long name wraps)."""
     if not options.legend:
         return []
     heat = [1] if options.heat is not None else []
     return [1] * len(legend_keys(building, scene, group, options)) + heat + [
-        words.count("\n") + 1 for _, words in _notes_of(group, labels)]
+        words.count("\n") + 1 for _, words in _notes_of(group, labels, width)]
 
 
 def _tick_pt(options: MapOptions) -> float:
@@ -345,10 +347,15 @@ def _under_plan(options: MapOptions, legend_h: float) -> float:
     return legend_drop(options) + legend_h + LEGEND_FOOT
 
 
-def _notes_of(group: list[int], labels: dict[int, LevelLabels]) -> list[Note]:
-    """The numbered notes of these levels' legend, each once, by number."""
+def _notes_of(group: list[int], labels: dict[int, LevelLabels], width: float) -> list[Note]:
+    """The numbered notes of these levels' legend, each once, by number, as a legend
+    ``width`` inches wide lists them: a long name wrapped to its column
+    (:func:`legend_text_width`; its own line breaks kept)."""
     notes = {note for lv in group if lv in labels for note in labels[lv].notes}
-    return sorted(notes, key=lambda note: (note[0] is None, note[0] or 0, note[1]))
+    most = legend_text_width(width)
+    return [(n, "\n".join(wrap_words(line, most, MIN_PT) for line in words.split("\n")))
+            for n, words in sorted(notes, key=lambda note: (note[0] is None, note[0] or 0,
+                                                            note[1]))]
 
 
 def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[MapPage]:
@@ -361,7 +368,8 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
     if options.layout == "pages" and options.paper is not None:
         pages = [page for lv in levels
                  for page in _paper_pages(building, scene, lv, options, labels, notes)]
-        keyless = [lv for lv in levels if _legend_lines(building, scene, [lv], options, labels)
+        keyless = [lv for lv in levels  # (a legend of any width: whether it has entries)
+                   if _legend_lines(building, scene, [lv], options, labels, MIN_WIDTH)
                    and not any(page.legend for page in pages if page.placed[0][0] == lv)]
         if keyless:  # the keys that fit no page of their level share one page at the end
             last = next(page for page in reversed(pages) if page.placed[0][0] == keyless[-1])
@@ -382,7 +390,8 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
         title = wrap_words(_title(building, options), width - 0.5, TITLE_PT)
         sub = wrap_subtitle(options.subtitle, width - 0.5)
-        legend_h = legend_height(_legend_lines(building, scene, group, options, labels), width)
+        lines = _legend_lines(building, scene, group, options, labels, width)
+        legend_h = legend_height(lines, width)
         content_h = max((h for _, h in boxes), default=0.0)
         under = _under_plan(options, legend_h)
         height = _header(title, sub, False) + content_h + under
@@ -419,10 +428,10 @@ def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> flo
     scale = most
     for lv in drawn_levels(building, options):
         x0, x1, y0, y1 = level_window(building, lv)
-        keys = _legend_lines(building, None, [lv], options, {})  # (notes: see the docstring)
         best = 0.0
         for width, height in ((pw, ph), (ph, pw)):
             inner = width - 2 * PAPER_MARGIN
+            keys = _legend_lines(building, None, [lv], options, {}, inner)  # (no notes: above)
             title = wrap_words(_title(building, options), inner - 0.2, TITLE_PT)
             sub = wrap_subtitle(options.subtitle, inner - 0.2)
             avail_w = inner - LEFT - RIGHT
@@ -471,8 +480,9 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int, options: MapO
     windows = [(a, b_, c, d) for c, d in rows for a, b_ in cols]
     tiled = len(windows) > 1
     labels[lv] = level_labels(building, lv, scene, options, windows if tiled else None, notes)
-    legend_h = legend_height(_legend_lines(building, scene, [lv], options, labels),
-                             width - 2 * margin)
+    legend_h = legend_height(
+        _legend_lines(building, scene, [lv], options, labels, width - 2 * margin),
+        width - 2 * margin)
     tallest = max((d - c) * s for _, _, c, d in windows)
     room = height - 2 * margin - head - tallest
     # under the plan, else the key gets a page of its own
@@ -533,8 +543,10 @@ def draw_map(building: Building, scene: Scene | None = None,
                 names = ", ".join(building.levels[lv].name for lv in page.legend)
                 _text(fig, 0.5, 1 - (below + 0.05) / height, f"key: {names}", ha="center",
                       va="top", fontsize=10, gid="key-page")
-            draw_legend(fig, building, scene, page.legend, options, width, height,
-                        top=page.legend_top, notes=_notes_of(page.legend, page.labels))
+            across = width - 2 * page.margin  # (the legend's width, as laid out)
+            draw_legend(fig, building, scene, page.legend, options, across, height,
+                        top=page.legend_top,
+                        notes=_notes_of(page.legend, page.labels, across))
         figures.append(fig)
     return figures
 
