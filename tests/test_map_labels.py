@@ -8,13 +8,15 @@ pixels: the boxes are the placer's own estimates, which are never narrower than 
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
 from helpers import make_building, room
 
-from fuego.render.map_style import MapOptions
+from fuego.render.map_style import FEATURE_MARK, MapOptions, feature_marks
 from fuego.render.mapdraw import draw_map, map_labels, meet
+from fuego.world.places import Feature
 
 ROOT = Path(__file__).resolve().parents[1]
 CAMPAIGNS = sorted(p.name for p in (ROOT / "campaigns").glob("*.yaml"))
@@ -82,32 +84,118 @@ def test_no_word_over_another_after_six_crowded_rounds(name):
                                                                 other.text)
 
 
-def test_a_word_with_no_room_is_a_number_at_its_thing_and_a_note_in_the_legend():
-    """The ship at 0.4: the magazine has no room for every keg's ``powder``: the word that
-    fits nowhere is a ``1`` in its area, and the legend's note ``1  powder`` says what the 1
-    is (it used to be drawn over the magazine's name). The tavern at 0.3: The Anchor's name
-    is a number over the Anchor's own areas, its name in the legend."""
+def _groups(b, lv):
+    """The feature words a level's plan marks, by (room, word): the areas that hold it."""
+    out: dict[tuple[str, str], list] = {}
+    for a in b.areas:
+        if a.level == lv:
+            for key in feature_marks(a):
+                out.setdefault((a.room, FEATURE_MARK[key][0]), []).append(a)
+    return out
+
+
+def _feature_words(labels, word: str, areas) -> list:
+    """The placed words standing for ``word`` in ``areas``: the word, or its note's number."""
+    names = {a.name for a in areas}
+    found = ((w, re.fullmatch(rf"(note-\d+-)?feature-{word}-(.+)", w.gid))
+             for w in labels.words)
+    return [w for w, hit in found if hit and hit[2] in names]
+
+
+def _at(word) -> tuple[float, float]:
+    """Where a word points: its leader's dot, else its middle."""
+    if word.leader:
+        return word.leader[2], word.leader[3]
+    x0, y0, x1, y1 = word.box
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_a_feature_in_many_areas_of_a_room_is_written_once_for_the_room(name):
+    """Every campaign at 1, 0.5, 0.4 and 0.3 in per square, side by side and on A4 pages:
+    each feature's word (or its number) once a room, over the room's areas that hold it or
+    led to one of them. (The ship's magazine, a keg in each of its seven areas, had
+    ``powder`` in some areas and a note's ``1`` in others; the tavern's vault ``oil`` eight
+    times.)"""
+    scene = _scene(name)
+    b = scene.building
+    for scale, layout in itertools.product(SCALES, ("side", "pages")):
+        options = MapOptions(area_inches=scale, layout=layout,
+                             paper="a4" if layout == "pages" else None)
+        for lv, labels in map_labels(b, scene, options).items():
+            for (key, word), areas in _groups(b, lv).items():
+                placed = _feature_words(labels, word, areas)
+                assert len(placed) == 1, (scale, layout, key, word, [w.gid for w in placed])
+                x, y = _at(placed[0])
+                spot = b.at(lv, int(x), int(y))
+                assert spot is not None and b.areas[spot] in areas, (scale, key, word, x, y)
+
+
+def test_the_magazine_says_powder_once_and_the_legend_keeps_its_mark():
+    """The ship at 1, 0.5 and 0.4: one ``powder`` in the powder magazine, no numbered note
+    for it, and the legend's ``powder  gunpowder`` as before."""
     scene = _scene("ship.yaml")
     b = scene.building
-    options = MapOptions(area_inches=0.4)
     hold = b.level_named("hold").index
-    labels = map_labels(b, scene, options)[hold]
-    assert (1, "powder") in labels.notes
-    ones = [w for w in labels.words if w.text == "1"]
-    assert ones and all(w.gid.startswith("note-1-feature-powder-hold:")
-                        for w in ones)
-    for w in ones:  # at the area it stands for, or led to it
-        area = b.area(w.gid[len("note-1-feature-powder-"):])
-        x, y = (w.leader[2], w.leader[3]) if w.leader else (w.x, w.y)
-        assert area.col <= x <= area.col + 1 and area.row <= y <= area.row + 1
+    for scale in (1.0, 0.5, 0.4):
+        options = MapOptions(area_inches=scale)
+        labels = map_labels(b, scene, options)[hold]
+        powder = [w for w in labels.words if "feature-powder-" in w.gid]
+        assert [w.text for w in powder] == ["powder"], scale
+        assert not labels.notes, scale
+        assert ("powder", "gunpowder") in _legend_entries(draw_map(b, scene, options)[0])
+
+
+def test_the_same_feature_in_two_rooms_is_a_word_in_each():
+    """Oil in both areas of a store and in both of a shed beside it: one ``oil`` each, in its
+    own room; a lone keg of powder keeps its word in its area."""
+    b = make_building(["ssbb", "hhhh"],
+                      {"s": room("store", "Store", fuel=2), "b": room("shed", "Shed", fuel=2),
+                       "h": room("hall", "Hall", fuel=2)},
+                      features={"ground:A1": {Feature.OIL}, "ground:B1": {Feature.OIL},
+                                "ground:C1": {Feature.OIL}, "ground:D1": {Feature.OIL},
+                                "ground:B2": {Feature.GUNPOWDER}})
+    for scale in (1.0, 0.5):
+        labels = map_labels(b, None, MapOptions(area_inches=scale))[0]
+        oil = {w.gid for w in labels.words if w.text == "oil"}
+        assert oil == {"feature-oil-ground:A1", "feature-oil-ground:C1"}, scale
+        for w in labels.words:
+            if w.text == "oil":
+                spot = b.at(0, *map(int, _at(w)))
+                assert spot is not None
+                assert b.areas[spot].room == ("store" if w.gid.endswith("A1") else "shed")
+        assert [w.gid for w in labels.words if w.text == "powder"] == ["feature-powder-ground:B2"]
+
+
+@pytest.mark.slow
+def test_a_word_with_no_room_is_a_number_at_its_thing_and_a_note_in_the_legend():
+    """The tavern after six rounds at 0.3 in a square, its ground floor ablaze: the bar's
+    ``oil`` has no free spot in or beside it: it is a number there, and the legend's note
+    says what the number is (such a word used to be drawn over the room's name). At the
+    start, The Anchor's name is a number over the Anchor's own areas, its name in the
+    legend."""
+    scene = _scene("tavern.yaml", 6)
+    b = scene.building
+    options = MapOptions(area_inches=0.3)
+    ground = b.level_named("ground").index
+    labels = map_labels(b, scene, options)[ground]
+    numbers = [w for w in labels.words if re.fullmatch(r"note-\d+-feature-.+", w.gid)]
+    assert numbers
     fig = draw_map(b, scene, options)[0]
-    assert ("1", "powder") in _legend_entries(fig)
     drawn = {t.get_gid() for ax in fig.axes for t in ax.texts}
-    assert {w.gid for w in ones} <= drawn
+    for w in numbers:
+        hit = re.fullmatch(r"note-(\d+)-feature-(\w+)-(.+)", w.gid)
+        assert hit is not None
+        n, word, name = hit.groups()
+        assert w.text == n and (int(n), word) in labels.notes
+        assert (n, word) in _legend_entries(fig)
+        assert w.gid in drawn
+        x, y = _at(w)  # at an area of its room that holds it, or led to one
+        room_ = b.area(name).room
+        assert b.areas[b.at(ground, int(x), int(y))].room == room_
 
     scene = _scene("tavern.yaml")
     b = scene.building
-    options = MapOptions(area_inches=0.3)
     upper = b.level_named("upper").index
     labels = map_labels(b, scene, options)[upper]
     anchor = b.rooms["anchor"].name
@@ -129,7 +217,8 @@ def test_the_same_words_share_one_number_and_notes_number_on_across_levels():
     labels = map_labels(b, None, MapOptions(area_inches=0.5))
     assert labels[0].notes == [(1, long)] and labels[1].notes == [(2, long + " the Younger")]
     fig, = draw_map(b, None, MapOptions(area_inches=0.5))
-    entries = _legend_entries(fig)
+    # (a name too long for the legend's column wraps there)
+    entries = [(n, words.replace("\n", " ")) for n, words in _legend_entries(fig)]
     assert ("1", long) in entries and ("2", long + " the Younger") in entries
     assert not any(n.notes for n in map_labels(b, None, MapOptions(area_inches=4.0)).values())
 

@@ -504,19 +504,57 @@ def legend_rows(n: int, width: float) -> tuple[int, int]:
     return ncol, math.ceil(n / ncol) if n else 0
 
 
-def legend_height(n: int, width: float) -> float:
-    if not n:
+#: Of a legend's column, the em (at MIN_PT) that are not its entries' words: the handle
+#: (``handlelength``), the pad after it, the frame's pad each side and the space to the next.
+LEGEND_HANDLE_EM = 3.6 + 0.8 + 2 * 0.4 + 1.2
+
+
+def legend_text_width(width: float) -> float:
+    """The inches an entry's words may take in a legend ``width`` inches wide
+    (:func:`legend_rows`' columns): longer, they wrap, or the legend would run off the page."""
+    ncol, _ = legend_rows(1, width)
+    return (width - 0.3) / ncol - LEGEND_HANDLE_EM * MIN_PT / 72
+
+
+#: The legend as matplotlib lays it out at MIN_PT, in points: each line of an entry and the
+#: frame's padding at 72 dpi (a PDF's, the tallest: a PNG's at 150 dpi is a point a line
+#: shorter), a little over (an accent or a fallback font's letter adds a fraction of a
+#: point); and the gap between its anchor and its frame (``borderaxespad``, in em).
+LEGEND_LINE_PT, LEGEND_PAD_PT, LEGEND_AXESPAD = 13.2, 3.0, 0.2
+
+
+def legend_columns(lines: Sequence[int], ncol: int) -> list[list[int]]:
+    """Entries (their lines each) in ``ncol`` columns as matplotlib sets them: in order, the
+    first columns one longer where they do not divide evenly."""
+    size, more = divmod(len(lines), ncol)
+    out, k = [], 0
+    for c in range(ncol):
+        n = size + (1 if c < more else 0)
+        out.append(list(lines[k:k + n]))
+        k += n
+    return [col for col in out if col]
+
+
+def legend_height(lines: Sequence[int], width: float) -> float:
+    """The height in inches of a legend ``width`` inches wide of entries of these many lines
+    each, from its anchor to its frame's far edge: as tall as its tallest column
+    (:func:`legend_rows`, :func:`legend_columns`); 0 for no entries. Never shorter than the
+    legend draws, so what is sized round it is never overlapped."""
+    if not lines:
         return 0.0
-    _, rows = legend_rows(n, width)
-    return 0.25 + 0.225 * rows
+    ncol, _ = legend_rows(len(lines), width)
+    tallest = max(sum(col) for col in legend_columns(lines, ncol))
+    return (LEGEND_AXESPAD * MIN_PT + LEGEND_PAD_PT + LEGEND_LINE_PT * tallest) / 72
 
 
 def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], options: MapOptions,
-                width: float, height: float, bottom: float = 0.0,
+                width: float, height: float, top: float,
                 notes: Sequence[tuple[int | None, str]] = ()) -> None:
-    """The legend at the figure's foot: what the map shows, then ``notes``, the numbered notes
-    of the words that had no room on the plan (``1  Powder Magazine``: the 1 at the room;
-    one with no number says where its thing is)."""
+    """The legend, ``width`` inches wide at most (its columns: :func:`legend_rows`), centred,
+    hanging from ``top`` inches above the figure's foot (the room :func:`legend_height` says
+    under it): what the map shows, then ``notes``, the numbered
+    notes of the words that had no room on the plan (``1  Powder Magazine``: the 1 at the
+    room; one with no number says where its thing is)."""
     import matplotlib
     from matplotlib.patches import Patch
 
@@ -537,9 +575,9 @@ def draw_legend(fig, b: Building, scene: Scene | None, levels: list[int], option
     if not handles:
         return
     ncol, _ = legend_rows(len(handles), width)
-    leg = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=MIN_PT,
-                     frameon=True, bbox_to_anchor=(0.5, (0.08 + bottom) / height), handlelength=3.6,
-                     columnspacing=1.2, borderaxespad=0.2,
+    leg = fig.legend(handles, labels, loc="upper center", ncol=ncol, fontsize=MIN_PT,
+                     frameon=True, bbox_to_anchor=(0.5, top / height), handlelength=3.6,
+                     columnspacing=1.2, borderaxespad=LEGEND_AXESPAD,
                      handler_map={_Word: _word_handler()})
     for text in leg.get_texts():  # names are text, never mathtext
         text.set_parse_math(False)

@@ -17,8 +17,9 @@ What is drawn, bottom to top:
   windows with their open/closed state, broken barriers dashed red;
   stairs, ladders, holes and collapsed floors marked on both levels they join;
 - routes of fuel (carpet, curtains, hangings, spilt oil, powder trails) as lines through the
-  areas' centres; oil, gunpowder and beams as small words in their areas (one with no room
-  there beside it, with a leader line; none of it with ``fuel=False``);
+  areas' centres; oil, gunpowder and beams as small words in their areas, once a room for
+  the same in several of its areas (one with no room there beside it, with a leader line;
+  none of it with ``fuel=False``);
   exits outlined green, one outline and one EXIT a run of way-out squares;
 - room names, each inside its room (a name too long for it beside the room, with a leader
   line); fires with their Fire Dice; heroes with their initials;
@@ -38,7 +39,8 @@ carry it on their lower level and ``link-<kind>-<index>`` on the upper one), ``r
 ``exit-ground:A1`` (a run, by its first square), ``outer-wall-ground:A1-n``, ``void-cellar:B5``,
 ``room-leader-kitchen``, ``note-1-room-anchor`` (a number standing for a note),
 ``feature-oil-ground:C4`` (and ``feature-leader-oil-ground:C4`` when
-the word stands beside its area), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
+the word stands beside its area; a room's one word for several areas: by the first, row then
+column), ``fire-ground:C4``, ``smoke-thin-ground:C4``, ``burned-ground:C4``,
 ``hero-Isabela``, ``heat-ground:C4``.
 
 The figure's size is exact: one area is ``options.area_inches`` inches (default 1: a 10-ft
@@ -56,7 +58,7 @@ import functools
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fuego.render.map_style import (
@@ -96,6 +98,7 @@ from fuego.render.map_style import (
     initials,
     legend_height,
     legend_keys,
+    legend_text_width,
     level_extent,
     outer_sides,
     shows_routes,
@@ -120,8 +123,8 @@ if TYPE_CHECKING:
 
     from fuego.engine.scene import Scene
 
-__all__ = ["draw_map", "draw_level", "figure_size", "barrier_gid", "map_labels",
-           "level_labels"]
+__all__ = ["draw_map", "draw_level", "figure_size", "map_pages", "barrier_gid", "map_labels",
+           "level_labels", "legend_drop"]
 
 # -- layout (inches) ------------------------------------------------------------------------------
 LEFT, RIGHT, GAP, BOTTOM = 0.55, 0.45, 0.75, 0.45
@@ -138,6 +141,12 @@ TILE_SIDE, TILE_BOTTOM = 0.38, 0.32
 INDEX_W, INDEX_H = 1.3, 0.6
 #: A tiled page's margin: narrower than a single page's (home printers print to 0.25 in).
 TILE_MARGIN = 0.3
+#: The column letters' distance from the plan (points).
+TICK_PAD = 2.0
+#: Under a plan with its legend: the column letters, a blank of half an area (at least
+#: LEGEND_GAP_MIN, at most LEGEND_GAP_MAX inches: a small map's legend stays by its plan),
+#: the legend, then LEGEND_FOOT inches to the figure's edge (past a page's margin).
+LEGEND_GAP, LEGEND_GAP_MIN, LEGEND_GAP_MAX, LEGEND_FOOT = 0.5, 0.2, 0.5, 0.08
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -235,7 +244,7 @@ def wrap_words(text: str, width: float, fontsize: float) -> str:
 
 
 @dataclass
-class _Page:
+class MapPage:
     """One figure: its size, and per level drawn its box (inches from the bottom left) and the
     window of the plan it shows; ``tile``: (level, index, all windows) when a level is tiled
     across pages; ``title``: the title as wrapped to the page."""
@@ -252,21 +261,30 @@ class _Page:
     subtitle: str = ""
     #: every drawn level's labels as placed (:func:`level_labels`), by level
     labels: dict[int, LevelLabels] = field(default_factory=dict)
+    #: inches from the figure's foot to the top of its legend (under the plans)
+    legend_top: float = 0.0
 
 
 def figure_size(building: Building, scene: Scene | None = None,
                 options: MapOptions | None = None) -> list[tuple[float, float]]:
     """The size in inches of each figure :func:`draw_map` makes (exact: no tight cropping)."""
-    return [page.size for page in _layouts(building, scene, options or MapOptions())]
+    return [page.size for page in map_pages(building, scene, options)]
+
+
+def map_pages(building: Building, scene: Scene | None = None,
+              options: MapOptions | None = None) -> list[MapPage]:
+    """Each figure :func:`draw_map` makes as laid out: its size, its plans' boxes, where its
+    legend hangs (for tests and tools: the layout, not the pixels)."""
+    if scene is not None:
+        building = scene.building
+    return _layouts(building, scene, options or MapOptions())
 
 
 def map_labels(building: Building, scene: Scene | None = None,
                options: MapOptions | None = None) -> dict[int, LevelLabels]:
     """Every drawn level's words as :func:`draw_map` places them, with the numbered notes its
     legend lists (for tests and tools: the placement, not the pixels)."""
-    if scene is not None:
-        building = scene.building
-    pages = _layouts(building, scene, options or MapOptions())
+    pages = map_pages(building, scene, options)
     return pages[0].labels if pages else {}
 
 
@@ -284,6 +302,11 @@ def subtitle_height(subtitle: str) -> float:
     return SUB_LINE + SUB_MORE * subtitle.count("\n") if subtitle else 0.0
 
 
+def _title_foot(title: str, subtitle: str, margin: float) -> float:
+    """Inches from a page's top edge to the foot of its title and subtitle (wrapped)."""
+    return margin + TITLE_AT + TITLE_LINE * (title.count("\n") + 1) + subtitle_height(subtitle)
+
+
 def _header(title: str, subtitle: str, tiled: bool) -> float:
     """The height of a page's header (see TITLE_AT) for a title and subtitle already wrapped."""
     lines = title.count("\n") + 1
@@ -291,21 +314,51 @@ def _header(title: str, subtitle: str, tiled: bool) -> float:
     return head + (2 * INDEX_LINE + TILE_HEAD if tiled else AX_HEAD)
 
 
-def _legend_n(building: Building, scene: Scene | None, group: list[int],
-              options: MapOptions, labels: dict[int, LevelLabels]) -> int:
+def _legend_lines(building: Building, scene: Scene | None, group: list[int],
+                  options: MapOptions, labels: dict[int, LevelLabels],
+                  width: float) -> list[int]:
+    """The lines of each entry of these levels' legend ``width`` inches wide, in its order
+    (:func:`draw_legend`): one a mark, one the heat map's, then each numbered note's (a
+    name's line breaks are drawn, a long name wraps)."""
     if not options.legend:
-        return 0
-    n = len(legend_keys(building, scene, group, options)) + len(_notes_of(group, labels))
-    return n + (1 if options.heat is not None else 0)
+        return []
+    heat = [1] if options.heat is not None else []
+    return [1] * len(legend_keys(building, scene, group, options)) + heat + [
+        words.count("\n") + 1 for _, words in _notes_of(group, labels, width)]
 
 
-def _notes_of(group: list[int], labels: dict[int, LevelLabels]) -> list[Note]:
-    """The numbered notes of these levels' legend, each once, by number."""
+def _tick_pt(options: MapOptions) -> float:
+    """The size of a plan's column letters and row numbers."""
+    return _fs(options, 8, 11)
+
+
+def legend_drop(options: MapOptions) -> float:
+    """Inches from a plan's lower edge to the top of the legend under it: the column letters
+    (their pad and a line), then a blank of :data:`LEGEND_GAP` areas within its bounds."""
+    letters = (TICK_PAD + 1.25 * _tick_pt(options)) / 72
+    return letters + min(LEGEND_GAP_MAX, max(LEGEND_GAP_MIN, LEGEND_GAP * options.area_inches))
+
+
+def _under_plan(options: MapOptions, legend_h: float) -> float:
+    """Inches a page keeps under its plans: the column letters and a margin; with a legend
+    (``legend_h`` inches tall), the letters, the gap, the legend and its foot."""
+    if not legend_h:
+        return BOTTOM
+    return legend_drop(options) + legend_h + LEGEND_FOOT
+
+
+def _notes_of(group: list[int], labels: dict[int, LevelLabels], width: float) -> list[Note]:
+    """The numbered notes of these levels' legend, each once, by number, as a legend
+    ``width`` inches wide lists them: a long name wrapped to its column
+    (:func:`legend_text_width`; its own line breaks kept)."""
     notes = {note for lv in group if lv in labels for note in labels[lv].notes}
-    return sorted(notes, key=lambda note: (note[0] is None, note[0] or 0, note[1]))
+    most = legend_text_width(width)
+    return [(n, "\n".join(wrap_words(line, most, MIN_PT) for line in words.split("\n")))
+            for n, words in sorted(notes, key=lambda note: (note[0] is None, note[0] or 0,
+                                                            note[1]))]
 
 
-def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[_Page]:
+def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> list[MapPage]:
     """The figures to draw: levels side by side, one page per level, or paper pages."""
     s = options.area_inches
     levels = drawn_levels(building, options)
@@ -315,12 +368,15 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
     if options.layout == "pages" and options.paper is not None:
         pages = [page for lv in levels
                  for page in _paper_pages(building, scene, lv, options, labels, notes)]
-        keyless = [lv for lv in levels if _legend_n(building, scene, [lv], options, labels)
+        keyless = [lv for lv in levels  # (a legend of any width: whether it has entries)
+                   if _legend_lines(building, scene, [lv], options, labels, MIN_WIDTH)
                    and not any(page.legend for page in pages if page.placed[0][0] == lv)]
         if keyless:  # the keys that fit no page of their level share one page at the end
             last = next(page for page in reversed(pages) if page.placed[0][0] == keyless[-1])
-            pages.append(_Page(last.size, [], None, keyless, last.title, last.margin,
-                               last.subtitle))
+            # the legend under the title and the line that says whose keys they are
+            top = last.size[1] - _title_foot(last.title, last.subtitle, last.margin) - 0.5
+            pages.append(MapPage(last.size, [], None, keyless, last.title, last.margin,
+                                 last.subtitle, legend_top=top))
         for page in pages:
             page.labels = labels
         return pages
@@ -334,17 +390,19 @@ def _layouts(building: Building, scene: Scene | None, options: MapOptions) -> li
         width = max(MIN_WIDTH, LEFT + content_w + RIGHT)
         title = wrap_words(_title(building, options), width - 0.5, TITLE_PT)
         sub = wrap_subtitle(options.subtitle, width - 0.5)
-        legend_h = legend_height(_legend_n(building, scene, group, options, labels), width)
+        lines = _legend_lines(building, scene, group, options, labels, width)
+        legend_h = legend_height(lines, width)
         content_h = max((h for _, h in boxes), default=0.0)
-        height = _header(title, sub, False) + content_h + BOTTOM + legend_h
+        under = _under_plan(options, legend_h)
+        height = _header(title, sub, False) + content_h + under
         x = LEFT + (width - LEFT - RIGHT - content_w) / 2
         placed = []
         for lv, (w, h) in zip(group, boxes):
-            y = BOTTOM + legend_h + (content_h - h)  # top-aligned
+            y = under + (content_h - h)  # top-aligned
             placed.append((lv, (x, y, w, h), level_window(building, lv)))
             x += w + GAP
-        out.append(_Page((width, height), placed, None, group, title, subtitle=sub,
-                         labels=labels))
+        out.append(MapPage((width, height), placed, None, group, title, subtitle=sub,
+                         labels=labels, legend_top=under - legend_drop(options)))
     return out
 
 
@@ -370,15 +428,17 @@ def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> flo
     scale = most
     for lv in drawn_levels(building, options):
         x0, x1, y0, y1 = level_window(building, lv)
-        n_keys = _legend_n(building, None, [lv], options, {})  # (notes: see the docstring)
         best = 0.0
         for width, height in ((pw, ph), (ph, pw)):
             inner = width - 2 * PAPER_MARGIN
+            keys = _legend_lines(building, None, [lv], options, {}, inner)  # (no notes: above)
             title = wrap_words(_title(building, options), inner - 0.2, TITLE_PT)
             sub = wrap_subtitle(options.subtitle, inner - 0.2)
             avail_w = inner - LEFT - RIGHT
-            avail_h = (height - 2 * PAPER_MARGIN - _header(title, sub, False) - BOTTOM
-                       - legend_height(n_keys, inner))
+            # (the gap under the plan at the most scale: it only narrows below)
+            avail_h = (height - 2 * PAPER_MARGIN - _header(title, sub, False)
+                       - _under_plan(replace(options, area_inches=most),
+                                     legend_height(keys, inner)))
             best = max(best, min(avail_w / (x1 - x0), avail_h / (y1 - y0)))
         scale = min(scale, best)
     # a hair under the exact fit, so rounding never tips a level onto a second page
@@ -386,7 +446,7 @@ def fit_scale(building: Building, options: MapOptions, most: float = 1.0) -> flo
 
 
 def _paper_pages(building: Building, scene: Scene | None, lv: int, options: MapOptions,
-                 labels: dict[int, LevelLabels], notes: Notes | None) -> list[_Page]:
+                 labels: dict[int, LevelLabels], notes: Notes | None) -> list[MapPage]:
     """A level on pages of ``options.paper``, at ``area_inches`` per area, tiled when larger
     than one page (in the orientation that needs fewest pages; portrait on a tie); its
     labels placed into ``labels``."""
@@ -420,19 +480,22 @@ def _paper_pages(building: Building, scene: Scene | None, lv: int, options: MapO
     windows = [(a, b_, c, d) for c, d in rows for a, b_ in cols]
     tiled = len(windows) > 1
     labels[lv] = level_labels(building, lv, scene, options, windows if tiled else None, notes)
-    n_keys = _legend_n(building, scene, [lv], options, labels)
-    legend_h = legend_height(n_keys, width - 2 * margin)
+    legend_h = legend_height(
+        _legend_lines(building, scene, [lv], options, labels, width - 2 * margin),
+        width - 2 * margin)
     tallest = max((d - c) * s for _, _, c, d in windows)
-    room = height - 2 * margin - head - tallest - (TILE_BOTTOM if tiled else BOTTOM)
-    on_page = n_keys > 0 and legend_h <= room  # else the key gets a page of its own
+    room = height - 2 * margin - head - tallest
+    # under the plan, else the key gets a page of its own
+    on_page = legend_h > 0 and _under_plan(options, legend_h) <= room + 1e-9
     pages = []
     for k, (a, b_, c, d) in enumerate(windows):
         w, h = (b_ - a) * s, (d - c) * s
         x = (width - w) / 2
         y = height - margin - head - h
         tile = (lv, k, windows) if tiled else None
-        pages.append(_Page((width, height), [(lv, (x, y, w, h), (a, b_, c, d))], tile,
-                           [lv] if on_page else None, title, margin, sub))
+        pages.append(MapPage((width, height), [(lv, (x, y, w, h), (a, b_, c, d))], tile,
+                           [lv] if on_page else None, title, margin, sub,
+                           legend_top=y - legend_drop(options)))
     return pages
 
 
@@ -459,12 +522,12 @@ def draw_map(building: Building, scene: Scene | None = None,
         top = page.margin
         _text(fig, 0.5, 1 - (top + TITLE_AT) / height, page.title, ha="center", va="top",
               fontsize=TITLE_PT, fontweight="bold", linespacing=1.15, gid="map-title")
-        below = top + TITLE_AT + TITLE_LINE * (page.title.count("\n") + 1)
+        below = _title_foot(page.title, "", top)
         if page.subtitle:
             _text(fig, 0.5, 1 - (below + 0.04) / height, page.subtitle, ha="center",
                   va="top", fontsize=SUB_PT, color="#444444", linespacing=1.2,
                   gid="map-subtitle")
-            below += subtitle_height(page.subtitle)
+            below = _title_foot(page.title, page.subtitle, top)
         for lv, (x, y, w, h), window in page.placed:
             ax = fig.add_axes((x / width, y / height, w / width, h / height))
             draw_level(ax, building, lv, scene, options, window=window,
@@ -476,16 +539,14 @@ def draw_map(building: Building, scene: Scene | None = None,
         if page.tile is not None:
             _page_index(fig, building, page, below + 0.02)
         if options.legend and page.legend:
-            bottom = page.margin
             if not page.placed:  # a key page: the legend under the title
-                bottom = height - below - 0.5 - legend_height(
-                    _legend_n(building, scene, page.legend, options, page.labels),
-                    width - 2 * top)
                 names = ", ".join(building.levels[lv].name for lv in page.legend)
                 _text(fig, 0.5, 1 - (below + 0.05) / height, f"key: {names}", ha="center",
                       va="top", fontsize=10, gid="key-page")
-            draw_legend(fig, building, scene, page.legend, options, width, height,
-                        bottom=bottom, notes=_notes_of(page.legend, page.labels))
+            across = width - 2 * page.margin  # (the legend's width, as laid out)
+            draw_legend(fig, building, scene, page.legend, options, across, height,
+                        top=page.legend_top,
+                        notes=_notes_of(page.legend, page.labels, across))
         figures.append(fig)
     return figures
 
@@ -512,7 +573,7 @@ def _crop_marks(fig, box: tuple[float, float, float, float]) -> None:
                                       color="#111111", lw=0.5, gid="crop-mark"))
 
 
-def _page_index(fig, building: Building, page: _Page, top: float) -> None:
+def _page_index(fig, building: Building, page: MapPage, top: float) -> None:
     """Which part of the level this page shows: a line of words and a small map of the tiles,
     this page's filled."""
     from matplotlib.patches import Rectangle
@@ -970,14 +1031,14 @@ def _axes(p: _Plan) -> None:
     ax.set_xlim(x0, x1)
     ax.set_ylim(y1, y0)
     ax.set_aspect("equal", adjustable="box")
-    fs_tick = _fs(options, 8, 11)
+    fs_tick = _tick_pt(options)
     cols = [c for c in range(c0, c1 + 1) if x0 - 1e-9 <= c + 0.5 <= x1 + 1e-9]
     rows = [r for r in range(r0, r1 + 1) if y0 - 1e-9 <= r + 0.5 <= y1 + 1e-9]
     ax.set_xticks([c + 0.5 for c in cols])
     ax.set_xticklabels([column_letters(c) for c in cols], fontsize=fs_tick)
     ax.set_yticks([r + 0.5 for r in rows])
     ax.set_yticklabels([str(r + 1) for r in rows], fontsize=fs_tick)
-    ax.tick_params(length=0, pad=2, labeltop=True, labelright=True)
+    ax.tick_params(length=0, pad=TICK_PAD, labeltop=True, labelright=True)
     for spine in ax.spines.values():
         spine.set_visible(False)
     where = f"{lv.name} (elevation {lv.elevation:+d})" if lv.elevation else lv.name
@@ -1220,42 +1281,67 @@ def _place_marks(lay: _Labels, marks: list[Mark]) -> None:
     for i, words, size, style in marks:
         style = dict(style)
         leader = style.pop("leader", None)
+        if "group" in style:
+            _group_word(lay, style.pop("group"), words, size, style, leader)
+            continue
         spots = _mark_spots(lay.b, i, style)
         found = lay.placer.spot_for(words, size, spots)
         if found is not None:
             (x, y, ha, va), box = found
             lay.mark(words, size, x, y, ha, va, box, style)
         elif leader is not None:
-            _mark_beside(lay, i, words, size, spots, style, leader)
+            _mark_beside(lay, [i], words, size, spots, style, leader)
 
 
-def _mark_beside(lay: _Labels, i: int, words: str, size: float, spots, style: dict,
-                 leader: str) -> None:
-    """A feature's word that found no free spot at its size: a spot of its area at the
-    smallest size; else beside the area, over its own room where it can (nearest first),
-    with a leader line (gid ``leader``) to a dot in the area; else a number in the area and
-    the word in the legend's numbered notes; with no legend, the area's first spot, over
-    whatever is there."""
+def _group_word(lay: _Labels, areas: list[int], words: str, size: float, style: dict,
+                leader: str) -> None:
+    """A feature in several areas of one room (the magazine's kegs): one word for them all,
+    placed as a room's name is: inside, over those areas only, nearest their centre, at its
+    size, then at the smallest; else as a word with no room in its area
+    (:func:`_mark_beside`), beside them, or a number among them."""
+    b = lay.b
+    near, spots = _spots_among(b, b.centre_of(areas))
+    spots += [spot for i in near for spot in _area_spots(b.areas[i].col, b.areas[i].row)]
+    cells = {(b.areas[i].col, b.areas[i].row) for i in near}
+    tries = [(words, fs) for fs in dict.fromkeys((size, lay.least))]
+    placed = _place_inside(lay.placer, tries, spots, cells, lambda _: 0.02)
+    if placed is not None:
+        text, fs, (x, y, ha, va), box = placed
+        lay.mark(text, fs, x, y, ha, va, box, style)
+        return
+    _mark_beside(lay, near, words, size, spots, style, leader, cells)
+
+
+def _mark_beside(lay: _Labels, near: list[int], words: str, size: float, spots, style: dict,
+                 leader: str, cells: set[tuple[int, int]] | None = None) -> None:
+    """A feature's word that found no free spot at its size in its area (``near``: the
+    area, or a room's areas that hold it, nearest their centre first; ``cells``: theirs, when
+    the word must lie over them only): a spot there at the smallest size; else beside them,
+    over their own room where it can (nearest first), with a leader line (gid ``leader``) to
+    a dot in one; else a number there and the word in the legend's numbered notes; with no
+    legend, the first spot, over whatever is there."""
     b, placer, least = lay.b, lay.placer, lay.least
     if least < size:
-        found = placer.spot_for(words, least, spots)
+        found = placer.spot_for(words, least, spots,
+                                where=None if cells is None else lambda box: _within(box, cells))
         if found is not None:
             (x, y, ha, va), box = found
             lay.mark(words, least, x, y, ha, va, box, style)
             return
-    a = b.areas[i]
+    a = b.areas[near[0]]
     own = {(c.col, c.row) for c in (b.areas[j] for j in b.room_areas(a.room))
            if c.level == lay.level}
     # just off the area, then half an area and an area further (every neighbour full)
     tries = [(words, fs, reach) for fs, reach in
              itertools.product(dict.fromkeys((size, least)), FEATURE_REACH)]
-    beside = _beside(lay, [i], tries, lambda _: 0.02,
+    beside = _beside(lay, near, tries, lambda _: 0.02,
                      lambda box: (not _within(box, own), _crowding(b, lay.level, box)))
     if beside is not None:
         _, fs, x, y, box, line = beside
         lay.mark(words, fs, x, y, "center", "center", box, style, line, leader)
         return
-    if lay.number(words, [i], {(a.col, a.row)}, spots, gid=style.get("gid", "")):
+    home = cells if cells is not None else {(a.col, a.row)}
+    if lay.number(words, near, home, spots, gid=style.get("gid", "")):
         return
     x, y, ha, va = spots[0]
     box = placer.box(words, size, x, y, ha, va, 0.02)
@@ -1590,15 +1676,28 @@ def _routes(ax, b: Building, level: int, lw_scale: float) -> None:
 
 def _features(b: Building, areas, options: MapOptions) -> list[tuple[int, str, float, dict]]:
     """Oil, gunpowder, explosives and beams as the words the legend shows, for the label
-    placer."""
+    placer: one an area, or one for a room's areas that hold the same (``group`` in its
+    style: those areas), named by its first square (row, then column)."""
     fs = _fs(options, 6, 9)
+    held: dict[tuple[str, str], list[int]] = {}
+    for a in areas:
+        for key in feature_marks(a):
+            held.setdefault((a.room, key), []).append(a.index)
     out = []
     for a in areas:
         for key in feature_marks(a):
+            group = held[(a.room, key)]
+            first = min(group, key=lambda i: (b.areas[i].row, b.areas[i].col))
+            if a.index != group[0]:
+                continue  # (the group's word: once, where its first area comes)
             word, colour = FEATURE_MARK[key]
-            out.append((a.index, word, fs, dict(
-                color=colour, fontweight="bold", gid=f"feature-{word}-{_safe(a.name)}",
-                leader=f"feature-leader-{word}-{_safe(a.name)}")))
+            name = _safe(b.areas[first].name)
+            style: dict[str, Any] = dict(color=colour, fontweight="bold",
+                                         gid=f"feature-{word}-{name}",
+                                         leader=f"feature-leader-{word}-{name}")
+            if len(group) > 1:
+                style["group"] = group
+            out.append((first, word, fs, style))
     return out
 
 
@@ -1623,8 +1722,16 @@ FEATURE_REACH = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 def _room_spots(b: Building, key: str, level: int) -> tuple[list[int], list[tuple]]:
     """A room's areas on the level, nearest its centre first, and the spots its name may
-    take among them, best first."""
-    cx, cy, near = b.room_centre(key, level)
+    take among them, best first (:func:`_spots_among`)."""
+    return _spots_among(b, b.room_centre(key, level))
+
+
+def _spots_among(b: Building, centre: tuple[float, float, list[int]]
+                 ) -> tuple[list[int], list[tuple]]:
+    """Areas of one room (all of them on a level, or those with a feature) as
+    :meth:`Building.centre_of` gives them, nearest their centre first, and the spots a word
+    for them all may take among them, best first."""
+    cx, cy, near = centre
     if not near:
         return [], []
     centres = []

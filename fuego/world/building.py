@@ -294,8 +294,12 @@ class Building:
         """Where room ``key`` sits on ``level``: the centre of its areas there (in squares, an
         area's middle at +0.5) and those areas, nearest the centre first (ties by index), so an
         L-shaped room's label can stay inside it. No areas there: ``(0, 0, [])``."""
+        return self.centre_of([i for i in self.room_areas(key) if self.areas[i].level == level])
+
+    def centre_of(self, idx: list[int]) -> tuple[float, float, list[int]]:
+        """The centre of these areas of one level (:meth:`room_centre`'s for any of them: the
+        areas of a room that hold a feature) and the areas, nearest it first."""
         areas = self.areas
-        idx = [i for i in self.room_areas(key) if areas[i].level == level]
         if not idx:
             return 0.0, 0.0, []
         cx = sum(areas[i].col + 0.5 for i in idx) / len(idx)
