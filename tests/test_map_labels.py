@@ -43,6 +43,16 @@ def _legend_entries(fig) -> list[tuple[str, str]]:
             for h, t in zip(leg.legend_handles, leg.get_texts())]
 
 
+def _every_layout(scene):
+    """Each level's labels at every scale of SCALES, side by side and on A4 pages:
+    (scale, layout, level, labels)."""
+    for scale, layout in itertools.product(SCALES, ("side", "pages")):
+        options = MapOptions(area_inches=scale, layout=layout,
+                             paper="a4" if layout == "pages" else None)
+        for lv, labels in map_labels(scene.building, scene, options).items():
+            yield scale, layout, lv, labels
+
+
 @pytest.mark.parametrize("name", CAMPAIGNS)
 def test_no_word_is_drawn_over_another_and_no_two_leaders_cross(name):
     """Every campaign at 1, 0.5, 0.4 and 0.3 in per square, side by side (a PNG) and on A4
@@ -52,21 +62,18 @@ def test_no_word_is_drawn_over_another_and_no_two_leaders_cross(name):
     village's leaders across each other.)"""
     scene = _scene(name)
     b = scene.building
-    for scale, layout in itertools.product(SCALES, ("side", "pages")):
-        options = MapOptions(area_inches=scale, layout=layout,
-                             paper="a4" if layout == "pages" else None)
-        for lv, labels in map_labels(b, scene, options).items():
-            where = (scale, layout, b.levels[lv].name)
-            for one, other in itertools.combinations(labels.words, 2):
-                assert not _overlap(one.box, other.box), (where, one.text, other.text)
-                if one.leader and other.leader:
-                    assert not meet(one.leader, other.leader), (where, one.text, other.text)
-            cols = [a.col for a in b.areas if a.level == lv]
-            rows = [a.row for a in b.areas if a.level == lv]
-            for word in labels.words:
-                x0, y0, x1, y1 = word.box
-                assert min(cols) <= x0 and x1 <= max(cols) + 1 + 1e-9, (where, word.text)
-                assert min(rows) <= y0 and y1 <= max(rows) + 1 + 1e-9, (where, word.text)
+    for scale, layout, lv, labels in _every_layout(scene):
+        where = (scale, layout, b.levels[lv].name)
+        for one, other in itertools.combinations(labels.words, 2):
+            assert not _overlap(one.box, other.box), (where, one.text, other.text)
+            if one.leader and other.leader:
+                assert not meet(one.leader, other.leader), (where, one.text, other.text)
+        cols = [a.col for a in b.areas if a.level == lv]
+        rows = [a.row for a in b.areas if a.level == lv]
+        for word in labels.words:
+            x0, y0, x1, y1 = word.box
+            assert min(cols) <= x0 and x1 <= max(cols) + 1 + 1e-9, (where, word.text)
+            assert min(rows) <= y0 and y1 <= max(rows) + 1 + 1e-9, (where, word.text)
 
 
 @pytest.mark.slow
@@ -119,16 +126,13 @@ def test_a_feature_in_many_areas_of_a_room_is_written_once_for_the_room(name):
     times.)"""
     scene = _scene(name)
     b = scene.building
-    for scale, layout in itertools.product(SCALES, ("side", "pages")):
-        options = MapOptions(area_inches=scale, layout=layout,
-                             paper="a4" if layout == "pages" else None)
-        for lv, labels in map_labels(b, scene, options).items():
-            for (key, word), areas in _groups(b, lv).items():
-                placed = _feature_words(labels, word, areas)
-                assert len(placed) == 1, (scale, layout, key, word, [w.gid for w in placed])
-                x, y = _at(placed[0])
-                spot = b.at(lv, int(x), int(y))
-                assert spot is not None and b.areas[spot] in areas, (scale, key, word, x, y)
+    for scale, layout, lv, labels in _every_layout(scene):
+        for (key, word), areas in _groups(b, lv).items():
+            placed = _feature_words(labels, word, areas)
+            assert len(placed) == 1, (scale, layout, key, word, [w.gid for w in placed])
+            x, y = _at(placed[0])
+            spot = b.at(lv, int(x), int(y))
+            assert spot is not None and b.areas[spot] in areas, (scale, key, word, x, y)
 
 
 def test_the_magazine_says_powder_once_and_the_legend_keeps_its_mark():
